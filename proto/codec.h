@@ -1,0 +1,35 @@
+/* codec.h -- plan and results to and from protobuf bytes.
+ *
+ * Every _pack returns a malloc'd buffer the caller frees.  Every _unpack
+ * checks what it reads (protobuf framing, enum ranges, indices, histogram
+ * buckets, string lengths) and fills a caller-owned struct that the
+ * matching _exit frees.  Return 0, -ENOMEM, or -EBADMSG for bytes that are
+ * truncated, corrupt or inconsistent.
+ */
+#ifndef SC_CODEC_H
+#define SC_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../worker/histogram.h"
+#include "../worker/plan.h"
+#include "../worker/result.h"
+
+int sc_plan_pack(const struct sc_plan *plan, uint8_t **out, size_t *len);
+int sc_plan_unpack(const uint8_t *buf, size_t len, struct sc_plan *plan);
+
+/* A rank's summary as gathered at rank 0 (histograms travel separately,
+ * reduced). */
+int sc_rank_result_pack(const struct sc_rank_result *r, uint8_t **out,
+			size_t *len);
+int sc_rank_result_unpack(const uint8_t *buf, size_t len,
+			  struct sc_rank_result *r);
+
+/* The whole results file, with raw histogram buckets (sparse). */
+int sc_run_record_pack(const struct sc_run_record *rec, uint8_t **out,
+		       size_t *len);
+int sc_run_record_unpack(const uint8_t *buf, size_t len,
+			 struct sc_run_record *rec);
+
+#endif

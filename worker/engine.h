@@ -1,0 +1,69 @@
+/* engine.h -- I/O engines behind one small ops table (io_uring, psync, null).
+ *
+ * A job thread owns one engine instance.  It queues I/Os, submits them as a
+ * batch and reaps completions.  Engines never allocate or lock on the
+ * queue/submit/reap path.
+ */
+#ifndef SC_ENGINE_H
+#define SC_ENGINE_H
+
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "plan.h"
+
+enum sc_op {
+	SC_OP_READ = 0,    /* same values as enum sc_dir in result.h */
+	SC_OP_WRITE = 1,
+	SC_OP_FSYNC = 2,
+};
+
+/* One I/O.  The job owns these (an array of iodepth entries) and passes
+ * pointers; the engine hands the same pointers back on completion. */
+struct sc_io {
+	uint64_t offset;        /* bytes, in the file */
+	uint32_t len;           /* bytes; 0 for fsync */
+	uint8_t op;             /* enum sc_op */
+	uint16_t file;          /* index into sc_engine_conf.fds */
+	uint32_t buf;           /* index into sc_engine_conf.bufs */
+	int32_t res;            /* on completion: bytes done or -errno */
+	uint64_t submit_ns;     /* the job's bookkeeping; engines ignore these */
+	uint64_t intended_ns;
+};
+
+struct sc_engine_conf {
+	uint32_t depth;         /* most I/Os in flight at once */
+	const int *fds;         /* files the I/Os refer to by index */
+	uint32_t nfds;
+	const struct iovec *bufs; /* buffers the I/Os refer to by index */
+	uint32_t nbufs;
+};
+
+struct sc_engine;           /* opaque, one per job thread */
+
+struct sc_engine_ops {
+	const char *name;
+	/* Set up for conf (fds and bufs stay owned by the caller and must
+	 * outlive the engine).  0 or -errno; on error *out is untouched. */
+	int (*create)(struct sc_engine **out, const struct sc_engine_conf *conf);
+	/* Adds io to the next batch.  0, or -EBUSY when depth I/Os are already
+	 * queued or in flight. */
+	int (*queue)(struct sc_engine *e, struct sc_io *io);
+	/* Submits everything queued.  Number submitted, or -errno. */
+	int (*submit)(struct sc_engine *e);
+	/* Waits until at least min_wait I/Os have completed (0: do not wait),
+	 * stores up to max completed I/Os in done[] with res set, returns how
+	 * many, or -errno. */
+	int (*reap)(struct sc_engine *e, struct sc_io **done, uint32_t max,
+		    uint32_t min_wait);
+	void (*destroy)(struct sc_engine *e);
+};
+
+extern const struct sc_engine_ops sc_engine_uring;
+extern const struct sc_engine_ops sc_engine_psync;
+extern const struct sc_engine_ops sc_engine_null;
+
+/* The ops for a kind; never NULL for a valid kind. */
+const struct sc_engine_ops *sc_engine_get(enum sc_engine_kind kind);
+
+#endif

@@ -1,0 +1,53 @@
+/* job.h -- runs one phase on this rank: job threads, each with an engine.
+ *
+ * Lifecycle: _create (opens files, lays out missing data, allocates, starts
+ * threads that wait) -> _start (threads begin at an instant) -> poll _done /
+ * _bytes, maybe _stop -> _finish (joins, fills the result) -> _destroy.
+ */
+#ifndef SC_JOB_H
+#define SC_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+#include "plan.h"
+#include "result.h"
+
+struct sc_run;
+
+/* Prepares phase for the rank at place.  Files of directory targets are
+ * created (and filled once, untimed, when a phase reads data that is not
+ * there yet).  0 or -errno, with a message a user can act on in err. */
+int sc_run_create(struct sc_run **out, const struct sc_plan *plan,
+		  uint32_t phase, const struct sc_place *place,
+		  char *err, size_t errlen);
+
+/* Lets the job threads begin at start_ns on CLOCK_MONOTONIC. */
+int sc_run_start(struct sc_run *run, uint64_t start_ns);
+
+/* True once every job thread has finished. */
+bool sc_run_done(struct sc_run *run);
+
+/* Bytes completed so far inside the measured window (after ramp). */
+uint64_t sc_run_bytes(struct sc_run *run);
+
+/* Asks every job to stop issuing I/O (stonewall); in-flight I/Os complete. */
+void sc_run_stop(struct sc_run *run);
+
+/* Waits for the threads and fills out (times relative to start_ns on this
+ * rank's clock; rank, node, host and offsets are the caller's).  0, or the
+ * first -errno a job hit (out is filled either way). */
+int sc_run_finish(struct sc_run *run, struct sc_rank_result *out);
+
+void sc_run_destroy(struct sc_run *run);
+
+/* Removes this rank's job files of directory targets and, when empty, the
+ * run directory, unless the target says keep.  0 or -errno. */
+int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place);
+
+/* CLOCK_MONOTONIC now, in nanoseconds. */
+uint64_t sc_now_ns(void);
+
+#endif

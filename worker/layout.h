@@ -1,0 +1,56 @@
+/* layout.h -- which target, region and files each rank's jobs use.
+ *
+ * A pure function of the plan and a rank's place on its node, so rank 0 can
+ * work out every rank's files for --dry-run and capacity checks.
+ */
+#ifndef SC_LAYOUT_H
+#define SC_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+/* Where one rank works. */
+struct sc_place {
+	uint32_t rank;
+	uint32_t target;        /* index into plan->targets */
+	uint32_t slot;          /* this rank's index among the node's ranks on it */
+	uint32_t nslots;        /* ranks of the node sharing that target */
+};
+
+/* True when target t applies to host (t->hosts NULL or matching). */
+int sc_layout_target_matches(const struct sc_target_spec *t, const char *host);
+
+/* Picks the target of the local_rank-th of local_nranks ranks on host:
+ * the node's matching targets are shared round-robin.  0, or -ENOENT when
+ * no target matches host. */
+int sc_layout_place(const struct sc_plan *plan, const char *host,
+		    uint32_t rank, uint32_t local_rank, uint32_t local_nranks,
+		    struct sc_place *out);
+
+/* The run subdirectory of a directory target: "<path>/ssdcluster-<run_id>". */
+int sc_layout_run_dir(const struct sc_plan *plan, uint32_t target,
+		      char *buf, size_t len);
+
+/* The file and starting offset of job `job` of the rank at place in phase.
+ * Dir targets: "<run_dir>/r<rank>.j<job>.dat" at offset 0.  File and block
+ * targets: the target itself at ((slot * jobs) + job) * size.
+ * Returns 0 or -ENAMETOOLONG. */
+int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
+		       uint32_t phase, uint32_t job, char *path, size_t len,
+		       uint64_t *offset_bytes);
+
+/* Bytes of target capacity the run needs when nslots ranks of one node
+ * share the target: dir targets, the sum of every job file's largest size
+ * over all phases; file/block targets, the largest region span. */
+uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target,
+			      uint32_t nslots);
+
+/* Bytes one rank is planned to read and write in phase (byte-based phases;
+ * time-based phases give 0 and 0).  For randrw the split follows
+ * rwmixread_pct; the sum is exact. */
+void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
+			  uint64_t *read_bytes, uint64_t *write_bytes);
+
+#endif

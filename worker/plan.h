@@ -1,0 +1,105 @@
+/* plan.h -- the run plan: what every rank must do, as plain C structs.
+ *
+ * The coordinator builds a plan from YAML (rank 0), the codec packs it into
+ * protobuf and every rank unpacks it again.  The worker only reads it.
+ */
+#ifndef SC_PLAN_H
+#define SC_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum sc_rw {
+	SC_RW_READ = 0,   /* sequential read */
+	SC_RW_WRITE,      /* sequential write */
+	SC_RW_RANDREAD,
+	SC_RW_RANDWRITE,
+	SC_RW_RANDRW,     /* random mix, rwmixread_pct reads */
+	SC_RW_COUNT
+};
+
+enum sc_engine_kind {
+	SC_ENGINE_URING = 0,
+	SC_ENGINE_PSYNC,
+	SC_ENGINE_NULL,
+	SC_ENGINE_COUNT
+};
+
+enum sc_target_kind {
+	SC_TARGET_DIR = 0,  /* files are created in a run subdirectory */
+	SC_TARGET_FILE,     /* an existing regular file, used in place */
+	SC_TARGET_BLOCK,    /* a block device, used in place */
+	SC_TARGET_COUNT
+};
+
+enum sc_workload {
+	SC_WORKLOAD_IO = 0, /* fio-like job */
+	SC_WORKLOAD_COUNT
+};
+
+/* One storage target as the config names it. */
+struct sc_target_spec {
+	char *path;
+	enum sc_target_kind kind;   /* as rank 0 saw it; every rank checks again */
+	uint64_t capacity_bytes;    /* how much of it the run may use */
+	bool keep;                  /* directory targets: keep the run files */
+	bool allow_destroy;         /* file/block targets: writing allowed */
+	char *hosts;                /* host pattern, NULL = every host */
+};
+
+/* One cell of work: what each job thread of each rank does. */
+struct sc_io_spec {
+	enum sc_rw rw;
+	uint32_t rwmixread_pct;     /* randrw only: share of reads, 0..100 */
+	uint64_t bs_bytes;
+	uint32_t iodepth;
+	uint32_t jobs;              /* threads per rank */
+	uint64_t size_bytes;        /* region (or file) per job */
+	uint64_t runtime_ns;        /* 0: stop after io_bytes */
+	uint64_t io_bytes;          /* per job; used when runtime_ns == 0 */
+	uint64_t ramp_ns;           /* excluded from all figures */
+	uint32_t fsync_every;       /* fsync after every N writes, 0 = never */
+	bool direct;                /* O_DIRECT */
+	enum sc_engine_kind engine;
+	uint64_t seed;
+};
+
+/* One phase after sweep expansion: every rank runs it in lockstep. */
+struct sc_phase {
+	char *name;                 /* "seqwrite" or "sweep[bs=4KiB,iodepth=32]" */
+	char *group;                /* name of the config phase it came from */
+	uint32_t config_index;      /* that phase's index in the config's list */
+	uint32_t cell;              /* index within that group's sweep, 0 if none */
+	uint32_t ncells;            /* cells in that group's sweep, 1 if none */
+	enum sc_workload workload;
+	struct sc_io_spec io;
+};
+
+struct sc_plan {
+	char *run_id;               /* names the run subdirectory of dir targets */
+	char *config_path;          /* as given on the command line */
+	uint32_t ntargets;
+	struct sc_target_spec *targets;
+	uint32_t nphases;
+	struct sc_phase *phases;
+};
+
+/* Frees everything the plan owns (not the struct itself); NULL-safe. */
+void sc_plan_exit(struct sc_plan *plan);
+
+/* Names used in config, results and messages ("randread", "io_uring", ...).
+ * The _parse functions return the enum value or -EINVAL. */
+const char *sc_rw_name(enum sc_rw rw);
+int sc_rw_parse(const char *s);
+const char *sc_engine_name(enum sc_engine_kind e);
+int sc_engine_parse(const char *s);
+const char *sc_target_kind_name(enum sc_target_kind k);
+const char *sc_workload_name(enum sc_workload w);
+int sc_workload_parse(const char *s);
+
+/* True when the pattern reads / writes at all. */
+bool sc_rw_reads(enum sc_rw rw);
+bool sc_rw_writes(enum sc_rw rw);
+bool sc_rw_random(enum sc_rw rw);
+
+#endif

@@ -1,0 +1,77 @@
+/* result.h -- what a rank measured in one phase, and a phase's record.
+ *
+ * Plain data shared by the worker (which fills a rank's part), the codec
+ * (which packs it) and the coordinator (which merges and reports it).
+ */
+#ifndef SC_RESULT_H
+#define SC_RESULT_H
+
+#include <stdint.h>
+
+#include "histogram.h"
+#include "plan.h"
+
+enum sc_dir { SC_DIR_READ = 0, SC_DIR_WRITE = 1, SC_DIR_COUNT = 2 };
+
+#define SC_HOST_MAX 64
+#define SC_ERROR_MAX 256
+
+/* One second of a per-second series.  Second k covers [k s, k+1 s) after
+ * the phase's measured start (common start + ramp) on rank 0's clock. */
+struct sc_second {
+	uint64_t bytes[SC_DIR_COUNT];
+	uint64_t ios[SC_DIR_COUNT];
+	uint64_t max_lat_ns[SC_DIR_COUNT];
+};
+
+/* One rank's phase, as gathered at rank 0.  Times are nanoseconds on rank
+ * 0's clock relative to the phase's common start instant. */
+struct sc_rank_result {
+	uint32_t rank;
+	uint32_t node;              /* node index: order of the node's lowest rank */
+	char host[SC_HOST_MAX];
+	uint32_t target;            /* index into plan.targets */
+	int64_t clock_offset_ns;    /* rank 0's clock minus this rank's */
+	int64_t start_ns;           /* when this rank actually started (skew) */
+	int64_t end_ns;             /* last completion */
+	uint64_t planned_bytes;     /* 0 for time-based phases */
+	uint64_t bytes[SC_DIR_COUNT];
+	uint64_t ios[SC_DIR_COUNT];
+	uint64_t fsyncs;
+	uint64_t firstdone_bytes;   /* bytes moved when the first rank finished */
+	uint64_t errors;            /* failed I/Os */
+	char error[SC_ERROR_MAX];   /* first error, "" if none */
+	struct sc_lat_summary lat[SC_DIR_COUNT]; /* this rank's own summary */
+	uint32_t nseconds;
+	struct sc_second *seconds;  /* heap, nseconds entries */
+};
+
+/* One phase as rank 0 keeps it: every rank's row plus the merged
+ * histograms.  This is what results.pb stores, and all cluster figures
+ * are computed from it. */
+struct sc_phase_record {
+	uint32_t phase;             /* index into plan.phases */
+	int64_t measure_start_ns;   /* common start + ramp, relative to start */
+	int64_t firstdone_ns;       /* first rank's end, relative to start */
+	uint32_t nranks;
+	struct sc_rank_result *ranks; /* heap, sorted by rank */
+	struct sc_hist *lat[SC_DIR_COUNT]; /* heap, merged over all ranks */
+};
+
+/* A whole run as results.pb keeps it: the plan and every finished phase. */
+struct sc_run_record {
+	char *version;              /* ssdcluster version that measured it */
+	int64_t started_unix_ns;    /* wall clock at the run's start */
+	uint32_t nranks;
+	uint32_t nnodes;
+	struct sc_plan plan;
+	uint32_t nphases;           /* finished phases, in plan order */
+	struct sc_phase_record *phases;
+};
+
+/* Frees what the record owns (ranks, their seconds, histograms). */
+void sc_phase_record_exit(struct sc_phase_record *rec);
+void sc_rank_result_exit(struct sc_rank_result *r);
+void sc_run_record_exit(struct sc_run_record *rec);
+
+#endif
