@@ -41,6 +41,10 @@ void sc_run_stop(struct sc_run *run);
  * first -errno a job hit (out is filled either way). */
 int sc_run_finish(struct sc_run *run, struct sc_rank_result *out);
 
+/* The rank's merged latency histogram of direction d (enum sc_dir), valid
+ * after _finish until _destroy. */
+const struct sc_hist *sc_run_hist(const struct sc_run *run, int d);
+
 void sc_run_destroy(struct sc_run *run);
 
 /* Removes this rank's job files of directory targets and, when empty, the

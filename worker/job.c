@@ -1,0 +1,655 @@
+/* job.c -- runs one phase on this rank: job threads, each with an engine. */
+#include "job.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "pattern.h"
+
+#define NS_PER_S 1000000000ull
+/* Buffers are aligned for O_DIRECT on any logical block size up to 4 KiB. */
+#define BUF_ALIGN 4096u
+/* Chunk used to lay out files that a phase reads before they exist. */
+#define LAYOUT_CHUNK (1u << 20)
+/* Per-second series start with this many seconds and double when needed. */
+#define SECONDS_INITIAL 64u
+
+struct job {
+	struct sc_run *run;
+	uint32_t index;
+	pthread_t thread;
+	int thread_started;
+	int fd;
+	char path[4096];
+	uint64_t base;          /* first byte of the region in the file */
+	struct sc_pattern pat;
+	const struct sc_engine_ops *ops;
+	struct sc_engine *eng;
+	struct sc_io *ios;      /* iodepth slots */
+	struct sc_io **done;    /* reap scratch */
+	struct sc_io **queued;  /* submit scratch */
+	uint32_t *free_slots;
+	struct iovec *iov;      /* one buffer per slot */
+	void *bufmem;
+	struct sc_hist *hist[SC_DIR_COUNT];
+	struct sc_second *sec;
+	uint32_t nsec, capsec;
+	_Atomic uint64_t done_bytes; /* measured bytes, read by sc_run_bytes */
+	uint64_t bytes[SC_DIR_COUNT], ios_done[SC_DIR_COUNT];
+	uint64_t fsyncs, errors;
+	int err;
+	char errmsg[SC_ERROR_MAX];
+	uint64_t started_ns, last_ns;
+	_Atomic int finished;
+};
+
+struct sc_run {
+	const struct sc_plan *plan;
+	uint32_t phase;
+	struct sc_place place;
+	const struct sc_io_spec *io;
+	uint32_t njobs;
+	struct job *jobs;
+	uint64_t start_ns;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int released;           /* threads may go: 1 start, -1 abandon */
+	_Atomic int stop;
+	struct sc_hist *hist[SC_DIR_COUNT];
+};
+
+uint64_t sc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t when_ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(when_ns / NS_PER_S),
+			      .tv_nsec = (long)(when_ns % NS_PER_S)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void job_fail(struct job *j, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void job_fail(struct job *j, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	j->errors++;
+	if (j->err)
+		return;
+	j->err = err;
+	va_start(ap, fmt);
+	vsnprintf(j->errmsg, sizeof(j->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+/* Grows the per-second series to hold second k; off the per-I/O path
+ * (at most once per doubling). */
+static struct sc_second *second_at(struct job *j, uint64_t k)
+{
+	if (k >= UINT32_MAX)
+		return NULL;
+	if (k >= j->capsec) {
+		uint32_t cap = j->capsec ? j->capsec : SECONDS_INITIAL;
+		struct sc_second *s;
+
+		while (cap <= k)
+			cap *= 2;
+		s = realloc(j->sec, (size_t)cap * sizeof(*s));
+		if (!s)
+			return NULL;
+		memset(s + j->capsec, 0, (size_t)(cap - j->capsec) * sizeof(*s));
+		j->sec = s;
+		j->capsec = cap;
+	}
+	if (k + 1 > j->nsec)
+		j->nsec = (uint32_t)k + 1;
+	return &j->sec[k];
+}
+
+static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t measure_start)
+{
+	int dir = io->op == SC_OP_WRITE ? SC_DIR_WRITE : SC_DIR_READ;
+
+	if (io->op == SC_OP_FSYNC) {
+		if (io->res < 0)
+			job_fail(j, io->res, "fsync of %s: %s", j->path, strerror(-io->res));
+		else
+			j->fsyncs++;
+		return;
+	}
+	if (io->res < 0 || (uint32_t)io->res != io->len) {
+		int err = io->res < 0 ? io->res : -EIO;
+
+		job_fail(j, err, "%s of %u B at offset %llu in %s: %s", dir ? "write" : "read",
+			 io->len, (unsigned long long)io->offset, j->path,
+			 io->res < 0 ? strerror(-io->res) : "short transfer");
+		return;
+	}
+	if (io->submit_ns < measure_start)
+		return; /* ramp */
+	uint64_t lat = now - io->submit_ns;
+	struct sc_second *s = second_at(j, (now - measure_start) / NS_PER_S);
+
+	sc_hist_record(j->hist[dir], lat);
+	j->bytes[dir] += io->len;
+	j->ios_done[dir]++;
+	atomic_store_explicit(&j->done_bytes, j->bytes[0] + j->bytes[1], memory_order_relaxed);
+	if (s) {
+		s->bytes[dir] += io->len;
+		s->ios[dir]++;
+		if (lat > s->max_lat_ns[dir])
+			s->max_lat_ns[dir] = lat;
+	}
+	j->last_ns = now;
+}
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+	struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	uint32_t depth = io->iodepth, nfree = depth, inflight = 0;
+	uint64_t budget, issued = 0, writes_since_fsync = 0;
+	uint64_t measure_start, deadline;
+	int stopping = 0;
+
+	pthread_mutex_lock(&run->lock);
+	while (!run->released)
+		pthread_cond_wait(&run->cond, &run->lock);
+	pthread_mutex_unlock(&run->lock);
+	if (run->released < 0)
+		goto out;
+
+	sleep_until(run->start_ns);
+	j->started_ns = sc_now_ns();
+	j->last_ns = j->started_ns;
+	measure_start = run->start_ns + io->ramp_ns;
+	deadline = io->runtime_ns ? measure_start + io->runtime_ns : 0;
+	budget = io->runtime_ns ? UINT64_MAX : io->io_bytes;
+
+	for (;;) {
+		uint32_t nq = 0;
+		uint64_t now = sc_now_ns();
+		int need_fsync;
+
+		if (atomic_load_explicit(&run->stop, memory_order_relaxed) || j->err ||
+		    (deadline && now >= deadline) || issued >= budget)
+			stopping = 1;
+		/* fsync after every N writes, and once more for the last ones */
+		need_fsync = io->fsync_every && writes_since_fsync && !j->err &&
+			     (writes_since_fsync >= io->fsync_every || stopping);
+		if (need_fsync) {
+			if (inflight == 0) {
+				struct sc_io *f = &j->ios[j->free_slots[nfree - 1]];
+
+				f->op = SC_OP_FSYNC;
+				f->len = 0;
+				f->offset = 0;
+				if (j->ops->queue(j->eng, f) == 0) {
+					nfree--;
+					j->queued[nq++] = f;
+					writes_since_fsync = 0;
+				}
+			}
+		} else if (!stopping) {
+			while (nfree > 0 && issued < budget) {
+				struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
+				int write = sc_pattern_next(&j->pat, &x->offset);
+
+				x->offset += j->base;
+				x->op = write ? SC_OP_WRITE : SC_OP_READ;
+				x->len = (uint32_t)io->bs_bytes;
+				if (j->ops->queue(j->eng, x) != 0)
+					break;
+				nfree--;
+				j->queued[nq++] = x;
+				issued += io->bs_bytes;
+				if (write && io->fsync_every &&
+				    ++writes_since_fsync >= io->fsync_every)
+					break;
+			}
+		}
+		if (nq) {
+			uint64_t t = sc_now_ns();
+			int r;
+
+			for (uint32_t i = 0; i < nq; i++)
+				j->queued[i]->submit_ns = t;
+			r = j->ops->submit(j->eng);
+			if (r < 0) {
+				job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
+				break;
+			}
+			inflight += nq;
+		}
+		if (inflight == 0) {
+			if (stopping && !need_fsync)
+				break;
+			if (nq == 0 && need_fsync)
+				break; /* cannot queue an fsync on an idle engine */
+			continue;
+		}
+		int n = j->ops->reap(j->eng, j->done, depth, 1);
+
+		if (n < 0) {
+			job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
+			break;
+		}
+		now = sc_now_ns();
+		for (int i = 0; i < n; i++) {
+			complete(j, j->done[i], now, measure_start);
+			j->free_slots[nfree++] = (uint32_t)(j->done[i] - j->ios);
+		}
+		inflight -= (uint32_t)n;
+	}
+out:
+	atomic_store(&j->finished, 1);
+	return NULL;
+}
+
+/* Writes [from, to) of the job's file so that a phase can read it. */
+static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errlen)
+{
+	void *buf;
+	int fd, rc = 0;
+
+	if (posix_memalign(&buf, BUF_ALIGN, LAYOUT_CHUNK))
+		return -ENOMEM;
+	sc_pattern_fill(buf, LAYOUT_CHUNK, j->pat.seed ^ 0x1a70u);
+	fd = open(j->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot open to lay out data: %s", j->path, strerror(errno));
+		goto out_free;
+	}
+	for (uint64_t off = from; off < to;) {
+		size_t n = (size_t)(to - off < LAYOUT_CHUNK ? to - off : LAYOUT_CHUNK);
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			snprintf(err, errlen, "%s: laying out %llu B before the phase: %s", j->path,
+				 (unsigned long long)(to - from), strerror(-rc));
+			goto out_close;
+		}
+		off += (uint64_t)w;
+	}
+	if (fsync(fd) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: fsync after laying out: %s", j->path, strerror(errno));
+	}
+out_close:
+	close(fd);
+out_free:
+	free(buf);
+	return rc;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, path, len + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int job_open(struct job *j, const struct sc_target_spec *t, char *err, size_t errlen)
+{
+	const struct sc_io_spec *io = j->run->io;
+	int flags = O_CLOEXEC | (io->direct ? O_DIRECT : 0);
+	struct stat st;
+	int rc;
+
+	if (t->kind == SC_TARGET_DIR)
+		flags |= O_CREAT | O_RDWR;
+	else
+		flags |= sc_rw_writes(io->rw) ? O_RDWR : O_RDONLY;
+	j->fd = open(j->path, flags, 0644);
+	if (j->fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot open%s: %s", j->path,
+			 io->direct ? " with O_DIRECT" : "", strerror(errno));
+		return rc;
+	}
+	if (t->kind != SC_TARGET_DIR || io->rw == SC_RW_WRITE)
+		return 0;
+	if (fstat(j->fd, &st) != 0)
+		return -errno;
+	if ((uint64_t)st.st_size < j->base + io->size_bytes)
+		return lay_out(j, (uint64_t)st.st_size, j->base + io->size_bytes, err, errlen);
+	return 0;
+}
+
+static int job_setup(struct job *j, char *err, size_t errlen)
+{
+	struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	const struct sc_target_spec *t = &run->plan->targets[run->place.target];
+	uint32_t depth = io->iodepth;
+	struct sc_engine_conf conf;
+	int rc;
+
+	j->fd = -1;
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		j->hist[d] = malloc(sizeof(struct sc_hist));
+		if (!j->hist[d])
+			return -ENOMEM;
+		sc_hist_init(j->hist[d]);
+	}
+	rc = sc_layout_job_file(run->plan, &run->place, run->phase, j->index, j->path,
+				sizeof(j->path), &j->base);
+	if (rc) {
+		snprintf(err, errlen, "job file name too long under %s", t->path);
+		return rc;
+	}
+	sc_pattern_init(&j->pat, io, run->place.rank, j->index);
+	if (io->engine != SC_ENGINE_NULL) {
+		rc = job_open(j, t, err, errlen);
+		if (rc)
+			return rc;
+	}
+	j->ios = calloc(depth, sizeof(*j->ios));
+	j->done = calloc(depth, sizeof(*j->done));
+	j->queued = calloc(depth, sizeof(*j->queued));
+	j->free_slots = calloc(depth, sizeof(*j->free_slots));
+	j->iov = calloc(depth, sizeof(*j->iov));
+	if (!j->ios || !j->done || !j->queued || !j->free_slots || !j->iov)
+		return -ENOMEM;
+	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)depth * io->bs_bytes))
+		return -ENOMEM;
+	sc_pattern_fill(j->bufmem, (size_t)depth * io->bs_bytes, j->pat.seed);
+	for (uint32_t i = 0; i < depth; i++) {
+		j->iov[i].iov_base = (char *)j->bufmem + (size_t)i * io->bs_bytes;
+		j->iov[i].iov_len = io->bs_bytes;
+		j->ios[i].buf = i;
+		j->ios[i].file = 0;
+		j->free_slots[i] = i;
+	}
+	if (io->runtime_ns)
+		second_at(j, (io->runtime_ns + NS_PER_S - 1) / NS_PER_S + 1);
+	j->nsec = 0;
+	j->ops = sc_engine_get(io->engine);
+	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,
+				       .bufs = j->iov, .nbufs = depth};
+	rc = j->ops->create(&j->eng, &conf);
+	if (rc) {
+		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, j->path,
+			 strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+static void job_teardown(struct job *j)
+{
+	if (j->eng)
+		j->ops->destroy(j->eng);
+	if (j->fd >= 0)
+		close(j->fd);
+	free(j->ios);
+	free(j->done);
+	free(j->queued);
+	free(j->free_slots);
+	free(j->iov);
+	free(j->bufmem);
+	free(j->sec);
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		free(j->hist[d]);
+}
+
+int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phase,
+		  const struct sc_place *place, char *err, size_t errlen)
+{
+	struct sc_run *run;
+	const struct sc_target_spec *t = &plan->targets[place->target];
+	int rc = 0;
+
+	err[0] = '\0';
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	run->plan = plan;
+	run->phase = phase;
+	run->place = *place;
+	run->io = &plan->phases[phase].io;
+	run->njobs = run->io->jobs;
+	pthread_mutex_init(&run->lock, NULL);
+	pthread_cond_init(&run->cond, NULL);
+	run->jobs = calloc(run->njobs, sizeof(*run->jobs));
+	if (!run->jobs) {
+		rc = -ENOMEM;
+		goto out_destroy;
+	}
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		run->jobs[i].fd = -1;
+		run->jobs[i].run = run;
+		run->jobs[i].index = i;
+	}
+	if (t->kind == SC_TARGET_DIR && run->io->engine != SC_ENGINE_NULL) {
+		char dir[4096];
+
+		rc = sc_layout_run_dir(plan, place->target, dir, sizeof(dir));
+		if (!rc)
+			rc = mkdir_p(dir);
+		if (rc) {
+			snprintf(err, errlen, "%s: cannot create the run directory: %s", dir,
+				 strerror(-rc));
+			goto out_destroy;
+		}
+	}
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		rc = job_setup(&run->jobs[i], err, errlen);
+		if (rc)
+			goto out_destroy;
+	}
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		rc = -pthread_create(&run->jobs[i].thread, NULL, job_main, &run->jobs[i]);
+		if (rc) {
+			snprintf(err, errlen, "cannot start job thread: %s", strerror(-rc));
+			goto out_destroy;
+		}
+		run->jobs[i].thread_started = 1;
+	}
+	*out = run;
+	return 0;
+
+out_destroy:
+	if (!err[0])
+		snprintf(err, errlen, "preparing phase %s: %s", plan->phases[phase].name,
+			 strerror(-rc));
+	sc_run_destroy(run);
+	return rc;
+}
+
+int sc_run_start(struct sc_run *run, uint64_t start_ns)
+{
+	pthread_mutex_lock(&run->lock);
+	run->start_ns = start_ns;
+	run->released = 1;
+	pthread_cond_broadcast(&run->cond);
+	pthread_mutex_unlock(&run->lock);
+	return 0;
+}
+
+bool sc_run_done(struct sc_run *run)
+{
+	for (uint32_t i = 0; i < run->njobs; i++)
+		if (!atomic_load(&run->jobs[i].finished))
+			return false;
+	return true;
+}
+
+uint64_t sc_run_bytes(struct sc_run *run)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < run->njobs; i++)
+		sum += atomic_load_explicit(&run->jobs[i].done_bytes, memory_order_relaxed);
+	return sum;
+}
+
+void sc_run_stop(struct sc_run *run)
+{
+	atomic_store(&run->stop, 1);
+}
+
+static void join_all(struct sc_run *run)
+{
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		if (run->jobs[i].thread_started) {
+			pthread_join(run->jobs[i].thread, NULL);
+			run->jobs[i].thread_started = 0;
+		}
+	}
+}
+
+int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	uint32_t nsec = 0;
+	int rc = 0;
+
+	join_all(run);
+	memset(out, 0, sizeof(*out));
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		if (!run->hist[d])
+			run->hist[d] = malloc(sizeof(struct sc_hist));
+		if (!run->hist[d])
+			return -ENOMEM;
+		sc_hist_init(run->hist[d]);
+	}
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		struct job *j = &run->jobs[i];
+
+		if (j->started_ns && j->started_ns < first)
+			first = j->started_ns;
+		if (j->last_ns > last)
+			last = j->last_ns;
+		if (j->nsec > nsec)
+			nsec = j->nsec;
+		for (int d = 0; d < SC_DIR_COUNT; d++) {
+			sc_hist_add(run->hist[d], j->hist[d]);
+			out->bytes[d] += j->bytes[d];
+			out->ios[d] += j->ios_done[d];
+		}
+		out->fsyncs += j->fsyncs;
+		out->errors += j->errors;
+		if (j->err && !rc) {
+			rc = j->err;
+			snprintf(out->error, sizeof(out->error), "%s", j->errmsg);
+		}
+	}
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		sc_hist_summarize(run->hist[d], &out->lat[d]);
+	out->start_ns = first == UINT64_MAX ? 0 : (int64_t)(first - run->start_ns);
+	out->end_ns = last ? (int64_t)(last - run->start_ns) : out->start_ns;
+	if (!run->io->runtime_ns)
+		out->planned_bytes = run->io->io_bytes * run->njobs;
+	out->target = run->place.target;
+	out->rank = run->place.rank;
+	if (nsec) {
+		out->seconds = calloc(nsec, sizeof(*out->seconds));
+		if (!out->seconds)
+			return -ENOMEM;
+		out->nseconds = nsec;
+		for (uint32_t i = 0; i < run->njobs; i++) {
+			struct job *j = &run->jobs[i];
+
+			for (uint32_t k = 0; k < j->nsec; k++) {
+				for (int d = 0; d < SC_DIR_COUNT; d++) {
+					out->seconds[k].bytes[d] += j->sec[k].bytes[d];
+					out->seconds[k].ios[d] += j->sec[k].ios[d];
+					if (j->sec[k].max_lat_ns[d] > out->seconds[k].max_lat_ns[d])
+						out->seconds[k].max_lat_ns[d] =
+							j->sec[k].max_lat_ns[d];
+				}
+			}
+		}
+	}
+	return rc;
+}
+
+const struct sc_hist *sc_run_hist(const struct sc_run *run, int d)
+{
+	return run->hist[d];
+}
+
+void sc_run_destroy(struct sc_run *run)
+{
+	if (!run)
+		return;
+	pthread_mutex_lock(&run->lock);
+	if (!run->released)
+		run->released = -1;
+	pthread_cond_broadcast(&run->cond);
+	pthread_mutex_unlock(&run->lock);
+	if (run->jobs) {
+		join_all(run);
+		for (uint32_t i = 0; i < run->njobs; i++)
+			job_teardown(&run->jobs[i]);
+	}
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		free(run->hist[d]);
+	free(run->jobs);
+	pthread_mutex_destroy(&run->lock);
+	pthread_cond_destroy(&run->cond);
+	free(run);
+}
+
+int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place)
+{
+	const struct sc_target_spec *t = &plan->targets[place->target];
+	uint32_t maxjobs = 0;
+	char dir[4096], path[4200];
+	int rc = 0;
+
+	if (t->kind != SC_TARGET_DIR || t->keep)
+		return 0;
+	for (uint32_t p = 0; p < plan->nphases; p++)
+		if (plan->phases[p].io.jobs > maxjobs)
+			maxjobs = plan->phases[p].io.jobs;
+	if (sc_layout_run_dir(plan, place->target, dir, sizeof(dir)))
+		return -ENAMETOOLONG;
+	for (uint32_t j = 0; j < maxjobs; j++) {
+		snprintf(path, sizeof(path), "%s/r%u.j%u.dat", dir, place->rank, j);
+		if (unlink(path) != 0 && errno != ENOENT && !rc)
+			rc = -errno;
+	}
+	if (rmdir(dir) != 0 && errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST && !rc)
+		rc = -errno;
+	return rc;
+}

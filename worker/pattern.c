@@ -1,0 +1,99 @@
+/* pattern.c -- seeded offset generators and data fill for a job. */
+#include "pattern.h"
+
+#include <string.h>
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256** (Blackman and Vigna), written from its published definition. */
+static inline uint64_t next_u64(struct sc_pattern *p)
+{
+	uint64_t *s = p->s;
+	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t rank,
+		     uint32_t job)
+{
+	uint64_t x = io->seed;
+
+	memset(p, 0, sizeof(*p));
+	x = splitmix64(&x) ^ ((uint64_t)rank << 32 | job);
+	p->seed = splitmix64(&x);
+	for (int i = 0; i < 4; i++)
+		p->s[i] = splitmix64(&x);
+	p->bs_bytes = io->bs_bytes;
+	p->nblocks = io->bs_bytes ? io->size_bytes / io->bs_bytes : 0;
+	if (p->nblocks == 0)
+		p->nblocks = 1;
+	p->rw = io->rw;
+	p->read_pct = io->rwmixread_pct;
+}
+
+uint64_t sc_pattern_below(struct sc_pattern *p, uint64_t n)
+{
+	/* Lemire's multiply-shift: unbiased enough for n far below 2^64. */
+	return (uint64_t)(((unsigned __int128)next_u64(p) * n) >> 64);
+}
+
+int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
+{
+	uint64_t block;
+	int write;
+
+	switch (p->rw) {
+	case SC_RW_READ:
+	case SC_RW_WRITE:
+		block = p->next_block++;
+		if (p->next_block >= p->nblocks)
+			p->next_block = 0;
+		write = p->rw == SC_RW_WRITE;
+		break;
+	case SC_RW_RANDRW:
+		write = sc_pattern_below(p, 100) >= p->read_pct;
+		block = sc_pattern_below(p, p->nblocks);
+		break;
+	default:
+		write = p->rw == SC_RW_RANDWRITE;
+		block = sc_pattern_below(p, p->nblocks);
+		break;
+	}
+	*offset_bytes = block * p->bs_bytes;
+	return write;
+}
+
+void sc_pattern_fill(void *buf, size_t len, uint64_t seed)
+{
+	uint64_t x = seed, w;
+	unsigned char *b = buf;
+	size_t i = 0;
+
+	for (; i + sizeof(w) <= len; i += sizeof(w)) {
+		w = splitmix64(&x);
+		memcpy(b + i, &w, sizeof(w));
+	}
+	if (i < len) {
+		w = splitmix64(&x);
+		memcpy(b + i, &w, len - i);
+	}
+}
