@@ -1,0 +1,32 @@
+/* report.h -- results.json, results.pb and plan.json, written atomically. */
+#ifndef SC_REPORT_H
+#define SC_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../worker/layout.h"
+#include "../worker/result.h"
+
+/* Writes data to dir/name through a temporary file, fsync and rename, so a
+ * reader sees the old file or the new one, never a part.  0 or -errno. */
+int sc_report_write_atomic(const char *dir, const char *name, const void *data, size_t len);
+
+/* results.json and results.pb for every finished phase of rec, in dir.
+ * 0 or -errno, with a message in err. */
+int sc_report_results(const char *dir, const struct sc_run_record *rec, char *err,
+		      size_t errlen);
+
+/* What --dry-run shows: per rank its host, node, target, files and planned
+ * bytes.  hosts[r] is rank r's host name, node_of[r] its node index. */
+struct sc_dry_rank {
+	const char *host;
+	uint32_t node;
+	struct sc_place place;
+};
+
+/* Writes plan.json in dir and prints a readable plan on stdout.  0 or -errno. */
+int sc_report_plan(const char *dir, const struct sc_plan *plan, const struct sc_dry_rank *ranks,
+		   uint32_t nranks, char *err, size_t errlen);
+
+#endif
