@@ -1,0 +1,120 @@
+/* cli.c -- the command line. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+void sc_cli_usage(FILE *f)
+{
+	fputs("usage: ssdcluster CONFIG.yaml [--output DIR] [--dry-run] [--set KEY=VALUE]...\n"
+	      "                  [--quiet] [--version] [--help]\n"
+	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
+	      "\n"
+	      "Measures NVMe storage the way a GPU cluster uses it.  Every MPI rank drives\n"
+	      "the targets of its own node with io_uring; all ranks start each phase at\n"
+	      "the same instant; rank 0 merges what they measured into cluster figures.\n"
+	      "Run it alone for one rank, or under mpirun for many.  Only rank 0 reads\n"
+	      "CONFIG.yaml; it sends the checked plan to the other ranks.\n"
+	      "\n"
+	      "options:\n"
+	      "  -o, --output DIR     where results go (default: ssdcluster-results/RUN_ID).\n"
+	      "                       results.json, results.pb, phases.csv and ranks.csv are\n"
+	      "                       rewritten after every phase, so a crash keeps every\n"
+	      "                       finished phase.\n"
+	      "  -n, --dry-run        check the config, print the plan (phases, each rank's\n"
+	      "                       node, target and files, planned bytes, capacity needed)\n"
+	      "                       and write DIR/plan.json.  No I/O is done.\n"
+	      "  -s, --set KEY=VALUE  override the config; may repeat.  A dotted path sets one\n"
+	      "                       value: phases.0.runtime=5s, phases.seqwrite.bs=128KiB,\n"
+	      "                       targets.0.capacity=1GiB.  A bare key sets it in every\n"
+	      "                       phase or target that accepts it: runtime=5s, direct=false,\n"
+	      "                       capacity=2GiB.  runtime and io_size replace each other.\n"
+	      "  -q, --quiet          print only errors.\n"
+	      "  -V, --version        print the version.\n"
+	      "  -h, --help           print this help.\n"
+	      "\n"
+	      "units: sizes 4KiB 1MiB 1GiB (powers of two), 4KB 1MB 10GB (powers of ten), or\n"
+	      "bytes; durations 250us 500ms 30s 5m 1h.  Values may use ${VAR} and\n"
+	      "${VAR:-default}.  Every number printed carries its unit.\n"
+	      "\n"
+	      "figures: latency percentiles come from the bucket-wise sum of every rank's\n"
+	      "histogram (never averaged).  Last-done bandwidth = all bytes / (latest end -\n"
+	      "earliest start); first-done bandwidth = bytes moved by all ranks until the\n"
+	      "first rank finished / that time.  MB/s = 10^6 bytes per second.\n"
+	      "\n"
+	      "examples:\n"
+	      "  ssdcluster configs/quickstart.yaml\n"
+	      "  SSDCLUSTER_TARGET=/mnt/nvme0 ssdcluster configs/fio_matrix.yaml --set runtime=10s\n"
+	      "  mpirun -np 16 ssdcluster configs/quickstart.yaml --output /tmp/run1\n"
+	      "  ssdcluster configs/quickstart.yaml --dry-run\n"
+	      "\n"
+	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure; the\n"
+	      "results of finished phases are kept); 2 bad command line or config (nothing\n"
+	      "was written).\n",
+	      f);
+}
+
+int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'}, {"dry-run", no_argument, NULL, 'n'},
+		{"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
+		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int ch;
+
+	memset(cli, 0, sizeof(*cli));
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":o:ns:qVh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			cli->output = optarg;
+			break;
+		case 'n':
+			cli->dry_run = true;
+			break;
+		case 's':
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				snprintf(err, errlen, "--set %s: expected KEY=VALUE (e.g. --set runtime=5s)",
+					 optarg);
+				return -EINVAL;
+			}
+			if (cli->nsets == SC_CLI_MAX_SETS) {
+				snprintf(err, errlen, "more than %d --set options", SC_CLI_MAX_SETS);
+				return -EINVAL;
+			}
+			cli->sets[cli->nsets++] = optarg;
+			break;
+		case 'q':
+			cli->quiet = true;
+			break;
+		case 'V':
+			cli->version = true;
+			break;
+		case 'h':
+			cli->help = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "%s needs a value (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			snprintf(err, errlen, "unknown option %s (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (cli->help || cli->version)
+		return 0;
+	if (optind >= argc) {
+		snprintf(err, errlen, "no config file given (try: ssdcluster configs/quickstart.yaml)");
+		return -EINVAL;
+	}
+	if (optind + 1 < argc) {
+		snprintf(err, errlen, "unexpected argument %s: give one config file", argv[optind + 1]);
+		return -EINVAL;
+	}
+	cli->config = argv[optind];
+	return 0;
+}

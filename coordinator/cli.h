@@ -1,0 +1,29 @@
+/* cli.h -- the command line. */
+#ifndef SC_CLI_H
+#define SC_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SC_CLI_MAX_SETS 256
+
+struct sc_cli {
+	const char *config;     /* CONFIG.yaml */
+	const char *output;     /* --output DIR, NULL for the default */
+	bool dry_run;
+	bool quiet;
+	bool help;
+	bool version;
+	const char *sets[SC_CLI_MAX_SETS]; /* --set KEY=VALUE, in order */
+	uint32_t nsets;
+};
+
+/* Parses argv.  0, or -EINVAL with a message in err. */
+int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen);
+
+/* The --help text. */
+void sc_cli_usage(FILE *f);
+
+#endif

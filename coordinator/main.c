@@ -1,0 +1,295 @@
+/* main.c -- ssdcluster: set up the cluster, check the plan, run every phase,
+ * keep rank 0's results on disk after each one.  The only file that ends
+ * the process. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../proto/codec.h"
+#include "../worker/job.h"
+#include "../worker/layout.h"
+#include "aggregate.h"
+#include "cli.h"
+#include "cluster.h"
+#include "config.h"
+#include "phase.h"
+#include "progress.h"
+#include "report.h"
+#include "validate.h"
+
+enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
+
+#define ERR_MAX 8192
+
+/* Before MPI is up, only the process that will be rank 0 should print:
+ * launchers tell each process its rank in the environment. */
+static int launcher_rank(void)
+{
+	static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+					   "SLURM_PROCID"};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v)
+			return atoi(v);
+	}
+	return 0;
+}
+
+static void make_run_id(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	snprintf(buf, len, "%04d%02d%02d-%02d%02d%02d-%04x", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned)getpid() & 0xffffu);
+}
+
+static int64_t unix_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Rank 0: load and check the config, place every rank, pack the plan.
+ * Returns 0 or an exit status, with the message printed. */
+static int prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_plan *plan,
+			struct sc_place *places, uint8_t **packed, size_t *packed_len)
+{
+	struct sc_config *cfg = NULL;
+	char *err = malloc(ERR_MAX), run_id[64];
+	int rc;
+
+	if (!err)
+		return EXIT_RUN_FAILED;
+	rc = sc_config_load(&cfg, cli->config, cli->sets, cli->nsets, err, ERR_MAX);
+	if (rc) {
+		fprintf(stderr, "ssdcluster: %s\n", err);
+		free(err);
+		return EXIT_BAD_INPUT;
+	}
+	sc_config_take_plan(cfg, plan);
+	make_run_id(run_id, sizeof(run_id));
+	plan->run_id = strdup(run_id);
+	rc = plan->run_id ? sc_validate_layout(cfg, plan, c, places, err, ERR_MAX) : -ENOMEM;
+	if (!rc)
+		rc = sc_plan_pack(plan, packed, packed_len);
+	if (rc) {
+		fprintf(stderr, "ssdcluster: %s\n", rc == -EINVAL ? err : strerror(-rc));
+		rc = rc == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+	}
+	sc_config_destroy(cfg);
+	free(err);
+	return rc;
+}
+
+/* Every rank: its target exists as planned.  Rank 0 prints what failed. */
+static int check_targets(struct sc_cluster *c, const struct sc_plan *plan,
+			 const struct sc_place *place)
+{
+	char msg[1024] = "", **all = NULL;
+	int rc = sc_validate_local(plan, place, c->host, msg, sizeof(msg));
+
+	if (sc_cluster_all_ok(c, rc == 0))
+		return 0;
+	sc_cluster_gather_strings(c, msg, &all);
+	if (c->rank == 0) {
+		for (int r = 0; r < c->nranks; r++)
+			if (all[r][0])
+				fprintf(stderr, "ssdcluster: rank %d: %s\n", r, all[r]);
+		sc_cluster_free_strings(c, all);
+	}
+	return EXIT_BAD_INPUT;
+}
+
+static int dry_run(struct sc_cluster *c, const struct sc_plan *plan,
+		   const struct sc_place *places, const char *outdir)
+{
+	struct sc_dry_rank *ranks = calloc((size_t)c->nranks, sizeof(*ranks));
+	char err[1024] = "";
+	int rc;
+
+	if (!ranks)
+		return EXIT_RUN_FAILED;
+	for (int r = 0; r < c->nranks; r++) {
+		ranks[r].host = c->hosts[r];
+		ranks[r].node = c->node_of[r];
+		ranks[r].place = places[r];
+	}
+	rc = sc_report_plan(outdir, plan, ranks, (uint32_t)c->nranks, err, sizeof(err));
+	free(ranks);
+	if (rc) {
+		fprintf(stderr, "ssdcluster: %s\n", err);
+		return EXIT_RUN_FAILED;
+	}
+	printf("plan written to %s/plan.json (dry run: no I/O was done)\n", outdir);
+	return 0;
+}
+
+/* Rank 0: adds a finished phase to the record, rewrites the results and
+ * prints its row.  Returns 0 or -errno (message printed). */
+static int keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph, const char *outdir,
+		      const struct sc_cli *cli)
+{
+	struct sc_phase_record *grown;
+	struct sc_phase_figures fig;
+	char err[1024];
+	int rc;
+
+	grown = realloc(rec->phases, (rec->nphases + 1) * sizeof(*grown));
+	if (!grown) {
+		sc_phase_record_exit(ph);
+		return -ENOMEM;
+	}
+	rec->phases = grown;
+	rec->phases[rec->nphases++] = *ph;
+	rc = sc_report_results(outdir, rec, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+	if (!cli->quiet && sc_aggregate_phase(ph, &fig) == 0) {
+		sc_progress_row(stdout, &rec->plan.phases[ph->phase], ph, &fig);
+		sc_phase_figures_exit(&fig);
+	}
+	return rc;
+}
+
+static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct sc_place *place,
+		      const char *outdir, const struct sc_cli *cli)
+{
+	struct sc_run_record rec;
+	char *err = malloc(ERR_MAX);
+	int status = 0;
+
+	if (!err)
+		sc_cluster_abort(c, EXIT_RUN_FAILED);
+	memset(&rec, 0, sizeof(rec));
+	if (c->rank == 0) {
+		rec.version = strdup(SC_VERSION);
+		rec.started_unix_ns = unix_now_ns();
+		rec.nranks = (uint32_t)c->nranks;
+		rec.nnodes = c->nnodes;
+		rec.plan = *plan; /* the record owns the plan from here on */
+		memset(plan, 0, sizeof(*plan));
+		plan = &rec.plan;
+		if (!cli->quiet) {
+			printf("ssdcluster %s: %d rank(s) on %u node(s), %u phase(s), results in %s\n",
+			       SC_VERSION, c->nranks, c->nnodes, plan->nphases, outdir);
+			sc_progress_header(stdout);
+		}
+	}
+	for (uint32_t p = 0; p < plan->nphases; p++) {
+		struct sc_phase_record ph;
+		int rc;
+
+		memset(&ph, 0, sizeof(ph));
+		err[0] = '\0';
+		rc = sc_phase_run(c, plan, p, place, &ph, err, ERR_MAX);
+		if (rc && rc != -EIO) {
+			if (c->rank == 0)
+				fprintf(stderr, "ssdcluster: phase %s could not start:\n%s\n",
+					plan->phases[p].name, err);
+			status = EXIT_RUN_FAILED;
+			break;
+		}
+		if (c->rank == 0 && keep_phase(&rec, &ph, outdir, cli))
+			status = EXIT_RUN_FAILED;
+		if (rc == -EIO) {
+			if (c->rank == 0)
+				fprintf(stderr,
+					"ssdcluster: phase %s had I/O errors; stopping (results of "
+					"finished phases are in %s):\n%s\n",
+					plan->phases[p].name, outdir, err);
+			status = EXIT_RUN_FAILED;
+			break;
+		}
+		if (sc_cluster_bcast_int(c, status))
+			break;
+	}
+	if (sc_run_cleanup(plan, place) != 0 && c->rank == 0)
+		fprintf(stderr, "ssdcluster: could not remove every run file\n");
+	if (c->rank == 0) {
+		if (!cli->quiet && status == 0)
+			printf("results: %s/results.json\n", outdir);
+		if (plan == &rec.plan)
+			sc_run_record_exit(&rec);
+	}
+	free(err);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct sc_cluster c;
+	struct sc_cli cli;
+	struct sc_plan plan;
+	struct sc_place *places = NULL, place;
+	uint8_t *packed = NULL;
+	size_t packed_len = 0;
+	char err[1024], outdir[4096];
+	int status = 0;
+
+	if (sc_cli_parse(argc, argv, &cli, err, sizeof(err))) {
+		if (launcher_rank() == 0)
+			fprintf(stderr, "ssdcluster: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	if (cli.help || cli.version) {
+		if (launcher_rank() == 0) {
+			if (cli.help)
+				sc_cli_usage(stdout);
+			else
+				printf("ssdcluster %s\n", SC_VERSION);
+		}
+		return 0;
+	}
+	if (sc_cluster_init(&c, &argc, &argv)) {
+		fprintf(stderr, "ssdcluster: cannot start MPI\n");
+		return EXIT_RUN_FAILED;
+	}
+	memset(&plan, 0, sizeof(plan));
+	if (c.rank == 0) {
+		places = calloc((size_t)c.nranks, sizeof(*places));
+		status = places ? prepare_plan(&c, &cli, &plan, places, &packed, &packed_len)
+				: EXIT_RUN_FAILED;
+	}
+	status = sc_cluster_bcast_int(&c, status);
+	if (status)
+		goto out;
+	if (sc_cluster_bcast(&c, &packed, &packed_len))
+		sc_cluster_abort(&c, EXIT_RUN_FAILED);
+	if (c.rank != 0 && sc_plan_unpack(packed, packed_len, &plan) != 0) {
+		fprintf(stderr, "ssdcluster: rank %d: the plan from rank 0 is corrupt\n", c.rank);
+		sc_cluster_abort(&c, EXIT_RUN_FAILED);
+	}
+	if (sc_layout_place(&plan, c.host, (uint32_t)c.rank, (uint32_t)c.local_rank,
+			    (uint32_t)c.local_nranks, &place) != 0)
+		sc_cluster_abort(&c, EXIT_BAD_INPUT); /* rank 0 checked this already */
+	if (cli.output)
+		snprintf(outdir, sizeof(outdir), "%s", cli.output);
+	else
+		snprintf(outdir, sizeof(outdir), "ssdcluster-results/%s", plan.run_id);
+
+	status = check_targets(&c, &plan, &place);
+	if (status)
+		goto out;
+	if (cli.dry_run) {
+		if (c.rank == 0)
+			status = dry_run(&c, &plan, places, outdir);
+		goto out;
+	}
+	status = run_phases(&c, &plan, &place, outdir, &cli);
+out:
+	status = sc_cluster_all_ok(&c, status == 0) ? 0 : (status ? status : EXIT_RUN_FAILED);
+	free(packed);
+	free(places);
+	sc_plan_exit(&plan);
+	sc_cluster_exit(&c);
+	return status;
+}

@@ -1,0 +1,27 @@
+/* validate.h -- checks that need the cluster's shape or a rank's own host:
+ * every node has a target, capacity covers what the run needs, and each
+ * rank's target is what the plan says it is. */
+#ifndef SC_VALIDATE_H
+#define SC_VALIDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../worker/layout.h"
+#include "../worker/plan.h"
+#include "cluster.h"
+#include "config.h"
+
+/* Rank 0: places every rank (places[nranks]) and checks that every node
+ * has a target and that no target's capacity is below what its node's
+ * ranks need.  0, or -EINVAL with a "file:line:col: key: ..." message. */
+int sc_validate_layout(const struct sc_config *cfg, const struct sc_plan *plan,
+		       const struct sc_cluster *c, struct sc_place *places, char *err, size_t errlen);
+
+/* Any rank: its own target exists here as the kind the plan expects (a
+ * missing directory is fine when its parent exists), and is not a mounted
+ * block device when a phase writes.  0 or -errno with a message. */
+int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, const char *host,
+		      char *err, size_t errlen);
+
+#endif
