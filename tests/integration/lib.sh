@@ -1,0 +1,22 @@
+# lib.sh -- shared by the integration tests: temp dirs, mpirun, JSON checks.
+set -euo pipefail
+: "${SC_BIN:?SC_BIN must name the ssdcluster binary}"
+: "${SC_SOURCE_DIR:?}"
+MPIEXEC=${MPIEXEC:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Keep Open MPI on this host's shared memory and loopback only.
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sc-it.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# sc_mpirun NP ARGS... : runs ssdcluster on NP ranks, output in $T/out.log
+sc_mpirun() {
+	local np=$1; shift
+	"$MPIEXEC" --oversubscribe -np "$np" "$SC_BIN" "$@" >"$T/out.log" 2>&1
+}
+
+# count_entries DIR : number of entries under DIR (0 if it does not exist)
+count_entries() { [ -e "$1" ] && find "$1" -mindepth 1 | wc -l || echo 0; }
