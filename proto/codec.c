@@ -1,0 +1,846 @@
+/* codec.c -- plan and results to and from enveloped protobuf bytes.
+ *
+ * Wire layout and field numbers: ssdcluster.proto.  The same checks guard
+ * both directions: _pack refuses (-EINVAL) a struct that _unpack would
+ * refuse (-EBADMSG), so whatever is written can be read back.
+ */
+#include "codec.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "ssdcluster.pb-c.h"
+
+/* Envelope: magic[4], payload length u32 LE, crc32(payload) u32 LE. */
+#define ENV_MAGIC_LEN 4u
+#define ENV_HDR_LEN   12u
+#define MAGIC_PLAN    "SCP1"
+#define MAGIC_RANK    "SCR1"
+#define MAGIC_RUN     "SCF1"
+
+/* The wire enums carry the C values unchanged; a new C value must be added
+ * to ssdcluster.proto too (these fail until it is). */
+#define SAME_ENUM(c, pb) _Static_assert((int)(c) == (int)(pb), #c " != " #pb)
+SAME_ENUM(SC_RW_READ, SSDCLUSTER__RW__RW_READ);
+SAME_ENUM(SC_RW_WRITE, SSDCLUSTER__RW__RW_WRITE);
+SAME_ENUM(SC_RW_RANDREAD, SSDCLUSTER__RW__RW_RANDREAD);
+SAME_ENUM(SC_RW_RANDWRITE, SSDCLUSTER__RW__RW_RANDWRITE);
+SAME_ENUM(SC_RW_RANDRW, SSDCLUSTER__RW__RW_RANDRW);
+SAME_ENUM(SC_RW_COUNT, SSDCLUSTER__RW__RW_RANDRW + 1);
+SAME_ENUM(SC_ENGINE_URING, SSDCLUSTER__ENGINE__ENGINE_URING);
+SAME_ENUM(SC_ENGINE_PSYNC, SSDCLUSTER__ENGINE__ENGINE_PSYNC);
+SAME_ENUM(SC_ENGINE_NULL, SSDCLUSTER__ENGINE__ENGINE_NULL);
+SAME_ENUM(SC_ENGINE_COUNT, SSDCLUSTER__ENGINE__ENGINE_NULL + 1);
+SAME_ENUM(SC_TARGET_DIR, SSDCLUSTER__TARGET_KIND__TARGET_DIR);
+SAME_ENUM(SC_TARGET_FILE, SSDCLUSTER__TARGET_KIND__TARGET_FILE);
+SAME_ENUM(SC_TARGET_BLOCK, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK);
+SAME_ENUM(SC_TARGET_COUNT, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK + 1);
+SAME_ENUM(SC_WORKLOAD_IO, SSDCLUSTER__WORKLOAD__WORKLOAD_IO);
+SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_IO + 1);
+
+/* ------------------------------------------------------------ checks */
+
+static bool enum_in(int v, int count)
+{
+	return v >= 0 && v < count;
+}
+
+static bool io_ok(const struct sc_io_spec *io)
+{
+	return enum_in((int)io->rw, SC_RW_COUNT) && enum_in((int)io->engine, SC_ENGINE_COUNT) &&
+	       io->rwmixread_pct <= 100;
+}
+
+static bool plan_ok(const struct sc_plan *p)
+{
+	if ((p->ntargets && !p->targets) || (p->nphases && !p->phases))
+		return false;
+	for (uint32_t i = 0; i < p->ntargets; i++)
+		if (!enum_in((int)p->targets[i].kind, SC_TARGET_COUNT))
+			return false;
+	for (uint32_t i = 0; i < p->nphases; i++) {
+		const struct sc_phase *ph = &p->phases[i];
+
+		if (!enum_in((int)ph->workload, SC_WORKLOAD_COUNT) || ph->cell >= ph->ncells ||
+		    !io_ok(&ph->io))
+			return false;
+	}
+	return true;
+}
+
+static bool lat_ok(const struct sc_lat_summary *s)
+{
+	if (!isfinite(s->mean_ns))
+		return false;
+	if (s->count)
+		return s->min_ns <= s->max_ns;
+	if (s->min_ns || s->max_ns || s->mean_ns != 0)
+		return false;
+	for (int i = 0; i < SC_NPCT; i++)
+		if (s->pct_ns[i])
+			return false;
+	return true;
+}
+
+/* plan: the run's plan, or NULL when the result travels on its own. */
+static bool rank_ok(const struct sc_rank_result *r, const struct sc_plan *plan)
+{
+	if (!memchr(r->host, '\0', SC_HOST_MAX) || !memchr(r->error, '\0', SC_ERROR_MAX))
+		return false;
+	if (r->nseconds && !r->seconds)
+		return false;
+	if (plan && r->target >= plan->ntargets)
+		return false;
+	return lat_ok(&r->lat[SC_DIR_READ]) && lat_ok(&r->lat[SC_DIR_WRITE]);
+}
+
+/* Bucket counts add up to count, and min and max sit in the first and
+ * last nonzero buckets (the empty histogram is what sc_hist_init makes). */
+static bool hist_ok(const struct sc_hist *h)
+{
+	uint64_t sum = 0;
+	uint32_t first = SC_HIST_NBUCKETS, last = 0;
+
+	for (uint32_t i = 0; i < SC_HIST_NBUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		if (sum + h->buckets[i] < sum)
+			return false;
+		sum += h->buckets[i];
+		if (first == SC_HIST_NBUCKETS)
+			first = i;
+		last = i;
+	}
+	if (sum != h->count)
+		return false;
+	if (!h->count)
+		return h->min_ns == UINT64_MAX && h->max_ns == 0 && h->sum_ns == 0;
+	return h->min_ns <= h->max_ns && sc_hist_index(h->min_ns) == first &&
+	       sc_hist_index(h->max_ns) == last;
+}
+
+static bool phase_record_ok(const struct sc_phase_record *ph, const struct sc_run_record *run)
+{
+	if (ph->phase >= run->plan.nphases || (ph->nranks && !ph->ranks))
+		return false;
+	for (uint32_t i = 0; i < ph->nranks; i++) {
+		const struct sc_rank_result *r = &ph->ranks[i];
+
+		if (r->rank >= run->nranks || r->node >= run->nnodes ||
+		    (i && r->rank <= ph->ranks[i - 1].rank) || !rank_ok(r, &run->plan))
+			return false;
+	}
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		if (ph->lat[d] && !hist_ok(ph->lat[d]))
+			return false;
+	return true;
+}
+
+static bool run_ok(const struct sc_run_record *run)
+{
+	if (!plan_ok(&run->plan) || (run->nphases && !run->phases))
+		return false;
+	for (uint32_t i = 0; i < run->nphases; i++) {
+		if (i && run->phases[i].phase <= run->phases[i - 1].phase)
+			return false;
+		if (!phase_record_ok(&run->phases[i], run))
+			return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------- envelope */
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t payload_crc(const uint8_t *p, uint32_t len)
+{
+	return (uint32_t)crc32(0L, p, len);
+}
+
+/* Packs msg behind an envelope into a new buffer. */
+static int seal(const ProtobufCMessage *msg, const char *magic, uint8_t **out, size_t *len)
+{
+	size_t n = protobuf_c_message_get_packed_size(msg);
+	uint8_t *buf;
+
+	if (n > UINT32_MAX)
+		return -EMSGSIZE;
+	buf = malloc(ENV_HDR_LEN + n);
+	if (!buf)
+		return -ENOMEM;
+	if (protobuf_c_message_pack(msg, buf + ENV_HDR_LEN) != n) {
+		free(buf);
+		return -EINVAL;
+	}
+	memcpy(buf, magic, ENV_MAGIC_LEN);
+	put_le32(buf + 4, (uint32_t)n);
+	put_le32(buf + 8, payload_crc(buf + ENV_HDR_LEN, (uint32_t)n));
+	*out = buf;
+	*len = ENV_HDR_LEN + n;
+	return 0;
+}
+
+struct pb_alloc_state {
+	bool failed;
+};
+
+static void *pb_alloc(void *data, size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		((struct pb_alloc_state *)data)->failed = true;
+	return p;
+}
+
+static void pb_free(void *data, void *p)
+{
+	(void)data;
+	free(p);
+}
+
+/* Checks the envelope and unpacks its payload; free the result with
+ * protobuf_c_message_free_unpacked(msg, NULL). */
+static int open_envelope(const uint8_t *buf, size_t len, const char *magic,
+			 const ProtobufCMessageDescriptor *desc, ProtobufCMessage **msg)
+{
+	struct pb_alloc_state st = {.failed = false};
+	ProtobufCAllocator al = {.alloc = pb_alloc, .free = pb_free, .allocator_data = &st};
+	uint32_t n;
+
+	*msg = NULL;
+	if (!buf || len < ENV_HDR_LEN || memcmp(buf, magic, ENV_MAGIC_LEN))
+		return -EBADMSG;
+	n = get_le32(buf + 4);
+	if (n != len - ENV_HDR_LEN || get_le32(buf + 8) != payload_crc(buf + ENV_HDR_LEN, n))
+		return -EBADMSG;
+	*msg = protobuf_c_message_unpack(desc, &al, n, buf + ENV_HDR_LEN);
+	if (!*msg)
+		return st.failed ? -ENOMEM : -EBADMSG;
+	return 0;
+}
+
+/* ------------------------------------------------- C structs -> protobuf */
+
+/* Everything a pack builds lives in one arena, freed at once. */
+struct chunk {
+	struct chunk *next;
+	max_align_t data[];
+};
+
+struct arena {
+	struct chunk *head;
+};
+
+/* Zeroed room for n objects of size bytes, or NULL. */
+static void *arena_alloc(struct arena *a, size_t n, size_t size)
+{
+	struct chunk *c;
+
+	if (size && n > (SIZE_MAX - sizeof(*c)) / size)
+		return NULL;
+	c = calloc(1, sizeof(*c) + n * size);
+	if (!c)
+		return NULL;
+	c->next = a->head;
+	a->head = c;
+	return c->data;
+}
+
+static void arena_free(struct arena *a)
+{
+	while (a->head) {
+		struct chunk *c = a->head;
+
+		a->head = c->next;
+		free(c);
+	}
+}
+
+/* protobuf-c takes char * but only reads it when packing. */
+static char *pb_str(const char *s)
+{
+	return (char *)(s ? s : "");
+}
+
+static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
+{
+	Ssdcluster__Plan *m = arena_alloc(a, 1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	ssdcluster__plan__init(m);
+	m->run_id = pb_str(p->run_id);
+	m->config_path = pb_str(p->config_path);
+
+	m->n_targets = p->ntargets;
+	m->targets = arena_alloc(a, p->ntargets, sizeof(*m->targets));
+	Ssdcluster__Target *t = arena_alloc(a, p->ntargets, sizeof(*t));
+	if (!m->targets || !t)
+		return NULL;
+	for (uint32_t i = 0; i < p->ntargets; i++) {
+		const struct sc_target_spec *s = &p->targets[i];
+
+		ssdcluster__target__init(&t[i]);
+		t[i].path = pb_str(s->path);
+		t[i].kind = (Ssdcluster__TargetKind)s->kind;
+		t[i].capacity_bytes = s->capacity_bytes;
+		t[i].keep = s->keep;
+		t[i].allow_destroy = s->allow_destroy;
+		t[i].hosts = pb_str(s->hosts);
+		m->targets[i] = &t[i];
+	}
+
+	m->n_phases = p->nphases;
+	m->phases = arena_alloc(a, p->nphases, sizeof(*m->phases));
+	Ssdcluster__Phase *ph = arena_alloc(a, p->nphases, sizeof(*ph));
+	Ssdcluster__IoSpec *io = arena_alloc(a, p->nphases, sizeof(*io));
+	if (!m->phases || !ph || !io)
+		return NULL;
+	for (uint32_t i = 0; i < p->nphases; i++) {
+		const struct sc_phase *s = &p->phases[i];
+
+		ssdcluster__phase__init(&ph[i]);
+		ph[i].name = pb_str(s->name);
+		ph[i].group = pb_str(s->group);
+		ph[i].config_index = s->config_index;
+		ph[i].cell = s->cell;
+		ph[i].ncells = s->ncells;
+		ph[i].workload = (Ssdcluster__Workload)s->workload;
+
+		ssdcluster__io_spec__init(&io[i]);
+		io[i].rw = (Ssdcluster__Rw)s->io.rw;
+		io[i].rwmixread_pct = s->io.rwmixread_pct;
+		io[i].bs_bytes = s->io.bs_bytes;
+		io[i].iodepth = s->io.iodepth;
+		io[i].jobs = s->io.jobs;
+		io[i].size_bytes = s->io.size_bytes;
+		io[i].runtime_ns = s->io.runtime_ns;
+		io[i].io_bytes = s->io.io_bytes;
+		io[i].ramp_ns = s->io.ramp_ns;
+		io[i].fsync_every = s->io.fsync_every;
+		io[i].direct = s->io.direct;
+		io[i].engine = (Ssdcluster__Engine)s->io.engine;
+		io[i].seed = s->io.seed;
+		ph[i].io = &io[i];
+		m->phases[i] = &ph[i];
+	}
+	return m;
+}
+
+static Ssdcluster__LatSummary *lat_to_pb(struct arena *a, const struct sc_lat_summary *s)
+{
+	Ssdcluster__LatSummary *m = arena_alloc(a, 1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	ssdcluster__lat_summary__init(m);
+	m->count = s->count;
+	m->min_ns = s->min_ns;
+	m->max_ns = s->max_ns;
+	m->mean_ns = s->mean_ns;
+	m->n_pct_ns = SC_NPCT;
+	m->pct_ns = (uint64_t *)s->pct_ns;
+	return m;
+}
+
+static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_result *r)
+{
+	Ssdcluster__RankResult *m = arena_alloc(a, 1, sizeof(*m));
+	uint32_t n = r->nseconds;
+
+	if (!m)
+		return NULL;
+	ssdcluster__rank_result__init(m);
+	m->rank = r->rank;
+	m->node = r->node;
+	m->host = (char *)r->host;
+	m->target = r->target;
+	m->clock_offset_ns = r->clock_offset_ns;
+	m->start_ns = r->start_ns;
+	m->end_ns = r->end_ns;
+	m->planned_bytes = r->planned_bytes;
+	m->read_bytes = r->bytes[SC_DIR_READ];
+	m->write_bytes = r->bytes[SC_DIR_WRITE];
+	m->read_ios = r->ios[SC_DIR_READ];
+	m->write_ios = r->ios[SC_DIR_WRITE];
+	m->fsyncs = r->fsyncs;
+	m->firstdone_bytes = r->firstdone_bytes;
+	m->errors = r->errors;
+	m->error = (char *)r->error;
+	m->read_lat = lat_to_pb(a, &r->lat[SC_DIR_READ]);
+	m->write_lat = lat_to_pb(a, &r->lat[SC_DIR_WRITE]);
+	if (!m->read_lat || !m->write_lat)
+		return NULL;
+
+	/* One column per field of struct sc_second. */
+	uint64_t *col = arena_alloc(a, (size_t)n * 6u, sizeof(*col));
+	if (!col)
+		return NULL;
+	m->nseconds = n;
+	m->n_sec_read_bytes = m->n_sec_write_bytes = n;
+	m->n_sec_read_ios = m->n_sec_write_ios = n;
+	m->n_sec_read_max_lat_ns = m->n_sec_write_max_lat_ns = n;
+	m->sec_read_bytes = col;
+	m->sec_write_bytes = col + n;
+	m->sec_read_ios = col + 2u * n;
+	m->sec_write_ios = col + 3u * n;
+	m->sec_read_max_lat_ns = col + 4u * n;
+	m->sec_write_max_lat_ns = col + 5u * n;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct sc_second *s = &r->seconds[k];
+
+		m->sec_read_bytes[k] = s->bytes[SC_DIR_READ];
+		m->sec_write_bytes[k] = s->bytes[SC_DIR_WRITE];
+		m->sec_read_ios[k] = s->ios[SC_DIR_READ];
+		m->sec_write_ios[k] = s->ios[SC_DIR_WRITE];
+		m->sec_read_max_lat_ns[k] = s->max_lat_ns[SC_DIR_READ];
+		m->sec_write_max_lat_ns[k] = s->max_lat_ns[SC_DIR_WRITE];
+	}
+	return m;
+}
+
+/* Only the nonzero buckets, in index order. */
+static Ssdcluster__Histogram *hist_to_pb(struct arena *a, const struct sc_hist *h)
+{
+	Ssdcluster__Histogram *m = arena_alloc(a, 1, sizeof(*m));
+	size_t n = 0;
+
+	if (!m)
+		return NULL;
+	ssdcluster__histogram__init(m);
+	m->count = h->count;
+	m->sum_ns = h->sum_ns;
+	m->min_ns = h->min_ns;
+	m->max_ns = h->max_ns;
+	for (uint32_t i = 0; i < SC_HIST_NBUCKETS; i++)
+		n += h->buckets[i] != 0;
+	m->bucket_index = arena_alloc(a, n, sizeof(*m->bucket_index));
+	m->bucket_count = arena_alloc(a, n, sizeof(*m->bucket_count));
+	if (!m->bucket_index || !m->bucket_count)
+		return NULL;
+	for (uint32_t i = 0; i < SC_HIST_NBUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		m->bucket_index[m->n_bucket_index++] = i;
+		m->bucket_count[m->n_bucket_count++] = h->buckets[i];
+	}
+	return m;
+}
+
+static Ssdcluster__PhaseRecord *phase_record_to_pb(struct arena *a,
+						   const struct sc_phase_record *ph)
+{
+	Ssdcluster__PhaseRecord *m = arena_alloc(a, 1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	ssdcluster__phase_record__init(m);
+	m->phase = ph->phase;
+	m->measure_start_ns = ph->measure_start_ns;
+	m->firstdone_ns = ph->firstdone_ns;
+	m->n_ranks = ph->nranks;
+	m->ranks = arena_alloc(a, ph->nranks, sizeof(*m->ranks));
+	if (!m->ranks)
+		return NULL;
+	for (uint32_t i = 0; i < ph->nranks; i++) {
+		m->ranks[i] = rank_to_pb(a, &ph->ranks[i]);
+		if (!m->ranks[i])
+			return NULL;
+	}
+	if (ph->lat[SC_DIR_READ]) {
+		m->read_lat = hist_to_pb(a, ph->lat[SC_DIR_READ]);
+		if (!m->read_lat)
+			return NULL;
+	}
+	if (ph->lat[SC_DIR_WRITE]) {
+		m->write_lat = hist_to_pb(a, ph->lat[SC_DIR_WRITE]);
+		if (!m->write_lat)
+			return NULL;
+	}
+	return m;
+}
+
+static Ssdcluster__RunRecord *run_to_pb(struct arena *a, const struct sc_run_record *run)
+{
+	Ssdcluster__RunRecord *m = arena_alloc(a, 1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	ssdcluster__run_record__init(m);
+	m->version = pb_str(run->version);
+	m->started_unix_ns = run->started_unix_ns;
+	m->nranks = run->nranks;
+	m->nnodes = run->nnodes;
+	m->plan = plan_to_pb(a, &run->plan);
+	m->n_phases = run->nphases;
+	m->phases = arena_alloc(a, run->nphases, sizeof(*m->phases));
+	if (!m->plan || !m->phases)
+		return NULL;
+	for (uint32_t i = 0; i < run->nphases; i++) {
+		m->phases[i] = phase_record_to_pb(a, &run->phases[i]);
+		if (!m->phases[i])
+			return NULL;
+	}
+	return m;
+}
+
+/* ------------------------------------------------- protobuf -> C structs */
+
+/* A count of repeated elements that must fit the C struct's uint32_t. */
+static int count_of(size_t n, uint32_t *out)
+{
+	if (n > UINT32_MAX)
+		return -EBADMSG;
+	*out = (uint32_t)n;
+	return 0;
+}
+
+static int dup_str(const char *s, char **out)
+{
+	*out = strdup(s ? s : "");
+	return *out ? 0 : -ENOMEM;
+}
+
+/* Into a char array of cap bytes, NUL included. */
+static int copy_fixed(char *dst, size_t cap, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n >= cap)
+		return -EBADMSG;
+	memcpy(dst, s ? s : "", n + 1);
+	return 0;
+}
+
+/* Zeroed room for n objects, NULL when n is 0; -ENOMEM. */
+static int alloc_array(void **out, size_t n, size_t size)
+{
+	*out = NULL;
+	if (!n)
+		return 0;
+	*out = calloc(n, size);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int io_from_pb(const Ssdcluster__IoSpec *m, struct sc_io_spec *io)
+{
+	if (!m)
+		return 0; /* every field at its default */
+	if (!enum_in((int)m->rw, SC_RW_COUNT) || !enum_in((int)m->engine, SC_ENGINE_COUNT))
+		return -EBADMSG;
+	io->rw = (enum sc_rw)m->rw;
+	io->rwmixread_pct = m->rwmixread_pct;
+	io->bs_bytes = m->bs_bytes;
+	io->iodepth = m->iodepth;
+	io->jobs = m->jobs;
+	io->size_bytes = m->size_bytes;
+	io->runtime_ns = m->runtime_ns;
+	io->io_bytes = m->io_bytes;
+	io->ramp_ns = m->ramp_ns;
+	io->fsync_every = m->fsync_every;
+	io->direct = m->direct;
+	io->engine = (enum sc_engine_kind)m->engine;
+	io->seed = m->seed;
+	return 0;
+}
+
+/* p is zeroed; on error it holds what was filled so far. */
+static int plan_from_pb(const Ssdcluster__Plan *m, struct sc_plan *p)
+{
+	uint32_t nt, np;
+	int err;
+
+	if (!m)
+		return 0; /* a run record without a plan: an empty plan */
+	if ((err = dup_str(m->run_id, &p->run_id)) ||
+	    (err = dup_str(m->config_path, &p->config_path)) ||
+	    (err = count_of(m->n_targets, &nt)) || (err = count_of(m->n_phases, &np)) ||
+	    (err = alloc_array((void **)&p->targets, nt, sizeof(*p->targets))))
+		return err;
+	p->ntargets = nt;
+	for (uint32_t i = 0; i < nt; i++) {
+		const Ssdcluster__Target *t = m->targets[i];
+		struct sc_target_spec *s = &p->targets[i];
+
+		if (!enum_in((int)t->kind, SC_TARGET_COUNT))
+			return -EBADMSG;
+		if ((err = dup_str(t->path, &s->path)))
+			return err;
+		if (t->hosts && *t->hosts && !(s->hosts = strdup(t->hosts)))
+			return -ENOMEM;
+		s->kind = (enum sc_target_kind)t->kind;
+		s->capacity_bytes = t->capacity_bytes;
+		s->keep = t->keep;
+		s->allow_destroy = t->allow_destroy;
+	}
+
+	if ((err = alloc_array((void **)&p->phases, np, sizeof(*p->phases))))
+		return err;
+	p->nphases = np;
+	for (uint32_t i = 0; i < np; i++) {
+		const Ssdcluster__Phase *ph = m->phases[i];
+		struct sc_phase *s = &p->phases[i];
+
+		if (!enum_in((int)ph->workload, SC_WORKLOAD_COUNT))
+			return -EBADMSG;
+		if ((err = dup_str(ph->name, &s->name)) || (err = dup_str(ph->group, &s->group)) ||
+		    (err = io_from_pb(ph->io, &s->io)))
+			return err;
+		s->config_index = ph->config_index;
+		s->cell = ph->cell;
+		s->ncells = ph->ncells;
+		s->workload = (enum sc_workload)ph->workload;
+	}
+	return 0;
+}
+
+static int lat_from_pb(const Ssdcluster__LatSummary *m, struct sc_lat_summary *s)
+{
+	if (!m)
+		return 0; /* no I/O in that direction */
+	if (m->n_pct_ns != SC_NPCT)
+		return -EBADMSG;
+	s->count = m->count;
+	s->min_ns = m->min_ns;
+	s->max_ns = m->max_ns;
+	s->mean_ns = m->mean_ns;
+	memcpy(s->pct_ns, m->pct_ns, sizeof(s->pct_ns));
+	return 0;
+}
+
+/* r is zeroed; on error it holds what was filled so far. */
+static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *r)
+{
+	uint32_t n = m->nseconds;
+	int err;
+
+	if ((err = copy_fixed(r->host, SC_HOST_MAX, m->host)) ||
+	    (err = copy_fixed(r->error, SC_ERROR_MAX, m->error)) ||
+	    (err = lat_from_pb(m->read_lat, &r->lat[SC_DIR_READ])) ||
+	    (err = lat_from_pb(m->write_lat, &r->lat[SC_DIR_WRITE])))
+		return err;
+	r->rank = m->rank;
+	r->node = m->node;
+	r->target = m->target;
+	r->clock_offset_ns = m->clock_offset_ns;
+	r->start_ns = m->start_ns;
+	r->end_ns = m->end_ns;
+	r->planned_bytes = m->planned_bytes;
+	r->bytes[SC_DIR_READ] = m->read_bytes;
+	r->bytes[SC_DIR_WRITE] = m->write_bytes;
+	r->ios[SC_DIR_READ] = m->read_ios;
+	r->ios[SC_DIR_WRITE] = m->write_ios;
+	r->fsyncs = m->fsyncs;
+	r->firstdone_bytes = m->firstdone_bytes;
+	r->errors = m->errors;
+
+	if (m->n_sec_read_bytes != n || m->n_sec_write_bytes != n || m->n_sec_read_ios != n ||
+	    m->n_sec_write_ios != n || m->n_sec_read_max_lat_ns != n ||
+	    m->n_sec_write_max_lat_ns != n)
+		return -EBADMSG;
+	if ((err = alloc_array((void **)&r->seconds, n, sizeof(*r->seconds))))
+		return err;
+	r->nseconds = n;
+	for (uint32_t k = 0; k < n; k++) {
+		struct sc_second *s = &r->seconds[k];
+
+		s->bytes[SC_DIR_READ] = m->sec_read_bytes[k];
+		s->bytes[SC_DIR_WRITE] = m->sec_write_bytes[k];
+		s->ios[SC_DIR_READ] = m->sec_read_ios[k];
+		s->ios[SC_DIR_WRITE] = m->sec_write_ios[k];
+		s->max_lat_ns[SC_DIR_READ] = m->sec_read_max_lat_ns[k];
+		s->max_lat_ns[SC_DIR_WRITE] = m->sec_write_max_lat_ns[k];
+	}
+	return 0;
+}
+
+/* *out stays NULL when the histogram is absent. */
+static int hist_from_pb(const Ssdcluster__Histogram *m, struct sc_hist **out)
+{
+	struct sc_hist *h;
+
+	if (!m)
+		return 0;
+	if (m->n_bucket_index != m->n_bucket_count)
+		return -EBADMSG;
+	h = malloc(sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	*out = h; /* owned by the caller's record from here on */
+	sc_hist_init(h);
+	h->count = m->count;
+	h->sum_ns = m->sum_ns;
+	h->min_ns = m->min_ns;
+	h->max_ns = m->max_ns;
+	for (size_t i = 0; i < m->n_bucket_index; i++) {
+		uint32_t idx = m->bucket_index[i];
+
+		if (idx >= SC_HIST_NBUCKETS || (i && idx <= m->bucket_index[i - 1]))
+			return -EBADMSG;
+		h->buckets[idx] = m->bucket_count[i];
+	}
+	return 0;
+}
+
+static int phase_record_from_pb(const Ssdcluster__PhaseRecord *m, struct sc_phase_record *ph)
+{
+	uint32_t n;
+	int err;
+
+	ph->phase = m->phase;
+	ph->measure_start_ns = m->measure_start_ns;
+	ph->firstdone_ns = m->firstdone_ns;
+	if ((err = hist_from_pb(m->read_lat, &ph->lat[SC_DIR_READ])) ||
+	    (err = hist_from_pb(m->write_lat, &ph->lat[SC_DIR_WRITE])) ||
+	    (err = count_of(m->n_ranks, &n)) ||
+	    (err = alloc_array((void **)&ph->ranks, n, sizeof(*ph->ranks))))
+		return err;
+	ph->nranks = n;
+	for (uint32_t i = 0; i < n; i++)
+		if ((err = rank_from_pb(m->ranks[i], &ph->ranks[i])))
+			return err;
+	return 0;
+}
+
+static int run_from_pb(const Ssdcluster__RunRecord *m, struct sc_run_record *run)
+{
+	uint32_t n;
+	int err;
+
+	if ((err = dup_str(m->version, &run->version)) ||
+	    (err = plan_from_pb(m->plan, &run->plan)) || (err = count_of(m->n_phases, &n)) ||
+	    (err = alloc_array((void **)&run->phases, n, sizeof(*run->phases))))
+		return err;
+	run->started_unix_ns = m->started_unix_ns;
+	run->nranks = m->nranks;
+	run->nnodes = m->nnodes;
+	run->nphases = n;
+	for (uint32_t i = 0; i < n; i++)
+		if ((err = phase_record_from_pb(m->phases[i], &run->phases[i])))
+			return err;
+	return 0;
+}
+
+/* ----------------------------------------------------------- exported */
+
+int sc_plan_pack(const struct sc_plan *plan, uint8_t **out, size_t *len)
+{
+	struct arena a = {NULL};
+	Ssdcluster__Plan *m;
+	int err;
+
+	*out = NULL;
+	*len = 0;
+	if (!plan_ok(plan))
+		return -EINVAL;
+	m = plan_to_pb(&a, plan);
+	err = m ? seal(&m->base, MAGIC_PLAN, out, len) : -ENOMEM;
+	arena_free(&a);
+	return err;
+}
+
+int sc_plan_unpack(const uint8_t *buf, size_t len, struct sc_plan *plan)
+{
+	ProtobufCMessage *msg;
+	int err;
+
+	memset(plan, 0, sizeof(*plan));
+	err = open_envelope(buf, len, MAGIC_PLAN, &ssdcluster__plan__descriptor, &msg);
+	if (err)
+		return err;
+	err = plan_from_pb((const Ssdcluster__Plan *)msg, plan);
+	if (!err && !plan_ok(plan))
+		err = -EBADMSG;
+	protobuf_c_message_free_unpacked(msg, NULL);
+	if (err)
+		sc_plan_exit(plan);
+	return err;
+}
+
+int sc_rank_result_pack(const struct sc_rank_result *r, uint8_t **out, size_t *len)
+{
+	struct arena a = {NULL};
+	Ssdcluster__RankResult *m;
+	int err;
+
+	*out = NULL;
+	*len = 0;
+	if (!rank_ok(r, NULL))
+		return -EINVAL;
+	m = rank_to_pb(&a, r);
+	err = m ? seal(&m->base, MAGIC_RANK, out, len) : -ENOMEM;
+	arena_free(&a);
+	return err;
+}
+
+int sc_rank_result_unpack(const uint8_t *buf, size_t len, struct sc_rank_result *r)
+{
+	ProtobufCMessage *msg;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	err = open_envelope(buf, len, MAGIC_RANK, &ssdcluster__rank_result__descriptor, &msg);
+	if (err)
+		return err;
+	err = rank_from_pb((const Ssdcluster__RankResult *)msg, r);
+	if (!err && !rank_ok(r, NULL))
+		err = -EBADMSG;
+	protobuf_c_message_free_unpacked(msg, NULL);
+	if (err) {
+		sc_rank_result_exit(r);
+		memset(r, 0, sizeof(*r));
+	}
+	return err;
+}
+
+int sc_run_record_pack(const struct sc_run_record *rec, uint8_t **out, size_t *len)
+{
+	struct arena a = {NULL};
+	Ssdcluster__RunRecord *m;
+	int err;
+
+	*out = NULL;
+	*len = 0;
+	if (!run_ok(rec))
+		return -EINVAL;
+	m = run_to_pb(&a, rec);
+	err = m ? seal(&m->base, MAGIC_RUN, out, len) : -ENOMEM;
+	arena_free(&a);
+	return err;
+}
+
+int sc_run_record_unpack(const uint8_t *buf, size_t len, struct sc_run_record *rec)
+{
+	ProtobufCMessage *msg;
+	int err;
+
+	memset(rec, 0, sizeof(*rec));
+	err = open_envelope(buf, len, MAGIC_RUN, &ssdcluster__run_record__descriptor, &msg);
+	if (err)
+		return err;
+	err = run_from_pb((const Ssdcluster__RunRecord *)msg, rec);
+	if (!err && !run_ok(rec))
+		err = -EBADMSG;
+	protobuf_c_message_free_unpacked(msg, NULL);
+	if (err)
+		sc_run_record_exit(rec);
+	return err;
+}
