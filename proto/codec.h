@@ -4,7 +4,11 @@
  * checks what it reads (protobuf framing, enum ranges, indices, histogram
  * buckets, string lengths) and fills a caller-owned struct that the
  * matching _exit frees.  Return 0, -ENOMEM, or -EBADMSG for bytes that are
- * truncated, corrupt or inconsistent.
+ * truncated, corrupt or inconsistent; _pack also returns -EINVAL for a
+ * struct that unpack would refuse, and -EMSGSIZE past 4 GiB.
+ *
+ * Strings: proto3 cannot tell NULL from "", so a NULL string comes back as
+ * "" (and an empty target `hosts` as NULL: every host).
  */
 #ifndef SC_CODEC_H
 #define SC_CODEC_H
