@@ -44,18 +44,24 @@ struct sc_engine;           /* opaque, one per job thread */
 struct sc_engine_ops {
 	const char *name;
 	/* Set up for conf (fds and bufs stay owned by the caller and must
-	 * outlive the engine).  0 or -errno; on error *out is untouched. */
+	 * outlive the engine).  0 or -errno (-EINVAL for depth 0); on error
+	 * *out is untouched. */
 	int (*create)(struct sc_engine **out, const struct sc_engine_conf *conf);
-	/* Adds io to the next batch.  0, or -EBUSY when depth I/Os are already
-	 * queued or in flight. */
+	/* Adds io to the next batch.  0, -EBUSY when depth I/Os are already
+	 * queued or in flight, or -EINVAL for a bad file/buffer index, a len
+	 * beyond the buffer (or 2 GiB), or an unknown op.  An engine belongs to
+	 * the thread that first submits on it. */
 	int (*queue)(struct sc_engine *e, struct sc_io *io);
 	/* Submits everything queued.  Number submitted, or -errno. */
 	int (*submit)(struct sc_engine *e);
-	/* Waits until at least min_wait I/Os have completed (0: do not wait),
+	/* Waits until at least min_wait I/Os have completed (0: do not wait;
+	 * more than are outstanding: as many as are),
 	 * stores up to max completed I/Os in done[] with res set, returns how
 	 * many, or -errno. */
 	int (*reap)(struct sc_engine *e, struct sc_io **done, uint32_t max,
 		    uint32_t min_wait);
+	/* Waits for I/Os in flight, then frees: call it from the thread that
+	 * submitted, or after that thread has ended. */
 	void (*destroy)(struct sc_engine *e);
 };
 

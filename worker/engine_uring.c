@@ -1,0 +1,272 @@
+/* engine_uring.c -- io_uring engine: one ring per job thread.
+ *
+ * The only file that includes liburing.h.  Files and buffers are registered
+ * with the ring when the kernel allows it (fixed files, read/write_fixed);
+ * otherwise the same I/Os go through plain read/write with the raw fds.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Ring flags to try first; a kernel that knows none of them gets 0.
+ * SINGLE_ISSUER binds the ring to the thread that enables it: the ring is
+ * created disabled and the first submit enables it, so the engine may be
+ * created on another thread than the job thread that drives it.
+ * COOP_TASKRUN spares the job thread IPIs; TASKRUN_FLAG tells a non-waiting
+ * reap when completions still need a kernel entry to show up. */
+#ifdef IORING_SETUP_SINGLE_ISSUER
+#define SETUP_ISSUER (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_R_DISABLED)
+#else
+#define SETUP_ISSUER 0u
+#endif
+#if defined(IORING_SETUP_COOP_TASKRUN) && defined(IORING_SETUP_TASKRUN_FLAG)
+#define SETUP_TASKRUN (IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG)
+#else
+#define SETUP_TASKRUN 0u
+#endif
+#ifdef IORING_SETUP_SUBMIT_ALL
+#define SETUP_SUBMIT_ALL IORING_SETUP_SUBMIT_ALL
+#else
+#define SETUP_SUBMIT_ALL 0u
+#endif
+#define SETUP_FAST (SETUP_ISSUER | SETUP_TASKRUN | SETUP_SUBMIT_ALL)
+
+/* Times submit retries a kernel that is briefly short of resources
+ * (-EAGAIN) before handing the error to the job. */
+#define SUBMIT_AGAIN_MAX 64
+
+struct sc_engine {
+	struct io_uring ring;
+	const int *fds;
+	const struct iovec *bufs;
+	uint32_t nfds;
+	uint32_t nbufs;
+	uint32_t depth;
+	uint32_t nqueued;	     /* SQEs prepared, not yet submitted */
+	uint32_t ninflight;	     /* submitted, not yet reaped */
+	bool fixed_files;	     /* fds registered: SQEs carry the index */
+	bool fixed_bufs;	     /* bufs registered: read/write_fixed */
+	bool disabled;		     /* created R_DISABLED, first submit enables */
+	struct io_uring_cqe *cqes[]; /* depth slots for batch reaping */
+};
+
+static int ring_init(struct sc_engine *e)
+{
+	struct io_uring_params p = {0};
+	int ret;
+
+	if (SETUP_FAST) {
+		p.flags = SETUP_FAST;
+		ret = io_uring_queue_init_params(e->depth, &e->ring, &p);
+		if (ret != -EINVAL)
+			goto out;
+		p = (struct io_uring_params){0};
+	}
+	ret = io_uring_queue_init_params(e->depth, &e->ring, &p);
+out:
+	if (ret == 0)
+		e->disabled = (e->ring.flags & IORING_SETUP_R_DISABLED) != 0;
+	return ret;
+}
+
+/* io_uring_enable_rings() is declared but not exported by liburing 2.3
+ * (Debian 12), so enable the ring with the system call itself. */
+static int ring_enable(struct io_uring *ring)
+{
+	long ret = syscall(__NR_io_uring_register, ring->ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0);
+
+	return ret < 0 ? -errno : 0;
+}
+
+static int uring_create(struct sc_engine **out, const struct sc_engine_conf *conf)
+{
+	struct sc_engine *e;
+	int ret;
+
+	if (!conf || conf->depth == 0 || (conf->nfds && !conf->fds) || (conf->nbufs && !conf->bufs))
+		return -EINVAL;
+	e = calloc(1, sizeof(*e) + (size_t)conf->depth * sizeof(e->cqes[0]));
+	if (!e)
+		return -ENOMEM;
+	e->fds = conf->fds;
+	e->nfds = conf->nfds;
+	e->bufs = conf->bufs;
+	e->nbufs = conf->nbufs;
+	e->depth = conf->depth;
+
+	ret = ring_init(e);
+	if (ret < 0)
+		goto out_free;
+	/* Either may fail (memlock limit, too many files, a buffer the kernel
+	 * cannot pin): the plain path then does the same I/O a little slower. */
+	if (e->nfds)
+		e->fixed_files = io_uring_register_files(&e->ring, e->fds, e->nfds) == 0;
+	if (e->nbufs)
+		e->fixed_bufs = io_uring_register_buffers(&e->ring, e->bufs, e->nbufs) == 0;
+	*out = e;
+	return 0;
+
+out_free:
+	free(e);
+	return ret;
+}
+
+static bool io_valid(const struct sc_engine *e, const struct sc_io *io)
+{
+	if (io->file >= e->nfds)
+		return false;
+	if (io->op == SC_OP_FSYNC)
+		return true;
+	return (io->op == SC_OP_READ || io->op == SC_OP_WRITE) && io->buf < e->nbufs &&
+	       io->len <= e->bufs[io->buf].iov_len && io->len <= INT32_MAX;
+}
+
+static int uring_queue(struct sc_engine *e, struct sc_io *io)
+{
+	struct io_uring_sqe *sqe;
+	void *buf;
+	int fd;
+
+	if (!io_valid(e, io))
+		return -EINVAL;
+	if (e->nqueued + e->ninflight >= e->depth)
+		return -EBUSY;
+	sqe = io_uring_get_sqe(&e->ring);
+	if (!sqe)
+		return -EBUSY;
+
+	fd = e->fixed_files ? (int)io->file : e->fds[io->file];
+	switch (io->op) {
+	case SC_OP_READ:
+		buf = e->bufs[io->buf].iov_base;
+		if (e->fixed_bufs)
+			io_uring_prep_read_fixed(sqe, fd, buf, io->len, io->offset, (int)io->buf);
+		else
+			io_uring_prep_read(sqe, fd, buf, io->len, io->offset);
+		break;
+	case SC_OP_WRITE:
+		buf = e->bufs[io->buf].iov_base;
+		if (e->fixed_bufs)
+			io_uring_prep_write_fixed(sqe, fd, buf, io->len, io->offset, (int)io->buf);
+		else
+			io_uring_prep_write(sqe, fd, buf, io->len, io->offset);
+		break;
+	default:
+		io_uring_prep_fsync(sqe, fd, 0);
+		break;
+	}
+	if (e->fixed_files)
+		io_uring_sqe_set_flags(sqe, IOSQE_FIXED_FILE);
+	io_uring_sqe_set_data(sqe, io);
+	e->nqueued++;
+	return 0;
+}
+
+static int uring_submit(struct sc_engine *e)
+{
+	int submitted = 0;
+	int again = 0;
+
+	if (!e->nqueued)
+		return 0;
+	if (e->disabled) {
+		int ret = ring_enable(&e->ring);
+
+		if (ret < 0)
+			return ret;
+		e->disabled = false;
+	}
+	/* Without SUBMIT_ALL the kernel stops at an SQE it rejects (that one
+	 * still completes with an error): submit the rest too. */
+	while (e->nqueued) {
+		int ret = io_uring_submit(&e->ring);
+
+		if (ret > 0) {
+			uint32_t n = (uint32_t)ret < e->nqueued ? (uint32_t)ret : e->nqueued;
+
+			e->nqueued -= n;
+			e->ninflight += n;
+			submitted += (int)n;
+			continue;
+		}
+		if (ret == -EINTR)
+			continue;
+		if ((ret == -EAGAIN || ret == 0) && again++ < SUBMIT_AGAIN_MAX) {
+			sched_yield();
+			continue;
+		}
+		if (submitted)
+			break;
+		return ret < 0 ? ret : -EAGAIN;
+	}
+	return submitted;
+}
+
+static int uring_reap(struct sc_engine *e, struct sc_io **done, uint32_t max, uint32_t min_wait)
+{
+	struct io_uring_cqe *cqe;
+	unsigned n;
+
+	/* Waiting for more than is in flight would never return. */
+	if (min_wait > e->ninflight)
+		min_wait = e->ninflight;
+	while (io_uring_cq_ready(&e->ring) < min_wait) {
+		int ret = io_uring_wait_cqe_nr(&e->ring, &cqe, min_wait);
+
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN)
+			return ret;
+	}
+	if (max > e->depth)
+		max = e->depth;
+	n = io_uring_peek_batch_cqe(&e->ring, e->cqes, max);
+	for (unsigned i = 0; i < n; i++) {
+		struct sc_io *io = io_uring_cqe_get_data(e->cqes[i]);
+
+		io->res = e->cqes[i]->res;
+		done[i] = io;
+	}
+	io_uring_cq_advance(&e->ring, n);
+	e->ninflight -= n;
+	return (int)n;
+}
+
+static void uring_destroy(struct sc_engine *e)
+{
+	if (!e)
+		return;
+	/* I/Os in flight still read or fill the caller's buffers: let them
+	 * land before the caller may free those. */
+	while (e->ninflight) {
+		struct io_uring_cqe *cqe;
+		unsigned n;
+		int ret = io_uring_wait_cqe(&e->ring, &cqe);
+
+		if (ret == -EINTR || ret == -EAGAIN)
+			continue;
+		if (ret < 0)
+			break;
+		n = io_uring_cq_ready(&e->ring);
+		if (n > e->ninflight)
+			n = e->ninflight;
+		io_uring_cq_advance(&e->ring, n);
+		e->ninflight -= n;
+	}
+	io_uring_queue_exit(&e->ring);
+	free(e);
+}
+
+const struct sc_engine_ops sc_engine_uring = {
+    .name = "io_uring",
+    .create = uring_create,
+    .queue = uring_queue,
+    .submit = uring_submit,
+    .reap = uring_reap,
+    .destroy = uring_destroy,
+};
