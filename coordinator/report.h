@@ -18,7 +18,7 @@ int sc_report_results(const char *dir, const struct sc_run_record *rec, char *er
 		      size_t errlen);
 
 /* What --dry-run shows: per rank its host, node, target, files and planned
- * bytes.  hosts[r] is rank r's host name, node_of[r] its node index. */
+ * bytes. */
 struct sc_dry_rank {
 	const char *host;
 	uint32_t node;

@@ -1,0 +1,1080 @@
+/* test_report.c -- results.json/.pb/.csv and plan.json read back and checked. */
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "aggregate.h"
+#include "codec.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+#define MiB (UINT64_C(1) << 20)
+#define S   INT64_C(1000000000)
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		perror("calloc");
+		exit(1);
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d) {
+		perror("strdup");
+		exit(1);
+	}
+	return d;
+}
+
+static char tmpdir[64];
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static char *path_in(char *buf, size_t len, const char *dir, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+	return buf;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = (n + 4096 + 1) * 2;
+			buf = realloc(buf, cap);
+			if (!buf) {
+				perror("realloc");
+				exit(1);
+			}
+		}
+		size_t got = fread(buf + n, 1, 4096, f);
+
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* Names in dir, sorted, joined by spaces. */
+static void list_dir(const char *dir, char *out, size_t len)
+{
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
+			if (out[0])
+				strncat(out, " ", len - strlen(out) - 1);
+			strncat(out, ents[i]->d_name, len - strlen(out) - 1);
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+}
+
+/* ------------------------------------------------------------- fixtures */
+
+static void make_plan(struct sc_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->run_id = xstrdup("20250101-test");
+	p->config_path = xstrdup("configs/test.yaml");
+	p->ntargets = 2;
+	p->targets = xcalloc(2, sizeof(*p->targets));
+	p->targets[0] = (struct sc_target_spec){.path = xstrdup("/scratch/nvme0"),
+						.kind = SC_TARGET_DIR,
+						.capacity_bytes = 256 * MiB,
+						.keep = true};
+	p->targets[1] = (struct sc_target_spec){.path = xstrdup("/dev/fake0"),
+						.kind = SC_TARGET_FILE,
+						.capacity_bytes = 64 * MiB,
+						.allow_destroy = true,
+						.hosts = xstrdup("beta*")};
+	p->nphases = 2;
+	p->phases = xcalloc(2, sizeof(*p->phases));
+	p->phases[0] = (struct sc_phase){
+	    .name = xstrdup("seqwrite"),
+	    .group = xstrdup("seqwrite"),
+	    .ncells = 1,
+	    .io = {.rw = SC_RW_WRITE,
+		   .bs_bytes = MiB,
+		   .iodepth = 4,
+		   .jobs = 2,
+		   .size_bytes = 8 * MiB,
+		   .io_bytes = 8 * MiB,
+		   .fsync_every = 16,
+		   .direct = true,
+		   .engine = SC_ENGINE_URING,
+		   .seed = 42},
+	};
+	p->phases[1] = (struct sc_phase){
+	    .name = xstrdup("sweep[bs=4KiB,iodepth=32]"),
+	    .group = xstrdup("sweep"),
+	    .config_index = 1,
+	    .cell = 1,
+	    .ncells = 3,
+	    .io = {.rw = SC_RW_RANDRW,
+		   .rwmixread_pct = 70,
+		   .bs_bytes = 4096,
+		   .iodepth = 32,
+		   .jobs = 1,
+		   .size_bytes = 8 * MiB,
+		   .runtime_ns = 2 * S,
+		   .ramp_ns = S / 2,
+		   .engine = SC_ENGINE_PSYNC,
+		   .seed = 7},
+	};
+}
+
+static struct sc_hist *hist_of(const uint64_t *values, size_t n)
+{
+	struct sc_hist *h = xcalloc(1, sizeof(*h));
+
+	sc_hist_init(h);
+	for (size_t i = 0; i < n; i++)
+		sc_hist_record(h, values[i]);
+	return h;
+}
+
+/* Rank i of a phase: host "alpha" (node 0) or "beta" (node 1). */
+static void make_rank(struct sc_rank_result *r, uint32_t i, int writes_only, uint64_t scale)
+{
+	static const uint64_t rlat[] = {1000, 2000, 3000, 50000};
+	static const uint64_t wlat[] = {8000, 9000, 12000};
+	struct sc_hist *h;
+
+	r->rank = i;
+	r->node = i;
+	snprintf(r->host, sizeof(r->host), "%s", i ? "beta" : "alpha");
+	r->target = i;
+	r->clock_offset_ns = i ? -1234 : 0;
+	r->start_ns = 100 * (int64_t)i;
+	r->end_ns = (2 + (int64_t)i) * S;
+	r->planned_bytes = writes_only ? 16 * MiB : 0;
+	r->bytes[SC_DIR_WRITE] = (8 + 8 * (uint64_t)i) * MiB * scale;
+	r->ios[SC_DIR_WRITE] = 8 + 8 * (uint64_t)i;
+	r->fsyncs = writes_only ? 1 : 0;
+	r->firstdone_bytes = 4 * MiB;
+	if (i == 1) {
+		r->errors = 2;
+		snprintf(r->error, sizeof(r->error),
+			 "write of 4096 B at offset 0 in /dev/fake0: %s", strerror(EIO));
+	}
+	h = hist_of(wlat, 3);
+	sc_hist_summarize(h, &r->lat[SC_DIR_WRITE]);
+	free(h);
+	if (!writes_only) {
+		r->bytes[SC_DIR_READ] = 3 * MiB;
+		r->ios[SC_DIR_READ] = 768;
+		h = hist_of(rlat, 4);
+		sc_hist_summarize(h, &r->lat[SC_DIR_READ]);
+		free(h);
+	}
+	r->nseconds = 3;
+	r->seconds = xcalloc(3, sizeof(*r->seconds));
+	for (uint32_t k = 0; k < 3; k++) {
+		r->seconds[k].bytes[SC_DIR_WRITE] = (k + 1) * MiB;
+		r->seconds[k].ios[SC_DIR_WRITE] = k + 1;
+		r->seconds[k].max_lat_ns[SC_DIR_WRITE] = 10000 + i * 1000 + k;
+		if (!writes_only) {
+			r->seconds[k].bytes[SC_DIR_READ] = MiB;
+			r->seconds[k].ios[SC_DIR_READ] = 256;
+			r->seconds[k].max_lat_ns[SC_DIR_READ] = 50000;
+		}
+	}
+}
+
+static void make_phase(struct sc_phase_record *ph, uint32_t phase)
+{
+	static const uint64_t rlat[] = {1000, 2000, 3000, 50000, 1000, 2000, 3000, 50000};
+	static const uint64_t wlat[] = {8000, 9000, 12000, 8000, 9000, 12000};
+	int writes_only = phase == 0;
+
+	ph->phase = phase;
+	ph->measure_start_ns = writes_only ? 0 : S / 2;
+	ph->firstdone_ns = 2 * S;
+	ph->nranks = 2;
+	ph->ranks = xcalloc(2, sizeof(*ph->ranks));
+	for (uint32_t i = 0; i < 2; i++)
+		make_rank(&ph->ranks[i], i, writes_only, 1);
+	ph->lat[SC_DIR_WRITE] = hist_of(wlat, 6);
+	ph->lat[SC_DIR_READ] = hist_of(rlat, writes_only ? 0 : 8);
+}
+
+static void make_run(struct sc_run_record *run, uint32_t nphases)
+{
+	memset(run, 0, sizeof(*run));
+	run->version = xstrdup("0.1.0-test");
+	run->started_unix_ns = INT64_C(1735689600123456789);
+	run->nranks = 2;
+	run->nnodes = 2;
+	make_plan(&run->plan);
+	run->nphases = nphases;
+	run->phases = xcalloc(nphases, sizeof(*run->phases));
+	for (uint32_t p = 0; p < nphases; p++)
+		make_phase(&run->phases[p], p);
+}
+
+/* ---------------------------------------------------------- JSON access */
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, key, &v)) {
+		CHECK(0, "key \"%s\" missing", key);
+		return NULL;
+	}
+	return v;
+}
+
+static int has_null(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) && v == NULL;
+}
+
+static uint64_t get_u64(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	CHECK(v && json_object_is_type(v, json_type_int), "\"%s\" is an integer", key);
+	return json_object_get_uint64(v);
+}
+
+static int64_t get_i64(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	CHECK(v && json_object_is_type(v, json_type_int), "\"%s\" is an integer", key);
+	return json_object_get_int64(v);
+}
+
+static double get_dbl(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	CHECK(v && (json_object_is_type(v, json_type_double) ||
+		    json_object_is_type(v, json_type_int)),
+	      "\"%s\" is a number", key);
+	return json_object_get_double(v);
+}
+
+static const char *get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	CHECK(v && json_object_is_type(v, json_type_string), "\"%s\" is a string", key);
+	return v ? json_object_get_string(v) : "";
+}
+
+static int get_bool(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	CHECK(v && json_object_is_type(v, json_type_boolean), "\"%s\" is a boolean", key);
+	return json_object_get_boolean(v);
+}
+
+static struct json_object *idx(struct json_object *a, size_t i)
+{
+	if (!a || !json_object_is_type(a, json_type_array) || i >= json_object_array_length(a)) {
+		CHECK(0, "array element %zu missing", i);
+		return NULL;
+	}
+	return json_object_array_get_idx(a, i);
+}
+
+static size_t len_of(struct json_object *a)
+{
+	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static int near(double got, double want)
+{
+	return fabs(got - want) <= 1e-12 * fabs(want) + 1e-12;
+}
+
+/* MB/s figures are rounded to whole bytes per second. */
+static int near_mbps(double got_mbps, double bytes_per_s)
+{
+	return fabs(got_mbps * 1e6 - bytes_per_s) <= 0.5 + 1e-9 * bytes_per_s;
+}
+
+/* Keys whose numbers are counts, indices or ratios (no unit to name). */
+static const char *const unitless[] = {
+    "nranks",
+    "nnodes",
+    "rank",
+    "node",
+    "target",
+    "index",
+    "iodepth",
+    "jobs",
+    "fsync_every",
+    "seed",
+    "cell",
+    "ncells",
+    "config_index",
+    "fsyncs",
+    "errors",
+    "ranks_with_errors",
+    "count",
+    "slowest_rank",
+    "slowest_node",
+    "job",
+    "phase",
+    "slot",
+    "nslots",
+    "ios_read",
+    "ios_written",
+    "volatility_read",
+    "volatility_write",
+};
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+
+	return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+static int names_unit(const char *key)
+{
+	static const char *const sufs[] = {"_ns", "_bytes", "_bytes_per_s", "_MBps", "_pct"};
+
+	for (size_t i = 0; i < sizeof(sufs) / sizeof(sufs[0]); i++)
+		if (has_suffix(key, sufs[i]))
+			return 1;
+	if (!strncmp(key, "iops", 4) || !strncmp(key, "bytes_", 6))
+		return 1;
+	for (size_t i = 0; i < sizeof(unitless) / sizeof(unitless[0]); i++)
+		if (!strcmp(key, unitless[i]))
+			return 1;
+	return 0;
+}
+
+/* Every key holding a number (or an array of numbers) names its unit or is
+ * a count; inside a "latency_ns" object the unit is the parent's. */
+static void check_units(struct json_object *o, const char *path, int in_latency)
+{
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			check_units(json_object_array_get_idx(o, i), path, in_latency);
+		return;
+	}
+	if (!json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, key, v)
+	{
+		int numeric = v && (json_object_is_type(v, json_type_int) ||
+				    json_object_is_type(v, json_type_double));
+		struct json_object *first =
+		    v && json_object_is_type(v, json_type_array) && json_object_array_length(v)
+			? json_object_array_get_idx(v, 0)
+			: NULL;
+
+		if (first && (json_object_is_type(first, json_type_int) ||
+			      json_object_is_type(first, json_type_double)))
+			numeric = 1;
+		if (numeric && !in_latency)
+			CHECK(names_unit(key), "%s.%s: number without a unit in its name", path,
+			      key);
+		if (v) {
+			char sub[256];
+
+			snprintf(sub, sizeof(sub), "%s.%s", path, key);
+			check_units(v, sub, in_latency || !strcmp(key, "latency_ns"));
+		}
+	}
+}
+
+/* ------------------------------------------------------------ checks */
+
+static void check_lat(struct json_object *o, const struct sc_lat_summary *s, const char *what)
+{
+	CHECK(get_u64(o, "count") == s->count, "%s count", what);
+	if (!s->count) {
+		CHECK(has_null(o, "min") && has_null(o, "mean") && has_null(o, "max"),
+		      "%s: no I/Os, min/mean/max null", what);
+		for (int i = 0; i < SC_NPCT; i++)
+			CHECK(has_null(o, sc_pct_names[i]), "%s: no I/Os, %s null", what,
+			      sc_pct_names[i]);
+		return;
+	}
+	CHECK(get_u64(o, "min") == s->min_ns, "%s min", what);
+	CHECK(get_u64(o, "max") == s->max_ns, "%s max", what);
+	CHECK(near(get_dbl(o, "mean"), s->mean_ns), "%s mean", what);
+	for (int i = 0; i < SC_NPCT; i++)
+		CHECK(get_u64(o, sc_pct_names[i]) == s->pct_ns[i], "%s %s", what, sc_pct_names[i]);
+}
+
+static void check_plan_echo(struct json_object *plan, const struct sc_plan *p)
+{
+	struct json_object *targets = get(plan, "targets"), *phases = get(plan, "phases");
+
+	CHECK(len_of(targets) == p->ntargets, "plan.targets has %zu", len_of(targets));
+	CHECK(len_of(phases) == p->nphases, "plan.phases has %zu", len_of(phases));
+	for (uint32_t t = 0; t < p->ntargets && t < len_of(targets); t++) {
+		struct json_object *o = idx(targets, t);
+		const struct sc_target_spec *ts = &p->targets[t];
+
+		CHECK(!strcmp(get_str(o, "path"), ts->path), "target %u path", t);
+		CHECK(!strcmp(get_str(o, "kind"), sc_target_kind_name(ts->kind)), "target %u kind",
+		      t);
+		CHECK(get_u64(o, "capacity_bytes") == ts->capacity_bytes, "target %u capacity", t);
+		CHECK(get_bool(o, "keep") == ts->keep, "target %u keep", t);
+		CHECK(get_bool(o, "allow_destroy") == ts->allow_destroy, "target %u destroy", t);
+		if (ts->hosts)
+			CHECK(!strcmp(get_str(o, "hosts"), ts->hosts), "target %u hosts", t);
+		else
+			CHECK(has_null(o, "hosts"), "target %u hosts null", t);
+	}
+	for (uint32_t i = 0; i < p->nphases && i < len_of(phases); i++) {
+		struct json_object *o = idx(phases, i);
+		const struct sc_phase *ph = &p->phases[i];
+		const struct sc_io_spec *io = &ph->io;
+
+		CHECK(!strcmp(get_str(o, "name"), ph->name), "phase %u name", i);
+		CHECK(!strcmp(get_str(o, "group"), ph->group), "phase %u group", i);
+		CHECK(get_u64(o, "cell") == ph->cell, "phase %u cell", i);
+		CHECK(!strcmp(get_str(o, "workload"), "io"), "phase %u workload", i);
+		CHECK(!strcmp(get_str(o, "rw"), sc_rw_name(io->rw)), "phase %u rw", i);
+		CHECK(get_u64(o, "rwmixread_pct") == io->rwmixread_pct, "phase %u mix", i);
+		CHECK(get_u64(o, "bs_bytes") == io->bs_bytes, "phase %u bs", i);
+		CHECK(get_u64(o, "iodepth") == io->iodepth, "phase %u iodepth", i);
+		CHECK(get_u64(o, "jobs") == io->jobs, "phase %u jobs", i);
+		CHECK(get_u64(o, "size_bytes") == io->size_bytes, "phase %u size", i);
+		CHECK(get_u64(o, "runtime_ns") == io->runtime_ns, "phase %u runtime", i);
+		CHECK(get_u64(o, "io_bytes") == io->io_bytes, "phase %u io_bytes", i);
+		CHECK(get_u64(o, "ramp_ns") == io->ramp_ns, "phase %u ramp", i);
+		CHECK(get_u64(o, "fsync_every") == io->fsync_every, "phase %u fsync_every", i);
+		CHECK(get_bool(o, "direct") == io->direct, "phase %u direct", i);
+		CHECK(!strcmp(get_str(o, "engine"), sc_engine_name(io->engine)), "phase %u engine",
+		      i);
+		CHECK(get_u64(o, "seed") == io->seed, "phase %u seed", i);
+	}
+}
+
+static void check_phase_json(struct json_object *o, const struct sc_run_record *run,
+			     const struct sc_phase_record *pr)
+{
+	const struct sc_phase *ph = &run->plan.phases[pr->phase];
+	struct json_object *c = get(o, "cluster"), *nodes = get(o, "nodes");
+	struct json_object *ranks = get(o, "ranks"), *ts = get(o, "timeseries");
+	struct json_object *errors = get(o, "errors"), *lat;
+	struct sc_phase_figures f;
+	char what[64];
+
+	if (sc_aggregate_phase(pr, &f)) {
+		CHECK(0, "aggregate");
+		return;
+	}
+	CHECK(!strcmp(get_str(o, "name"), ph->name), "phase name");
+	CHECK(get_u64(o, "index") == pr->phase, "phase index");
+	CHECK(!strcmp(get_str(o, "rw"), sc_rw_name(ph->io.rw)), "phase rw");
+	CHECK(get_u64(o, "bs_bytes") == ph->io.bs_bytes, "phase bs");
+	CHECK(get_u64(o, "iodepth") == ph->io.iodepth, "phase iodepth");
+	CHECK(get_u64(o, "jobs") == ph->io.jobs, "phase jobs");
+
+	CHECK(get_u64(c, "bytes_read") == f.bytes[SC_DIR_READ], "bytes_read");
+	CHECK(get_u64(c, "bytes_written") == f.bytes[SC_DIR_WRITE], "bytes_written");
+	CHECK(get_u64(c, "total_bytes") == f.total_bytes, "total_bytes");
+	CHECK(get_u64(c, "planned_bytes") == f.planned_bytes, "planned_bytes");
+	CHECK(get_u64(c, "ios_read") == f.ios[SC_DIR_READ], "ios_read");
+	CHECK(get_u64(c, "ios_written") == f.ios[SC_DIR_WRITE], "ios_written");
+	CHECK(get_u64(c, "fsyncs") == f.fsyncs, "fsyncs");
+	CHECK(get_u64(c, "errors") == 2, "errors");
+	CHECK(get_i64(c, "window_start_ns") == f.window_start_ns, "window_start_ns");
+	CHECK(get_i64(c, "lastdone_ns") == 3 * S, "lastdone_ns");
+	CHECK(get_i64(c, "firstdone_ns") == 2 * S, "firstdone_ns");
+	CHECK(get_i64(c, "start_skew_ns") == 100, "start_skew_ns");
+	CHECK(near(get_dbl(c, "lastdone_bw_bytes_per_s"), f.lastdone_bw_bytes_per_s),
+	      "lastdone bw");
+	CHECK(near_mbps(get_dbl(c, "lastdone_bw_MBps"), f.lastdone_bw_bytes_per_s),
+	      "lastdone MBps");
+	CHECK(get_u64(c, "firstdone_bytes") == 8 * MiB, "firstdone_bytes");
+	CHECK(near(get_dbl(c, "firstdone_bw_bytes_per_s"), f.firstdone_bw_bytes_per_s),
+	      "firstdone bw");
+	CHECK(near_mbps(get_dbl(c, "firstdone_bw_MBps"), f.firstdone_bw_bytes_per_s),
+	      "firstdone MBps");
+	CHECK(near(get_dbl(c, "iops"), f.iops_total), "iops");
+	CHECK(near(get_dbl(c, "iops_read"), f.iops[SC_DIR_READ]), "iops_read");
+	CHECK(near(get_dbl(c, "iops_write"), f.iops[SC_DIR_WRITE]), "iops_write");
+	CHECK(near(get_dbl(c, "volatility_read"), f.volatility[SC_DIR_READ]), "volatility_read");
+	CHECK(near(get_dbl(c, "volatility_write"), f.volatility[SC_DIR_WRITE]), "volatility_write");
+	lat = get(c, "latency_ns");
+	check_lat(get(lat, "read"), &f.lat[SC_DIR_READ], "cluster read");
+	check_lat(get(lat, "write"), &f.lat[SC_DIR_WRITE], "cluster write");
+	CHECK(get_u64(c, "slowest_rank") == 1, "slowest_rank");
+	CHECK(get_u64(c, "slowest_node") == 1, "slowest_node");
+	CHECK(!strcmp(get_str(c, "slowest_host"), "beta"), "slowest_host");
+
+	CHECK(len_of(nodes) == f.nodes_len, "%zu node rows", len_of(nodes));
+	for (uint32_t n = 0; n < f.nodes_len && n < len_of(nodes); n++) {
+		struct json_object *no = idx(nodes, n);
+		const struct sc_node_row *row = &f.nodes[n];
+
+		CHECK(get_u64(no, "node") == row->node, "node %u index", n);
+		CHECK(!strcmp(get_str(no, "host"), row->host), "node %u host", n);
+		CHECK(get_u64(no, "nranks") == row->nranks, "node %u nranks", n);
+		CHECK(get_u64(no, "bytes_read") == row->bytes[SC_DIR_READ], "node %u read", n);
+		CHECK(get_u64(no, "bytes_written") == row->bytes[SC_DIR_WRITE], "node %u write", n);
+		CHECK(get_u64(no, "errors") == row->errors, "node %u errors", n);
+		CHECK(get_i64(no, "start_ns") == row->start_ns, "node %u start", n);
+		CHECK(get_i64(no, "end_ns") == row->end_ns, "node %u end", n);
+		CHECK(near(get_dbl(no, "bw_bytes_per_s"), row->bw_bytes_per_s), "node %u bw", n);
+		CHECK(near_mbps(get_dbl(no, "bw_MBps"), row->bw_bytes_per_s), "node %u MBps", n);
+	}
+
+	CHECK(len_of(ranks) == pr->nranks, "%zu rank rows", len_of(ranks));
+	for (uint32_t i = 0; i < pr->nranks && i < len_of(ranks); i++) {
+		struct json_object *ro = idx(ranks, i);
+		const struct sc_rank_result *r = &pr->ranks[i];
+
+		CHECK(get_u64(ro, "rank") == r->rank, "rank %u", i);
+		CHECK(get_u64(ro, "node") == r->node, "rank %u node", i);
+		CHECK(!strcmp(get_str(ro, "host"), r->host), "rank %u host", i);
+		CHECK(get_u64(ro, "target") == r->target, "rank %u target", i);
+		CHECK(get_i64(ro, "clock_offset_ns") == r->clock_offset_ns, "rank %u offset", i);
+		CHECK(get_i64(ro, "start_ns") == r->start_ns, "rank %u start", i);
+		CHECK(get_i64(ro, "end_ns") == r->end_ns, "rank %u end", i);
+		CHECK(get_u64(ro, "planned_bytes") == r->planned_bytes, "rank %u planned", i);
+		CHECK(get_u64(ro, "bytes_read") == r->bytes[SC_DIR_READ], "rank %u read", i);
+		CHECK(get_u64(ro, "bytes_written") == r->bytes[SC_DIR_WRITE], "rank %u written", i);
+		CHECK(get_u64(ro, "ios_read") == r->ios[SC_DIR_READ], "rank %u ios_read", i);
+		CHECK(get_u64(ro, "ios_written") == r->ios[SC_DIR_WRITE], "rank %u ios_written", i);
+		CHECK(get_u64(ro, "fsyncs") == r->fsyncs, "rank %u fsyncs", i);
+		CHECK(get_u64(ro, "firstdone_bytes") == r->firstdone_bytes, "rank %u firstdone", i);
+		CHECK(get_u64(ro, "errors") == r->errors, "rank %u errors", i);
+		{
+			int64_t from =
+			    r->start_ns > pr->measure_start_ns ? r->start_ns : pr->measure_start_ns;
+			double bw =
+			    (double)(r->bytes[0] + r->bytes[1]) * 1e9 / (double)(r->end_ns - from);
+
+			CHECK(near(get_dbl(ro, "bw_bytes_per_s"), bw), "rank %u bw", i);
+			CHECK(near_mbps(get_dbl(ro, "bw_MBps"), bw), "rank %u MBps", i);
+		}
+		if (r->error[0])
+			CHECK(!strcmp(get_str(ro, "error"), r->error), "rank %u error", i);
+		else
+			CHECK(has_null(ro, "error"), "rank %u error null", i);
+		lat = get(ro, "latency_ns");
+		snprintf(what, sizeof(what), "rank %u read", i);
+		check_lat(get(lat, "read"), &r->lat[SC_DIR_READ], what);
+		snprintf(what, sizeof(what), "rank %u write", i);
+		check_lat(get(lat, "write"), &r->lat[SC_DIR_WRITE], what);
+	}
+
+	CHECK(get_u64(ts, "second_ns") == 1000000000u, "second_ns");
+	{
+		static const char *const keys[] = {
+		    "bytes_read",  "bytes_written",	  "ios_read",
+		    "ios_written", "max_latency_read_ns", "max_latency_write_ns"};
+		for (int k = 0; k < 6; k++) {
+			struct json_object *a = get(ts, keys[k]);
+
+			CHECK(len_of(a) == f.nseconds, "%s has %zu seconds", keys[k], len_of(a));
+			for (uint32_t s = 0; s < f.nseconds && s < len_of(a); s++) {
+				const struct sc_second *sec = &f.seconds[s];
+				uint64_t want = k == 0	 ? sec->bytes[0]
+						: k == 1 ? sec->bytes[1]
+						: k == 2 ? sec->ios[0]
+						: k == 3 ? sec->ios[1]
+						: k == 4 ? sec->max_lat_ns[0]
+							 : sec->max_lat_ns[1];
+
+				CHECK(json_object_get_uint64(idx(a, s)) == want, "%s[%u]", keys[k],
+				      s);
+			}
+		}
+	}
+	CHECK(len_of(errors) == 1, "%zu error lines", len_of(errors));
+	if (len_of(errors) == 1) {
+		char want[512];
+
+		snprintf(want, sizeof(want), "rank 1 (beta): %s (2 failed I/Os)",
+			 pr->ranks[1].error);
+		CHECK(!strcmp(json_object_get_string(idx(errors, 0)), want), "error line \"%s\"",
+		      json_object_get_string(idx(errors, 0)));
+	}
+	sc_phase_figures_exit(&f);
+}
+
+static void compare_run(const struct sc_run_record *a, const struct sc_run_record *b)
+{
+	CHECK(!strcmp(a->version, b->version), "pb version");
+	CHECK(a->started_unix_ns == b->started_unix_ns, "pb started");
+	CHECK(a->nranks == b->nranks && a->nnodes == b->nnodes, "pb ranks/nodes");
+	CHECK(!strcmp(a->plan.run_id, b->plan.run_id), "pb run_id");
+	CHECK(!strcmp(a->plan.config_path, b->plan.config_path), "pb config");
+	CHECK(a->plan.ntargets == b->plan.ntargets && a->plan.nphases == b->plan.nphases,
+	      "pb plan sizes");
+	for (uint32_t t = 0; t < a->plan.ntargets && t < b->plan.ntargets; t++) {
+		const struct sc_target_spec *x = &a->plan.targets[t], *y = &b->plan.targets[t];
+
+		CHECK(!strcmp(x->path, y->path) && x->kind == y->kind &&
+			  x->capacity_bytes == y->capacity_bytes && x->keep == y->keep &&
+			  x->allow_destroy == y->allow_destroy &&
+			  ((!x->hosts && !y->hosts) ||
+			   (x->hosts && y->hosts && !strcmp(x->hosts, y->hosts))),
+		      "pb target %u", t);
+	}
+	for (uint32_t p = 0; p < a->plan.nphases && p < b->plan.nphases; p++) {
+		const struct sc_phase *x = &a->plan.phases[p], *y = &b->plan.phases[p];
+
+		CHECK(!strcmp(x->name, y->name) && !strcmp(x->group, y->group) &&
+			  x->config_index == y->config_index && x->cell == y->cell &&
+			  x->ncells == y->ncells && x->workload == y->workload &&
+			  !memcmp(&x->io, &y->io, sizeof(x->io)),
+		      "pb phase %u", p);
+	}
+	CHECK(a->nphases == b->nphases, "pb nphases");
+	for (uint32_t p = 0; p < a->nphases && p < b->nphases; p++) {
+		const struct sc_phase_record *x = &a->phases[p], *y = &b->phases[p];
+
+		CHECK(x->phase == y->phase && x->measure_start_ns == y->measure_start_ns &&
+			  x->firstdone_ns == y->firstdone_ns && x->nranks == y->nranks,
+		      "pb phase record %u", p);
+		for (uint32_t i = 0; i < x->nranks && i < y->nranks; i++) {
+			const struct sc_rank_result *r = &x->ranks[i], *s = &y->ranks[i];
+
+			CHECK(
+			    r->rank == s->rank && r->node == s->node && !strcmp(r->host, s->host) &&
+				r->target == s->target &&
+				r->clock_offset_ns == s->clock_offset_ns &&
+				r->start_ns == s->start_ns && r->end_ns == s->end_ns &&
+				r->planned_bytes == s->planned_bytes &&
+				!memcmp(r->bytes, s->bytes, sizeof(r->bytes)) &&
+				!memcmp(r->ios, s->ios, sizeof(r->ios)) && r->fsyncs == s->fsyncs &&
+				r->firstdone_bytes == s->firstdone_bytes &&
+				r->errors == s->errors && !strcmp(r->error, s->error) &&
+				!memcmp(r->lat, s->lat, sizeof(r->lat)) &&
+				r->nseconds == s->nseconds &&
+				!memcmp(r->seconds, s->seconds, r->nseconds * sizeof(*r->seconds)),
+			    "pb phase %u rank %u", p, i);
+		}
+		for (int d = 0; d < SC_DIR_COUNT; d++)
+			CHECK(y->lat[d] && !memcmp(x->lat[d], y->lat[d], sizeof(*x->lat[d])),
+			      "pb phase %u histogram %d", p, d);
+	}
+}
+
+/* Splits one CSV line into fields (RFC 4180 quoting); returns the count. */
+static int csv_fields(const char *line, char fields[][128], int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		size_t k = 0;
+		int quoted = *line == '"';
+
+		if (quoted)
+			line++;
+		while (*line && *line != '\n') {
+			if (quoted && *line == '"') {
+				if (line[1] == '"') {
+					line++;
+				} else {
+					line++;
+					quoted = 0;
+					continue;
+				}
+			} else if (!quoted && *line == ',') {
+				break;
+			}
+			if (k < 127)
+				fields[n][k++] = *line;
+			line++;
+		}
+		fields[n++][k] = '\0';
+		if (*line != ',')
+			break;
+		line++;
+	}
+	return n;
+}
+
+/* Lines of a CSV text; fields of line i into out. */
+static int csv_line(const char *text, int i, char fields[][128], int max)
+{
+	for (; i > 0 && text; i--) {
+		text = strchr(text, '\n');
+		if (text)
+			text++;
+	}
+	if (!text || !*text)
+		return 0;
+	return csv_fields(text, fields, max);
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; text && *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static void check_csvs(const char *dir, const struct sc_run_record *run)
+{
+	static const char phases_header[] =
+	    "phase,rw,lastdone_MBps,firstdone_MBps,iops,read_p50_us,read_p99_us,"
+	    "read_p99.99_us,write_p50_us,write_p99_us,write_p99.99_us,slowest_rank,"
+	    "slowest_host,errors\n";
+	static const char ranks_header[] =
+	    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors\n";
+	char path[256], f[16][128];
+	char *phases = slurp(path_in(path, sizeof(path), dir, "phases.csv"), NULL);
+	char *ranks = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
+	uint32_t nrows = 0;
+
+	CHECK(phases && !strncmp(phases, phases_header, strlen(phases_header)),
+	      "phases.csv header");
+	CHECK(ranks && !strncmp(ranks, ranks_header, strlen(ranks_header)), "ranks.csv header");
+	CHECK(count_lines(phases) == 1 + (int)run->nphases, "phases.csv has %d lines",
+	      count_lines(phases));
+	for (uint32_t p = 0; p < run->nphases; p++)
+		nrows += run->phases[p].nranks;
+	CHECK(count_lines(ranks) == 1 + (int)nrows, "ranks.csv has %d lines", count_lines(ranks));
+	for (uint32_t p = 0; phases && p < run->nphases; p++) {
+		const struct sc_phase_record *pr = &run->phases[p];
+		struct sc_phase_figures fig;
+		char want[64];
+
+		CHECK(csv_line(phases, 1 + (int)p, f, 16) == 14, "phases.csv row %u has 14 fields",
+		      p);
+		if (sc_aggregate_phase(pr, &fig))
+			continue;
+		CHECK(!strcmp(f[0], run->plan.phases[pr->phase].name), "row %u name \"%s\"", p,
+		      f[0]);
+		snprintf(want, sizeof(want), "%.3f", fig.lastdone_bw_bytes_per_s / 1e6);
+		CHECK(!strcmp(f[2], want), "row %u lastdone MB/s %s, want %s", p, f[2], want);
+		if (fig.lat[SC_DIR_READ].count) {
+			snprintf(want, sizeof(want), "%.3f", fig.lat[SC_DIR_READ].pct_ns[2] / 1e3);
+			CHECK(!strcmp(f[6], want), "row %u read p99 %s, want %s us", p, f[6], want);
+		} else {
+			CHECK(!f[5][0] && !f[6][0] && !f[7][0], "row %u: no reads, empty", p);
+		}
+		snprintf(want, sizeof(want), "%.3f", fig.lat[SC_DIR_WRITE].pct_ns[0] / 1e3);
+		CHECK(!strcmp(f[8], want), "row %u write p50 %s, want %s us", p, f[8], want);
+		CHECK(!strcmp(f[11], "1") && !strcmp(f[12], "beta") && !strcmp(f[13], "2"),
+		      "row %u slowest and errors", p);
+		sc_phase_figures_exit(&fig);
+	}
+	for (int i = 1; ranks && i <= (int)nrows; i++)
+		CHECK(csv_line(ranks, i, f, 16) == 9, "ranks.csv row %d has 9 fields", i);
+	free(phases);
+	free(ranks);
+}
+
+static void test_results(void)
+{
+	struct sc_run_record run, back;
+	char dir[128], path[256], err[256] = "", names[512];
+	struct json_object *root;
+	uint8_t *buf;
+	size_t len;
+	int rc;
+
+	make_run(&run, 1);
+	snprintf(dir, sizeof(dir), "%s/run1", tmpdir);
+	/* after the first phase */
+	rc = sc_report_results(dir, &run, err, sizeof(err));
+	CHECK(rc == 0, "results after phase 0: %d %s", rc, err);
+	sc_run_record_exit(&run);
+
+	/* after the second: every file replaced, nothing else left behind */
+	make_run(&run, 2);
+	rc = sc_report_results(dir, &run, err, sizeof(err));
+	CHECK(rc == 0, "results after phase 1: %d %s", rc, err);
+	list_dir(dir, names, sizeof(names));
+	CHECK(!strcmp(names, "phases.csv ranks.csv results.json results.pb"), "files: %s", names);
+
+	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
+	CHECK(root, "results.json parses: %s", json_util_get_last_err());
+	if (root) {
+		struct json_object *defs = get(root, "definitions"), *phases = get(root, "phases");
+
+		check_units(root, "", 0);
+		CHECK(!strcmp(get_str(root, "tool"), "ssdcluster"), "tool");
+		CHECK(!strcmp(get_str(root, "version"), "0.1.0-test"), "version");
+		CHECK(get_i64(root, "started_unix_ns") == run.started_unix_ns, "started");
+		CHECK(!strcmp(get_str(root, "config"), "configs/test.yaml"), "config");
+		CHECK(!strcmp(get_str(root, "run_id"), "20250101-test"), "run_id");
+		CHECK(get_u64(root, "nranks") == 2 && get_u64(root, "nnodes") == 2,
+		      "nranks/nnodes");
+		CHECK(strstr(get_str(defs, "lastdone_bw"), "latest") != NULL,
+		      "lastdone definition");
+		CHECK(strstr(get_str(defs, "firstdone_bw"), "first rank") != NULL,
+		      "firstdone definition");
+		CHECK(strstr(get_str(defs, "percentiles"), "never averaged") != NULL,
+		      "percentile definition");
+		check_plan_echo(get(root, "plan"), &run.plan);
+		CHECK(len_of(phases) == 2, "%zu phases", len_of(phases));
+		for (uint32_t p = 0; p < run.nphases && p < len_of(phases); p++)
+			check_phase_json(idx(phases, p), &run, &run.phases[p]);
+		/* the write-only phase has no read percentiles */
+		struct json_object *rd =
+		    get(get(get(idx(phases, 0), "cluster"), "latency_ns"), "read");
+		CHECK(has_null(rd, "p99") && get_u64(rd, "count") == 0, "phase 0: read p99 null");
+		json_object_put(root);
+	}
+
+	buf = (uint8_t *)slurp(path_in(path, sizeof(path), dir, "results.pb"), &len);
+	CHECK(buf, "results.pb readable");
+	if (buf) {
+		rc = sc_run_record_unpack(buf, len, &back);
+		CHECK(rc == 0, "results.pb unpacks: %d", rc);
+		if (!rc) {
+			compare_run(&run, &back);
+			sc_run_record_exit(&back);
+		}
+		free(buf);
+	}
+	check_csvs(dir, &run);
+	sc_run_record_exit(&run);
+}
+
+static void test_write_atomic(void)
+{
+	char dir[128], path[256], names[256];
+	char *text;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/a/b/c", tmpdir);
+	rc = sc_report_write_atomic(dir, "x.txt", "old contents\n", 13);
+	CHECK(rc == 0, "write into a missing directory: %d", rc);
+	rc = sc_report_write_atomic(dir, "x.txt", "new\n", 4);
+	CHECK(rc == 0, "replace: %d", rc);
+	text = slurp(path_in(path, sizeof(path), dir, "x.txt"), NULL);
+	CHECK(text && !strcmp(text, "new\n"), "replaced contents \"%s\"", text ? text : "(none)");
+	free(text);
+	list_dir(dir, names, sizeof(names));
+	CHECK(!strcmp(names, "x.txt"), "no temporary left: \"%s\"", names);
+	rc = sc_report_write_atomic(dir, "empty", "", 0);
+	CHECK(rc == 0, "empty file: %d", rc);
+	CHECK(sc_report_write_atomic(dir, "a/b", "x", 1) == -EINVAL, "name with a slash");
+
+	/* a file in the way of the directory */
+	snprintf(dir, sizeof(dir), "%s/a/b/c/x.txt", tmpdir);
+	rc = sc_report_write_atomic(dir, "y", "x", 1);
+	CHECK(rc == -ENOTDIR, "directory is a file: %d", rc);
+}
+
+/* 4 ranks: ranks 0, 1 on alpha (node 0), ranks 2, 3 on beta (node 1).
+ * Target 1 is for beta* only, so alpha's ranks share target 0 and beta's
+ * are spread over both. */
+static void test_plan(void)
+{
+	static const char *const hosts[4] = {"alpha", "alpha", "beta", "beta"};
+	struct sc_dry_rank ranks[4];
+	struct sc_plan plan;
+	char dir[128], path[4096], err[256] = "", outpath[256];
+	struct json_object *root;
+	FILE *out;
+	int rc, saved;
+
+	make_plan(&plan);
+	plan.phases[1].io.jobs = 3; /* 2 + 3 files per rank */
+	for (uint32_t i = 0; i < 4; i++) {
+		ranks[i].host = hosts[i];
+		ranks[i].node = i / 2;
+		rc = sc_layout_place(&plan, hosts[i], i, i % 2, 2, &ranks[i].place);
+		CHECK(rc == 0, "place rank %u", i);
+	}
+	CHECK(ranks[0].place.target == 0 && ranks[1].place.target == 0 &&
+		  ranks[2].place.target == 0 && ranks[3].place.target == 1,
+	      "placement as expected");
+
+	snprintf(dir, sizeof(dir), "%s/dry", tmpdir);
+	snprintf(outpath, sizeof(outpath), "%s/stdout.txt", tmpdir);
+	fflush(stdout);
+	saved = dup(1);
+	out = fopen(outpath, "w");
+	if (!out || saved < 0) {
+		perror("capture stdout");
+		exit(1);
+	}
+	dup2(fileno(out), 1);
+	rc = sc_report_plan(dir, &plan, ranks, 4, err, sizeof(err));
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	fclose(out);
+	CHECK(rc == 0, "plan.json: %d %s", rc, err);
+
+	char *printed = slurp(outpath, NULL);
+
+	CHECK(printed && strstr(printed, "phase 0 seqwrite: write, bs 1.00 MiB, QD 4, 2 jobs x "
+					 "8.00 MiB, ends after 8.00 MiB per job"),
+	      "printed phase line:\n%s", printed ? printed : "");
+	CHECK(printed && strstr(printed, "planned cluster read 0 B, write 64.0 MiB"),
+	      "printed planned bytes");
+	CHECK(printed && strstr(printed, "target 1 /dev/fake0 (file) on node 1 (beta), 1 ranks"),
+	      "printed target line");
+	CHECK(printed && strstr(printed, "rank 3: host beta, node 1, target 1 (/dev/fake0)"),
+	      "printed rank line");
+	if (printed)
+		fputs(printed, stdout);
+	free(printed);
+
+	root = json_object_from_file(path_in(path, sizeof(path), dir, "plan.json"));
+	CHECK(root, "plan.json parses");
+	if (!root) {
+		sc_plan_exit(&plan);
+		return;
+	}
+	check_units(root, "", 0);
+	CHECK(get_u64(root, "nranks") == 4 && get_u64(root, "nnodes") == 2, "plan nranks/nnodes");
+	check_plan_echo(get(root, "plan"), &plan);
+
+	struct json_object *jr = get(root, "ranks");
+
+	CHECK(len_of(jr) == 4, "%zu ranks in plan.json", len_of(jr));
+	for (uint32_t i = 0; i < 4 && i < len_of(jr); i++) {
+		struct json_object *ro = idx(jr, i), *files = get(ro, "files");
+		struct json_object *planned = get(ro, "planned");
+		uint32_t t = ranks[i].place.target, k = 0;
+
+		CHECK(get_u64(ro, "rank") == i, "rank %u", i);
+		CHECK(!strcmp(get_str(ro, "host"), hosts[i]), "rank %u host", i);
+		CHECK(get_u64(ro, "node") == i / 2, "rank %u node", i);
+		CHECK(get_u64(ro, "target") == t, "rank %u target", i);
+		CHECK(!strcmp(get_str(ro, "target_path"), plan.targets[t].path), "rank %u path", i);
+		CHECK(
+		    !strcmp(get_str(ro, "target_kind"), sc_target_kind_name(plan.targets[t].kind)),
+		    "rank %u kind", i);
+		CHECK(len_of(files) == 5, "rank %u has %zu files", i, len_of(files));
+		for (uint32_t p = 0; p < plan.nphases; p++) {
+			for (uint32_t j = 0; j < plan.phases[p].io.jobs; j++, k++) {
+				struct json_object *fo = idx(files, k);
+				uint64_t off;
+
+				sc_layout_job_file(&plan, &ranks[i].place, p, j, path, sizeof(path),
+						   &off);
+				CHECK(get_u64(fo, "phase") == p && get_u64(fo, "job") == j,
+				      "rank %u file %u ids", i, k);
+				CHECK(!strcmp(get_str(fo, "path"), path), "rank %u file %u path %s",
+				      i, k, get_str(fo, "path"));
+				CHECK(get_u64(fo, "offset_bytes") == off, "rank %u file %u offset",
+				      i, k);
+				CHECK(get_u64(fo, "size_bytes") == 8 * MiB, "rank %u file %u size",
+				      i, k);
+			}
+		}
+		CHECK(len_of(planned) == 2, "rank %u planned per phase", i);
+		CHECK(get_u64(idx(planned, 0), "write_bytes") == 16 * MiB &&
+			  get_u64(idx(planned, 0), "read_bytes") == 0,
+		      "rank %u planned phase 0", i);
+	}
+	/* rank 3 on the file target: slot 0 of 1, offsets from 0 */
+	CHECK(!strcmp(get_str(idx(get(idx(jr, 3), "files"), 1), "path"), "/dev/fake0") &&
+		  get_u64(idx(get(idx(jr, 3), "files"), 1), "offset_bytes") == 8 * MiB,
+	      "rank 3 job 1 region");
+	CHECK(!strcmp(get_str(idx(get(idx(jr, 0), "files"), 1), "path"),
+		      "/scratch/nvme0/ssdcluster-20250101-test/r0.j1.dat"),
+	      "rank 0 job 1 file");
+
+	struct json_object *jp = get(root, "phases");
+
+	CHECK(len_of(jp) == 2, "plan phases");
+	CHECK(has_null(idx(jp, 0), "expected_duration_ns") &&
+		  get_u64(idx(jp, 0), "ends_after_bytes") == 8 * MiB &&
+		  get_u64(idx(jp, 0), "bytes_written_planned") == 64 * MiB &&
+		  get_u64(idx(jp, 0), "bytes_read_planned") == 0,
+	      "byte-based phase");
+	CHECK(get_u64(idx(jp, 1), "expected_duration_ns") == 5 * (uint64_t)S / 2 &&
+		  has_null(idx(jp, 1), "ends_after_bytes"),
+	      "time-based phase");
+
+	struct json_object *jt = get(root, "targets");
+
+	CHECK(len_of(jt) == 2, "plan targets");
+	if (len_of(jt) == 2) {
+		struct json_object *n0 = get(idx(jt, 0), "nodes"), *n1 = get(idx(jt, 1), "nodes");
+
+		CHECK(len_of(n0) == 2 && len_of(n1) == 1, "nodes per target %zu %zu", len_of(n0),
+		      len_of(n1));
+		CHECK(get_u64(idx(n0, 0), "nranks") == 2 &&
+			  get_u64(idx(n0, 0), "needed_bytes") == sc_layout_need_bytes(&plan, 0, 2),
+		      "target 0 node 0 need");
+		CHECK(get_u64(idx(n0, 1), "nranks") == 1 &&
+			  get_u64(idx(n0, 1), "needed_bytes") == sc_layout_need_bytes(&plan, 0, 1),
+		      "target 0 node 1 need");
+		CHECK(get_u64(idx(n1, 0), "node") == 1 &&
+			  get_u64(idx(n1, 0), "needed_bytes") == sc_layout_need_bytes(&plan, 1, 1),
+		      "target 1 node 1 need");
+		CHECK(!strcmp(get_str(idx(n0, 1), "host"), "beta"), "target 0 node 1 host");
+	}
+	json_object_put(root);
+	sc_plan_exit(&plan);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_report.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_write_atomic();
+	test_results();
+	test_plan();
+	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (failures) {
+		fprintf(stderr, "%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("test_report: all checks passed\n");
+	return 0;
+}
