@@ -1,0 +1,160 @@
+/* config_priv.h -- what the config_*.c files share: the document tree
+ * (config_yaml.c), --set and ${VAR} (config_set.c), typed values
+ * (config_value.c) and the schema's key tables (config.c).  Not for other
+ * files. */
+#ifndef SC_CONFIG_PRIV_H
+#define SC_CONFIG_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a key or value came from: a 0-based line/column of the file, or the
+ * --set argument ("KEY=VALUE") that made it when set is not NULL. */
+struct cfg_loc {
+	uint32_t line;
+	uint32_t col;
+	const char *set;
+};
+
+enum cfg_kind { CFG_SCALAR = 0, CFG_SEQ, CFG_MAP };
+
+struct cfg_node;
+
+struct cfg_pair {
+	char *key;
+	struct cfg_loc kloc;
+	struct cfg_node *val;
+};
+
+struct cfg_node {
+	enum cfg_kind kind;
+	struct cfg_loc loc;
+	char *path;		 /* dotted key path: "phases.0.bs.1" */
+	char *str;		 /* scalar text (after ${VAR} expansion) */
+	bool plain;		 /* scalar was not quoted */
+	struct cfg_node **items; /* sequence */
+	uint32_t nitems;
+	struct cfg_pair *pairs; /* mapping, in document order */
+	uint32_t npairs;
+};
+
+struct cfg_doc {
+	char *file;	       /* the config path, for messages */
+	struct cfg_node *root; /* an empty mapping for an empty file */
+	char **sets;	       /* owned copies of the --set arguments */
+	uint32_t nsets;
+	char *err;
+	size_t errlen;
+	bool failed; /* err holds the first message */
+};
+
+/* Reads and parses path into d->root (d->file/err/errlen set by caller).
+ * 0, -EINVAL (message in d->err), -ENOMEM, or -errno of reading. */
+int cfg_doc_load(struct cfg_doc *d, const char *path);
+
+/* Applies the KEY=VALUE overrides in order (see config.h).  0 or -EINVAL. */
+int cfg_doc_apply_sets(struct cfg_doc *d, const char *const *sets, uint32_t nsets);
+
+/* Expands ${VAR}, ${VAR:-default} and $$ in every scalar value. */
+int cfg_doc_expand(struct cfg_doc *d);
+
+/* (Re)computes every node's path; 0 or -ENOMEM. */
+int cfg_doc_paths(struct cfg_doc *d);
+
+void cfg_doc_exit(struct cfg_doc *d);
+
+/* Formats "FILE:LINE:COL: PATH: message" (or "--set KEY=VALUE: PATH: ...")
+ * into d->err once; later calls keep the first message.  Returns -EINVAL. */
+int cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The value of key in map (NULL when absent or map is not a mapping). */
+struct cfg_node *cfg_map_get(const struct cfg_node *map, const char *key);
+struct cfg_pair *cfg_map_pair(const struct cfg_node *map, const char *key);
+
+/* True for an empty, "~" or "null" plain scalar. */
+bool cfg_is_null(const struct cfg_node *n);
+
+/* The node at a dotted path ("phases.1.bs", "phases.seqwrite.bs"), or with
+ * nearest set, the deepest node found on the way (never NULL). */
+const struct cfg_node *cfg_doc_find(const struct cfg_doc *d, const char *path, bool nearest);
+
+/* Index of the phase mapping named name in phases (explicit name: or the
+ * default "phase<i>"), or -1. */
+int cfg_phase_by_name(const struct cfg_node *phases, const char *name, size_t len);
+
+/* The known word closest to word (few edits apart), or NULL. */
+const char *cfg_nearest(const char *word, const char *const *known, size_t n);
+
+/* Key tables of the schema (config.c): NULL-terminated. */
+extern const char *const cfg_phase_keys[];
+extern const char *const cfg_target_keys[];
+extern const char *const cfg_top_keys[];
+bool cfg_key_in(const char *key, const char *const *table);
+
+/* ---- the tree (config_yaml.c) ---- */
+
+struct cfg_node *cfg_node_new(enum cfg_kind kind, struct cfg_loc loc);
+struct cfg_node *cfg_node_clone(const struct cfg_node *src);
+void cfg_node_free(struct cfg_node *n);
+void cfg_map_remove(struct cfg_node *map, const char *key);
+
+/* Parses one YAML document from buf into *out (an empty mapping for an
+ * empty document); set: the --set argument it came from, or NULL. */
+int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
+		     struct cfg_node **out);
+
+/* One step down from cur along *rest ("0.bs", "seqwrite.bs"): the child,
+ * or NULL; *rest moves past the component(s) used. */
+struct cfg_node *cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, const char **rest);
+
+/* ---- typed values (config_value.c) ---- */
+
+#define CFG_MAX_NAME_LEN     64u
+#define CFG_MAX_SWEEP_VALUES 128u /* values in one swept key's list */
+
+/* How a key's value is typed. */
+enum cfg_vtype {
+	CFG_VT_NAME,
+	CFG_VT_TEXT,
+	CFG_VT_WORKLOAD,
+	CFG_VT_RW,
+	CFG_VT_ENGINE,
+	CFG_VT_UINT,
+	CFG_VT_SIZE,
+	CFG_VT_DURATION,
+	CFG_VT_BOOL
+};
+
+struct cfg_keydef {
+	enum cfg_vtype type;
+	uint64_t min, max;
+	bool phase; /* a phase key (or a default of one) */
+	bool sweep; /* a list expands the phase into cells */
+};
+
+/* A key's value or, for a swept key, its list of values. */
+struct cfg_sweep {
+	uint32_t n;
+	bool list;
+	uint64_t v[CFG_MAX_SWEEP_VALUES];
+	const struct cfg_node *node[CFG_MAX_SWEEP_VALUES];
+};
+
+/* Parses scalar n as def says into *out (text types are checked and
+ * left in n->str; booleans give 0/1; names give the enum value). */
+int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		     uint64_t *out);
+
+/* A swept key: one value, or a list of distinct values. */
+int cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		    struct cfg_sweep *sw);
+
+/* "4KiB", "1MiB", "1000B": the shortest exact spelling of a size. */
+const char *cfg_fmt_size(char *buf, size_t len, uint64_t v);
+
+/* "a list", "a mapping", "a value". */
+const char *cfg_kind_word(const struct cfg_node *n);
+
+#endif

@@ -1,0 +1,390 @@
+/* config_set.c -- --set KEY=VALUE overrides and ${VAR} expansion on the
+ * config document. */
+#include "config_priv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- --set ---- */
+
+/* The value node of a --set argument: a flow list "[a, b]" is parsed as
+ * YAML, anything else is one plain scalar, taken literally. */
+static int set_value(struct cfg_doc *d, const char *arg, const char *value, struct cfg_node **out)
+{
+	struct cfg_loc loc = {0, 0, arg};
+	int err;
+
+	if (value[0] != '[') {
+		*out = cfg_node_new(CFG_SCALAR, loc);
+		if (!*out || !((*out)->str = strdup(value))) {
+			free(*out);
+			return -ENOMEM;
+		}
+		(*out)->plain = true;
+		return 0;
+	}
+	err = cfg_parse_buffer(d, value, strlen(value), arg, out);
+	if (err)
+		return err;
+	if ((*out)->kind != CFG_SEQ) {
+		cfg_node_free(*out);
+		*out = NULL;
+		return cfg_fail(d, &loc, NULL, "not a valid list (write [A, B, ...])");
+	}
+	for (uint32_t i = 0; i < (*out)->nitems; i++) {
+		if ((*out)->items[i]->kind != CFG_SCALAR) {
+			cfg_node_free(*out);
+			*out = NULL;
+			return cfg_fail(d, &loc, NULL,
+					"a list of plain values is expected (write [A, B, ...])");
+		}
+	}
+	return 0;
+}
+
+/* Sets key in map to val (taking it); runtime and io_size are
+ * alternatives, so setting one drops the other (and io_size drops ramp,
+ * which only applies to runtime). */
+static int set_key(struct cfg_node *map, const char *key, struct cfg_node *val, const char *arg)
+{
+	struct cfg_pair *p;
+
+	if (strcmp(key, "runtime") == 0) {
+		cfg_map_remove(map, "io_size");
+	} else if (strcmp(key, "io_size") == 0) {
+		cfg_map_remove(map, "runtime");
+		cfg_map_remove(map, "ramp");
+	}
+	p = cfg_map_pair(map, key);
+	if (p) {
+		cfg_node_free(p->val);
+		p->val = val;
+		return 0;
+	}
+	p = realloc(map->pairs, (map->npairs + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	map->pairs = p;
+	p += map->npairs;
+	memset(p, 0, sizeof(*p));
+	p->key = strdup(key);
+	if (!p->key)
+		return -ENOMEM;
+	p->kloc.set = arg;
+	p->val = val;
+	map->npairs++;
+	return 0;
+}
+
+/* Sets a bare key in every mapping of list (phases or targets). */
+static int set_all(struct cfg_node *list, const char *key, const struct cfg_node *val,
+		   const char *arg)
+{
+	if (!list || list->kind != CFG_SEQ)
+		return 0;
+	for (uint32_t i = 0; i < list->nitems; i++) {
+		struct cfg_node *v;
+		int err;
+
+		if (list->items[i]->kind != CFG_MAP)
+			continue;
+		v = cfg_node_clone(val);
+		if (!v)
+			return -ENOMEM;
+		err = set_key(list->items[i], key, v, arg);
+		if (err) {
+			cfg_node_free(v);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int set_bare(struct cfg_doc *d, const char *arg, const char *key, struct cfg_node *val)
+{
+	struct cfg_loc loc = {0, 0, arg};
+	int err;
+
+	if (cfg_key_in(key, cfg_phase_keys)) {
+		err = set_all(cfg_map_get(d->root, "phases"), key, val, arg);
+	} else if (cfg_key_in(key, cfg_target_keys)) {
+		err = set_all(cfg_map_get(d->root, "targets"), key, val, arg);
+	} else {
+		const char *near = cfg_nearest(key, cfg_phase_keys, (size_t)-1);
+
+		if (!near)
+			near = cfg_nearest(key, cfg_target_keys, (size_t)-1);
+		if (near)
+			err = cfg_fail(d, &loc, NULL,
+				       "no phase or target accepts \"%s\" (did you mean %s?)", key,
+				       near);
+		else
+			err = cfg_fail(d, &loc, NULL, "no phase or target accepts \"%s\"", key);
+	}
+	cfg_node_free(val);
+	return err;
+}
+
+static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struct cfg_node *val)
+{
+	struct cfg_loc loc = {0, 0, arg};
+	struct cfg_node *cur = d->root;
+	const char *rest = key;
+	int err;
+
+	if (strncmp(key, "defaults.", 9) == 0 &&
+	    (!cfg_map_get(d->root, "defaults") || cfg_is_null(cfg_map_get(d->root, "defaults")))) {
+		/* Creates the optional section being set into. */
+		struct cfg_node *m = cfg_node_new(CFG_MAP, loc);
+
+		if (!m)
+			goto out_nomem;
+		err = set_key(d->root, "defaults", m, arg);
+		if (err) {
+			cfg_node_free(m);
+			goto out_free;
+		}
+	}
+	{
+		const char *dot = strchr(key, '.');
+		size_t len = (size_t)(dot - key);
+		char sect[32];
+
+		snprintf(sect, sizeof(sect), "%.*s", (int)(len < 31 ? len : 31), key);
+		if (!cfg_key_in(sect, cfg_top_keys)) {
+			err =
+			    cfg_fail(d, &loc, NULL,
+				     "no section \"%s\" (known: targets, defaults, phases)", sect);
+			goto out_free;
+		}
+		if (!cfg_map_get(d->root, sect)) {
+			err = cfg_fail(d, &loc, NULL, "the config has no %s", sect);
+			goto out_free;
+		}
+	}
+	for (;;) {
+		const char *dot = strchr(rest, '.');
+		struct cfg_node *next;
+
+		if (!dot && cur->kind == CFG_MAP)
+			break; /* the last key: set or create it */
+		next = cfg_step(d, cur, &rest);
+		if (!next) {
+			if (cur->kind == CFG_SCALAR)
+				err = cfg_fail(d, &loc, NULL,
+					       "%s is a single value, not a mapping or list",
+					       cur->path);
+			else if (cur->kind == CFG_SEQ && !cur->nitems)
+				err = cfg_fail(d, &loc, NULL, "%s is empty", cur->path);
+			else if (cur->kind == CFG_SEQ)
+				err = cfg_fail(
+				    d, &loc, NULL, "%s has no entry \"%.*s\" (use 0..%u%s)",
+				    cur->path, (int)(dot ? (size_t)(dot - rest) : strlen(rest)),
+				    rest, cur->nitems - 1,
+				    cur == cfg_map_get(d->root, "phases") ? " or a phase name"
+									  : "");
+			else
+				err = cfg_fail(d, &loc, NULL, "%s has no key \"%.*s\"", cur->path,
+					       (int)(dot - rest), rest);
+			goto out_free;
+		}
+		if (!*rest) {
+			/* The path ends at a list entry: replace it. */
+			for (uint32_t i = 0; i < cur->nitems; i++)
+				if (cur->items[i] == next) {
+					cfg_node_free(next);
+					cur->items[i] = val;
+				}
+			return 0;
+		}
+		cur = next;
+	}
+	err = set_key(cur, rest, val, arg);
+	if (err)
+		goto out_free;
+	return 0;
+
+out_nomem:
+	err = -ENOMEM;
+out_free:
+	cfg_node_free(val);
+	return err;
+}
+
+static int apply_set(struct cfg_doc *d, const char *arg)
+{
+	struct cfg_loc loc = {0, 0, arg};
+	const char *eq = strchr(arg, '=');
+	struct cfg_node *val;
+	char *key;
+	int err;
+
+	if (!eq || eq == arg)
+		return cfg_fail(d, &loc, NULL, "expected KEY=VALUE (e.g. runtime=10s)");
+	key = strndup(arg, (size_t)(eq - arg));
+	if (!key)
+		return -ENOMEM;
+	if (key[strlen(key) - 1] == '.' || key[0] == '.' || strstr(key, "..")) {
+		err = cfg_fail(d, &loc, NULL, "\"%s\" is not a key path (e.g. phases.0.bs)", key);
+		goto out_key;
+	}
+	err = set_value(d, arg, eq + 1, &val);
+	if (err)
+		goto out_key;
+	if (strchr(key, '.'))
+		err = set_dotted(d, arg, key, val);
+	else
+		err = set_bare(d, arg, key, val);
+	if (!err)
+		err = cfg_doc_paths(d);
+out_key:
+	free(key);
+	return err;
+}
+
+int cfg_doc_apply_sets(struct cfg_doc *d, const char *const *sets, uint32_t nsets)
+{
+	if (!nsets)
+		return 0;
+	d->sets = calloc(nsets, sizeof(*d->sets));
+	if (!d->sets)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nsets; i++) {
+		int err;
+
+		d->sets[i] = strdup(sets[i] ? sets[i] : "");
+		if (!d->sets[i])
+			return -ENOMEM;
+		d->nsets++;
+		err = apply_set(d, d->sets[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- ${VAR} ---- */
+
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static int sb_add(struct strbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *ns = realloc(b->s, cap);
+
+		if (!ns)
+			return -ENOMEM;
+		b->s = ns;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+static bool var_name_ok(const char *s, size_t n)
+{
+	if (!n || n > 200 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+static int expand_node(struct cfg_doc *d, struct cfg_node *n)
+{
+	struct strbuf b = {0};
+	const char *p;
+	int err = 0;
+
+	if (n->kind != CFG_SCALAR) {
+		for (uint32_t i = 0; !err && i < n->nitems; i++)
+			err = expand_node(d, n->items[i]);
+		for (uint32_t i = 0; !err && i < n->npairs; i++)
+			err = expand_node(d, n->pairs[i].val);
+		return err;
+	}
+	if (!strchr(n->str, '$'))
+		return 0;
+	for (p = n->str; !err && *p;) {
+		const char *close, *name, *dflt = NULL, *v;
+		size_t nlen;
+
+		if (p[0] != '$' || (p[1] != '$' && p[1] != '{')) {
+			size_t run = strcspn(p + 1, "$") + 1;
+
+			err = sb_add(&b, p, run);
+			p += run;
+			continue;
+		}
+		if (p[1] == '$') {
+			err = sb_add(&b, "$", 1);
+			p += 2;
+			continue;
+		}
+		close = strchr(p + 2, '}');
+		if (!close) {
+			err = cfg_fail(d, &n->loc, n->path,
+				       "unterminated ${ in \"%s\" (write ${NAME}, "
+				       "${NAME:-default}, or $$ for a $)",
+				       n->str);
+			break;
+		}
+		name = p + 2;
+		nlen = (size_t)(close - name);
+		{
+			const char *sep = strstr(name, ":-");
+
+			if (sep && sep < close) {
+				dflt = sep + 2;
+				nlen = (size_t)(sep - name);
+			}
+		}
+		if (!var_name_ok(name, nlen)) {
+			err = cfg_fail(d, &n->loc, n->path,
+				       "\"%.*s\" is not a variable reference (write ${NAME} or "
+				       "${NAME:-default}; $$ is a literal $)",
+				       (int)(close - p + 1), p);
+			break;
+		}
+		{
+			char var[256];
+
+			snprintf(var, sizeof(var), "%.*s", (int)nlen, name);
+			v = getenv(var);
+			if (dflt && (!v || !*v))
+				err = sb_add(&b, dflt, (size_t)(close - dflt));
+			else if (v)
+				err = sb_add(&b, v, strlen(v));
+			else
+				err = cfg_fail(
+				    d, &n->loc, n->path,
+				    "${%s} is not set (export %s, or write ${%s:-default})", var,
+				    var, var);
+		}
+		p = close + 1;
+	}
+	if (!err && !b.s)
+		err = sb_add(&b, "", 0);
+	if (err) {
+		free(b.s);
+		return err;
+	}
+	free(n->str);
+	n->str = b.s;
+	return 0;
+}
+
+int cfg_doc_expand(struct cfg_doc *d)
+{
+	return expand_node(d, d->root);
+}

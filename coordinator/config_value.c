@@ -1,0 +1,259 @@
+/* config_value.c -- typed config values: sizes, durations, numbers,
+ * booleans and names, one scalar or a swept list, with the messages a
+ * wrong value gets. */
+#include "config_priv.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../worker/plan.h"
+#include "../worker/units.h"
+
+#define NS_PER_DAY (UINT64_C(86400) * 1000000000)
+
+/* "4KiB", "1MiB", "1000B": the shortest exact spelling. */
+const char *cfg_fmt_size(char *buf, size_t len, uint64_t v)
+{
+	static const char *const bin[] = {"EiB", "PiB", "TiB", "GiB", "MiB", "KiB"};
+	static const char *const dec[] = {"EB", "PB", "TB", "GB", "MB", "KB"};
+
+	for (int i = 0; v && i < 6; i++) {
+		uint64_t b = UINT64_C(1) << (10 * (6 - i));
+
+		if (v % b == 0) {
+			snprintf(buf, len, "%" PRIu64 "%s", v / b, bin[i]);
+			return buf;
+		}
+	}
+	for (int i = 0; v && i < 6; i++) {
+		uint64_t d = 1;
+
+		for (int j = 0; j < 6 - i; j++)
+			d *= 1000;
+		if (v % d == 0) {
+			snprintf(buf, len, "%" PRIu64 "%s", v / d, dec[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64 "B", v);
+	return buf;
+}
+
+const char *cfg_kind_word(const struct cfg_node *n)
+{
+	return n->kind == CFG_SEQ ? "a list" : n->kind == CFG_MAP ? "a mapping" : "a value";
+}
+
+static const char *type_word(enum cfg_vtype t)
+{
+	switch (t) {
+	case CFG_VT_NAME:
+		return "a phase name";
+	case CFG_VT_TEXT:
+		return "a text value";
+	case CFG_VT_WORKLOAD:
+		return "a workload";
+	case CFG_VT_RW:
+		return "an rw pattern";
+	case CFG_VT_ENGINE:
+		return "an engine";
+	case CFG_VT_UINT:
+		return "a whole number";
+	case CFG_VT_SIZE:
+		return "a size";
+	case CFG_VT_DURATION:
+		return "a duration";
+	case CFG_VT_BOOL:
+		return "true or false";
+	}
+	return "a value";
+}
+
+static int fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return cfg_fail(d, &n->loc, n->path, "%s", msg);
+}
+
+/* Parses the enum name s with parse(); on failure reports the known names
+ * and, when s is a near miss, the likely one. */
+static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)(const char *),
+		       const char *const *names, const char *what, uint64_t *out)
+{
+	char known[256] = "";
+	const char *near;
+	int v = parse(n->str);
+
+	if (v >= 0) {
+		*out = (uint64_t)v;
+		return 0;
+	}
+	near = cfg_nearest(n->str, names, (size_t)-1);
+	if (near)
+		return fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what, near);
+	for (const char *const *p = names; *p; p++) {
+		strncat(known, p == names ? "" : ", ", sizeof(known) - strlen(known) - 1);
+		strncat(known, *p, sizeof(known) - strlen(known) - 1);
+	}
+	return fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what, known);
+}
+
+static const char *const rw_list[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
+static const char *const engine_list[] = {"io_uring", "psync", "null", NULL};
+static const char *const workload_list[] = {"io", NULL};
+
+static bool name_char_ok(char ch)
+{
+	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_' || ch == '.' || ch == '-';
+}
+
+/* One scalar of type def into *out (text types: checked, left in the
+ * node).  0 or -EINVAL. */
+int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		     uint64_t *out)
+{
+	char a[32], b[32];
+	const char *s;
+	int err;
+
+	if (n->kind != CFG_SCALAR)
+		return fail_node(d, n, "expected %s, got %s%s", type_word(def->type),
+				 cfg_kind_word(n),
+				 n->kind == CFG_SEQ && def->phase && !def->sweep
+				     ? " (only rw, bs and iodepth can be swept)"
+				     : "");
+	/* "null" is an engine's name before it is YAML's null. */
+	if (cfg_is_null(n) && !(def->type == CFG_VT_ENGINE && strcmp(n->str, "null") == 0))
+		return fail_node(d, n, "no value given (expected %s)", type_word(def->type));
+	s = n->str;
+	*out = 0;
+	switch (def->type) {
+	case CFG_VT_NAME:
+		if (!*s)
+			return fail_node(d, n, "empty phase name");
+		if (strlen(s) > CFG_MAX_NAME_LEN)
+			return fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
+					 CFG_MAX_NAME_LEN);
+		for (const char *p = s; *p; p++)
+			if (!name_char_ok(*p))
+				return fail_node(
+				    d, n,
+				    "\"%s\" is not a phase name (use letters, digits, _ . and -)",
+				    s);
+		return 0;
+	case CFG_VT_TEXT:
+		if (!*s)
+			return fail_node(d, n, "empty value (expected %s)", type_word(def->type));
+		return 0;
+	case CFG_VT_WORKLOAD:
+		return parse_named(d, n, sc_workload_parse, workload_list, "a workload", out);
+	case CFG_VT_RW:
+		return parse_named(d, n, sc_rw_parse, rw_list, "an rw pattern", out);
+	case CFG_VT_ENGINE:
+		return parse_named(d, n, sc_engine_parse, engine_list, "an engine", out);
+	case CFG_VT_BOOL:
+		if (strcmp(s, "true") == 0)
+			*out = 1;
+		else if (strcmp(s, "false") != 0)
+			return fail_node(d, n, "\"%s\" is not a boolean (write true or false)", s);
+		return 0;
+	case CFG_VT_UINT: {
+		const char *p = s + (*s == '-' || *s == '+');
+		bool over = false;
+		uint64_t v = 0;
+
+		if (!*p)
+			return fail_node(d, n, "\"%s\" is not a whole number", s);
+		for (; *p; p++) {
+			if (*p < '0' || *p > '9')
+				return fail_node(d, n, "\"%s\" is not a whole number", s);
+			if (__builtin_mul_overflow(v, 10, &v) ||
+			    __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v))
+				over = true;
+		}
+		if (over || (*s == '-' && v) || v < def->min || v > def->max)
+			return fail_node(d, n, "%s is out of range (%" PRIu64 "..%" PRIu64 ")", s,
+					 def->min, def->max);
+		*out = v;
+		return 0;
+	}
+	case CFG_VT_SIZE:
+		err = sc_parse_size(s, out);
+		if (err == -ERANGE)
+			return fail_node(d, n, "\"%s\" is too large", s);
+		if (err)
+			return fail_node(d, n, "\"%s\" is not a size (try 4KiB, 1MiB)", s);
+		if (*out < def->min || *out > def->max) {
+			if (def->max == UINT64_MAX)
+				return fail_node(d, n, "%s is out of range (at least %s)", s,
+						 cfg_fmt_size(a, sizeof(a), def->min));
+			return fail_node(d, n, "%s is out of range (%s..%s)", s,
+					 cfg_fmt_size(a, sizeof(a), def->min),
+					 cfg_fmt_size(b, sizeof(b), def->max));
+		}
+		return 0;
+	case CFG_VT_DURATION:
+		err = sc_parse_duration(s, out);
+		if (err == -ERANGE)
+			return fail_node(d, n, "\"%s\" is too long (at most %" PRIu64 " days)", s,
+					 def->max / NS_PER_DAY);
+		if (err)
+			return fail_node(d, n, "\"%s\" is not a duration (try 10s, 500ms, 2m)", s);
+		if (*out < def->min)
+			return fail_node(d, n, "%s is too short (more than 0 is needed)", s);
+		if (*out > def->max)
+			return fail_node(d, n, "%s is too long (at most %" PRIu64 " days)", s,
+					 def->max / NS_PER_DAY);
+		return 0;
+	}
+	return 0;
+}
+
+/* A swept key: one value or a list of distinct values. */
+int cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		    struct cfg_sweep *sw)
+{
+	int err;
+
+	memset(sw, 0, sizeof(*sw));
+	if (n->kind != CFG_SEQ) {
+		sw->n = 1;
+		sw->node[0] = n;
+		return cfg_parse_scalar(d, n, def, &sw->v[0]);
+	}
+	if (!n->nitems)
+		return fail_node(d, n, "empty list (give one value or a list of values)");
+	if (n->nitems > CFG_MAX_SWEEP_VALUES)
+		return fail_node(d, n, "%u values (a sweep takes at most %u)", n->nitems,
+				 CFG_MAX_SWEEP_VALUES);
+	sw->list = true;
+	for (uint32_t i = 0; i < n->nitems; i++) {
+		const struct cfg_node *it = n->items[i];
+
+		if (it->kind != CFG_SCALAR)
+			return fail_node(d, it, "expected %s, got %s", type_word(def->type),
+					 cfg_kind_word(it));
+		err = cfg_parse_scalar(d, it, def, &sw->v[i]);
+		if (err)
+			return err;
+		for (uint32_t j = 0; j < i; j++)
+			if (sw->v[j] == sw->v[i])
+				return fail_node(d, it, "\"%s\" is listed twice (also at %s)",
+						 it->str, n->items[j]->path);
+		sw->node[i] = it;
+		sw->n++;
+	}
+	return 0;
+}

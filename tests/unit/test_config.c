@@ -1,0 +1,851 @@
+/* test_config.c -- YAML configs to plans: exact plans, sweeps, ${VAR},
+ * --set, and the exact "file:line:col: key.path:" of every error class. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plan.h"
+
+static int failures;
+static char dir[256];	   /* temp dir: configs, a small file target */
+static char file_tgt[300]; /* a 1 MiB regular file in dir */
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+#define KIB UINT64_C(1024)
+#define MIB (KIB * KIB)
+#define NS  UINT64_C(1000000000)
+
+/* Entries under path, recursively (to see that a load created nothing). */
+static int count_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char sub[1024];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		n++;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (e->d_type == DT_DIR)
+			n += count_entries(sub);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Writes text to dir/name with every "@D" replaced by dir and "@F" by
+ * the file target; the path goes to out. */
+static void write_cfg(const char *name, const char *text, char *out, size_t len)
+{
+	FILE *f;
+
+	snprintf(out, len, "%s/%s", dir, name);
+	f = fopen(out, "w");
+	if (!f) {
+		perror(out);
+		exit(1);
+	}
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '@' && p[1] == 'D') {
+			fputs(dir, f);
+			p++;
+		} else if (p[0] == '@' && p[1] == 'F') {
+			fputs(file_tgt, f);
+			p++;
+		} else {
+			fputc(*p, f);
+		}
+	}
+	fclose(f);
+}
+
+static struct sc_config *load_ok(const char *text, const char *const *sets, uint32_t nsets,
+				 char *path, size_t pathlen, int line)
+{
+	struct sc_config *cfg = NULL;
+	char err[1024];
+	int ret;
+
+	write_cfg("ok.yaml", text, path, pathlen);
+	ret = sc_config_load(&cfg, path, sets, nsets, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "FAIL %s:%d: load returned %d: %s\n", __FILE__, line, ret, err);
+		failures++;
+		return NULL;
+	}
+	return cfg;
+}
+
+/* Loads text (as dir/bad.yaml) and checks the message starts with expect,
+ * where "@P" in expect stands for the config path; and that the load
+ * created nothing in dir. */
+static void expect_err(int line, const char *text, const char *const *sets, uint32_t nsets,
+		       const char *expect)
+{
+	struct sc_config *cfg = NULL;
+	char path[512], err[1024], want[1024];
+	size_t o = 0;
+	int before, after, ret;
+
+	write_cfg("bad.yaml", text, path, sizeof(path));
+	for (const char *p = expect; *p && o + 1 < sizeof(want); p++) {
+		if (p[0] == '@' && p[1] == 'P') {
+			o += (size_t)snprintf(want + o, sizeof(want) - o, "%s", path);
+			p++;
+		} else if (p[0] == '@' && p[1] == 'D') {
+			o += (size_t)snprintf(want + o, sizeof(want) - o, "%s", dir);
+			p++;
+		} else if (p[0] == '@' && p[1] == 'F') {
+			o += (size_t)snprintf(want + o, sizeof(want) - o, "%s", file_tgt);
+			p++;
+		} else {
+			want[o++] = *p;
+		}
+	}
+	want[o] = '\0';
+	before = count_entries(dir);
+	ret = sc_config_load(&cfg, path, sets, nsets, err, sizeof(err));
+	after = count_entries(dir);
+	if (getenv("SC_TEST_VERBOSE"))
+		printf("%s\n", err);
+	if (ret != -EINVAL || strncmp(err, want, strlen(want)) != 0) {
+		fprintf(stderr, "FAIL %s:%d: load returned %d\n  got:      %s\n  expected: %s...\n",
+			__FILE__, line, ret, err, want);
+		failures++;
+	}
+	CHECK(cfg == NULL, "line %d: a failing load gives no config", line);
+	CHECK(before == after, "line %d: a failing load changed %s (%d -> %d entries)", line, dir,
+	      before, after);
+	sc_config_destroy(cfg);
+}
+
+#define EXPECT_ERR(text, expect) expect_err(__LINE__, text, NULL, 0, expect)
+#define EXPECT_SET_ERR(text, sets, expect)                                                         \
+	expect_err(__LINE__, text, sets, sizeof(sets) / sizeof(sets[0]), expect)
+
+/* ---- valid configs ---- */
+
+static void check_io(int line, const struct sc_phase *ph, const char *name, const char *group,
+		     uint32_t config_index, uint32_t cell, uint32_t ncells, struct sc_io_spec want)
+{
+	const struct sc_io_spec *io = &ph->io;
+
+	if (strcmp(ph->name, name) || strcmp(ph->group, group) ||
+	    ph->config_index != config_index || ph->cell != cell || ph->ncells != ncells ||
+	    ph->workload != SC_WORKLOAD_IO) {
+		fprintf(stderr,
+			"FAIL %s:%d: phase %s/%s index %u cell %u/%u workload %d, expected %s/%s "
+			"%u %u/%u io\n",
+			__FILE__, line, ph->name, ph->group, ph->config_index, ph->cell, ph->ncells,
+			(int)ph->workload, name, group, config_index, cell, ncells);
+		failures++;
+	}
+	if (io->rw != want.rw || io->rwmixread_pct != want.rwmixread_pct ||
+	    io->bs_bytes != want.bs_bytes || io->iodepth != want.iodepth || io->jobs != want.jobs ||
+	    io->size_bytes != want.size_bytes || io->runtime_ns != want.runtime_ns ||
+	    io->io_bytes != want.io_bytes || io->ramp_ns != want.ramp_ns ||
+	    io->fsync_every != want.fsync_every || io->direct != want.direct ||
+	    io->engine != want.engine || io->seed != want.seed) {
+		fprintf(stderr,
+			"FAIL %s:%d: phase %s io\n"
+			"  got:      rw %d mix %u bs %" PRIu64 " qd %u jobs %u size %" PRIu64
+			" runtime %" PRIu64 " io %" PRIu64 " ramp %" PRIu64
+			" fsync %u direct %d engine %d seed %" PRIu64 "\n"
+			"  expected: rw %d mix %u bs %" PRIu64 " qd %u jobs %u size %" PRIu64
+			" runtime %" PRIu64 " io %" PRIu64 " ramp %" PRIu64
+			" fsync %u direct %d engine %d seed %" PRIu64 "\n",
+			__FILE__, line, ph->name, (int)io->rw, io->rwmixread_pct, io->bs_bytes,
+			io->iodepth, io->jobs, io->size_bytes, io->runtime_ns, io->io_bytes,
+			io->ramp_ns, io->fsync_every, io->direct, (int)io->engine, io->seed,
+			(int)want.rw, want.rwmixread_pct, want.bs_bytes, want.iodepth, want.jobs,
+			want.size_bytes, want.runtime_ns, want.io_bytes, want.ramp_ns,
+			want.fsync_every, want.direct, (int)want.engine, want.seed);
+		failures++;
+	}
+}
+
+static void test_full_plan(void)
+{
+	static const char yaml[] = "# a full config\n"
+				   "targets:\n"
+				   "  - path: @D/data\n" /* line 3: does not exist yet */
+				   "    capacity: 1MiB\n"
+				   "    keep: true\n"
+				   "  - path: @F\n" /* line 6 */
+				   "    allow_destroy: true\n"
+				   "  - path: /dev/nvme9n9\n"
+				   "    hosts: \"gpu[01-16]\"\n"
+				   "    capacity: 2GiB\n"
+				   "defaults:\n"
+				   "  engine: psync\n"
+				   "  direct: false\n"
+				   "  runtime: 3s\n"
+				   "phases:\n"
+				   "  - name: seqwrite\n" /* line 16 */
+				   "    rw: write\n"
+				   "    bs: 1MiB\n"
+				   "    iodepth: 32\n"
+				   "    jobs: 2\n"
+				   "    size: 256MiB\n"
+				   "    io_size: 512MiB\n"
+				   "    fsync: 8\n"
+				   "    direct: true\n"
+				   "    engine: io_uring\n"
+				   "  - rw: randrw\n" /* line 26: phase1 */
+				   "    rwmixread: 70\n"
+				   "    runtime: 10s\n"
+				   "    ramp: 2s\n"
+				   "    seed: 42\n"
+				   "  - name: rd.4k\n" /* line 31 */
+				   "    workload: io\n"
+				   "    rw: randread\n"
+				   "    size: 1048576\n"
+				   "    engine: null\n";
+	struct sc_config *cfg;
+	const struct sc_plan *plan;
+	char path[512], want[600], buf[600];
+
+	cfg = load_ok(yaml, NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	CHECK(plan->run_id == NULL, "run_id is the caller's");
+	CHECK(plan->config_path && strcmp(plan->config_path, path) == 0, "config_path %s",
+	      plan->config_path);
+	CHECK(plan->ntargets == 3, "ntargets %u", plan->ntargets);
+	if (plan->ntargets == 3) {
+		const struct sc_target_spec *t = plan->targets;
+
+		snprintf(want, sizeof(want), "%s/data", dir);
+		CHECK(strcmp(t[0].path, want) == 0, "t0 path %s", t[0].path);
+		CHECK(t[0].kind == SC_TARGET_DIR, "t0 kind %d", (int)t[0].kind);
+		CHECK(t[0].capacity_bytes == MIB, "t0 capacity %" PRIu64, t[0].capacity_bytes);
+		CHECK(t[0].keep && !t[0].allow_destroy && !t[0].hosts, "t0 flags");
+		CHECK(strcmp(t[1].path, file_tgt) == 0, "t1 path %s", t[1].path);
+		CHECK(t[1].kind == SC_TARGET_FILE, "t1 kind %d", (int)t[1].kind);
+		CHECK(t[1].capacity_bytes == MIB, "t1 capacity = file size, %" PRIu64,
+		      t[1].capacity_bytes);
+		CHECK(!t[1].keep && t[1].allow_destroy && !t[1].hosts, "t1 flags");
+		CHECK(strcmp(t[2].path, "/dev/nvme9n9") == 0, "t2 path %s", t[2].path);
+		CHECK(t[2].kind == SC_TARGET_BLOCK, "t2 kind %d (unprobed /dev path)",
+		      (int)t[2].kind);
+		CHECK(t[2].capacity_bytes == 2048 * MIB, "t2 capacity %" PRIu64,
+		      t[2].capacity_bytes);
+		CHECK(t[2].hosts && strcmp(t[2].hosts, "gpu[01-16]") == 0, "t2 hosts %s",
+		      t[2].hosts);
+		CHECK(!t[2].keep && !t[2].allow_destroy, "t2 flags");
+	}
+	CHECK(plan->nphases == 3, "nphases %u", plan->nphases);
+	if (plan->nphases == 3) {
+		check_io(__LINE__, &plan->phases[0], "seqwrite", "seqwrite", 0, 0, 1,
+			 (struct sc_io_spec){.rw = SC_RW_WRITE,
+					     .rwmixread_pct = 0,
+					     .bs_bytes = MIB,
+					     .iodepth = 32,
+					     .jobs = 2,
+					     .size_bytes = 256 * MIB,
+					     .runtime_ns = 0,
+					     .io_bytes = 512 * MIB,
+					     .ramp_ns = 0,
+					     .fsync_every = 8,
+					     .direct = true,
+					     .engine = SC_ENGINE_URING,
+					     .seed = 1});
+		check_io(__LINE__, &plan->phases[1], "phase1", "phase1", 1, 0, 1,
+			 (struct sc_io_spec){.rw = SC_RW_RANDRW,
+					     .rwmixread_pct = 70,
+					     .bs_bytes = 4 * KIB,
+					     .iodepth = 1,
+					     .jobs = 1,
+					     .size_bytes = 64 * MIB,
+					     .runtime_ns = 10 * NS,
+					     .io_bytes = 0,
+					     .ramp_ns = 2 * NS,
+					     .fsync_every = 0,
+					     .direct = false,
+					     .engine = SC_ENGINE_PSYNC,
+					     .seed = 42});
+		check_io(__LINE__, &plan->phases[2], "rd.4k", "rd.4k", 2, 0, 1,
+			 (struct sc_io_spec){.rw = SC_RW_RANDREAD,
+					     .rwmixread_pct = 100,
+					     .bs_bytes = 4 * KIB,
+					     .iodepth = 1,
+					     .jobs = 1,
+					     .size_bytes = MIB,
+					     .runtime_ns = 3 * NS,
+					     .io_bytes = 0,
+					     .ramp_ns = 0,
+					     .fsync_every = 0,
+					     .direct = false,
+					     .engine = SC_ENGINE_NULL,
+					     .seed = 3});
+	}
+
+	/* Locations of values, of what a phase inherits, and of ancestors. */
+	snprintf(want, sizeof(want), "%s:18:9", path);
+	sc_config_where(cfg, "phases.0.bs", buf, sizeof(buf));
+	CHECK(strcmp(buf, want) == 0, "where phases.0.bs: %s, expected %s", buf, want);
+	sc_config_where(cfg, "phases[0].bs", buf, sizeof(buf));
+	CHECK(strcmp(buf, want) == 0, "where phases[0].bs: %s, expected %s", buf, want);
+	sc_config_where(cfg, "phases.seqwrite.bs", buf, sizeof(buf));
+	CHECK(strcmp(buf, want) == 0, "where phases.seqwrite.bs: %s, expected %s", buf, want);
+	snprintf(want, sizeof(want), "%s:4:15", path);
+	sc_config_where(cfg, "targets.0.capacity", buf, sizeof(buf));
+	CHECK(strcmp(buf, want) == 0, "where targets.0.capacity: %s, expected %s", buf, want);
+	snprintf(want, sizeof(want), "%s:6:5", path);
+	sc_config_where(cfg, "targets.1.capacity", buf, sizeof(buf));
+	CHECK(strcmp(buf, want) == 0, "where targets.1.capacity (absent): %s, expected %s", buf,
+	      want);
+	snprintf(want, sizeof(want), "%s:12:11", path);
+	sc_config_where(cfg, "phases.1.engine", buf, sizeof(buf));
+	CHECK(strcmp(buf, want) == 0, "where phases.1.engine (a default): %s, expected %s", buf,
+	      want);
+	snprintf(want, sizeof(want), "%s:31:5", path);
+	sc_config_where(cfg, "phases.rd.4k.jobs", buf, sizeof(buf));
+	CHECK(strcmp(buf, want) == 0, "where phases.rd.4k.jobs: %s, expected %s", buf, want);
+	sc_config_where(cfg, "nothing.here", buf, sizeof(buf));
+	CHECK(strcmp(buf, path) == 0, "where nothing.here: %s, expected %s", buf, path);
+
+	/* take_plan moves the plan out. */
+	{
+		struct sc_plan taken;
+
+		sc_config_take_plan(cfg, &taken);
+		CHECK(taken.nphases == 3 && taken.ntargets == 3, "taken plan");
+		CHECK(sc_config_plan(cfg)->nphases == 0 && sc_config_plan(cfg)->phases == NULL,
+		      "config's copy emptied");
+		sc_plan_exit(&taken);
+	}
+	sc_config_destroy(cfg);
+	snprintf(want, sizeof(want), "%s/data", dir);
+	CHECK(access(want, F_OK) != 0, "loading created the directory target %s", want);
+}
+
+static void test_sweep(void)
+{
+	static const char yaml[] = "targets: [{path: @D}]\n"
+				   "phases:\n"
+				   "  - rw: read\n"
+				   "  - name: sw\n"
+				   "    rw: randread\n"
+				   "    bs: [4KiB, 1MiB]\n"
+				   "    iodepth: [1, 8, 32]\n"
+				   "    runtime: 5s\n"
+				   "  - name: mix\n"
+				   "    rw: [randread, randwrite]\n"
+				   "    fsync: 4\n"
+				   "    io_size: 128MiB\n";
+	static const char *const names[] = {
+	    "sw[bs=4KiB,iodepth=1]", "sw[bs=4KiB,iodepth=8]", "sw[bs=4KiB,iodepth=32]",
+	    "sw[bs=1MiB,iodepth=1]", "sw[bs=1MiB,iodepth=8]", "sw[bs=1MiB,iodepth=32]",
+	};
+	static const uint64_t bs[] = {4 * KIB, 4 * KIB, 4 * KIB, MIB, MIB, MIB};
+	static const uint32_t qd[] = {1, 8, 32, 1, 8, 32};
+	struct sc_config *cfg;
+	const struct sc_plan *plan;
+	char path[512];
+
+	cfg = load_ok(yaml, NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	CHECK(plan->nphases == 9, "nphases %u", plan->nphases);
+	if (plan->nphases == 9) {
+		check_io(__LINE__, &plan->phases[0], "phase0", "phase0", 0, 0, 1,
+			 (struct sc_io_spec){.rw = SC_RW_READ,
+					     .rwmixread_pct = 100,
+					     .bs_bytes = 4 * KIB,
+					     .iodepth = 1,
+					     .jobs = 1,
+					     .size_bytes = 64 * MIB,
+					     .io_bytes = 64 * MIB,
+					     .direct = true,
+					     .engine = SC_ENGINE_URING,
+					     .seed = 1});
+		for (uint32_t i = 0; i < 6; i++)
+			check_io(__LINE__, &plan->phases[1 + i], names[i], "sw", 1, i, 6,
+				 (struct sc_io_spec){.rw = SC_RW_RANDREAD,
+						     .rwmixread_pct = 100,
+						     .bs_bytes = bs[i],
+						     .iodepth = qd[i],
+						     .jobs = 1,
+						     .size_bytes = 64 * MIB,
+						     .runtime_ns = 5 * NS,
+						     .direct = true,
+						     .engine = SC_ENGINE_URING,
+						     .seed = 2});
+		/* fsync applies to the cell that writes only. */
+		check_io(__LINE__, &plan->phases[7], "mix[rw=randread]", "mix", 2, 0, 2,
+			 (struct sc_io_spec){.rw = SC_RW_RANDREAD,
+					     .rwmixread_pct = 100,
+					     .bs_bytes = 4 * KIB,
+					     .iodepth = 1,
+					     .jobs = 1,
+					     .size_bytes = 64 * MIB,
+					     .io_bytes = 128 * MIB,
+					     .direct = true,
+					     .engine = SC_ENGINE_URING,
+					     .seed = 3});
+		check_io(__LINE__, &plan->phases[8], "mix[rw=randwrite]", "mix", 2, 1, 2,
+			 (struct sc_io_spec){.rw = SC_RW_RANDWRITE,
+					     .rwmixread_pct = 0,
+					     .bs_bytes = 4 * KIB,
+					     .iodepth = 1,
+					     .jobs = 1,
+					     .size_bytes = 64 * MIB,
+					     .io_bytes = 128 * MIB,
+					     .fsync_every = 4,
+					     .direct = true,
+					     .engine = SC_ENGINE_URING,
+					     .seed = 3});
+	}
+	sc_config_destroy(cfg);
+}
+
+/* Every default of a phase that says only rw. */
+static void test_defaults(void)
+{
+	struct sc_config *cfg;
+	char path[512];
+
+	cfg = load_ok("targets: [{path: @D}]\nphases:\n  - rw: randrw\n", NULL, 0, path,
+		      sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	CHECK(sc_config_plan(cfg)->nphases == 1, "nphases %u", sc_config_plan(cfg)->nphases);
+	check_io(__LINE__, &sc_config_plan(cfg)->phases[0], "phase0", "phase0", 0, 0, 1,
+		 (struct sc_io_spec){.rw = SC_RW_RANDRW,
+				     .rwmixread_pct = 50,
+				     .bs_bytes = 4 * KIB,
+				     .iodepth = 1,
+				     .jobs = 1,
+				     .size_bytes = 64 * MIB,
+				     .io_bytes = 64 * MIB,
+				     .direct = true,
+				     .engine = SC_ENGINE_URING,
+				     .seed = 1});
+	sc_config_destroy(cfg);
+}
+
+static void test_env(void)
+{
+	static const char yaml[] = "targets:\n"
+				   "  - path: ${SC_TEST_DIR}/a$$b\n"
+				   "phases:\n"
+				   "  - rw: ${SC_TEST_RW:-write}\n"
+				   "    bs: ${SC_TEST_BS}\n"
+				   "    iodepth: ${SC_TEST_UNSET_QD:-16}\n"
+				   "    size: ${SC_TEST_EMPTY:-8MiB}\n";
+	struct sc_config *cfg;
+	char path[512], want[512];
+
+	setenv("SC_TEST_DIR", dir, 1);
+	setenv("SC_TEST_BS", "64KiB", 1);
+	setenv("SC_TEST_EMPTY", "", 1);
+	unsetenv("SC_TEST_RW");
+	unsetenv("SC_TEST_UNSET_QD");
+	cfg = load_ok(yaml, NULL, 0, path, sizeof(path), __LINE__);
+	if (cfg) {
+		const struct sc_plan *plan = sc_config_plan(cfg);
+
+		snprintf(want, sizeof(want), "%s/a$b", dir);
+		CHECK(strcmp(plan->targets[0].path, want) == 0, "path %s, expected %s",
+		      plan->targets[0].path, want);
+		CHECK(plan->phases[0].io.rw == SC_RW_WRITE, "rw default");
+		CHECK(plan->phases[0].io.bs_bytes == 64 * KIB, "bs %" PRIu64,
+		      plan->phases[0].io.bs_bytes);
+		CHECK(plan->phases[0].io.iodepth == 16, "iodepth %u", plan->phases[0].io.iodepth);
+		CHECK(plan->phases[0].io.size_bytes == 8 * MIB, "size (empty var takes default)");
+		sc_config_destroy(cfg);
+	}
+	EXPECT_ERR("targets: [{path: @D}]\n"
+		   "phases:\n"
+		   "  - rw: read\n"
+		   "    bs: ${SC_TEST_NOT_SET_XYZ}\n",
+		   "@P:4:9: phases.0.bs: ${SC_TEST_NOT_SET_XYZ} is not set");
+	EXPECT_ERR("targets: [{path: @D}]\n"
+		   "phases:\n"
+		   "  - rw: read\n"
+		   "    name: x${oops\n",
+		   "@P:4:11: phases.0.name: unterminated ${");
+	unsetenv("SC_TEST_DIR");
+	unsetenv("SC_TEST_BS");
+	unsetenv("SC_TEST_EMPTY");
+}
+
+static void test_set(void)
+{
+	static const char yaml[] = "targets:\n"
+				   "  - path: @D\n"
+				   "  - path: @F\n"
+				   "    allow_destroy: true\n"
+				   "phases:\n"
+				   "  - name: seqwrite\n"
+				   "    rw: write\n"
+				   "    bs: 1MiB\n"
+				   "    size: 16MiB\n"
+				   "    io_size: 32MiB\n"
+				   "  - name: randrd\n"
+				   "    rw: randread\n"
+				   "    runtime: 1s\n"
+				   "    ramp: 1s\n";
+	const char *sets[] = {
+	    "phases.0.runtime=5s",   /* drops phases.0.io_size */
+	    "phases.randrd.bs=8KiB", /* by name */
+	    "iodepth=4",	     /* every phase */
+	    "capacity=512KiB",	     /* every target */
+	    "phases.1.io_size=1MiB", /* drops runtime and ramp */
+	    "targets.0.keep=true",   /* creates the key */
+	    "defaults.direct=false", /* creates the section */
+	    "phases.seqwrite.bs=[256KiB, 1MiB]",
+	};
+	struct sc_config *cfg;
+	char path[512], buf[600];
+
+	cfg = load_ok(yaml, sets, sizeof(sets) / sizeof(sets[0]), path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	const struct sc_plan *plan = sc_config_plan(cfg);
+
+	CHECK(plan->ntargets == 2 && plan->targets[0].capacity_bytes == 512 * KIB &&
+		  plan->targets[1].capacity_bytes == 512 * KIB,
+	      "capacity set on every target");
+	CHECK(plan->targets[0].keep && !plan->targets[1].keep, "targets.0.keep");
+	CHECK(plan->nphases == 3, "nphases %u", plan->nphases);
+	if (plan->nphases == 3) {
+		for (int i = 0; i < 2; i++)
+			check_io(__LINE__, &plan->phases[i],
+				 i ? "seqwrite[bs=1MiB]" : "seqwrite[bs=256KiB]", "seqwrite", 0,
+				 (uint32_t)i, 2,
+				 (struct sc_io_spec){.rw = SC_RW_WRITE,
+						     .bs_bytes = i ? MIB : 256 * KIB,
+						     .iodepth = 4,
+						     .jobs = 1,
+						     .size_bytes = 16 * MIB,
+						     .runtime_ns = 5 * NS,
+						     .direct = false,
+						     .engine = SC_ENGINE_URING,
+						     .seed = 1});
+		check_io(__LINE__, &plan->phases[2], "randrd", "randrd", 1, 0, 1,
+			 (struct sc_io_spec){.rw = SC_RW_RANDREAD,
+					     .rwmixread_pct = 100,
+					     .bs_bytes = 8 * KIB,
+					     .iodepth = 4,
+					     .jobs = 1,
+					     .size_bytes = 64 * MIB,
+					     .io_bytes = MIB,
+					     .direct = false,
+					     .engine = SC_ENGINE_URING,
+					     .seed = 2});
+	}
+	sc_config_where(cfg, "phases.0.runtime", buf, sizeof(buf));
+	CHECK(strcmp(buf, "--set phases.0.runtime=5s") == 0, "where of a --set value: %s", buf);
+	sc_config_where(cfg, "targets.1.capacity", buf, sizeof(buf));
+	CHECK(strcmp(buf, "--set capacity=512KiB") == 0, "where of a bare --set: %s", buf);
+	sc_config_destroy(cfg);
+
+	/* Override errors. */
+	{
+		const char *s[] = {"foo=1"};
+		EXPECT_SET_ERR(yaml, s, "--set foo=1: no phase or target accepts \"foo\"");
+	}
+	{
+		const char *s[] = {"iodepht=4"};
+		EXPECT_SET_ERR(yaml, s,
+			       "--set iodepht=4: no phase or target accepts \"iodepht\" (did you "
+			       "mean iodepth?)");
+	}
+	{
+		const char *s[] = {"phases.2.bs=4KiB"};
+		EXPECT_SET_ERR(yaml, s, "--set phases.2.bs=4KiB: phases has no entry \"2\"");
+	}
+	{
+		const char *s[] = {"phases.nosuch.bs=4KiB"};
+		EXPECT_SET_ERR(yaml, s,
+			       "--set phases.nosuch.bs=4KiB: phases has no entry \"nosuch\"");
+	}
+	{
+		const char *s[] = {"jobz.0.bs=4KiB"};
+		EXPECT_SET_ERR(yaml, s, "--set jobz.0.bs=4KiB: no section \"jobz\"");
+	}
+	{
+		const char *s[] = {"runtime"};
+		EXPECT_SET_ERR(yaml, s, "--set runtime: expected KEY=VALUE");
+	}
+	{
+		const char *s[] = {"phases.0.bs=12KX"};
+		EXPECT_SET_ERR(
+		    yaml, s,
+		    "--set phases.0.bs=12KX: phases.0.bs: \"12KX\" is not a size (try 4KiB, 1MiB)");
+	}
+	{
+		const char *s[] = {"direct=yes"};
+		EXPECT_SET_ERR(yaml, s,
+			       "--set direct=yes: phases.0.direct: \"yes\" is not a boolean (write "
+			       "true or false)");
+	}
+	{
+		const char *s[] = {"phases.0.bogus=1"};
+		EXPECT_SET_ERR(yaml, s, "--set phases.0.bogus=1: phases.0.bogus: unknown key");
+	}
+	{
+		const char *s[] = {"bs=[4KiB, 8KiB"};
+		EXPECT_SET_ERR(yaml, s, "--set bs=[4KiB, 8KiB: not a valid list");
+	}
+	{
+		const char *s[] = {"jobs=[1, 2]"};
+		EXPECT_SET_ERR(yaml, s,
+			       "--set jobs=[1, 2]: phases.0.jobs: expected a whole number, got a "
+			       "list (only rw, bs and iodepth can be swept)");
+	}
+}
+
+/* ---- errors: one per class, with the exact location ---- */
+
+/* Lines 1-4 of most error configs; what follows is line 5 of phase 0. */
+#define HEAD "targets:\n  - path: @D\nphases:\n  - rw: read\n"
+
+static void test_errors(void)
+{
+	/* YAML syntax, with libyaml's location. */
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - rw: [read\n",
+		   "@P:5:1: YAML syntax: did not find expected ',' or ']'");
+	EXPECT_ERR("targets:\n  - path: @D\n bad: x\n",
+		   "@P:3:2: YAML syntax: did not find expected key");
+	EXPECT_ERR("targets:\n\t- path: @D\n",
+		   "@P:2:1: YAML syntax: found character that cannot start any token (a tab: YAML "
+		   "indents with spaces only)");
+	EXPECT_ERR("targets: []\n---\nphases: []\n", "@P:3:1: a second YAML document");
+	EXPECT_ERR("- a\n- b\n", "@P:1:1: the config must be a mapping");
+	/* Unknown keys, with and without a near miss. */
+	EXPECT_ERR(HEAD "    iodepht: 4\n",
+		   "@P:5:5: phases.0.iodepht: unknown key (did you mean iodepth?)");
+	EXPECT_ERR(HEAD "    frobnicate: 4\n",
+		   "@P:5:5: phases.0.frobnicate: unknown key (a phase takes");
+	EXPECT_ERR(HEAD "    capacity: 4\n",
+		   "@P:5:5: phases.0.capacity: unknown key (capacity is a target key");
+	EXPECT_ERR("targets:\n  - path: @D\n    size: 1GiB\nphases: [{rw: read}]\n",
+		   "@P:3:5: targets.0.size: unknown key (size is a phase key");
+	EXPECT_ERR("target:\n  - path: @D\n",
+		   "@P:1:1: target: unknown key (did you mean targets?)");
+	/* Duplicate keys. */
+	EXPECT_ERR(HEAD "    bs: 4KiB\n    bs: 8KiB\n",
+		   "@P:6:5: phases.0.bs: duplicate key (first at line 5)");
+	/* Wrong types. */
+	EXPECT_ERR(HEAD "    bs: {a: 1}\n", "@P:5:9: phases.0.bs: expected a size, got a mapping");
+	EXPECT_ERR(HEAD "    jobs: [1, 2]\n", "@P:5:11: phases.0.jobs: expected a whole number, "
+					      "got a list (only rw, bs and iodepth can be swept)");
+	EXPECT_ERR(HEAD "    bs: [4KiB, [8KiB]]\n",
+		   "@P:5:16: phases.0.bs.1: expected a size, got a list");
+	EXPECT_ERR("targets: /tmp\nphases: [{rw: read}]\n",
+		   "@P:1:10: targets: expected a list of targets, got a value");
+	EXPECT_ERR(HEAD "    direct: yes\n",
+		   "@P:5:13: phases.0.direct: \"yes\" is not a boolean (write true or false)");
+	EXPECT_ERR(HEAD "    jobs:\n",
+		   "@P:5:10: phases.0.jobs: no value given (expected a whole number)");
+	EXPECT_ERR(HEAD "    workload: ckpt\n",
+		   "@P:5:15: phases.0.workload: \"ckpt\" is not a workload (known: io)");
+	EXPECT_ERR(
+	    HEAD "    engine: aio\n",
+	    "@P:5:13: phases.0.engine: \"aio\" is not an engine (known: io_uring, psync, null)");
+	EXPECT_ERR(
+	    "targets:\n  - path: @D\nphases:\n  - rw: rndread\n",
+	    "@P:4:9: phases.0.rw: \"rndread\" is not an rw pattern (did you mean randread?)");
+	/* Units. */
+	EXPECT_ERR(HEAD "    bs: 12KX\n",
+		   "@P:5:9: phases.0.bs: \"12KX\" is not a size (try 4KiB, 1MiB)");
+	EXPECT_ERR(HEAD "    runtime: 10x\n",
+		   "@P:5:14: phases.0.runtime: \"10x\" is not a duration (try 10s, 500ms, 2m)");
+	/* Ranges. */
+	EXPECT_ERR(HEAD "    iodepth: 20000\n",
+		   "@P:5:14: phases.0.iodepth: 20000 is out of range (1..16384)");
+	EXPECT_ERR(HEAD "    jobs: 0\n", "@P:5:11: phases.0.jobs: 0 is out of range (1..1024)");
+	EXPECT_ERR(HEAD "    iodepth: -1\n", "@P:5:14: phases.0.iodepth: -1 is out of range");
+	EXPECT_ERR(HEAD "    iodepth: 2.5\n",
+		   "@P:5:14: phases.0.iodepth: \"2.5\" is not a whole number");
+	EXPECT_ERR(HEAD "    bs: 2GiB\n", "@P:5:9: phases.0.bs: 2GiB is out of range (1B..1GiB)");
+	EXPECT_ERR(HEAD "    runtime: 0s\n", "@P:5:14: phases.0.runtime: 0s is too short");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - rw: randrw\n    rwmixread: 101\n",
+		   "@P:5:16: phases.0.rwmixread: 101 is out of range (0..100)");
+	/* Impossible combinations. */
+	EXPECT_ERR(HEAD "    runtime: 5s\n    io_size: 1GiB\n",
+		   "@P:6:14: phases.0.io_size: runtime and io_size are alternatives");
+	EXPECT_ERR(HEAD "    ramp: 2s\n", "@P:5:11: phases.0.ramp: ramp needs runtime");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - rw: write\n    rwmixread: 70\n",
+		   "@P:5:16: phases.0.rwmixread: rwmixread only applies to rw: randrw (this phase "
+		   "is write)");
+	EXPECT_ERR(HEAD "    fsync: 4\n",
+		   "@P:5:12: phases.0.fsync: fsync needs a phase that writes (this phase is read)");
+	EXPECT_ERR(HEAD "    bs: 1MiB\n    size: 64KiB\n",
+		   "@P:5:9: phases.0.bs: 1MiB is larger than size 64KiB");
+	EXPECT_ERR(HEAD "    bs: 64KiB\n    size: 100KiB\n",
+		   "@P:6:11: phases.0.size: 100KiB is not a multiple of bs 64KiB");
+	EXPECT_ERR(HEAD "    bs: 64KiB\n    io_size: 100KiB\n",
+		   "@P:6:14: phases.0.io_size: 100KiB is not a multiple of bs 64KiB");
+	EXPECT_ERR(HEAD "    bs: [4KiB, 128MiB]\n",
+		   "@P:5:16: phases.0.bs.1: 128MiB is larger than size 64MiB");
+	EXPECT_ERR(HEAD "    bs: [4KiB, 4096]\n",
+		   "@P:5:16: phases.0.bs.1: \"4096\" is listed twice (also at phases.0.bs.0)");
+	EXPECT_ERR("targets:\n  - path: @D\ndefaults:\n  bs: 1MiB\nphases:\n"
+		   "  - name: small\n    rw: read\n    size: 64KiB\n",
+		   "@P:4:7: defaults.bs: 1MiB is larger than size 64KiB, in phase small");
+	EXPECT_ERR("targets:\n  - path: @D\ndefaults:\n  name: x\nphases: [{rw: read}]\n",
+		   "@P:4:3: defaults.name: a name cannot be a default");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - bs: 4KiB\n",
+		   "@P:4:5: phases.0: no rw (one of read, write, randread, randwrite, randrw)");
+	/* No targets, no phases, a name used twice. */
+	EXPECT_ERR("phases:\n  - rw: read\n", "@P:1:1: targets: missing");
+	EXPECT_ERR("targets: []\nphases:\n  - rw: read\n", "@P:1:10: targets: no targets");
+	EXPECT_ERR("", "@P:1:1: targets: missing");
+	EXPECT_ERR("targets:\n  - path: @D\n", "@P:1:1: phases: missing");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n", "@P:3:8: phases: no phases");
+	EXPECT_ERR("targets:\n  - capacity: 1GiB\nphases: [{rw: read}]\n",
+		   "@P:2:5: targets.0: no path");
+	EXPECT_ERR("targets:\n  - path: @D\n    hosts: \"\"\nphases: [{rw: read}]\n",
+		   "@P:3:12: targets.0.hosts: empty value");
+	EXPECT_ERR(HEAD "    name: a\n  - name: a\n    rw: write\n",
+		   "@P:6:11: phases.1.name: \"a\" is already the name of phases.0");
+	EXPECT_ERR(HEAD "  - name: phase0\n    rw: write\n",
+		   "@P:5:11: phases.1.name: \"phase0\" is already the name of phases.0");
+	EXPECT_ERR(HEAD "    name: \"a b\"\n",
+		   "@P:5:11: phases.0.name: \"a b\" is not a phase name");
+}
+
+static void test_targets(void)
+{
+	/* A path under a parent that does not exist. */
+	EXPECT_ERR(
+	    "targets:\n  - path: @D/nope/deeper\nphases: [{rw: read}]\n",
+	    "@P:2:11: targets.0.path: @D/nope/deeper does not exist, nor does its parent @D/nope");
+	/* Capacity above the size of a small file. */
+	EXPECT_ERR("targets:\n  - path: @F\n    capacity: 2MiB\nphases: [{rw: read}]\n",
+		   "@P:3:15: targets.0.capacity: 2MiB is larger than the file @F (1MiB)");
+	/* Capacity above a directory's free space. */
+	EXPECT_ERR("targets:\n  - path: @D\n    capacity: 1000PiB\nphases: [{rw: read}]\n",
+		   "@P:3:15: targets.0.capacity: 1000PiB is more than the ");
+	/* O_DIRECT alignment. */
+	EXPECT_ERR("targets:\n  - path: @F\nphases:\n  - rw: read\n    bs: 1000\n"
+		   "    size: 1000000\n",
+		   "@P:5:9: phases.0.bs: 1KB is not a multiple of the 512B block size of targets.0 "
+		   "(@F), which direct: true needs (use a multiple of 512B, or direct: false)");
+	{
+		/* ... which direct: false lifts. */
+		struct sc_config *cfg;
+		char path[512];
+
+		cfg = load_ok("targets:\n  - path: @F\nphases:\n  - rw: read\n    bs: 1000\n"
+			      "    size: 1000000\n    direct: false\n",
+			      NULL, 0, path, sizeof(path), __LINE__);
+		sc_config_destroy(cfg);
+	}
+	/* Writing over a file without allow_destroy. */
+	EXPECT_ERR("targets:\n  - path: @F\nphases:\n  - rw: [read, randwrite]\n",
+		   "@P:4:16: phases.0.rw.1: randwrite would overwrite the data of the file @F "
+		   "(targets.0) (set allow_destroy: true");
+	/* The same path twice, and a target hosts: skips the local checks. */
+	EXPECT_ERR("targets:\n  - path: @D\n  - path: @D\nphases: [{rw: read}]\n",
+		   "@P:3:11: targets.1.path: @D is already targets.0");
+	{
+		struct sc_config *cfg;
+		char path[512];
+
+		cfg = load_ok("targets:\n  - path: /nonexistent/x/y\n    hosts: node1\n"
+			      "phases: [{rw: write}]\n",
+			      NULL, 0, path, sizeof(path), __LINE__);
+		if (cfg)
+			CHECK(sc_config_plan(cfg)->targets[0].kind == SC_TARGET_DIR &&
+				  sc_config_plan(cfg)->targets[0].capacity_bytes == 0,
+			      "unprobed target: dir, capacity 0");
+		sc_config_destroy(cfg);
+	}
+	/* A config that cannot be read. */
+	{
+		struct sc_config *cfg = NULL;
+		char err[512], path[512], want[600];
+		int ret;
+
+		snprintf(path, sizeof(path), "%s/missing.yaml", dir);
+		ret = sc_config_load(&cfg, path, NULL, 0, err, sizeof(err));
+		snprintf(want, sizeof(want), "%s: cannot read the config (", path);
+		CHECK(ret == -ENOENT && !cfg, "missing config: %d", ret);
+		CHECK(strncmp(err, want, strlen(want)) == 0, "missing config: %s", err);
+	}
+}
+
+static void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) != NULL) {
+		char sub[1024];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (e->d_type == DT_DIR)
+			remove_tree(sub);
+		else
+			unlink(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+int main(void)
+{
+	FILE *f;
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/sc_config_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(file_tgt, sizeof(file_tgt), "%s/target.img", dir);
+	f = fopen(file_tgt, "w");
+	if (!f || ftruncate(fileno(f), (off_t)MIB) != 0) {
+		perror(file_tgt);
+		return 1;
+	}
+	fclose(f);
+
+	test_full_plan();
+	test_sweep();
+	test_defaults();
+	test_env();
+	test_set();
+	test_errors();
+	test_targets();
+
+	remove_tree(dir);
+	if (failures) {
+		fprintf(stderr, "test_config: %d failure(s)\n", failures);
+		return 1;
+	}
+	printf("test_config: all passed\n");
+	return 0;
+}
