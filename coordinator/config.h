@@ -18,7 +18,12 @@ struct sc_config;
  * 0, or -EINVAL with one message in err of the form
  *   "cfg.yaml:14:7: phases.2.bs: \"12KX\" is not a size (try 4KiB, 1MiB)"
  * (an override's error names "--set KEY=VALUE" instead of a location), or
- * -errno when the file cannot be read. */
+ * -errno when the file cannot be read.
+ *
+ * In --set, runtime and io_size are alternatives: setting one removes the
+ * other (io_size also removes ramp) from the same mapping.  Targets with
+ * `hosts:` are not probed here; their capacity may be 0 (unknown), and each
+ * rank checks them on its own host (validate.h). */
 int sc_config_load(struct sc_config **out, const char *path,
 		   const char *const *sets, uint32_t nsets,
 		   char *err, size_t errlen);

@@ -33,7 +33,7 @@ int sc_validate_layout(const struct sc_config *cfg, const struct sc_plan *plan,
 		const struct sc_target_spec *t = &plan->targets[p->target];
 		uint64_t need = sc_layout_need_bytes(plan, p->target, p->nslots);
 
-		if (need > t->capacity_bytes) {
+		if (t->capacity_bytes && need > t->capacity_bytes) {
 			char key[64];
 
 			snprintf(key, sizeof(key), "targets.%u.capacity", p->target);
@@ -85,6 +85,19 @@ int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, 
 		snprintf(err, errlen, "%s: %s is a %s here but a %s on rank 0's host", host,
 			 t->path, sc_target_kind_name(info.kind), sc_target_kind_name(t->kind));
 		return -EINVAL;
+	}
+	uint64_t limit = info.kind == SC_TARGET_DIR ? info.avail_bytes : info.size_bytes;
+	uint64_t need = sc_layout_need_bytes(plan, place->target, place->nslots);
+	char need_s[32], limit_s[32];
+
+	if (t->capacity_bytes && t->capacity_bytes < limit)
+		limit = t->capacity_bytes;
+	if (need > limit) {
+		snprintf(err, errlen, "%s: %s: the run needs %s here for %u rank(s) but only %s %s",
+			 host, t->path, sc_fmt_bytes(need_s, sizeof(need_s), need), place->nslots,
+			 sc_fmt_bytes(limit_s, sizeof(limit_s), limit),
+			 limit == t->capacity_bytes ? "of capacity is allowed" : "is available");
+		return -ENOSPC;
 	}
 	if (info.kind == SC_TARGET_BLOCK && info.mounted && plan_writes(plan)) {
 		snprintf(err, errlen,
