@@ -1,15 +1,16 @@
 /* layout.c -- which target, region and files each rank's jobs use. */
 #include "layout.h"
 
+#include "hostlist.h"
+
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 
 int sc_layout_target_matches(const struct sc_target_spec *t, const char *host)
 {
 	if (!t->hosts || !t->hosts[0])
 		return 1;
-	return fnmatch(t->hosts, host, 0) == 0;
+	return sc_hostlist_match(t->hosts, host);
 }
 
 int sc_layout_place(const struct sc_plan *plan, const char *host, uint32_t rank,
