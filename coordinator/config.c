@@ -35,6 +35,8 @@
  *                probed target's alignment
  *     engine     io_uring (default) | psync | null
  *     seed       0..2^64-1, default 1 + the phase's index
+ *     stonewall  all_done (default: every rank completes its work) |
+ *                first_done (every rank stops when the first one is done)
  *   Sweeps expand into cells: rw, then bs, then iodepth varying fastest, each
  *   named "<name>[rw=..,bs=..,iodepth=..]" with only the swept keys.
  *
@@ -59,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../worker/hostlist.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
 #include "config_priv.h"
@@ -95,6 +98,7 @@ enum pkey {
 	PK_DIRECT,
 	PK_ENGINE,
 	PK_SEED,
+	PK_STONEWALL,
 	PK_COUNT
 };
 
@@ -108,7 +112,8 @@ const char *const cfg_phase_keys[PK_COUNT + 1] = {
     [PK_RUNTIME] = "runtime", [PK_IO_SIZE] = "io_size",
     [PK_RAMP] = "ramp",	      [PK_FSYNC] = "fsync",
     [PK_DIRECT] = "direct",   [PK_ENGINE] = "engine",
-    [PK_SEED] = "seed",	      [PK_COUNT] = NULL,
+    [PK_SEED] = "seed",	      [PK_STONEWALL] = "stonewall",
+    [PK_COUNT] = NULL,
 };
 
 const char *const cfg_target_keys[TK_COUNT + 1] = {
@@ -140,6 +145,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_DIRECT] = PHASE(CFG_VT_BOOL, 0, 1, false),
     [PK_ENGINE] = PHASE(CFG_VT_ENGINE, 0, 0, false),
     [PK_SEED] = PHASE(CFG_VT_UINT, 0, UINT64_MAX, false),
+    [PK_STONEWALL] = PHASE(CFG_VT_STONEWALL, 0, 0, false),
 };
 #undef PHASE
 
@@ -159,7 +165,7 @@ struct pv {
 	char name[CFG_MAX_NAME_LEN + 1];
 	struct cfg_sweep rw, bs, iodepth;
 	uint64_t workload, rwmixread, jobs, size, runtime, io_size, ramp;
-	uint64_t fsync, direct, engine, seed;
+	uint64_t fsync, direct, engine, seed, stonewall;
 	uint32_t ncells;
 };
 
@@ -207,7 +213,7 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 	    [PK_RUNTIME] = &pv->runtime,   [PK_IO_SIZE] = &pv->io_size,
 	    [PK_RAMP] = &pv->ramp,	   [PK_FSYNC] = &pv->fsync,
 	    [PK_DIRECT] = &pv->direct,	   [PK_ENGINE] = &pv->engine,
-	    [PK_SEED] = &pv->seed,
+	    [PK_SEED] = &pv->seed,	   [PK_STONEWALL] = &pv->stonewall,
 	};
 	uint64_t unused;
 	int err;
@@ -271,7 +277,7 @@ static int unknown_key(struct ctx *c, const struct cfg_pair *p, const char *sect
 		    "unknown key (a target takes path, capacity, keep, allow_destroy, hosts)");
 	return cfg_fail(c->d, &p->kloc, path,
 			"unknown key (a phase takes name, workload, rw, rwmixread, bs, iodepth, "
-			"jobs, size, runtime, io_size, ramp, fsync, direct, engine, seed)");
+			"jobs, size, runtime, io_size, ramp, fsync, direct, engine, seed, stonewall)");
 }
 
 /* ---- targets ---- */
@@ -355,6 +361,13 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 		if (strcmp(o->path, t->path) == 0 &&
 		    (o->hosts ? t->hosts && strcmp(o->hosts, t->hosts) == 0 : !t->hosts))
 			return fail_node(c, src[TK_PATH], "%s is already targets.%u", t->path, j);
+	}
+	if (t->hosts) {
+		char why[256];
+
+		if (sc_hostlist_check(t->hosts, why, sizeof(why)))
+			return fail_node(c, src[TK_HOSTS], "%s (write e.g. gpu[01-16], node*, a,b)",
+					 why);
 	}
 	if (t->hosts) {
 		/* Lives on other hosts: each rank there checks it.  Kind is a
@@ -728,6 +741,7 @@ static int fill_cell(const struct pv *pv, uint32_t i, uint32_t cell, uint32_t r,
 	ph->io.fsync_every = sc_rw_writes(rw) ? (uint32_t)pv->fsync : 0;
 	ph->io.direct = pv->direct != 0;
 	ph->io.engine = (enum sc_engine_kind)pv->engine;
+	ph->stonewall = (enum sc_stonewall)pv->stonewall;
 	ph->io.seed = pv->seed;
 	return 0;
 }

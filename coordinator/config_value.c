@@ -60,6 +60,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "an rw pattern";
 	case CFG_VT_ENGINE:
 		return "an engine";
+	case CFG_VT_STONEWALL:
+		return "all_done or first_done";
 	case CFG_VT_UINT:
 		return "a whole number";
 	case CFG_VT_SIZE:
@@ -111,6 +113,7 @@ static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)
 
 static const char *const rw_list[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
 static const char *const engine_list[] = {"io_uring", "psync", "null", NULL};
+static const char *const stonewall_list[] = {"all_done", "first_done", NULL};
 static const char *const workload_list[] = {"io", NULL};
 
 static bool name_char_ok(char ch)
@@ -163,6 +166,9 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 		return parse_named(d, n, sc_rw_parse, rw_list, "an rw pattern", out);
 	case CFG_VT_ENGINE:
 		return parse_named(d, n, sc_engine_parse, engine_list, "an engine", out);
+	case CFG_VT_STONEWALL:
+		return parse_named(d, n, sc_stonewall_parse, stonewall_list, "a stonewall mode",
+				   out);
 	case CFG_VT_BOOL:
 		if (strcmp(s, "true") == 0)
 			*out = 1;

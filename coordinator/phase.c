@@ -84,7 +84,8 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	start = sc_cluster_common_start(c, START_LEAD_NS +
 						   START_LEAD_PER_RANK_NS * (uint64_t)c->nranks);
 	sc_run_start(run, start);
-	sc_cluster_wait_run(c, run, 0, &firstdone);
+	sc_cluster_wait_run(c, run, plan->phases[p].stonewall == SC_STONEWALL_FIRST_DONE,
+			    &firstdone);
 	rc = sc_run_finish(run, &mine);
 	mine.rank = (uint32_t)c->rank;
 	mine.node = c->node;

@@ -42,6 +42,8 @@ SAME_ENUM(SC_TARGET_BLOCK, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK);
 SAME_ENUM(SC_TARGET_COUNT, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK + 1);
 SAME_ENUM(SC_WORKLOAD_IO, SSDCLUSTER__WORKLOAD__WORKLOAD_IO);
 SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_IO + 1);
+SAME_ENUM(SC_STONEWALL_FIRST_DONE, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE);
+SAME_ENUM(SC_STONEWALL_COUNT, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE + 1);
 
 /* ------------------------------------------------------------ checks */
 
@@ -66,7 +68,8 @@ static bool plan_ok(const struct sc_plan *p)
 	for (uint32_t i = 0; i < p->nphases; i++) {
 		const struct sc_phase *ph = &p->phases[i];
 
-		if (!enum_in((int)ph->workload, SC_WORKLOAD_COUNT) || ph->cell >= ph->ncells ||
+		if (!enum_in((int)ph->workload, SC_WORKLOAD_COUNT) ||
+		    !enum_in((int)ph->stonewall, SC_STONEWALL_COUNT) || ph->cell >= ph->ncells ||
 		    !io_ok(&ph->io))
 			return false;
 	}
@@ -324,6 +327,7 @@ static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 		ph[i].cell = s->cell;
 		ph[i].ncells = s->ncells;
 		ph[i].workload = (Ssdcluster__Workload)s->workload;
+		ph[i].stonewall = (Ssdcluster__Stonewall)s->stonewall;
 
 		ssdcluster__io_spec__init(&io[i]);
 		io[i].rw = (Ssdcluster__Rw)s->io.rw;
@@ -599,7 +603,8 @@ static int plan_from_pb(const Ssdcluster__Plan *m, struct sc_plan *p)
 		const Ssdcluster__Phase *ph = m->phases[i];
 		struct sc_phase *s = &p->phases[i];
 
-		if (!enum_in((int)ph->workload, SC_WORKLOAD_COUNT))
+		if (!enum_in((int)ph->workload, SC_WORKLOAD_COUNT) ||
+		    !enum_in((int)ph->stonewall, SC_STONEWALL_COUNT))
 			return -EBADMSG;
 		if ((err = dup_str(ph->name, &s->name)) || (err = dup_str(ph->group, &s->group)) ||
 		    (err = io_from_pb(ph->io, &s->io)))
@@ -608,6 +613,7 @@ static int plan_from_pb(const Ssdcluster__Plan *m, struct sc_plan *p)
 		s->cell = ph->cell;
 		s->ncells = ph->ncells;
 		s->workload = (enum sc_workload)ph->workload;
+		s->stonewall = (enum sc_stonewall)ph->stonewall;
 	}
 	return 0;
 }

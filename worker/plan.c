@@ -27,6 +27,11 @@ static const char *const workload_names[SC_WORKLOAD_COUNT] = {
 	[SC_WORKLOAD_IO] = "io",
 };
 
+static const char *const stonewall_names[SC_STONEWALL_COUNT] = {
+	[SC_STONEWALL_ALL_DONE] = "all_done",
+	[SC_STONEWALL_FIRST_DONE] = "first_done",
+};
+
 static int find_name(const char *const *names, int n, const char *s)
 {
 	for (int i = 0; i < n; i++)
@@ -73,6 +78,16 @@ const char *sc_workload_name(enum sc_workload w)
 int sc_workload_parse(const char *s)
 {
 	return find_name(workload_names, SC_WORKLOAD_COUNT, s);
+}
+
+const char *sc_stonewall_name(enum sc_stonewall s)
+{
+	return name_of(stonewall_names, SC_STONEWALL_COUNT, (int)s);
+}
+
+int sc_stonewall_parse(const char *s)
+{
+	return find_name(stonewall_names, SC_STONEWALL_COUNT, s);
 }
 
 bool sc_rw_reads(enum sc_rw rw)

@@ -64,6 +64,13 @@ struct sc_io_spec {
 	uint64_t seed;
 };
 
+/* When a phase ends on every rank. */
+enum sc_stonewall {
+	SC_STONEWALL_ALL_DONE = 0,  /* every rank completes its own work */
+	SC_STONEWALL_FIRST_DONE,    /* every rank stops when the first is done */
+	SC_STONEWALL_COUNT
+};
+
 /* One phase after sweep expansion: every rank runs it in lockstep. */
 struct sc_phase {
 	char *name;                 /* "seqwrite" or "sweep[bs=4KiB,iodepth=32]" */
@@ -72,6 +79,7 @@ struct sc_phase {
 	uint32_t cell;              /* index within that group's sweep, 0 if none */
 	uint32_t ncells;            /* cells in that group's sweep, 1 if none */
 	enum sc_workload workload;
+	enum sc_stonewall stonewall;
 	struct sc_io_spec io;
 };
 
@@ -96,6 +104,8 @@ int sc_engine_parse(const char *s);
 const char *sc_target_kind_name(enum sc_target_kind k);
 const char *sc_workload_name(enum sc_workload w);
 int sc_workload_parse(const char *s);
+const char *sc_stonewall_name(enum sc_stonewall s);
+int sc_stonewall_parse(const char *s);
 
 /* True when the pattern reads / writes at all. */
 bool sc_rw_reads(enum sc_rw rw);
