@@ -460,6 +460,7 @@ static Ssdcluster__PhaseRecord *phase_record_to_pb(struct arena *a,
 	m->phase = ph->phase;
 	m->measure_start_ns = ph->measure_start_ns;
 	m->firstdone_ns = ph->firstdone_ns;
+	m->merge_ns = ph->merge_ns;
 	m->n_ranks = ph->nranks;
 	m->ranks = arena_alloc(a, ph->nranks, sizeof(*m->ranks));
 	if (!m->ranks)
@@ -493,6 +494,7 @@ static Ssdcluster__RunRecord *run_to_pb(struct arena *a, const struct sc_run_rec
 	m->started_unix_ns = run->started_unix_ns;
 	m->nranks = run->nranks;
 	m->nnodes = run->nnodes;
+	m->rank0_peak_rss_bytes = run->rank0_peak_rss_bytes;
 	m->plan = plan_to_pb(a, &run->plan);
 	m->n_phases = run->nphases;
 	m->phases = arena_alloc(a, run->nphases, sizeof(*m->phases));
@@ -714,6 +716,7 @@ static int phase_record_from_pb(const Ssdcluster__PhaseRecord *m, struct sc_phas
 	ph->phase = m->phase;
 	ph->measure_start_ns = m->measure_start_ns;
 	ph->firstdone_ns = m->firstdone_ns;
+	ph->merge_ns = m->merge_ns;
 	if ((err = hist_from_pb(m->read_lat, &ph->lat[SC_DIR_READ])) ||
 	    (err = hist_from_pb(m->write_lat, &ph->lat[SC_DIR_WRITE])) ||
 	    (err = count_of(m->n_ranks, &n)) ||
@@ -738,6 +741,7 @@ static int run_from_pb(const Ssdcluster__RunRecord *m, struct sc_run_record *run
 	run->started_unix_ns = m->started_unix_ns;
 	run->nranks = m->nranks;
 	run->nnodes = m->nnodes;
+	run->rank0_peak_rss_bytes = m->rank0_peak_rss_bytes;
 	run->nphases = n;
 	for (uint32_t i = 0; i < n; i++)
 		if ((err = phase_record_from_pb(m->phases[i], &run->phases[i])))

@@ -53,6 +53,8 @@ struct sc_phase_record {
 	uint32_t phase;             /* index into plan.phases */
 	int64_t measure_start_ns;   /* common start + ramp, relative to start */
 	int64_t firstdone_ns;       /* first rank's end, relative to start */
+	int64_t merge_ns;           /* rank 0: reducing histograms, gathering
+				     * and unpacking every rank's result */
 	uint32_t nranks;
 	struct sc_rank_result *ranks; /* heap, sorted by rank */
 	struct sc_hist *lat[SC_DIR_COUNT]; /* heap, merged over all ranks */
@@ -64,6 +66,7 @@ struct sc_run_record {
 	int64_t started_unix_ns;    /* wall clock at the run's start */
 	uint32_t nranks;
 	uint32_t nnodes;
+	uint64_t rank0_peak_rss_bytes; /* rank 0's peak resident memory so far */
 	struct sc_plan plan;
 	uint32_t nphases;           /* finished phases, in plan order */
 	struct sc_phase_record *phases;
