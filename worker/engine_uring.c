@@ -8,12 +8,13 @@
 
 #include <errno.h>
 #include <liburing.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "engine_priv.h"
 
 /* Ring flags to try first; a kernel that knows none of them gets 0.
  * SINGLE_ISSUER binds the ring to the thread that enables it: the ring is
@@ -90,7 +91,7 @@ static int uring_create(struct sc_engine **out, const struct sc_engine_conf *con
 	struct sc_engine *e;
 	int ret;
 
-	if (!conf || conf->depth == 0 || (conf->nfds && !conf->fds) || (conf->nbufs && !conf->bufs))
+	if (!engine_conf_valid(conf))
 		return -EINVAL;
 	e = calloc(1, sizeof(*e) + (size_t)conf->depth * sizeof(e->cqes[0]));
 	if (!e)
@@ -118,23 +119,13 @@ out_free:
 	return ret;
 }
 
-static bool io_valid(const struct sc_engine *e, const struct sc_io *io)
-{
-	if (io->file >= e->nfds)
-		return false;
-	if (io->op == SC_OP_FSYNC)
-		return true;
-	return (io->op == SC_OP_READ || io->op == SC_OP_WRITE) && io->buf < e->nbufs &&
-	       io->len <= e->bufs[io->buf].iov_len && io->len <= INT32_MAX;
-}
-
 static int uring_queue(struct sc_engine *e, struct sc_io *io)
 {
 	struct io_uring_sqe *sqe;
 	void *buf;
 	int fd;
 
-	if (!io_valid(e, io))
+	if (!engine_io_valid(io, e->nfds, e->bufs, e->nbufs))
 		return -EINVAL;
 	if (e->nqueued + e->ninflight >= e->depth)
 		return -EBUSY;

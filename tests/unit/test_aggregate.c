@@ -7,31 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 #define GB UINT64_C(1000000000)
 #define S  INT64_C(1000000000)
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		perror("calloc");
-		exit(1);
-	}
-	return p;
-}
 
 static struct sc_hist *hist_new(void)
 {
@@ -399,10 +378,5 @@ int main(void)
 	test_seconds();
 	test_volatility();
 	test_degenerate();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_aggregate: all checks passed\n");
-	return 0;
+	return check_exit("test_aggregate");
 }

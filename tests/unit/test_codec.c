@@ -11,19 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "codec.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                      \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static bool all_zero(const void *p, size_t n)
 {
@@ -59,28 +48,6 @@ static uint32_t le32(const uint8_t *p)
 }
 
 /* ------------------------------------------------------------ fixtures */
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d) {
-		perror("strdup");
-		exit(1);
-	}
-	return d;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		perror("calloc");
-		exit(1);
-	}
-	return p;
-}
 
 /* 2 targets and 3 phases, every field away from its default (workload has
  * one value only) and several at the ends of their ranges. */
@@ -1072,10 +1039,5 @@ int main(void)
 	test_damage();
 	test_hand_made();
 
-	if (failures) {
-		printf("test_codec: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_codec: all checks passed\n");
-	return 0;
+	return check_exit("test_codec");
 }

@@ -12,21 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "plan.h"
 
-static int failures;
 static char dir[256];	   /* temp dir: configs, a small file target */
 static char file_tgt[300]; /* a 1 MiB regular file in dir */
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)
@@ -91,8 +81,7 @@ static struct sc_config *load_ok(const char *text, const char *const *sets, uint
 	write_cfg("ok.yaml", text, path, pathlen);
 	ret = sc_config_load(&cfg, path, sets, nsets, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "FAIL %s:%d: load returned %d: %s\n", __FILE__, line, ret, err);
-		failures++;
+		check_fail(__FILE__, line, NULL, "load returned %d: %s", ret, err);
 		return NULL;
 	}
 	return cfg;
@@ -130,11 +119,9 @@ static void expect_err(int line, const char *text, const char *const *sets, uint
 	after = count_entries(dir);
 	if (getenv("SC_TEST_VERBOSE"))
 		printf("%s\n", err);
-	if (ret != -EINVAL || strncmp(err, want, strlen(want)) != 0) {
-		fprintf(stderr, "FAIL %s:%d: load returned %d\n  got:      %s\n  expected: %s...\n",
-			__FILE__, line, ret, err, want);
-		failures++;
-	}
+	if (ret != -EINVAL || strncmp(err, want, strlen(want)) != 0)
+		check_fail(__FILE__, line, NULL,
+			   "load returned %d\n  got:      %s\n  expected: %s...", ret, err, want);
 	CHECK(cfg == NULL, "line %d: a failing load gives no config", line);
 	CHECK(before == after, "line %d: a failing load changed %s (%d -> %d entries)", line, dir,
 	      before, after);
@@ -155,12 +142,11 @@ static void check_io(int line, const struct sc_phase *ph, const char *name, cons
 	if (strcmp(ph->name, name) || strcmp(ph->group, group) ||
 	    ph->config_index != config_index || ph->cell != cell || ph->ncells != ncells ||
 	    ph->workload != SC_WORKLOAD_IO) {
-		fprintf(stderr,
-			"FAIL %s:%d: phase %s/%s index %u cell %u/%u workload %d, expected %s/%s "
-			"%u %u/%u io\n",
-			__FILE__, line, ph->name, ph->group, ph->config_index, ph->cell, ph->ncells,
-			(int)ph->workload, name, group, config_index, cell, ncells);
-		failures++;
+		check_fail(
+		    __FILE__, line, NULL,
+		    "phase %s/%s index %u cell %u/%u workload %d, expected %s/%s %u %u/%u io",
+		    ph->name, ph->group, ph->config_index, ph->cell, ph->ncells, (int)ph->workload,
+		    name, group, config_index, cell, ncells);
 	}
 	if (io->rw != want.rw || io->rwmixread_pct != want.rwmixread_pct ||
 	    io->bs_bytes != want.bs_bytes || io->iodepth != want.iodepth || io->jobs != want.jobs ||
@@ -168,21 +154,20 @@ static void check_io(int line, const struct sc_phase *ph, const char *name, cons
 	    io->io_bytes != want.io_bytes || io->ramp_ns != want.ramp_ns ||
 	    io->fsync_every != want.fsync_every || io->direct != want.direct ||
 	    io->engine != want.engine || io->seed != want.seed) {
-		fprintf(stderr,
-			"FAIL %s:%d: phase %s io\n"
-			"  got:      rw %d mix %u bs %" PRIu64 " qd %u jobs %u size %" PRIu64
-			" runtime %" PRIu64 " io %" PRIu64 " ramp %" PRIu64
-			" fsync %u direct %d engine %d seed %" PRIu64 "\n"
-			"  expected: rw %d mix %u bs %" PRIu64 " qd %u jobs %u size %" PRIu64
-			" runtime %" PRIu64 " io %" PRIu64 " ramp %" PRIu64
-			" fsync %u direct %d engine %d seed %" PRIu64 "\n",
-			__FILE__, line, ph->name, (int)io->rw, io->rwmixread_pct, io->bs_bytes,
-			io->iodepth, io->jobs, io->size_bytes, io->runtime_ns, io->io_bytes,
-			io->ramp_ns, io->fsync_every, io->direct, (int)io->engine, io->seed,
-			(int)want.rw, want.rwmixread_pct, want.bs_bytes, want.iodepth, want.jobs,
-			want.size_bytes, want.runtime_ns, want.io_bytes, want.ramp_ns,
-			want.fsync_every, want.direct, (int)want.engine, want.seed);
-		failures++;
+		check_fail(__FILE__, line, NULL,
+			   "phase %s io\n"
+			   "  got:      rw %d mix %u bs %" PRIu64 " qd %u jobs %u size %" PRIu64
+			   " runtime %" PRIu64 " io %" PRIu64 " ramp %" PRIu64
+			   " fsync %u direct %d engine %d seed %" PRIu64 "\n"
+			   "  expected: rw %d mix %u bs %" PRIu64 " qd %u jobs %u size %" PRIu64
+			   " runtime %" PRIu64 " io %" PRIu64 " ramp %" PRIu64
+			   " fsync %u direct %d engine %d seed %" PRIu64,
+			   ph->name, (int)io->rw, io->rwmixread_pct, io->bs_bytes, io->iodepth,
+			   io->jobs, io->size_bytes, io->runtime_ns, io->io_bytes, io->ramp_ns,
+			   io->fsync_every, io->direct, (int)io->engine, io->seed, (int)want.rw,
+			   want.rwmixread_pct, want.bs_bytes, want.iodepth, want.jobs,
+			   want.size_bytes, want.runtime_ns, want.io_bytes, want.ramp_ns,
+			   want.fsync_every, want.direct, (int)want.engine, want.seed);
 	}
 }
 
@@ -794,37 +779,11 @@ static void test_targets(void)
 	}
 }
 
-static void remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-
-	while (d && (e = readdir(d)) != NULL) {
-		char sub[1024];
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		if (e->d_type == DT_DIR)
-			remove_tree(sub);
-		else
-			unlink(sub);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-}
-
 int main(void)
 {
 	FILE *f;
-	const char *tmp = getenv("TMPDIR");
 
-	snprintf(dir, sizeof(dir), "%s/sc_config_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	check_mkdtemp(dir, sizeof(dir), "test_config");
 	snprintf(file_tgt, sizeof(file_tgt), "%s/target.img", dir);
 	f = fopen(file_tgt, "w");
 	if (!f || ftruncate(fileno(f), (off_t)MIB) != 0) {
@@ -841,11 +800,6 @@ int main(void)
 	test_errors();
 	test_targets();
 
-	remove_tree(dir);
-	if (failures) {
-		fprintf(stderr, "test_config: %d failure(s)\n", failures);
-		return 1;
-	}
-	printf("test_config: all passed\n");
-	return 0;
+	check_rmtree(dir);
+	return check_exit("test_config");
 }

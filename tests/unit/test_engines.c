@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -26,6 +25,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "check.h"
 
 #define BLOCK	      4096u /* bytes per I/O and O_DIRECT alignment */
 #define NBLOCKS	      64u   /* blocks in the test file */
@@ -70,26 +71,6 @@ struct fixture {
 	char *check; /* FILE_BYTES for plain pread */
 	struct sc_io ios[NBLOCKS];
 };
-
-static int failures;
-
-static void fail(const struct fixture *f, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "FAIL %s%s (line %d): ", f->label, variant_names[f->variant], line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	failures++;
-}
-
-#define CHECK(f, cond, ...)                                                                        \
-	do {                                                                                       \
-		if (!(cond))                                                                       \
-			fail(f, __LINE__, __VA_ARGS__);                                            \
-	} while (0)
 
 static uint64_t now_ns(void)
 {
@@ -138,12 +119,11 @@ static bool file_matches(struct fixture *f, uint64_t seed)
 	ssize_t n = pread(f->fds[0], f->check, FILE_BYTES, 0);
 
 	if (n != (ssize_t)FILE_BYTES) {
-		fail(f, __LINE__, "pread of the file gave %zd, want %llu", n,
-		     (unsigned long long)FILE_BYTES);
+		FAIL("pread of the file gave %zd, want %llu", n, (unsigned long long)FILE_BYTES);
 		return false;
 	}
 	if (!pattern_ok(f->check, seed, NBLOCKS, &bad)) {
-		fail(f, __LINE__, "file block %u differs from the pattern (plain pread)", bad);
+		FAIL("file block %u differs from the pattern (plain pread)", bad);
 		return false;
 	}
 	return true;
@@ -165,38 +145,38 @@ static bool run_all(struct fixture *f, struct sc_engine *e, struct sc_io *ios, u
 		while (next < n) {
 			ret = f->ops->queue(e, &ios[next]);
 			if (ret == -EBUSY) {
-				CHECK(f, inflight == DEPTH, "-EBUSY with %u of %u in use", inflight,
+				CHECK(inflight == DEPTH, "-EBUSY with %u of %u in use", inflight,
 				      DEPTH);
 				break;
 			}
 			if (ret) {
-				fail(f, __LINE__, "queue: %s", strerror(-ret));
+				FAIL("queue: %s", strerror(-ret));
 				return false;
 			}
 			next++;
 			inflight++;
 		}
-		CHECK(f, inflight <= DEPTH, "%u I/Os accepted at depth %u", inflight, DEPTH);
+		CHECK(inflight <= DEPTH, "%u I/Os accepted at depth %u", inflight, DEPTH);
 		ret = f->ops->submit(e);
 		if (ret < 0) {
-			fail(f, __LINE__, "submit: %s", strerror(-ret));
+			FAIL("submit: %s", strerror(-ret));
 			return false;
 		}
 		ret = f->ops->reap(e, done, DEPTH, 1);
 		if (ret <= 0) {
-			fail(f, __LINE__, "reap with min_wait 1 gave %d", ret);
+			FAIL("reap with min_wait 1 gave %d", ret);
 			return false;
 		}
 		for (int i = 0; i < ret; i++) {
 			ptrdiff_t k = done[i] - ios;
 
 			if (k < 0 || k >= (ptrdiff_t)n || seen[k]) {
-				fail(f, __LINE__, "reap returned a pointer it was not given");
+				FAIL("reap returned a pointer it was not given");
 				return false;
 			}
 			seen[k] = true;
-			CHECK(f, done[i]->res == want_res, "I/O %td (offset %llu) res %d, want %d",
-			      k, (unsigned long long)done[i]->offset, done[i]->res, want_res);
+			CHECK(done[i]->res == want_res, "I/O %td (offset %llu) res %d, want %d", k,
+			      (unsigned long long)done[i]->offset, done[i]->res, want_res);
 		}
 		completed += (uint32_t)ret;
 		inflight -= (uint32_t)ret;
@@ -228,7 +208,7 @@ static int make_engine(struct fixture *f, struct sc_engine **e, uint32_t depth)
 	int ret = f->ops->create(e, &conf);
 
 	if (ret)
-		fail(f, __LINE__, "create at depth %u: %s", depth, strerror(-ret));
+		FAIL("create at depth %u: %s", depth, strerror(-ret));
 	return ret;
 }
 
@@ -287,8 +267,8 @@ static void check_data(struct fixture *f)
 		if (ring_registered(&rf, &rb)) {
 			printf("  %s%s: %u file(s), %u buffer(s) registered\n", f->label,
 			       variant_names[f->variant], rf, rb);
-			CHECK(f, f->variant != BAD_FILE || rf == 0, "a bad fd table registered");
-			CHECK(f, f->variant != BAD_BUF || rb == 0, "a bad buffer table registered");
+			CHECK(f->variant != BAD_FILE || rf == 0, "a bad fd table registered");
+			CHECK(f->variant != BAD_BUF || rb == 0, "a bad buffer table registered");
 		}
 	}
 
@@ -300,9 +280,9 @@ static void check_data(struct fixture *f)
 		goto out;
 
 	set_io(&sync, SC_OP_FSYNC, 0, 0, 0, 0);
-	CHECK(f, f->ops->queue(e, &sync) == 0, "queue fsync");
-	CHECK(f, f->ops->submit(e) == 1, "submit fsync");
-	CHECK(f, f->ops->reap(e, done, 1, 1) == 1 && done[0] == &sync && sync.res == 0,
+	CHECK(f->ops->queue(e, &sync) == 0, "queue fsync");
+	CHECK(f->ops->submit(e) == 1, "submit fsync");
+	CHECK(f->ops->reap(e, done, 1, 1) == 1 && done[0] == &sync && sync.res == 0,
 	      "fsync completion: res %d", sync.res);
 
 	/* Read back in reverse order into poisoned buffers. */
@@ -315,12 +295,12 @@ static void check_data(struct fixture *f)
 	if (!run_all(f, e, f->ios, NBLOCKS, BLOCK))
 		goto out;
 
-	CHECK(f, fstat(f->fds[0], &st) == 0 && (uint64_t)st.st_size == FILE_BYTES,
+	CHECK(fstat(f->fds[0], &st) == 0 && (uint64_t)st.st_size == FILE_BYTES,
 	      "file size %lld, want %llu", (long long)st.st_size, (unsigned long long)FILE_BYTES);
 	if (f->is_null) {
 		for (uint32_t i = 0; i < NBLOCKS; i++)
 			if (!all_bytes(f->bufs[BUF_DST + i].iov_base, BLOCK, FILL_BYTE)) {
-				fail(f, __LINE__, "null read changed buffer %u", i);
+				FAIL("null read changed buffer %u", i);
 				break;
 			}
 		file_matches(f, SEED_BEFORE);
@@ -328,11 +308,10 @@ static void check_data(struct fixture *f)
 		for (uint32_t i = 0; i < NBLOCKS; i++)
 			if (memcmp(f->bufs[BUF_DST + i].iov_base, f->bufs[BUF_SRC + i].iov_base,
 				   BLOCK)) {
-				fail(f, __LINE__, "block %u read back through the engine differs",
-				     i);
+				FAIL("block %u read back through the engine differs", i);
 				break;
 			}
-		CHECK(f, pattern_ok(f->mem + (size_t)BUF_DST * BLOCK, SEED_ENGINE, NBLOCKS, &bad),
+		CHECK(pattern_ok(f->mem + (size_t)BUF_DST * BLOCK, SEED_ENGINE, NBLOCKS, &bad),
 		      "read-back block %u is not the pattern", bad);
 		file_matches(f, SEED_ENGINE);
 	}
@@ -354,33 +333,33 @@ static void check_depth(struct fixture *f)
 	for (uint32_t i = 0; i < 5; i++)
 		set_io(&ios[i], SC_OP_READ, 0, BUF_DST + i, (uint64_t)i * BLOCK, BLOCK);
 	for (uint32_t i = 0; i < SMALL_DEPTH; i++)
-		CHECK(f, f->ops->queue(e, &ios[i]) == 0, "queue %u of %u", i, SMALL_DEPTH);
+		CHECK(f->ops->queue(e, &ios[i]) == 0, "queue %u of %u", i, SMALL_DEPTH);
 	ret = f->ops->queue(e, &ios[3]);
-	CHECK(f, ret == -EBUSY, "queue beyond depth %u gave %d, want -EBUSY", SMALL_DEPTH, ret);
+	CHECK(ret == -EBUSY, "queue beyond depth %u gave %d, want -EBUSY", SMALL_DEPTH, ret);
 	ret = f->ops->submit(e);
-	CHECK(f, ret == (int)SMALL_DEPTH, "submit gave %d, want %u", ret, SMALL_DEPTH);
+	CHECK(ret == (int)SMALL_DEPTH, "submit gave %d, want %u", ret, SMALL_DEPTH);
 	ret = f->ops->queue(e, &ios[3]);
-	CHECK(f, ret == -EBUSY, "queue with depth in flight gave %d, want -EBUSY", ret);
+	CHECK(ret == -EBUSY, "queue with depth in flight gave %d, want -EBUSY", ret);
 
 	ret = f->ops->reap(e, done, 1, SMALL_DEPTH);
-	CHECK(f, ret == 1, "reap max 1 min_wait %u gave %d, want 1", SMALL_DEPTH, ret);
-	CHECK(f, f->ops->queue(e, &ios[3]) == 0, "queue after reaping one");
+	CHECK(ret == 1, "reap max 1 min_wait %u gave %d, want 1", SMALL_DEPTH, ret);
+	CHECK(f->ops->queue(e, &ios[3]) == 0, "queue after reaping one");
 	ret = f->ops->queue(e, &ios[4]);
-	CHECK(f, ret == -EBUSY, "queue at depth again gave %d, want -EBUSY", ret);
+	CHECK(ret == -EBUSY, "queue at depth again gave %d, want -EBUSY", ret);
 	/* all three first I/Os completed before: two still to collect */
 	ret = f->ops->reap(e, done, DEPTH, 0);
-	CHECK(f, ret == 2, "reap without waiting gave %d, want the 2 completed", ret);
+	CHECK(ret == 2, "reap without waiting gave %d, want the 2 completed", ret);
 	ret = f->ops->submit(e);
-	CHECK(f, ret == 1, "second submit gave %d, want 1", ret);
+	CHECK(ret == 1, "second submit gave %d, want 1", ret);
 	/* min_wait above what is in flight must not hang */
 	ret = f->ops->reap(e, done, DEPTH, DEPTH);
-	CHECK(f, ret == 1 && done[0] == &ios[3], "last reap gave %d", ret);
+	CHECK(ret == 1 && done[0] == &ios[3], "last reap gave %d", ret);
 	ret = f->ops->reap(e, done, DEPTH, 0);
-	CHECK(f, ret == 0, "reap of an idle engine gave %d", ret);
+	CHECK(ret == 0, "reap of an idle engine gave %d", ret);
 	ret = f->ops->submit(e);
-	CHECK(f, ret == 0, "submit of nothing gave %d", ret);
+	CHECK(ret == 0, "submit of nothing gave %d", ret);
 	for (uint32_t i = 0; i < 4; i++)
-		CHECK(f, ios[i].res == (int32_t)BLOCK, "depth I/O %u res %d", i, ios[i].res);
+		CHECK(ios[i].res == (int32_t)BLOCK, "depth I/O %u res %d", i, ios[i].res);
 	f->ops->destroy(e);
 }
 
@@ -397,7 +376,7 @@ static void check_errors(struct fixture *f)
 	int ret, n = 0;
 
 	ret = f->ops->create(&untouched, &zero);
-	CHECK(f, ret == -EINVAL && untouched == (struct sc_engine *)(void *)&sentinel,
+	CHECK(ret == -EINVAL && untouched == (struct sc_engine *)(void *)&sentinel,
 	      "create at depth 0 gave %d (or touched *out)", ret);
 	if (make_engine(f, &e, DEPTH))
 		return;
@@ -415,16 +394,16 @@ static void check_errors(struct fixture *f)
 
 	for (uint32_t i = 5; i < 8; i++) {
 		ret = f->ops->queue(e, &ios[i]);
-		CHECK(f, ret == -EINVAL, "queue of invalid I/O %u gave %d, want -EINVAL", i, ret);
+		CHECK(ret == -EINVAL, "queue of invalid I/O %u gave %d, want -EINVAL", i, ret);
 	}
 	for (uint32_t i = 0; i < 5; i++)
-		CHECK(f, f->ops->queue(e, &ios[i]) == 0, "queue error-case I/O %u", i);
+		CHECK(f->ops->queue(e, &ios[i]) == 0, "queue error-case I/O %u", i);
 	ret = f->ops->submit(e);
-	CHECK(f, ret == 5, "submit gave %d, want 5", ret);
+	CHECK(ret == 5, "submit gave %d, want 5", ret);
 	while (n < 5) {
 		ret = f->ops->reap(e, done, DEPTH, (uint32_t)(5 - n));
 		if (ret <= 0) {
-			fail(f, __LINE__, "reap gave %d with %d outstanding", ret, 5 - n);
+			FAIL("reap gave %d with %d outstanding", ret, 5 - n);
 			break;
 		}
 		n += ret;
@@ -432,24 +411,23 @@ static void check_errors(struct fixture *f)
 
 	if (f->is_null) {
 		for (uint32_t i = 0; i < 5; i++)
-			CHECK(f, ios[i].res == (int32_t)ios[i].len, "null I/O %u res %d, want %u",
-			      i, ios[i].res, ios[i].len);
-		CHECK(f, all_bytes(f->bufs[BUF_BIG].iov_base, 2 * BLOCK, FILL_BYTE),
+			CHECK(ios[i].res == (int32_t)ios[i].len, "null I/O %u res %d, want %u", i,
+			      ios[i].res, ios[i].len);
+		CHECK(all_bytes(f->bufs[BUF_BIG].iov_base, 2 * BLOCK, FILL_BYTE),
 		      "null read changed its buffer");
 		file_matches(f, SEED_BEFORE);
 	} else {
-		CHECK(f, ios[0].res == -EBADF, "write to an O_RDONLY fd: res %d, want -EBADF",
+		CHECK(ios[0].res == -EBADF, "write to an O_RDONLY fd: res %d, want -EBADF",
 		      ios[0].res);
-		CHECK(f, ios[1].res == 0, "read at EOF: res %d, want 0", ios[1].res);
-		CHECK(f, ios[2].res == (int32_t)BLOCK, "read across EOF: res %d, want %u",
-		      ios[2].res, BLOCK);
+		CHECK(ios[1].res == 0, "read at EOF: res %d, want 0", ios[1].res);
+		CHECK(ios[2].res == (int32_t)BLOCK, "read across EOF: res %d, want %u", ios[2].res,
+		      BLOCK);
 		stamp(want, SEED_ENGINE, NBLOCKS - 1);
-		CHECK(f, memcmp(f->bufs[BUF_BIG].iov_base, want, BLOCK) == 0,
+		CHECK(memcmp(f->bufs[BUF_BIG].iov_base, want, BLOCK) == 0,
 		      "read across EOF: data is not the file's last block");
 		/* The buffer past res is not ours to check: ext4 O_DIRECT zeroes it. */
-		CHECK(f, ios[3].res == 0, "read 1 GiB past EOF: res %d, want 0", ios[3].res);
-		CHECK(f, ios[4].res == (int32_t)BLOCK, "good read next to errors: res %d",
-		      ios[4].res);
+		CHECK(ios[3].res == 0, "read 1 GiB past EOF: res %d, want 0", ios[3].res);
+		CHECK(ios[4].res == (int32_t)BLOCK, "good read next to errors: res %d", ios[4].res);
 		file_matches(f, SEED_ENGINE); /* the refused write changed nothing */
 	}
 	f->ops->destroy(e);
@@ -468,25 +446,25 @@ static void check_polling(struct fixture *f)
 		return;
 	for (uint32_t i = 0; i < DEPTH; i++) {
 		set_io(&f->ios[i], SC_OP_READ, 0, BUF_DST + i, (uint64_t)i * BLOCK, BLOCK);
-		CHECK(f, f->ops->queue(e, &f->ios[i]) == 0, "queue poll I/O %u", i);
+		CHECK(f->ops->queue(e, &f->ios[i]) == 0, "queue poll I/O %u", i);
 	}
 	ret = f->ops->submit(e);
-	CHECK(f, ret == (int)DEPTH, "submit gave %d", ret);
+	CHECK(ret == (int)DEPTH, "submit gave %d", ret);
 	while (n < DEPTH && now_ns() < deadline) {
 		ret = f->ops->reap(e, done, DEPTH, 0);
 		if (ret < 0) {
-			fail(f, __LINE__, "polling reap: %s", strerror(-ret));
+			FAIL("polling reap: %s", strerror(-ret));
 			break;
 		}
 		n += (uint32_t)ret;
 	}
-	CHECK(f, n == DEPTH, "polling reaped %u of %u within %llu s", n, DEPTH,
+	CHECK(n == DEPTH, "polling reaped %u of %u within %llu s", n, DEPTH,
 	      POLL_LIMIT_NS / 1000000000ull);
 
 	/* Destroy with I/Os in flight: waits for them, no crash, no leak. */
 	for (uint32_t i = 0; i < DEPTH; i++)
-		CHECK(f, f->ops->queue(e, &f->ios[i]) == 0, "queue in-flight I/O %u", i);
-	CHECK(f, f->ops->submit(e) == (int)DEPTH, "submit before destroy");
+		CHECK(f->ops->queue(e, &f->ios[i]) == 0, "queue in-flight I/O %u", i);
+	CHECK(f->ops->submit(e) == (int)DEPTH, "submit before destroy");
 	f->ops->destroy(e);
 }
 
@@ -519,12 +497,11 @@ static void check_other_thread(struct fixture *f)
 		set_io(&f->ios[i], SC_OP_READ, 0, BUF_DST + i, (uint64_t)i * BLOCK, BLOCK);
 	ret = pthread_create(&t, NULL, thread_io, &a);
 	if (ret) {
-		fail(f, __LINE__, "pthread_create: %s", strerror(ret));
+		FAIL("pthread_create: %s", strerror(ret));
 	} else {
 		pthread_join(t, NULL);
 		if (!f->is_null)
-			CHECK(f,
-			      pattern_ok(f->mem + (size_t)BUF_DST * BLOCK, SEED_ENGINE, NBLOCKS,
+			CHECK(pattern_ok(f->mem + (size_t)BUF_DST * BLOCK, SEED_ENGINE, NBLOCKS,
 					 &bad),
 			      "block %u read on another thread than create's differs", bad);
 	}
@@ -582,10 +559,13 @@ static void fixture_close(struct fixture *f)
 
 static int run(const struct sc_engine_ops *ops, const char *label, enum variant variant)
 {
+	static char context[64]; /* "io_uring (unregisterable file: raw fds)" */
 	struct fixture f = {.ops = ops, .label = label, .variant = variant};
 	size_t mem_bytes = (size_t)(NBUFS + 1) * BLOCK + FILE_BYTES;
 	int ret;
 
+	snprintf(context, sizeof(context), "%s%s", label, variant_names[variant]);
+	check_context = context;
 	f.is_null = ops == &sc_engine_null;
 	if (posix_memalign((void **)&f.mem, BLOCK, mem_bytes)) {
 		fprintf(stderr, "out of memory\n");
@@ -616,23 +596,23 @@ static int run(const struct sc_engine_ops *ops, const char *label, enum variant 
 		}
 	}
 
-	if (f.ops->name == NULL) {
-		fail(&f, __LINE__, "ops table has no name");
-	} else {
-		int before = failures;
+	CHECK(f.ops->name != NULL, "ops table has no name");
+	if (f.ops->name) {
+		int before = check_failures;
 
 		check_data(&f);
 		check_depth(&f);
 		check_errors(&f);
 		check_polling(&f);
 		check_other_thread(&f);
-		printf("%s %s%s\n", failures == before ? "ok  " : "FAIL", label,
+		printf("%s %s%s\n", check_failures == before ? "ok  " : "FAIL", label,
 		       variant_names[variant]);
 	}
 out_close:
 	fixture_close(&f);
 out_free:
 	free(f.mem);
+	check_context = NULL;
 	return ret;
 }
 
@@ -667,12 +647,10 @@ int main(void)
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		const struct sc_engine_ops *ops = sc_engine_get(table[i].kind);
 
-		if (ops != table[i].ops || !ops->name ||
-		    strcmp(ops->name, sc_engine_name(table[i].kind))) {
-			fprintf(stderr, "FAIL sc_engine_get(%s) is not the %s engine\n",
-				sc_engine_name(table[i].kind), table[i].ops->name);
-			failures++;
-		}
+		CHECK(ops == table[i].ops && ops->name &&
+			  strcmp(ops->name, sc_engine_name(table[i].kind)) == 0,
+		      "sc_engine_get(%s) is not the %s engine", sc_engine_name(table[i].kind),
+		      table[i].ops->name);
 	}
 
 	if (uring_available()) {
@@ -686,9 +664,7 @@ int main(void)
 	if (run(&sc_engine_psync, "psync", PLAIN) || run(&sc_engine_null, "null", PLAIN))
 		return 1;
 
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
+	if (check_exit("test_engines"))
 		return 1;
-	}
 	return skipped ? 77 : 0;
 }

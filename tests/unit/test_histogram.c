@@ -7,17 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 static struct sc_hist *hist_new(void)
 {
@@ -336,10 +326,5 @@ int main(void)
 	test_merge();
 	test_extremes();
 	test_names();
-	if (failures) {
-		fprintf(stderr, "test_histogram: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_histogram: all checks passed\n");
-	return 0;
+	return check_exit("test_histogram");
 }

@@ -1,32 +1,21 @@
 /* test_hostlist.c -- host patterns: ranges, padding, lists, globs, errors. */
-#include <stdio.h>
-#include <string.h>
-
+#include "check.h"
 #include "hostlist.h"
-
-static int failures;
 
 static void expect(const char *pattern, const char *host, int want)
 {
 	int got = sc_hostlist_match(pattern, host);
 
-	if (got != want) {
-		fprintf(stderr, "FAIL: \"%s\" vs %s: got %d, want %d\n", pattern, host, got, want);
-		failures++;
-	}
+	CHECK(got == want, "\"%s\" vs %s: got %d, want %d", pattern, host, got, want);
 }
 
 static void expect_bad(const char *pattern, const char *why)
 {
 	char err[256] = "";
+	int rc = sc_hostlist_check(pattern, err, sizeof(err));
 
-	if (sc_hostlist_check(pattern, err, sizeof(err)) == 0) {
-		fprintf(stderr, "FAIL: \"%s\" accepted, want an error\n", pattern);
-		failures++;
-	} else if (!strstr(err, why)) {
-		fprintf(stderr, "FAIL: \"%s\": message \"%s\" lacks \"%s\"\n", pattern, err, why);
-		failures++;
-	}
+	CHECK(rc != 0, "\"%s\" accepted, want an error", pattern);
+	CHECK(rc == 0 || strstr(err, why), "\"%s\": message \"%s\" lacks \"%s\"", pattern, err, why);
 }
 
 int main(void)
@@ -69,10 +58,8 @@ int main(void)
 	expect("gpu[1-20]0", "gpu100", 1);
 	expect("gpu[1-20]0", "gpu200", 1);
 
-	if (sc_hostlist_check("gpu[01-16],login*,node[1-4,8]", err, sizeof(err)) != 0) {
-		fprintf(stderr, "FAIL: good pattern refused: %s\n", err);
-		failures++;
-	}
+	CHECK(sc_hostlist_check("gpu[01-16],login*,node[1-4,8]", err, sizeof(err)) == 0,
+	      "good pattern refused: %s", err);
 	expect_bad("gpu[01-16", "unclosed");
 	expect_bad("gpu[]", "empty");
 	expect_bad("gpu[16-01]", "backwards");
@@ -81,10 +68,5 @@ int main(void)
 	expect_bad("gpu]", "without");
 	expect_bad("gpu[1--3]", "bad range");
 
-	if (failures) {
-		printf("test_hostlist: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_hostlist: all checks passed\n");
-	return 0;
+	return check_exit("test_hostlist");
 }

@@ -9,22 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "job.h"
 #include "layout.h"
 #include "pattern.h"
 #include "plan.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static char tmpdir[256];
 
@@ -253,13 +242,7 @@ static void test_layout(void)
 
 int main(void)
 {
-	const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp";
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/sc-test-job.XXXXXX", base);
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_job");
 	int fd = open(tmpdir, O_RDONLY | O_DIRECTORY);
 	char probe[300];
 	snprintf(probe, sizeof(probe), "%s/probe", tmpdir);
@@ -284,12 +267,6 @@ int main(void)
 	char rundir[400];
 	snprintf(rundir, sizeof(rundir), "%s/ssdcluster-test", tmpdir);
 	rmdir(rundir);
-	if (rmdir(tmpdir) != 0)
-		CHECK(0, "temp dir %s not empty after cleanup", tmpdir);
-	if (failures) {
-		printf("test_job: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_job: all checks passed\n");
-	return 0;
+	CHECK(rmdir(tmpdir) == 0, "temp dir %s not empty after cleanup", tmpdir);
+	return check_exit("test_job");
 }

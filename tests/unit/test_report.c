@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -14,54 +13,13 @@
 #include <unistd.h>
 
 #include "aggregate.h"
+#include "check.h"
 #include "codec.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 #define MiB (UINT64_C(1) << 20)
 #define S   INT64_C(1000000000)
 
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		perror("calloc");
-		exit(1);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d) {
-		perror("strdup");
-		exit(1);
-	}
-	return d;
-}
-
-static char tmpdir[64];
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
+static char tmpdir[100];
 
 static char *path_in(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -1062,19 +1020,10 @@ static void test_plan(void)
 
 int main(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_report.XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_report");
 	test_write_atomic();
 	test_results();
 	test_plan();
-	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_report: all checks passed\n");
-	return 0;
+	check_rmtree(tmpdir);
+	return check_exit("test_report");
 }

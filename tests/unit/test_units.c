@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
+#include "check.h"
 
 #define KiB (UINT64_C(1) << 10)
 #define MiB (UINT64_C(1) << 20)
@@ -42,20 +42,14 @@ static void check_parse(const char *what, int (*parse)(const char *, uint64_t *)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t got = 0xdeadbeef;
 		int err = parse(c[i].in, &got);
-		if (err != c[i].err) {
-			fprintf(stderr, "FAIL %s(\"%s\"): returned %s (%d), want %s\n", what,
-				c[i].in ? c[i].in : "(null)", err_name(err), err,
-				err_name(c[i].err));
-			failures++;
-		} else if (err == 0 && got != c[i].want) {
-			fprintf(stderr, "FAIL %s(\"%s\") = %" PRIu64 ", want %" PRIu64 "\n", what,
-				c[i].in, got, c[i].want);
-			failures++;
-		} else if (err != 0 && got != 0xdeadbeef) {
-			fprintf(stderr, "FAIL %s(\"%s\"): wrote a result on error\n", what,
-				c[i].in);
-			failures++;
-		}
+		if (err != c[i].err)
+			FAIL("%s(\"%s\"): returned %s (%d), want %s", what,
+			     c[i].in ? c[i].in : "(null)", err_name(err), err, err_name(c[i].err));
+		else if (err == 0 && got != c[i].want)
+			FAIL("%s(\"%s\") = %" PRIu64 ", want %" PRIu64, what, c[i].in, got,
+			     c[i].want);
+		else if (err != 0 && got != 0xdeadbeef)
+			FAIL("%s(\"%s\"): wrote a result on error", what, c[i].in);
 	}
 }
 
@@ -193,10 +187,7 @@ static const struct parse_case duration_cases[] = {
 
 static void expect(const char *got, const char *want, const char *call)
 {
-	if (strcmp(got, want) != 0) {
-		fprintf(stderr, "FAIL %s = \"%s\", want \"%s\"\n", call, got, want);
-		failures++;
-	}
+	CHECK(strcmp(got, want) == 0, "%s = \"%s\", want \"%s\"", call, got, want);
 }
 
 static void test_fmt_bytes(void)
@@ -305,25 +296,17 @@ static void test_fmt_buffers(void)
 	char buf[16];
 	memset(buf, 'x', sizeof(buf));
 	const char *r = sc_fmt_bytes(buf, 5, 3 * MiB / 2);
-	if (r != buf || strcmp(buf, "1.50") != 0 || buf[5] != 'x') {
-		fprintf(stderr, "FAIL sc_fmt_bytes truncation: \"%.16s\"\n", buf);
-		failures++;
-	}
+	CHECK(r == buf && strcmp(buf, "1.50") == 0 && buf[5] == 'x',
+	      "sc_fmt_bytes truncation: \"%.16s\"", buf);
 	memset(buf, 'x', sizeof(buf));
-	if (sc_fmt_rate(buf, 0, 1e9) != buf || buf[0] != 'x') {
-		fprintf(stderr, "FAIL sc_fmt_rate with len 0 wrote into buf\n");
-		failures++;
-	}
+	CHECK(sc_fmt_rate(buf, 0, 1e9) == buf && buf[0] == 'x',
+	      "sc_fmt_rate with len 0 wrote into buf");
 	memset(buf, 'x', sizeof(buf));
-	if (sc_fmt_duration(buf, 3, 812) != buf || strcmp(buf, "81") != 0) {
-		fprintf(stderr, "FAIL sc_fmt_duration truncation: \"%.16s\"\n", buf);
-		failures++;
-	}
+	CHECK(sc_fmt_duration(buf, 3, 812) == buf && strcmp(buf, "81") == 0,
+	      "sc_fmt_duration truncation: \"%.16s\"", buf);
 	memset(buf, 'x', sizeof(buf));
-	if (sc_fmt_iops(buf, 4, 12300) != buf || strcmp(buf, "12.") != 0) {
-		fprintf(stderr, "FAIL sc_fmt_iops truncation: \"%.16s\"\n", buf);
-		failures++;
-	}
+	CHECK(sc_fmt_iops(buf, 4, 12300) == buf && strcmp(buf, "12.") == 0,
+	      "sc_fmt_iops truncation: \"%.16s\"", buf);
 }
 
 /* Whatever sc_fmt_bytes prints for a round size, sc_parse_size reads back. */
@@ -334,11 +317,8 @@ static void test_round_trip(void)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t back = 0;
 		int err = sc_parse_size(sc_fmt_bytes(buf, sizeof(buf), sizes[i]), &back);
-		if (err || back != sizes[i]) {
-			fprintf(stderr, "FAIL round trip %" PRIu64 " -> \"%s\" -> %d %" PRIu64 "\n",
-				sizes[i], buf, err, back);
-			failures++;
-		}
+		CHECK(!err && back == sizes[i], "round trip %" PRIu64 " -> \"%s\" -> %d %" PRIu64,
+		      sizes[i], buf, err, back);
 	}
 }
 
@@ -353,10 +333,5 @@ int main(void)
 	test_fmt_rate_iops();
 	test_fmt_buffers();
 	test_round_trip();
-	if (failures) {
-		fprintf(stderr, "test_units: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_units: all checks passed\n");
-	return 0;
+	return check_exit("test_units");
 }

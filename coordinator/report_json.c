@@ -1,0 +1,458 @@
+/* report_json.c -- results.json, and the JSON builder and plan echo that
+ * plan.json shares. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "report_priv.h"
+
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* ------------------------------------------------------------ JSON helpers */
+
+struct json_object *jnew(struct jb *b, struct json_object *o)
+{
+	if (!o)
+		b->nomem = 1;
+	return o;
+}
+
+void jput(struct jb *b, struct json_object *o, const char *key, struct json_object *v)
+{
+	if (!o || !v || json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		b->nomem = 1;
+	}
+}
+
+void jput_null(struct jb *b, struct json_object *o, const char *key)
+{
+	if (!o || json_object_object_add(o, key, NULL))
+		b->nomem = 1;
+}
+
+void jpush(struct jb *b, struct json_object *a, struct json_object *v)
+{
+	if (!a || !v || json_object_array_add(a, v)) {
+		json_object_put(v);
+		b->nomem = 1;
+	}
+}
+
+void jput_u64(struct jb *b, struct json_object *o, const char *key, uint64_t v)
+{
+	jput(b, o, key, json_object_new_uint64(v));
+}
+
+void jput_i64(struct jb *b, struct json_object *o, const char *key, int64_t v)
+{
+	jput(b, o, key, json_object_new_int64(v));
+}
+
+void jput_bool(struct jb *b, struct json_object *o, const char *key, int v)
+{
+	jput(b, o, key, json_object_new_boolean(v));
+}
+
+void jput_str(struct jb *b, struct json_object *o, const char *key, const char *s)
+{
+	if (s)
+		jput(b, o, key, json_object_new_string(s));
+	else
+		jput_null(b, o, key);
+}
+
+/* The shortest of %.15g / %.17g that reads back as v (json-c would print
+ * 1.2e9/7 with 17 digits of noise); non-finite values become null. */
+static struct json_object *new_double(double v)
+{
+	char s[40];
+
+	snprintf(s, sizeof(s), "%.15g", v);
+	if (strtod(s, NULL) != v)
+		snprintf(s, sizeof(s), "%.17g", v);
+	return json_object_new_double_s(v, s);
+}
+
+void jput_dbl(struct jb *b, struct json_object *o, const char *key, double v)
+{
+	if (isfinite(v))
+		jput(b, o, key, new_double(v));
+	else
+		jput_null(b, o, key);
+}
+
+/* MB/s, rounded to whole bytes per second so that it prints short. */
+static void jput_mbps(struct jb *b, struct json_object *o, const char *key, double bytes_per_s)
+{
+	jput_dbl(b, o, key, round(bytes_per_s) / BYTES_PER_MB);
+}
+
+static void jpush_u64(struct jb *b, struct json_object *a, uint64_t v)
+{
+	jpush(b, a, json_object_new_uint64(v));
+}
+
+char *report_json_text(struct jb *b, struct json_object *root, size_t *len)
+{
+	const char *json;
+	size_t json_len;
+	char *text;
+
+	json = b->nomem ? NULL : json_object_to_json_string_length(root, JSON_FLAGS, &json_len);
+	if (!json)
+		return NULL;
+	/* json-c's buffer ends in a NUL where the newline goes */
+	text = malloc(json_len + 1);
+	if (!text)
+		return NULL;
+	memcpy(text, json, json_len);
+	text[json_len] = '\n';
+	*len = json_len + 1;
+	return text;
+}
+
+/* ------------------------------------------------------------- plan echo */
+
+static struct json_object *target_json(struct jb *b, const struct sc_target_spec *t)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_str(b, o, "path", t->path);
+	jput_str(b, o, "kind", sc_target_kind_name(t->kind));
+	jput_u64(b, o, "capacity_bytes", t->capacity_bytes);
+	jput_bool(b, o, "keep", t->keep);
+	jput_bool(b, o, "allow_destroy", t->allow_destroy);
+	jput_str(b, o, "hosts", t->hosts && t->hosts[0] ? t->hosts : NULL);
+	return o;
+}
+
+static struct json_object *phase_spec_json(struct jb *b, const struct sc_phase *p)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	const struct sc_io_spec *io = &p->io;
+
+	jput_str(b, o, "name", p->name);
+	jput_str(b, o, "group", p->group);
+	jput_u64(b, o, "config_index", p->config_index);
+	jput_u64(b, o, "cell", p->cell);
+	jput_u64(b, o, "ncells", p->ncells);
+	jput_str(b, o, "workload", sc_workload_name(p->workload));
+	jput_str(b, o, "rw", sc_rw_name(io->rw));
+	jput_u64(b, o, "rwmixread_pct", io->rwmixread_pct);
+	jput_u64(b, o, "bs_bytes", io->bs_bytes);
+	jput_u64(b, o, "iodepth", io->iodepth);
+	jput_u64(b, o, "jobs", io->jobs);
+	jput_u64(b, o, "size_bytes", io->size_bytes);
+	jput_u64(b, o, "runtime_ns", io->runtime_ns);
+	jput_u64(b, o, "io_bytes", io->io_bytes);
+	jput_u64(b, o, "ramp_ns", io->ramp_ns);
+	jput_u64(b, o, "fsync_every", io->fsync_every);
+	jput_bool(b, o, "direct", io->direct);
+	jput_str(b, o, "engine", sc_engine_name(io->engine));
+	jput_u64(b, o, "seed", io->seed);
+	return o;
+}
+
+struct json_object *report_plan_echo(struct jb *b, const struct sc_plan *plan)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *targets = jnew(b, json_object_new_array());
+	struct json_object *phases = jnew(b, json_object_new_array());
+
+	for (uint32_t t = 0; t < plan->ntargets; t++)
+		jpush(b, targets, target_json(b, &plan->targets[t]));
+	for (uint32_t p = 0; p < plan->nphases; p++)
+		jpush(b, phases, phase_spec_json(b, &plan->phases[p]));
+	jput(b, o, "targets", targets);
+	jput(b, o, "phases", phases);
+	return o;
+}
+
+/* ------------------------------------------------------------ results.json */
+
+static const char *const definitions[][2] = {
+    {"lastdone_bw", "all bytes of all ranks / (latest rank end - earliest rank start after "
+		    "ramp), as IOR reports"},
+    {"firstdone_bw", "bytes moved by all ranks until the first rank finished / (that instant - "
+		     "earliest rank start after ramp), the stonewall figure as elbencho "
+		     "reports"},
+    {"iops", "I/Os of all ranks / the last-done window"},
+    {"percentiles", "cluster latency percentiles come from the bucket-wise sum of every "
+		    "rank's histogram (log-linear, <=0.4% error); per-rank percentiles are "
+		    "never averaged"},
+    {"volatility", "population stddev / mean of the cluster's per-second bytes over the "
+		   "complete seconds (the last, partial second excluded)"},
+    {"times", "nanoseconds relative to the phase's common start instant on rank 0's "
+	      "clock"},
+    {"units", "MB = 10^6 bytes, MiB = 2^20 bytes; every key names its unit"},
+};
+
+static struct json_object *definitions_json(struct jb *b)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	for (size_t i = 0; i < sizeof(definitions) / sizeof(definitions[0]); i++)
+		jput_str(b, o, definitions[i][0], definitions[i][1]);
+	return o;
+}
+
+/* Latency figures of one direction; null values when it has no I/Os. */
+static struct json_object *lat_json(struct jb *b, const struct sc_lat_summary *s)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_u64(b, o, "count", s->count);
+	if (!s->count) {
+		jput_null(b, o, "min");
+		jput_null(b, o, "mean");
+		jput_null(b, o, "max");
+		for (int i = 0; i < SC_NPCT; i++)
+			jput_null(b, o, sc_pct_names[i]);
+		return o;
+	}
+	jput_u64(b, o, "min", s->min_ns);
+	jput_dbl(b, o, "mean", s->mean_ns);
+	jput_u64(b, o, "max", s->max_ns);
+	for (int i = 0; i < SC_NPCT; i++)
+		jput_u64(b, o, sc_pct_names[i], s->pct_ns[i]);
+	return o;
+}
+
+static struct json_object *lat_pair_json(struct jb *b,
+					 const struct sc_lat_summary lat[SC_DIR_COUNT])
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput(b, o, "read", lat_json(b, &lat[SC_DIR_READ]));
+	jput(b, o, "write", lat_json(b, &lat[SC_DIR_WRITE]));
+	return o;
+}
+
+static struct json_object *cluster_json(struct jb *b, const struct sc_phase_record *pr,
+					const struct sc_phase_figures *f)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_u64(b, o, "nranks", f->nranks);
+	jput_u64(b, o, "nnodes", f->nnodes);
+	jput_u64(b, o, "bytes_read", f->bytes[SC_DIR_READ]);
+	jput_u64(b, o, "bytes_written", f->bytes[SC_DIR_WRITE]);
+	jput_u64(b, o, "total_bytes", f->total_bytes);
+	jput_u64(b, o, "planned_bytes", f->planned_bytes);
+	jput_u64(b, o, "ios_read", f->ios[SC_DIR_READ]);
+	jput_u64(b, o, "ios_written", f->ios[SC_DIR_WRITE]);
+	jput_u64(b, o, "fsyncs", f->fsyncs);
+	jput_u64(b, o, "errors", f->errors);
+	jput_u64(b, o, "ranks_with_errors", f->ranks_with_errors);
+	jput_i64(b, o, "window_start_ns", f->window_start_ns);
+	jput_i64(b, o, "lastdone_ns", f->lastdone_ns);
+	jput_i64(b, o, "firstdone_ns", f->firstdone_ns);
+	jput_i64(b, o, "start_skew_ns", f->start_skew_ns);
+	jput_dbl(b, o, "lastdone_bw_bytes_per_s", f->lastdone_bw_bytes_per_s);
+	jput_mbps(b, o, "lastdone_bw_MBps", f->lastdone_bw_bytes_per_s);
+	jput_u64(b, o, "firstdone_bytes", f->firstdone_bytes);
+	jput_dbl(b, o, "firstdone_bw_bytes_per_s", f->firstdone_bw_bytes_per_s);
+	jput_mbps(b, o, "firstdone_bw_MBps", f->firstdone_bw_bytes_per_s);
+	jput_dbl(b, o, "iops", f->iops_total);
+	jput_dbl(b, o, "iops_read", f->iops[SC_DIR_READ]);
+	jput_dbl(b, o, "iops_write", f->iops[SC_DIR_WRITE]);
+	jput_dbl(b, o, "volatility_read", f->volatility[SC_DIR_READ]);
+	jput_dbl(b, o, "volatility_write", f->volatility[SC_DIR_WRITE]);
+	jput(b, o, "latency_ns", lat_pair_json(b, f->lat));
+	if (f->nranks) {
+		jput_u64(b, o, "slowest_rank", f->slowest_rank);
+		jput_u64(b, o, "slowest_node", f->slowest_node);
+		jput_str(b, o, "slowest_host", report_host_of_rank(pr, f->slowest_rank));
+	} else {
+		jput_null(b, o, "slowest_rank");
+		jput_null(b, o, "slowest_node");
+		jput_null(b, o, "slowest_host");
+	}
+	return o;
+}
+
+static struct json_object *node_json(struct jb *b, const struct sc_node_row *n)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_u64(b, o, "node", n->node);
+	jput_str(b, o, "host", n->host);
+	jput_u64(b, o, "nranks", n->nranks);
+	jput_u64(b, o, "bytes_read", n->bytes[SC_DIR_READ]);
+	jput_u64(b, o, "bytes_written", n->bytes[SC_DIR_WRITE]);
+	jput_u64(b, o, "total_bytes", n->bytes[SC_DIR_READ] + n->bytes[SC_DIR_WRITE]);
+	jput_u64(b, o, "ios_read", n->ios[SC_DIR_READ]);
+	jput_u64(b, o, "ios_written", n->ios[SC_DIR_WRITE]);
+	jput_u64(b, o, "errors", n->errors);
+	jput_i64(b, o, "start_ns", n->start_ns);
+	jput_i64(b, o, "end_ns", n->end_ns);
+	jput_dbl(b, o, "bw_bytes_per_s", n->bw_bytes_per_s);
+	jput_mbps(b, o, "bw_MBps", n->bw_bytes_per_s);
+	return o;
+}
+
+static struct json_object *rank_json(struct jb *b, const struct sc_phase_record *pr,
+				     const struct sc_rank_result *r)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	double bw = report_rank_bw(pr, r);
+
+	jput_u64(b, o, "rank", r->rank);
+	jput_u64(b, o, "node", r->node);
+	jput_str(b, o, "host", r->host);
+	jput_u64(b, o, "target", r->target);
+	jput_i64(b, o, "clock_offset_ns", r->clock_offset_ns);
+	jput_i64(b, o, "start_ns", r->start_ns);
+	jput_i64(b, o, "end_ns", r->end_ns);
+	jput_u64(b, o, "planned_bytes", r->planned_bytes);
+	jput_u64(b, o, "bytes_read", r->bytes[SC_DIR_READ]);
+	jput_u64(b, o, "bytes_written", r->bytes[SC_DIR_WRITE]);
+	jput_u64(b, o, "ios_read", r->ios[SC_DIR_READ]);
+	jput_u64(b, o, "ios_written", r->ios[SC_DIR_WRITE]);
+	jput_u64(b, o, "fsyncs", r->fsyncs);
+	jput_u64(b, o, "firstdone_bytes", r->firstdone_bytes);
+	jput_dbl(b, o, "bw_bytes_per_s", bw);
+	jput_mbps(b, o, "bw_MBps", bw);
+	jput_u64(b, o, "errors", r->errors);
+	jput_str(b, o, "error", r->error[0] ? r->error : NULL);
+	jput(b, o, "latency_ns", lat_pair_json(b, r->lat));
+	return o;
+}
+
+static struct json_object *timeseries_json(struct jb *b, const struct sc_phase_record *pr,
+					   const struct sc_phase_figures *f)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		int dir;
+	} cols[] = {
+	    {"bytes_read", offsetof(struct sc_second, bytes), SC_DIR_READ},
+	    {"bytes_written", offsetof(struct sc_second, bytes), SC_DIR_WRITE},
+	    {"ios_read", offsetof(struct sc_second, ios), SC_DIR_READ},
+	    {"ios_written", offsetof(struct sc_second, ios), SC_DIR_WRITE},
+	    {"max_latency_read_ns", offsetof(struct sc_second, max_lat_ns), SC_DIR_READ},
+	    {"max_latency_write_ns", offsetof(struct sc_second, max_lat_ns), SC_DIR_WRITE},
+	};
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_u64(b, o, "second_ns", NS_PER_S);
+	jput_i64(b, o, "start_ns", pr->measure_start_ns);
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		struct json_object *a = jnew(b, json_object_new_array());
+
+		for (uint32_t k = 0; k < f->nseconds; k++) {
+			const uint64_t *v =
+			    (const uint64_t *)((const char *)&f->seconds[k] + cols[c].off);
+
+			jpush_u64(b, a, v[cols[c].dir]);
+		}
+		jput(b, o, cols[c].key, a);
+	}
+	return o;
+}
+
+/* "rank 3 (host): message", one per rank that failed. */
+static struct json_object *errors_json(struct jb *b, const struct sc_phase_record *pr)
+{
+	struct json_object *a = jnew(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		const struct sc_rank_result *r = &pr->ranks[i];
+		char line[SC_HOST_MAX + SC_ERROR_MAX + 96];
+
+		if (!r->errors && !r->error[0])
+			continue;
+		if (r->error[0] && r->errors)
+			snprintf(line, sizeof(line), "rank %u (%s): %s (%" PRIu64 " failed I/Os)",
+				 r->rank, r->host, r->error, r->errors);
+		else if (r->error[0])
+			snprintf(line, sizeof(line), "rank %u (%s): %s", r->rank, r->host,
+				 r->error);
+		else
+			snprintf(line, sizeof(line), "rank %u (%s): %" PRIu64 " failed I/Os",
+				 r->rank, r->host, r->errors);
+		jpush(b, a, json_object_new_string(line));
+	}
+	return a;
+}
+
+static struct json_object *phase_json(struct jb *b, const struct sc_run_record *rec,
+				      const struct sc_phase_record *pr,
+				      const struct sc_phase_figures *f)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *nodes = jnew(b, json_object_new_array());
+	struct json_object *ranks = jnew(b, json_object_new_array());
+	const struct sc_phase *ph = report_phase_of(rec, pr->phase);
+
+	jput_str(b, o, "name", ph ? ph->name : NULL);
+	jput_u64(b, o, "index", pr->phase);
+	jput_str(b, o, "rw", ph ? sc_rw_name(ph->io.rw) : NULL);
+	jput_u64(b, o, "bs_bytes", ph ? ph->io.bs_bytes : 0);
+	jput_u64(b, o, "iodepth", ph ? ph->io.iodepth : 0);
+	jput_u64(b, o, "jobs", ph ? ph->io.jobs : 0);
+	jput_i64(b, o, "measure_start_ns", pr->measure_start_ns);
+	jput(b, o, "cluster", cluster_json(b, pr, f));
+	for (uint32_t n = 0; n < f->nodes_len; n++)
+		jpush(b, nodes, node_json(b, &f->nodes[n]));
+	jput(b, o, "nodes", nodes);
+	for (uint32_t i = 0; i < pr->nranks; i++)
+		jpush(b, ranks, rank_json(b, pr, &pr->ranks[i]));
+	jput(b, o, "ranks", ranks);
+	jput(b, o, "timeseries", timeseries_json(b, pr, f));
+	jput(b, o, "errors", errors_json(b, pr));
+	return o;
+}
+
+static struct json_object *results_root(struct jb *b, const struct sc_run_record *rec)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_str(b, o, "tool", "ssdcluster");
+	jput_str(b, o, "version", rec->version);
+	jput_i64(b, o, "started_unix_ns", rec->started_unix_ns);
+	jput_str(b, o, "config", rec->plan.config_path);
+	jput_str(b, o, "run_id", rec->plan.run_id);
+	jput_u64(b, o, "nranks", rec->nranks);
+	jput_u64(b, o, "nnodes", rec->nnodes);
+	jput(b, o, "definitions", definitions_json(b));
+	jput(b, o, "plan", report_plan_echo(b, &rec->plan));
+	return o;
+}
+
+void report_results_init(struct report_results *r, const struct sc_run_record *rec)
+{
+	r->b.nomem = 0;
+	r->root = results_root(&r->b, rec);
+	r->phases = jnew(&r->b, json_object_new_array());
+}
+
+void report_results_phase(struct report_results *r, const struct sc_run_record *rec,
+			  const struct sc_phase_record *pr, const struct sc_phase_figures *f)
+{
+	jpush(&r->b, r->phases, phase_json(&r->b, rec, pr, f));
+}
+
+char *report_results_text(struct report_results *r, size_t *len)
+{
+	jput(&r->b, r->root, "phases", r->phases);
+	r->phases = NULL; /* the root owns it now */
+	return report_json_text(&r->b, r->root, len);
+}
+
+void report_results_exit(struct report_results *r)
+{
+	json_object_put(r->phases);
+	json_object_put(r->root);
+	r->phases = NULL;
+	r->root = NULL;
+}

@@ -1,0 +1,124 @@
+/* check.h -- what every unit test uses: CHECK and FAIL, a failure count,
+ * check_exit for main's result, and temp-dir and allocation helpers.
+ *
+ * A failure prints "FAIL file:line: [context: ][condition: ]message" on
+ * stderr and counts; the test goes on, so one run shows every failure.
+ * Header only: each test is one executable of one file.
+ */
+#ifndef SC_TEST_CHECK_H
+#define SC_TEST_CHECK_H
+
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Failures so far. */
+static int check_failures;
+
+/* When set, printed after file:line in every failure (e.g. which engine). */
+static const char *check_context;
+
+static inline void check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Records a failure at file:line; cond (the failed expression) may be NULL. */
+static inline void check_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "FAIL %s:%d: ", file, line);
+	if (check_context)
+		fprintf(stderr, "%s: ", check_context);
+	if (cond)
+		fprintf(stderr, "%s: ", cond);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	check_failures++;
+}
+
+/* Counts a failure, with a printf-style message, unless cond holds. */
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			check_fail(__FILE__, __LINE__, #cond, __VA_ARGS__);                        \
+	} while (0)
+
+/* Counts a failure where the test has already decided there is one. */
+#define FAIL(...) check_fail(__FILE__, __LINE__, NULL, __VA_ARGS__)
+
+/* main's verdict: prints "name: all checks passed" (stdout) or
+ * "name: N check(s) failed" (stderr); returns 0 or 1. */
+static inline int check_exit(const char *name)
+{
+	if (check_failures) {
+		fprintf(stderr, "%s: %d check(s) failed\n", name, check_failures);
+		return 1;
+	}
+	printf("%s: all checks passed\n", name);
+	return 0;
+}
+
+/* Creates a fresh directory $TMPDIR/name.XXXXXX into dir (/var/tmp when
+ * TMPDIR is unset or empty: disk-backed, so O_DIRECT works there where /tmp
+ * is a tmpfs).  Exits 1 with a message when it cannot. */
+static inline void check_mkdtemp(char *dir, size_t len, const char *name)
+{
+	const char *base = getenv("TMPDIR");
+
+	if (!base || !*base)
+		base = "/var/tmp";
+	if ((size_t)snprintf(dir, len, "%s/%s.XXXXXX", base, name) >= len) {
+		fprintf(stderr, "temp dir under %s: path too long (set a shorter TMPDIR)\n", base);
+		exit(1);
+	}
+	if (!mkdtemp(dir)) {
+		perror(dir);
+		exit(1);
+	}
+}
+
+static inline int check_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0; /* go on with the rest */
+}
+
+/* Removes path and everything below it, as much as it can. */
+static inline void check_rmtree(const char *path)
+{
+	nftw(path, check_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* calloc and strdup that end the test (exit 1) when memory runs out.
+ * xcalloc never returns NULL, not even for n == 0. */
+static inline void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		perror("calloc");
+		exit(1);
+	}
+	return p;
+}
+
+static inline char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d) {
+		perror("strdup");
+		exit(1);
+	}
+	return d;
+}
+
+#endif
