@@ -97,6 +97,7 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 		row = &f->nodes[lo];
 		if (row->nranks == 0 || r->rank < idx[lo]) {
 			idx[lo] = r->rank;
+			row->clock_offset_ns = r->clock_offset_ns;
 			memcpy(row->host, r->host, sizeof(row->host));
 			row->host[sizeof(row->host) - 1] = '\0';
 		}
@@ -122,6 +123,72 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 						 row->start_ns, row->end_ns);
 	}
 	free(idx);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One row per (node, target) pair that some rank used. */
+static int build_targets(const struct sc_phase_record *rec, struct sc_phase_figures *f)
+{
+	uint64_t *key;
+	uint32_t n = 0;
+
+	if (!rec->nranks)
+		return 0;
+	key = malloc(rec->nranks * sizeof(*key));
+	if (!key)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		key[i] = (uint64_t)rec->ranks[i].node << 32 | rec->ranks[i].target;
+	qsort(key, rec->nranks, sizeof(*key), cmp_u64);
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		if (i == 0 || key[i] != key[n - 1])
+			key[n++] = key[i];
+	f->targets = calloc(n, sizeof(*f->targets));
+	if (!f->targets) {
+		free(key);
+		return -ENOMEM;
+	}
+	f->targets_len = n;
+	for (uint32_t i = 0; i < rec->nranks; i++) {
+		const struct sc_rank_result *r = &rec->ranks[i];
+		uint64_t k = (uint64_t)r->node << 32 | r->target;
+		uint64_t *hit = bsearch(&k, key, n, sizeof(*key), cmp_u64);
+		struct sc_target_row *row = &f->targets[hit - key];
+		int64_t start = measured_start(rec, r);
+
+		if (row->nranks == 0) {
+			row->node = r->node;
+			row->target = r->target;
+			memcpy(row->host, r->host, sizeof(row->host));
+			row->host[sizeof(row->host) - 1] = '\0';
+			row->start_ns = start;
+			row->end_ns = r->end_ns;
+		}
+		row->nranks++;
+		for (int d = 0; d < SC_DIR_COUNT; d++) {
+			row->bytes[d] += r->bytes[d];
+			row->ios[d] += r->ios[d];
+		}
+		row->errors += r->errors;
+		if (start < row->start_ns)
+			row->start_ns = start;
+		if (r->end_ns > row->end_ns)
+			row->end_ns = r->end_ns;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		struct sc_target_row *row = &f->targets[j];
+
+		row->bw_bytes_per_s = per_second(row->bytes[SC_DIR_READ] + row->bytes[SC_DIR_WRITE],
+						 row->start_ns, row->end_ns);
+	}
+	free(key);
 	return 0;
 }
 
@@ -211,6 +278,8 @@ int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figure
 
 	err = build_nodes(rec, &f);
 	if (!err)
+		err = build_targets(rec, &f);
+	if (!err)
 		err = build_seconds(rec, &f);
 	if (err) {
 		sc_phase_figures_exit(&f);
@@ -227,6 +296,7 @@ void sc_phase_figures_exit(struct sc_phase_figures *f)
 	if (!f)
 		return;
 	free(f->nodes);
+	free(f->targets);
 	free(f->seconds);
 	memset(f, 0, sizeof(*f));
 }

@@ -20,9 +20,24 @@ struct sc_node_row {
 	uint64_t bytes[SC_DIR_COUNT];
 	uint64_t ios[SC_DIR_COUNT];
 	uint64_t errors;
-	int64_t start_ns;           /* earliest start of its ranks */
+	int64_t start_ns;           /* earliest start (after ramp) of its ranks */
 	int64_t end_ns;             /* latest end of its ranks */
+	int64_t clock_offset_ns;    /* rank 0's clock minus this node's (from
+				     * its lowest rank) */
 	double bw_bytes_per_s;      /* node bytes / (end - start) */
+};
+
+/* The ranks of one node that used one target. */
+struct sc_target_row {
+	uint32_t node;
+	uint32_t target;            /* index into plan.targets */
+	char host[SC_HOST_MAX];
+	uint32_t nranks;
+	uint64_t bytes[SC_DIR_COUNT];
+	uint64_t ios[SC_DIR_COUNT];
+	uint64_t errors;
+	int64_t start_ns, end_ns;
+	double bw_bytes_per_s;
 };
 
 struct sc_phase_figures {
@@ -48,6 +63,8 @@ struct sc_phase_figures {
 	uint32_t slowest_node;      /* node of the latest end */
 	uint32_t nodes_len;
 	struct sc_node_row *nodes;  /* heap, by node index */
+	uint32_t targets_len;
+	struct sc_target_row *targets; /* heap, by node then target index */
 	uint32_t nseconds;
 	struct sc_second *seconds;  /* heap: cluster sum per second */
 	double volatility[SC_DIR_COUNT]; /* stddev/mean of per-second bytes, over

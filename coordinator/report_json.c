@@ -294,8 +294,33 @@ static struct json_object *node_json(struct jb *b, const struct sc_node_row *n)
 	jput_u64(b, o, "errors", n->errors);
 	jput_i64(b, o, "start_ns", n->start_ns);
 	jput_i64(b, o, "end_ns", n->end_ns);
+	jput_i64(b, o, "clock_offset_ns", n->clock_offset_ns);
 	jput_dbl(b, o, "bw_bytes_per_s", n->bw_bytes_per_s);
 	jput_mbps(b, o, "bw_MBps", n->bw_bytes_per_s);
+	return o;
+}
+
+static struct json_object *target_row_json(struct jb *b, const struct sc_run_record *rec,
+					   const struct sc_target_row *t)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_u64(b, o, "node", t->node);
+	jput_str(b, o, "host", t->host);
+	jput_u64(b, o, "target", t->target);
+	jput_str(b, o, "path",
+		 t->target < rec->plan.ntargets ? rec->plan.targets[t->target].path : NULL);
+	jput_u64(b, o, "nranks", t->nranks);
+	jput_u64(b, o, "bytes_read", t->bytes[SC_DIR_READ]);
+	jput_u64(b, o, "bytes_written", t->bytes[SC_DIR_WRITE]);
+	jput_u64(b, o, "total_bytes", t->bytes[SC_DIR_READ] + t->bytes[SC_DIR_WRITE]);
+	jput_u64(b, o, "ios_read", t->ios[SC_DIR_READ]);
+	jput_u64(b, o, "ios_written", t->ios[SC_DIR_WRITE]);
+	jput_u64(b, o, "errors", t->errors);
+	jput_i64(b, o, "start_ns", t->start_ns);
+	jput_i64(b, o, "end_ns", t->end_ns);
+	jput_dbl(b, o, "bw_bytes_per_s", t->bw_bytes_per_s);
+	jput_mbps(b, o, "bw_MBps", t->bw_bytes_per_s);
 	return o;
 }
 
@@ -392,6 +417,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	struct json_object *o = jnew(b, json_object_new_object());
 	struct json_object *nodes = jnew(b, json_object_new_array());
 	struct json_object *ranks = jnew(b, json_object_new_array());
+	struct json_object *targets = jnew(b, json_object_new_array());
 	const struct sc_phase *ph = report_phase_of(rec, pr->phase);
 
 	jput_str(b, o, "name", ph ? ph->name : NULL);
@@ -401,10 +427,15 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	jput_u64(b, o, "iodepth", ph ? ph->io.iodepth : 0);
 	jput_u64(b, o, "jobs", ph ? ph->io.jobs : 0);
 	jput_i64(b, o, "measure_start_ns", pr->measure_start_ns);
+	jput_str(b, o, "stonewall", ph ? sc_stonewall_name(ph->stonewall) : NULL);
+	jput_i64(b, o, "merge_ns", pr->merge_ns);
 	jput(b, o, "cluster", cluster_json(b, pr, f));
 	for (uint32_t n = 0; n < f->nodes_len; n++)
 		jpush(b, nodes, node_json(b, &f->nodes[n]));
 	jput(b, o, "nodes", nodes);
+	for (uint32_t t = 0; t < f->targets_len; t++)
+		jpush(b, targets, target_row_json(b, rec, &f->targets[t]));
+	jput(b, o, "targets", targets);
 	for (uint32_t i = 0; i < pr->nranks; i++)
 		jpush(b, ranks, rank_json(b, pr, &pr->ranks[i]));
 	jput(b, o, "ranks", ranks);
@@ -424,6 +455,7 @@ static struct json_object *results_root(struct jb *b, const struct sc_run_record
 	jput_str(b, o, "run_id", rec->plan.run_id);
 	jput_u64(b, o, "nranks", rec->nranks);
 	jput_u64(b, o, "nnodes", rec->nnodes);
+	jput_u64(b, o, "rank0_peak_rss_bytes", rec->rank0_peak_rss_bytes);
 	jput(b, o, "definitions", definitions_json(b));
 	jput(b, o, "plan", report_plan_echo(b, &rec->plan));
 	return o;
