@@ -109,7 +109,19 @@ for ph in r["phases"]:
         for k in ("bytes_read", "bytes_written", "ios_read", "ios_written"):
             need(n[k] == sum(x[k] for x in mine), f'{name}: {n["host"]} {k} {n[k]} == sum of its ranks')
         need(n["total_bytes"] == n["bytes_read"] + n["bytes_written"], f'{name}: {n["host"]} total')
+        low = min(mine, key=lambda x: x["rank"])
+        need(n["clock_offset_ns"] == low["clock_offset_ns"],
+             f'{name}: {n["host"]} clock offset is its lowest rank\'s')
     need(sum(n["total_bytes"] for n in nodes) == want, f"{name}: nodes sum to the total")
+    # per-target rows: one per (node, target) used, summing the node's ranks
+    trows = ph["targets"]
+    need(len(trows) == 3, f"{name}: 3 target rows (one target per node), got {len(trows)}")
+    for t in trows:
+        mine = [x for x in ranks if x["node"] == t["node"] and x["target"] == t["target"]]
+        need(t["nranks"] == len(mine) and t["total_bytes"] == sum(
+            x["bytes_read"] + x["bytes_written"] for x in mine),
+             f'{name}: target row {t["host"]}/{t["target"]} sums its ranks')
+        need(t["path"], f"{name}: target row names its path")
 if bad:
     sys.exit(1)
 print("results.json: all checks passed")
