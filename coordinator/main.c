@@ -221,8 +221,10 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 		if (sc_cluster_bcast_int(c, status))
 			break;
 	}
-	if (sc_run_cleanup(plan, place) != 0 && c->rank == 0)
-		fprintf(stderr, "ssdcluster: could not remove every run file\n");
+	sc_cluster_barrier(c);
+	if (sc_run_cleanup(plan, place) != 0)
+		fprintf(stderr, "ssdcluster: rank %d: could not remove every run file under %s\n",
+			c->rank, plan->targets[place->target].path);
 	if (c->rank == 0) {
 		if (!cli->quiet && status == 0)
 			printf("results: %s/results.json\n", outdir);

@@ -70,7 +70,8 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	struct sc_run *run = NULL;
 	char msg[1024] = "";
 	uint64_t start, firstdone = 0, merge_start;
-	struct sc_hist *merged[SC_DIR_COUNT] = {NULL, NULL};
+	struct sc_hist *merged[SC_HK_COUNT] = {NULL};
+	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
 	int rc, ok;
 
 	rc = sc_run_create(&run, plan, p, place, msg, sizeof(msg));
@@ -81,8 +82,11 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 		return rc ? rc : -ECANCELED;
 	}
 	sc_cluster_sync_clocks(c);
-	start = sc_cluster_common_start(c, START_LEAD_NS +
-						   START_LEAD_PER_RANK_NS * (uint64_t)c->nranks);
+	/* emulated training between checkpoints: every rank idles until the
+	 * common start, so the gap costs no I/O and is not measured */
+	if (plan->phases[p].workload == SC_WORKLOAD_CHECKPOINT)
+		lead += plan->phases[p].ckpt.compute_before_ns;
+	start = sc_cluster_common_start(c, lead);
 	sc_run_start(run, start);
 	sc_cluster_wait_run(c, run, plan->phases[p].stonewall == SC_STONEWALL_FIRST_DONE,
 			    &firstdone);
@@ -101,16 +105,33 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 		rec->phase = p;
 		rec->measure_start_ns = (int64_t)io->ramp_ns;
 	}
-	for (int d = 0; d < SC_DIR_COUNT; d++) {
+	for (int k = 0; k < SC_HK_COUNT; k++) {
 		if (c->rank == 0) {
-			merged[d] = malloc(sizeof(struct sc_hist));
-			if (!merged[d])
+			merged[k] = malloc(sizeof(struct sc_hist));
+			if (!merged[k])
 				sc_cluster_abort(c, 1);
-			sc_hist_init(merged[d]);
+			sc_hist_init(merged[k]);
 		}
-		sc_cluster_reduce_hist(c, sc_run_hist(run, d), merged[d]);
-		if (c->rank == 0)
-			rec->lat[d] = merged[d];
+		sc_cluster_reduce_hist(c, sc_run_hist(run, k), merged[k]);
+	}
+	if (c->rank == 0) {
+		/* service times always; response and batch-wait times only when
+		 * the phase produced them */
+		for (int d = 0; d < SC_DIR_COUNT; d++) {
+			rec->lat[d] = merged[SC_HK_LAT_READ + d];
+			rec->resp[d] = merged[SC_HK_RESP_READ + d];
+		}
+		rec->batch_wait = merged[SC_HK_BATCH_WAIT];
+		for (int d = 0; d < SC_DIR_COUNT; d++) {
+			if (rec->resp[d]->count == 0) {
+				free(rec->resp[d]);
+				rec->resp[d] = NULL;
+			}
+		}
+		if (rec->batch_wait->count == 0) {
+			free(rec->batch_wait);
+			rec->batch_wait = NULL;
+		}
 	}
 	sc_run_destroy(run);
 	int gathered = gather_ranks(c, &mine, rec);

@@ -106,7 +106,7 @@ static struct json_object *plan_rank_json(struct jb *b, const struct sc_plan *pl
 			jput_u64(b, fo, "size_bytes", io->size_bytes);
 			jpush(b, files, fo);
 		}
-		sc_layout_rank_bytes(plan, p, &rd, &wr);
+		sc_layout_rank_bytes(plan, p, pl, &rd, &wr);
 		struct json_object *po = jnew(b, json_object_new_object());
 
 		jput_u64(b, po, "phase", p);
@@ -119,8 +119,22 @@ static struct json_object *plan_rank_json(struct jb *b, const struct sc_plan *pl
 	return o;
 }
 
+/* Cluster totals of the bytes phase p plans to read and write. */
+static void phase_bytes(const struct sc_plan *plan, uint32_t p, const struct sc_dry_rank *ranks,
+			uint32_t nranks, uint64_t *rd, uint64_t *wr)
+{
+	*rd = *wr = 0;
+	for (uint32_t i = 0; i < nranks; i++) {
+		uint64_t r, w;
+
+		sc_layout_rank_bytes(plan, p, &ranks[i].place, &r, &w);
+		*rd += r;
+		*wr += w;
+	}
+}
+
 static struct json_object *plan_phases_json(struct jb *b, const struct sc_plan *plan,
-					    uint32_t nranks)
+					    const struct sc_dry_rank *ranks, uint32_t nranks)
 {
 	struct json_object *a = jnew(b, json_object_new_array());
 
@@ -129,7 +143,7 @@ static struct json_object *plan_phases_json(struct jb *b, const struct sc_plan *
 		struct json_object *o = jnew(b, json_object_new_object());
 		uint64_t rd, wr;
 
-		sc_layout_rank_bytes(plan, p, &rd, &wr);
+		phase_bytes(plan, p, ranks, nranks, &rd, &wr);
 		jput_str(b, o, "name", plan->phases[p].name);
 		jput_u64(b, o, "index", p);
 		if (io->runtime_ns) {
@@ -140,8 +154,8 @@ static struct json_object *plan_phases_json(struct jb *b, const struct sc_plan *
 		} else {
 			jput_null(b, o, "expected_duration_ns");
 			jput_u64(b, o, "ends_after_bytes", io->io_bytes);
-			jput_u64(b, o, "bytes_read_planned", rd * nranks);
-			jput_u64(b, o, "bytes_written_planned", wr * nranks);
+			jput_u64(b, o, "bytes_read_planned", rd);
+			jput_u64(b, o, "bytes_written_planned", wr);
 		}
 		jpush(b, a, o);
 	}
@@ -200,7 +214,7 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 		uint64_t rd, wr;
 		char mix[24] = "";
 
-		sc_layout_rank_bytes(plan, p, &rd, &wr);
+		phase_bytes(plan, p, ranks, nranks, &rd, &wr);
 		if (io->rw == SC_RW_RANDRW)
 			snprintf(mix, sizeof(mix), " %u%% reads", io->rwmixread_pct);
 		printf("  phase %u %s: %s%s, bs %s, QD %u, %u jobs x %s, ", p, ph->name,
@@ -213,8 +227,8 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 		else
 			printf("ends after %s per job; planned cluster read %s, write %s\n",
 			       sc_fmt_bytes(b3, sizeof(b3), io->io_bytes),
-			       sc_fmt_bytes(b1, sizeof(b1), rd * nranks),
-			       sc_fmt_bytes(b4, sizeof(b4), wr * nranks));
+			       sc_fmt_bytes(b1, sizeof(b1), rd),
+			       sc_fmt_bytes(b4, sizeof(b4), wr));
 	}
 	for (uint32_t t = 0; t < plan->ntargets; t++) {
 		const struct sc_target_spec *ts = &plan->targets[t];
@@ -276,7 +290,7 @@ int sc_report_plan(const char *dir, const struct sc_plan *plan, const struct sc_
 	for (uint32_t i = 0; i < nranks; i++)
 		jpush(&b, ra, plan_rank_json(&b, plan, &ranks[i], &file_err));
 	jput(&b, root, "ranks", ra);
-	jput(&b, root, "phases", plan_phases_json(&b, plan, nranks));
+	jput(&b, root, "phases", plan_phases_json(&b, plan, ranks, nranks));
 	jput(&b, root, "targets",
 	     plan_targets_json(&b, plan, ranks, nranks, nodes, (uint32_t)nnodes));
 

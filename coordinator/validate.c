@@ -7,13 +7,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../worker/ckpt_model.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
 
-int sc_validate_layout(const struct sc_config *cfg, const struct sc_plan *plan,
+/* A checkpoint cell's layout must cover exactly the ranks that run. */
+static int resolve_ckpt(const struct sc_config *cfg, struct sc_phase *ph, uint32_t nranks,
+			char *err, size_t errlen)
+{
+	struct sc_ckpt_layout *l = &ph->ckpt.layout;
+	char where[512], key[64], why[512];
+	uint64_t tpp = (uint64_t)l->tp * l->pp;
+
+	snprintf(key, sizeof(key), "phases.%u.%s", ph->config_index, l->dp ? "dp" : "tp");
+	if (!l->dp && (tpp == 0 || nranks % tpp)) {
+		snprintf(err, errlen,
+			 "%s: %s: %u rank(s) are not a multiple of tp x pp = %llu (run a multiple "
+			 "of %llu ranks, or set dp)",
+			 sc_config_where(cfg, key, where, sizeof(where)), key, nranks,
+			 (unsigned long long)tpp, (unsigned long long)tpp);
+		return -EINVAL;
+	}
+	if (!l->dp)
+		l->dp = nranks / (uint32_t)tpp;
+	if (tpp * l->dp != nranks) {
+		snprintf(err, errlen,
+			 "%s: %s: tp x pp x dp = %llu but %u rank(s) run (one rank per GPU: "
+			 "leave dp out to use ranks / (tp x pp))",
+			 sc_config_where(cfg, key, where, sizeof(where)), key,
+			 (unsigned long long)(tpp * l->dp), nranks);
+		return -EINVAL;
+	}
+	if (sc_ckpt_layout_check(&ph->ckpt.model, l, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s: %s", sc_config_where(cfg, key, where, sizeof(where)),
+			 key, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 		       const struct sc_cluster *c, struct sc_place *places, char *err, size_t errlen)
 {
 	char where[512], need_s[32], cap_s[32];
+
+	for (uint32_t p = 0; p < plan->nphases; p++) {
+		if (plan->phases[p].workload == SC_WORKLOAD_CHECKPOINT &&
+		    resolve_ckpt(cfg, &plan->phases[p], (uint32_t)c->nranks, err, errlen))
+			return -EINVAL;
+	}
 
 	for (int r = 0; r < c->nranks; r++) {
 		int rc = sc_layout_place(plan, c->hosts[r], (uint32_t)r, c->local_rank_of[r],
@@ -31,7 +73,30 @@ int sc_validate_layout(const struct sc_config *cfg, const struct sc_plan *plan,
 	for (int r = 0; r < c->nranks; r++) {
 		const struct sc_place *p = &places[r];
 		const struct sc_target_spec *t = &plan->targets[p->target];
-		uint64_t need = sc_layout_need_bytes(plan, p->target, p->nslots);
+		uint64_t need;
+
+		for (uint32_t ph = 0; ph < plan->nphases && t->kind != SC_TARGET_DIR; ph++) {
+			enum sc_workload w = plan->phases[ph].workload;
+			char key[64];
+
+			if (w != SC_WORKLOAD_CHECKPOINT && w != SC_WORKLOAD_INGEST)
+				continue;
+			snprintf(key, sizeof(key), "targets.%u.path", p->target);
+			snprintf(err, errlen,
+				 "%s: %s: %s phases write files, so they need a directory target, "
+				 "and %s is a %s",
+				 sc_config_where(cfg, key, where, sizeof(where)), key,
+				 sc_workload_name(w), t->path, sc_target_kind_name(t->kind));
+			return -EINVAL;
+		}
+		int seen = 0;
+
+		/* ranks sharing a target and a slot count need the same space */
+		for (int q = 0; q < r && !seen; q++)
+			seen = places[q].target == p->target && places[q].nslots == p->nslots;
+		if (seen)
+			continue;
+		need = sc_layout_need_bytes(plan, p->target, p->nslots);
 
 		if (t->capacity_bytes && need > t->capacity_bytes) {
 			char key[64];

@@ -12,10 +12,13 @@
 #include "cluster.h"
 #include "config.h"
 
-/* Rank 0: places every rank (places[nranks]) and checks that every node
- * has a target and that no target's capacity is below what its node's
- * ranks need.  0, or -EINVAL with a "file:line:col: key: ..." message. */
-int sc_validate_layout(const struct sc_config *cfg, const struct sc_plan *plan,
+/* Rank 0: resolves what depends on the rank count (a checkpoint's dp
+ * defaults to ranks / (tp * pp)) and checks checkpoint layouts against it,
+ * places every rank (places[nranks]) and checks that every node has a
+ * target, that checkpoint and ingest phases have directory targets, and
+ * that no target's capacity is below what its node's ranks need.  0, or
+ * -EINVAL with a "file:line:col: key: ..." message. */
+int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 		       const struct sc_cluster *c, struct sc_place *places, char *err, size_t errlen);
 
 /* Any rank: its own target exists here as the kind the plan expects (a

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -14,59 +15,8 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "job_priv.h"
 #include "pattern.h"
-
-#define NS_PER_S 1000000000ull
-/* Buffers are aligned for O_DIRECT on any logical block size up to 4 KiB. */
-#define BUF_ALIGN 4096u
-/* Chunk used to lay out files that a phase reads before they exist. */
-#define LAYOUT_CHUNK (1u << 20)
-/* Per-second series start with this many seconds and double when needed. */
-#define SECONDS_INITIAL 64u
-
-struct job {
-	struct sc_run *run;
-	uint32_t index;
-	pthread_t thread;
-	int thread_started;
-	int fd;
-	char path[4096];
-	uint64_t base;          /* first byte of the region in the file */
-	struct sc_pattern pat;
-	const struct sc_engine_ops *ops;
-	struct sc_engine *eng;
-	struct sc_io *ios;      /* iodepth slots */
-	struct sc_io **done;    /* reap scratch */
-	struct sc_io **queued;  /* submit scratch */
-	uint32_t *free_slots;
-	struct iovec *iov;      /* one buffer per slot */
-	void *bufmem;
-	struct sc_hist *hist[SC_DIR_COUNT];
-	struct sc_second *sec;
-	uint32_t nsec, capsec;
-	_Atomic uint64_t done_bytes; /* measured bytes, read by sc_run_bytes */
-	uint64_t bytes[SC_DIR_COUNT], ios_done[SC_DIR_COUNT];
-	uint64_t fsyncs, errors;
-	int err;
-	char errmsg[SC_ERROR_MAX];
-	uint64_t started_ns, last_ns;
-	_Atomic int finished;
-};
-
-struct sc_run {
-	const struct sc_plan *plan;
-	uint32_t phase;
-	struct sc_place place;
-	const struct sc_io_spec *io;
-	uint32_t njobs;
-	struct job *jobs;
-	uint64_t start_ns;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int released;           /* threads may go: 1 start, -1 abandon */
-	_Atomic int stop;
-	struct sc_hist *hist[SC_DIR_COUNT];
-};
 
 uint64_t sc_now_ns(void)
 {
@@ -76,7 +26,7 @@ uint64_t sc_now_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
-static void sleep_until(uint64_t when_ns)
+void sc_job_sleep_until(uint64_t when_ns)
 {
 	struct timespec ts = {.tv_sec = (time_t)(when_ns / NS_PER_S),
 			      .tv_nsec = (long)(when_ns % NS_PER_S)};
@@ -85,10 +35,7 @@ static void sleep_until(uint64_t when_ns)
 		;
 }
 
-static void job_fail(struct job *j, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void job_fail(struct job *j, int err, const char *fmt, ...)
+void sc_job_fail(struct job *j, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -125,36 +72,20 @@ static struct sc_second *second_at(struct job *j, uint64_t k)
 	return &j->sec[k];
 }
 
-static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t measure_start)
+void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t now,
+		    uint64_t measure_start)
 {
-	int dir = io->op == SC_OP_WRITE ? SC_DIR_WRITE : SC_DIR_READ;
+	struct sc_second *s;
 
-	if (io->op == SC_OP_FSYNC) {
-		if (io->res < 0)
-			job_fail(j, io->res, "fsync of %s: %s", j->path, strerror(-io->res));
-		else
-			j->fsyncs++;
-		return;
-	}
-	if (io->res < 0 || (uint32_t)io->res != io->len) {
-		int err = io->res < 0 ? io->res : -EIO;
-
-		job_fail(j, err, "%s of %u B at offset %llu in %s: %s", dir ? "write" : "read",
-			 io->len, (unsigned long long)io->offset, j->path,
-			 io->res < 0 ? strerror(-io->res) : "short transfer");
-		return;
-	}
-	if (io->submit_ns < measure_start)
+	if (now < measure_start || now - lat < measure_start)
 		return; /* ramp */
-	uint64_t lat = now - io->submit_ns;
-	struct sc_second *s = second_at(j, (now - measure_start) / NS_PER_S);
-
+	s = second_at(j, (now - measure_start) / NS_PER_S);
 	sc_hist_record(j->hist[dir], lat);
-	j->bytes[dir] += io->len;
+	j->bytes[dir] += len;
 	j->ios_done[dir]++;
 	atomic_store_explicit(&j->done_bytes, j->bytes[0] + j->bytes[1], memory_order_relaxed);
 	if (s) {
-		s->bytes[dir] += io->len;
+		s->bytes[dir] += len;
 		s->ios[dir]++;
 		if (lat > s->max_lat_ns[dir])
 			s->max_lat_ns[dir] = lat;
@@ -162,9 +93,33 @@ static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t mea
 	j->last_ns = now;
 }
 
-static void *job_main(void *arg)
+static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t measure_start)
 {
-	struct job *j = arg;
+	int dir = io->op == SC_OP_WRITE ? SC_DIR_WRITE : SC_DIR_READ;
+
+	if (io->op == SC_OP_FSYNC) {
+		if (io->res < 0)
+			sc_job_fail(j, io->res, "fsync of %s: %s", j->path, strerror(-io->res));
+		else
+			j->fsyncs++;
+		return;
+	}
+	if (io->res < 0 || (uint32_t)io->res != io->len) {
+		int err = io->res < 0 ? io->res : -EIO;
+
+		sc_job_fail(j, err, "%s of %u B at offset %llu in %s: %s", dir ? "write" : "read",
+			    io->len, (unsigned long long)io->offset, j->path,
+			    io->res < 0 ? strerror(-io->res) : "short transfer");
+		return;
+	}
+	if (io->submit_ns < measure_start)
+		return; /* ramp */
+	sc_job_account(j, dir, io->len, now - io->submit_ns, now, measure_start);
+}
+
+/* The fio-like body: one region, one pattern, until runtime or bytes. */
+static void io_job_run(struct job *j)
+{
 	struct sc_run *run = j->run;
 	const struct sc_io_spec *io = run->io;
 	uint32_t depth = io->iodepth, nfree = depth, inflight = 0;
@@ -172,16 +127,6 @@ static void *job_main(void *arg)
 	uint64_t measure_start, deadline;
 	int stopping = 0;
 
-	pthread_mutex_lock(&run->lock);
-	while (!run->released)
-		pthread_cond_wait(&run->cond, &run->lock);
-	pthread_mutex_unlock(&run->lock);
-	if (run->released < 0)
-		goto out;
-
-	sleep_until(run->start_ns);
-	j->started_ns = sc_now_ns();
-	j->last_ns = j->started_ns;
 	measure_start = run->start_ns + io->ramp_ns;
 	deadline = io->runtime_ns ? measure_start + io->runtime_ns : 0;
 	budget = io->runtime_ns ? UINT64_MAX : io->io_bytes;
@@ -236,7 +181,7 @@ static void *job_main(void *arg)
 				j->queued[i]->submit_ns = t;
 			r = j->ops->submit(j->eng);
 			if (r < 0) {
-				job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
+				sc_job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
 				break;
 			}
 			inflight += nq;
@@ -251,7 +196,7 @@ static void *job_main(void *arg)
 		int n = j->ops->reap(j->eng, j->done, depth, 1);
 
 		if (n < 0) {
-			job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
+			sc_job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
 			break;
 		}
 		now = sc_now_ns();
@@ -261,7 +206,33 @@ static void *job_main(void *arg)
 		}
 		inflight -= (uint32_t)n;
 	}
-out:
+}
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+	struct sc_run *run = j->run;
+
+	pthread_mutex_lock(&run->lock);
+	while (!run->released)
+		pthread_cond_wait(&run->cond, &run->lock);
+	pthread_mutex_unlock(&run->lock);
+	if (run->released > 0) {
+		sc_job_sleep_until(run->start_ns);
+		j->started_ns = sc_now_ns();
+		j->last_ns = j->started_ns;
+		switch (run->plan->phases[run->phase].workload) {
+		case SC_WORKLOAD_CHECKPOINT:
+			sc_ckpt_job_run(j);
+			break;
+		case SC_WORKLOAD_INGEST:
+			sc_ingest_job_run(j);
+			break;
+		default:
+			io_job_run(j);
+			break;
+		}
+	}
 	atomic_store(&j->finished, 1);
 	return NULL;
 }
@@ -306,7 +277,7 @@ out_free:
 	return rc;
 }
 
-static int mkdir_p(const char *path)
+int sc_job_mkdir_p(const char *path)
 {
 	char tmp[4096];
 	size_t len = strlen(path);
@@ -354,6 +325,28 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	return 0;
 }
 
+int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
+{
+	j->ios = calloc(depth, sizeof(*j->ios));
+	j->done = calloc(depth, sizeof(*j->done));
+	j->queued = calloc(depth, sizeof(*j->queued));
+	j->free_slots = calloc(depth, sizeof(*j->free_slots));
+	j->iov = calloc(depth, sizeof(*j->iov));
+	if (!j->ios || !j->done || !j->queued || !j->free_slots || !j->iov)
+		return -ENOMEM;
+	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)depth * bs_bytes))
+		return -ENOMEM;
+	sc_pattern_fill(j->bufmem, (size_t)depth * bs_bytes, j->pat.seed);
+	for (uint32_t i = 0; i < depth; i++) {
+		j->iov[i].iov_base = (char *)j->bufmem + (size_t)i * bs_bytes;
+		j->iov[i].iov_len = bs_bytes;
+		j->ios[i].buf = i;
+		j->ios[i].file = 0;
+		j->free_slots[i] = i;
+	}
+	return 0;
+}
+
 static int job_setup(struct job *j, char *err, size_t errlen)
 {
 	struct sc_run *run = j->run;
@@ -364,12 +357,16 @@ static int job_setup(struct job *j, char *err, size_t errlen)
 	int rc;
 
 	j->fd = -1;
-	for (int d = 0; d < SC_DIR_COUNT; d++) {
-		j->hist[d] = malloc(sizeof(struct sc_hist));
-		if (!j->hist[d])
+	for (int k = 0; k < SC_HK_COUNT; k++) {
+		j->hist[k] = malloc(sizeof(struct sc_hist));
+		if (!j->hist[k])
 			return -ENOMEM;
-		sc_hist_init(j->hist[d]);
+		sc_hist_init(j->hist[k]);
 	}
+	if (run->plan->phases[run->phase].workload == SC_WORKLOAD_CHECKPOINT)
+		return sc_ckpt_job_setup(j, err, errlen);
+	if (run->plan->phases[run->phase].workload == SC_WORKLOAD_INGEST)
+		return sc_ingest_job_setup(j, err, errlen);
 	rc = sc_layout_job_file(run->plan, &run->place, run->phase, j->index, j->path,
 				sizeof(j->path), &j->base);
 	if (rc) {
@@ -382,23 +379,9 @@ static int job_setup(struct job *j, char *err, size_t errlen)
 		if (rc)
 			return rc;
 	}
-	j->ios = calloc(depth, sizeof(*j->ios));
-	j->done = calloc(depth, sizeof(*j->done));
-	j->queued = calloc(depth, sizeof(*j->queued));
-	j->free_slots = calloc(depth, sizeof(*j->free_slots));
-	j->iov = calloc(depth, sizeof(*j->iov));
-	if (!j->ios || !j->done || !j->queued || !j->free_slots || !j->iov)
-		return -ENOMEM;
-	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)depth * io->bs_bytes))
-		return -ENOMEM;
-	sc_pattern_fill(j->bufmem, (size_t)depth * io->bs_bytes, j->pat.seed);
-	for (uint32_t i = 0; i < depth; i++) {
-		j->iov[i].iov_base = (char *)j->bufmem + (size_t)i * io->bs_bytes;
-		j->iov[i].iov_len = io->bs_bytes;
-		j->ios[i].buf = i;
-		j->ios[i].file = 0;
-		j->free_slots[i] = i;
-	}
+	rc = sc_job_alloc(j, depth, io->bs_bytes);
+	if (rc)
+		return rc;
 	if (io->runtime_ns)
 		second_at(j, (io->runtime_ns + NS_PER_S - 1) / NS_PER_S + 1);
 	j->nsec = 0;
@@ -427,8 +410,10 @@ static void job_teardown(struct job *j)
 	free(j->iov);
 	free(j->bufmem);
 	free(j->sec);
-	for (int d = 0; d < SC_DIR_COUNT; d++)
-		free(j->hist[d]);
+	for (int k = 0; k < SC_HK_COUNT; k++)
+		free(j->hist[k]);
+	if (j->wl_free)
+		j->wl_free(j->wl);
 }
 
 int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phase,
@@ -464,7 +449,7 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 
 		rc = sc_layout_run_dir(plan, place->target, dir, sizeof(dir));
 		if (!rc)
-			rc = mkdir_p(dir);
+			rc = sc_job_mkdir_p(dir);
 		if (rc) {
 			snprintf(err, errlen, "%s: cannot create the run directory: %s", dir,
 				 strerror(-rc));
@@ -545,12 +530,12 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 
 	join_all(run);
 	memset(out, 0, sizeof(*out));
-	for (int d = 0; d < SC_DIR_COUNT; d++) {
-		if (!run->hist[d])
-			run->hist[d] = malloc(sizeof(struct sc_hist));
-		if (!run->hist[d])
+	for (int k = 0; k < SC_HK_COUNT; k++) {
+		if (!run->hist[k])
+			run->hist[k] = malloc(sizeof(struct sc_hist));
+		if (!run->hist[k])
 			return -ENOMEM;
-		sc_hist_init(run->hist[d]);
+		sc_hist_init(run->hist[k]);
 	}
 	for (uint32_t i = 0; i < run->njobs; i++) {
 		struct job *j = &run->jobs[i];
@@ -561,23 +546,37 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 			last = j->last_ns;
 		if (j->nsec > nsec)
 			nsec = j->nsec;
+		for (int k = 0; k < SC_HK_COUNT; k++)
+			sc_hist_add(run->hist[k], j->hist[k]);
 		for (int d = 0; d < SC_DIR_COUNT; d++) {
-			sc_hist_add(run->hist[d], j->hist[d]);
 			out->bytes[d] += j->bytes[d];
 			out->ios[d] += j->ios_done[d];
 		}
 		out->fsyncs += j->fsyncs;
+		out->files += j->files;
+		out->late_ios += j->late_ios;
+		out->samples += j->samples;
+		out->steps += j->steps;
+		out->compute_ns += j->compute_ns;
+		if (j->busy_end_ns > run->start_ns &&
+		    (int64_t)(j->busy_end_ns - run->start_ns) > out->busy_end_ns)
+			out->busy_end_ns = (int64_t)(j->busy_end_ns - run->start_ns);
 		out->errors += j->errors;
 		if (j->err && !rc) {
 			rc = j->err;
 			snprintf(out->error, sizeof(out->error), "%s", j->errmsg);
 		}
 	}
-	for (int d = 0; d < SC_DIR_COUNT; d++)
-		sc_hist_summarize(run->hist[d], &out->lat[d]);
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		sc_hist_summarize(run->hist[SC_HK_LAT_READ + d], &out->lat[d]);
+		sc_hist_summarize(run->hist[SC_HK_RESP_READ + d], &out->resp[d]);
+	}
+	sc_hist_summarize(run->hist[SC_HK_BATCH_WAIT], &out->batch_wait);
 	out->start_ns = first == UINT64_MAX ? 0 : (int64_t)(first - run->start_ns);
 	out->end_ns = last ? (int64_t)(last - run->start_ns) : out->start_ns;
-	if (!run->io->runtime_ns)
+	if (run->planned_bytes)
+		out->planned_bytes = run->planned_bytes;
+	else if (!run->io->runtime_ns)
 		out->planned_bytes = run->io->io_bytes * run->njobs;
 	out->target = run->place.target;
 	out->rank = run->place.rank;
@@ -603,9 +602,9 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 	return rc;
 }
 
-const struct sc_hist *sc_run_hist(const struct sc_run *run, int d)
+const struct sc_hist *sc_run_hist(const struct sc_run *run, int k)
 {
-	return run->hist[d];
+	return run->hist[k];
 }
 
 void sc_run_destroy(struct sc_run *run)
@@ -622,34 +621,33 @@ void sc_run_destroy(struct sc_run *run)
 		for (uint32_t i = 0; i < run->njobs; i++)
 			job_teardown(&run->jobs[i]);
 	}
-	for (int d = 0; d < SC_DIR_COUNT; d++)
-		free(run->hist[d]);
+	for (int k = 0; k < SC_HK_COUNT; k++)
+		free(run->hist[k]);
 	free(run->jobs);
 	pthread_mutex_destroy(&run->lock);
 	pthread_cond_destroy(&run->cond);
 	free(run);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) != 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
 int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place)
 {
 	const struct sc_target_spec *t = &plan->targets[place->target];
-	uint32_t maxjobs = 0;
-	char dir[4096], path[4200];
-	int rc = 0;
+	char dir[4096];
+	int rc;
 
-	if (t->kind != SC_TARGET_DIR || t->keep)
+	if (t->kind != SC_TARGET_DIR || t->keep || place->slot != 0)
 		return 0;
-	for (uint32_t p = 0; p < plan->nphases; p++)
-		if (plan->phases[p].io.jobs > maxjobs)
-			maxjobs = plan->phases[p].io.jobs;
 	if (sc_layout_run_dir(plan, place->target, dir, sizeof(dir)))
 		return -ENAMETOOLONG;
-	for (uint32_t j = 0; j < maxjobs; j++) {
-		snprintf(path, sizeof(path), "%s/r%u.j%u.dat", dir, place->rank, j);
-		if (unlink(path) != 0 && errno != ENOENT && !rc)
-			rc = -errno;
-	}
-	if (rmdir(dir) != 0 && errno != ENOENT && errno != ENOTEMPTY && errno != EEXIST && !rc)
-		rc = -errno;
-	return rc;
+	rc = nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return rc < 0 && errno == ENOENT ? 0 : rc;
 }

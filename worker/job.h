@@ -41,14 +41,15 @@ void sc_run_stop(struct sc_run *run);
  * first -errno a job hit (out is filled either way). */
 int sc_run_finish(struct sc_run *run, struct sc_rank_result *out);
 
-/* The rank's merged latency histogram of direction d (enum sc_dir), valid
- * after _finish until _destroy. */
-const struct sc_hist *sc_run_hist(const struct sc_run *run, int d);
+/* The rank's histogram of kind k (enum sc_hist_kind), merged over its
+ * jobs; valid after _finish until _destroy. */
+const struct sc_hist *sc_run_hist(const struct sc_run *run, int k);
 
 void sc_run_destroy(struct sc_run *run);
 
-/* Removes this rank's job files of directory targets and, when empty, the
- * run directory, unless the target says keep.  0 or -errno. */
+/* Removes the run directory of the rank's target, with everything in it,
+ * unless the target says keep.  Only the first rank of a node on a target
+ * (slot 0) does it; call it when every rank is done.  0 or -errno. */
 int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place);
 
 /* CLOCK_MONOTONIC now, in nanoseconds. */

@@ -4,6 +4,7 @@
 #include "hostlist.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 
 int sc_layout_target_matches(const struct sc_target_spec *t, const char *host)
@@ -31,6 +32,7 @@ int sc_layout_place(const struct sc_plan *plan, const char *host, uint32_t rank,
 		out->rank = rank;
 		out->target = t;
 		out->slot = local_rank / n;
+		out->local_nranks = local_nranks;
 		/* ranks local_rank' with local_rank' % n == pick */
 		out->nslots = local_nranks / n + (pick < local_nranks % n ? 1 : 0);
 		return 0;
@@ -68,6 +70,44 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
+/* Largest byte count of any rank in a checkpoint write cell. */
+static uint64_t ckpt_max_rank_bytes(const struct sc_plan *plan, uint32_t phase)
+{
+	const struct sc_ckpt_layout *l = &plan->phases[phase].ckpt.layout;
+	uint64_t nranks = (uint64_t)l->tp * l->pp * l->dp, most = 0;
+
+	for (uint32_t r = 0; r < nranks; r++) {
+		struct sc_ckpt_file *f;
+		uint32_t n;
+		uint64_t sum = 0;
+
+		if (sc_layout_ckpt_files(plan, phase, r, &f, &n))
+			continue;
+		for (uint32_t i = 0; i < n; i++)
+			sum += f[i].bytes;
+		free(f);
+		if (sum > most)
+			most = sum;
+	}
+	return most;
+}
+
+/* Checkpoints and datasets a directory target holds for nslots ranks. */
+static uint64_t workload_need_bytes(const struct sc_plan *plan, uint32_t nslots)
+{
+	uint64_t need = 0;
+
+	for (uint32_t p = 0; p < plan->nphases; p++) {
+		const struct sc_phase *ph = &plan->phases[p];
+
+		if (ph->workload == SC_WORKLOAD_CHECKPOINT && !ph->ckpt.restore)
+			need += nslots * ckpt_max_rank_bytes(plan, p);
+		else if (ph->workload == SC_WORKLOAD_INGEST)
+			need += (uint64_t)ph->ingest.files * ph->ingest.file_bytes;
+	}
+	return need;
+}
+
 uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint32_t nslots)
 {
 	const struct sc_target_spec *t = &plan->targets[target];
@@ -101,17 +141,48 @@ uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint3
 		}
 		need += largest;
 	}
-	return need * nslots;
+	return need * nslots + workload_need_bytes(plan, nslots);
 }
 
-void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase, uint64_t *read_bytes,
-			  uint64_t *write_bytes)
+uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
+				const struct sc_place *place)
 {
-	const struct sc_io_spec *io = &plan->phases[phase].io;
+	const struct sc_ingest_spec *in = &plan->phases[phase].ingest;
+	uint64_t per_node, per_rank_batches, ranks = place->local_nranks ? place->local_nranks : 1;
+
+	if (plan->phases[phase].io.runtime_ns || !in->sample_bytes || !in->batch)
+		return 0;
+	per_node = (uint64_t)in->files * (in->file_bytes / in->sample_bytes);
+	per_rank_batches = (per_node + ranks * in->batch - 1) / (ranks * in->batch);
+	return per_rank_batches * in->epochs;
+}
+
+void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
+			  const struct sc_place *place, uint64_t *read_bytes, uint64_t *write_bytes)
+{
+	const struct sc_phase *ph = &plan->phases[phase];
+	const struct sc_io_spec *io = &ph->io;
 	uint64_t total = io->runtime_ns ? 0 : io->io_bytes * io->jobs;
 
 	*read_bytes = 0;
 	*write_bytes = 0;
+	if (ph->workload == SC_WORKLOAD_CHECKPOINT) {
+		struct sc_ckpt_file *f;
+		uint32_t n;
+
+		if (sc_layout_ckpt_files(plan, phase, sc_layout_ckpt_source(plan, phase, place), &f,
+					 &n))
+			return;
+		for (uint32_t i = 0; i < n; i++)
+			*(ph->ckpt.restore ? read_bytes : write_bytes) += f[i].bytes;
+		free(f);
+		return;
+	}
+	if (ph->workload == SC_WORKLOAD_INGEST) {
+		*read_bytes = sc_layout_ingest_steps(plan, phase, place) * ph->ingest.batch *
+			      ph->ingest.sample_bytes;
+		return;
+	}
 	if (io->rw == SC_RW_RANDRW) {
 		/* Expected split; the mix is drawn per I/O, so only the sum is exact. */
 		uint64_t ios = total / io->bs_bytes;
@@ -125,3 +196,65 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase, uint64_t *
 		*write_bytes = total;
 	}
 }
+
+/* Scaled checkpoint files are multiples of this, so O_DIRECT works on them. */
+#define CKPT_ALIGN 4096u
+
+int sc_layout_ckpt_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+		       size_t len)
+{
+	const struct sc_phase *ph = &plan->phases[phase];
+	char run_dir[4096];
+	int n, rc = sc_layout_run_dir(plan, target, run_dir, sizeof(run_dir));
+
+	if (rc)
+		return rc;
+	n = snprintf(buf, len, "%s/%s/global_epoch1_step%u", run_dir, ph->group ? ph->group : "ckpt",
+		     ph->ckpt.index);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+uint32_t sc_layout_ckpt_source(const struct sc_plan *plan, uint32_t phase,
+			       const struct sc_place *place)
+{
+	const struct sc_ckpt_spec *ck = &plan->phases[phase].ckpt;
+	uint64_t nranks = (uint64_t)ck->layout.tp * ck->layout.pp * ck->layout.dp;
+
+	if (!ck->restore || !ck->restore_shift || !nranks)
+		return place->rank;
+	return (uint32_t)((place->rank + (uint64_t)ck->restore_shift * place->local_nranks) %
+			  nranks);
+}
+
+int sc_layout_ckpt_files(const struct sc_plan *plan, uint32_t phase, uint32_t rank,
+			 struct sc_ckpt_file **files, uint32_t *nfiles)
+{
+	const struct sc_ckpt_spec *ck = &plan->phases[phase].ckpt;
+	uint32_t n = 0, cap = 64;
+	struct sc_ckpt_file *f = NULL;
+	int rc;
+
+	for (;;) {
+		struct sc_ckpt_file *g = realloc(f, cap * sizeof(*f));
+
+		if (!g) {
+			free(f);
+			return -ENOMEM;
+		}
+		f = g;
+		rc = sc_ckpt_rank_files(&ck->model, &ck->layout, rank, f, cap, &n);
+		if (rc != -ENOSPC)
+			break;
+		cap = n > cap ? n : cap * 2;
+	}
+	if (rc) {
+		free(f);
+		return rc;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		f[i].bytes = sc_ckpt_scaled(f[i].bytes, ck->scale, CKPT_ALIGN);
+	*files = f;
+	*nfiles = n;
+	return 0;
+}
+

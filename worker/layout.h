@@ -17,6 +17,7 @@ struct sc_place {
 	uint32_t target;        /* index into plan->targets */
 	uint32_t slot;          /* this rank's index among the node's ranks on it */
 	uint32_t nslots;        /* ranks of the node sharing that target */
+	uint32_t local_nranks;  /* ranks on this rank's node */
 };
 
 /* True when target t applies to host (t->hosts NULL or matching). */
@@ -43,14 +44,40 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
 
 /* Bytes of target capacity the run needs when nslots ranks of one node
  * share the target: dir targets, the sum of every job file's largest size
- * over all phases; file/block targets, the largest region span. */
+ * over all phases, plus every checkpoint (at most nslots times the largest
+ * rank's share) and ingest dataset; file/block targets, the largest region
+ * span. */
 uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target,
 			      uint32_t nslots);
 
-/* Bytes one rank is planned to read and write in phase (byte-based phases;
- * time-based phases give 0 and 0).  For randrw the split follows
- * rwmixread_pct; the sum is exact. */
+/* Bytes the rank at place is planned to read and write in phase
+ * (byte-based phases; time-based phases give 0 and 0).  For randrw the
+ * split follows rwmixread_pct; the sum is exact.  Checkpoint cells: the
+ * rank's scaled files; ingest: its steps x batch x sample size. */
 void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
-			  uint64_t *read_bytes, uint64_t *write_bytes);
+			  const struct sc_place *place, uint64_t *read_bytes,
+			  uint64_t *write_bytes);
+
+/* Ingest: the steps (batches) the rank at place consumes when the phase
+ * runs `epochs` (0 for a time-based phase): every epoch the node's ranks
+ * share the node's dataset samples, each rank taking whole batches. */
+uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
+				const struct sc_place *place);
+
+/* Checkpoint phases.  The directory of one checkpoint on a target:
+ * "<run dir>/<group>/global_epoch1_step<index>".  0 or -ENAMETOOLONG. */
+int sc_layout_ckpt_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+		       size_t len);
+
+/* The rank whose files rank place->rank handles in phase: itself, or for a
+ * restore with restore_shift s, the rank s nodes on (rank + s * ranks per
+ * node, modulo the layout's ranks). */
+uint32_t sc_layout_ckpt_source(const struct sc_plan *plan, uint32_t phase,
+			       const struct sc_place *place);
+
+/* The files of `rank` in checkpoint phase `phase`, scaled, in write order
+ * (malloc'd array).  0 or -errno. */
+int sc_layout_ckpt_files(const struct sc_plan *plan, uint32_t phase, uint32_t rank,
+			 struct sc_ckpt_file **files, uint32_t *nfiles);
 
 #endif

@@ -25,6 +25,9 @@ static const char *const target_kind_names[SC_TARGET_COUNT] = {
 
 static const char *const workload_names[SC_WORKLOAD_COUNT] = {
 	[SC_WORKLOAD_IO] = "io",
+	[SC_WORKLOAD_CHECKPOINT] = "checkpoint",
+	[SC_WORKLOAD_INGEST] = "ingest",
+	[SC_WORKLOAD_KVCACHE] = "kvcache",
 };
 
 static const char *const stonewall_names[SC_STONEWALL_COUNT] = {

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ckpt_model.h"
+
 enum sc_rw {
 	SC_RW_READ = 0,   /* sequential read */
 	SC_RW_WRITE,      /* sequential write */
@@ -33,7 +35,10 @@ enum sc_target_kind {
 };
 
 enum sc_workload {
-	SC_WORKLOAD_IO = 0, /* fio-like job */
+	SC_WORKLOAD_IO = 0,     /* fio-like job */
+	SC_WORKLOAD_CHECKPOINT, /* one cell: write (or restore) one LLM checkpoint */
+	SC_WORKLOAD_INGEST,     /* training-data ingestion with emulated compute */
+	SC_WORKLOAD_KVCACHE,    /* KV-cache swap: an io job, open loop by default */
 	SC_WORKLOAD_COUNT
 };
 
@@ -62,6 +67,36 @@ struct sc_io_spec {
 	bool direct;                /* O_DIRECT */
 	enum sc_engine_kind engine;
 	uint64_t seed;
+	uint64_t rate_iops;         /* per rank, over its jobs; 0 = closed loop.
+				     * Open loop: each I/O has an intended start
+				     * and response time counts from it. */
+};
+
+/* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,
+ * jobs (threads sharing the rank's files), direct and engine. */
+struct sc_ckpt_spec {
+	struct sc_model model;      /* resolved: catalogue entry or inline */
+	struct sc_ckpt_layout layout; /* tp, pp, dp (resolved at run), zero */
+	uint32_t checkpoints;       /* checkpoints in the group */
+	uint32_t index;             /* 1-based checkpoint this cell handles */
+	bool restore;               /* read checkpoint `index` back instead */
+	uint32_t restore_shift;     /* restore the shards of the node this many
+				     * nodes on (as after a node failure) */
+	uint64_t compute_before_ns; /* emulated training before this cell */
+	double scale;               /* fraction of the real bytes written */
+	bool fsync;                 /* fsync every file (counted in duration) */
+};
+
+/* Training-data ingestion.  The io spec gives jobs (reader threads),
+ * iodepth, direct, engine, seed and runtime_ns (0: run `epochs`). */
+struct sc_ingest_spec {
+	uint32_t files;             /* dataset files per node */
+	uint64_t file_bytes;        /* size of each file */
+	uint64_t sample_bytes;      /* one sample, read at random */
+	uint32_t batch;             /* samples per step */
+	uint64_t compute_per_batch_ns; /* emulated accelerator time per step */
+	uint32_t epochs;            /* passes over the dataset, cluster-wide */
+	uint32_t prefetch;          /* batches read ahead of compute */
 };
 
 /* When a phase ends on every rank. */
@@ -81,6 +116,8 @@ struct sc_phase {
 	enum sc_workload workload;
 	enum sc_stonewall stonewall;
 	struct sc_io_spec io;
+	struct sc_ckpt_spec ckpt;   /* SC_WORKLOAD_CHECKPOINT */
+	struct sc_ingest_spec ingest; /* SC_WORKLOAD_INGEST */
 };
 
 struct sc_plan {

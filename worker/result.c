@@ -20,8 +20,11 @@ void sc_phase_record_exit(struct sc_phase_record *rec)
 	for (uint32_t i = 0; i < rec->nranks; i++)
 		sc_rank_result_exit(&rec->ranks[i]);
 	free(rec->ranks);
-	for (int d = 0; d < SC_DIR_COUNT; d++)
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
 		free(rec->lat[d]);
+		free(rec->resp[d]);
+	}
+	free(rec->batch_wait);
 	memset(rec, 0, sizeof(*rec));
 }
 

@@ -13,6 +13,17 @@
 
 enum sc_dir { SC_DIR_READ = 0, SC_DIR_WRITE = 1, SC_DIR_COUNT = 2 };
 
+/* The histograms a rank keeps in a phase, reduced bucket-wise at rank 0. */
+enum sc_hist_kind {
+	SC_HK_LAT_READ = 0,   /* service time: submission to completion */
+	SC_HK_LAT_WRITE = 1,
+	SC_HK_RESP_READ = 2,  /* response time: intended start to completion
+			       * (open loop only; empty otherwise) */
+	SC_HK_RESP_WRITE = 3,
+	SC_HK_BATCH_WAIT = 4, /* ingest: how long a step waited for its batch */
+	SC_HK_COUNT = 5
+};
+
 #define SC_HOST_MAX 64
 #define SC_ERROR_MAX 256
 
@@ -42,6 +53,15 @@ struct sc_rank_result {
 	uint64_t errors;            /* failed I/Os */
 	char error[SC_ERROR_MAX];   /* first error, "" if none */
 	struct sc_lat_summary lat[SC_DIR_COUNT]; /* this rank's own summary */
+	struct sc_lat_summary resp[SC_DIR_COUNT]; /* response times (open loop) */
+	struct sc_lat_summary batch_wait;  /* ingest */
+	uint64_t late_ios;          /* open loop: I/Os started after their
+				     * intended start (queue full or stalled) */
+	uint64_t files;             /* checkpoint: files written or read */
+	uint64_t samples;           /* ingest: samples read */
+	uint64_t steps;             /* ingest: batches consumed */
+	uint64_t compute_ns;        /* ingest: emulated compute time */
+	int64_t busy_end_ns;        /* ingest: when the last step's compute ended */
 	uint32_t nseconds;
 	struct sc_second *seconds;  /* heap, nseconds entries */
 };
@@ -58,6 +78,8 @@ struct sc_phase_record {
 	uint32_t nranks;
 	struct sc_rank_result *ranks; /* heap, sorted by rank */
 	struct sc_hist *lat[SC_DIR_COUNT]; /* heap, merged over all ranks */
+	struct sc_hist *resp[SC_DIR_COUNT]; /* heap or NULL (no open loop) */
+	struct sc_hist *batch_wait; /* heap or NULL (not ingest) */
 };
 
 /* A whole run as results.pb keeps it: the plan and every finished phase. */

@@ -229,7 +229,7 @@ static void test_layout(void)
 	      "block region of slot 1 job 2: %s @ %llu", path, (unsigned long long)off);
 	CHECK(sc_layout_need_bytes(&plan, 1, 2) == 2 * 4 * (1ull << 20), "block need");
 	CHECK(sc_layout_need_bytes(&plan, 0, 3) == 3 * 4 * (1ull << 20), "dir need");
-	sc_layout_rank_bytes(&plan, 0, &rd, &wr);
+	sc_layout_rank_bytes(&plan, 0, &pl, &rd, &wr);
 	CHECK(rd + wr == 4 * (1ull << 20) && rd == 179 * 4096 * 4, "randrw split %llu/%llu",
 	      (unsigned long long)rd, (unsigned long long)wr);
 	/* a host pattern that matches nothing */

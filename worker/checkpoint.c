@@ -1,0 +1,252 @@
+/* checkpoint.c -- one LLM checkpoint written (or read back) file for file as
+ * DLIO's PyTorch checkpointing lays it out, streamed from reusable buffers.
+ *
+ * Each rank writes the files ckpt_model.c names for it into
+ * <run dir>/<group>/global_epoch1_step<k>/, its job threads sharing the
+ * files round-robin.  A write is the PyTorch path by default (buffered
+ * writes, then fsync) or O_DIRECT with direct: true; a restore reads with
+ * O_DIRECT so the page cache is not measured.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "job_priv.h"
+#include "layout.h"
+
+/* Scaled file sizes are multiples of this, so O_DIRECT works on them. */
+#define CKPT_ALIGN 4096u
+
+struct ckpt_job {
+	uint32_t nfiles;
+	struct sc_ckpt_file *files; /* this job's share of the rank's files */
+	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
+};
+
+static uint64_t round_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static void ckpt_free(void *p)
+{
+	struct ckpt_job *c = p;
+
+	if (c)
+		free(c->files);
+	free(c);
+}
+
+int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
+{
+	struct sc_run *run = j->run;
+	const struct sc_phase *ph = &run->plan->phases[run->phase];
+	uint32_t src = sc_layout_ckpt_source(run->plan, run->phase, &run->place);
+	struct sc_ckpt_file *all = NULL;
+	uint32_t nall = 0;
+	struct ckpt_job *c;
+	int rc;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	j->wl = c;
+	j->wl_free = ckpt_free;
+	rc = sc_layout_ckpt_files(run->plan, run->phase, src, &all, &nall);
+	if (rc) {
+		snprintf(err, errlen, "checkpoint layout for rank %u: %s", src, strerror(-rc));
+		return rc;
+	}
+	c->files = calloc(nall ? nall : 1, sizeof(*c->files));
+	if (!c->files) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (uint32_t i = j->index; i < nall; i += run->njobs)
+		c->files[c->nfiles++] = all[i];
+	free(all);
+	rc = sc_layout_ckpt_dir(run->plan, run->place.target, run->phase, c->dir, sizeof(c->dir));
+	if (rc) {
+		snprintf(err, errlen, "checkpoint directory name too long");
+		return rc;
+	}
+	if (!ph->ckpt.restore) {
+		rc = sc_job_mkdir_p(c->dir);
+		if (rc) {
+			snprintf(err, errlen, "%s: cannot create: %s", c->dir, strerror(-rc));
+			return rc;
+		}
+	} else {
+		for (uint32_t i = 0; i < c->nfiles; i++) {
+			char path[4200];
+			struct stat st;
+
+			snprintf(path, sizeof(path), "%s/%s", c->dir, c->files[i].name);
+			if (stat(path, &st) != 0 || (uint64_t)st.st_size != c->files[i].bytes) {
+				snprintf(err, errlen,
+					 "%s: %s (restore reads what checkpoint %u wrote%s)", path,
+					 stat(path, &st) ? strerror(errno) : "wrong size",
+					 ph->ckpt.index,
+					 ph->ckpt.restore_shift
+						 ? "; restore_shift needs storage every node sees"
+						 : "");
+				return -ENOENT;
+			}
+		}
+	}
+	sc_pattern_init(&j->pat, run->io, run->place.rank, j->index);
+	rc = sc_job_alloc(j, run->io->iodepth, run->io->bs_bytes);
+	if (rc)
+		return rc;
+	j->ops = sc_engine_get(run->io->engine);
+	for (uint32_t i = 0; i < c->nfiles; i++)
+		run->planned_bytes += c->files[i].bytes;
+	return 0;
+}
+
+/* Streams one file through a fresh engine: writes then fsync, or reads.
+ * Returns 0 or -errno (already reported). */
+static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore, int fd)
+{
+	struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	const struct sc_ckpt_spec *ck = &run->plan->phases[run->phase].ckpt;
+	int direct = restore || io->direct;
+	uint32_t depth = io->iodepth, nfree = depth, inflight = 0;
+	uint64_t off = 0, size = f->bytes;
+	int fsync_sent = 0, rc = 0;
+	struct sc_engine_conf conf = {.depth = depth, .fds = &fd, .nfds = 1, .bufs = j->iov,
+				      .nbufs = depth};
+
+	rc = j->ops->create(&j->eng, &conf);
+	if (rc) {
+		sc_job_fail(j, rc, "%s engine for %s: %s", j->ops->name, j->path, strerror(-rc));
+		return rc;
+	}
+	for (uint32_t i = 0; i < depth; i++)
+		j->free_slots[i] = i;
+	for (;;) {
+		uint32_t nq = 0;
+		int stop = atomic_load_explicit(&run->stop, memory_order_relaxed) || j->err;
+
+		while (!stop && nfree > 0 && off < size) {
+			struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
+			uint64_t len = size - off < io->bs_bytes ? size - off : io->bs_bytes;
+
+			x->offset = off;
+			/* O_DIRECT moves whole aligned blocks; sizes are aligned when
+			 * scaled, and the tail of an unscaled file is read short */
+			x->len = (uint32_t)(direct ? round_up(len, CKPT_ALIGN) : len);
+			if (x->len > io->bs_bytes)
+				x->len = (uint32_t)len;
+			x->op = restore ? SC_OP_READ : SC_OP_WRITE;
+			if (j->ops->queue(j->eng, x) != 0)
+				break;
+			nfree--;
+			j->queued[nq++] = x;
+			off += len;
+		}
+		if (!stop && off >= size && inflight == 0 && nq == 0 && !restore && ck->fsync &&
+		    !fsync_sent) {
+			struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
+
+			x->op = SC_OP_FSYNC;
+			x->len = 0;
+			x->offset = 0;
+			if (j->ops->queue(j->eng, x) == 0) {
+				nfree--;
+				j->queued[nq++] = x;
+				fsync_sent = 1;
+			}
+		}
+		if (nq) {
+			uint64_t t = sc_now_ns();
+			int r;
+
+			for (uint32_t i = 0; i < nq; i++)
+				j->queued[i]->submit_ns = t;
+			r = j->ops->submit(j->eng);
+			if (r < 0) {
+				sc_job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
+				break;
+			}
+			inflight += nq;
+		}
+		if (inflight == 0)
+			break;
+		int n = j->ops->reap(j->eng, j->done, depth, 1);
+
+		if (n < 0) {
+			sc_job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
+			break;
+		}
+		uint64_t now = sc_now_ns();
+
+		for (int i = 0; i < n; i++) {
+			struct sc_io *x = j->done[i];
+			/* the file's bytes this I/O stands for (not the padding) */
+			uint64_t want = size - x->offset < x->len ? size - x->offset : x->len;
+
+			j->free_slots[nfree++] = (uint32_t)(x - j->ios);
+			if (x->op == SC_OP_FSYNC) {
+				if (x->res < 0)
+					sc_job_fail(j, x->res, "fsync of %s: %s", j->path,
+						    strerror(-x->res));
+				else
+					j->fsyncs++;
+				continue;
+			}
+			if (x->res < 0 || (uint64_t)x->res < want) {
+				sc_job_fail(j, x->res < 0 ? x->res : -EIO,
+					    "%s of %llu B at offset %llu in %s: %s",
+					    restore ? "read" : "write", (unsigned long long)want,
+					    (unsigned long long)x->offset, j->path,
+					    x->res < 0 ? strerror(-x->res) : "short transfer");
+				continue;
+			}
+			sc_job_account(j, restore ? SC_DIR_READ : SC_DIR_WRITE, (uint32_t)want,
+				       now - x->submit_ns, now, run->start_ns);
+		}
+		inflight -= (uint32_t)n;
+	}
+	j->ops->destroy(j->eng);
+	j->eng = NULL;
+	if (!restore && direct && size % CKPT_ALIGN && !j->err && ftruncate(fd, (off_t)size) != 0)
+		sc_job_fail(j, -errno, "trimming %s to %llu B: %s", j->path,
+			    (unsigned long long)size, strerror(errno));
+	return j->err;
+}
+
+void sc_ckpt_job_run(struct job *j)
+{
+	struct sc_run *run = j->run;
+	struct ckpt_job *c = j->wl;
+	int restore = run->plan->phases[run->phase].ckpt.restore;
+
+	for (uint32_t i = 0; i < c->nfiles && !j->err; i++) {
+		const struct sc_ckpt_file *f = &c->files[i];
+		int direct = restore || run->io->direct;
+		int flags = O_CLOEXEC | (direct ? O_DIRECT : 0) |
+			    (restore ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC);
+		int fd;
+
+		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+			break;
+		snprintf(j->path, sizeof(j->path), "%s/%s", c->dir, f->name);
+		fd = open(j->path, flags, 0644);
+		if (fd < 0) {
+			sc_job_fail(j, -errno, "%s: cannot open%s: %s", j->path,
+				    direct ? " with O_DIRECT" : "", strerror(errno));
+			break;
+		}
+		if (stream_file(j, f, restore, fd) == 0)
+			j->files++;
+		if (close(fd) != 0 && !j->err)
+			sc_job_fail(j, -errno, "closing %s: %s", j->path, strerror(errno));
+		j->last_ns = sc_now_ns();
+	}
+}

@@ -1,0 +1,98 @@
+/* job_priv.h -- what the phase runner shares with the workload bodies
+ * (checkpoint.c, ingest.c): the job and run structs and the accounting of
+ * completed I/O.  Not for use outside worker/. */
+#ifndef SC_JOB_PRIV_H
+#define SC_JOB_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "histogram.h"
+#include "job.h"
+#include "pattern.h"
+
+#define NS_PER_S 1000000000ull
+/* Buffers are aligned for O_DIRECT on any logical block size up to 4 KiB. */
+#define BUF_ALIGN 4096u
+/* Chunk used to lay out files that a phase reads before they exist. */
+#define LAYOUT_CHUNK (1u << 20)
+/* Per-second series start with this many seconds and double when needed. */
+#define SECONDS_INITIAL 64u
+
+struct job {
+	struct sc_run *run;
+	uint32_t index;
+	pthread_t thread;
+	int thread_started;
+	int fd;
+	char path[4096];
+	uint64_t base;          /* first byte of the region in the file */
+	struct sc_pattern pat;
+	const struct sc_engine_ops *ops;
+	struct sc_engine *eng;
+	struct sc_io *ios;      /* iodepth slots */
+	struct sc_io **done;    /* reap scratch */
+	struct sc_io **queued;  /* submit scratch */
+	uint32_t *free_slots;
+	struct iovec *iov;      /* one buffer per slot */
+	void *bufmem;
+	struct sc_hist *hist[SC_HK_COUNT];
+	struct sc_second *sec;
+	uint32_t nsec, capsec;
+	_Atomic uint64_t done_bytes; /* measured bytes, read by sc_run_bytes */
+	uint64_t bytes[SC_DIR_COUNT], ios_done[SC_DIR_COUNT];
+	uint64_t fsyncs, errors, files, late_ios, samples, steps, compute_ns;
+	uint64_t busy_end_ns;
+	void *wl;                 /* the workload body's own state */
+	void (*wl_free)(void *);
+	int err;
+	char errmsg[SC_ERROR_MAX];
+	uint64_t started_ns, last_ns;
+	_Atomic int finished;
+};
+
+struct sc_run {
+	const struct sc_plan *plan;
+	uint32_t phase;
+	struct sc_place place;
+	const struct sc_io_spec *io;
+	uint32_t njobs;
+	struct job *jobs;
+	uint64_t start_ns;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int released;           /* threads may go: 1 start, -1 abandon */
+	_Atomic int stop;
+	struct sc_hist *hist[SC_HK_COUNT];
+	uint64_t planned_bytes;  /* set by workload setups; else from io */
+};
+
+/* Records the first error of the job (later ones only count). */
+void sc_job_fail(struct job *j, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Accounts one completed read or write of len bytes: service latency lat,
+ * completion at now; ignored before measure_start (ramp). */
+void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat_ns, uint64_t now,
+		    uint64_t measure_start);
+
+/* Allocates depth I/O slots, each with its own bs_bytes buffer filled
+ * with the job's pseudo-random data (freed by the runner).  0 or -ENOMEM. */
+int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes);
+
+/* Sleeps until when_ns on CLOCK_MONOTONIC. */
+void sc_job_sleep_until(uint64_t when_ns);
+
+/* mkdir -p.  0 or -errno. */
+int sc_job_mkdir_p(const char *path);
+
+/* Workload bodies: _setup runs in sc_run_create (untimed), _run in the job
+ * thread from the common start on. */
+int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen);
+void sc_ckpt_job_run(struct job *j);
+int sc_ingest_job_setup(struct job *j, char *err, size_t errlen);
+void sc_ingest_job_run(struct job *j);
+
+#endif
