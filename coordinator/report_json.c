@@ -12,6 +12,7 @@
 
 #include "aggregate.h"
 #include "report_priv.h"
+#include "workload_figures.h"
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -158,6 +159,48 @@ static struct json_object *phase_spec_json(struct jb *b, const struct sc_phase *
 	jput_bool(b, o, "direct", io->direct);
 	jput_str(b, o, "engine", sc_engine_name(io->engine));
 	jput_u64(b, o, "seed", io->seed);
+	jput_u64(b, o, "rate_iops", io->rate_iops);
+	jput_str(b, o, "stonewall", sc_stonewall_name(p->stonewall));
+	if (p->workload == SC_WORKLOAD_CHECKPOINT) {
+		const struct sc_ckpt_spec *ck = &p->ckpt;
+		struct json_object *c = jnew(b, json_object_new_object());
+		struct json_object *m = jnew(b, json_object_new_object());
+
+		jput_str(b, m, "name", ck->model.name);
+		jput_u64(b, m, "layers", ck->model.layers);
+		jput_u64(b, m, "hidden", ck->model.hidden);
+		jput_u64(b, m, "ffn_hidden", ck->model.ffn_hidden);
+		jput_u64(b, m, "heads", ck->model.heads);
+		jput_u64(b, m, "kv_heads", ck->model.kv_heads);
+		jput_u64(b, m, "vocab", ck->model.vocab);
+		jput_u64(b, m, "model_dtype_bytes", ck->model.model_dtype_bytes);
+		jput_u64(b, m, "optim_bytes_per_param", ck->model.optim_bytes_per_param);
+		jput(b, c, "model", m);
+		jput_u64(b, c, "tp", ck->layout.tp);
+		jput_u64(b, c, "pp", ck->layout.pp);
+		jput_u64(b, c, "dp", ck->layout.dp);
+		jput_u64(b, c, "zero_stage", ck->layout.zero_stage);
+		jput_u64(b, c, "checkpoints", ck->checkpoints);
+		jput_u64(b, c, "index", ck->index);
+		jput_bool(b, c, "restore", ck->restore);
+		jput_u64(b, c, "restore_shift", ck->restore_shift);
+		jput_u64(b, c, "compute_before_ns", ck->compute_before_ns);
+		jput_dbl(b, c, "scale", ck->scale);
+		jput_bool(b, c, "fsync", ck->fsync);
+		jput(b, o, "checkpoint", c);
+	} else if (p->workload == SC_WORKLOAD_INGEST) {
+		const struct sc_ingest_spec *in = &p->ingest;
+		struct json_object *g = jnew(b, json_object_new_object());
+
+		jput_u64(b, g, "files", in->files);
+		jput_u64(b, g, "file_bytes", in->file_bytes);
+		jput_u64(b, g, "sample_bytes", in->sample_bytes);
+		jput_u64(b, g, "batch", in->batch);
+		jput_u64(b, g, "compute_per_batch_ns", in->compute_per_batch_ns);
+		jput_u64(b, g, "epochs", in->epochs);
+		jput_u64(b, g, "prefetch", in->prefetch);
+		jput(b, o, "ingest", g);
+	}
 	return o;
 }
 
@@ -410,6 +453,113 @@ static struct json_object *errors_json(struct jb *b, const struct sc_phase_recor
 	return a;
 }
 
+/* Write path of a checkpoint cell, as results must say: the two differ
+ * several-fold on the same drive. */
+static const char *ckpt_path_name(const struct sc_phase *ph)
+{
+	if (ph->ckpt.restore)
+		return "O_DIRECT reads (page cache bypassed)";
+	if (ph->io.direct)
+		return ph->ckpt.fsync ? "O_DIRECT writes, then fsync" : "O_DIRECT writes";
+	return ph->ckpt.fsync ? "buffered writes, then fsync (as torch.save + os.fsync)"
+			      : "buffered writes, no fsync";
+}
+
+static struct json_object *ckpt_cell_json(struct jb *b, const struct sc_phase_record *pr,
+					  const struct sc_phase *ph,
+					  const struct sc_phase_figures *f)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	int64_t dur = f->lastdone_ns; /* from the common start, fsync included */
+	double tput = dur > 0 ? (double)f->total_bytes * 1e9 / (double)dur : 0;
+	uint64_t files = 0;
+
+	for (uint32_t i = 0; i < pr->nranks; i++)
+		files += pr->ranks[i].files;
+	jput_u64(b, o, "index", ph->ckpt.index);
+	jput_bool(b, o, "restore", ph->ckpt.restore);
+	jput_str(b, o, "path", ckpt_path_name(ph));
+	jput_u64(b, o, "bytes", f->total_bytes);
+	jput_u64(b, o, "files", files);
+	jput_i64(b, o, "duration_ns", dur);
+	jput_dbl(b, o, "throughput_bytes_per_s", tput);
+	jput_mbps(b, o, "throughput_MBps", tput);
+	jput_u64(b, o, "slowest_rank", f->slowest_rank);
+	jput_str(b, o, "slowest_host",
+		 f->slowest_node < f->nodes_len ? f->nodes[f->slowest_node].host : NULL);
+	jput_dbl(b, o, "scale", ph->ckpt.scale);
+	return o;
+}
+
+static struct json_object *ingest_json(struct jb *b, const struct sc_phase_record *pr,
+				       const struct sc_phase_figures *f)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *nodes = jnew(b, json_object_new_array());
+	double window_s = (double)(f->lastdone_ns - f->window_start_ns) / 1e9;
+	struct sc_ingest_figures g;
+
+	sc_ingest_figures(pr, window_s, &g);
+	jput_u64(b, o, "samples", g.samples);
+	jput_u64(b, o, "steps", g.steps);
+	jput_dbl(b, o, "samples_per_s", g.samples_per_s);
+	jput_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
+	jput_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
+	jput_dbl(b, o, "volatility", f->volatility[SC_DIR_READ]);
+	jput_u64(b, o, "compute_ns", g.compute_ns);
+	jput_u64(b, o, "wall_ns", g.wall_ns);
+	jput_dbl(b, o, "au", g.au);
+	jput_dbl(b, o, "au_min", g.au_min);
+	jput_u64(b, o, "au_min_rank", g.au_min_rank);
+	jput_bool(b, o, "au_meets_90_pct", g.au_meets_90);
+	if (pr->batch_wait) {
+		struct sc_lat_summary s;
+
+		sc_hist_summarize(pr->batch_wait, &s);
+		jput(b, o, "batch_wait_ns", lat_json(b, &s));
+	} else {
+		jput_null(b, o, "batch_wait_ns");
+	}
+	for (uint32_t n = 0; n < f->nodes_len; n++) {
+		struct json_object *no = jnew(b, json_object_new_object());
+		uint64_t samples = 0;
+		double secs = (double)(f->nodes[n].end_ns - f->nodes[n].start_ns) / 1e9;
+
+		for (uint32_t i = 0; i < pr->nranks; i++)
+			if (pr->ranks[i].node == f->nodes[n].node)
+				samples += pr->ranks[i].samples;
+		jput_u64(b, no, "node", f->nodes[n].node);
+		jput_str(b, no, "host", f->nodes[n].host);
+		jput_u64(b, no, "samples", samples);
+		jput_dbl(b, no, "samples_per_s", secs > 0 ? (double)samples / secs : 0);
+		jput_mbps(b, no, "MBps", f->nodes[n].bw_bytes_per_s);
+		jpush(b, nodes, no);
+	}
+	jput(b, o, "nodes", nodes);
+	return o;
+}
+
+/* Response time (from each I/O's intended start) next to service time. */
+static struct json_object *open_loop_json(struct jb *b, const struct sc_phase_record *pr)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *resp = jnew(b, json_object_new_object());
+
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		struct sc_lat_summary s;
+
+		if (!pr->resp[d]) {
+			jput_null(b, resp, d == SC_DIR_READ ? "read" : "write");
+			continue;
+		}
+		sc_hist_summarize(pr->resp[d], &s);
+		jput(b, resp, d == SC_DIR_READ ? "read" : "write", lat_json(b, &s));
+	}
+	jput(b, o, "response_latency_ns", resp);
+	jput_u64(b, o, "late_ios", sc_late_ios(pr));
+	return o;
+}
+
 static struct json_object *phase_json(struct jb *b, const struct sc_run_record *rec,
 				      const struct sc_phase_record *pr,
 				      const struct sc_phase_figures *f)
@@ -441,6 +591,12 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	jput(b, o, "ranks", ranks);
 	jput(b, o, "timeseries", timeseries_json(b, pr, f));
 	jput(b, o, "errors", errors_json(b, pr));
+	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
+		jput(b, o, "checkpoint", ckpt_cell_json(b, pr, ph, f));
+	if (ph && ph->workload == SC_WORKLOAD_INGEST)
+		jput(b, o, "ingest", ingest_json(b, pr, f));
+	if (ph && ph->io.rate_iops)
+		jput(b, o, "open_loop", open_loop_json(b, pr));
 	return o;
 }
 
@@ -463,6 +619,7 @@ static struct json_object *results_root(struct jb *b, const struct sc_run_record
 
 void report_results_init(struct report_results *r, const struct sc_run_record *rec)
 {
+	r->rec = rec;
 	r->b.nomem = 0;
 	r->root = results_root(&r->b, rec);
 	r->phases = jnew(&r->b, json_object_new_array());
@@ -474,8 +631,72 @@ void report_results_phase(struct report_results *r, const struct sc_run_record *
 	jpush(&r->b, r->phases, phase_json(&r->b, rec, pr, f));
 }
 
+static struct json_object *trend_json(struct jb *b, const struct sc_ckpt_trend *t)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_u64(b, o, "checkpoints", t->n);
+	jput_dbl(b, o, "mean_duration_ns", t->mean_ns);
+	jput_dbl(b, o, "p50_duration_ns", t->p50_ns);
+	jput_dbl(b, o, "max_duration_ns", t->max_ns);
+	jput_dbl(b, o, "slope_ns_per_checkpoint", t->slope_ns_per_ckpt);
+	jput_dbl(b, o, "last_first_ratio", t->last_first_ratio);
+	jput_dbl(b, o, "throughput_bytes_per_s", t->throughput_bytes_per_s);
+	jput_mbps(b, o, "throughput_MBps", t->throughput_bytes_per_s);
+	return o;
+}
+
+/* Every checkpoint group: per-checkpoint rows, the trend, the projection. */
+static struct json_object *checkpoints_json(struct jb *b, const struct sc_run_record *rec)
+{
+	struct json_object *a = jnew(b, json_object_new_array());
+	struct sc_ckpt_group *g;
+	uint32_t n;
+
+	if (sc_ckpt_groups(rec, &g, &n)) {
+		b->nomem = 1;
+		return a;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		const struct sc_phase *ph = &rec->plan.phases[g[k].first_phase];
+		struct json_object *o = jnew(b, json_object_new_object());
+		struct json_object *cells = jnew(b, json_object_new_array());
+
+		jput_str(b, o, "name", g[k].name);
+		jput_str(b, o, "model", ph->ckpt.model.name);
+		jput_dbl(b, o, "scale", ph->ckpt.scale);
+		jput_str(b, o, "write_path", ckpt_path_name(&(struct sc_phase){
+						  .io = ph->io, .ckpt = {.fsync = ph->ckpt.fsync}}));
+		for (uint32_t i = 0; i < g[k].ncells; i++) {
+			const struct sc_ckpt_cell *c = &g[k].cells[i];
+			struct json_object *co = jnew(b, json_object_new_object());
+
+			jput_u64(b, co, "index", c->index);
+			jput_bool(b, co, "restore", c->restore);
+			jput_u64(b, co, "bytes", c->bytes);
+			jput_u64(b, co, "files", c->files);
+			jput_i64(b, co, "duration_ns", c->duration_ns);
+			jput_dbl(b, co, "throughput_bytes_per_s", c->throughput_bytes_per_s);
+			jput_mbps(b, co, "throughput_MBps", c->throughput_bytes_per_s);
+			jput_u64(b, co, "slowest_rank", c->slowest_rank);
+			jput_u64(b, co, "slowest_node", c->slowest_node);
+			jpush(b, cells, co);
+		}
+		jput(b, o, "cells", cells);
+		jput(b, o, "write", trend_json(b, &g[k].write));
+		jput(b, o, "restore", g[k].restore.n ? trend_json(b, &g[k].restore) : NULL);
+		jput_u64(b, o, "full_size_bytes", g[k].full_size_bytes);
+		jput_dbl(b, o, "projected_full_size_write_ns", g[k].projected_write_ns);
+		jput_dbl(b, o, "projected_full_size_restore_ns", g[k].projected_restore_ns);
+		jpush(b, a, o);
+	}
+	sc_ckpt_groups_free(g, n);
+	return a;
+}
+
 char *report_results_text(struct report_results *r, size_t *len)
 {
+	jput(&r->b, r->root, "checkpoints", checkpoints_json(&r->b, r->rec));
 	jput(&r->b, r->root, "phases", r->phases);
 	r->phases = NULL; /* the root owns it now */
 	return report_json_text(&r->b, r->root, len);

@@ -73,6 +73,7 @@ struct json_object *report_plan_echo(struct jb *b, const struct sc_plan *plan);
 
 /* results.json while it is built, one phase at a time. */
 struct report_results {
+	const struct sc_run_record *rec;
 	struct jb b;
 	struct json_object *root;
 	struct json_object *phases;

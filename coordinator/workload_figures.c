@@ -1,0 +1,187 @@
+/* workload_figures.c -- what the AI workloads report beyond the io figures. */
+#include "workload_figures.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../worker/ckpt_model.h"
+
+#define NS_PER_S 1e9
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void cell_of(const struct sc_plan *plan, const struct sc_phase_record *pr,
+		    struct sc_ckpt_cell *c)
+{
+	const struct sc_ckpt_spec *ck = &plan->phases[pr->phase].ckpt;
+
+	memset(c, 0, sizeof(*c));
+	c->phase = pr->phase;
+	c->index = ck->index;
+	c->restore = ck->restore;
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		const struct sc_rank_result *r = &pr->ranks[i];
+
+		c->bytes += r->bytes[SC_DIR_READ] + r->bytes[SC_DIR_WRITE];
+		c->files += r->files;
+		/* from the common start (0), fsync included */
+		if (i == 0 || r->end_ns > c->duration_ns ||
+		    (r->end_ns == c->duration_ns && r->rank < c->slowest_rank)) {
+			c->duration_ns = r->end_ns;
+			c->slowest_rank = r->rank;
+			c->slowest_node = r->node;
+		}
+	}
+	c->throughput_bytes_per_s =
+		c->duration_ns > 0 ? (double)c->bytes * NS_PER_S / (double)c->duration_ns : 0;
+}
+
+static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
+		     struct sc_ckpt_trend *t)
+{
+	double *d = malloc((n ? n : 1) * sizeof(*d));
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, bytes = 0, dur = 0, first = 0, last = 0;
+	uint32_t m = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sc_ckpt_cell *c = &cells[i];
+		double x = c->index, y = (double)c->duration_ns;
+
+		if (c->restore != restore)
+			continue;
+		if (m == 0)
+			first = y;
+		last = y;
+		d[m++] = y;
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+		bytes += (double)c->bytes;
+		dur += y;
+		if (y > t->max_ns)
+			t->max_ns = y;
+	}
+	t->n = m;
+	if (m) {
+		t->mean_ns = sy / m;
+		qsort(d, m, sizeof(*d), cmp_double);
+		t->p50_ns = m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2;
+		t->throughput_bytes_per_s = dur > 0 ? bytes * NS_PER_S / dur : 0;
+	}
+	if (m >= 2) {
+		double den = m * sxx - sx * sx;
+
+		t->slope_ns_per_ckpt = den != 0 ? (m * sxy - sx * sy) / den : 0;
+		t->last_first_ratio = first > 0 ? last / first : 0;
+	}
+	free(d);
+}
+
+int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **groups,
+		   uint32_t *ngroups)
+{
+	struct sc_ckpt_group *g = NULL;
+	uint32_t n = 0;
+
+	*groups = NULL;
+	*ngroups = 0;
+	for (uint32_t i = 0; i < rec->nphases; i++) {
+		const struct sc_phase_record *pr = &rec->phases[i];
+		const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+		struct sc_ckpt_group *cur = NULL;
+		struct sc_ckpt_cell *cells;
+
+		if (ph->workload != SC_WORKLOAD_CHECKPOINT)
+			continue;
+		for (uint32_t k = 0; k < n; k++)
+			if (strcmp(g[k].name, ph->group ? ph->group : "") == 0)
+				cur = &g[k];
+		if (!cur) {
+			struct sc_ckpt_group *more = realloc(g, (n + 1) * sizeof(*g));
+
+			if (!more)
+				goto out_nomem;
+			g = more;
+			cur = &g[n++];
+			memset(cur, 0, sizeof(*cur));
+			cur->name = ph->group ? ph->group : "";
+			cur->first_phase = pr->phase;
+		}
+		cells = realloc(cur->cells, (cur->ncells + 1) * sizeof(*cells));
+		if (!cells)
+			goto out_nomem;
+		cur->cells = cells;
+		cell_of(&rec->plan, pr, &cur->cells[cur->ncells++]);
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		const struct sc_ckpt_spec *ck = &rec->plan.phases[g[k].first_phase].ckpt;
+
+		trend_of(g[k].cells, g[k].ncells, false, &g[k].write);
+		trend_of(g[k].cells, g[k].ncells, true, &g[k].restore);
+		g[k].full_size_bytes = sc_ckpt_total_bytes(&ck->model, &ck->layout);
+		if (g[k].write.throughput_bytes_per_s > 0)
+			g[k].projected_write_ns = (double)g[k].full_size_bytes * NS_PER_S /
+						  g[k].write.throughput_bytes_per_s;
+		if (g[k].restore.throughput_bytes_per_s > 0)
+			g[k].projected_restore_ns = (double)g[k].full_size_bytes * NS_PER_S /
+						    g[k].restore.throughput_bytes_per_s;
+	}
+	*groups = g;
+	*ngroups = n;
+	return 0;
+
+out_nomem:
+	sc_ckpt_groups_free(g, n);
+	return -ENOMEM;
+}
+
+void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups)
+{
+	for (uint32_t k = 0; k < ngroups; k++)
+		free(groups[k].cells);
+	free(groups);
+}
+
+void sc_ingest_figures(const struct sc_phase_record *rec, double window_s,
+		       struct sc_ingest_figures *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->au_meets_90 = rec->nranks > 0;
+	for (uint32_t i = 0; i < rec->nranks; i++) {
+		const struct sc_rank_result *r = &rec->ranks[i];
+		int64_t wall = r->end_ns - r->start_ns;
+		double au = wall > 0 ? (double)r->compute_ns / (double)wall : 0;
+
+		out->samples += r->samples;
+		out->steps += r->steps;
+		out->compute_ns += r->compute_ns;
+		out->wall_ns += wall > 0 ? (uint64_t)wall : 0;
+		if (i == 0 || au < out->au_min) {
+			out->au_min = au;
+			out->au_min_rank = r->rank;
+		}
+		if (au < 0.9)
+			out->au_meets_90 = false;
+	}
+	out->au = out->wall_ns ? (double)out->compute_ns / (double)out->wall_ns : 0;
+	out->samples_per_s = window_s > 0 ? (double)out->samples / window_s : 0;
+}
+
+uint64_t sc_late_ios(const struct sc_phase_record *rec)
+{
+	uint64_t late = 0;
+
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		late += rec->ranks[i].late_ios;
+	return late;
+}

@@ -1,0 +1,70 @@
+/* workload_figures.h -- what the AI workloads report beyond the io figures:
+ * checkpoint durations and their trend, ingestion samples/s and
+ * accelerator utilisation, KV-cache response versus service time.
+ * Computed from phase records at rank 0 (and from results.pb alike). */
+#ifndef SC_WORKLOAD_FIGURES_H
+#define SC_WORKLOAD_FIGURES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../worker/result.h"
+
+/* One checkpoint cell (write or restore). */
+struct sc_ckpt_cell {
+	uint32_t phase;             /* index into plan.phases */
+	uint32_t index;             /* 1-based checkpoint */
+	bool restore;
+	uint64_t bytes;             /* moved by every rank */
+	uint64_t files;
+	int64_t duration_ns;        /* max over ranks of end - common start */
+	double throughput_bytes_per_s; /* bytes / duration */
+	uint32_t slowest_rank;
+	uint32_t slowest_node;
+};
+
+/* Durations of a series of cells (the writes, or the restores). */
+struct sc_ckpt_trend {
+	uint32_t n;
+	double mean_ns, p50_ns, max_ns;
+	double slope_ns_per_ckpt;   /* least-squares slope of duration vs index */
+	double last_first_ratio;    /* last duration / first; 0 when n < 2 */
+	double throughput_bytes_per_s; /* all bytes / all durations */
+};
+
+/* A checkpoint group: the cells of one config phase. */
+struct sc_ckpt_group {
+	const char *name;           /* the group's name (plan-owned) */
+	uint32_t first_phase;       /* a phase of the group, for its spec */
+	uint32_t ncells;
+	struct sc_ckpt_cell *cells; /* heap, in phase order */
+	struct sc_ckpt_trend write, restore;
+	uint64_t full_size_bytes;   /* one checkpoint at scale 1 */
+	double projected_write_ns;  /* full size / measured write throughput */
+	double projected_restore_ns;
+};
+
+/* The checkpoint groups among rec's finished phases.  0 or -ENOMEM. */
+int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **groups,
+		   uint32_t *ngroups);
+void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups);
+
+/* Ingestion figures of one phase. */
+struct sc_ingest_figures {
+	uint64_t samples, steps;
+	double samples_per_s;       /* samples / last-done window */
+	uint64_t compute_ns;        /* over all ranks */
+	uint64_t wall_ns;           /* over all ranks: end - start each */
+	double au;                  /* accelerator utilisation: compute / wall */
+	double au_min;              /* the lowest rank's */
+	uint32_t au_min_rank;
+	bool au_meets_90;           /* every rank's AU >= 90% (MLPerf's bar) */
+};
+
+void sc_ingest_figures(const struct sc_phase_record *rec, double window_s,
+		       struct sc_ingest_figures *out);
+
+/* Open-loop figures: I/Os that started after their intended start. */
+uint64_t sc_late_ios(const struct sc_phase_record *rec);
+
+#endif
