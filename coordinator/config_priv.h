@@ -87,11 +87,24 @@ int cfg_phase_by_name(const struct cfg_node *phases, const char *name, size_t le
 /* The known word closest to word (few edits apart), or NULL. */
 const char *cfg_nearest(const char *word, const char *const *known, size_t n);
 
-/* Key tables of the schema (config.c): NULL-terminated. */
+/* Key tables of the schema (config.c): NULL-terminated.  cfg_phase_keys
+ * holds the keys of every workload; which workload takes which is
+ * cfg_phase_key_fits' business. */
 extern const char *const cfg_phase_keys[];
 extern const char *const cfg_target_keys[];
 extern const char *const cfg_top_keys[];
 bool cfg_key_in(const char *key, const char *const *table);
+
+/* Whether a phase of workload (an enum sc_workload; -1: not known) takes
+ * key with value val: -1 when the workload has no such key, 0 when it has
+ * but val is not a value of it there (fsync: true in an io phase, a list
+ * where the workload does not sweep), 1 when it fits.  Nothing is
+ * reported.  An unknown workload takes every phase key (0). */
+int cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val);
+
+/* The workloads that take phase key key, "io, kvcache" style, into buf
+ * (empty for no workload).  Returns buf. */
+const char *cfg_key_workloads(const char *key, char *buf, size_t len);
 
 /* ---- the tree (config_yaml.c) ---- */
 
@@ -125,7 +138,10 @@ enum cfg_vtype {
 	CFG_VT_UINT,
 	CFG_VT_SIZE,
 	CFG_VT_DURATION,
-	CFG_VT_BOOL
+	CFG_VT_BOOL,
+	CFG_VT_RATE,	 /* I/Os per second: "5000/s" or "5000" */
+	CFG_VT_FRACTION, /* a number in (0, 1]: "0.001", "1e-4" */
+	CFG_VT_MODEL	 /* a name in the checkpoint model catalogue */
 };
 
 struct cfg_keydef {
@@ -144,7 +160,9 @@ struct cfg_sweep {
 };
 
 /* Parses scalar n as def says into *out (text types are checked and
- * left in n->str; booleans give 0/1; names give the enum value). */
+ * left in n->str; booleans give 0/1; names give the enum value; a model
+ * name is looked up and left in n->str; a fraction gives the bits of its
+ * double, to be copied out with memcpy). */
 int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
 		     uint64_t *out);
 

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../worker/plan.h"
@@ -70,6 +71,12 @@ static const char *type_word(enum cfg_vtype t)
 		return "a duration";
 	case CFG_VT_BOOL:
 		return "true or false";
+	case CFG_VT_RATE:
+		return "a rate";
+	case CFG_VT_FRACTION:
+		return "a number";
+	case CFG_VT_MODEL:
+		return "a model";
 	}
 	return "a value";
 }
@@ -88,12 +95,23 @@ static int fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fm
 	return cfg_fail(d, &n->loc, n->path, "%s", msg);
 }
 
+/* Appends the NULL-terminated names to buf as "a, b, c". */
+static const char *join_names(char *buf, size_t len, const char *const *names)
+{
+	buf[0] = '\0';
+	for (const char *const *p = names; *p; p++) {
+		strncat(buf, p == names ? "" : ", ", len - strlen(buf) - 1);
+		strncat(buf, *p, len - strlen(buf) - 1);
+	}
+	return buf;
+}
+
 /* Parses the enum name s with parse(); on failure reports the known names
  * and, when s is a near miss, the likely one. */
 static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)(const char *),
 		       const char *const *names, const char *what, uint64_t *out)
 {
-	char known[256] = "";
+	char known[256];
 	const char *near;
 	int v = parse(n->str);
 
@@ -104,17 +122,51 @@ static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)
 	near = cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
 		return fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what, near);
-	for (const char *const *p = names; *p; p++) {
-		strncat(known, p == names ? "" : ", ", sizeof(known) - strlen(known) - 1);
-		strncat(known, *p, sizeof(known) - strlen(known) - 1);
-	}
-	return fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what, known);
+	return fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what,
+			 join_names(known, sizeof(known), names));
 }
 
 static const char *const rw_list[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
 static const char *const engine_list[] = {"io_uring", "psync", "null", NULL};
 static const char *const stonewall_list[] = {"all_done", "first_done", NULL};
-static const char *const workload_list[] = {"io", NULL};
+
+/* A whole number of decimal digits s[0..len): 0, -EINVAL or -ERANGE. */
+static int parse_digits(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	bool over = false;
+
+	if (!len)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
+			over = true;
+	}
+	*out = v;
+	return over ? -ERANGE : 0;
+}
+
+/* A catalogue model name; the message lists the catalogue. */
+static int parse_model(struct cfg_doc *d, const struct cfg_node *n)
+{
+	const char *const *names = sc_ckpt_model_names();
+	struct sc_model m;
+	char known[256], hint[96] = "";
+	const char *near;
+
+	if (sc_ckpt_model_lookup(n->str, &m) == 0)
+		return 0;
+	near = cfg_nearest(n->str, names, (size_t)-1);
+	if (near)
+		snprintf(hint, sizeof(hint), "did you mean %s? ", near);
+	return fail_node(d, n,
+			 "\"%s\" is not a known model (%sknown: %s; or describe one inline: {layers, "
+			 "hidden, ffn_hidden, heads, kv_heads, vocab, dtype})",
+			 n->str, hint, join_names(known, sizeof(known), names));
+}
 
 static bool name_char_ok(char ch)
 {
@@ -160,8 +212,14 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 		if (!*s)
 			return fail_node(d, n, "empty value (expected %s)", type_word(def->type));
 		return 0;
-	case CFG_VT_WORKLOAD:
-		return parse_named(d, n, sc_workload_parse, workload_list, "a workload", out);
+	case CFG_VT_WORKLOAD: {
+		const char *workloads[SC_WORKLOAD_COUNT + 1];
+
+		for (int w = 0; w < SC_WORKLOAD_COUNT; w++)
+			workloads[w] = sc_workload_name((enum sc_workload)w);
+		workloads[SC_WORKLOAD_COUNT] = NULL;
+		return parse_named(d, n, sc_workload_parse, workloads, "a workload", out);
+	}
 	case CFG_VT_RW:
 		return parse_named(d, n, sc_rw_parse, rw_list, "an rw pattern", out);
 	case CFG_VT_ENGINE:
@@ -177,24 +235,52 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 		return 0;
 	case CFG_VT_UINT: {
 		const char *p = s + (*s == '-' || *s == '+');
-		bool over = false;
 		uint64_t v = 0;
 
-		if (!*p)
+		err = parse_digits(p, strlen(p), &v);
+		if (err == -EINVAL)
 			return fail_node(d, n, "\"%s\" is not a whole number", s);
-		for (; *p; p++) {
-			if (*p < '0' || *p > '9')
-				return fail_node(d, n, "\"%s\" is not a whole number", s);
-			if (__builtin_mul_overflow(v, 10, &v) ||
-			    __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v))
-				over = true;
-		}
-		if (over || (*s == '-' && v) || v < def->min || v > def->max)
+		if (err || (*s == '-' && v) || v < def->min || v > def->max)
 			return fail_node(d, n, "%s is out of range (%" PRIu64 "..%" PRIu64 ")", s,
 					 def->min, def->max);
 		*out = v;
 		return 0;
 	}
+	case CFG_VT_RATE: {
+		size_t len = strlen(s);
+		uint64_t v = 0;
+
+		if (len > 2 && strcmp(s + len - 2, "/s") == 0)
+			len -= 2;
+		err = parse_digits(s, len, &v);
+		if (err == -EINVAL)
+			return fail_node(d, n,
+					 "\"%s\" is not a rate (write I/Os per second per rank: "
+					 "5000/s, or 0 for a closed loop)",
+					 s);
+		if (err || v < def->min || v > def->max)
+			return fail_node(d, n, "%s is out of range (%" PRIu64 "/s..%" PRIu64 "/s)",
+					 s, def->min, def->max);
+		*out = v;
+		return 0;
+	}
+	case CFG_VT_FRACTION: {
+		char *end;
+		double v;
+
+		/* Decimal only: no "inf", "nan", hex or blanks. */
+		if (strspn(s, "0123456789.eE+-") != strlen(s))
+			return fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
+		v = strtod(s, &end);
+		if (end == s || *end)
+			return fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
+		if (!(v > 0 && v <= 1))
+			return fail_node(d, n, "%s is out of range (more than 0, at most 1)", s);
+		memcpy(out, &v, sizeof(v));
+		return 0;
+	}
+	case CFG_VT_MODEL:
+		return parse_model(d, n);
 	case CFG_VT_SIZE:
 		err = sc_parse_size(s, out);
 		if (err == -ERANGE)

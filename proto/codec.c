@@ -41,9 +41,16 @@ SAME_ENUM(SC_TARGET_FILE, SSDCLUSTER__TARGET_KIND__TARGET_FILE);
 SAME_ENUM(SC_TARGET_BLOCK, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK);
 SAME_ENUM(SC_TARGET_COUNT, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK + 1);
 SAME_ENUM(SC_WORKLOAD_IO, SSDCLUSTER__WORKLOAD__WORKLOAD_IO);
-SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_IO + 1);
+SAME_ENUM(SC_WORKLOAD_CHECKPOINT, SSDCLUSTER__WORKLOAD__WORKLOAD_CHECKPOINT);
+SAME_ENUM(SC_WORKLOAD_INGEST, SSDCLUSTER__WORKLOAD__WORKLOAD_INGEST);
+SAME_ENUM(SC_WORKLOAD_KVCACHE, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE);
+SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE + 1);
+SAME_ENUM(SC_STONEWALL_ALL_DONE, SSDCLUSTER__STONEWALL__STONEWALL_ALL_DONE);
 SAME_ENUM(SC_STONEWALL_FIRST_DONE, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE);
 SAME_ENUM(SC_STONEWALL_COUNT, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE + 1);
+
+/* DeepSpeed ZeRO stages 0..3 (struct sc_ckpt_layout.zero_stage). */
+#define ZERO_STAGE_MAX 3u
 
 /* ------------------------------------------------------------ checks */
 
@@ -58,6 +65,37 @@ static bool io_ok(const struct sc_io_spec *io)
 	       io->rwmixread_pct <= 100;
 }
 
+/* Only a checkpoint phase's spec is checked: the others carry it zeroed. */
+static bool ckpt_ok(const struct sc_ckpt_spec *c)
+{
+	return c->checkpoints >= 1 && c->index >= 1 && c->index <= c->checkpoints &&
+	       isfinite(c->scale) && c->scale > 0 && c->scale <= 1 &&
+	       c->layout.zero_stage <= ZERO_STAGE_MAX;
+}
+
+/* Only an ingest phase's spec is checked: the others carry it zeroed. */
+static bool ingest_ok(const struct sc_ingest_spec *g)
+{
+	return g->files >= 1 && g->batch >= 1 && g->sample_bytes >= 1 &&
+	       g->sample_bytes <= g->file_bytes;
+}
+
+static bool phase_ok(const struct sc_phase *ph)
+{
+	if (!enum_in((int)ph->workload, SC_WORKLOAD_COUNT) ||
+	    !enum_in((int)ph->stonewall, SC_STONEWALL_COUNT) || ph->cell >= ph->ncells ||
+	    !io_ok(&ph->io))
+		return false;
+	/* a C array, read as a string whatever the workload */
+	if (!memchr(ph->ckpt.model.name, '\0', SC_CKPT_MODEL_NAME_MAX))
+		return false;
+	if (ph->workload == SC_WORKLOAD_CHECKPOINT && !ckpt_ok(&ph->ckpt))
+		return false;
+	if (ph->workload == SC_WORKLOAD_INGEST && !ingest_ok(&ph->ingest))
+		return false;
+	return true;
+}
+
 static bool plan_ok(const struct sc_plan *p)
 {
 	if ((p->ntargets && !p->targets) || (p->nphases && !p->phases))
@@ -65,14 +103,9 @@ static bool plan_ok(const struct sc_plan *p)
 	for (uint32_t i = 0; i < p->ntargets; i++)
 		if (!enum_in((int)p->targets[i].kind, SC_TARGET_COUNT))
 			return false;
-	for (uint32_t i = 0; i < p->nphases; i++) {
-		const struct sc_phase *ph = &p->phases[i];
-
-		if (!enum_in((int)ph->workload, SC_WORKLOAD_COUNT) ||
-		    !enum_in((int)ph->stonewall, SC_STONEWALL_COUNT) || ph->cell >= ph->ncells ||
-		    !io_ok(&ph->io))
+	for (uint32_t i = 0; i < p->nphases; i++)
+		if (!phase_ok(&p->phases[i]))
 			return false;
-	}
 	return true;
 }
 
@@ -99,7 +132,10 @@ static bool rank_ok(const struct sc_rank_result *r, const struct sc_plan *plan)
 		return false;
 	if (plan && r->target >= plan->ntargets)
 		return false;
-	return lat_ok(&r->lat[SC_DIR_READ]) && lat_ok(&r->lat[SC_DIR_WRITE]);
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		if (!lat_ok(&r->lat[d]) || !lat_ok(&r->resp[d]))
+			return false;
+	return lat_ok(&r->batch_wait);
 }
 
 /* Bucket counts add up to count, and min and max sit in the first and
@@ -139,9 +175,9 @@ static bool phase_record_ok(const struct sc_phase_record *ph, const struct sc_ru
 			return false;
 	}
 	for (int d = 0; d < SC_DIR_COUNT; d++)
-		if (ph->lat[d] && !hist_ok(ph->lat[d]))
+		if ((ph->lat[d] && !hist_ok(ph->lat[d])) || (ph->resp[d] && !hist_ok(ph->resp[d])))
 			return false;
-	return true;
+	return !ph->batch_wait || hist_ok(ph->batch_wait);
 }
 
 static bool run_ok(const struct sc_run_record *run)
@@ -283,6 +319,59 @@ static char *pb_str(const char *s)
 	return (char *)(s ? s : "");
 }
 
+static Ssdcluster__CkptSpec *ckpt_to_pb(struct arena *a, const struct sc_ckpt_spec *c)
+{
+	Ssdcluster__CkptSpec *m = arena_alloc(a, 1, sizeof(*m));
+	Ssdcluster__CkptSpec__Model *mo = arena_alloc(a, 1, sizeof(*mo));
+	Ssdcluster__CkptSpec__Layout *l = arena_alloc(a, 1, sizeof(*l));
+
+	if (!m || !mo || !l)
+		return NULL;
+	ssdcluster__ckpt_spec__model__init(mo);
+	mo->name = (char *)c->model.name;
+	mo->layers = c->model.layers;
+	mo->hidden = c->model.hidden;
+	mo->ffn_hidden = c->model.ffn_hidden;
+	mo->heads = c->model.heads;
+	mo->kv_heads = c->model.kv_heads;
+	mo->vocab = c->model.vocab;
+	mo->model_dtype_bytes = c->model.model_dtype_bytes;
+	mo->optim_bytes_per_param = c->model.optim_bytes_per_param;
+	ssdcluster__ckpt_spec__layout__init(l);
+	l->tp = c->layout.tp;
+	l->pp = c->layout.pp;
+	l->dp = c->layout.dp;
+	l->zero_stage = c->layout.zero_stage;
+	ssdcluster__ckpt_spec__init(m);
+	m->model = mo;
+	m->layout = l;
+	m->checkpoints = c->checkpoints;
+	m->index = c->index;
+	m->restore = c->restore;
+	m->restore_shift = c->restore_shift;
+	m->compute_before_ns = c->compute_before_ns;
+	m->scale = c->scale;
+	m->fsync = c->fsync;
+	return m;
+}
+
+static Ssdcluster__IngestSpec *ingest_to_pb(struct arena *a, const struct sc_ingest_spec *g)
+{
+	Ssdcluster__IngestSpec *m = arena_alloc(a, 1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	ssdcluster__ingest_spec__init(m);
+	m->files = g->files;
+	m->file_bytes = g->file_bytes;
+	m->sample_bytes = g->sample_bytes;
+	m->batch = g->batch;
+	m->compute_per_batch_ns = g->compute_per_batch_ns;
+	m->epochs = g->epochs;
+	m->prefetch = g->prefetch;
+	return m;
+}
+
 static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 {
 	Ssdcluster__Plan *m = arena_alloc(a, 1, sizeof(*m));
@@ -343,7 +432,12 @@ static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 		io[i].direct = s->io.direct;
 		io[i].engine = (Ssdcluster__Engine)s->io.engine;
 		io[i].seed = s->io.seed;
+		io[i].rate_iops = s->io.rate_iops;
 		ph[i].io = &io[i];
+		ph[i].ckpt = ckpt_to_pb(a, &s->ckpt);
+		ph[i].ingest = ingest_to_pb(a, &s->ingest);
+		if (!ph[i].ckpt || !ph[i].ingest)
+			return NULL;
 		m->phases[i] = &ph[i];
 	}
 	return m;
@@ -393,6 +487,18 @@ static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_
 	m->write_lat = lat_to_pb(a, &r->lat[SC_DIR_WRITE]);
 	if (!m->read_lat || !m->write_lat)
 		return NULL;
+	/* Usually empty: left out then (an empty summary is all zero). */
+	if ((r->resp[SC_DIR_READ].count && !(m->resp_read = lat_to_pb(a, &r->resp[SC_DIR_READ]))) ||
+	    (r->resp[SC_DIR_WRITE].count &&
+	     !(m->resp_write = lat_to_pb(a, &r->resp[SC_DIR_WRITE]))) ||
+	    (r->batch_wait.count && !(m->batch_wait = lat_to_pb(a, &r->batch_wait))))
+		return NULL;
+	m->late_ios = r->late_ios;
+	m->files = r->files;
+	m->samples = r->samples;
+	m->steps = r->steps;
+	m->compute_ns = r->compute_ns;
+	m->busy_end_ns = r->busy_end_ns;
 
 	/* One column per field of struct sc_second. */
 	uint64_t *col = arena_alloc(a, (size_t)n * 6u, sizeof(*col));
@@ -480,6 +586,10 @@ static Ssdcluster__PhaseRecord *phase_record_to_pb(struct arena *a,
 		if (!m->write_lat)
 			return NULL;
 	}
+	if ((ph->resp[SC_DIR_READ] && !(m->resp_read = hist_to_pb(a, ph->resp[SC_DIR_READ]))) ||
+	    (ph->resp[SC_DIR_WRITE] && !(m->resp_write = hist_to_pb(a, ph->resp[SC_DIR_WRITE]))) ||
+	    (ph->batch_wait && !(m->batch_wait = hist_to_pb(a, ph->batch_wait))))
+		return NULL;
 	return m;
 }
 
@@ -565,7 +675,56 @@ static int io_from_pb(const Ssdcluster__IoSpec *m, struct sc_io_spec *io)
 	io->direct = m->direct;
 	io->engine = (enum sc_engine_kind)m->engine;
 	io->seed = m->seed;
+	io->rate_iops = m->rate_iops;
 	return 0;
+}
+
+/* Absent messages leave their fields zero; plan_ok judges the values. */
+static int ckpt_from_pb(const Ssdcluster__CkptSpec *m, struct sc_ckpt_spec *c)
+{
+	if (!m)
+		return 0;
+	if (m->model) {
+		const Ssdcluster__CkptSpec__Model *mo = m->model;
+
+		if (copy_fixed(c->model.name, SC_CKPT_MODEL_NAME_MAX, mo->name))
+			return -EBADMSG;
+		c->model.layers = mo->layers;
+		c->model.hidden = mo->hidden;
+		c->model.ffn_hidden = mo->ffn_hidden;
+		c->model.heads = mo->heads;
+		c->model.kv_heads = mo->kv_heads;
+		c->model.vocab = mo->vocab;
+		c->model.model_dtype_bytes = mo->model_dtype_bytes;
+		c->model.optim_bytes_per_param = mo->optim_bytes_per_param;
+	}
+	if (m->layout) {
+		c->layout.tp = m->layout->tp;
+		c->layout.pp = m->layout->pp;
+		c->layout.dp = m->layout->dp;
+		c->layout.zero_stage = m->layout->zero_stage;
+	}
+	c->checkpoints = m->checkpoints;
+	c->index = m->index;
+	c->restore = m->restore;
+	c->restore_shift = m->restore_shift;
+	c->compute_before_ns = m->compute_before_ns;
+	c->scale = m->scale;
+	c->fsync = m->fsync;
+	return 0;
+}
+
+static void ingest_from_pb(const Ssdcluster__IngestSpec *m, struct sc_ingest_spec *g)
+{
+	if (!m)
+		return;
+	g->files = m->files;
+	g->file_bytes = m->file_bytes;
+	g->sample_bytes = m->sample_bytes;
+	g->batch = m->batch;
+	g->compute_per_batch_ns = m->compute_per_batch_ns;
+	g->epochs = m->epochs;
+	g->prefetch = m->prefetch;
 }
 
 /* p is zeroed; on error it holds what was filled so far. */
@@ -609,8 +768,9 @@ static int plan_from_pb(const Ssdcluster__Plan *m, struct sc_plan *p)
 		    !enum_in((int)ph->stonewall, SC_STONEWALL_COUNT))
 			return -EBADMSG;
 		if ((err = dup_str(ph->name, &s->name)) || (err = dup_str(ph->group, &s->group)) ||
-		    (err = io_from_pb(ph->io, &s->io)))
+		    (err = io_from_pb(ph->io, &s->io)) || (err = ckpt_from_pb(ph->ckpt, &s->ckpt)))
 			return err;
+		ingest_from_pb(ph->ingest, &s->ingest);
 		s->config_index = ph->config_index;
 		s->cell = ph->cell;
 		s->ncells = ph->ncells;
@@ -643,7 +803,10 @@ static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *
 	if ((err = copy_fixed(r->host, SC_HOST_MAX, m->host)) ||
 	    (err = copy_fixed(r->error, SC_ERROR_MAX, m->error)) ||
 	    (err = lat_from_pb(m->read_lat, &r->lat[SC_DIR_READ])) ||
-	    (err = lat_from_pb(m->write_lat, &r->lat[SC_DIR_WRITE])))
+	    (err = lat_from_pb(m->write_lat, &r->lat[SC_DIR_WRITE])) ||
+	    (err = lat_from_pb(m->resp_read, &r->resp[SC_DIR_READ])) ||
+	    (err = lat_from_pb(m->resp_write, &r->resp[SC_DIR_WRITE])) ||
+	    (err = lat_from_pb(m->batch_wait, &r->batch_wait)))
 		return err;
 	r->rank = m->rank;
 	r->node = m->node;
@@ -659,6 +822,12 @@ static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *
 	r->fsyncs = m->fsyncs;
 	r->firstdone_bytes = m->firstdone_bytes;
 	r->errors = m->errors;
+	r->late_ios = m->late_ios;
+	r->files = m->files;
+	r->samples = m->samples;
+	r->steps = m->steps;
+	r->compute_ns = m->compute_ns;
+	r->busy_end_ns = m->busy_end_ns;
 
 	if (m->n_sec_read_bytes != n || m->n_sec_write_bytes != n || m->n_sec_read_ios != n ||
 	    m->n_sec_write_ios != n || m->n_sec_read_max_lat_ns != n ||
@@ -719,6 +888,9 @@ static int phase_record_from_pb(const Ssdcluster__PhaseRecord *m, struct sc_phas
 	ph->merge_ns = m->merge_ns;
 	if ((err = hist_from_pb(m->read_lat, &ph->lat[SC_DIR_READ])) ||
 	    (err = hist_from_pb(m->write_lat, &ph->lat[SC_DIR_WRITE])) ||
+	    (err = hist_from_pb(m->resp_read, &ph->resp[SC_DIR_READ])) ||
+	    (err = hist_from_pb(m->resp_write, &ph->resp[SC_DIR_WRITE])) ||
+	    (err = hist_from_pb(m->batch_wait, &ph->batch_wait)) ||
 	    (err = count_of(m->n_ranks, &n)) ||
 	    (err = alloc_array((void **)&ph->ranks, n, sizeof(*ph->ranks))))
 		return err;

@@ -5,6 +5,8 @@
  * wire format (ssdcluster.proto and its envelope), not on generated code.
  */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -49,8 +51,43 @@ static uint32_t le32(const uint8_t *p)
 
 /* ------------------------------------------------------------ fixtures */
 
-/* 2 targets and 3 phases, every field away from its default (workload has
- * one value only) and several at the ends of their ranges. */
+/* Phase 3 of make_plan: checkpoint 10 of 10 of llama3.1-405b on MLPerf's
+ * TP8 PP32 DP2 ZeRO-1, restored one node on, every field set. */
+static void make_ckpt_phase(struct sc_phase *ph)
+{
+	ph->name = xstrdup("ckpt[index=10]");
+	ph->group = xstrdup("ckpt");
+	ph->config_index = 7;
+	ph->cell = 9;
+	ph->ncells = 10;
+	ph->workload = SC_WORKLOAD_CHECKPOINT;
+	ph->io = (struct sc_io_spec){
+	    .rw = SC_RW_READ,
+	    .bs_bytes = UINT64_C(1) << 20,
+	    .iodepth = 8,
+	    .jobs = 4,
+	    .direct = true,
+	    .engine = SC_ENGINE_PSYNC,
+	    .seed = 77,
+	};
+	if (sc_ckpt_model_lookup("llama3.1-405b", &ph->ckpt.model) ||
+	    sc_ckpt_layout_mlperf("llama3.1-405b", &ph->ckpt.layout)) {
+		fprintf(stderr, "llama3.1-405b is not in the catalogue\n");
+		exit(1);
+	}
+	ph->ckpt.checkpoints = 10;
+	ph->ckpt.index = 10;
+	ph->ckpt.restore = true;
+	ph->ckpt.restore_shift = 1;
+	ph->ckpt.compute_before_ns = UINT64_C(30000000000);
+	ph->ckpt.scale = 1.0 / 3; /* every bit of the double must survive */
+	ph->ckpt.fsync = true;
+}
+
+/* 2 targets and 6 phases: 3 io phases with every field away from its
+ * default and several at the ends of their ranges (their checkpoint and
+ * ingest specs all zero, as the config leaves them), then a checkpoint, an
+ * ingest and a kvcache phase with every field of their workload set. */
 static void make_plan(struct sc_plan *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -74,8 +111,8 @@ static void make_plan(struct sc_plan *p)
 	    .allow_destroy = true,
 	    .hosts = xstrdup("gpu0[9]"),
 	};
-	p->nphases = 3;
-	p->phases = xcalloc(3, sizeof(*p->phases));
+	p->nphases = 6;
+	p->phases = xcalloc(6, sizeof(*p->phases));
 	for (uint32_t i = 0; i < 3; i++) {
 		struct sc_phase *ph = &p->phases[i];
 		char name[64];
@@ -101,8 +138,100 @@ static void make_plan(struct sc_plan *p)
 		    .direct = true,
 		    .engine = i == 1 ? SC_ENGINE_NULL : SC_ENGINE_PSYNC,
 		    .seed = i == 2 ? UINT64_MAX : UINT64_C(0x5eed) + i,
+		    .rate_iops = i == 2 ? UINT64_MAX : 1000 * i,
 		};
 	}
+
+	make_ckpt_phase(&p->phases[3]);
+
+	struct sc_phase *ph = &p->phases[4];
+	ph->name = xstrdup("ingest");
+	ph->group = xstrdup("ingest");
+	ph->config_index = 8;
+	ph->ncells = 1;
+	ph->workload = SC_WORKLOAD_INGEST;
+	ph->stonewall = SC_STONEWALL_FIRST_DONE;
+	ph->io = (struct sc_io_spec){
+	    .iodepth = 64,
+	    .jobs = 8,
+	    .direct = true,
+	    .seed = 4242,
+	};
+	ph->ingest = (struct sc_ingest_spec){
+	    .files = 1024,
+	    .file_bytes = UINT64_C(150) << 20,
+	    .sample_bytes = UINT64_C(143) << 10,
+	    .batch = 256,
+	    .compute_per_batch_ns = 123456789,
+	    .epochs = 3,
+	    .prefetch = 4,
+	};
+
+	ph = &p->phases[5];
+	ph->name = xstrdup("kvcache[rate=250000]");
+	ph->group = xstrdup("kvcache");
+	ph->config_index = 9;
+	ph->cell = 2;
+	ph->ncells = 3;
+	ph->workload = SC_WORKLOAD_KVCACHE;
+	ph->io = (struct sc_io_spec){
+	    .rw = SC_RW_RANDRW,
+	    .rwmixread_pct = 90,
+	    .bs_bytes = UINT64_C(256) << 10,
+	    .iodepth = 128,
+	    .jobs = 2,
+	    .size_bytes = UINT64_C(64) << 30,
+	    .runtime_ns = UINT64_C(120000000000),
+	    .engine = SC_ENGINE_URING,
+	    .seed = 99,
+	    .rate_iops = 250000,
+	};
+}
+
+static void compare_ckpt(const struct sc_ckpt_spec *x, const struct sc_ckpt_spec *y,
+			 const char *what, uint32_t i)
+{
+	const struct sc_model *m = &x->model, *n = &y->model;
+
+	CHECK(memcmp(m->name, n->name, sizeof(m->name)) == 0, "%s: phases[%u].ckpt.model.name",
+	      what, i);
+	CHECK(m->layers == n->layers, "%s: phases[%u].ckpt.model.layers", what, i);
+	CHECK(m->hidden == n->hidden, "%s: phases[%u].ckpt.model.hidden", what, i);
+	CHECK(m->ffn_hidden == n->ffn_hidden, "%s: phases[%u].ckpt.model.ffn_hidden", what, i);
+	CHECK(m->heads == n->heads, "%s: phases[%u].ckpt.model.heads", what, i);
+	CHECK(m->kv_heads == n->kv_heads, "%s: phases[%u].ckpt.model.kv_heads", what, i);
+	CHECK(m->vocab == n->vocab, "%s: phases[%u].ckpt.model.vocab", what, i);
+	CHECK(m->model_dtype_bytes == n->model_dtype_bytes,
+	      "%s: phases[%u].ckpt.model.model_dtype_bytes", what, i);
+	CHECK(m->optim_bytes_per_param == n->optim_bytes_per_param,
+	      "%s: phases[%u].ckpt.model.optim_bytes_per_param", what, i);
+	CHECK(x->layout.tp == y->layout.tp, "%s: phases[%u].ckpt.layout.tp", what, i);
+	CHECK(x->layout.pp == y->layout.pp, "%s: phases[%u].ckpt.layout.pp", what, i);
+	CHECK(x->layout.dp == y->layout.dp, "%s: phases[%u].ckpt.layout.dp", what, i);
+	CHECK(x->layout.zero_stage == y->layout.zero_stage, "%s: phases[%u].ckpt.layout.zero_stage",
+	      what, i);
+	CHECK(x->checkpoints == y->checkpoints, "%s: phases[%u].ckpt.checkpoints", what, i);
+	CHECK(x->index == y->index, "%s: phases[%u].ckpt.index", what, i);
+	CHECK(x->restore == y->restore, "%s: phases[%u].ckpt.restore", what, i);
+	CHECK(x->restore_shift == y->restore_shift, "%s: phases[%u].ckpt.restore_shift", what, i);
+	CHECK(x->compute_before_ns == y->compute_before_ns, "%s: phases[%u].ckpt.compute_before_ns",
+	      what, i);
+	CHECK(x->scale == y->scale, "%s: phases[%u].ckpt.scale %.17g != %.17g", what, i, x->scale,
+	      y->scale);
+	CHECK(x->fsync == y->fsync, "%s: phases[%u].ckpt.fsync", what, i);
+}
+
+static void compare_ingest(const struct sc_ingest_spec *x, const struct sc_ingest_spec *y,
+			   const char *what, uint32_t i)
+{
+	CHECK(x->files == y->files, "%s: phases[%u].ingest.files", what, i);
+	CHECK(x->file_bytes == y->file_bytes, "%s: phases[%u].ingest.file_bytes", what, i);
+	CHECK(x->sample_bytes == y->sample_bytes, "%s: phases[%u].ingest.sample_bytes", what, i);
+	CHECK(x->batch == y->batch, "%s: phases[%u].ingest.batch", what, i);
+	CHECK(x->compute_per_batch_ns == y->compute_per_batch_ns,
+	      "%s: phases[%u].ingest.compute_per_batch_ns", what, i);
+	CHECK(x->epochs == y->epochs, "%s: phases[%u].ingest.epochs", what, i);
+	CHECK(x->prefetch == y->prefetch, "%s: phases[%u].ingest.prefetch", what, i);
 }
 
 static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const char *what)
@@ -135,6 +264,7 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		CHECK(x->cell == y->cell, "%s: phases[%u].cell", what, i);
 		CHECK(x->ncells == y->ncells, "%s: phases[%u].ncells", what, i);
 		CHECK(x->workload == y->workload, "%s: phases[%u].workload", what, i);
+		CHECK(x->stonewall == y->stonewall, "%s: phases[%u].stonewall", what, i);
 		CHECK(u->rw == v->rw, "%s: phases[%u].io.rw", what, i);
 		CHECK(u->rwmixread_pct == v->rwmixread_pct, "%s: phases[%u].io.rwmixread_pct", what,
 		      i);
@@ -149,6 +279,9 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		CHECK(u->direct == v->direct, "%s: phases[%u].io.direct", what, i);
 		CHECK(u->engine == v->engine, "%s: phases[%u].io.engine", what, i);
 		CHECK(u->seed == v->seed, "%s: phases[%u].io.seed", what, i);
+		CHECK(u->rate_iops == v->rate_iops, "%s: phases[%u].io.rate_iops", what, i);
+		compare_ckpt(&x->ckpt, &y->ckpt, what, i);
+		compare_ingest(&x->ingest, &y->ingest, what, i);
 	}
 }
 
@@ -188,8 +321,24 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 		for (uint64_t v = 1; v <= 1000; v++)
 			sc_hist_record(h, v * (d ? 977 : 131) + seed);
 		sc_hist_summarize(h, &r->lat[d]);
+		sc_hist_init(h); /* response times: service time plus a queue */
+		for (uint64_t v = 1; v <= 1000; v++)
+			sc_hist_record(h, v * (d ? 1499 : 211) + 50000 + seed);
+		sc_hist_summarize(h, &r->resp[d]);
 	}
+	sc_hist_init(h);
+	for (uint64_t v = 1; v <= 300; v++)
+		sc_hist_record(h, v * v * 1013 + seed);
+	sc_hist_summarize(h, &r->batch_wait);
 	free(h);
+	if (seed == 2) /* no reads of their own: left out, comes back empty */
+		memset(&r->resp[SC_DIR_READ], 0, sizeof(r->resp[SC_DIR_READ]));
+	r->late_ios = seed == 1 ? UINT64_MAX : 4321 + seed;
+	r->files = 64 + seed;
+	r->samples = 3000000 + seed;
+	r->steps = 11718 + seed;
+	r->compute_ns = UINT64_C(45000000000) + seed;
+	r->busy_end_ns = seed == 2 ? INT64_MIN : INT64_C(59990000000) + (int64_t)seed;
 
 	r->nseconds = nseconds;
 	r->seconds = nseconds ? xcalloc(nseconds, sizeof(*r->seconds)) : NULL;
@@ -207,6 +356,18 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 		r->seconds[nseconds - 1].bytes[SC_DIR_WRITE] = UINT64_MAX;
 }
 
+static void compare_summary(const struct sc_lat_summary *x, const struct sc_lat_summary *y,
+			    const char *what, const char *name)
+{
+	CHECK(x->count == y->count, "%s: %s.count", what, name);
+	CHECK(x->min_ns == y->min_ns, "%s: %s.min_ns", what, name);
+	CHECK(x->max_ns == y->max_ns, "%s: %s.max_ns", what, name);
+	CHECK(x->mean_ns == y->mean_ns, "%s: %s.mean_ns %.17g != %.17g", what, name, x->mean_ns,
+	      y->mean_ns);
+	for (int i = 0; i < SC_NPCT; i++)
+		CHECK(x->pct_ns[i] == y->pct_ns[i], "%s: %s.pct_ns[%d]", what, name, i);
+}
+
 static void compare_rank(const struct sc_rank_result *a, const struct sc_rank_result *b,
 			 const char *what)
 {
@@ -219,18 +380,22 @@ static void compare_rank(const struct sc_rank_result *a, const struct sc_rank_re
 	CHECK(a->end_ns == b->end_ns, "%s: end_ns", what);
 	CHECK(a->planned_bytes == b->planned_bytes, "%s: planned_bytes", what);
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
-		const struct sc_lat_summary *x = &a->lat[d], *y = &b->lat[d];
+		char name[32];
 
 		CHECK(a->bytes[d] == b->bytes[d], "%s: bytes[%d]", what, d);
 		CHECK(a->ios[d] == b->ios[d], "%s: ios[%d]", what, d);
-		CHECK(x->count == y->count, "%s: lat[%d].count", what, d);
-		CHECK(x->min_ns == y->min_ns, "%s: lat[%d].min_ns", what, d);
-		CHECK(x->max_ns == y->max_ns, "%s: lat[%d].max_ns", what, d);
-		CHECK(x->mean_ns == y->mean_ns, "%s: lat[%d].mean_ns %.17g != %.17g", what, d,
-		      x->mean_ns, y->mean_ns);
-		for (int i = 0; i < SC_NPCT; i++)
-			CHECK(x->pct_ns[i] == y->pct_ns[i], "%s: lat[%d].pct_ns[%d]", what, d, i);
+		snprintf(name, sizeof(name), "lat[%d]", d);
+		compare_summary(&a->lat[d], &b->lat[d], what, name);
+		snprintf(name, sizeof(name), "resp[%d]", d);
+		compare_summary(&a->resp[d], &b->resp[d], what, name);
 	}
+	compare_summary(&a->batch_wait, &b->batch_wait, what, "batch_wait");
+	CHECK(a->late_ios == b->late_ios, "%s: late_ios", what);
+	CHECK(a->files == b->files, "%s: files", what);
+	CHECK(a->samples == b->samples, "%s: samples", what);
+	CHECK(a->steps == b->steps, "%s: steps", what);
+	CHECK(a->compute_ns == b->compute_ns, "%s: compute_ns", what);
+	CHECK(a->busy_end_ns == b->busy_end_ns, "%s: busy_end_ns", what);
 	CHECK(a->fsyncs == b->fsyncs, "%s: fsyncs", what);
 	CHECK(a->firstdone_bytes == b->firstdone_bytes, "%s: firstdone_bytes", what);
 	CHECK(a->errors == b->errors, "%s: errors", what);
@@ -258,7 +423,8 @@ static struct sc_hist *make_hist(uint64_t scale, uint64_t n)
 	return h;
 }
 
-/* 2 finished phases (plan phases 0 and 2) x 3 ranks on 2 nodes. */
+/* 2 finished phases (plan phases 0 and 2) x 3 ranks on 2 nodes; phase 0
+ * has response-time and batch-wait histograms, phase 1 none. */
 static void make_run(struct sc_run_record *run)
 {
 	memset(run, 0, sizeof(*run));
@@ -266,6 +432,7 @@ static void make_run(struct sc_run_record *run)
 	run->started_unix_ns = INT64_C(1714564800123456789);
 	run->nranks = 3;
 	run->nnodes = 2;
+	run->rank0_peak_rss_bytes = UINT64_C(734003200);
 	make_plan(&run->plan);
 	run->nphases = 2;
 	run->phases = xcalloc(2, sizeof(*run->phases));
@@ -275,15 +442,32 @@ static void make_run(struct sc_run_record *run)
 		ph->phase = 2 * p;
 		ph->measure_start_ns = INT64_C(5000000000) + p;
 		ph->firstdone_ns = INT64_C(64000000000) + p;
+		ph->merge_ns = INT64_C(1875000) + p;
 		ph->nranks = 3;
 		ph->ranks = xcalloc(3, sizeof(*ph->ranks));
 		for (uint32_t r = 0; r < 3; r++)
 			make_rank(&ph->ranks[r], r, r / 2, (r + p) % 2, 4 + r + p, 10 * p + r + 3);
 		ph->lat[SC_DIR_WRITE] = make_hist(977 + p, 5000);
 		/* phase 1 did no reads: no read histogram */
-		if (p == 0)
+		if (p == 0) {
 			ph->lat[SC_DIR_READ] = make_hist(131, 20000);
+			ph->resp[SC_DIR_READ] = make_hist(211, 20000);
+			ph->resp[SC_DIR_WRITE] = make_hist(1499, 5000);
+			ph->batch_wait = make_hist(100003, 700);
+		}
 	}
+}
+
+/* Both NULL, or both there and equal in count, sum, min, max and every
+ * bucket. */
+static void compare_hist(const struct sc_hist *x, const struct sc_hist *y, uint32_t p,
+			 const char *name)
+{
+	if (!x || !y) {
+		CHECK(!x && !y, "run: phases[%u].%s present on one side only", p, name);
+		return;
+	}
+	CHECK(memcmp(x, y, sizeof(*x)) == 0, "run: phases[%u].%s histograms differ", p, name);
 }
 
 static void compare_run(const struct sc_run_record *a, const struct sc_run_record *b)
@@ -292,6 +476,7 @@ static void compare_run(const struct sc_run_record *a, const struct sc_run_recor
 	CHECK(a->started_unix_ns == b->started_unix_ns, "run: started_unix_ns");
 	CHECK(a->nranks == b->nranks, "run: nranks");
 	CHECK(a->nnodes == b->nnodes, "run: nnodes");
+	CHECK(a->rank0_peak_rss_bytes == b->rank0_peak_rss_bytes, "run: rank0_peak_rss_bytes");
 	compare_plan(&a->plan, &b->plan, "run.plan");
 	CHECK(a->nphases == b->nphases, "run: nphases %u != %u", a->nphases, b->nphases);
 	if (a->nphases != b->nphases)
@@ -303,6 +488,7 @@ static void compare_run(const struct sc_run_record *a, const struct sc_run_recor
 		CHECK(x->measure_start_ns == y->measure_start_ns,
 		      "run: phases[%u].measure_start_ns", p);
 		CHECK(x->firstdone_ns == y->firstdone_ns, "run: phases[%u].firstdone_ns", p);
+		CHECK(x->merge_ns == y->merge_ns, "run: phases[%u].merge_ns", p);
 		CHECK(x->nranks == y->nranks, "run: phases[%u].nranks", p);
 		for (uint32_t r = 0; r < x->nranks && r < y->nranks; r++) {
 			char what[64];
@@ -310,16 +496,11 @@ static void compare_run(const struct sc_run_record *a, const struct sc_run_recor
 			snprintf(what, sizeof(what), "run: phases[%u].ranks[%u]", p, r);
 			compare_rank(&x->ranks[r], &y->ranks[r], what);
 		}
-		for (int d = 0; d < SC_DIR_COUNT; d++) {
-			if (!x->lat[d] || !y->lat[d]) {
-				CHECK(!x->lat[d] && !y->lat[d],
-				      "run: phases[%u].lat[%d] present on one side only", p, d);
-				continue;
-			}
-			/* count, sum, min, max and every bucket */
-			CHECK(memcmp(x->lat[d], y->lat[d], sizeof(*x->lat[d])) == 0,
-			      "run: phases[%u].lat[%d] histograms differ", p, d);
-		}
+		compare_hist(x->lat[SC_DIR_READ], y->lat[SC_DIR_READ], p, "lat[read]");
+		compare_hist(x->lat[SC_DIR_WRITE], y->lat[SC_DIR_WRITE], p, "lat[write]");
+		compare_hist(x->resp[SC_DIR_READ], y->resp[SC_DIR_READ], p, "resp[read]");
+		compare_hist(x->resp[SC_DIR_WRITE], y->resp[SC_DIR_WRITE], p, "resp[write]");
+		compare_hist(x->batch_wait, y->batch_wait, p, "batch_wait");
 	}
 }
 
@@ -359,6 +540,28 @@ static void test_plan_roundtrip(void)
 	sc_plan_exit(&b);
 	free(buf);
 	sc_plan_exit(&a);
+
+	/* the ends of the checkpoint spec's ranges: the longest model name
+	 * that fits, index 1, scale 1 and the smallest positive double */
+	static const double scales[] = {1.0, 4.9406564584124654e-324};
+
+	for (size_t k = 0; k < sizeof(scales) / sizeof(scales[0]); k++) {
+		make_plan(&a);
+		memset(a.phases[3].ckpt.model.name, 'm', SC_CKPT_MODEL_NAME_MAX - 1);
+		a.phases[3].ckpt.index = 1;
+		a.phases[3].ckpt.scale = scales[k];
+		err = sc_plan_pack(&a, &buf, &len);
+		CHECK(err == 0, "plan with checkpoint scale %g: pack %d", scales[k], err);
+		if (!err) {
+			err = sc_plan_unpack(buf, len, &b);
+			CHECK(err == 0, "plan with checkpoint scale %g: unpack %d", scales[k], err);
+			if (!err)
+				compare_plan(&a, &b, "plan at range ends");
+			sc_plan_exit(&b);
+			free(buf);
+		}
+		sc_plan_exit(&a);
+	}
 }
 
 /* NULL strings: hosts stays NULL ("every host"), the others come back as
@@ -487,6 +690,115 @@ static void test_run_roundtrip(void)
 		free(buf);
 	}
 	sc_run_record_exit(&a);
+}
+
+/* Packs make_plan's plan changed by the statements after want; checks the
+ * error.  Phases: 0..2 io, 3 checkpoint, 4 ingest, 5 kvcache. */
+#define PLAN_PACK(want, ...)                                                                       \
+	do {                                                                                       \
+		struct sc_plan p_;                                                                 \
+		uint8_t *b_;                                                                       \
+		size_t l_;                                                                         \
+		make_plan(&p_);                                                                    \
+		__VA_ARGS__;                                                                       \
+		int e_ = sc_plan_pack(&p_, &b_, &l_);                                              \
+		CHECK(e_ == (want), "plan pack after %s: got %d, want %s", #__VA_ARGS__, e_,       \
+		      #want);                                                                      \
+		if (!e_)                                                                           \
+			free(b_);                                                                  \
+		sc_plan_exit(&p_);                                                                 \
+	} while (0)
+
+/* The same for make_rank's rank result (seed 3: every summary there). */
+#define RANK_PACK(want, ...)                                                                       \
+	do {                                                                                       \
+		struct sc_rank_result r_;                                                          \
+		uint8_t *b_;                                                                       \
+		size_t l_;                                                                         \
+		make_rank(&r_, 1, 0, 0, 2, 3);                                                     \
+		__VA_ARGS__;                                                                       \
+		int e_ = sc_rank_result_pack(&r_, &b_, &l_);                                       \
+		CHECK(e_ == (want), "rank pack after %s: got %d, want %s", #__VA_ARGS__, e_,       \
+		      #want);                                                                      \
+		if (!e_)                                                                           \
+			free(b_);                                                                  \
+		sc_rank_result_exit(&r_);                                                          \
+	} while (0)
+
+/* And make_run's run record. */
+#define RUN_PACK(want, ...)                                                                        \
+	do {                                                                                       \
+		struct sc_run_record u_;                                                           \
+		uint8_t *b_;                                                                       \
+		size_t l_;                                                                         \
+		make_run(&u_);                                                                     \
+		__VA_ARGS__;                                                                       \
+		int e_ = sc_run_record_pack(&u_, &b_, &l_);                                        \
+		CHECK(e_ == (want), "run pack after %s: got %d, want %s", #__VA_ARGS__, e_,        \
+		      #want);                                                                      \
+		if (!e_)                                                                           \
+			free(b_);                                                                  \
+		sc_run_record_exit(&u_);                                                           \
+	} while (0)
+
+/* The checks of the new workloads' fields, each away from a valid plan,
+ * rank result or run record by one change. */
+static void test_pack_refuses_workloads(void)
+{
+	PLAN_PACK(0, (void)0);
+	PLAN_PACK(-EINVAL, p_.phases[5].workload = SC_WORKLOAD_COUNT);
+	PLAN_PACK(-EINVAL, p_.phases[5].workload = (enum sc_workload)INT_MIN);
+
+	/* checkpoint phase */
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.scale = 0);
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.scale = -0.5);
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.scale = nextafter(1.0, 2.0));
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.scale = NAN);
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.scale = INFINITY);
+	PLAN_PACK(0, p_.phases[3].ckpt.scale = 1.0);
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.index = 0);
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.index = 11); /* of 10 */
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.checkpoints = 9);
+	PLAN_PACK(-EINVAL, p_.phases[3].ckpt.layout.zero_stage = 4);
+	PLAN_PACK(0, p_.phases[3].ckpt.layout.zero_stage = 3);
+	PLAN_PACK(-EINVAL, memset(p_.phases[3].ckpt.model.name, 'm', SC_CKPT_MODEL_NAME_MAX));
+	/* ingest phase */
+	PLAN_PACK(-EINVAL, p_.phases[4].ingest.files = 0);
+	PLAN_PACK(-EINVAL, p_.phases[4].ingest.batch = 0);
+	PLAN_PACK(-EINVAL, p_.phases[4].ingest.sample_bytes = 0);
+	PLAN_PACK(-EINVAL, p_.phases[4].ingest.sample_bytes = p_.phases[4].ingest.file_bytes + 1);
+	PLAN_PACK(0, p_.phases[4].ingest.sample_bytes = p_.phases[4].ingest.file_bytes);
+
+	/* a spec is the business of its own workload only ... */
+	PLAN_PACK(0, p_.phases[0].ckpt.scale = NAN, p_.phases[0].ckpt.layout.zero_stage = 9,
+		  p_.phases[4].ckpt.index = 5, p_.phases[3].ingest.sample_bytes = 1);
+	PLAN_PACK(0, p_.phases[5].ingest.files = 7, p_.phases[3].ingest.batch = 0);
+	PLAN_PACK(0, p_.phases[0].workload = SC_WORKLOAD_KVCACHE);
+	/* ... so the zeroed specs of an io phase do not make a checkpoint or an
+	 * ingest phase */
+	PLAN_PACK(-EINVAL, p_.phases[0].workload = SC_WORKLOAD_CHECKPOINT);
+	PLAN_PACK(-EINVAL, p_.phases[0].workload = SC_WORKLOAD_INGEST);
+	/* but a model name is a C array whatever the workload */
+	PLAN_PACK(-EINVAL, memset(p_.phases[0].ckpt.model.name, 'm', SC_CKPT_MODEL_NAME_MAX));
+
+	/* response-time and batch-wait summaries */
+	RANK_PACK(0, (void)0);
+	RANK_PACK(-EINVAL, r_.resp[SC_DIR_WRITE].min_ns = r_.resp[SC_DIR_WRITE].max_ns + 1);
+	RANK_PACK(-EINVAL, r_.resp[SC_DIR_READ].mean_ns = NAN);
+	RANK_PACK(-EINVAL, r_.batch_wait.mean_ns = INFINITY);
+	/* an empty summary is left out, so it must be all zero */
+	RANK_PACK(-EINVAL, r_.resp[SC_DIR_READ].count = 0);
+	RANK_PACK(-EINVAL, r_.batch_wait.count = 0);
+	RANK_PACK(0, memset(&r_.batch_wait, 0, sizeof(r_.batch_wait)));
+
+	/* response-time and batch-wait histograms */
+	RUN_PACK(0, (void)0);
+	RUN_PACK(-EINVAL, u_.phases[0].resp[SC_DIR_READ]->count++);
+	RUN_PACK(-EINVAL, u_.phases[0].resp[SC_DIR_WRITE]->buckets[3]++);
+	RUN_PACK(-EINVAL, u_.phases[0].batch_wait->max_ns = 0);
+	RUN_PACK(-EINVAL, u_.phases[0].batch_wait->min_ns = 1000);
+	RUN_PACK(-EINVAL, u_.phases[1].ranks[0].resp[SC_DIR_WRITE].min_ns = UINT64_MAX);
+	RUN_PACK(0, sc_hist_init(u_.phases[0].batch_wait));
 }
 
 /* Structs that unpack would refuse are refused by pack already. */
@@ -701,6 +1013,23 @@ static void pb_bytes(struct pb *p, uint32_t field, const void *d, size_t n)
 		pb_byte(p, ((const uint8_t *)d)[i]);
 }
 
+/* Wire type 1, little endian, as protoc writes a double. */
+static void pb_double(struct pb *p, uint32_t field, double v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	pb_varint(p, (uint64_t)field << 3 | 1);
+	for (int i = 0; i < 8; i++)
+		pb_byte(p, (uint8_t)(bits >> (8 * i)));
+}
+
+/* sint64: zigzag. */
+static uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0);
+}
+
 static void pb_str(struct pb *p, uint32_t field, const char *s)
 {
 	pb_bytes(p, field, s, strlen(s));
@@ -745,15 +1074,24 @@ static uint8_t *seal(const char *magic, const struct pb *p, size_t *len)
 struct hand {
 	/* plan: one target, one phase */
 	uint64_t kind, rw, engine, workload, mix, cell, ncells;
+	/* the phase's checkpoint and ingest specs (both valid, or left out) */
+	bool no_specs;
+	size_t name_len;
+	double scale;
+	uint64_t ckpts, index, zero;
+	uint64_t files, file_bytes, sample_bytes, batch;
 	/* rank result */
-	size_t host_len, error_len, npct;
+	size_t host_len, error_len, npct, resp_npct;
+	uint64_t bw_min;
 	uint64_t nseconds;
 	size_t ncol[6];
 	uint64_t rank[2], node[2], target[2];
-	/* run record: one phase record with two ranks and a read histogram */
+	/* run record: one phase record with two ranks and a histogram, in
+	 * PhaseRecord field hist_field (5: read_lat) */
 	uint64_t nranks, nnodes, phase, count, min_ns, max_ns;
 	uint64_t idx[3], cnt[3];
 	size_t nidx, ncnt;
+	uint32_t hist_field;
 };
 
 static struct hand good_hand(void)
@@ -766,9 +1104,20 @@ static struct hand good_hand(void)
 	    .mix = 100,
 	    .cell = 2,
 	    .ncells = 3,
+	    .name_len = SC_CKPT_MODEL_NAME_MAX - 1,
+	    .scale = 0.25,
+	    .ckpts = 4,
+	    .index = 4,
+	    .zero = 3,
+	    .files = 2,
+	    .file_bytes = UINT64_C(1) << 20,
+	    .sample_bytes = UINT64_C(1) << 20,
+	    .batch = 1,
 	    .host_len = SC_HOST_MAX - 1,
 	    .error_len = SC_ERROR_MAX - 1,
 	    .npct = SC_NPCT,
+	    .resp_npct = SC_NPCT,
+	    .bw_min = 280,
 	    .nseconds = 3,
 	    .ncol = {3, 3, 3, 3, 3, 3},
 	    .rank = {0, 2},
@@ -780,6 +1129,7 @@ static struct hand good_hand(void)
 	    .nidx = 3,
 	    .ncnt = 3,
 	    .cnt = {2, 5, 1},
+	    .hist_field = 5,
 	};
 
 	/* buckets 5, 300 and the last one, holding 2 + 5 + 1 values */
@@ -803,34 +1153,74 @@ static void hand_plan(struct pb *out, const struct hand *h)
 	pb_uint(&io, 2, h->mix);
 	pb_uint(&io, 3, 4096);
 	pb_uint(&io, 12, h->engine);
+	pb_uint(&io, 14, 100000); /* rate_iops */
 	pb_str(&ph, 1, "p0");
 	pb_uint(&ph, 4, h->cell);
 	pb_uint(&ph, 5, h->ncells);
 	pb_uint(&ph, 6, h->workload);
 	pb_msg(&ph, 7, &io);
+	if (!h->no_specs) {
+		struct pb model = {.n = 0}, layout = {.n = 0}, ckpt = {.n = 0}, ingest = {.n = 0};
+		char name[SC_CKPT_MODEL_NAME_MAX + 8];
+
+		memset(name, 'm', h->name_len);
+		name[h->name_len] = '\0';
+		pb_str(&model, 1, name);
+		for (uint32_t f = 2; f <= 9; f++) /* layers 200 ... optim 900 */
+			pb_uint(&model, f, 100 * f);
+		for (uint32_t f = 1; f <= 3; f++) /* tp 1, pp 2, dp 3 */
+			pb_uint(&layout, f, f);
+		pb_uint(&layout, 4, h->zero);
+		pb_msg(&ckpt, 1, &model);
+		pb_msg(&ckpt, 2, &layout);
+		pb_uint(&ckpt, 3, h->ckpts);
+		pb_uint(&ckpt, 4, h->index);
+		pb_uint(&ckpt, 5, 1);	 /* restore */
+		pb_uint(&ckpt, 6, 6);	 /* restore_shift */
+		pb_uint(&ckpt, 7, 7000); /* compute_before_ns */
+		pb_double(&ckpt, 8, h->scale);
+		pb_uint(&ckpt, 9, 1); /* fsync */
+		pb_uint(&ingest, 1, h->files);
+		pb_uint(&ingest, 2, h->file_bytes);
+		pb_uint(&ingest, 3, h->sample_bytes);
+		pb_uint(&ingest, 4, h->batch);
+		pb_uint(&ingest, 5, 5000); /* compute_per_batch_ns */
+		pb_uint(&ingest, 6, 6);	   /* epochs */
+		pb_uint(&ingest, 7, 7);	   /* prefetch */
+		pb_msg(&ph, 8, &ckpt);
+		pb_msg(&ph, 9, &ingest);
+	}
 	pb_str(out, 1, "run");
 	pb_msg(out, 3, &t);
 	pb_msg(out, 3, &t2);
 	pb_msg(out, 4, &ph);
 }
 
+/* A LatSummary: pct_ns[k] = min + k, npct of them. */
+static void hand_lat(struct pb *out, uint32_t field, uint64_t count, uint64_t min, uint64_t max,
+		     size_t npct)
+{
+	uint64_t pct[SC_NPCT + 2] = {0};
+	struct pb lat = {.n = 0};
+
+	for (size_t k = 0; k < npct; k++)
+		pct[k] = min + k;
+	pb_uint(&lat, 1, count);
+	pb_uint(&lat, 2, min);
+	pb_uint(&lat, 3, max);
+	pb_packed(&lat, 5, pct, npct);
+	pb_msg(out, field, &lat);
+}
+
 static void hand_rank(struct pb *out, const struct hand *h, int i)
 {
 	char host[SC_HOST_MAX + 8], error[SC_ERROR_MAX + 8];
 	uint64_t col[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-	uint64_t pct[SC_NPCT + 2] = {0};
-	struct pb lat = {.n = 0};
 
 	memset(host, 'h', h->host_len);
 	host[h->host_len] = '\0';
 	memset(error, 'e', h->error_len);
 	error[h->error_len] = '\0';
-	for (size_t k = 0; k < h->npct; k++)
-		pct[k] = 10 + k;
-	pb_uint(&lat, 1, 4);
-	pb_uint(&lat, 2, 10);
-	pb_uint(&lat, 3, 20);
-	pb_packed(&lat, 5, pct, h->npct);
 
 	pb_uint(out, 1, h->rank[i]);
 	pb_uint(out, 2, h->node[i]);
@@ -838,10 +1228,17 @@ static void hand_rank(struct pb *out, const struct hand *h, int i)
 	pb_uint(out, 4, h->target[i]);
 	pb_uint(out, 9, 4096);
 	pb_str(out, 16, error);
-	pb_msg(out, 17, &lat);
+	hand_lat(out, 17, 4, 10, 20, h->npct);
 	pb_uint(out, 19, h->nseconds);
 	for (int c = 0; c < 6; c++)
 		pb_packed(out, 20 + (uint32_t)c, col, h->ncol[c]);
+	/* each value tells its field number */
+	hand_lat(out, 26, 26, 260, 2600, SC_NPCT);
+	hand_lat(out, 27, 27, 270, 2700, h->resp_npct);
+	hand_lat(out, 28, 28, h->bw_min, 2800, SC_NPCT);
+	for (uint32_t f = 29; f <= 33; f++) /* late_ios .. compute_ns */
+		pb_uint(out, f, 101 * f);
+	pb_uint(out, 34, zigzag(-3434)); /* busy_end_ns */
 }
 
 static void hand_run(struct pb *out, const struct hand *h)
@@ -866,7 +1263,7 @@ static void hand_run(struct pb *out, const struct hand *h)
 		hand_rank(&rank, h, i);
 		pb_msg(&rec, 4, &rank);
 	}
-	pb_msg(&rec, 5, &hist);
+	pb_msg(&rec, h->hist_field, &hist);
 
 	pb_str(out, 1, "0.1.0");
 	pb_uint(out, 3, h->nranks);
@@ -875,13 +1272,11 @@ static void hand_run(struct pb *out, const struct hand *h)
 	pb_msg(out, 6, &rec);
 }
 
-static int hand_unpack(enum kind k, const struct hand *h)
+/* The message for kind k, in its envelope (malloc'd). */
+static uint8_t *hand_seal(enum kind k, const struct hand *h, size_t *len)
 {
 	static const char *const magic[] = {"SCP1", "SCR1", "SCF1"};
 	struct pb p = {.n = 0};
-	uint8_t *buf;
-	size_t len;
-	int err;
 
 	switch (k) {
 	case PLAN:
@@ -894,7 +1289,16 @@ static int hand_unpack(enum kind k, const struct hand *h)
 		hand_run(&p, h);
 		break;
 	}
-	buf = seal(magic[k], &p, &len);
+	return seal(magic[k], &p, len);
+}
+
+static int hand_unpack(enum kind k, const struct hand *h)
+{
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	buf = hand_seal(k, h, &len);
 	err = unpack_as(k, buf, len);
 	free(buf);
 	return err;
@@ -917,6 +1321,218 @@ static int hand_unpack(enum kind k, const struct hand *h)
 		CHECK(e_ == 0, "%s with %s = %s: got %d, want 0", kind_names[k], #field, #value,   \
 		      e_);                                                                         \
 	} while (0)
+
+/* The same in a phase of workload wl. */
+#define REFUSED_IN(wl, field, value)                                                               \
+	do {                                                                                       \
+		struct hand h_ = good_hand();                                                      \
+		h_.workload = (wl);                                                                \
+		h_.field = (value);                                                                \
+		int e_ = hand_unpack(PLAN, &h_);                                                   \
+		CHECK(e_ == -EBADMSG, "%s plan with %s = %s: got %d, want -EBADMSG", #wl, #field,  \
+		      #value, e_);                                                                 \
+	} while (0)
+
+#define ACCEPTED_IN(wl, field, value)                                                              \
+	do {                                                                                       \
+		struct hand h_ = good_hand();                                                      \
+		h_.workload = (wl);                                                                \
+		h_.field = (value);                                                                \
+		int e_ = hand_unpack(PLAN, &h_);                                                   \
+		CHECK(e_ == 0, "%s plan with %s = %s: got %d, want 0", #wl, #field, #value, e_);   \
+	} while (0)
+
+/* Hand-made messages land in the C fields the proto documents. */
+static void test_hand_fields(void)
+{
+	struct hand h = good_hand();
+	struct sc_rank_result r;
+	struct sc_run_record run;
+	struct sc_plan plan;
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	h.workload = SC_WORKLOAD_CHECKPOINT;
+	buf = hand_seal(PLAN, &h, &len);
+	err = sc_plan_unpack(buf, len, &plan);
+	free(buf);
+	CHECK(err == 0 && plan.nphases == 1, "hand-made checkpoint plan: unpack %d", err);
+	if (!err && plan.nphases == 1) {
+		const struct sc_phase *ph = &plan.phases[0];
+		const struct sc_model *m = &ph->ckpt.model;
+		const struct sc_ckpt_layout *l = &ph->ckpt.layout;
+
+		CHECK(ph->workload == SC_WORKLOAD_CHECKPOINT, "hand plan: workload %d",
+		      (int)ph->workload);
+		CHECK(ph->io.rate_iops == 100000, "hand plan: rate_iops %llu",
+		      (unsigned long long)ph->io.rate_iops);
+		CHECK(strlen(m->name) == SC_CKPT_MODEL_NAME_MAX - 1 && m->name[0] == 'm',
+		      "hand plan: model name \"%s\"", m->name);
+		CHECK(m->layers == 200 && m->hidden == 300 && m->ffn_hidden == 400 &&
+			  m->heads == 500 && m->kv_heads == 600 && m->vocab == 700 &&
+			  m->model_dtype_bytes == 800 && m->optim_bytes_per_param == 900,
+		      "hand plan: model fields out of place");
+		CHECK(l->tp == 1 && l->pp == 2 && l->dp == 3 && l->zero_stage == 3,
+		      "hand plan: layout %u %u %u %u", l->tp, l->pp, l->dp, l->zero_stage);
+		CHECK(ph->ckpt.checkpoints == 4 && ph->ckpt.index == 4 && ph->ckpt.restore &&
+			  ph->ckpt.restore_shift == 6 && ph->ckpt.compute_before_ns == 7000 &&
+			  ph->ckpt.scale == 0.25 && ph->ckpt.fsync,
+		      "hand plan: checkpoint fields out of place");
+		CHECK(ph->ingest.files == 2 && ph->ingest.file_bytes == UINT64_C(1) << 20 &&
+			  ph->ingest.sample_bytes == UINT64_C(1) << 20 && ph->ingest.batch == 1 &&
+			  ph->ingest.compute_per_batch_ns == 5000 && ph->ingest.epochs == 6 &&
+			  ph->ingest.prefetch == 7,
+		      "hand plan: ingest fields out of place");
+		sc_plan_exit(&plan);
+	}
+
+	h = good_hand();
+	buf = hand_seal(RANK, &h, &len);
+	err = sc_rank_result_unpack(buf, len, &r);
+	free(buf);
+	CHECK(err == 0, "hand-made rank result: unpack %d", err);
+	if (!err) {
+		CHECK(r.lat[SC_DIR_READ].count == 4 && r.lat[SC_DIR_WRITE].count == 0,
+		      "hand rank: lat counts %llu %llu",
+		      (unsigned long long)r.lat[SC_DIR_READ].count,
+		      (unsigned long long)r.lat[SC_DIR_WRITE].count);
+		CHECK(r.resp[SC_DIR_READ].count == 26 && r.resp[SC_DIR_READ].min_ns == 260 &&
+			  r.resp[SC_DIR_READ].max_ns == 2600 &&
+			  r.resp[SC_DIR_READ].pct_ns[SC_NPCT - 1] == 260 + SC_NPCT - 1,
+		      "hand rank: resp[read] out of place");
+		CHECK(r.resp[SC_DIR_WRITE].count == 27 && r.resp[SC_DIR_WRITE].max_ns == 2700,
+		      "hand rank: resp[write] out of place");
+		CHECK(r.batch_wait.count == 28 && r.batch_wait.min_ns == 280 &&
+			  r.batch_wait.max_ns == 2800,
+		      "hand rank: batch_wait out of place");
+		CHECK(r.late_ios == 2929 && r.files == 3030 && r.samples == 3131 &&
+			  r.steps == 3232 && r.compute_ns == 3333,
+		      "hand rank: counters %llu %llu %llu %llu %llu",
+		      (unsigned long long)r.late_ios, (unsigned long long)r.files,
+		      (unsigned long long)r.samples, (unsigned long long)r.steps,
+		      (unsigned long long)r.compute_ns);
+		CHECK(r.busy_end_ns == -3434, "hand rank: busy_end_ns %lld",
+		      (long long)r.busy_end_ns);
+		sc_rank_result_exit(&r);
+	}
+
+	/* PhaseRecord fields 5, 6, 8, 9, 10 hold these histograms */
+	static const uint32_t fields[] = {5, 6, 8, 9, 10};
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		h = good_hand();
+		h.hist_field = fields[i];
+		buf = hand_seal(RUN, &h, &len);
+		err = sc_run_record_unpack(buf, len, &run);
+		free(buf);
+		CHECK(err == 0 && run.nphases == 1, "hand run, histogram in field %u: unpack %d",
+		      fields[i], err);
+		if (err || run.nphases != 1)
+			continue;
+
+		const struct sc_phase_record *ph = &run.phases[0];
+		const struct sc_hist *in[] = {ph->lat[SC_DIR_READ], ph->lat[SC_DIR_WRITE],
+					      ph->resp[SC_DIR_READ], ph->resp[SC_DIR_WRITE],
+					      ph->batch_wait};
+
+		for (size_t j = 0; j < sizeof(in) / sizeof(in[0]); j++) {
+			if (j == i)
+				CHECK(in[j] && in[j]->count == 8 && in[j]->buckets[300] == 5,
+				      "hand run: field %u did not land in its histogram",
+				      fields[i]);
+			else
+				CHECK(!in[j], "hand run: field %u filled the histogram of field %u",
+				      fields[i], fields[j]);
+		}
+		sc_run_record_exit(&run);
+	}
+}
+
+/* The new workloads' enums, specs, summaries and histograms, on the wire. */
+static void test_hand_workloads(void)
+{
+	/* enums */
+	ACCEPTED(PLAN, workload, SC_WORKLOAD_CHECKPOINT);
+	ACCEPTED(PLAN, workload, SC_WORKLOAD_INGEST);
+	ACCEPTED(PLAN, workload, SC_WORKLOAD_KVCACHE);
+	REFUSED(PLAN, workload, SC_WORKLOAD_KVCACHE + 1);
+	REFUSED(PLAN, workload, 99);
+	REFUSED(PLAN, workload, (uint64_t)-1);
+
+	/* the checkpoint spec, checked in a checkpoint phase */
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, scale, 0.0);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, scale, -0.25);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, scale, 1.5);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, scale, NAN);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, scale, INFINITY);
+	ACCEPTED_IN(SC_WORKLOAD_CHECKPOINT, scale, 1.0);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, index, 0);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, index, 5); /* of 4 */
+	ACCEPTED_IN(SC_WORKLOAD_CHECKPOINT, index, 1);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, ckpts, 0);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, zero, 4);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, zero, UINT32_MAX);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, name_len, SC_CKPT_MODEL_NAME_MAX);
+	REFUSED_IN(SC_WORKLOAD_CHECKPOINT, no_specs, true);
+	/* and not elsewhere, but for the model name, a C array everywhere */
+	ACCEPTED(PLAN, scale, NAN);
+	ACCEPTED(PLAN, index, 0);
+	ACCEPTED(PLAN, zero, 4);
+	ACCEPTED(PLAN, no_specs, true);
+	ACCEPTED_IN(SC_WORKLOAD_INGEST, scale, 0.0);
+	ACCEPTED_IN(SC_WORKLOAD_KVCACHE, no_specs, true);
+	REFUSED(PLAN, name_len, SC_CKPT_MODEL_NAME_MAX);
+
+	/* the ingest spec, checked in an ingest phase */
+	REFUSED_IN(SC_WORKLOAD_INGEST, files, 0);
+	REFUSED_IN(SC_WORKLOAD_INGEST, batch, 0);
+	REFUSED_IN(SC_WORKLOAD_INGEST, sample_bytes, 0);
+	REFUSED_IN(SC_WORKLOAD_INGEST, sample_bytes, (UINT64_C(1) << 20) + 1);
+	REFUSED_IN(SC_WORKLOAD_INGEST, no_specs, true);
+	ACCEPTED_IN(SC_WORKLOAD_INGEST, sample_bytes, 1);
+	ACCEPTED(PLAN, files, 0);
+	ACCEPTED_IN(SC_WORKLOAD_CHECKPOINT, batch, 0);
+
+	/* response-time and batch-wait summaries */
+	REFUSED(RANK, resp_npct, SC_NPCT - 1);
+	REFUSED(RUN, resp_npct, SC_NPCT + 1);
+	REFUSED(RANK, bw_min, 2801); /* above max_ns */
+	ACCEPTED(RANK, bw_min, 2800);
+
+	/* every histogram field gets the same checks */
+	static const uint32_t fields[] = {6, 8, 9, 10};
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		struct hand h = good_hand();
+
+		h.hist_field = fields[i];
+		CHECK(hand_unpack(RUN, &h) == 0, "histogram in field %u refused", fields[i]);
+		h.count = 9;
+		CHECK(hand_unpack(RUN, &h) == -EBADMSG,
+		      "histogram in field %u with count != buckets accepted", fields[i]);
+		h = good_hand();
+		h.hist_field = fields[i];
+		h.idx[2] = SC_HIST_NBUCKETS;
+		CHECK(hand_unpack(RUN, &h) == -EBADMSG,
+		      "histogram in field %u with bucket index out of range accepted", fields[i]);
+		h = good_hand();
+		h.hist_field = fields[i];
+		h.idx[1] = 4;
+		CHECK(hand_unpack(RUN, &h) == -EBADMSG,
+		      "histogram in field %u with decreasing buckets accepted", fields[i]);
+		h = good_hand();
+		h.hist_field = fields[i];
+		h.min_ns = 0;
+		CHECK(hand_unpack(RUN, &h) == -EBADMSG,
+		      "histogram in field %u with min_ns outside its bucket accepted", fields[i]);
+		h = good_hand();
+		h.hist_field = fields[i];
+		h.nidx = 2;
+		CHECK(hand_unpack(RUN, &h) == -EBADMSG,
+		      "histogram in field %u with fewer indices than counts accepted", fields[i]);
+	}
+}
 
 static void test_hand_made(void)
 {
@@ -1036,8 +1652,11 @@ int main(void)
 	test_rank_roundtrip();
 	test_run_roundtrip();
 	test_pack_refuses();
+	test_pack_refuses_workloads();
 	test_damage();
 	test_hand_made();
+	test_hand_fields();
+	test_hand_workloads();
 
 	return check_exit("test_codec");
 }
