@@ -66,6 +66,34 @@ static uint32_t node_slots(const struct sc_dry_rank *ranks, uint32_t nranks, uin
 	return n;
 }
 
+/* The files a rank writes (or reads back) in a checkpoint cell. */
+static void ckpt_files_json(struct jb *b, const struct sc_plan *plan, uint32_t p,
+			    const struct sc_place *pl, struct json_object *files, int *err)
+{
+	struct sc_ckpt_file *f = NULL;
+	uint32_t n = 0;
+	char dir[PATH_MAX], path[PATH_MAX + SC_CKPT_FILE_NAME_MAX];
+	int rc = sc_layout_ckpt_dir(plan, pl->target, p, dir, sizeof(dir));
+
+	if (!rc)
+		rc = sc_layout_ckpt_files(plan, p, sc_layout_ckpt_source(plan, p, pl), &f, &n);
+	if (rc) {
+		*err = rc;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct json_object *fo = jnew(b, json_object_new_object());
+
+		snprintf(path, sizeof(path), "%s/%s", dir, f[i].name);
+		jput_u64(b, fo, "phase", p);
+		jput_str(b, fo, "path", path);
+		jput_u64(b, fo, "offset_bytes", 0);
+		jput_u64(b, fo, "size_bytes", f[i].bytes);
+		jpush(b, files, fo);
+	}
+	free(f);
+}
+
 static struct json_object *plan_rank_json(struct jb *b, const struct sc_plan *plan,
 					  const struct sc_dry_rank *dr, int *err)
 {
@@ -86,9 +114,13 @@ static struct json_object *plan_rank_json(struct jb *b, const struct sc_plan *pl
 	jput_u64(b, o, "nslots", pl->nslots);
 	for (uint32_t p = 0; t && p < plan->nphases; p++) {
 		const struct sc_io_spec *io = &plan->phases[p].io;
+		enum sc_workload w = plan->phases[p].workload;
 		uint64_t rd, wr;
 
-		for (uint32_t j = 0; j < io->jobs; j++) {
+		if (w == SC_WORKLOAD_CHECKPOINT)
+			ckpt_files_json(b, plan, p, pl, files, err);
+		for (uint32_t j = 0; j < io->jobs && (w == SC_WORKLOAD_IO || w == SC_WORKLOAD_KVCACHE);
+		     j++) {
 			struct json_object *fo = jnew(b, json_object_new_object());
 			char path[PATH_MAX];
 			uint64_t off = 0;
@@ -215,6 +247,37 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 		char mix[24] = "";
 
 		phase_bytes(plan, p, ranks, nranks, &rd, &wr);
+		if (ph->workload == SC_WORKLOAD_CHECKPOINT) {
+			const struct sc_ckpt_spec *ck = &ph->ckpt;
+
+			printf("  phase %u %s: %s checkpoint %u of %u, %s TP%u x PP%u x DP%u ZeRO-%u, "
+			       "scale %g, %s %s%s; cluster %s %s\n",
+			       p, ph->name, ck->restore ? "restore" : "write", ck->index,
+			       ck->checkpoints, ck->model.name, ck->layout.tp, ck->layout.pp,
+			       ck->layout.dp, ck->layout.zero_stage, ck->scale,
+			       ck->restore ? "O_DIRECT" : (io->direct ? "O_DIRECT" : "buffered"),
+			       sc_fmt_bytes(b1, sizeof(b1), io->bs_bytes),
+			       !ck->restore && ck->fsync ? " + fsync" : "",
+			       ck->restore ? "read" : "write",
+			       sc_fmt_bytes(b2, sizeof(b2), ck->restore ? rd : wr));
+			continue;
+		}
+		if (ph->workload == SC_WORKLOAD_INGEST) {
+			const struct sc_ingest_spec *in = &ph->ingest;
+
+			printf("  phase %u %s: ingest %u files x %s per node, samples %s, batch %u, "
+			       "compute %s per batch, %u readers x QD%u; ",
+			       p, ph->name, in->files, sc_fmt_bytes(b1, sizeof(b1), in->file_bytes),
+			       sc_fmt_bytes(b2, sizeof(b2), in->sample_bytes), in->batch,
+			       sc_fmt_duration(b3, sizeof(b3), in->compute_per_batch_ns), io->jobs,
+			       io->iodepth);
+			if (io->runtime_ns)
+				printf("runtime %s\n", sc_fmt_duration(b4, sizeof(b4), io->runtime_ns));
+			else
+				printf("%u epoch(s), cluster read %s\n", in->epochs,
+				       sc_fmt_bytes(b4, sizeof(b4), rd));
+			continue;
+		}
 		if (io->rw == SC_RW_RANDRW)
 			snprintf(mix, sizeof(mix), " %u%% reads", io->rwmixread_pct);
 		printf("  phase %u %s: %s%s, bs %s, QD %u, %u jobs x %s, ", p, ph->name,
