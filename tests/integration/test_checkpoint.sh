@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# A 4-rank checkpoint run with keep: true: every file the plan lists exists
+# with its planned size, restore reads every byte back, and each
+# checkpoint's duration is the max over ranks of (end - common start).
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$T/target"
+cat >"$T/ckpt.yaml" <<YAML
+targets:
+  - path: $T/target
+    keep: true
+phases:
+  - name: ckpt
+    workload: checkpoint
+    model: llama3.1-405b
+    tp: 2
+    pp: 2
+    zero: 1
+    checkpoints: 3
+    compute_between: 100ms
+    block_size: 256KiB
+    iodepth: 4
+    scale: 0.000002
+    restore: true
+YAML
+
+# the plan: every rank's files and sizes, no I/O
+sc_mpirun 4 "$T/ckpt.yaml" --dry-run --output "$T/dry" || { cat "$T/out.log"; fail "dry run"; }
+[ "$(count_entries "$T/target")" -eq 0 ] || fail "dry run wrote into the target"
+
+sc_mpirun 4 "$T/ckpt.yaml" --output "$T/out" || { cat "$T/out.log"; fail "run exited $?"; }
+cat "$T/out.log"
+
+python3 - "$T/dry/plan.json" "$T/out/results.json" <<'PY'
+import json, os, sys
+plan = json.load(open(sys.argv[1]))
+res = json.load(open(sys.argv[2]))
+bad = 0
+def need(cond, what):
+    global bad
+    if not cond:
+        print("FAIL:", what); bad += 1
+
+names = [p["name"] for p in res["phases"]]
+need(names == [f"ckpt[ckpt={k}]" for k in (1, 2, 3)] + [f"ckpt[restore={k}]" for k in (1, 2, 3)],
+     f"cells in order: {names}")
+# every planned file exists with its planned size (keep: true)
+files = {}
+for r in plan["ranks"]:
+    for f in r["files"]:
+        files[f["path"]] = f["size_bytes"]
+need(len(files) > 0, "plan lists checkpoint files")
+for path, size in files.items():
+    if not os.path.exists(path):
+        need(False, f"missing {path}"); continue
+    need(os.path.getsize(path) == size, f"{path}: {os.path.getsize(path)} B, planned {size}")
+phase_of = {p["name"]: p for p in res["phases"]}
+for k in (1, 2, 3):
+    w, rd = phase_of[f"ckpt[ckpt={k}]"], phase_of[f"ckpt[restore={k}]"]
+    planned_w = sum(s for p, s in files.items() if f"global_epoch1_step{k}/" in p)
+    need(w["cluster"]["bytes_written"] == planned_w,
+         f"checkpoint {k}: wrote {w['cluster']['bytes_written']} of {planned_w} B")
+    need(rd["cluster"]["bytes_read"] == planned_w,
+         f"restore {k}: read {rd['cluster']['bytes_read']} of {planned_w} B")
+    need(w["cluster"]["fsyncs"] == w["checkpoint"]["files"], f"checkpoint {k}: one fsync per file")
+    for ph in (w, rd):
+        dur = max(x["end_ns"] for x in ph["ranks"])
+        need(ph["checkpoint"]["duration_ns"] == dur,
+             f'{ph["name"]}: duration {ph["checkpoint"]["duration_ns"]} == max rank end {dur}')
+        slow = max(ph["ranks"], key=lambda x: x["end_ns"])["rank"]
+        need(ph["checkpoint"]["slowest_rank"] == slow, f'{ph["name"]}: slowest rank')
+g = res["checkpoints"][0]
+need(g["write"]["checkpoints"] == 3 and g["restore"]["checkpoints"] == 3, "group trend counts")
+need(g["full_size_bytes"] > 0 and g["projected_full_size_write_ns"] > 0, "full-size projection")
+need(g["write"]["max_duration_ns"] >= g["write"]["p50_duration_ns"] > 0, "p50 <= max")
+need("buffered" in g["write_path"], f'write path says buffered: {g["write_path"]}')
+sys.exit(1 if bad else 0)
+PY
+echo PASS
