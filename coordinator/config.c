@@ -14,38 +14,93 @@
  *                    target needs it (and a block device must not be mounted)
  *     hosts          non-empty text; such a target is not probed here (kind
  *                    guessed: /dev/... = block, else dir; capacity 0 = unknown)
- *   defaults: (optional mapping) any phase key but name, for every phase that
- *     does not set it; a default runtime/io_size is skipped by a phase that
- *     sets the other, a default ramp by a phase without runtime, and a
- *     default rwmixread/fsync is ignored where it does not apply.
- *   phases: (list, at least one)
+ *   defaults: (optional mapping) any phase key but name, for every phase
+ *     whose workload takes it and that does not set it; a default
+ *     runtime/io_size/epochs is skipped by a phase that sets an alternative
+ *     of it, a default ramp by a phase without runtime, a default
+ *     restore_shift by a phase without restore, and a default
+ *     rwmixread/fsync is ignored where it does not apply.  fsync is a count
+ *     in io and kvcache phases and true/false in checkpoint phases: a
+ *     default reaches the phases whose kind of value it is.
+ *   phases: (list, at least one).  workload: picks the keys a phase takes;
+ *   a key of another workload is an error that names that workload.
+ *     every workload:
  *     name       [A-Za-z0-9_.-]{1,64}, unique; default "phase<i>" (i from 0)
- *     workload   io (default)
+ *     workload   io (default) | kvcache | checkpoint | ingest
+ *     jobs       1..1024, threads per rank (default per workload)
+ *     iodepth    1..16384 (default per workload)
+ *     direct     bool (default per workload); when true, the unit of I/O (bs,
+ *                block_size, sample_size) must be a multiple of every probed
+ *                target's alignment
+ *     engine     io_uring (default) | psync | null
+ *     seed       0..2^64-1, default 1 + the phase's index
+ *     stonewall  all_done (default: every rank completes its work) |
+ *                first_done (every rank stops when the first one is done)
+ *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep
  *     rwmixread  0..100, default 50; only with randrw
  *     bs         size 1B..1GiB, default 4KiB; list = sweep; <= size
- *     iodepth    1..16384, default 1; list = sweep
- *     jobs       1..1024, default 1
+ *     iodepth    default 1; list = sweep
+ *     jobs       default 1
  *     size       size >= 1, default 64MiB; a multiple of bs
  *     runtime    duration > 0 (at most 30 days); or
  *     io_size    size >= 1, a multiple of bs; default = size without runtime
  *     ramp       duration, only with runtime
  *     fsync      0..2^32-1, default 0; nonzero only on a phase that writes
- *     direct     bool, default true; bs must then be a multiple of every
- *                probed target's alignment
- *     engine     io_uring (default) | psync | null
- *     seed       0..2^64-1, default 1 + the phase's index
- *     stonewall  all_done (default: every rank completes its work) |
- *                first_done (every rank stops when the first one is done)
- *   Sweeps expand into cells: rw, then bs, then iodepth varying fastest, each
- *   named "<name>[rw=..,bs=..,iodepth=..]" with only the swept keys.
+ *     direct     default true
+ *     rate       I/Os per second per rank, "5000/s" or 5000, 0..10^9;
+ *                default 0 = closed loop
+ *   workload kvcache, KV-cache swap: the io keys, with the defaults rw
+ *     randrw, rwmixread 70, bs 4KiB, jobs 8, iodepth 128, size 1GiB, rate 0.
+ *   Sweeps (io and kvcache) expand into cells: rw, then bs, then iodepth
+ *   varying fastest, each named "<name>[rw=..,bs=..,iodepth=..]" with only
+ *   the swept keys.
+ *   workload checkpoint, LLM checkpoints as DLIO writes them (no key may be
+ *   a list):
+ *     model      required: a catalogue name (sc_ckpt_model_names()) or an
+ *                inline mapping of layers, hidden, ffn_hidden, heads, vocab
+ *                (1..2^32-1, required), kv_heads (default heads) and dtype
+ *                fp16 | bf16 (default) | fp32
+ *     tp, pp     1..2^32-1, default 1
+ *     dp         0..2^32-1, default 0 = ranks / (tp * pp), resolved by the
+ *                coordinator
+ *     zero       0..3, default 0 (DeepSpeed ZeRO stage)
+ *     checkpoints 1..10000, default 1
+ *     compute_between duration, default 0: emulated training before every
+ *                checkpoint after the first
+ *     fsync      bool, default true
+ *     block_size size 1B..1GiB, default 1MiB (the write and read unit)
+ *     iodepth 8, jobs 1, direct false by default
+ *     scale      a number in (0, 1], default 1: the share of the real bytes
+ *     restore    bool, default false: read every checkpoint back after all
+ *                are written
+ *     restore_shift 0..2^32-1, default 0, only with restore: read the shards
+ *                of the node this many nodes on
+ *     The model and layout are checked here (with dp 0 without dp; the
+ *     coordinator checks the rest once it knows the ranks).  Cells:
+ *     "<name>[ckpt=k]" for k = 1..checkpoints, then with restore
+ *     "<name>[restore=k]".  Writing to a file or block target needs
+ *     allow_destroy, as for io.
+ *   workload ingest, training-data ingestion (no key may be a list):
+ *     files      1..2^32-1, default 64 (dataset files per node)
+ *     file_size  size >= 1, default 64MiB; a multiple of sample_size
+ *     sample_size size 1B..1GiB, default 128KiB (one sample, the read unit)
+ *     batch      1..2^32-1, default 32 (samples per step)
+ *     compute_per_batch duration, default 0 (emulated accelerator time)
+ *     epochs     1..2^32-1, default 1; or
+ *     runtime    duration > 0
+ *     prefetch   0..1024, default 2 (batches read ahead of compute)
+ *     jobs 8, iodepth 64, direct true by default
  *
  * --set KEY=VALUE, applied in order before any check: a dotted path
  * (phases.0.runtime, phases.<name>.bs, targets.1.capacity, defaults.direct)
  * sets or creates its last key, and fails when the path above it does not
- * exist; a bare key sets that key in every phase (phase keys) or every
- * target (target keys).  Setting runtime removes io_size from the same
- * mapping; setting io_size removes runtime and ramp: they are alternatives.
+ * exist; a bare key sets that key in every phase whose workload takes it
+ * (fsync=true reaches checkpoint phases, fsync=8 io and kvcache ones; a
+ * list reaches only the phases that sweep the key) or in every target; a
+ * phase key that no phase takes is an error.  Setting runtime removes
+ * io_size and epochs from the same mapping; setting io_size removes runtime
+ * and ramp, setting epochs removes runtime: they are alternatives.
  * A VALUE is a plain YAML scalar, or a flow list "[4KiB, 1MiB]".
  *
  * ${VAR}, ${VAR:-default} (the default also when VAR is empty) and $$ (a
@@ -61,6 +116,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../worker/ckpt_model.h"
 #include "../worker/hostlist.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
@@ -78,11 +134,40 @@
 #define MAX_JOBS	   1024u
 #define MAX_DURATION_NS	   (30 * 24 * 3600 * NS_PER_S) /* 30 days */
 #define MAX_SWEEP_CELLS	   4096u		       /* cells one config phase expands into */
+#define MAX_RATE_IOPS	   UINT64_C(1000000000)	       /* per rank */
+#define MAX_ZERO_STAGE	   3u
+#define MAX_CHECKPOINTS	   10000u
+#define MAX_PREFETCH	   1024u /* batches held in memory ahead of compute */
 #define DEFAULT_BS_BYTES   (4 * KIB)
 #define DEFAULT_SIZE_BYTES (64 * MIB)
 #define DEFAULT_RWMIXREAD  50u
 
+/* kvcache: many small random reads and some writes, deep queues. */
+#define KV_RWMIXREAD  70u
+#define KV_JOBS	      8u
+#define KV_IODEPTH    128u
+#define KV_SIZE_BYTES GIB
+
+/* checkpoint: PyTorch writes buffered and fsyncs every file. */
+#define CKPT_BLOCK_BYTES MIB
+#define CKPT_IODEPTH	 8u
+#define CKPT_JOBS	 1u
+
+/* ingest: a dataset of files read at random, sample by sample. */
+#define INGEST_FILES	    64u
+#define INGEST_FILE_BYTES   (64 * MIB)
+#define INGEST_SAMPLE_BYTES (128 * KIB)
+#define INGEST_BATCH	    32u
+#define INGEST_PREFETCH	    2u
+#define INGEST_JOBS	    8u
+#define INGEST_IODEPTH	    64u
+
+/* An inline model's optimizer state: three fp32 values per parameter, as
+ * in the catalogue (DLIO's Adam). */
+#define INLINE_OPTIM_BYTES_PER_PARAM 12u
+
 enum pkey {
+	/* every workload, io, kvcache */
 	PK_NAME,
 	PK_WORKLOAD,
 	PK_RW,
@@ -99,20 +184,68 @@ enum pkey {
 	PK_ENGINE,
 	PK_SEED,
 	PK_STONEWALL,
+	PK_RATE,
+	/* checkpoint */
+	PK_MODEL,
+	PK_TP,
+	PK_PP,
+	PK_DP,
+	PK_ZERO,
+	PK_CHECKPOINTS,
+	PK_COMPUTE_BETWEEN,
+	PK_BLOCK_SIZE,
+	PK_SCALE,
+	PK_RESTORE,
+	PK_RESTORE_SHIFT,
+	/* ingest */
+	PK_FILES,
+	PK_FILE_SIZE,
+	PK_SAMPLE_SIZE,
+	PK_BATCH,
+	PK_COMPUTE_PER_BATCH,
+	PK_EPOCHS,
+	PK_PREFETCH,
 	PK_COUNT
 };
 
 enum tkey { TK_PATH, TK_CAPACITY, TK_KEEP, TK_ALLOW_DESTROY, TK_HOSTS, TK_COUNT };
 
 const char *const cfg_phase_keys[PK_COUNT + 1] = {
-    [PK_NAME] = "name",	      [PK_WORKLOAD] = "workload",
-    [PK_RW] = "rw",	      [PK_RWMIXREAD] = "rwmixread",
-    [PK_BS] = "bs",	      [PK_IODEPTH] = "iodepth",
-    [PK_JOBS] = "jobs",	      [PK_SIZE] = "size",
-    [PK_RUNTIME] = "runtime", [PK_IO_SIZE] = "io_size",
-    [PK_RAMP] = "ramp",	      [PK_FSYNC] = "fsync",
-    [PK_DIRECT] = "direct",   [PK_ENGINE] = "engine",
-    [PK_SEED] = "seed",	      [PK_STONEWALL] = "stonewall",
+    [PK_NAME] = "name",
+    [PK_WORKLOAD] = "workload",
+    [PK_RW] = "rw",
+    [PK_RWMIXREAD] = "rwmixread",
+    [PK_BS] = "bs",
+    [PK_IODEPTH] = "iodepth",
+    [PK_JOBS] = "jobs",
+    [PK_SIZE] = "size",
+    [PK_RUNTIME] = "runtime",
+    [PK_IO_SIZE] = "io_size",
+    [PK_RAMP] = "ramp",
+    [PK_FSYNC] = "fsync",
+    [PK_DIRECT] = "direct",
+    [PK_ENGINE] = "engine",
+    [PK_SEED] = "seed",
+    [PK_STONEWALL] = "stonewall",
+    [PK_RATE] = "rate",
+    [PK_MODEL] = "model",
+    [PK_TP] = "tp",
+    [PK_PP] = "pp",
+    [PK_DP] = "dp",
+    [PK_ZERO] = "zero",
+    [PK_CHECKPOINTS] = "checkpoints",
+    [PK_COMPUTE_BETWEEN] = "compute_between",
+    [PK_BLOCK_SIZE] = "block_size",
+    [PK_SCALE] = "scale",
+    [PK_RESTORE] = "restore",
+    [PK_RESTORE_SHIFT] = "restore_shift",
+    [PK_FILES] = "files",
+    [PK_FILE_SIZE] = "file_size",
+    [PK_SAMPLE_SIZE] = "sample_size",
+    [PK_BATCH] = "batch",
+    [PK_COMPUTE_PER_BATCH] = "compute_per_batch",
+    [PK_EPOCHS] = "epochs",
+    [PK_PREFETCH] = "prefetch",
     [PK_COUNT] = NULL,
 };
 
@@ -124,7 +257,67 @@ const char *const cfg_target_keys[TK_COUNT + 1] = {
 
 const char *const cfg_top_keys[] = {"targets", "defaults", "phases", NULL};
 
-/* Phase keys: type, range, and whether a list sweeps it. */
+/* Which workloads take each phase key. */
+#define WL(w)  (1u << SC_WORKLOAD_##w)
+#define WL_IO  (WL(IO) | WL(KVCACHE))
+#define WL_ALL (WL(IO) | WL(CHECKPOINT) | WL(INGEST) | WL(KVCACHE))
+static const unsigned key_workloads[PK_COUNT] = {
+    [PK_NAME] = WL_ALL,
+    [PK_WORKLOAD] = WL_ALL,
+    [PK_RW] = WL_IO,
+    [PK_RWMIXREAD] = WL_IO,
+    [PK_BS] = WL_IO,
+    [PK_IODEPTH] = WL_ALL,
+    [PK_JOBS] = WL_ALL,
+    [PK_SIZE] = WL_IO,
+    [PK_RUNTIME] = WL_IO | WL(INGEST),
+    [PK_IO_SIZE] = WL_IO,
+    [PK_RAMP] = WL_IO,
+    [PK_FSYNC] = WL_IO | WL(CHECKPOINT),
+    [PK_DIRECT] = WL_ALL,
+    [PK_ENGINE] = WL_ALL,
+    [PK_SEED] = WL_ALL,
+    [PK_STONEWALL] = WL_ALL,
+    [PK_RATE] = WL_IO,
+    [PK_MODEL] = WL(CHECKPOINT),
+    [PK_TP] = WL(CHECKPOINT),
+    [PK_PP] = WL(CHECKPOINT),
+    [PK_DP] = WL(CHECKPOINT),
+    [PK_ZERO] = WL(CHECKPOINT),
+    [PK_CHECKPOINTS] = WL(CHECKPOINT),
+    [PK_COMPUTE_BETWEEN] = WL(CHECKPOINT),
+    [PK_BLOCK_SIZE] = WL(CHECKPOINT),
+    [PK_SCALE] = WL(CHECKPOINT),
+    [PK_RESTORE] = WL(CHECKPOINT),
+    [PK_RESTORE_SHIFT] = WL(CHECKPOINT),
+    [PK_FILES] = WL(INGEST),
+    [PK_FILE_SIZE] = WL(INGEST),
+    [PK_SAMPLE_SIZE] = WL(INGEST),
+    [PK_BATCH] = WL(INGEST),
+    [PK_COMPUTE_PER_BATCH] = WL(INGEST),
+    [PK_EPOCHS] = WL(INGEST),
+    [PK_PREFETCH] = WL(INGEST),
+};
+
+/* A key of another workload that means what key means in workload w. */
+/* clang-format off */
+static const struct {
+	enum sc_workload w;
+	enum pkey key, use;
+} key_hints[] = {
+    {SC_WORKLOAD_CHECKPOINT, PK_BS, PK_BLOCK_SIZE},
+    {SC_WORKLOAD_INGEST, PK_BS, PK_SAMPLE_SIZE},
+    {SC_WORKLOAD_INGEST, PK_SIZE, PK_FILE_SIZE},
+    {SC_WORKLOAD_INGEST, PK_IO_SIZE, PK_EPOCHS},
+    {SC_WORKLOAD_IO, PK_BLOCK_SIZE, PK_BS},
+    {SC_WORKLOAD_IO, PK_SAMPLE_SIZE, PK_BS},
+    {SC_WORKLOAD_KVCACHE, PK_BLOCK_SIZE, PK_BS},
+    {SC_WORKLOAD_KVCACHE, PK_SAMPLE_SIZE, PK_BS},
+};
+/* clang-format on */
+
+/* Phase keys: type, range, and whether a list sweeps it (in io and
+ * kvcache phases; key_def() gives a workload's view). */
 #define PHASE(t, lo, hi, sw)                                                                       \
 	{                                                                                          \
 		.type = (t), .min = (lo), .max = (hi), .phase = true, .sweep = (sw)                \
@@ -146,6 +339,25 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_ENGINE] = PHASE(CFG_VT_ENGINE, 0, 0, false),
     [PK_SEED] = PHASE(CFG_VT_UINT, 0, UINT64_MAX, false),
     [PK_STONEWALL] = PHASE(CFG_VT_STONEWALL, 0, 0, false),
+    [PK_RATE] = PHASE(CFG_VT_RATE, 0, MAX_RATE_IOPS, false),
+    [PK_MODEL] = PHASE(CFG_VT_MODEL, 0, 0, false),
+    [PK_TP] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),
+    [PK_PP] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),
+    [PK_DP] = PHASE(CFG_VT_UINT, 0, UINT32_MAX, false),
+    [PK_ZERO] = PHASE(CFG_VT_UINT, 0, MAX_ZERO_STAGE, false),
+    [PK_CHECKPOINTS] = PHASE(CFG_VT_UINT, 1, MAX_CHECKPOINTS, false),
+    [PK_COMPUTE_BETWEEN] = PHASE(CFG_VT_DURATION, 0, MAX_DURATION_NS, false),
+    [PK_BLOCK_SIZE] = PHASE(CFG_VT_SIZE, 1, MAX_BS_BYTES, false),
+    [PK_SCALE] = PHASE(CFG_VT_FRACTION, 0, 0, false),
+    [PK_RESTORE] = PHASE(CFG_VT_BOOL, 0, 1, false),
+    [PK_RESTORE_SHIFT] = PHASE(CFG_VT_UINT, 0, UINT32_MAX, false),
+    [PK_FILES] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),
+    [PK_FILE_SIZE] = PHASE(CFG_VT_SIZE, 1, UINT64_MAX, false),
+    [PK_SAMPLE_SIZE] = PHASE(CFG_VT_SIZE, 1, MAX_BS_BYTES, false),
+    [PK_BATCH] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),
+    [PK_COMPUTE_PER_BATCH] = PHASE(CFG_VT_DURATION, 0, MAX_DURATION_NS, false),
+    [PK_EPOCHS] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),
+    [PK_PREFETCH] = PHASE(CFG_VT_UINT, 0, MAX_PREFETCH, false),
 };
 #undef PHASE
 
@@ -157,7 +369,29 @@ static const struct cfg_keydef target_defs[TK_COUNT] = {
     [TK_HOSTS] = {.type = CFG_VT_TEXT},
 };
 
-/* One config phase after defaults, before sweep expansion. */
+/* The keys of an inline checkpoint model. */
+enum mkey {
+	MK_LAYERS,
+	MK_HIDDEN,
+	MK_FFN_HIDDEN,
+	MK_HEADS,
+	MK_KV_HEADS,
+	MK_VOCAB,
+	MK_DTYPE,
+	MK_COUNT
+};
+
+static const char *const model_keys[MK_COUNT + 1] = {
+    [MK_LAYERS] = "layers", [MK_HIDDEN] = "hidden",	[MK_FFN_HIDDEN] = "ffn_hidden",
+    [MK_HEADS] = "heads",   [MK_KV_HEADS] = "kv_heads", [MK_VOCAB] = "vocab",
+    [MK_DTYPE] = "dtype",   [MK_COUNT] = NULL,
+};
+
+static const char *const dtype_names[] = {"fp16", "bf16", "fp32", NULL};
+static const uint32_t dtype_bytes[] = {2, 2, 4};
+#define DEFAULT_DTYPE_BYTES 2u /* bf16 */
+
+/* One config phase after defaults, before expansion into cells. */
 struct pv {
 	const struct cfg_node *map;	      /* the phase's mapping */
 	const struct cfg_node *src[PK_COUNT]; /* value's node; NULL: built in */
@@ -165,7 +399,14 @@ struct pv {
 	char name[CFG_MAX_NAME_LEN + 1];
 	struct cfg_sweep rw, bs, iodepth;
 	uint64_t workload, rwmixread, jobs, size, runtime, io_size, ramp;
-	uint64_t fsync, direct, engine, seed, stonewall;
+	uint64_t fsync, direct, engine, seed, stonewall, rate;
+	/* checkpoint */
+	struct sc_model model;
+	uint64_t tp, pp, dp, zero, checkpoints, compute_between, block_size;
+	uint64_t restore, restore_shift;
+	double scale;
+	/* ingest */
+	uint64_t files, file_size, sample_size, batch, compute_per_batch, epochs, prefetch;
 	uint32_t ncells;
 };
 
@@ -204,36 +445,27 @@ static int fail_node(struct ctx *c, const struct cfg_node *n, const char *fmt, .
 	return cfg_fail(c->d, &n->loc, n->path, "%s", msg);
 }
 
-static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const struct cfg_node *n)
-{
-	const struct cfg_keydef *def = &phase_defs[k];
-	uint64_t *dst[PK_COUNT] = {
-	    [PK_WORKLOAD] = &pv->workload, [PK_RWMIXREAD] = &pv->rwmixread,
-	    [PK_JOBS] = &pv->jobs,	   [PK_SIZE] = &pv->size,
-	    [PK_RUNTIME] = &pv->runtime,   [PK_IO_SIZE] = &pv->io_size,
-	    [PK_RAMP] = &pv->ramp,	   [PK_FSYNC] = &pv->fsync,
-	    [PK_DIRECT] = &pv->direct,	   [PK_ENGINE] = &pv->engine,
-	    [PK_SEED] = &pv->seed,	   [PK_STONEWALL] = &pv->stonewall,
-	};
-	uint64_t unused;
-	int err;
+/* Where a value of a phase is reported: the node that gave it (a value
+ * from defaults also names the phase it breaks), or for a built-in
+ * default, the phase itself under key's path. */
+static int fail_value(struct ctx *c, const struct pv *pv, uint32_t i, const struct cfg_node *n,
+		      enum pkey k, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-	pv->src[k] = n;
-	switch (k) {
-	case PK_RW:
-		return cfg_parse_sweep(c->d, n, def, &pv->rw);
-	case PK_BS:
-		return cfg_parse_sweep(c->d, n, def, &pv->bs);
-	case PK_IODEPTH:
-		return cfg_parse_sweep(c->d, n, def, &pv->iodepth);
-	case PK_NAME:
-		err = cfg_parse_scalar(c->d, n, def, &unused);
-		if (!err)
-			snprintf(pv->name, sizeof(pv->name), "%s", n->str);
-		return err;
-	default:
-		return cfg_parse_scalar(c->d, n, def, dst[k]);
-	}
+static int fail_value(struct ctx *c, const struct pv *pv, uint32_t i, const struct cfg_node *n,
+		      enum pkey k, const char *fmt, ...)
+{
+	char msg[768], path[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n && strncmp(n->path, "phases.", 7) == 0)
+		return cfg_fail(c->d, &n->loc, n->path, "%s", msg);
+	if (n) /* from defaults: name the phase it breaks */
+		return cfg_fail(c->d, &n->loc, n->path, "%s, in phase %s", msg, pv->name);
+	snprintf(path, sizeof(path), "phases.%u.%s", i, cfg_phase_keys[k]);
+	return cfg_fail(c->d, &pv->map->loc, path, "%s", msg);
 }
 
 static int key_index(const char *key, const char *const *table)
@@ -244,22 +476,275 @@ static int key_index(const char *key, const char *const *table)
 	return -1;
 }
 
-/* Reports an unknown key of section ("phase", "target", "top"). */
-static int unknown_key(struct ctx *c, const struct cfg_pair *p, const char *section)
+static bool takes(uint64_t w, enum pkey k)
 {
+	return w < SC_WORKLOAD_COUNT && (key_workloads[k] & (1u << w));
+}
+
+/* io and kvcache phases sweep; the others run as they are. */
+static bool sweeps(uint64_t w)
+{
+	return w == SC_WORKLOAD_IO || w == SC_WORKLOAD_KVCACHE;
+}
+
+/* Key k as workload w types it. */
+static struct cfg_keydef key_def(uint64_t w, enum pkey k)
+{
+	struct cfg_keydef def = phase_defs[k];
+
+	if (!sweeps(w))
+		def.sweep = false;
+	if (k == PK_FSYNC && w == SC_WORKLOAD_CHECKPOINT) {
+		def.type = CFG_VT_BOOL;
+		def.max = 1;
+	}
+	return def;
+}
+
+const char *cfg_key_workloads(const char *key, char *buf, size_t len)
+{
+	int k = key_index(key, cfg_phase_keys);
+
+	buf[0] = '\0';
+	for (int w = 0; k >= 0 && w < SC_WORKLOAD_COUNT; w++) {
+		if (!takes((uint64_t)w, (enum pkey)k))
+			continue;
+		strncat(buf, buf[0] ? ", " : "", len - strlen(buf) - 1);
+		strncat(buf, sc_workload_name((enum sc_workload)w), len - strlen(buf) - 1);
+	}
+	return buf;
+}
+
+/* The keys workload w takes, NULL-terminated, in table order. */
+static void workload_keys(uint64_t w, const char *keys[PK_COUNT + 1])
+{
+	size_t n = 0;
+
+	for (int k = 0; k < PK_COUNT; k++)
+		if (takes(w, (enum pkey)k))
+			keys[n++] = cfg_phase_keys[k];
+	keys[n] = NULL;
+}
+
+static const char *join_keys(char *buf, size_t len, const char *const *keys)
+{
+	buf[0] = '\0';
+	for (const char *const *p = keys; *p; p++) {
+		strncat(buf, p == keys ? "" : ", ", len - strlen(buf) - 1);
+		strncat(buf, *p, len - strlen(buf) - 1);
+	}
+	return buf;
+}
+
+/* An inline model {layers, hidden, ...} or a catalogue name, into pv. */
+static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
+{
+	static const struct cfg_keydef dim = {.type = CFG_VT_UINT, .min = 1, .max = UINT32_MAX};
+	static const struct cfg_keydef text = {.type = CFG_VT_TEXT};
+	const struct cfg_node *given[MK_COUNT] = {0};
+	uint64_t v[MK_COUNT] = {0}, unused;
+	struct sc_model *m = &pv->model;
+	uint32_t dtype = DEFAULT_DTYPE_BYTES;
+	char known[160];
+	int err;
+
+	if (n->kind != CFG_MAP) {
+		struct cfg_keydef def = phase_defs[PK_MODEL];
+
+		err = cfg_parse_scalar(c->d, n, &def, &unused);
+		if (!err)
+			err = sc_ckpt_model_lookup(n->str, m) ? -EINVAL : 0;
+		return err;
+	}
+	for (uint32_t j = 0; j < n->npairs; j++) {
+		const struct cfg_pair *p = &n->pairs[j];
+		int k = key_index(p->key, model_keys);
+
+		if (k < 0) {
+			const char *near = cfg_nearest(p->key, model_keys, (size_t)-1);
+
+			if (near)
+				return cfg_fail(c->d, &p->kloc, p->val->path,
+						"unknown key (did you mean %s?)", near);
+			return cfg_fail(c->d, &p->kloc, p->val->path,
+					"unknown key (an inline model takes %s)",
+					join_keys(known, sizeof(known), model_keys));
+		}
+		given[k] = p->val;
+		if (k != MK_DTYPE) {
+			err = cfg_parse_scalar(c->d, p->val, &dim, &v[k]);
+			if (err)
+				return err;
+			continue;
+		}
+		err = cfg_parse_scalar(c->d, p->val, &text, &unused);
+		if (err)
+			return err;
+		k = key_index(p->val->str, dtype_names);
+		if (k < 0)
+			return fail_node(c, p->val, "\"%s\" is not a dtype (known: %s)",
+					 p->val->str, join_keys(known, sizeof(known), dtype_names));
+		dtype = dtype_bytes[k];
+	}
+	for (int k = 0; k < MK_COUNT; k++)
+		if (!given[k] && k != MK_KV_HEADS && k != MK_DTYPE)
+			return fail_node(
+			    c, n,
+			    "the inline model has no %s (give layers, hidden, ffn_hidden, "
+			    "heads and vocab; kv_heads defaults to heads, dtype to bf16)",
+			    model_keys[k]);
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "inline");
+	m->layers = (uint32_t)v[MK_LAYERS];
+	m->hidden = (uint32_t)v[MK_HIDDEN];
+	m->ffn_hidden = (uint32_t)v[MK_FFN_HIDDEN];
+	m->heads = (uint32_t)v[MK_HEADS];
+	m->kv_heads = given[MK_KV_HEADS] ? (uint32_t)v[MK_KV_HEADS] : m->heads;
+	m->vocab = v[MK_VOCAB];
+	m->model_dtype_bytes = dtype;
+	m->optim_bytes_per_param = INLINE_OPTIM_BYTES_PER_PARAM;
+	return 0;
+}
+
+static bool is_bool_text(const struct cfg_node *n)
+{
+	return n->kind == CFG_SCALAR &&
+	       (strcmp(n->str, "true") == 0 || strcmp(n->str, "false") == 0);
+}
+
+/* Parses key k of pv's workload from n into pv. */
+static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const struct cfg_node *n)
+{
+	const struct cfg_keydef def = key_def(pv->workload, k);
+	uint64_t *dst[PK_COUNT] = {
+	    [PK_WORKLOAD] = &pv->workload,
+	    [PK_RWMIXREAD] = &pv->rwmixread,
+	    [PK_JOBS] = &pv->jobs,
+	    [PK_SIZE] = &pv->size,
+	    [PK_RUNTIME] = &pv->runtime,
+	    [PK_IO_SIZE] = &pv->io_size,
+	    [PK_RAMP] = &pv->ramp,
+	    [PK_FSYNC] = &pv->fsync,
+	    [PK_DIRECT] = &pv->direct,
+	    [PK_ENGINE] = &pv->engine,
+	    [PK_SEED] = &pv->seed,
+	    [PK_STONEWALL] = &pv->stonewall,
+	    [PK_RATE] = &pv->rate,
+	    [PK_TP] = &pv->tp,
+	    [PK_PP] = &pv->pp,
+	    [PK_DP] = &pv->dp,
+	    [PK_ZERO] = &pv->zero,
+	    [PK_CHECKPOINTS] = &pv->checkpoints,
+	    [PK_COMPUTE_BETWEEN] = &pv->compute_between,
+	    [PK_BLOCK_SIZE] = &pv->block_size,
+	    [PK_RESTORE] = &pv->restore,
+	    [PK_RESTORE_SHIFT] = &pv->restore_shift,
+	    [PK_FILES] = &pv->files,
+	    [PK_FILE_SIZE] = &pv->file_size,
+	    [PK_SAMPLE_SIZE] = &pv->sample_size,
+	    [PK_BATCH] = &pv->batch,
+	    [PK_COMPUTE_PER_BATCH] = &pv->compute_per_batch,
+	    [PK_EPOCHS] = &pv->epochs,
+	    [PK_PREFETCH] = &pv->prefetch,
+	};
+	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
+	const char *inname = *in ? pv->name : "";
+	uint64_t v;
+	int err;
+
+	pv->src[k] = n;
+	if (n->kind == CFG_SEQ && !sweeps(pv->workload))
+		return fail_node(
+		    c, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
+		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "a checkpoint" : "an ingest",
+		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
+		    in, inname);
+	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
+	    !cfg_is_null(n) && !is_bool_text(n))
+		return fail_node(c, n,
+				 "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
+				 "write true or false; fsync: N is for io and kvcache phases)%s%s",
+				 n->str, in, inname);
+	if (k == PK_FSYNC && pv->workload != SC_WORKLOAD_CHECKPOINT && is_bool_text(n))
+		return fail_node(c, n,
+				 "\"%s\" is not a whole number (fsync: N fsyncs after every N "
+				 "writes; true or false is for checkpoint phases)%s%s",
+				 n->str, in, inname);
+	switch (k) {
+	case PK_RW:
+		return cfg_parse_sweep(c->d, n, &def, &pv->rw);
+	case PK_BS:
+		return cfg_parse_sweep(c->d, n, &def, &pv->bs);
+	case PK_IODEPTH:
+		return cfg_parse_sweep(c->d, n, &def, &pv->iodepth);
+	case PK_NAME:
+		err = cfg_parse_scalar(c->d, n, &def, &v);
+		if (!err)
+			snprintf(pv->name, sizeof(pv->name), "%s", n->str);
+		return err;
+	case PK_MODEL:
+		return parse_model(c, pv, n);
+	case PK_SCALE:
+		err = cfg_parse_scalar(c->d, n, &def, &v);
+		if (!err)
+			memcpy(&pv->scale, &v, sizeof(pv->scale));
+		return err;
+	default:
+		return cfg_parse_scalar(c->d, n, &def, dst[k]);
+	}
+}
+
+/* Whether val is a value of key k in a phase of workload w, with nothing
+ * reported. */
+static bool key_fits(uint64_t w, enum pkey k, const struct cfg_node *val)
+{
+	struct cfg_doc quiet = {.file = ""};
+	struct ctx q = {.d = &quiet};
+	struct pv *scratch = calloc(1, sizeof(*scratch));
+	bool fits;
+
+	if (!scratch)
+		return true; /* the real parse reports it, if anything */
+	scratch->workload = w;
+	scratch->bs.n = scratch->iodepth.n = 1;
+	fits = parse_phase_key(&q, scratch, k, val) == 0;
+	free(scratch);
+	return fits;
+}
+
+int cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val)
+{
+	int k = key_index(key, cfg_phase_keys);
+
+	if (k < 0)
+		return -1;
+	if (workload < 0 || workload >= SC_WORKLOAD_COUNT)
+		return 0;
+	if (!takes((uint64_t)workload, (enum pkey)k))
+		return -1;
+	return key_fits((uint64_t)workload, (enum pkey)k, val) ? 1 : 0;
+}
+
+/* Reports an unknown key of section ("phase", "defaults", "target",
+ * "top"); w is the phase's workload. */
+static int unknown_key(struct ctx *c, const struct cfg_pair *p, const char *section, uint64_t w)
+{
+	const char *wkeys[PK_COUNT + 1];
 	const char *const *known = strcmp(section, "target") == 0 ? cfg_target_keys
 				   : strcmp(section, "top") == 0  ? cfg_top_keys
-								  : cfg_phase_keys;
+				   : strcmp(section, "phase") == 0
+				       ? (workload_keys(w, wkeys), (const char *const *)wkeys)
+				       : cfg_phase_keys;
 	const char *near = cfg_nearest(p->key, known, (size_t)-1);
 	const char *path = p->val->path;
+	char list[512];
 
 	if (near)
 		return cfg_fail(c->d, &p->kloc, path, "unknown key (did you mean %s?)", near);
 	if (strcmp(section, "target") == 0 && cfg_key_in(p->key, cfg_phase_keys))
 		return cfg_fail(c->d, &p->kloc, path,
-				"unknown key (%s is a phase key; a target takes path, capacity, "
-				"keep, allow_destroy, hosts)",
-				p->key);
+				"unknown key (%s is a phase key; a target takes %s)", p->key,
+				join_keys(list, sizeof(list), cfg_target_keys));
 	if (strcmp(section, "target") != 0 && cfg_key_in(p->key, cfg_target_keys))
 		return cfg_fail(c->d, &p->kloc, path,
 				"unknown key (%s is a target key; set it under targets:)", p->key);
@@ -269,15 +754,39 @@ static int unknown_key(struct ctx *c, const struct cfg_pair *p, const char *sect
 		    "unknown key (%s is a phase key; set it in a phase or under defaults:)",
 		    p->key);
 	if (strcmp(section, "top") == 0)
-		return cfg_fail(c->d, &p->kloc, path,
-				"unknown key (the config takes targets, defaults, phases)");
+		return cfg_fail(c->d, &p->kloc, path, "unknown key (the config takes %s)",
+				join_keys(list, sizeof(list), cfg_top_keys));
 	if (strcmp(section, "target") == 0)
-		return cfg_fail(
-		    c->d, &p->kloc, path,
-		    "unknown key (a target takes path, capacity, keep, allow_destroy, hosts)");
-	return cfg_fail(c->d, &p->kloc, path,
-			"unknown key (a phase takes name, workload, rw, rwmixread, bs, iodepth, "
-			"jobs, size, runtime, io_size, ramp, fsync, direct, engine, seed, stonewall)");
+		return cfg_fail(c->d, &p->kloc, path, "unknown key (a target takes %s)",
+				join_keys(list, sizeof(list), cfg_target_keys));
+	if (strcmp(section, "defaults") == 0)
+		return cfg_fail(c->d, &p->kloc, path,
+				"unknown key (no workload takes it; the phase keys are %s)",
+				join_keys(list, sizeof(list), cfg_phase_keys));
+	return cfg_fail(c->d, &p->kloc, path, "unknown key (a phase takes, for workload %s: %s)",
+			sc_workload_name((enum sc_workload)w),
+			join_keys(list, sizeof(list), known));
+}
+
+/* Reports key k of another workload in phase pv. */
+static int wrong_workload(struct ctx *c, const struct cfg_pair *p, const struct pv *pv, enum pkey k)
+{
+	const char *wname = sc_workload_name((enum sc_workload)pv->workload);
+	const char *from =
+	    pv->src[PK_WORKLOAD] && !pv->own[PK_WORKLOAD] ? ", from defaults.workload" : "";
+	char owners[96];
+
+	cfg_key_workloads(p->key, owners, sizeof(owners));
+	for (size_t h = 0; h < sizeof(key_hints) / sizeof(key_hints[0]); h++)
+		if (key_hints[h].w == pv->workload && key_hints[h].key == k)
+			return cfg_fail(c->d, &p->kloc, p->val->path,
+					"not a key of workload %s%s (use %s here; %s is for "
+					"workload %s)",
+					wname, from, cfg_phase_keys[key_hints[h].use], p->key,
+					owners);
+	return cfg_fail(c->d, &p->kloc, p->val->path,
+			"not a key of workload %s%s (%s is for workload %s)", wname, from, p->key,
+			owners);
 }
 
 /* ---- targets ---- */
@@ -344,7 +853,7 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 		int k = key_index(p->key, cfg_target_keys);
 
 		if (k < 0)
-			return unknown_key(c, p, "target");
+			return unknown_key(c, p, "target", SC_WORKLOAD_IO);
 		err = cfg_parse_scalar(c->d, p->val, &target_defs[k], dst[k] ? dst[k] : &unused);
 		if (err)
 			return err;
@@ -442,21 +951,44 @@ static int parse_defaults(struct ctx *c)
 	for (uint32_t j = 0; !err && j < dm->npairs; j++) {
 		const struct cfg_pair *p = &dm->pairs[j];
 		int k = key_index(p->key, cfg_phase_keys);
+		int first = -1;
+		bool fits = false;
 
-		if (k < 0)
-			err = unknown_key(c, p, "defaults");
-		else if (k == PK_NAME)
+		if (k < 0) {
+			err = unknown_key(c, p, "defaults", SC_WORKLOAD_IO);
+			break;
+		}
+		if (k == PK_NAME) {
 			err =
 			    cfg_fail(c->d, &p->kloc, p->val->path,
 				     "a name cannot be a default (give each phase its own name:)");
-		else
-			err = parse_phase_key(c, scratch, (enum pkey)k, p->val);
+			break;
+		}
+		/* A default must be a value of the key in some workload; it
+		 * reaches the phases where it is (fsync: 8 or true). */
+		for (int w = 0; w < SC_WORKLOAD_COUNT && !fits; w++) {
+			if (!takes((uint64_t)w, (enum pkey)k))
+				continue;
+			if (first < 0)
+				first = w;
+			fits = key_fits((uint64_t)w, (enum pkey)k, p->val);
+		}
+		if (fits)
+			continue;
+		memset(scratch, 0, sizeof(*scratch));
+		scratch->workload = (uint64_t)first;
+		scratch->bs.n = scratch->iodepth.n = 1;
+		err = parse_phase_key(c, scratch, (enum pkey)k, p->val);
 	}
 	free(scratch);
 	if (!err && cfg_map_get(dm, "runtime") && cfg_map_get(dm, "io_size"))
 		err = cfg_fail(c->d, &cfg_map_pair(dm, "io_size")->kloc,
 			       cfg_map_get(dm, "io_size")->path,
 			       "runtime and io_size are alternatives (keep one)");
+	if (!err && cfg_map_get(dm, "runtime") && cfg_map_get(dm, "epochs"))
+		err = cfg_fail(c->d, &cfg_map_pair(dm, "epochs")->kloc,
+			       cfg_map_get(dm, "epochs")->path,
+			       "runtime and epochs are alternatives (keep one)");
 	c->defaults = dm;
 	return err;
 }
@@ -484,14 +1016,9 @@ static const char *rw_text(const struct pv *pv, char *buf, size_t len)
 	return buf;
 }
 
-static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
+/* The built-in defaults of a phase of pv->workload. */
+static void builtin_defaults(struct pv *pv, uint32_t i)
 {
-	const struct cfg_node *m = pv->map;
-	char rwbuf[96];
-	int err;
-
-	snprintf(pv->name, sizeof(pv->name), "phase%u", i);
-	pv->workload = SC_WORKLOAD_IO;
 	pv->bs.n = pv->iodepth.n = 1;
 	pv->bs.v[0] = DEFAULT_BS_BYTES;
 	pv->iodepth.v[0] = 1;
@@ -501,36 +1028,47 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	pv->direct = 1;
 	pv->engine = SC_ENGINE_URING;
 	pv->seed = 1 + (uint64_t)i;
-
-	if (m->kind != CFG_MAP)
-		return fail_node(c, m, "expected a mapping of phase keys (rw:, bs:, ...), got %s",
-				 cfg_is_null(m) ? "nothing" : cfg_kind_word(m));
-	for (uint32_t j = 0; j < m->npairs; j++) {
-		const struct cfg_pair *p = &m->pairs[j];
-		int k = key_index(p->key, cfg_phase_keys);
-
-		if (k < 0)
-			return unknown_key(c, p, "phase");
-		err = parse_phase_key(c, pv, (enum pkey)k, p->val);
-		if (err)
-			return err;
-		pv->own[k] = true;
+	switch (pv->workload) {
+	case SC_WORKLOAD_KVCACHE:
+		pv->rw.n = 1;
+		pv->rw.v[0] = SC_RW_RANDRW;
+		pv->rwmixread = KV_RWMIXREAD;
+		pv->jobs = KV_JOBS;
+		pv->iodepth.v[0] = KV_IODEPTH;
+		pv->size = KV_SIZE_BYTES;
+		break;
+	case SC_WORKLOAD_CHECKPOINT:
+		pv->tp = pv->pp = 1;
+		pv->checkpoints = 1;
+		pv->fsync = 1;
+		pv->block_size = CKPT_BLOCK_BYTES;
+		pv->iodepth.v[0] = CKPT_IODEPTH;
+		pv->jobs = CKPT_JOBS;
+		pv->direct = 0;
+		pv->scale = 1.0;
+		break;
+	case SC_WORKLOAD_INGEST:
+		pv->files = INGEST_FILES;
+		pv->file_size = INGEST_FILE_BYTES;
+		pv->sample_size = INGEST_SAMPLE_BYTES;
+		pv->batch = INGEST_BATCH;
+		pv->epochs = 1;
+		pv->prefetch = INGEST_PREFETCH;
+		pv->jobs = INGEST_JOBS;
+		pv->iodepth.v[0] = INGEST_IODEPTH;
+		break;
+	default:
+		break;
 	}
-	/* Defaults fill what the phase leaves out; a default that is an
-	 * alternative to what the phase chose (runtime vs io_size) or does
-	 * not apply to it (ramp without runtime) is left out. */
-	for (int k = 0; k < PK_COUNT; k++) {
-		const struct cfg_node *dn = cfg_map_get(c->defaults, cfg_phase_keys[k]);
+}
 
-		if (!dn || pv->own[k] || k == PK_NAME || (k == PK_RUNTIME && pv->own[PK_IO_SIZE]) ||
-		    (k == PK_IO_SIZE && pv->own[PK_RUNTIME]) ||
-		    (k == PK_RAMP && !pv->src[PK_RUNTIME]))
-			continue;
-		err = parse_phase_key(c, pv, (enum pkey)k, dn);
-		if (err)
-			return err;
-	}
-	if (!pv->src[PK_RW])
+/* Checks of an io or kvcache phase that need no target. */
+static int check_io_phase(struct ctx *c, struct pv *pv)
+{
+	const struct cfg_node *m = pv->map;
+	char rwbuf[96];
+
+	if (!pv->src[PK_RW] && pv->workload == SC_WORKLOAD_IO)
 		return fail_node(c, m, "no rw (one of read, write, randread, randwrite, randrw)");
 	if (pv->own[PK_RUNTIME] && pv->own[PK_IO_SIZE])
 		return fail_node(c, pv->src[PK_IO_SIZE],
@@ -562,6 +1100,171 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 		pv->ncells = (uint32_t)cells;
 	}
 	return 0;
+}
+
+/* The model and the layout, each step reported at the key that broke
+ * it: the model alone, then tp, pp, zero and (when given) dp. */
+static int check_layout(struct ctx *c, uint32_t i, const struct pv *pv)
+{
+	static const enum pkey steps[] = {PK_MODEL, PK_TP, PK_PP, PK_ZERO, PK_DP};
+	struct sc_ckpt_layout l = {.tp = 1, .pp = 1, .dp = 1, .zero_stage = 0};
+	char why[256];
+
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		enum pkey k = steps[s];
+
+		if (k == PK_TP)
+			l.tp = (uint32_t)pv->tp;
+		else if (k == PK_PP)
+			l.pp = (uint32_t)pv->pp;
+		else if (k == PK_ZERO)
+			l.zero_stage = (uint32_t)pv->zero;
+		else if (k == PK_DP && !pv->dp)
+			return 0; /* ranks / (tp * pp): the coordinator checks it */
+		else if (k == PK_DP)
+			l.dp = (uint32_t)pv->dp;
+		if (sc_ckpt_layout_check(&pv->model, &l, why, sizeof(why)))
+			return fail_value(c, pv, i, pv->src[k], k, "%s", why);
+	}
+	return 0;
+}
+
+static int check_ckpt_phase(struct ctx *c, uint32_t i, struct pv *pv)
+{
+	char known[160];
+	int err;
+
+	if (!pv->src[PK_MODEL])
+		return fail_node(
+		    c, pv->map,
+		    "no model (a checkpoint phase needs model: one of %s, or an inline "
+		    "mapping {layers, hidden, ffn_hidden, heads, kv_heads, vocab, "
+		    "dtype})",
+		    join_keys(known, sizeof(known), sc_ckpt_model_names()));
+	if (pv->own[PK_RESTORE_SHIFT] && !pv->restore)
+		return fail_node(c, pv->src[PK_RESTORE_SHIFT],
+				 "restore_shift needs restore: true (it picks which node's "
+				 "checkpoint each node reads back)");
+	err = check_layout(c, i, pv);
+	if (err)
+		return err;
+	pv->ncells = (uint32_t)pv->checkpoints * (pv->restore ? 2 : 1);
+	return 0;
+}
+
+static int check_ingest_phase(struct ctx *c, uint32_t i, struct pv *pv)
+{
+	const struct cfg_node *ssn = pv->src[PK_SAMPLE_SIZE], *fsn = pv->src[PK_FILE_SIZE];
+	char a1[32], a2[32];
+	uint64_t total;
+
+	if (pv->own[PK_RUNTIME] && pv->own[PK_EPOCHS])
+		return fail_node(c, pv->src[PK_EPOCHS],
+				 "runtime and epochs are alternatives (keep one: runtime for a "
+				 "timed phase, epochs for whole passes over the dataset)");
+	if (pv->src[PK_RUNTIME])
+		pv->epochs = 0;
+	else
+		pv->runtime = 0;
+	if (pv->sample_size > pv->file_size) {
+		if (ssn || !fsn)
+			return fail_value(c, pv, i, ssn, PK_SAMPLE_SIZE,
+					  "%s is larger than file_size %s",
+					  cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
+					  cfg_fmt_size(a2, sizeof(a2), pv->file_size));
+		return fail_value(c, pv, i, fsn, PK_FILE_SIZE, "%s is smaller than sample_size %s",
+				  cfg_fmt_size(a1, sizeof(a1), pv->file_size),
+				  cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
+	}
+	if (pv->file_size % pv->sample_size) {
+		if (fsn || !ssn)
+			return fail_value(c, pv, i, fsn, PK_FILE_SIZE,
+					  "%s is not a multiple of sample_size %s",
+					  cfg_fmt_size(a1, sizeof(a1), pv->file_size),
+					  cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
+		return fail_value(c, pv, i, ssn, PK_SAMPLE_SIZE,
+				  "%s does not divide file_size %s (samples must tile the files)",
+				  cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
+				  cfg_fmt_size(a2, sizeof(a2), pv->file_size));
+	}
+	if (__builtin_mul_overflow(pv->files, pv->file_size, &total))
+		return fail_value(c, pv, i, pv->src[PK_FILES], PK_FILES,
+				  "%" PRIu64 " files of %s are more than 2^64 bytes", pv->files,
+				  cfg_fmt_size(a1, sizeof(a1), pv->file_size));
+	pv->ncells = 1;
+	return 0;
+}
+
+static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
+{
+	const struct cfg_node *m = pv->map;
+	int err;
+
+	snprintf(pv->name, sizeof(pv->name), "phase%u", i);
+	pv->workload = SC_WORKLOAD_IO;
+	if (m->kind != CFG_MAP)
+		return fail_node(c, m, "expected a mapping of phase keys (rw:, bs:, ...), got %s",
+				 cfg_is_null(m) ? "nothing" : cfg_kind_word(m));
+
+	/* The workload first: it decides which keys the phase takes and
+	 * what they default to. */
+	{
+		const struct cfg_node *wn = cfg_map_get(m, "workload");
+		bool own = wn != NULL;
+
+		if (!wn)
+			wn = cfg_map_get(c->defaults, "workload");
+		if (wn) {
+			err = parse_phase_key(c, pv, PK_WORKLOAD, wn);
+			if (err)
+				return err;
+			pv->own[PK_WORKLOAD] = own;
+		}
+	}
+	builtin_defaults(pv, i);
+	for (uint32_t j = 0; j < m->npairs; j++) {
+		const struct cfg_pair *p = &m->pairs[j];
+		int k = key_index(p->key, cfg_phase_keys);
+
+		if (k < 0)
+			return unknown_key(c, p, "phase", pv->workload);
+		if (k == PK_WORKLOAD)
+			continue;
+		if (!takes(pv->workload, (enum pkey)k))
+			return wrong_workload(c, p, pv, (enum pkey)k);
+		err = parse_phase_key(c, pv, (enum pkey)k, p->val);
+		if (err)
+			return err;
+		pv->own[k] = true;
+	}
+	/* Defaults fill what the phase leaves out; a default the workload
+	 * does not take, that is an alternative to what the phase chose
+	 * (runtime vs io_size or epochs) or that does not apply to it (ramp
+	 * without runtime, restore_shift without restore, fsync: true in an
+	 * io phase) is left out. */
+	for (int k = 0; k < PK_COUNT; k++) {
+		const struct cfg_node *dn = cfg_map_get(c->defaults, cfg_phase_keys[k]);
+
+		if (!dn || pv->own[k] || k == PK_NAME || k == PK_WORKLOAD ||
+		    !takes(pv->workload, (enum pkey)k) ||
+		    (k == PK_RUNTIME && (pv->own[PK_IO_SIZE] || pv->own[PK_EPOCHS])) ||
+		    ((k == PK_IO_SIZE || k == PK_EPOCHS) && pv->own[PK_RUNTIME]) ||
+		    (k == PK_RAMP && !pv->src[PK_RUNTIME]) ||
+		    (k == PK_RESTORE_SHIFT && !pv->restore) ||
+		    (k == PK_FSYNC && !key_fits(pv->workload, PK_FSYNC, dn)))
+			continue;
+		err = parse_phase_key(c, pv, (enum pkey)k, dn);
+		if (err)
+			return err;
+	}
+	switch (pv->workload) {
+	case SC_WORKLOAD_CHECKPOINT:
+		return check_ckpt_phase(c, i, pv);
+	case SC_WORKLOAD_INGEST:
+		return check_ingest_phase(c, i, pv);
+	default:
+		return check_io_phase(c, pv);
+	}
 }
 
 static int parse_phases(struct ctx *c)
@@ -605,30 +1308,56 @@ static int parse_phases(struct ctx *c)
 	return 0;
 }
 
-/* Where a value of cell checks is reported: the list element or key that
- * gave it, or for a built-in default, the phase itself under key's path. */
-static int fail_value(struct ctx *c, const struct pv *pv, uint32_t i, const struct cfg_node *n,
-		      enum pkey k, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static int fail_value(struct ctx *c, const struct pv *pv, uint32_t i, const struct cfg_node *n,
-		      enum pkey k, const char *fmt, ...)
+/* The unit of I/O (bs, block_size, sample_size: key k, from node n) is a
+ * multiple of every probed target's alignment when the phase is direct. */
+static int check_align(struct ctx *c, uint32_t i, const struct pv *pv, const struct cfg_node *n,
+		       enum pkey k, uint64_t unit)
 {
-	char msg[768], path[96];
-	va_list ap;
+	char a1[32], a2[32];
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (n && strncmp(n->path, "phases.", 7) == 0)
-		return cfg_fail(c->d, &n->loc, n->path, "%s", msg);
-	if (n) /* from defaults: name the phase it breaks */
-		return cfg_fail(c->d, &n->loc, n->path, "%s, in phase %s", msg, pv->name);
-	snprintf(path, sizeof(path), "phases.%u.%s", i, cfg_phase_keys[k]);
-	return cfg_fail(c->d, &pv->map->loc, path, "%s", msg);
+	for (uint32_t t = 0; pv->direct && t < c->ntg; t++) {
+		const struct tgt *tg = &c->tg[t];
+
+		if (!tg->probed || unit % tg->info.align_bytes == 0)
+			continue;
+		return fail_value(
+		    c, pv, i, n, k,
+		    "%s is not a multiple of the %s block size of targets.%u (%s), "
+		    "which direct: true needs (use a multiple of %s, or direct: false)",
+		    cfg_fmt_size(a1, sizeof(a1), unit),
+		    cfg_fmt_size(a2, sizeof(a2), tg->info.align_bytes), t, tg->path, a2);
+	}
+	return 0;
 }
 
-/* The checks of one cell (rw, bs) against sizes and every target probed
- * here. */
+/* A phase that writes (what: "randwrite", "a checkpoint"; reported at n
+ * or key k) may not overwrite a file or block target without
+ * allow_destroy, nor write to a mounted block device. */
+static int check_writable(struct ctx *c, uint32_t i, const struct pv *pv, const struct cfg_node *n,
+			  enum pkey k, const char *what)
+{
+	for (uint32_t t = 0; t < c->ntg; t++) {
+		const struct tgt *tg = &c->tg[t];
+
+		if (!tg->probed || tg->info.kind == SC_TARGET_DIR)
+			continue;
+		if (!tg->allow_destroy)
+			return fail_value(
+			    c, pv, i, n, k,
+			    "%s would overwrite the data of the %s %s (targets.%u) (set "
+			    "allow_destroy: true on that target if its data may go)",
+			    what, sc_target_kind_name(tg->info.kind), tg->path, t);
+		if (tg->info.mounted)
+			return fail_value(c, pv, i, n, k,
+					  "%s would write to %s (targets.%u), which holds a "
+					  "mounted filesystem (unmount it first)",
+					  what, tg->path, t);
+	}
+	return 0;
+}
+
+/* The checks of one io cell (rw, bs) against sizes and every target
+ * probed here. */
 static int check_cell(struct ctx *c, uint32_t i, const struct pv *pv, uint32_t r, uint32_t b)
 {
 	enum sc_rw rw = (enum sc_rw)pv->rw.v[r];
@@ -636,6 +1365,7 @@ static int check_cell(struct ctx *c, uint32_t i, const struct pv *pv, uint32_t r
 	const struct cfg_node *bsn = pv->bs.list ? pv->bs.node[b] : pv->src[PK_BS];
 	const struct cfg_node *rwn = pv->rw.list ? pv->rw.node[r] : pv->src[PK_RW];
 	char a1[32], a2[32];
+	int err;
 
 	if (bs > pv->size) {
 		if (bsn || !pv->src[PK_SIZE])
@@ -654,33 +1384,33 @@ static int check_cell(struct ctx *c, uint32_t i, const struct pv *pv, uint32_t r
 		return fail_value(
 		    c, pv, i, pv->src[PK_IO_SIZE], PK_IO_SIZE, "%s is not a multiple of bs %s",
 		    cfg_fmt_size(a1, sizeof(a1), pv->io_size), cfg_fmt_size(a2, sizeof(a2), bs));
-	for (uint32_t t = 0; t < c->ntg; t++) {
-		const struct tgt *tg = &c->tg[t];
+	err = check_align(c, i, pv, bsn, PK_BS, bs);
+	if (!err && sc_rw_writes(rw))
+		err = check_writable(c, i, pv, rwn, PK_RW, sc_rw_name(rw));
+	return err;
+}
 
-		if (!tg->probed)
-			continue;
-		if (pv->direct && bs % tg->info.align_bytes)
-			return fail_value(
-			    c, pv, i, bsn, PK_BS,
-			    "%s is not a multiple of the %s block size of targets.%u (%s), which "
-			    "direct: true needs (use a multiple of %s, or direct: false)",
-			    cfg_fmt_size(a1, sizeof(a1), bs),
-			    cfg_fmt_size(a2, sizeof(a2), tg->info.align_bytes), t, tg->path, a2);
-		if (!sc_rw_writes(rw) || tg->info.kind == SC_TARGET_DIR)
-			continue;
-		if (!tg->allow_destroy)
-			return fail_value(
-			    c, pv, i, rwn, PK_RW,
-			    "%s would overwrite the data of the %s %s (targets.%u) (set "
-			    "allow_destroy: true on that target if its data may go)",
-			    sc_rw_name(rw), sc_target_kind_name(tg->info.kind), tg->path, t);
-		if (tg->info.mounted)
-			return fail_value(c, pv, i, rwn, PK_RW,
-					  "%s would write to %s (targets.%u), which holds a "
-					  "mounted filesystem (unmount it first)",
-					  sc_rw_name(rw), tg->path, t);
+/* The checks of config phase i against the targets probed here. */
+static int check_phase_targets(struct ctx *c, uint32_t i, const struct pv *pv)
+{
+	int err = 0;
+
+	switch (pv->workload) {
+	case SC_WORKLOAD_CHECKPOINT:
+		err = check_align(c, i, pv, pv->src[PK_BLOCK_SIZE], PK_BLOCK_SIZE, pv->block_size);
+		if (!err)
+			err = check_writable(c, i, pv, pv->src[PK_WORKLOAD], PK_WORKLOAD,
+					     "a checkpoint");
+		return err;
+	case SC_WORKLOAD_INGEST:
+		return check_align(c, i, pv, pv->src[PK_SAMPLE_SIZE], PK_SAMPLE_SIZE,
+				   pv->sample_size);
+	default:
+		for (uint32_t r = 0; !err && r < pv->rw.n; r++)
+			for (uint32_t b = 0; !err && b < pv->bs.n; b++)
+				err = check_cell(c, i, pv, r, b);
+		return err;
 	}
-	return 0;
 }
 
 static char *cell_name(const struct pv *pv, uint32_t r, uint32_t b, uint32_t q)
@@ -710,14 +1440,11 @@ static char *cell_name(const struct pv *pv, uint32_t r, uint32_t b, uint32_t q)
 	return strdup(buf);
 }
 
-/* One plan phase: cell (rw index r, bs index b, iodepth index q) of
- * config phase i. */
-static int fill_cell(const struct pv *pv, uint32_t i, uint32_t cell, uint32_t r, uint32_t b,
-		     uint32_t q, struct sc_phase *ph)
+/* What every cell of config phase i has in common. */
+static int fill_common(const struct pv *pv, uint32_t i, uint32_t cell, char *name,
+		       struct sc_phase *ph)
 {
-	enum sc_rw rw = (enum sc_rw)pv->rw.v[r];
-
-	ph->name = cell_name(pv, r, b, q);
+	ph->name = name;
 	ph->group = strdup(pv->name);
 	if (!ph->name || !ph->group)
 		return -ENOMEM;
@@ -725,6 +1452,25 @@ static int fill_cell(const struct pv *pv, uint32_t i, uint32_t cell, uint32_t r,
 	ph->cell = cell;
 	ph->ncells = pv->ncells;
 	ph->workload = (enum sc_workload)pv->workload;
+	ph->stonewall = (enum sc_stonewall)pv->stonewall;
+	ph->io.jobs = (uint32_t)pv->jobs;
+	ph->io.iodepth = (uint32_t)pv->iodepth.v[0];
+	ph->io.direct = pv->direct != 0;
+	ph->io.engine = (enum sc_engine_kind)pv->engine;
+	ph->io.seed = pv->seed;
+	return 0;
+}
+
+/* One io or kvcache plan phase: cell (rw index r, bs index b, iodepth
+ * index q) of config phase i. */
+static int fill_cell(const struct pv *pv, uint32_t i, uint32_t cell, uint32_t r, uint32_t b,
+		     uint32_t q, struct sc_phase *ph)
+{
+	enum sc_rw rw = (enum sc_rw)pv->rw.v[r];
+	int err = fill_common(pv, i, cell, cell_name(pv, r, b, q), ph);
+
+	if (err)
+		return err;
 	ph->io.rw = rw;
 	/* The share of reads: what rwmixread says for randrw, else implied. */
 	if (rw == SC_RW_RANDRW)
@@ -733,22 +1479,70 @@ static int fill_cell(const struct pv *pv, uint32_t i, uint32_t cell, uint32_t r,
 		ph->io.rwmixread_pct = sc_rw_reads(rw) ? 100 : 0;
 	ph->io.bs_bytes = pv->bs.v[b];
 	ph->io.iodepth = (uint32_t)pv->iodepth.v[q];
-	ph->io.jobs = (uint32_t)pv->jobs;
 	ph->io.size_bytes = pv->size;
 	ph->io.runtime_ns = pv->runtime;
 	ph->io.io_bytes = pv->io_size;
 	ph->io.ramp_ns = pv->ramp;
 	ph->io.fsync_every = sc_rw_writes(rw) ? (uint32_t)pv->fsync : 0;
-	ph->io.direct = pv->direct != 0;
-	ph->io.engine = (enum sc_engine_kind)pv->engine;
-	ph->stonewall = (enum sc_stonewall)pv->stonewall;
-	ph->io.seed = pv->seed;
+	ph->io.rate_iops = pv->rate;
+	return 0;
+}
+
+/* Cell `cell` of checkpoint phase i: checkpoints 1..N written, then (with
+ * restore) read back 1..N.  The file list decides the bytes. */
+static int fill_ckpt_cell(const struct pv *pv, uint32_t i, uint32_t cell, struct sc_phase *ph)
+{
+	uint32_t n = (uint32_t)pv->checkpoints, k = cell % n + 1;
+	bool restore = cell >= n;
+	char buf[CFG_MAX_NAME_LEN + 32];
+	int err;
+
+	snprintf(buf, sizeof(buf), "%s[%s=%u]", pv->name, restore ? "restore" : "ckpt", k);
+	err = fill_common(pv, i, cell, strdup(buf), ph);
+	if (err)
+		return err;
+	ph->io.rw = restore ? SC_RW_READ : SC_RW_WRITE;
+	ph->io.rwmixread_pct = restore ? 100 : 0;
+	ph->io.bs_bytes = pv->block_size;
+	ph->ckpt.model = pv->model;
+	ph->ckpt.layout.tp = (uint32_t)pv->tp;
+	ph->ckpt.layout.pp = (uint32_t)pv->pp;
+	ph->ckpt.layout.dp = (uint32_t)pv->dp;
+	ph->ckpt.layout.zero_stage = (uint32_t)pv->zero;
+	ph->ckpt.checkpoints = n;
+	ph->ckpt.index = k;
+	ph->ckpt.restore = restore;
+	ph->ckpt.restore_shift = restore ? (uint32_t)pv->restore_shift : 0;
+	ph->ckpt.compute_before_ns = !restore && k >= 2 ? pv->compute_between : 0;
+	ph->ckpt.scale = pv->scale;
+	ph->ckpt.fsync = !restore && pv->fsync;
+	return 0;
+}
+
+static int fill_ingest(const struct pv *pv, uint32_t i, struct sc_phase *ph)
+{
+	int err = fill_common(pv, i, 0, strdup(pv->name), ph);
+
+	if (err)
+		return err;
+	ph->io.rw = SC_RW_RANDREAD;
+	ph->io.rwmixread_pct = 100;
+	ph->io.bs_bytes = pv->sample_size;
+	ph->io.runtime_ns = pv->runtime;
+	ph->ingest.files = (uint32_t)pv->files;
+	ph->ingest.file_bytes = pv->file_size;
+	ph->ingest.sample_bytes = pv->sample_size;
+	ph->ingest.batch = (uint32_t)pv->batch;
+	ph->ingest.compute_per_batch_ns = pv->compute_per_batch;
+	ph->ingest.epochs = (uint32_t)pv->epochs;
+	ph->ingest.prefetch = (uint32_t)pv->prefetch;
 	return 0;
 }
 
 static int build_plan(struct ctx *c, const char *path, struct sc_plan *plan)
 {
-	uint32_t ncells = 0, at = 0;
+	uint64_t ncells = 0;
+	uint32_t at = 0;
 
 	plan->config_path = strdup(path);
 	plan->targets = calloc(c->ntg, sizeof(*plan->targets));
@@ -776,15 +1570,24 @@ static int build_plan(struct ctx *c, const char *path, struct sc_plan *plan)
 	for (uint32_t i = 0; i < c->npv; i++) {
 		const struct pv *pv = &c->pv[i];
 
-		/* Cartesian product: rw, then bs, then iodepth varying fastest. */
 		for (uint32_t cell = 0; cell < pv->ncells; cell++) {
-			uint32_t q = cell % pv->iodepth.n;
-			uint32_t b = (cell / pv->iodepth.n) % pv->bs.n;
-			uint32_t r = cell / (pv->iodepth.n * pv->bs.n);
 			struct sc_phase *ph = &plan->phases[at++];
-			int err = fill_cell(pv, i, cell, r, b, q, ph);
+			int err;
 
 			plan->nphases++;
+			if (pv->workload == SC_WORKLOAD_CHECKPOINT) {
+				err = fill_ckpt_cell(pv, i, cell, ph);
+			} else if (pv->workload == SC_WORKLOAD_INGEST) {
+				err = fill_ingest(pv, i, ph);
+			} else {
+				/* Cartesian product: rw, then bs, then iodepth
+				 * varying fastest. */
+				uint32_t q = cell % pv->iodepth.n;
+				uint32_t b = (cell / pv->iodepth.n) % pv->bs.n;
+				uint32_t r = cell / (pv->iodepth.n * pv->bs.n);
+
+				err = fill_cell(pv, i, cell, r, b, q, ph);
+			}
 			if (err)
 				return err;
 		}
@@ -798,7 +1601,7 @@ static int check_root(struct ctx *c)
 
 	for (uint32_t j = 0; j < root->npairs; j++)
 		if (!cfg_key_in(root->pairs[j].key, cfg_top_keys))
-			return unknown_key(c, &root->pairs[j], "top");
+			return unknown_key(c, &root->pairs[j], "top", SC_WORKLOAD_IO);
 	return 0;
 }
 
@@ -814,13 +1617,8 @@ static int load_plan(struct sc_config *cfg, const char *path)
 		err = parse_defaults(&c);
 	if (!err)
 		err = parse_phases(&c);
-	for (uint32_t i = 0; !err && i < c.npv; i++) {
-		const struct pv *pv = &c.pv[i];
-
-		for (uint32_t r = 0; !err && r < pv->rw.n; r++)
-			for (uint32_t b = 0; !err && b < pv->bs.n; b++)
-				err = check_cell(&c, i, pv, r, b);
-	}
+	for (uint32_t i = 0; !err && i < c.npv; i++)
+		err = check_phase_targets(&c, i, &c.pv[i]);
 	if (!err)
 		err = build_plan(&c, path, &cfg->plan);
 	free(c.tg);

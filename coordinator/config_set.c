@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../worker/plan.h"
+
+static int expand_node(struct cfg_doc *d, struct cfg_node *n);
+
 /* ---- --set ---- */
 
 /* The value node of a --set argument: a flow list "[a, b]" is parsed as
@@ -45,18 +49,21 @@ static int set_value(struct cfg_doc *d, const char *arg, const char *value, stru
 	return 0;
 }
 
-/* Sets key in map to val (taking it); runtime and io_size are
- * alternatives, so setting one drops the other (and io_size drops ramp,
- * which only applies to runtime). */
+/* Sets key in map to val (taking it); runtime is an alternative to
+ * io_size (io, kvcache) and to epochs (ingest), so setting one drops the
+ * other (and io_size drops ramp, which only applies to runtime). */
 static int set_key(struct cfg_node *map, const char *key, struct cfg_node *val, const char *arg)
 {
 	struct cfg_pair *p;
 
 	if (strcmp(key, "runtime") == 0) {
 		cfg_map_remove(map, "io_size");
+		cfg_map_remove(map, "epochs");
 	} else if (strcmp(key, "io_size") == 0) {
 		cfg_map_remove(map, "runtime");
 		cfg_map_remove(map, "ramp");
+	} else if (strcmp(key, "epochs") == 0) {
+		cfg_map_remove(map, "runtime");
 	}
 	p = cfg_map_pair(map, key);
 	if (p) {
@@ -79,7 +86,7 @@ static int set_key(struct cfg_node *map, const char *key, struct cfg_node *val, 
 	return 0;
 }
 
-/* Sets a bare key in every mapping of list (phases or targets). */
+/* Sets a bare key in every mapping of list (targets). */
 static int set_all(struct cfg_node *list, const char *key, const struct cfg_node *val,
 		   const char *arg)
 {
@@ -103,13 +110,118 @@ static int set_all(struct cfg_node *list, const char *key, const struct cfg_node
 	return 0;
 }
 
+/* A copy of n with ${VAR} expanded, nothing reported (NULL: no memory).
+ * A reference that cannot be expanded stays as it is. */
+static struct cfg_node *expanded_copy(const struct cfg_doc *d, const struct cfg_node *n)
+{
+	struct cfg_doc quiet = {.file = d->file};
+	struct cfg_node *x = cfg_node_clone(n);
+
+	if (x && expand_node(&quiet, x)) {
+		cfg_node_free(x);
+		x = cfg_node_clone(n);
+	}
+	return x;
+}
+
+/* The workload of phase map as the config stands (its own workload:, else
+ * the default's, else io); -1 when that is not a workload. */
+static int phase_workload(const struct cfg_doc *d, const struct cfg_node *map)
+{
+	const struct cfg_node *wn = cfg_map_get(map, "workload");
+	struct cfg_node *x;
+	int w = SC_WORKLOAD_IO;
+
+	if (!wn)
+		wn = cfg_map_get(cfg_map_get(d->root, "defaults"), "workload");
+	if (!wn)
+		return w;
+	x = expanded_copy(d, wn);
+	w = x && x->kind == CFG_SCALAR ? sc_workload_parse(x->str) : -1;
+	cfg_node_free(x);
+	return w < 0 ? -1 : w;
+}
+
+/* Sets the bare phase key in every phase whose workload takes it and
+ * whose kind of value val is (fsync=true: checkpoint phases; a list: the
+ * phases that sweep the key).  When val fits no phase, every phase that
+ * takes the key gets it, so that the load reports why. */
+static int set_phases(struct cfg_doc *d, const char *arg, const char *key,
+		      const struct cfg_node *val)
+{
+	struct cfg_node *ps = cfg_map_get(d->root, "phases");
+	struct cfg_node *xval;
+	char owners[96], here[96] = "";
+	bool any_map = false, any_takes = false, any_fits = false;
+	unsigned seen = 0; /* workloads of the phases */
+	int8_t *fit;
+	int err = 0;
+
+	if (!ps || ps->kind != CFG_SEQ || !ps->nitems)
+		return 0;
+	fit = calloc(ps->nitems, sizeof(*fit));
+	xval = expanded_copy(d, val);
+	if (!fit || !xval) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < ps->nitems; i++) {
+		int w;
+
+		fit[i] = -1;
+		if (ps->items[i]->kind != CFG_MAP)
+			continue;
+		any_map = true;
+		w = phase_workload(d, ps->items[i]);
+		fit[i] = (int8_t)cfg_phase_key_fits(key, w, xval);
+		any_takes |= fit[i] >= 0;
+		any_fits |= fit[i] > 0;
+		if (w >= 0)
+			seen |= 1u << w;
+	}
+	if (any_map && !any_takes) {
+		struct cfg_loc loc = {0, 0, arg};
+
+		for (int w = 0; w < SC_WORKLOAD_COUNT; w++) {
+			if (!(seen & (1u << w)))
+				continue;
+			strncat(here, here[0] ? ", " : "", sizeof(here) - strlen(here) - 1);
+			strncat(here, sc_workload_name((enum sc_workload)w),
+				sizeof(here) - strlen(here) - 1);
+		}
+		err = cfg_fail(d, &loc, NULL,
+			       "no phase accepts \"%s\" (it is a key of workload %s; the phases "
+			       "here are %s)",
+			       key, cfg_key_workloads(key, owners, sizeof(owners)), here);
+		goto out;
+	}
+	for (uint32_t i = 0; !err && i < ps->nitems; i++) {
+		struct cfg_node *v;
+
+		if (fit[i] < 0 || (any_fits && fit[i] == 0))
+			continue;
+		v = cfg_node_clone(val);
+		if (!v) {
+			err = -ENOMEM;
+			break;
+		}
+		err = set_key(ps->items[i], key, v, arg);
+		if (err)
+			cfg_node_free(v);
+	}
+out:
+	cfg_node_free(xval);
+	free(fit);
+	return err;
+}
+
 static int set_bare(struct cfg_doc *d, const char *arg, const char *key, struct cfg_node *val)
 {
 	struct cfg_loc loc = {0, 0, arg};
 	int err;
 
 	if (cfg_key_in(key, cfg_phase_keys)) {
-		err = set_all(cfg_map_get(d->root, "phases"), key, val, arg);
+		err = set_phases(d, arg, key, val);
 	} else if (cfg_key_in(key, cfg_target_keys)) {
 		err = set_all(cfg_map_get(d->root, "targets"), key, val, arg);
 	} else {

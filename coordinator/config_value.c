@@ -162,10 +162,11 @@ static int parse_model(struct cfg_doc *d, const struct cfg_node *n)
 	near = cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
 		snprintf(hint, sizeof(hint), "did you mean %s? ", near);
-	return fail_node(d, n,
-			 "\"%s\" is not a known model (%sknown: %s; or describe one inline: {layers, "
-			 "hidden, ffn_hidden, heads, kv_heads, vocab, dtype})",
-			 n->str, hint, join_names(known, sizeof(known), names));
+	return fail_node(
+	    d, n,
+	    "\"%s\" is not a known model (%sknown: %s; or describe one inline: {layers, "
+	    "hidden, ffn_hidden, heads, kv_heads, vocab, dtype})",
+	    n->str, hint, join_names(known, sizeof(known), names));
 }
 
 static bool name_char_ok(char ch)

@@ -684,7 +684,10 @@ static struct json_object *checkpoints_json(struct jb *b, const struct sc_run_re
 		}
 		jput(b, o, "cells", cells);
 		jput(b, o, "write", trend_json(b, &g[k].write));
-		jput(b, o, "restore", g[k].restore.n ? trend_json(b, &g[k].restore) : NULL);
+		if (g[k].restore.n)
+			jput(b, o, "restore", trend_json(b, &g[k].restore));
+		else
+			jput_null(b, o, "restore");
 		jput_u64(b, o, "full_size_bytes", g[k].full_size_bytes);
 		jput_dbl(b, o, "projected_full_size_write_ns", g[k].projected_write_ns);
 		jput_dbl(b, o, "projected_full_size_restore_ns", g[k].projected_restore_ns);

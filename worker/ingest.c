@@ -1,18 +1,672 @@
-/* ingest.c -- training-data ingestion: random samples from a dataset, in
- * batches, with emulated accelerator compute (being written). */
+/* ingest.c -- training-data ingestion as MLPerf Storage / DLIO emulates it:
+ * reader threads fetch random samples of a dataset that outlives the run, and
+ * a consumer takes them batch by batch, "computing" on each for a fixed time.
+ *
+ * One rank, one phase:
+ *  - Dataset: `files` files of file_bytes per node and target, in
+ *    sc_layout_ingest_dir().  In setup (untimed) job 0 of the rank in slot s
+ *    writes the files i with i % nslots == s that are missing or of the wrong
+ *    size; the others are reused.  Every job opens every file (its own fds,
+ *    registered with its own engine).
+ *  - Readers: each of the io.jobs job threads keeps its engine iodepth deep
+ *    with reads of random samples (uniform file, uniform sample in it).
+ *    Samples are tickets taken from one rank-wide counter, so in epochs mode
+ *    the rank reads exactly steps x batch samples.
+ *  - Consumer: one more thread, started by job 0 at the common start and
+ *    joined before job 0 returns; its figures (steps, compute, batch waits,
+ *    end of the last compute) are job 0's.  Step k waits until (k + 1) x batch
+ *    samples have been read, then sleeps compute_per_batch_ns.
+ *  - Prefetch bound: a reader may take ticket t only while
+ *    t < (steps done + 1 + prefetch) x batch, i.e. the batch the consumer
+ *    waits for or computes on plus `prefetch` batches ahead of it; prefetch 0
+ *    is read-then-compute with no overlap.
+ *  - End: epochs mode when the last step's compute is done; time mode
+ *    (runtime_ns) when the deadline passes: readers stop issuing, and the
+ *    consumer finishes a compute it is in but does not start another step
+ *    (nor count a step whose batch it was still waiting for); stonewall stop
+ *    likewise.  ramp_ns does not apply: every sample and step counts.
+ *
+ * Hot path (issue, reap) takes no lock: tickets and completions are atomic
+ * counters.  Threads that have nothing to do sleep on a condition variable,
+ * which is signalled once per batch, not per sample.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "job_priv.h"
+#include "layout.h"
+
+/* Longest a sleeping thread goes without looking at the stop flag, which
+ * sc_run_stop sets without waking anyone. */
+#define WAIT_SLICE_NS 10000000ull
+/* Descriptors left for everything else when checking RLIMIT_NOFILE. */
+#define NOFILE_SLACK 64u
+/* sc_io.file is 16 bits wide: an engine addresses at most this many files. */
+#define FILES_MAX 65536u
+/* Dataset files are stamped every this many bytes with (file, offset), so
+ * that no two blocks are alike (deduplicating storage would cheat). */
+#define STAMP_BYTES 4096u
+/* Seed of the dataset's fill (the data itself is never checked). */
+#define DATASET_SEED 0xda7a5e7ull
+/* Separates counters that different threads write onto their own lines. */
+#define CACHELINE 64
+
+/* What the rank's jobs and its consumer share (owned by job 0). */
+struct ingest_rank {
+	_Alignas(CACHELINE) _Atomic uint64_t claimed;	 /* samples handed to readers */
+	_Alignas(CACHELINE) _Atomic uint64_t completed;	 /* samples read successfully */
+	_Alignas(CACHELINE) _Atomic uint64_t steps_done; /* batches the consumer finished */
+	_Atomic uint32_t readers;			 /* reader threads still running */
+	_Atomic int quit;				 /* consumer ended or a reader failed */
+	_Alignas(CACHELINE) pthread_mutex_t lock;	 /* only to sleep on the conds */
+	pthread_cond_t batch_cond; /* completed crossed a batch, or readers left */
+	pthread_cond_t room_cond;  /* steps_done grew, or quit */
+	int sync_ready;		   /* lock and conds initialised */
+	uint64_t total;		   /* samples to read; UINT64_MAX in time mode */
+	uint64_t steps;		   /* steps to consume; 0 in time mode */
+	uint64_t batch, prefetch;
+	uint64_t sample_bytes, samples_per_file;
+	uint32_t nfiles;
+	int direct;
+	pthread_t consumer;
+	uint64_t consumer_end_ns; /* written by the consumer, read after join */
+	char dir[4000];		  /* the dataset directory */
+};
+
+/* One job's part. */
+struct ingest_job {
+	struct ingest_rank *rank; /* job 0's, shared */
+	int owns_rank;
+	int *fds; /* one per dataset file, -1 when not open */
+	uint32_t nfds;
+	uint64_t *sample_off; /* per I/O slot: offset of the sample it reads */
+};
+
+static uint64_t round_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static void ingest_free(void *p)
+{
+	struct ingest_job *ij = p;
+
+	if (!ij)
+		return;
+	for (uint32_t i = 0; ij->fds && i < ij->nfds; i++)
+		if (ij->fds[i] >= 0)
+			close(ij->fds[i]);
+	free(ij->fds);
+	free(ij->sample_off);
+	if (ij->owns_rank && ij->rank) {
+		if (ij->rank->sync_ready) {
+			pthread_mutex_destroy(&ij->rank->lock);
+			pthread_cond_destroy(&ij->rank->batch_cond);
+			pthread_cond_destroy(&ij->rank->room_cond);
+		}
+		free(ij->rank);
+	}
+	free(ij);
+}
+
+/* Bytes of one read buffer: a sample, or with O_DIRECT the aligned span
+ * that covers a sample wherever it starts. */
+static uint64_t read_buf_bytes(uint64_t sample_bytes, int direct)
+{
+	if (!direct || sample_bytes % BUF_ALIGN == 0)
+		return sample_bytes;
+	return round_up(sample_bytes, BUF_ALIGN) + BUF_ALIGN;
+}
+
+static int file_path(const struct ingest_rank *r, uint32_t i, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/file_%u.dat", r->dir, i);
+
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+/* Writes dataset file `path` (index i) in full: 0 or -errno, with err set. */
+static int dataset_write(const char *path, uint32_t i, uint64_t bytes, char *buf, char *err,
+			 size_t errlen)
+{
+	int fd, rc = 0;
+
+	/* in place (same inode): ranks that opened it already read the new data */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create dataset file: %s", path, strerror(errno));
+		return rc;
+	}
+	for (uint64_t off = 0; off < bytes;) {
+		size_t n = (size_t)(bytes - off < LAYOUT_CHUNK ? bytes - off : LAYOUT_CHUNK);
+		ssize_t w;
+
+		for (size_t b = 0; b < n; b += STAMP_BYTES) {
+			uint64_t stamp = ((uint64_t)i << 40) ^ (off + b);
+
+			memcpy(buf + b, &stamp, sizeof(stamp) < n - b ? sizeof(stamp) : n - b);
+		}
+		w = pwrite(fd, buf, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			snprintf(err, errlen, "%s: writing dataset file (%llu of %llu B done): %s",
+				 path, (unsigned long long)off, (unsigned long long)bytes,
+				 strerror(-rc));
+			goto out_close;
+		}
+		off += (uint64_t)w;
+	}
+	if (fsync(fd) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: fsync of dataset file: %s", path, strerror(errno));
+		goto out_close;
+	}
+	/* the run should read the drive, not what setup left in the page cache */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+out_close:
+	if (close(fd) != 0 && !rc) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: closing dataset file: %s", path, strerror(errno));
+	}
+	return rc;
+}
+
+/* Creates or fixes this rank's share of the dataset (slot s: files i with
+ * i % nslots == s); files of the right size are reused untouched. */
+static int dataset_prepare(struct job *j, struct ingest_rank *r, uint64_t file_bytes, char *err,
+			   size_t errlen)
+{
+	const struct sc_place *pl = &j->run->place;
+	uint32_t step = pl->nslots ? pl->nslots : 1;
+	char path[4096];
+	char *buf = NULL;
+	int rc;
+
+	rc = sc_job_mkdir_p(r->dir);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot create the dataset directory: %s", r->dir,
+			 strerror(-rc));
+		return rc;
+	}
+	for (uint32_t i = pl->slot; i < r->nfiles; i += step) {
+		struct stat st;
+
+		rc = file_path(r, i, path, sizeof(path));
+		if (rc) {
+			snprintf(err, errlen, "%s: dataset file name too long", r->dir);
+			break;
+		}
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size == file_bytes)
+			continue;
+		if (!buf) {
+			if (posix_memalign((void **)&buf, BUF_ALIGN, LAYOUT_CHUNK)) {
+				rc = -ENOMEM;
+				break;
+			}
+			sc_pattern_fill(buf, LAYOUT_CHUNK, j->run->io->seed ^ DATASET_SEED);
+		}
+		rc = dataset_write(path, i, file_bytes, buf, err, errlen);
+		if (rc)
+			break;
+	}
+	free(buf);
+	return rc;
+}
+
+/* Makes sure jobs x files descriptors can be open, raising the soft limit
+ * when the hard one allows. */
+static int nofile_check(const struct ingest_rank *r, uint32_t njobs, char *err, size_t errlen)
+{
+	uint64_t want = (uint64_t)r->nfiles * njobs + NOFILE_SLACK;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= want)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want) {
+		rl.rlim_cur = (rlim_t)want;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			return 0;
+	}
+	snprintf(err, errlen,
+		 "%s: %u dataset files x %u jobs need %llu open files, the limit is %llu "
+		 "(raise ulimit -n, or use fewer jobs or fewer, larger files)",
+		 r->dir, r->nfiles, njobs, (unsigned long long)want,
+		 (unsigned long long)(rl.rlim_max == RLIM_INFINITY ? rl.rlim_cur : rl.rlim_max));
+	return -EMFILE;
+}
+
+/* Job 0: the rank's shared state, its planned bytes and its dataset. */
+static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_t errlen)
+{
+	struct sc_run *run = j->run;
+	const struct sc_phase *ph = &run->plan->phases[run->phase];
+	const struct sc_ingest_spec *in = &ph->ingest;
+	const struct sc_target_spec *t = &run->plan->targets[run->place.target];
+	struct ingest_rank *r;
+	pthread_condattr_t ca;
+	int rc;
+
+	if (t->kind != SC_TARGET_DIR) {
+		snprintf(err, errlen, "%s: ingest needs a directory target, not a %s", t->path,
+			 sc_target_kind_name(t->kind));
+		return -EINVAL;
+	}
+	if (!in->files || in->files > FILES_MAX || !in->batch || !in->sample_bytes ||
+	    in->sample_bytes > in->file_bytes ||
+	    read_buf_bytes(in->sample_bytes, run->io->direct) > INT32_MAX) {
+		snprintf(err, errlen,
+			 "phase %s: ingest needs 1..%u files, batch >= 1 and "
+			 "1 B <= sample_bytes <= file_bytes, sample below 2 GiB "
+			 "(files %u, batch %u, sample %llu B, file %llu B)",
+			 ph->name, FILES_MAX, in->files, in->batch,
+			 (unsigned long long)in->sample_bytes, (unsigned long long)in->file_bytes);
+		return -EINVAL;
+	}
+	r = aligned_alloc(CACHELINE, round_up(sizeof(*r), CACHELINE));
+	if (!r)
+		return -ENOMEM;
+	memset(r, 0, sizeof(*r));
+	*out = r;
+	rc = sc_layout_ingest_dir(run->plan, run->place.target, run->phase, r->dir, sizeof(r->dir));
+	if (rc) {
+		snprintf(err, errlen, "%s: ingest dataset directory name too long", t->path);
+		return rc;
+	}
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->batch_cond, &ca);
+	pthread_cond_init(&r->room_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	r->sync_ready = 1;
+	r->nfiles = in->files;
+	r->batch = in->batch;
+	r->prefetch = in->prefetch;
+	r->sample_bytes = in->sample_bytes;
+	r->samples_per_file = in->file_bytes / in->sample_bytes;
+	r->direct = run->io->direct;
+	r->steps = sc_layout_ingest_steps(run->plan, run->phase, &run->place);
+	r->total = run->io->runtime_ns ? UINT64_MAX : r->steps * in->batch;
+	atomic_init(&r->readers, run->njobs);
+	if (!run->io->runtime_ns)
+		run->planned_bytes = r->total * in->sample_bytes;
+	if (run->io->engine == SC_ENGINE_NULL)
+		return 0; /* measures the tool alone: no dataset */
+	rc = nofile_check(r, run->njobs, err, errlen);
+	if (rc)
+		return rc;
+	return dataset_prepare(j, r, in->file_bytes, err, errlen);
+}
+
+/* Opens every dataset file for job j.  Files other ranks of the node write
+ * may not exist yet: they are created empty here and filled in place before
+ * the phase starts (the coordinator waits for every rank's setup). */
+static int open_files(struct job *j, struct ingest_job *ij, char *err, size_t errlen)
+{
+	const struct ingest_rank *r = ij->rank;
+	int flags = O_RDONLY | O_CREAT | O_CLOEXEC | (r->direct ? O_DIRECT : 0);
+	char path[4096];
+
+	ij->fds = malloc((size_t)r->nfiles * sizeof(*ij->fds));
+	if (!ij->fds)
+		return -ENOMEM;
+	ij->nfds = r->nfiles;
+	for (uint32_t i = 0; i < r->nfiles; i++)
+		ij->fds[i] = -1;
+	if (j->run->io->engine == SC_ENGINE_NULL)
+		return 0;
+	for (uint32_t i = 0; i < r->nfiles; i++) {
+		int rc = file_path(r, i, path, sizeof(path));
+
+		if (rc) {
+			snprintf(err, errlen, "%s: dataset file name too long", r->dir);
+			return rc;
+		}
+		ij->fds[i] = open(path, flags, 0644);
+		if (ij->fds[i] < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: cannot open dataset file%s: %s", path,
+				 r->direct ? " with O_DIRECT" : "", strerror(errno));
+			return rc;
+		}
+	}
+	return 0;
+}
 
 int sc_ingest_job_setup(struct job *j, char *err, size_t errlen)
 {
-	(void)j;
-	snprintf(err, errlen, "workload ingest is not built yet");
-	return -ENOSYS;
+	struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	struct ingest_job *ij;
+	struct sc_engine_conf conf;
+	int rc;
+
+	ij = calloc(1, sizeof(*ij));
+	if (!ij)
+		return -ENOMEM;
+	j->wl = ij;
+	j->wl_free = ingest_free;
+	if (j->index == 0) {
+		ij->owns_rank = 1;
+		rc = rank_create(j, &ij->rank, err, errlen);
+		if (rc)
+			return rc;
+	} else {
+		ij->rank = ((struct ingest_job *)run->jobs[0].wl)->rank;
+	}
+	snprintf(j->path, sizeof(j->path), "%s", ij->rank->dir);
+	rc = open_files(j, ij, err, errlen);
+	if (rc)
+		return rc;
+	sc_pattern_init(&j->pat, io, run->place.rank, j->index);
+	rc = sc_job_alloc(j, io->iodepth, read_buf_bytes(ij->rank->sample_bytes, ij->rank->direct));
+	if (rc)
+		return rc;
+	ij->sample_off = calloc(io->iodepth ? io->iodepth : 1, sizeof(*ij->sample_off));
+	if (!ij->sample_off)
+		return -ENOMEM;
+	j->ops = sc_engine_get(io->engine);
+	conf = (struct sc_engine_conf){.depth = io->iodepth,
+				       .fds = ij->fds,
+				       .nfds = ij->nfds,
+				       .bufs = j->iov,
+				       .nbufs = io->iodepth};
+	rc = j->ops->create(&j->eng, &conf);
+	if (rc) {
+		snprintf(err, errlen, "%s engine for the dataset in %s: %s", j->ops->name,
+			 ij->rank->dir, strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+/* Sleeps on c for at most one slice, and not past deadline (0: none). */
+static void wait_slice(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
+{
+	uint64_t until = sc_now_ns() + WAIT_SLICE_NS;
+	struct timespec ts;
+
+	if (deadline && deadline < until)
+		until = deadline;
+	ts.tv_sec = (time_t)(until / NS_PER_S);
+	ts.tv_nsec = (long)(until % NS_PER_S);
+	pthread_cond_timedwait(c, m, &ts);
+}
+
+static void wake(struct ingest_rank *r, pthread_cond_t *c)
+{
+	pthread_mutex_lock(&r->lock);
+	pthread_cond_broadcast(c);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Ends the phase for every thread of the rank (consumer done, or an error). */
+static void rank_quit(struct ingest_rank *r)
+{
+	atomic_store(&r->quit, 1);
+	pthread_mutex_lock(&r->lock);
+	pthread_cond_broadcast(&r->batch_cond);
+	pthread_cond_broadcast(&r->room_cond);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static int phase_over(struct ingest_rank *r, struct sc_run *run, uint64_t deadline)
+{
+	return atomic_load_explicit(&run->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(&r->quit, memory_order_relaxed) ||
+	       (deadline && sc_now_ns() >= deadline);
+}
+
+/* Tickets the prefetch bound allows now: [claimed, limit). */
+static uint64_t ticket_limit(struct ingest_rank *r)
+{
+	uint64_t done = atomic_load_explicit(&r->steps_done, memory_order_acquire);
+	uint64_t limit = (done + 1 + r->prefetch) * r->batch;
+
+	return limit < r->total ? limit : r->total;
+}
+
+/* Takes up to want sample tickets; returns how many it got. */
+static uint32_t claim(struct ingest_rank *r, uint32_t want)
+{
+	uint64_t c = atomic_load_explicit(&r->claimed, memory_order_relaxed);
+
+	for (;;) {
+		uint64_t limit = ticket_limit(r), n;
+
+		if (c >= limit)
+			return 0;
+		n = limit - c < want ? limit - c : want;
+		if (atomic_compare_exchange_weak_explicit(
+			&r->claimed, &c, c + n, memory_order_relaxed, memory_order_relaxed))
+			return (uint32_t)n;
+	}
+}
+
+/* A reader with nothing in flight and no ticket to take sleeps until the
+ * consumer moves on or the phase ends. */
+static void wait_room(struct ingest_rank *r, struct sc_run *run, uint64_t deadline)
+{
+	pthread_mutex_lock(&r->lock);
+	while (!phase_over(r, run, deadline) &&
+	       atomic_load_explicit(&r->claimed, memory_order_relaxed) >= ticket_limit(r))
+		wait_slice(&r->room_cond, &r->lock, deadline);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Picks a random sample and sets up x to read it; its offset goes to *at. */
+static void sample_pick(struct job *j, const struct ingest_rank *r, struct sc_io *x, uint64_t *at)
+{
+	uint64_t file = sc_pattern_below(&j->pat, r->nfiles);
+	uint64_t off = sc_pattern_below(&j->pat, r->samples_per_file) * r->sample_bytes;
+
+	*at = off;
+	x->op = SC_OP_READ;
+	x->file = (uint16_t)file;
+	if (r->direct) {
+		/* O_DIRECT moves whole aligned blocks: read the span around it */
+		uint64_t start = off / BUF_ALIGN * BUF_ALIGN;
+
+		x->offset = start;
+		x->len = (uint32_t)(round_up(off + r->sample_bytes, BUF_ALIGN) - start);
+	} else {
+		x->offset = off;
+		x->len = (uint32_t)r->sample_bytes;
+	}
+}
+
+/* Accounts one reaped read of the sample at offset `at`; 1 when it
+ * delivered the sample. */
+static int sample_done(struct job *j, const struct ingest_rank *r, const struct sc_io *x,
+		       uint64_t at, uint64_t now)
+{
+	/* bytes the read must return to cover the sample (end of file may cut
+	 * an aligned span short, never the sample) */
+	uint64_t need = at + r->sample_bytes - x->offset;
+
+	if (x->res < 0 || (uint64_t)x->res < need) {
+		sc_job_fail(j, x->res < 0 ? x->res : -EIO,
+			    "read of %llu B at offset %llu in %s/file_%u.dat: %s",
+			    (unsigned long long)x->len, (unsigned long long)x->offset, r->dir,
+			    (unsigned)x->file, x->res < 0 ? strerror(-x->res) : "short transfer");
+		return 0;
+	}
+	sc_job_account(j, SC_DIR_READ, (uint32_t)r->sample_bytes, now - x->submit_ns, now,
+		       j->run->start_ns);
+	j->samples++;
+	return 1;
+}
+
+/* The reader: random samples through the job's engine until the tickets
+ * run out or the phase ends. */
+static void read_samples(struct job *j, struct ingest_job *ij, uint64_t deadline)
+{
+	struct ingest_rank *r = ij->rank;
+	struct sc_run *run = j->run;
+	uint32_t depth = run->io->iodepth, nfree = depth, inflight = 0;
+
+	for (;;) {
+		int stopping = j->err || phase_over(r, run, deadline);
+		uint32_t nq = 0, n = stopping ? 0 : claim(r, nfree);
+		uint64_t ok = 0, now;
+		int got;
+
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t slot = j->free_slots[nfree - 1];
+			struct sc_io *x = &j->ios[slot];
+			int rc;
+
+			sample_pick(j, r, x, &ij->sample_off[slot]);
+			rc = j->ops->queue(j->eng, x);
+			if (rc) {
+				sc_job_fail(j, rc, "queueing a read of %s/file_%u.dat: %s", r->dir,
+					    (unsigned)x->file, strerror(-rc));
+				break;
+			}
+			nfree--;
+			j->queued[nq++] = x;
+		}
+		if (nq) {
+			uint64_t t = sc_now_ns();
+			int rc;
+
+			for (uint32_t i = 0; i < nq; i++)
+				j->queued[i]->submit_ns = t;
+			rc = j->ops->submit(j->eng);
+			if (rc < 0) {
+				sc_job_fail(j, rc, "submitting reads of the dataset in %s: %s",
+					    r->dir, strerror(-rc));
+				break;
+			}
+			inflight += nq;
+		}
+		if (inflight == 0) {
+			if (stopping || j->err ||
+			    atomic_load_explicit(&r->claimed, memory_order_relaxed) >= r->total)
+				break;
+			wait_room(r, run, deadline);
+			continue;
+		}
+		got = j->ops->reap(j->eng, j->done, depth, 1);
+		if (got < 0) {
+			sc_job_fail(j, got, "waiting for reads of the dataset in %s: %s", r->dir,
+				    strerror(-got));
+			break;
+		}
+		now = sc_now_ns();
+		for (int i = 0; i < got; i++) {
+			uint32_t slot = (uint32_t)(j->done[i] - j->ios);
+
+			ok += (uint64_t)sample_done(j, r, j->done[i], ij->sample_off[slot], now);
+			j->free_slots[nfree++] = slot;
+		}
+		inflight -= (uint32_t)got;
+		if (ok) {
+			uint64_t was = atomic_fetch_add(&r->completed, ok);
+
+			if (was / r->batch != (was + ok) / r->batch)
+				wake(r, &r->batch_cond); /* a batch is complete */
+		}
+	}
+	if (j->err)
+		rank_quit(r); /* a batch will never complete: end the rank's phase */
+	atomic_fetch_sub(&r->readers, 1);
+	wake(r, &r->batch_cond);
+}
+
+/* Waits until `need` samples have been read.  1 then, 0 when the phase
+ * ends first (stop, deadline, a failed reader, no reader left). */
+static int wait_batch(struct ingest_rank *r, struct sc_run *run, uint64_t need, uint64_t deadline)
+{
+	int ok;
+
+	if (atomic_load(&r->completed) >= need)
+		return 1;
+	pthread_mutex_lock(&r->lock);
+	for (;;) {
+		if (atomic_load(&r->completed) >= need) {
+			ok = 1;
+			break;
+		}
+		if (phase_over(r, run, deadline) || atomic_load(&r->readers) == 0) {
+			ok = 0;
+			break;
+		}
+		wait_slice(&r->batch_cond, &r->lock, deadline);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return ok;
+}
+
+/* The consumer: job 0's figures, on its own thread. */
+static void *consume(void *arg)
+{
+	struct job *j = arg;
+	struct sc_run *run = j->run;
+	struct ingest_rank *r = ((struct ingest_job *)j->wl)->rank;
+	uint64_t compute_ns = run->plan->phases[run->phase].ingest.compute_per_batch_ns;
+	uint64_t deadline = run->io->runtime_ns ? run->start_ns + run->io->runtime_ns : 0;
+
+	for (uint64_t k = 0; deadline || k < r->steps; k++) {
+		uint64_t t0 = sc_now_ns(), t1;
+
+		if (phase_over(r, run, deadline) ||
+		    !wait_batch(r, run, (k + 1) * r->batch, deadline))
+			break;
+		t1 = sc_now_ns();
+		sc_hist_record(j->hist[SC_HK_BATCH_WAIT], t1 - t0);
+		if (compute_ns) {
+			sc_job_sleep_until(t1 + compute_ns);
+			j->compute_ns += compute_ns;
+		}
+		j->steps++;
+		j->busy_end_ns = sc_now_ns();
+		atomic_store_explicit(&r->steps_done, k + 1, memory_order_release);
+		wake(r, &r->room_cond);
+	}
+	r->consumer_end_ns = sc_now_ns();
+	rank_quit(r);
+	return NULL;
 }
 
 void sc_ingest_job_run(struct job *j)
 {
-	(void)j;
+	struct sc_run *run = j->run;
+	struct ingest_job *ij = j->wl;
+	struct ingest_rank *r = ij->rank;
+	uint64_t deadline = run->io->runtime_ns ? run->start_ns + run->io->runtime_ns : 0;
+	int consumer = 0;
+
+	if (j->index == 0) {
+		int rc = pthread_create(&r->consumer, NULL, consume, j);
+
+		if (rc) {
+			sc_job_fail(j, -rc, "cannot start the ingest consumer thread: %s",
+				    strerror(rc));
+			rank_quit(r);
+		} else {
+			consumer = 1;
+		}
+	}
+	read_samples(j, ij, deadline);
+	if (consumer) {
+		pthread_join(r->consumer, NULL);
+		/* the rank's end includes its last compute (AU = compute / wall) */
+		if (r->consumer_end_ns > j->last_ns)
+			j->last_ns = r->consumer_end_ns;
+	}
 }

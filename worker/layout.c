@@ -157,6 +157,27 @@ uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
 	return per_rank_batches * in->epochs;
 }
 
+int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+			 size_t len)
+{
+	const struct sc_phase *ph = &plan->phases[phase];
+	int n = snprintf(buf, len, "%s/ssdcluster-datasets/", plan->targets[target].path);
+	size_t at;
+	int m;
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	at = (size_t)n;
+	m = snprintf(buf + at, len - at, "%s-%ux%lluB", ph->group ? ph->group : "ingest",
+		     ph->ingest.files, (unsigned long long)ph->ingest.file_bytes);
+	if (m < 0 || (size_t)m >= len - at)
+		return -ENAMETOOLONG;
+	for (char *c = buf + at; *c; c++)
+		if (*c == '/')
+			*c = '_'; /* one directory per group, whatever its name */
+	return 0;
+}
+
 void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 			  const struct sc_place *place, uint64_t *read_bytes, uint64_t *write_bytes)
 {

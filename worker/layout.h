@@ -64,6 +64,13 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
 				const struct sc_place *place);
 
+/* Ingest: the dataset directory of phase on a target, which outlives the
+ * run so that later runs reuse it:
+ * "<path>/ssdcluster-datasets/<group>-<files>x<file_bytes>B" ('/' in the
+ * group name becomes '_').  0 or -ENAMETOOLONG. */
+int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+			 size_t len);
+
 /* Checkpoint phases.  The directory of one checkpoint on a target:
  * "<run dir>/<group>/global_epoch1_step<index>".  0 or -ENAMETOOLONG. */
 int sc_layout_ckpt_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,

@@ -134,41 +134,50 @@ static void expect_err(int line, const char *text, const char *const *sets, uint
 
 /* ---- valid configs ---- */
 
-static void check_io(int line, const struct sc_phase *ph, const char *name, const char *group,
-		     uint32_t config_index, uint32_t cell, uint32_t ncells, struct sc_io_spec want)
+/* The cell's identity and every field of its io spec. */
+static void check_cell_io(int line, const struct sc_phase *ph, const char *name, const char *group,
+			  uint32_t config_index, uint32_t cell, uint32_t ncells,
+			  enum sc_workload workload, struct sc_io_spec want)
 {
 	const struct sc_io_spec *io = &ph->io;
 
 	if (strcmp(ph->name, name) || strcmp(ph->group, group) ||
 	    ph->config_index != config_index || ph->cell != cell || ph->ncells != ncells ||
-	    ph->workload != SC_WORKLOAD_IO) {
+	    ph->workload != workload) {
 		check_fail(
 		    __FILE__, line, NULL,
-		    "phase %s/%s index %u cell %u/%u workload %d, expected %s/%s %u %u/%u io",
+		    "phase %s/%s index %u cell %u/%u workload %d, expected %s/%s %u %u/%u %s",
 		    ph->name, ph->group, ph->config_index, ph->cell, ph->ncells, (int)ph->workload,
-		    name, group, config_index, cell, ncells);
+		    name, group, config_index, cell, ncells, sc_workload_name(workload));
 	}
 	if (io->rw != want.rw || io->rwmixread_pct != want.rwmixread_pct ||
 	    io->bs_bytes != want.bs_bytes || io->iodepth != want.iodepth || io->jobs != want.jobs ||
 	    io->size_bytes != want.size_bytes || io->runtime_ns != want.runtime_ns ||
 	    io->io_bytes != want.io_bytes || io->ramp_ns != want.ramp_ns ||
 	    io->fsync_every != want.fsync_every || io->direct != want.direct ||
-	    io->engine != want.engine || io->seed != want.seed) {
+	    io->engine != want.engine || io->seed != want.seed || io->rate_iops != want.rate_iops) {
 		check_fail(__FILE__, line, NULL,
 			   "phase %s io\n"
 			   "  got:      rw %d mix %u bs %" PRIu64 " qd %u jobs %u size %" PRIu64
 			   " runtime %" PRIu64 " io %" PRIu64 " ramp %" PRIu64
-			   " fsync %u direct %d engine %d seed %" PRIu64 "\n"
+			   " fsync %u direct %d engine %d seed %" PRIu64 " rate %" PRIu64 "\n"
 			   "  expected: rw %d mix %u bs %" PRIu64 " qd %u jobs %u size %" PRIu64
 			   " runtime %" PRIu64 " io %" PRIu64 " ramp %" PRIu64
-			   " fsync %u direct %d engine %d seed %" PRIu64,
+			   " fsync %u direct %d engine %d seed %" PRIu64 " rate %" PRIu64,
 			   ph->name, (int)io->rw, io->rwmixread_pct, io->bs_bytes, io->iodepth,
 			   io->jobs, io->size_bytes, io->runtime_ns, io->io_bytes, io->ramp_ns,
-			   io->fsync_every, io->direct, (int)io->engine, io->seed, (int)want.rw,
-			   want.rwmixread_pct, want.bs_bytes, want.iodepth, want.jobs,
+			   io->fsync_every, io->direct, (int)io->engine, io->seed, io->rate_iops,
+			   (int)want.rw, want.rwmixread_pct, want.bs_bytes, want.iodepth, want.jobs,
 			   want.size_bytes, want.runtime_ns, want.io_bytes, want.ramp_ns,
-			   want.fsync_every, want.direct, (int)want.engine, want.seed);
+			   want.fsync_every, want.direct, (int)want.engine, want.seed,
+			   want.rate_iops);
 	}
+}
+
+static void check_io(int line, const struct sc_phase *ph, const char *name, const char *group,
+		     uint32_t config_index, uint32_t cell, uint32_t ncells, struct sc_io_spec want)
+{
+	check_cell_io(line, ph, name, group, config_index, cell, ncells, SC_WORKLOAD_IO, want);
 }
 
 static void test_full_plan(void)
@@ -651,7 +660,8 @@ static void test_errors(void)
 	EXPECT_ERR(HEAD "    jobs:\n",
 		   "@P:5:10: phases.0.jobs: no value given (expected a whole number)");
 	EXPECT_ERR(HEAD "    workload: ckpt\n",
-		   "@P:5:15: phases.0.workload: \"ckpt\" is not a workload (known: io)");
+		   "@P:5:15: phases.0.workload: \"ckpt\" is not a workload (known: io, "
+		   "checkpoint, ingest, kvcache)");
 	EXPECT_ERR(
 	    HEAD "    engine: aio\n",
 	    "@P:5:13: phases.0.engine: \"aio\" is not an engine (known: io_uring, psync, null)");
@@ -779,6 +789,564 @@ static void test_targets(void)
 	}
 }
 
+/* ---- workloads: checkpoint, ingest, kvcache ---- */
+
+static bool same_model(const struct sc_model *a, const struct sc_model *b)
+{
+	return strcmp(a->name, b->name) == 0 && a->layers == b->layers && a->hidden == b->hidden &&
+	       a->ffn_hidden == b->ffn_hidden && a->heads == b->heads &&
+	       a->kv_heads == b->kv_heads && a->vocab == b->vocab &&
+	       a->model_dtype_bytes == b->model_dtype_bytes &&
+	       a->optim_bytes_per_param == b->optim_bytes_per_param;
+}
+
+/* checkpoints: 3 with restore: three written cells, three read back. */
+static void test_checkpoint(void)
+{
+	static const char yaml[] = "targets: [{path: @D}]\n"
+				   "phases:\n"
+				   "  - rw: write\n"
+				   "  - name: ck\n"
+				   "    workload: checkpoint\n"
+				   "    model: llama3.1-405b\n"
+				   "    tp: 8\n"
+				   "    pp: 32\n"
+				   "    dp: 2\n"
+				   "    zero: 1\n"
+				   "    checkpoints: 3\n"
+				   "    compute_between: 30s\n"
+				   "    block_size: 4MiB\n"
+				   "    scale: 0.001\n"
+				   "    restore: true\n"
+				   "    restore_shift: 1\n"
+				   "  - rw: read\n";
+	static const char *const names[] = {"ck[ckpt=1]",    "ck[ckpt=2]",    "ck[ckpt=3]",
+					    "ck[restore=1]", "ck[restore=2]", "ck[restore=3]"};
+	static const struct sc_model m405 = {.name = "llama3.1-405b",
+					     .layers = 126,
+					     .hidden = 16384,
+					     .ffn_hidden = 53248,
+					     .heads = 128,
+					     .kv_heads = 8,
+					     .vocab = 128256,
+					     .model_dtype_bytes = 2,
+					     .optim_bytes_per_param = 12};
+	struct sc_config *cfg;
+	const struct sc_plan *plan;
+	char path[512];
+
+	cfg = load_ok(yaml, NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	CHECK(plan->nphases == 8, "nphases %u", plan->nphases);
+	if (plan->nphases == 8) {
+		for (uint32_t c = 0; c < 6; c++) {
+			const struct sc_phase *ph = &plan->phases[1 + c];
+			const struct sc_ckpt_spec *ck = &ph->ckpt;
+			bool restore = c >= 3;
+
+			check_cell_io(__LINE__, ph, names[c], "ck", 1, c, 6, SC_WORKLOAD_CHECKPOINT,
+				      (struct sc_io_spec){.rw = restore ? SC_RW_READ : SC_RW_WRITE,
+							  .rwmixread_pct = restore ? 100 : 0,
+							  .bs_bytes = 4 * MIB,
+							  .iodepth = 8,
+							  .jobs = 1,
+							  .direct = false,
+							  .engine = SC_ENGINE_URING,
+							  .seed = 2});
+			CHECK(same_model(&ck->model, &m405), "%s: model %s layers %u hidden %u",
+			      ph->name, ck->model.name, ck->model.layers, ck->model.hidden);
+			CHECK(ck->layout.tp == 8 && ck->layout.pp == 32 && ck->layout.dp == 2 &&
+				  ck->layout.zero_stage == 1,
+			      "%s: layout tp %u pp %u dp %u zero %u", ph->name, ck->layout.tp,
+			      ck->layout.pp, ck->layout.dp, ck->layout.zero_stage);
+			CHECK(ck->checkpoints == 3 && ck->index == c % 3 + 1, "%s: %u of %u",
+			      ph->name, ck->index, ck->checkpoints);
+			CHECK(ck->restore == restore, "%s: restore %d", ph->name, ck->restore);
+			CHECK(ck->restore_shift == (restore ? 1u : 0u), "%s: restore_shift %u",
+			      ph->name, ck->restore_shift);
+			CHECK(ck->compute_before_ns == (!restore && c > 0 ? 30 * NS : 0),
+			      "%s: compute_before %" PRIu64, ph->name, ck->compute_before_ns);
+			CHECK(ck->scale == 0.001, "%s: scale %g", ph->name, ck->scale);
+			CHECK(ck->fsync == !restore, "%s: fsync %d", ph->name, ck->fsync);
+		}
+		check_io(__LINE__, &plan->phases[7], "phase2", "phase2", 2, 0, 1,
+			 (struct sc_io_spec){.rw = SC_RW_READ,
+					     .rwmixread_pct = 100,
+					     .bs_bytes = 4 * KIB,
+					     .iodepth = 1,
+					     .jobs = 1,
+					     .size_bytes = 64 * MIB,
+					     .io_bytes = 64 * MIB,
+					     .direct = true,
+					     .engine = SC_ENGINE_URING,
+					     .seed = 3});
+	}
+	sc_config_destroy(cfg);
+
+	/* An inline model, every other key at its default; the MLPerf
+	 * spelling of 405b names the catalogue entry. */
+	cfg = load_ok(
+	    "targets: [{path: @D}]\n"
+	    "phases:\n"
+	    "  - workload: checkpoint\n"
+	    "    model: {layers: 4, hidden: 512, ffn_hidden: 2048, heads: 8, vocab: 32000,\n"
+	    "            dtype: fp32}\n"
+	    "  - workload: checkpoint\n"
+	    "    model: llama3-405b\n"
+	    "    scale: 1e-4\n"
+	    "    fsync: false\n"
+	    "    direct: true\n",
+	    NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	CHECK(plan->nphases == 2, "nphases %u", plan->nphases);
+	if (plan->nphases == 2) {
+		static const struct sc_model inl = {.name = "inline",
+						    .layers = 4,
+						    .hidden = 512,
+						    .ffn_hidden = 2048,
+						    .heads = 8,
+						    .kv_heads = 8,
+						    .vocab = 32000,
+						    .model_dtype_bytes = 4,
+						    .optim_bytes_per_param = 12};
+		const struct sc_ckpt_spec *ck = &plan->phases[0].ckpt;
+
+		check_cell_io(__LINE__, &plan->phases[0], "phase0[ckpt=1]", "phase0", 0, 0, 1,
+			      SC_WORKLOAD_CHECKPOINT,
+			      (struct sc_io_spec){.rw = SC_RW_WRITE,
+						  .bs_bytes = MIB,
+						  .iodepth = 8,
+						  .jobs = 1,
+						  .direct = false,
+						  .engine = SC_ENGINE_URING,
+						  .seed = 1});
+		CHECK(same_model(&ck->model, &inl), "inline model %s heads %u kv %u dtype %u",
+		      ck->model.name, ck->model.heads, ck->model.kv_heads,
+		      ck->model.model_dtype_bytes);
+		CHECK(ck->layout.tp == 1 && ck->layout.pp == 1 && ck->layout.dp == 0 &&
+			  ck->layout.zero_stage == 0,
+		      "default layout tp %u pp %u dp %u zero %u", ck->layout.tp, ck->layout.pp,
+		      ck->layout.dp, ck->layout.zero_stage);
+		CHECK(ck->checkpoints == 1 && ck->index == 1 && !ck->restore &&
+			  ck->compute_before_ns == 0 && ck->scale == 1.0 && ck->fsync,
+		      "defaults: %u/%u restore %d compute %" PRIu64 " scale %g fsync %d", ck->index,
+		      ck->checkpoints, ck->restore, ck->compute_before_ns, ck->scale, ck->fsync);
+		ck = &plan->phases[1].ckpt;
+		CHECK(strcmp(ck->model.name, "llama3.1-405b") == 0, "alias: %s", ck->model.name);
+		CHECK(ck->scale == 1e-4 && !ck->fsync && plan->phases[1].io.direct,
+		      "scale %g fsync %d direct %d", ck->scale, ck->fsync,
+		      plan->phases[1].io.direct);
+	}
+	sc_config_destroy(cfg);
+}
+
+#define CKPT_HEAD                                                                                  \
+	"targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n    model: llama3-8b\n"
+
+static void test_checkpoint_errors(void)
+{
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n    model: gpt-4\n",
+		   "@P:5:12: phases.0.model: \"gpt-4\" is not a known model (known: llama3-8b, "
+		   "llama3-70b, llama3.1-405b, llama3-1t; or describe one inline: {layers, hidden, "
+		   "ffn_hidden, heads, kv_heads, vocab, dtype})");
+	EXPECT_ERR(
+	    "targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n    model: llama3-7b\n",
+	    "@P:5:12: phases.0.model: \"llama3-7b\" is not a known model (did you mean "
+	    "llama3-8b? known: llama3-8b, llama3-70b, llama3.1-405b, llama3-1t;");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n    tp: 2\n",
+		   "@P:4:5: phases.0: no model (a checkpoint phase needs model: one of llama3-8b, "
+		   "llama3-70b, llama3.1-405b, llama3-1t, or an inline mapping");
+	/* Keys of other workloads name their workload; bs hints block_size. */
+	EXPECT_ERR(CKPT_HEAD "    bs: 1MiB\n",
+		   "@P:6:5: phases.0.bs: not a key of workload checkpoint (use block_size here; "
+		   "bs is for workload io, kvcache)");
+	EXPECT_ERR(CKPT_HEAD "    runtime: 10s\n",
+		   "@P:6:5: phases.0.runtime: not a key of workload checkpoint (runtime is for "
+		   "workload io, ingest, kvcache)");
+	EXPECT_ERR(HEAD "    scale: 0.5\n",
+		   "@P:5:5: phases.0.scale: not a key of workload io (scale is for workload "
+		   "checkpoint)");
+	EXPECT_ERR("targets:\n  - path: @D\ndefaults:\n  workload: checkpoint\nphases:\n"
+		   "  - rw: read\n",
+		   "@P:6:5: phases.0.rw: not a key of workload checkpoint, from defaults.workload "
+		   "(rw is for workload io, kvcache)");
+	/* The key list of an unknown key is the workload's. */
+	EXPECT_ERR(CKPT_HEAD "    frobnicate: 1\n",
+		   "@P:6:5: phases.0.frobnicate: unknown key (a phase takes, for workload "
+		   "checkpoint: name, workload, iodepth, jobs, fsync, direct, engine, seed, "
+		   "stonewall, model, tp, pp, dp, zero, checkpoints, compute_between, block_size, "
+		   "scale, restore, restore_shift)");
+	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
+		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");
+	/* Values. */
+	EXPECT_ERR(CKPT_HEAD "    scale: 2\n",
+		   "@P:6:12: phases.0.scale: 2 is out of range (more than 0, at most 1)");
+	EXPECT_ERR(CKPT_HEAD "    scale: 0\n",
+		   "@P:6:12: phases.0.scale: 0 is out of range (more than 0, at most 1)");
+	EXPECT_ERR(CKPT_HEAD "    scale: 1%\n",
+		   "@P:6:12: phases.0.scale: \"1%\" is not a number (try 0.01 or 1e-4)");
+	EXPECT_ERR(CKPT_HEAD "    scale: nan\n",
+		   "@P:6:12: phases.0.scale: \"nan\" is not a number");
+	EXPECT_ERR(CKPT_HEAD "    zero: 4\n", "@P:6:11: phases.0.zero: 4 is out of range (0..3)");
+	EXPECT_ERR(CKPT_HEAD "    checkpoints: 0\n",
+		   "@P:6:18: phases.0.checkpoints: 0 is out of range (1..10000)");
+	EXPECT_ERR(
+	    CKPT_HEAD "    fsync: 4\n",
+	    "@P:6:12: phases.0.fsync: \"4\" is not a boolean (a checkpoint fsyncs every file "
+	    "or none: write true or false; fsync: N is for io and kvcache phases)");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - rw: write\n    fsync: true\n",
+		   "@P:5:12: phases.0.fsync: \"true\" is not a whole number (fsync: N fsyncs after "
+		   "every N writes; true or false is for checkpoint phases)");
+	EXPECT_ERR(CKPT_HEAD "    restore_shift: 1\n",
+		   "@P:6:20: phases.0.restore_shift: restore_shift needs restore: true");
+	/* No sweeps: a checkpoint's cells are its checkpoints. */
+	EXPECT_ERR(CKPT_HEAD "    block_size: [1MiB, 4MiB]\n",
+		   "@P:6:17: phases.0.block_size: got a list, but a checkpoint phase is not swept "
+		   "(give one value; its cells are its checkpoints)");
+	EXPECT_ERR(CKPT_HEAD "    iodepth: [1, 8]\n",
+		   "@P:6:14: phases.0.iodepth: got a list, but a checkpoint phase is not swept");
+	EXPECT_ERR("targets:\n  - path: @D\ndefaults:\n  iodepth: [1, 8]\nphases:\n"
+		   "  - workload: checkpoint\n    model: llama3-8b\n    name: ck\n",
+		   "@P:4:12: defaults.iodepth: got a list, but a checkpoint phase is not swept "
+		   "(give one value; its cells are its checkpoints), in phase ck");
+	/* The layout, reported at the key that breaks it. */
+	EXPECT_ERR(CKPT_HEAD "    tp: 3\n",
+		   "@P:6:9: phases.0.tp: tp 3 must divide the 32 attention heads of llama3-8b");
+	EXPECT_ERR(CKPT_HEAD "    pp: 33\n",
+		   "@P:6:9: phases.0.pp: pp 33 exceeds the 32 layers of llama3-8b");
+	EXPECT_ERR(CKPT_HEAD "    pp: 2\n    zero: 3\n",
+		   "@P:7:11: phases.0.zero: ZeRO-3 does not combine with pipeline parallelism");
+	EXPECT_ERR(CKPT_HEAD "    tp: 8\n    pp: 32\n    dp: 4294967295\n",
+		   "@P:8:9: phases.0.dp: tp 8 x pp 32 x dp 4294967295 ranks is more than 2^32");
+	/* Inline models. */
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n"
+		   "    model: {layers: 2, hidden: 64, ffn_hidden: 128, vocab: 100}\n",
+		   "@P:5:12: phases.0.model: the inline model has no heads (give layers, hidden, "
+		   "ffn_hidden, heads and vocab; kv_heads defaults to heads, dtype to bf16)");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n"
+		   "    model: {layers: 2, hidden: 64, ffn_hidden: 128, heads: 4, vocab: 100,\n"
+		   "            dtype: int8}\n",
+		   "@P:6:20: phases.0.model.dtype: \"int8\" is not a dtype (known: fp16, bf16, "
+		   "fp32)");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n"
+		   "    model: {layrs: 2}\n",
+		   "@P:5:13: phases.0.model.layrs: unknown key (did you mean layers?)");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n"
+		   "    model: {layers: 2, hidden: 64, ffn_hidden: 128, heads: 4, kv_heads: 3,\n"
+		   "            vocab: 100}\n",
+		   "@P:5:12: phases.0.model: inline: kv_heads 3 must divide the 4 attention heads");
+	/* Targets: writing over a file, and O_DIRECT alignment. */
+	EXPECT_ERR("targets:\n  - path: @F\nphases:\n  - workload: checkpoint\n"
+		   "    model: llama3-8b\n",
+		   "@P:4:15: phases.0.workload: a checkpoint would overwrite the data of the file "
+		   "@F (targets.0) (set allow_destroy: true");
+	EXPECT_ERR("targets:\n  - path: @F\n    allow_destroy: true\nphases:\n"
+		   "  - workload: checkpoint\n    model: llama3-8b\n    direct: true\n"
+		   "    block_size: 1000\n",
+		   "@P:8:17: phases.0.block_size: 1KB is not a multiple of the 512B block size of "
+		   "targets.0 (@F), which direct: true needs");
+}
+
+static void test_ingest(void)
+{
+	struct sc_config *cfg;
+	const struct sc_plan *plan;
+	char path[512];
+
+	cfg = load_ok("targets: [{path: @D}]\n"
+		      "phases:\n"
+		      "  - workload: ingest\n"
+		      "  - name: timed\n"
+		      "    workload: ingest\n"
+		      "    files: 1000\n"
+		      "    file_size: 150MiB\n"
+		      "    sample_size: 150MiB\n"
+		      "    batch: 4\n"
+		      "    compute_per_batch: 250ms\n"
+		      "    runtime: 20s\n"
+		      "    prefetch: 0\n"
+		      "    jobs: 2\n"
+		      "    iodepth: 4\n"
+		      "    direct: false\n"
+		      "    engine: psync\n"
+		      "    seed: 9\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	CHECK(plan->nphases == 2, "nphases %u", plan->nphases);
+	if (plan->nphases == 2) {
+		const struct sc_ingest_spec *in = &plan->phases[0].ingest;
+
+		check_cell_io(__LINE__, &plan->phases[0], "phase0", "phase0", 0, 0, 1,
+			      SC_WORKLOAD_INGEST,
+			      (struct sc_io_spec){.rw = SC_RW_RANDREAD,
+						  .rwmixread_pct = 100,
+						  .bs_bytes = 128 * KIB,
+						  .iodepth = 64,
+						  .jobs = 8,
+						  .direct = true,
+						  .engine = SC_ENGINE_URING,
+						  .seed = 1});
+		CHECK(in->files == 64 && in->file_bytes == 64 * MIB &&
+			  in->sample_bytes == 128 * KIB && in->batch == 32 &&
+			  in->compute_per_batch_ns == 0 && in->epochs == 1 && in->prefetch == 2,
+		      "ingest defaults: files %u file %" PRIu64 " sample %" PRIu64
+		      " batch %u compute %" PRIu64 " epochs %u prefetch %u",
+		      in->files, in->file_bytes, in->sample_bytes, in->batch,
+		      in->compute_per_batch_ns, in->epochs, in->prefetch);
+		in = &plan->phases[1].ingest;
+		check_cell_io(__LINE__, &plan->phases[1], "timed", "timed", 1, 0, 1,
+			      SC_WORKLOAD_INGEST,
+			      (struct sc_io_spec){.rw = SC_RW_RANDREAD,
+						  .rwmixread_pct = 100,
+						  .bs_bytes = 150 * MIB,
+						  .iodepth = 4,
+						  .jobs = 2,
+						  .runtime_ns = 20 * NS,
+						  .direct = false,
+						  .engine = SC_ENGINE_PSYNC,
+						  .seed = 9});
+		CHECK(in->files == 1000 && in->file_bytes == 150 * MIB &&
+			  in->sample_bytes == 150 * MIB && in->batch == 4 &&
+			  in->compute_per_batch_ns == NS / 4 && in->epochs == 0 &&
+			  in->prefetch == 0,
+		      "ingest: files %u file %" PRIu64 " sample %" PRIu64
+		      " batch %u compute %" PRIu64 " epochs %u prefetch %u",
+		      in->files, in->file_bytes, in->sample_bytes, in->batch,
+		      in->compute_per_batch_ns, in->epochs, in->prefetch);
+	}
+	sc_config_destroy(cfg);
+
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    bs: 4KiB\n",
+		   "@P:5:5: phases.0.bs: not a key of workload ingest (use sample_size here; bs is "
+		   "for workload io, kvcache)");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    runtime: 5s\n"
+		   "    epochs: 2\n",
+		   "@P:6:13: phases.0.epochs: runtime and epochs are alternatives");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    file_size: 100KiB\n",
+		   "@P:5:16: phases.0.file_size: 100KiB is smaller than sample_size 128KiB");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    file_size: 1MiB\n"
+		   "    sample_size: 96KiB\n",
+		   "@P:5:16: phases.0.file_size: 1MiB is not a multiple of sample_size 96KiB");
+	EXPECT_ERR(
+	    "targets:\n  - path: @D\nphases:\n  - workload: ingest\n    sample_size: 96KiB\n",
+	    "@P:5:18: phases.0.sample_size: 96KiB does not divide file_size 64MiB");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    iodepth: [8, 16]\n",
+		   "@P:5:14: phases.0.iodepth: got a list, but an ingest phase is not swept (give "
+		   "one value)");
+	EXPECT_ERR("targets:\n  - path: @F\nphases:\n  - workload: ingest\n    file_size: 1000000\n"
+		   "    sample_size: 1000\n",
+		   "@P:6:18: phases.0.sample_size: 1KB is not a multiple of the 512B block size of "
+		   "targets.0 (@F), which direct: true needs");
+}
+
+static void test_kvcache_rate(void)
+{
+	struct sc_config *cfg;
+	const struct sc_plan *plan;
+	char path[512];
+
+	cfg = load_ok("targets: [{path: @D}]\n"
+		      "phases:\n"
+		      "  - workload: kvcache\n"
+		      "  - name: kv\n"
+		      "    workload: kvcache\n"
+		      "    rate: 5000/s\n"
+		      "    runtime: 10s\n"
+		      "    bs: [4KiB, 16KiB]\n"
+		      "  - rw: randread\n"
+		      "    rate: 200\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	CHECK(plan->nphases == 4, "nphases %u", plan->nphases);
+	if (plan->nphases == 4) {
+		check_cell_io(__LINE__, &plan->phases[0], "phase0", "phase0", 0, 0, 1,
+			      SC_WORKLOAD_KVCACHE,
+			      (struct sc_io_spec){.rw = SC_RW_RANDRW,
+						  .rwmixread_pct = 70,
+						  .bs_bytes = 4 * KIB,
+						  .iodepth = 128,
+						  .jobs = 8,
+						  .size_bytes = 1024 * MIB,
+						  .io_bytes = 1024 * MIB,
+						  .direct = true,
+						  .engine = SC_ENGINE_URING,
+						  .seed = 1});
+		for (uint32_t c = 0; c < 2; c++)
+			check_cell_io(__LINE__, &plan->phases[1 + c],
+				      c ? "kv[bs=16KiB]" : "kv[bs=4KiB]", "kv", 1, c, 2,
+				      SC_WORKLOAD_KVCACHE,
+				      (struct sc_io_spec){.rw = SC_RW_RANDRW,
+							  .rwmixread_pct = 70,
+							  .bs_bytes = c ? 16 * KIB : 4 * KIB,
+							  .iodepth = 128,
+							  .jobs = 8,
+							  .size_bytes = 1024 * MIB,
+							  .runtime_ns = 10 * NS,
+							  .direct = true,
+							  .engine = SC_ENGINE_URING,
+							  .seed = 2,
+							  .rate_iops = 5000});
+		check_io(__LINE__, &plan->phases[3], "phase2", "phase2", 2, 0, 1,
+			 (struct sc_io_spec){.rw = SC_RW_RANDREAD,
+					     .rwmixread_pct = 100,
+					     .bs_bytes = 4 * KIB,
+					     .iodepth = 1,
+					     .jobs = 1,
+					     .size_bytes = 64 * MIB,
+					     .io_bytes = 64 * MIB,
+					     .direct = true,
+					     .engine = SC_ENGINE_URING,
+					     .seed = 3,
+					     .rate_iops = 200});
+	}
+	sc_config_destroy(cfg);
+
+	EXPECT_ERR(HEAD "    rate: fast\n",
+		   "@P:5:11: phases.0.rate: \"fast\" is not a rate (write I/Os per second per "
+		   "rank: 5000/s, or 0 for a closed loop)");
+	EXPECT_ERR(HEAD "    rate: 5000/m\n", "@P:5:11: phases.0.rate: \"5000/m\" is not a rate");
+	EXPECT_ERR(HEAD "    rate: 2000000000/s\n",
+		   "@P:5:11: phases.0.rate: 2000000000/s is out of range (0/s..1000000000/s)");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: kvcache\n    rw: read\n"
+		   "    rwmixread: 90\n",
+		   "@P:6:16: phases.0.rwmixread: rwmixread only applies to rw: randrw");
+}
+
+/* Defaults and bare --set keys reach the phases whose workload takes
+ * them, with their kind of value. */
+static void test_workload_set(void)
+{
+	static const char yaml[] = "targets: [{path: @D}]\n"
+				   "defaults:\n"
+				   "  fsync: false\n" /* checkpoint phases only */
+				   "  iodepth: 16\n"  /* every phase */
+				   "phases:\n"
+				   "  - name: wr\n"
+				   "    rw: write\n"
+				   "    io_size: 1MiB\n"
+				   "  - name: ck\n"
+				   "    workload: checkpoint\n"
+				   "    model: llama3-8b\n"
+				   "  - name: in\n"
+				   "    workload: ingest\n"
+				   "    epochs: 3\n"
+				   "  - name: kv\n"
+				   "    workload: kvcache\n";
+	const char *sets[] = {
+	    "scale=0.01",     /* checkpoint only: io would refuse it */
+	    "runtime=5s",     /* io (drops io_size), ingest (drops epochs), kvcache */
+	    "fsync=2",	      /* io and kvcache: a count */
+	    "restore=true",   /* checkpoint */
+	    "iodepth=[4, 8]", /* a sweep: io and kvcache only */
+	};
+	struct sc_config *cfg;
+	const struct sc_plan *plan;
+	char path[512], buf[600];
+
+	cfg = load_ok(yaml, sets, sizeof(sets) / sizeof(sets[0]), path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	/* wr: 2 cells, ck: 2 (written, restored), in: 1, kv: 2. */
+	CHECK(plan->nphases == 7, "nphases %u", plan->nphases);
+	if (plan->nphases == 7) {
+		const struct sc_phase *p = plan->phases;
+
+		CHECK(strcmp(p[0].name, "wr[iodepth=4]") == 0 && p[0].io.runtime_ns == 5 * NS &&
+			  p[0].io.io_bytes == 0 && p[0].io.fsync_every == 2,
+		      "wr: %s runtime %" PRIu64 " io %" PRIu64 " fsync %u", p[0].name,
+		      p[0].io.runtime_ns, p[0].io.io_bytes, p[0].io.fsync_every);
+		CHECK(strcmp(p[2].name, "ck[ckpt=1]") == 0 &&
+			  strcmp(p[3].name, "ck[restore=1]") == 0,
+		      "ck cells %s %s", p[2].name, p[3].name);
+		CHECK(p[2].ckpt.scale == 0.01 && !p[2].ckpt.fsync && p[2].io.iodepth == 16 &&
+			  p[2].io.runtime_ns == 0,
+		      "ck: scale %g fsync %d iodepth %u runtime %" PRIu64, p[2].ckpt.scale,
+		      p[2].ckpt.fsync, p[2].io.iodepth, p[2].io.runtime_ns);
+		CHECK(strcmp(p[4].name, "in") == 0 && p[4].io.runtime_ns == 5 * NS &&
+			  p[4].ingest.epochs == 0 && p[4].io.iodepth == 16,
+		      "in: %s runtime %" PRIu64 " epochs %u iodepth %u", p[4].name,
+		      p[4].io.runtime_ns, p[4].ingest.epochs, p[4].io.iodepth);
+		CHECK(strcmp(p[6].name, "kv[iodepth=8]") == 0 && p[6].io.runtime_ns == 5 * NS &&
+			  p[6].io.fsync_every == 2 && p[6].io.iodepth == 8,
+		      "kv: %s runtime %" PRIu64 " fsync %u iodepth %u", p[6].name,
+		      p[6].io.runtime_ns, p[6].io.fsync_every, p[6].io.iodepth);
+	}
+	sc_config_where(cfg, "phases.ck.scale", buf, sizeof(buf));
+	CHECK(strcmp(buf, "--set scale=0.01") == 0, "where phases.ck.scale: %s", buf);
+	sc_config_destroy(cfg);
+
+	/* fsync=true is a checkpoint's kind of fsync. */
+	{
+		const char *s[] = {"fsync=true"};
+
+		cfg = load_ok("targets: [{path: @D}]\nphases:\n  - rw: write\n"
+			      "  - workload: checkpoint\n    model: llama3-8b\n    fsync: false\n",
+			      s, 1, path, sizeof(path), __LINE__);
+		if (cfg) {
+			plan = sc_config_plan(cfg);
+			CHECK(plan->phases[0].io.fsync_every == 0 && plan->phases[1].ckpt.fsync,
+			      "fsync=true: io %u, checkpoint %d", plan->phases[0].io.fsync_every,
+			      plan->phases[1].ckpt.fsync);
+		}
+		sc_config_destroy(cfg);
+	}
+	/* A default fsync reaches the phases whose kind of fsync it is. */
+	for (int b = 0; b < 2; b++) {
+		char yml[256];
+
+		snprintf(yml, sizeof(yml),
+			 "targets: [{path: @D}]\ndefaults:\n  fsync: %s\nphases:\n  - rw: write\n"
+			 "  - workload: checkpoint\n    model: llama3-8b\n",
+			 b ? "false" : "4");
+		cfg = load_ok(yml, NULL, 0, path, sizeof(path), __LINE__);
+		if (cfg) {
+			plan = sc_config_plan(cfg);
+			CHECK(plan->phases[0].io.fsync_every == (b ? 0u : 4u) &&
+				  plan->phases[1].ckpt.fsync == (b == 0),
+			      "defaults fsync %s: io %u, checkpoint %d", b ? "false" : "4",
+			      plan->phases[0].io.fsync_every, plan->phases[1].ckpt.fsync);
+		}
+		sc_config_destroy(cfg);
+	}
+	EXPECT_ERR("targets: [{path: @D}]\ndefaults:\n  fsync: yes\nphases: [{rw: write}]\n",
+		   "@P:3:10: defaults.fsync: \"yes\" is not a whole number");
+	{
+		const char *s[] = {"scale=0.01"};
+
+		EXPECT_SET_ERR(HEAD, s,
+			       "--set scale=0.01: no phase accepts \"scale\" (it is a key of "
+			       "workload checkpoint; the phases here are io)");
+	}
+	{
+		const char *s[] = {"scale=2"};
+
+		EXPECT_SET_ERR(CKPT_HEAD, s,
+			       "--set scale=2: phases.0.scale: 2 is out of range (more than 0, at "
+			       "most 1)");
+	}
+	{
+		const char *s[] = {"epochs=2"};
+
+		cfg = load_ok("targets: [{path: @D}]\nphases:\n  - workload: ingest\n"
+			      "    runtime: 5s\n",
+			      s, 1, path, sizeof(path), __LINE__);
+		if (cfg)
+			CHECK(sc_config_plan(cfg)->phases[0].ingest.epochs == 2 &&
+				  sc_config_plan(cfg)->phases[0].io.runtime_ns == 0,
+			      "epochs=2 replaces runtime");
+		sc_config_destroy(cfg);
+	}
+}
+
 int main(void)
 {
 	FILE *f;
@@ -799,6 +1367,11 @@ int main(void)
 	test_set();
 	test_errors();
 	test_targets();
+	test_checkpoint();
+	test_checkpoint_errors();
+	test_ingest();
+	test_kvcache_rate();
+	test_workload_set();
 
 	check_rmtree(dir);
 	return check_exit("test_config");

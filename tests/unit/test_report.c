@@ -346,7 +346,8 @@ static int has_suffix(const char *s, const char *suf)
 
 static int names_unit(const char *key)
 {
-	static const char *const sufs[] = {"_ns", "_bytes", "_bytes_per_s", "_MBps", "_pct"};
+	static const char *const sufs[] = {"_ns", "_bytes", "_bytes_per_s", "_per_s", "_MBps",
+					   "_pct", "_iops"};
 
 	for (size_t i = 0; i < sizeof(sufs) / sizeof(sufs[0]); i++)
 		if (has_suffix(key, sufs[i]))

@@ -1,0 +1,481 @@
+/* test_ingest.c -- the ingest workload: a dataset made once and reused,
+ * exact sample and byte counts in epochs mode, compute-bound accelerator
+ * utilisation, batch waits, the prefetch bound, time mode, node ranks sharing
+ * one dataset, and errors that name the path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "job.h"
+#include "layout.h"
+#include "plan.h"
+
+#define MS  1000000ull
+#define KIB 1024ull
+#define MIB (1024ull * 1024ull)
+
+static char tmpdir[256];
+
+/* One ingest phase on a directory target: 4 files x 1 MiB, 64 KiB samples,
+ * batch 4, one epoch, no compute, 2 readers at depth 4, prefetch 2. */
+static void plan_ingest(struct sc_plan *plan, const char *target, enum sc_engine_kind engine)
+{
+	struct sc_phase *ph;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->run_id = xstrdup("test");
+	plan->ntargets = 1;
+	plan->targets = xcalloc(1, sizeof(*plan->targets));
+	plan->targets[0].path = xstrdup(target);
+	plan->targets[0].kind = SC_TARGET_DIR;
+	plan->targets[0].capacity_bytes = 1ull << 30;
+	plan->nphases = 1;
+	plan->phases = xcalloc(1, sizeof(*plan->phases));
+	ph = &plan->phases[0];
+	ph->name = xstrdup("train");
+	ph->group = xstrdup("train");
+	ph->ncells = 1;
+	ph->workload = SC_WORKLOAD_INGEST;
+	ph->io.rw = SC_RW_RANDREAD;
+	ph->io.bs_bytes = 64 * KIB;
+	ph->io.iodepth = 4;
+	ph->io.jobs = 2;
+	ph->io.direct = true;
+	ph->io.engine = engine;
+	ph->io.seed = 11;
+	ph->ingest = (struct sc_ingest_spec){.files = 4,
+					     .file_bytes = MIB,
+					     .sample_bytes = 64 * KIB,
+					     .batch = 4,
+					     .epochs = 1,
+					     .prefetch = 2};
+}
+
+static const struct sc_place one_rank = {
+    .rank = 0, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
+
+/* Runs phase 0 at place; fills res and the batch-wait count of the rank's
+ * histogram.  Returns sc_run_finish's code (or sc_run_create's, err set). */
+static int run_ingest(const struct sc_plan *plan, const struct sc_place *place,
+		      struct sc_rank_result *res, uint64_t *batch_waits, char *err, size_t errlen)
+{
+	struct sc_run *run = NULL;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = sc_run_create(&run, plan, 0, place, err, errlen);
+	if (rc)
+		return rc;
+	sc_run_start(run, sc_now_ns() + MS);
+	while (!sc_run_done(run))
+		usleep(1000);
+	rc = sc_run_finish(run, res);
+	if (batch_waits)
+		*batch_waits = sc_run_hist(run, SC_HK_BATCH_WAIT)->count;
+	CHECK(sc_run_hist(run, SC_HK_LAT_READ)->count == res->ios[SC_DIR_READ],
+	      "read latency histogram holds every read");
+	sc_run_destroy(run);
+	return rc;
+}
+
+static uint64_t seconds_sum(const struct sc_rank_result *r)
+{
+	uint64_t s = 0;
+
+	for (uint32_t k = 0; k < r->nseconds; k++)
+		s += r->seconds[k].bytes[SC_DIR_READ];
+	return s;
+}
+
+/* Checks what an epochs run of steps steps must have read, exactly. */
+static void check_exact(const struct sc_plan *plan, const struct sc_rank_result *res,
+			uint64_t steps, uint64_t batch_waits, const char *what)
+{
+	const struct sc_ingest_spec *in = &plan->phases[0].ingest;
+	uint64_t samples = steps * in->batch;
+
+	CHECK(res->steps == steps, "%s: %llu steps, want %llu", what,
+	      (unsigned long long)res->steps, (unsigned long long)steps);
+	CHECK(res->samples == samples, "%s: %llu samples, want %llu", what,
+	      (unsigned long long)res->samples, (unsigned long long)samples);
+	CHECK(res->ios[SC_DIR_READ] == samples, "%s: %llu reads, want %llu", what,
+	      (unsigned long long)res->ios[SC_DIR_READ], (unsigned long long)samples);
+	CHECK(res->bytes[SC_DIR_READ] == samples * in->sample_bytes, "%s: %llu B read, want %llu",
+	      what, (unsigned long long)res->bytes[SC_DIR_READ],
+	      (unsigned long long)(samples * in->sample_bytes));
+	CHECK(res->bytes[SC_DIR_WRITE] == 0, "%s: nothing written in the phase", what);
+	CHECK(res->planned_bytes == samples * in->sample_bytes, "%s: planned %llu B", what,
+	      (unsigned long long)res->planned_bytes);
+	CHECK(seconds_sum(res) == res->bytes[SC_DIR_READ], "%s: per-second series sums to bytes",
+	      what);
+	CHECK(batch_waits == steps && res->batch_wait.count == steps,
+	      "%s: %llu batch waits (summary %llu), want one per step (%llu)", what,
+	      (unsigned long long)batch_waits, (unsigned long long)res->batch_wait.count,
+	      (unsigned long long)steps);
+	CHECK(res->errors == 0 && res->error[0] == '\0', "%s: no error: %s", what, res->error);
+}
+
+static int64_t mtime_ns(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return -1;
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+static int64_t size_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+/* Created once with the right sizes, reused untouched, a damaged file
+ * rewritten; every run reads exactly steps x batch samples. */
+static void test_dataset(enum sc_engine_kind engine, const char *target)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	char dir[512], path[600], err[512];
+	int64_t mt[4];
+	uint64_t steps, waits = 0;
+	int rc;
+
+	check_context = sc_engine_name(engine);
+	plan_ingest(&plan, target, engine);
+	steps = sc_layout_ingest_steps(&plan, 0, &one_rank);
+	CHECK(steps == 16, "64 samples per node in batches of 4: 16 steps, got %llu",
+	      (unsigned long long)steps);
+	CHECK(sc_layout_ingest_dir(&plan, 0, 0, dir, sizeof(dir)) == 0, "dataset dir");
+	snprintf(path, sizeof(path), "%s/ssdcluster-datasets/train-4x1048576B", target);
+	CHECK(strcmp(dir, path) == 0, "dataset dir %s, want %s", dir, path);
+
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	CHECK(rc == 0, "first run: rc %d (%s%s)", rc, err, res.error);
+	check_exact(&plan, &res, steps, waits, "first run");
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/file_%d.dat", dir, i);
+		CHECK(size_of(path) == (int64_t)MIB, "%s is 1 MiB: %lld", path,
+		      (long long)size_of(path));
+		mt[i] = mtime_ns(path);
+	}
+	snprintf(path, sizeof(path), "%s/file_4.dat", dir);
+	CHECK(size_of(path) < 0, "no fifth file");
+	sc_rank_result_exit(&res);
+
+	/* a second run reuses the dataset as it is */
+	usleep(20000); /* a rewrite would show in the mtime */
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	CHECK(rc == 0, "second run: rc %d (%s%s)", rc, err, res.error);
+	check_exact(&plan, &res, steps, waits, "second run");
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/file_%d.dat", dir, i);
+		CHECK(mtime_ns(path) == mt[i], "%s reused, not rewritten", path);
+	}
+	sc_rank_result_exit(&res);
+
+	/* a file of the wrong size is written again; the others stay */
+	snprintf(path, sizeof(path), "%s/file_1.dat", dir);
+	CHECK(truncate(path, 1000) == 0, "damage file_1");
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	CHECK(rc == 0, "run after damage: rc %d (%s%s)", rc, err, res.error);
+	CHECK(size_of(path) == (int64_t)MIB, "damaged %s rewritten to 1 MiB: %lld", path,
+	      (long long)size_of(path));
+	snprintf(path, sizeof(path), "%s/file_0.dat", dir);
+	CHECK(mtime_ns(path) == mt[0], "intact file_0 left alone");
+	check_exact(&plan, &res, steps, waits, "run after damage");
+	sc_rank_result_exit(&res);
+
+	/* the dataset outlives the run directory's cleanup */
+	CHECK(sc_run_cleanup(&plan, &one_rank) == 0, "cleanup");
+	CHECK(size_of(path) == (int64_t)MIB, "dataset kept after cleanup");
+	sc_plan_exit(&plan);
+	check_context = NULL;
+}
+
+/* 20 ms of compute per step, I/O that keeps up: compute is exactly
+ * steps x 20 ms and fills at least 90% of the rank's wall time. */
+static void test_compute_bound(enum sc_engine_kind engine, const char *target)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	char err[512];
+	uint64_t steps, waits = 0;
+	double au;
+	int rc;
+
+	check_context = sc_engine_name(engine);
+	plan_ingest(&plan, target, engine);
+	plan.phases[0].ingest.compute_per_batch_ns = 20 * MS;
+	steps = sc_layout_ingest_steps(&plan, 0, &one_rank);
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	CHECK(rc == 0, "compute run: rc %d (%s%s)", rc, err, res.error);
+	check_exact(&plan, &res, steps, waits, "compute run");
+	CHECK(res.compute_ns == steps * 20 * MS, "compute %llu ns, want %llu x 20 ms",
+	      (unsigned long long)res.compute_ns, (unsigned long long)steps);
+	au = (double)res.compute_ns / (double)(res.end_ns - res.start_ns);
+	CHECK(au >= 0.9 && au <= 1.0, "compute-bound AU %.3f (compute %llu ns, wall %lld ns)", au,
+	      (unsigned long long)res.compute_ns, (long long)(res.end_ns - res.start_ns));
+	CHECK(res.busy_end_ns > 0 && res.busy_end_ns <= res.end_ns &&
+		  res.busy_end_ns >= (int64_t)(steps * 20 * MS),
+	      "last compute ends at %lld ns, within the rank's end %lld ns",
+	      (long long)res.busy_end_ns, (long long)res.end_ns);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+	check_context = NULL;
+}
+
+/* Readers stay at most `prefetch` batches ahead of the consumer: during
+ * step 0's long compute exactly (1 + prefetch) batches have been read. */
+static void test_prefetch_bound(void)
+{
+	for (uint32_t prefetch = 0; prefetch <= 2; prefetch++) {
+		struct sc_plan plan;
+		struct sc_rank_result res;
+		struct sc_run *run = NULL;
+		char err[512];
+		uint64_t start, got, want;
+
+		plan_ingest(&plan, tmpdir, SC_ENGINE_NULL);
+		plan.phases[0].ingest.prefetch = prefetch;
+		plan.phases[0].ingest.compute_per_batch_ns = 300 * MS;
+		if (sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err)) != 0) {
+			FAIL("prefetch %u: %s", prefetch, err);
+			sc_plan_exit(&plan);
+			continue;
+		}
+		start = sc_now_ns() + MS;
+		sc_run_start(run, start);
+		usleep(150000); /* mid-way through step 0's compute */
+		got = sc_run_bytes(run);
+		sc_run_stop(run);
+		while (!sc_run_done(run))
+			usleep(1000);
+		CHECK(sc_run_finish(run, &res) == 0, "prefetch %u: %s", prefetch, res.error);
+		want = (1 + prefetch) * 4 * 64 * KIB;
+		CHECK(got == want, "prefetch %u: %llu B read during step 0's compute, want %llu",
+		      prefetch, (unsigned long long)got, (unsigned long long)want);
+		CHECK(res.steps == 1,
+		      "prefetch %u: the stop lets step 0 finish, no more: %llu steps", prefetch,
+		      (unsigned long long)res.steps);
+		sc_rank_result_exit(&res);
+		sc_run_destroy(run);
+		sc_plan_exit(&plan);
+	}
+}
+
+/* Two ranks of a node share one dataset: each writes its half, reads
+ * whole batches of its own share of the samples, exactly. */
+static void test_two_ranks(void)
+{
+	struct sc_plan plan;
+	struct sc_place pl[2];
+	struct sc_run *run[2] = {NULL, NULL};
+	struct sc_rank_result res[2];
+	char err[512], dir[512], path[600];
+	uint64_t steps[2];
+
+	plan_ingest(&plan, tmpdir, SC_ENGINE_URING);
+	plan.phases[0].ingest.files = 6;
+	plan.phases[0].ingest.epochs = 2;
+	for (uint32_t r = 0; r < 2; r++) {
+		pl[r] = (struct sc_place){
+		    .rank = r, .target = 0, .slot = r, .nslots = 2, .local_nranks = 2};
+		steps[r] = sc_layout_ingest_steps(&plan, 0, &pl[r]);
+	}
+	/* 96 samples per node, 2 ranks x batch 4: 12 steps per epoch each */
+	CHECK(steps[0] == 24 && steps[1] == 24, "steps %llu %llu, want 24 each",
+	      (unsigned long long)steps[0], (unsigned long long)steps[1]);
+	/* both set up (slot 0 opens slot 1's files before they exist), then start */
+	for (int r = 0; r < 2; r++)
+		if (sc_run_create(&run[r], &plan, 0, &pl[r], err, sizeof(err)) != 0)
+			FAIL("rank %d setup: %s", r, err);
+	if (run[0] && run[1]) {
+		uint64_t start = sc_now_ns() + MS;
+
+		for (int r = 0; r < 2; r++)
+			sc_run_start(run[r], start);
+		for (int r = 0; r < 2; r++) {
+			while (!sc_run_done(run[r]))
+				usleep(1000);
+			CHECK(sc_run_finish(run[r], &res[r]) == 0, "rank %d: %s", r, res[r].error);
+			check_exact(&plan, &res[r], steps[r],
+				    sc_run_hist(run[r], SC_HK_BATCH_WAIT)->count, "two ranks");
+			sc_rank_result_exit(&res[r]);
+		}
+	}
+	for (int r = 0; r < 2; r++)
+		sc_run_destroy(run[r]);
+	sc_layout_ingest_dir(&plan, 0, 0, dir, sizeof(dir));
+	for (int i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/file_%d.dat", dir, i);
+		CHECK(size_of(path) == (int64_t)MIB, "%s is 1 MiB", path);
+	}
+	sc_plan_exit(&plan);
+}
+
+/* Samples that are not multiples of the block size, with O_DIRECT: every
+ * sample is read whole and counted at its own size. */
+static void test_unaligned_samples(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	char err[512];
+	uint64_t steps, waits = 0;
+	int rc;
+
+	plan_ingest(&plan, tmpdir, SC_ENGINE_URING);
+	plan.phases[0].ingest.sample_bytes = 100000;
+	plan.phases[0].ingest.file_bytes = MIB + 12345;
+	steps = sc_layout_ingest_steps(&plan, 0, &one_rank);
+	CHECK(steps == 10, "4 files x 10 samples in batches of 4: 10 steps, got %llu",
+	      (unsigned long long)steps);
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	CHECK(rc == 0, "unaligned samples: rc %d (%s%s)", rc, err, res.error);
+	check_exact(&plan, &res, steps, waits, "unaligned samples");
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+}
+
+/* Time mode: the phase ends near its runtime; the consumer's figures hold
+ * whole steps only.  The null engine needs no dataset. */
+static void test_time_mode(enum sc_engine_kind engine)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	char err[512];
+	uint64_t waits = 0, t;
+	int rc;
+
+	check_context = sc_engine_name(engine);
+	plan_ingest(&plan, tmpdir, engine);
+	plan.phases[0].io.runtime_ns = 300 * MS;
+	plan.phases[0].ingest.compute_per_batch_ns = 5 * MS;
+	CHECK(sc_layout_ingest_steps(&plan, 0, &one_rank) == 0, "time mode has no planned steps");
+	t = sc_now_ns();
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	t = sc_now_ns() - t;
+	CHECK(rc == 0, "time mode: rc %d (%s%s)", rc, err, res.error);
+	CHECK(t < 2000 * MS, "a 300 ms phase took %.0f ms", t / 1e6);
+	CHECK(res.end_ns >= (int64_t)(300 * MS) && res.end_ns < (int64_t)(400 * MS),
+	      "ends after its 300 ms runtime, within a step: %lld ns", (long long)res.end_ns);
+	CHECK(res.steps > 10 && res.steps <= 60, "5 ms steps in 300 ms: %llu",
+	      (unsigned long long)res.steps);
+	CHECK(res.compute_ns == res.steps * 5 * MS, "compute %llu ns for %llu whole steps",
+	      (unsigned long long)res.compute_ns, (unsigned long long)res.steps);
+	CHECK(waits == res.steps, "one batch wait per step: %llu", (unsigned long long)waits);
+	CHECK(res.samples >= res.steps * 4 && res.samples <= (res.steps + 1 + 2) * 4,
+	      "samples %llu: the steps' batches, at most prefetch + 1 batches more",
+	      (unsigned long long)res.samples);
+	CHECK(res.bytes[SC_DIR_READ] == res.samples * 64 * KIB, "bytes follow samples");
+	CHECK(res.planned_bytes == 0, "no planned bytes in time mode");
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+	check_context = NULL;
+}
+
+/* The null engine measures the tool alone: exact counts, no dataset. */
+static void test_null_engine(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	char base[300], dir[512], err[512];
+	uint64_t waits = 0;
+	struct stat st;
+
+	snprintf(base, sizeof(base), "%s/null", tmpdir);
+	plan_ingest(&plan, base, SC_ENGINE_NULL);
+	plan.phases[0].ingest.epochs = 3;
+	CHECK(run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err)) == 0, "null: %s%s", err,
+	      res.error);
+	check_exact(&plan, &res, 48, waits, "null engine");
+	sc_layout_ingest_dir(&plan, 0, 0, dir, sizeof(dir));
+	CHECK(stat(dir, &st) != 0, "null engine writes no dataset (%s)", dir);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+}
+
+/* Targets the dataset cannot go to: the message names the path. */
+static void test_errors(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	struct sc_run *run = NULL;
+	char blocker[320], target[400], blocker2[450], err[1024];
+	int fd, rc;
+
+	/* a target below a regular file cannot exist */
+	snprintf(blocker, sizeof(blocker), "%s/plainfile", tmpdir);
+	fd = open(blocker, O_CREAT | O_WRONLY, 0644);
+	CHECK(fd >= 0, "make %s", blocker);
+	close(fd);
+	snprintf(target, sizeof(target), "%s/target", blocker);
+	plan_ingest(&plan, target, SC_ENGINE_PSYNC);
+	err[0] = '\0';
+	rc = sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err));
+	CHECK(rc == -ENOTDIR, "missing target: rc %d, want -ENOTDIR", rc);
+	CHECK(strstr(err, target) != NULL, "message names the target path: %s", err);
+	sc_plan_exit(&plan);
+
+	/* the run directory can be made, the dataset directory cannot */
+	snprintf(target, sizeof(target), "%s/blocked", tmpdir);
+	CHECK(mkdir(target, 0755) == 0, "mkdir %s", target);
+	snprintf(blocker2, sizeof(blocker2), "%s/ssdcluster-datasets", target);
+	fd = open(blocker2, O_CREAT | O_WRONLY, 0644);
+	CHECK(fd >= 0, "make %s", blocker2);
+	close(fd);
+	plan_ingest(&plan, target, SC_ENGINE_URING);
+	err[0] = '\0';
+	rc = sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err));
+	CHECK(rc == -ENOTDIR, "blocked dataset dir: rc %d, want -ENOTDIR", rc);
+	CHECK(strstr(err, blocker2) && strstr(err, "dataset"), "message names the dataset path: %s",
+	      err);
+	if (rc == 0) {
+		sc_run_start(run, sc_now_ns());
+		sc_run_finish(run, &res);
+		sc_rank_result_exit(&res);
+		sc_run_destroy(run);
+	}
+	sc_plan_exit(&plan);
+
+	/* a read-only dataset file of the wrong size cannot be fixed */
+	if (geteuid() != 0) {
+		char dir[512], path[600];
+
+		plan_ingest(&plan, tmpdir, SC_ENGINE_PSYNC);
+		plan.phases[0].ingest.files = 2;
+		sc_layout_ingest_dir(&plan, 0, 0, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/file_0.dat", dir);
+		CHECK(run_ingest(&plan, &one_rank, &res, NULL, err, sizeof(err)) == 0, "%s", err);
+		sc_rank_result_exit(&res);
+		CHECK(truncate(path, 10) == 0 && chmod(path, 0444) == 0, "make %s read-only", path);
+		rc = run_ingest(&plan, &one_rank, &res, NULL, err, sizeof(err));
+		CHECK(rc == -EACCES && strstr(err, path), "read-only damaged file: %d %s", rc, err);
+		sc_plan_exit(&plan);
+	}
+}
+
+int main(void)
+{
+	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_ingest");
+	test_dataset(SC_ENGINE_PSYNC, tmpdir);
+	test_dataset(SC_ENGINE_URING, tmpdir);
+	test_compute_bound(SC_ENGINE_PSYNC, tmpdir);
+	test_compute_bound(SC_ENGINE_URING, tmpdir);
+	test_prefetch_bound();
+	test_two_ranks();
+	test_unaligned_samples();
+	test_time_mode(SC_ENGINE_URING);
+	test_time_mode(SC_ENGINE_NULL);
+	test_null_engine();
+	test_errors();
+	check_rmtree(tmpdir);
+	return check_exit("test_ingest");
+}
