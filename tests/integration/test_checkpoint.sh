@@ -31,10 +31,13 @@ sc_mpirun 4 "$T/ckpt.yaml" --dry-run --output "$T/dry" || { cat "$T/out.log"; fa
 sc_mpirun 4 "$T/ckpt.yaml" --output "$T/out" || { cat "$T/out.log"; fail "run exited $?"; }
 cat "$T/out.log"
 
-python3 - "$T/dry/plan.json" "$T/out/results.json" <<'PY'
-import json, os, sys
+python3 - "$T/dry/plan.json" "$T/out/results.json" "$T/target" <<'PY'
+import glob, json, os, sys
 plan = json.load(open(sys.argv[1]))
 res = json.load(open(sys.argv[2]))
+runs = glob.glob(os.path.join(sys.argv[3], "ssdcluster-*"))
+if len(runs) != 1:
+    print("FAIL: want one kept run directory, got", runs); sys.exit(1)
 bad = 0
 def need(cond, what):
     global bad
@@ -45,10 +48,12 @@ names = [p["name"] for p in res["phases"]]
 need(names == [f"ckpt[ckpt={k}]" for k in (1, 2, 3)] + [f"ckpt[restore={k}]" for k in (1, 2, 3)],
      f"cells in order: {names}")
 # every planned file exists with its planned size (keep: true)
+# the dry run had its own run id: compare paths below the run directory
 files = {}
 for r in plan["ranks"]:
     for f in r["files"]:
-        files[f["path"]] = f["size_bytes"]
+        rel = f["path"].split("/ssdcluster-", 1)[1].split("/", 1)[1]
+        files[os.path.join(runs[0], rel)] = f["size_bytes"]
 need(len(files) > 0, "plan lists checkpoint files")
 for path, size in files.items():
     if not os.path.exists(path):
