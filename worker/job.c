@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -93,7 +94,20 @@ void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t
 	j->last_ns = now;
 }
 
-static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t measure_start)
+/* Open loop: accounts a completed I/O as sc_job_account does (service time)
+ * and records its response time, from its intended start.  An I/O intended
+ * during the ramp counts in neither, however late it ran. */
+static void account_open(struct job *j, int dir, const struct sc_io *io, uint64_t now,
+			 uint64_t measure_start)
+{
+	if (io->intended_ns < measure_start)
+		return; /* ramp */
+	sc_job_account(j, dir, io->len, now - io->submit_ns, now, measure_start);
+	sc_hist_record(j->hist[SC_HK_RESP_READ + dir], now - io->intended_ns);
+}
+
+static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t measure_start,
+		     int open)
 {
 	int dir = io->op == SC_OP_WRITE ? SC_DIR_WRITE : SC_DIR_READ;
 
@@ -114,10 +128,97 @@ static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t mea
 	}
 	if (io->submit_ns < measure_start)
 		return; /* ramp */
-	sc_job_account(j, dir, io->len, now - io->submit_ns, now, measure_start);
+	if (open)
+		account_open(j, dir, io, now, measure_start);
+	else
+		sc_job_account(j, dir, io->len, now - io->submit_ns, now, measure_start);
 }
 
-/* The fio-like body: one region, one pattern, until runtime or bytes. */
+/* Open loop (rate_iops > 0).  Each job gets rate_iops / jobs I/Os per
+ * second (the first rate_iops % jobs one more), and its I/O k is intended
+ * to start at the common start + k / rate seconds, ramp included.  An I/O
+ * is issued once that time has come and a slot is free; none is skipped, so
+ * a stalled device builds a backlog whose response times grow. */
+
+/* An I/O submitted more than this after its intended start counts as late
+ * (its slot was busy or the loop was behind). */
+#define LATE_TOLERANCE_NS 10000ull
+/* Faster than one I/O per nanosecond a job's I/Os are all due at once
+ * anyway; the cap keeps the schedule's arithmetic within 64 bits. */
+#define RATE_MAX_PER_JOB NS_PER_S
+/* Longest sleep while I/Os are in flight: the engines cannot wait for a
+ * completion with a timeout, so one that lands while the job sleeps is
+ * noticed (and its service and response time stamped) up to this late. */
+#define POLL_INFLIGHT_NS 100000ull
+/* Longest sleep with nothing in flight: how soon a stop is noticed. */
+#define POLL_IDLE_NS 10000000ull
+/* A sleep ends late by the timer slack and the wakeup latency (a few us on
+ * bare metal, tens of us in a VM).  A job wakes this much before an
+ * intended start and polls the rest of the way; the lead follows the
+ * lateness its sleeps see, up to this bound, so a low rate never spins long. */
+#define WAKE_LEAD_MAX_NS 200000ull
+/* Per sleep, the lead sheds 1/WAKE_LEAD_DECAY of its excess over the
+ * lateness seen (it jumps up at once). */
+#define WAKE_LEAD_DECAY 16u
+
+struct pace {
+	uint64_t start_ns; /* I/O 0 is intended to start here */
+	uint64_t rate;	   /* this job's I/Os per second, > 0 */
+	uint64_t sec, nth; /* the next I/O is number sec * rate + nth */
+	uint64_t next_ns;  /* its intended start */
+	uint64_t lead_ns;  /* wake this long before next_ns */
+};
+
+/* This job's share of the rank's rate, in I/Os per second. */
+static uint64_t job_rate(const struct sc_io_spec *io, uint32_t index)
+{
+	uint64_t rate = io->rate_iops / io->jobs + (index < io->rate_iops % io->jobs);
+
+	return rate < RATE_MAX_PER_JOB ? rate : RATE_MAX_PER_JOB;
+}
+
+static void pace_init(struct pace *p, uint64_t start_ns, uint64_t rate)
+{
+	*p = (struct pace){.start_ns = start_ns, .rate = rate, .next_ns = start_ns};
+}
+
+/* Moves to the next I/O: exact, so a rate that does not divide a second
+ * does not drift. */
+static void pace_advance(struct pace *p)
+{
+	if (++p->nth == p->rate) {
+		p->nth = 0;
+		p->sec++;
+	}
+	p->next_ns = p->start_ns + p->sec * NS_PER_S + p->nth * NS_PER_S / p->rate;
+}
+
+/* Sleeps until just before the next intended start, or until the poll
+ * bound (inflight: I/Os to notice) or the deadline if earlier; returns at
+ * once when the intended start is within the lead. */
+static void pace_sleep(struct pace *p, uint32_t inflight, uint64_t deadline)
+{
+	uint64_t now = sc_now_ns(), wake, late;
+
+	if (p->next_ns <= now + p->lead_ns)
+		return;
+	wake = p->next_ns - p->lead_ns;
+	if (wake > now + (inflight ? POLL_INFLIGHT_NS : POLL_IDLE_NS))
+		wake = now + (inflight ? POLL_INFLIGHT_NS : POLL_IDLE_NS);
+	if (deadline && wake > deadline)
+		wake = deadline;
+	if (wake <= now)
+		return;
+	sc_job_sleep_until(wake);
+	late = sc_now_ns() - wake;
+	if (late > p->lead_ns)
+		p->lead_ns = late < WAKE_LEAD_MAX_NS ? late : WAKE_LEAD_MAX_NS;
+	else
+		p->lead_ns -= (p->lead_ns - late) / WAKE_LEAD_DECAY;
+}
+
+/* The fio-like body: one region, one pattern, until runtime or bytes;
+ * closed loop, or open loop at the job's share of rate_iops. */
 static void io_job_run(struct job *j)
 {
 	struct sc_run *run = j->run;
@@ -125,16 +226,29 @@ static void io_job_run(struct job *j)
 	uint32_t depth = io->iodepth, nfree = depth, inflight = 0;
 	uint64_t budget, issued = 0, writes_since_fsync = 0;
 	uint64_t measure_start, deadline;
-	int stopping = 0;
+	int stopping = 0, open = io->rate_iops != 0;
+	struct pace pace;
 
 	measure_start = run->start_ns + io->ramp_ns;
 	deadline = io->runtime_ns ? measure_start + io->runtime_ns : 0;
 	budget = io->runtime_ns ? UINT64_MAX : io->io_bytes;
+	if (open) {
+		uint64_t rate = job_rate(io, j->index);
+
+		if (rate == 0)
+			return; /* fewer I/Os per second than jobs: none for this one */
+		/* jobs interleave their schedules (job i shifted by i/jobs of
+		 * an interval) rather than all waking at the same instants */
+		pace_init(&pace, run->start_ns + NS_PER_S / rate * j->index / io->jobs, rate);
+		/* The default slack (50 us) would make every sleep that late;
+		 * if the kernel refuses, the wake lead absorbs it. */
+		(void)prctl(PR_SET_TIMERSLACK, 1ul, 0ul, 0ul, 0ul);
+	}
 
 	for (;;) {
 		uint32_t nq = 0;
 		uint64_t now = sc_now_ns();
-		int need_fsync;
+		int need_fsync, pacing;
 
 		if (atomic_load_explicit(&run->stop, memory_order_relaxed) || j->err ||
 		    (deadline && now >= deadline) || issued >= budget)
@@ -156,7 +270,7 @@ static void io_job_run(struct job *j)
 				}
 			}
 		} else if (!stopping) {
-			while (nfree > 0 && issued < budget) {
+			while (nfree > 0 && issued < budget && (!open || pace.next_ns <= now)) {
 				struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
 				int write = sc_pattern_next(&j->pat, &x->offset);
 
@@ -165,6 +279,10 @@ static void io_job_run(struct job *j)
 				x->len = (uint32_t)io->bs_bytes;
 				if (j->ops->queue(j->eng, x) != 0)
 					break;
+				if (open) {
+					x->intended_ns = pace.next_ns;
+					pace_advance(&pace);
+				}
 				nfree--;
 				j->queued[nq++] = x;
 				issued += io->bs_bytes;
@@ -177,8 +295,15 @@ static void io_job_run(struct job *j)
 			uint64_t t = sc_now_ns();
 			int r;
 
-			for (uint32_t i = 0; i < nq; i++)
-				j->queued[i]->submit_ns = t;
+			for (uint32_t i = 0; i < nq; i++) {
+				struct sc_io *q = j->queued[i];
+
+				q->submit_ns = t;
+				if (open && q->op != SC_OP_FSYNC &&
+				    q->intended_ns >= measure_start &&
+				    t - q->intended_ns > LATE_TOLERANCE_NS)
+					j->late_ios++;
+			}
 			r = j->ops->submit(j->eng);
 			if (r < 0) {
 				sc_job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
@@ -186,14 +311,19 @@ static void io_job_run(struct job *j)
 			}
 			inflight += nq;
 		}
+		/* open loop with a slot free: the schedule, not a completion,
+		 * may be what comes next, so never block in reap */
+		pacing = open && !stopping && !need_fsync && nfree > 0 && issued < budget;
 		if (inflight == 0) {
 			if (stopping && !need_fsync)
 				break;
 			if (nq == 0 && need_fsync)
 				break; /* cannot queue an fsync on an idle engine */
+			if (pacing)
+				pace_sleep(&pace, 0, deadline);
 			continue;
 		}
-		int n = j->ops->reap(j->eng, j->done, depth, 1);
+		int n = j->ops->reap(j->eng, j->done, depth, pacing ? 0 : 1);
 
 		if (n < 0) {
 			sc_job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
@@ -201,10 +331,12 @@ static void io_job_run(struct job *j)
 		}
 		now = sc_now_ns();
 		for (int i = 0; i < n; i++) {
-			complete(j, j->done[i], now, measure_start);
+			complete(j, j->done[i], now, measure_start, open);
 			j->free_slots[nfree++] = (uint32_t)(j->done[i] - j->ios);
 		}
 		inflight -= (uint32_t)n;
+		if (pacing && n == 0)
+			pace_sleep(&pace, inflight, deadline);
 	}
 }
 
