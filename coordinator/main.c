@@ -164,6 +164,7 @@ static int keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph, con
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
 	if (!cli->quiet && sc_aggregate_phase(ph, &fig) == 0) {
 		sc_progress_row(stdout, &rec->plan.phases[ph->phase], ph, &fig);
+		sc_progress_workload(stdout, rec, ph, &fig);
 		sc_phase_figures_exit(&fig);
 	}
 	return rc;

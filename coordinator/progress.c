@@ -2,8 +2,10 @@
 #include "progress.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "../worker/units.h"
+#include "workload_figures.h"
 
 void sc_progress_header(FILE *f)
 {
@@ -39,4 +41,73 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		err);
 	fflush(f);
 	free(all);
+}
+
+static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph)
+{
+	struct sc_ckpt_group *g;
+	uint32_t n;
+	char a[32], b[32], c[32], d[32], e[64];
+
+	if (sc_ckpt_groups(rec, &g, &n))
+		return;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct sc_ckpt_trend *t = &g[k].write;
+
+		if (strcmp(g[k].name, ph->group ? ph->group : "") != 0)
+			continue;
+		fprintf(f, "  %s: %u checkpoint(s) written: duration mean %s, p50 %s, max %s; "
+			   "trend %+.1f ms per checkpoint, last/first %.2f\n",
+			g[k].name, t->n, sc_fmt_duration(a, sizeof(a), (uint64_t)t->mean_ns),
+			sc_fmt_duration(b, sizeof(b), (uint64_t)t->p50_ns),
+			sc_fmt_duration(c, sizeof(c), (uint64_t)t->max_ns),
+			t->slope_ns_per_ckpt / 1e6, t->last_first_ratio);
+		if (g[k].restore.n)
+			fprintf(f, "  %s: %u restored: duration mean %s, max %s\n", g[k].name,
+				g[k].restore.n,
+				sc_fmt_duration(a, sizeof(a), (uint64_t)g[k].restore.mean_ns),
+				sc_fmt_duration(b, sizeof(b), (uint64_t)g[k].restore.max_ns));
+		e[0] = '\0';
+		if (g[k].restore.n)
+			snprintf(e, sizeof(e), ", restore %s",
+				 sc_fmt_duration(d, sizeof(d), (uint64_t)g[k].projected_restore_ns));
+		fprintf(f, "  %s: full size %s (scale %g): projected write %s at %s%s\n", g[k].name,
+			sc_fmt_bytes(a, sizeof(a), g[k].full_size_bytes), ph->ckpt.scale,
+			sc_fmt_duration(b, sizeof(b), (uint64_t)g[k].projected_write_ns),
+			sc_fmt_rate(c, sizeof(c), t->throughput_bytes_per_s), e);
+	}
+	sc_ckpt_groups_free(g, n);
+}
+
+void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
+			  const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
+{
+	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	char a[32], b[32];
+
+	if (ph->workload == SC_WORKLOAD_INGEST) {
+		struct sc_ingest_figures g;
+
+		sc_ingest_figures(pr, (double)(fig->lastdone_ns - fig->window_start_ns) / 1e9, &g);
+		fprintf(f, "  %s: %.0f samples/s, accelerator utilisation %.1f%% (lowest %.1f%%, rank "
+			   "%u): %s MLPerf's 90%%\n",
+			ph->name, g.samples_per_s, g.au * 100, g.au_min * 100, g.au_min_rank,
+			g.au_meets_90 ? "meets" : "BELOW");
+	}
+	if (ph->io.rate_iops) {
+		struct sc_hist all;
+
+		sc_hist_init(&all);
+		for (int d = 0; d < SC_DIR_COUNT; d++)
+			if (pr->resp[d])
+				sc_hist_add(&all, pr->resp[d]);
+		fprintf(f, "  %s: open loop at %llu IOPS per rank: response p99 %s, p99.99 %s; "
+			   "%llu I/Os started late\n",
+			ph->name, (unsigned long long)ph->io.rate_iops,
+			sc_fmt_duration(a, sizeof(a), sc_hist_percentile(&all, 99.0)),
+			sc_fmt_duration(b, sizeof(b), sc_hist_percentile(&all, 99.99)),
+			(unsigned long long)sc_late_ios(pr));
+	}
+	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
+		ckpt_summary(f, rec, ph);
 }

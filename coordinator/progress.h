@@ -14,4 +14,11 @@ void sc_progress_header(FILE *f);
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig);
 
+/* After the row: what the phase's workload adds.  Ingest: samples/s and
+ * accelerator utilisation; open loop: response-time p99 and late I/Os;
+ * the last cell of a checkpoint group: the group's trend and full-size
+ * projection. */
+void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
+			  const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
+
 #endif
