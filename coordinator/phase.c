@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../proto/codec.h"
 #include "../worker/job.h"
@@ -70,6 +71,7 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	struct sc_run *run = NULL;
 	char msg[1024] = "";
 	uint64_t start, firstdone = 0, merge_start;
+	struct rusage ru;
 	struct sc_hist *merged[SC_HK_COUNT] = {NULL};
 	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
 	int rc, ok;
@@ -96,6 +98,8 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	snprintf(mine.host, sizeof(mine.host), "%s", c->host);
 	mine.clock_offset_ns = c->clock_offset_ns;
 	mine.firstdone_bytes = firstdone;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		mine.peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
 
 	/* Time the merge alone, not the wait for the slowest rank. */
 	sc_cluster_barrier(c);

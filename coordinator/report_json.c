@@ -386,6 +386,8 @@ static struct json_object *rank_json(struct jb *b, const struct sc_phase_record 
 	jput_u64(b, o, "ios_read", r->ios[SC_DIR_READ]);
 	jput_u64(b, o, "ios_written", r->ios[SC_DIR_WRITE]);
 	jput_u64(b, o, "fsyncs", r->fsyncs);
+	jput_u64(b, o, "files", r->files);
+	jput_u64(b, o, "peak_rss_bytes", r->peak_rss_bytes);
 	jput_u64(b, o, "firstdone_bytes", r->firstdone_bytes);
 	jput_dbl(b, o, "bw_bytes_per_s", bw);
 	jput_mbps(b, o, "bw_MBps", bw);

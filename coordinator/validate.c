@@ -104,7 +104,7 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 			snprintf(key, sizeof(key), "targets.%u.capacity", p->target);
 			snprintf(err, errlen,
 				 "%s: %s: %s on %s needs %s for %u rank(s) but capacity is %s "
-				 "(raise capacity, or lower size/jobs)",
+				 "(raise capacity, or plan fewer bytes: size, jobs, scale, files)",
 				 sc_config_where(cfg, key, where, sizeof(where)), key, t->path,
 				 c->hosts[r], sc_fmt_bytes(need_s, sizeof(need_s), need), p->nslots,
 				 sc_fmt_bytes(cap_s, sizeof(cap_s), t->capacity_bytes));

@@ -499,6 +499,7 @@ static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_
 	m->steps = r->steps;
 	m->compute_ns = r->compute_ns;
 	m->busy_end_ns = r->busy_end_ns;
+	m->peak_rss_bytes = r->peak_rss_bytes;
 
 	/* One column per field of struct sc_second. */
 	uint64_t *col = arena_alloc(a, (size_t)n * 6u, sizeof(*col));
@@ -828,6 +829,7 @@ static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *
 	r->steps = m->steps;
 	r->compute_ns = m->compute_ns;
 	r->busy_end_ns = m->busy_end_ns;
+	r->peak_rss_bytes = m->peak_rss_bytes;
 
 	if (m->n_sec_read_bytes != n || m->n_sec_write_bytes != n || m->n_sec_read_ios != n ||
 	    m->n_sec_write_ios != n || m->n_sec_read_max_lat_ns != n ||

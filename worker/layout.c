@@ -100,6 +100,8 @@ static uint64_t workload_need_bytes(const struct sc_plan *plan, uint32_t nslots)
 	for (uint32_t p = 0; p < plan->nphases; p++) {
 		const struct sc_phase *ph = &plan->phases[p];
 
+		if (ph->io.engine == SC_ENGINE_NULL)
+			continue; /* stores nothing */
 		if (ph->workload == SC_WORKLOAD_CHECKPOINT && !ph->ckpt.restore)
 			need += nslots * ckpt_max_rank_bytes(plan, p);
 		else if (ph->workload == SC_WORKLOAD_INGEST)
@@ -136,7 +138,7 @@ uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint3
 		for (uint32_t p = 0; p < plan->nphases; p++) {
 			const struct sc_io_spec *io = &plan->phases[p].io;
 
-			if (io->jobs > j && io->size_bytes > largest)
+			if (io->engine != SC_ENGINE_NULL && io->jobs > j && io->size_bytes > largest)
 				largest = io->size_bytes;
 		}
 		need += largest;

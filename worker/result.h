@@ -62,6 +62,7 @@ struct sc_rank_result {
 	uint64_t steps;             /* ingest: batches consumed */
 	uint64_t compute_ns;        /* ingest: emulated compute time */
 	int64_t busy_end_ns;        /* ingest: when the last step's compute ended */
+	uint64_t peak_rss_bytes;    /* the rank's peak resident memory so far */
 	uint32_t nseconds;
 	struct sc_second *seconds;  /* heap, nseconds entries */
 };

@@ -81,4 +81,22 @@ need(g["write"]["max_duration_ns"] >= g["write"]["p50_duration_ns"] > 0, "p50 <=
 need("buffered" in g["write_path"], f'write path says buffered: {g["write_path"]}')
 sys.exit(1 if bad else 0)
 PY
+# scale 1 through the null engine (no storage): the runner streams exactly
+# the byte model's full size, and memory stays bounded whatever the model
+sc_mpirun 4 "$T/ckpt.yaml" --set engine=null --set scale=1 --set checkpoints=1 \
+	--set restore=false --set compute_between=0 --output "$T/full" ||
+	{ cat "$T/out.log"; fail "scale-1 null run"; }
+python3 - "$T/full/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+g, ph = r["checkpoints"][0], r["phases"][0]
+ok = True
+if ph["cluster"]["bytes_written"] != g["full_size_bytes"]:
+    print("FAIL: streamed", ph["cluster"]["bytes_written"], "want", g["full_size_bytes"]); ok = False
+rss = max(x["peak_rss_bytes"] for x in ph["ranks"])
+if not 0 < rss <= 256 << 20:
+    print("FAIL: peak RSS per rank", rss, "B, want at most 256 MiB"); ok = False
+print(f"scale 1: {g['full_size_bytes']} B streamed, peak RSS {rss / 2**20:.1f} MiB per rank")
+sys.exit(0 if ok else 1)
+PY
 echo PASS

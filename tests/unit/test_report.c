@@ -335,6 +335,11 @@ static const char *const unitless[] = {
     "ios_written",
     "volatility_read",
     "volatility_write",
+    "files",
+    "late_ios",
+    "samples",
+    "steps",
+    "checkpoints",
 };
 
 static int has_suffix(const char *s, const char *suf)
