@@ -388,7 +388,7 @@ static void test_layout(void)
 	char path[512];
 	uint64_t off, rd, wr;
 
-	plan_one(&plan, SC_RW_RANDRW, SC_ENGINE_NULL, 4, 4096, 1, 1 << 20, 1 << 20);
+	plan_one(&plan, SC_RW_RANDRW, SC_ENGINE_PSYNC, 4, 4096, 1, 1 << 20, 1 << 20);
 	/* two targets: local ranks alternate, slots count per target */
 	plan.ntargets = 2;
 	plan.targets = realloc(plan.targets, 2 * sizeof(*plan.targets));
@@ -408,6 +408,9 @@ static void test_layout(void)
 	      "block region of slot 1 job 2: %s @ %llu", path, (unsigned long long)off);
 	CHECK(sc_layout_need_bytes(&plan, 1, 2) == 2 * 4 * (1ull << 20), "block need");
 	CHECK(sc_layout_need_bytes(&plan, 0, 3) == 3 * 4 * (1ull << 20), "dir need");
+	plan.phases[0].io.engine = SC_ENGINE_NULL;
+	CHECK(sc_layout_need_bytes(&plan, 0, 3) == 0, "the null engine stores nothing");
+	plan.phases[0].io.engine = SC_ENGINE_PSYNC;
 	sc_layout_rank_bytes(&plan, 0, &pl, &rd, &wr);
 	CHECK(rd + wr == 4 * (1ull << 20) && rd == 179 * 4096 * 4, "randrw split %llu/%llu",
 	      (unsigned long long)rd, (unsigned long long)wr);
