@@ -95,6 +95,9 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 				hi = mid;
 		}
 		row = &f->nodes[lo];
+		for (int d = 0; d < SC_DIR_COUNT; d++)
+			if (r->node_lat[d].count)
+				row->lat[d] = r->node_lat[d];
 		if (row->nranks == 0 || r->rank < idx[lo]) {
 			idx[lo] = r->rank;
 			row->clock_offset_ns = r->clock_offset_ns;

@@ -24,6 +24,8 @@ struct sc_node_row {
 	int64_t end_ns;             /* latest end of its ranks */
 	int64_t clock_offset_ns;    /* rank 0's clock minus this node's (from
 				     * its lowest rank) */
+	struct sc_lat_summary lat[SC_DIR_COUNT]; /* the node's merged service
+				     * times (from its leader's row) */
 	double bw_bytes_per_s;      /* node bytes / (end - start) */
 };
 

@@ -321,23 +321,35 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 	return 0;
 }
 
-int sc_cluster_reduce_hist(struct sc_cluster *c, const struct sc_hist *local, struct sc_hist *out)
+static void reduce_hist_on(MPI_Comm comm, int root, const struct sc_hist *local,
+			   struct sc_hist *out)
 {
 	uint64_t sums[2] = {local->count, local->sum_ns}, tot[2] = {0, 0};
 	uint64_t mn = local->min_ns, mx = local->max_ns, gmn = 0, gmx = 0;
-	int root = c->rank == 0;
 
 	MPI_Reduce(local->buckets, root ? out->buckets : NULL, SC_HIST_NBUCKETS, MPI_UINT64_T,
-		   MPI_SUM, 0, MPI_COMM_WORLD);
-	MPI_Reduce(sums, tot, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-	MPI_Reduce(&mn, &gmn, 1, MPI_UINT64_T, MPI_MIN, 0, MPI_COMM_WORLD);
-	MPI_Reduce(&mx, &gmx, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+		   MPI_SUM, 0, comm);
+	MPI_Reduce(sums, tot, 2, MPI_UINT64_T, MPI_SUM, 0, comm);
+	MPI_Reduce(&mn, &gmn, 1, MPI_UINT64_T, MPI_MIN, 0, comm);
+	MPI_Reduce(&mx, &gmx, 1, MPI_UINT64_T, MPI_MAX, 0, comm);
 	if (root) {
 		out->count = tot[0];
 		out->sum_ns = tot[1]; /* a wrapped sum only skews the mean */
 		out->min_ns = gmn;
 		out->max_ns = gmx;
 	}
+}
+
+int sc_cluster_reduce_node_hist(struct sc_cluster *c, const struct sc_hist *local,
+				struct sc_hist *out)
+{
+	reduce_hist_on(*(MPI_Comm *)c->shm_comm, c->local_rank == 0, local, out);
+	return 0;
+}
+
+int sc_cluster_reduce_hist(struct sc_cluster *c, const struct sc_hist *local, struct sc_hist *out)
+{
+	reduce_hist_on(MPI_COMM_WORLD, c->rank == 0, local, out);
 	return 0;
 }
 

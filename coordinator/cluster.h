@@ -62,6 +62,11 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
  * NULL on other ranks). */
 int sc_cluster_reduce_hist(struct sc_cluster *c, const struct sc_hist *local, struct sc_hist *out);
 
+/* Bucket-wise sum of the histograms of this node's ranks into out at the
+ * node's leader (local rank 0; out may be NULL elsewhere). */
+int sc_cluster_reduce_node_hist(struct sc_cluster *c, const struct sc_hist *local,
+				struct sc_hist *out);
+
 /* Gathers every rank's packed bytes at rank 0: *bufs[r], *lens[r]
  * (malloc'd; free with sc_cluster_free_gathered). */
 int sc_cluster_gather(struct sc_cluster *c, const uint8_t *buf, size_t len, uint8_t ***bufs,

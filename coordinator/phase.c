@@ -118,6 +118,19 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 		}
 		sc_cluster_reduce_hist(c, sc_run_hist(run, k), merged[k]);
 	}
+	/* per-node latency: each node's leader summarizes its ranks' sum */
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		struct sc_hist *node = c->local_rank == 0 ? malloc(sizeof(*node)) : NULL;
+
+		if (c->local_rank == 0 && !node)
+			sc_cluster_abort(c, 1);
+		if (node)
+			sc_hist_init(node);
+		sc_cluster_reduce_node_hist(c, sc_run_hist(run, SC_HK_LAT_READ + d), node);
+		if (node)
+			sc_hist_summarize(node, &mine.node_lat[d]);
+		free(node);
+	}
 	if (c->rank == 0) {
 		/* service times always; response and batch-wait times only when
 		 * the phase produced them */

@@ -340,6 +340,13 @@ static struct json_object *node_json(struct jb *b, const struct sc_node_row *n)
 	jput_i64(b, o, "clock_offset_ns", n->clock_offset_ns);
 	jput_dbl(b, o, "bw_bytes_per_s", n->bw_bytes_per_s);
 	jput_mbps(b, o, "bw_MBps", n->bw_bytes_per_s);
+	{
+		double secs = (double)(n->end_ns - n->start_ns) / 1e9;
+
+		jput_dbl(b, o, "iops_read", secs > 0 ? (double)n->ios[SC_DIR_READ] / secs : 0);
+		jput_dbl(b, o, "iops_write", secs > 0 ? (double)n->ios[SC_DIR_WRITE] / secs : 0);
+	}
+	jput(b, o, "latency_ns", lat_pair_json(b, n->lat));
 	return o;
 }
 

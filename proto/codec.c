@@ -491,7 +491,11 @@ static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_
 	if ((r->resp[SC_DIR_READ].count && !(m->resp_read = lat_to_pb(a, &r->resp[SC_DIR_READ]))) ||
 	    (r->resp[SC_DIR_WRITE].count &&
 	     !(m->resp_write = lat_to_pb(a, &r->resp[SC_DIR_WRITE]))) ||
-	    (r->batch_wait.count && !(m->batch_wait = lat_to_pb(a, &r->batch_wait))))
+	    (r->batch_wait.count && !(m->batch_wait = lat_to_pb(a, &r->batch_wait))) ||
+	    (r->node_lat[SC_DIR_READ].count &&
+	     !(m->node_read_lat = lat_to_pb(a, &r->node_lat[SC_DIR_READ]))) ||
+	    (r->node_lat[SC_DIR_WRITE].count &&
+	     !(m->node_write_lat = lat_to_pb(a, &r->node_lat[SC_DIR_WRITE]))))
 		return NULL;
 	m->late_ios = r->late_ios;
 	m->files = r->files;
@@ -807,7 +811,9 @@ static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *
 	    (err = lat_from_pb(m->write_lat, &r->lat[SC_DIR_WRITE])) ||
 	    (err = lat_from_pb(m->resp_read, &r->resp[SC_DIR_READ])) ||
 	    (err = lat_from_pb(m->resp_write, &r->resp[SC_DIR_WRITE])) ||
-	    (err = lat_from_pb(m->batch_wait, &r->batch_wait)))
+	    (err = lat_from_pb(m->batch_wait, &r->batch_wait)) ||
+	    (err = lat_from_pb(m->node_read_lat, &r->node_lat[SC_DIR_READ])) ||
+	    (err = lat_from_pb(m->node_write_lat, &r->node_lat[SC_DIR_WRITE])))
 		return err;
 	r->rank = m->rank;
 	r->node = m->node;

@@ -63,6 +63,9 @@ struct sc_rank_result {
 	uint64_t compute_ns;        /* ingest: emulated compute time */
 	int64_t busy_end_ns;        /* ingest: when the last step's compute ended */
 	uint64_t peak_rss_bytes;    /* the rank's peak resident memory so far */
+	struct sc_lat_summary node_lat[SC_DIR_COUNT]; /* node leaders (local
+				     * rank 0) only: the node's merged service
+				     * times; empty on other ranks */
 	uint32_t nseconds;
 	struct sc_second *seconds;  /* heap, nseconds entries */
 };

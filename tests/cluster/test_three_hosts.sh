@@ -109,6 +109,9 @@ for ph in r["phases"]:
         for k in ("bytes_read", "bytes_written", "ios_read", "ios_written"):
             need(n[k] == sum(x[k] for x in mine), f'{name}: {n["host"]} {k} {n[k]} == sum of its ranks')
         need(n["total_bytes"] == n["bytes_read"] + n["bytes_written"], f'{name}: {n["host"]} total')
+        for d, k in (("read", "ios_read"), ("write", "ios_written")):
+            need(n["latency_ns"][d]["count"] == sum(x[k] for x in mine),
+                 f'{name}: {n["host"]} {d} latency merges its ranks\' I/Os')
         low = min(mine, key=lambda x: x["rank"])
         need(n["clock_offset_ns"] == low["clock_offset_ns"],
              f'{name}: {n["host"]} clock offset is its lowest rank\'s')
