@@ -10,12 +10,17 @@ void sc_cli_usage(FILE *f)
 	fputs("usage: ssdcluster CONFIG.yaml [--output DIR] [--dry-run] [--set KEY=VALUE]...\n"
 	      "                  [--quiet] [--version] [--help]\n"
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
+	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
 	      "\n"
 	      "Measures NVMe storage the way a GPU cluster uses it.  Every MPI rank drives\n"
 	      "the targets of its own node with io_uring; all ranks start each phase at\n"
 	      "the same instant; rank 0 merges what they measured into cluster figures.\n"
 	      "Run it alone for one rank, or under mpirun for many.  Only rank 0 reads\n"
 	      "CONFIG.yaml; it sends the checked plan to the other ranks.\n"
+	      "\n"
+	      "`ssdcluster report RESULTS.pb` rebuilds results.json and the CSV files from a\n"
+	      "run's results.pb (in its folder, or in --output DIR) and prints its rows; a\n"
+	      "damaged file is refused.  No MPI, no I/O on any target.\n"
 	      "\n"
 	      "options:\n"
 	      "  -o, --output DIR     where results go (default: ssdcluster-results/RUN_ID).\n"
@@ -116,6 +121,19 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	if (optind >= argc) {
 		snprintf(err, errlen, "no config file given (try: ssdcluster configs/quickstart.yaml)");
 		return -EINVAL;
+	}
+	if (strcmp(argv[optind], "report") == 0) {
+		if (optind + 2 != argc) {
+			snprintf(err, errlen, "report takes one results file: ssdcluster report "
+					      "DIR/results.pb");
+			return -EINVAL;
+		}
+		if (cli->dry_run || cli->nsets) {
+			snprintf(err, errlen, "report takes only --output and --quiet");
+			return -EINVAL;
+		}
+		cli->report = argv[optind + 1];
+		return 0;
 	}
 	if (optind + 1 < argc) {
 		snprintf(err, errlen, "unexpected argument %s: give one config file", argv[optind + 1]);

@@ -11,6 +11,7 @@
 
 struct sc_cli {
 	const char *config;     /* CONFIG.yaml */
+	const char *report;     /* "report RESULTS.pb": rebuild the outputs */
 	const char *output;     /* --output DIR, NULL for the default */
 	bool dry_run;
 	bool quiet;

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# `ssdcluster report results.pb` rebuilds results.json and the CSV files
+# exactly as the run wrote them; a truncated or damaged file is refused with
+# a clear message and exit 2.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$T/target"
+cat >"$T/r.yaml" <<YAML
+targets:
+  - path: $T/target
+phases:
+  - name: w
+    rw: write
+    bs: 1MiB
+    size: 4MiB
+  - name: rr
+    rw: randread
+    bs: 4KiB
+    iodepth: 8
+    size: 4MiB
+    io_size: 1MiB
+YAML
+sc_mpirun 2 "$T/r.yaml" --output "$T/out" || { cat "$T/out.log"; fail "run"; }
+for f in results.json phases.csv ranks.csv; do cp "$T/out/$f" "$T/$f.orig"; done
+rm "$T/out/results.json" "$T/out/phases.csv" "$T/out/ranks.csv"
+"$SC_BIN" report "$T/out/results.pb" >"$T/report.log" 2>&1 || { cat "$T/report.log"; fail "report"; }
+cat "$T/report.log"
+for f in results.json phases.csv ranks.csv; do
+	cmp "$T/$f.orig" "$T/out/$f" || fail "$f rebuilt differently"
+done
+grep -q "^rr " "$T/report.log" || fail "report printed no row for phase rr"
+
+bad() { # NAME FILE
+	local rc=0
+	"$SC_BIN" report "$2" --output "$T/bad" >"$T/bad.log" 2>&1 || rc=$?
+	[ "$rc" -eq 2 ] || { cat "$T/bad.log"; fail "$1: exit $rc, want 2"; }
+	grep -q "truncated or damaged" "$T/bad.log" || { cat "$T/bad.log"; fail "$1: message"; }
+	[ ! -e "$T/bad" ] || fail "$1: wrote an output folder"
+	echo "ok: $1 refused"
+}
+size=$(stat -c %s "$T/out/results.pb")
+head -c $((size / 2)) "$T/out/results.pb" >"$T/half.pb"
+bad "truncated" "$T/half.pb"
+cp "$T/out/results.pb" "$T/flip.pb"
+printf '\xff' | dd of="$T/flip.pb" bs=1 seek=$((size - 10)) conv=notrunc status=none
+bad "one byte changed" "$T/flip.pb"
+echo "not protobuf" >"$T/text.pb"
+bad "not a results file" "$T/text.pb"
+echo PASS
