@@ -19,6 +19,7 @@
 #include "phase.h"
 #include "progress.h"
 #include "report.h"
+#include "report_cmd.h"
 #include "validate.h"
 
 enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
@@ -236,79 +237,6 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 	return status;
 }
 
-/* `ssdcluster report FILE.pb`: every output again from a results file. */
-static int rebuild_report(const struct sc_cli *cli)
-{
-	struct sc_run_record rec;
-	char err[1024], dir[4096];
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f = fopen(cli->report, "rb");
-	int rc;
-
-	if (!f) {
-		fprintf(stderr, "ssdcluster: %s: %s\n", cli->report, strerror(errno));
-		return EXIT_BAD_INPUT;
-	}
-	for (;;) {
-		if (len == cap) {
-			uint8_t *more = realloc(buf, cap ? cap * 2 : 1 << 20);
-
-			if (!more) {
-				fclose(f);
-				free(buf);
-				return EXIT_RUN_FAILED;
-			}
-			buf = more;
-			cap = cap ? cap * 2 : 1 << 20;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-
-		len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(f);
-	rc = sc_run_record_unpack(buf, len, &rec);
-	free(buf);
-	if (rc) {
-		fprintf(stderr, "ssdcluster: %s: %s\n", cli->report,
-			rc == -EBADMSG ? "not an ssdcluster results file, or truncated or damaged "
-					 "(its checksum or contents do not add up)"
-				       : strerror(-rc));
-		return EXIT_BAD_INPUT;
-	}
-	if (cli->output) {
-		snprintf(dir, sizeof(dir), "%s", cli->output);
-	} else {
-		const char *slash = strrchr(cli->report, '/');
-
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - cli->report) : 1,
-			 slash ? cli->report : ".");
-	}
-	rc = sc_report_results(dir, &rec, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
-	if (!rc && !cli->quiet) {
-		printf("run %s: %u rank(s) on %u node(s), %u phase(s) (ssdcluster %s)\n",
-		       rec.plan.run_id, rec.nranks, rec.nnodes, rec.nphases, rec.version);
-		sc_progress_header(stdout);
-		for (uint32_t i = 0; i < rec.nphases; i++) {
-			struct sc_phase_figures fig;
-
-			if (sc_aggregate_phase(&rec.phases[i], &fig))
-				continue;
-			sc_progress_row(stdout, &rec.plan.phases[rec.phases[i].phase], &rec.phases[i],
-					&fig);
-			sc_progress_workload(stdout, &rec, &rec.phases[i], &fig);
-			sc_phase_figures_exit(&fig);
-		}
-		printf("results: %s/results.json\n", dir);
-	}
-	sc_run_record_exit(&rec);
-	return rc ? EXIT_RUN_FAILED : 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct sc_cluster c;
@@ -335,7 +263,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (cli.report)
-		return rebuild_report(&cli);
+		return sc_report_command(cli.report, cli.output, cli.quiet);
 	if (sc_cluster_init(&c, &argc, &argv)) {
 		fprintf(stderr, "ssdcluster: cannot start MPI\n");
 		return EXIT_RUN_FAILED;
