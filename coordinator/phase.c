@@ -110,13 +110,19 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 		rec->measure_start_ns = (int64_t)io->ramp_ns;
 	}
 	for (int k = 0; k < SC_HK_COUNT; k++) {
+		/* every rank knows which kinds this phase can fill: skip the rest */
+		int used = k <= SC_HK_LAT_WRITE ||
+			   (k <= SC_HK_RESP_WRITE && plan->phases[p].io.rate_iops) ||
+			   (k == SC_HK_BATCH_WAIT && plan->phases[p].workload == SC_WORKLOAD_INGEST);
+
 		if (c->rank == 0) {
 			merged[k] = malloc(sizeof(struct sc_hist));
 			if (!merged[k])
 				sc_cluster_abort(c, 1);
 			sc_hist_init(merged[k]);
 		}
-		sc_cluster_reduce_hist(c, sc_run_hist(run, k), merged[k]);
+		if (used)
+			sc_cluster_reduce_hist(c, sc_run_hist(run, k), merged[k]);
 	}
 	/* per-node latency: each node's leader summarizes its ranks' sum */
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
