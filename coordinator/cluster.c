@@ -18,6 +18,9 @@
  * bound on how late a rank notes its first-done byte count. */
 #define POLL_NS 1000000L
 
+/* How often rank 0's progress callback runs while a phase goes. */
+#define TICK_NS 1000000000ull
+
 enum { TAG_CLOCK = 101, TAG_DONE = 102 };
 
 static void nap(void)
@@ -263,9 +266,18 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
  * loop ends when the local run is done, the broadcast has completed and,
  * on rank 0, every "done" message has been received.
  */
+void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick)
+{
+	if (tick)
+		c->tick = *tick;
+	else
+		memset(&c->tick, 0, sizeof(c->tick));
+}
+
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes)
 {
+	uint64_t next_tick = sc_now_ns() + TICK_NS;
 	MPI_Request bcast = MPI_REQUEST_NULL, recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
 	int first = 0, bcast_started = 0, bcast_done = 0, sent = 0, done_msgs = 0;
 	int have_first = 0, token = 0, flag;
@@ -314,6 +326,10 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 		if (local_done && bcast_done &&
 		    (c->rank != 0 ? send == MPI_REQUEST_NULL : done_msgs == c->nranks - 1))
 			break;
+		if (c->rank == 0 && c->tick.fn && sc_now_ns() >= next_tick) {
+			c->tick.fn(c->tick.arg, (uint32_t)done_msgs + (local_done ? 1u : 0u), run);
+			next_tick += TICK_NS;
+		}
 		nap();
 	}
 	/* every rank is done once all pass this; wait without spinning */

@@ -11,6 +11,13 @@
 #include "../worker/job.h"
 #include "../worker/result.h"
 
+/* Rank 0, while it waits: called about once a second with how many ranks
+ * have finished the phase so far (set to NULL for none). */
+struct sc_cluster_tick {
+	void (*fn)(void *arg, uint32_t ranks_done, struct sc_run *run);
+	void *arg;
+};
+
 struct sc_cluster {
 	int rank, nranks;
 	int local_rank, local_nranks;   /* on this node (MPI_COMM_TYPE_SHARED) */
@@ -23,6 +30,7 @@ struct sc_cluster {
 	uint32_t *local_nranks_of;
 	int64_t clock_offset_ns;        /* rank 0's clock minus ours */
 	void *shm_comm;                 /* MPI_Comm, opaque to callers */
+	struct sc_cluster_tick tick;    /* rank 0's progress callback, or none */
 };
 
 /* MPI_Init_thread and node discovery.  0 or -errno. */
@@ -57,6 +65,8 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns);
  * moved by then (*firstdone_bytes), and with stonewall stops its run. */
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes);
+
+void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick);
 
 /* Bucket-wise sum of every rank's histogram into out at rank 0 (out may be
  * NULL on other ranks). */

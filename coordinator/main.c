@@ -199,9 +199,19 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 		struct sc_phase_record ph;
 		int rc;
 
+		struct sc_progress_live live = {.f = stdout, .plan = plan, .phase = p,
+						.nranks = (uint32_t)c->nranks,
+						.start_ns = sc_now_ns(), .last_ns = sc_now_ns()};
+		struct sc_cluster_tick tick = {.fn = sc_progress_live_tick, .arg = &live};
+
 		memset(&ph, 0, sizeof(ph));
 		err[0] = '\0';
+		/* a live line only where a person watches */
+		if (c->rank == 0 && !cli->quiet && isatty(STDOUT_FILENO))
+			sc_cluster_set_tick(c, &tick);
 		rc = sc_phase_run(c, plan, p, place, &ph, err, ERR_MAX);
+		sc_cluster_set_tick(c, NULL);
+		sc_progress_live_clear(&live);
 		if (rc && rc != -EIO) {
 			if (c->rank == 0)
 				fprintf(stderr, "ssdcluster: phase %s could not start:\n%s\n",

@@ -111,3 +111,33 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
 		ckpt_summary(f, rec, ph);
 }
+
+void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run)
+{
+	struct sc_progress_live *live = arg;
+	const struct sc_phase *ph = &live->plan->phases[live->phase];
+	uint64_t now = sc_now_ns(), bytes = sc_run_bytes(run);
+	double secs = now > live->start_ns ? (double)(now - live->start_ns) / 1e9 : 0;
+	double rate = now > live->last_ns ? (double)(bytes - live->last_bytes) * 1e9 /
+						    (double)(now - live->last_ns)
+					  : 0;
+	char r[32], t[48] = "";
+
+	if (ph->io.runtime_ns)
+		snprintf(t, sizeof(t), " of %.0f s", (double)(ph->io.runtime_ns + ph->io.ramp_ns) / 1e9);
+	fprintf(live->f, "\r  %s: %.0f s%s, %u/%u ranks done, rank 0 at %s   ", ph->name, secs, t,
+		ranks_done, live->nranks, sc_fmt_rate(r, sizeof(r), rate));
+	fflush(live->f);
+	live->last_bytes = bytes;
+	live->last_ns = now;
+	live->shown = 1;
+}
+
+void sc_progress_live_clear(struct sc_progress_live *live)
+{
+	if (live->shown) {
+		fprintf(live->f, "\r%*s\r", 100, "");
+		fflush(live->f);
+	}
+	live->shown = 0;
+}

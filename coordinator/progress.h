@@ -6,6 +6,7 @@
 
 #include "../worker/plan.h"
 #include "../worker/result.h"
+#include "../worker/job.h"
 #include "aggregate.h"
 
 void sc_progress_header(FILE *f);
@@ -13,6 +14,20 @@ void sc_progress_header(FILE *f);
  * the phase (both directions merged), and the slowest rank. */
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig);
+
+/* A live line on a terminal while phase p runs: elapsed time, ranks done,
+ * rank 0's own rate.  Overwritten in place; erased by the phase's row. */
+struct sc_progress_live {
+	FILE *f;
+	const struct sc_plan *plan;
+	uint32_t phase;
+	uint32_t nranks;
+	uint64_t start_ns;          /* CLOCK_MONOTONIC */
+	uint64_t last_bytes, last_ns;
+	int shown;
+};
+void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run);
+void sc_progress_live_clear(struct sc_progress_live *live);
 
 /* After the row: what the phase's workload adds.  Ingest: samples/s and
  * accelerator utilisation; open loop: response-time p99 and late I/Os;
