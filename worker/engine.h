@@ -60,6 +60,15 @@ struct sc_engine_ops {
 	 * many, or -errno. */
 	int (*reap)(struct sc_engine *e, struct sc_io **done, uint32_t max,
 		    uint32_t min_wait);
+	/* Optional (NULL when completions never lag submit).  Like reap with
+	 * min_wait 1, but gives up when CLOCK_MONOTONIC reaches deadline_ns:
+	 * stores up to max completed I/Os in done[] and returns how many, 0
+	 * once the deadline has passed with none completed (whether or not
+	 * any are in flight), or -errno; -EOPNOTSUPP when this instance
+	 * cannot wait with a timeout (the caller polls with reap instead).
+	 * A deadline already passed reaps without waiting. */
+	int (*reap_until)(struct sc_engine *e, struct sc_io **done, uint32_t max,
+			  uint64_t deadline_ns);
 	/* Waits for I/Os in flight, then frees: call it from the thread that
 	 * submitted, or after that thread has ended. */
 	void (*destroy)(struct sc_engine *e);

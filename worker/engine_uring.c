@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine_priv.h"
@@ -42,6 +43,8 @@
 /* Times submit retries a kernel that is briefly short of resources
  * (-EAGAIN) before handing the error to the job. */
 #define SUBMIT_AGAIN_MAX 64
+
+#define NS_PER_SEC 1000000000ull
 
 struct sc_engine {
 	struct io_uring ring;
@@ -200,20 +203,11 @@ static int uring_submit(struct sc_engine *e)
 	return submitted;
 }
 
-static int uring_reap(struct sc_engine *e, struct sc_io **done, uint32_t max, uint32_t min_wait)
+/* Hands up to max completed I/Os to done[]; how many. */
+static int reap_ready(struct sc_engine *e, struct sc_io **done, uint32_t max)
 {
-	struct io_uring_cqe *cqe;
 	unsigned n;
 
-	/* Waiting for more than is in flight would never return. */
-	if (min_wait > e->ninflight)
-		min_wait = e->ninflight;
-	while (io_uring_cq_ready(&e->ring) < min_wait) {
-		int ret = io_uring_wait_cqe_nr(&e->ring, &cqe, min_wait);
-
-		if (ret < 0 && ret != -EINTR && ret != -EAGAIN)
-			return ret;
-	}
 	if (max > e->depth)
 		max = e->depth;
 	n = io_uring_peek_batch_cqe(&e->ring, e->cqes, max);
@@ -226,6 +220,67 @@ static int uring_reap(struct sc_engine *e, struct sc_io **done, uint32_t max, ui
 	io_uring_cq_advance(&e->ring, n);
 	e->ninflight -= n;
 	return (int)n;
+}
+
+static int uring_reap(struct sc_engine *e, struct sc_io **done, uint32_t max, uint32_t min_wait)
+{
+	struct io_uring_cqe *cqe;
+
+	/* Waiting for more than is in flight would never return. */
+	if (min_wait > e->ninflight)
+		min_wait = e->ninflight;
+	while (io_uring_cq_ready(&e->ring) < min_wait) {
+		int ret = io_uring_wait_cqe_nr(&e->ring, &cqe, min_wait);
+
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN)
+			return ret;
+	}
+	return reap_ready(e, done, max);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* liburing 2.3 takes only a relative timeout, which the kernel adds to its
+ * CLOCK_MONOTONIC: the wait ends at or just after deadline_ns.  Without
+ * EXT_ARG (before Linux 5.11) liburing would queue a timeout SQE of its
+ * own, taking a slot and submitting the caller's queued SQEs. */
+static int uring_reap_until(struct sc_engine *e, struct sc_io **done, uint32_t max,
+			    uint64_t deadline_ns)
+{
+	if (!(e->ring.features & IORING_FEAT_EXT_ARG))
+		return -EOPNOTSUPP;
+	if (e->disabled) {
+		/* nothing submitted yet, and a disabled ring refuses waiters */
+		struct timespec ts = {.tv_sec = (time_t)(deadline_ns / NS_PER_SEC),
+				      .tv_nsec = (long)(deadline_ns % NS_PER_SEC)};
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		return 0;
+	}
+	while (!io_uring_cq_ready(&e->ring)) {
+		struct io_uring_cqe *cqe;
+		struct __kernel_timespec ts;
+		uint64_t now = mono_ns(), left;
+		int ret;
+
+		if (now >= deadline_ns)
+			break;
+		left = deadline_ns - now;
+		ts.tv_sec = (long long)(left / NS_PER_SEC);
+		ts.tv_nsec = (long long)(left % NS_PER_SEC);
+		ret = io_uring_wait_cqes(&e->ring, &cqe, 1, &ts, NULL);
+		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
+			return ret;
+	}
+	/* also collects completions still waiting for task work */
+	return reap_ready(e, done, max);
 }
 
 static void uring_destroy(struct sc_engine *e)
@@ -259,5 +314,6 @@ const struct sc_engine_ops sc_engine_uring = {
     .queue = uring_queue,
     .submit = uring_submit,
     .reap = uring_reap,
+    .reap_until = uring_reap_until,
     .destroy = uring_destroy,
 };

@@ -146,11 +146,13 @@ static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t mea
 /* Faster than one I/O per nanosecond a job's I/Os are all due at once
  * anyway; the cap keeps the schedule's arithmetic within 64 bits. */
 #define RATE_MAX_PER_JOB NS_PER_S
-/* Longest sleep while I/Os are in flight: the engines cannot wait for a
- * completion with a timeout, so one that lands while the job sleeps is
- * noticed (and its service and response time stamped) up to this late. */
+/* Longest sleep while I/Os are in flight on an engine without reap_until
+ * (or whose reap_until is unsupported): it cannot wait for a completion
+ * with a timeout, so one that lands while the job sleeps is noticed (and
+ * its service and response time stamped) up to this late. */
 #define POLL_INFLIGHT_NS 100000ull
-/* Longest sleep with nothing in flight: how soon a stop is noticed. */
+/* Longest sleep, or reap_until wait, before the job looks again: how soon a
+ * stop is noticed. */
 #define POLL_IDLE_NS 10000000ull
 /* A sleep ends late by the timer slack and the wakeup latency (a few us on
  * bare metal, tens of us in a VM).  A job wakes this much before an
@@ -193,28 +195,59 @@ static void pace_advance(struct pace *p)
 	p->next_ns = p->start_ns + p->sec * NS_PER_S + p->nth * NS_PER_S / p->rate;
 }
 
+/* When to wake for the next intended start: just before it, or cap_ns
+ * from now or the deadline if earlier.  0 when there is no time to wait
+ * (the intended start is within the lead). */
+static uint64_t pace_wake(const struct pace *p, uint64_t cap_ns, uint64_t deadline)
+{
+	uint64_t now = sc_now_ns(), wake;
+
+	if (p->next_ns <= now + p->lead_ns)
+		return 0;
+	wake = p->next_ns - p->lead_ns;
+	if (wake > now + cap_ns)
+		wake = now + cap_ns;
+	if (deadline && wake > deadline)
+		wake = deadline;
+	return wake > now ? wake : 0;
+}
+
+/* Follows the lateness of a wait that was meant to end at wake. */
+static void pace_learn(struct pace *p, uint64_t wake)
+{
+	uint64_t late = sc_now_ns() - wake;
+
+	if (late > p->lead_ns)
+		p->lead_ns = late < WAKE_LEAD_MAX_NS ? late : WAKE_LEAD_MAX_NS;
+	else
+		p->lead_ns -= (p->lead_ns - late) / WAKE_LEAD_DECAY;
+}
+
 /* Sleeps until just before the next intended start, or until the poll
  * bound (inflight: I/Os to notice) or the deadline if earlier; returns at
  * once when the intended start is within the lead. */
 static void pace_sleep(struct pace *p, uint32_t inflight, uint64_t deadline)
 {
-	uint64_t now = sc_now_ns(), wake, late;
+	uint64_t wake = pace_wake(p, inflight ? POLL_INFLIGHT_NS : POLL_IDLE_NS, deadline);
 
-	if (p->next_ns <= now + p->lead_ns)
-		return;
-	wake = p->next_ns - p->lead_ns;
-	if (wake > now + (inflight ? POLL_INFLIGHT_NS : POLL_IDLE_NS))
-		wake = now + (inflight ? POLL_INFLIGHT_NS : POLL_IDLE_NS);
-	if (deadline && wake > deadline)
-		wake = deadline;
-	if (wake <= now)
+	if (!wake)
 		return;
 	sc_job_sleep_until(wake);
-	late = sc_now_ns() - wake;
-	if (late > p->lead_ns)
-		p->lead_ns = late < WAKE_LEAD_MAX_NS ? late : WAKE_LEAD_MAX_NS;
-	else
-		p->lead_ns -= (p->lead_ns - late) / WAKE_LEAD_DECAY;
+	pace_learn(p, wake);
+}
+
+/* With I/Os in flight: reaps into j->done what completes before the job
+ * must wake for the next intended start (or look for a stop, or end at the
+ * deadline); without waiting when the start is within the lead.  The
+ * engine's reap_until: a count or -errno. */
+static int pace_reap(struct pace *p, struct job *j, uint32_t max, uint64_t deadline)
+{
+	uint64_t wake = pace_wake(p, POLL_IDLE_NS, deadline);
+	int n = j->ops->reap_until(j->eng, j->done, max, wake);
+
+	if (n == 0 && wake)
+		pace_learn(p, wake);
+	return n;
 }
 
 /* The fio-like body: one region, one pattern, until runtime or bytes;
@@ -227,6 +260,9 @@ static void io_job_run(struct job *j)
 	uint64_t budget, issued = 0, writes_since_fsync = 0;
 	uint64_t measure_start, deadline;
 	int stopping = 0, open = io->rate_iops != 0;
+	/* open loop, slot free, I/Os in flight: wait for a completion or the
+	 * next intended start, whichever comes first */
+	int until = j->ops->reap_until != NULL;
 	struct pace pace;
 
 	measure_start = run->start_ns + io->ramp_ns;
@@ -323,8 +359,14 @@ static void io_job_run(struct job *j)
 				pace_sleep(&pace, 0, deadline);
 			continue;
 		}
-		int n = j->ops->reap(j->eng, j->done, depth, pacing ? 0 : 1);
+		int n = pacing && until ? pace_reap(&pace, j, depth, deadline) : -EOPNOTSUPP;
 
+		if (n == -EOPNOTSUPP) {
+			/* no reap_until, or one that cannot time a wait (io_uring
+			 * before Linux 5.11): reap, and poll with pace_sleep */
+			until = 0;
+			n = j->ops->reap(j->eng, j->done, depth, pacing ? 0 : 1);
+		}
 		if (n < 0) {
 			sc_job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
 			break;
@@ -335,7 +377,7 @@ static void io_job_run(struct job *j)
 			j->free_slots[nfree++] = (uint32_t)(j->done[i] - j->ios);
 		}
 		inflight -= (uint32_t)n;
-		if (pacing && n == 0)
+		if (pacing && n == 0 && !until)
 			pace_sleep(&pace, inflight, deadline);
 	}
 }

@@ -5,7 +5,8 @@
  * null must report full completions and leave file and buffers alone.
  * Then the edges a job relies on: -EBUSY at depth, reads at and past EOF,
  * a write to a read-only fd failing through reap, polling without waiting,
- * and destroy with I/Os in flight.  io_uring also runs with a file and with
+ * destroy with I/Os in flight, and reap_until's deadline against a
+ * completion (on a pipe, where a read waits for a writer).  io_uring also runs with a file and with
  * a buffer the kernel refuses to register, to cover the plain fallback.
  *
  * Exit 0 pass, 1 fail, 77 skip (no O_DIRECT, or io_uring not available).
@@ -508,6 +509,94 @@ static void check_other_thread(struct fixture *f)
 	f->ops->destroy(a.e);
 }
 
+#define UNTIL_SHORT_NS 2000000ull     /* a deadline nothing meets */
+#define UNTIL_LONG_NS  10000000000ull /* a deadline a completion beats */
+#define PIPE_DELAY_NS  20000000ull    /* the writer's wait before writing */
+#define PIPE_BYTES     64u
+
+static void *pipe_writer(void *p)
+{
+	static const char msg[PIPE_BYTES];
+	struct timespec ts = {.tv_nsec = (long)PIPE_DELAY_NS};
+	int fd = *(int *)p;
+
+	nanosleep(&ts, NULL);
+	if (write(fd, msg, sizeof(msg)) != (ssize_t)sizeof(msg))
+		FAIL("pipe write: %s", strerror(errno));
+	return NULL;
+}
+
+/* reap_until: 0 at the deadline on an idle engine (before its first submit
+ * and after its I/Os are done) and with an I/O that does not complete in
+ * time (a read of an empty pipe); the completion as soon as it lands, well
+ * before a far deadline. */
+static void check_reap_until(struct fixture *f)
+{
+	struct sc_engine *e = NULL;
+	struct sc_io *done[DEPTH];
+	struct sc_io io;
+	uint64_t deadline;
+	int pfd[2], ret;
+	pthread_t t;
+
+	if (!f->ops->reap_until)
+		return;
+	if (pipe(pfd)) {
+		FAIL("pipe: %s", strerror(errno));
+		return;
+	}
+	struct sc_engine_conf conf = {
+	    .depth = DEPTH, .fds = pfd, .nfds = 1, .bufs = f->bufs, .nbufs = f->nbufs};
+	ret = f->ops->create(&e, &conf);
+	if (ret) {
+		FAIL("create on a pipe: %s", strerror(-ret));
+		goto out_close;
+	}
+
+	deadline = now_ns() + UNTIL_SHORT_NS;
+	ret = f->ops->reap_until(e, done, DEPTH, deadline);
+	CHECK(ret == 0, "reap_until on an idle engine gave %d, want 0", ret);
+	CHECK(now_ns() >= deadline, "reap_until on an idle engine returned before its deadline");
+
+	set_io(&io, SC_OP_READ, 0, BUF_DST, 0, BLOCK);
+	CHECK(f->ops->queue(e, &io) == 0, "queue pipe read");
+	CHECK(f->ops->submit(e) == 1, "submit pipe read");
+	deadline = now_ns() + UNTIL_SHORT_NS;
+	ret = f->ops->reap_until(e, done, DEPTH, deadline);
+	CHECK(ret == 0, "reap_until with a read of an empty pipe gave %d, want 0", ret);
+	CHECK(now_ns() >= deadline, "reap_until returned before its deadline, nothing done");
+	ret = f->ops->reap_until(e, done, DEPTH, 0);
+	CHECK(ret == 0, "reap_until past its deadline gave %d, want 0", ret);
+
+	ret = pthread_create(&t, NULL, pipe_writer, &pfd[1]);
+	if (ret) {
+		FAIL("pthread_create: %s", strerror(ret));
+		close(pfd[1]); /* the read ends at EOF: destroy does not hang */
+		pfd[1] = -1;
+		goto out_destroy;
+	}
+	deadline = now_ns() + UNTIL_LONG_NS;
+	ret = f->ops->reap_until(e, done, DEPTH, deadline);
+	CHECK(ret == 1 && done[0] == &io && io.res == (int32_t)PIPE_BYTES,
+	      "reap_until with a write coming gave %d (res %d), want the read of %u B", ret, io.res,
+	      PIPE_BYTES);
+	CHECK(now_ns() < deadline, "reap_until waited for its deadline past a completion");
+	pthread_join(t, NULL);
+
+	/* idle again, on a ring now enabled by the submit */
+	deadline = now_ns() + UNTIL_SHORT_NS;
+	ret = f->ops->reap_until(e, done, DEPTH, deadline);
+	CHECK(ret == 0, "reap_until with nothing left in flight gave %d, want 0", ret);
+	CHECK(now_ns() >= deadline,
+	      "reap_until with nothing in flight returned before its deadline");
+out_destroy:
+	f->ops->destroy(e);
+out_close:
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	close(pfd[0]);
+}
+
 static int fixture_open(struct fixture *f)
 {
 	const char *dir = getenv("TMPDIR");
@@ -605,6 +694,7 @@ static int run(const struct sc_engine_ops *ops, const char *label, enum variant 
 		check_errors(&f);
 		check_polling(&f);
 		check_other_thread(&f);
+		check_reap_until(&f);
 		printf("%s %s%s\n", check_failures == before ? "ok  " : "FAIL", label,
 		       variant_names[variant]);
 	}
