@@ -105,14 +105,36 @@ static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 	}
 }
 
+/* The cluster's per-second series: second k after the measured start. */
+static void series_csv_rows(FILE *f, const struct sc_run_record *rec,
+			    const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
+{
+	const struct sc_phase *ph = report_phase_of(rec, pr->phase);
+
+	for (uint32_t k = 0; k < fig->nseconds; k++) {
+		const struct sc_second *s = &fig->seconds[k];
+
+		csv_str(f, ph ? ph->name : "", 0);
+		fprintf(f, "%u,%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f\n", k,
+			(double)s->bytes[SC_DIR_READ] / 1e6, (double)s->bytes[SC_DIR_WRITE] / 1e6,
+			s->ios[SC_DIR_READ], s->ios[SC_DIR_WRITE],
+			(double)s->max_lat_ns[SC_DIR_READ] / 1e3,
+			(double)s->max_lat_ns[SC_DIR_WRITE] / 1e3);
+	}
+}
+
 int report_csv_init(struct report_csv *c)
 {
 	c->phases = open_memstream(&c->phases_buf, &c->phases_len);
 	c->ranks = open_memstream(&c->ranks_buf, &c->ranks_len);
-	if (!c->phases || !c->ranks)
+	c->series = open_memstream(&c->series_buf, &c->series_len);
+	if (!c->phases || !c->ranks || !c->series)
 		return -ENOMEM;
 	phases_csv_header(c->phases);
 	ranks_csv_header(c->ranks);
+	fputs("phase,second,read_MB,written_MB,ios_read,ios_written,max_read_latency_us,"
+	      "max_write_latency_us\n",
+	      c->series);
 	return 0;
 }
 
@@ -121,17 +143,18 @@ void report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
 {
 	phases_csv_row(c->phases, rec, pr, fig);
 	ranks_csv_rows(c->ranks, rec, pr);
+	series_csv_rows(c->series, rec, pr, fig);
 }
 
 int report_csv_finish(struct report_csv *c)
 {
 	int rc;
 
-	if (ferror(c->phases) || ferror(c->ranks))
+	if (ferror(c->phases) || ferror(c->ranks) || ferror(c->series))
 		return -ENOMEM;
 	/* the memstreams' buffers are complete once closed */
-	rc = fclose(c->phases) | fclose(c->ranks);
-	c->phases = c->ranks = NULL;
+	rc = fclose(c->phases) | fclose(c->ranks) | fclose(c->series);
+	c->phases = c->ranks = c->series = NULL;
 	return rc ? -ENOMEM : 0;
 }
 
@@ -141,6 +164,9 @@ int report_csv_write(const struct report_csv *c, const char *dir, char *err, siz
 
 	if (!rc)
 		rc = report_write_named(dir, "ranks.csv", c->ranks_buf, c->ranks_len, err, errlen);
+	if (!rc)
+		rc = report_write_named(dir, "timeseries.csv", c->series_buf, c->series_len, err,
+					errlen);
 	return rc;
 }
 
@@ -150,7 +176,10 @@ void report_csv_exit(struct report_csv *c)
 		fclose(c->phases);
 	if (c->ranks)
 		fclose(c->ranks);
+	if (c->series)
+		fclose(c->series);
 	free(c->phases_buf);
 	free(c->ranks_buf);
+	free(c->series_buf);
 	*c = (struct report_csv){0};
 }

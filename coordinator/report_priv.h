@@ -93,20 +93,25 @@ void report_results_exit(struct report_results *r);
 
 /* ------------------------------------------------------------ report_csv.c */
 
-/* phases.csv and ranks.csv while they are built, in memory. */
+/* phases.csv, ranks.csv and timeseries.csv while they are built, in
+ * memory. */
 struct report_csv {
 	FILE *phases;
 	FILE *ranks;
+	FILE *series;
 	char *phases_buf;
 	char *ranks_buf;
+	char *series_buf;
 	size_t phases_len;
 	size_t ranks_len;
+	size_t series_len;
 };
 
 /* Opens both tables and writes their header lines.  0 or -ENOMEM. */
 int report_csv_init(struct report_csv *c);
 
-/* Adds the row of phase pr to phases.csv and a row per rank to ranks.csv. */
+/* Adds the row of phase pr to phases.csv, a row per rank to ranks.csv and
+ * a row per second of the cluster series to timeseries.csv. */
 void report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
 		      const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 

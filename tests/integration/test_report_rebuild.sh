@@ -21,11 +21,11 @@ phases:
     io_size: 1MiB
 YAML
 sc_mpirun 2 "$T/r.yaml" --output "$T/out" || { cat "$T/out.log"; fail "run"; }
-for f in results.json phases.csv ranks.csv; do cp "$T/out/$f" "$T/$f.orig"; done
-rm "$T/out/results.json" "$T/out/phases.csv" "$T/out/ranks.csv"
+for f in results.json phases.csv ranks.csv timeseries.csv; do cp "$T/out/$f" "$T/$f.orig"; done
+rm "$T/out/results.json" "$T/out/phases.csv" "$T/out/ranks.csv" "$T/out/timeseries.csv"
 "$SC_BIN" report "$T/out/results.pb" >"$T/report.log" 2>&1 || { cat "$T/report.log"; fail "report"; }
 cat "$T/report.log"
-for f in results.json phases.csv ranks.csv; do
+for f in results.json phases.csv ranks.csv timeseries.csv; do
 	cmp "$T/$f.orig" "$T/out/$f" || fail "$f rebuilt differently"
 done
 grep -q "^rr " "$T/report.log" || fail "report printed no row for phase rr"

@@ -750,6 +750,25 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 	for (uint32_t p = 0; p < run->nphases; p++)
 		nrows += run->phases[p].nranks;
 	CHECK(count_lines(ranks) == 1 + (int)nrows, "ranks.csv has %d lines", count_lines(ranks));
+	{
+		/* one row per second of each phase's cluster series */
+		char *series = slurp(path_in(path, sizeof(path), dir, "timeseries.csv"), NULL);
+		int seconds = 0;
+
+		for (uint32_t p = 0; p < run->nphases; p++) {
+			struct sc_phase_figures fig;
+
+			if (sc_aggregate_phase(&run->phases[p], &fig) == 0) {
+				seconds += (int)fig.nseconds;
+				sc_phase_figures_exit(&fig);
+			}
+		}
+		CHECK(series && !strncmp(series, "phase,second,read_MB,written_MB,", 32),
+		      "timeseries.csv header");
+		CHECK(seconds > 0 && count_lines(series) == 1 + seconds,
+		      "timeseries.csv has %d lines for %d seconds", count_lines(series), seconds);
+		free(series);
+	}
 	for (uint32_t p = 0; phases && p < run->nphases; p++) {
 		const struct sc_phase_record *pr = &run->phases[p];
 		struct sc_phase_figures fig;
@@ -802,7 +821,8 @@ static void test_results(void)
 	rc = sc_report_results(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "results after phase 1: %d %s", rc, err);
 	list_dir(dir, names, sizeof(names));
-	CHECK(!strcmp(names, "phases.csv ranks.csv results.json results.pb"), "files: %s", names);
+	CHECK(!strcmp(names, "phases.csv ranks.csv results.json results.pb timeseries.csv"),
+	      "files: %s", names);
 
 	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
 	CHECK(root, "results.json parses: %s", json_util_get_last_err());
