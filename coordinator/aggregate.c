@@ -52,6 +52,24 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Adds rank r (measured from start) to a row's sums: node and target rows
+ * alike. */
+static void sum_rank(const struct sc_rank_result *r, int64_t start, uint32_t *nranks,
+		     uint64_t *bytes, uint64_t *ios, uint64_t *errors, int64_t *start_ns,
+		     int64_t *end_ns)
+{
+	if (*nranks == 0 || start < *start_ns)
+		*start_ns = start;
+	if (*nranks == 0 || r->end_ns > *end_ns)
+		*end_ns = r->end_ns;
+	(*nranks)++;
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		bytes[d] += r->bytes[d];
+		ios[d] += r->ios[d];
+	}
+	*errors += r->errors;
+}
+
 /* One row per distinct node index, in increasing order. */
 static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figures *f)
 {
@@ -104,20 +122,8 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 			memcpy(row->host, r->host, sizeof(row->host));
 			row->host[sizeof(row->host) - 1] = '\0';
 		}
-		if (row->nranks == 0) {
-			row->start_ns = start;
-			row->end_ns = r->end_ns;
-		}
-		row->nranks++;
-		for (int d = 0; d < SC_DIR_COUNT; d++) {
-			row->bytes[d] += r->bytes[d];
-			row->ios[d] += r->ios[d];
-		}
-		row->errors += r->errors;
-		if (start < row->start_ns)
-			row->start_ns = start;
-		if (r->end_ns > row->end_ns)
-			row->end_ns = r->end_ns;
+		sum_rank(r, start, &row->nranks, row->bytes, row->ios, &row->errors, &row->start_ns,
+			 &row->end_ns);
 	}
 	for (uint32_t j = 0; j < n; j++) {
 		struct sc_node_row *row = &f->nodes[j];
@@ -171,19 +177,9 @@ static int build_targets(const struct sc_phase_record *rec, struct sc_phase_figu
 			row->target = r->target;
 			memcpy(row->host, r->host, sizeof(row->host));
 			row->host[sizeof(row->host) - 1] = '\0';
-			row->start_ns = start;
-			row->end_ns = r->end_ns;
 		}
-		row->nranks++;
-		for (int d = 0; d < SC_DIR_COUNT; d++) {
-			row->bytes[d] += r->bytes[d];
-			row->ios[d] += r->ios[d];
-		}
-		row->errors += r->errors;
-		if (start < row->start_ns)
-			row->start_ns = start;
-		if (r->end_ns > row->end_ns)
-			row->end_ns = r->end_ns;
+		sum_rank(r, start, &row->nranks, row->bytes, row->ios, &row->errors, &row->start_ns,
+			 &row->end_ns);
 	}
 	for (uint32_t j = 0; j < n; j++) {
 		struct sc_target_row *row = &f->targets[j];

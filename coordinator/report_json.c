@@ -322,30 +322,37 @@ static struct json_object *cluster_json(struct jb *b, const struct sc_phase_reco
 	return o;
 }
 
+/* What node and target rows share: their ranks' sums over their window. */
+static void row_sums_json(struct jb *b, struct json_object *o, uint32_t nranks,
+			  const uint64_t *bytes, const uint64_t *ios, uint64_t errors,
+			  int64_t start_ns, int64_t end_ns, double bw)
+{
+	double secs = (double)(end_ns - start_ns) / 1e9;
+
+	jput_u64(b, o, "nranks", nranks);
+	jput_u64(b, o, "bytes_read", bytes[SC_DIR_READ]);
+	jput_u64(b, o, "bytes_written", bytes[SC_DIR_WRITE]);
+	jput_u64(b, o, "total_bytes", bytes[SC_DIR_READ] + bytes[SC_DIR_WRITE]);
+	jput_u64(b, o, "ios_read", ios[SC_DIR_READ]);
+	jput_u64(b, o, "ios_written", ios[SC_DIR_WRITE]);
+	jput_u64(b, o, "errors", errors);
+	jput_i64(b, o, "start_ns", start_ns);
+	jput_i64(b, o, "end_ns", end_ns);
+	jput_dbl(b, o, "bw_bytes_per_s", bw);
+	jput_mbps(b, o, "bw_MBps", bw);
+	jput_dbl(b, o, "iops_read", secs > 0 ? (double)ios[SC_DIR_READ] / secs : 0);
+	jput_dbl(b, o, "iops_write", secs > 0 ? (double)ios[SC_DIR_WRITE] / secs : 0);
+}
+
 static struct json_object *node_json(struct jb *b, const struct sc_node_row *n)
 {
 	struct json_object *o = jnew(b, json_object_new_object());
 
 	jput_u64(b, o, "node", n->node);
 	jput_str(b, o, "host", n->host);
-	jput_u64(b, o, "nranks", n->nranks);
-	jput_u64(b, o, "bytes_read", n->bytes[SC_DIR_READ]);
-	jput_u64(b, o, "bytes_written", n->bytes[SC_DIR_WRITE]);
-	jput_u64(b, o, "total_bytes", n->bytes[SC_DIR_READ] + n->bytes[SC_DIR_WRITE]);
-	jput_u64(b, o, "ios_read", n->ios[SC_DIR_READ]);
-	jput_u64(b, o, "ios_written", n->ios[SC_DIR_WRITE]);
-	jput_u64(b, o, "errors", n->errors);
-	jput_i64(b, o, "start_ns", n->start_ns);
-	jput_i64(b, o, "end_ns", n->end_ns);
+	row_sums_json(b, o, n->nranks, n->bytes, n->ios, n->errors, n->start_ns, n->end_ns,
+		      n->bw_bytes_per_s);
 	jput_i64(b, o, "clock_offset_ns", n->clock_offset_ns);
-	jput_dbl(b, o, "bw_bytes_per_s", n->bw_bytes_per_s);
-	jput_mbps(b, o, "bw_MBps", n->bw_bytes_per_s);
-	{
-		double secs = (double)(n->end_ns - n->start_ns) / 1e9;
-
-		jput_dbl(b, o, "iops_read", secs > 0 ? (double)n->ios[SC_DIR_READ] / secs : 0);
-		jput_dbl(b, o, "iops_write", secs > 0 ? (double)n->ios[SC_DIR_WRITE] / secs : 0);
-	}
 	jput(b, o, "latency_ns", lat_pair_json(b, n->lat));
 	return o;
 }
@@ -360,17 +367,8 @@ static struct json_object *target_row_json(struct jb *b, const struct sc_run_rec
 	jput_u64(b, o, "target", t->target);
 	jput_str(b, o, "path",
 		 t->target < rec->plan.ntargets ? rec->plan.targets[t->target].path : NULL);
-	jput_u64(b, o, "nranks", t->nranks);
-	jput_u64(b, o, "bytes_read", t->bytes[SC_DIR_READ]);
-	jput_u64(b, o, "bytes_written", t->bytes[SC_DIR_WRITE]);
-	jput_u64(b, o, "total_bytes", t->bytes[SC_DIR_READ] + t->bytes[SC_DIR_WRITE]);
-	jput_u64(b, o, "ios_read", t->ios[SC_DIR_READ]);
-	jput_u64(b, o, "ios_written", t->ios[SC_DIR_WRITE]);
-	jput_u64(b, o, "errors", t->errors);
-	jput_i64(b, o, "start_ns", t->start_ns);
-	jput_i64(b, o, "end_ns", t->end_ns);
-	jput_dbl(b, o, "bw_bytes_per_s", t->bw_bytes_per_s);
-	jput_mbps(b, o, "bw_MBps", t->bw_bytes_per_s);
+	row_sums_json(b, o, t->nranks, t->bytes, t->ios, t->errors, t->start_ns, t->end_ns,
+		      t->bw_bytes_per_s);
 	return o;
 }
 
