@@ -102,11 +102,11 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 			if (pr->resp[d])
 				sc_hist_add(&all, pr->resp[d]);
 		fprintf(f, "  %s: open loop at %llu IOPS per rank: response p99 %s, p99.99 %s; "
-			   "%llu I/Os started late\n",
+			   "%llu I/Os started late, %llu due but never started\n",
 			ph->name, (unsigned long long)ph->io.rate_iops,
 			sc_fmt_duration(a, sizeof(a), sc_hist_percentile(&all, 99.0)),
 			sc_fmt_duration(b, sizeof(b), sc_hist_percentile(&all, 99.99)),
-			(unsigned long long)sc_late_ios(pr));
+			(unsigned long long)sc_late_ios(pr), (unsigned long long)sc_unissued_ios(pr));
 	}
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
 		ckpt_summary(f, rec, ph);

@@ -564,6 +564,7 @@ static struct json_object *open_loop_json(struct jb *b, const struct sc_phase_re
 	}
 	jput(b, o, "response_latency_ns", resp);
 	jput_u64(b, o, "late_ios", sc_late_ios(pr));
+	jput_u64(b, o, "unissued_ios", sc_unissued_ios(pr));
 	return o;
 }
 

@@ -185,3 +185,12 @@ uint64_t sc_late_ios(const struct sc_phase_record *rec)
 		late += rec->ranks[i].late_ios;
 	return late;
 }
+
+uint64_t sc_unissued_ios(const struct sc_phase_record *rec)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		n += rec->ranks[i].unissued_ios;
+	return n;
+}

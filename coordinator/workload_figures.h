@@ -66,5 +66,7 @@ void sc_ingest_figures(const struct sc_phase_record *rec, double window_s,
 
 /* Open-loop figures: I/Os that started after their intended start. */
 uint64_t sc_late_ios(const struct sc_phase_record *rec);
+/* ... and those due before the phase ended that never started. */
+uint64_t sc_unissued_ios(const struct sc_phase_record *rec);
 
 #endif

@@ -498,6 +498,7 @@ static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_
 	     !(m->node_write_lat = lat_to_pb(a, &r->node_lat[SC_DIR_WRITE]))))
 		return NULL;
 	m->late_ios = r->late_ios;
+	m->unissued_ios = r->unissued_ios;
 	m->files = r->files;
 	m->samples = r->samples;
 	m->steps = r->steps;
@@ -829,6 +830,7 @@ static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *
 	r->fsyncs = m->fsyncs;
 	r->firstdone_bytes = m->firstdone_bytes;
 	r->errors = m->errors;
+	r->unissued_ios = m->unissued_ios;
 	r->late_ios = m->late_ios;
 	r->files = m->files;
 	r->samples = m->samples;

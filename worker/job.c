@@ -179,6 +179,28 @@ static uint64_t job_rate(const struct sc_io_spec *io, uint32_t index)
 	return rate < RATE_MAX_PER_JOB ? rate : RATE_MAX_PER_JOB;
 }
 
+/* Scheduled I/Os intended in [from_ns, to_ns) that were not issued by the
+ * time the phase stopped: the backlog a stalled drive left behind, which
+ * would otherwise vanish from the figures. */
+static uint64_t pace_backlog(const struct pace *p, uint64_t from_ns, uint64_t to_ns)
+{
+	/* I/O k is intended before t when k < ceil((t - start) * rate / 1e9) */
+	uint64_t next = p->sec * p->rate + p->nth, before_to, before_from;
+
+	if (to_ns <= p->start_ns)
+		return 0;
+	before_to = (uint64_t)(((unsigned __int128)(to_ns - p->start_ns) * p->rate + NS_PER_S - 1) /
+			       NS_PER_S);
+	before_from = from_ns <= p->start_ns
+			      ? 0
+			      : (uint64_t)(((unsigned __int128)(from_ns - p->start_ns) * p->rate +
+					    NS_PER_S - 1) /
+					   NS_PER_S);
+	if (next < before_from)
+		next = before_from;
+	return before_to > next ? before_to - next : 0;
+}
+
 static void pace_init(struct pace *p, uint64_t start_ns, uint64_t rate)
 {
 	*p = (struct pace){.start_ns = start_ns, .rate = rate, .next_ns = start_ns};
@@ -286,9 +308,14 @@ static void io_job_run(struct job *j)
 		uint64_t now = sc_now_ns();
 		int need_fsync, pacing;
 
-		if (atomic_load_explicit(&run->stop, memory_order_relaxed) || j->err ||
-		    (deadline && now >= deadline) || issued >= budget)
+		if (!stopping &&
+		    (atomic_load_explicit(&run->stop, memory_order_relaxed) || j->err ||
+		     (deadline && now >= deadline) || issued >= budget)) {
 			stopping = 1;
+			if (open && issued < budget)
+				j->unissued_ios = pace_backlog(&pace, measure_start,
+							       deadline && now > deadline ? deadline : now);
+		}
 		/* fsync after every N writes, and once more for the last ones */
 		need_fsync = io->fsync_every && writes_since_fsync && !j->err &&
 			     (writes_since_fsync >= io->fsync_every || stopping);
@@ -729,6 +756,7 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 		out->fsyncs += j->fsyncs;
 		out->files += j->files;
 		out->late_ios += j->late_ios;
+		out->unissued_ios += j->unissued_ios;
 		out->samples += j->samples;
 		out->steps += j->steps;
 		out->compute_ns += j->compute_ns;

@@ -45,6 +45,7 @@ struct job {
 	_Atomic uint64_t done_bytes; /* measured bytes, read by sc_run_bytes */
 	uint64_t bytes[SC_DIR_COUNT], ios_done[SC_DIR_COUNT];
 	uint64_t fsyncs, errors, files, late_ios, samples, steps, compute_ns;
+	uint64_t unissued_ios;    /* open loop: due before the stop, never issued */
 	uint64_t busy_end_ns;
 	void *wl;                 /* the workload body's own state */
 	void (*wl_free)(void *);

@@ -57,6 +57,8 @@ struct sc_rank_result {
 	struct sc_lat_summary batch_wait;  /* ingest */
 	uint64_t late_ios;          /* open loop: I/Os started after their
 				     * intended start (queue full or stalled) */
+	uint64_t unissued_ios;      /* open loop: intended before the phase
+				     * ended but never started (the backlog) */
 	uint64_t files;             /* checkpoint: files written or read */
 	uint64_t samples;           /* ingest: samples read */
 	uint64_t steps;             /* ingest: batches consumed */

@@ -78,6 +78,7 @@ resp, serv = kv["open_loop"]["response_latency_ns"]["read"], c["latency_ns"]["re
 for p in ("p50", "p99", "p99.99"):
     need(resp[p] > serv[p], f"kv: response {p} {resp[p]} > service {serv[p]}")
 need(kv["open_loop"]["late_ios"] > 0, "kv: late I/Os counted")
+need(kv["open_loop"]["unissued_ios"] > 0, "kv: I/Os due but never started are counted")
 sys.exit(1 if bad else 0)
 PY
 echo PASS
