@@ -58,8 +58,9 @@
  *   workload checkpoint, LLM checkpoints as DLIO writes them (no key may be
  *   a list):
  *     model      required: a catalogue name (sc_ckpt_model_names()) or an
- *                inline mapping of layers, hidden, ffn_hidden, heads, vocab
- *                (1..2^32-1, required), kv_heads (default heads) and dtype
+ *                inline mapping of layers (1..16384), hidden (1..2^20),
+ *                ffn_hidden (1..2^22), heads (1..65536), vocab (1..2^24), all
+ *                required, kv_heads (1..65536, default heads) and dtype
  *                fp16 | bf16 (default) | fp32
  *     tp, pp     1..2^32-1, default 1
  *     dp         0..2^32-1, default 0 = ranks / (tp * pp), resolved by the
@@ -539,7 +540,12 @@ static const char *join_keys(char *buf, size_t len, const char *const *keys)
 /* An inline model {layers, hidden, ...} or a catalogue name, into pv. */
 static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 {
-	static const struct cfg_keydef dim = {.type = CFG_VT_UINT, .min = 1, .max = UINT32_MAX};
+	/* Bounded so that any model accepted is sized in little time. */
+	static const uint64_t dim_max[MK_COUNT] = {
+	    [MK_LAYERS] = SC_CKPT_MAX_LAYERS, [MK_HIDDEN] = SC_CKPT_MAX_HIDDEN,
+	    [MK_FFN_HIDDEN] = SC_CKPT_MAX_FFN, [MK_HEADS] = SC_CKPT_MAX_HEADS,
+	    [MK_KV_HEADS] = SC_CKPT_MAX_HEADS, [MK_VOCAB] = SC_CKPT_MAX_VOCAB,
+	};
 	static const struct cfg_keydef text = {.type = CFG_VT_TEXT};
 	const struct cfg_node *given[MK_COUNT] = {0};
 	uint64_t v[MK_COUNT] = {0}, unused;
@@ -572,6 +578,9 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 		}
 		given[k] = p->val;
 		if (k != MK_DTYPE) {
+			const struct cfg_keydef dim = {
+			    .type = CFG_VT_UINT, .min = 1, .max = dim_max[k]};
+
 			err = cfg_parse_scalar(c->d, p->val, &dim, &v[k]);
 			if (err)
 				return err;

@@ -197,17 +197,33 @@ static uint64_t layer_bytes(const struct sc_model *m, const struct sc_ckpt_layou
 	return mul(layer_elems(m, l, idx, ovf), m->model_dtype_bytes, ovf);
 }
 
+/* Model-state bytes of layers first..last (inclusive), in closed form:
+ * every transformer layer 1..L has the same size, so the time taken does
+ * not grow with the layer count. */
+static uint64_t range_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l,
+			    uint64_t first, uint64_t last, bool *ovf)
+{
+	/* the embedding, the output head and the final norm */
+	const uint64_t special[] = {0, (uint64_t)m->layers + 1, (uint64_t)m->layers + 2};
+	uint64_t lo = first > 1 ? first : 1, hi = last < m->layers ? last : m->layers;
+	uint64_t sum = 0;
+
+	if (lo <= hi)
+		sum = mul(hi - lo + 1, layer_bytes(m, l, 1, ovf), ovf);
+	for (size_t s = 0; s < sizeof(special) / sizeof(special[0]); s++)
+		if (special[s] >= first && special[s] <= last)
+			sum = add(sum, layer_bytes(m, l, (uint32_t)special[s], ovf), ovf);
+	return sum;
+}
+
 /* Model-state bytes one rank of stage p holds (any tp rank: shards are equal). */
 static uint64_t stage_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t p,
 			    bool *ovf)
 {
 	uint32_t first, last;
-	uint64_t sum = 0;
 
 	stage_layers(m, l, p, &first, &last);
-	for (uint32_t i = first; i <= last; i++)
-		sum = add(sum, layer_bytes(m, l, i, ovf), ovf);
-	return sum;
+	return range_bytes(m, l, first, last, ovf);
 }
 
 /* Bytes of one optimizer file: each writer holds an equal share of all
@@ -223,7 +239,8 @@ static uint64_t optim_bytes(const struct sc_model *m, const struct sc_ckpt_layou
 	return mul(elems, m->optim_bytes_per_param, ovf);
 }
 
-/* Totals by stage, not by rank, so that they check the per-rank lists. */
+/* Totals by layer, not by rank, so that they check the per-rank lists:
+ * the stages partition the layers, so the stages' sum is every layer's. */
 static int totals(const struct sc_model *m, const struct sc_ckpt_layout *l, uint64_t *model,
 		  uint64_t *optim)
 {
@@ -231,11 +248,7 @@ static int totals(const struct sc_model *m, const struct sc_ckpt_layout *l, uint
 	/* Model state: every tp rank of a stage; under ZeRO-3 every dp rank
 	 * too, else data-parallel rank 0 alone. */
 	uint64_t copies = (uint64_t)l->tp * (l->zero_stage == 3 ? l->dp : 1);
-	uint64_t msum = 0;
-
-	for (uint32_t p = 0; p < l->pp; p++)
-		msum = add(msum, stage_bytes(m, l, p, &ovf), &ovf);
-	msum = mul(msum, copies, &ovf);
+	uint64_t msum = mul(range_bytes(m, l, 0, (uint64_t)m->layers + 2, &ovf), copies, &ovf);
 
 	uint64_t writers = (uint64_t)l->tp * l->pp * (l->zero_stage ? l->dp : 1);
 	uint64_t osum = mul(optim_bytes(m, l, &ovf), writers, &ovf);
@@ -280,6 +293,15 @@ int sc_ckpt_layout_check(const struct sc_model *m, const struct sc_ckpt_layout *
 			    "%.*s: layers, hidden, ffn_hidden, heads and vocab must all be at "
 			    "least 1",
 			    nlen, name);
+	if (m->layers > SC_CKPT_MAX_LAYERS || m->hidden > SC_CKPT_MAX_HIDDEN ||
+	    m->ffn_hidden > SC_CKPT_MAX_FFN || m->heads > SC_CKPT_MAX_HEADS ||
+	    m->vocab > SC_CKPT_MAX_VOCAB)
+		return fail(err, errlen,
+			    "%.*s: layers %u, hidden %u, ffn_hidden %u, heads %u or vocab %llu is "
+			    "beyond any real model (at most %u, %u, %u, %u and %llu)",
+			    nlen, name, m->layers, m->hidden, m->ffn_hidden, m->heads,
+			    (unsigned long long)m->vocab, SC_CKPT_MAX_LAYERS, SC_CKPT_MAX_HIDDEN,
+			    SC_CKPT_MAX_FFN, SC_CKPT_MAX_HEADS, (unsigned long long)SC_CKPT_MAX_VOCAB);
 	if (m->heads > m->hidden)
 		return fail(err, errlen, "%.*s: %u heads exceed hidden size %u (head size 0)", nlen,
 			    name, m->heads, m->hidden);

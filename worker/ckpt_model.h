@@ -23,6 +23,16 @@
 #include <stdint.h>
 
 #define SC_CKPT_MODEL_NAME_MAX 32 /* sizeof(sc_model.name), NUL included */
+
+/* Largest model dimensions accepted: far above any real model (llama3-1t
+ * has 128 layers, hidden 25872, ffn 98304, 192 heads, vocab 128256), and
+ * small enough that every byte count of a model within them fits in 64
+ * bits and a rank's file list stays short. */
+#define SC_CKPT_MAX_LAYERS UINT32_C(16384)
+#define SC_CKPT_MAX_HIDDEN (UINT32_C(1) << 20)
+#define SC_CKPT_MAX_FFN	   (UINT32_C(1) << 22)
+#define SC_CKPT_MAX_HEADS  (UINT32_C(1) << 16)
+#define SC_CKPT_MAX_VOCAB  (UINT64_C(1) << 24)
 #define SC_CKPT_FILE_NAME_MAX  96 /* sizeof(sc_ckpt_file.name), NUL included */
 
 /* A dense decoder-only transformer (Llama-style: GQA attention, SwiGLU MLP,
@@ -78,8 +88,8 @@ int sc_ckpt_layout_mlperf(const char *name, struct sc_ckpt_layout *out);
  * tp * pp. */
 int sc_ckpt_layout_default_dp(struct sc_ckpt_layout *l, uint32_t ranks);
 
-/* Checks the model and the layout together: sane model fields, tp, pp, dp
- * at least 1, tp divides heads, kv_heads divides heads, pp <= layers,
+/* Checks the model and the layout together: sane model fields (each
+ * dimension 1..SC_CKPT_MAX_*), tp, pp, dp at least 1, tp divides heads, kv_heads divides heads, pp <= layers,
  * ZeRO stage 0..3, no pipeline under ZeRO-3, byte counts within 64 bits.
  * 0, or -EINVAL with a message a user can act on in err (when errlen > 0). */
 int sc_ckpt_layout_check(const struct sc_model *m, const struct sc_ckpt_layout *l, char *err,

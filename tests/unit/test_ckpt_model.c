@@ -428,7 +428,7 @@ static void test_errors(void)
 	expect_error(&bad, &l, "128 heads exceed hidden size 64");
 	bad = t;
 	bad.vocab = UINT64_C(1) << 60;
-	expect_error(&bad, &l, "exceed 2^64 bytes");
+	expect_error(&bad, &l, "beyond any real model");
 
 	/* An unknown model has no entry. */
 	struct sc_model m;
@@ -437,6 +437,56 @@ static void test_errors(void)
 	/* err may be omitted. */
 	l = layout(3, 1, 1, 1);
 	CHECK(sc_ckpt_layout_check(&m8, &l, NULL, 0) == -EINVAL, "no err buffer");
+}
+
+/* The fuzzer's models: a loop per layer never ended on them (4294967293
+ * layers made the bound unpassable).  Now they are refused at once, and
+ * the largest model accepted is sized in closed form, whatever its layers. */
+static void test_huge_models(void)
+{
+	struct sc_model m = {.name = "huge", .layers = 2147483647, .hidden = 4294967295u,
+			     .ffn_hidden = 4294967295u, .heads = 1, .kv_heads = 1,
+			     .vocab = 4294967295u, .model_dtype_bytes = 2,
+			     .optim_bytes_per_param = 12};
+	struct sc_ckpt_layout l = layout(1, 1, 1, 0);
+
+	expect_error(&m, &l, "beyond any real model");
+	m = (struct sc_model){.name = "huge", .layers = 4294967293u, .hidden = 16, .ffn_hidden = 16,
+			      .heads = 1, .kv_heads = 1, .vocab = 16, .model_dtype_bytes = 2,
+			      .optim_bytes_per_param = 12};
+	l = layout(1, 1, 1, 1);
+	expect_error(&m, &l, "layers 4294967293");
+	l = layout(1, 4000000000u, 1, 1);
+	expect_error(&m, &l, "beyond any real model");
+
+	/* Every dimension at its bound, one stage per layer. */
+	m = (struct sc_model){.name = "largest", .layers = SC_CKPT_MAX_LAYERS,
+			      .hidden = SC_CKPT_MAX_HIDDEN, .ffn_hidden = SC_CKPT_MAX_FFN,
+			      .heads = SC_CKPT_MAX_HEADS, .kv_heads = SC_CKPT_MAX_HEADS,
+			      .vocab = SC_CKPT_MAX_VOCAB, .model_dtype_bytes = 8,
+			      .optim_bytes_per_param = 12};
+	l = layout(1, SC_CKPT_MAX_LAYERS, 1, 1);
+	char err[256] = "";
+	CHECK(sc_ckpt_layout_check(&m, &l, err, sizeof(err)) == 0, "largest model: %s", err);
+	uint64_t model = 0, optim = 0;
+	CHECK(sc_ckpt_total_parts(&m, &l, &model, &optim) == 0 && model && optim,
+	      "largest model has a size");
+	/* Stage 1 holds layer 2 alone: a single layer's bytes, exactly. */
+	uint64_t h = SC_CKPT_MAX_HIDDEN, ffn = SC_CKPT_MAX_FFN;
+	uint64_t layer = (2 * h + h * (h + 2 * h) + h * h + 3 * ffn * h) * 8;
+	struct sc_ckpt_file f[4];
+	uint32_t n = 0;
+	CHECK(sc_ckpt_rank_files(&m, &l, 1, f, 4, &n) == 0 && n == 2, "stage 1: %u files", n);
+	CHECK(n >= 1 && f[0].bytes == layer, "stage 1 layer: %" PRIu64 " B, want %" PRIu64,
+	      f[0].bytes, layer);
+	/* The stages' model files (a file per layer) add up to the model total. */
+	uint64_t sum = 0;
+	for (uint32_t r = 0; r < SC_CKPT_MAX_LAYERS; r++) {
+		CHECK(sc_ckpt_rank_files(&m, &l, r, f, 4, &n) == 0, "rank %u files", r);
+		for (uint32_t i = 0; i < n && i < 4; i++)
+			sum += f[i].kind == SC_CKPT_KIND_MODEL ? f[i].bytes : 0;
+	}
+	CHECK(sum == model, "stages sum %" PRIu64 " B, total %" PRIu64 " B", sum, model);
 }
 
 static void test_default_dp(void)
@@ -484,6 +534,7 @@ int main(void)
 	test_tiny_zero1_pipelined();
 	test_tiny_other_stages();
 	test_errors();
+	test_huge_models();
 	test_default_dp();
 	test_scaled();
 	return check_exit("test_ckpt_model");
