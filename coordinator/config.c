@@ -14,6 +14,11 @@
  *                    target needs it (and a block device must not be mounted)
  *     hosts          non-empty text; such a target is not probed here (kind
  *                    guessed: /dev/... = block, else dir; capacity 0 = unknown)
+ *   memory_per_rank: (optional) size >= 1, the I/O buffers one rank may
+ *     allocate in any phase: jobs x iodepth x the unit of I/O (bs,
+ *     block_size or sample_size; the largest cell of a sweep).  Default:
+ *     4GiB, or a quarter of the memory of the host that checks the config
+ *     when that is less.  Ranks of one node each hold their own.
  *   defaults: (optional mapping) any phase key but name, for every phase
  *     whose workload takes it and that does not set it; a default
  *     runtime/io_size/epochs is skipped by a phase that sets an alternative
@@ -45,7 +50,9 @@
  *     size       size >= 1, default 64MiB; a multiple of bs
  *     runtime    duration > 0 (at most 30 days); or
  *     io_size    size >= 1, a multiple of bs; default = size without runtime
- *     ramp       duration, only with runtime
+ *                (jobs x size and jobs x io_size below 2^64 bytes)
+ *     ramp       duration, only with runtime, and shorter than it (it runs
+ *                before the measured runtime)
  *     fsync      0..2^32-1, default 0; nonzero only on a phase that writes
  *     direct     default true
  *     rate       I/Os per second per rank, "5000/s" or 5000, 0..10^9;
@@ -116,6 +123,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../worker/ckpt_model.h"
 #include "../worker/hostlist.h"
@@ -256,7 +264,8 @@ const char *const cfg_target_keys[TK_COUNT + 1] = {
     [TK_HOSTS] = "hosts", [TK_COUNT] = NULL,
 };
 
-const char *const cfg_top_keys[] = {"targets", "defaults", "phases", NULL};
+const char *const cfg_top_keys[] = {"targets", "defaults", "phases", "memory_per_rank", NULL};
+const char *const cfg_sections[] = {"targets", "defaults", "phases", NULL};
 
 /* Which workloads take each phase key. */
 #define WL(w)  (1u << SC_WORKLOAD_##w)
@@ -430,6 +439,8 @@ struct ctx {
 	uint32_t ntg, npv;
 	struct tgt *tg;
 	struct pv *pv;
+	uint64_t mem_budget;		 /* I/O buffer bytes a rank may hold */
+	const struct cfg_node *mem_node; /* memory_per_rank, or NULL: default */
 };
 
 static int fail_node(struct ctx *c, const struct cfg_node *n, const char *fmt, ...)
@@ -1604,6 +1615,127 @@ static int build_plan(struct ctx *c, const char *path, struct sc_plan *plan)
 	return 0;
 }
 
+/* ---- limits: what one rank may be asked to hold and to do ---- */
+
+/* Default I/O buffer budget per rank: 4 GiB, or a quarter of this host's
+ * memory when that is less. */
+#define DEFAULT_MEM_BUDGET_BYTES (4 * GIB)
+#define MEM_BUDGET_RAM_SHARE	 4u
+
+static uint64_t default_mem_budget(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t ram;
+
+	if (pages <= 0 || page <= 0 ||
+	    __builtin_mul_overflow((uint64_t)pages, (uint64_t)page, &ram) ||
+	    ram / MEM_BUDGET_RAM_SHARE > DEFAULT_MEM_BUDGET_BYTES)
+		return DEFAULT_MEM_BUDGET_BYTES;
+	return ram / MEM_BUDGET_RAM_SHARE;
+}
+
+/* memory_per_rank: a size >= 1, or the default. */
+static int parse_mem_budget(struct ctx *c)
+{
+	static const struct cfg_keydef def = {.type = CFG_VT_SIZE, .min = 1, .max = UINT64_MAX};
+
+	c->mem_node = cfg_map_get(c->d->root, "memory_per_rank");
+	if (!c->mem_node) {
+		c->mem_budget = default_mem_budget();
+		return 0;
+	}
+	return cfg_parse_scalar(c->d, c->mem_node, &def, &c->mem_budget);
+}
+
+/* The I/O buffers one rank of config phase i allocates, jobs x iodepth x
+ * the unit of I/O (bs, block_size or sample_size; the largest cell of a
+ * sweep), fit the budget.  Ingest's prefetch holds no buffers of its own:
+ * it counts batches ahead, read through the same iodepth slots. */
+static int check_mem_budget(struct ctx *c, uint32_t i, const struct pv *pv)
+{
+	enum pkey uk = pv->workload == SC_WORKLOAD_CHECKPOINT ? PK_BLOCK_SIZE
+		       : pv->workload == SC_WORKLOAD_INGEST   ? PK_SAMPLE_SIZE
+							      : PK_BS;
+	uint32_t qi = 0, bi = 0;
+	uint64_t unit, bytes;
+	const struct cfg_node *n;
+	char a[32], b[32], m[32];
+	bool over;
+
+	for (uint32_t q = 1; q < pv->iodepth.n; q++)
+		qi = pv->iodepth.v[q] > pv->iodepth.v[qi] ? q : qi;
+	for (uint32_t k = 1; k < pv->bs.n; k++)
+		bi = pv->bs.v[k] > pv->bs.v[bi] ? k : bi;
+	unit = uk == PK_BLOCK_SIZE ? pv->block_size : uk == PK_SAMPLE_SIZE ? pv->sample_size
+									  : pv->bs.v[bi];
+	over = __builtin_mul_overflow(pv->jobs, pv->iodepth.v[qi], &bytes) ||
+	       __builtin_mul_overflow(bytes, unit, &bytes);
+	if (!over && bytes <= c->mem_budget)
+		return 0;
+	if (over)
+		snprintf(b, sizeof(b), "more than 16EiB");
+	else
+		cfg_fmt_size(b, sizeof(b), bytes);
+	cfg_fmt_size(m, sizeof(m), c->mem_budget);
+	/* Reported at the iodepth the phase runs with, from wherever it came. */
+	n = pv->iodepth.list ? pv->iodepth.node[qi] : pv->src[PK_IODEPTH];
+	if (c->mem_node)
+		return fail_value(c, pv, i, n, PK_IODEPTH,
+				  "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O "
+				  "buffers per rank, more than memory_per_rank %s (lower jobs, "
+				  "iodepth or %s, or raise memory_per_rank)",
+				  pv->jobs, pv->iodepth.v[qi], cfg_phase_keys[uk],
+				  cfg_fmt_size(a, sizeof(a), unit), b, m, cfg_phase_keys[uk]);
+	return fail_value(c, pv, i, n, PK_IODEPTH,
+			  "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O buffers "
+			  "per rank, more than the default memory budget of %s per rank (lower "
+			  "jobs, iodepth or %s, or set memory_per_rank: SIZE at the top of the "
+			  "config)",
+			  pv->jobs, pv->iodepth.v[qi], cfg_phase_keys[uk],
+			  cfg_fmt_size(a, sizeof(a), unit), b, m, cfg_phase_keys[uk]);
+}
+
+/* An io or kvcache phase's bytes per rank (jobs x size, jobs x io_size)
+ * fit in 64 bits, and its ramp is shorter than its runtime. */
+static int check_io_limits(struct ctx *c, uint32_t i, const struct pv *pv)
+{
+	static const enum pkey sized[] = {PK_SIZE, PK_IO_SIZE};
+	char a[32], b[32];
+	uint64_t v;
+
+	for (size_t s = 0; s < sizeof(sized) / sizeof(sized[0]); s++) {
+		uint64_t bytes = sized[s] == PK_SIZE ? pv->size : pv->io_size;
+
+		if (!__builtin_mul_overflow(bytes, pv->jobs, &v))
+			continue;
+		return fail_value(c, pv, i, pv->src[sized[s]], sized[s],
+				  "jobs %" PRIu64 " x %s %s is more than 2^64 bytes per rank "
+				  "(lower %s or jobs)",
+				  pv->jobs, cfg_phase_keys[sized[s]],
+				  cfg_fmt_size(a, sizeof(a), bytes), cfg_phase_keys[sized[s]]);
+	}
+	/* The ramp runs first, unmeasured: one as long as the measurement or
+	 * longer is a mix-up (warm up with a phase of its own instead). */
+	if (pv->runtime && pv->ramp >= pv->runtime)
+		return fail_value(c, pv, i, pv->src[PK_RAMP], PK_RAMP,
+				  "ramp %s is not shorter than runtime %s (the ramp runs "
+				  "before the measured runtime: shorten it, or precondition in "
+				  "a phase of its own)",
+				  sc_fmt_duration(a, sizeof(a), pv->ramp),
+				  sc_fmt_duration(b, sizeof(b), pv->runtime));
+	return 0;
+}
+
+/* What config phase i asks of one rank, within bounds. */
+static int check_phase_limits(struct ctx *c, uint32_t i, const struct pv *pv)
+{
+	int err = check_mem_budget(c, i, pv);
+
+	if (!err && sweeps(pv->workload))
+		err = check_io_limits(c, i, pv);
+	return err;
+}
+
 static int check_root(struct ctx *c)
 {
 	const struct cfg_node *root = c->d->root;
@@ -1621,11 +1753,15 @@ static int load_plan(struct sc_config *cfg, const char *path)
 
 	err = check_root(&c);
 	if (!err)
+		err = parse_mem_budget(&c);
+	if (!err)
 		err = parse_targets(&c);
 	if (!err)
 		err = parse_defaults(&c);
 	if (!err)
 		err = parse_phases(&c);
+	for (uint32_t i = 0; !err && i < c.npv; i++)
+		err = check_phase_limits(&c, i, &c.pv[i]);
 	for (uint32_t i = 0; !err && i < c.npv; i++)
 		err = check_phase_targets(&c, i, &c.pv[i]);
 	if (!err)

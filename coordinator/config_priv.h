@@ -93,6 +93,7 @@ const char *cfg_nearest(const char *word, const char *const *known, size_t n);
 extern const char *const cfg_phase_keys[];
 extern const char *const cfg_target_keys[];
 extern const char *const cfg_top_keys[];
+extern const char *const cfg_sections[]; /* the top keys that hold lists or mappings */
 bool cfg_key_in(const char *key, const char *const *table);
 
 /* Whether a phase of workload (an enum sc_workload; -1: not known) takes

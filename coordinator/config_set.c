@@ -224,6 +224,13 @@ static int set_bare(struct cfg_doc *d, const char *arg, const char *key, struct 
 		err = set_phases(d, arg, key, val);
 	} else if (cfg_key_in(key, cfg_target_keys)) {
 		err = set_all(cfg_map_get(d->root, "targets"), key, val, arg);
+	} else if (cfg_key_in(key, cfg_top_keys) && !cfg_key_in(key, cfg_sections)) {
+		/* a top-level setting (memory_per_rank) */
+		struct cfg_node *v = cfg_node_clone(val);
+
+		err = v ? set_key(d->root, key, v, arg) : -ENOMEM;
+		if (err && v)
+			cfg_node_free(v);
 	} else {
 		const char *near = cfg_nearest(key, cfg_phase_keys, (size_t)-1);
 
@@ -266,7 +273,7 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 		char sect[32];
 
 		snprintf(sect, sizeof(sect), "%.*s", (int)(len < 31 ? len : 31), key);
-		if (!cfg_key_in(sect, cfg_top_keys)) {
+		if (!cfg_key_in(sect, cfg_sections)) {
 			err =
 			    cfg_fail(d, &loc, NULL,
 				     "no section \"%s\" (known: targets, defaults, phases)", sect);

@@ -7,6 +7,22 @@
 #include <stdlib.h>
 #include <stdio.h>
 
+/* Byte sums saturate: a plan past 2^64 bytes needs "everything", which no
+ * capacity covers, instead of wrapping to a small number. */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 int sc_layout_target_matches(const struct sc_target_spec *t, const char *host)
 {
 	if (!t->hosts || !t->hosts[0])
@@ -84,7 +100,7 @@ static uint64_t ckpt_max_rank_bytes(const struct sc_plan *plan, uint32_t phase)
 		if (sc_layout_ckpt_files(plan, phase, r, &f, &n))
 			continue;
 		for (uint32_t i = 0; i < n; i++)
-			sum += f[i].bytes;
+			sum = sat_add(sum, f[i].bytes);
 		free(f);
 		if (sum > most)
 			most = sum;
@@ -103,9 +119,9 @@ static uint64_t workload_need_bytes(const struct sc_plan *plan, uint32_t nslots)
 		if (ph->io.engine == SC_ENGINE_NULL)
 			continue; /* stores nothing */
 		if (ph->workload == SC_WORKLOAD_CHECKPOINT && !ph->ckpt.restore)
-			need += nslots * ckpt_max_rank_bytes(plan, p);
+			need = sat_add(need, sat_mul(nslots, ckpt_max_rank_bytes(plan, p)));
 		else if (ph->workload == SC_WORKLOAD_INGEST)
-			need += (uint64_t)ph->ingest.files * ph->ingest.file_bytes;
+			need = sat_add(need, sat_mul(ph->ingest.files, ph->ingest.file_bytes));
 	}
 	return need;
 }
@@ -118,7 +134,7 @@ uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint3
 	if (t->kind != SC_TARGET_DIR) {
 		for (uint32_t p = 0; p < plan->nphases; p++) {
 			const struct sc_io_spec *io = &plan->phases[p].io;
-			uint64_t span = (uint64_t)nslots * io->jobs * io->size_bytes;
+			uint64_t span = sat_mul(sat_mul(nslots, io->jobs), io->size_bytes);
 
 			if (span > need)
 				need = span;
@@ -141,9 +157,9 @@ uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint3
 			if (io->engine != SC_ENGINE_NULL && io->jobs > j && io->size_bytes > largest)
 				largest = io->size_bytes;
 		}
-		need += largest;
+		need = sat_add(need, largest);
 	}
-	return need * nslots + workload_need_bytes(plan, nslots);
+	return sat_add(sat_mul(need, nslots), workload_need_bytes(plan, nslots));
 }
 
 uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
@@ -154,9 +170,9 @@ uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
 
 	if (plan->phases[phase].io.runtime_ns || !in->sample_bytes || !in->batch)
 		return 0;
-	per_node = (uint64_t)in->files * (in->file_bytes / in->sample_bytes);
-	per_rank_batches = (per_node + ranks * in->batch - 1) / (ranks * in->batch);
-	return per_rank_batches * in->epochs;
+	per_node = sat_mul(in->files, in->file_bytes / in->sample_bytes);
+	per_rank_batches = per_node / (ranks * in->batch) + (per_node % (ranks * in->batch) != 0);
+	return sat_mul(per_rank_batches, in->epochs);
 }
 
 int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
@@ -185,7 +201,7 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 {
 	const struct sc_phase *ph = &plan->phases[phase];
 	const struct sc_io_spec *io = &ph->io;
-	uint64_t total = io->runtime_ns ? 0 : io->io_bytes * io->jobs;
+	uint64_t total = io->runtime_ns ? 0 : sat_mul(io->io_bytes, io->jobs);
 
 	*read_bytes = 0;
 	*write_bytes = 0;
@@ -196,20 +212,23 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 		if (sc_layout_ckpt_files(plan, phase, sc_layout_ckpt_source(plan, phase, place), &f,
 					 &n))
 			return;
+		uint64_t *dst = ph->ckpt.restore ? read_bytes : write_bytes;
+
 		for (uint32_t i = 0; i < n; i++)
-			*(ph->ckpt.restore ? read_bytes : write_bytes) += f[i].bytes;
+			*dst = sat_add(*dst, f[i].bytes);
 		free(f);
 		return;
 	}
 	if (ph->workload == SC_WORKLOAD_INGEST) {
-		*read_bytes = sc_layout_ingest_steps(plan, phase, place) * ph->ingest.batch *
-			      ph->ingest.sample_bytes;
+		*read_bytes = sat_mul(sat_mul(sc_layout_ingest_steps(plan, phase, place),
+					      ph->ingest.batch),
+				      ph->ingest.sample_bytes);
 		return;
 	}
 	if (io->rw == SC_RW_RANDRW) {
 		/* Expected split; the mix is drawn per I/O, so only the sum is exact. */
 		uint64_t ios = total / io->bs_bytes;
-		uint64_t rd = ios * io->rwmixread_pct / 100;
+		uint64_t rd = ios / 100 * io->rwmixread_pct + ios % 100 * io->rwmixread_pct / 100;
 
 		*read_bytes = rd * io->bs_bytes;
 		*write_bytes = total - *read_bytes;

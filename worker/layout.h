@@ -46,14 +46,16 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
  * share the target: dir targets, the sum of every job file's largest size
  * over all phases, plus every checkpoint (at most nslots times the largest
  * rank's share) and ingest dataset; file/block targets, the largest region
- * span. */
+ * span.  Saturates at UINT64_MAX (no capacity covers it) instead of
+ * wrapping around. */
 uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target,
 			      uint32_t nslots);
 
 /* Bytes the rank at place is planned to read and write in phase
  * (byte-based phases; time-based phases give 0 and 0).  For randrw the
  * split follows rwmixread_pct; the sum is exact.  Checkpoint cells: the
- * rank's scaled files; ingest: its steps x batch x sample size. */
+ * rank's scaled files; ingest: its steps x batch x sample size.  Both
+ * saturate at UINT64_MAX. */
 void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 			  const struct sc_place *place, uint64_t *read_bytes,
 			  uint64_t *write_bytes);

@@ -1347,6 +1347,50 @@ static void test_workload_set(void)
 	}
 }
 
+/* memory_per_rank: a budget a run may raise, on the command line too; a
+ * ramp must be shorter than the runtime. */
+static void test_limits(void)
+{
+	static const char *const big =
+	    "memory_per_rank: 8GiB\n"
+	    "targets:\n  - path: @D\nphases:\n"
+	    "  - rw: read\n    jobs: 4\n    iodepth: 1024\n    bs: 1MiB\n    size: 1GiB\n";
+	struct sc_config *cfg;
+	char path[512];
+
+	cfg = load_ok(big, NULL, 0, path, sizeof(path), __LINE__);
+	if (cfg)
+		CHECK(sc_config_plan(cfg)->phases[0].io.iodepth == 1024, "4 GiB of buffers fit 8GiB");
+	sc_config_destroy(cfg);
+	{
+		const char *s[] = {"memory_per_rank=16GiB"};
+
+		cfg = load_ok(big, s, 1, path, sizeof(path), __LINE__);
+		sc_config_destroy(cfg);
+	}
+	{
+		const char *s[] = {"memory_per_rank=4095MiB"};
+
+		EXPECT_SET_ERR(big, s,
+			       "@P:7:14: phases.0.iodepth: jobs 4 x iodepth 1024 x bs 1MiB = 4GiB of "
+			       "I/O buffers per rank, more than memory_per_rank 4095MiB");
+	}
+	/* exactly the budget fits */
+	{
+		const char *s[] = {"memory_per_rank=4GiB"};
+
+		cfg = load_ok(big, s, 1, path, sizeof(path), __LINE__);
+		sc_config_destroy(cfg);
+	}
+	cfg = load_ok("targets:\n  - path: @D\nphases:\n  - rw: read\n    runtime: 2s\n"
+		      "    ramp: 1999ms\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	sc_config_destroy(cfg);
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - rw: read\n    runtime: 2s\n"
+		   "    ramp: 2s\n",
+		   "@P:6:11: phases.0.ramp: ramp 2.00 s is not shorter than runtime 2.00 s");
+}
+
 int main(void)
 {
 	FILE *f;
@@ -1372,6 +1416,7 @@ int main(void)
 	test_ingest();
 	test_kvcache_rate();
 	test_workload_set();
+	test_limits();
 
 	check_rmtree(dir);
 	return check_exit("test_config");

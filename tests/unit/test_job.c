@@ -420,6 +420,19 @@ static void test_layout(void)
 	sc_layout_rank_bytes(&plan, 0, &pl, &rd, &wr);
 	CHECK(rd + wr == 4 * (1ull << 20) && rd == 179 * 4096 * 4, "randrw split %llu/%llu",
 	      (unsigned long long)rd, (unsigned long long)wr);
+	/* Past 2^64 bytes, sums saturate instead of wrapping: 2 jobs of 2^63 B
+	 * once planned "needs 0 B" and hit ENOSPC mid-phase. */
+	plan.phases[0].io.jobs = 2;
+	plan.phases[0].io.size_bytes = UINT64_C(1) << 63;
+	plan.phases[0].io.io_bytes = UINT64_C(1) << 63;
+	CHECK(sc_layout_need_bytes(&plan, 0, 1) == UINT64_MAX, "dir need saturates: %llu",
+	      (unsigned long long)sc_layout_need_bytes(&plan, 0, 1));
+	CHECK(sc_layout_need_bytes(&plan, 1, 1) == UINT64_MAX, "block need saturates");
+	CHECK(sc_layout_need_bytes(&plan, 0, 3) == UINT64_MAX, "3 slots saturate");
+	sc_layout_rank_bytes(&plan, 0, &pl, &rd, &wr);
+	CHECK(rd + wr == UINT64_MAX && rd == UINT64_MAX / 4096 * 70 / 100 * 4096,
+	      "randrw split of a saturated total: %llu/%llu", (unsigned long long)rd,
+	      (unsigned long long)wr);
 	/* a host pattern that matches nothing */
 	free(plan.targets[0].hosts);
 	plan.targets[0].hosts = strdup("gpu*");
