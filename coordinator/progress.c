@@ -43,6 +43,18 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 	free(all);
 }
 
+/* A figure in ns as a whole number for printing: NaN and negatives give
+ * 0, anything past 2^64 - 1 saturates (casting an out-of-range double is
+ * undefined; a results file can make a projection that large). */
+static uint64_t ns_clamp(double ns)
+{
+	if (!(ns > 0))
+		return 0;
+	if (ns >= 18446744073709551616.0) /* 2^64 */
+		return UINT64_MAX;
+	return (uint64_t)ns;
+}
+
 static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph)
 {
 	struct sc_ckpt_group *g;
@@ -58,22 +70,22 @@ static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct 
 			continue;
 		fprintf(f, "  %s: %u checkpoint(s) written: duration mean %s, p50 %s, max %s; "
 			   "trend %+.1f ms per checkpoint, last/first %.2f\n",
-			g[k].name, t->n, sc_fmt_duration(a, sizeof(a), (uint64_t)t->mean_ns),
-			sc_fmt_duration(b, sizeof(b), (uint64_t)t->p50_ns),
-			sc_fmt_duration(c, sizeof(c), (uint64_t)t->max_ns),
+			g[k].name, t->n, sc_fmt_duration(a, sizeof(a), ns_clamp(t->mean_ns)),
+			sc_fmt_duration(b, sizeof(b), ns_clamp(t->p50_ns)),
+			sc_fmt_duration(c, sizeof(c), ns_clamp(t->max_ns)),
 			t->slope_ns_per_ckpt / 1e6, t->last_first_ratio);
 		if (g[k].restore.n)
 			fprintf(f, "  %s: %u restored: duration mean %s, max %s\n", g[k].name,
 				g[k].restore.n,
-				sc_fmt_duration(a, sizeof(a), (uint64_t)g[k].restore.mean_ns),
-				sc_fmt_duration(b, sizeof(b), (uint64_t)g[k].restore.max_ns));
+				sc_fmt_duration(a, sizeof(a), ns_clamp(g[k].restore.mean_ns)),
+				sc_fmt_duration(b, sizeof(b), ns_clamp(g[k].restore.max_ns)));
 		e[0] = '\0';
 		if (g[k].restore.n)
 			snprintf(e, sizeof(e), ", restore %s",
-				 sc_fmt_duration(d, sizeof(d), (uint64_t)g[k].projected_restore_ns));
+				 sc_fmt_duration(d, sizeof(d), ns_clamp(g[k].projected_restore_ns)));
 		fprintf(f, "  %s: full size %s (scale %g): projected write %s at %s%s\n", g[k].name,
 			sc_fmt_bytes(a, sizeof(a), g[k].full_size_bytes), ph->ckpt.scale,
-			sc_fmt_duration(b, sizeof(b), (uint64_t)g[k].projected_write_ns),
+			sc_fmt_duration(b, sizeof(b), ns_clamp(g[k].projected_write_ns)),
 			sc_fmt_rate(c, sizeof(c), t->throughput_bytes_per_s), e);
 	}
 	sc_ckpt_groups_free(g, n);

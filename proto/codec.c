@@ -52,6 +52,11 @@ SAME_ENUM(SC_STONEWALL_COUNT, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE + 1);
 /* DeepSpeed ZeRO stages 0..3 (struct sc_ckpt_layout.zero_stage). */
 #define ZERO_STAGE_MAX 3u
 
+/* Times in a result (relative to a phase's start, or clock offsets) stay
+ * within +-2^61 ns (73 years), so the difference of any two fits in
+ * 64 bits: a damaged file cannot make the figures overflow. */
+#define TIME_MAX_NS (INT64_C(1) << 61)
+
 /* ------------------------------------------------------------ checks */
 
 static bool enum_in(int v, int count)
@@ -123,10 +128,18 @@ static bool lat_ok(const struct sc_lat_summary *s)
 	return true;
 }
 
+static bool time_ok(int64_t ns)
+{
+	return ns > -TIME_MAX_NS && ns < TIME_MAX_NS;
+}
+
 /* plan: the run's plan, or NULL when the result travels on its own. */
 static bool rank_ok(const struct sc_rank_result *r, const struct sc_plan *plan)
 {
 	if (!memchr(r->host, '\0', SC_HOST_MAX) || !memchr(r->error, '\0', SC_ERROR_MAX))
+		return false;
+	if (!time_ok(r->clock_offset_ns) || !time_ok(r->start_ns) || !time_ok(r->end_ns) ||
+	    !time_ok(r->busy_end_ns))
 		return false;
 	if (r->nseconds && !r->seconds)
 		return false;
@@ -166,6 +179,9 @@ static bool hist_ok(const struct sc_hist *h)
 static bool phase_record_ok(const struct sc_phase_record *ph, const struct sc_run_record *run)
 {
 	if (ph->phase >= run->plan.nphases || (ph->nranks && !ph->ranks))
+		return false;
+	if (!time_ok(ph->measure_start_ns) || !time_ok(ph->firstdone_ns) ||
+	    !time_ok(ph->merge_ns))
 		return false;
 	for (uint32_t i = 0; i < ph->nranks; i++) {
 		const struct sc_rank_result *r = &ph->ranks[i];
@@ -236,16 +252,41 @@ static int seal(const ProtobufCMessage *msg, const char *magic, uint8_t **out, s
 	return 0;
 }
 
+/* What decoding len bytes may allocate, in protobuf-c's messages and again
+ * in the C structs: plenty for real results (a phase record of a few
+ * hundred bytes holds up to five 34 KiB histograms), and bounded for
+ * damaged or hostile bytes (a 1 MB file of empty histograms once made
+ * 14 GB of them). */
+#define DECODE_BASE_BYTES     (UINT64_C(64) << 20)
+#define DECODE_BYTES_PER_BYTE UINT64_C(1024)
+#define DECODE_MAX_BYTES      (UINT64_C(2) << 30)
+
+static uint64_t decode_budget(size_t len)
+{
+	uint64_t b = DECODE_BASE_BYTES + (uint64_t)len * DECODE_BYTES_PER_BYTE;
+
+	return b < DECODE_MAX_BYTES ? b : DECODE_MAX_BYTES;
+}
+
 struct pb_alloc_state {
-	bool failed;
+	bool failed;	/* out of memory */
+	bool over;	/* past the budget */
+	uint64_t left;	/* of the budget */
 };
 
 static void *pb_alloc(void *data, size_t size)
 {
-	void *p = malloc(size ? size : 1);
+	struct pb_alloc_state *st = data;
+	void *p;
 
+	if (size > st->left) {
+		st->over = true;
+		return NULL;
+	}
+	st->left -= size;
+	p = malloc(size ? size : 1);
 	if (!p)
-		((struct pb_alloc_state *)data)->failed = true;
+		st->failed = true;
 	return p;
 }
 
@@ -260,7 +301,7 @@ static void pb_free(void *data, void *p)
 static int open_envelope(const uint8_t *buf, size_t len, const char *magic,
 			 const ProtobufCMessageDescriptor *desc, ProtobufCMessage **msg)
 {
-	struct pb_alloc_state st = {.failed = false};
+	struct pb_alloc_state st = {.failed = false, .left = decode_budget(len)};
 	ProtobufCAllocator al = {.alloc = pb_alloc, .free = pb_free, .allocator_data = &st};
 	uint32_t n;
 
@@ -272,7 +313,7 @@ static int open_envelope(const uint8_t *buf, size_t len, const char *magic,
 		return -EBADMSG;
 	*msg = protobuf_c_message_unpack(desc, &al, n, buf + ENV_HDR_LEN);
 	if (!*msg)
-		return st.failed ? -ENOMEM : -EBADMSG;
+		return st.over ? -EFBIG : st.failed ? -ENOMEM : -EBADMSG;
 	return 0;
 }
 
@@ -911,6 +952,29 @@ static int phase_record_from_pb(const Ssdcluster__PhaseRecord *m, struct sc_phas
 	return 0;
 }
 
+/* Bytes the C structs of m will take (strings counted as the payload's
+ * len bytes at most), before any of them is allocated. */
+static uint64_t record_cost(const Ssdcluster__RunRecord *m, size_t len)
+{
+	uint64_t c = sizeof(struct sc_run_record) + len;
+
+	if (m->plan)
+		c += m->plan->n_targets * sizeof(struct sc_target_spec) +
+		     m->plan->n_phases * sizeof(struct sc_phase);
+	c += m->n_phases * sizeof(struct sc_phase_record);
+	for (size_t i = 0; i < m->n_phases; i++) {
+		const Ssdcluster__PhaseRecord *p = m->phases[i];
+
+		c += ((p->read_lat != NULL) + (p->write_lat != NULL) + (p->resp_read != NULL) +
+		      (p->resp_write != NULL) + (p->batch_wait != NULL)) *
+		     sizeof(struct sc_hist);
+		c += p->n_ranks * sizeof(struct sc_rank_result);
+		for (size_t r = 0; r < p->n_ranks; r++)
+			c += p->ranks[r]->n_sec_read_bytes * sizeof(struct sc_second);
+	}
+	return c;
+}
+
 static int run_from_pb(const Ssdcluster__RunRecord *m, struct sc_run_record *run)
 {
 	uint32_t n;
@@ -1028,11 +1092,23 @@ int sc_run_record_unpack(const uint8_t *buf, size_t len, struct sc_run_record *r
 	err = open_envelope(buf, len, MAGIC_RUN, &ssdcluster__run_record__descriptor, &msg);
 	if (err)
 		return err;
-	err = run_from_pb((const Ssdcluster__RunRecord *)msg, rec);
+	if (record_cost((const Ssdcluster__RunRecord *)msg, len) > decode_budget(len))
+		err = -EFBIG;
+	else
+		err = run_from_pb((const Ssdcluster__RunRecord *)msg, rec);
 	if (!err && !run_ok(rec))
 		err = -EBADMSG;
 	protobuf_c_message_free_unpacked(msg, NULL);
 	if (err)
 		sc_run_record_exit(rec);
 	return err;
+}
+
+int sc_run_record_length(const uint8_t *hdr, size_t len, uint64_t *total)
+{
+	_Static_assert(SC_CODEC_HEADER_BYTES == ENV_HDR_LEN, "the header the codec writes");
+	if (!hdr || len < ENV_HDR_LEN || memcmp(hdr, MAGIC_RUN, ENV_MAGIC_LEN))
+		return -EBADMSG;
+	*total = (uint64_t)ENV_HDR_LEN + get_le32(hdr + 4);
+	return 0;
 }

@@ -4,8 +4,10 @@
  * checks what it reads (protobuf framing, enum ranges, indices, histogram
  * buckets, string lengths) and fills a caller-owned struct that the
  * matching _exit frees.  Return 0, -ENOMEM, or -EBADMSG for bytes that are
- * truncated, corrupt or inconsistent; _pack also returns -EINVAL for a
- * struct that unpack would refuse, and -EMSGSIZE past 4 GiB.
+ * truncated, corrupt or inconsistent; _unpack also returns -EFBIG for
+ * bytes that would take more memory to decode than real ones of their
+ * size ever do (64 MiB + 1024 x their length, at most 2 GiB), and _pack
+ * -EINVAL for a struct that unpack would refuse, and -EMSGSIZE past 4 GiB.
  *
  * Strings: proto3 cannot tell NULL from "", so a NULL string comes back as
  * "" (and an empty target `hosts` as NULL: every host).
@@ -35,5 +37,14 @@ int sc_run_record_pack(const struct sc_run_record *rec, uint8_t **out,
 		       size_t *len);
 int sc_run_record_unpack(const uint8_t *buf, size_t len,
 			 struct sc_run_record *rec);
+
+/* Every packed buffer starts with a header of this many bytes that gives
+ * its length, so a reader can check a file before reading all of it. */
+#define SC_CODEC_HEADER_BYTES 12u
+
+/* The whole length in bytes (header included) of the packed run record
+ * whose first SC_CODEC_HEADER_BYTES bytes are hdr (len of them given).
+ * 0, or -EBADMSG when they are not the start of a run record. */
+int sc_run_record_length(const uint8_t *hdr, size_t len, uint64_t *total);
 
 #endif
