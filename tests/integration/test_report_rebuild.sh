@@ -34,7 +34,7 @@ bad() { # NAME FILE
 	local rc=0
 	"$SC_BIN" report "$2" --output "$T/bad" >"$T/bad.log" 2>&1 || rc=$?
 	[ "$rc" -eq 2 ] || { cat "$T/bad.log"; fail "$1: exit $rc, want 2"; }
-	grep -q "truncated or damaged" "$T/bad.log" || { cat "$T/bad.log"; fail "$1: message"; }
+	grep -qE "truncated or damaged|not an ssdcluster results file" "$T/bad.log" || { cat "$T/bad.log"; fail "$1: message"; }
 	[ ! -e "$T/bad" ] || fail "$1: wrote an output folder"
 	echo "ok: $1 refused"
 }

@@ -338,7 +338,8 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 	r->samples = 3000000 + seed;
 	r->steps = 11718 + seed;
 	r->compute_ns = UINT64_C(45000000000) + seed;
-	r->busy_end_ns = seed == 2 ? INT64_MIN : INT64_C(59990000000) + (int64_t)seed;
+	/* times may reach +-(2^61 - 1) ns: differences of two fit in 64 bits */
+	r->busy_end_ns = seed == 2 ? -(INT64_C(1) << 61) + 1 : INT64_C(59990000000) + (int64_t)seed;
 
 	r->nseconds = nseconds;
 	r->seconds = nseconds ? xcalloc(nseconds, sizeof(*r->seconds)) : NULL;
@@ -798,6 +799,16 @@ static void test_pack_refuses_workloads(void)
 	RUN_PACK(-EINVAL, u_.phases[0].batch_wait->max_ns = 0);
 	RUN_PACK(-EINVAL, u_.phases[0].batch_wait->min_ns = 1000);
 	RUN_PACK(-EINVAL, u_.phases[1].ranks[0].resp[SC_DIR_WRITE].min_ns = UINT64_MAX);
+
+	/* times beyond +-2^61 ns: their differences would overflow */
+	RANK_PACK(0, r_.end_ns = (INT64_C(1) << 61) - 1, r_.start_ns = -(INT64_C(1) << 61) + 1);
+	RANK_PACK(-EINVAL, r_.end_ns = INT64_C(1) << 61);
+	RANK_PACK(-EINVAL, r_.start_ns = INT64_MIN);
+	RANK_PACK(-EINVAL, r_.busy_end_ns = INT64_MAX);
+	RANK_PACK(-EINVAL, r_.clock_offset_ns = -(INT64_C(1) << 61));
+	RUN_PACK(-EINVAL, u_.phases[0].measure_start_ns = INT64_MAX);
+	RUN_PACK(-EINVAL, u_.phases[0].firstdone_ns = INT64_MIN);
+	RUN_PACK(-EINVAL, u_.phases[0].merge_ns = INT64_C(1) << 62);
 	RUN_PACK(0, sc_hist_init(u_.phases[0].batch_wait));
 }
 
