@@ -35,7 +35,7 @@ void sc_cli_usage(FILE *f)
 	      "                       targets.0.capacity=1GiB.  A bare key sets it in every\n"
 	      "                       phase or target that accepts it: runtime=5s, direct=false,\n"
 	      "                       capacity=2GiB.  runtime and io_size replace each other.\n"
-	      "                       memory_per_rank=8GiB raises the I/O buffers a rank may\n"
+	      "                       memory_per_rank=8GiB raises the memory a rank may\n"
 	      "                       allocate (default 4GiB, or a quarter of RAM if less).\n"
 	      "  -q, --quiet          print only errors.\n"
 	      "  -V, --version        print the version.\n"

@@ -14,11 +14,12 @@
  *                    target needs it (and a block device must not be mounted)
  *     hosts          non-empty text; such a target is not probed here (kind
  *                    guessed: /dev/... = block, else dir; capacity 0 = unknown)
- *   memory_per_rank: (optional) size >= 1, the I/O buffers one rank may
- *     allocate in any phase: jobs x iodepth x the unit of I/O (bs,
- *     block_size or sample_size; the largest cell of a sweep).  Default:
- *     4GiB, or a quarter of the memory of the host that checks the config
- *     when that is less.  Ranks of one node each hold their own.
+ *   memory_per_rank: (optional) size >= 1, the memory one rank may
+ *     allocate in any phase: its I/O buffers, jobs x iodepth x the unit of
+ *     I/O (bs, block_size or sample_size; the largest cell of a sweep), and
+ *     in a timed phase its per-second series, (jobs + 1) x seconds x 48 B.
+ *     Default: 4GiB, or a quarter of the memory of the host that checks the
+ *     config when that is less.  Ranks of one node each hold their own.
  *   defaults: (optional mapping) any phase key but name, for every phase
  *     whose workload takes it and that does not set it; a default
  *     runtime/io_size/epochs is skipped by a phase that sets an alternative
@@ -127,6 +128,7 @@
 
 #include "../worker/ckpt_model.h"
 #include "../worker/hostlist.h"
+#include "../worker/result.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
 #include "config_priv.h"
@@ -1647,19 +1649,23 @@ static int parse_mem_budget(struct ctx *c)
 	return cfg_parse_scalar(c->d, c->mem_node, &def, &c->mem_budget);
 }
 
-/* The I/O buffers one rank of config phase i allocates, jobs x iodepth x
- * the unit of I/O (bs, block_size or sample_size; the largest cell of a
- * sweep), fit the budget.  Ingest's prefetch holds no buffers of its own:
- * it counts batches ahead, read through the same iodepth slots. */
+/* The memory one rank of config phase i allocates fits the budget: its
+ * I/O buffers, jobs x iodepth x the unit of I/O (bs, block_size or
+ * sample_size; the largest cell of a sweep), and for a timed phase its
+ * per-second series, (jobs + 1) x the seconds x 48 B.  Ingest's prefetch
+ * holds no buffers of its own: it counts batches ahead, read through the
+ * same iodepth slots. */
 static int check_mem_budget(struct ctx *c, uint32_t i, const struct pv *pv)
 {
 	enum pkey uk = pv->workload == SC_WORKLOAD_CHECKPOINT ? PK_BLOCK_SIZE
 		       : pv->workload == SC_WORKLOAD_INGEST   ? PK_SAMPLE_SIZE
 							      : PK_BS;
+	uint64_t secs = pv->runtime ? pv->runtime / NS_PER_S + 2 : 0;
+	uint64_t series = (pv->jobs + 1) * secs * sizeof(struct sc_second);
 	uint32_t qi = 0, bi = 0;
-	uint64_t unit, bytes;
+	uint64_t unit, bufs, total;
 	const struct cfg_node *n;
-	char a[32], b[32], m[32];
+	char a[32], b[32], s[32], m[32], what[256] = "", todo[96];
 	bool over;
 
 	for (uint32_t q = 1; q < pv->iodepth.n; q++)
@@ -1668,31 +1674,37 @@ static int check_mem_budget(struct ctx *c, uint32_t i, const struct pv *pv)
 		bi = pv->bs.v[k] > pv->bs.v[bi] ? k : bi;
 	unit = uk == PK_BLOCK_SIZE ? pv->block_size : uk == PK_SAMPLE_SIZE ? pv->sample_size
 									  : pv->bs.v[bi];
-	over = __builtin_mul_overflow(pv->jobs, pv->iodepth.v[qi], &bytes) ||
-	       __builtin_mul_overflow(bytes, unit, &bytes);
-	if (!over && bytes <= c->mem_budget)
+	over = __builtin_mul_overflow(pv->jobs, pv->iodepth.v[qi], &bufs) ||
+	       __builtin_mul_overflow(bufs, unit, &bufs) ||
+	       __builtin_add_overflow(bufs, series, &total);
+	if (!over && total <= c->mem_budget)
 		return 0;
 	if (over)
 		snprintf(b, sizeof(b), "more than 16EiB");
 	else
-		cfg_fmt_size(b, sizeof(b), bytes);
+		cfg_fmt_size(b, sizeof(b), bufs);
 	cfg_fmt_size(m, sizeof(m), c->mem_budget);
-	/* Reported at the iodepth the phase runs with, from wherever it came. */
+	/* Reported at what takes the most: the iodepth the phase runs with,
+	 * or the runtime. */
 	n = pv->iodepth.list ? pv->iodepth.node[qi] : pv->src[PK_IODEPTH];
-	if (c->mem_node)
-		return fail_value(c, pv, i, n, PK_IODEPTH,
-				  "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O "
-				  "buffers per rank, more than memory_per_rank %s (lower jobs, "
-				  "iodepth or %s, or raise memory_per_rank)",
-				  pv->jobs, pv->iodepth.v[qi], cfg_phase_keys[uk],
-				  cfg_fmt_size(a, sizeof(a), unit), b, m, cfg_phase_keys[uk]);
-	return fail_value(c, pv, i, n, PK_IODEPTH,
-			  "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O buffers "
-			  "per rank, more than the default memory budget of %s per rank (lower "
-			  "jobs, iodepth or %s, or set memory_per_rank: SIZE at the top of the "
-			  "config)",
+	if (!over && series > bufs) {
+		n = pv->src[PK_RUNTIME];
+		snprintf(what, sizeof(what),
+			 " and (jobs %" PRIu64 " + 1) x %" PRIu64 " s x %zu B = %s of per-second "
+			 "series",
+			 pv->jobs, secs, sizeof(struct sc_second),
+			 sc_fmt_bytes(s, sizeof(s), series));
+		snprintf(todo, sizeof(todo), "shorten runtime, lower jobs");
+	} else {
+		snprintf(todo, sizeof(todo), "lower jobs, iodepth or %s", cfg_phase_keys[uk]);
+	}
+	return fail_value(c, pv, i, n, n == pv->src[PK_RUNTIME] && n ? PK_RUNTIME : PK_IODEPTH,
+			  "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O buffers%s "
+			  "per rank, more than %s %s%s (%s, or %s memory_per_rank)",
 			  pv->jobs, pv->iodepth.v[qi], cfg_phase_keys[uk],
-			  cfg_fmt_size(a, sizeof(a), unit), b, m, cfg_phase_keys[uk]);
+			  cfg_fmt_size(a, sizeof(a), unit), b, what,
+			  c->mem_node ? "memory_per_rank" : "the default memory budget of", m,
+			  c->mem_node ? "" : " per rank", todo, c->mem_node ? "raise" : "set");
 }
 
 /* An io or kvcache phase's bytes per rank (jobs x size, jobs x io_size)
