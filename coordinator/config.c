@@ -91,7 +91,7 @@
  *     "<name>[restore=k]".  Writing to a file or block target needs
  *     allow_destroy, as for io.
  *   workload ingest, training-data ingestion (no key may be a list):
- *     files      1..2^32-1, default 64 (dataset files per node)
+ *     files      1..65536, default 64 (dataset files per node)
  *     file_size  size >= 1, default 64MiB; a multiple of sample_size
  *     sample_size size 1B..1GiB, default 128KiB (one sample, the read unit)
  *     batch      1..2^32-1, default 32 (samples per step)
@@ -128,6 +128,7 @@
 
 #include "../worker/ckpt_model.h"
 #include "../worker/hostlist.h"
+#include "../worker/layout.h"
 #include "../worker/result.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
@@ -363,7 +364,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_SCALE] = PHASE(CFG_VT_FRACTION, 0, 0, false),
     [PK_RESTORE] = PHASE(CFG_VT_BOOL, 0, 1, false),
     [PK_RESTORE_SHIFT] = PHASE(CFG_VT_UINT, 0, UINT32_MAX, false),
-    [PK_FILES] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),
+    [PK_FILES] = PHASE(CFG_VT_UINT, 1, SC_INGEST_MAX_FILES, false),
     [PK_FILE_SIZE] = PHASE(CFG_VT_SIZE, 1, UINT64_MAX, false),
     [PK_SAMPLE_SIZE] = PHASE(CFG_VT_SIZE, 1, MAX_BS_BYTES, false),
     [PK_BATCH] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),

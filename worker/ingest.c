@@ -50,8 +50,6 @@
 #define WAIT_SLICE_NS 10000000ull
 /* Descriptors left for everything else when checking RLIMIT_NOFILE. */
 #define NOFILE_SLACK 64u
-/* sc_io.file is 16 bits wide: an engine addresses at most this many files. */
-#define FILES_MAX 65536u
 /* Dataset files are stamped every this many bytes with (file, offset), so
  * that no two blocks are alike (deduplicating storage would cheat). */
 #define STAMP_BYTES 4096u
@@ -265,14 +263,14 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 			 sc_target_kind_name(t->kind));
 		return -EINVAL;
 	}
-	if (!in->files || in->files > FILES_MAX || !in->batch || !in->sample_bytes ||
+	if (!in->files || in->files > SC_INGEST_MAX_FILES || !in->batch || !in->sample_bytes ||
 	    in->sample_bytes > in->file_bytes ||
 	    read_buf_bytes(in->sample_bytes, run->io->direct) > INT32_MAX) {
 		snprintf(err, errlen,
 			 "phase %s: ingest needs 1..%u files, batch >= 1 and "
 			 "1 B <= sample_bytes <= file_bytes, sample below 2 GiB "
 			 "(files %u, batch %u, sample %llu B, file %llu B)",
-			 ph->name, FILES_MAX, in->files, in->batch,
+			 ph->name, SC_INGEST_MAX_FILES, in->files, in->batch,
 			 (unsigned long long)in->sample_bytes, (unsigned long long)in->file_bytes);
 		return -EINVAL;
 	}

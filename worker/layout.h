@@ -60,6 +60,10 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 			  const struct sc_place *place, uint64_t *read_bytes,
 			  uint64_t *write_bytes);
 
+/* Ingest: most dataset files a phase may have (sc_io.file is 16 bits wide:
+ * an engine addresses at most this many files). */
+#define SC_INGEST_MAX_FILES 65536u
+
 /* Ingest: the steps (batches) the rank at place consumes when the phase
  * runs `epochs` (0 for a time-based phase): every epoch the node's ranks
  * share the node's dataset samples, each rank taking whole batches. */
