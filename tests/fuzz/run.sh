@@ -6,8 +6,10 @@
 set -euo pipefail
 harness=$1 seeds=$2 seconds=$3 work=$4
 mkdir -p "$work/corpus" "$work/artifacts"
+dict=()
+[ -f "$seeds.dict" ] && dict=(-dict="$seeds.dict") # tokens for the mutations
 # -timeout: one input taking this long is a hang; -rss_limit_mb: unbounded
 # allocation; -close_fd_mask=2: the harness's refusal messages stay quiet.
 exec "$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-	-close_fd_mask=2 -print_final_stats=1 \
+	-close_fd_mask=2 -print_final_stats=1 "${dict[@]}" \
 	-artifact_prefix="$work/artifacts/" "$work/corpus" "$seeds"
