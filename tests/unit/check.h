@@ -8,11 +8,13 @@
 #ifndef SC_TEST_CHECK_H
 #define SC_TEST_CHECK_H
 
+#include <dirent.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 /* Failures so far. */
@@ -119,6 +121,57 @@ static inline char *xstrdup(const char *s)
 		exit(1);
 	}
 	return d;
+}
+
+/* CHECK_UNDER_ASAN: 1 in a build with AddressSanitizer (gcc or clang),
+ * whose shadow memory rules out an address-space limit. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHECK_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHECK_UNDER_ASAN 1
+#endif
+#endif
+#ifndef CHECK_UNDER_ASAN
+#define CHECK_UNDER_ASAN 0
+#endif
+
+/* CPU seconds, user and system, in ru. */
+static inline double check_cpu_s(const struct rusage *ru)
+{
+	return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6 +
+	       (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+}
+
+/* Calls fn(path, arg) for every entry of dir whose name ends in suffix, in
+ * name order.  Returns how many, or -1 (a failure counted) when dir
+ * cannot be read. */
+static inline int check_each_file(const char *dir, const char *suffix,
+				  void (*fn)(const char *path, void *arg), void *arg)
+{
+	struct dirent **names;
+	size_t ls = strlen(suffix);
+	int n = scandir(dir, &names, NULL, alphasort), count = 0;
+
+	if (n < 0) {
+		check_fail(__FILE__, __LINE__, NULL, "%s: cannot read the directory", dir);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t ln = strlen(names[i]->d_name);
+
+		if (ln > ls && strcmp(names[i]->d_name + ln - ls, suffix) == 0) {
+			char *path = xcalloc(strlen(dir) + ln + 2, 1);
+
+			sprintf(path, "%s/%s", dir, names[i]->d_name);
+			fn(path, arg);
+			free(path);
+			count++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return count;
 }
 
 #endif

@@ -10,7 +10,6 @@
  * target (path: ${SC_TEST_DIR}). */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,17 +21,6 @@
 
 #include "check.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
 /* Bounds every load must keep, hostile or not: generous for a loaded
  * 2-core machine and a sanitizer build (a load takes milliseconds and a
  * few MiB), far below what the alias bombs and quadratic inputs cost
@@ -40,7 +28,7 @@
 #define LOAD_CPU_LIMIT_S 20	/* the child is killed past this */
 #define LOAD_CPU_MAX_S	 5.0	/* a load taking longer fails the test */
 #define LOAD_AS_LIMIT	 (UINT64_C(1) << 30) /* address space, without ASan */
-#define LOAD_RSS_MAX_KIB (UNDER_ASAN ? 512 * 1024L : 128 * 1024L)
+#define LOAD_RSS_MAX_KIB (CHECK_UNDER_ASAN ? 512 * 1024L : 128 * 1024L)
 #define MIN_BAD_CONFIGS	 25
 
 static char tmp[256];
@@ -98,7 +86,7 @@ static void expect_refused(const char *path, const char *want)
 
 		close(fds[0]);
 		setrlimit(RLIMIT_CPU, &cpu);
-		if (!UNDER_ASAN) /* ASan reserves terabytes of address space */
+		if (!CHECK_UNDER_ASAN) /* ASan reserves terabytes of address space */
 			setrlimit(RLIMIT_AS, &as);
 		ret = sc_config_load(&cfg, path, NULL, 0, err, sizeof(err));
 		snprintf(got, sizeof(got), "%d %s", ret, err);
@@ -116,8 +104,7 @@ static void expect_refused(const char *path, const char *want)
 		FAIL("%s: wait4: %s", path, strerror(errno));
 		return;
 	}
-	double cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-		       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	double cpu_s = check_cpu_s(&ru);
 
 	if (getenv("SC_TEST_VERBOSE"))
 		printf("%s: %.3f s CPU, %ld KiB peak RSS: %s\n", path, cpu_s, ru.ru_maxrss, got);
@@ -134,112 +121,67 @@ static void expect_refused(const char *path, const char *want)
 		FAIL("%s:\n  got:      %s\n  expected: -22 %s...", path, got, want);
 }
 
-static int yaml_name(const struct dirent *e)
+/* A file of tests/data/bad_configs/: its first line says what to expect. */
+static void data_file(const char *path, void *arg)
 {
-	size_t n = strlen(e->d_name);
+	char line[2048], want[4096];
+	FILE *f = fopen(path, "r");
 
-	return n > 5 && strcmp(e->d_name + n - 5, ".yaml") == 0;
+	(void)arg;
+	if (!f || !fgets(line, sizeof(line), f) || strncmp(line, "# expect: ", 10) != 0) {
+		FAIL("%s: no first line \"# expect: MESSAGE\"", path);
+	} else {
+		line[strcspn(line, "\n")] = '\0';
+		expand(line + 10, path, want, sizeof(want));
+		expect_refused(path, want);
+	}
+	if (f)
+		fclose(f);
 }
 
-/* Every file of tests/data/bad_configs/; returns how many. */
-static int test_data_files(const char *dir)
-{
-	struct dirent **names;
-	int n = scandir(dir, &names, yaml_name, alphasort);
+/* Hostile documents too large to keep in the repository: after the
+ * targets and phases, prefix, then unit (a printf format of the index)
+ * count times, then unit2 as often.  Before the loader checked its limits
+ * event by event, the anchors took minutes (libyaml's loader looks each
+ * one up in a list), the keys 25 s (a duplicate check per key), the deep
+ * nesting never finished and the scalars took 680 MiB. */
+static const struct generated {
+	const char *name, *prefix, *unit, *unit2;
+	int count;
+	const char *want; /* after the path */
+} generated[] = {
+    {"too_large.yaml", "# ", "x", "", 1 << 20, ": the config is larger than 1 MiB"},
+    {"anchors.yaml", "x:\n", "- &a%d 1\n", "", 60000, ":1028:3: x.1024: more than 1024 anchors"},
+    {"keys.yaml", "x:\n", "  k%d: 1\n", "", 80000,
+     ":1028:3: x: more than 1024 keys in one mapping"},
+    {"deep.yaml", "x: ", "[", "]", 400000, ":3:36: x.0.0.0"},
+    {"scalars.yaml", "x:\n", "- 1\n", "", 250000,
+     ":19991:3: x.19987: more than 20000 values"},
+};
 
-	if (n < 0) {
-		FAIL("%s: %s", dir, strerror(errno));
-		return 0;
-	}
-	for (int i = 0; i < n; i++) {
-		char path[1024 + 256 + 2], line[2048], want[4096];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		f = fopen(path, "r");
-		if (!f || !fgets(line, sizeof(line), f) || strncmp(line, "# expect: ", 10) != 0) {
-			FAIL("%s: no first line \"# expect: MESSAGE\"", path);
-		} else {
-			line[strcspn(line, "\n")] = '\0';
-			expand(line + 10, path, want, sizeof(want));
-			expect_refused(path, want);
-		}
-		if (f)
-			fclose(f);
-		free(names[i]);
-	}
-	free(names);
-	return n;
-}
-
-/* Writes a generated config to tmp/name; returns its path in out. */
-static FILE *create(const char *name, char *out, size_t len)
-{
-	FILE *f;
-
-	snprintf(out, len, "%s/%s", tmp, name);
-	f = fopen(out, "w");
-	if (!f) {
-		perror(out);
-		exit(1);
-	}
-	fprintf(f, "targets: [{path: %s}]\nphases: [{rw: read}]\n", tmp);
-	return f;
-}
-
-/* Hostile documents too large to keep in the repository.  Before the
- * loader checked its limits event by event, the anchors took minutes
- * (libyaml's loader looks each one up in a list), the keys 25 s (a
- * duplicate check per key), the deep nesting never finished, and the
- * scalars took 680 MiB. */
 static void test_generated(void)
 {
-	char path[512], want[1024];
-	FILE *f;
+	for (size_t g = 0; g < sizeof(generated) / sizeof(generated[0]); g++) {
+		const struct generated *gen = &generated[g];
+		char path[512], want[1024];
+		FILE *f;
 
-	f = create("too_large.yaml", path, sizeof(path));
-	fprintf(f, "# ");
-	for (int i = 0; i < (1 << 20); i++)
-		fputc('x', f);
-	fputc('\n', f);
-	fclose(f);
-	snprintf(want, sizeof(want), "%s: the config is larger than 1 MiB", path);
-	expect_refused(path, want);
-
-	f = create("anchors.yaml", path, sizeof(path));
-	fprintf(f, "x:\n");
-	for (int i = 0; i < 60000; i++)
-		fprintf(f, "- &a%d 1\n", i);
-	fclose(f);
-	snprintf(want, sizeof(want), "%s:1028:3: x.1024: more than 1024 anchors", path);
-	expect_refused(path, want);
-
-	f = create("keys.yaml", path, sizeof(path));
-	fprintf(f, "x:\n");
-	for (int i = 0; i < 80000; i++)
-		fprintf(f, "  k%d: 1\n", i);
-	fclose(f);
-	snprintf(want, sizeof(want), "%s:1028:3: x: more than 1024 keys in one mapping", path);
-	expect_refused(path, want);
-
-	f = create("deep.yaml", path, sizeof(path));
-	fprintf(f, "x: ");
-	for (int i = 0; i < 400000; i++)
-		fputc('[', f);
-	for (int i = 0; i < 400000; i++)
-		fputc(']', f);
-	fputc('\n', f);
-	fclose(f);
-	snprintf(want, sizeof(want), "%s:3:36: x.0.0.0", path);
-	expect_refused(path, want);
-
-	f = create("scalars.yaml", path, sizeof(path));
-	fprintf(f, "x:\n");
-	for (int i = 0; i < 250000; i++)
-		fprintf(f, "- 1\n");
-	fclose(f);
-	snprintf(want, sizeof(want), "%s:19991:3: x.19987: more than 20000 values", path);
-	expect_refused(path, want);
+		snprintf(path, sizeof(path), "%s/%s", tmp, gen->name);
+		f = fopen(path, "w");
+		if (!f) {
+			FAIL("%s: %s", path, strerror(errno));
+			continue;
+		}
+		fprintf(f, "targets: [{path: %s}]\nphases: [{rw: read}]\n%s", tmp, gen->prefix);
+		for (int i = 0; i < gen->count; i++)
+			fprintf(f, gen->unit, i);
+		for (int i = 0; *gen->unit2 && i < gen->count; i++)
+			fputs(gen->unit2, f);
+		fputc('\n', f);
+		fclose(f);
+		snprintf(want, sizeof(want), "%s%s", path, gen->want);
+		expect_refused(path, want);
+	}
 }
 
 int main(void)
@@ -255,7 +197,7 @@ int main(void)
 	check_mkdtemp(tmp, sizeof(tmp), "test_bad_configs");
 	setenv("SC_TEST_DIR", tmp, 1);
 	snprintf(dir, sizeof(dir), "%s/tests/data/bad_configs", src);
-	n = test_data_files(dir);
+	n = check_each_file(dir, ".yaml", data_file, NULL);
 	CHECK(n >= MIN_BAD_CONFIGS, "%d bad configs in %s, want at least %d", n, dir,
 	      MIN_BAD_CONFIGS);
 	test_generated();

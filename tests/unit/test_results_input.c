@@ -5,10 +5,10 @@
  *
  * The valid record is tests/fuzz/corpus_results/tiny_run.pb (a real run of
  * every workload on two ranks); the hostile ones are made from it here.
- * Inputs the fuzzer found live in tests/data/bad_results/, each refused. */
+ * Damaged files kept in tests/data/bad_results/ (what the fuzzer or an
+ * audit found) are each refused. */
 #include "report_cmd.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -27,20 +27,9 @@
 #include "ssdcluster.pb-c.h"
 #include "units.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
 /* Refusing any of these files takes milliseconds and a few MiB; reading a
  * 1 GiB file whole took 1 GiB, and a 1 MB file of empty histograms 14 GB. */
-#define RSS_MAX_KIB (UNDER_ASAN ? 512 * 1024L : 128 * 1024L)
+#define RSS_MAX_KIB (CHECK_UNDER_ASAN ? 512 * 1024L : 128 * 1024L)
 #define CPU_MAX_S   10.0
 
 static char tmp[256], seed[1024];
@@ -134,8 +123,7 @@ static void expect_refused(const char *path, const char *want)
 	char out[8192];
 	struct rusage ru;
 	int rc = report(path, true, out, sizeof(out), &ru);
-	double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-		     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	double cpu = check_cpu_s(&ru);
 
 	if (getenv("SC_TEST_VERBOSE"))
 		printf("%s: exit %d, %.3f s CPU, %ld KiB: %s", path, rc, cpu, ru.ru_maxrss, out);
@@ -286,28 +274,11 @@ static void test_projection(const uint8_t *rec, size_t len)
 	CHECK(strstr(out, line) != NULL, "no \"%s\" in:\n%s", line, out);
 }
 
-static int pb_name(const struct dirent *e)
+/* A damaged file kept in tests/data/bad_results/: refused. */
+static void found_file(const char *path, void *arg)
 {
-	size_t n = strlen(e->d_name);
-
-	return n > 3 && strcmp(e->d_name + n - 3, ".pb") == 0;
-}
-
-/* What the fuzzer found, kept: each refused. */
-static void test_found(const char *dir)
-{
-	struct dirent **names;
-	int n = scandir(dir, &names, pb_name, alphasort);
-
-	for (int i = 0; i < n; i++) {
-		char path[2048];
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		expect_refused(path, "ssdcluster: ");
-		free(names[i]);
-	}
-	if (n > 0)
-		free(names);
+	(void)arg;
+	expect_refused(path, "ssdcluster: ");
 }
 
 int main(void)
@@ -331,7 +302,7 @@ int main(void)
 	test_amplification();
 	test_times(rec, len);
 	test_projection(rec, len);
-	test_found(found);
+	CHECK(check_each_file(found, ".pb", found_file, NULL) >= 2, "%s: the kept inputs", found);
 
 	free(rec);
 	check_rmtree(tmp);
