@@ -8,7 +8,7 @@
 void sc_cli_usage(FILE *f)
 {
 	fputs("usage: ssdcluster CONFIG.yaml [--output DIR] [--dry-run] [--set KEY=VALUE]...\n"
-	      "                  [--quiet] [--version] [--help]\n"
+	      "                  [--allow-destroy] [--quiet] [--version] [--help]\n"
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
 	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
 	      "\n"
@@ -35,6 +35,12 @@ void sc_cli_usage(FILE *f)
 	      "                       targets.0.capacity=1GiB.  A bare key sets it in every\n"
 	      "                       phase or target that accepts it: runtime=5s, direct=false,\n"
 	      "                       capacity=2GiB.  runtime and io_size replace each other.\n"
+	      "      --allow-destroy  let phases write to file and block-device targets that\n"
+	      "                       also say allow_destroy: true (both are needed).  Even\n"
+	      "                       then a device that is mounted, has partitions, is held\n"
+	      "                       (dm, md, LVM), is swap or carries a filesystem, RAID,\n"
+	      "                       LVM or partition-table signature is refused (the last\n"
+	      "                       unless the target says wipe_signatures_ok: true).\n"
 	      "  -q, --quiet          print only errors.\n"
 	      "  -V, --version        print the version.\n"
 	      "  -h, --help           print this help.\n"
@@ -66,12 +72,16 @@ void sc_cli_usage(FILE *f)
 	      f);
 }
 
+/* Long options without a short form. */
+enum { OPT_ALLOW_DESTROY = 0x100 };
+
 int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'}, {"dry-run", no_argument, NULL, 'n'},
 		{"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
 		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
+		{"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
 		{NULL, 0, NULL, 0},
 	};
 	int ch;
@@ -107,6 +117,9 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 			break;
 		case 'h':
 			cli->help = true;
+			break;
+		case OPT_ALLOW_DESTROY:
+			cli->allow_destroy = true;
 			break;
 		case ':':
 			snprintf(err, errlen, "%s needs a value (see --help)", argv[optind - 1]);

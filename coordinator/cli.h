@@ -17,6 +17,7 @@ struct sc_cli {
 	bool quiet;
 	bool help;
 	bool version;
+	bool allow_destroy;     /* --allow-destroy: file and device targets may be written */
 	const char *sets[SC_CLI_MAX_SETS]; /* --set KEY=VALUE, in order */
 	uint32_t nsets;
 };

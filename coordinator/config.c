@@ -14,6 +14,9 @@
  *                    target needs it (and a block device must not be mounted)
  *     hosts          non-empty text; such a target is not probed here (kind
  *                    guessed: /dev/... = block, else dir; capacity 0 = unknown)
+ *     wipe_signatures_ok bool, default false; a block device that carries a
+ *                    filesystem, RAID, LVM or partition-table signature is
+ *                    written only with it (besides both allow_destroy opt-ins)
  *   defaults: (optional mapping) any phase key but name, for every phase
  *     whose workload takes it and that does not set it; a default
  *     runtime/io_size/epochs is skipped by a phase that sets an alternative
@@ -36,6 +39,10 @@
  *     seed       0..2^64-1, default 1 + the phase's index
  *     stonewall  all_done (default: every rank completes its work) |
  *                first_done (every rank stops when the first one is done)
+ *     on_error   stop-phase (default) | continue | abort: what a rank does
+ *                when an I/O fails
+ *     timeout    duration, default: the planned duration plus a grace
+ *                period; a rank that has not finished by then ends the run
  *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep
  *     rwmixread  0..100, default 50; only with randrw
@@ -50,6 +57,9 @@
  *     direct     default true
  *     rate       I/Os per second per rank, "5000/s" or 5000, 0..10^9;
  *                default 0 = closed loop
+ *     verify     none (default) | crc32c: written blocks carry a header
+ *                (offset, run id, sequence, checksum) that reads check
+ *     verify_only bool, default false: read back and check a kept run
  *   workload kvcache, KV-cache swap: the io keys, with the defaults rw
  *     randrw, rwmixread 70, bs 4KiB, jobs 8, iodepth 128, size 1GiB, rate 0.
  *   Sweeps (io and kvcache) expand into cells: rw, then bs, then iodepth
@@ -205,10 +215,23 @@ enum pkey {
 	PK_COMPUTE_PER_BATCH,
 	PK_EPOCHS,
 	PK_PREFETCH,
+	/* safety */
+	PK_VERIFY,
+	PK_VERIFY_ONLY,
+	PK_ON_ERROR,
+	PK_TIMEOUT,
 	PK_COUNT
 };
 
-enum tkey { TK_PATH, TK_CAPACITY, TK_KEEP, TK_ALLOW_DESTROY, TK_HOSTS, TK_COUNT };
+enum tkey {
+	TK_PATH,
+	TK_CAPACITY,
+	TK_KEEP,
+	TK_ALLOW_DESTROY,
+	TK_HOSTS,
+	TK_WIPE_SIGNATURES_OK,
+	TK_COUNT
+};
 
 const char *const cfg_phase_keys[PK_COUNT + 1] = {
     [PK_NAME] = "name",
@@ -246,13 +269,18 @@ const char *const cfg_phase_keys[PK_COUNT + 1] = {
     [PK_COMPUTE_PER_BATCH] = "compute_per_batch",
     [PK_EPOCHS] = "epochs",
     [PK_PREFETCH] = "prefetch",
+    [PK_VERIFY] = "verify",
+    [PK_VERIFY_ONLY] = "verify_only",
+    [PK_ON_ERROR] = "on_error",
+    [PK_TIMEOUT] = "timeout",
     [PK_COUNT] = NULL,
 };
 
 const char *const cfg_target_keys[TK_COUNT + 1] = {
     [TK_PATH] = "path",	  [TK_CAPACITY] = "capacity",
     [TK_KEEP] = "keep",	  [TK_ALLOW_DESTROY] = "allow_destroy",
-    [TK_HOSTS] = "hosts", [TK_COUNT] = NULL,
+    [TK_HOSTS] = "hosts", [TK_WIPE_SIGNATURES_OK] = "wipe_signatures_ok",
+    [TK_COUNT] = NULL,
 };
 
 const char *const cfg_top_keys[] = {"targets", "defaults", "phases", NULL};
@@ -297,6 +325,10 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_COMPUTE_PER_BATCH] = WL(INGEST),
     [PK_EPOCHS] = WL(INGEST),
     [PK_PREFETCH] = WL(INGEST),
+    [PK_VERIFY] = WL_IO,
+    [PK_VERIFY_ONLY] = WL_IO,
+    [PK_ON_ERROR] = WL_ALL,
+    [PK_TIMEOUT] = WL_ALL,
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -358,6 +390,10 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_COMPUTE_PER_BATCH] = PHASE(CFG_VT_DURATION, 0, MAX_DURATION_NS, false),
     [PK_EPOCHS] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),
     [PK_PREFETCH] = PHASE(CFG_VT_UINT, 0, MAX_PREFETCH, false),
+    [PK_VERIFY] = PHASE(CFG_VT_VERIFY, 0, 0, false),
+    [PK_VERIFY_ONLY] = PHASE(CFG_VT_BOOL, 0, 1, false),
+    [PK_ON_ERROR] = PHASE(CFG_VT_ON_ERROR, 0, 0, false),
+    [PK_TIMEOUT] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
 };
 #undef PHASE
 
@@ -367,6 +403,7 @@ static const struct cfg_keydef target_defs[TK_COUNT] = {
     [TK_KEEP] = {.type = CFG_VT_BOOL, .max = 1},
     [TK_ALLOW_DESTROY] = {.type = CFG_VT_BOOL, .max = 1},
     [TK_HOSTS] = {.type = CFG_VT_TEXT},
+    [TK_WIPE_SIGNATURES_OK] = {.type = CFG_VT_BOOL, .max = 1},
 };
 
 /* The keys of an inline checkpoint model. */
@@ -407,13 +444,15 @@ struct pv {
 	double scale;
 	/* ingest */
 	uint64_t files, file_size, sample_size, batch, compute_per_batch, epochs, prefetch;
+	/* safety */
+	uint64_t verify, verify_only, on_error, timeout;
 	uint32_t ncells;
 };
 
 struct tgt {
 	const struct cfg_node *map;
 	const char *path, *hosts;
-	uint64_t capacity, keep, allow_destroy;
+	uint64_t capacity, keep, allow_destroy, wipe_signatures_ok;
 	bool probed;
 	struct sc_target_info info;
 };
@@ -646,6 +685,10 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 	    [PK_COMPUTE_PER_BATCH] = &pv->compute_per_batch,
 	    [PK_EPOCHS] = &pv->epochs,
 	    [PK_PREFETCH] = &pv->prefetch,
+	    [PK_VERIFY] = &pv->verify,
+	    [PK_VERIFY_ONLY] = &pv->verify_only,
+	    [PK_ON_ERROR] = &pv->on_error,
+	    [PK_TIMEOUT] = &pv->timeout,
 	};
 	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
 	const char *inname = *in ? pv->name : "";
@@ -841,6 +884,7 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 	    [TK_CAPACITY] = &t->capacity,
 	    [TK_KEEP] = &t->keep,
 	    [TK_ALLOW_DESTROY] = &t->allow_destroy,
+	    [TK_WIPE_SIGNATURES_OK] = &t->wipe_signatures_ok,
 	};
 	uint64_t unused;
 	int err;
@@ -1458,6 +1502,8 @@ static int fill_common(const struct pv *pv, uint32_t i, uint32_t cell, char *nam
 	ph->io.direct = pv->direct != 0;
 	ph->io.engine = (enum sc_engine_kind)pv->engine;
 	ph->io.seed = pv->seed;
+	ph->io.on_error = (enum sc_on_error)pv->on_error;
+	ph->io.timeout_ns = pv->timeout;
 	return 0;
 }
 
@@ -1485,6 +1531,8 @@ static int fill_cell(const struct pv *pv, uint32_t i, uint32_t cell, uint32_t r,
 	ph->io.ramp_ns = pv->ramp;
 	ph->io.fsync_every = sc_rw_writes(rw) ? (uint32_t)pv->fsync : 0;
 	ph->io.rate_iops = pv->rate;
+	ph->io.verify = (enum sc_verify)pv->verify;
+	ph->io.verify_only = pv->verify_only != 0;
 	return 0;
 }
 
@@ -1561,6 +1609,7 @@ static int build_plan(struct ctx *c, const char *path, struct sc_plan *plan)
 		ts->capacity_bytes = tg->capacity;
 		ts->keep = tg->keep;
 		ts->allow_destroy = tg->allow_destroy;
+		ts->wipe_signatures_ok = tg->wipe_signatures_ok;
 	}
 	for (uint32_t i = 0; i < c->npv; i++)
 		ncells += c->pv[i].ncells;

@@ -78,6 +78,7 @@ static int prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct s
 		return EXIT_BAD_INPUT;
 	}
 	sc_config_take_plan(cfg, plan);
+	plan->allow_destroy = cli->allow_destroy;
 	make_run_id(run_id, sizeof(run_id));
 	plan->run_id = strdup(run_id);
 	rc = plan->run_id ? sc_validate_layout(cfg, plan, c, places, err, ERR_MAX) : -ENOMEM;

@@ -132,6 +132,7 @@ static struct json_object *target_json(struct jb *b, const struct sc_target_spec
 	jput_bool(b, o, "keep", t->keep);
 	jput_bool(b, o, "allow_destroy", t->allow_destroy);
 	jput_str(b, o, "hosts", t->hosts && t->hosts[0] ? t->hosts : NULL);
+	jput_bool(b, o, "wipe_signatures_ok", t->wipe_signatures_ok);
 	return o;
 }
 
@@ -161,6 +162,18 @@ static struct json_object *phase_spec_json(struct jb *b, const struct sc_phase *
 	jput_u64(b, o, "seed", io->seed);
 	jput_u64(b, o, "rate_iops", io->rate_iops);
 	jput_str(b, o, "stonewall", sc_stonewall_name(p->stonewall));
+	jput_str(b, o, "verify", sc_verify_name(io->verify));
+	jput_bool(b, o, "verify_only", io->verify_only);
+	jput_str(b, o, "on_error", sc_on_error_name(io->on_error));
+	jput_u64(b, o, "timeout_ns", io->timeout_ns);
+	if (io->inject.every || io->inject.ppm) {
+		struct json_object *inj = jnew(b, json_object_new_object());
+
+		jput_u64(b, inj, "every", io->inject.every);
+		jput_u64(b, inj, "ppm", io->inject.ppm);
+		jput_str(b, inj, "errno", strerrorname_np(io->inject.errno_val));
+		jput(b, o, "inject", inj);
+	}
 	if (p->workload == SC_WORKLOAD_CHECKPOINT) {
 		const struct sc_ckpt_spec *ck = &p->ckpt;
 		struct json_object *c = jnew(b, json_object_new_object());
@@ -216,6 +229,7 @@ struct json_object *report_plan_echo(struct jb *b, const struct sc_plan *plan)
 		jpush(b, phases, phase_spec_json(b, &plan->phases[p]));
 	jput(b, o, "targets", targets);
 	jput(b, o, "phases", phases);
+	jput_bool(b, o, "allow_destroy", plan->allow_destroy);
 	return o;
 }
 

@@ -62,7 +62,9 @@ static bool enum_in(int v, int count)
 static bool io_ok(const struct sc_io_spec *io)
 {
 	return enum_in((int)io->rw, SC_RW_COUNT) && enum_in((int)io->engine, SC_ENGINE_COUNT) &&
-	       io->rwmixread_pct <= 100;
+	       enum_in((int)io->verify, SC_VERIFY_COUNT) &&
+	       enum_in((int)io->on_error, SC_ON_ERROR_COUNT) && io->rwmixread_pct <= 100 &&
+	       io->inject.ppm <= 1000000u;
 }
 
 /* Only a checkpoint phase's spec is checked: the others carry it zeroed. */
@@ -381,6 +383,7 @@ static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 	ssdcluster__plan__init(m);
 	m->run_id = pb_str(p->run_id);
 	m->config_path = pb_str(p->config_path);
+	m->allow_destroy = p->allow_destroy;
 
 	m->n_targets = p->ntargets;
 	m->targets = arena_alloc(a, p->ntargets, sizeof(*m->targets));
@@ -397,6 +400,7 @@ static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 		t[i].keep = s->keep;
 		t[i].allow_destroy = s->allow_destroy;
 		t[i].hosts = pb_str(s->hosts);
+		t[i].wipe_signatures_ok = s->wipe_signatures_ok;
 		m->targets[i] = &t[i];
 	}
 
@@ -433,6 +437,13 @@ static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 		io[i].engine = (Ssdcluster__Engine)s->io.engine;
 		io[i].seed = s->io.seed;
 		io[i].rate_iops = s->io.rate_iops;
+		io[i].verify = (Ssdcluster__Verify)s->io.verify;
+		io[i].verify_only = s->io.verify_only;
+		io[i].on_error = (Ssdcluster__OnError)s->io.on_error;
+		io[i].timeout_ns = s->io.timeout_ns;
+		io[i].inject_every = s->io.inject.every;
+		io[i].inject_ppm = s->io.inject.ppm;
+		io[i].inject_errno = s->io.inject.errno_val;
 		ph[i].io = &io[i];
 		ph[i].ckpt = ckpt_to_pb(a, &s->ckpt);
 		ph[i].ingest = ingest_to_pb(a, &s->ingest);
@@ -666,7 +677,9 @@ static int io_from_pb(const Ssdcluster__IoSpec *m, struct sc_io_spec *io)
 {
 	if (!m)
 		return 0; /* every field at its default */
-	if (!enum_in((int)m->rw, SC_RW_COUNT) || !enum_in((int)m->engine, SC_ENGINE_COUNT))
+	if (!enum_in((int)m->rw, SC_RW_COUNT) || !enum_in((int)m->engine, SC_ENGINE_COUNT) ||
+	    !enum_in((int)m->verify, SC_VERIFY_COUNT) ||
+	    !enum_in((int)m->on_error, SC_ON_ERROR_COUNT))
 		return -EBADMSG;
 	io->rw = (enum sc_rw)m->rw;
 	io->rwmixread_pct = m->rwmixread_pct;
@@ -682,6 +695,13 @@ static int io_from_pb(const Ssdcluster__IoSpec *m, struct sc_io_spec *io)
 	io->engine = (enum sc_engine_kind)m->engine;
 	io->seed = m->seed;
 	io->rate_iops = m->rate_iops;
+	io->verify = (enum sc_verify)m->verify;
+	io->verify_only = m->verify_only;
+	io->on_error = (enum sc_on_error)m->on_error;
+	io->timeout_ns = m->timeout_ns;
+	io->inject.every = m->inject_every;
+	io->inject.ppm = m->inject_ppm;
+	io->inject.errno_val = m->inject_errno;
 	return 0;
 }
 
@@ -761,7 +781,9 @@ static int plan_from_pb(const Ssdcluster__Plan *m, struct sc_plan *p)
 		s->capacity_bytes = t->capacity_bytes;
 		s->keep = t->keep;
 		s->allow_destroy = t->allow_destroy;
+		s->wipe_signatures_ok = t->wipe_signatures_ok;
 	}
+	p->allow_destroy = m->allow_destroy;
 
 	if ((err = alloc_array((void **)&p->phases, np, sizeof(*p->phases))))
 		return err;

@@ -110,7 +110,9 @@ static void make_plan(struct sc_plan *p)
 	    .keep = true,
 	    .allow_destroy = true,
 	    .hosts = xstrdup("gpu0[9]"),
+	    .wipe_signatures_ok = true,
 	};
+	p->allow_destroy = true;
 	p->nphases = 6;
 	p->phases = xcalloc(6, sizeof(*p->phases));
 	for (uint32_t i = 0; i < 3; i++) {
@@ -139,6 +141,11 @@ static void make_plan(struct sc_plan *p)
 		    .engine = i == 1 ? SC_ENGINE_NULL : SC_ENGINE_PSYNC,
 		    .seed = i == 2 ? UINT64_MAX : UINT64_C(0x5eed) + i,
 		    .rate_iops = i == 2 ? UINT64_MAX : 1000 * i,
+		    .verify = i == 1 ? SC_VERIFY_CRC32C : SC_VERIFY_NONE,
+		    .verify_only = i == 2,
+		    .on_error = (enum sc_on_error)i,
+		    .timeout_ns = i == 2 ? UINT64_MAX : UINT64_C(90000000000) + i,
+		    .inject = {.every = 1000 * i, .ppm = 1000000u - i, .errno_val = 5 + (int)i},
 		};
 	}
 
@@ -253,7 +260,10 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		CHECK(x->allow_destroy == y->allow_destroy, "%s: targets[%u].allow_destroy", what,
 		      i);
 		CHECK(str_eq(x->hosts, y->hosts), "%s: targets[%u].hosts", what, i);
+		CHECK(x->wipe_signatures_ok == y->wipe_signatures_ok,
+		      "%s: targets[%u].wipe_signatures_ok", what, i);
 	}
+	CHECK(a->allow_destroy == b->allow_destroy, "%s: allow_destroy", what);
 	for (uint32_t i = 0; i < a->nphases; i++) {
 		const struct sc_phase *x = &a->phases[i], *y = &b->phases[i];
 		const struct sc_io_spec *u = &x->io, *v = &y->io;
@@ -280,6 +290,13 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		CHECK(u->engine == v->engine, "%s: phases[%u].io.engine", what, i);
 		CHECK(u->seed == v->seed, "%s: phases[%u].io.seed", what, i);
 		CHECK(u->rate_iops == v->rate_iops, "%s: phases[%u].io.rate_iops", what, i);
+		CHECK(u->verify == v->verify && u->verify_only == v->verify_only,
+		      "%s: phases[%u].io.verify", what, i);
+		CHECK(u->on_error == v->on_error, "%s: phases[%u].io.on_error", what, i);
+		CHECK(u->timeout_ns == v->timeout_ns, "%s: phases[%u].io.timeout_ns", what, i);
+		CHECK(u->inject.every == v->inject.every && u->inject.ppm == v->inject.ppm &&
+			  u->inject.errno_val == v->inject.errno_val,
+		      "%s: phases[%u].io.inject", what, i);
 		compare_ckpt(&x->ckpt, &y->ckpt, what, i);
 		compare_ingest(&x->ingest, &y->ingest, what, i);
 	}
