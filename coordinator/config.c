@@ -42,7 +42,10 @@
  *     on_error   stop-phase (default) | continue | abort: what a rank does
  *                when an I/O fails
  *     timeout    duration, default: the planned duration plus a grace
- *                period; a rank that has not finished by then ends the run
+ *                period (coordinator/deadline.h); a rank that has not
+ *                finished by then, counted from the phase's common start,
+ *                ends the run (exit 3); with runtime, longer than
+ *                runtime + ramp
  *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep
  *     rwmixread  0..100, default 50; only with randrw
@@ -1106,6 +1109,22 @@ static void builtin_defaults(struct pv *pv, uint32_t i)
 	}
 }
 
+/* A timeout no longer than a timed phase's runtime + ramp would end
+ * every run of it. */
+static int check_timeout(struct ctx *c, const struct pv *pv)
+{
+	char t[32], planned[32];
+
+	if (!pv->src[PK_TIMEOUT] || !pv->runtime || pv->timeout > pv->runtime + pv->ramp)
+		return 0;
+	return fail_node(c, pv->src[PK_TIMEOUT],
+			 "timeout %s is not longer than the phase's runtime + ramp (%s): the run "
+			 "would end at it every time (leave it out: the default is runtime + ramp + "
+			 "max(30 s, 10%%))",
+			 sc_fmt_duration(t, sizeof(t), pv->timeout),
+			 sc_fmt_duration(planned, sizeof(planned), pv->runtime + pv->ramp));
+}
+
 /* Checks of an io or kvcache phase that need no target. */
 static int check_io_phase(struct ctx *c, struct pv *pv)
 {
@@ -1303,12 +1322,16 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	}
 	switch (pv->workload) {
 	case SC_WORKLOAD_CHECKPOINT:
-		return check_ckpt_phase(c, i, pv);
+		err = check_ckpt_phase(c, i, pv);
+		break;
 	case SC_WORKLOAD_INGEST:
-		return check_ingest_phase(c, i, pv);
+		err = check_ingest_phase(c, i, pv);
+		break;
 	default:
-		return check_io_phase(c, pv);
+		err = check_io_phase(c, pv);
+		break;
 	}
+	return err ? err : check_timeout(c, pv);
 }
 
 static int parse_phases(struct ctx *c)

@@ -12,17 +12,20 @@
 #include "../proto/codec.h"
 #include "../worker/job.h"
 #include "../worker/layout.h"
+#include "../worker/units.h"
 #include "aggregate.h"
 #include "cli.h"
 #include "cluster.h"
 #include "config.h"
+#include "interrupt.h"
 #include "phase.h"
 #include "progress.h"
 #include "report.h"
 #include "report_cmd.h"
 #include "validate.h"
 
-enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
+/* A signal ends the run with 128 + its number (sc_interrupt_exit_code). */
+enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_RANK_LOST = 3 };
 
 #define ERR_MAX 8192
 
@@ -172,8 +175,123 @@ static int keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph, con
 	return rc;
 }
 
+/* What the cluster's on_lost needs to end the run (see on_lost). */
+struct run_ctx {
+	struct sc_run_record *rec;      /* rank 0 while phases run, else NULL */
+	const struct sc_plan *plan;     /* NULL before every rank has it */
+	const struct sc_place *place;   /* this rank's */
+	const struct sc_place *places;  /* rank 0: every rank's */
+	const char *outdir;
+	const struct sc_cli *cli;
+	int64_t phase;                  /* the phase under way; -1 between phases */
+	struct sc_progress_live *live;  /* rank 0's live line, or NULL */
+};
+
+/* "rank 1 (host a), rank 3 (host b)" for the ranks a wait was missing. */
+static void late_list(const struct sc_cluster *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < c->nlate; i++) {
+		int r = c->late[i];
+		int n = snprintf(buf + used, len - used, "%srank %d (host %s)", i ? ", " : "", r,
+				 c->hosts[r]);
+
+		if (n < 0 || (size_t)n >= len - used) {
+			snprintf(buf + (len > 5 ? len - 5 : 0), len > 5 ? 5 : len, "...");
+			return;
+		}
+		used += (size_t)n;
+	}
+}
+
+/* Rank 0: keeps the phase cut short as a record without measurements,
+ * each late rank's row saying why. */
+static void keep_lost_phase(struct sc_cluster *c, struct run_ctx *x, const char *why)
+{
+	struct sc_phase_record ph;
+	enum sc_phase_status st = c->lost == -ETIMEDOUT ? SC_PHASE_TIMED_OUT : SC_PHASE_INTERRUPTED;
+
+	if (!x->rec || x->phase < 0 ||
+	    sc_phase_empty_record(c, (uint32_t)x->phase, x->places, st, &ph))
+		return;
+	for (uint32_t i = 0; i < c->nlate; i++)
+		snprintf(ph.ranks[c->late[i]].error, sizeof(ph.ranks[0].error), "%.*s",
+			 (int)sizeof(ph.ranks[0].error) - 1, why);
+	keep_phase(x->rec, &ph, x->outdir, x->cli);
+	x->phase = -1;
+}
+
+/*
+ * A wait on other ranks gave up (cluster.h, "Deadlines"): a rank died or
+ * hangs, or did not answer after a stop.  Rank 0 names the late ranks and
+ * the phase, keeps the phase as timed_out (or interrupted) next to the
+ * finished ones, removes its node's run files and ends every rank (exit
+ * 3, or 128 + signal after a stop).  Another rank removes its own run files
+ * and ends; it speaks only when its own deadline passed (rank 0 did not
+ * end the run).
+ */
+static void on_lost(struct sc_cluster *c, void *arg)
+{
+	struct run_ctx *x = arg;
+	int timed_out = c->lost == -ETIMEDOUT;
+	int code = timed_out ? EXIT_RANK_LOST : sc_interrupt_exit_code(c->stop_sig);
+	char late[1024], why[512], phase[96] = "", grace[32];
+
+	late_list(c, late, sizeof(late));
+	if (x->live)
+		sc_progress_live_clear(x->live);
+	if (x->plan && x->phase >= 0)
+		snprintf(phase, sizeof(phase), "phase %s: ", x->plan->phases[x->phase].name);
+	if (!c->deadline_why[0])
+		snprintf(c->deadline_why, sizeof(c->deadline_why), "%s after the wait began",
+			 sc_fmt_duration(grace, sizeof(grace), SC_CLUSTER_WAIT_DEFAULT_NS));
+	sc_fmt_duration(grace, sizeof(grace),
+			c->stop_launcher ? SC_CLUSTER_STOP_GRACE_KILL_NS : SC_CLUSTER_STOP_GRACE_NS);
+	if (timed_out)
+		snprintf(why, sizeof(why), "did not finish %s by the deadline, %s: it died or hangs",
+			 c->doing[0] ? c->doing : "its step", c->deadline_why);
+	else
+		snprintf(why, sizeof(why), "did not answer within %s of the stop (%s): it died or hangs",
+			 grace, sc_interrupt_name(c->stop_sig));
+	if (c->rank == 0) {
+		if (timed_out)
+			fprintf(stderr, "ssdcluster: %s%s %s.\n", phase,
+				c->nlate ? late : "a rank (it had entered the step)", why);
+		else
+			fprintf(stderr, "ssdcluster: %sinterrupted by %s%s; %s %s.\n", phase,
+				sc_interrupt_name(c->stop_sig),
+				c->stop_launcher ? " from the launcher, which is ending the job" : "",
+				c->nlate ? late : "a rank", why);
+		keep_lost_phase(c, x, why);
+		fprintf(stderr, "ssdcluster: ending the run (exit %d); results of finished phases are in %s\n",
+			code, x->outdir && x->outdir[0] ? x->outdir : "(none yet)");
+	} else if (timed_out) {
+		fprintf(stderr, "ssdcluster: rank %d (host %s): %sno word from %s by the deadline "
+			"while %s (%s); rank 0 did not end the run: it died or hangs\n",
+			c->rank, c->host, phase, c->nlate ? late : "the other ranks",
+			c->doing[0] ? c->doing : "waiting", c->deadline_why);
+	}
+	if (x->plan && x->place && sc_run_cleanup(x->plan, x->place) != 0)
+		fprintf(stderr, "ssdcluster: rank %d: could not remove every run file under %s\n",
+			c->rank, x->plan->targets[x->place->target].path);
+	/* after a stop every rank ends by itself (the launcher is ending the
+	 * job, or rank 0 ends it); after a deadline one rank ends them all */
+	if (!timed_out && (c->rank != 0 || c->stop_launcher))
+		sc_cluster_quit(c, code);
+	sc_cluster_abort(c, code);
+}
+
+/* The cancel hook of untimed preparation: a stop anywhere. */
+static int stop_requested(void *arg)
+{
+	return sc_cluster_poll(arg) != 0;
+}
+
 static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct sc_place *place,
-		      const char *outdir, const struct sc_cli *cli)
+		      const struct sc_place *places, struct run_ctx *x, const char *outdir,
+		      const struct sc_cli *cli)
 {
 	struct sc_run_record rec;
 	char *err = malloc(ERR_MAX);
@@ -190,6 +308,8 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 		rec.plan = *plan; /* the record owns the plan from here on */
 		memset(plan, 0, sizeof(*plan));
 		plan = &rec.plan;
+		x->rec = &rec;
+		x->plan = plan;
 		if (!cli->quiet) {
 			printf("ssdcluster %s: %d rank(s) on %u node(s), %u phase(s), results in %s\n",
 			       SC_VERSION, c->nranks, c->nnodes, plan->nphases, outdir);
@@ -210,9 +330,25 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 		/* a live line only where a person watches */
 		if (c->rank == 0 && !cli->quiet && isatty(STDOUT_FILENO))
 			sc_cluster_set_tick(c, &tick);
-		rc = sc_phase_run(c, plan, p, place, &ph, err, ERR_MAX);
+		x->phase = p;
+		x->live = &live;
+		rc = sc_phase_run(c, plan, p, place, places, &ph, err, ERR_MAX);
+		x->live = NULL;
 		sc_cluster_set_tick(c, NULL);
 		sc_progress_live_clear(&live);
+		if (rc == -EINTR) {
+			/* every rank agrees: keep what was measured, stop */
+			if (c->rank == 0) {
+				keep_phase(&rec, &ph, outdir, cli);
+				fprintf(stderr,
+					"ssdcluster: phase %s interrupted by %s; it is kept marked "
+					"interrupted (results of finished phases are in %s)\n",
+					plan->phases[p].name, sc_interrupt_name(c->stop_sig), outdir);
+			}
+			x->phase = -1;
+			status = sc_interrupt_exit_code(c->stop_sig);
+			break;
+		}
 		if (rc && rc != -EIO) {
 			if (c->rank == 0)
 				fprintf(stderr, "ssdcluster: phase %s could not start:\n%s\n",
@@ -222,6 +358,7 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 		}
 		if (c->rank == 0 && keep_phase(&rec, &ph, outdir, cli))
 			status = EXIT_RUN_FAILED;
+		x->phase = -1;
 		if (rc == -EIO) {
 			if (c->rank == 0)
 				fprintf(stderr,
@@ -231,9 +368,20 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 			status = EXIT_RUN_FAILED;
 			break;
 		}
-		if (sc_cluster_bcast_int(c, status))
+		/* rank 0's status, and a stop any rank has seen, reach all */
+		if (!sc_cluster_all_ok(c, status == 0))
 			break;
+		if (c->stop_sig && p + 1 < plan->nphases) {
+			if (c->rank == 0)
+				fprintf(stderr,
+					"ssdcluster: interrupted by %s after phase %s (results of "
+					"finished phases are in %s)\n",
+					sc_interrupt_name(c->stop_sig), plan->phases[p].name, outdir);
+			status = sc_interrupt_exit_code(c->stop_sig);
+			break;
+		}
 	}
+	x->phase = -1;
 	sc_cluster_barrier(c);
 	if (sc_run_cleanup(plan, place) != 0)
 		fprintf(stderr, "ssdcluster: rank %d: could not remove every run file under %s\n",
@@ -241,10 +389,19 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 	if (c->rank == 0) {
 		if (!cli->quiet && status == 0)
 			printf("results: %s/results.json\n", outdir);
+		x->rec = NULL;
+		x->plan = NULL;
 		if (plan == &rec.plan)
 			sc_run_record_exit(&rec);
 	}
 	free(err);
+	/* the launcher kills this process a moment after its SIGTERM, and
+	 * MPI_Finalize would wait for it: once the files are gone, end now.
+	 * Not before: the launcher kills every rank as soon as one ends. */
+	if (c->stop_sig && c->stop_launcher) {
+		sc_cluster_barrier(c);
+		sc_cluster_quit(c, status ? status : sc_interrupt_exit_code(c->stop_sig));
+	}
 	return status;
 }
 
@@ -256,8 +413,10 @@ int main(int argc, char **argv)
 	struct sc_place *places = NULL, place;
 	uint8_t *packed = NULL;
 	size_t packed_len = 0;
-	char err[1024], outdir[4096];
+	char err[1024], outdir[4096] = "";
 	int status = 0;
+	struct run_ctx ctx = {.phase = -1, .cli = &cli, .outdir = outdir};
+	struct sc_cluster_lost lost = {.fn = on_lost, .arg = &ctx};
 
 	if (sc_cli_parse(argc, argv, &cli, err, sizeof(err))) {
 		if (launcher_rank() == 0)
@@ -279,6 +438,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ssdcluster: cannot start MPI\n");
 		return EXIT_RUN_FAILED;
 	}
+	if (sc_interrupt_install() != 0)
+		fprintf(stderr, "ssdcluster: rank %d: cannot handle SIGINT and SIGTERM\n", c.rank);
+	sc_cluster_set_lost(&c, &lost);
+	sc_run_set_cancel(stop_requested, &c);
 	memset(&plan, 0, sizeof(plan));
 	if (c.rank == 0) {
 		places = calloc((size_t)c.nranks, sizeof(*places));
@@ -297,6 +460,9 @@ int main(int argc, char **argv)
 	if (sc_layout_place(&plan, c.host, (uint32_t)c.rank, (uint32_t)c.local_rank,
 			    (uint32_t)c.local_nranks, &place) != 0)
 		sc_cluster_abort(&c, EXIT_BAD_INPUT); /* rank 0 checked this already */
+	ctx.plan = &plan;
+	ctx.place = &place;
+	ctx.places = places;
 	if (cli.output)
 		snprintf(outdir, sizeof(outdir), "%s", cli.output);
 	else
@@ -310,7 +476,7 @@ int main(int argc, char **argv)
 			status = dry_run(&c, &plan, places, outdir);
 		goto out;
 	}
-	status = run_phases(&c, &plan, &place, outdir, &cli);
+	status = run_phases(&c, &plan, &place, places, &ctx, outdir, &cli);
 out:
 	status = sc_cluster_all_ok(&c, status == 0) ? 0 : (status ? status : EXIT_RUN_FAILED);
 	free(packed);

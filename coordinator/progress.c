@@ -13,14 +13,27 @@ void sc_progress_header(FILE *f)
 		"IOPS", "p50", "p99", "p99.99", "slowest");
 }
 
+bool sc_progress_measured(const struct sc_phase_record *rec)
+{
+	/* a phase that ran has merged histograms, maybe empty */
+	return rec->lat[SC_DIR_READ] || rec->lat[SC_DIR_WRITE];
+}
+
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig)
 {
 	struct sc_hist *all = malloc(sizeof(*all));
-	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "";
+	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "", status[32] = "";
 
 	if (!all)
 		return;
+	if (!sc_progress_measured(rec)) {
+		fprintf(f, "%-34s %s: nothing measured\n", phase->name,
+			sc_phase_status_name(rec->status));
+		fflush(f);
+		free(all);
+		return;
+	}
 	sc_hist_init(all);
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		if (rec->lat[d])
@@ -28,7 +41,9 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 	if (fig->errors)
 		snprintf(err, sizeof(err), "  %llu I/O errors on %u rank(s)",
 			 (unsigned long long)fig->errors, fig->ranks_with_errors);
-	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s\n", phase->name,
+	if (rec->status != SC_PHASE_OK)
+		snprintf(status, sizeof(status), "  %s", sc_phase_status_name(rec->status));
+	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s%s\n", phase->name,
 		sc_fmt_rate(bw, sizeof(bw), fig->lastdone_bw_bytes_per_s),
 		sc_fmt_rate(fbw, sizeof(fbw), fig->firstdone_bw_bytes_per_s),
 		sc_fmt_iops(iops, sizeof(iops), fig->iops_total),
@@ -38,7 +53,7 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		fig->slowest_rank,
 		fig->nodes && fig->slowest_node < fig->nodes_len ? fig->nodes[fig->slowest_node].host
 								  : "?",
-		err);
+		err, status);
 	fflush(f);
 	free(all);
 }
@@ -85,6 +100,8 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
 	char a[32], b[32];
 
+	if (!sc_progress_measured(pr))
+		return;
 	if (ph->workload == SC_WORKLOAD_INGEST) {
 		struct sc_ingest_figures g;
 

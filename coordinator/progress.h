@@ -2,6 +2,7 @@
 #ifndef SC_PROGRESS_H
 #define SC_PROGRESS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../worker/plan.h"
@@ -10,6 +11,9 @@
 #include "aggregate.h"
 
 void sc_progress_header(FILE *f);
+/* False for a phase record in which nothing was measured (a phase a stop
+ * or a deadline cut short before it ran): its row says so. */
+bool sc_progress_measured(const struct sc_phase_record *rec);
 /* One summary row: last-done MB/s, IOPS, p50/p99/p99.99 over all I/O of
  * the phase (both directions merged), and the slowest rank. */
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,

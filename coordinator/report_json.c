@@ -594,6 +594,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 
 	jput_str(b, o, "name", ph ? ph->name : NULL);
 	jput_u64(b, o, "index", pr->phase);
+	jput_str(b, o, "status", sc_phase_status_name(pr->status));
 	jput_str(b, o, "rw", ph ? sc_rw_name(ph->io.rw) : NULL);
 	jput_u64(b, o, "bs_bytes", ph ? ph->io.bs_bytes : 0);
 	jput_u64(b, o, "iodepth", ph ? ph->io.iodepth : 0);

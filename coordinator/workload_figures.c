@@ -101,7 +101,8 @@ int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **group
 		struct sc_ckpt_group *cur = NULL;
 		struct sc_ckpt_cell *cells;
 
-		if (ph->workload != SC_WORKLOAD_CHECKPOINT)
+		/* a cell cut short would skew the group's trend */
+		if (ph->workload != SC_WORKLOAD_CHECKPOINT || pr->status != SC_PHASE_OK)
 			continue;
 		for (uint32_t k = 0; k < n; k++)
 			if (strcmp(g[k].name, ph->group ? ph->group : "") == 0)

@@ -167,7 +167,8 @@ static bool hist_ok(const struct sc_hist *h)
 
 static bool phase_record_ok(const struct sc_phase_record *ph, const struct sc_run_record *run)
 {
-	if (ph->phase >= run->plan.nphases || (ph->nranks && !ph->ranks))
+	if (ph->phase >= run->plan.nphases || (ph->nranks && !ph->ranks) ||
+	    (unsigned)ph->status >= SC_PHASE_STATUS_COUNT)
 		return false;
 	for (uint32_t i = 0; i < ph->nranks; i++) {
 		const struct sc_rank_result *r = &ph->ranks[i];
@@ -584,6 +585,7 @@ static Ssdcluster__PhaseRecord *phase_record_to_pb(struct arena *a,
 	m->measure_start_ns = ph->measure_start_ns;
 	m->firstdone_ns = ph->firstdone_ns;
 	m->merge_ns = ph->merge_ns;
+	m->status = (uint32_t)ph->status;
 	m->n_ranks = ph->nranks;
 	m->ranks = arena_alloc(a, ph->nranks, sizeof(*m->ranks));
 	if (!m->ranks)
@@ -918,6 +920,7 @@ static int phase_record_from_pb(const Ssdcluster__PhaseRecord *m, struct sc_phas
 	ph->measure_start_ns = m->measure_start_ns;
 	ph->firstdone_ns = m->firstdone_ns;
 	ph->merge_ns = m->merge_ns;
+	ph->status = (enum sc_phase_status)m->status;
 	if ((err = hist_from_pb(m->read_lat, &ph->lat[SC_DIR_READ])) ||
 	    (err = hist_from_pb(m->write_lat, &ph->lat[SC_DIR_WRITE])) ||
 	    (err = hist_from_pb(m->resp_read, &ph->resp[SC_DIR_READ])) ||

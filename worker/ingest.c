@@ -151,6 +151,11 @@ static int dataset_write(const char *path, uint32_t i, uint64_t bytes, char *buf
 		size_t n = (size_t)(bytes - off < LAYOUT_CHUNK ? bytes - off : LAYOUT_CHUNK);
 		ssize_t w;
 
+		if (sc_job_cancelled()) {
+			rc = -EINTR;
+			snprintf(err, errlen, "%s: writing dataset file: interrupted", path);
+			goto out_close;
+		}
 		for (size_t b = 0; b < n; b += STAMP_BYTES) {
 			uint64_t stamp = ((uint64_t)i << 40) ^ (off + b);
 

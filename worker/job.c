@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,6 +19,20 @@
 #include "engine.h"
 #include "job_priv.h"
 #include "pattern.h"
+
+static int (*cancel_fn)(void *);
+static void *cancel_arg;
+
+void sc_run_set_cancel(int (*fn)(void *arg), void *arg)
+{
+	cancel_fn = fn;
+	cancel_arg = arg;
+}
+
+bool sc_job_cancelled(void)
+{
+	return cancel_fn && cancel_fn(cancel_arg);
+}
 
 uint64_t sc_now_ns(void)
 {
@@ -418,8 +433,13 @@ static void *job_main(void *arg)
 	while (!run->released)
 		pthread_cond_wait(&run->cond, &run->lock);
 	pthread_mutex_unlock(&run->lock);
-	if (run->released > 0) {
-		sc_job_sleep_until(run->start_ns);
+	/* until the start, in steps: a stop may come first */
+	while (run->released > 0 && !atomic_load(&run->stop) && sc_now_ns() < run->start_ns) {
+		uint64_t step = sc_now_ns() + POLL_IDLE_NS;
+
+		sc_job_sleep_until(step < run->start_ns ? step : run->start_ns);
+	}
+	if (run->released > 0 && !atomic_load(&run->stop)) {
 		j->started_ns = sc_now_ns();
 		j->last_ns = j->started_ns;
 		switch (run->plan->phases[run->phase].workload) {
@@ -455,8 +475,14 @@ static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t 
 	}
 	for (uint64_t off = from; off < to;) {
 		size_t n = (size_t)(to - off < LAYOUT_CHUNK ? to - off : LAYOUT_CHUNK);
-		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		ssize_t w;
 
+		if (sc_job_cancelled()) {
+			rc = -EINTR;
+			snprintf(err, errlen, "%s: laying out data: interrupted", j->path);
+			goto out_close;
+		}
+		w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
@@ -662,13 +688,22 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 		if (rc)
 			goto out_destroy;
 	}
+	/* job threads inherit a mask that blocks every signal: a signal is
+	 * the caller's to handle, and must not interrupt their I/O waits */
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (uint32_t i = 0; i < run->njobs; i++) {
 		rc = -pthread_create(&run->jobs[i].thread, NULL, job_main, &run->jobs[i]);
-		if (rc) {
-			snprintf(err, errlen, "cannot start job thread: %s", strerror(-rc));
-			goto out_destroy;
-		}
+		if (rc)
+			break;
 		run->jobs[i].thread_started = 1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(err, errlen, "cannot start job thread: %s", strerror(-rc));
+		goto out_destroy;
 	}
 	*out = run;
 	return 0;

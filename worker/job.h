@@ -52,6 +52,12 @@ void sc_run_destroy(struct sc_run *run);
  * (slot 0) does it; call it when every rank is done.  0 or -errno. */
 int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place);
 
+/* Process-wide: fn(arg) is called on the thread that runs _create between
+ * chunks of untimed preparation (laying out data, creating an ingest
+ * dataset); when it returns nonzero, _create gives up with -EINTR.  NULL
+ * for none.  Job threads take no signals: they block all of them. */
+void sc_run_set_cancel(int (*fn)(void *arg), void *arg);
+
 /* CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t sc_now_ns(void);
 

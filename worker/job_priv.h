@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,9 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes);
 
 /* Sleeps until when_ns on CLOCK_MONOTONIC. */
 void sc_job_sleep_until(uint64_t when_ns);
+
+/* True when untimed preparation should give up (sc_run_set_cancel). */
+bool sc_job_cancelled(void);
 
 /* mkdir -p.  0 or -errno. */
 int sc_job_mkdir_p(const char *path);

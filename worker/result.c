@@ -4,6 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *sc_phase_status_name(enum sc_phase_status s)
+{
+	static const char *const names[SC_PHASE_STATUS_COUNT] = {
+		[SC_PHASE_OK] = "ok",
+		[SC_PHASE_INTERRUPTED] = "interrupted",
+		[SC_PHASE_TIMED_OUT] = "timed_out",
+	};
+
+	return (unsigned)s < SC_PHASE_STATUS_COUNT && names[s] ? names[s] : "?";
+}
+
 void sc_rank_result_exit(struct sc_rank_result *r)
 {
 	if (!r)

@@ -72,6 +72,20 @@ struct sc_rank_result {
 	struct sc_second *seconds;  /* heap, nseconds entries */
 };
 
+/* How a phase ended (results.json "status"). */
+enum sc_phase_status {
+	SC_PHASE_OK = 0,            /* every rank ran it to its end */
+	SC_PHASE_INTERRUPTED,       /* SIGINT or SIGTERM stopped it: what the
+				     * ranks had measured until then */
+	SC_PHASE_TIMED_OUT,         /* a rank missed the phase's deadline (dead
+				     * or hung): nothing measured, the late
+				     * ranks named in their rows' errors */
+	SC_PHASE_STATUS_COUNT
+};
+
+/* "ok", "interrupted", "timed_out"; "?" out of range. */
+const char *sc_phase_status_name(enum sc_phase_status s);
+
 /* One phase as rank 0 keeps it: every rank's row plus the merged
  * histograms.  This is what results.pb stores, and all cluster figures
  * are computed from it. */
@@ -86,6 +100,7 @@ struct sc_phase_record {
 	struct sc_hist *lat[SC_DIR_COUNT]; /* heap, merged over all ranks */
 	struct sc_hist *resp[SC_DIR_COUNT]; /* heap or NULL (no open loop) */
 	struct sc_hist *batch_wait; /* heap or NULL (not ingest) */
+	enum sc_phase_status status;
 };
 
 /* A whole run as results.pb keeps it: the plan and every finished phase. */

@@ -460,6 +460,7 @@ static void make_run(struct sc_run_record *run)
 		ph->measure_start_ns = INT64_C(5000000000) + p;
 		ph->firstdone_ns = INT64_C(64000000000) + p;
 		ph->merge_ns = INT64_C(1875000) + p;
+		ph->status = p ? SC_PHASE_INTERRUPTED : SC_PHASE_OK;
 		ph->nranks = 3;
 		ph->ranks = xcalloc(3, sizeof(*ph->ranks));
 		for (uint32_t r = 0; r < 3; r++)
@@ -506,6 +507,7 @@ static void compare_run(const struct sc_run_record *a, const struct sc_run_recor
 		      "run: phases[%u].measure_start_ns", p);
 		CHECK(x->firstdone_ns == y->firstdone_ns, "run: phases[%u].firstdone_ns", p);
 		CHECK(x->merge_ns == y->merge_ns, "run: phases[%u].merge_ns", p);
+		CHECK(x->status == y->status, "run: phases[%u].status", p);
 		CHECK(x->nranks == y->nranks, "run: phases[%u].nranks", p);
 		for (uint32_t r = 0; r < x->nranks && r < y->nranks; r++) {
 			char what[64];
@@ -816,6 +818,10 @@ static void test_pack_refuses_workloads(void)
 	RUN_PACK(-EINVAL, u_.phases[0].batch_wait->min_ns = 1000);
 	RUN_PACK(-EINVAL, u_.phases[1].ranks[0].resp[SC_DIR_WRITE].min_ns = UINT64_MAX);
 	RUN_PACK(0, sc_hist_init(u_.phases[0].batch_wait));
+
+	/* how a phase ended */
+	RUN_PACK(0, u_.phases[1].status = SC_PHASE_TIMED_OUT);
+	RUN_PACK(-EINVAL, u_.phases[0].status = SC_PHASE_STATUS_COUNT);
 }
 
 /* Structs that unpack would refuse are refused by pack already. */

@@ -197,6 +197,7 @@ static void make_phase(struct sc_phase_record *ph, uint32_t phase)
 	ph->phase = phase;
 	ph->measure_start_ns = writes_only ? 0 : S / 2;
 	ph->firstdone_ns = 2 * S;
+	ph->status = phase == 1 ? SC_PHASE_INTERRUPTED : SC_PHASE_OK; /* one of each */
 	ph->nranks = 2;
 	ph->ranks = xcalloc(2, sizeof(*ph->ranks));
 	for (uint32_t i = 0; i < 2; i++)
@@ -483,6 +484,7 @@ static void check_phase_json(struct json_object *o, const struct sc_run_record *
 	}
 	CHECK(!strcmp(get_str(o, "name"), ph->name), "phase name");
 	CHECK(get_u64(o, "index") == pr->phase, "phase index");
+	CHECK(!strcmp(get_str(o, "status"), sc_phase_status_name(pr->status)), "phase status");
 	CHECK(!strcmp(get_str(o, "rw"), sc_rw_name(ph->io.rw)), "phase rw");
 	CHECK(get_u64(o, "bs_bytes") == ph->io.bs_bytes, "phase bs");
 	CHECK(get_u64(o, "iodepth") == ph->io.iodepth, "phase iodepth");
@@ -734,7 +736,7 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 	static const char phases_header[] =
 	    "phase,rw,lastdone_MBps,firstdone_MBps,iops,read_p50_us,read_p99_us,"
 	    "read_p99.99_us,write_p50_us,write_p99_us,write_p99.99_us,slowest_rank,"
-	    "slowest_host,errors\n";
+	    "slowest_host,errors,status\n";
 	static const char ranks_header[] =
 	    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors\n";
 	char path[256], f[16][128];
@@ -774,8 +776,10 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 		struct sc_phase_figures fig;
 		char want[64];
 
-		CHECK(csv_line(phases, 1 + (int)p, f, 16) == 14, "phases.csv row %u has 14 fields",
+		CHECK(csv_line(phases, 1 + (int)p, f, 16) == 15, "phases.csv row %u has 15 fields",
 		      p);
+		CHECK(!strcmp(f[14], sc_phase_status_name(pr->status)), "row %u status %s", p,
+		      f[14]);
 		if (sc_aggregate_phase(pr, &fig))
 			continue;
 		CHECK(!strcmp(f[0], run->plan.phases[pr->phase].name), "row %u name \"%s\"", p,
