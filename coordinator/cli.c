@@ -68,7 +68,11 @@ void sc_cli_usage(FILE *f)
 	      "\n"
 	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure; the\n"
 	      "results of finished phases are kept); 2 bad command line or config (nothing\n"
-	      "was written).\n",
+	      "was written); 3 a rank died or hung: a phase passed its deadline (timeout:,\n"
+	      "default its planned duration + max(30 s, 10%); the rank, host and phase are\n"
+	      "named, the phase kept as timed_out); 130/143 SIGINT/SIGTERM (to mpirun or to\n"
+	      "any rank) stopped every rank: the cut phase is kept as interrupted, the run\n"
+	      "files removed (mpirun itself exits 1 when it is the one signalled).\n",
 	      f);
 }
 

@@ -3,19 +3,23 @@
 # finished phases are kept, the cut phase is written marked interrupted and
 # the run's files are removed (kept with keep: true).
 #
-# Time bound: the issue asks for 2 s.  Open MPI 4.1's mpirun, when it is
-# signalled, sends the ranks SIGCONT, waits odls_base_sigkill_timeout (1 s),
-# sends SIGTERM, waits 1 s more and only then exits: 2.0 s whatever the
-# ranks do (measured with a program that exits at once on SIGTERM).  The
-# ranks themselves are gone within about 1.1 s.  So the bound checked here
-# for mpirun is 2 s plus SC_SLACK_MS (default 1500 ms) for a loaded 2-core
-# machine; a signal to a rank does not go through that teardown and gets
-# the same bound.
+# Time bound: the issue asks that every rank stop within 2 s; checked here
+# as "no rank process left" within 2 s plus SC_SLACK_MS (default 1500 ms)
+# for a loaded 2-core machine.  mpirun itself may take longer, and that is
+# Open MPI's teardown, not the ranks: signalled, Open MPI 4.1's mpirun
+# sends the ranks SIGCONT, waits odls_base_sigkill_timeout (1 s) and only
+# then sends SIGTERM (measured: the ranks are gone 1.1 s after SIGINT to
+# mpirun, and mpirun with them).  When ranks end with a non-zero status
+# (143 after SIGTERM to one rank), mpirun aborts the job the same way
+# unless every rank has already gone: then it exits up to 2 s after the
+# ranks (measured 0.15 s or 2.1 s, a race inside mpirun).  So mpirun's
+# exit is checked against the ranks' end plus 2 s plus the slack.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ranks_lib.sh"
 
 SLACK_MS=${SC_SLACK_MS:-1500}
-BOUND_MS=$((2000 + SLACK_MS))
+BOUND_MS=$((2000 + SLACK_MS))       # signal to no rank left
+OMPI_TEARDOWN_MS=2000               # mpirun after its ranks, at most
 trap 'kill_leftovers "$T/"; rm -rf "$T"' EXIT
 
 # write_config FILE TARGET KEEP
@@ -91,8 +95,11 @@ run_and_signal() {
 	ELAPSED=$(($(now_ms) - t0))
 	: "${GONE:=$ELAPSED}"
 	cat "$T/out.log"
-	echo "$1: SIG$4 to $3: ranks gone after $GONE ms, mpirun exited $RC after $ELAPSED ms (bound $BOUND_MS ms)"
+	echo "$1: SIG$4 to $3: ranks gone after $GONE ms (bound $BOUND_MS ms), mpirun exited $RC after $ELAPSED ms"
 	kill_leftovers "$CFG"
+	[ "$GONE" -le "$BOUND_MS" ] || fail "$1: the ranks took $GONE ms to stop (bound $BOUND_MS ms)"
+	[ "$ELAPSED" -le $((GONE + OMPI_TEARDOWN_MS + SLACK_MS)) ] ||
+		fail "$1: mpirun took $ELAPSED ms to end, $((ELAPSED - GONE)) ms after its ranks"
 }
 
 run_files() { find "$1" -mindepth 1 -maxdepth 1 -name 'ssdcluster-*' | wc -l; }
@@ -100,7 +107,6 @@ run_files() { find "$1" -mindepth 1 -maxdepth 1 -name 'ssdcluster-*' | wc -l; }
 # --- SIGINT to mpirun
 run_and_signal int false mpirun INT
 [ "$RC" -ne 0 ] || fail "mpirun exited 0 after SIGINT"
-[ "$ELAPSED" -le "$BOUND_MS" ] || fail "mpirun took $ELAPSED ms to stop (bound $BOUND_MS ms)"
 check_results "$T/int/results.json"
 [ "$(run_files "$T/int-target")" -eq 0 ] || { ls -laR "$T/int-target"; fail "run files left after SIGINT"; }
 
@@ -113,7 +119,6 @@ check_results "$T/keep/results.json"
 # --- SIGTERM to rank 2 alone: every rank stops
 run_and_signal term false 2 TERM
 [ "$RC" -eq 143 ] || fail "exit $RC after SIGTERM to a rank, want 143"
-[ "$ELAPSED" -le "$BOUND_MS" ] || fail "the ranks took $ELAPSED ms to stop (bound $BOUND_MS ms)"
 grep -q "interrupted" "$T/out.log" || fail "no word that the run was interrupted"
 check_results "$T/term/results.json"
 [ "$(run_files "$T/term-target")" -eq 0 ] || { ls -laR "$T/term-target"; fail "run files left after SIGTERM"; }
