@@ -27,8 +27,13 @@
 #define STOP_PEER_MARGIN_NS 200000000ull
 
 /* TAG_ARRIVE: a rank entered a collective wait (to rank 0).  TAG_STOP: a
- * rank caught a signal {signal, rank} (to rank 0, which sends it on). */
-enum { TAG_CLOCK = 101, TAG_DONE = 102, TAG_ARRIVE = 103, TAG_STOP = 104 };
+ * rank caught a signal {signal, rank} (to rank 0, which sends it on).
+ * TAG_END: rank 0 ends the run after a wait gave up; TAG_ENDED: a rank
+ * removed its files and waits to be ended (to rank 0). */
+enum { TAG_CLOCK = 101, TAG_DONE = 102, TAG_ARRIVE = 103, TAG_STOP = 104, TAG_END = 105,
+       TAG_ENDED = 106 };
+/* How long a rank told to end waits for rank 0's MPI_Abort. */
+#define END_LINGER_NS (10ull * 1000000000ull)
 
 /* What cluster.c keeps for deadlines and stops (c->watch). */
 struct watch {
@@ -109,13 +114,24 @@ static int drain_stops(struct sc_cluster *c)
 	}
 }
 
+static void give_up(struct sc_cluster *c, int peer, int why) __attribute__((noreturn));
+
 int sc_cluster_poll(struct sc_cluster *c)
 {
 	struct watch *w = watch_of(c);
-	int sig = sc_interrupt_signal();
+	int sig = sc_interrupt_signal(), flag = 0;
 
 	if (!w || c->lost)
 		return c->stop_sig;
+	if (c->rank != 0) {
+		MPI_Iprobe(0, TAG_END, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+		if (flag) {
+			int token;
+
+			MPI_Recv(&token, 1, MPI_INT, 0, TAG_END, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			give_up(c, -1, -ECONNABORTED);
+		}
+	}
 	if (sig && !w->stop_sent) {
 		note_stop(c, sig);
 		c->stop_launcher = sc_interrupt_from_launcher();
@@ -169,8 +185,11 @@ static uint64_t wait_deadline(const struct sc_cluster *c, uint64_t begin_ns)
 	if (c->rank != 0)
 		d += SC_CLUSTER_PEER_MARGIN_NS;
 	if (c->stop_sig) {
-		uint64_t s = c->stop_ns + (c->stop_launcher ? SC_CLUSTER_STOP_GRACE_KILL_NS
-							    : SC_CLUSTER_STOP_GRACE_NS);
+		/* each wait after the stop gets the grace: the ranks that are
+		 * alive answer every step well within it */
+		uint64_t from = begin_ns > c->stop_ns ? begin_ns : c->stop_ns;
+		uint64_t s = from + (c->stop_launcher ? SC_CLUSTER_STOP_GRACE_KILL_NS
+						      : SC_CLUSTER_STOP_GRACE_NS);
 
 		if (c->rank != 0)
 			s += STOP_PEER_MARGIN_NS;
@@ -193,12 +212,11 @@ static void add_late(struct sc_cluster *c, int r)
  * abandoned with their buffers, which stay valid because this never
  * returns.
  */
-static void give_up(struct sc_cluster *c, int peer) __attribute__((noreturn));
-static void give_up(struct sc_cluster *c, int peer)
+static void give_up(struct sc_cluster *c, int peer, int why)
 {
 	struct watch *w = watch_of(c);
 
-	c->lost = c->stop_sig ? -EINTR : -ETIMEDOUT;
+	c->lost = why;
 	if (!c->late)
 		c->late = calloc((size_t)c->nranks, sizeof(*c->late));
 	if (peer >= 0) {
@@ -244,7 +262,7 @@ static void wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, 
 			next_poll = now + POLL_NS;
 		}
 		if (now >= wait_deadline(c, begin))
-			give_up(c, peer);
+			give_up(c, peer, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		if (quiet)
 			nap();
 	}
@@ -373,6 +391,58 @@ void sc_cluster_abort(struct sc_cluster *c, int code)
 	fflush(stderr);
 	MPI_Abort(MPI_COMM_WORLD, code);
 	exit(code);
+}
+
+void sc_cluster_end_others(struct sc_cluster *c, uint64_t wait_ns)
+{
+	static const int token = 1;
+	uint64_t until = sc_now_ns() + wait_ns;
+	char *answered = calloc((size_t)c->nranks, 1);
+	int waiting = 0, flag = 0, got;
+	MPI_Status st;
+
+	if (c->rank != 0 || !answered) {
+		free(answered);
+		return;
+	}
+	for (int r = 1; r < c->nranks; r++)
+		send_detached(&token, 1, r, TAG_END);
+	/* the late ranks may be dead: do not wait for them */
+	for (uint32_t i = 0; i < c->nlate; i++)
+		answered[c->late[i]] = 1;
+	for (int r = 1; r < c->nranks; r++)
+		waiting += !answered[r];
+	while (waiting > 0 && sc_now_ns() < until) {
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_ENDED, MPI_COMM_WORLD, &flag, &st);
+		if (!flag) {
+			nap();
+			continue;
+		}
+		MPI_Recv(&got, 1, MPI_INT, st.MPI_SOURCE, TAG_ENDED, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		if (!answered[st.MPI_SOURCE]) {
+			answered[st.MPI_SOURCE] = 1;
+			waiting--;
+		}
+	}
+	free(answered);
+}
+
+void sc_cluster_answer_end(struct sc_cluster *c, int code)
+{
+	static const int token = 1;
+	uint64_t until = sc_now_ns() + END_LINGER_NS;
+	MPI_Request req;
+	int done = 0;
+
+	MPI_Isend(&token, 1, MPI_INT, 0, TAG_ENDED, MPI_COMM_WORLD, &req);
+	/* rank 0's MPI_Abort ends this process; if it does not come, end */
+	while (sc_now_ns() < until) {
+		if (!done)
+			MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		nap();
+	}
+	sc_cluster_quit(c, code);
 }
 
 void sc_cluster_quit(struct sc_cluster *c, int code)
@@ -618,7 +688,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 		if (sc_now_ns() >= wait_deadline(c, begin)) {
 			if (c->rank == 0)
 				late_runs(c, done_of, local_done);
-			give_up(c, -1);
+			give_up(c, -1, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		}
 		nap();
 	}

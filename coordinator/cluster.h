@@ -54,7 +54,8 @@ struct sc_cluster {
 	bool stop_launcher;             /* caught here, sent by the launcher */
 	uint64_t stop_ns;               /* when this rank learned of the stop */
 	int lost;                       /* 0, or why a wait gave up: -ETIMEDOUT
-					 * (deadline) or -EINTR (after a stop) */
+					 * (deadline), -EINTR (after a stop) or
+					 * -ECONNABORTED (rank 0 ended the run) */
 	uint32_t nlate;                 /* the ranks that wait was missing:   */
 	int *late;                      /* exact on rank 0, else only a peer  */
 	struct sc_cluster_lost on_lost;
@@ -70,6 +71,14 @@ void sc_cluster_abort(struct sc_cluster *c, int code) __attribute__((noreturn));
 /* Ends this rank alone now with code, without MPI_Finalize: after a wait
  * gave up, or when the launcher is ending the job anyway. */
 void sc_cluster_quit(struct sc_cluster *c, int code) __attribute__((noreturn));
+/* Rank 0, after a wait gave up, before sc_cluster_abort: tells every other
+ * rank that the run is over (their on_lost runs with c->lost ==
+ * -ECONNABORTED: they remove their files and answer) and waits up to
+ * wait_ns for the answers of the ranks not in c->late. */
+void sc_cluster_end_others(struct sc_cluster *c, uint64_t wait_ns);
+/* Another rank told so: answers rank 0 and waits for its sc_cluster_abort
+ * (at most 10 s, then ends itself with code). */
+void sc_cluster_answer_end(struct sc_cluster *c, int code) __attribute__((noreturn));
 
 /* Rank 0's buffer (*buf, *len) reaches every rank (others get a malloc'd copy). */
 int sc_cluster_bcast(struct sc_cluster *c, uint8_t **buf, size_t *len);
@@ -127,15 +136,18 @@ void sc_cluster_free_gathered(struct sc_cluster *c, uint8_t **bufs, size_t *lens
  * gives up SC_CLUSTER_WAIT_DEFAULT_NS after it began.  Rank 0 knows which
  * ranks have not reached a wait: each rank tells it when it enters one.
  * Giving up sets c->lost and c->late and calls c->on_lost, which ends the
- * process; without one the rank aborts with exit code 1.
+ * process; without one the rank aborts with exit code 1.  A rank that rank
+ * 0 tells to end (sc_cluster_end_others) gives up at its next poll with
+ * c->lost == -ECONNABORTED.
  *
  * Stops.  A SIGINT or SIGTERM caught by any rank (sc_interrupt) reaches
  * every other rank through rank 0 at their next poll; every wait polls, and
  * sc_cluster_wait_run stops the local run.  From the stop on, every wait
- * gives up SC_CLUSTER_STOP_GRACE_NS after it (SC_CLUSTER_STOP_GRACE_KILL_NS
- * when the launcher sent the signal: it kills the process 1 s later), so
- * a rank that died or hangs cannot keep the others from saving what they
- * have and removing their files.
+ * gives up SC_CLUSTER_STOP_GRACE_NS after the stop or its own start,
+ * whichever is later (SC_CLUSTER_STOP_GRACE_KILL_NS when the launcher sent
+ * the signal: it kills the process 1 s later), so a rank that died or
+ * hangs cannot keep the others from saving what they have and removing
+ * their files.
  */
 #define SC_CLUSTER_WAIT_DEFAULT_NS (600ull * 1000000000ull)
 #define SC_CLUSTER_PEER_MARGIN_NS (10ull * 1000000000ull)

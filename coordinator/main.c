@@ -27,6 +27,12 @@
 /* A signal ends the run with 128 + its number (sc_interrupt_exit_code). */
 enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_RANK_LOST = 3 };
 
+/* When rank 0 ends the run after a wait gave up, how long it waits for the
+ * other ranks to remove their run files: shorter when the launcher is
+ * ending the job (it kills every rank 1 s after its SIGTERM). */
+#define END_WAIT_NS 2000000000ull
+#define END_WAIT_KILL_NS 200000000ull
+
 #define ERR_MAX 8192
 
 /* Before MPI is up, only the process that will be rank 0 should print:
@@ -236,8 +242,16 @@ static void on_lost(struct sc_cluster *c, void *arg)
 {
 	struct run_ctx *x = arg;
 	int timed_out = c->lost == -ETIMEDOUT;
-	int code = timed_out ? EXIT_RANK_LOST : sc_interrupt_exit_code(c->stop_sig);
+	int code = c->stop_sig ? sc_interrupt_exit_code(c->stop_sig) : EXIT_RANK_LOST;
 	char late[1024], why[512], phase[96] = "", grace[32];
+
+	if (c->lost == -ECONNABORTED) {
+		/* rank 0 said what happened and ends the run */
+		if (x->plan && x->place && sc_run_cleanup(x->plan, x->place) != 0)
+			fprintf(stderr, "ssdcluster: rank %d: could not remove every run file under %s\n",
+				c->rank, x->plan->targets[x->place->target].path);
+		sc_cluster_answer_end(c, code);
+	}
 
 	late_list(c, late, sizeof(late));
 	if (x->live)
@@ -276,8 +290,11 @@ static void on_lost(struct sc_cluster *c, void *arg)
 	if (x->plan && x->place && sc_run_cleanup(x->plan, x->place) != 0)
 		fprintf(stderr, "ssdcluster: rank %d: could not remove every run file under %s\n",
 			c->rank, x->plan->targets[x->place->target].path);
-	/* after a stop every rank ends by itself (the launcher is ending the
-	 * job, or rank 0 ends it); after a deadline one rank ends them all */
+	/* rank 0 lets the other ranks remove their files first; after a
+	 * stop, a rank other than 0 ends by itself (the launcher is ending
+	 * the job, or rank 0 ends it) */
+	if (c->rank == 0)
+		sc_cluster_end_others(c, c->stop_launcher ? END_WAIT_KILL_NS : END_WAIT_NS);
 	if (!timed_out && (c->rank != 0 || c->stop_launcher))
 		sc_cluster_quit(c, code);
 	sc_cluster_abort(c, code);

@@ -9,6 +9,46 @@ sc_mpirun_bg() {
 	MPIRUN_PID=$!
 }
 
+# three_phases FILE TARGET KEEP NAME KEYS : a config of three phases on
+# TARGET: "first" (1 MiB written per rank), NAME (writes in the open loop at
+# 100 I/Os per second per rank, so the 2 cores stay mostly idle; KEYS: more
+# YAML lines for it) and "last"
+three_phases() {
+	mkdir -p "$2"
+	cat >"$1" <<YAML
+targets:
+  - path: $2
+    capacity: 1GiB
+    keep: $3
+defaults:
+  direct: false
+  engine: psync
+phases:
+  - name: first
+    rw: write
+    bs: 64KiB
+    size: 1MiB
+  - name: $4
+    rw: write
+    bs: 4KiB
+    size: 4MiB
+    rate: 100/s
+$5
+  - name: last
+    rw: write
+    bs: 64KiB
+    size: 1MiB
+YAML
+}
+
+# start_second_phase NP CONFIG OUT : starts the run in the background and
+# returns a second into its second phase (fails when phase 1 never ends)
+start_second_phase() {
+	sc_mpirun_bg "$1" "$2" --output "$3"
+	wait_phases "$3/results.json" 1 120 || { cat "$T/out.log"; fail "phase first never finished"; }
+	sleep 1
+}
+
 # phases_in JSON : how many phases results.json holds (0 if none or unreadable)
 phases_in() {
 	python3 - "$1" <<'PY' 2>/dev/null || echo 0
@@ -56,6 +96,20 @@ wait_exit() {
 		sleep 0.05
 	done
 	return 1
+}
+
+# signal_rank CONFIG R SIG SECONDS : sends SIG to rank R of the run, waits
+# up to SECONDS for mpirun to end (fails if it does not), prints the run's
+# output; sets RC and ELAPSED (ms from the signal to mpirun's end)
+signal_rank() {
+	local pid t0
+	pid=$(rank_pid "$1" "$2") || fail "no process for rank $2"
+	t0=$(now_ms)
+	kill "-$3" "$pid"
+	wait_exit "$MPIRUN_PID" "$4" || { cat "$T/out.log"; fail "mpirun still runs $4 s after SIG$3 to rank $2"; }
+	ELAPSED=$(($(now_ms) - t0))
+	cat "$T/out.log"
+	echo "SIG$3 to rank $2: mpirun exited $RC after $ELAPSED ms"
 }
 
 # now_ms : wall clock in milliseconds

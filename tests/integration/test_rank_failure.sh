@@ -7,34 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ranks_lib.sh"
 
-mkdir -p "$T/target"
-# Open loop at a low rate: the long phase keeps the 2 cores mostly idle.
-# $2: the middle phase's extra keys
-write_config() {
-	cat >"$1" <<YAML
-targets:
-  - path: $T/target
-    capacity: 1GiB
-defaults:
-  direct: false
-  engine: psync
-phases:
-  - name: first
-    rw: write
-    bs: 64KiB
-    size: 1MiB
-  - name: middle
-    rw: write
-    bs: 4KiB
-    size: 4MiB
-    rate: 100/s
-$2
-  - name: last
-    rw: write
-    bs: 64KiB
-    size: 1MiB
-YAML
-}
 CFG=
 trap 'kill_leftovers "$T/"; rm -rf "$T"' EXIT
 
@@ -53,17 +25,9 @@ PY
 
 # --- kill -9 of rank 1 during phase 2 of 3 (deadline: 20 s + 30 s grace)
 CFG=$T/kill9.yaml
-write_config "$CFG" "    runtime: 20s"
-sc_mpirun_bg 3 "$CFG" --output "$T/kill9"
-wait_phases "$T/kill9/results.json" 1 120 || { cat "$T/out.log"; fail "phase first never finished"; }
-sleep 1
-pid=$(rank_pid "$CFG" 1) || fail "no process for rank 1"
-t0=$(now_ms)
-kill -KILL "$pid"
-wait_exit "$MPIRUN_PID" 50 || { cat "$T/out.log"; fail "mpirun still running 50 s after kill -9 of rank 1 (the phase's deadline)"; }
-elapsed=$(($(now_ms) - t0))
-cat "$T/out.log"
-echo "kill -9 of rank 1: mpirun exited $RC after $elapsed ms"
+three_phases "$CFG" "$T/kill9-target" false middle "    runtime: 20s"
+start_second_phase 3 "$CFG" "$T/kill9"
+signal_rank "$CFG" 1 KILL 50 # within the phase's deadline
 [ "$RC" -ne 0 ] || fail "mpirun exited 0 after a rank died"
 check_first "$T/kill9/results.json"
 python3 - "$T/kill9/results.json" <<'PY' || fail "results.json: the cut phase is not marked"
@@ -79,20 +43,12 @@ kill_leftovers "$CFG"
 
 # --- SIGSTOP of rank 1 in a phase with timeout: 6s (planned 4 s)
 CFG=$T/stop.yaml
-write_config "$CFG" "    runtime: 4s
+three_phases "$CFG" "$T/stop-target" false middle "    runtime: 4s
     timeout: 6s"
-sc_mpirun_bg 3 "$CFG" --output "$T/stop"
-wait_phases "$T/stop/results.json" 1 120 || { cat "$T/out.log"; fail "phase first never finished"; }
-sleep 1
-pid=$(rank_pid "$CFG" 1) || fail "no process for rank 1"
-t0=$(now_ms)
-kill -STOP "$pid"
+start_second_phase 3 "$CFG" "$T/stop"
 # 6 s after the phase's start, or the setup deadline (90 s) if the stop
 # landed before the phase started: generous for a loaded machine
-wait_exit "$MPIRUN_PID" 120 || { cat "$T/out.log"; fail "a stopped rank hangs the run"; }
-elapsed=$(($(now_ms) - t0))
-cat "$T/out.log"
-echo "SIGSTOP of rank 1: mpirun exited $RC after $elapsed ms"
+signal_rank "$CFG" 1 STOP 120
 [ "$RC" -eq 3 ] || fail "exit $RC after a rank hung, want 3"
 grep -q "phase middle: rank 1 (host $(hostname))" "$T/out.log" ||
 	fail "the message does not name the rank, its host and the phase"
@@ -109,6 +65,6 @@ assert any("rank 1" in e and "deadline" in e for e in mid["errors"]), mid["error
 PY
 kill_leftovers "$CFG"
 sleep 0.5
-left=$(find "$T/target" -mindepth 1 -maxdepth 1 -name 'ssdcluster-*' | wc -l)
-[ "$left" -eq 0 ] || { ls -laR "$T/target"; fail "run files left after the timeout"; }
+left=$(find "$T/stop-target" -mindepth 1 -maxdepth 1 -name 'ssdcluster-*' | wc -l)
+[ "$left" -eq 0 ] || { ls -laR "$T/stop-target"; fail "run files left after the timeout"; }
 echo PASS

@@ -22,35 +22,6 @@ BOUND_MS=$((2000 + SLACK_MS))       # signal to no rank left
 OMPI_TEARDOWN_MS=2000               # mpirun after its ranks, at most
 trap 'kill_leftovers "$T/"; rm -rf "$T"' EXIT
 
-# write_config FILE TARGET KEEP
-write_config() {
-	mkdir -p "$2"
-	cat >"$1" <<YAML
-targets:
-  - path: $2
-    capacity: 1GiB
-    keep: $3
-defaults:
-  direct: false
-  engine: psync
-phases:
-  - name: first
-    rw: write
-    bs: 64KiB
-    size: 1MiB
-  - name: long
-    rw: write
-    bs: 4KiB
-    size: 4MiB
-    rate: 100/s
-    runtime: 60s
-  - name: last
-    rw: write
-    bs: 64KiB
-    size: 1MiB
-YAML
-}
-
 # check_results JSON : first intact, long interrupted, last never ran
 check_results() {
 	python3 - "$1" <<'PY' || fail "results.json"
@@ -71,10 +42,8 @@ PY
 # GONE (ms until no rank process is left) and RC
 run_and_signal() {
 	CFG=$T/$1.yaml
-	write_config "$CFG" "$T/$1-target" "$2"
-	sc_mpirun_bg 3 "$CFG" --output "$T/$1"
-	wait_phases "$T/$1/results.json" 1 120 || { cat "$T/out.log"; fail "phase first never finished"; }
-	sleep 1
+	three_phases "$CFG" "$T/$1-target" "$2" long "    runtime: 60s"
+	start_second_phase 3 "$CFG" "$T/$1"
 	local pid=$MPIRUN_PID
 	if [ "$3" != mpirun ]; then
 		pid=$(rank_pid "$CFG" "$3") || fail "no process for rank $3"
