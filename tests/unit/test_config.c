@@ -440,6 +440,17 @@ static void test_defaults(void)
 				     .direct = true,
 				     .engine = SC_ENGINE_URING,
 				     .seed = 1});
+	CHECK(sc_config_plan(cfg)->phases[0].io.timeout_ns == 0, "no timeout by default");
+	sc_config_destroy(cfg);
+	/* timeout: any workload, from defaults too; longer than runtime + ramp */
+	cfg = load_ok("targets: [{path: @D}]\ndefaults: {timeout: 2m}\nphases:\n"
+		      "  - {rw: read, runtime: 4s, ramp: 1s, timeout: 5001ms}\n"
+		      "  - {workload: checkpoint, model: llama3-8b, scale: 0.00001}\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	CHECK(sc_config_plan(cfg)->phases[0].io.timeout_ns == 5001000000ull, "timeout 5001ms");
+	CHECK(sc_config_plan(cfg)->phases[1].io.timeout_ns == 120 * NS, "timeout from defaults");
 	sc_config_destroy(cfg);
 }
 
@@ -688,6 +699,9 @@ static void test_errors(void)
 	EXPECT_ERR(HEAD "    runtime: 5s\n    io_size: 1GiB\n",
 		   "@P:6:14: phases.0.io_size: runtime and io_size are alternatives");
 	EXPECT_ERR(HEAD "    ramp: 2s\n", "@P:5:11: phases.0.ramp: ramp needs runtime");
+	EXPECT_ERR(HEAD "    runtime: 4s\n    ramp: 1s\n    timeout: 5s\n",
+		   "@P:7:14: phases.0.timeout: timeout 5.00 s is not longer than the phase's "
+		   "runtime + ramp (5.00 s)");
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - rw: write\n    rwmixread: 70\n",
 		   "@P:5:16: phases.0.rwmixread: rwmixread only applies to rw: randrw (this phase "
 		   "is write)");
