@@ -358,9 +358,10 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 			if (c->rank == 0) {
 				keep_phase(&rec, &ph, outdir, cli);
 				fprintf(stderr,
-					"ssdcluster: phase %s interrupted by %s; it is kept marked "
+					"ssdcluster: phase %s interrupted by %s%s; it is kept marked "
 					"interrupted (results of finished phases are in %s)\n",
-					plan->phases[p].name, sc_interrupt_name(c->stop_sig), outdir);
+					plan->phases[p].name, sc_interrupt_name(c->stop_sig),
+					c->stop_launcher ? " from the launcher" : "", outdir);
 			}
 			x->phase = -1;
 			status = sc_interrupt_exit_code(c->stop_sig);

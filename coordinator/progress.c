@@ -15,8 +15,12 @@ void sc_progress_header(FILE *f)
 
 bool sc_progress_measured(const struct sc_phase_record *rec)
 {
-	/* a phase that ran has merged histograms, maybe empty */
-	return rec->lat[SC_DIR_READ] || rec->lat[SC_DIR_WRITE];
+	/* a phase that ran has merged histograms; one cut short before its
+	 * first I/O completed has empty ones */
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		if (rec->lat[d] && (rec->status == SC_PHASE_OK || rec->lat[d]->count))
+			return true;
+	return false;
 }
 
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
