@@ -168,7 +168,8 @@ static int make_run_dirs(struct sc_cluster *c, const struct sc_plan *plan,
 			rc = sc_rundir_join(rd, plan, place, key, msg, sizeof(msg));
 		if (sc_cluster_all_ok(c, rc == 0)) {
 			if (sc_rundir_unmark(rd) != 0)
-				fprintf(stderr, "ssdcluster: rank %d: cannot remove the marker in %s\n",
+				fprintf(stderr,
+					"ssdcluster: rank %d: cannot remove the marker in %s\n",
 					c->rank, rd->path);
 			return 0;
 		}

@@ -27,7 +27,7 @@
 struct ckpt_job {
 	uint32_t nfiles;
 	struct sc_ckpt_file *files; /* this job's share of the rank's files */
-	int dirfd;                  /* the checkpoint's directory, -1: none */
+	int dirfd;		    /* the checkpoint's directory, -1: none */
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
 
@@ -85,38 +85,41 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 		snprintf(err, errlen, "checkpoint directory name too long");
 		return rc;
 	}
-	if (run->io->engine == SC_ENGINE_NULL)
-		; /* measures the tool: no directory, no files */
-	else if (run->dirfd < 0)
-		rc = -EBADF; /* the caller did not open the run directory */
-	else
-		rc = sc_rundir_subdir(run->dirfd, sub, !ph->ckpt.restore, CKPT_DIR_MODE);
-	if (rc < 0) {
-		snprintf(err, errlen, "%s: cannot %s: %s", c->dir,
-			 ph->ckpt.restore ? "open" : "create", sc_rundir_strerror(rc));
-		return rc;
+	/* the null engine measures the tool: no directory, no files */
+	if (run->io->engine != SC_ENGINE_NULL) {
+		/* -EBADF: the caller did not open the run directory */
+		rc = run->dirfd < 0
+			 ? -EBADF
+			 : sc_rundir_subdir(run->dirfd, sub, !ph->ckpt.restore, CKPT_DIR_MODE);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s: cannot %s: %s", c->dir,
+				 ph->ckpt.restore ? "open" : "create", sc_rundir_strerror(rc));
+			return rc;
+		}
+		c->dirfd = rc;
 	}
-	c->dirfd = run->io->engine == SC_ENGINE_NULL ? -1 : rc;
 	if (c->dirfd >= 0 && ph->ckpt.restore) {
 		for (uint32_t i = 0; i < c->nfiles; i++) {
 			char path[4200];
+			const char *why = NULL;
 			struct stat st;
-			int bad = fstatat(c->dirfd, c->files[i].name, &st, AT_SYMLINK_NOFOLLOW) != 0
-					  ? errno
-					  : 0;
 
 			snprintf(path, sizeof(path), "%s/%s", c->dir, c->files[i].name);
-			if (bad || !S_ISREG(st.st_mode) ||
-			    (uint64_t)st.st_size != c->files[i].bytes) {
+			if (fstatat(c->dirfd, c->files[i].name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+				why = strerror(errno);
+			else if (S_ISLNK(st.st_mode))
+				why = sc_rundir_strerror(-ELOOP);
+			else if (!S_ISREG(st.st_mode))
+				why = "not a regular file";
+			else if ((uint64_t)st.st_size != c->files[i].bytes)
+				why = "wrong size";
+			if (why) {
 				snprintf(err, errlen,
 					 "%s: %s (restore reads what checkpoint %u wrote%s)", path,
-					 bad ? strerror(bad)
-					     : !S_ISREG(st.st_mode) ? "not a regular file"
-								    : "wrong size",
-					 ph->ckpt.index,
+					 why, ph->ckpt.index,
 					 ph->ckpt.restore_shift
-						 ? "; restore_shift needs storage every node sees"
-						 : "");
+					     ? "; restore_shift needs storage every node sees"
+					     : "");
 				return -ENOENT;
 			}
 		}
@@ -262,9 +265,9 @@ void sc_ckpt_job_run(struct job *j)
 		snprintf(j->path, sizeof(j->path), "%s/%s", c->dir, f->name);
 		/* each file is written once per run: created, never truncated */
 		fd = run->io->engine == SC_ENGINE_NULL
-			     ? -1
-			     : sc_rundir_openat(c->dirfd, f->name, flags,
-						restore ? SC_RUNDIR_OLD : SC_RUNDIR_NEW);
+			 ? -1
+			 : sc_rundir_openat(c->dirfd, f->name, flags,
+					    restore ? SC_RUNDIR_OLD : SC_RUNDIR_NEW);
 		if (fd < 0 && run->io->engine == SC_ENGINE_NULL) {
 			if (stream_file(j, f, restore, fd) == 0)
 				j->files++;

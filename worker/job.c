@@ -464,7 +464,7 @@ static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t 
 			rc = w < 0 ? -errno : -EIO;
 			snprintf(err, errlen, "%s: laying out %llu B before the phase: %s", j->path,
 				 (unsigned long long)(to - from), strerror(-rc));
-			goto out_close;
+			goto out_restore;
 		}
 		off += (uint64_t)w;
 	}
@@ -472,7 +472,7 @@ static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t 
 		rc = -errno;
 		snprintf(err, errlen, "%s: fsync after laying out: %s", j->path, strerror(errno));
 	}
-out_close:
+out_restore:
 	if ((fl & O_DIRECT) && fcntl(fd, F_SETFL, fl) != 0 && !rc) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot turn O_DIRECT back on: %s", j->path,
@@ -516,7 +516,8 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 		rc = t->kind == SC_TARGET_DIR ? j->fd : -errno;
 		j->fd = -1;
 		snprintf(err, errlen, "%s: cannot open%s: %s", j->path,
-			 io->direct ? " with O_DIRECT" : "", sc_rundir_strerror(rc));
+			 io->direct ? " with O_DIRECT" : "",
+			 t->kind == SC_TARGET_DIR ? sc_rundir_strerror(rc) : strerror(-rc));
 		return rc;
 	}
 	if (t->kind != SC_TARGET_DIR || io->rw == SC_RW_WRITE)

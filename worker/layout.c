@@ -182,8 +182,9 @@ int sc_layout_ingest_subdir(const struct sc_plan *plan, uint32_t phase, char *bu
 {
 	const struct sc_phase *ph = &plan->phases[phase];
 	size_t at = sizeof("ssdcluster-datasets/") - 1;
-	int n = snprintf(buf, len, "ssdcluster-datasets/%s-%ux%lluB", ph->group ? ph->group : "ingest",
-			 ph->ingest.files, (unsigned long long)ph->ingest.file_bytes);
+	int n =
+	    snprintf(buf, len, "ssdcluster-datasets/%s-%ux%lluB", ph->group ? ph->group : "ingest",
+		     ph->ingest.files, (unsigned long long)ph->ingest.file_bytes);
 
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;

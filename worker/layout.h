@@ -38,8 +38,7 @@ int sc_layout_run_dir_name(const struct sc_plan *plan, char *buf, size_t len);
 
 /* The name of a job's file in the run directory: "r<rank>.j<job>.dat".
  * 0 or -ENAMETOOLONG. */
-int sc_layout_job_name(const struct sc_place *place, uint32_t job, char *buf,
-		       size_t len);
+int sc_layout_job_name(const struct sc_place *place, uint32_t job, char *buf, size_t len);
 
 /* The file and starting offset of job `job` of the rank at place in phase.
  * Dir targets: "<run_dir>/r<rank>.j<job>.dat" at offset 0.  File and block

@@ -19,6 +19,10 @@
 #define TARGET_DIR_MODE 0755u
 /* Files the run creates (inside its 0700 directory, or the dataset). */
 #define FILE_MODE 0644u
+/* What to do about a run directory that is not this run's. */
+#define NOT_OURS_HINT                                                                              \
+	"nothing was written; choose another --run-id (or remove it if it is a leftover "          \
+	"of yours)"
 /* The run makes two levels of directories below its own; removal goes no
  * deeper than this into what someone else may have put there. */
 #define REMOVE_DEPTH_MAX 16
@@ -57,7 +61,7 @@ const char *sc_rundir_strerror(int err)
 	case ELOOP:
 		return "it is a symbolic link (the run never follows one below its directory)";
 	case EPERM:
-		return "it is not a regular file of this user's";
+		return "it is not a regular file of this user's (or may not be written)";
 	case EEXIST:
 		return "it exists already (the run creates its files itself)";
 	default:
@@ -119,7 +123,9 @@ int sc_rundir_openat(int dirfd, const char *name, int flags, enum sc_rundir_how 
 		if (how == SC_RUNDIR_NEW)
 			return symlink_or(dirfd, name, -EEXIST);
 	}
-	/* O_NONBLOCK: a FIFO put in its place must not hang the open */
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
+		return S_ISLNK(st.st_mode) ? -ELOOP : -EPERM;
+	/* O_NONBLOCK: a FIFO put in its place since must not hang the open */
 	fd = openat(dirfd, name, flags | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
@@ -161,8 +167,8 @@ int sc_rundir_subdir(int dirfd, const char *relpath, bool create, unsigned mode)
 
 /* The target directory (the user's path: symlinks in it are the user's
  * choice), made when missing if create. */
-static int open_target(struct sc_rundir *rd, const struct sc_target_spec *t, bool create,
-		       char *err, size_t errlen)
+static int open_target(struct sc_rundir *rd, const struct sc_target_spec *t, bool create, char *err,
+		       size_t errlen)
 {
 	if (create && mkdir(t->path, TARGET_DIR_MODE) != 0 && errno != EEXIST) {
 		int rc = -errno;
@@ -204,8 +210,8 @@ static int write_marker(struct sc_rundir *rd, const char *key, char *err, size_t
 	return rc;
 }
 
-int sc_rundir_create(struct sc_rundir *rd, const struct sc_plan *plan,
-		     const struct sc_place *place, const char *key, char *err, size_t errlen)
+int sc_rundir_create(struct sc_rundir *rd, const struct sc_plan *plan, const struct sc_place *place,
+		     const char *key, char *err, size_t errlen)
 {
 	char name[256];
 	int rc;
@@ -253,8 +259,8 @@ static bool marker_holds(int dirfd, const char *key)
 	return strcmp(buf, key) == 0;
 }
 
-int sc_rundir_join(struct sc_rundir *rd, const struct sc_plan *plan,
-		   const struct sc_place *place, const char *key, char *err, size_t errlen)
+int sc_rundir_join(struct sc_rundir *rd, const struct sc_plan *plan, const struct sc_place *place,
+		   const char *key, char *err, size_t errlen)
 {
 	char name[256];
 	struct stat st;
@@ -274,18 +280,20 @@ int sc_rundir_join(struct sc_rundir *rd, const struct sc_plan *plan,
 	rd->fd = openat(rd->parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (rd->fd < 0) {
 		rc = symlink_or(rd->parent_fd, name, -errno);
-		snprintf(err, errlen, "%s: cannot open the run directory: %s", rd->path,
-			 rc == -ELOOP ? "it is a symbolic link, not this run's directory"
-				      : strerror(-rc));
+		if (rc == -ELOOP)
+			snprintf(err, errlen,
+				 "%s is a symbolic link, not this run's directory: " NOT_OURS_HINT,
+				 rd->path);
+		else
+			snprintf(err, errlen, "%s: cannot open the run directory: %s", rd->path,
+				 strerror(-rc));
 		return rc;
 	}
-	if (fstat(rd->fd, &st) != 0 || st.st_uid != geteuid() ||
-	    (st.st_mode & 077) != 0 || !marker_holds(rd->fd, key)) {
+	if (fstat(rd->fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077) != 0 ||
+	    !marker_holds(rd->fd, key)) {
 		close(rd->fd);
 		rd->fd = -1;
-		snprintf(err, errlen,
-			 "%s exists and is not this run's directory: nothing was written; choose "
-			 "another --run-id (or remove it if it is a leftover of yours)",
+		snprintf(err, errlen, "%s exists and is not this run's directory: " NOT_OURS_HINT,
 			 rd->path);
 		return -EEXIST;
 	}
@@ -326,9 +334,9 @@ static int remove_below(int dirfd, int depth)
 			r = errno == ENOENT ? 0 : -errno;
 		} else if (S_ISDIR(st.st_mode)) {
 			int sub = depth < REMOVE_DEPTH_MAX
-					  ? openat(dirfd, e->d_name,
-						   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-					  : -1;
+				      ? openat(dirfd, e->d_name,
+					       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				      : -1;
 
 			if (sub < 0) {
 				r = depth < REMOVE_DEPTH_MAX ? -errno : -ELOOP;

@@ -29,10 +29,10 @@
 
 /* A rank's run directory (caller-owned; _init before use, _exit after). */
 struct sc_rundir {
-	int fd;          /* the run directory (O_DIRECTORY | O_NOFOLLOW), -1: none */
-	int parent_fd;   /* the target directory holding it, -1: none */
-	bool created;    /* this process made it: only then does _remove remove it */
-	bool marked;     /* the marker is still in it */
+	int fd;		 /* the run directory (O_DIRECTORY | O_NOFOLLOW), -1: none */
+	int parent_fd;	 /* the target directory holding it, -1: none */
+	bool created;	 /* this process made it: only then does _remove remove it */
+	bool marked;	 /* the marker is still in it */
 	char path[4096]; /* TARGET/ssdcluster-RUN_ID, for messages */
 };
 
@@ -51,17 +51,15 @@ bool sc_rundir_needed(const struct sc_plan *plan, uint32_t target);
  * mode 0700, and the marker holding key.  0; -EEXIST when the run directory
  * exists already (another node of this run may have made it on storage
  * both see: _join decides); or -errno.  err says what and where. */
-int sc_rundir_create(struct sc_rundir *rd, const struct sc_plan *plan,
-		     const struct sc_place *place, const char *key, char *err,
-		     size_t errlen);
+int sc_rundir_create(struct sc_rundir *rd, const struct sc_plan *plan, const struct sc_place *place,
+		     const char *key, char *err, size_t errlen);
 
 /* Every rank without rd->fd, once every creator is done: opens the run
  * directory without following a symlink and checks that it is this run's
  * (owned by this user, mode 0700, marker holding key).  0 or -errno
  * (-EEXIST: it exists but is not this run's), with err set. */
-int sc_rundir_join(struct sc_rundir *rd, const struct sc_plan *plan,
-		   const struct sc_place *place, const char *key, char *err,
-		   size_t errlen);
+int sc_rundir_join(struct sc_rundir *rd, const struct sc_plan *plan, const struct sc_place *place,
+		   const char *key, char *err, size_t errlen);
 
 /* Creator, once every rank has joined: removes the marker.  0 or -errno. */
 int sc_rundir_unmark(struct sc_rundir *rd);
@@ -85,8 +83,7 @@ enum sc_rundir_how {
  * writing must belong to this user.  A descriptor, or -ELOOP (a symlink),
  * -EEXIST (SC_RUNDIR_NEW and it exists), -EPERM (not a regular file, or
  * someone else's to write), -EINVAL (not one component), or -errno. */
-int sc_rundir_openat(int dirfd, const char *name, int flags,
-		     enum sc_rundir_how how);
+int sc_rundir_openat(int dirfd, const char *name, int flags, enum sc_rundir_how how);
 
 /* Opens directory relpath ("a/b/c", components neither "." nor "..") below
  * dirfd, one component at a time with O_NOFOLLOW; with create, makes the
