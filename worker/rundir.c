@@ -19,6 +19,8 @@
 #define TARGET_DIR_MODE 0755u
 /* Files the run creates (inside its 0700 directory, or the dataset). */
 #define FILE_MODE 0644u
+/* Room for "ssdcluster-<run id>". */
+#define RUN_DIR_NAME_MAX 256
 /* What to do about a run directory that is not this run's. */
 #define NOT_OURS_HINT                                                                              \
 	"nothing was written; choose another --run-id (or remove it if it is a leftover "          \
@@ -125,7 +127,7 @@ int sc_rundir_openat(int dirfd, const char *name, int flags, enum sc_rundir_how 
 	}
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
 		return S_ISLNK(st.st_mode) ? -ELOOP : -EPERM;
-	/* O_NONBLOCK: a FIFO put in its place since must not hang the open */
+	/* O_NONBLOCK: a FIFO swapped in after that check must not hang the open */
 	fd = openat(dirfd, name, flags | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
@@ -210,18 +212,28 @@ static int write_marker(struct sc_rundir *rd, const char *key, char *err, size_t
 	return rc;
 }
 
-int sc_rundir_create(struct sc_rundir *rd, const struct sc_plan *plan, const struct sc_place *place,
-		     const char *key, char *err, size_t errlen)
+/* rd->path and the run directory's name (name holds RUN_DIR_NAME_MAX).
+ * 0 or -ENAMETOOLONG with err set. */
+static int run_dir_names(struct sc_rundir *rd, const struct sc_plan *plan,
+			 const struct sc_place *place, char *name, char *err, size_t errlen)
 {
-	char name[256];
-	int rc;
-
 	if (sc_layout_run_dir(plan, place->target, rd->path, sizeof(rd->path)) ||
-	    sc_layout_run_dir_name(plan, name, sizeof(name))) {
+	    sc_layout_run_dir_name(plan, name, RUN_DIR_NAME_MAX)) {
 		snprintf(err, errlen, "%s: run directory name too long",
 			 plan->targets[place->target].path);
 		return -ENAMETOOLONG;
 	}
+	return 0;
+}
+
+int sc_rundir_create(struct sc_rundir *rd, const struct sc_plan *plan, const struct sc_place *place,
+		     const char *key, char *err, size_t errlen)
+{
+	char name[RUN_DIR_NAME_MAX];
+	int rc = run_dir_names(rd, plan, place, name, err, errlen);
+
+	if (rc)
+		return rc;
 	rc = open_target(rd, &plan->targets[place->target], true, err, errlen);
 	if (rc)
 		return rc;
@@ -262,16 +274,12 @@ static bool marker_holds(int dirfd, const char *key)
 int sc_rundir_join(struct sc_rundir *rd, const struct sc_plan *plan, const struct sc_place *place,
 		   const char *key, char *err, size_t errlen)
 {
-	char name[256];
+	char name[RUN_DIR_NAME_MAX];
 	struct stat st;
-	int rc;
+	int rc = run_dir_names(rd, plan, place, name, err, errlen);
 
-	if (sc_layout_run_dir(plan, place->target, rd->path, sizeof(rd->path)) ||
-	    sc_layout_run_dir_name(plan, name, sizeof(name))) {
-		snprintf(err, errlen, "%s: run directory name too long",
-			 plan->targets[place->target].path);
-		return -ENAMETOOLONG;
-	}
+	if (rc)
+		return rc;
 	if (rd->parent_fd < 0) {
 		rc = open_target(rd, &plan->targets[place->target], false, err, errlen);
 		if (rc)
