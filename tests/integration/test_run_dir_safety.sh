@@ -47,6 +47,18 @@ planted=$T/target/ssdcluster-planted
 mkdir "$planted"
 ln -s "$T/victims/file" "$planted/r0.j0.dat"
 ln -s "$T/victims/dir" "$planted/ckpt"
+# as root, rank 1's file a symlink to a loop device we made (with a marker)
+loopdev=
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	truncate -s 8M "$T/loop.img"
+	if loopdev=$(losetup --find --show "$T/loop.img" 2>/dev/null); then
+		trap 'losetup -d "$loopdev" 2>/dev/null; rm -rf "$T"' EXIT
+		printf 'LOOP-MARKER-AT-OFFSET-0' | dd of="$loopdev" conv=notrunc status=none
+		ln -s "$loopdev" "$planted/r1.j0.dat"
+	else
+		loopdev=
+	fi
+fi
 ls -la "$planted" >"$T/planted.before"
 rc=0
 sc_mpirun 2 "$T/run.yaml" --run-id planted --output "$T/out1" || rc=$?
@@ -59,6 +71,12 @@ grep -qF "$planted exists and is not this run's directory" "$T/out.log" ||
 ls -la "$planted" | diff - "$T/planted.before" || fail "the planted directory changed"
 [ ! -e "$T/out1" ] || fail "results were written for a refused run"
 echo "ok: an existing run directory is refused, victims unchanged, nothing removed"
+if [ -n "$loopdev" ]; then
+	[ "$(head -c 23 "$loopdev")" = LOOP-MARKER-AT-OFFSET-0 ] || fail "the loop device was written"
+	losetup -d "$loopdev"
+	trap 'rm -rf "$T"' EXIT
+	echo "ok: a symlink to a block device in it was not written through"
+fi
 
 # 2. The run directory itself a symlink to a victim directory.
 ln -s "$T/victims/dir" "$T/target/ssdcluster-linked"
