@@ -117,7 +117,8 @@ static void run_deadline(struct sc_cluster *c, const struct sc_plan *plan, uint3
 }
 
 int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
-		 const struct sc_place *place, const struct sc_place *places,
+		 const struct sc_place *place, const struct sc_rundir *dir,
+		 const struct sc_place *places,
 		 struct sc_phase_record *rec, char *err, size_t errlen)
 {
 	const struct sc_io_spec *io = &plan->phases[p].io;
@@ -134,7 +135,7 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 
 	step_deadline(c, ph, sc_now_ns(), sc_deadline_setup_ns(plan, p), "preparing",
 		      "%s after preparing began");
-	rc = sc_run_create(&run, plan, p, place, msg, sizeof(msg));
+	rc = sc_run_create(&run, plan, p, place, dir, msg, sizeof(msg));
 	/* a preparation a stop cut short is no failure; the ranks agree on
 	 * the stop and on the longest run deadline of any rank */
 	ok = sc_cluster_all_ok_max(c, rc == 0 || (rc == -EINTR && c->stop_sig), &budget);

@@ -9,9 +9,11 @@
 #include "../worker/layout.h"
 #include "../worker/plan.h"
 #include "../worker/result.h"
+#include "../worker/rundir.h"
 #include "cluster.h"
 
-/* Every rank calls this for phase p.  Rank 0 gets the record in *rec
+/* Every rank calls this for phase p; dir is the rank's run directory
+ * (sc_rundir_create/_join, or unused).  Rank 0 gets the record in *rec
  * (others leave it untouched).  Returns 0 when every rank ran the phase;
  * -EIO when some rank reported I/O errors (the record is still filled);
  * -EINTR when a signal stopped it (every rank agrees; the record holds
@@ -26,8 +28,9 @@
  * plus a grace, from the common start), then merging.  When one passes,
  * the cluster's on_lost ends the process (cluster.h). */
 int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
-		 const struct sc_place *place, const struct sc_place *places,
-		 struct sc_phase_record *rec, char *err, size_t errlen);
+		 const struct sc_place *place, const struct sc_rundir *dir,
+		 const struct sc_place *places, struct sc_phase_record *rec, char *err,
+		 size_t errlen);
 
 /* Rank 0: a record of phase p in which nothing was measured: a row per
  * rank with its rank, node, host and target (places NULL: target 0), the

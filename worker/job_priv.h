@@ -70,6 +70,7 @@ struct sc_run {
 	_Atomic int stop;
 	struct sc_hist *hist[SC_HK_COUNT];
 	uint64_t planned_bytes;  /* set by workload setups; else from io */
+	int dirfd;               /* the run directory (not owned), -1: none */
 };
 
 /* Records the first error of the job (later ones only count). */
@@ -89,9 +90,6 @@ void sc_job_sleep_until(uint64_t when_ns);
 
 /* True when untimed preparation should give up (sc_run_set_cancel). */
 bool sc_job_cancelled(void);
-
-/* mkdir -p.  0 or -errno. */
-int sc_job_mkdir_p(const char *path);
 
 /* Workload bodies: _setup runs in sc_run_create (untimed), _run in the job
  * thread from the common start on. */
