@@ -5,73 +5,29 @@
 # phase is kept as interrupted and no host keeps run files (exit 143).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh" || exit 1
+# three_phases, wait_phases, rank_pid
+. "$(dirname "$0")/../integration/ranks_lib.sh"
 
 hosts_up 3
 sc_hostfile "$T/hosts" 1 1 1
 
-# config FILE MIDDLE_KEYS : first (1 MiB per rank), middle (open loop at a
-# low rate, so the cores stay idle), last
-config() {
-	cat >"$1" <<YAML
-targets:
-  - path: $SC_CL_TARGET
-    capacity: 1GiB
-defaults:
-  direct: false
-  engine: psync
-phases:
-  - name: first
-    rw: write
-    bs: 64KiB
-    size: 1MiB
-  - name: middle
-    rw: write
-    bs: 4KiB
-    size: 4MiB
-    rate: 100/s
-$2
-  - name: last
-    rw: write
-    bs: 64KiB
-    size: 1MiB
-YAML
-}
-
-# start CONFIG OUT : the run in the background (RUN_PID), back once it is a
-# second into phase middle
+# start CONFIG OUT : the run in the background (MPIRUN_PID), back once it
+# is a second into phase middle
 start() {
 	sc_cluster_mpirun "$T/hosts" 3 "$1" --output "$2" >"$T/run.log" 2>&1 &
-	RUN_PID=$!
-	local i
-	for ((i = 0; i < 300; i++)); do
-		python3 -c "import json,sys; sys.exit(len(json.load(open('$2/results.json'))['phases']) < 1)" \
-			2>/dev/null && break
-		kill -0 "$RUN_PID" 2>/dev/null || { cat "$T/run.log"; fail "the run ended before phase middle"; }
-		sleep 0.1
-	done
+	MPIRUN_PID=$!
+	wait_phases "$2/results.json" 1 30 || { cat "$T/run.log"; fail "phase first never finished"; }
 	sleep 1
 }
 
-# rank_pid CONFIG R : the pid of rank R (its command line names CONFIG)
-rank_pid() {
-	local pid
-	for pid in $(pgrep -f -- "$SC_BIN $1"); do
-		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
-			echo "$pid"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # --- SIGSTOP of rank 1 (schost2), timeout 6 s for a 4 s phase
-config "$T/stop.yaml" "    runtime: 4s
+three_phases "$T/stop.yaml" "$SC_CL_TARGET" false middle "    runtime: 4s
     timeout: 6s"
 start "$T/stop.yaml" "$T/stop"
 pid=$(rank_pid "$T/stop.yaml" 1) || fail "no rank 1"
 kill -STOP "$pid"
 rc=0
-wait "$RUN_PID" || rc=$?
+wait "$MPIRUN_PID" || rc=$?
 kill -CONT "$pid" 2>/dev/null || true
 cat "$T/run.log"
 [ "$rc" -eq 3 ] || fail "exit $rc after a rank hung, want 3 (124: the run hung)"
@@ -87,13 +43,13 @@ assert row["host"] == "schost2", row
 PY
 
 # --- SIGTERM to rank 2 (schost3): every rank stops, every host cleans up
-config "$T/term.yaml" "    runtime: 60s"
+three_phases "$T/term.yaml" "$SC_CL_TARGET" false middle "    runtime: 60s"
 start "$T/term.yaml" "$T/term"
 pid=$(rank_pid "$T/term.yaml" 2) || fail "no rank 2"
 t0=$(date +%s%3N)
 kill -TERM "$pid"
 rc=0
-wait "$RUN_PID" || rc=$?
+wait "$MPIRUN_PID" || rc=$?
 echo "SIGTERM to rank 2: mpirun exited $rc after $(($(date +%s%3N) - t0)) ms"
 cat "$T/run.log"
 [ "$rc" -eq 143 ] || fail "exit $rc after SIGTERM to a rank, want 143"

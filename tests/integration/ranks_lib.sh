@@ -1,5 +1,7 @@
-# ranks_lib.sh -- for the dead-rank and signal tests: start a run in the
-# background, wait for its phases, find a rank's process.  Sourced after lib.sh.
+# ranks_lib.sh -- for the dead-rank and signal tests: a three-phase config,
+# start a run in the background, wait for its phases, find a rank's process.
+# Sourced after lib.sh (or tests/cluster/lib.sh, for three_phases and
+# rank_pid).
 
 # sc_mpirun_bg NP ARGS... : starts ssdcluster on NP ranks in the background;
 # MPIRUN_PID is mpirun's pid, output goes to $T/out.log.
