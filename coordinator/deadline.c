@@ -41,21 +41,21 @@ uint64_t sc_deadline_planned_ns(const struct sc_plan *plan, uint32_t p,
 		return add_sat(io->ramp_ns, io->runtime_ns);
 	sc_layout_rank_bytes(plan, p, place, &rd, &wr);
 	bytes = add_sat(rd, wr);
-	planned = max_u64(SC_DEADLINE_BYTES_MIN_NS,
-			  at_rate_ns(bytes, SC_DEADLINE_FLOOR_BYTES_PER_S));
+	planned =
+	    max_u64(SC_DEADLINE_BYTES_MIN_NS, at_rate_ns(bytes, SC_DEADLINE_FLOOR_BYTES_PER_S));
 	if (io->rate_iops && io->bs_bytes)
 		planned = max_u64(planned, at_rate_ns(bytes / io->bs_bytes, io->rate_iops));
 	if (ph->workload == SC_WORKLOAD_INGEST) {
-		unsigned __int128 compute = (unsigned __int128)sc_layout_ingest_steps(plan, p, place) *
-					    ph->ingest.compute_per_batch_ns;
+		unsigned __int128 compute =
+		    (unsigned __int128)sc_layout_ingest_steps(plan, p, place) *
+		    ph->ingest.compute_per_batch_ns;
 
 		planned = add_sat(planned, compute > UINT64_MAX ? UINT64_MAX : (uint64_t)compute);
 	}
 	return planned;
 }
 
-uint64_t sc_deadline_run_ns(const struct sc_plan *plan, uint32_t p,
-			    const struct sc_place *place)
+uint64_t sc_deadline_run_ns(const struct sc_plan *plan, uint32_t p, const struct sc_place *place)
 {
 	uint64_t planned;
 

@@ -15,15 +15,15 @@
 /* The grace added to a planned duration: this much, or GRACE_PCT percent
  * of the duration when that is more. */
 #define SC_DEADLINE_GRACE_MIN_NS (30 * SC_DEADLINE_NS_PER_S)
-#define SC_DEADLINE_GRACE_PCT 10
+#define SC_DEADLINE_GRACE_PCT	 10
 /* A phase without a runtime (io_size, checkpoint cells, ingest epochs) has
  * no planned duration; it is planned at the slower of this floor rate per
  * rank and its own rate limit, and at least BYTES_MIN_NS. */
 #define SC_DEADLINE_FLOOR_BYTES_PER_S UINT64_C(10000000)
-#define SC_DEADLINE_BYTES_MIN_NS (60 * SC_DEADLINE_NS_PER_S)
+#define SC_DEADLINE_BYTES_MIN_NS      (60 * SC_DEADLINE_NS_PER_S)
 /* Steps between the collective waits of a phase (clock sync and start,
  * merging the results): this long, plus a little per rank. */
-#define SC_DEADLINE_STEP_NS (30 * SC_DEADLINE_NS_PER_S)
+#define SC_DEADLINE_STEP_NS	     (30 * SC_DEADLINE_NS_PER_S)
 #define SC_DEADLINE_STEP_PER_RANK_NS UINT64_C(10000000)
 
 /* The grace for a planned duration: max(SC_DEADLINE_GRACE_MIN_NS,
@@ -42,8 +42,7 @@ uint64_t sc_deadline_planned_ns(const struct sc_plan *plan, uint32_t p,
 /* How long phase p may run on the rank at place before the run gives up
  * on it, from the common start: the phase's timeout when set, else its
  * planned duration plus its grace.  Saturates. */
-uint64_t sc_deadline_run_ns(const struct sc_plan *plan, uint32_t p,
-			    const struct sc_place *place);
+uint64_t sc_deadline_run_ns(const struct sc_plan *plan, uint32_t p, const struct sc_place *place);
 
 /* How long preparing phase p may take on any rank (opening and creating
  * files, laying out data the phase reads, creating an ingest dataset):

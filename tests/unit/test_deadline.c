@@ -8,14 +8,14 @@
 #include "check.h"
 #include "deadline.h"
 
-#define S UINT64_C(1000000000)
+#define S   UINT64_C(1000000000)
 #define MIB (UINT64_C(1) << 20)
 #define GIB (UINT64_C(1) << 30)
 
 static struct sc_plan plan;
 static struct sc_phase phase;
-static const struct sc_place place = {.rank = 0, .target = 0, .slot = 0, .nslots = 1,
-				      .local_nranks = 1};
+static const struct sc_place place = {
+    .rank = 0, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
 
 /* One io phase: rw, jobs x io_bytes (runtime 0) or runtime. */
 static struct sc_io_spec *io_phase(enum sc_rw rw, uint32_t jobs, uint64_t size, uint64_t io_bytes,
@@ -45,7 +45,8 @@ static void check_grace(void)
 	CHECK(sc_deadline_grace_ns(300 * S) == 30 * S, "grace of 300 s: 30 s (10%% is as much)");
 	CHECK(sc_deadline_grace_ns(1000 * S) == 100 * S, "grace of 1000 s: 100 s");
 	CHECK(sc_deadline_grace_ns(1001) == 30 * S, "grace of 1001 ns");
-	CHECK(sc_deadline_grace_ns(UINT64_MAX) == UINT64_MAX / 100 * 10 + UINT64_MAX % 100 * 10 / 100,
+	CHECK(sc_deadline_grace_ns(UINT64_MAX) ==
+		  UINT64_MAX / 100 * 10 + UINT64_MAX % 100 * 10 / 100,
 	      "grace of the longest duration: 10%% without overflow");
 }
 
