@@ -379,13 +379,13 @@ int sc_ingest_job_setup(struct job *j, char *err, size_t errlen)
 	ij->sample_off = calloc(io->iodepth ? io->iodepth : 1, sizeof(*ij->sample_off));
 	if (!ij->sample_off)
 		return -ENOMEM;
-	j->ops = sc_engine_get(io->engine);
+	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = io->iodepth,
 				       .fds = ij->fds,
 				       .nfds = ij->nfds,
 				       .bufs = j->iov,
 				       .nbufs = io->iodepth};
-	rc = j->ops->create(&j->eng, &conf);
+	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		snprintf(err, errlen, "%s engine for the dataset in %s: %s", j->ops->name,
 			 ij->rank->dir, strerror(-rc));
@@ -489,8 +489,9 @@ static void sample_pick(struct job *j, const struct ingest_rank *r, struct sc_io
 	}
 }
 
-/* Accounts one reaped read of the sample at offset `at`; 1 when it
- * delivered the sample. */
+/* Accounts one reaped read of the sample at offset `at`; 1 when its
+ * ticket is done: the sample was delivered or, under on_error continue,
+ * its read failed and the batch goes on without it. */
 static int sample_done(struct job *j, const struct ingest_rank *r, const struct sc_io *x,
 		       uint64_t at, uint64_t now)
 {
@@ -499,11 +500,11 @@ static int sample_done(struct job *j, const struct ingest_rank *r, const struct 
 	uint64_t need = at + r->sample_bytes - x->offset;
 
 	if (x->res < 0 || (uint64_t)x->res < need) {
-		sc_job_fail(j, x->res < 0 ? x->res : -EIO,
-			    "read of %llu B at offset %llu in %s/file_%u.dat: %s",
-			    (unsigned long long)x->len, (unsigned long long)x->offset, r->dir,
-			    (unsigned)x->file, x->res < 0 ? strerror(-x->res) : "short transfer");
-		return 0;
+		char path[4096];
+
+		if (file_path(r, x->file, path, sizeof(path)))
+			snprintf(path, sizeof(path), "%s", r->dir);
+		return !sc_job_io_failed(j, x, need, path);
 	}
 	sc_job_account(j, SC_DIR_READ, (uint32_t)r->sample_bytes, now - x->submit_ns, now,
 		       j->run->start_ns);

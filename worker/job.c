@@ -19,6 +19,9 @@
 #include "job_priv.h"
 #include "pattern.h"
 
+/* Mixed into the phase seed for fault injection's draws. */
+#define INJECT_SEED_SALT 0x1a1ec7edfa017ull
+
 uint64_t sc_now_ns(void)
 {
 	struct timespec ts;
@@ -40,13 +43,90 @@ void sc_job_fail(struct job *j, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	j->errors++;
+	if (j->run->io->on_error == SC_ON_ERROR_ABORT)
+		atomic_store(&j->run->aborted, 1);
+	atomic_store(&j->run->stop, 1);
 	if (j->err)
 		return;
 	j->err = err;
 	va_start(ap, fmt);
 	vsnprintf(j->errmsg, sizeof(j->errmsg), fmt, ap);
 	va_end(ap);
+}
+
+/* path relative to the target root, its tail when longer than cap - 1. */
+static void failure_file(char *dst, size_t cap, const char *path, const char *root)
+{
+	size_t n = strlen(root), len;
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		for (path += n; *path == '/'; path++)
+			;
+	len = strlen(path);
+	if (len >= cap)
+		path += len - (cap - 1);
+	snprintf(dst, cap, "%s", path);
+}
+
+static const char *const op_names[] = {[SC_OP_READ] = "read", [SC_OP_WRITE] = "write",
+				       [SC_OP_FSYNC] = "fsync"};
+
+int sc_job_io_failed(struct job *j, const struct sc_io *io, uint64_t want_bytes, const char *path)
+{
+	struct sc_run *run = j->run;
+	int err = io->res < 0 ? -io->res : 0; /* 0: short transfer */
+	const char *op = io->op <= SC_OP_FSYNC ? op_names[io->op] : "I/O";
+
+	j->ioerr.by_errno[err < SC_ERRNO_SLOTS ? err : SC_ERRNO_SLOTS - 1]++;
+	j->errors++;
+	atomic_store_explicit(&j->failed_ios, j->errors, memory_order_relaxed);
+	if (j->ioerr.nkept < SC_IO_FAILURES_KEPT) {
+		struct sc_io_failure *f = &j->ioerr.kept[j->ioerr.nkept++];
+
+		f->time_ns = (int64_t)(sc_now_ns() - run->start_ns);
+		f->offset_bytes = io->op == SC_OP_FSYNC ? 0 : io->offset;
+		f->len_bytes = io->op == SC_OP_FSYNC ? 0 : (uint32_t)want_bytes;
+		f->err = err < SC_ERRNO_SLOTS ? err : SC_ERRNO_SLOTS - 1;
+		f->op = io->op;
+		f->job = j->index;
+		failure_file(f->file, sizeof(f->file), path,
+			     run->plan->targets[run->place.target].path);
+	}
+	if (run->io->on_error == SC_ON_ERROR_CONTINUE)
+		return 0;
+	if (io->op == SC_OP_FSYNC)
+		sc_job_fail(j, io->res, "fsync of %s: %s", path, strerror(-io->res));
+	else
+		sc_job_fail(j, err ? -err : -EIO, "%s of %llu B at offset %llu in %s: %s", op,
+			    (unsigned long long)want_bytes, (unsigned long long)io->offset, path,
+			    err ? strerror(err) : "short transfer");
+	return 1;
+}
+
+void sc_job_engine_init(struct job *j)
+{
+	const struct sc_io_spec *io = j->run->io;
+	struct sc_io_spec salted = *io;
+
+	j->ops = sc_engine_get(io->engine);
+	if (!io->inject.every && !io->inject.ppm)
+		return;
+	/* its own stream, apart from the offsets' */
+	salted.seed = io->seed ^ INJECT_SEED_SALT;
+	j->inject = (struct sc_inject_state){.inner = j->ops,
+					     .every = io->inject.every,
+					     .ppm = io->inject.ppm,
+					     .errno_val = io->inject.errno_val};
+	sc_pattern_init(&j->inject.rng, &salted, j->run->place.rank, j->index);
+	j->ops = &sc_engine_inject;
+}
+
+int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf)
+{
+	conf->inject = j->ops == &sc_engine_inject ? &j->inject : NULL;
+	return j->ops->create(&j->eng, conf);
 }
 
 /* Grows the per-second series to hold second k; off the per-I/O path
@@ -113,17 +193,13 @@ static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t mea
 
 	if (io->op == SC_OP_FSYNC) {
 		if (io->res < 0)
-			sc_job_fail(j, io->res, "fsync of %s: %s", j->path, strerror(-io->res));
+			sc_job_io_failed(j, io, 0, j->path);
 		else
 			j->fsyncs++;
 		return;
 	}
 	if (io->res < 0 || (uint32_t)io->res != io->len) {
-		int err = io->res < 0 ? io->res : -EIO;
-
-		sc_job_fail(j, err, "%s of %u B at offset %llu in %s: %s", dir ? "write" : "read",
-			    io->len, (unsigned long long)io->offset, j->path,
-			    io->res < 0 ? strerror(-io->res) : "short transfer");
+		sc_job_io_failed(j, io, io->len, j->path);
 		return;
 	}
 	if (io->submit_ns < measure_start)
@@ -586,10 +662,10 @@ static int job_setup(struct job *j, char *err, size_t errlen)
 	if (io->runtime_ns)
 		second_at(j, (io->runtime_ns + NS_PER_S - 1) / NS_PER_S + 1);
 	j->nsec = 0;
-	j->ops = sc_engine_get(io->engine);
+	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,
 				       .bufs = j->iov, .nbufs = depth};
-	rc = j->ops->create(&j->eng, &conf);
+	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, j->path,
 			 strerror(-rc));
@@ -713,6 +789,20 @@ void sc_run_stop(struct sc_run *run)
 	atomic_store(&run->stop, 1);
 }
 
+uint64_t sc_run_failed_ios(struct sc_run *run)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < run->njobs; i++)
+		sum += atomic_load_explicit(&run->jobs[i].failed_ios, memory_order_relaxed);
+	return sum;
+}
+
+bool sc_run_aborted(struct sc_run *run)
+{
+	return atomic_load(&run->aborted) != 0;
+}
+
 static void join_all(struct sc_run *run)
 {
 	for (uint32_t i = 0; i < run->njobs; i++) {
@@ -721,6 +811,54 @@ static void join_all(struct sc_run *run)
 			run->jobs[i].thread_started = 0;
 		}
 	}
+}
+
+static int cmp_failure_time(const void *a, const void *b)
+{
+	const struct sc_io_failure *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return (x->time_ns > y->time_ns) - (x->time_ns < y->time_ns);
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* The rank's failed I/Os from its jobs': counts summed by errno, and the
+ * first SC_IO_FAILURES_KEPT of all jobs' kept ones, by time. */
+static int merge_failures(struct sc_run *run, struct sc_rank_result *out)
+{
+	uint32_t nerr = 0, nkept = 0;
+
+	for (int e = 0; e < SC_ERRNO_SLOTS; e++) {
+		uint64_t sum = 0;
+
+		for (uint32_t i = 0; i < run->njobs; i++)
+			sum += run->jobs[i].ioerr.by_errno[e];
+		nerr += sum != 0;
+	}
+	for (uint32_t i = 0; i < run->njobs; i++)
+		nkept += run->jobs[i].ioerr.nkept;
+	out->errnos = calloc(nerr ? nerr : 1, sizeof(*out->errnos));
+	out->failures = calloc(nkept ? nkept : 1, sizeof(*out->failures));
+	if (!out->errnos || !out->failures)
+		return -ENOMEM;
+	for (int e = 0; e < SC_ERRNO_SLOTS; e++) {
+		uint64_t sum = 0;
+
+		for (uint32_t i = 0; i < run->njobs; i++)
+			sum += run->jobs[i].ioerr.by_errno[e];
+		if (sum)
+			out->errnos[out->nerrnos++] = (struct sc_errno_count){.err = e, .count = sum};
+	}
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		const struct job_ioerr *ie = &run->jobs[i].ioerr;
+
+		memcpy(out->failures + out->nfailures, ie->kept, ie->nkept * sizeof(ie->kept[0]));
+		out->nfailures += ie->nkept;
+	}
+	qsort(out->failures, out->nfailures, sizeof(*out->failures), cmp_failure_time);
+	if (out->nfailures > SC_IO_FAILURES_KEPT)
+		out->nfailures = SC_IO_FAILURES_KEPT;
+	return 0;
 }
 
 int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
@@ -769,6 +907,8 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 			snprintf(out->error, sizeof(out->error), "%s", j->errmsg);
 		}
 	}
+	if (out->errors && merge_failures(run, out))
+		return -ENOMEM;
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
 		sc_hist_summarize(run->hist[SC_HK_LAT_READ + d], &out->lat[d]);
 		sc_hist_summarize(run->hist[SC_HK_RESP_READ + d], &out->resp[d]);
