@@ -262,9 +262,13 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
  * Every rank other than 0 tells rank 0 when its run is done.  Rank 0, at
  * the first "done" (its own or another's), starts a non-blocking broadcast
  * that every rank has posted from the beginning; a rank that sees it
- * complete notes its byte count (and stops its run under stonewall).  The
- * loop ends when the local run is done, the broadcast has completed and,
- * on rank 0, every "done" message has been received.
+ * complete notes its byte count (and stops its run under stonewall).
+ * A "done" carries whether the rank stopped on on_error abort; rank 0
+ * then (or when its own run aborted) starts a second broadcast, also
+ * posted by every rank from the beginning, that stops every run; else it
+ * starts it, saying no, once every rank is done.  The loop ends when the
+ * local run is done, both broadcasts have completed and, on rank 0, every
+ * "done" message has been received.
  */
 void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick)
 {
@@ -281,15 +285,20 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 	MPI_Request bcast = MPI_REQUEST_NULL, recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
 	int first = 0, bcast_started = 0, bcast_done = 0, sent = 0, done_msgs = 0;
 	int have_first = 0, token = 0, flag;
+	MPI_Request abort_req = MPI_REQUEST_NULL;
+	int abort_flag = 0, abort_started = 0, abort_done = 0;
 
-	if (c->rank != 0)
+	if (c->rank != 0) {
 		MPI_Ibcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast), bcast_started = 1;
-	else if (c->nranks > 1)
+		MPI_Ibcast(&abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &abort_req);
+		abort_started = 1;
+	} else if (c->nranks > 1)
 		MPI_Irecv(&token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &recv);
 	for (;;) {
 		int local_done = sc_run_done(run);
 
 		if (c->rank != 0 && local_done && !sent) {
+			token = sc_run_aborted(run);
 			MPI_Isend(&token, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &send);
 			sent = 1;
 		}
@@ -298,6 +307,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 				MPI_Test(&recv, &flag, MPI_STATUS_IGNORE);
 				if (!flag)
 					break;
+				abort_flag |= token;
 				if (++done_msgs < c->nranks - 1)
 					MPI_Irecv(&token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE,
 						  MPI_COMM_WORLD, &recv);
@@ -311,6 +321,17 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 				MPI_Ibcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast);
 				bcast_started = 1;
 			}
+			abort_flag |= sc_run_aborted(run);
+			if (bcast_started && !abort_started &&
+			    (abort_flag || (local_done && done_msgs == c->nranks - 1))) {
+				MPI_Ibcast(&abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &abort_req);
+				abort_started = 1;
+			}
+		}
+		if (abort_started && !abort_done) {
+			MPI_Test(&abort_req, &abort_done, MPI_STATUS_IGNORE);
+			if (abort_done && abort_flag)
+				sc_run_stop(run);
 		}
 		if (bcast_started && !bcast_done) {
 			MPI_Test(&bcast, &bcast_done, MPI_STATUS_IGNORE);
@@ -323,7 +344,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 		}
 		if (sent)
 			MPI_Test(&send, &flag, MPI_STATUS_IGNORE);
-		if (local_done && bcast_done &&
+		if (local_done && bcast_done && abort_done &&
 		    (c->rank != 0 ? send == MPI_REQUEST_NULL : done_msgs == c->nranks - 1))
 			break;
 		if (c->rank == 0 && c->tick.fn && sc_now_ns() >= next_tick) {

@@ -62,7 +62,9 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns);
 
 /* Waits for the local run to finish, running the first-done protocol:
  * when the first rank finishes, every rank notes how many bytes it had
- * moved by then (*firstdone_bytes), and with stonewall stops its run. */
+ * moved by then (*firstdone_bytes), and with stonewall stops its run.
+ * When a rank's run stopped on on_error abort (sc_run_aborted), every
+ * rank stops its run. */
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes);
 

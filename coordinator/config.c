@@ -43,6 +43,13 @@
  *                when an I/O fails
  *     timeout    duration, default: the planned duration plus a grace
  *                period; a rank that has not finished by then ends the run
+ *     inject     tests: a mapping {every: N, errno: E} (reads and writes N,
+ *                2N, ... of each job fail; N 1..2^63) or {probability: P,
+ *                errno: E} (each with probability P in (0, 1], kept in
+ *                parts per million, so >= 0.000001; seeded); E an errno
+ *                name (EIO, ENOSPC, EILSEQ, ENODATA, ETIMEDOUT, EROFS, any
+ *                the C library names, any case) or 1..254, default EIO.
+ *                Failed I/Os never reach the device; fsyncs never fail.
  *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep
  *     rwmixread  0..100, default 50; only with randrw
@@ -125,9 +132,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../worker/ckpt_model.h"
 #include "../worker/hostlist.h"
+#include "../worker/result.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
 #include "config_priv.h"
@@ -220,6 +229,7 @@ enum pkey {
 	PK_VERIFY_ONLY,
 	PK_ON_ERROR,
 	PK_TIMEOUT,
+	PK_INJECT,
 	PK_COUNT
 };
 
@@ -273,6 +283,7 @@ const char *const cfg_phase_keys[PK_COUNT + 1] = {
     [PK_VERIFY_ONLY] = "verify_only",
     [PK_ON_ERROR] = "on_error",
     [PK_TIMEOUT] = "timeout",
+    [PK_INJECT] = "inject",
     [PK_COUNT] = NULL,
 };
 
@@ -329,6 +340,7 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_VERIFY_ONLY] = WL_IO,
     [PK_ON_ERROR] = WL_ALL,
     [PK_TIMEOUT] = WL_ALL,
+    [PK_INJECT] = WL_ALL,
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -394,6 +406,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_VERIFY_ONLY] = PHASE(CFG_VT_BOOL, 0, 1, false),
     [PK_ON_ERROR] = PHASE(CFG_VT_ON_ERROR, 0, 0, false),
     [PK_TIMEOUT] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
+    [PK_INJECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: parse_inject */
 };
 #undef PHASE
 
@@ -446,6 +459,7 @@ struct pv {
 	uint64_t files, file_size, sample_size, batch, compute_per_batch, epochs, prefetch;
 	/* safety */
 	uint64_t verify, verify_only, on_error, timeout;
+	struct sc_inject inject;
 	uint32_t ncells;
 };
 
@@ -645,6 +659,129 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 	return 0;
 }
 
+/* The keys of inject. */
+enum ikey { IK_EVERY, IK_PROBABILITY, IK_ERRNO, IK_COUNT };
+
+static const char *const inject_keys[IK_COUNT + 1] = {
+    [IK_EVERY] = "every", [IK_PROBABILITY] = "probability", [IK_ERRNO] = "errno",
+    [IK_COUNT] = NULL};
+
+/* Largest errno inject takes as a number: every one below it is counted
+ * on its own in results. */
+#define INJECT_ERRNO_MAX (SC_ERRNO_SLOTS - 2)
+#define INJECT_EVERY_MAX (UINT64_C(1) << 63)
+#define PPM_PER_UNIT	 1e6
+
+/* An errno by name (EIO, any the C library names; any case) or number. */
+static int parse_errno(struct ctx *c, const struct cfg_node *n, int32_t *out)
+{
+	static const struct cfg_keydef text = {.type = CFG_VT_TEXT};
+	const char *names[INJECT_ERRNO_MAX + 1];
+	uint32_t nnames = 0;
+	const char *near;
+	uint64_t unused;
+	char *end;
+	int err = cfg_parse_scalar(c->d, n, &text, &unused);
+
+	if (err)
+		return err;
+	if (n->str[0] >= '0' && n->str[0] <= '9') {
+		unsigned long v = strtoul(n->str, &end, 10);
+
+		if (*end || v < 1 || v > INJECT_ERRNO_MAX)
+			return fail_node(c, n, "%s is not an errno (a name such as EIO, or 1..%d)",
+					 n->str, INJECT_ERRNO_MAX);
+		*out = (int32_t)v;
+		return 0;
+	}
+	for (int e = 1; e <= INJECT_ERRNO_MAX; e++) {
+		const char *name = strerrorname_np(e);
+
+		if (!name)
+			continue;
+		if (strcasecmp(name, n->str) == 0) {
+			*out = e;
+			return 0;
+		}
+		names[nnames++] = name;
+	}
+	names[nnames] = NULL;
+	near = cfg_nearest(n->str, names, (size_t)-1);
+	if (near)
+		return fail_node(c, n, "\"%s\" is not an errno name (did you mean %s?)", n->str,
+				 near);
+	return fail_node(c, n,
+			 "\"%s\" is not an errno name (a drive returns e.g. EIO, ENOSPC, EILSEQ, "
+			 "ENODATA, ETIMEDOUT, EROFS; or give a number 1..%d)",
+			 n->str, INJECT_ERRNO_MAX);
+}
+
+/* inject: {every: N, errno: E} or {probability: P, errno: E}, into pv. */
+static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
+{
+	static const struct cfg_keydef every = {
+	    .type = CFG_VT_UINT, .min = 1, .max = INJECT_EVERY_MAX};
+	static const struct cfg_keydef fraction = {.type = CFG_VT_FRACTION};
+	const struct cfg_pair *given[IK_COUNT] = {0};
+	struct sc_inject inj = {.errno_val = EIO};
+	char known[64];
+	int err;
+
+	if (n->kind != CFG_MAP)
+		return fail_node(c, n,
+				 "expected a mapping {every: N, errno: EIO} or {probability: P, "
+				 "errno: EIO}, got %s",
+				 cfg_is_null(n) ? "nothing" : cfg_kind_word(n));
+	for (uint32_t j = 0; j < n->npairs; j++) {
+		const struct cfg_pair *p = &n->pairs[j];
+		int k = key_index(p->key, inject_keys);
+		uint64_t v;
+
+		if (k < 0) {
+			const char *near = cfg_nearest(p->key, inject_keys, (size_t)-1);
+
+			if (near)
+				return cfg_fail(c->d, &p->kloc, p->val->path,
+						"unknown key (did you mean %s?)", near);
+			return cfg_fail(c->d, &p->kloc, p->val->path,
+					"unknown key (inject takes %s)",
+					join_keys(known, sizeof(known), inject_keys));
+		}
+		given[k] = p;
+		if (k == IK_ERRNO) {
+			err = parse_errno(c, p->val, &inj.errno_val);
+		} else if (k == IK_EVERY) {
+			err = cfg_parse_scalar(c->d, p->val, &every, &inj.every);
+		} else {
+			double prob;
+
+			err = cfg_parse_scalar(c->d, p->val, &fraction, &v);
+			memcpy(&prob, &v, sizeof(prob));
+			inj.ppm = err ? 0 : (uint32_t)(prob * PPM_PER_UNIT + 0.5);
+			if (!err && inj.ppm == 0)
+				return fail_node(c, p->val,
+						 "%s is below one in a million (the smallest "
+						 "probability is 0.000001; or use every: N)",
+						 p->val->str);
+		}
+		if (err)
+			return err;
+	}
+	if (given[IK_EVERY] && given[IK_PROBABILITY]) {
+		const struct cfg_pair *later =
+		    given[IK_EVERY] > given[IK_PROBABILITY] ? given[IK_EVERY] : given[IK_PROBABILITY];
+
+		return cfg_fail(c->d, &later->kloc, later->val->path,
+				"every and probability are alternatives (keep one)");
+	}
+	if (!given[IK_EVERY] && !given[IK_PROBABILITY])
+		return fail_node(c, n,
+				 "inject needs every: N (fail reads and writes N, 2N, ... of each "
+				 "job) or probability: P (each with probability P)");
+	pv->inject = inj;
+	return 0;
+}
+
 static bool is_bool_text(const struct cfg_node *n)
 {
 	return n->kind == CFG_SCALAR &&
@@ -727,6 +864,8 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 		return err;
 	case PK_MODEL:
 		return parse_model(c, pv, n);
+	case PK_INJECT:
+		return parse_inject(c, pv, n);
 	case PK_SCALE:
 		err = cfg_parse_scalar(c->d, n, &def, &v);
 		if (!err)
@@ -1504,6 +1643,7 @@ static int fill_common(const struct pv *pv, uint32_t i, uint32_t cell, char *nam
 	ph->io.seed = pv->seed;
 	ph->io.on_error = (enum sc_on_error)pv->on_error;
 	ph->io.timeout_ns = pv->timeout;
+	ph->io.inject = pv->inject;
 	return 0;
 }
 

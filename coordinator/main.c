@@ -178,6 +178,7 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 	struct sc_run_record rec;
 	char *err = malloc(ERR_MAX);
 	int status = 0;
+	uint32_t phases_with_failed_ios = 0; /* rank 0: on_error continue */
 
 	if (!err)
 		sc_cluster_abort(c, EXIT_RUN_FAILED);
@@ -220,14 +221,20 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 			status = EXIT_RUN_FAILED;
 			break;
 		}
+		if (c->rank == 0 && ph.status == SC_PHASE_ERRORS)
+			phases_with_failed_ios++;
 		if (c->rank == 0 && keep_phase(&rec, &ph, outdir, cli))
 			status = EXIT_RUN_FAILED;
 		if (rc == -EIO) {
 			if (c->rank == 0)
 				fprintf(stderr,
-					"ssdcluster: phase %s had I/O errors; stopping (results of "
+					"ssdcluster: phase %s %s; stopping (results of "
 					"finished phases are in %s):\n%s\n",
-					plan->phases[p].name, outdir, err);
+					plan->phases[p].name,
+					ph.status == SC_PHASE_ABORTED
+					    ? "aborted on an error (on_error: abort)"
+					    : "had I/O errors",
+					outdir, err);
 			status = EXIT_RUN_FAILED;
 			break;
 		}
@@ -238,6 +245,13 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 	if (sc_run_cleanup(plan, place) != 0)
 		fprintf(stderr, "ssdcluster: rank %d: could not remove every run file under %s\n",
 			c->rank, plan->targets[place->target].path);
+	if (c->rank == 0 && status == 0 && phases_with_failed_ios) {
+		fprintf(stderr,
+			"ssdcluster: %u phase(s) ran to their end with failed I/Os (on_error: "
+			"continue); the run counts as failed (exit 1); results: %s/results.json\n",
+			phases_with_failed_ios, outdir);
+		status = EXIT_RUN_FAILED;
+	}
 	if (c->rank == 0) {
 		if (!cli->quiet && status == 0)
 			printf("results: %s/results.json\n", outdir);

@@ -167,6 +167,8 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 			 plan->phases[p].name, strerror(-gathered));
 		return gathered;
 	}
+	if (c->rank == 0)
+		rec->status = sc_phase_status_of(io->on_error, rec->ranks, rec->nranks);
 	ok = sc_cluster_all_ok(c, rc == 0);
 	if (!ok) {
 		collect_errors(c, rc ? mine.error : "", err, errlen);

@@ -12,8 +12,10 @@
 #include "cluster.h"
 
 /* Every rank calls this for phase p.  Rank 0 gets the record in *rec
- * (others leave it untouched).  Returns 0 when every rank ran the phase;
- * -EIO when some rank reported I/O errors (the record is still filled);
+ * (others leave it untouched), its status saying how it ended.  Returns
+ * 0 when every rank ran the phase to its end (I/Os may have failed under
+ * on_error continue); -EIO when some rank stopped on an error (stop-phase,
+ * abort, or one no rank can go on after; the record is still filled);
  * another -errno when a rank could not prepare the phase (nothing was
  * measured; rank 0 gets every rank's message in err). */
 int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,

@@ -25,9 +25,10 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		if (rec->lat[d])
 			sc_hist_add(all, rec->lat[d]);
-	if (fig->errors)
-		snprintf(err, sizeof(err), "  %llu I/O errors on %u rank(s)",
-			 (unsigned long long)fig->errors, fig->ranks_with_errors);
+	if (fig->errors || rec->status != SC_PHASE_OK)
+		snprintf(err, sizeof(err), "  %llu failed I/Os on %u rank(s), %s",
+			 (unsigned long long)fig->errors, fig->ranks_with_errors,
+			 sc_phase_status_name(rec->status));
 	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s\n", phase->name,
 		sc_fmt_rate(bw, sizeof(bw), fig->lastdone_bw_bytes_per_s),
 		sc_fmt_rate(fbw, sizeof(fbw), fig->firstdone_bw_bytes_per_s),
@@ -79,12 +80,40 @@ static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct 
 	sc_ckpt_groups_free(g, n);
 }
 
+/* The phase's failed I/Os by errno, and the first one in full. */
+static void failed_ios_line(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph,
+			    const struct sc_phase_figures *fig)
+{
+	static const char *const ops[] = {"read", "write", "fsync"};
+	char name[32];
+
+	if (!fig->errors)
+		return;
+	fprintf(f, "  %s: %llu failed I/Os:", ph->name, (unsigned long long)fig->errors);
+	for (uint32_t i = 0; i < fig->nerrnos; i++)
+		fprintf(f, "%s %s %llu", i ? "," : "",
+			sc_errno_name(fig->errnos[i].err, name, sizeof(name)),
+			(unsigned long long)fig->errnos[i].count);
+	if (fig->nfirst_failures) {
+		const struct sc_rank_result *r = fig->first_failures[0].rank;
+		const struct sc_io_failure *x = fig->first_failures[0].failure;
+
+		fprintf(f, "; first: rank %u (%s) %s of %u B at offset %llu in %s%s%s", r->rank,
+			r->host, x->op < 3 ? ops[x->op] : "I/O", x->len_bytes,
+			(unsigned long long)x->offset_bytes,
+			r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path : "?",
+			x->file[0] ? "/" : "", x->file);
+	}
+	fputc('\n', f);
+}
+
 void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 			  const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
 {
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
 	char a[32], b[32];
 
+	failed_ios_line(f, rec, ph, fig);
 	if (ph->workload == SC_WORKLOAD_INGEST) {
 		struct sc_ingest_figures g;
 
@@ -121,12 +150,15 @@ void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run)
 	double rate = now > live->last_ns ? (double)(bytes - live->last_bytes) * 1e9 /
 						    (double)(now - live->last_ns)
 					  : 0;
-	char r[32], t[48] = "";
+	char r[32], t[48] = "", e[48] = "";
+	uint64_t failed = sc_run_failed_ios(run);
 
 	if (ph->io.runtime_ns)
 		snprintf(t, sizeof(t), " of %.0f s", (double)(ph->io.runtime_ns + ph->io.ramp_ns) / 1e9);
-	fprintf(live->f, "\r  %s: %.0f s%s, %u/%u ranks done, rank 0 at %s   ", ph->name, secs, t,
-		ranks_done, live->nranks, sc_fmt_rate(r, sizeof(r), rate));
+	if (failed)
+		snprintf(e, sizeof(e), ", %llu failed I/Os on rank 0", (unsigned long long)failed);
+	fprintf(live->f, "\r  %s: %.0f s%s, %u/%u ranks done, rank 0 at %s%s   ", ph->name, secs,
+		t, ranks_done, live->nranks, sc_fmt_rate(r, sizeof(r), rate), e);
 	fflush(live->f);
 	live->last_bytes = bytes;
 	live->last_ns = now;

@@ -16,7 +16,7 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		     const struct sc_phase_figures *fig);
 
 /* A live line on a terminal while phase p runs: elapsed time, ranks done,
- * rank 0's own rate.  Overwritten in place; erased by the phase's row. */
+ * rank 0's own rate and failed I/Os.  Overwritten in place; erased by the phase's row. */
 struct sc_progress_live {
 	FILE *f;
 	const struct sc_plan *plan;
@@ -29,7 +29,8 @@ struct sc_progress_live {
 void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run);
 void sc_progress_live_clear(struct sc_progress_live *live);
 
-/* After the row: what the phase's workload adds.  Ingest: samples/s and
+/* After the row: the phase's failed I/Os by errno and the first one, if
+ * any; then what the phase's workload adds.  Ingest: samples/s and
  * accelerator utilisation; open loop: response-time p99 and late I/Os;
  * the last cell of a checkpoint group: the group's trend and full-size
  * projection. */

@@ -55,7 +55,7 @@ static void phases_csv_header(FILE *f)
 	fputs("phase,rw,lastdone_MBps,firstdone_MBps,iops,"
 	      "read_p50_us,read_p99_us,read_p99.99_us,"
 	      "write_p50_us,write_p99_us,write_p99.99_us,"
-	      "slowest_rank,slowest_host,errors\n",
+	      "slowest_rank,slowest_host,errors,status\n",
 	      f);
 }
 
@@ -77,7 +77,8 @@ static void phases_csv_row(FILE *f, const struct sc_run_record *rec,
 	else
 		fputc(',', f);
 	csv_str(f, fig->nranks ? report_host_of_rank(pr, fig->slowest_rank) : "", 0);
-	fprintf(f, "%" PRIu64 "\n", fig->errors);
+	fprintf(f, "%" PRIu64 ",", fig->errors);
+	csv_str(f, sc_phase_status_name(pr->status), 1);
 }
 
 static void ranks_csv_header(FILE *f)

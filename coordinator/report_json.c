@@ -386,7 +386,69 @@ static struct json_object *target_row_json(struct jb *b, const struct sc_run_rec
 	return o;
 }
 
-static struct json_object *rank_json(struct jb *b, const struct sc_phase_record *pr,
+/* [{"errno": "EIO", "count": n}, ...], increasing errno. */
+static struct json_object *errnos_json(struct jb *b, const struct sc_errno_count *e, uint32_t n)
+{
+	struct json_object *a = jnew(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct json_object *o = jnew(b, json_object_new_object());
+		char name[32];
+
+		jput_str(b, o, "errno", sc_errno_name(e[i].err, name, sizeof(name)));
+		jput_u64(b, o, "count", e[i].count);
+		jpush(b, a, o);
+	}
+	return a;
+}
+
+static const char *const failure_ops[] = {"read", "write", "fsync"};
+
+/* One kept failed I/O; with its rank, host and target when r is given. */
+static struct json_object *failure_json(struct jb *b, const struct sc_run_record *rec,
+					const struct sc_rank_result *r,
+					const struct sc_io_failure *f)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	char name[32];
+
+	if (r) {
+		jput_u64(b, o, "rank", r->rank);
+		jput_str(b, o, "host", r->host);
+		jput_u64(b, o, "target", r->target);
+		jput_str(b, o, "path",
+			 r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path : NULL);
+	}
+	jput_str(b, o, "file", f->file);
+	jput_u64(b, o, "job", f->job);
+	jput_str(b, o, "op", f->op < 3 ? failure_ops[f->op] : "?");
+	jput_str(b, o, "errno", sc_errno_name(f->err, name, sizeof(name)));
+	jput_u64(b, o, "offset_bytes", f->offset_bytes);
+	jput_u64(b, o, "len_bytes", f->len_bytes);
+	jput_i64(b, o, "time_ns", f->time_ns);
+	return o;
+}
+
+/* The phase's failed I/Os over all ranks: counts by errno and the first
+ * ones the ranks kept, each naming its rank, host and target. */
+static struct json_object *io_errors_json(struct jb *b, const struct sc_run_record *rec,
+					  const struct sc_phase_figures *f)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *first = jnew(b, json_object_new_array());
+
+	jput_u64(b, o, "failed_ios", f->errors);
+	jput_u64(b, o, "kept_per_rank", SC_IO_FAILURES_KEPT);
+	jput(b, o, "by_errno", errnos_json(b, f->errnos, f->nerrnos));
+	for (uint32_t i = 0; i < f->nfirst_failures; i++)
+		jpush(b, first,
+		      failure_json(b, rec, f->first_failures[i].rank, f->first_failures[i].failure));
+	jput(b, o, "first_failures", first);
+	return o;
+}
+
+static struct json_object *rank_json(struct jb *b, const struct sc_run_record *rec,
+				     const struct sc_phase_record *pr,
 				     const struct sc_rank_result *r)
 {
 	struct json_object *o = jnew(b, json_object_new_object());
@@ -413,6 +475,14 @@ static struct json_object *rank_json(struct jb *b, const struct sc_phase_record 
 	jput_u64(b, o, "errors", r->errors);
 	jput_str(b, o, "error", r->error[0] ? r->error : NULL);
 	jput(b, o, "latency_ns", lat_pair_json(b, r->lat));
+	jput(b, o, "errors_by_errno", errnos_json(b, r->errnos, r->nerrnos));
+	{
+		struct json_object *kept = jnew(b, json_object_new_array());
+
+		for (uint32_t i = 0; i < r->nfailures; i++)
+			jpush(b, kept, failure_json(b, rec, NULL, &r->failures[i]));
+		jput(b, o, "failures", kept);
+	}
 	return o;
 }
 
@@ -609,10 +679,12 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 		jpush(b, targets, target_row_json(b, rec, &f->targets[t]));
 	jput(b, o, "targets", targets);
 	for (uint32_t i = 0; i < pr->nranks; i++)
-		jpush(b, ranks, rank_json(b, pr, &pr->ranks[i]));
+		jpush(b, ranks, rank_json(b, rec, pr, &pr->ranks[i]));
 	jput(b, o, "ranks", ranks);
 	jput(b, o, "timeseries", timeseries_json(b, pr, f));
 	jput(b, o, "errors", errors_json(b, pr));
+	jput_str(b, o, "status", sc_phase_status_name(pr->status));
+	jput(b, o, "io_errors", io_errors_json(b, rec, f));
 	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
 		jput(b, o, "checkpoint", ckpt_cell_json(b, pr, ph, f));
 	if (ph && ph->workload == SC_WORKLOAD_INGEST)
