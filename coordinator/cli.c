@@ -68,7 +68,9 @@ void sc_cli_usage(FILE *f)
 	      "\n"
 	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure; the\n"
 	      "results of finished phases are kept); 2 bad command line or config (nothing\n"
-	      "was written).\n",
+	      "was written).  A failed I/O makes it 1 whatever on_error says (stop-phase,\n"
+	      "the default: the run ends after that phase; continue: every phase runs;\n"
+	      "abort: every rank stops at once); results say per phase how it ended.\n",
 	      f);
 }
 

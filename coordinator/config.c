@@ -40,7 +40,9 @@
  *     stonewall  all_done (default: every rank completes its work) |
  *                first_done (every rank stops when the first one is done)
  *     on_error   stop-phase (default) | continue | abort: what a rank does
- *                when an I/O fails
+ *                when an I/O fails (stop its phase, the run ending after it;
+ *                count and go on; stop every rank and the run at once); a
+ *                failed I/O fails the run (exit 1) whichever
  *     timeout    duration, default: the planned duration plus a grace
  *                period; a rank that has not finished by then ends the run
  *     inject     tests: a mapping {every: N, errno: E} (reads and writes N,
