@@ -591,6 +591,21 @@ static const char *join_keys(char *buf, size_t len, const char *const *keys)
 	return buf;
 }
 
+/* Reports key p of a nested mapping (an inline model, inject) that is not
+ * among keys; what names the mapping ("an inline model"). */
+static int unknown_nested_key(struct ctx *c, const struct cfg_pair *p, const char *const *keys,
+			      const char *what)
+{
+	const char *near = cfg_nearest(p->key, keys, (size_t)-1);
+	char known[160];
+
+	if (near)
+		return cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (did you mean %s?)",
+				near);
+	return cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (%s takes %s)", what,
+			join_keys(known, sizeof(known), keys));
+}
+
 /* An inline model {layers, hidden, ...} or a catalogue name, into pv. */
 static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 {
@@ -615,16 +630,8 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 		const struct cfg_pair *p = &n->pairs[j];
 		int k = key_index(p->key, model_keys);
 
-		if (k < 0) {
-			const char *near = cfg_nearest(p->key, model_keys, (size_t)-1);
-
-			if (near)
-				return cfg_fail(c->d, &p->kloc, p->val->path,
-						"unknown key (did you mean %s?)", near);
-			return cfg_fail(c->d, &p->kloc, p->val->path,
-					"unknown key (an inline model takes %s)",
-					join_keys(known, sizeof(known), model_keys));
-		}
+		if (k < 0)
+			return unknown_nested_key(c, p, model_keys, "an inline model");
 		given[k] = p->val;
 		if (k != MK_DTYPE) {
 			err = cfg_parse_scalar(c->d, p->val, &dim, &v[k]);
@@ -726,7 +733,6 @@ static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 	static const struct cfg_keydef fraction = {.type = CFG_VT_FRACTION};
 	const struct cfg_pair *given[IK_COUNT] = {0};
 	struct sc_inject inj = {.errno_val = EIO};
-	char known[64];
 	int err;
 
 	if (n->kind != CFG_MAP)
@@ -739,16 +745,8 @@ static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 		int k = key_index(p->key, inject_keys);
 		uint64_t v;
 
-		if (k < 0) {
-			const char *near = cfg_nearest(p->key, inject_keys, (size_t)-1);
-
-			if (near)
-				return cfg_fail(c->d, &p->kloc, p->val->path,
-						"unknown key (did you mean %s?)", near);
-			return cfg_fail(c->d, &p->kloc, p->val->path,
-					"unknown key (inject takes %s)",
-					join_keys(known, sizeof(known), inject_keys));
-		}
+		if (k < 0)
+			return unknown_nested_key(c, p, inject_keys, "inject");
 		given[k] = p;
 		if (k == IK_ERRNO) {
 			err = parse_errno(c, p->val, &inj.errno_val);

@@ -53,12 +53,14 @@ static void plan_one(struct sc_plan *plan, enum sc_rw rw, enum sc_engine_kind en
 
 /* Runs phase 0 of plan as rank 3 and returns sc_run_finish's code.  With
  * stop_ms >= 0 the run is stopped that many ms after the start call; with
- * keep (SC_HK_COUNT histograms) the rank's histograms are copied there.
- * Every run checks what holds for any phase: the read histogram holds
- * every read; closed loop records no response time and no late I/O, open
- * loop a response time for every measured I/O. */
-static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
-			  struct sc_hist *keep)
+ * keep (SC_HK_COUNT histograms) the rank's histograms are copied there;
+ * with aborted, whether the run reported an on_error abort.  Every run
+ * checks what holds for any phase: the read histogram holds every read;
+ * closed loop records no response time and no late I/O, open loop a
+ * response time for every measured I/O; the live failed-I/O count is the
+ * result's. */
+static int run_phase_full(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
+			  struct sc_hist *keep, bool *aborted)
 {
 	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	const struct sc_hist *h;
@@ -78,6 +80,10 @@ static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res
 	while (!sc_run_done(run))
 		usleep(1000);
 	rc = sc_run_finish(run, res);
+	if (aborted)
+		*aborted = sc_run_aborted(run);
+	CHECK(sc_run_failed_ios(run) == res->errors, "live count of failed I/Os %llu, result %llu",
+	      (unsigned long long)sc_run_failed_ios(run), (unsigned long long)res->errors);
 	CHECK(sc_run_hist(run, 0) != NULL, "histogram after finish");
 	if (sc_run_hist(run, 0))
 		CHECK(sc_run_hist(run, 0)->count == res->ios[0], "read histogram holds every read");
@@ -100,6 +106,12 @@ static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res
 			keep[k] = *sc_run_hist(run, k);
 	sc_run_destroy(run);
 	return rc;
+}
+
+static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
+			  struct sc_hist *keep)
+{
+	return run_phase_full(plan, res, stop_ms, keep, NULL);
 }
 
 static int run_phase(const struct sc_plan *plan, struct sc_rank_result *res, int stop_early)
@@ -428,31 +440,6 @@ static void test_layout(void)
 	sc_plan_exit(&plan);
 }
 
-/* Runs phase 0 of plan to its end as rank 3; returns sc_run_finish's code
- * and whether the run reported an abort. */
-static int run_phase_aborted(const struct sc_plan *plan, struct sc_rank_result *res,
-			     bool *aborted)
-{
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
-	struct sc_run *run = NULL;
-	char err[512];
-	int rc = sc_run_create(&run, plan, 0, &place, err, sizeof(err));
-
-	if (rc) {
-		fprintf(stderr, "sc_run_create: %s\n", err);
-		return rc;
-	}
-	sc_run_start(run, sc_now_ns() + 1000000);
-	while (!sc_run_done(run))
-		usleep(1000);
-	rc = sc_run_finish(run, res);
-	*aborted = sc_run_aborted(run);
-	CHECK(sc_run_failed_ios(run) == res->errors, "live count %llu, result %llu",
-	      (unsigned long long)sc_run_failed_ios(run), (unsigned long long)res->errors);
-	sc_run_destroy(run);
-	return rc;
-}
-
 #define INJ_JOBS   3u
 #define INJ_EVERY  7u
 #define INJ_IOS	   700u /* per job: 100 failures each */
@@ -472,7 +459,7 @@ static void test_inject_on_error(void)
 		 INJ_IOS * 4096);
 	plan.phases[0].io.inject = (struct sc_inject){.every = INJ_EVERY, .errno_val = EIO};
 	plan.phases[0].io.on_error = SC_ON_ERROR_CONTINUE;
-	rc = run_phase_aborted(&plan, &res, &aborted);
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
 	CHECK(rc == 0 && !aborted && res.error[0] == '\0', "continue: rc %d, error \"%s\"", rc,
 	      res.error);
 	CHECK(res.errors == INJ_JOBS * INJ_IOS / INJ_EVERY, "continue: %llu failed",
@@ -509,7 +496,7 @@ static void test_inject_on_error(void)
 
 	plan.phases[0].io.on_error = SC_ON_ERROR_STOP_PHASE;
 	plan.phases[0].io.iodepth = 1;
-	rc = run_phase_aborted(&plan, &res, &aborted);
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
 	CHECK(rc == -EIO && !aborted && strstr(res.error, strerror(EIO)),
 	      "stop-phase: rc %d, error \"%s\"", rc, res.error);
 	CHECK(res.errors >= 1 && res.errors <= INJ_JOBS && res.nfailures == res.errors,
@@ -520,7 +507,7 @@ static void test_inject_on_error(void)
 	sc_rank_result_exit(&res);
 
 	plan.phases[0].io.on_error = SC_ON_ERROR_ABORT;
-	rc = run_phase_aborted(&plan, &res, &aborted);
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
 	CHECK(rc == -EIO && aborted, "abort: rc %d, aborted %d", rc, aborted);
 	sc_rank_result_exit(&res);
 	CHECK(sc_run_cleanup(&plan, &(struct sc_place){.rank = 3, .nslots = 1}) == 0, "cleanup");
