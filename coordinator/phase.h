@@ -9,9 +9,11 @@
 #include "../worker/layout.h"
 #include "../worker/plan.h"
 #include "../worker/result.h"
+#include "../worker/rundir.h"
 #include "cluster.h"
 
-/* Every rank calls this for phase p.  Rank 0 gets the record in *rec
+/* Every rank calls this for phase p; dir is the rank's run directory
+ * (sc_rundir_create/_join, or unused).  Rank 0 gets the record in *rec
  * (others leave it untouched), its status saying how it ended.  Returns
  * 0 when every rank ran the phase to its end (I/Os may have failed under
  * on_error continue); -EIO when some rank stopped on an error (stop-phase,
@@ -19,7 +21,7 @@
  * another -errno when a rank could not prepare the phase (nothing was
  * measured; rank 0 gets every rank's message in err). */
 int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
-		 const struct sc_place *place, struct sc_phase_record *rec, char *err,
-		 size_t errlen);
+		 const struct sc_place *place, const struct sc_rundir *dir,
+		 struct sc_phase_record *rec, char *err, size_t errlen);
 
 #endif
