@@ -13,6 +13,7 @@
 #include "histogram.h"
 #include "job.h"
 #include "pattern.h"
+#include "verify.h"
 
 #define NS_PER_S 1000000000ull
 /* Buffers are aligned for O_DIRECT on any logical block size up to 4 KiB. */
@@ -53,6 +54,7 @@ struct job {
 	char errmsg[SC_ERROR_MAX];
 	uint64_t started_ns, last_ns;
 	_Atomic int finished;
+	struct sc_verifier *vfy;  /* verify: crc32c (io workloads), else NULL */
 };
 
 struct sc_run {

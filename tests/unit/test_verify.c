@@ -1,0 +1,462 @@
+/* test_verify.c -- verified blocks: CRC32C test vectors, block header build
+ * and check, mismatch detection and its details, the verifier's overlap
+ * rule and keep limit, and whole phases through the runner: a write then a
+ * read that finds exactly the one corrupted block, data laid out as verify
+ * blocks, another run's blocks, and a verify_only phase that creates
+ * nothing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "job.h"
+#include "layout.h"
+#include "plan.h"
+#include "verify.h"
+
+static char tmpdir[256];
+
+/* RFC 3720 B.4 and the usual check value. */
+static void test_crc32c_vectors(void)
+{
+	unsigned char buf[32];
+
+	CHECK(sc_crc32c(0, "123456789", 9) == 0xE3069283u, "check value: %08x",
+	      sc_crc32c(0, "123456789", 9));
+	memset(buf, 0, sizeof(buf));
+	CHECK(sc_crc32c(0, buf, 32) == 0x8A9136AAu, "32 zeros: %08x", sc_crc32c(0, buf, 32));
+	memset(buf, 0xff, sizeof(buf));
+	CHECK(sc_crc32c(0, buf, 32) == 0x62A8AB43u, "32 x 0xff: %08x", sc_crc32c(0, buf, 32));
+	for (int i = 0; i < 32; i++)
+		buf[i] = (unsigned char)i;
+	CHECK(sc_crc32c(0, buf, 32) == 0x46DD794Eu, "0..31: %08x", sc_crc32c(0, buf, 32));
+	for (int i = 0; i < 32; i++)
+		buf[i] = (unsigned char)(31 - i);
+	CHECK(sc_crc32c(0, buf, 32) == 0x113FDB5Cu, "31..0: %08x", sc_crc32c(0, buf, 32));
+	/* chained in pieces = at once */
+	CHECK(sc_crc32c(sc_crc32c(0, "1234", 4), "56789", 5) == 0xE3069283u, "chaining");
+	CHECK(sc_crc32c(0, "", 0) == 0, "empty");
+}
+
+static void test_header(void)
+{
+	enum { LEN = 4096 };
+	unsigned char *b = xcalloc(1, LEN), *scratch = xcalloc(1, LEN);
+	uint64_t run = sc_verify_run_hash("run-A");
+	struct sc_verify_header h = {.offset = 3 * LEN, .run_id = run, .seq = 42, .len = LEN,
+				     .phase = 2, .rank = 5};
+	struct sc_verify_mismatch m;
+	char why[64];
+
+	CHECK(sc_verify_run_hash("run-A") != sc_verify_run_hash("run-B"), "run hashes differ");
+	CHECK(sc_verify_run_hash("") == 0xcbf29ce484222325ull, "FNV-1a 64 of \"\"");
+	CHECK(sc_verify_run_hash("a") == 0xaf63dc4c8601ec8cull, "FNV-1a 64 of \"a\"");
+	sc_verify_fill(b, &h);
+	CHECK(memcmp(b, "SCVRFY01", 8) == 0, "magic at the start");
+	CHECK(b[8] == 0x00 && b[9] == 0x30 && b[10] == 0 && b[15] == 0,
+	      "offset little-endian (12288 = 0x3000)");
+	CHECK(b[24] == 42, "sequence at byte 24");
+	CHECK(h.crc != 0 && b[44] == (h.crc & 0xff), "crc at byte 44");
+	CHECK(sc_verify_check(b, LEN, 3 * LEN, run, &m) == 0, "a fresh block passes");
+
+	/* the pattern depends on the offset and sequence: blocks differ */
+	{
+		unsigned char *c = xcalloc(1, LEN);
+		struct sc_verify_header h2 = h;
+
+		h2.offset += LEN;
+		sc_verify_fill(c, &h2);
+		CHECK(memcmp(b + 64, c + 64, LEN - 64) != 0, "other offset, other pattern");
+		h2 = h;
+		h2.seq++;
+		sc_verify_fill(c, &h2);
+		CHECK(memcmp(b + 64, c + 64, LEN - 64) != 0, "other sequence, other pattern");
+		h2 = h;
+		sc_verify_fill(c, &h2);
+		CHECK(memcmp(b, c, LEN) == 0, "same header, same block (reproducible)");
+		free(c);
+	}
+
+	/* one byte of the pattern changed: the crc alone fails */
+	b[1000] ^= 0x01;
+	CHECK(sc_verify_check(b, LEN, 3 * LEN, run, &m) == SC_VERIFY_BAD_CRC,
+	      "one flipped bit: failed %#x", m.failed);
+	CHECK(m.offset == 3 * LEN && m.found.seq == 42 && m.found.offset == 3 * LEN &&
+		  m.found.crc == h.crc && m.crc_data != h.crc,
+	      "mismatch holds what was found");
+	sc_verify_diff(b, LEN, run, scratch, &m);
+	CHECK(m.bad_bytes == 1 && m.first_bad_byte == 1000, "diff: %u bad bytes from %u",
+	      m.bad_bytes, m.first_bad_byte);
+	CHECK(strcmp(sc_verify_failed_text(m.failed, why, sizeof(why)), "crc") == 0, "text %s",
+	      why);
+	b[1000] ^= 0x01;
+
+	/* read at another offset (a misdirected write or read) */
+	CHECK(sc_verify_check(b, LEN, 4 * LEN, run, &m) == SC_VERIFY_BAD_OFFSET,
+	      "other offset: failed %#x", m.failed);
+	CHECK(m.offset == 4 * LEN && m.found.offset == 3 * LEN, "expected vs found offset");
+	/* another run's block */
+	CHECK(sc_verify_check(b, LEN, 3 * LEN, sc_verify_run_hash("run-B"), &m) ==
+		  SC_VERIFY_BAD_RUN,
+	      "other run: failed %#x", m.failed);
+	/* checked with another block length */
+	CHECK(sc_verify_check(b, LEN / 2, 3 * LEN, run, &m) & SC_VERIFY_BAD_LEN,
+	      "other length: failed %#x", m.failed);
+	/* the header's offset field overwritten */
+	b[9] = 0x40;
+	CHECK(sc_verify_check(b, LEN, 3 * LEN, run, &m) ==
+		  (SC_VERIFY_BAD_OFFSET | SC_VERIFY_BAD_CRC),
+	      "header offset changed: failed %#x", m.failed);
+	CHECK(strcmp(sc_verify_failed_text(m.failed, why, sizeof(why)), "offset, crc") == 0,
+	      "text %s", why);
+	sc_verify_diff(b, LEN, run, scratch, &m);
+	CHECK(m.bad_bytes == 1 && m.first_bad_byte == 9, "diff: %u bad bytes from %u",
+	      m.bad_bytes, m.first_bad_byte);
+	/* zeros: no header at all */
+	memset(b, 0, LEN);
+	CHECK(sc_verify_check(b, LEN, 3 * LEN, run, &m) & SC_VERIFY_BAD_MAGIC, "zeros: %#x",
+	      m.failed);
+	CHECK(sc_verify_check(b, 16, 0, run, NULL) == SC_VERIFY_BAD_LEN, "shorter than a header");
+	free(b);
+	free(scratch);
+}
+
+/* The verifier alone: overlap rule, fills, checks, counts, keep limit. */
+static void test_verifier(void)
+{
+	enum { BS = 512, DEPTH = 4, N = SC_VERIFY_KEEP + 20 };
+	struct sc_verifier v;
+	unsigned char *buf = xcalloc(1, BS);
+	uint64_t run = sc_verify_run_hash("r");
+
+	CHECK(sc_verifier_init(&v, run, 1, 0, 2, DEPTH, BS, true) == 0, "init");
+	CHECK(sc_verifier_may_start(&v, 0, true), "nothing in flight");
+	sc_verifier_start(&v, 0, 4096, false);
+	CHECK(sc_verifier_may_start(&v, 4096, false), "two reads of a block may overlap");
+	CHECK(!sc_verifier_may_start(&v, 4096, true), "a write may not join a read");
+	CHECK(sc_verifier_may_start(&v, 8192, true), "another block may be written");
+	sc_verifier_start(&v, 1, 8192, true);
+	CHECK(!sc_verifier_may_start(&v, 8192, false), "a read may not join a write");
+	CHECK(!sc_verifier_may_start(&v, 8192, true), "nor another write");
+	sc_verifier_done(&v, 1, buf, true);
+	CHECK(sc_verifier_may_start(&v, 8192, true), "free again after completion");
+	CHECK(v.checked == 0, "a write is not checked");
+
+	/* a read of a block written with the verifier's fill passes */
+	sc_verifier_fill(&v, buf, 4096);
+	sc_verifier_done(&v, 0, buf, true);
+	CHECK(v.checked == 1 && v.mismatches == 0, "good block: %llu checked, %llu bad",
+	      (unsigned long long)v.checked, (unsigned long long)v.mismatches);
+	/* a short read is not checked */
+	sc_verifier_start(&v, 0, 0, false);
+	sc_verifier_done(&v, 0, buf, false);
+	CHECK(v.checked == 1, "short read not checked");
+
+	/* N bad reads: all counted, the first SC_VERIFY_KEEP kept in order */
+	for (uint32_t i = 0; i < N; i++) {
+		sc_verifier_start(&v, 2, (uint64_t)i * BS, false);
+		sc_verifier_done(&v, 2, buf, true); /* buf is the block of 4096 */
+	}
+	CHECK(v.mismatches == N - 1, "%llu mismatches, want %u (all but the read at 4096)",
+	      (unsigned long long)v.mismatches, N - 1);
+	CHECK(v.nkept == SC_VERIFY_KEEP, "kept %u", v.nkept);
+	CHECK(v.kept[0].offset == 0 && v.kept[0].job == 2 &&
+		  v.kept[0].failed == SC_VERIFY_BAD_OFFSET && v.kept[0].found.offset == 4096,
+	      "first kept: offset %llu job %u failed %#x", (unsigned long long)v.kept[0].offset,
+	      v.kept[0].job, v.kept[0].failed);
+	CHECK(v.kept[8].offset == 9 * BS, "the good block (offset 4096) is not kept");
+	sc_verifier_exit(&v);
+
+	/* without may_overlap every I/O may start */
+	CHECK(sc_verifier_init(&v, run, 0, 0, 0, DEPTH, BS, false) == 0, "init");
+	sc_verifier_start(&v, 0, 0, true);
+	CHECK(sc_verifier_may_start(&v, 0, true), "no overlap check for sequential regions");
+	sc_verifier_exit(&v);
+	free(buf);
+}
+
+/* ------------------------------------------------- phases through the runner */
+
+static void plan_phases(struct sc_plan *plan, const char *run_id, uint32_t n)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->run_id = xstrdup(run_id);
+	plan->ntargets = 1;
+	plan->targets = xcalloc(1, sizeof(*plan->targets));
+	plan->targets[0].path = xstrdup(tmpdir);
+	plan->targets[0].kind = SC_TARGET_DIR;
+	plan->targets[0].capacity_bytes = 1ull << 30;
+	plan->nphases = n;
+	plan->phases = xcalloc(n, sizeof(*plan->phases));
+	for (uint32_t p = 0; p < n; p++) {
+		struct sc_io_spec *io = &plan->phases[p].io;
+
+		plan->phases[p].name = xstrdup("p");
+		plan->phases[p].group = xstrdup("p");
+		plan->phases[p].ncells = 1;
+		io->rw = SC_RW_READ;
+		io->bs_bytes = 4096;
+		io->iodepth = 8;
+		io->jobs = 1;
+		io->size_bytes = 128 * 4096;
+		io->io_bytes = io->size_bytes;
+		io->direct = true;
+		io->engine = SC_ENGINE_URING;
+		io->seed = 11 + p;
+		io->verify = SC_VERIFY_CRC32C;
+	}
+}
+
+/* Runs phase p of plan as rank 3; sc_run_finish's code, res filled. */
+static int run_one(const struct sc_plan *plan, uint32_t p, struct sc_rank_result *res, char *err,
+		   size_t errlen)
+{
+	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+	struct sc_run *run = NULL;
+	int rc = sc_run_create(&run, plan, p, &place, err, errlen);
+
+	memset(res, 0, sizeof(*res));
+	if (rc)
+		return rc;
+	sc_run_start(run, sc_now_ns() + 1000000);
+	while (!sc_run_done(run))
+		usleep(1000);
+	rc = sc_run_finish(run, res);
+	sc_run_destroy(run);
+	return rc;
+}
+
+static void job_path(const struct sc_plan *plan, char *path, size_t len)
+{
+	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+	uint64_t off;
+
+	sc_layout_job_file(plan, &place, 0, 0, path, len, &off);
+}
+
+static void cleanup_run(const struct sc_plan *plan)
+{
+	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+
+	sc_run_cleanup(plan, &place);
+}
+
+/* write with verify, corrupt one byte, read back: exactly that block */
+static void test_corrupt_one_block(enum sc_engine_kind engine)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	char err[512], path[600];
+	const uint64_t bad_off = 37 * 4096;
+	int rc, fd;
+
+	check_context = sc_engine_name(engine);
+	plan_phases(&plan, "corrupt", 2);
+	plan.phases[0].io.rw = SC_RW_WRITE;
+	plan.phases[0].io.engine = plan.phases[1].io.engine = engine;
+	rc = run_one(&plan, 0, &res, err, sizeof(err));
+	CHECK(rc == 0, "write: %d %s %s", rc, err, res.error);
+	CHECK(res.ios[SC_DIR_WRITE] == 128 && res.verify_checked == 0 &&
+		  res.verify_mismatches == 0,
+	      "write: %llu writes, %llu checked", (unsigned long long)res.ios[SC_DIR_WRITE],
+	      (unsigned long long)res.verify_checked);
+	sc_rank_result_exit(&res);
+
+	/* the file holds verify blocks: check one by hand */
+	job_path(&plan, path, sizeof(path));
+	{
+		unsigned char *b = xcalloc(1, 4096);
+		struct sc_verify_mismatch m;
+
+		fd = open(path, O_RDWR);
+		CHECK(fd >= 0 && pread(fd, b, 4096, 5 * 4096) == 4096, "read block 5 by hand");
+		CHECK(sc_verify_check(b, 4096, 5 * 4096, sc_verify_run_hash("corrupt"), &m) == 0,
+		      "block 5 on disk passes: failed %#x", m.failed);
+		free(b);
+		/* corrupt 3 bytes in block 37 */
+		CHECK(pwrite(fd, "XYZ", 3, (off_t)(bad_off + 2000)) == 3, "corrupt");
+		close(fd);
+	}
+	rc = run_one(&plan, 1, &res, err, sizeof(err));
+	CHECK(rc == 0, "read: %d %s %s", rc, err, res.error);
+	CHECK(res.verify_checked == 128, "read: %llu blocks checked, want 128",
+	      (unsigned long long)res.verify_checked);
+	CHECK(res.verify_mismatches == 1, "read: %llu mismatches, want exactly 1",
+	      (unsigned long long)res.verify_mismatches);
+	CHECK(res.verify_nkept == 1, "kept %u", res.verify_nkept);
+	if (res.verify_nkept == 1) {
+		const struct sc_verify_mismatch *m = &res.verify_kept[0];
+
+		CHECK(m->offset == bad_off, "mismatch at %llu, want %llu",
+		      (unsigned long long)m->offset, (unsigned long long)bad_off);
+		CHECK(m->failed == SC_VERIFY_BAD_CRC, "failed %#x, want crc only", m->failed);
+		CHECK(m->found.offset == bad_off && m->found.phase == 0 && m->found.rank == 3 &&
+			  m->found.seq == 38,
+		      "found header: offset %llu phase %u rank %u seq %llu",
+		      (unsigned long long)m->found.offset, m->found.phase, m->found.rank,
+		      (unsigned long long)m->found.seq);
+		CHECK(m->bad_bytes >= 1 && m->bad_bytes <= 3 && m->first_bad_byte >= 2000 &&
+			  m->first_bad_byte < 2003,
+		      "%u bad bytes from byte %u", m->bad_bytes, m->first_bad_byte);
+	}
+	sc_rank_result_exit(&res);
+	cleanup_run(&plan);
+	sc_plan_exit(&plan);
+	check_context = NULL;
+}
+
+/* a read phase with verify on a fresh directory lays its data out as verify
+ * blocks; a randrw phase with verify over a region smaller than its depth
+ * (overlaps held back) then checks clean; another run's blocks all fail */
+static void test_layout_and_randrw(void)
+{
+	struct sc_plan plan, other;
+	struct sc_rank_result res;
+	char err[512];
+	int rc;
+
+	plan_phases(&plan, "lay", 2);
+	plan.phases[0].io.rw = SC_RW_RANDREAD;
+	plan.phases[0].io.size_bytes = 64 * 4096;
+	plan.phases[0].io.io_bytes = 256 * 4096;
+	rc = run_one(&plan, 0, &res, err, sizeof(err));
+	CHECK(rc == 0, "randread: %d %s %s", rc, err, res.error);
+	CHECK(res.verify_checked == 256 && res.verify_mismatches == 0,
+	      "laid-out data: %llu checked, %llu mismatches",
+	      (unsigned long long)res.verify_checked, (unsigned long long)res.verify_mismatches);
+	sc_rank_result_exit(&res);
+
+	plan.phases[1].io.rw = SC_RW_RANDRW;
+	plan.phases[1].io.rwmixread_pct = 50;
+	plan.phases[1].io.size_bytes = 8 * 4096; /* 8 blocks, 32 in flight */
+	plan.phases[1].io.iodepth = 32;
+	plan.phases[1].io.io_bytes = 4000 * 4096;
+	rc = run_one(&plan, 1, &res, err, sizeof(err));
+	CHECK(rc == 0, "randrw: %d %s %s", rc, err, res.error);
+	CHECK(res.ios[SC_DIR_READ] + res.ios[SC_DIR_WRITE] == 4000, "randrw: %llu I/Os",
+	      (unsigned long long)(res.ios[SC_DIR_READ] + res.ios[SC_DIR_WRITE]));
+	CHECK(res.verify_checked == res.ios[SC_DIR_READ] && res.verify_mismatches == 0,
+	      "randrw: %llu checked of %llu reads, %llu mismatches",
+	      (unsigned long long)res.verify_checked, (unsigned long long)res.ios[SC_DIR_READ],
+	      (unsigned long long)res.verify_mismatches);
+	sc_rank_result_exit(&res);
+
+	/* the same files read as run "other": every block is another run's */
+	plan_phases(&other, "other", 1);
+	other.phases[0].io.size_bytes = 64 * 4096;
+	other.phases[0].io.io_bytes = 64 * 4096;
+	other.phases[0].io.verify_only = true;
+	free(other.run_id);
+	other.run_id = xstrdup("lay"); /* same directory... */
+	rc = run_one(&other, 0, &res, err, sizeof(err));
+	CHECK(rc == 0 && res.verify_mismatches == 0, "verify_only of run lay: %d %s, %llu bad",
+	      rc, err, (unsigned long long)res.verify_mismatches);
+	sc_rank_result_exit(&res);
+	{
+		/* ...checked against another run id: rename the directory */
+		char from[400], to[400];
+
+		snprintf(from, sizeof(from), "%s/ssdcluster-lay", tmpdir);
+		snprintf(to, sizeof(to), "%s/ssdcluster-other", tmpdir);
+		CHECK(rename(from, to) == 0, "rename");
+		free(other.run_id);
+		other.run_id = xstrdup("other");
+		rc = run_one(&other, 0, &res, err, sizeof(err));
+		CHECK(rc == 0, "verify_only: %d %s", rc, err);
+		CHECK(res.verify_checked == 64 && res.verify_mismatches == 64 &&
+			  res.verify_nkept == 64,
+		      "another run's blocks: %llu checked, %llu mismatches",
+		      (unsigned long long)res.verify_checked,
+		      (unsigned long long)res.verify_mismatches);
+		CHECK(res.verify_nkept && res.verify_kept[0].failed == SC_VERIFY_BAD_RUN &&
+			  res.verify_kept[0].found.run_id == sc_verify_run_hash("lay"),
+		      "failed %#x", res.verify_nkept ? res.verify_kept[0].failed : 0);
+		sc_rank_result_exit(&res);
+		CHECK(rename(to, from) == 0, "rename back");
+	}
+	/* verify_only removes nothing, even without keep */
+	CHECK(sc_verify_only_run(&other), "a plan of verify_only phases");
+	CHECK(!sc_verify_only_run(&plan), "a plan that writes");
+	{
+		struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+		char path[600];
+		struct stat st;
+
+		free(other.run_id);
+		other.run_id = xstrdup("lay");
+		CHECK(sc_run_cleanup(&other, &place) == 0, "cleanup of a verify_only run");
+		job_path(&other, path, sizeof(path));
+		CHECK(stat(path, &st) == 0, "the kept file stays after a verify_only run");
+	}
+	sc_plan_exit(&other);
+	cleanup_run(&plan);
+	sc_plan_exit(&plan);
+}
+
+/* verify_only of a run that is not there: a clear error, nothing created */
+static void test_verify_only_missing(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	char err[512], dir[400];
+	struct stat st;
+	int rc;
+
+	plan_phases(&plan, "absent", 1);
+	plan.phases[0].io.verify_only = true;
+	rc = run_one(&plan, 0, &res, err, sizeof(err));
+	CHECK(rc == -ENOENT, "rc %d, want -ENOENT", rc);
+	CHECK(strstr(err, "--run-id") != NULL, "message names --run-id: %s", err);
+	snprintf(dir, sizeof(dir), "%s/ssdcluster-absent", tmpdir);
+	CHECK(stat(dir, &st) != 0, "no run directory created");
+	sc_plan_exit(&plan);
+}
+
+/* the null engine: writes are filled (their cost is the point), nothing read */
+static void test_null_write(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	char err[512];
+
+	plan_phases(&plan, "null", 1);
+	plan.phases[0].io.rw = SC_RW_RANDWRITE;
+	plan.phases[0].io.engine = SC_ENGINE_NULL;
+	plan.phases[0].io.io_bytes = 1000 * 4096;
+	CHECK(run_one(&plan, 0, &res, err, sizeof(err)) == 0, "null write: %s", err);
+	CHECK(res.ios[SC_DIR_WRITE] == 1000 && res.verify_checked == 0, "null: %llu writes",
+	      (unsigned long long)res.ios[SC_DIR_WRITE]);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+}
+
+int main(void)
+{
+	char probe[300];
+	int pfd;
+
+	test_crc32c_vectors();
+	test_header();
+	test_verifier();
+
+	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_verify");
+	snprintf(probe, sizeof(probe), "%s/probe", tmpdir);
+	pfd = open(probe, O_CREAT | O_RDWR | O_DIRECT, 0644);
+	if (pfd < 0) {
+		printf("SKIP (phase tests): %s does not support O_DIRECT\n", tmpdir);
+	} else {
+		close(pfd);
+		unlink(probe);
+		test_corrupt_one_block(SC_ENGINE_URING);
+		test_corrupt_one_block(SC_ENGINE_PSYNC);
+		test_layout_and_randrw();
+		test_verify_only_missing();
+		test_null_write();
+	}
+	check_rmtree(tmpdir);
+	return check_exit("test_verify");
+}
