@@ -3,7 +3,8 @@
  * rule and keep limit, and whole phases through the runner: a write then a
  * read that finds exactly the one corrupted block, data laid out as verify
  * blocks, another run's blocks, and a verify_only phase that creates
- * nothing. */
+ * nothing; and the config checks of verify and verify_only (exit 2 class
+ * errors, with their location). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../coordinator/config.h"
 #include "check.h"
 #include "job.h"
 #include "layout.h"
@@ -434,6 +436,124 @@ static void test_null_write(void)
 	sc_plan_exit(&plan);
 }
 
+/* ------------------------------------------------------------ config */
+
+/* Loads text (with @D for tmpdir, @F for a file target) and returns
+ * sc_config_load's code; err holds the message, plan (if not NULL) a copy of
+ * what was built. */
+static int load(const char *text, char *err, size_t errlen, struct sc_plan *plan)
+{
+	char path[400], file[400];
+	struct sc_config *cfg = NULL;
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/cfg.yaml", tmpdir);
+	snprintf(file, sizeof(file), "%s/target.img", tmpdir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '@' && (p[1] == 'D' || p[1] == 'F')) {
+			fputs(p[1] == 'D' ? tmpdir : file, f);
+			p++;
+		} else {
+			fputc(*p, f);
+		}
+	}
+	fclose(f);
+	rc = sc_config_load(&cfg, path, NULL, 0, err, errlen);
+	if (!rc && plan)
+		sc_config_take_plan(cfg, plan);
+	sc_config_destroy(cfg);
+	return rc;
+}
+
+#define EXPECT_CFG_ERR(text, where, what)                                                          \
+	do {                                                                                       \
+		char e_[1024];                                                                     \
+		int r_ = load(text, e_, sizeof(e_), NULL);                                         \
+		CHECK(r_ == -EINVAL && strstr(e_, where) && strstr(e_, what),                      \
+		      "load: %d %s (want %s ... %s)", r_, e_, where, what);                        \
+	} while (0)
+
+static void test_config(void)
+{
+	char err[1024], file[400];
+	struct sc_plan plan;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/target.img", tmpdir);
+	f = fopen(file, "w");
+	CHECK(f && ftruncate(fileno(f), 1 << 20) == 0, "file target");
+	if (f)
+		fclose(f);
+
+	/* accepted: write then read with verify; verify_only implies crc32c */
+	CHECK(load("targets: [{path: @D}]\ndefaults: {verify: crc32c, bs: 4KiB, size: 64KiB}\n"
+		   "phases:\n  - rw: write\n  - rw: randread\n  - {workload: kvcache, bs: 4KiB, "
+		   "size: 64KiB, jobs: 1, iodepth: 4}\n",
+		   err, sizeof(err), &plan) == 0,
+	      "write + read + kvcache with verify: %s", err);
+	if (plan.nphases == 3)
+		CHECK(plan.phases[1].io.verify == SC_VERIFY_CRC32C &&
+			  plan.phases[2].io.verify == SC_VERIFY_CRC32C && !plan.phases[1].io.verify_only,
+		      "verify in the plan");
+	sc_plan_exit(&plan);
+	CHECK(load("targets: [{path: @D}]\nphases:\n  - {rw: read, verify_only: true, size: 64KiB}\n"
+		   "  - {rw: randread, verify_only: true, size: 64KiB}\n",
+		   err, sizeof(err), &plan) == 0,
+	      "verify_only reads: %s", err);
+	if (plan.nphases == 2)
+		CHECK(plan.phases[0].io.verify == SC_VERIFY_CRC32C && plan.phases[1].io.verify_only &&
+			  sc_verify_only_run(&plan),
+		      "verify_only implies verify: crc32c");
+	sc_plan_exit(&plan);
+	CHECK(load("targets: [{path: @D}]\nphases:\n  - {rw: randwrite, verify: crc32c, engine: "
+		   "null}\n",
+		   err, sizeof(err), NULL) == 0,
+	      "null engine writes with verify: %s", err);
+	CHECK(load("targets: [{path: @F, allow_destroy: true}]\nphases:\n"
+		   "  - {rw: write, verify: crc32c, size: 64KiB}\n"
+		   "  - {rw: randread, verify: crc32c, size: 64KiB}\n",
+		   err, sizeof(err), NULL) == 0,
+	      "file target, written then read with verify: %s", err);
+
+	/* refused, each at its key */
+	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: write, verify: crc32c, bs: 32B, "
+		       "size: 64KiB, direct: false}\n",
+		       ":3:37: phases.0.bs:", "32B is smaller than the 48 B header");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: randrw, verify_only: true}\n",
+		       ":3:31: phases.0.verify_only:", "rw must be read or randread");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: write}\n"
+		       "  - {rw: read, verify_only: true}\n",
+		       ":4:29: phases.1.verify_only:", "phases.0 (phase0) is not verify_only");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: read, verify_only: true, verify: "
+		       "none}\n",
+		       ":3:43: phases.0.verify:", "none contradicts verify_only");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: read, verify: crc32c, engine: "
+		       "null}\n",
+		       ":3:40: phases.0.engine:", "null engine stores nothing");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: write}\n"
+		       "  - {rw: read, verify: crc32c}\n",
+		       ":4:24: phases.1.verify:", "what phases.0 (phase0) wrote or laid out without "
+						 "verify");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: write, verify: crc32c, bs: "
+		       "8KiB}\n  - {rw: read, verify: crc32c, bs: 4KiB}\n",
+		       ":4:36: phases.1.bs:", "4KiB, but phases.0 (phase0) wrote or laid out its "
+					     "verify blocks with bs 8KiB");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: read, verify: crc32c, bs: "
+		       "[4KiB, 8KiB]}\n",
+		       ":3:36: phases.0.bs:", "cannot sweep bs");
+	EXPECT_CFG_ERR("targets: [{path: @F, allow_destroy: true}]\nphases:\n"
+		       "  - {rw: randread, verify: crc32c, size: 64KiB}\n",
+		       ":3:28: phases.0.verify:", "no earlier phase wrote verify blocks");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\ndefaults: {verify: crc32c}\nphases:\n"
+		       "  - {rw: write, bs: 8KiB}\n  - {rw: read}\n",
+		       "phases.1.bs:", "with bs 8KiB");
+	unlink(file);
+}
+
 int main(void)
 {
 	char probe[300];
@@ -444,6 +564,7 @@ int main(void)
 	test_verifier();
 
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_verify");
+	test_config();
 	snprintf(probe, sizeof(probe), "%s/probe", tmpdir);
 	pfd = open(probe, O_CREAT | O_RDWR | O_DIRECT, 0644);
 	if (pfd < 0) {
