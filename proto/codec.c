@@ -134,6 +134,9 @@ static bool rank_ok(const struct sc_rank_result *r, const struct sc_plan *plan)
 		return false;
 	if (plan && r->target >= plan->ntargets)
 		return false;
+	if (r->verify_nkept > SC_VERIFY_KEEP || (r->verify_nkept && !r->verify_kept) ||
+	    r->verify_nkept > r->verify_mismatches)
+		return false;
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		if (!lat_ok(&r->lat[d]) || !lat_ok(&r->resp[d]))
 			return false;
@@ -470,6 +473,41 @@ static Ssdcluster__LatSummary *lat_to_pb(struct arena *a, const struct sc_lat_su
 	return m;
 }
 
+/* The verify counts and kept mismatches of r into m.  0 or -ENOMEM. */
+static int verify_to_pb(struct arena *a, const struct sc_rank_result *r,
+			Ssdcluster__RankResult *m)
+{
+	Ssdcluster__VerifyMismatch *v = arena_alloc(a, r->verify_nkept, sizeof(*v));
+
+	m->verify_checked = r->verify_checked;
+	m->verify_mismatches = r->verify_mismatches;
+	m->verify_kept = arena_alloc(a, r->verify_nkept, sizeof(*m->verify_kept));
+	if (r->verify_nkept && (!v || !m->verify_kept))
+		return -ENOMEM;
+	m->n_verify_kept = r->verify_nkept;
+	for (uint32_t i = 0; i < r->verify_nkept; i++) {
+		const struct sc_verify_mismatch *k = &r->verify_kept[i];
+
+		ssdcluster__verify_mismatch__init(&v[i]);
+		v[i].offset = k->offset;
+		v[i].job = k->job;
+		v[i].failed = k->failed;
+		v[i].found_magic = k->found.magic;
+		v[i].found_offset = k->found.offset;
+		v[i].found_run_id = k->found.run_id;
+		v[i].found_seq = k->found.seq;
+		v[i].found_len = k->found.len;
+		v[i].found_phase = k->found.phase;
+		v[i].found_rank = k->found.rank;
+		v[i].found_crc = k->found.crc;
+		v[i].crc_data = k->crc_data;
+		v[i].bad_bytes = k->bad_bytes;
+		v[i].first_bad_byte = k->first_bad_byte;
+		m->verify_kept[i] = &v[i];
+	}
+	return 0;
+}
+
 static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_result *r)
 {
 	Ssdcluster__RankResult *m = arena_alloc(a, 1, sizeof(*m));
@@ -516,6 +554,8 @@ static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_
 	m->compute_ns = r->compute_ns;
 	m->busy_end_ns = r->busy_end_ns;
 	m->peak_rss_bytes = r->peak_rss_bytes;
+	if (verify_to_pb(a, r, m))
+		return NULL;
 
 	/* One column per field of struct sc_second. */
 	uint64_t *col = arena_alloc(a, (size_t)n * 6u, sizeof(*col));
@@ -822,6 +862,44 @@ static int lat_from_pb(const Ssdcluster__LatSummary *m, struct sc_lat_summary *s
 	return 0;
 }
 
+/* The verify counts and kept mismatches of m into r (at most
+ * SC_VERIFY_KEEP kept).  0, -EBADMSG or -ENOMEM. */
+static int verify_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *r)
+{
+	size_t n = m->n_verify_kept;
+	int err;
+
+	if (n > SC_VERIFY_KEEP)
+		return -EBADMSG;
+	r->verify_checked = m->verify_checked;
+	r->verify_mismatches = m->verify_mismatches;
+	if ((err = alloc_array((void **)&r->verify_kept, n, sizeof(*r->verify_kept))))
+		return err;
+	r->verify_nkept = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		const Ssdcluster__VerifyMismatch *v = m->verify_kept[i];
+		struct sc_verify_mismatch *k = &r->verify_kept[i];
+
+		if (!v)
+			return -EBADMSG;
+		k->offset = v->offset;
+		k->job = v->job;
+		k->failed = v->failed;
+		k->found.magic = v->found_magic;
+		k->found.offset = v->found_offset;
+		k->found.run_id = v->found_run_id;
+		k->found.seq = v->found_seq;
+		k->found.len = v->found_len;
+		k->found.phase = v->found_phase;
+		k->found.rank = v->found_rank;
+		k->found.crc = v->found_crc;
+		k->crc_data = v->crc_data;
+		k->bad_bytes = v->bad_bytes;
+		k->first_bad_byte = v->first_bad_byte;
+	}
+	return 0;
+}
+
 /* r is zeroed; on error it holds what was filled so far. */
 static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *r)
 {
@@ -860,6 +938,8 @@ static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *
 	r->compute_ns = m->compute_ns;
 	r->busy_end_ns = m->busy_end_ns;
 	r->peak_rss_bytes = m->peak_rss_bytes;
+	if ((err = verify_from_pb(m, r)))
+		return err;
 
 	if (m->n_sec_read_bytes != n || m->n_sec_write_bytes != n || m->n_sec_read_ios != n ||
 	    m->n_sec_write_ios != n || m->n_sec_read_max_lat_ns != n ||
