@@ -19,6 +19,7 @@
 #include "job.h"
 #include "layout.h"
 #include "plan.h"
+#include "rundir.h"
 #include "verify.h"
 
 static char tmpdir[256];
@@ -214,13 +215,31 @@ static void plan_phases(struct sc_plan *plan, const char *run_id, uint32_t n)
 	}
 }
 
-/* Runs phase p of plan as rank 3; sc_run_finish's code, res filled. */
-static int run_one(const struct sc_plan *plan, uint32_t p, struct sc_rank_result *res, char *err,
-		   size_t errlen)
+static const struct sc_place place3 = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+
+/* Makes plan's run directory into rd, as the coordinator does. */
+static void make_run_dir(const struct sc_plan *plan, struct sc_rundir *rd)
 {
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+	char err[512];
+
+	sc_rundir_init(rd);
+	CHECK(sc_rundir_create(rd, plan, &place3, "key", err, sizeof(err)) == 0, "%s", err);
+}
+
+/* Removes rd's directory (if it made it) and closes it. */
+static void drop_run_dir(struct sc_rundir *rd)
+{
+	CHECK(sc_rundir_remove(rd) == 0, "remove %s", rd->path);
+	sc_rundir_exit(rd);
+}
+
+/* Runs phase p of plan as rank 3 in run directory rd; sc_run_finish's
+ * code, res filled. */
+static int run_one(const struct sc_plan *plan, uint32_t p, const struct sc_rundir *rd,
+		   struct sc_rank_result *res, char *err, size_t errlen)
+{
 	struct sc_run *run = NULL;
-	int rc = sc_run_create(&run, plan, p, &place, err, errlen);
+	int rc = sc_run_create(&run, plan, p, &place3, rd, err, errlen);
 
 	memset(res, 0, sizeof(*res));
 	if (rc)
@@ -235,17 +254,9 @@ static int run_one(const struct sc_plan *plan, uint32_t p, struct sc_rank_result
 
 static void job_path(const struct sc_plan *plan, char *path, size_t len)
 {
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	uint64_t off;
 
-	sc_layout_job_file(plan, &place, 0, 0, path, len, &off);
-}
-
-static void cleanup_run(const struct sc_plan *plan)
-{
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
-
-	sc_run_cleanup(plan, &place);
+	sc_layout_job_file(plan, &place3, 0, 0, path, len, &off);
 }
 
 /* write with verify, corrupt one byte, read back: exactly that block */
@@ -253,6 +264,7 @@ static void test_corrupt_one_block(enum sc_engine_kind engine)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
+	struct sc_rundir rd;
 	char err[512], path[600];
 	const uint64_t bad_off = 37 * 4096;
 	int rc, fd;
@@ -261,7 +273,8 @@ static void test_corrupt_one_block(enum sc_engine_kind engine)
 	plan_phases(&plan, "corrupt", 2);
 	plan.phases[0].io.rw = SC_RW_WRITE;
 	plan.phases[0].io.engine = plan.phases[1].io.engine = engine;
-	rc = run_one(&plan, 0, &res, err, sizeof(err));
+	make_run_dir(&plan, &rd);
+	rc = run_one(&plan, 0, &rd, &res, err, sizeof(err));
 	CHECK(rc == 0, "write: %d %s %s", rc, err, res.error);
 	CHECK(res.ios[SC_DIR_WRITE] == 128 && res.verify_checked == 0 &&
 		  res.verify_mismatches == 0,
@@ -284,7 +297,7 @@ static void test_corrupt_one_block(enum sc_engine_kind engine)
 		CHECK(pwrite(fd, "XYZ", 3, (off_t)(bad_off + 2000)) == 3, "corrupt");
 		close(fd);
 	}
-	rc = run_one(&plan, 1, &res, err, sizeof(err));
+	rc = run_one(&plan, 1, &rd, &res, err, sizeof(err));
 	CHECK(rc == 0, "read: %d %s %s", rc, err, res.error);
 	CHECK(res.verify_checked == 128, "read: %llu blocks checked, want 128",
 	      (unsigned long long)res.verify_checked);
@@ -307,26 +320,30 @@ static void test_corrupt_one_block(enum sc_engine_kind engine)
 		      "%u bad bytes from byte %u", m->bad_bytes, m->first_bad_byte);
 	}
 	sc_rank_result_exit(&res);
-	cleanup_run(&plan);
+	drop_run_dir(&rd);
 	sc_plan_exit(&plan);
 	check_context = NULL;
 }
 
 /* a read phase with verify on a fresh directory lays its data out as verify
  * blocks; a randrw phase with verify over a region smaller than its depth
- * (overlaps held back) then checks clean; another run's blocks all fail */
+ * (overlaps held back) then checks clean; a verify_only phase re-reads the
+ * kept directory; another run's blocks all fail; nothing is removed */
 static void test_layout_and_randrw(void)
 {
 	struct sc_plan plan, other;
 	struct sc_rank_result res;
-	char err[512];
+	struct sc_rundir rd, kept;
+	char err[512], path[600], from[400], to[400];
+	struct stat st;
 	int rc;
 
 	plan_phases(&plan, "lay", 2);
 	plan.phases[0].io.rw = SC_RW_RANDREAD;
 	plan.phases[0].io.size_bytes = 64 * 4096;
 	plan.phases[0].io.io_bytes = 256 * 4096;
-	rc = run_one(&plan, 0, &res, err, sizeof(err));
+	make_run_dir(&plan, &rd);
+	rc = run_one(&plan, 0, &rd, &res, err, sizeof(err));
 	CHECK(rc == 0, "randread: %d %s %s", rc, err, res.error);
 	CHECK(res.verify_checked == 256 && res.verify_mismatches == 0,
 	      "laid-out data: %llu checked, %llu mismatches",
@@ -338,7 +355,7 @@ static void test_layout_and_randrw(void)
 	plan.phases[1].io.size_bytes = 8 * 4096; /* 8 blocks, 32 in flight */
 	plan.phases[1].io.iodepth = 32;
 	plan.phases[1].io.io_bytes = 4000 * 4096;
-	rc = run_one(&plan, 1, &res, err, sizeof(err));
+	rc = run_one(&plan, 1, &rd, &res, err, sizeof(err));
 	CHECK(rc == 0, "randrw: %d %s %s", rc, err, res.error);
 	CHECK(res.ios[SC_DIR_READ] + res.ios[SC_DIR_WRITE] == 4000, "randrw: %llu I/Os",
 	      (unsigned long long)(res.ios[SC_DIR_READ] + res.ios[SC_DIR_WRITE]));
@@ -348,55 +365,48 @@ static void test_layout_and_randrw(void)
 	      (unsigned long long)res.verify_mismatches);
 	sc_rank_result_exit(&res);
 
-	/* the same files read as run "other": every block is another run's */
-	plan_phases(&other, "other", 1);
+	/* a verify_only run of the same id re-reads the kept directory */
+	plan_phases(&other, "lay", 1);
 	other.phases[0].io.size_bytes = 64 * 4096;
 	other.phases[0].io.io_bytes = 64 * 4096;
 	other.phases[0].io.verify_only = true;
-	free(other.run_id);
-	other.run_id = xstrdup("lay"); /* same directory... */
-	rc = run_one(&other, 0, &res, err, sizeof(err));
-	CHECK(rc == 0 && res.verify_mismatches == 0, "verify_only of run lay: %d %s, %llu bad",
-	      rc, err, (unsigned long long)res.verify_mismatches);
-	sc_rank_result_exit(&res);
-	{
-		/* ...checked against another run id: rename the directory */
-		char from[400], to[400];
-
-		snprintf(from, sizeof(from), "%s/ssdcluster-lay", tmpdir);
-		snprintf(to, sizeof(to), "%s/ssdcluster-other", tmpdir);
-		CHECK(rename(from, to) == 0, "rename");
-		free(other.run_id);
-		other.run_id = xstrdup("other");
-		rc = run_one(&other, 0, &res, err, sizeof(err));
-		CHECK(rc == 0, "verify_only: %d %s", rc, err);
-		CHECK(res.verify_checked == 64 && res.verify_mismatches == 64 &&
-			  res.verify_nkept == 64,
-		      "another run's blocks: %llu checked, %llu mismatches",
-		      (unsigned long long)res.verify_checked,
-		      (unsigned long long)res.verify_mismatches);
-		CHECK(res.verify_nkept && res.verify_kept[0].failed == SC_VERIFY_BAD_RUN &&
-			  res.verify_kept[0].found.run_id == sc_verify_run_hash("lay"),
-		      "failed %#x", res.verify_nkept ? res.verify_kept[0].failed : 0);
-		sc_rank_result_exit(&res);
-		CHECK(rename(to, from) == 0, "rename back");
-	}
-	/* verify_only removes nothing, even without keep */
 	CHECK(sc_verify_only_run(&other), "a plan of verify_only phases");
 	CHECK(!sc_verify_only_run(&plan), "a plan that writes");
-	{
-		struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
-		char path[600];
-		struct stat st;
+	sc_rundir_init(&kept);
+	CHECK(sc_rundir_open_kept(&kept, &other, &place3, err, sizeof(err)) == 0, "open kept: %s",
+	      err);
+	rc = run_one(&other, 0, &kept, &res, err, sizeof(err));
+	CHECK(rc == 0 && res.verify_checked == 64 && res.verify_mismatches == 0,
+	      "verify_only of run lay: %d %s, %llu checked, %llu bad", rc, err,
+	      (unsigned long long)res.verify_checked, (unsigned long long)res.verify_mismatches);
+	sc_rank_result_exit(&res);
+	CHECK(sc_rundir_remove(&kept) == 0, "remove of a kept run directory");
+	sc_rundir_exit(&kept);
+	job_path(&other, path, sizeof(path));
+	CHECK(stat(path, &st) == 0, "the kept file stays after a verify_only run");
 
-		free(other.run_id);
-		other.run_id = xstrdup("lay");
-		CHECK(sc_run_cleanup(&other, &place) == 0, "cleanup of a verify_only run");
-		job_path(&other, path, sizeof(path));
-		CHECK(stat(path, &st) == 0, "the kept file stays after a verify_only run");
-	}
+	/* the same blocks checked as another run's: rename the directory */
+	snprintf(from, sizeof(from), "%s/ssdcluster-lay", tmpdir);
+	snprintf(to, sizeof(to), "%s/ssdcluster-other", tmpdir);
+	CHECK(rename(from, to) == 0, "rename");
+	free(other.run_id);
+	other.run_id = xstrdup("other");
+	sc_rundir_init(&kept);
+	CHECK(sc_rundir_open_kept(&kept, &other, &place3, err, sizeof(err)) == 0, "open kept: %s",
+	      err);
+	rc = run_one(&other, 0, &kept, &res, err, sizeof(err));
+	CHECK(rc == 0, "verify_only: %d %s", rc, err);
+	CHECK(res.verify_checked == 64 && res.verify_mismatches == 64 && res.verify_nkept == 64,
+	      "another run's blocks: %llu checked, %llu mismatches",
+	      (unsigned long long)res.verify_checked, (unsigned long long)res.verify_mismatches);
+	CHECK(res.verify_nkept && res.verify_kept[0].failed == SC_VERIFY_BAD_RUN &&
+		  res.verify_kept[0].found.run_id == sc_verify_run_hash("lay"),
+	      "failed %#x", res.verify_nkept ? res.verify_kept[0].failed : 0);
+	sc_rank_result_exit(&res);
+	sc_rundir_exit(&kept);
+	CHECK(rename(to, from) == 0, "rename back");
 	sc_plan_exit(&other);
-	cleanup_run(&plan);
+	drop_run_dir(&rd);
 	sc_plan_exit(&plan);
 }
 
@@ -405,17 +415,32 @@ static void test_verify_only_missing(void)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	char err[512], dir[400];
+	struct sc_rundir kept;
+	char err[512], dir[400], path[600];
 	struct stat st;
 	int rc;
 
 	plan_phases(&plan, "absent", 1);
 	plan.phases[0].io.verify_only = true;
-	rc = run_one(&plan, 0, &res, err, sizeof(err));
-	CHECK(rc == -ENOENT, "rc %d, want -ENOENT", rc);
-	CHECK(strstr(err, "--run-id") != NULL, "message names --run-id: %s", err);
+	sc_rundir_init(&kept);
+	rc = sc_rundir_open_kept(&kept, &plan, &place3, err, sizeof(err));
+	CHECK(rc == -ENOENT, "open kept of a run never made: %d", rc);
+	CHECK(strstr(err, "no kept run") && strstr(err, "--run-id absent"), "message: %s", err);
+	sc_rundir_exit(&kept);
 	snprintf(dir, sizeof(dir), "%s/ssdcluster-absent", tmpdir);
 	CHECK(stat(dir, &st) != 0, "no run directory created");
+
+	/* a kept directory without the job's file */
+	CHECK(mkdir(dir, 0700) == 0, "mkdir");
+	sc_rundir_init(&kept);
+	CHECK(sc_rundir_open_kept(&kept, &plan, &place3, err, sizeof(err)) == 0, "%s", err);
+	rc = run_one(&plan, 0, &kept, &res, err, sizeof(err));
+	CHECK(rc == -ENOENT, "rc %d, want -ENOENT", rc);
+	CHECK(strstr(err, "--run-id") != NULL, "message names --run-id: %s", err);
+	job_path(&plan, path, sizeof(path));
+	CHECK(stat(path, &st) != 0, "no file created");
+	sc_rundir_exit(&kept);
+	rmdir(dir);
 	sc_plan_exit(&plan);
 }
 
@@ -430,7 +455,7 @@ static void test_null_write(void)
 	plan.phases[0].io.rw = SC_RW_RANDWRITE;
 	plan.phases[0].io.engine = SC_ENGINE_NULL;
 	plan.phases[0].io.io_bytes = 1000 * 4096;
-	CHECK(run_one(&plan, 0, &res, err, sizeof(err)) == 0, "null write: %s", err);
+	CHECK(run_one(&plan, 0, NULL, &res, err, sizeof(err)) == 0, "null write: %s", err);
 	CHECK(res.ios[SC_DIR_WRITE] == 1000 && res.verify_checked == 0, "null: %llu writes",
 	      (unsigned long long)res.ios[SC_DIR_WRITE]);
 	sc_rank_result_exit(&res);
