@@ -33,7 +33,9 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 	if (fig->errors)
 		snprintf(err, sizeof(err), "  %llu I/O errors on %u rank(s)",
 			 (unsigned long long)fig->errors, fig->ranks_with_errors);
-	if (phase->io.verify != SC_VERIFY_NONE) {
+	if (phase->io.verify != SC_VERIFY_NONE && !sc_rw_reads(phase->io.rw)) {
+		snprintf(vfy, sizeof(vfy), "  verify: blocks written with headers");
+	} else if (phase->io.verify != SC_VERIFY_NONE) {
 		struct sc_verify_figures v;
 
 		sc_verify_figures(rec, &v);

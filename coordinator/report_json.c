@@ -635,7 +635,6 @@ static struct json_object *mismatch_json(struct jb *b, const struct sc_run_recor
 	jput_u64(b, exp, "offset", m->offset);
 	jput_hex(b, exp, "run_id", sc_verify_run_hash(rec->plan.run_id), 16);
 	jput_u64(b, exp, "length_bytes", bs_bytes);
-	jput_hex(b, exp, "crc", m->crc_data, 8);
 	jput(b, o, "expected", exp);
 	jput_hex(b, found, "magic", m->found.magic, 16);
 	jput_u64(b, found, "offset", m->found.offset);
@@ -645,6 +644,7 @@ static struct json_object *mismatch_json(struct jb *b, const struct sc_run_recor
 	jput_u64(b, found, "phase", m->found.phase);
 	jput_u64(b, found, "rank", m->found.rank);
 	jput_hex(b, found, "crc", m->found.crc, 8);
+	jput_hex(b, found, "crc_of_data", m->crc_data, 8);
 	jput(b, o, "found", found);
 	jput_u64(b, o, "bad_bytes", m->bad_bytes);
 	jput_u64(b, o, "first_bad_byte", m->first_bad_byte);
