@@ -14,8 +14,12 @@
  *   40 rank     the rank that wrote it
  *   44 crc      CRC32C of the whole block with these 4 bytes zero
  *
- * and the rest is a pattern reproducible from (run id, offset, seq, phase),
- * so that the block as written can be rebuilt from its header alone.
+ * and the rest is a pattern reproducible from the run id and the header:
+ * a base pattern drawn from the run id (the same for every block of the
+ * run) XORed with a 64-bit key drawn from (run id, offset, seq, phase,
+ * rank), so the block as written can be rebuilt from its header alone, and
+ * filling one costs a pass of XOR (plus the CRC) rather than a random
+ * number per word.
  *
  * A read checks: the magic, that the header's offset is the offset read,
  * that its run id is this run's, that its length is bs, and the CRC32C of the
@@ -90,10 +94,15 @@ uint32_t sc_crc32c(uint32_t crc, const void *buf, size_t len);
 /* FNV-1a 64 of a run id text (NULL: of ""). */
 uint64_t sc_verify_run_hash(const char *run_id);
 
+/* Fills len bytes at base with the base pattern of run run_id (for blocks
+ * of up to len bytes). */
+void sc_verify_base(void *base, uint32_t len, uint64_t run_id);
+
 /* Writes a whole block of h->len bytes at block: h's fields (magic and crc
- * are set here), the pattern after the header and the CRC over it all.
- * h->len >= SC_VERIFY_HEADER_BYTES. */
-void sc_verify_fill(void *block, struct sc_verify_header *h);
+ * are set here), the pattern after the header (from base, the run's base
+ * pattern of at least h->len bytes) and the CRC over it all.  h->len >=
+ * SC_VERIFY_HEADER_BYTES. */
+void sc_verify_fill(void *block, struct sc_verify_header *h, const void *base);
 
 /* Checks the len bytes read at offset against what a block of run run_id
  * written there holds.  0 when it passes; else the SC_VERIFY_BAD_* bits,
@@ -104,9 +113,9 @@ uint32_t sc_verify_check(const void *block, uint32_t len, uint64_t offset, uint6
 /* Fills m->bad_bytes and m->first_bad_byte for a block that failed the
  * check: rebuilds, in scratch (len bytes), the block that should be there
  * from the expected offset, run id and length and the sequence, phase and
- * rank its header gives, and compares. */
-void sc_verify_diff(const void *block, uint32_t len, uint64_t run_id, void *scratch,
-		    struct sc_verify_mismatch *m);
+ * rank its header gives (base: the run's base pattern), and compares. */
+void sc_verify_diff(const void *block, uint32_t len, uint64_t run_id, const void *base,
+		    void *scratch, struct sc_verify_mismatch *m);
 
 /* Text for the failed bits: "crc", "offset, run id", ... into buf. */
 const char *sc_verify_failed_text(uint32_t failed, char *buf, size_t len);
@@ -125,6 +134,7 @@ struct sc_verifier {
 	uint64_t seq;           /* writes filled so far */
 	uint64_t *slot_off;     /* per slot: offset of the I/O in flight */
 	uint8_t *slot_op;       /* per slot: 0 idle, 1 read, 2 write */
+	void *base;             /* bs bytes: the run's base pattern */
 	void *scratch;          /* bs bytes, to rebuild a bad block */
 	uint64_t checked;       /* blocks read and checked */
 	uint64_t mismatches;    /* of them, blocks that failed */

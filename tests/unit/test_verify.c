@@ -49,7 +49,7 @@ static void test_crc32c_vectors(void)
 static void test_header(void)
 {
 	enum { LEN = 4096 };
-	unsigned char *b = xcalloc(1, LEN), *scratch = xcalloc(1, LEN);
+	unsigned char *b = xcalloc(1, LEN), *scratch = xcalloc(1, LEN), *base = xcalloc(1, LEN);
 	uint64_t run = sc_verify_run_hash("run-A");
 	struct sc_verify_header h = {.offset = 3 * LEN, .run_id = run, .seq = 42, .len = LEN,
 				     .phase = 2, .rank = 5};
@@ -59,7 +59,8 @@ static void test_header(void)
 	CHECK(sc_verify_run_hash("run-A") != sc_verify_run_hash("run-B"), "run hashes differ");
 	CHECK(sc_verify_run_hash("") == 0xcbf29ce484222325ull, "FNV-1a 64 of \"\"");
 	CHECK(sc_verify_run_hash("a") == 0xaf63dc4c8601ec8cull, "FNV-1a 64 of \"a\"");
-	sc_verify_fill(b, &h);
+	sc_verify_base(base, LEN, run);
+	sc_verify_fill(b, &h, base);
 	CHECK(memcmp(b, "SCVRFY01", 8) == 0, "magic at the start");
 	CHECK(b[8] == 0x00 && b[9] == 0x30 && b[10] == 0 && b[15] == 0,
 	      "offset little-endian (12288 = 0x3000)");
@@ -73,14 +74,14 @@ static void test_header(void)
 		struct sc_verify_header h2 = h;
 
 		h2.offset += LEN;
-		sc_verify_fill(c, &h2);
+		sc_verify_fill(c, &h2, base);
 		CHECK(memcmp(b + 64, c + 64, LEN - 64) != 0, "other offset, other pattern");
 		h2 = h;
 		h2.seq++;
-		sc_verify_fill(c, &h2);
+		sc_verify_fill(c, &h2, base);
 		CHECK(memcmp(b + 64, c + 64, LEN - 64) != 0, "other sequence, other pattern");
 		h2 = h;
-		sc_verify_fill(c, &h2);
+		sc_verify_fill(c, &h2, base);
 		CHECK(memcmp(b, c, LEN) == 0, "same header, same block (reproducible)");
 		free(c);
 	}
@@ -92,7 +93,7 @@ static void test_header(void)
 	CHECK(m.offset == 3 * LEN && m.found.seq == 42 && m.found.offset == 3 * LEN &&
 		  m.found.crc == h.crc && m.crc_data != h.crc,
 	      "mismatch holds what was found");
-	sc_verify_diff(b, LEN, run, scratch, &m);
+	sc_verify_diff(b, LEN, run, base, scratch, &m);
 	CHECK(m.bad_bytes == 1 && m.first_bad_byte == 1000, "diff: %u bad bytes from %u",
 	      m.bad_bytes, m.first_bad_byte);
 	CHECK(strcmp(sc_verify_failed_text(m.failed, why, sizeof(why)), "crc") == 0, "text %s",
@@ -117,7 +118,7 @@ static void test_header(void)
 	      "header offset changed: failed %#x", m.failed);
 	CHECK(strcmp(sc_verify_failed_text(m.failed, why, sizeof(why)), "offset, crc") == 0,
 	      "text %s", why);
-	sc_verify_diff(b, LEN, run, scratch, &m);
+	sc_verify_diff(b, LEN, run, base, scratch, &m);
 	CHECK(m.bad_bytes == 1 && m.first_bad_byte == 9, "diff: %u bad bytes from %u",
 	      m.bad_bytes, m.first_bad_byte);
 	/* zeros: no header at all */
@@ -127,6 +128,7 @@ static void test_header(void)
 	CHECK(sc_verify_check(b, 16, 0, run, NULL) == SC_VERIFY_BAD_LEN, "shorter than a header");
 	free(b);
 	free(scratch);
+	free(base);
 }
 
 /* The verifier alone: overlap rule, fills, checks, counts, keep limit. */
