@@ -473,6 +473,46 @@ static Ssdcluster__LatSummary *lat_to_pb(struct arena *a, const struct sc_lat_su
 	return m;
 }
 
+/* struct sc_verify_mismatch <-> VerifyMismatch: one list of fields drives
+ * both directions (each pair has the same width, checked at compile time). */
+#define VM_FIELD(pbf, cf)                                                                          \
+	{offsetof(Ssdcluster__VerifyMismatch, pbf), offsetof(struct sc_verify_mismatch, cf),       \
+	 sizeof(((struct sc_verify_mismatch *)0)->cf) +                                            \
+	     0 * sizeof(char[sizeof(((Ssdcluster__VerifyMismatch *)0)->pbf) ==                     \
+				     sizeof(((struct sc_verify_mismatch *)0)->cf)                  \
+				 ? 1                                                               \
+				 : -1])}
+static const struct {
+	size_t pb, c, size;
+} vm_fields[] = {
+    VM_FIELD(offset, offset),
+    VM_FIELD(job, job),
+    VM_FIELD(failed, failed),
+    VM_FIELD(found_magic, found.magic),
+    VM_FIELD(found_offset, found.offset),
+    VM_FIELD(found_run_id, found.run_id),
+    VM_FIELD(found_seq, found.seq),
+    VM_FIELD(found_len, found.len),
+    VM_FIELD(found_phase, found.phase),
+    VM_FIELD(found_rank, found.rank),
+    VM_FIELD(found_crc, found.crc),
+    VM_FIELD(crc_data, crc_data),
+    VM_FIELD(bad_bytes, bad_bytes),
+    VM_FIELD(first_bad_byte, first_bad_byte),
+};
+#undef VM_FIELD
+
+/* Copies every field of vm_fields from a message to a struct (to_pb false)
+ * or back. */
+static void vm_copy(Ssdcluster__VerifyMismatch *pb, struct sc_verify_mismatch *c, bool to_pb)
+{
+	for (size_t i = 0; i < sizeof(vm_fields) / sizeof(vm_fields[0]); i++) {
+		char *p = (char *)pb + vm_fields[i].pb, *q = (char *)c + vm_fields[i].c;
+
+		memcpy(to_pb ? p : q, to_pb ? q : p, vm_fields[i].size);
+	}
+}
+
 /* The verify counts and kept mismatches of r into m.  0 or -ENOMEM. */
 static int verify_to_pb(struct arena *a, const struct sc_rank_result *r,
 			Ssdcluster__RankResult *m)
@@ -486,23 +526,8 @@ static int verify_to_pb(struct arena *a, const struct sc_rank_result *r,
 		return -ENOMEM;
 	m->n_verify_kept = r->verify_nkept;
 	for (uint32_t i = 0; i < r->verify_nkept; i++) {
-		const struct sc_verify_mismatch *k = &r->verify_kept[i];
-
 		ssdcluster__verify_mismatch__init(&v[i]);
-		v[i].offset = k->offset;
-		v[i].job = k->job;
-		v[i].failed = k->failed;
-		v[i].found_magic = k->found.magic;
-		v[i].found_offset = k->found.offset;
-		v[i].found_run_id = k->found.run_id;
-		v[i].found_seq = k->found.seq;
-		v[i].found_len = k->found.len;
-		v[i].found_phase = k->found.phase;
-		v[i].found_rank = k->found.rank;
-		v[i].found_crc = k->found.crc;
-		v[i].crc_data = k->crc_data;
-		v[i].bad_bytes = k->bad_bytes;
-		v[i].first_bad_byte = k->first_bad_byte;
+		vm_copy(&v[i], &r->verify_kept[i], true);
 		m->verify_kept[i] = &v[i];
 	}
 	return 0;
@@ -877,25 +902,9 @@ static int verify_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result
 		return err;
 	r->verify_nkept = (uint32_t)n;
 	for (size_t i = 0; i < n; i++) {
-		const Ssdcluster__VerifyMismatch *v = m->verify_kept[i];
-		struct sc_verify_mismatch *k = &r->verify_kept[i];
-
-		if (!v)
+		if (!m->verify_kept[i])
 			return -EBADMSG;
-		k->offset = v->offset;
-		k->job = v->job;
-		k->failed = v->failed;
-		k->found.magic = v->found_magic;
-		k->found.offset = v->found_offset;
-		k->found.run_id = v->found_run_id;
-		k->found.seq = v->found_seq;
-		k->found.len = v->found_len;
-		k->found.phase = v->found_phase;
-		k->found.rank = v->found_rank;
-		k->found.crc = v->found_crc;
-		k->crc_data = v->crc_data;
-		k->bad_bytes = v->bad_bytes;
-		k->first_bad_byte = v->first_bad_byte;
+		vm_copy(m->verify_kept[i], &r->verify_kept[i], false);
 	}
 	return 0;
 }
