@@ -627,17 +627,17 @@ static struct json_object *mismatch_json(struct jb *b, const struct sc_run_recor
 			 ? file
 			 : NULL);
 	jput_u64(b, o, "job", m->job);
-	jput_u64(b, o, "offset", m->offset);
+	jput_u64(b, o, "offset_bytes", m->offset);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (m->failed & (1u << i))
 			jpush(b, failed, json_object_new_string(names[i]));
 	jput(b, o, "failed", failed);
-	jput_u64(b, exp, "offset", m->offset);
+	jput_u64(b, exp, "offset_bytes", m->offset);
 	jput_hex(b, exp, "run_id", sc_verify_run_hash(rec->plan.run_id), 16);
 	jput_u64(b, exp, "length_bytes", bs_bytes);
 	jput(b, o, "expected", exp);
 	jput_hex(b, found, "magic", m->found.magic, 16);
-	jput_u64(b, found, "offset", m->found.offset);
+	jput_u64(b, found, "offset_bytes", m->found.offset);
 	jput_hex(b, found, "run_id", m->found.run_id, 16);
 	jput_u64(b, found, "seq", m->found.seq);
 	jput_u64(b, found, "length_bytes", m->found.len);
@@ -647,7 +647,7 @@ static struct json_object *mismatch_json(struct jb *b, const struct sc_run_recor
 	jput_hex(b, found, "crc_of_data", m->crc_data, 8);
 	jput(b, o, "found", found);
 	jput_u64(b, o, "bad_bytes", m->bad_bytes);
-	jput_u64(b, o, "first_bad_byte", m->first_bad_byte);
+	jput_u64(b, o, "first_bad_offset_bytes", m->first_bad_byte);
 	return o;
 }
 

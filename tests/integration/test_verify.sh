@@ -80,11 +80,11 @@ run 1 1 "$T/verify.yaml" --run-id A --output "$T/out-v1"
 r="$T/out-v1/results.json"
 [ "$(json "$r" "d['phases'][0]['verify']['mismatches']")" = 1 ] ||
 	{ json "$r" "d['phases'][0]['verify']"; fail "want exactly 1 mismatch"; }
-[ "$(json "$r" "[m['offset'] for m in d['phases'][0]['verify']['first_mismatches']]")" = "[$BAD]" ] ||
+[ "$(json "$r" "[m['offset_bytes'] for m in d['phases'][0]['verify']['first_mismatches']]")" = "[$BAD]" ] ||
 	{ json "$r" "d['phases'][0]['verify']"; fail "mismatch not at offset $BAD"; }
 [ "$(json "$r" "d['phases'][0]['verify']['first_mismatches'][0]['failed']")" = "['crc']" ] ||
 	fail "want the crc check to fail, alone"
-[ "$(json "$r" "d['phases'][0]['verify']['first_mismatches'][0]['found']['offset']")" = $BAD ] ||
+[ "$(json "$r" "d['phases'][0]['verify']['first_mismatches'][0]['found']['offset_bytes']")" = $BAD ] ||
 	fail "found header offset"
 [ "$(json "$r" "d['phases'][0]['verify']['first_mismatches'][0]['file']")" = "$f" ] ||
 	fail "mismatch names the file"
@@ -122,7 +122,7 @@ run 2 0 "$T/verify.yaml" --run-id B --output "$T/out-v2"
 printf 'Q' | dd of="$T/target/ssdcluster-B/r1.j0.dat" bs=1 seek=$((5 * BS + 4000)) conv=notrunc status=none
 run 2 1 "$T/verify.yaml" --run-id B --output "$T/out-v3"
 r="$T/out-v3/results.json"
-[ "$(json "$r" "[(m['rank'], m['offset']) for m in d['phases'][0]['verify']['first_mismatches']]")" = "[(1, $((5 * BS)))]" ] ||
+[ "$(json "$r" "[(m['rank'], m['offset_bytes']) for m in d['phases'][0]['verify']['first_mismatches']]")" = "[(1, $((5 * BS)))]" ] ||
 	{ json "$r" "d['phases'][0]['verify']"; fail "2 ranks: want one mismatch, rank 1, offset $((5 * BS))"; }
 [ "$(json "$r" "[x['verify_mismatches'] for x in d['phases'][0]['ranks']]")" = "[0, 1]" ] ||
 	fail "2 ranks: per-rank counts"
