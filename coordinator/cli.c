@@ -47,6 +47,10 @@ void sc_cli_usage(FILE *f)
 	      "                       run writes only in its own directory TARGET/ssdcluster-ID\n"
 	      "                       on each directory target, which it creates and removes;\n"
 	      "                       if that exists already the run is refused (exit 2).\n"
+	      "                       A config whose phases are all verify_only re-reads the\n"
+	      "                       kept run ID instead: it opens TARGET/ssdcluster-ID (or\n"
+	      "                       the regions of a file or device), checks every block,\n"
+	      "                       and creates, writes and removes nothing.\n"
 	      "  -q, --quiet          print only errors.\n"
 	      "  -V, --version        print the version.\n"
 	      "  -h, --help           print this help.\n"
@@ -72,11 +76,12 @@ void sc_cli_usage(FILE *f)
 	      "  ssdcluster configs/quickstart.yaml --dry-run\n"
 	      "  mpirun -np 16 ssdcluster configs/llm_ckpt.yaml --set scale=0.0001\n"
 	      "\n"
-	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure; the\n"
-	      "results of finished phases are kept); 2 bad command line or config (nothing\n"
-	      "was written).  A failed I/O makes it 1 whatever on_error says (stop-phase,\n"
-	      "the default: the run ends after that phase; continue: every phase runs;\n"
-	      "abort: every rank stops at once); results say per phase how it ended.\n",
+	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure, or\n"
+	      "verify: crc32c found blocks that do not hold what was written; the results\n"
+	      "of finished phases are kept); 2 bad command line or config (nothing was\n"
+	      "written).  A failed I/O makes it 1 whatever on_error says (stop-phase, the\n"
+	      "default: the run ends after that phase; continue: every phase runs; abort:\n"
+	      "every rank stops at once); results say per phase how it ended.\n",
 	      f);
 }
 

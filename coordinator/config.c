@@ -69,8 +69,14 @@
  *     rate       I/Os per second per rank, "5000/s" or 5000, 0..10^9;
  *                default 0 = closed loop
  *     verify     none (default) | crc32c: written blocks carry a header
- *                (offset, run id, sequence, checksum) that reads check
+ *                (offset, run id, sequence, checksum) that reads check;
+ *                bs >= 48 B (the header); a phase that reads with it needs
+ *                one bs (no sweep), every earlier io phase verifying with
+ *                that bs, and on a file or block target an earlier one that
+ *                writes; the null engine verifies only writes
  *     verify_only bool, default false: read back and check a kept run
+ *                (named by --run-id); rw read or randread; verify defaults
+ *                to crc32c; all phases of the run or none
  *   workload kvcache, KV-cache swap: the io keys, with the defaults rw
  *     randrw, rwmixread 70, bs 4KiB, jobs 8, iodepth 128, size 1GiB, rate 0.
  *   Sweeps (io and kvcache) expand into cells: rw, then bs, then iodepth
@@ -143,6 +149,7 @@
 #include "../worker/result.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
+#include "../worker/verify.h"
 #include "config_priv.h"
 
 #define KIB	 UINT64_C(1024)
@@ -1729,6 +1736,102 @@ static int fill_ingest(const struct pv *pv, uint32_t i, struct sc_phase *ph)
 	return 0;
 }
 
+static bool io_like(const struct pv *pv)
+{
+	return pv->workload == SC_WORKLOAD_IO || pv->workload == SC_WORKLOAD_KVCACHE;
+}
+
+/* verify and verify_only (io and kvcache phases).  Every block carries a
+ * header, so bs must hold one.  A phase that reads with verify checks the
+ * blocks this run wrote or laid out before it: every earlier io phase must
+ * verify too, with the same single bs, and on a file or block target (where
+ * nothing is laid out) one of them must write.  verify_only phases re-read
+ * a kept run (--run-id names it), only read, and make up the whole run. */
+static int check_verify(struct ctx *c)
+{
+	char a1[32], a2[32], rwbuf[96];
+
+	for (uint32_t i = 0; i < c->npv; i++) {
+		struct pv *pv = &c->pv[i];
+		bool wrote = false;
+
+		if (!io_like(pv))
+			continue;
+		if (pv->verify_only) {
+			if (pv->src[PK_VERIFY] && pv->verify == SC_VERIFY_NONE)
+				return fail_value(c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+						  "none contradicts verify_only: true, which checks "
+						  "every block it reads (leave verify out)");
+			pv->verify = SC_VERIFY_CRC32C;
+			if (any_rw(&pv->rw, sc_rw_writes))
+				return fail_value(c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+						  "verify_only re-reads a kept run and writes nothing: "
+						  "rw must be read or randread (this phase is %s)",
+						  rw_text(pv, rwbuf, sizeof(rwbuf)));
+			for (uint32_t j = 0; j < c->npv; j++)
+				if (!c->pv[j].verify_only || !io_like(&c->pv[j]))
+					return fail_value(
+					    c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+					    "a run that re-reads a kept run does only that, but "
+					    "phases.%u (%s) is not verify_only (run it on its own)",
+					    j, c->pv[j].name);
+		}
+		if (pv->verify == SC_VERIFY_NONE)
+			continue;
+		for (uint32_t b = 0; b < pv->bs.n; b++)
+			if (pv->bs.v[b] < SC_VERIFY_HEADER_BYTES)
+				return fail_value(
+				    c, pv, i, pv->bs.list ? pv->bs.node[b] : pv->src[PK_BS], PK_BS,
+				    "%s is smaller than the %u B header that verify: crc32c puts in "
+				    "every block (use a bs of 512B or more)",
+				    cfg_fmt_size(a1, sizeof(a1), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
+		if (pv->engine == SC_ENGINE_NULL && any_rw(&pv->rw, sc_rw_reads))
+			return fail_value(c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
+					  "the null engine stores nothing, so reads have nothing to "
+					  "verify (verify null-engine phases only with rw: write or "
+					  "randwrite, to measure what filling blocks costs)");
+		if (pv->verify_only || !any_rw(&pv->rw, sc_rw_reads))
+			continue;
+		if (pv->bs.n > 1)
+			return fail_value(c, pv, i, pv->src[PK_BS], PK_BS,
+					  "a phase that reads with verify: crc32c cannot sweep bs: "
+					  "blocks are checked at the bs they were written with");
+		for (uint32_t j = 0; j < i; j++) {
+			const struct pv *e = &c->pv[j];
+
+			if (!io_like(e) || e->engine == SC_ENGINE_NULL)
+				continue;
+			if (e->verify == SC_VERIFY_NONE)
+				return fail_value(
+				    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+				    "phase %s reads with verify: crc32c what phases.%u (%s) wrote or "
+				    "laid out without verify (set verify: crc32c on every io phase, "
+				    "e.g. in defaults)",
+				    pv->name, j, e->name);
+			if (e->bs.n != 1 || e->bs.v[0] != pv->bs.v[0])
+				return fail_value(
+				    c, pv, i, pv->src[PK_BS], PK_BS,
+				    "%s, but phases.%u (%s) wrote or laid out its verify blocks with "
+				    "bs %s: a phase that reads with verify needs the bs they were "
+				    "written with",
+				    cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), j, e->name,
+				    e->bs.n == 1 ? cfg_fmt_size(a2, sizeof(a2), e->bs.v[0])
+						 : "(a sweep)");
+			wrote = wrote || any_rw(&e->rw, sc_rw_writes);
+		}
+		for (uint32_t t = 0; !wrote && t < c->ntg; t++)
+			if (c->tg[t].info.kind != SC_TARGET_DIR)
+				return fail_value(
+				    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+				    "phase %s reads with verify, but on the %s %s (targets.%u) no "
+				    "earlier phase wrote verify blocks (add one with rw: write and "
+				    "verify: crc32c, or re-read a kept run with verify_only: true)",
+				    pv->name, sc_target_kind_name(c->tg[t].info.kind), c->tg[t].path,
+				    t);
+	}
+	return 0;
+}
+
 static int build_plan(struct ctx *c, const char *path, struct sc_plan *plan)
 {
 	uint64_t ncells = 0;
@@ -1810,6 +1913,8 @@ static int load_plan(struct sc_config *cfg, const char *path)
 		err = parse_phases(&c);
 	for (uint32_t i = 0; !err && i < c.npv; i++)
 		err = check_phase_targets(&c, i, &c.pv[i]);
+	if (!err)
+		err = check_verify(&c);
 	if (!err)
 		err = build_plan(&c, path, &cfg->plan);
 	free(c.tg);

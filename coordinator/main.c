@@ -13,6 +13,7 @@
 #include "../worker/job.h"
 #include "../worker/layout.h"
 #include "../worker/rundir.h"
+#include "../worker/verify.h"
 #include "aggregate.h"
 #include "cli.h"
 #include "cluster.h"
@@ -63,6 +64,18 @@ static int make_run_id(char *buf, size_t len)
 	return 0;
 }
 
+/* A verify-only run's default output: "ssdcluster-results/RUN_ID-verify-
+ * YYYYmmdd-HHMMSS", beside the kept run's own. */
+static void verify_outdir(char *buf, size_t len, const char *run_id)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	snprintf(buf, len, "ssdcluster-results/%s-verify-%04d%02d%02d-%02d%02d%02d", run_id,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
 static int64_t unix_now_ns(void)
 {
 	struct timespec ts;
@@ -95,6 +108,13 @@ static int prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct s
 	rc = cli->run_id ? 0 : make_run_id(run_id, sizeof(run_id));
 	plan->run_id = rc ? NULL : strdup(run_id);
 	rc = plan->run_id ? sc_validate_layout(cfg, plan, c, places, err, ERR_MAX) : -ENOMEM;
+	if (!rc && !cli->run_id && sc_verify_only_run(plan)) {
+		snprintf(err, ERR_MAX,
+			 "%s: every phase is verify_only, which re-reads a kept run: name it with "
+			 "--run-id ID (the id the writing run was given, with keep: true)",
+			 cli->config);
+		rc = -EINVAL;
+	}
 	if (!rc)
 		rc = sc_plan_pack(plan, packed, packed_len);
 	if (rc) {
@@ -137,6 +157,23 @@ static int check_targets(struct sc_cluster *c, const struct sc_plan *plan,
  * rank there (see rundir.h).  An existing one that is not this run's is
  * refused with nothing written; what this rank made is removed again
  * when any rank fails.  0 or an exit status (rank 0 prints why). */
+/* Every rank of a run that re-reads a kept run: opens the kept run
+ * directory of its directory target, creating nothing.  0 or an exit
+ * status (rank 0 prints why). */
+static int open_kept_dirs(struct sc_cluster *c, const struct sc_plan *plan,
+			  const struct sc_place *place, struct sc_rundir *rd)
+{
+	char msg[1024] = "";
+	int rc = 0;
+
+	if (sc_rundir_needed(plan, place->target))
+		rc = sc_rundir_open_kept(rd, plan, place, msg, sizeof(msg));
+	if (sc_cluster_all_ok(c, rc == 0))
+		return 0;
+	print_rank_errors(c, msg);
+	return EXIT_BAD_INPUT;
+}
+
 static int make_run_dirs(struct sc_cluster *c, const struct sc_plan *plan,
 			 const struct sc_place *place, struct sc_rundir *rd)
 {
@@ -246,7 +283,7 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 {
 	struct sc_run_record rec;
 	char *err = malloc(ERR_MAX);
-	int status = 0;
+	int status = 0, mismatched = 0;
 	uint32_t phases_with_failed_ios = 0; /* rank 0: on_error continue */
 
 	if (!err)
@@ -294,6 +331,10 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 			phases_with_failed_ios++;
 		if (c->rank == 0 && keep_phase(&rec, &ph, outdir, cli))
 			status = EXIT_RUN_FAILED;
+		/* bad data fails the run, but the later phases still run */
+		if (c->rank == 0 && rec.nphases && rec.phases[rec.nphases - 1].phase == p &&
+		    sc_progress_verify(stderr, &rec, &rec.phases[rec.nphases - 1]))
+			mismatched = 1;
 		if (rc == -EIO) {
 			if (c->rank == 0)
 				fprintf(stderr,
@@ -323,6 +364,13 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 		status = EXIT_RUN_FAILED;
 	}
 	if (c->rank == 0) {
+		if (mismatched && status == 0) {
+			fprintf(stderr,
+				"ssdcluster: verification found mismatches; the run failed (results "
+				"in %s/results.json)\n",
+				outdir);
+			status = EXIT_RUN_FAILED;
+		}
 		if (!cli->quiet && status == 0)
 			printf("results: %s/results.json\n", outdir);
 		if (plan == &rec.plan)
@@ -385,6 +433,8 @@ int main(int argc, char **argv)
 		sc_cluster_abort(&c, EXIT_BAD_INPUT); /* rank 0 checked this already */
 	if (cli.output)
 		snprintf(outdir, sizeof(outdir), "%s", cli.output);
+	else if (sc_verify_only_run(&plan)) /* not over the kept run's own results */
+		verify_outdir(outdir, sizeof(outdir), plan.run_id);
 	else
 		snprintf(outdir, sizeof(outdir), "ssdcluster-results/%s", plan.run_id);
 
@@ -396,7 +446,8 @@ int main(int argc, char **argv)
 			status = dry_run(&c, &plan, places, outdir);
 		goto out;
 	}
-	status = make_run_dirs(&c, &plan, &place, &rd);
+	status = sc_verify_only_run(&plan) ? open_kept_dirs(&c, &plan, &place, &rd)
+					   : make_run_dirs(&c, &plan, &place, &rd);
 	if (status)
 		goto out;
 	status = run_phases(&c, &plan, &place, &rd, outdir, &cli);

@@ -4,8 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../worker/layout.h"
 #include "../worker/units.h"
+#include "../worker/verify.h"
 #include "workload_figures.h"
+
+/* Mismatches printed on stderr after a phase; results.json lists more. */
+#define VERIFY_PRINTED 10u
 
 void sc_progress_header(FILE *f)
 {
@@ -17,7 +22,7 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		     const struct sc_phase_figures *fig)
 {
 	struct sc_hist *all = malloc(sizeof(*all));
-	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "";
+	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "", vfy[96] = "";
 
 	if (!all)
 		return;
@@ -29,7 +34,16 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		snprintf(err, sizeof(err), "  %llu failed I/Os on %u rank(s), %s",
 			 (unsigned long long)fig->errors, fig->ranks_with_errors,
 			 sc_phase_status_name(rec->status));
-	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s\n", phase->name,
+	if (phase->io.verify != SC_VERIFY_NONE && !sc_rw_reads(phase->io.rw)) {
+		snprintf(vfy, sizeof(vfy), "  verify: blocks written with headers");
+	} else if (phase->io.verify != SC_VERIFY_NONE) {
+		struct sc_verify_figures v;
+
+		sc_verify_figures(rec, &v);
+		snprintf(vfy, sizeof(vfy), "  verify: %llu mismatches in %llu blocks",
+			 (unsigned long long)v.mismatches, (unsigned long long)v.checked);
+	}
+	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s%s\n", phase->name,
 		sc_fmt_rate(bw, sizeof(bw), fig->lastdone_bw_bytes_per_s),
 		sc_fmt_rate(fbw, sizeof(fbw), fig->firstdone_bw_bytes_per_s),
 		sc_fmt_iops(iops, sizeof(iops), fig->iops_total),
@@ -39,7 +53,7 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		fig->slowest_rank,
 		fig->nodes && fig->slowest_node < fig->nodes_len ? fig->nodes[fig->slowest_node].host
 								  : "?",
-		err);
+		err, vfy);
 	fflush(f);
 	free(all);
 }
@@ -172,4 +186,46 @@ void sc_progress_live_clear(struct sc_progress_live *live)
 		fflush(live->f);
 	}
 	live->shown = 0;
+}
+
+uint64_t sc_progress_verify(FILE *f, const struct sc_run_record *rec,
+			    const struct sc_phase_record *pr)
+{
+	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	uint64_t run = sc_verify_run_hash(rec->plan.run_id);
+	const struct sc_rank_result *r;
+	const struct sc_verify_mismatch *m;
+	struct sc_verify_figures v;
+	uint32_t i;
+
+	sc_verify_figures(pr, &v);
+	if (!v.mismatches)
+		return 0;
+	fprintf(f, "ssdcluster: phase %s: verify: %llu mismatches in %llu blocks checked, on %u "
+		   "rank(s):\n",
+		ph->name, (unsigned long long)v.mismatches, (unsigned long long)v.checked,
+		v.ranks_with_mismatches);
+	for (i = 0; i < VERIFY_PRINTED && (m = sc_verify_listed(pr, i, &r)); i++) {
+		struct sc_place place = {.rank = r->rank, .target = r->target};
+		char file[4096] = "?", why[64];
+		uint64_t base;
+
+		if (r->target < rec->plan.ntargets)
+			sc_layout_job_file(&rec->plan, &place, pr->phase, m->job, file, sizeof(file),
+					   &base);
+		fprintf(f, "  rank %u (%s): %s offset %llu B: %s failed; expected offset %llu run "
+			   "%016llx length %llu B, found offset %llu run %016llx seq %llu length %u "
+			   "B crc %08x (the data's is %08x); %u bytes differ from byte %u\n",
+			r->rank, r->host, file, (unsigned long long)m->offset,
+			sc_verify_failed_text(m->failed, why, sizeof(why)),
+			(unsigned long long)m->offset, (unsigned long long)run,
+			(unsigned long long)ph->io.bs_bytes, (unsigned long long)m->found.offset,
+			(unsigned long long)m->found.run_id, (unsigned long long)m->found.seq,
+			m->found.len, m->found.crc, m->crc_data, m->bad_bytes, m->first_bad_byte);
+	}
+	if (v.mismatches > i)
+		fprintf(f, "  (%llu more; results.json lists the first %u under "
+			   "verify.first_mismatches)\n",
+			(unsigned long long)(v.mismatches - i), SC_VERIFY_KEEP);
+	return v.mismatches;
 }

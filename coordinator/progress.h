@@ -37,4 +37,10 @@ void sc_progress_live_clear(struct sc_progress_live *live);
 void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 			  const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
+/* A phase whose reads found verify mismatches: how many, and the first
+ * ones (rank, host, file, offset, what failed, expected vs found).  Prints
+ * nothing and returns 0 when there were none; else the mismatch count. */
+uint64_t sc_progress_verify(FILE *f, const struct sc_run_record *rec,
+			    const struct sc_phase_record *pr);
+
 #endif

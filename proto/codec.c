@@ -174,6 +174,9 @@ static bool rank_ok(const struct sc_rank_result *r, const struct sc_plan *plan)
 		return false;
 	if (plan && r->target >= plan->ntargets)
 		return false;
+	if (r->verify_nkept > SC_VERIFY_KEEP || (r->verify_nkept && !r->verify_kept) ||
+	    r->verify_nkept > r->verify_mismatches)
+		return false;
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		if (!lat_ok(&r->lat[d]) || !lat_ok(&r->resp[d]))
 			return false;
@@ -545,6 +548,66 @@ static int failures_to_pb(struct arena *a, const struct sc_rank_result *r,
 	return 0;
 }
 
+/* struct sc_verify_mismatch <-> VerifyMismatch: one list of fields drives
+ * both directions (each pair has the same width, checked at compile time). */
+#define VM_FIELD(pbf, cf)                                                                          \
+	{offsetof(Ssdcluster__VerifyMismatch, pbf), offsetof(struct sc_verify_mismatch, cf),       \
+	 sizeof(((struct sc_verify_mismatch *)0)->cf) +                                            \
+	     0 * sizeof(char[sizeof(((Ssdcluster__VerifyMismatch *)0)->pbf) ==                     \
+				     sizeof(((struct sc_verify_mismatch *)0)->cf)                  \
+				 ? 1                                                               \
+				 : -1])}
+static const struct {
+	size_t pb, c, size;
+} vm_fields[] = {
+    VM_FIELD(offset, offset),
+    VM_FIELD(job, job),
+    VM_FIELD(failed, failed),
+    VM_FIELD(found_magic, found.magic),
+    VM_FIELD(found_offset, found.offset),
+    VM_FIELD(found_run_id, found.run_id),
+    VM_FIELD(found_seq, found.seq),
+    VM_FIELD(found_len, found.len),
+    VM_FIELD(found_phase, found.phase),
+    VM_FIELD(found_rank, found.rank),
+    VM_FIELD(found_crc, found.crc),
+    VM_FIELD(crc_data, crc_data),
+    VM_FIELD(bad_bytes, bad_bytes),
+    VM_FIELD(first_bad_byte, first_bad_byte),
+};
+#undef VM_FIELD
+
+/* Copies every field of vm_fields from a message to a struct (to_pb false)
+ * or back. */
+static void vm_copy(Ssdcluster__VerifyMismatch *pb, struct sc_verify_mismatch *c, bool to_pb)
+{
+	for (size_t i = 0; i < sizeof(vm_fields) / sizeof(vm_fields[0]); i++) {
+		char *p = (char *)pb + vm_fields[i].pb, *q = (char *)c + vm_fields[i].c;
+
+		memcpy(to_pb ? p : q, to_pb ? q : p, vm_fields[i].size);
+	}
+}
+
+/* The verify counts and kept mismatches of r into m.  0 or -ENOMEM. */
+static int verify_to_pb(struct arena *a, const struct sc_rank_result *r,
+			Ssdcluster__RankResult *m)
+{
+	Ssdcluster__VerifyMismatch *v = arena_alloc(a, r->verify_nkept, sizeof(*v));
+
+	m->verify_checked = r->verify_checked;
+	m->verify_mismatches = r->verify_mismatches;
+	m->verify_kept = arena_alloc(a, r->verify_nkept, sizeof(*m->verify_kept));
+	if (r->verify_nkept && (!v || !m->verify_kept))
+		return -ENOMEM;
+	m->n_verify_kept = r->verify_nkept;
+	for (uint32_t i = 0; i < r->verify_nkept; i++) {
+		ssdcluster__verify_mismatch__init(&v[i]);
+		vm_copy(&v[i], &r->verify_kept[i], true);
+		m->verify_kept[i] = &v[i];
+	}
+	return 0;
+}
+
 static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_result *r)
 {
 	Ssdcluster__RankResult *m = arena_alloc(a, 1, sizeof(*m));
@@ -591,7 +654,7 @@ static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_
 	m->compute_ns = r->compute_ns;
 	m->busy_end_ns = r->busy_end_ns;
 	m->peak_rss_bytes = r->peak_rss_bytes;
-	if (failures_to_pb(a, r, m))
+	if (failures_to_pb(a, r, m) || verify_to_pb(a, r, m))
 		return NULL;
 
 	/* One column per field of struct sc_second. */
@@ -936,6 +999,28 @@ static int failures_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_resu
 	return 0;
 }
 
+/* The verify counts and kept mismatches of m into r (at most
+ * SC_VERIFY_KEEP kept).  0, -EBADMSG or -ENOMEM. */
+static int verify_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *r)
+{
+	size_t n = m->n_verify_kept;
+	int err;
+
+	if (n > SC_VERIFY_KEEP)
+		return -EBADMSG;
+	r->verify_checked = m->verify_checked;
+	r->verify_mismatches = m->verify_mismatches;
+	if ((err = alloc_array((void **)&r->verify_kept, n, sizeof(*r->verify_kept))))
+		return err;
+	r->verify_nkept = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		if (!m->verify_kept[i])
+			return -EBADMSG;
+		vm_copy(m->verify_kept[i], &r->verify_kept[i], false);
+	}
+	return 0;
+}
+
 /* r is zeroed; on error it holds what was filled so far. */
 static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *r)
 {
@@ -974,6 +1059,8 @@ static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *
 	r->compute_ns = m->compute_ns;
 	r->busy_end_ns = m->busy_end_ns;
 	r->peak_rss_bytes = m->peak_rss_bytes;
+	if ((err = verify_from_pb(m, r)))
+		return err;
 
 	if ((err = failures_from_pb(m, r)))
 		return err;

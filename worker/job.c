@@ -18,6 +18,7 @@
 #include "job_priv.h"
 #include "pattern.h"
 #include "rundir.h"
+#include "verify.h"
 
 /* Mixed into the phase seed for fault injection's draws. */
 #define INJECT_SEED_SALT 0x1a1ec7edfa017ull
@@ -186,6 +187,46 @@ static void account_open(struct job *j, int dir, const struct sc_io *io, uint64_
 	sc_hist_record(j->hist[SC_HK_RESP_READ + dir], now - io->intended_ns);
 }
 
+/* Verify (j->vfy): the next I/O of the pattern at its offset in the file, 1
+ * write or 0 read; or -EBUSY when it would overlap an I/O in flight on the
+ * same block where one of them writes: it is held, and comes first next
+ * time.  Without verify, just the pattern's next I/O. */
+static int next_io(struct job *j, uint64_t *offset)
+{
+	struct sc_verifier *v = j->vfy;
+	int write;
+
+	if (v && v->held) {
+		v->held = false;
+		*offset = v->held_offset;
+		write = v->held_write;
+	} else {
+		write = sc_pattern_next(&j->pat, offset);
+		*offset += j->base;
+	}
+	if (v && !sc_verifier_may_start(v, *offset, write)) {
+		v->held = true;
+		v->held_offset = *offset;
+		v->held_write = write;
+		return -EBUSY;
+	}
+	return write;
+}
+
+/* Verify: a write's buffer gets its block (header and pattern) just before
+ * the write is queued; a queued I/O is noted in flight. */
+static void verify_fill(struct job *j, const struct sc_io *x)
+{
+	if (j->vfy && x->op == SC_OP_WRITE)
+		sc_verifier_fill(j->vfy, j->iov[x->buf].iov_base, x->offset);
+}
+
+static void verify_start(struct job *j, const struct sc_io *x)
+{
+	if (j->vfy)
+		sc_verifier_start(j->vfy, x->buf, x->offset, x->op == SC_OP_WRITE);
+}
+
 static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t measure_start,
 		     int open)
 {
@@ -198,6 +239,10 @@ static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t mea
 			j->fsyncs++;
 		return;
 	}
+	/* every read is checked, ramp included: bad data is bad at any time */
+	if (j->vfy)
+		sc_verifier_done(j->vfy, io->buf, j->iov[io->buf].iov_base,
+				 io->res >= 0 && (uint32_t)io->res == io->len);
 	if (io->res < 0 || (uint32_t)io->res != io->len) {
 		sc_job_io_failed(j, io, io->len, j->path);
 		return;
@@ -411,13 +456,16 @@ static void io_job_run(struct job *j)
 		} else if (!stopping) {
 			while (nfree > 0 && issued < budget && (!open || pace.next_ns <= now)) {
 				struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
-				int write = sc_pattern_next(&j->pat, &x->offset);
+				int write = next_io(j, &x->offset);
 
-				x->offset += j->base;
+				if (write < 0)
+					break; /* verify: wait for the I/O on that block */
 				x->op = write ? SC_OP_WRITE : SC_OP_READ;
 				x->len = (uint32_t)io->bs_bytes;
+				verify_fill(j, x);
 				if (j->ops->queue(j->eng, x) != 0)
 					break;
+				verify_start(j, x);
 				if (open) {
 					x->intended_ns = pace.next_ns;
 					pace_advance(&pace);
@@ -514,15 +562,47 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
-/* Writes [from, to) of the job's file so that a phase can read it. */
+/* The unit lay_out writes: LAYOUT_CHUNK, or with verify a whole number of
+ * blocks (at least one). */
+static size_t layout_chunk(const struct job *j)
+{
+	size_t bs = j->vfy ? j->vfy->bs : 0;
+
+	if (!bs)
+		return LAYOUT_CHUNK;
+	return bs >= LAYOUT_CHUNK ? bs : LAYOUT_CHUNK - LAYOUT_CHUNK % bs;
+}
+
+/* pwrite of all n bytes.  0 or -errno (-EIO: no progress). */
+static int write_all(int fd, const char *buf, size_t n, uint64_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		buf += w;
+		n -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+/* Writes [from, to) of the job's file so that a phase can read it; with
+ * verify, as verify blocks (from a block boundary) that its reads check. */
 static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errlen)
 {
+	size_t chunk = layout_chunk(j);
 	void *buf;
 	int fd = j->fd, fl = fcntl(fd, F_GETFL), rc = 0;
 
-	if (posix_memalign(&buf, BUF_ALIGN, LAYOUT_CHUNK))
+	if (j->vfy)
+		from -= (from - j->base) % j->vfy->bs;
+	if (posix_memalign(&buf, BUF_ALIGN, chunk))
 		return -ENOMEM;
-	sc_pattern_fill(buf, LAYOUT_CHUNK, j->pat.seed ^ 0x1a70u);
+	sc_pattern_fill(buf, chunk, j->pat.seed ^ 0x1a70u);
 	/* buffered through the job's own descriptor: the file is not looked up
 	 * by name again */
 	if (fl < 0 || ((fl & O_DIRECT) && fcntl(fd, F_SETFL, fl & ~O_DIRECT) != 0)) {
@@ -531,18 +611,17 @@ static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t 
 		goto out_free;
 	}
 	for (uint64_t off = from; off < to;) {
-		size_t n = (size_t)(to - off < LAYOUT_CHUNK ? to - off : LAYOUT_CHUNK);
-		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		size_t n = (size_t)(to - off < chunk ? to - off : chunk);
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = w < 0 ? -errno : -EIO;
+		if (j->vfy)
+			sc_verifier_fill_range(j->vfy, buf, n, off);
+		rc = write_all(fd, buf, n, off);
+		if (rc) {
 			snprintf(err, errlen, "%s: laying out %llu B before the phase: %s", j->path,
 				 (unsigned long long)(to - from), strerror(-rc));
 			goto out_restore;
 		}
-		off += (uint64_t)w;
+		off += n;
 	}
 	if (fsync(fd) != 0) {
 		rc = -errno;
@@ -570,7 +649,47 @@ static int job_open_in_run_dir(struct job *j, int flags)
 		return -EBADF; /* the caller did not open the run directory */
 	if (sc_layout_job_name(&j->run->place, j->index, name, sizeof(name)))
 		return -ENAMETOOLONG;
-	return sc_rundir_openat(j->run->dirfd, name, flags, SC_RUNDIR_ANY);
+	/* verify_only: the kept run's file, which must be there */
+	return sc_rundir_openat(j->run->dirfd, name, flags,
+				j->run->io->verify_only ? SC_RUNDIR_OLD : SC_RUNDIR_ANY);
+}
+
+/* verify_only: a kept regular file holds the job's whole region. */
+static int check_kept(struct job *j, char *err, size_t errlen)
+{
+	const struct sc_io_spec *io = j->run->io;
+	struct stat st;
+
+	if (fstat(j->fd, &st) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= j->base + io->size_bytes)
+		return 0;
+	snprintf(err, errlen,
+		 "%s holds %llu B but the phase reads up to byte %llu: verify_only reads what "
+		 "the kept run wrote (give the phase the size and jobs that run had)",
+		 j->path, (unsigned long long)st.st_size,
+		 (unsigned long long)(j->base + io->size_bytes));
+	return -EINVAL;
+}
+
+/* Verify: the job's verifier, before anything is laid out or run. */
+static int verify_setup(struct job *j)
+{
+	const struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	bool overlap;
+
+	if (io->verify == SC_VERIFY_NONE)
+		return 0;
+	j->vfy = malloc(sizeof(*j->vfy));
+	if (!j->vfy)
+		return -ENOMEM;
+	/* two I/Os in flight on one block, one of them a write: random
+	 * offsets, or a region of no more blocks than slots */
+	overlap = sc_rw_writes(io->rw) && (sc_rw_random(io->rw) || j->pat.nblocks <= io->iodepth);
+	return sc_verifier_init(j->vfy, sc_verify_run_hash(run->plan->run_id), run->phase,
+				run->place.rank, j->index, io->iodepth, (uint32_t)io->bs_bytes,
+				overlap);
 }
 
 static int job_open(struct job *j, const struct sc_target_spec *t, char *err, size_t errlen)
@@ -580,7 +699,9 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	struct stat st;
 	int rc;
 
-	if (t->kind == SC_TARGET_DIR)
+	if (io->verify_only)
+		flags |= O_RDONLY; /* a kept run: nothing is created or written */
+	else if (t->kind == SC_TARGET_DIR)
 		flags |= O_RDWR;
 	else
 		flags |= sc_rw_writes(io->rw) ? O_RDWR : O_RDONLY;
@@ -591,11 +712,17 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	if (j->fd < 0) {
 		rc = t->kind == SC_TARGET_DIR ? j->fd : -errno;
 		j->fd = -1;
-		snprintf(err, errlen, "%s: cannot open%s: %s", j->path,
+		snprintf(err, errlen, "%s: cannot open%s: %s%s", j->path,
 			 io->direct ? " with O_DIRECT" : "",
-			 t->kind == SC_TARGET_DIR ? sc_rundir_strerror(rc) : strerror(-rc));
+			 t->kind == SC_TARGET_DIR ? sc_rundir_strerror(rc) : strerror(-rc),
+			 io->verify_only && rc == -ENOENT
+				 ? " (verify_only re-reads the files of the kept run named by "
+				   "--run-id: same targets, ranks and jobs)"
+				 : "");
 		return rc;
 	}
+	if (io->verify_only)
+		return check_kept(j, err, errlen);
 	if (t->kind != SC_TARGET_DIR || io->rw == SC_RW_WRITE)
 		return 0;
 	if (fstat(j->fd, &st) != 0)
@@ -654,6 +781,9 @@ static int job_setup(struct job *j, char *err, size_t errlen)
 		return rc;
 	}
 	sc_pattern_init(&j->pat, io, run->place.rank, j->index);
+	rc = verify_setup(j);
+	if (rc)
+		return rc;
 	if (io->engine != SC_ENGINE_NULL) {
 		rc = job_open(j, t, err, errlen);
 		if (rc)
@@ -694,6 +824,9 @@ static void job_teardown(struct job *j)
 		free(j->hist[k]);
 	if (j->wl_free)
 		j->wl_free(j->wl);
+	if (j->vfy)
+		sc_verifier_exit(j->vfy);
+	free(j->vfy);
 }
 
 int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phase,
@@ -853,6 +986,37 @@ static int merge_failures(struct sc_run *run, struct sc_rank_result *out)
 	return 0;
 }
 
+/* Verify: the jobs' counts, and their first mismatches (at most
+ * SC_VERIFY_KEEP), into out.  0 or -ENOMEM. */
+static int verify_collect(const struct sc_run *run, struct sc_rank_result *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		const struct sc_verifier *v = run->jobs[i].vfy;
+
+		if (!v)
+			continue;
+		out->verify_checked += v->checked;
+		out->verify_mismatches += v->mismatches;
+		n += v->nkept;
+	}
+	if (n > SC_VERIFY_KEEP)
+		n = SC_VERIFY_KEEP;
+	if (!n)
+		return 0;
+	out->verify_kept = calloc(n, sizeof(*out->verify_kept));
+	if (!out->verify_kept)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < run->njobs && out->verify_nkept < n; i++) {
+		const struct sc_verifier *v = run->jobs[i].vfy;
+
+		for (uint32_t k = 0; v && k < v->nkept && out->verify_nkept < n; k++)
+			out->verify_kept[out->verify_nkept++] = v->kept[k];
+	}
+	return 0;
+}
+
 int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 {
 	uint64_t first = UINT64_MAX, last = 0;
@@ -914,6 +1078,8 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 		out->planned_bytes = run->io->io_bytes * run->njobs;
 	out->target = run->place.target;
 	out->rank = run->place.rank;
+	if (verify_collect(run, out))
+		return -ENOMEM;
 	if (nsec) {
 		out->seconds = calloc(nsec, sizeof(*out->seconds));
 		if (!out->seconds)

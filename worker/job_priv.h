@@ -13,6 +13,7 @@
 #include "histogram.h"
 #include "job.h"
 #include "pattern.h"
+#include "verify.h"
 
 #define NS_PER_S 1000000000ull
 /* Buffers are aligned for O_DIRECT on any logical block size up to 4 KiB. */
@@ -65,6 +66,7 @@ struct job {
 	_Atomic uint64_t failed_ios; /* errors, read by sc_run_failed_ios */
 	struct sc_inject_state inject; /* the phase injects faults: the
 				  * wrapper's state, kept across engines */
+	struct sc_verifier *vfy;  /* verify: crc32c (io workloads), else NULL */
 };
 
 struct sc_run {

@@ -20,6 +20,9 @@ void sc_rank_result_exit(struct sc_rank_result *r)
 	free(r->failures);
 	r->failures = NULL;
 	r->nfailures = 0;
+	free(r->verify_kept);
+	r->verify_kept = NULL;
+	r->verify_nkept = 0;
 }
 
 void sc_phase_record_exit(struct sc_phase_record *rec)

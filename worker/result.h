@@ -11,6 +11,7 @@
 
 #include "histogram.h"
 #include "plan.h"
+#include "verify.h"
 
 enum sc_dir { SC_DIR_READ = 0, SC_DIR_WRITE = 1, SC_DIR_COUNT = 2 };
 
@@ -119,6 +120,11 @@ struct sc_rank_result {
 				     * errors; heap (NULL when none) */
 	uint32_t nfailures;         /* the first failed I/Os, at most */
 	struct sc_io_failure *failures; /* SC_IO_FAILURES_KEPT, by time; heap */
+	uint64_t verify_checked;    /* verify: blocks read and checked */
+	uint64_t verify_mismatches; /* verify: of them, blocks that failed */
+	uint32_t verify_nkept;
+	struct sc_verify_mismatch *verify_kept; /* heap: the first mismatches, at
+				     * most SC_VERIFY_KEEP, in job order */
 };
 
 /* One phase as rank 0 keeps it: every rank's row plus the merged

@@ -356,6 +356,12 @@ static const char *const unitless[] = {
     "checkpoints",
     "failed_ios",
     "kept_per_rank",
+    "verify_blocks_checked",
+    "verify_mismatches",
+    "blocks_checked",
+    "mismatches",
+    "ranks_with_mismatches",
+    "seq",
 };
 
 static int has_suffix(const char *s, const char *suf)
@@ -787,9 +793,9 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 	static const char phases_header[] =
 	    "phase,rw,lastdone_MBps,firstdone_MBps,iops,read_p50_us,read_p99_us,"
 	    "read_p99.99_us,write_p50_us,write_p99_us,write_p99.99_us,slowest_rank,"
-	    "slowest_host,errors,status\n";
+	    "slowest_host,errors,verify_mismatches,status\n";
 	static const char ranks_header[] =
-	    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors\n";
+	    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors,verify_mismatches\n";
 	char path[256], f[16][128];
 	char *phases = slurp(path_in(path, sizeof(path), dir, "phases.csv"), NULL);
 	char *ranks = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
@@ -827,7 +833,7 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 		struct sc_phase_figures fig;
 		char want[64];
 
-		CHECK(csv_line(phases, 1 + (int)p, f, 16) == 15, "phases.csv row %u has 15 fields",
+		CHECK(csv_line(phases, 1 + (int)p, f, 16) == 16, "phases.csv row %u has 16 fields",
 		      p);
 		if (sc_aggregate_phase(pr, &fig))
 			continue;
@@ -845,12 +851,13 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 		CHECK(!strcmp(f[8], want), "row %u write p50 %s, want %s us", p, f[8], want);
 		CHECK(!strcmp(f[11], "1") && !strcmp(f[12], "beta") && !strcmp(f[13], "2"),
 		      "row %u slowest and errors", p);
-		CHECK(!strcmp(f[14], sc_phase_status_name(pr->status)), "row %u status %s", p,
-		      f[14]);
+		CHECK(!strcmp(f[14], "0"), "row %u verify_mismatches %s", p, f[14]);
+		CHECK(!strcmp(f[15], sc_phase_status_name(pr->status)), "row %u status %s", p,
+		      f[15]);
 		sc_phase_figures_exit(&fig);
 	}
 	for (int i = 1; ranks && i <= (int)nrows; i++)
-		CHECK(csv_line(ranks, i, f, 16) == 9, "ranks.csv row %d has 9 fields", i);
+		CHECK(csv_line(ranks, i, f, 16) == 10, "ranks.csv row %d has 10 fields", i);
 	free(phases);
 	free(ranks);
 }
