@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "guard.h"
 #include "job_priv.h"
 #include "pattern.h"
 
@@ -508,8 +509,9 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 
 	if (t->kind == SC_TARGET_DIR)
 		flags |= O_CREAT | O_RDWR;
-	else
-		flags |= sc_rw_writes(io->rw) ? O_RDWR : O_RDONLY;
+	else /* a file or device in place: writable only when the phase writes */
+		flags |= sc_guard_phase_writes(&j->run->plan->phases[j->run->phase]) ? O_RDWR
+										: O_RDONLY;
 	j->fd = open(j->path, flags, 0644);
 	if (j->fd < 0) {
 		rc = -errno;
@@ -517,7 +519,9 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 			 io->direct ? " with O_DIRECT" : "", strerror(errno));
 		return rc;
 	}
-	if (t->kind != SC_TARGET_DIR || io->rw == SC_RW_WRITE)
+	if (t->kind != SC_TARGET_DIR) /* the very file or device the guard approved */
+		return sc_guard_check_fd(j->fd, t->kind, j->path, err, errlen);
+	if (io->rw == SC_RW_WRITE)
 		return 0;
 	if (fstat(j->fd, &st) != 0)
 		return -errno;
