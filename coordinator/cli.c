@@ -38,9 +38,12 @@ void sc_cli_usage(FILE *f)
 	      "      --allow-destroy  let phases write to file and block-device targets that\n"
 	      "                       also say allow_destroy: true (both are needed).  Even\n"
 	      "                       then a device that is mounted, has partitions, is held\n"
-	      "                       (dm, md, LVM), is swap or carries a filesystem, RAID,\n"
-	      "                       LVM or partition-table signature is refused (the last\n"
-	      "                       unless the target says wipe_signatures_ok: true).\n"
+	      "                       (dm, md, LVM), is swap, holds / , is held O_EXCL by\n"
+	      "                       another program or carries a filesystem, RAID, LVM or\n"
+	      "                       partition-table signature is refused (the last unless\n"
+	      "                       the target says wipe_signatures_ok: true).  Every rank\n"
+	      "                       checks its own target; allow_destroy and\n"
+	      "                       wipe_signatures_ok are never taken from --set.\n"
 	      "  -q, --quiet          print only errors.\n"
 	      "  -V, --version        print the version.\n"
 	      "  -h, --help           print this help.\n"
@@ -67,8 +70,8 @@ void sc_cli_usage(FILE *f)
 	      "  mpirun -np 16 ssdcluster configs/llm_ckpt.yaml --set scale=0.0001\n"
 	      "\n"
 	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure; the\n"
-	      "results of finished phases are kept); 2 bad command line or config (nothing\n"
-	      "was written).\n",
+	      "results of finished phases are kept); 2 bad command line or config, or a\n"
+	      "target the destroy guard refuses on any rank (nothing was written).\n",
 	      f);
 }
 
