@@ -113,6 +113,13 @@ int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *
 			 path);
 		return -EPERM;
 	}
+	if (kind == SC_TARGET_DIR && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+		snprintf(why, len,
+			 "%s: refusing to write: the file has other names (%ju hard links), so it "
+			 "is not only the run's",
+			 path, (uintmax_t)st.st_nlink);
+		return -EPERM;
+	}
 	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
 		snprintf(why, len, "%s: refusing to write: neither a regular file nor a block device",
 			 path);

@@ -54,9 +54,10 @@ int sc_guard_check(const struct sc_plan *plan, uint32_t target, int *claim, char
 
 /* The last check before a job writes through fd, opened from `path` of a
  * target of kind `kind`: a block device must be one sc_guard_check approved
- * in this process, and the file of a file target the very file it
- * approved.  A descriptor not open for writing passes.  0, or -EPERM with a
- * message naming path. */
+ * in this process, the file of a file target the very file it approved,
+ * and a file in a directory target a regular file with no other name (one
+ * hard link).  A descriptor not open for writing passes.  0, or -EPERM with
+ * a message naming path. */
 int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *why, size_t len);
 
 /* Whether block device rdev (opened as path, for messages) is in use:

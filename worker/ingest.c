@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "job_priv.h"
 #include "layout.h"
 
@@ -140,13 +141,23 @@ static int dataset_write(const char *path, uint32_t i, uint64_t bytes, char *buf
 {
 	int fd, rc = 0;
 
-	/* in place (same inode): ranks that opened it already read the new data */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* in place (same inode): ranks that opened it already read the new data.
+	 * Never through a link, and truncated only once the guard knows it is
+	 * a regular file of ours, not a device or someone else's file. */
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create dataset file: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot create dataset file: %s%s", path, strerror(errno),
+			 errno == ELOOP ? " (it is a symbolic link; datasets never follow one)" : "");
 		return rc;
 	}
+	rc = sc_guard_check_fd(fd, SC_TARGET_DIR, path, err, errlen);
+	if (!rc && ftruncate(fd, 0) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot truncate dataset file: %s", path, strerror(errno));
+	}
+	if (rc)
+		goto out_close;
 	for (uint64_t off = 0; off < bytes;) {
 		size_t n = (size_t)(bytes - off < LAYOUT_CHUNK ? bytes - off : LAYOUT_CHUNK);
 		ssize_t w;

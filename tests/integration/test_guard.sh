@@ -295,4 +295,27 @@ for wl in ck in; do
 done
 marker_kept "$BL" "checkpoint and ingest phases"
 echo "ok: checkpoint and ingest phases never write a device"
+# an ingest dataset (it outlives runs, at a known path) planted with a link
+# to the device, a device node, or a hard link to a file outside
+DS="$T/dir/ssdcluster-datasets/in-2x1048576B"
+sed "s|PATH|$T/dir|; s|HOSTS|keep: false|" "$T/in.yaml" >"$T/x.yaml"
+mkdir -p "$DS"
+ln -s "$BL" "$DS/file_0.dat"
+ln -s "$BL" "$DS/file_1.dat"
+expect 1 "it is a symbolic link; datasets never follow one" 1 "$T/x.yaml"
+marker_kept "$BL" "ingest dataset: symbolic link"
+rm -f "$DS"/file_*
+mknod "$DS/file_0.dat" b "$((16#$(stat -c '%t' "$BL")))" "$((16#$(stat -c '%T' "$BL")))"
+mknod "$DS/file_1.dat" b "$((16#$(stat -c '%t' "$BL")))" "$((16#$(stat -c '%T' "$BL")))"
+expect 1 "which the destroy guard did not approve" 1 "$T/x.yaml"
+marker_kept "$BL" "ingest dataset: device node"
+rm -f "$DS"/file_*
+echo "someone else's" >"$T/outside.txt"
+ln "$T/outside.txt" "$DS/file_0.dat"
+ln "$T/outside.txt" "$DS/file_1.dat"
+expect 1 "the file has other names (3 hard links)" 1 "$T/x.yaml"
+[ "$(cat "$T/outside.txt")" = "someone else's" ] || fail "ingest dataset: a hard-linked file outside was changed"
+rm -f "$DS"/file_*
+expect 0 "" 2 "$T/x.yaml"
+echo "ok: an ingest dataset never writes through a link, a device node or a hard link"
 echo "PASS"

@@ -289,6 +289,13 @@ static void test_file_target(void)
 	      "another file is refused");
 	CHECK(sc_guard_check_fd(fd, SC_TARGET_DIR, other, why, sizeof(why)) == 0,
 	      "a regular file of a directory target passes");
+	snprintf(missing, sizeof(missing), "%s/other.link", tmp);
+	CHECK(link(other, missing) == 0, "link %s", missing);
+	CHECK(sc_guard_check_fd(fd, SC_TARGET_DIR, other, why, sizeof(why)) == -EPERM &&
+		  strstr(why, "2 hard links"),
+	      "a file with another name is not only the run's: %s", why);
+	unlink(missing);
+	snprintf(missing, sizeof(missing), "%s/nothing-here", tmp);
 	close(fd);
 	fd = open(other, O_RDONLY);
 	CHECK(sc_guard_check_fd(fd, SC_TARGET_FILE, other, why, sizeof(why)) == 0,
