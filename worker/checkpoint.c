@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "job_priv.h"
 #include "layout.h"
 
@@ -251,6 +252,16 @@ void sc_ckpt_job_run(struct job *j)
 			sc_job_fail(j, -errno, "%s: cannot open%s: %s", j->path,
 				    direct ? " with O_DIRECT" : "", strerror(errno));
 			break;
+		}
+		if (!restore) { /* a regular file of the run's, never a device */
+			char why[512];
+			int grc = sc_guard_check_fd(fd, SC_TARGET_DIR, j->path, why, sizeof(why));
+
+			if (grc) {
+				close(fd);
+				sc_job_fail(j, grc, "%s", why);
+				break;
+			}
 		}
 		if (stream_file(j, f, restore, fd) == 0)
 			j->files++;

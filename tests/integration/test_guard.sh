@@ -318,4 +318,17 @@ expect 1 "the file has other names (3 hard links)" 1 "$T/x.yaml"
 rm -f "$DS"/file_*
 expect 0 "" 2 "$T/x.yaml"
 echo "ok: an ingest dataset never writes through a link, a device node or a hard link"
+# a checkpoint file at a path known in advance (a phase named "..", which
+# may be refused outright) planted with a link to the device
+mkdir -p "$T/ckdir/global_epoch1_step1"
+for f in model_states optim_states; do
+	ln -s "$BL" "$T/ckdir/global_epoch1_step1/zero_pp_rank_0_mp_rank_0_$f.pt"
+done
+sed "s|PATH|$T/ckdir|; s|HOSTS|keep: true|; s|name: ck|name: \"..\"|" "$T/ck.yaml" |
+	grep -v "allow_destroy\|wipe_signatures_ok" >"$T/x.yaml"
+rc=0
+sc_mpirun 1 "$T/x.yaml" --output "$T/out" || rc=$?
+[ "$rc" -ne 0 ] || { cat "$T/out.log"; fail "checkpoint through a planted link: exit 0"; }
+marker_kept "$BL" "checkpoint file planted with a link to the device"
+echo "ok: a checkpoint file never writes through a link to a device (exit $rc)"
 echo "PASS"
