@@ -251,81 +251,86 @@ static int devset_find_path(const struct devset *s, const char *path)
 	return devset_find(s, st.st_rdev);
 }
 
-/* The first mount of a device in s (by mountinfo's device number or by
- * its source); its index, the mount point in where.  -1 when none. */
-static int mounted_index(const char *root, const struct devset *s, char *where, size_t len)
+/* Reads root + rel line by line, calling match(line, s, ctx) until it
+ * gives an index of s.  1 with that index in *idx, 0 when no line
+ * matched, -errno when the file cannot be read (then nothing is known). */
+static int scan_lines(const char *root, const char *rel, const struct devset *s,
+		      int (*match)(char *line, const struct devset *s, void *ctx), void *ctx,
+		      int *idx)
 {
 	char file[512], *line = NULL;
 	size_t cap = 0;
-	int found = -1;
 	FILE *f;
 
-	if (!rooted(file, sizeof(file), root, "/proc/self/mountinfo"))
-		return -1;
+	*idx = -1;
+	if (!rooted(file, sizeof(file), root, "%s", rel))
+		return -ENAMETOOLONG;
 	f = fopen(file, "re");
 	if (!f)
-		return -1;
-	while (found < 0 && getline(&line, &cap, f) > 0) {
-		/* id parent MAJ:MIN root mountpoint options... - fstype source opts */
-		unsigned ma, mi;
-		char mnt[4096], src[4096];
-		const char *sep = strstr(line, " - ");
-
-		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
-			continue;
-		found = devset_find(s, makedev(ma, mi));
-		if (found < 0 && sep && sscanf(sep + 3, "%*s %4095s", src) == 1) {
-			unescape(src);
-			found = devset_find_path(s, src);
-		}
-		if (found >= 0) {
-			unescape(mnt);
-			snprintf(where, len, "%s", mnt);
-		}
-	}
+		return -errno;
+	while (*idx < 0 && getline(&line, &cap, f) > 0)
+		*idx = match(line, s, ctx);
 	free(line);
 	fclose(f);
-	return found;
+	return *idx >= 0;
+}
+
+struct where {
+	char *buf;
+	size_t len;
+};
+
+/* A /proc/self/mountinfo line of a device in s (by its device number or
+ * by its source: btrfs and others show an anonymous number): its index,
+ * the mount point in ctx (a struct where); else -1. */
+static int mount_line(char *line, const struct devset *s, void *ctx)
+{
+	/* id parent MAJ:MIN root mountpoint options... - fstype source opts */
+	struct where *w = ctx;
+	unsigned ma, mi;
+	char mnt[4096], src[4096];
+	const char *sep = strstr(line, " - ");
+	int i;
+
+	if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
+		return -1;
+	i = devset_find(s, makedev(ma, mi));
+	if (i < 0 && sep && sscanf(sep + 3, "%*s %4095s", src) == 1) {
+		unescape(src);
+		i = devset_find_path(s, src);
+	}
+	if (i >= 0) {
+		unescape(mnt);
+		snprintf(w->buf, w->len, "%s", mnt);
+	}
+	return i;
+}
+
+/* A /proc/swaps line of a device in s: its index, else -1. */
+static int swap_line(char *line, const struct devset *s, void *ctx)
+{
+	char name[4096];
+
+	(void)ctx;
+	if (sscanf(line, "%4095s", name) != 1 || strcmp(name, "Filename") == 0)
+		return -1;
+	unescape(name);
+	return devset_find_path(s, name);
 }
 
 int sc_guard_mounted(const char *root, dev_t rdev, char *where, size_t len)
 {
 	struct devset *s = malloc(sizeof(*s));
-	int i;
+	struct where w = {where, len};
+	int i, rc;
 
 	if (!s)
-		return 0;
+		return -ENOMEM;
 	if (devset_read(root, rdev, "", s) != 0)
 		s->n = 1; /* no sysfs: the device itself at least */
-	i = mounted_index(root, s, where, len);
+	rc = scan_lines(root, "/proc/self/mountinfo", s, mount_line, &w, &i);
 	free(s);
-	return i >= 0;
-}
-
-/* The first device of s that is active swap, or -1. */
-static int swap_index(const char *root, const struct devset *s)
-{
-	char file[512], *line = NULL;
-	size_t cap = 0;
-	int found = -1;
-	FILE *f;
-
-	if (!rooted(file, sizeof(file), root, "/proc/swaps"))
-		return -1;
-	f = fopen(file, "re");
-	if (!f)
-		return -1;
-	while (found < 0 && getline(&line, &cap, f) > 0) {
-		char name[4096];
-
-		if (sscanf(line, "%4095s", name) != 1 || strcmp(name, "Filename") == 0)
-			continue;
-		unescape(name);
-		found = devset_find_path(s, name);
-	}
-	free(line);
-	fclose(f);
-	return found;
+	return rc;
 }
 
 /* The first device of s that another device holds (dm, md, LVM, bcache:
@@ -372,38 +377,48 @@ int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char 
 {
 	struct devset *s = malloc(sizeof(*s));
 	char what[128], other[4096];
+	struct where w = {other, sizeof(other)};
 	struct stat rst;
-	int i, rc = -EBUSY;
+	int i, mounted, swap = 0, rc = -EBUSY;
 
 	if (!s)
 		return -ENOMEM;
-	i = devset_read(root, rdev, path, s);
-	if (i) {
+	rc = devset_read(root, rdev, path, s);
+	if (rc) {
 		snprintf(why, len, "cannot read /sys/dev/block/%u:%u to see who uses it (%s)",
-			 major(rdev), minor(rdev), strerror(-i));
+			 major(rdev), minor(rdev), strerror(-rc));
 		free(s);
-		return i;
+		return rc;
 	}
-	if ((i = mounted_index(root, s, other, sizeof(other))) >= 0)
+	rc = -EBUSY;
+	mounted = scan_lines(root, "/proc/self/mountinfo", s, mount_line, &w, &i);
+	if (mounted == 0)
+		swap = scan_lines(root, "/proc/swaps", s, swap_line, NULL, &i);
+	if (mounted < 0 || swap < 0) {
+		rc = mounted < 0 ? mounted : swap;
+		snprintf(why, len, "cannot read /proc/%s to see who uses it (%s)",
+			 mounted < 0 ? "self/mountinfo" : "swaps", strerror(-rc));
+	} else if (mounted) {
 		snprintf(why, len, "%s is mounted on %s (unmount it first)",
 			 which(s, i, what, sizeof(what)), other);
-	else if ((i = swap_index(root, s)) >= 0)
+	} else if (swap) {
 		snprintf(why, len, "%s is active swap (swapoff it first)",
 			 which(s, i, what, sizeof(what)));
-	else if (stat(root[0] ? root : "/", &rst) == 0 && (i = devset_find(s, rst.st_dev)) >= 0)
+	} else if (stat(root[0] ? root : "/", &rst) == 0 && (i = devset_find(s, rst.st_dev)) >= 0) {
 		snprintf(why, len, "%s holds the root filesystem", which(s, i, what, sizeof(what)));
-	else if ((i = held_index(root, s, other, sizeof(other))) >= 0)
+	} else if ((i = held_index(root, s, other, sizeof(other))) >= 0) {
 		snprintf(why, len,
 			 "%s is held by %s (device-mapper, md RAID or LVM builds on it; remove "
 			 "that first)",
 			 which(s, i, what, sizeof(what)), other);
-	else if (s->n > 1 || s->more)
+	} else if (s->n > 1 || s->more) {
 		snprintf(why, len,
 			 "it has partitions (%s%s%s): name a partition as the target, or "
 			 "remove the partition table first (wipefs, then partx -d)",
 			 s->name[1], s->n > 2 ? ", " : "", s->n > 2 ? s->name[2] : "");
-	else
+	} else {
 		rc = 0;
+	}
 	free(s);
 	return rc;
 }

@@ -64,11 +64,13 @@ int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *
  * mounted (itself or a partition), partitioned, held by another device,
  * active swap, or the root filesystem's.  /proc and /sys are read under
  * root ("" for the real ones; tests give a fake tree).  0 when free; -EBUSY
- * with the reason in why; another -errno when sysfs cannot be read. */
+ * with the reason in why; another -errno, also with a message, when sysfs
+ * or procfs cannot be read (nothing is known then). */
 int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char *why, size_t len);
 
 /* 1 when block device rdev or one of its partitions is mounted (the
- * mount point in where), else 0.  root as for sc_guard_device_in_use. */
+ * mount point in where), 0 when not, -errno when /proc/self/mountinfo
+ * cannot be read.  root as for sc_guard_device_in_use. */
 int sc_guard_mounted(const char *root, dev_t rdev, char *where, size_t len);
 
 /* The signatures libblkid finds on the device or image open as fd

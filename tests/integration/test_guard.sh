@@ -260,24 +260,13 @@ marker_kept "$BL" "--set targets.0.path"
 echo "ok: the opt-ins come from neither --set nor defaults:, and --set path is guarded"
 # checkpoint and ingest phases on a device, directly or behind a link that
 # rank 0 takes for a directory (hosts:)
-cat >"$T/ck.yaml" <<YAML
-targets:
-  - path: PATH
-    allow_destroy: true
-    wipe_signatures_ok: true
-    HOSTS
-phases:
+printf 'targets:\n  - path: PATH\n    allow_destroy: true\n    wipe_signatures_ok: true\n    HOSTS\nphases:\n' >"$T/head.yaml"
+cat "$T/head.yaml" - >"$T/ck.yaml" <<YAML
   - name: ck
     workload: checkpoint
     model: {layers: 2, hidden: 256, ffn_hidden: 512, heads: 4, vocab: 1000}
 YAML
-cat >"$T/in.yaml" <<YAML
-targets:
-  - path: PATH
-    allow_destroy: true
-    wipe_signatures_ok: true
-    HOSTS
-phases:
+cat "$T/head.yaml" - >"$T/in.yaml" <<YAML
   - name: in
     workload: ingest
     files: 2

@@ -144,6 +144,20 @@ static void test_in_use(void)
 		  strstr(why, "cannot read /sys/dev/block/7:91"),
 	      "no sysfs: -ENOENT and a message, got %s", why);
 
+	/* no mountinfo: nothing is known either */
+	char mi[512], mi2[512];
+
+	snprintf(mi, sizeof(mi), "%s/proc/self/mountinfo", tmp);
+	snprintf(mi2, sizeof(mi2), "%s/proc/self/mountinfo.away", tmp);
+	CHECK(rename(mi, mi2) == 0, "rename %s", mi);
+	why[0] = '\0';
+	CHECK(sc_guard_device_in_use(tmp, makedev(7, 90), "/dev/x", why, sizeof(why)) == -ENOENT &&
+		  strstr(why, "cannot read /proc/self/mountinfo"),
+	      "no mountinfo: -ENOENT and a message, got %s", why);
+	CHECK(sc_guard_mounted(tmp, makedev(7, 90), why, sizeof(why)) == -ENOENT,
+	      "sc_guard_mounted without mountinfo");
+	CHECK(rename(mi2, mi) == 0, "rename back %s", mi2);
+
 	/* swap and mount sources name device nodes: needs mknod (root) */
 	if (geteuid() != 0) {
 		printf("SKIP part: swap and mount-source checks need root (mknod)\n");
