@@ -15,7 +15,8 @@
  *                    a block device must not be in use: see worker/guard.h);
  *                    never taken from --set (nor wipe_signatures_ok)
  *     hosts          non-empty text; such a target is not probed here (kind
- *                    guessed: /dev/... = block, else dir; capacity 0 = unknown)
+ *                    guessed: /dev/... = block, else dir; capacity 0 = unknown);
+ *                    each rank checks it on its own host, destroy guard too
  *     wipe_signatures_ok bool, default false; a block device that carries a
  *                    filesystem, RAID, LVM or partition-table signature is
  *                    written only with it (besides both allow_destroy opt-ins)

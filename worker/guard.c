@@ -207,7 +207,7 @@ static int devset_read(const char *root, dev_t rdev, const char *path, struct de
 			continue;
 		}
 		s->dev[s->n] = pd;
-		snprintf(s->name[s->n], sizeof(s->name[0]), "%s", e->d_name);
+		memcpy(s->name[s->n], e->d_name, strlen(e->d_name) + 1); /* length checked above */
 		s->n++;
 	}
 	closedir(d);
