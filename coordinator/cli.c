@@ -8,7 +8,7 @@
 void sc_cli_usage(FILE *f)
 {
 	fputs("usage: ssdcluster CONFIG.yaml [--output DIR] [--dry-run] [--set KEY=VALUE]...\n"
-	      "                  [--allow-destroy] [--quiet] [--version] [--help]\n"
+	      "                  [--run-id ID] [--allow-destroy] [--quiet] [--version] [--help]\n"
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
 	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
 	      "\n"
@@ -44,6 +44,12 @@ void sc_cli_usage(FILE *f)
 	      "                       the target says wipe_signatures_ok: true).  Every rank\n"
 	      "                       checks its own target; allow_destroy and\n"
 	      "                       wipe_signatures_ok are never taken from --set.\n"
+	      "  -r, --run-id ID      name the run (default: date-time and 64 random bits,\n"
+	      "                       e.g. 20250101-120000-0123456789abcdef).  ID is 1 to 64 of\n"
+	      "                       A-Z a-z 0-9 _ - and starts with a letter or digit.  The\n"
+	      "                       run writes only in its own directory TARGET/ssdcluster-ID\n"
+	      "                       on each directory target, which it creates and removes;\n"
+	      "                       if that exists already the run is refused (exit 2).\n"
 	      "  -q, --quiet          print only errors.\n"
 	      "  -V, --version        print the version.\n"
 	      "  -h, --help           print this help.\n"
@@ -77,6 +83,24 @@ void sc_cli_usage(FILE *f)
 
 /* Long options without a short form. */
 enum { OPT_ALLOW_DESTROY = 0x100 };
+static bool ascii_alnum(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* [A-Za-z0-9][A-Za-z0-9_-]{0,63}: a file name that cannot leave its
+ * directory. */
+static bool run_id_ok(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (n == 0 || n > SC_CLI_RUN_ID_MAX || !ascii_alnum(id[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!ascii_alnum(id[i]) && id[i] != '_' && id[i] != '-')
+			return false;
+	return true;
+}
 
 int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen)
 {
@@ -85,6 +109,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 		{"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
 		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
 		{"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
+		{"run-id", required_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
 	int ch;
@@ -92,7 +117,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	memset(cli, 0, sizeof(*cli));
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":o:ns:qVh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:ns:qVhr:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			cli->output = optarg;
@@ -124,6 +149,16 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 		case OPT_ALLOW_DESTROY:
 			cli->allow_destroy = true;
 			break;
+		case 'r':
+			if (!run_id_ok(optarg)) {
+				snprintf(err, errlen,
+					 "--run-id %s: a run id is 1 to %d of A-Z a-z 0-9 _ - and "
+					 "starts with a letter or digit (e.g. --run-id acceptance-01)",
+					 optarg, SC_CLI_RUN_ID_MAX);
+				return -EINVAL;
+			}
+			cli->run_id = optarg;
+			break;
 		case ':':
 			snprintf(err, errlen, "%s needs a value (see --help)", argv[optind - 1]);
 			return -EINVAL;
@@ -144,7 +179,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 					      "DIR/results.pb");
 			return -EINVAL;
 		}
-		if (cli->dry_run || cli->nsets) {
+		if (cli->dry_run || cli->nsets || cli->run_id) {
 			snprintf(err, errlen, "report takes only --output and --quiet");
 			return -EINVAL;
 		}

@@ -31,7 +31,9 @@
  *   phases: (list, at least one).  workload: picks the keys a phase takes;
  *   a key of another workload is an error that names that workload.
  *     every workload:
- *     name       [A-Za-z0-9_.-]{1,64}, unique; default "phase<i>" (i from 0)
+ *     name       [A-Za-z0-9][A-Za-z0-9_.-]{0,63} (never "." or ".."; a
+ *                checkpoint phase's directory is named after it), unique;
+ *                default "phase<i>" (i from 0)
  *     workload   io (default) | kvcache | checkpoint | ingest
  *     jobs       1..1024, threads per rank (default per workload)
  *     iodepth    1..16384 (default per workload)

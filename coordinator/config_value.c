@@ -208,11 +208,13 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 		if (strlen(s) > CFG_MAX_NAME_LEN)
 			return fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
 					 CFG_MAX_NAME_LEN);
+		/* a name is a directory name in the run: "." or ".." would leave it */
 		for (const char *p = s; *p; p++)
-			if (!name_char_ok(*p))
+			if (!name_char_ok(*p) || (p == s && (*p == '_' || *p == '.' || *p == '-')))
 				return fail_node(
 				    d, n,
-				    "\"%s\" is not a phase name (use letters, digits, _ . and -)",
+				    "\"%s\" is not a phase name (start with a letter or digit, "
+				    "then use letters, digits, _ . and -)",
 				    s);
 		return 0;
 	case CFG_VT_TEXT:

@@ -12,6 +12,7 @@
 #include "../proto/codec.h"
 #include "../worker/job.h"
 #include "../worker/layout.h"
+#include "../worker/rundir.h"
 #include "aggregate.h"
 #include "cli.h"
 #include "cluster.h"
@@ -42,14 +43,24 @@ static int launcher_rank(void)
 	return 0;
 }
 
-static void make_run_id(char *buf, size_t len)
+/* Random bits in a run id: nobody can guess a run's directory before it
+ * exists. */
+#define RUN_ID_RANDOM_BYTES 8u
+
+/* The date and time, then 64 random bits: 20250101-120000-0123456789abcdef. */
+static int make_run_id(char *buf, size_t len)
 {
+	char hex[2 * RUN_ID_RANDOM_BYTES + 1];
 	time_t now = time(NULL);
 	struct tm tm;
+	int rc = sc_rundir_random_hex(hex, RUN_ID_RANDOM_BYTES);
 
+	if (rc)
+		return rc;
 	localtime_r(&now, &tm);
-	snprintf(buf, len, "%04d%02d%02d-%02d%02d%02d-%04x", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned)getpid() & 0xffffu);
+	snprintf(buf, len, "%04d%02d%02d-%02d%02d%02d-%s", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, hex);
+	return 0;
 }
 
 static int64_t unix_now_ns(void)
@@ -66,7 +77,7 @@ static int prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct s
 			struct sc_place *places, uint8_t **packed, size_t *packed_len)
 {
 	struct sc_config *cfg = NULL;
-	char *err = malloc(ERR_MAX), run_id[64];
+	char *err = malloc(ERR_MAX), run_id[SC_CLI_RUN_ID_MAX + 1];
 	int rc;
 
 	if (!err)
@@ -79,8 +90,10 @@ static int prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct s
 	}
 	sc_config_take_plan(cfg, plan);
 	plan->allow_destroy = cli->allow_destroy;
-	make_run_id(run_id, sizeof(run_id));
-	plan->run_id = strdup(run_id);
+	if (cli->run_id)
+		snprintf(run_id, sizeof(run_id), "%s", cli->run_id);
+	rc = cli->run_id ? 0 : make_run_id(run_id, sizeof(run_id));
+	plan->run_id = rc ? NULL : strdup(run_id);
 	rc = plan->run_id ? sc_validate_layout(cfg, plan, c, places, err, ERR_MAX) : -ENOMEM;
 	if (!rc)
 		rc = sc_plan_pack(plan, packed, packed_len);
@@ -93,24 +106,80 @@ static int prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct s
 	return rc;
 }
 
+/* Every rank: rank 0 prints each rank's message (those not empty). */
+static void print_rank_errors(struct sc_cluster *c, const char *msg)
+{
+	char **all = NULL;
+
+	if (sc_cluster_gather_strings(c, msg, &all) || c->rank != 0)
+		return;
+	for (int r = 0; r < c->nranks; r++)
+		if (all[r][0])
+			fprintf(stderr, "ssdcluster: rank %d: %s\n", r, all[r]);
+	sc_cluster_free_strings(c, all);
+}
+
 /* Every rank: its target exists as planned and the destroy guard lets
  * the run write it (*claim: the device held O_EXCL, or -1).  Rank 0
  * prints what failed. */
 static int check_targets(struct sc_cluster *c, const struct sc_plan *plan,
 			 const struct sc_place *place, int *claim)
 {
-	char msg[1024] = "", **all = NULL;
+	char msg[1024] = "";
 	int rc = sc_validate_local(plan, place, c->host, claim, msg, sizeof(msg));
 
 	if (sc_cluster_all_ok(c, rc == 0))
 		return 0;
-	sc_cluster_gather_strings(c, msg, &all);
+	print_rank_errors(c, msg);
+	return EXIT_BAD_INPUT;
+}
+
+/* Every rank: the run directories, made before the first phase by slot 0
+ * of each node on a directory target, then opened and checked by every
+ * rank there (see rundir.h).  An existing one that is not this run's is
+ * refused with nothing written; what this rank made is removed again
+ * when any rank fails.  0 or an exit status (rank 0 prints why). */
+static int make_run_dirs(struct sc_cluster *c, const struct sc_plan *plan,
+			 const struct sc_place *place, struct sc_rundir *rd)
+{
+	bool needed = sc_rundir_needed(plan, place->target);
+	char msg[1024] = "", key[SC_RUNDIR_KEY_LEN] = "";
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	/* the key only this run's ranks know, proving a directory is this run's */
 	if (c->rank == 0) {
-		for (int r = 0; r < c->nranks; r++)
-			if (all[r][0])
-				fprintf(stderr, "ssdcluster: rank %d: %s\n", r, all[r]);
-		sc_cluster_free_strings(c, all);
+		buf = malloc(SC_RUNDIR_KEY_LEN);
+		if (!buf || sc_rundir_random_hex((char *)buf, SC_RUNDIR_KEY_BYTES))
+			sc_cluster_abort(c, EXIT_RUN_FAILED);
+		len = SC_RUNDIR_KEY_LEN;
 	}
+	if (sc_cluster_bcast(c, &buf, &len) || len != SC_RUNDIR_KEY_LEN)
+		sc_cluster_abort(c, EXIT_RUN_FAILED);
+	memcpy(key, buf, SC_RUNDIR_KEY_LEN - 1);
+	free(buf);
+
+	if (needed && place->slot == 0)
+		rc = sc_rundir_create(rd, plan, place, key, msg, sizeof(msg));
+	/* -EEXIST: maybe another node's, on storage both see; joining decides */
+	if (rc == -EEXIST)
+		rc = 0;
+	if (sc_cluster_all_ok(c, rc == 0)) {
+		msg[0] = '\0';
+		if (needed && rd->fd < 0)
+			rc = sc_rundir_join(rd, plan, place, key, msg, sizeof(msg));
+		if (sc_cluster_all_ok(c, rc == 0)) {
+			if (sc_rundir_unmark(rd) != 0)
+				fprintf(stderr,
+					"ssdcluster: rank %d: cannot remove the marker in %s\n",
+					c->rank, rd->path);
+			return 0;
+		}
+	}
+	print_rank_errors(c, msg);
+	if (sc_rundir_remove(rd) != 0)
+		fprintf(stderr, "ssdcluster: rank %d: could not remove %s\n", c->rank, rd->path);
 	return EXIT_BAD_INPUT;
 }
 
@@ -175,7 +244,7 @@ static int keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph, con
 }
 
 static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct sc_place *place,
-		      const char *outdir, const struct sc_cli *cli)
+		      struct sc_rundir *rd, const char *outdir, const struct sc_cli *cli)
 {
 	struct sc_run_record rec;
 	char *err = malloc(ERR_MAX);
@@ -212,7 +281,7 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 		/* a live line only where a person watches */
 		if (c->rank == 0 && !cli->quiet && isatty(STDOUT_FILENO))
 			sc_cluster_set_tick(c, &tick);
-		rc = sc_phase_run(c, plan, p, place, &ph, err, ERR_MAX);
+		rc = sc_phase_run(c, plan, p, place, rd, &ph, err, ERR_MAX);
 		sc_cluster_set_tick(c, NULL);
 		sc_progress_live_clear(&live);
 		if (rc && rc != -EIO) {
@@ -237,9 +306,10 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 			break;
 	}
 	sc_cluster_barrier(c);
-	if (sc_run_cleanup(plan, place) != 0)
-		fprintf(stderr, "ssdcluster: rank %d: could not remove every run file under %s\n",
-			c->rank, plan->targets[place->target].path);
+	/* only the run directory this rank made, with everything in it */
+	if (!plan->targets[place->target].keep && sc_rundir_remove(rd) != 0)
+		fprintf(stderr, "ssdcluster: rank %d: could not remove every run file in %s\n",
+			c->rank, rd->path);
 	if (c->rank == 0) {
 		if (!cli->quiet && status == 0)
 			printf("results: %s/results.json\n", outdir);
@@ -256,6 +326,7 @@ int main(int argc, char **argv)
 	struct sc_cli cli;
 	struct sc_plan plan;
 	struct sc_place *places = NULL, place;
+	struct sc_rundir rd;
 	uint8_t *packed = NULL;
 	size_t packed_len = 0;
 	char err[1024], outdir[4096];
@@ -282,6 +353,7 @@ int main(int argc, char **argv)
 		return EXIT_RUN_FAILED;
 	}
 	memset(&plan, 0, sizeof(plan));
+	sc_rundir_init(&rd);
 	if (c.rank == 0) {
 		places = calloc((size_t)c.nranks, sizeof(*places));
 		status = places ? prepare_plan(&c, &cli, &plan, places, &packed, &packed_len)
@@ -312,8 +384,12 @@ int main(int argc, char **argv)
 			status = dry_run(&c, &plan, places, outdir);
 		goto out;
 	}
-	status = run_phases(&c, &plan, &place, outdir, &cli);
+	status = make_run_dirs(&c, &plan, &place, &rd);
+	if (status)
+		goto out;
+	status = run_phases(&c, &plan, &place, &rd, outdir, &cli);
 out:
+	sc_rundir_exit(&rd);
 	status = sc_cluster_all_ok(&c, status == 0) ? 0 : (status ? status : EXIT_RUN_FAILED);
 	if (claim >= 0)
 		close(claim); /* the device is free again once every rank is done */

@@ -63,8 +63,8 @@ static int gather_ranks(struct sc_cluster *c, const struct sc_rank_result *mine,
 }
 
 int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
-		 const struct sc_place *place, struct sc_phase_record *rec, char *err,
-		 size_t errlen)
+		 const struct sc_place *place, const struct sc_rundir *dir,
+		 struct sc_phase_record *rec, char *err, size_t errlen)
 {
 	const struct sc_io_spec *io = &plan->phases[p].io;
 	struct sc_rank_result mine;
@@ -76,7 +76,7 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
 	int rc, ok;
 
-	rc = sc_run_create(&run, plan, p, place, msg, sizeof(msg));
+	rc = sc_run_create(&run, plan, p, place, dir, msg, sizeof(msg));
 	ok = sc_cluster_all_ok(c, rc == 0);
 	if (!ok) {
 		collect_errors(c, msg, err, errlen);

@@ -45,6 +45,7 @@
 #include "guard.h"
 #include "job_priv.h"
 #include "layout.h"
+#include "rundir.h"
 
 /* Longest a sleeping thread goes without looking at the stop flag, which
  * sc_run_stop sets without waking anyone. */
@@ -60,6 +61,10 @@
 #define DATASET_SEED 0xda7a5e7ull
 /* Separates counters that different threads write onto their own lines. */
 #define CACHELINE 64
+/* Room for "file_<uint32>.dat". */
+#define DATASET_NAME_MAX 32
+/* The dataset outlives the run and may be shared: readable by all. */
+#define DATASET_DIR_MODE 0755u
 
 /* What the rank's jobs and its consumer share (owned by job 0). */
 struct ingest_rank {
@@ -80,7 +85,8 @@ struct ingest_rank {
 	int direct;
 	pthread_t consumer;
 	uint64_t consumer_end_ns; /* written by the consumer, read after join */
-	char dir[4000];		  /* the dataset directory */
+	int dirfd;		  /* the dataset directory, -1: not open */
+	char dir[4000];		  /* its path, for messages */
 };
 
 /* One job's part. */
@@ -109,6 +115,8 @@ static void ingest_free(void *p)
 	free(ij->fds);
 	free(ij->sample_off);
 	if (ij->owns_rank && ij->rank) {
+		if (ij->rank->dirfd >= 0)
+			close(ij->rank->dirfd);
 		if (ij->rank->sync_ready) {
 			pthread_mutex_destroy(&ij->rank->lock);
 			pthread_cond_destroy(&ij->rank->batch_cond);
@@ -128,27 +136,30 @@ static uint64_t read_buf_bytes(uint64_t sample_bytes, int direct)
 	return round_up(sample_bytes, BUF_ALIGN) + BUF_ALIGN;
 }
 
-static int file_path(const struct ingest_rank *r, uint32_t i, char *buf, size_t len)
+/* Dataset file i's name in the dataset directory, and its path. */
+static void file_name(const struct ingest_rank *r, uint32_t i, char *name, char *path,
+		      size_t pathlen)
 {
-	int n = snprintf(buf, len, "%s/file_%u.dat", r->dir, i);
-
-	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+	snprintf(name, DATASET_NAME_MAX, "file_%u.dat", i);
+	snprintf(path, pathlen, "%s/%s", r->dir, name);
 }
 
-/* Writes dataset file `path` (index i) in full: 0 or -errno, with err set. */
-static int dataset_write(const char *path, uint32_t i, uint64_t bytes, char *buf, char *err,
-			 size_t errlen)
+/* Writes dataset file `name` (index i) in full: 0 or -errno, with err set.
+ * An existing file is rewritten only when it is a regular file of this
+ * user's, never through a symlink. */
+static int dataset_write(const struct ingest_rank *r, const char *name, const char *path,
+			 uint32_t i, uint64_t bytes, char *buf, char *err, size_t errlen)
 {
 	int fd, rc = 0;
 
-	/* in place (same inode): ranks that opened it already read the new data.
-	 * Never through a link, and truncated only once the guard knows it is
-	 * a regular file of ours, not a device or someone else's file. */
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	/* in place (same inode): ranks that opened it already read the new data;
+	 * truncated only once the guard knows it is a regular file of the run's
+	 * alone, never a device or a hard link to a file elsewhere */
+	fd = sc_rundir_openat(r->dirfd, name, O_WRONLY, SC_RUNDIR_ANY);
 	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create dataset file: %s%s", path, strerror(errno),
-			 errno == ELOOP ? " (it is a symbolic link; datasets never follow one)" : "");
+		rc = fd;
+		snprintf(err, errlen, "%s: cannot create dataset file: %s", path,
+			 sc_rundir_strerror(rc));
 		return rc;
 	}
 	rc = sc_guard_check_fd(fd, SC_TARGET_DIR, path, err, errlen);
@@ -194,6 +205,27 @@ out_close:
 	return rc;
 }
 
+/* Opens the dataset directory, made when missing (the target too, when
+ * its parent exists).  The target is the user's path: a symlink there is
+ * their choice; below it nothing is followed.  A descriptor or -errno. */
+static int open_dataset_dir(const struct sc_run *run)
+{
+	const char *target = run->plan->targets[run->place.target].path;
+	char sub[512];
+	int tfd, fd;
+
+	if (sc_layout_ingest_subdir(run->plan, run->phase, sub, sizeof(sub)))
+		return -ENAMETOOLONG;
+	if (mkdir(target, DATASET_DIR_MODE) != 0 && errno != EEXIST)
+		return -errno;
+	tfd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0)
+		return -errno;
+	fd = sc_rundir_subdir(tfd, sub, true, DATASET_DIR_MODE);
+	close(tfd);
+	return fd;
+}
+
 /* Creates or fixes this rank's share of the dataset (slot s: files i with
  * i % nslots == s); files of the right size are reused untouched. */
 static int dataset_prepare(struct job *j, struct ingest_rank *r, uint64_t file_bytes, char *err,
@@ -201,25 +233,22 @@ static int dataset_prepare(struct job *j, struct ingest_rank *r, uint64_t file_b
 {
 	const struct sc_place *pl = &j->run->place;
 	uint32_t step = pl->nslots ? pl->nslots : 1;
-	char path[4096];
+	char path[4200], name[DATASET_NAME_MAX];
 	char *buf = NULL;
 	int rc;
 
-	rc = sc_job_mkdir_p(r->dir);
-	if (rc) {
+	r->dirfd = open_dataset_dir(j->run);
+	if (r->dirfd < 0) {
 		snprintf(err, errlen, "%s: cannot create the dataset directory: %s", r->dir,
-			 strerror(-rc));
-		return rc;
+			 sc_rundir_strerror(r->dirfd));
+		return r->dirfd;
 	}
+	rc = 0;
 	for (uint32_t i = pl->slot; i < r->nfiles; i += step) {
 		struct stat st;
 
-		rc = file_path(r, i, path, sizeof(path));
-		if (rc) {
-			snprintf(err, errlen, "%s: dataset file name too long", r->dir);
-			break;
-		}
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		file_name(r, i, name, path, sizeof(path));
+		if (fstatat(r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
 		    (uint64_t)st.st_size == file_bytes)
 			continue;
 		if (!buf) {
@@ -229,7 +258,7 @@ static int dataset_prepare(struct job *j, struct ingest_rank *r, uint64_t file_b
 			}
 			sc_pattern_fill(buf, LAYOUT_CHUNK, j->run->io->seed ^ DATASET_SEED);
 		}
-		rc = dataset_write(path, i, file_bytes, buf, err, errlen);
+		rc = dataset_write(r, name, path, i, file_bytes, buf, err, errlen);
 		if (rc)
 			break;
 	}
@@ -291,6 +320,7 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 	if (!r)
 		return -ENOMEM;
 	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
 	*out = r;
 	rc = sc_layout_ingest_dir(run->plan, run->place.target, run->phase, r->dir, sizeof(r->dir));
 	if (rc) {
@@ -329,8 +359,8 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 static int open_files(struct job *j, struct ingest_job *ij, char *err, size_t errlen)
 {
 	const struct ingest_rank *r = ij->rank;
-	int flags = O_RDONLY | O_CREAT | O_CLOEXEC | (r->direct ? O_DIRECT : 0);
-	char path[4096];
+	int flags = O_RDONLY | (r->direct ? O_DIRECT : 0);
+	char path[4200], name[DATASET_NAME_MAX];
 
 	ij->fds = malloc((size_t)r->nfiles * sizeof(*ij->fds));
 	if (!ij->fds)
@@ -341,17 +371,15 @@ static int open_files(struct job *j, struct ingest_job *ij, char *err, size_t er
 	if (j->run->io->engine == SC_ENGINE_NULL)
 		return 0;
 	for (uint32_t i = 0; i < r->nfiles; i++) {
-		int rc = file_path(r, i, path, sizeof(path));
+		int rc;
 
-		if (rc) {
-			snprintf(err, errlen, "%s: dataset file name too long", r->dir);
-			return rc;
-		}
-		ij->fds[i] = open(path, flags, 0644);
+		file_name(r, i, name, path, sizeof(path));
+		ij->fds[i] = sc_rundir_openat(r->dirfd, name, flags, SC_RUNDIR_ANY);
 		if (ij->fds[i] < 0) {
-			rc = -errno;
+			rc = ij->fds[i];
+			ij->fds[i] = -1;
 			snprintf(err, errlen, "%s: cannot open dataset file%s: %s", path,
-				 r->direct ? " with O_DIRECT" : "", strerror(errno));
+				 r->direct ? " with O_DIRECT" : "", sc_rundir_strerror(rc));
 			return rc;
 		}
 	}

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -19,6 +18,7 @@
 #include "guard.h"
 #include "job_priv.h"
 #include "pattern.h"
+#include "rundir.h"
 
 uint64_t sc_now_ns(void)
 {
@@ -443,15 +443,16 @@ static void *job_main(void *arg)
 static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errlen)
 {
 	void *buf;
-	int fd, rc = 0;
+	int fd = j->fd, fl = fcntl(fd, F_GETFL), rc = 0;
 
 	if (posix_memalign(&buf, BUF_ALIGN, LAYOUT_CHUNK))
 		return -ENOMEM;
 	sc_pattern_fill(buf, LAYOUT_CHUNK, j->pat.seed ^ 0x1a70u);
-	fd = open(j->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
+	/* buffered through the job's own descriptor: the file is not looked up
+	 * by name again */
+	if (fl < 0 || ((fl & O_DIRECT) && fcntl(fd, F_SETFL, fl & ~O_DIRECT) != 0)) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open to lay out data: %s", j->path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot lay out data: %s", j->path, strerror(errno));
 		goto out_free;
 	}
 	for (uint64_t off = from; off < to;) {
@@ -464,7 +465,7 @@ static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t 
 			rc = w < 0 ? -errno : -EIO;
 			snprintf(err, errlen, "%s: laying out %llu B before the phase: %s", j->path,
 				 (unsigned long long)(to - from), strerror(-rc));
-			goto out_close;
+			goto out_restore;
 		}
 		off += (uint64_t)w;
 	}
@@ -472,32 +473,29 @@ static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t 
 		rc = -errno;
 		snprintf(err, errlen, "%s: fsync after laying out: %s", j->path, strerror(errno));
 	}
-out_close:
-	close(fd);
+out_restore:
+	if ((fl & O_DIRECT) && fcntl(fd, F_SETFL, fl) != 0 && !rc) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot turn O_DIRECT back on: %s", j->path,
+			 strerror(errno));
+	}
 out_free:
 	free(buf);
 	return rc;
 }
 
-int sc_job_mkdir_p(const char *path)
+/* The job's file in the run directory: created by the first phase that
+ * uses it, reopened by later ones; never through a symlink.  A descriptor
+ * or -errno. */
+static int job_open_in_run_dir(struct job *j, int flags)
 {
-	char tmp[4096];
-	size_t len = strlen(path);
+	char name[64];
 
-	if (len >= sizeof(tmp))
+	if (j->run->dirfd < 0)
+		return -EBADF; /* the caller did not open the run directory */
+	if (sc_layout_job_name(&j->run->place, j->index, name, sizeof(name)))
 		return -ENAMETOOLONG;
-	memcpy(tmp, path, len + 1);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-		return -errno;
-	return 0;
+	return sc_rundir_openat(j->run->dirfd, name, flags, SC_RUNDIR_ANY);
 }
 
 static int job_open(struct job *j, const struct sc_target_spec *t, char *err, size_t errlen)
@@ -508,15 +506,20 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	int rc;
 
 	if (t->kind == SC_TARGET_DIR)
-		flags |= O_CREAT | O_RDWR;
+		flags |= O_RDWR;
 	else /* a file or device in place: writable only when the phase writes */
 		flags |= sc_guard_phase_writes(&j->run->plan->phases[j->run->phase]) ? O_RDWR
 										: O_RDONLY;
-	j->fd = open(j->path, flags, 0644);
+	if (t->kind == SC_TARGET_DIR)
+		j->fd = job_open_in_run_dir(j, flags);
+	else
+		j->fd = open(j->path, flags, 0644);
 	if (j->fd < 0) {
-		rc = -errno;
+		rc = t->kind == SC_TARGET_DIR ? j->fd : -errno;
+		j->fd = -1;
 		snprintf(err, errlen, "%s: cannot open%s: %s", j->path,
-			 io->direct ? " with O_DIRECT" : "", strerror(errno));
+			 io->direct ? " with O_DIRECT" : "",
+			 t->kind == SC_TARGET_DIR ? sc_rundir_strerror(rc) : strerror(-rc));
 		return rc;
 	}
 	if (t->kind != SC_TARGET_DIR) /* the very file or device the guard approved */
@@ -622,10 +625,10 @@ static void job_teardown(struct job *j)
 }
 
 int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phase,
-		  const struct sc_place *place, char *err, size_t errlen)
+		  const struct sc_place *place, const struct sc_rundir *dir, char *err,
+		  size_t errlen)
 {
 	struct sc_run *run;
-	const struct sc_target_spec *t = &plan->targets[place->target];
 	int rc = 0;
 
 	err[0] = '\0';
@@ -637,6 +640,7 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 	run->place = *place;
 	run->io = &plan->phases[phase].io;
 	run->njobs = run->io->jobs;
+	run->dirfd = dir ? dir->fd : -1;
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_cond_init(&run->cond, NULL);
 	run->jobs = calloc(run->njobs, sizeof(*run->jobs));
@@ -648,18 +652,6 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 		run->jobs[i].fd = -1;
 		run->jobs[i].run = run;
 		run->jobs[i].index = i;
-	}
-	if (t->kind == SC_TARGET_DIR && run->io->engine != SC_ENGINE_NULL) {
-		char dir[4096];
-
-		rc = sc_layout_run_dir(plan, place->target, dir, sizeof(dir));
-		if (!rc)
-			rc = sc_job_mkdir_p(dir);
-		if (rc) {
-			snprintf(err, errlen, "%s: cannot create the run directory: %s", dir,
-				 strerror(-rc));
-			goto out_destroy;
-		}
 	}
 	for (uint32_t i = 0; i < run->njobs; i++) {
 		rc = job_setup(&run->jobs[i], err, errlen);
@@ -833,27 +825,4 @@ void sc_run_destroy(struct sc_run *run)
 	pthread_mutex_destroy(&run->lock);
 	pthread_cond_destroy(&run->cond);
 	free(run);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) != 0 && errno != ENOENT)
-		return -errno;
-	return 0;
-}
-
-int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place)
-{
-	const struct sc_target_spec *t = &plan->targets[place->target];
-	char dir[4096];
-	int rc;
-
-	if (t->kind != SC_TARGET_DIR || t->keep || place->slot != 0)
-		return 0;
-	if (sc_layout_run_dir(plan, place->target, dir, sizeof(dir)))
-		return -ENAMETOOLONG;
-	rc = nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	return rc < 0 && errno == ENOENT ? 0 : rc;
 }

@@ -16,13 +16,16 @@
 #include "result.h"
 
 struct sc_run;
+struct sc_rundir;
 
 /* Prepares phase for the rank at place.  Files of directory targets are
- * created (and filled once, untimed, when a phase reads data that is not
- * there yet).  0 or -errno, with a message a user can act on in err. */
+ * created in the run directory dir (open, see rundir.h; NULL or unused for
+ * other targets and for ingest) and filled once, untimed, when a phase
+ * reads data that is not there yet.  0 or -errno, with a message a user
+ * can act on in err. */
 int sc_run_create(struct sc_run **out, const struct sc_plan *plan,
 		  uint32_t phase, const struct sc_place *place,
-		  char *err, size_t errlen);
+		  const struct sc_rundir *dir, char *err, size_t errlen);
 
 /* Lets the job threads begin at start_ns on CLOCK_MONOTONIC. */
 int sc_run_start(struct sc_run *run, uint64_t start_ns);
@@ -46,11 +49,6 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out);
 const struct sc_hist *sc_run_hist(const struct sc_run *run, int k);
 
 void sc_run_destroy(struct sc_run *run);
-
-/* Removes the run directory of the rank's target, with everything in it,
- * unless the target says keep.  Only the first rank of a node on a target
- * (slot 0) does it; call it when every rank is done.  0 or -errno. */
-int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place);
 
 /* CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t sc_now_ns(void);

@@ -69,6 +69,7 @@ struct sc_run {
 	_Atomic int stop;
 	struct sc_hist *hist[SC_HK_COUNT];
 	uint64_t planned_bytes;  /* set by workload setups; else from io */
+	int dirfd;               /* the run directory (not owned), -1: none */
 };
 
 /* Records the first error of the job (later ones only count). */
@@ -85,9 +86,6 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes);
 
 /* Sleeps until when_ns on CLOCK_MONOTONIC. */
 void sc_job_sleep_until(uint64_t when_ns);
-
-/* mkdir -p.  0 or -errno. */
-int sc_job_mkdir_p(const char *path);
 
 /* Workload bodies: _setup runs in sc_run_create (untimed), _run in the job
  * thread from the common start on. */

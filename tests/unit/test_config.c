@@ -742,6 +742,20 @@ static void test_errors(void)
 		   "@P:5:11: phases.1.name: \"phase0\" is already the name of phases.0");
 	EXPECT_ERR(HEAD "    name: \"a b\"\n",
 		   "@P:5:11: phases.0.name: \"a b\" is not a phase name");
+	/* a checkpoint phase's directory is named after it: no way out of the run */
+	EXPECT_ERR(HEAD "    name: \"..\"\n",
+		   "@P:5:11: phases.0.name: \"..\" is not a phase name (start with a letter or "
+		   "digit");
+	EXPECT_ERR(HEAD "    name: .\n", "@P:5:11: phases.0.name: \".\" is not a phase name");
+	EXPECT_ERR(HEAD "    name: .hidden\n",
+		   "@P:5:11: phases.0.name: \".hidden\" is not a phase name");
+	EXPECT_ERR(HEAD "    name: -x\n", "@P:5:11: phases.0.name: \"-x\" is not a phase name");
+	char okpath[512];
+	struct sc_config *ok =
+	    load_ok(HEAD "    name: 1st_pass-v2.0\n", NULL, 0, okpath, sizeof(okpath), __LINE__);
+
+	CHECK(ok != NULL, "a name starting with a digit, with _ - and . after it, is fine");
+	sc_config_destroy(ok);
 }
 
 static void test_targets(void)

@@ -15,6 +15,7 @@
 #include "job.h"
 #include "layout.h"
 #include "plan.h"
+#include "rundir.h"
 
 #define MS  1000000ull
 #define KIB 1024ull
@@ -69,7 +70,7 @@ static int run_ingest(const struct sc_plan *plan, const struct sc_place *place,
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	rc = sc_run_create(&run, plan, 0, place, err, errlen);
+	rc = sc_run_create(&run, plan, 0, place, NULL, err, errlen);
 	if (rc)
 		return rc;
 	sc_run_start(run, sc_now_ns() + MS);
@@ -193,8 +194,13 @@ static void test_dataset(enum sc_engine_kind engine, const char *target)
 	check_exact(&plan, &res, steps, waits, "run after damage");
 	sc_rank_result_exit(&res);
 
-	/* the dataset outlives the run directory's cleanup */
-	CHECK(sc_run_cleanup(&plan, &one_rank) == 0, "cleanup");
+	/* the dataset is not in the run directory: it outlives its removal */
+	struct sc_rundir rd;
+
+	sc_rundir_init(&rd);
+	CHECK(sc_rundir_create(&rd, &plan, &one_rank, "key", err, sizeof(err)) == 0, "%s", err);
+	CHECK(sc_rundir_remove(&rd) == 0, "cleanup");
+	sc_rundir_exit(&rd);
 	CHECK(size_of(path) == (int64_t)MIB, "dataset kept after cleanup");
 	sc_plan_exit(&plan);
 	check_context = NULL;
@@ -246,7 +252,7 @@ static void test_prefetch_bound(void)
 		plan_ingest(&plan, tmpdir, SC_ENGINE_NULL);
 		plan.phases[0].ingest.prefetch = prefetch;
 		plan.phases[0].ingest.compute_per_batch_ns = 300 * MS;
-		if (sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err)) != 0) {
+		if (sc_run_create(&run, &plan, 0, &one_rank, NULL, err, sizeof(err)) != 0) {
 			FAIL("prefetch %u: %s", prefetch, err);
 			sc_plan_exit(&plan);
 			continue;
@@ -295,7 +301,7 @@ static void test_two_ranks(void)
 	      (unsigned long long)steps[0], (unsigned long long)steps[1]);
 	/* both set up (slot 0 opens slot 1's files before they exist), then start */
 	for (int r = 0; r < 2; r++)
-		if (sc_run_create(&run[r], &plan, 0, &pl[r], err, sizeof(err)) != 0)
+		if (sc_run_create(&run[r], &plan, 0, &pl[r], NULL, err, sizeof(err)) != 0)
 			FAIL("rank %d setup: %s", r, err);
 	if (run[0] && run[1]) {
 		uint64_t start = sc_now_ns() + MS;
@@ -419,7 +425,7 @@ static void test_errors(void)
 	snprintf(target, sizeof(target), "%s/target", blocker);
 	plan_ingest(&plan, target, SC_ENGINE_PSYNC);
 	err[0] = '\0';
-	rc = sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err));
+	rc = sc_run_create(&run, &plan, 0, &one_rank, NULL, err, sizeof(err));
 	CHECK(rc == -ENOTDIR, "missing target: rc %d, want -ENOTDIR", rc);
 	CHECK(strstr(err, target) != NULL, "message names the target path: %s", err);
 	sc_plan_exit(&plan);
@@ -433,7 +439,7 @@ static void test_errors(void)
 	close(fd);
 	plan_ingest(&plan, target, SC_ENGINE_URING);
 	err[0] = '\0';
-	rc = sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err));
+	rc = sc_run_create(&run, &plan, 0, &one_rank, NULL, err, sizeof(err));
 	CHECK(rc == -ENOTDIR, "blocked dataset dir: rc %d, want -ENOTDIR", rc);
 	CHECK(strstr(err, blocker2) && strstr(err, "dataset"), "message names the dataset path: %s",
 	      err);

@@ -17,6 +17,7 @@
 #include "layout.h"
 #include "pattern.h"
 #include "plan.h"
+#include "rundir.h"
 
 static char tmpdir[256];
 
@@ -48,6 +49,28 @@ static void plan_one(struct sc_plan *plan, enum sc_rw rw, enum sc_engine_kind en
 	io->seed = 7;
 }
 
+/* The run directory the phases of one test share (as a run's phases do). */
+static struct sc_rundir run_dir;
+
+/* Makes the run directory of plan, as the coordinator does before phase 0. */
+static void open_run(const struct sc_plan *plan)
+{
+	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+	char err[512];
+
+	sc_rundir_init(&run_dir);
+	CHECK(sc_rundir_create(&run_dir, plan, &place, "key", err, sizeof(err)) == 0, "%s", err);
+}
+
+/* Removes it with everything in it.  0 or -errno. */
+static int close_run(void)
+{
+	int rc = sc_rundir_remove(&run_dir);
+
+	sc_rundir_exit(&run_dir);
+	return rc;
+}
+
 /* run_phase_keep's stop_ms: let the phase end by itself. */
 #define NO_STOP (-1)
 
@@ -64,7 +87,7 @@ static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res
 	const struct sc_hist *h;
 	struct sc_run *run = NULL;
 	char err[512];
-	int rc = sc_run_create(&run, plan, 0, &place, err, sizeof(err));
+	int rc = sc_run_create(&run, plan, 0, &place, &run_dir, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "sc_run_create: %s\n", err);
@@ -128,6 +151,7 @@ static void test_write_then_read(enum sc_engine_kind engine)
 
 	/* sequential write: 2 jobs x 1 MiB in 64 KiB blocks, fsync every 4 */
 	plan_one(&plan, SC_RW_WRITE, engine, 2, 65536, 4, 1 << 20, 1 << 20);
+	open_run(&plan);
 	plan.phases[0].io.fsync_every = 4;
 	rc = run_phase(&plan, &res, 0);
 	CHECK(rc == 0, "%s write: rc %d (%s)", sc_engine_name(engine), rc, res.error);
@@ -161,7 +185,7 @@ static void test_write_then_read(enum sc_engine_kind engine)
 	CHECK(res.ios[0] == 8, "randread ios %llu", (unsigned long long)res.ios[0]);
 	sc_rank_result_exit(&res);
 
-	CHECK(sc_run_cleanup(&plan, &place) == 0, "cleanup");
+	CHECK(close_run() == 0, "cleanup");
 	CHECK(stat(path, &st) != 0, "cleanup removed %s", path);
 	sc_plan_exit(&plan);
 }
@@ -177,12 +201,13 @@ static void test_layout_before_read(void)
 
 	/* reading a file that does not exist yet: laid out first, untimed */
 	plan_one(&plan, SC_RW_READ, SC_ENGINE_PSYNC, 1, 4096, 1, 256 << 10, 256 << 10);
+	open_run(&plan);
 	CHECK(run_phase(&plan, &res, 0) == 0, "read of a new file: %s", res.error);
 	CHECK(res.bytes[0] == 256u << 10, "read all 256 KiB");
 	sc_layout_job_file(&plan, &place, 0, 0, path, sizeof(path), &off);
 	CHECK(stat(path, &st) == 0 && st.st_size == 256 << 10, "file laid out to 256 KiB");
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 }
 
@@ -190,9 +215,9 @@ static void test_mix_and_stop(void)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 
 	plan_one(&plan, SC_RW_RANDRW, SC_ENGINE_NULL, 1, 4096, 16, 1 << 20, 40000ull * 4096);
+	open_run(&plan);
 	CHECK(run_phase(&plan, &res, 0) == 0, "null randrw");
 	CHECK(res.bytes[0] + res.bytes[1] == 40000ull * 4096, "randrw moves exactly io_size");
 	double share = (double)res.ios[0] / (double)(res.ios[0] + res.ios[1]);
@@ -205,7 +230,7 @@ static void test_mix_and_stop(void)
 	CHECK(run_phase(&plan, &res, 1) == 0, "stopped run");
 	CHECK(res.end_ns < 5ll * 1000000000ll, "stop ends a 60 s phase early");
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 }
 
@@ -224,7 +249,6 @@ static void test_open_loop_rate(enum sc_engine_kind engine)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	struct sc_hist *h = xcalloc(SC_HK_COUNT, sizeof(*h));
 	uint64_t wall, cpu, n;
 
@@ -232,6 +256,7 @@ static void test_open_loop_rate(enum sc_engine_kind engine)
 	/* 2001/s over 2 jobs (1001 + 1000: an interval that does not divide
 	 * a second), 100 ms ramp then 500 ms measured: 1000 I/Os */
 	plan_one(&plan, SC_RW_RANDRW, engine, 2, 4096, 16, 1 << 20, 0);
+	open_run(&plan);
 	plan.phases[0].io.rate_iops = 2001;
 	plan.phases[0].io.ramp_ns = 100000000ull;
 	plan.phases[0].io.runtime_ns = 500000000ull;
@@ -260,7 +285,7 @@ static void test_open_loop_rate(enum sc_engine_kind engine)
 		      "response time includes service time (dir %d)", d);
 	CHECK(cpu * 2 < wall, "a low rate sleeps: %.0f ms CPU in %.0f ms", cpu / 1e6, wall / 1e6);
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 	free(h);
 	check_context = NULL;
@@ -271,9 +296,9 @@ static void test_open_loop_budget(void)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 
 	plan_one(&plan, SC_RW_WRITE, SC_ENGINE_PSYNC, 1, 4096, 4, 1 << 20, 64 * 4096);
+	open_run(&plan);
 	plan.phases[0].io.fsync_every = 4;
 	plan.phases[0].io.rate_iops = 20000;
 	CHECK(run_phase(&plan, &res, 0) == 0, "open loop psync write: %s", res.error);
@@ -282,7 +307,7 @@ static void test_open_loop_budget(void)
 	CHECK(res.fsyncs == 16, "open loop fsyncs %llu, want 16", (unsigned long long)res.fsyncs);
 	CHECK(res.planned_bytes == 64 * 4096, "planned bytes");
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 }
 
@@ -293,11 +318,11 @@ static void test_open_loop_saturated(void)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	struct sc_hist *h = xcalloc(SC_HK_COUNT, sizeof(*h));
 	uint64_t resp99, lat99, n;
 
 	plan_one(&plan, SC_RW_RANDREAD, SC_ENGINE_PSYNC, 1, 4096, 1, 1 << 20, 0);
+	open_run(&plan);
 	plan.phases[0].io.rate_iops = 10000000;
 	plan.phases[0].io.runtime_ns = 300000000ull;
 	CHECK(run_phase_keep(&plan, &res, NO_STOP, h) == 0, "saturated psync: %s", res.error);
@@ -319,7 +344,7 @@ static void test_open_loop_saturated(void)
 	      "backlog at the end: %llu unissued + %llu done of 3000000 due",
 	      (unsigned long long)res.unissued_ios, (unsigned long long)n);
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 	free(h);
 }
