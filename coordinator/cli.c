@@ -38,9 +38,12 @@ void sc_cli_usage(FILE *f)
 	      "      --allow-destroy  let phases write to file and block-device targets that\n"
 	      "                       also say allow_destroy: true (both are needed).  Even\n"
 	      "                       then a device that is mounted, has partitions, is held\n"
-	      "                       (dm, md, LVM), is swap or carries a filesystem, RAID,\n"
-	      "                       LVM or partition-table signature is refused (the last\n"
-	      "                       unless the target says wipe_signatures_ok: true).\n"
+	      "                       (dm, md, LVM), is swap, holds / , is held O_EXCL by\n"
+	      "                       another program or carries a filesystem, RAID, LVM or\n"
+	      "                       partition-table signature is refused (the last unless\n"
+	      "                       the target says wipe_signatures_ok: true).  Every rank\n"
+	      "                       checks its own target; allow_destroy and\n"
+	      "                       wipe_signatures_ok are never taken from --set.\n"
 	      "  -r, --run-id ID      name the run (default: date-time and 64 random bits,\n"
 	      "                       e.g. 20250101-120000-0123456789abcdef).  ID is 1 to 64 of\n"
 	      "                       A-Z a-z 0-9 _ - and starts with a letter or digit.  The\n"
@@ -78,10 +81,11 @@ void sc_cli_usage(FILE *f)
 	      "\n"
 	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure, or\n"
 	      "verify: crc32c found blocks that do not hold what was written; the results\n"
-	      "of finished phases are kept); 2 bad command line or config (nothing was\n"
-	      "written).  A failed I/O makes it 1 whatever on_error says (stop-phase, the\n"
-	      "default: the run ends after that phase; continue: every phase runs; abort:\n"
-	      "every rank stops at once); results say per phase how it ended.\n",
+	      "of finished phases are kept); 2 bad command line or config, or a target\n"
+	      "the destroy guard refuses on any rank (nothing was written).  A failed I/O\n"
+	      "makes it 1 whatever on_error says (stop-phase, the default: the run ends\n"
+	      "after that phase; continue: every phase runs; abort: every rank stops at\n"
+	      "once); results say per phase how it ended.\n",
 	      f);
 }
 

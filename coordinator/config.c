@@ -11,9 +11,12 @@
  *                    more than that is an error
  *     keep           bool, default false (dir targets keep their run files)
  *     allow_destroy  bool, default false; a writing phase on a file or block
- *                    target needs it (and a block device must not be mounted)
+ *                    target needs it and --allow-destroy, on every host (and
+ *                    a block device must not be in use: see worker/guard.h);
+ *                    never taken from --set (nor wipe_signatures_ok)
  *     hosts          non-empty text; such a target is not probed here (kind
- *                    guessed: /dev/... = block, else dir; capacity 0 = unknown)
+ *                    guessed: /dev/... = block, else dir; capacity 0 = unknown);
+ *                    each rank checks it on its own host, destroy guard too
  *     wipe_signatures_ok bool, default false; a block device that carries a
  *                    filesystem, RAID, LVM or partition-table signature is
  *                    written only with it (besides both allow_destroy opt-ins)
@@ -1537,12 +1540,13 @@ static int check_writable(struct ctx *c, uint32_t i, const struct pv *pv, const 
 			return fail_value(
 			    c, pv, i, n, k,
 			    "%s would overwrite the data of the %s %s (targets.%u) (set "
-			    "allow_destroy: true on that target if its data may go)",
+			    "allow_destroy: true on that target and add --allow-destroy to the "
+			    "command line, if its data may go)",
 			    what, sc_target_kind_name(tg->info.kind), tg->path, t);
 		if (tg->info.mounted)
 			return fail_value(c, pv, i, n, k,
-					  "%s would write to %s (targets.%u), which holds a "
-					  "mounted filesystem (unmount it first)",
+					  "%s would write to %s (targets.%u), which is mounted, "
+					  "itself or a partition (unmount it first)",
 					  what, tg->path, t);
 	}
 	return 0;

@@ -139,12 +139,14 @@ static void print_rank_errors(struct sc_cluster *c, const char *msg)
 	sc_cluster_free_strings(c, all);
 }
 
-/* Every rank: its target exists as planned.  Rank 0 prints what failed. */
+/* Every rank: its target exists as planned and the destroy guard lets
+ * the run write it (*claim: the device held O_EXCL, or -1).  Rank 0
+ * prints what failed. */
 static int check_targets(struct sc_cluster *c, const struct sc_plan *plan,
-			 const struct sc_place *place)
+			 const struct sc_place *place, int *claim)
 {
 	char msg[1024] = "";
-	int rc = sc_validate_local(plan, place, c->host, msg, sizeof(msg));
+	int rc = sc_validate_local(plan, place, c->host, claim, msg, sizeof(msg));
 
 	if (sc_cluster_all_ok(c, rc == 0))
 		return 0;
@@ -390,7 +392,7 @@ int main(int argc, char **argv)
 	uint8_t *packed = NULL;
 	size_t packed_len = 0;
 	char err[1024], outdir[4096];
-	int status = 0;
+	int status = 0, claim = -1;
 
 	if (sc_cli_parse(argc, argv, &cli, err, sizeof(err))) {
 		if (launcher_rank() == 0)
@@ -438,7 +440,7 @@ int main(int argc, char **argv)
 	else
 		snprintf(outdir, sizeof(outdir), "ssdcluster-results/%s", plan.run_id);
 
-	status = check_targets(&c, &plan, &place);
+	status = check_targets(&c, &plan, &place, &claim);
 	if (status)
 		goto out;
 	if (cli.dry_run) {
@@ -454,6 +456,8 @@ int main(int argc, char **argv)
 out:
 	sc_rundir_exit(&rd);
 	status = sc_cluster_all_ok(&c, status == 0) ? 0 : (status ? status : EXIT_RUN_FAILED);
+	if (claim >= 0)
+		close(claim); /* the device is free again once every rank is done */
 	free(packed);
 	free(places);
 	sc_plan_exit(&plan);

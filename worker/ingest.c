@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"
@@ -151,16 +152,23 @@ static int dataset_write(const struct ingest_rank *r, const char *name, const ch
 {
 	int fd, rc = 0;
 
-	/* in place (same inode): ranks that opened it already read the new data */
+	/* in place (same inode): ranks that opened it already read the new data;
+	 * truncated only once the guard knows it is a regular file of the run's
+	 * alone, never a device or a hard link to a file elsewhere */
 	fd = sc_rundir_openat(r->dirfd, name, O_WRONLY, SC_RUNDIR_ANY);
-	if (fd < 0 || ftruncate(fd, 0) != 0) {
-		rc = fd < 0 ? fd : -errno;
+	if (fd < 0) {
+		rc = fd;
 		snprintf(err, errlen, "%s: cannot create dataset file: %s", path,
 			 sc_rundir_strerror(rc));
-		if (fd >= 0)
-			close(fd);
 		return rc;
 	}
+	rc = sc_guard_check_fd(fd, SC_TARGET_DIR, path, err, errlen);
+	if (!rc && ftruncate(fd, 0) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot truncate dataset file: %s", path, strerror(errno));
+	}
+	if (rc)
+		goto out_close;
 	for (uint64_t off = 0; off < bytes;) {
 		size_t n = (size_t)(bytes - off < LAYOUT_CHUNK ? bytes - off : LAYOUT_CHUNK);
 		ssize_t w;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "guard.h"
 #include "job_priv.h"
 #include "pattern.h"
 #include "rundir.h"
@@ -703,8 +704,9 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 		flags |= O_RDONLY; /* a kept run: nothing is created or written */
 	else if (t->kind == SC_TARGET_DIR)
 		flags |= O_RDWR;
-	else
-		flags |= sc_rw_writes(io->rw) ? O_RDWR : O_RDONLY;
+	else /* a file or device in place: writable only when the phase writes */
+		flags |= sc_guard_phase_writes(&j->run->plan->phases[j->run->phase]) ? O_RDWR
+										: O_RDONLY;
 	if (t->kind == SC_TARGET_DIR)
 		j->fd = job_open_in_run_dir(j, flags);
 	else
@@ -720,6 +722,11 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 				   "--run-id: same targets, ranks and jobs)"
 				 : "");
 		return rc;
+	}
+	if (t->kind != SC_TARGET_DIR) { /* the very file or device the guard approved */
+		rc = sc_guard_check_fd(j->fd, t->kind, j->path, err, errlen);
+		if (rc)
+			return rc;
 	}
 	if (io->verify_only)
 		return check_kept(j, err, errlen);

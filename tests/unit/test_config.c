@@ -588,6 +588,22 @@ static void test_set(void)
 		const char *s[] = {"runtime"};
 		EXPECT_SET_ERR(yaml, s, "--set runtime: expected KEY=VALUE");
 	}
+	/* The destroy opt-ins come from the config file only. */
+	{
+		const char *s[] = {"targets.0.allow_destroy=true"};
+		EXPECT_SET_ERR(yaml, s,
+			       "--set targets.0.allow_destroy=true: allow_destroy is never taken "
+			       "from --set: write it on the target in the config file");
+	}
+	{
+		const char *s[] = {"allow_destroy=true"};
+		EXPECT_SET_ERR(yaml, s, "--set allow_destroy=true: allow_destroy is never taken");
+	}
+	{
+		const char *s[] = {"targets.1.wipe_signatures_ok=true"};
+		EXPECT_SET_ERR(yaml, s,
+			       "--set targets.1.wipe_signatures_ok=true: wipe_signatures_ok is never");
+	}
 	{
 		const char *s[] = {"phases.0.bs=12KX"};
 		EXPECT_SET_ERR(
