@@ -43,8 +43,9 @@ struct watch {
 				 * once sent (the sends are not waited for) */
 	int stop_sent;          /* this rank sent its stop (rank 0: to all) */
 	int relayed;            /* rank 0 sent a received stop on to all */
-	int first;              /* wait_run's first-done broadcast and "done" */
-	int token;              /* token, kept here: see give_up */
+	int first;              /* wait_run's first-done broadcast, "done" */
+	int token;              /* token and abort flag, kept here: see */
+	int abort_flag;         /* give_up */
 };
 
 static const int arrive_token = 1;
@@ -592,9 +593,13 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
  * Every rank other than 0 tells rank 0 when its run is done.  Rank 0, at
  * the first "done" (its own or another's), starts a non-blocking broadcast
  * that every rank has posted from the beginning; a rank that sees it
- * complete notes its byte count (and stops its run under stonewall).  The
- * loop ends when the local run is done, the broadcast has completed and,
- * on rank 0, every "done" message has been received.
+ * complete notes its byte count (and stops its run under stonewall).
+ * A "done" carries whether the rank stopped on on_error abort; rank 0
+ * then (or when its own run aborted) starts a second broadcast, also
+ * posted by every rank from the beginning, that stops every run; else it
+ * starts it, saying no, once every rank is done.  The loop ends when the
+ * local run is done, both broadcasts have completed and, on rank 0, every
+ * "done" message has been received.
  */
 void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick)
 {
@@ -621,9 +626,11 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 {
 	uint64_t next_tick = sc_now_ns() + TICK_NS, begin = sc_now_ns();
 	MPI_Request bcast = MPI_REQUEST_NULL, recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
+	MPI_Request abort_req = MPI_REQUEST_NULL;
 	struct watch *w = watch_of(c);
 	int bcast_started = 0, bcast_done = 0, sent = 0, done_msgs = 0;
 	int have_first = 0, stopped = 0, flag;
+	int abort_started = 0, abort_done = 0;
 	char *done_of = c->rank == 0 ? calloc((size_t)c->nranks, 1) : NULL;
 	MPI_Status st;
 
@@ -632,9 +639,12 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 	/* the buffers of requests that a deadline may abandon live in w */
 	w->first = 0;
 	w->token = 0;
-	if (c->rank != 0)
+	w->abort_flag = 0;
+	if (c->rank != 0) {
 		MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast), bcast_started = 1;
-	else if (c->nranks > 1)
+		MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &abort_req);
+		abort_started = 1;
+	} else if (c->nranks > 1)
 		MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &recv);
 	for (;;) {
 		int local_done = sc_run_done(run);
@@ -644,6 +654,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			stopped = 1;
 		}
 		if (c->rank != 0 && local_done && !sent) {
+			w->token = sc_run_aborted(run);
 			MPI_Isend(&w->token, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &send);
 			sent = 1;
 		}
@@ -653,6 +664,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 				if (!flag)
 					break;
 				done_of[st.MPI_SOURCE] = 1;
+				w->abort_flag |= w->token;
 				if (++done_msgs < c->nranks - 1)
 					MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE,
 						  MPI_COMM_WORLD, &recv);
@@ -666,6 +678,17 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 				MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast);
 				bcast_started = 1;
 			}
+			w->abort_flag |= sc_run_aborted(run);
+			if (bcast_started && !abort_started &&
+			    (w->abort_flag || (local_done && done_msgs == c->nranks - 1))) {
+				MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &abort_req);
+				abort_started = 1;
+			}
+		}
+		if (abort_started && !abort_done) {
+			MPI_Test(&abort_req, &abort_done, MPI_STATUS_IGNORE);
+			if (abort_done && w->abort_flag)
+				sc_run_stop(run);
 		}
 		if (bcast_started && !bcast_done) {
 			MPI_Test(&bcast, &bcast_done, MPI_STATUS_IGNORE);
@@ -678,7 +701,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 		}
 		if (sent)
 			MPI_Test(&send, &flag, MPI_STATUS_IGNORE);
-		if (local_done && bcast_done &&
+		if (local_done && bcast_done && abort_done &&
 		    (c->rank != 0 ? send == MPI_REQUEST_NULL : done_msgs == c->nranks - 1))
 			break;
 		if (c->rank == 0 && c->tick.fn && sc_now_ns() >= next_tick) {

@@ -105,10 +105,11 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns);
 
 /* Waits for the local run to finish, running the first-done protocol:
  * when the first rank finishes, every rank notes how many bytes it had
- * moved by then (*firstdone_bytes), and with stonewall stops its run.  A
- * stop (signal) stops the run too.  Ends with an agreement on stops, as
- * sc_cluster_all_ok.  On rank 0, a rank that is not done by the deadline
- * is named in c->late. */
+ * moved by then (*firstdone_bytes), and with stonewall stops its run.
+ * When a rank's run stopped on on_error abort (sc_run_aborted), every
+ * rank stops its run; so does a stop (signal).  Ends with an agreement on
+ * stops, as sc_cluster_all_ok.  On rank 0, a rank that is not done by the
+ * deadline is named in c->late. */
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes);
 

@@ -14,6 +14,7 @@
 #include "../worker/layout.h"
 #include "../worker/rundir.h"
 #include "../worker/units.h"
+#include "../worker/verify.h"
 #include "aggregate.h"
 #include "cli.h"
 #include "cluster.h"
@@ -72,6 +73,18 @@ static int make_run_id(char *buf, size_t len)
 	return 0;
 }
 
+/* A verify-only run's default output: "ssdcluster-results/RUN_ID-verify-
+ * YYYYmmdd-HHMMSS", beside the kept run's own. */
+static void verify_outdir(char *buf, size_t len, const char *run_id)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	snprintf(buf, len, "ssdcluster-results/%s-verify-%04d%02d%02d-%02d%02d%02d", run_id,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
 static int64_t unix_now_ns(void)
 {
 	struct timespec ts;
@@ -104,6 +117,13 @@ static int prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct s
 	rc = cli->run_id ? 0 : make_run_id(run_id, sizeof(run_id));
 	plan->run_id = rc ? NULL : strdup(run_id);
 	rc = plan->run_id ? sc_validate_layout(cfg, plan, c, places, err, ERR_MAX) : -ENOMEM;
+	if (!rc && !cli->run_id && sc_verify_only_run(plan)) {
+		snprintf(err, ERR_MAX,
+			 "%s: every phase is verify_only, which re-reads a kept run: name it with "
+			 "--run-id ID (the id the writing run was given, with keep: true)",
+			 cli->config);
+		rc = -EINVAL;
+	}
 	if (!rc)
 		rc = sc_plan_pack(plan, packed, packed_len);
 	if (rc) {
@@ -128,12 +148,14 @@ static void print_rank_errors(struct sc_cluster *c, const char *msg)
 	sc_cluster_free_strings(c, all);
 }
 
-/* Every rank: its target exists as planned.  Rank 0 prints what failed. */
+/* Every rank: its target exists as planned and the destroy guard lets
+ * the run write it (*claim: the device held O_EXCL, or -1).  Rank 0
+ * prints what failed. */
 static int check_targets(struct sc_cluster *c, const struct sc_plan *plan,
-			 const struct sc_place *place)
+			 const struct sc_place *place, int *claim)
 {
 	char msg[1024] = "";
-	int rc = sc_validate_local(plan, place, c->host, msg, sizeof(msg));
+	int rc = sc_validate_local(plan, place, c->host, claim, msg, sizeof(msg));
 
 	if (sc_cluster_all_ok(c, rc == 0))
 		return 0;
@@ -146,6 +168,23 @@ static int check_targets(struct sc_cluster *c, const struct sc_plan *plan,
  * rank there (see rundir.h).  An existing one that is not this run's is
  * refused with nothing written; what this rank made is removed again
  * when any rank fails.  0 or an exit status (rank 0 prints why). */
+/* Every rank of a run that re-reads a kept run: opens the kept run
+ * directory of its directory target, creating nothing.  0 or an exit
+ * status (rank 0 prints why). */
+static int open_kept_dirs(struct sc_cluster *c, const struct sc_plan *plan,
+			  const struct sc_place *place, struct sc_rundir *rd)
+{
+	char msg[1024] = "";
+	int rc = 0;
+
+	if (sc_rundir_needed(plan, place->target))
+		rc = sc_rundir_open_kept(rd, plan, place, msg, sizeof(msg));
+	if (sc_cluster_all_ok(c, rc == 0))
+		return 0;
+	print_rank_errors(c, msg);
+	return EXIT_BAD_INPUT;
+}
+
 static int make_run_dirs(struct sc_cluster *c, const struct sc_plan *plan,
 			 const struct sc_place *place, struct sc_rundir *rd)
 {
@@ -390,7 +429,8 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 {
 	struct sc_run_record rec;
 	char *err = malloc(ERR_MAX);
-	int status = 0;
+	int status = 0, mismatched = 0;
+	uint32_t phases_with_failed_ios = 0; /* rank 0: on_error continue */
 
 	if (!err)
 		sc_cluster_abort(c, EXIT_RUN_FAILED);
@@ -452,15 +492,25 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 			status = EXIT_RUN_FAILED;
 			break;
 		}
+		if (c->rank == 0 && ph.status == SC_PHASE_ERRORS)
+			phases_with_failed_ios++;
 		if (c->rank == 0 && keep_phase(&rec, &ph, outdir, cli))
 			status = EXIT_RUN_FAILED;
 		x->phase = -1;
+		/* bad data fails the run, but the later phases still run */
+		if (c->rank == 0 && rec.nphases && rec.phases[rec.nphases - 1].phase == p &&
+		    sc_progress_verify(stderr, &rec, &rec.phases[rec.nphases - 1]))
+			mismatched = 1;
 		if (rc == -EIO) {
 			if (c->rank == 0)
 				fprintf(stderr,
-					"ssdcluster: phase %s had I/O errors; stopping (results of "
+					"ssdcluster: phase %s %s; stopping (results of "
 					"finished phases are in %s):\n%s\n",
-					plan->phases[p].name, outdir, err);
+					plan->phases[p].name,
+					ph.status == SC_PHASE_ABORTED
+					    ? "aborted on an error (on_error: abort)"
+					    : "had I/O errors",
+					outdir, err);
 			status = EXIT_RUN_FAILED;
 			break;
 		}
@@ -480,7 +530,21 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 	x->phase = -1;
 	sc_cluster_barrier(c);
 	remove_run_files(c, plan, place, rd);
+	if (c->rank == 0 && status == 0 && phases_with_failed_ios) {
+		fprintf(stderr,
+			"ssdcluster: %u phase(s) ran to their end with failed I/Os (on_error: "
+			"continue); the run counts as failed (exit 1); results: %s/results.json\n",
+			phases_with_failed_ios, outdir);
+		status = EXIT_RUN_FAILED;
+	}
 	if (c->rank == 0) {
+		if (mismatched && status == 0) {
+			fprintf(stderr,
+				"ssdcluster: verification found mismatches; the run failed (results "
+				"in %s/results.json)\n",
+				outdir);
+			status = EXIT_RUN_FAILED;
+		}
 		if (!cli->quiet && status == 0)
 			printf("results: %s/results.json\n", outdir);
 		x->rec = NULL;
@@ -509,7 +573,7 @@ int main(int argc, char **argv)
 	uint8_t *packed = NULL;
 	size_t packed_len = 0;
 	char err[1024], outdir[4096] = "";
-	int status = 0;
+	int status = 0, claim = -1;
 	struct run_ctx ctx = {.phase = -1, .cli = &cli, .outdir = outdir};
 	struct sc_cluster_lost lost = {.fn = on_lost, .arg = &ctx};
 
@@ -562,10 +626,12 @@ int main(int argc, char **argv)
 	ctx.rd = &rd;
 	if (cli.output)
 		snprintf(outdir, sizeof(outdir), "%s", cli.output);
+	else if (sc_verify_only_run(&plan)) /* not over the kept run's own results */
+		verify_outdir(outdir, sizeof(outdir), plan.run_id);
 	else
 		snprintf(outdir, sizeof(outdir), "ssdcluster-results/%s", plan.run_id);
 
-	status = check_targets(&c, &plan, &place);
+	status = check_targets(&c, &plan, &place, &claim);
 	if (status)
 		goto out;
 	if (cli.dry_run) {
@@ -573,13 +639,16 @@ int main(int argc, char **argv)
 			status = dry_run(&c, &plan, places, outdir);
 		goto out;
 	}
-	status = make_run_dirs(&c, &plan, &place, &rd);
+	status = sc_verify_only_run(&plan) ? open_kept_dirs(&c, &plan, &place, &rd)
+					   : make_run_dirs(&c, &plan, &place, &rd);
 	if (status)
 		goto out;
 	status = run_phases(&c, &plan, &place, &rd, outdir, &cli, &ctx);
 out:
 	sc_rundir_exit(&rd);
 	status = sc_cluster_all_ok(&c, status == 0) ? 0 : (status ? status : EXIT_RUN_FAILED);
+	if (claim >= 0)
+		close(claim); /* the device is free again once every rank is done */
 	free(packed);
 	free(places);
 	sc_plan_exit(&plan);

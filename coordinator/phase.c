@@ -182,7 +182,6 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 		memset(rec, 0, sizeof(*rec));
 		rec->phase = p;
 		rec->measure_start_ns = (int64_t)io->ramp_ns;
-		rec->status = stopped ? SC_PHASE_INTERRUPTED : SC_PHASE_OK;
 	}
 	for (int k = 0; k < SC_HK_COUNT; k++) {
 		/* every rank knows which kinds this phase can fill: skip the rest */
@@ -243,6 +242,10 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 		sc_cluster_set_deadline(c, 0, NULL, NULL);
 		return gathered;
 	}
+	/* a stop outranks the errors it may have cut short */
+	if (c->rank == 0)
+		rec->status = stopped ? SC_PHASE_INTERRUPTED
+				      : sc_phase_status_of(io->on_error, rec->ranks, rec->nranks);
 	ok = sc_cluster_all_ok(c, rc == 0);
 	if (!ok)
 		collect_errors(c, rc ? mine.error : "", err, errlen);

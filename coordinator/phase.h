@@ -14,8 +14,10 @@
 
 /* Every rank calls this for phase p; dir is the rank's run directory
  * (sc_rundir_create/_join, or unused).  Rank 0 gets the record in *rec
- * (others leave it untouched).  Returns 0 when every rank ran the phase;
- * -EIO when some rank reported I/O errors (the record is still filled);
+ * (others leave it untouched), its status saying how it ended.  Returns
+ * 0 when every rank ran the phase to its end (I/Os may have failed under
+ * on_error continue); -EIO when some rank stopped on an error (stop-phase,
+ * abort, or one no rank can go on after; the record is still filled);
  * -EINTR when a signal stopped it (every rank agrees; the record holds
  * what was measured until then, or only a row per rank when the phase had
  * not started, and says interrupted); another -errno when a rank could

@@ -128,14 +128,15 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	rc = sc_job_alloc(j, run->io->iodepth, run->io->bs_bytes);
 	if (rc)
 		return rc;
-	j->ops = sc_engine_get(run->io->engine);
+	sc_job_engine_init(j);
 	for (uint32_t i = 0; i < c->nfiles; i++)
 		run->planned_bytes += c->files[i].bytes;
 	return 0;
 }
 
 /* Streams one file through a fresh engine: writes then fsync, or reads.
- * Returns 0 or -errno (already reported). */
+ * Returns 0, or -errno (already reported) when the job stopped or, under
+ * on_error continue, -EIO when an I/O of the file failed. */
 static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore, int fd)
 {
 	struct sc_run *run = j->run;
@@ -145,10 +146,11 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore,
 	uint32_t depth = io->iodepth, nfree = depth, inflight = 0;
 	uint64_t off = 0, size = f->bytes;
 	int fsync_sent = 0, rc = 0;
+	uint64_t failed_before = j->errors;
 	struct sc_engine_conf conf = {.depth = depth, .fds = &fd, .nfds = 1, .bufs = j->iov,
 				      .nbufs = depth};
 
-	rc = j->ops->create(&j->eng, &conf);
+	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		sc_job_fail(j, rc, "%s engine for %s: %s", j->ops->name, j->path, strerror(-rc));
 		return rc;
@@ -220,18 +222,13 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore,
 			j->free_slots[nfree++] = (uint32_t)(x - j->ios);
 			if (x->op == SC_OP_FSYNC) {
 				if (x->res < 0)
-					sc_job_fail(j, x->res, "fsync of %s: %s", j->path,
-						    strerror(-x->res));
+					sc_job_io_failed(j, x, 0, j->path);
 				else
 					j->fsyncs++;
 				continue;
 			}
 			if (x->res < 0 || (uint64_t)x->res < want) {
-				sc_job_fail(j, x->res < 0 ? x->res : -EIO,
-					    "%s of %llu B at offset %llu in %s: %s",
-					    restore ? "read" : "write", (unsigned long long)want,
-					    (unsigned long long)x->offset, j->path,
-					    x->res < 0 ? strerror(-x->res) : "short transfer");
+				sc_job_io_failed(j, x, want, j->path);
 				continue;
 			}
 			sc_job_account(j, restore ? SC_DIR_READ : SC_DIR_WRITE, (uint32_t)want,
@@ -245,7 +242,9 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore,
 	    ftruncate(fd, (off_t)size) != 0)
 		sc_job_fail(j, -errno, "trimming %s to %llu B: %s", j->path,
 			    (unsigned long long)size, strerror(errno));
-	return j->err;
+	if (j->err)
+		return j->err;
+	return j->errors != failed_before ? -EIO : 0; /* not a whole file */
 }
 
 void sc_ckpt_job_run(struct job *j)

@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"
@@ -151,16 +152,23 @@ static int dataset_write(const struct ingest_rank *r, const char *name, const ch
 {
 	int fd, rc = 0;
 
-	/* in place (same inode): ranks that opened it already read the new data */
+	/* in place (same inode): ranks that opened it already read the new data;
+	 * truncated only once the guard knows it is a regular file of the run's
+	 * alone, never a device or a hard link to a file elsewhere */
 	fd = sc_rundir_openat(r->dirfd, name, O_WRONLY, SC_RUNDIR_ANY);
-	if (fd < 0 || ftruncate(fd, 0) != 0) {
-		rc = fd < 0 ? fd : -errno;
+	if (fd < 0) {
+		rc = fd;
 		snprintf(err, errlen, "%s: cannot create dataset file: %s", path,
 			 sc_rundir_strerror(rc));
-		if (fd >= 0)
-			close(fd);
 		return rc;
 	}
+	rc = sc_guard_check_fd(fd, SC_TARGET_DIR, path, err, errlen);
+	if (!rc && ftruncate(fd, 0) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot truncate dataset file: %s", path, strerror(errno));
+	}
+	if (rc)
+		goto out_close;
 	for (uint64_t off = 0; off < bytes;) {
 		size_t n = (size_t)(bytes - off < LAYOUT_CHUNK ? bytes - off : LAYOUT_CHUNK);
 		ssize_t w;
@@ -415,13 +423,13 @@ int sc_ingest_job_setup(struct job *j, char *err, size_t errlen)
 	ij->sample_off = calloc(io->iodepth ? io->iodepth : 1, sizeof(*ij->sample_off));
 	if (!ij->sample_off)
 		return -ENOMEM;
-	j->ops = sc_engine_get(io->engine);
+	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = io->iodepth,
 				       .fds = ij->fds,
 				       .nfds = ij->nfds,
 				       .bufs = j->iov,
 				       .nbufs = io->iodepth};
-	rc = j->ops->create(&j->eng, &conf);
+	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		snprintf(err, errlen, "%s engine for the dataset in %s: %s", j->ops->name,
 			 ij->rank->dir, strerror(-rc));
@@ -525,8 +533,9 @@ static void sample_pick(struct job *j, const struct ingest_rank *r, struct sc_io
 	}
 }
 
-/* Accounts one reaped read of the sample at offset `at`; 1 when it
- * delivered the sample. */
+/* Accounts one reaped read of the sample at offset `at`; 1 when its
+ * ticket is done: the sample was delivered or, under on_error continue,
+ * its read failed and the batch goes on without it. */
 static int sample_done(struct job *j, const struct ingest_rank *r, const struct sc_io *x,
 		       uint64_t at, uint64_t now)
 {
@@ -535,11 +544,10 @@ static int sample_done(struct job *j, const struct ingest_rank *r, const struct 
 	uint64_t need = at + r->sample_bytes - x->offset;
 
 	if (x->res < 0 || (uint64_t)x->res < need) {
-		sc_job_fail(j, x->res < 0 ? x->res : -EIO,
-			    "read of %llu B at offset %llu in %s/file_%u.dat: %s",
-			    (unsigned long long)x->len, (unsigned long long)x->offset, r->dir,
-			    (unsigned)x->file, x->res < 0 ? strerror(-x->res) : "short transfer");
-		return 0;
+		char name[DATASET_NAME_MAX], path[4096];
+
+		file_name(r, x->file, name, path, sizeof(path));
+		return !sc_job_io_failed(j, x, need, path);
 	}
 	sc_job_account(j, SC_DIR_READ, (uint32_t)r->sample_bytes, now - x->submit_ns, now,
 		       j->run->start_ns);

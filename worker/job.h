@@ -39,9 +39,17 @@ uint64_t sc_run_bytes(struct sc_run *run);
 /* Asks every job to stop issuing I/O (stonewall); in-flight I/Os complete. */
 void sc_run_stop(struct sc_run *run);
 
+/* Failed I/Os so far (all jobs; a live count). */
+uint64_t sc_run_failed_ios(struct sc_run *run);
+
+/* True once a job failed under on_error abort: the rank has stopped its
+ * phase and every other rank must stop theirs (sc_run_stop). */
+bool sc_run_aborted(struct sc_run *run);
+
 /* Waits for the threads and fills out (times relative to start_ns on this
  * rank's clock; rank, node, host and offsets are the caller's).  0, or the
- * first -errno a job hit (out is filled either way). */
+ * first -errno that stopped a job (out is filled either way); I/Os that
+ * failed under on_error continue are only counted in out. */
 int sc_run_finish(struct sc_run *run, struct sc_rank_result *out);
 
 /* The rank's histogram of kind k (enum sc_hist_kind), merged over its

@@ -157,7 +157,9 @@ uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint3
 		for (uint32_t p = 0; p < plan->nphases; p++) {
 			const struct sc_io_spec *io = &plan->phases[p].io;
 
-			if (io->engine != SC_ENGINE_NULL && io->jobs > j && io->size_bytes > largest)
+			/* verify_only phases read a kept run: they store nothing */
+			if (io->engine != SC_ENGINE_NULL && !io->verify_only && io->jobs > j &&
+			    io->size_bytes > largest)
 				largest = io->size_bytes;
 		}
 		need += largest;

@@ -50,7 +50,7 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
 
 /* Bytes of target capacity the run needs when nslots ranks of one node
  * share the target: dir targets, the sum of every job file's largest size
- * over all phases, plus every checkpoint (at most nslots times the largest
+ * over all phases (verify_only phases read a kept run: none), plus every checkpoint (at most nslots times the largest
  * rank's share) and ingest dataset; file/block targets, the largest region
  * span. */
 uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target,

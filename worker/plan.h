@@ -50,17 +50,21 @@ enum sc_verify {
 	SC_VERIFY_COUNT
 };
 
-/* What a rank does when an I/O fails. */
+/* What a rank does when an I/O fails.  Whichever, the run then counts as
+ * failed (exit 1). */
 enum sc_on_error {
-	SC_ON_ERROR_STOP_PHASE = 0, /* stop the phase; the run is marked failed */
-	SC_ON_ERROR_CONTINUE,       /* count it and go on */
-	SC_ON_ERROR_ABORT,          /* stop the whole run after this phase */
+	SC_ON_ERROR_STOP_PHASE = 0, /* stop the rank's phase (the others finish
+				     * theirs); no later phase runs */
+	SC_ON_ERROR_CONTINUE,       /* count it and go on; every phase runs */
+	SC_ON_ERROR_ABORT,          /* stop every rank's phase at once; no
+				     * later phase runs */
 	SC_ON_ERROR_COUNT
 };
 
-/* Fault injection (tests): I/Os that fail with -errno_val without reaching
- * the device.  every: each every-th I/O of a job; ppm: each I/O with this
- * probability in parts per million (seeded).  Both 0: none. */
+/* Fault injection (tests): reads and writes that fail with -errno_val
+ * without reaching the device.  every: each every-th of a job; ppm (when
+ * every is 0): each with this probability in parts per million (seeded by
+ * phase seed, rank and job).  Both 0: none. */
 struct sc_inject {
 	uint64_t every;
 	uint32_t ppm;

@@ -308,6 +308,31 @@ int sc_rundir_join(struct sc_rundir *rd, const struct sc_plan *plan, const struc
 	return 0;
 }
 
+int sc_rundir_open_kept(struct sc_rundir *rd, const struct sc_plan *plan,
+			const struct sc_place *place, char *err, size_t errlen)
+{
+	char name[RUN_DIR_NAME_MAX];
+	int rc = run_dir_names(rd, plan, place, name, err, errlen);
+
+	if (!rc)
+		rc = open_target(rd, &plan->targets[place->target], false, err, errlen);
+	if (rc)
+		return rc;
+	rd->fd = openat(rd->parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rd->fd >= 0)
+		return 0;
+	rc = symlink_or(rd->parent_fd, name, -errno);
+	if (rc == -ENOENT)
+		snprintf(err, errlen,
+			 "%s: no kept run of that id here (verify_only re-reads the directory a run "
+			 "given --run-id %s left with keep: true)",
+			 rd->path, plan->run_id);
+	else
+		snprintf(err, errlen, "%s: cannot open the kept run directory: %s", rd->path,
+			 sc_rundir_strerror(rc));
+	return rc;
+}
+
 int sc_rundir_unmark(struct sc_rundir *rd)
 {
 	if (!rd->marked)

@@ -61,6 +61,14 @@ int sc_rundir_create(struct sc_rundir *rd, const struct sc_plan *plan, const str
 int sc_rundir_join(struct sc_rundir *rd, const struct sc_plan *plan, const struct sc_place *place,
 		   const char *key, char *err, size_t errlen);
 
+/* A run that re-reads a kept run (every phase verify_only), every rank on a
+ * directory target: opens the kept run directory TARGET/ssdcluster-RUN_ID,
+ * not through a symlink at that name, to read the files in it.  Nothing
+ * is created or marked, and _remove leaves it alone.  0 or -errno
+ * (-ENOENT: no run of that id was kept here), with err set. */
+int sc_rundir_open_kept(struct sc_rundir *rd, const struct sc_plan *plan,
+			const struct sc_place *place, char *err, size_t errlen);
+
 /* Creator, once every rank has joined: removes the marker.  0 or -errno. */
 int sc_rundir_unmark(struct sc_rundir *rd);
 

@@ -468,6 +468,46 @@ static void test_errors(void)
 	}
 }
 
+/* on_error continue: a sample whose read fails is dropped from its batch,
+ * so every step still completes; stop-phase ends the rank's phase. */
+static void test_inject(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	uint64_t waits = 0;
+	char err[512] = "";
+	int rc;
+
+	plan_ingest(&plan, tmpdir, SC_ENGINE_PSYNC);
+	plan.phases[0].io.inject = (struct sc_inject){.every = 5, .errno_val = ENODATA};
+	plan.phases[0].io.on_error = SC_ON_ERROR_CONTINUE;
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	{
+		uint64_t steps = sc_layout_ingest_steps(&plan, 0, &one_rank);
+		uint64_t total = steps * plan.phases[0].ingest.batch;
+
+		CHECK(rc == 0 && res.error[0] == '\0', "continue: rc %d %s %s", rc, err, res.error);
+		CHECK(res.steps == steps, "continue: %llu of %llu steps",
+		      (unsigned long long)res.steps, (unsigned long long)steps);
+		CHECK(res.errors > 0 && res.samples + res.errors == total,
+		      "continue: %llu samples + %llu failed = %llu", (unsigned long long)res.samples,
+		      (unsigned long long)res.errors, (unsigned long long)total);
+		CHECK(res.nerrnos == 1 && res.errnos[0].err == ENODATA, "counted under ENODATA");
+		CHECK(res.nfailures && strncmp(res.failures[0].file, "ssdcluster-datasets", 19) == 0 &&
+			  strstr(res.failures[0].file, "/file_"),
+		      "the dataset file, relative to the target: %s",
+		      res.nfailures ? res.failures[0].file : "");
+	}
+	sc_rank_result_exit(&res);
+	plan.phases[0].io.on_error = SC_ON_ERROR_STOP_PHASE;
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	CHECK(rc == -ENODATA && strstr(res.error, "file_"), "stop-phase: rc %d, %s", rc,
+	      res.error);
+	CHECK(res.steps < sc_layout_ingest_steps(&plan, 0, &one_rank), "stop-phase: ends early");
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+}
+
 int main(void)
 {
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_ingest");
@@ -482,6 +522,7 @@ int main(void)
 	test_time_mode(SC_ENGINE_NULL);
 	test_null_engine();
 	test_errors();
+	test_inject();
 	check_rmtree(tmpdir);
 	return check_exit("test_ingest");
 }

@@ -76,12 +76,14 @@ static int close_run(void)
 
 /* Runs phase 0 of plan as rank 3 and returns sc_run_finish's code.  With
  * stop_ms >= 0 the run is stopped that many ms after the start call; with
- * keep (SC_HK_COUNT histograms) the rank's histograms are copied there.
- * Every run checks what holds for any phase: the read histogram holds
- * every read; closed loop records no response time and no late I/O, open
- * loop a response time for every measured I/O. */
-static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
-			  struct sc_hist *keep)
+ * keep (SC_HK_COUNT histograms) the rank's histograms are copied there;
+ * with aborted, whether the run reported an on_error abort.  Every run
+ * checks what holds for any phase: the read histogram holds every read;
+ * closed loop records no response time and no late I/O, open loop a
+ * response time for every measured I/O; the live failed-I/O count is the
+ * result's. */
+static int run_phase_full(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
+			  struct sc_hist *keep, bool *aborted)
 {
 	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	const struct sc_hist *h;
@@ -101,6 +103,10 @@ static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res
 	while (!sc_run_done(run))
 		usleep(1000);
 	rc = sc_run_finish(run, res);
+	if (aborted)
+		*aborted = sc_run_aborted(run);
+	CHECK(sc_run_failed_ios(run) == res->errors, "live count of failed I/Os %llu, result %llu",
+	      (unsigned long long)sc_run_failed_ios(run), (unsigned long long)res->errors);
 	CHECK(sc_run_hist(run, 0) != NULL, "histogram after finish");
 	if (sc_run_hist(run, 0))
 		CHECK(sc_run_hist(run, 0)->count == res->ios[0], "read histogram holds every read");
@@ -123,6 +129,12 @@ static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res
 			keep[k] = *sc_run_hist(run, k);
 	sc_run_destroy(run);
 	return rc;
+}
+
+static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
+			  struct sc_hist *keep)
+{
+	return run_phase_full(plan, res, stop_ms, keep, NULL);
 }
 
 static int run_phase(const struct sc_plan *plan, struct sc_rank_result *res, int stop_early)
@@ -453,6 +465,81 @@ static void test_layout(void)
 	sc_plan_exit(&plan);
 }
 
+#define INJ_JOBS   3u
+#define INJ_EVERY  7u
+#define INJ_IOS	   700u /* per job: 100 failures each */
+#define INJ_BLOCKS 16u	/* region of each job, in 4 KiB blocks */
+
+/* Injected failures in the job loop: continue counts each by errno and goes
+ * on, the rank keeping the first 100 of all its jobs' by time; stop-phase
+ * stops every job of the rank at the first; abort also says so. */
+static void test_inject_on_error(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	bool aborted = true;
+	int rc;
+
+	plan_one(&plan, SC_RW_WRITE, SC_ENGINE_PSYNC, INJ_JOBS, 4096, 2, INJ_BLOCKS * 4096,
+		 INJ_IOS * 4096);
+	plan.phases[0].io.inject = (struct sc_inject){.every = INJ_EVERY, .errno_val = EIO};
+	plan.phases[0].io.on_error = SC_ON_ERROR_CONTINUE;
+	open_run(&plan);
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
+	CHECK(rc == 0 && !aborted && res.error[0] == '\0', "continue: rc %d, error \"%s\"", rc,
+	      res.error);
+	CHECK(res.errors == INJ_JOBS * INJ_IOS / INJ_EVERY, "continue: %llu failed",
+	      (unsigned long long)res.errors);
+	CHECK(res.nerrnos == 1 && res.errnos[0].err == EIO &&
+		  res.errnos[0].count == INJ_JOBS * INJ_IOS / INJ_EVERY,
+	      "continue: all counted under EIO");
+	CHECK(res.bytes[SC_DIR_WRITE] == INJ_JOBS * (INJ_IOS - INJ_IOS / INJ_EVERY) * 4096ull,
+	      "continue: %llu B written", (unsigned long long)res.bytes[SC_DIR_WRITE]);
+	CHECK(res.nfailures == SC_IO_FAILURES_KEPT, "continue: %u kept", res.nfailures);
+	for (uint32_t job = 0; job < INJ_JOBS; job++) {
+		uint32_t k = 0;
+
+		for (uint32_t i = 0; i < res.nfailures; i++) {
+			const struct sc_io_failure *f = &res.failures[i];
+			uint64_t m = (uint64_t)(k + 1) * INJ_EVERY; /* the job's next failure */
+			char want[32];
+
+			if (f->job != job)
+				continue;
+			snprintf(want, sizeof(want), "/r3.j%u.dat", job);
+			CHECK(f->offset_bytes == (m - 1) % INJ_BLOCKS * 4096 && f->err == EIO &&
+				  f->op == 1 /* write */ && f->len_bytes == 4096 &&
+				  strstr(f->file, want) && f->file[0] != '/',
+			      "job %u failure %u: offset %llu file %s", job, k,
+			      (unsigned long long)f->offset_bytes, f->file);
+			k++;
+		}
+		CHECK(k > 0, "job %u has kept failures", job);
+	}
+	for (uint32_t i = 1; i < res.nfailures; i++)
+		CHECK(res.failures[i].time_ns >= res.failures[i - 1].time_ns, "kept by time");
+	sc_rank_result_exit(&res);
+
+	plan.phases[0].io.on_error = SC_ON_ERROR_STOP_PHASE;
+	plan.phases[0].io.iodepth = 1;
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
+	CHECK(rc == -EIO && !aborted && strstr(res.error, strerror(EIO)),
+	      "stop-phase: rc %d, error \"%s\"", rc, res.error);
+	CHECK(res.errors >= 1 && res.errors <= INJ_JOBS && res.nfailures == res.errors,
+	      "stop-phase: %llu failed", (unsigned long long)res.errors);
+	CHECK(res.ios[SC_DIR_WRITE] <= INJ_JOBS * (INJ_EVERY - 1),
+	      "stop-phase: every job stops by its first failure: %llu writes",
+	      (unsigned long long)res.ios[SC_DIR_WRITE]);
+	sc_rank_result_exit(&res);
+
+	plan.phases[0].io.on_error = SC_ON_ERROR_ABORT;
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
+	CHECK(rc == -EIO && aborted, "abort: rc %d, aborted %d", rc, aborted);
+	sc_rank_result_exit(&res);
+	CHECK(close_run() == 0, "cleanup");
+	sc_plan_exit(&plan);
+}
+
 int main(void)
 {
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_job");
@@ -481,6 +568,7 @@ int main(void)
 	test_open_loop_budget();
 	test_open_loop_saturated();
 	test_open_loop_stop();
+	test_inject_on_error();
 
 	char rundir[400];
 	snprintf(rundir, sizeof(rundir), "%s/ssdcluster-test", tmpdir);
