@@ -224,6 +224,55 @@ static int build_seconds(const struct sc_phase_record *rec, struct sc_phase_figu
 	return 0;
 }
 
+static int cmp_failure_ref(const void *a, const void *b)
+{
+	const struct sc_failure_ref *x = a, *y = b;
+
+	if (x->failure->time_ns != y->failure->time_ns)
+		return (x->failure->time_ns > y->failure->time_ns) -
+		       (x->failure->time_ns < y->failure->time_ns);
+	if (x->rank->rank != y->rank->rank)
+		return (x->rank->rank > y->rank->rank) - (x->rank->rank < y->rank->rank);
+	return (x->failure > y->failure) - (x->failure < y->failure);
+}
+
+/* The cluster's failed I/Os by errno, and its first kept failures. */
+static int build_failures(const struct sc_phase_record *rec, struct sc_phase_figures *f)
+{
+	uint64_t by_errno[SC_ERRNO_SLOTS] = {0};
+	uint32_t n = 0, kept = 0;
+
+	for (uint32_t i = 0; i < rec->nranks; i++) {
+		const struct sc_rank_result *r = &rec->ranks[i];
+
+		for (uint32_t k = 0; k < r->nerrnos; k++)
+			if (r->errnos[k].err >= 0 && r->errnos[k].err < SC_ERRNO_SLOTS)
+				by_errno[r->errnos[k].err] += r->errnos[k].count;
+		kept += r->nfailures;
+	}
+	for (int e = 0; e < SC_ERRNO_SLOTS; e++)
+		n += by_errno[e] != 0;
+	if (!n && !kept)
+		return 0;
+	f->errnos = calloc(n ? n : 1, sizeof(*f->errnos));
+	f->first_failures = calloc(kept ? kept : 1, sizeof(*f->first_failures));
+	if (!f->errnos || !f->first_failures)
+		return -ENOMEM;
+	for (int e = 0; e < SC_ERRNO_SLOTS; e++)
+		if (by_errno[e])
+			f->errnos[f->nerrnos++] =
+			    (struct sc_errno_count){.err = e, .count = by_errno[e]};
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		for (uint32_t k = 0; k < rec->ranks[i].nfailures; k++)
+			f->first_failures[f->nfirst_failures++] = (struct sc_failure_ref){
+			    .rank = &rec->ranks[i], .failure = &rec->ranks[i].failures[k]};
+	qsort(f->first_failures, f->nfirst_failures, sizeof(*f->first_failures),
+	      cmp_failure_ref);
+	if (f->nfirst_failures > SC_IO_FAILURES_KEPT)
+		f->nfirst_failures = SC_IO_FAILURES_KEPT;
+	return 0;
+}
+
 int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figures *out)
 {
 	struct sc_phase_figures f;
@@ -280,6 +329,8 @@ int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figure
 		err = build_targets(rec, &f);
 	if (!err)
 		err = build_seconds(rec, &f);
+	if (!err)
+		err = build_failures(rec, &f);
 	if (err) {
 		sc_phase_figures_exit(&f);
 		return err;
@@ -297,5 +348,7 @@ void sc_phase_figures_exit(struct sc_phase_figures *f)
 	free(f->nodes);
 	free(f->targets);
 	free(f->seconds);
+	free(f->errnos);
+	free(f->first_failures);
 	memset(f, 0, sizeof(*f));
 }

@@ -42,6 +42,12 @@ struct sc_target_row {
 	double bw_bytes_per_s;
 };
 
+/* A kept failed I/O and the rank that kept it (both in the phase record). */
+struct sc_failure_ref {
+	const struct sc_rank_result *rank;
+	const struct sc_io_failure *failure;
+};
+
 struct sc_phase_figures {
 	uint32_t nranks, nnodes;
 	uint64_t bytes[SC_DIR_COUNT];
@@ -71,6 +77,14 @@ struct sc_phase_figures {
 	struct sc_second *seconds;  /* heap: cluster sum per second */
 	double volatility[SC_DIR_COUNT]; /* stddev/mean of per-second bytes, over
 					  * full seconds; 0 when < 2 seconds */
+	uint32_t nerrnos;
+	struct sc_errno_count *errnos; /* heap: failed I/Os of all ranks by
+					* errno, increasing errno */
+	uint32_t nfirst_failures;
+	struct sc_failure_ref *first_failures; /* heap: the first
+					* SC_IO_FAILURES_KEPT the ranks kept, by
+					* time (then rank); valid while the
+					* record is */
 };
 
 /* Computes the figures of rec (ranks sorted by rank).  0 or -ENOMEM. */

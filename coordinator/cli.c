@@ -8,7 +8,7 @@
 void sc_cli_usage(FILE *f)
 {
 	fputs("usage: ssdcluster CONFIG.yaml [--output DIR] [--dry-run] [--set KEY=VALUE]...\n"
-	      "                  [--quiet] [--version] [--help]\n"
+	      "                  [--run-id ID] [--allow-destroy] [--quiet] [--version] [--help]\n"
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
 	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
 	      "\n"
@@ -37,6 +37,25 @@ void sc_cli_usage(FILE *f)
 	      "                       capacity=2GiB.  runtime and io_size replace each other.\n"
 	      "                       memory_per_rank=8GiB raises the memory a rank may\n"
 	      "                       allocate (default 4GiB, or a quarter of RAM if less).\n"
+	      "      --allow-destroy  let phases write to file and block-device targets that\n"
+	      "                       also say allow_destroy: true (both are needed).  Even\n"
+	      "                       then a device that is mounted, has partitions, is held\n"
+	      "                       (dm, md, LVM), is swap, holds / , is held O_EXCL by\n"
+	      "                       another program or carries a filesystem, RAID, LVM or\n"
+	      "                       partition-table signature is refused (the last unless\n"
+	      "                       the target says wipe_signatures_ok: true).  Every rank\n"
+	      "                       checks its own target; allow_destroy and\n"
+	      "                       wipe_signatures_ok are never taken from --set.\n"
+	      "  -r, --run-id ID      name the run (default: date-time and 64 random bits,\n"
+	      "                       e.g. 20250101-120000-0123456789abcdef).  ID is 1 to 64 of\n"
+	      "                       A-Z a-z 0-9 _ - and starts with a letter or digit.  The\n"
+	      "                       run writes only in its own directory TARGET/ssdcluster-ID\n"
+	      "                       on each directory target, which it creates and removes;\n"
+	      "                       if that exists already the run is refused (exit 2).\n"
+	      "                       A config whose phases are all verify_only re-reads the\n"
+	      "                       kept run ID instead: it opens TARGET/ssdcluster-ID (or\n"
+	      "                       the regions of a file or device), checks every block,\n"
+	      "                       and creates, writes and removes nothing.\n"
 	      "  -q, --quiet          print only errors.\n"
 	      "  -V, --version        print the version.\n"
 	      "  -h, --help           print this help.\n"
@@ -62,10 +81,40 @@ void sc_cli_usage(FILE *f)
 	      "  ssdcluster configs/quickstart.yaml --dry-run\n"
 	      "  mpirun -np 16 ssdcluster configs/llm_ckpt.yaml --set scale=0.0001\n"
 	      "\n"
-	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure; the\n"
-	      "results of finished phases are kept); 2 bad command line or config (nothing\n"
-	      "was written).\n",
+	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure, or\n"
+	      "verify: crc32c found blocks that do not hold what was written; the results\n"
+	      "of finished phases are kept); 2 bad command line or config, or a target\n"
+	      "the destroy guard refuses on any rank (nothing was written).  A failed I/O\n"
+	      "makes it 1 whatever on_error says (stop-phase, the default: the run ends\n"
+	      "after that phase; continue: every phase runs; abort: every rank stops at\n"
+	      "once); results say per phase how it ended.  3 a rank died or hung: a phase\n"
+	      "passed its deadline (timeout:, default its planned duration + max(30 s,\n"
+	      "10%); the rank, host and phase are named, the phase kept as timed_out).\n"
+	      "130/143 SIGINT/SIGTERM (to mpirun or to any rank) stopped every rank: the\n"
+	      "cut phase is kept as interrupted, the run files removed (mpirun itself\n"
+	      "exits 1 when it is the one signalled).\n",
 	      f);
+}
+
+/* Long options without a short form. */
+enum { OPT_ALLOW_DESTROY = 0x100 };
+static bool ascii_alnum(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* [A-Za-z0-9][A-Za-z0-9_-]{0,63}: a file name that cannot leave its
+ * directory. */
+static bool run_id_ok(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (n == 0 || n > SC_CLI_RUN_ID_MAX || !ascii_alnum(id[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!ascii_alnum(id[i]) && id[i] != '_' && id[i] != '-')
+			return false;
+	return true;
 }
 
 int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen)
@@ -74,6 +123,8 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 		{"output", required_argument, NULL, 'o'}, {"dry-run", no_argument, NULL, 'n'},
 		{"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
 		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
+		{"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
+		{"run-id", required_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
 	int ch;
@@ -81,7 +132,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	memset(cli, 0, sizeof(*cli));
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":o:ns:qVh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:ns:qVhr:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			cli->output = optarg;
@@ -110,6 +161,19 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 		case 'h':
 			cli->help = true;
 			break;
+		case OPT_ALLOW_DESTROY:
+			cli->allow_destroy = true;
+			break;
+		case 'r':
+			if (!run_id_ok(optarg)) {
+				snprintf(err, errlen,
+					 "--run-id %s: a run id is 1 to %d of A-Z a-z 0-9 _ - and "
+					 "starts with a letter or digit (e.g. --run-id acceptance-01)",
+					 optarg, SC_CLI_RUN_ID_MAX);
+				return -EINVAL;
+			}
+			cli->run_id = optarg;
+			break;
 		case ':':
 			snprintf(err, errlen, "%s needs a value (see --help)", argv[optind - 1]);
 			return -EINVAL;
@@ -130,7 +194,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 					      "DIR/results.pb");
 			return -EINVAL;
 		}
-		if (cli->dry_run || cli->nsets) {
+		if (cli->dry_run || cli->nsets || cli->run_id) {
 			snprintf(err, errlen, "report takes only --output and --quiet");
 			return -EINVAL;
 		}

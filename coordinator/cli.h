@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #define SC_CLI_MAX_SETS 256
+/* Characters in a --run-id. */
+#define SC_CLI_RUN_ID_MAX 64
 
 struct sc_cli {
 	const char *config;     /* CONFIG.yaml */
@@ -17,8 +19,10 @@ struct sc_cli {
 	bool quiet;
 	bool help;
 	bool version;
+	bool allow_destroy;     /* --allow-destroy: file and device targets may be written */
 	const char *sets[SC_CLI_MAX_SETS]; /* --set KEY=VALUE, in order */
 	uint32_t nsets;
+	const char *run_id;     /* --run-id ID, NULL for a random one */
 };
 
 /* Parses argv.  0, or -EINVAL with a message in err. */

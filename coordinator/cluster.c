@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "interrupt.h"
+
 /* Ping-pong rounds per rank when estimating clock offsets. */
 #define CLOCK_ROUNDS 16
 /* How often a waiting rank looks for the first-done signal: also the
@@ -21,7 +23,32 @@
 /* How often rank 0's progress callback runs while a phase goes. */
 #define TICK_NS 1000000000ull
 
-enum { TAG_CLOCK = 101, TAG_DONE = 102 };
+/* Ranks other than 0 that stopped give up this much later than rank 0. */
+#define STOP_PEER_MARGIN_NS 200000000ull
+
+/* TAG_ARRIVE: a rank entered a collective wait (to rank 0).  TAG_STOP: a
+ * rank caught a signal {signal, rank} (to rank 0, which sends it on).
+ * TAG_END: rank 0 ends the run after a wait gave up; TAG_ENDED: a rank
+ * removed its files and waits to be ended (to rank 0). */
+enum { TAG_CLOCK = 101, TAG_DONE = 102, TAG_ARRIVE = 103, TAG_STOP = 104, TAG_END = 105,
+       TAG_ENDED = 106 };
+/* How long a rank told to end waits for rank 0's MPI_Abort. */
+#define END_LINGER_NS (10ull * 1000000000ull)
+
+/* What cluster.c keeps for deadlines and stops (c->watch). */
+struct watch {
+	uint64_t waits;         /* collective waits this rank has entered */
+	uint64_t *arrived;      /* rank 0: collective waits each rank entered */
+	int stop_msg[2];        /* {signal, rank} this rank sends; never changed
+				 * once sent (the sends are not waited for) */
+	int stop_sent;          /* this rank sent its stop (rank 0: to all) */
+	int relayed;            /* rank 0 sent a received stop on to all */
+	int first;              /* wait_run's first-done broadcast, "done" */
+	int token;              /* token and abort flag, kept here: see */
+	int abort_flag;         /* give_up */
+};
+
+static const int arrive_token = 1;
 
 static void nap(void)
 {
@@ -30,24 +57,221 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-/*
- * Waits for a non-blocking collective by testing it between naps.  Open
- * MPI's blocking calls poll the network without sleeping, so ranks that
- * finish early would take CPU from the ranks (and kernel writeback
- * threads) still doing I/O: measured here as minute-long stalls with 16
- * ranks on 2 cores.  Collectives that may wait on another rank's work go
- * through this.
- */
-static void wait_quietly(MPI_Request *req)
+static struct watch *watch_of(struct sc_cluster *c)
 {
-	int done = 0;
+	return c->watch;
+}
+
+/* Sends buf (never changed afterwards) without waiting for the send. */
+static void send_detached(const int *buf, int n, int to, int tag)
+{
+	MPI_Request req;
+
+	MPI_Isend(buf, n, MPI_INT, to, tag, MPI_COMM_WORLD, &req);
+	MPI_Request_free(&req);
+}
+
+static void note_stop(struct sc_cluster *c, int sig)
+{
+	if (c->stop_sig || !sig)
+		return;
+	c->stop_sig = sig;
+	c->stop_ns = sc_now_ns();
+}
+
+/* Rank 0: sends a stop it caught or received on to every other rank, once. */
+static void relay_stop(struct sc_cluster *c)
+{
+	struct watch *w = watch_of(c);
+
+	if (c->rank != 0 || w->relayed || !w->stop_msg[0])
+		return;
+	for (int r = 1; r < c->nranks; r++)
+		send_detached(w->stop_msg, 2, r, TAG_STOP);
+	w->relayed = 1;
+}
+
+/* Receives the stops other ranks sent.  Returns how many. */
+static int drain_stops(struct sc_cluster *c)
+{
+	struct watch *w = watch_of(c);
+	MPI_Status st;
+	int flag = 0, n = 0;
 
 	for (;;) {
-		MPI_Test(req, &done, MPI_STATUS_IGNORE);
+		int msg[2];
+
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD, &flag, &st);
+		if (!flag)
+			return n;
+		MPI_Recv(msg, 2, MPI_INT, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		note_stop(c, msg[0]);
+		if (!w->stop_msg[0]) {
+			w->stop_msg[0] = msg[0];
+			w->stop_msg[1] = msg[1];
+		}
+		n++;
+	}
+}
+
+static void give_up(struct sc_cluster *c, int peer, int why) __attribute__((noreturn));
+
+int sc_cluster_poll(struct sc_cluster *c)
+{
+	struct watch *w = watch_of(c);
+	int sig = sc_interrupt_signal(), flag = 0;
+
+	if (!w || c->lost)
+		return c->stop_sig;
+	if (c->rank != 0) {
+		MPI_Iprobe(0, TAG_END, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+		if (flag) {
+			int token;
+
+			MPI_Recv(&token, 1, MPI_INT, 0, TAG_END, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			give_up(c, -1, -ECONNABORTED);
+		}
+	}
+	if (sig && !w->stop_sent) {
+		note_stop(c, sig);
+		c->stop_launcher = sc_interrupt_from_launcher();
+		if (!w->stop_msg[0]) {
+			w->stop_msg[0] = sig;
+			w->stop_msg[1] = c->rank;
+		}
+		w->stop_sent = 1;
+		if (c->rank != 0)
+			send_detached(w->stop_msg, 2, 0, TAG_STOP);
+	}
+	drain_stops(c);
+	relay_stop(c);
+	return c->stop_sig;
+}
+
+/* Rank 0: counts the collective waits the other ranks have entered. */
+static void drain_arrivals(struct sc_cluster *c)
+{
+	struct watch *w = watch_of(c);
+	MPI_Status st;
+	int flag = 0, token;
+
+	for (;;) {
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_ARRIVE, MPI_COMM_WORLD, &flag, &st);
+		if (!flag)
+			return;
+		MPI_Recv(&token, 1, MPI_INT, st.MPI_SOURCE, TAG_ARRIVE, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		w->arrived[st.MPI_SOURCE]++;
+	}
+}
+
+/* This rank enters a collective wait: rank 0 learns of it. */
+static void arrive(struct sc_cluster *c)
+{
+	struct watch *w = watch_of(c);
+
+	w->waits++;
+	if (c->rank != 0)
+		send_detached(&arrive_token, 1, 0, TAG_ARRIVE);
+	else
+		w->arrived[0] = w->waits;
+}
+
+/* When the wait that began at begin_ns gives up. */
+static uint64_t wait_deadline(const struct sc_cluster *c, uint64_t begin_ns)
+{
+	uint64_t d = c->deadline_ns ? c->deadline_ns : begin_ns + SC_CLUSTER_WAIT_DEFAULT_NS;
+
+	if (c->rank != 0)
+		d += SC_CLUSTER_PEER_MARGIN_NS;
+	if (c->stop_sig) {
+		/* each wait after the stop gets the grace: the ranks that are
+		 * alive answer every step well within it */
+		uint64_t from = begin_ns > c->stop_ns ? begin_ns : c->stop_ns;
+		uint64_t s = from + (c->stop_launcher ? SC_CLUSTER_STOP_GRACE_KILL_NS
+						      : SC_CLUSTER_STOP_GRACE_NS);
+
+		if (c->rank != 0)
+			s += STOP_PEER_MARGIN_NS;
+		if (s < d)
+			d = s;
+	}
+	return d;
+}
+
+static void add_late(struct sc_cluster *c, int r)
+{
+	if (c->late)
+		c->late[c->nlate++] = r;
+}
+
+/*
+ * A wait passed its deadline.  Names the late ranks (peer >= 0: that one;
+ * rank 0 in a collective: those that have not entered it) and hands over
+ * to c->on_lost, which ends the process.  Requests still pending are
+ * abandoned with their buffers, which stay valid because this never
+ * returns.
+ */
+static void give_up(struct sc_cluster *c, int peer, int why)
+{
+	struct watch *w = watch_of(c);
+
+	c->lost = why;
+	if (!c->late)
+		c->late = calloc((size_t)c->nranks, sizeof(*c->late));
+	if (peer >= 0) {
+		add_late(c, peer);
+	} else if (c->rank == 0 && c->nlate == 0) {
+		drain_arrivals(c);
+		for (int r = 1; r < c->nranks; r++)
+			if (w->arrived[r] < w->waits)
+				add_late(c, r);
+	}
+	if (c->on_lost.fn)
+		c->on_lost.fn(c, c->on_lost.arg);
+	sc_cluster_abort(c, 1);
+}
+
+/*
+ * Waits for n non-blocking requests by testing them, until the deadline.
+ * quiet: nap between tests.  Open MPI's blocking calls poll the network
+ * without sleeping, so ranks that finish early would take CPU from the
+ * ranks (and kernel writeback threads) still doing I/O: measured here as
+ * minute-long stalls with 16 ranks on 2 cores.  Waits that may wait on
+ * another rank's work are quiet; the clock ping-pong is not.  peer: the
+ * one rank waited for, or -1 for a collective (rank 0 then learns that
+ * this rank entered it).
+ */
+static void wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, int quiet)
+{
+	uint64_t begin = sc_now_ns(), next_poll = 0;
+	int done = 0;
+
+	if (peer < 0)
+		arrive(c);
+	for (;;) {
+		MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
 		if (done)
 			return;
-		nap();
+		uint64_t now = sc_now_ns();
+
+		if (now >= next_poll) {
+			sc_cluster_poll(c);
+			if (c->rank == 0 && peer < 0)
+				drain_arrivals(c);
+			next_poll = now + POLL_NS;
+		}
+		if (now >= wait_deadline(c, begin))
+			give_up(c, peer, c->stop_sig ? -EINTR : -ETIMEDOUT);
+		if (quiet)
+			nap();
 	}
+}
+
+static void wait_quietly(struct sc_cluster *c, MPI_Request *req)
+{
+	wait_reqs(c, req, 1, -1, 1);
 }
 
 int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
@@ -112,11 +336,43 @@ int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
 		c->node_of[r] = c->node_of[leader_of[r]];
 	c->node = c->node_of[c->rank];
 	free(leader_of);
+	c->watch = calloc(1, sizeof(struct watch));
+	if (!c->watch)
+		return -ENOMEM;
+	if (c->rank == 0) {
+		watch_of(c)->arrived = calloc((size_t)c->nranks, sizeof(uint64_t));
+		if (!watch_of(c)->arrived)
+			return -ENOMEM;
+	}
 	return 0;
+}
+
+void sc_cluster_set_deadline(struct sc_cluster *c, uint64_t deadline_ns, const char *doing,
+			     const char *why)
+{
+	c->deadline_ns = deadline_ns;
+	snprintf(c->doing, sizeof(c->doing), "%s", doing ? doing : "");
+	snprintf(c->deadline_why, sizeof(c->deadline_why), "%s", why ? why : "");
+}
+
+void sc_cluster_set_lost(struct sc_cluster *c, const struct sc_cluster_lost *lost)
+{
+	if (lost)
+		c->on_lost = *lost;
+	else
+		memset(&c->on_lost, 0, sizeof(c->on_lost));
 }
 
 void sc_cluster_exit(struct sc_cluster *c)
 {
+	if (c->watch) {
+		drain_stops(c); /* stops sent late */
+		if (c->rank == 0)
+			drain_arrivals(c);
+		free(watch_of(c)->arrived);
+		free(c->watch);
+	}
+	free(c->late);
 	if (c->shm_comm) {
 		MPI_Comm_free((MPI_Comm *)c->shm_comm);
 		free(c->shm_comm);
@@ -138,11 +394,73 @@ void sc_cluster_abort(struct sc_cluster *c, int code)
 	exit(code);
 }
 
+void sc_cluster_end_others(struct sc_cluster *c, uint64_t wait_ns)
+{
+	static const int token = 1;
+	uint64_t until = sc_now_ns() + wait_ns;
+	char *answered = calloc((size_t)c->nranks, 1);
+	int waiting = 0, flag = 0, got;
+	MPI_Status st;
+
+	if (c->rank != 0 || !answered) {
+		free(answered);
+		return;
+	}
+	for (int r = 1; r < c->nranks; r++)
+		send_detached(&token, 1, r, TAG_END);
+	/* the late ranks may be dead: do not wait for them */
+	for (uint32_t i = 0; i < c->nlate; i++)
+		answered[c->late[i]] = 1;
+	for (int r = 1; r < c->nranks; r++)
+		waiting += !answered[r];
+	while (waiting > 0 && sc_now_ns() < until) {
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_ENDED, MPI_COMM_WORLD, &flag, &st);
+		if (!flag) {
+			nap();
+			continue;
+		}
+		MPI_Recv(&got, 1, MPI_INT, st.MPI_SOURCE, TAG_ENDED, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		if (!answered[st.MPI_SOURCE]) {
+			answered[st.MPI_SOURCE] = 1;
+			waiting--;
+		}
+	}
+	free(answered);
+}
+
+void sc_cluster_answer_end(struct sc_cluster *c, int code)
+{
+	static const int token = 1;
+	uint64_t until = sc_now_ns() + END_LINGER_NS;
+	MPI_Request req;
+	int done = 0;
+
+	MPI_Isend(&token, 1, MPI_INT, 0, TAG_ENDED, MPI_COMM_WORLD, &req);
+	/* rank 0's MPI_Abort ends this process; if it does not come, end */
+	while (sc_now_ns() < until) {
+		if (!done)
+			MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		nap();
+	}
+	sc_cluster_quit(c, code);
+}
+
+void sc_cluster_quit(struct sc_cluster *c, int code)
+{
+	(void)c;
+	fflush(stdout);
+	fflush(stderr);
+	_exit(code);
+}
+
 int sc_cluster_bcast(struct sc_cluster *c, uint8_t **buf, size_t *len)
 {
 	uint64_t n = c->rank == 0 ? *len : 0;
+	MPI_Request req;
 
-	MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	MPI_Ibcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req);
+	wait_quietly(c, &req);
 	if (n > INT_MAX)
 		return -EMSGSIZE;
 	if (c->rank != 0) {
@@ -151,7 +469,8 @@ int sc_cluster_bcast(struct sc_cluster *c, uint8_t **buf, size_t *len)
 			return -ENOMEM; /* the collective below would hang: abort */
 		*len = n;
 	}
-	MPI_Bcast(*buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+	MPI_Ibcast(*buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+	wait_quietly(c, &req);
 	return 0;
 }
 
@@ -159,21 +478,29 @@ int sc_cluster_bcast_int(struct sc_cluster *c, int v)
 {
 	MPI_Request req;
 
-	(void)c;
 	MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
-	wait_quietly(&req);
+	wait_quietly(c, &req);
 	return v;
+}
+
+int sc_cluster_all_ok_max(struct sc_cluster *c, int ok, uint64_t *val)
+{
+	/* the largest over ranks of: not ok, the stop signal, *val */
+	uint64_t in[3] = {ok ? 0 : 1, 0, val ? *val : 0}, out[3] = {0, 0, 0};
+	MPI_Request req;
+
+	in[1] = (uint64_t)sc_cluster_poll(c);
+	MPI_Iallreduce(in, out, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req);
+	wait_quietly(c, &req);
+	note_stop(c, (int)out[1]);
+	if (val)
+		*val = out[2];
+	return out[0] == 0;
 }
 
 int sc_cluster_all_ok(struct sc_cluster *c, int ok)
 {
-	int in = ok ? 1 : 0, out = 0;
-	MPI_Request req;
-
-	(void)c;
-	MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req);
-	wait_quietly(&req);
-	return out;
+	return sc_cluster_all_ok_max(c, ok, NULL);
 }
 
 int sc_cluster_gather_strings(struct sc_cluster *c, const char *msg, char ***out)
@@ -200,9 +527,8 @@ void sc_cluster_barrier(struct sc_cluster *c)
 {
 	MPI_Request req;
 
-	(void)c;
 	MPI_Ibarrier(MPI_COMM_WORLD, &req);
-	wait_quietly(&req);
+	wait_quietly(c, &req);
 }
 
 int sc_cluster_sync_clocks(struct sc_cluster *c)
@@ -217,9 +543,10 @@ int sc_cluster_sync_clocks(struct sc_cluster *c)
 			MPI_Send(&go, 1, MPI_INT, r, TAG_CLOCK, MPI_COMM_WORLD);
 			for (int i = 0; i < CLOCK_ROUNDS; i++) {
 				uint64_t t0;
+				MPI_Request req;
 
-				MPI_Recv(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD,
-					 MPI_STATUS_IGNORE);
+				MPI_Irecv(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD, &req);
+				wait_reqs(c, &req, 1, r, 0);
 				t0 = sc_now_ns();
 				MPI_Send(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD);
 			}
@@ -231,12 +558,14 @@ int sc_cluster_sync_clocks(struct sc_cluster *c)
 	int go;
 
 	MPI_Irecv(&go, 1, MPI_INT, 0, TAG_CLOCK, MPI_COMM_WORLD, &turn);
-	wait_quietly(&turn);
+	wait_reqs(c, &turn, 1, 0, 1);
 	for (int i = 0; i < CLOCK_ROUNDS; i++) {
 		uint64_t t1 = sc_now_ns(), t0, t2;
+		MPI_Request req;
 
+		MPI_Irecv(&t0, 1, MPI_UINT64_T, 0, TAG_CLOCK, MPI_COMM_WORLD, &req);
 		MPI_Send(&t1, 1, MPI_UINT64_T, 0, TAG_CLOCK, MPI_COMM_WORLD);
-		MPI_Recv(&t0, 1, MPI_UINT64_T, 0, TAG_CLOCK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		wait_reqs(c, &req, 1, 0, 0);
 		t2 = sc_now_ns();
 		if (t2 - t1 < best_rtt) {
 			best_rtt = t2 - t1;
@@ -250,11 +579,13 @@ int sc_cluster_sync_clocks(struct sc_cluster *c)
 uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
 {
 	uint64_t start0 = 0;
+	MPI_Request req;
 
 	sc_cluster_barrier(c);
 	if (c->rank == 0)
 		start0 = sc_now_ns() + lead_ns;
-	MPI_Bcast(&start0, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	MPI_Ibcast(&start0, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req);
+	wait_quietly(c, &req);
 	return (uint64_t)((int64_t)start0 - c->clock_offset_ns);
 }
 
@@ -262,9 +593,13 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
  * Every rank other than 0 tells rank 0 when its run is done.  Rank 0, at
  * the first "done" (its own or another's), starts a non-blocking broadcast
  * that every rank has posted from the beginning; a rank that sees it
- * complete notes its byte count (and stops its run under stonewall).  The
- * loop ends when the local run is done, the broadcast has completed and,
- * on rank 0, every "done" message has been received.
+ * complete notes its byte count (and stops its run under stonewall).
+ * A "done" carries whether the rank stopped on on_error abort; rank 0
+ * then (or when its own run aborted) starts a second broadcast, also
+ * posted by every rank from the beginning, that stops every run; else it
+ * starts it, saying no, once every rank is done.  The loop ends when the
+ * local run is done, both broadcasts have completed and, on rank 0, every
+ * "done" message has been received.
  */
 void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick)
 {
@@ -274,43 +609,86 @@ void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tic
 		memset(&c->tick, 0, sizeof(c->tick));
 }
 
+/* Rank 0 after the deadline in wait_run: the ranks not done yet. */
+static void late_runs(struct sc_cluster *c, const char *done_of, int local_done)
+{
+	if (!c->late)
+		c->late = calloc((size_t)c->nranks, sizeof(*c->late));
+	if (!local_done)
+		add_late(c, 0);
+	for (int r = 1; r < c->nranks; r++)
+		if (!done_of[r])
+			add_late(c, r);
+}
+
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes)
 {
-	uint64_t next_tick = sc_now_ns() + TICK_NS;
+	uint64_t next_tick = sc_now_ns() + TICK_NS, begin = sc_now_ns();
 	MPI_Request bcast = MPI_REQUEST_NULL, recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
-	int first = 0, bcast_started = 0, bcast_done = 0, sent = 0, done_msgs = 0;
-	int have_first = 0, token = 0, flag;
+	MPI_Request abort_req = MPI_REQUEST_NULL;
+	struct watch *w = watch_of(c);
+	int bcast_started = 0, bcast_done = 0, sent = 0, done_msgs = 0;
+	int have_first = 0, stopped = 0, flag;
+	int abort_started = 0, abort_done = 0;
+	char *done_of = c->rank == 0 ? calloc((size_t)c->nranks, 1) : NULL;
+	MPI_Status st;
 
-	if (c->rank != 0)
-		MPI_Ibcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast), bcast_started = 1;
-	else if (c->nranks > 1)
-		MPI_Irecv(&token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &recv);
+	if (c->rank == 0 && !done_of)
+		sc_cluster_abort(c, 1);
+	/* the buffers of requests that a deadline may abandon live in w */
+	w->first = 0;
+	w->token = 0;
+	w->abort_flag = 0;
+	if (c->rank != 0) {
+		MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast), bcast_started = 1;
+		MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &abort_req);
+		abort_started = 1;
+	} else if (c->nranks > 1)
+		MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &recv);
 	for (;;) {
 		int local_done = sc_run_done(run);
 
+		if (!stopped && sc_cluster_poll(c)) {
+			sc_run_stop(run);
+			stopped = 1;
+		}
 		if (c->rank != 0 && local_done && !sent) {
-			MPI_Isend(&token, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &send);
+			w->token = sc_run_aborted(run);
+			MPI_Isend(&w->token, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &send);
 			sent = 1;
 		}
 		if (c->rank == 0) {
 			while (done_msgs < c->nranks - 1) {
-				MPI_Test(&recv, &flag, MPI_STATUS_IGNORE);
+				MPI_Test(&recv, &flag, &st);
 				if (!flag)
 					break;
+				done_of[st.MPI_SOURCE] = 1;
+				w->abort_flag |= w->token;
 				if (++done_msgs < c->nranks - 1)
-					MPI_Irecv(&token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE,
+					MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE,
 						  MPI_COMM_WORLD, &recv);
 			}
 			if (!bcast_started && (local_done || done_msgs > 0)) {
-				first = 1;
+				w->first = 1;
 				*firstdone_bytes = sc_run_bytes(run);
 				have_first = 1;
 				if (stonewall)
 					sc_run_stop(run);
-				MPI_Ibcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast);
+				MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast);
 				bcast_started = 1;
 			}
+			w->abort_flag |= sc_run_aborted(run);
+			if (bcast_started && !abort_started &&
+			    (w->abort_flag || (local_done && done_msgs == c->nranks - 1))) {
+				MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &abort_req);
+				abort_started = 1;
+			}
+		}
+		if (abort_started && !abort_done) {
+			MPI_Test(&abort_req, &abort_done, MPI_STATUS_IGNORE);
+			if (abort_done && w->abort_flag)
+				sc_run_stop(run);
 		}
 		if (bcast_started && !bcast_done) {
 			MPI_Test(&bcast, &bcast_done, MPI_STATUS_IGNORE);
@@ -323,31 +701,39 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 		}
 		if (sent)
 			MPI_Test(&send, &flag, MPI_STATUS_IGNORE);
-		if (local_done && bcast_done &&
+		if (local_done && bcast_done && abort_done &&
 		    (c->rank != 0 ? send == MPI_REQUEST_NULL : done_msgs == c->nranks - 1))
 			break;
 		if (c->rank == 0 && c->tick.fn && sc_now_ns() >= next_tick) {
 			c->tick.fn(c->tick.arg, (uint32_t)done_msgs + (local_done ? 1u : 0u), run);
 			next_tick += TICK_NS;
 		}
+		if (sc_now_ns() >= wait_deadline(c, begin)) {
+			if (c->rank == 0)
+				late_runs(c, done_of, local_done);
+			give_up(c, -1, c->stop_sig ? -EINTR : -ETIMEDOUT);
+		}
 		nap();
 	}
+	free(done_of);
 	/* every rank is done once all pass this; wait without spinning */
-	sc_cluster_barrier(c);
+	sc_cluster_all_ok(c, 1);
 	return 0;
 }
 
-static void reduce_hist_on(MPI_Comm comm, int root, const struct sc_hist *local,
-			   struct sc_hist *out)
+static void reduce_hist_on(struct sc_cluster *c, MPI_Comm comm, int root,
+			   const struct sc_hist *local, struct sc_hist *out)
 {
 	uint64_t sums[2] = {local->count, local->sum_ns}, tot[2] = {0, 0};
 	uint64_t mn = local->min_ns, mx = local->max_ns, gmn = 0, gmx = 0;
+	MPI_Request reqs[4];
 
-	MPI_Reduce(local->buckets, root ? out->buckets : NULL, SC_HIST_NBUCKETS, MPI_UINT64_T,
-		   MPI_SUM, 0, comm);
-	MPI_Reduce(sums, tot, 2, MPI_UINT64_T, MPI_SUM, 0, comm);
-	MPI_Reduce(&mn, &gmn, 1, MPI_UINT64_T, MPI_MIN, 0, comm);
-	MPI_Reduce(&mx, &gmx, 1, MPI_UINT64_T, MPI_MAX, 0, comm);
+	MPI_Ireduce(local->buckets, root ? out->buckets : NULL, SC_HIST_NBUCKETS, MPI_UINT64_T,
+		    MPI_SUM, 0, comm, &reqs[0]);
+	MPI_Ireduce(sums, tot, 2, MPI_UINT64_T, MPI_SUM, 0, comm, &reqs[1]);
+	MPI_Ireduce(&mn, &gmn, 1, MPI_UINT64_T, MPI_MIN, 0, comm, &reqs[2]);
+	MPI_Ireduce(&mx, &gmx, 1, MPI_UINT64_T, MPI_MAX, 0, comm, &reqs[3]);
+	wait_reqs(c, reqs, 4, -1, 1);
 	if (root) {
 		out->count = tot[0];
 		out->sum_ns = tot[1]; /* a wrapped sum only skews the mean */
@@ -359,13 +745,13 @@ static void reduce_hist_on(MPI_Comm comm, int root, const struct sc_hist *local,
 int sc_cluster_reduce_node_hist(struct sc_cluster *c, const struct sc_hist *local,
 				struct sc_hist *out)
 {
-	reduce_hist_on(*(MPI_Comm *)c->shm_comm, c->local_rank == 0, local, out);
+	reduce_hist_on(c, *(MPI_Comm *)c->shm_comm, c->local_rank == 0, local, out);
 	return 0;
 }
 
 int sc_cluster_reduce_hist(struct sc_cluster *c, const struct sc_hist *local, struct sc_hist *out)
 {
-	reduce_hist_on(MPI_COMM_WORLD, c->rank == 0, local, out);
+	reduce_hist_on(c, MPI_COMM_WORLD, c->rank == 0, local, out);
 	return 0;
 }
 
@@ -375,6 +761,7 @@ int sc_cluster_gather(struct sc_cluster *c, const uint8_t *buf, size_t len, uint
 	int n = (int)len, *counts = NULL, *displs = NULL;
 	uint8_t *all = NULL;
 	int root = c->rank == 0, total = 0;
+	MPI_Request req;
 
 	if (len > INT_MAX)
 		return -EMSGSIZE;
@@ -384,7 +771,8 @@ int sc_cluster_gather(struct sc_cluster *c, const uint8_t *buf, size_t len, uint
 		if (!counts || !displs)
 			sc_cluster_abort(c, 1);
 	}
-	MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Igather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+	wait_quietly(c, &req);
 	if (root) {
 		for (int r = 0; r < c->nranks; r++) {
 			displs[r] = total;
@@ -396,7 +784,8 @@ int sc_cluster_gather(struct sc_cluster *c, const uint8_t *buf, size_t len, uint
 		if (!all)
 			sc_cluster_abort(c, 1);
 	}
-	MPI_Gatherv(buf, n, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	MPI_Igatherv(buf, n, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+	wait_quietly(c, &req);
 	if (root) {
 		*bufs = calloc((size_t)c->nranks, sizeof(**bufs));
 		*lens = calloc((size_t)c->nranks, sizeof(**lens));

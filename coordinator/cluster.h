@@ -4,6 +4,7 @@
 #ifndef SC_CLUSTER_H
 #define SC_CLUSTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,16 @@
  * have finished the phase so far (set to NULL for none). */
 struct sc_cluster_tick {
 	void (*fn)(void *arg, uint32_t ranks_done, struct sc_run *run);
+	void *arg;
+};
+
+struct sc_cluster;
+
+/* Called once when a wait on other ranks gives up (see "Deadlines"), with
+ * c->lost and c->late set.  It must end the process (sc_cluster_abort or
+ * sc_cluster_quit): the MPI state is broken, no collective can follow. */
+struct sc_cluster_lost {
+	void (*fn)(struct sc_cluster *c, void *arg);
 	void *arg;
 };
 
@@ -31,6 +42,24 @@ struct sc_cluster {
 	int64_t clock_offset_ns;        /* rank 0's clock minus ours */
 	void *shm_comm;                 /* MPI_Comm, opaque to callers */
 	struct sc_cluster_tick tick;    /* rank 0's progress callback, or none */
+	/* Deadlines and stops (below) */
+	uint64_t deadline_ns;           /* CLOCK_MONOTONIC instant at which waits
+					 * give up; 0 = SC_CLUSTER_WAIT_DEFAULT_NS
+					 * after each wait begins */
+	char doing[160];                /* what the ranks do, for messages:
+					 * "running phase x" */
+	char deadline_why[160];         /* how the deadline was set, for messages */
+	int stop_sig;                   /* the signal stopping the run (caught
+					 * here or by another rank), 0 = none */
+	bool stop_launcher;             /* caught here, sent by the launcher */
+	uint64_t stop_ns;               /* when this rank learned of the stop */
+	int lost;                       /* 0, or why a wait gave up: -ETIMEDOUT
+					 * (deadline), -EINTR (after a stop) or
+					 * -ECONNABORTED (rank 0 ended the run) */
+	uint32_t nlate;                 /* the ranks that wait was missing:   */
+	int *late;                      /* exact on rank 0, else only a peer  */
+	struct sc_cluster_lost on_lost;
+	void *watch;                    /* stop and arrival bookkeeping */
 };
 
 /* MPI_Init_thread and node discovery.  0 or -errno. */
@@ -39,13 +68,27 @@ int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv);
 void sc_cluster_exit(struct sc_cluster *c);
 /* Ends every rank now with code (MPI_Abort). */
 void sc_cluster_abort(struct sc_cluster *c, int code) __attribute__((noreturn));
+/* Ends this rank alone now with code, without MPI_Finalize: after a wait
+ * gave up, or when the launcher is ending the job anyway. */
+void sc_cluster_quit(struct sc_cluster *c, int code) __attribute__((noreturn));
+/* Rank 0, after a wait gave up, before sc_cluster_abort: tells every other
+ * rank that the run is over (their on_lost runs with c->lost ==
+ * -ECONNABORTED: they remove their files and answer) and waits up to
+ * wait_ns for the answers of the ranks not in c->late. */
+void sc_cluster_end_others(struct sc_cluster *c, uint64_t wait_ns);
+/* Another rank told so: answers rank 0 and waits for its sc_cluster_abort
+ * (at most 10 s, then ends itself with code). */
+void sc_cluster_answer_end(struct sc_cluster *c, int code) __attribute__((noreturn));
 
 /* Rank 0's buffer (*buf, *len) reaches every rank (others get a malloc'd copy). */
 int sc_cluster_bcast(struct sc_cluster *c, uint8_t **buf, size_t *len);
 /* An int from rank 0 to every rank. */
 int sc_cluster_bcast_int(struct sc_cluster *c, int v);
-/* 1 when every rank passed ok != 0, else 0. */
+/* 1 when every rank passed ok != 0, else 0.  Also an agreement on stops:
+ * afterwards every rank has the same stop_sig (the largest any had). */
 int sc_cluster_all_ok(struct sc_cluster *c, int ok);
+/* sc_cluster_all_ok that also turns *val into the largest over ranks. */
+int sc_cluster_all_ok_max(struct sc_cluster *c, int ok, uint64_t *val);
 /* Gathers one message per rank at rank 0 ("" for none); rank 0 gets a
  * malloc'd array of nranks strings (free with sc_cluster_free_strings). */
 int sc_cluster_gather_strings(struct sc_cluster *c, const char *msg, char ***out);
@@ -62,7 +105,11 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns);
 
 /* Waits for the local run to finish, running the first-done protocol:
  * when the first rank finishes, every rank notes how many bytes it had
- * moved by then (*firstdone_bytes), and with stonewall stops its run. */
+ * moved by then (*firstdone_bytes), and with stonewall stops its run.
+ * When a rank's run stopped on on_error abort (sc_run_aborted), every
+ * rank stops its run; so does a stop (signal).  Ends with an agreement on
+ * stops, as sc_cluster_all_ok.  On rank 0, a rank that is not done by the
+ * deadline is named in c->late. */
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes);
 
@@ -82,5 +129,40 @@ int sc_cluster_reduce_node_hist(struct sc_cluster *c, const struct sc_hist *loca
 int sc_cluster_gather(struct sc_cluster *c, const uint8_t *buf, size_t len, uint8_t ***bufs,
 		      size_t **lens);
 void sc_cluster_free_gathered(struct sc_cluster *c, uint8_t **bufs, size_t *lens);
+
+/*
+ * Deadlines.  Every wait on other ranks gives up at c->deadline_ns (rank 0)
+ * or SC_CLUSTER_PEER_MARGIN_NS later (other ranks, so that rank 0, which
+ * knows who is late, normally speaks first); with no deadline set, a wait
+ * gives up SC_CLUSTER_WAIT_DEFAULT_NS after it began.  Rank 0 knows which
+ * ranks have not reached a wait: each rank tells it when it enters one.
+ * Giving up sets c->lost and c->late and calls c->on_lost, which ends the
+ * process; without one the rank aborts with exit code 1.  A rank that rank
+ * 0 tells to end (sc_cluster_end_others) gives up at its next poll with
+ * c->lost == -ECONNABORTED.
+ *
+ * Stops.  A SIGINT or SIGTERM caught by any rank (sc_interrupt) reaches
+ * every other rank through rank 0 at their next poll; every wait polls, and
+ * sc_cluster_wait_run stops the local run.  From the stop on, every wait
+ * gives up SC_CLUSTER_STOP_GRACE_NS after the stop or its own start,
+ * whichever is later (SC_CLUSTER_STOP_GRACE_KILL_NS when the launcher sent
+ * the signal: it kills the process 1 s later), so a rank that died or
+ * hangs cannot keep the others from saving what they have and removing
+ * their files.
+ */
+#define SC_CLUSTER_WAIT_DEFAULT_NS (600ull * 1000000000ull)
+#define SC_CLUSTER_PEER_MARGIN_NS (10ull * 1000000000ull)
+#define SC_CLUSTER_STOP_GRACE_NS (5ull * 1000000000ull)
+#define SC_CLUSTER_STOP_GRACE_KILL_NS 500000000ull
+
+/* Sets the instant (CLOCK_MONOTONIC, 0 = none) at which waits give up,
+ * what the ranks are doing and how the deadline was set (for messages). */
+void sc_cluster_set_deadline(struct sc_cluster *c, uint64_t deadline_ns, const char *doing,
+			     const char *why);
+void sc_cluster_set_lost(struct sc_cluster *c, const struct sc_cluster_lost *lost);
+
+/* Looks for a stop: a signal caught here (sent on to every rank through
+ * rank 0) or one another rank caught.  Returns c->stop_sig.  Main thread. */
+int sc_cluster_poll(struct sc_cluster *c);
 
 #endif

@@ -11,9 +11,15 @@
  *                    more than that is an error
  *     keep           bool, default false (dir targets keep their run files)
  *     allow_destroy  bool, default false; a writing phase on a file or block
- *                    target needs it (and a block device must not be mounted)
+ *                    target needs it and --allow-destroy, on every host (and
+ *                    a block device must not be in use: see worker/guard.h);
+ *                    never taken from --set (nor wipe_signatures_ok)
  *     hosts          non-empty text; such a target is not probed here (kind
- *                    guessed: /dev/... = block, else dir; capacity 0 = unknown)
+ *                    guessed: /dev/... = block, else dir; capacity 0 = unknown);
+ *                    each rank checks it on its own host, destroy guard too
+ *     wipe_signatures_ok bool, default false; a block device that carries a
+ *                    filesystem, RAID, LVM or partition-table signature is
+ *                    written only with it (besides both allow_destroy opt-ins)
  *   memory_per_rank: (optional) size >= 1, the memory one rank may
  *     allocate in any phase: its I/O buffers, jobs x iodepth x the unit of
  *     I/O (bs, block_size or sample_size; the largest cell of a sweep), and
@@ -31,7 +37,9 @@
  *   phases: (list, at least one).  workload: picks the keys a phase takes;
  *   a key of another workload is an error that names that workload.
  *     every workload:
- *     name       [A-Za-z0-9_.-]{1,64}, unique; default "phase<i>" (i from 0)
+ *     name       [A-Za-z0-9][A-Za-z0-9_.-]{0,63} (never "." or ".."; a
+ *                checkpoint phase's directory is named after it), unique;
+ *                default "phase<i>" (i from 0)
  *     workload   io (default) | kvcache | checkpoint | ingest
  *     jobs       1..1024, threads per rank (default per workload)
  *     iodepth    1..16384 (default per workload)
@@ -42,6 +50,22 @@
  *     seed       0..2^64-1, default 1 + the phase's index
  *     stonewall  all_done (default: every rank completes its work) |
  *                first_done (every rank stops when the first one is done)
+ *     on_error   stop-phase (default) | continue | abort: what a rank does
+ *                when an I/O fails (stop its phase, the run ending after it;
+ *                count and go on; stop every rank and the run at once); a
+ *                failed I/O fails the run (exit 1) whichever
+ *     timeout    duration, default: the planned duration plus a grace
+ *                period (coordinator/deadline.h); a rank that has not
+ *                finished by then, counted from the phase's common start,
+ *                ends the run (exit 3); with runtime, longer than
+ *                runtime + ramp
+ *     inject     tests: a mapping {every: N, errno: E} (reads and writes N,
+ *                2N, ... of each job fail; N 1..2^63) or {probability: P,
+ *                errno: E} (each with probability P in (0, 1], kept in
+ *                parts per million, so >= 0.000001; seeded); E an errno
+ *                name (EIO, ENOSPC, EILSEQ, ENODATA, ETIMEDOUT, EROFS, any
+ *                the C library names, any case) or 1..254, default EIO.
+ *                Failed I/Os never reach the device; fsyncs never fail.
  *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep
  *     rwmixread  0..100, default 50; only with randrw
@@ -58,6 +82,15 @@
  *     direct     default true
  *     rate       I/Os per second per rank, "5000/s" or 5000, 0..10^9;
  *                default 0 = closed loop
+ *     verify     none (default) | crc32c: written blocks carry a header
+ *                (offset, run id, sequence, checksum) that reads check;
+ *                bs >= 48 B (the header); a phase that reads with it needs
+ *                one bs (no sweep), every earlier io phase verifying with
+ *                that bs, and on a file or block target an earlier one that
+ *                writes; the null engine verifies only writes
+ *     verify_only bool, default false: read back and check a kept run
+ *                (named by --run-id); rw read or randread; verify defaults
+ *                to crc32c; all phases of the run or none
  *   workload kvcache, KV-cache swap: the io keys, with the defaults rw
  *     randrw, rwmixread 70, bs 4KiB, jobs 8, iodepth 128, size 1GiB, rate 0.
  *   Sweeps (io and kvcache) expand into cells: rw, then bs, then iodepth
@@ -124,6 +157,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../worker/ckpt_model.h"
@@ -132,6 +166,7 @@
 #include "../worker/result.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
+#include "../worker/verify.h"
 #include "config_priv.h"
 
 #define KIB	 UINT64_C(1024)
@@ -217,10 +252,24 @@ enum pkey {
 	PK_COMPUTE_PER_BATCH,
 	PK_EPOCHS,
 	PK_PREFETCH,
+	/* safety */
+	PK_VERIFY,
+	PK_VERIFY_ONLY,
+	PK_ON_ERROR,
+	PK_TIMEOUT,
+	PK_INJECT,
 	PK_COUNT
 };
 
-enum tkey { TK_PATH, TK_CAPACITY, TK_KEEP, TK_ALLOW_DESTROY, TK_HOSTS, TK_COUNT };
+enum tkey {
+	TK_PATH,
+	TK_CAPACITY,
+	TK_KEEP,
+	TK_ALLOW_DESTROY,
+	TK_HOSTS,
+	TK_WIPE_SIGNATURES_OK,
+	TK_COUNT
+};
 
 const char *const cfg_phase_keys[PK_COUNT + 1] = {
     [PK_NAME] = "name",
@@ -258,13 +307,19 @@ const char *const cfg_phase_keys[PK_COUNT + 1] = {
     [PK_COMPUTE_PER_BATCH] = "compute_per_batch",
     [PK_EPOCHS] = "epochs",
     [PK_PREFETCH] = "prefetch",
+    [PK_VERIFY] = "verify",
+    [PK_VERIFY_ONLY] = "verify_only",
+    [PK_ON_ERROR] = "on_error",
+    [PK_TIMEOUT] = "timeout",
+    [PK_INJECT] = "inject",
     [PK_COUNT] = NULL,
 };
 
 const char *const cfg_target_keys[TK_COUNT + 1] = {
     [TK_PATH] = "path",	  [TK_CAPACITY] = "capacity",
     [TK_KEEP] = "keep",	  [TK_ALLOW_DESTROY] = "allow_destroy",
-    [TK_HOSTS] = "hosts", [TK_COUNT] = NULL,
+    [TK_HOSTS] = "hosts", [TK_WIPE_SIGNATURES_OK] = "wipe_signatures_ok",
+    [TK_COUNT] = NULL,
 };
 
 const char *const cfg_top_keys[] = {"targets", "defaults", "phases", "memory_per_rank", NULL};
@@ -310,6 +365,11 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_COMPUTE_PER_BATCH] = WL(INGEST),
     [PK_EPOCHS] = WL(INGEST),
     [PK_PREFETCH] = WL(INGEST),
+    [PK_VERIFY] = WL_IO,
+    [PK_VERIFY_ONLY] = WL_IO,
+    [PK_ON_ERROR] = WL_ALL,
+    [PK_TIMEOUT] = WL_ALL,
+    [PK_INJECT] = WL_ALL,
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -371,6 +431,11 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_COMPUTE_PER_BATCH] = PHASE(CFG_VT_DURATION, 0, MAX_DURATION_NS, false),
     [PK_EPOCHS] = PHASE(CFG_VT_UINT, 1, UINT32_MAX, false),
     [PK_PREFETCH] = PHASE(CFG_VT_UINT, 0, MAX_PREFETCH, false),
+    [PK_VERIFY] = PHASE(CFG_VT_VERIFY, 0, 0, false),
+    [PK_VERIFY_ONLY] = PHASE(CFG_VT_BOOL, 0, 1, false),
+    [PK_ON_ERROR] = PHASE(CFG_VT_ON_ERROR, 0, 0, false),
+    [PK_TIMEOUT] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
+    [PK_INJECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: parse_inject */
 };
 #undef PHASE
 
@@ -380,6 +445,7 @@ static const struct cfg_keydef target_defs[TK_COUNT] = {
     [TK_KEEP] = {.type = CFG_VT_BOOL, .max = 1},
     [TK_ALLOW_DESTROY] = {.type = CFG_VT_BOOL, .max = 1},
     [TK_HOSTS] = {.type = CFG_VT_TEXT},
+    [TK_WIPE_SIGNATURES_OK] = {.type = CFG_VT_BOOL, .max = 1},
 };
 
 /* The keys of an inline checkpoint model. */
@@ -420,13 +486,16 @@ struct pv {
 	double scale;
 	/* ingest */
 	uint64_t files, file_size, sample_size, batch, compute_per_batch, epochs, prefetch;
+	/* safety */
+	uint64_t verify, verify_only, on_error, timeout;
+	struct sc_inject inject;
 	uint32_t ncells;
 };
 
 struct tgt {
 	const struct cfg_node *map;
 	const char *path, *hosts;
-	uint64_t capacity, keep, allow_destroy;
+	uint64_t capacity, keep, allow_destroy, wipe_signatures_ok;
 	bool probed;
 	struct sc_target_info info;
 };
@@ -551,6 +620,21 @@ static const char *join_keys(char *buf, size_t len, const char *const *keys)
 	return buf;
 }
 
+/* Reports key p of a nested mapping (an inline model, inject) that is not
+ * among keys; what names the mapping ("an inline model"). */
+static int unknown_nested_key(struct ctx *c, const struct cfg_pair *p, const char *const *keys,
+			      const char *what)
+{
+	const char *near = cfg_nearest(p->key, keys, (size_t)-1);
+	char known[160];
+
+	if (near)
+		return cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (did you mean %s?)",
+				near);
+	return cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (%s takes %s)", what,
+			join_keys(known, sizeof(known), keys));
+}
+
 /* An inline model {layers, hidden, ...} or a catalogue name, into pv. */
 static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 {
@@ -580,16 +664,8 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 		const struct cfg_pair *p = &n->pairs[j];
 		int k = key_index(p->key, model_keys);
 
-		if (k < 0) {
-			const char *near = cfg_nearest(p->key, model_keys, (size_t)-1);
-
-			if (near)
-				return cfg_fail(c->d, &p->kloc, p->val->path,
-						"unknown key (did you mean %s?)", near);
-			return cfg_fail(c->d, &p->kloc, p->val->path,
-					"unknown key (an inline model takes %s)",
-					join_keys(known, sizeof(known), model_keys));
-		}
+		if (k < 0)
+			return unknown_nested_key(c, p, model_keys, "an inline model");
 		given[k] = p->val;
 		if (k != MK_DTYPE) {
 			const struct cfg_keydef dim = {
@@ -626,6 +702,120 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 	m->vocab = v[MK_VOCAB];
 	m->model_dtype_bytes = dtype;
 	m->optim_bytes_per_param = INLINE_OPTIM_BYTES_PER_PARAM;
+	return 0;
+}
+
+/* The keys of inject. */
+enum ikey { IK_EVERY, IK_PROBABILITY, IK_ERRNO, IK_COUNT };
+
+static const char *const inject_keys[IK_COUNT + 1] = {
+    [IK_EVERY] = "every", [IK_PROBABILITY] = "probability", [IK_ERRNO] = "errno",
+    [IK_COUNT] = NULL};
+
+/* Largest errno inject takes as a number: every one below it is counted
+ * on its own in results. */
+#define INJECT_ERRNO_MAX (SC_ERRNO_SLOTS - 2)
+#define INJECT_EVERY_MAX (UINT64_C(1) << 63)
+#define PPM_PER_UNIT	 1e6
+
+/* An errno by name (EIO, any the C library names; any case) or number. */
+static int parse_errno(struct ctx *c, const struct cfg_node *n, int32_t *out)
+{
+	static const struct cfg_keydef text = {.type = CFG_VT_TEXT};
+	const char *names[INJECT_ERRNO_MAX + 1];
+	uint32_t nnames = 0;
+	const char *near;
+	uint64_t unused;
+	char *end;
+	int err = cfg_parse_scalar(c->d, n, &text, &unused);
+
+	if (err)
+		return err;
+	if (n->str[0] >= '0' && n->str[0] <= '9') {
+		unsigned long v = strtoul(n->str, &end, 10);
+
+		if (*end || v < 1 || v > INJECT_ERRNO_MAX)
+			return fail_node(c, n, "%s is not an errno (a name such as EIO, or 1..%d)",
+					 n->str, INJECT_ERRNO_MAX);
+		*out = (int32_t)v;
+		return 0;
+	}
+	for (int e = 1; e <= INJECT_ERRNO_MAX; e++) {
+		const char *name = strerrorname_np(e);
+
+		if (!name)
+			continue;
+		if (strcasecmp(name, n->str) == 0) {
+			*out = e;
+			return 0;
+		}
+		names[nnames++] = name;
+	}
+	names[nnames] = NULL;
+	near = cfg_nearest(n->str, names, (size_t)-1);
+	if (near)
+		return fail_node(c, n, "\"%s\" is not an errno name (did you mean %s?)", n->str,
+				 near);
+	return fail_node(c, n,
+			 "\"%s\" is not an errno name (a drive returns e.g. EIO, ENOSPC, EILSEQ, "
+			 "ENODATA, ETIMEDOUT, EROFS; or give a number 1..%d)",
+			 n->str, INJECT_ERRNO_MAX);
+}
+
+/* inject: {every: N, errno: E} or {probability: P, errno: E}, into pv. */
+static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
+{
+	static const struct cfg_keydef every = {
+	    .type = CFG_VT_UINT, .min = 1, .max = INJECT_EVERY_MAX};
+	static const struct cfg_keydef fraction = {.type = CFG_VT_FRACTION};
+	const struct cfg_pair *given[IK_COUNT] = {0};
+	struct sc_inject inj = {.errno_val = EIO};
+	int err;
+
+	if (n->kind != CFG_MAP)
+		return fail_node(c, n,
+				 "expected a mapping {every: N, errno: EIO} or {probability: P, "
+				 "errno: EIO}, got %s",
+				 cfg_is_null(n) ? "nothing" : cfg_kind_word(n));
+	for (uint32_t j = 0; j < n->npairs; j++) {
+		const struct cfg_pair *p = &n->pairs[j];
+		int k = key_index(p->key, inject_keys);
+		uint64_t v;
+
+		if (k < 0)
+			return unknown_nested_key(c, p, inject_keys, "inject");
+		given[k] = p;
+		if (k == IK_ERRNO) {
+			err = parse_errno(c, p->val, &inj.errno_val);
+		} else if (k == IK_EVERY) {
+			err = cfg_parse_scalar(c->d, p->val, &every, &inj.every);
+		} else {
+			double prob;
+
+			err = cfg_parse_scalar(c->d, p->val, &fraction, &v);
+			memcpy(&prob, &v, sizeof(prob));
+			inj.ppm = err ? 0 : (uint32_t)(prob * PPM_PER_UNIT + 0.5);
+			if (!err && inj.ppm == 0)
+				return fail_node(c, p->val,
+						 "%s is below one in a million (the smallest "
+						 "probability is 0.000001; or use every: N)",
+						 p->val->str);
+		}
+		if (err)
+			return err;
+	}
+	if (given[IK_EVERY] && given[IK_PROBABILITY]) {
+		const struct cfg_pair *later =
+		    given[IK_EVERY] > given[IK_PROBABILITY] ? given[IK_EVERY] : given[IK_PROBABILITY];
+
+		return cfg_fail(c->d, &later->kloc, later->val->path,
+				"every and probability are alternatives (keep one)");
+	}
+	if (!given[IK_EVERY] && !given[IK_PROBABILITY])
+		return fail_node(c, n,
+				 "inject needs every: N (fail reads and writes N, 2N, ... of each "
+				 "job) or probability: P (each with probability P)");
+	pv->inject = inj;
 	return 0;
 }
 
@@ -669,6 +859,10 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 	    [PK_COMPUTE_PER_BATCH] = &pv->compute_per_batch,
 	    [PK_EPOCHS] = &pv->epochs,
 	    [PK_PREFETCH] = &pv->prefetch,
+	    [PK_VERIFY] = &pv->verify,
+	    [PK_VERIFY_ONLY] = &pv->verify_only,
+	    [PK_ON_ERROR] = &pv->on_error,
+	    [PK_TIMEOUT] = &pv->timeout,
 	};
 	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
 	const char *inname = *in ? pv->name : "";
@@ -707,6 +901,8 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 		return err;
 	case PK_MODEL:
 		return parse_model(c, pv, n);
+	case PK_INJECT:
+		return parse_inject(c, pv, n);
 	case PK_SCALE:
 		err = cfg_parse_scalar(c->d, n, &def, &v);
 		if (!err)
@@ -864,6 +1060,7 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 	    [TK_CAPACITY] = &t->capacity,
 	    [TK_KEEP] = &t->keep,
 	    [TK_ALLOW_DESTROY] = &t->allow_destroy,
+	    [TK_WIPE_SIGNATURES_OK] = &t->wipe_signatures_ok,
 	};
 	uint64_t unused;
 	int err;
@@ -1085,6 +1282,22 @@ static void builtin_defaults(struct pv *pv, uint32_t i)
 	}
 }
 
+/* A timeout no longer than a timed phase's runtime + ramp would end
+ * every run of it. */
+static int check_timeout(struct ctx *c, const struct pv *pv)
+{
+	char t[32], planned[32];
+
+	if (!pv->src[PK_TIMEOUT] || !pv->runtime || pv->timeout > pv->runtime + pv->ramp)
+		return 0;
+	return fail_node(c, pv->src[PK_TIMEOUT],
+			 "timeout %s is not longer than the phase's runtime + ramp (%s): the run "
+			 "would end at it every time (leave it out: the default is runtime + ramp + "
+			 "max(30 s, 10%%))",
+			 sc_fmt_duration(t, sizeof(t), pv->timeout),
+			 sc_fmt_duration(planned, sizeof(planned), pv->runtime + pv->ramp));
+}
+
 /* Checks of an io or kvcache phase that need no target. */
 static int check_io_phase(struct ctx *c, struct pv *pv)
 {
@@ -1282,12 +1495,16 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	}
 	switch (pv->workload) {
 	case SC_WORKLOAD_CHECKPOINT:
-		return check_ckpt_phase(c, i, pv);
+		err = check_ckpt_phase(c, i, pv);
+		break;
 	case SC_WORKLOAD_INGEST:
-		return check_ingest_phase(c, i, pv);
+		err = check_ingest_phase(c, i, pv);
+		break;
 	default:
-		return check_io_phase(c, pv);
+		err = check_io_phase(c, pv);
+		break;
 	}
+	return err ? err : check_timeout(c, pv);
 }
 
 static int parse_phases(struct ctx *c)
@@ -1368,12 +1585,13 @@ static int check_writable(struct ctx *c, uint32_t i, const struct pv *pv, const 
 			return fail_value(
 			    c, pv, i, n, k,
 			    "%s would overwrite the data of the %s %s (targets.%u) (set "
-			    "allow_destroy: true on that target if its data may go)",
+			    "allow_destroy: true on that target and add --allow-destroy to the "
+			    "command line, if its data may go)",
 			    what, sc_target_kind_name(tg->info.kind), tg->path, t);
 		if (tg->info.mounted)
 			return fail_value(c, pv, i, n, k,
-					  "%s would write to %s (targets.%u), which holds a "
-					  "mounted filesystem (unmount it first)",
+					  "%s would write to %s (targets.%u), which is mounted, "
+					  "itself or a partition (unmount it first)",
 					  what, tg->path, t);
 	}
 	return 0;
@@ -1481,6 +1699,9 @@ static int fill_common(const struct pv *pv, uint32_t i, uint32_t cell, char *nam
 	ph->io.direct = pv->direct != 0;
 	ph->io.engine = (enum sc_engine_kind)pv->engine;
 	ph->io.seed = pv->seed;
+	ph->io.on_error = (enum sc_on_error)pv->on_error;
+	ph->io.timeout_ns = pv->timeout;
+	ph->io.inject = pv->inject;
 	return 0;
 }
 
@@ -1508,6 +1729,8 @@ static int fill_cell(const struct pv *pv, uint32_t i, uint32_t cell, uint32_t r,
 	ph->io.ramp_ns = pv->ramp;
 	ph->io.fsync_every = sc_rw_writes(rw) ? (uint32_t)pv->fsync : 0;
 	ph->io.rate_iops = pv->rate;
+	ph->io.verify = (enum sc_verify)pv->verify;
+	ph->io.verify_only = pv->verify_only != 0;
 	return 0;
 }
 
@@ -1562,6 +1785,102 @@ static int fill_ingest(const struct pv *pv, uint32_t i, struct sc_phase *ph)
 	return 0;
 }
 
+static bool io_like(const struct pv *pv)
+{
+	return pv->workload == SC_WORKLOAD_IO || pv->workload == SC_WORKLOAD_KVCACHE;
+}
+
+/* verify and verify_only (io and kvcache phases).  Every block carries a
+ * header, so bs must hold one.  A phase that reads with verify checks the
+ * blocks this run wrote or laid out before it: every earlier io phase must
+ * verify too, with the same single bs, and on a file or block target (where
+ * nothing is laid out) one of them must write.  verify_only phases re-read
+ * a kept run (--run-id names it), only read, and make up the whole run. */
+static int check_verify(struct ctx *c)
+{
+	char a1[32], a2[32], rwbuf[96];
+
+	for (uint32_t i = 0; i < c->npv; i++) {
+		struct pv *pv = &c->pv[i];
+		bool wrote = false;
+
+		if (!io_like(pv))
+			continue;
+		if (pv->verify_only) {
+			if (pv->src[PK_VERIFY] && pv->verify == SC_VERIFY_NONE)
+				return fail_value(c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+						  "none contradicts verify_only: true, which checks "
+						  "every block it reads (leave verify out)");
+			pv->verify = SC_VERIFY_CRC32C;
+			if (any_rw(&pv->rw, sc_rw_writes))
+				return fail_value(c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+						  "verify_only re-reads a kept run and writes nothing: "
+						  "rw must be read or randread (this phase is %s)",
+						  rw_text(pv, rwbuf, sizeof(rwbuf)));
+			for (uint32_t j = 0; j < c->npv; j++)
+				if (!c->pv[j].verify_only || !io_like(&c->pv[j]))
+					return fail_value(
+					    c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+					    "a run that re-reads a kept run does only that, but "
+					    "phases.%u (%s) is not verify_only (run it on its own)",
+					    j, c->pv[j].name);
+		}
+		if (pv->verify == SC_VERIFY_NONE)
+			continue;
+		for (uint32_t b = 0; b < pv->bs.n; b++)
+			if (pv->bs.v[b] < SC_VERIFY_HEADER_BYTES)
+				return fail_value(
+				    c, pv, i, pv->bs.list ? pv->bs.node[b] : pv->src[PK_BS], PK_BS,
+				    "%s is smaller than the %u B header that verify: crc32c puts in "
+				    "every block (use a bs of 512B or more)",
+				    cfg_fmt_size(a1, sizeof(a1), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
+		if (pv->engine == SC_ENGINE_NULL && any_rw(&pv->rw, sc_rw_reads))
+			return fail_value(c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
+					  "the null engine stores nothing, so reads have nothing to "
+					  "verify (verify null-engine phases only with rw: write or "
+					  "randwrite, to measure what filling blocks costs)");
+		if (pv->verify_only || !any_rw(&pv->rw, sc_rw_reads))
+			continue;
+		if (pv->bs.n > 1)
+			return fail_value(c, pv, i, pv->src[PK_BS], PK_BS,
+					  "a phase that reads with verify: crc32c cannot sweep bs: "
+					  "blocks are checked at the bs they were written with");
+		for (uint32_t j = 0; j < i; j++) {
+			const struct pv *e = &c->pv[j];
+
+			if (!io_like(e) || e->engine == SC_ENGINE_NULL)
+				continue;
+			if (e->verify == SC_VERIFY_NONE)
+				return fail_value(
+				    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+				    "phase %s reads with verify: crc32c what phases.%u (%s) wrote or "
+				    "laid out without verify (set verify: crc32c on every io phase, "
+				    "e.g. in defaults)",
+				    pv->name, j, e->name);
+			if (e->bs.n != 1 || e->bs.v[0] != pv->bs.v[0])
+				return fail_value(
+				    c, pv, i, pv->src[PK_BS], PK_BS,
+				    "%s, but phases.%u (%s) wrote or laid out its verify blocks with "
+				    "bs %s: a phase that reads with verify needs the bs they were "
+				    "written with",
+				    cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), j, e->name,
+				    e->bs.n == 1 ? cfg_fmt_size(a2, sizeof(a2), e->bs.v[0])
+						 : "(a sweep)");
+			wrote = wrote || any_rw(&e->rw, sc_rw_writes);
+		}
+		for (uint32_t t = 0; !wrote && t < c->ntg; t++)
+			if (c->tg[t].info.kind != SC_TARGET_DIR)
+				return fail_value(
+				    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+				    "phase %s reads with verify, but on the %s %s (targets.%u) no "
+				    "earlier phase wrote verify blocks (add one with rw: write and "
+				    "verify: crc32c, or re-read a kept run with verify_only: true)",
+				    pv->name, sc_target_kind_name(c->tg[t].info.kind), c->tg[t].path,
+				    t);
+	}
+	return 0;
+}
+
 static int build_plan(struct ctx *c, const char *path, struct sc_plan *plan)
 {
 	uint64_t ncells = 0;
@@ -1584,6 +1903,7 @@ static int build_plan(struct ctx *c, const char *path, struct sc_plan *plan)
 		ts->capacity_bytes = tg->capacity;
 		ts->keep = tg->keep;
 		ts->allow_destroy = tg->allow_destroy;
+		ts->wipe_signatures_ok = tg->wipe_signatures_ok;
 	}
 	for (uint32_t i = 0; i < c->npv; i++)
 		ncells += c->pv[i].ncells;
@@ -1777,6 +2097,8 @@ static int load_plan(struct sc_config *cfg, const char *path)
 		err = check_phase_limits(&c, i, &c.pv[i]);
 	for (uint32_t i = 0; !err && i < c.npv; i++)
 		err = check_phase_targets(&c, i, &c.pv[i]);
+	if (!err)
+		err = check_verify(&c);
 	if (!err)
 		err = build_plan(&c, path, &cfg->plan);
 	free(c.tg);

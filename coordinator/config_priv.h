@@ -142,7 +142,9 @@ enum cfg_vtype {
 	CFG_VT_BOOL,
 	CFG_VT_RATE,	 /* I/Os per second: "5000/s" or "5000" */
 	CFG_VT_FRACTION, /* a number in (0, 1]: "0.001", "1e-4" */
-	CFG_VT_MODEL	 /* a name in the checkpoint model catalogue */
+	CFG_VT_MODEL,	 /* a name in the checkpoint model catalogue */
+	CFG_VT_VERIFY,	 /* none | crc32c */
+	CFG_VT_ON_ERROR	 /* stop-phase | continue | abort */
 };
 
 struct cfg_keydef {

@@ -333,6 +333,21 @@ out_free:
 	return err;
 }
 
+/* The destroy opt-in a key path ends in ("allow_destroy",
+ * "wipe_signatures_ok"), or NULL: the config file has to say those, so a
+ * command line alone never opts a device in. */
+static const char *destroy_key(const char *key)
+{
+	static const char *const keys[] = {"allow_destroy", "wipe_signatures_ok"};
+	const char *last = strrchr(key, '.');
+
+	last = last ? last + 1 : key;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(last, keys[i]) == 0)
+			return keys[i];
+	return NULL;
+}
+
 static int apply_set(struct cfg_doc *d, const char *arg)
 {
 	struct cfg_loc loc = {0, 0, arg};
@@ -348,6 +363,14 @@ static int apply_set(struct cfg_doc *d, const char *arg)
 		return -ENOMEM;
 	if (key[strlen(key) - 1] == '.' || key[0] == '.' || strstr(key, "..")) {
 		err = cfg_fail(d, &loc, NULL, "\"%s\" is not a key path (e.g. phases.0.bs)", key);
+		goto out_key;
+	}
+	if (destroy_key(key) && strcmp(eq + 1, "false") != 0) {
+		err = cfg_fail(d, &loc, NULL,
+			       "%s is never taken from --set: write it on the target in the config "
+			       "file, next to the path it lets the run destroy (and run with "
+			       "--allow-destroy)",
+			       destroy_key(key));
 		goto out_key;
 	}
 	err = set_value(d, arg, eq + 1, &val);

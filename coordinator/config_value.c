@@ -77,6 +77,10 @@ static const char *type_word(enum cfg_vtype t)
 		return "a number";
 	case CFG_VT_MODEL:
 		return "a model";
+	case CFG_VT_VERIFY:
+		return "none or crc32c";
+	case CFG_VT_ON_ERROR:
+		return "stop-phase, continue or abort";
 	}
 	return "a value";
 }
@@ -129,6 +133,8 @@ static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)
 static const char *const rw_list[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
 static const char *const engine_list[] = {"io_uring", "psync", "null", NULL};
 static const char *const stonewall_list[] = {"all_done", "first_done", NULL};
+static const char *const verify_list[] = {"none", "crc32c", NULL};
+static const char *const on_error_list[] = {"stop-phase", "continue", "abort", NULL};
 
 /* A whole number of decimal digits s[0..len): 0, -EINVAL or -ERANGE. */
 static int parse_digits(const char *s, size_t len, uint64_t *out)
@@ -202,11 +208,13 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 		if (strlen(s) > CFG_MAX_NAME_LEN)
 			return fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
 					 CFG_MAX_NAME_LEN);
+		/* a name is a directory name in the run: "." or ".." would leave it */
 		for (const char *p = s; *p; p++)
-			if (!name_char_ok(*p))
+			if (!name_char_ok(*p) || (p == s && (*p == '_' || *p == '.' || *p == '-')))
 				return fail_node(
 				    d, n,
-				    "\"%s\" is not a phase name (use letters, digits, _ . and -)",
+				    "\"%s\" is not a phase name (start with a letter or digit, "
+				    "then use letters, digits, _ . and -)",
 				    s);
 		return 0;
 	case CFG_VT_TEXT:
@@ -227,6 +235,11 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 		return parse_named(d, n, sc_engine_parse, engine_list, "an engine", out);
 	case CFG_VT_STONEWALL:
 		return parse_named(d, n, sc_stonewall_parse, stonewall_list, "a stonewall mode",
+				   out);
+	case CFG_VT_VERIFY:
+		return parse_named(d, n, sc_verify_parse, verify_list, "a verify mode", out);
+	case CFG_VT_ON_ERROR:
+		return parse_named(d, n, sc_on_error_parse, on_error_list, "an on_error mode",
 				   out);
 	case CFG_VT_BOOL:
 		if (strcmp(s, "true") == 0)

@@ -10,6 +10,8 @@
 
 #include "../proto/codec.h"
 #include "../worker/job.h"
+#include "../worker/units.h"
+#include "deadline.h"
 
 /* How far ahead of "now" rank 0 sets the common start: enough for the
  * broadcast to reach every rank and their threads to be waiting. */
@@ -62,9 +64,62 @@ static int gather_ranks(struct sc_cluster *c, const struct sc_rank_result *mine,
 	return rc;
 }
 
+int sc_phase_empty_record(const struct sc_cluster *c, uint32_t p, const struct sc_place *places,
+			  enum sc_phase_status status, struct sc_phase_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->phase = p;
+	rec->status = status;
+	rec->ranks = calloc((size_t)c->nranks, sizeof(*rec->ranks));
+	if (!rec->ranks)
+		return -ENOMEM;
+	rec->nranks = (uint32_t)c->nranks;
+	for (int r = 0; r < c->nranks; r++) {
+		struct sc_rank_result *row = &rec->ranks[r];
+
+		row->rank = (uint32_t)r;
+		row->node = c->node_of[r];
+		snprintf(row->host, sizeof(row->host), "%s", c->hosts[r]);
+		row->target = places ? places[r].target : 0;
+	}
+	return 0;
+}
+
+/* Sets the deadline of the next step: budget_ns from from_ns. */
+static void step_deadline(struct sc_cluster *c, const struct sc_phase *ph, uint64_t from_ns,
+			  uint64_t budget_ns, const char *doing, const char *why_fmt)
+{
+	char doing_buf[128], why[128], d[32];
+	uint64_t at = from_ns > UINT64_MAX - budget_ns ? UINT64_MAX : from_ns + budget_ns;
+
+	snprintf(doing_buf, sizeof(doing_buf), "%s phase %s", doing, ph->name);
+	snprintf(why, sizeof(why), why_fmt, sc_fmt_duration(d, sizeof(d), budget_ns));
+	sc_cluster_set_deadline(c, at, doing_buf, why);
+}
+
+/* The run's deadline, as the message that names a late rank says it. */
+static void run_deadline(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
+			 const struct sc_place *place, uint64_t start, uint64_t budget_ns)
+{
+	const struct sc_phase *ph = &plan->phases[p];
+	char fmt[160], planned[32];
+	uint64_t pl = sc_deadline_planned_ns(plan, p, place);
+
+	if (ph->io.timeout_ns)
+		snprintf(fmt, sizeof(fmt), "%%s after the phase started (its timeout)");
+	else
+		snprintf(fmt, sizeof(fmt),
+			 "%%s after the phase started: %s planned%s + grace; set timeout: "
+			 "to change it",
+			 sc_fmt_duration(planned, sizeof(planned), pl),
+			 ph->io.runtime_ns ? "" : " at the least");
+	step_deadline(c, ph, start, budget_ns, "running", fmt);
+}
+
 int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
-		 const struct sc_place *place, struct sc_phase_record *rec, char *err,
-		 size_t errlen)
+		 const struct sc_place *place, const struct sc_rundir *dir,
+		 const struct sc_place *places,
+		 struct sc_phase_record *rec, char *err, size_t errlen)
 {
 	const struct sc_io_spec *io = &plan->phases[p].io;
 	struct sc_rank_result mine;
@@ -74,24 +129,43 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	struct rusage ru;
 	struct sc_hist *merged[SC_HK_COUNT] = {NULL};
 	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
-	int rc, ok;
+	uint64_t budget = sc_deadline_run_ns(plan, p, place);
+	const struct sc_phase *ph = &plan->phases[p];
+	int rc, ok, stopped;
 
-	rc = sc_run_create(&run, plan, p, place, msg, sizeof(msg));
-	ok = sc_cluster_all_ok(c, rc == 0);
+	step_deadline(c, ph, sc_now_ns(), sc_deadline_setup_ns(plan, p), "preparing",
+		      "%s after preparing began");
+	rc = sc_run_create(&run, plan, p, place, dir, msg, sizeof(msg));
+	/* a preparation a stop cut short is no failure; the ranks agree on
+	 * the stop and on the longest run deadline of any rank */
+	ok = sc_cluster_all_ok_max(c, rc == 0 || (rc == -EINTR && c->stop_sig), &budget);
+	if (ok && c->stop_sig) {
+		sc_run_destroy(run);
+		sc_cluster_set_deadline(c, 0, NULL, NULL);
+		if (c->rank == 0 && sc_phase_empty_record(c, p, places, SC_PHASE_INTERRUPTED, rec))
+			return -ENOMEM;
+		return -EINTR;
+	}
 	if (!ok) {
 		collect_errors(c, msg, err, errlen);
 		sc_run_destroy(run);
+		sc_cluster_set_deadline(c, 0, NULL, NULL);
 		return rc ? rc : -ECANCELED;
 	}
+	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "starting",
+		      "%s after preparing ended");
 	sc_cluster_sync_clocks(c);
 	/* emulated training between checkpoints: every rank idles until the
 	 * common start, so the gap costs no I/O and is not measured */
-	if (plan->phases[p].workload == SC_WORKLOAD_CHECKPOINT)
-		lead += plan->phases[p].ckpt.compute_before_ns;
+	if (ph->workload == SC_WORKLOAD_CHECKPOINT)
+		lead += ph->ckpt.compute_before_ns;
 	start = sc_cluster_common_start(c, lead);
+	run_deadline(c, plan, p, place, start, budget);
 	sc_run_start(run, start);
-	sc_cluster_wait_run(c, run, plan->phases[p].stonewall == SC_STONEWALL_FIRST_DONE,
-			    &firstdone);
+	sc_cluster_wait_run(c, run, ph->stonewall == SC_STONEWALL_FIRST_DONE, &firstdone);
+	stopped = c->stop_sig != 0; /* every rank agrees */
+	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "merging",
+		      "%s after every rank was done");
 	rc = sc_run_finish(run, &mine);
 	mine.rank = (uint32_t)c->rank;
 	mine.node = c->node;
@@ -165,12 +239,18 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	if (c->rank == 0 && gathered) {
 		snprintf(err, errlen, "phase %s: cannot read the ranks' results: %s",
 			 plan->phases[p].name, strerror(-gathered));
+		sc_cluster_set_deadline(c, 0, NULL, NULL);
 		return gathered;
 	}
+	/* a stop outranks the errors it may have cut short */
+	if (c->rank == 0)
+		rec->status = stopped ? SC_PHASE_INTERRUPTED
+				      : sc_phase_status_of(io->on_error, rec->ranks, rec->nranks);
 	ok = sc_cluster_all_ok(c, rc == 0);
-	if (!ok) {
+	if (!ok)
 		collect_errors(c, rc ? mine.error : "", err, errlen);
-		return -EIO;
-	}
-	return 0;
+	sc_cluster_set_deadline(c, 0, NULL, NULL);
+	if (stopped)
+		return -EINTR;
+	return ok ? 0 : -EIO;
 }

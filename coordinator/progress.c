@@ -4,8 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../worker/layout.h"
 #include "../worker/units.h"
+#include "../worker/verify.h"
 #include "workload_figures.h"
+
+/* Mismatches printed on stderr after a phase; results.json lists more. */
+#define VERIFY_PRINTED 10u
 
 void sc_progress_header(FILE *f)
 {
@@ -13,22 +18,54 @@ void sc_progress_header(FILE *f)
 		"IOPS", "p50", "p99", "p99.99", "slowest");
 }
 
+bool sc_progress_measured(const struct sc_phase_record *rec)
+{
+	/* a phase that ran has merged histograms; one a stop or a deadline
+	 * cut short before its first I/O completed has empty ones */
+	int cut = rec->status == SC_PHASE_INTERRUPTED || rec->status == SC_PHASE_TIMED_OUT;
+
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		if (rec->lat[d] && (!cut || rec->lat[d]->count))
+			return true;
+	return false;
+}
+
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig)
 {
 	struct sc_hist *all = malloc(sizeof(*all));
-	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "";
+	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "", vfy[96] = "";
 
 	if (!all)
 		return;
+	if (!sc_progress_measured(rec)) {
+		fprintf(f, "%-34s %s: nothing measured\n", phase->name,
+			sc_phase_status_name(rec->status));
+		fflush(f);
+		free(all);
+		return;
+	}
 	sc_hist_init(all);
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		if (rec->lat[d])
 			sc_hist_add(all, rec->lat[d]);
-	if (fig->errors)
-		snprintf(err, sizeof(err), "  %llu I/O errors on %u rank(s)",
-			 (unsigned long long)fig->errors, fig->ranks_with_errors);
-	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s\n", phase->name,
+	if (!fig->errors &&
+	    (rec->status == SC_PHASE_INTERRUPTED || rec->status == SC_PHASE_TIMED_OUT))
+		snprintf(err, sizeof(err), "  %s", sc_phase_status_name(rec->status));
+	else if (fig->errors || rec->status != SC_PHASE_OK)
+		snprintf(err, sizeof(err), "  %llu failed I/Os on %u rank(s), %s",
+			 (unsigned long long)fig->errors, fig->ranks_with_errors,
+			 sc_phase_status_name(rec->status));
+	if (phase->io.verify != SC_VERIFY_NONE && !sc_rw_reads(phase->io.rw)) {
+		snprintf(vfy, sizeof(vfy), "  verify: blocks written with headers");
+	} else if (phase->io.verify != SC_VERIFY_NONE) {
+		struct sc_verify_figures v;
+
+		sc_verify_figures(rec, &v);
+		snprintf(vfy, sizeof(vfy), "  verify: %llu mismatches in %llu blocks",
+			 (unsigned long long)v.mismatches, (unsigned long long)v.checked);
+	}
+	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s%s\n", phase->name,
 		sc_fmt_rate(bw, sizeof(bw), fig->lastdone_bw_bytes_per_s),
 		sc_fmt_rate(fbw, sizeof(fbw), fig->firstdone_bw_bytes_per_s),
 		sc_fmt_iops(iops, sizeof(iops), fig->iops_total),
@@ -38,7 +75,7 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		fig->slowest_rank,
 		fig->nodes && fig->slowest_node < fig->nodes_len ? fig->nodes[fig->slowest_node].host
 								  : "?",
-		err);
+		err, vfy);
 	fflush(f);
 	free(all);
 }
@@ -91,12 +128,42 @@ static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct 
 	sc_ckpt_groups_free(g, n);
 }
 
+/* The phase's failed I/Os by errno, and the first one in full. */
+static void failed_ios_line(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph,
+			    const struct sc_phase_figures *fig)
+{
+	static const char *const ops[] = {"read", "write", "fsync"};
+	char name[32];
+
+	if (!fig->errors)
+		return;
+	fprintf(f, "  %s: %llu failed I/Os:", ph->name, (unsigned long long)fig->errors);
+	for (uint32_t i = 0; i < fig->nerrnos; i++)
+		fprintf(f, "%s %s %llu", i ? "," : "",
+			sc_errno_name(fig->errnos[i].err, name, sizeof(name)),
+			(unsigned long long)fig->errnos[i].count);
+	if (fig->nfirst_failures) {
+		const struct sc_rank_result *r = fig->first_failures[0].rank;
+		const struct sc_io_failure *x = fig->first_failures[0].failure;
+
+		fprintf(f, "; first: rank %u (%s) %s of %u B at offset %llu in %s%s%s", r->rank,
+			r->host, x->op < 3 ? ops[x->op] : "I/O", x->len_bytes,
+			(unsigned long long)x->offset_bytes,
+			r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path : "?",
+			x->file[0] ? "/" : "", x->file);
+	}
+	fputc('\n', f);
+}
+
 void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 			  const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
 {
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
 	char a[32], b[32];
 
+	failed_ios_line(f, rec, ph, fig);
+	if (!sc_progress_measured(pr))
+		return;
 	if (ph->workload == SC_WORKLOAD_INGEST) {
 		struct sc_ingest_figures g;
 
@@ -133,12 +200,15 @@ void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run)
 	double rate = now > live->last_ns ? (double)(bytes - live->last_bytes) * 1e9 /
 						    (double)(now - live->last_ns)
 					  : 0;
-	char r[32], t[48] = "";
+	char r[32], t[48] = "", e[48] = "";
+	uint64_t failed = sc_run_failed_ios(run);
 
 	if (ph->io.runtime_ns)
 		snprintf(t, sizeof(t), " of %.0f s", (double)(ph->io.runtime_ns + ph->io.ramp_ns) / 1e9);
-	fprintf(live->f, "\r  %s: %.0f s%s, %u/%u ranks done, rank 0 at %s   ", ph->name, secs, t,
-		ranks_done, live->nranks, sc_fmt_rate(r, sizeof(r), rate));
+	if (failed)
+		snprintf(e, sizeof(e), ", %llu failed I/Os on rank 0", (unsigned long long)failed);
+	fprintf(live->f, "\r  %s: %.0f s%s, %u/%u ranks done, rank 0 at %s%s   ", ph->name, secs,
+		t, ranks_done, live->nranks, sc_fmt_rate(r, sizeof(r), rate), e);
 	fflush(live->f);
 	live->last_bytes = bytes;
 	live->last_ns = now;
@@ -152,4 +222,46 @@ void sc_progress_live_clear(struct sc_progress_live *live)
 		fflush(live->f);
 	}
 	live->shown = 0;
+}
+
+uint64_t sc_progress_verify(FILE *f, const struct sc_run_record *rec,
+			    const struct sc_phase_record *pr)
+{
+	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	uint64_t run = sc_verify_run_hash(rec->plan.run_id);
+	const struct sc_rank_result *r;
+	const struct sc_verify_mismatch *m;
+	struct sc_verify_figures v;
+	uint32_t i;
+
+	sc_verify_figures(pr, &v);
+	if (!v.mismatches)
+		return 0;
+	fprintf(f, "ssdcluster: phase %s: verify: %llu mismatches in %llu blocks checked, on %u "
+		   "rank(s):\n",
+		ph->name, (unsigned long long)v.mismatches, (unsigned long long)v.checked,
+		v.ranks_with_mismatches);
+	for (i = 0; i < VERIFY_PRINTED && (m = sc_verify_listed(pr, i, &r)); i++) {
+		struct sc_place place = {.rank = r->rank, .target = r->target};
+		char file[4096] = "?", why[64];
+		uint64_t base;
+
+		if (r->target < rec->plan.ntargets)
+			sc_layout_job_file(&rec->plan, &place, pr->phase, m->job, file, sizeof(file),
+					   &base);
+		fprintf(f, "  rank %u (%s): %s offset %llu B: %s failed; expected offset %llu run "
+			   "%016llx length %llu B, found offset %llu run %016llx seq %llu length %u "
+			   "B crc %08x (the data's is %08x); %u bytes differ from byte %u\n",
+			r->rank, r->host, file, (unsigned long long)m->offset,
+			sc_verify_failed_text(m->failed, why, sizeof(why)),
+			(unsigned long long)m->offset, (unsigned long long)run,
+			(unsigned long long)ph->io.bs_bytes, (unsigned long long)m->found.offset,
+			(unsigned long long)m->found.run_id, (unsigned long long)m->found.seq,
+			m->found.len, m->found.crc, m->crc_data, m->bad_bytes, m->first_bad_byte);
+	}
+	if (v.mismatches > i)
+		fprintf(f, "  (%llu more; results.json lists the first %u under "
+			   "verify.first_mismatches)\n",
+			(unsigned long long)(v.mismatches - i), SC_VERIFY_KEEP);
+	return v.mismatches;
 }

@@ -2,6 +2,7 @@
 #ifndef SC_PROGRESS_H
 #define SC_PROGRESS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../worker/plan.h"
@@ -10,13 +11,16 @@
 #include "aggregate.h"
 
 void sc_progress_header(FILE *f);
+/* False for a phase record in which nothing was measured (a phase a stop
+ * or a deadline cut short before an I/O completed): its row says so. */
+bool sc_progress_measured(const struct sc_phase_record *rec);
 /* One summary row: last-done MB/s, IOPS, p50/p99/p99.99 over all I/O of
  * the phase (both directions merged), and the slowest rank. */
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig);
 
 /* A live line on a terminal while phase p runs: elapsed time, ranks done,
- * rank 0's own rate.  Overwritten in place; erased by the phase's row. */
+ * rank 0's own rate and failed I/Os.  Overwritten in place; erased by the phase's row. */
 struct sc_progress_live {
 	FILE *f;
 	const struct sc_plan *plan;
@@ -29,11 +33,18 @@ struct sc_progress_live {
 void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run);
 void sc_progress_live_clear(struct sc_progress_live *live);
 
-/* After the row: what the phase's workload adds.  Ingest: samples/s and
+/* After the row: the phase's failed I/Os by errno and the first one, if
+ * any; then what the phase's workload adds.  Ingest: samples/s and
  * accelerator utilisation; open loop: response-time p99 and late I/Os;
  * the last cell of a checkpoint group: the group's trend and full-size
  * projection. */
 void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 			  const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
+
+/* A phase whose reads found verify mismatches: how many, and the first
+ * ones (rank, host, file, offset, what failed, expected vs found).  Prints
+ * nothing and returns 0 when there were none; else the mismatch count. */
+uint64_t sc_progress_verify(FILE *f, const struct sc_run_record *rec,
+			    const struct sc_phase_record *pr);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "aggregate.h"
 #include "report_priv.h"
+#include "workload_figures.h"
 
 /* Latencies in the CSV tables are microseconds. */
 #define NS_PER_US 1e3
@@ -55,7 +56,7 @@ static void phases_csv_header(FILE *f)
 	fputs("phase,rw,lastdone_MBps,firstdone_MBps,iops,"
 	      "read_p50_us,read_p99_us,read_p99.99_us,"
 	      "write_p50_us,write_p99_us,write_p99.99_us,"
-	      "slowest_rank,slowest_host,errors\n",
+	      "slowest_rank,slowest_host,errors,verify_mismatches,status\n",
 	      f);
 }
 
@@ -77,12 +78,20 @@ static void phases_csv_row(FILE *f, const struct sc_run_record *rec,
 	else
 		fputc(',', f);
 	csv_str(f, fig->nranks ? report_host_of_rank(pr, fig->slowest_rank) : "", 0);
-	fprintf(f, "%" PRIu64 "\n", fig->errors);
+	fprintf(f, "%" PRIu64 ",", fig->errors);
+	{
+		struct sc_verify_figures v;
+
+		sc_verify_figures(pr, &v);
+		fprintf(f, "%" PRIu64 ",", v.mismatches);
+	}
+	csv_str(f, sc_phase_status_name(pr->status), 1);
 }
 
 static void ranks_csv_header(FILE *f)
 {
-	fputs("phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors\n", f);
+	fputs("phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors,verify_mismatches\n",
+	      f);
 }
 
 static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
@@ -101,7 +110,7 @@ static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 			report_rank_bw(pr, r) / BYTES_PER_MB);
 		csv_us(f, &r->lat[SC_DIR_READ], p99);
 		csv_us(f, &r->lat[SC_DIR_WRITE], p99);
-		fprintf(f, "%" PRIu64 "\n", r->errors);
+		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", r->errors, r->verify_mismatches);
 	}
 }
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../worker/layout.h"
+#include "../worker/verify.h"
 #include "aggregate.h"
 #include "report_priv.h"
 #include "workload_figures.h"
@@ -132,6 +134,7 @@ static struct json_object *target_json(struct jb *b, const struct sc_target_spec
 	jput_bool(b, o, "keep", t->keep);
 	jput_bool(b, o, "allow_destroy", t->allow_destroy);
 	jput_str(b, o, "hosts", t->hosts && t->hosts[0] ? t->hosts : NULL);
+	jput_bool(b, o, "wipe_signatures_ok", t->wipe_signatures_ok);
 	return o;
 }
 
@@ -161,6 +164,18 @@ static struct json_object *phase_spec_json(struct jb *b, const struct sc_phase *
 	jput_u64(b, o, "seed", io->seed);
 	jput_u64(b, o, "rate_iops", io->rate_iops);
 	jput_str(b, o, "stonewall", sc_stonewall_name(p->stonewall));
+	jput_str(b, o, "verify", sc_verify_name(io->verify));
+	jput_bool(b, o, "verify_only", io->verify_only);
+	jput_str(b, o, "on_error", sc_on_error_name(io->on_error));
+	jput_u64(b, o, "timeout_ns", io->timeout_ns);
+	if (io->inject.every || io->inject.ppm) {
+		struct json_object *inj = jnew(b, json_object_new_object());
+
+		jput_u64(b, inj, "every", io->inject.every);
+		jput_u64(b, inj, "ppm", io->inject.ppm);
+		jput_str(b, inj, "errno", strerrorname_np(io->inject.errno_val));
+		jput(b, o, "inject", inj);
+	}
 	if (p->workload == SC_WORKLOAD_CHECKPOINT) {
 		const struct sc_ckpt_spec *ck = &p->ckpt;
 		struct json_object *c = jnew(b, json_object_new_object());
@@ -216,6 +231,7 @@ struct json_object *report_plan_echo(struct jb *b, const struct sc_plan *plan)
 		jpush(b, phases, phase_spec_json(b, &plan->phases[p]));
 	jput(b, o, "targets", targets);
 	jput(b, o, "phases", phases);
+	jput_bool(b, o, "allow_destroy", plan->allow_destroy);
 	return o;
 }
 
@@ -236,6 +252,11 @@ static const char *const definitions[][2] = {
     {"times", "nanoseconds relative to the phase's common start instant on rank 0's "
 	      "clock"},
     {"units", "MB = 10^6 bytes, MiB = 2^20 bytes; every key names its unit"},
+    {"verify", "verify: crc32c: every block written (one I/O of bs) starts with a 48 B header "
+	       "(magic, offset, run id hash, write sequence, length, phase, rank, CRC32C of the "
+	       "whole block) followed by a pattern seeded from the header; every block read is "
+	       "checked for its magic, offset, run id, length and CRC32C; the sequence is "
+	       "reported, not checked"},
 };
 
 static struct json_object *definitions_json(struct jb *b)
@@ -372,7 +393,69 @@ static struct json_object *target_row_json(struct jb *b, const struct sc_run_rec
 	return o;
 }
 
-static struct json_object *rank_json(struct jb *b, const struct sc_phase_record *pr,
+/* [{"errno": "EIO", "count": n}, ...], increasing errno. */
+static struct json_object *errnos_json(struct jb *b, const struct sc_errno_count *e, uint32_t n)
+{
+	struct json_object *a = jnew(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct json_object *o = jnew(b, json_object_new_object());
+		char name[32];
+
+		jput_str(b, o, "errno", sc_errno_name(e[i].err, name, sizeof(name)));
+		jput_u64(b, o, "count", e[i].count);
+		jpush(b, a, o);
+	}
+	return a;
+}
+
+static const char *const failure_ops[] = {"read", "write", "fsync"};
+
+/* One kept failed I/O; with its rank, host and target when r is given. */
+static struct json_object *failure_json(struct jb *b, const struct sc_run_record *rec,
+					const struct sc_rank_result *r,
+					const struct sc_io_failure *f)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	char name[32];
+
+	if (r) {
+		jput_u64(b, o, "rank", r->rank);
+		jput_str(b, o, "host", r->host);
+		jput_u64(b, o, "target", r->target);
+		jput_str(b, o, "path",
+			 r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path : NULL);
+	}
+	jput_str(b, o, "file", f->file);
+	jput_u64(b, o, "job", f->job);
+	jput_str(b, o, "op", f->op < 3 ? failure_ops[f->op] : "?");
+	jput_str(b, o, "errno", sc_errno_name(f->err, name, sizeof(name)));
+	jput_u64(b, o, "offset_bytes", f->offset_bytes);
+	jput_u64(b, o, "len_bytes", f->len_bytes);
+	jput_i64(b, o, "time_ns", f->time_ns);
+	return o;
+}
+
+/* The phase's failed I/Os over all ranks: counts by errno and the first
+ * ones the ranks kept, each naming its rank, host and target. */
+static struct json_object *io_errors_json(struct jb *b, const struct sc_run_record *rec,
+					  const struct sc_phase_figures *f)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *first = jnew(b, json_object_new_array());
+
+	jput_u64(b, o, "failed_ios", f->errors);
+	jput_u64(b, o, "kept_per_rank", SC_IO_FAILURES_KEPT);
+	jput(b, o, "by_errno", errnos_json(b, f->errnos, f->nerrnos));
+	for (uint32_t i = 0; i < f->nfirst_failures; i++)
+		jpush(b, first,
+		      failure_json(b, rec, f->first_failures[i].rank, f->first_failures[i].failure));
+	jput(b, o, "first_failures", first);
+	return o;
+}
+
+static struct json_object *rank_json(struct jb *b, const struct sc_run_record *rec,
+				     const struct sc_phase_record *pr,
 				     const struct sc_rank_result *r)
 {
 	struct json_object *o = jnew(b, json_object_new_object());
@@ -399,6 +482,16 @@ static struct json_object *rank_json(struct jb *b, const struct sc_phase_record 
 	jput_u64(b, o, "errors", r->errors);
 	jput_str(b, o, "error", r->error[0] ? r->error : NULL);
 	jput(b, o, "latency_ns", lat_pair_json(b, r->lat));
+	jput(b, o, "errors_by_errno", errnos_json(b, r->errnos, r->nerrnos));
+	{
+		struct json_object *kept = jnew(b, json_object_new_array());
+
+		for (uint32_t i = 0; i < r->nfailures; i++)
+			jpush(b, kept, failure_json(b, rec, NULL, &r->failures[i]));
+		jput(b, o, "failures", kept);
+	}
+	jput_u64(b, o, "verify_blocks_checked", r->verify_checked);
+	jput_u64(b, o, "verify_mismatches", r->verify_mismatches);
 	return o;
 }
 
@@ -568,6 +661,89 @@ static struct json_object *open_loop_json(struct jb *b, const struct sc_phase_re
 	return o;
 }
 
+/* A 64- or 32-bit value as hex text ("0x..."): run id hashes and CRCs. */
+static void jput_hex(struct jb *b, struct json_object *o, const char *key, uint64_t v, int digits)
+{
+	char hex[24];
+
+	snprintf(hex, sizeof(hex), "0x%0*" PRIx64, digits, v);
+	jput_str(b, o, key, hex);
+}
+
+/* One block that failed its check: where, what failed, expected vs found. */
+static struct json_object *mismatch_json(struct jb *b, const struct sc_run_record *rec,
+					 uint32_t phase, uint64_t bs_bytes,
+					 const struct sc_rank_result *r,
+					 const struct sc_verify_mismatch *m)
+{
+	static const char *const names[] = {"magic", "offset", "run_id", "length", "crc"};
+	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *failed = jnew(b, json_object_new_array());
+	struct json_object *exp = jnew(b, json_object_new_object());
+	struct json_object *found = jnew(b, json_object_new_object());
+	struct sc_place place = {.rank = r->rank, .target = r->target};
+	char file[4096];
+	uint64_t base;
+	bool tgt = r->target < rec->plan.ntargets;
+
+	jput_u64(b, o, "rank", r->rank);
+	jput_str(b, o, "host", r->host);
+	jput_u64(b, o, "node", r->node);
+	jput_u64(b, o, "target", r->target);
+	jput_str(b, o, "target_path", tgt ? rec->plan.targets[r->target].path : NULL);
+	jput_str(b, o, "file",
+		 tgt && sc_layout_job_file(&rec->plan, &place, phase, m->job, file, sizeof(file),
+					   &base) == 0
+			 ? file
+			 : NULL);
+	jput_u64(b, o, "job", m->job);
+	jput_u64(b, o, "offset_bytes", m->offset);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (m->failed & (1u << i))
+			jpush(b, failed, json_object_new_string(names[i]));
+	jput(b, o, "failed", failed);
+	jput_u64(b, exp, "offset_bytes", m->offset);
+	jput_hex(b, exp, "run_id", sc_verify_run_hash(rec->plan.run_id), 16);
+	jput_u64(b, exp, "length_bytes", bs_bytes);
+	jput(b, o, "expected", exp);
+	jput_hex(b, found, "magic", m->found.magic, 16);
+	jput_u64(b, found, "offset_bytes", m->found.offset);
+	jput_hex(b, found, "run_id", m->found.run_id, 16);
+	jput_u64(b, found, "seq", m->found.seq);
+	jput_u64(b, found, "length_bytes", m->found.len);
+	jput_u64(b, found, "phase", m->found.phase);
+	jput_u64(b, found, "rank", m->found.rank);
+	jput_hex(b, found, "crc", m->found.crc, 8);
+	jput_hex(b, found, "crc_of_data", m->crc_data, 8);
+	jput(b, o, "found", found);
+	jput_u64(b, o, "bad_bytes", m->bad_bytes);
+	jput_u64(b, o, "first_bad_offset_bytes", m->first_bad_byte);
+	return o;
+}
+
+/* The phase's verification: totals, and the first mismatches of all ranks
+ * (at most SC_VERIFY_KEEP) in rank order. */
+static struct json_object *verify_json(struct jb *b, const struct sc_run_record *rec,
+				       const struct sc_phase_record *pr, const struct sc_phase *ph)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *first = jnew(b, json_object_new_array());
+	struct sc_verify_figures v;
+	const struct sc_rank_result *r;
+	const struct sc_verify_mismatch *m;
+
+	sc_verify_figures(pr, &v);
+	jput_str(b, o, "mode", sc_verify_name(ph->io.verify));
+	jput_bool(b, o, "verify_only", ph->io.verify_only);
+	jput_u64(b, o, "blocks_checked", v.checked);
+	jput_u64(b, o, "mismatches", v.mismatches);
+	jput_u64(b, o, "ranks_with_mismatches", v.ranks_with_mismatches);
+	for (uint32_t i = 0; i < SC_VERIFY_KEEP && (m = sc_verify_listed(pr, i, &r)); i++)
+		jpush(b, first, mismatch_json(b, rec, pr->phase, ph->io.bs_bytes, r, m));
+	jput(b, o, "first_mismatches", first);
+	return o;
+}
+
 static struct json_object *phase_json(struct jb *b, const struct sc_run_record *rec,
 				      const struct sc_phase_record *pr,
 				      const struct sc_phase_figures *f)
@@ -595,16 +771,20 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 		jpush(b, targets, target_row_json(b, rec, &f->targets[t]));
 	jput(b, o, "targets", targets);
 	for (uint32_t i = 0; i < pr->nranks; i++)
-		jpush(b, ranks, rank_json(b, pr, &pr->ranks[i]));
+		jpush(b, ranks, rank_json(b, rec, pr, &pr->ranks[i]));
 	jput(b, o, "ranks", ranks);
 	jput(b, o, "timeseries", timeseries_json(b, pr, f));
 	jput(b, o, "errors", errors_json(b, pr));
+	jput_str(b, o, "status", sc_phase_status_name(pr->status));
+	jput(b, o, "io_errors", io_errors_json(b, rec, f));
 	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
 		jput(b, o, "checkpoint", ckpt_cell_json(b, pr, ph, f));
 	if (ph && ph->workload == SC_WORKLOAD_INGEST)
 		jput(b, o, "ingest", ingest_json(b, pr, f));
 	if (ph && ph->io.rate_iops)
 		jput(b, o, "open_loop", open_loop_json(b, pr));
+	if (ph && ph->io.verify != SC_VERIFY_NONE)
+		jput(b, o, "verify", verify_json(b, rec, pr, ph));
 	return o;
 }
 

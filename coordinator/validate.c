@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../worker/ckpt_model.h"
+#include "../worker/guard.h"
 #include "../worker/target.h"
 #include "../worker/units.h"
 
@@ -46,6 +48,33 @@ static int resolve_ckpt(const struct sc_config *cfg, struct sc_phase *ph, uint32
 	return 0;
 }
 
+/* Rank 0, where it can say file:line:col: a file or block device it probed
+ * (not one on other hosts) that a phase writes needs --allow-destroy as
+ * well as allow_destroy: true, which the config check already asked for.
+ * Every rank checks both again on its own host (sc_validate_local). */
+static int check_destroy_opt_in(const struct sc_config *cfg, const struct sc_plan *plan,
+				const struct sc_place *places, uint32_t nranks, char *err,
+				size_t errlen)
+{
+	int w = sc_guard_first_writer(plan);
+	char where[512], key[64];
+
+	for (uint32_t r = 0; r < nranks && w >= 0 && !plan->allow_destroy; r++) {
+		const struct sc_target_spec *t = &plan->targets[places[r].target];
+
+		if (t->hosts || t->kind == SC_TARGET_DIR)
+			continue;
+		snprintf(key, sizeof(key), "targets.%u.allow_destroy", places[r].target);
+		snprintf(err, errlen,
+			 "%s: %s: phase %s would overwrite the data of the %s %s, and the command "
+			 "line lacks --allow-destroy (add it if its data may go; both are needed)",
+			 sc_config_where(cfg, key, where, sizeof(where)), key,
+			 plan->phases[w].name, sc_target_kind_name(t->kind), t->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 		       const struct sc_cluster *c, struct sc_place *places, char *err, size_t errlen)
 {
@@ -68,6 +97,8 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 			return -EINVAL;
 		}
 	}
+	if (check_destroy_opt_in(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
+		return -EINVAL;
 	/* Every place on a node records how many of the node's ranks share
 	 * its target, so checking each rank's place covers every node. */
 	for (int r = 0; r < c->nranks; r++) {
@@ -114,16 +145,10 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 	return 0;
 }
 
-static int plan_writes(const struct sc_plan *plan)
-{
-	for (uint32_t p = 0; p < plan->nphases; p++)
-		if (sc_rw_writes(plan->phases[p].io.rw) && plan->phases[p].io.engine != SC_ENGINE_NULL)
-			return 1;
-	return 0;
-}
-
-int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, const char *host,
-		      char *err, size_t errlen)
+/* The target's own checks: it exists here as the plan says, and holds what
+ * the run needs. */
+static int check_local(const struct sc_plan *plan, const struct sc_place *place, const char *host,
+		       char *err, size_t errlen)
 {
 	const struct sc_target_spec *t = &plan->targets[place->target];
 	struct sc_target_info info;
@@ -164,12 +189,32 @@ int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, 
 			 limit == t->capacity_bytes ? "of capacity is allowed" : "is available");
 		return -ENOSPC;
 	}
-	if (info.kind == SC_TARGET_BLOCK && info.mounted && plan_writes(plan)) {
-		snprintf(err, errlen,
-			 "%s: %s holds a mounted filesystem; refusing to write to it (unmount it, "
-			 "or give a directory on it as the target)",
-			 host, t->path);
-		return -EBUSY;
-	}
 	return 0;
+}
+
+int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, const char *host,
+		      int *claim, char *err, size_t errlen)
+{
+	char why[2048];
+	int rc;
+
+	*claim = -1;
+	/* The destroy guard first, on what the path is here (whatever rank 0
+	 * guessed): a file or device is never written without both opt-ins.
+	 * Only the node's first rank on the target claims a device O_EXCL:
+	 * Linux gives that claim to one opener at a time, even within one
+	 * process, so the node's other ranks write through plain opens while
+	 * the first rank holds it for the whole run. */
+	rc = sc_guard_check(plan, place->target, place->slot == 0 ? claim : NULL, why,
+			    sizeof(why));
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", host, why);
+		return rc;
+	}
+	rc = check_local(plan, place, host, err, errlen);
+	if (rc && *claim >= 0) {
+		close(*claim);
+		*claim = -1;
+	}
+	return rc;
 }

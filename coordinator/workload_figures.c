@@ -101,7 +101,8 @@ int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **group
 		struct sc_ckpt_group *cur = NULL;
 		struct sc_ckpt_cell *cells;
 
-		if (ph->workload != SC_WORKLOAD_CHECKPOINT)
+		/* a cell cut short would skew the group's trend */
+		if (ph->workload != SC_WORKLOAD_CHECKPOINT || pr->status != SC_PHASE_OK)
 			continue;
 		for (uint32_t k = 0; k < n; k++)
 			if (strcmp(g[k].name, ph->group ? ph->group : "") == 0)
@@ -193,4 +194,32 @@ uint64_t sc_unissued_ios(const struct sc_phase_record *rec)
 	for (uint32_t i = 0; i < rec->nranks; i++)
 		n += rec->ranks[i].unissued_ios;
 	return n;
+}
+
+void sc_verify_figures(const struct sc_phase_record *rec, struct sc_verify_figures *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (uint32_t i = 0; i < rec->nranks; i++) {
+		const struct sc_rank_result *r = &rec->ranks[i];
+
+		out->checked += r->verify_checked;
+		out->mismatches += r->verify_mismatches;
+		out->ranks_with_mismatches += r->verify_mismatches != 0;
+		out->listed += r->verify_nkept;
+	}
+}
+
+const struct sc_verify_mismatch *sc_verify_listed(const struct sc_phase_record *rec, uint32_t i,
+						  const struct sc_rank_result **rank)
+{
+	for (uint32_t k = 0; k < rec->nranks; k++) {
+		const struct sc_rank_result *r = &rec->ranks[k];
+
+		if (i < r->verify_nkept) {
+			*rank = r;
+			return &r->verify_kept[i];
+		}
+		i -= r->verify_nkept;
+	}
+	return NULL;
 }

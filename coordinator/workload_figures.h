@@ -69,4 +69,19 @@ uint64_t sc_late_ios(const struct sc_phase_record *rec);
 /* ... and those due before the phase ended that never started. */
 uint64_t sc_unissued_ios(const struct sc_phase_record *rec);
 
+/* Verification figures of one phase (verify: crc32c; zero otherwise). */
+struct sc_verify_figures {
+	uint64_t checked;           /* blocks read and checked, all ranks */
+	uint64_t mismatches;        /* of them, blocks that failed a check */
+	uint32_t ranks_with_mismatches;
+	uint32_t listed;            /* mismatches kept in detail, all ranks */
+};
+
+void sc_verify_figures(const struct sc_phase_record *rec, struct sc_verify_figures *out);
+
+/* The i-th mismatch kept in detail over the ranks in rank order (i <
+ * listed), and in *rank its rank's row; NULL past the end. */
+const struct sc_verify_mismatch *sc_verify_listed(const struct sc_phase_record *rec, uint32_t i,
+						  const struct sc_rank_result **rank);
+
 #endif

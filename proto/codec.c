@@ -48,9 +48,18 @@ SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE + 1);
 SAME_ENUM(SC_STONEWALL_ALL_DONE, SSDCLUSTER__STONEWALL__STONEWALL_ALL_DONE);
 SAME_ENUM(SC_STONEWALL_FIRST_DONE, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE);
 SAME_ENUM(SC_STONEWALL_COUNT, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE + 1);
+SAME_ENUM(SC_PHASE_OK, SSDCLUSTER__PHASE_STATUS__PHASE_OK);
+SAME_ENUM(SC_PHASE_ERRORS, SSDCLUSTER__PHASE_STATUS__PHASE_ERRORS);
+SAME_ENUM(SC_PHASE_STOPPED_ON_ERROR, SSDCLUSTER__PHASE_STATUS__PHASE_STOPPED_ON_ERROR);
+SAME_ENUM(SC_PHASE_ABORTED, SSDCLUSTER__PHASE_STATUS__PHASE_ABORTED);
+SAME_ENUM(SC_PHASE_INTERRUPTED, SSDCLUSTER__PHASE_STATUS__PHASE_INTERRUPTED);
+SAME_ENUM(SC_PHASE_TIMED_OUT, SSDCLUSTER__PHASE_STATUS__PHASE_TIMED_OUT);
+SAME_ENUM(SC_PHASE_STATUS_COUNT, SSDCLUSTER__PHASE_STATUS__PHASE_TIMED_OUT + 1);
 
 /* DeepSpeed ZeRO stages 0..3 (struct sc_ckpt_layout.zero_stage). */
 #define ZERO_STAGE_MAX 3u
+/* struct sc_io_failure.op: read, write or fsync (enum sc_op). */
+#define SC_IO_FAILURE_OP_MAX 2u
 
 /* Times in a result (relative to a phase's start, or clock offsets) stay
  * within +-2^61 ns (73 years), so the difference of any two fits in
@@ -67,7 +76,9 @@ static bool enum_in(int v, int count)
 static bool io_ok(const struct sc_io_spec *io)
 {
 	return enum_in((int)io->rw, SC_RW_COUNT) && enum_in((int)io->engine, SC_ENGINE_COUNT) &&
-	       io->rwmixread_pct <= 100;
+	       enum_in((int)io->verify, SC_VERIFY_COUNT) &&
+	       enum_in((int)io->on_error, SC_ON_ERROR_COUNT) && io->rwmixread_pct <= 100 &&
+	       io->inject.ppm <= 1000000u;
 }
 
 /* Only a checkpoint phase's spec is checked: the others carry it zeroed. */
@@ -133,10 +144,43 @@ static bool time_ok(int64_t ns)
 	return ns > -TIME_MAX_NS && ns < TIME_MAX_NS;
 }
 
+/* Failed I/Os: errno counts in increasing errno order summing to errors
+ * (or none, as before they were kept), and at most SC_IO_FAILURES_KEPT
+ * kept failures, no more than errors, in time order. */
+static bool failures_ok(const struct sc_rank_result *r)
+{
+	uint64_t sum = 0;
+
+	if ((r->nerrnos && !r->errnos) || (r->nfailures && !r->failures) ||
+	    r->nfailures > SC_IO_FAILURES_KEPT || r->nfailures > r->errors ||
+	    (r->nfailures && !r->nerrnos))
+		return false;
+	for (uint32_t i = 0; i < r->nerrnos; i++) {
+		const struct sc_errno_count *e = &r->errnos[i];
+
+		if (e->err < 0 || e->err >= SC_ERRNO_SLOTS || !e->count || sum + e->count < sum ||
+		    (i && e->err <= r->errnos[i - 1].err))
+			return false;
+		sum += e->count;
+	}
+	if (r->nerrnos && sum != r->errors)
+		return false;
+	for (uint32_t i = 0; i < r->nfailures; i++) {
+		const struct sc_io_failure *f = &r->failures[i];
+
+		if (f->op > SC_IO_FAILURE_OP_MAX || f->err < 0 || f->err >= SC_ERRNO_SLOTS ||
+		    !memchr(f->file, '\0', SC_IO_FAILURE_FILE_MAX) ||
+		    (i && f->time_ns < r->failures[i - 1].time_ns))
+			return false;
+	}
+	return true;
+}
+
 /* plan: the run's plan, or NULL when the result travels on its own. */
 static bool rank_ok(const struct sc_rank_result *r, const struct sc_plan *plan)
 {
-	if (!memchr(r->host, '\0', SC_HOST_MAX) || !memchr(r->error, '\0', SC_ERROR_MAX))
+	if (!memchr(r->host, '\0', SC_HOST_MAX) || !memchr(r->error, '\0', SC_ERROR_MAX) ||
+	    !failures_ok(r))
 		return false;
 	if (!time_ok(r->clock_offset_ns) || !time_ok(r->start_ns) || !time_ok(r->end_ns) ||
 	    !time_ok(r->busy_end_ns))
@@ -144,6 +188,9 @@ static bool rank_ok(const struct sc_rank_result *r, const struct sc_plan *plan)
 	if (r->nseconds && !r->seconds)
 		return false;
 	if (plan && r->target >= plan->ntargets)
+		return false;
+	if (r->verify_nkept > SC_VERIFY_KEEP || (r->verify_nkept && !r->verify_kept) ||
+	    r->verify_nkept > r->verify_mismatches)
 		return false;
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		if (!lat_ok(&r->lat[d]) || !lat_ok(&r->resp[d]))
@@ -178,7 +225,8 @@ static bool hist_ok(const struct sc_hist *h)
 
 static bool phase_record_ok(const struct sc_phase_record *ph, const struct sc_run_record *run)
 {
-	if (ph->phase >= run->plan.nphases || (ph->nranks && !ph->ranks))
+	if (ph->phase >= run->plan.nphases || (ph->nranks && !ph->ranks) ||
+	    !enum_in((int)ph->status, SC_PHASE_STATUS_COUNT))
 		return false;
 	if (!time_ok(ph->measure_start_ns) || !time_ok(ph->firstdone_ns) ||
 	    !time_ok(ph->merge_ns))
@@ -422,6 +470,7 @@ static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 	ssdcluster__plan__init(m);
 	m->run_id = pb_str(p->run_id);
 	m->config_path = pb_str(p->config_path);
+	m->allow_destroy = p->allow_destroy;
 
 	m->n_targets = p->ntargets;
 	m->targets = arena_alloc(a, p->ntargets, sizeof(*m->targets));
@@ -438,6 +487,7 @@ static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 		t[i].keep = s->keep;
 		t[i].allow_destroy = s->allow_destroy;
 		t[i].hosts = pb_str(s->hosts);
+		t[i].wipe_signatures_ok = s->wipe_signatures_ok;
 		m->targets[i] = &t[i];
 	}
 
@@ -474,6 +524,13 @@ static Ssdcluster__Plan *plan_to_pb(struct arena *a, const struct sc_plan *p)
 		io[i].engine = (Ssdcluster__Engine)s->io.engine;
 		io[i].seed = s->io.seed;
 		io[i].rate_iops = s->io.rate_iops;
+		io[i].verify = (Ssdcluster__Verify)s->io.verify;
+		io[i].verify_only = s->io.verify_only;
+		io[i].on_error = (Ssdcluster__OnError)s->io.on_error;
+		io[i].timeout_ns = s->io.timeout_ns;
+		io[i].inject_every = s->io.inject.every;
+		io[i].inject_ppm = s->io.inject.ppm;
+		io[i].inject_errno = s->io.inject.errno_val;
 		ph[i].io = &io[i];
 		ph[i].ckpt = ckpt_to_pb(a, &s->ckpt);
 		ph[i].ingest = ingest_to_pb(a, &s->ingest);
@@ -498,6 +555,100 @@ static Ssdcluster__LatSummary *lat_to_pb(struct arena *a, const struct sc_lat_su
 	m->n_pct_ns = SC_NPCT;
 	m->pct_ns = (uint64_t *)s->pct_ns;
 	return m;
+}
+
+static int failures_to_pb(struct arena *a, const struct sc_rank_result *r,
+			  Ssdcluster__RankResult *m)
+{
+	Ssdcluster__ErrnoCount *e = arena_alloc(a, r->nerrnos, sizeof(*e));
+	Ssdcluster__IoFailure *f = arena_alloc(a, r->nfailures, sizeof(*f));
+
+	m->errnos = arena_alloc(a, r->nerrnos, sizeof(*m->errnos));
+	m->failures = arena_alloc(a, r->nfailures, sizeof(*m->failures));
+	if (!e || !f || !m->errnos || !m->failures)
+		return -ENOMEM;
+	m->n_errnos = r->nerrnos;
+	for (uint32_t i = 0; i < r->nerrnos; i++) {
+		ssdcluster__errno_count__init(&e[i]);
+		e[i].err = r->errnos[i].err;
+		e[i].count = r->errnos[i].count;
+		m->errnos[i] = &e[i];
+	}
+	m->n_failures = r->nfailures;
+	for (uint32_t i = 0; i < r->nfailures; i++) {
+		const struct sc_io_failure *s = &r->failures[i];
+
+		ssdcluster__io_failure__init(&f[i]);
+		f[i].time_ns = s->time_ns;
+		f[i].offset_bytes = s->offset_bytes;
+		f[i].len_bytes = s->len_bytes;
+		f[i].err = s->err;
+		f[i].op = s->op;
+		f[i].job = s->job;
+		f[i].file = (char *)s->file;
+		m->failures[i] = &f[i];
+	}
+	return 0;
+}
+
+/* struct sc_verify_mismatch <-> VerifyMismatch: one list of fields drives
+ * both directions (each pair has the same width, checked at compile time). */
+#define VM_FIELD(pbf, cf)                                                                          \
+	{offsetof(Ssdcluster__VerifyMismatch, pbf), offsetof(struct sc_verify_mismatch, cf),       \
+	 sizeof(((struct sc_verify_mismatch *)0)->cf) +                                            \
+	     0 * sizeof(char[sizeof(((Ssdcluster__VerifyMismatch *)0)->pbf) ==                     \
+				     sizeof(((struct sc_verify_mismatch *)0)->cf)                  \
+				 ? 1                                                               \
+				 : -1])}
+static const struct {
+	size_t pb, c, size;
+} vm_fields[] = {
+    VM_FIELD(offset, offset),
+    VM_FIELD(job, job),
+    VM_FIELD(failed, failed),
+    VM_FIELD(found_magic, found.magic),
+    VM_FIELD(found_offset, found.offset),
+    VM_FIELD(found_run_id, found.run_id),
+    VM_FIELD(found_seq, found.seq),
+    VM_FIELD(found_len, found.len),
+    VM_FIELD(found_phase, found.phase),
+    VM_FIELD(found_rank, found.rank),
+    VM_FIELD(found_crc, found.crc),
+    VM_FIELD(crc_data, crc_data),
+    VM_FIELD(bad_bytes, bad_bytes),
+    VM_FIELD(first_bad_byte, first_bad_byte),
+};
+#undef VM_FIELD
+
+/* Copies every field of vm_fields from a message to a struct (to_pb false)
+ * or back. */
+static void vm_copy(Ssdcluster__VerifyMismatch *pb, struct sc_verify_mismatch *c, bool to_pb)
+{
+	for (size_t i = 0; i < sizeof(vm_fields) / sizeof(vm_fields[0]); i++) {
+		char *p = (char *)pb + vm_fields[i].pb, *q = (char *)c + vm_fields[i].c;
+
+		memcpy(to_pb ? p : q, to_pb ? q : p, vm_fields[i].size);
+	}
+}
+
+/* The verify counts and kept mismatches of r into m.  0 or -ENOMEM. */
+static int verify_to_pb(struct arena *a, const struct sc_rank_result *r,
+			Ssdcluster__RankResult *m)
+{
+	Ssdcluster__VerifyMismatch *v = arena_alloc(a, r->verify_nkept, sizeof(*v));
+
+	m->verify_checked = r->verify_checked;
+	m->verify_mismatches = r->verify_mismatches;
+	m->verify_kept = arena_alloc(a, r->verify_nkept, sizeof(*m->verify_kept));
+	if (r->verify_nkept && (!v || !m->verify_kept))
+		return -ENOMEM;
+	m->n_verify_kept = r->verify_nkept;
+	for (uint32_t i = 0; i < r->verify_nkept; i++) {
+		ssdcluster__verify_mismatch__init(&v[i]);
+		vm_copy(&v[i], &r->verify_kept[i], true);
+		m->verify_kept[i] = &v[i];
+	}
+	return 0;
 }
 
 static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_result *r)
@@ -546,6 +697,8 @@ static Ssdcluster__RankResult *rank_to_pb(struct arena *a, const struct sc_rank_
 	m->compute_ns = r->compute_ns;
 	m->busy_end_ns = r->busy_end_ns;
 	m->peak_rss_bytes = r->peak_rss_bytes;
+	if (failures_to_pb(a, r, m) || verify_to_pb(a, r, m))
+		return NULL;
 
 	/* One column per field of struct sc_second. */
 	uint64_t *col = arena_alloc(a, (size_t)n * 6u, sizeof(*col));
@@ -614,6 +767,7 @@ static Ssdcluster__PhaseRecord *phase_record_to_pb(struct arena *a,
 	m->measure_start_ns = ph->measure_start_ns;
 	m->firstdone_ns = ph->firstdone_ns;
 	m->merge_ns = ph->merge_ns;
+	m->status = (Ssdcluster__PhaseStatus)ph->status;
 	m->n_ranks = ph->nranks;
 	m->ranks = arena_alloc(a, ph->nranks, sizeof(*m->ranks));
 	if (!m->ranks)
@@ -707,7 +861,9 @@ static int io_from_pb(const Ssdcluster__IoSpec *m, struct sc_io_spec *io)
 {
 	if (!m)
 		return 0; /* every field at its default */
-	if (!enum_in((int)m->rw, SC_RW_COUNT) || !enum_in((int)m->engine, SC_ENGINE_COUNT))
+	if (!enum_in((int)m->rw, SC_RW_COUNT) || !enum_in((int)m->engine, SC_ENGINE_COUNT) ||
+	    !enum_in((int)m->verify, SC_VERIFY_COUNT) ||
+	    !enum_in((int)m->on_error, SC_ON_ERROR_COUNT))
 		return -EBADMSG;
 	io->rw = (enum sc_rw)m->rw;
 	io->rwmixread_pct = m->rwmixread_pct;
@@ -723,6 +879,13 @@ static int io_from_pb(const Ssdcluster__IoSpec *m, struct sc_io_spec *io)
 	io->engine = (enum sc_engine_kind)m->engine;
 	io->seed = m->seed;
 	io->rate_iops = m->rate_iops;
+	io->verify = (enum sc_verify)m->verify;
+	io->verify_only = m->verify_only;
+	io->on_error = (enum sc_on_error)m->on_error;
+	io->timeout_ns = m->timeout_ns;
+	io->inject.every = m->inject_every;
+	io->inject.ppm = m->inject_ppm;
+	io->inject.errno_val = m->inject_errno;
 	return 0;
 }
 
@@ -802,7 +965,9 @@ static int plan_from_pb(const Ssdcluster__Plan *m, struct sc_plan *p)
 		s->capacity_bytes = t->capacity_bytes;
 		s->keep = t->keep;
 		s->allow_destroy = t->allow_destroy;
+		s->wipe_signatures_ok = t->wipe_signatures_ok;
 	}
+	p->allow_destroy = m->allow_destroy;
 
 	if ((err = alloc_array((void **)&p->phases, np, sizeof(*p->phases))))
 		return err;
@@ -838,6 +1003,64 @@ static int lat_from_pb(const Ssdcluster__LatSummary *m, struct sc_lat_summary *s
 	s->max_ns = m->max_ns;
 	s->mean_ns = m->mean_ns;
 	memcpy(s->pct_ns, m->pct_ns, sizeof(s->pct_ns));
+	return 0;
+}
+
+/* rank_ok judges the values; only the strings are checked here. */
+static int failures_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *r)
+{
+	uint32_t ne, nf;
+	int err;
+
+	if ((err = count_of(m->n_errnos, &ne)) || (err = count_of(m->n_failures, &nf)))
+		return err;
+	if (nf > SC_IO_FAILURES_KEPT)
+		return -EBADMSG; /* before allocating for them */
+	if ((err = alloc_array((void **)&r->errnos, ne, sizeof(*r->errnos))) ||
+	    (err = alloc_array((void **)&r->failures, nf, sizeof(*r->failures))))
+		return err;
+	r->nerrnos = ne;
+	for (uint32_t i = 0; i < ne; i++) {
+		r->errnos[i].err = m->errnos[i]->err;
+		r->errnos[i].count = m->errnos[i]->count;
+	}
+	r->nfailures = nf;
+	for (uint32_t i = 0; i < nf; i++) {
+		const Ssdcluster__IoFailure *f = m->failures[i];
+		struct sc_io_failure *d = &r->failures[i];
+
+		if (f->op > SC_IO_FAILURE_OP_MAX ||
+		    copy_fixed(d->file, SC_IO_FAILURE_FILE_MAX, f->file))
+			return -EBADMSG;
+		d->time_ns = f->time_ns;
+		d->offset_bytes = f->offset_bytes;
+		d->len_bytes = f->len_bytes;
+		d->err = f->err;
+		d->op = (uint8_t)f->op;
+		d->job = f->job;
+	}
+	return 0;
+}
+
+/* The verify counts and kept mismatches of m into r (at most
+ * SC_VERIFY_KEEP kept).  0, -EBADMSG or -ENOMEM. */
+static int verify_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *r)
+{
+	size_t n = m->n_verify_kept;
+	int err;
+
+	if (n > SC_VERIFY_KEEP)
+		return -EBADMSG;
+	r->verify_checked = m->verify_checked;
+	r->verify_mismatches = m->verify_mismatches;
+	if ((err = alloc_array((void **)&r->verify_kept, n, sizeof(*r->verify_kept))))
+		return err;
+	r->verify_nkept = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		if (!m->verify_kept[i])
+			return -EBADMSG;
+		vm_copy(m->verify_kept[i], &r->verify_kept[i], false);
+	}
 	return 0;
 }
 
@@ -879,7 +1102,11 @@ static int rank_from_pb(const Ssdcluster__RankResult *m, struct sc_rank_result *
 	r->compute_ns = m->compute_ns;
 	r->busy_end_ns = m->busy_end_ns;
 	r->peak_rss_bytes = m->peak_rss_bytes;
+	if ((err = verify_from_pb(m, r)))
+		return err;
 
+	if ((err = failures_from_pb(m, r)))
+		return err;
 	if (m->n_sec_read_bytes != n || m->n_sec_write_bytes != n || m->n_sec_read_ios != n ||
 	    m->n_sec_write_ios != n || m->n_sec_read_max_lat_ns != n ||
 	    m->n_sec_write_max_lat_ns != n)
@@ -937,6 +1164,9 @@ static int phase_record_from_pb(const Ssdcluster__PhaseRecord *m, struct sc_phas
 	ph->measure_start_ns = m->measure_start_ns;
 	ph->firstdone_ns = m->firstdone_ns;
 	ph->merge_ns = m->merge_ns;
+	if (!enum_in((int)m->status, SC_PHASE_STATUS_COUNT))
+		return -EBADMSG;
+	ph->status = (enum sc_phase_status)m->status;
 	if ((err = hist_from_pb(m->read_lat, &ph->lat[SC_DIR_READ])) ||
 	    (err = hist_from_pb(m->write_lat, &ph->lat[SC_DIR_WRITE])) ||
 	    (err = hist_from_pb(m->resp_read, &ph->resp[SC_DIR_READ])) ||
@@ -969,8 +1199,14 @@ static uint64_t record_cost(const Ssdcluster__RunRecord *m, size_t len)
 		      (p->resp_write != NULL) + (p->batch_wait != NULL)) *
 		     sizeof(struct sc_hist);
 		c += p->n_ranks * sizeof(struct sc_rank_result);
-		for (size_t r = 0; r < p->n_ranks; r++)
-			c += p->ranks[r]->n_sec_read_bytes * sizeof(struct sc_second);
+		for (size_t r = 0; r < p->n_ranks; r++) {
+			const Ssdcluster__RankResult *rr = p->ranks[r];
+
+			c += rr->n_sec_read_bytes * sizeof(struct sc_second) +
+			     rr->n_errnos * sizeof(struct sc_errno_count) +
+			     rr->n_failures * sizeof(struct sc_io_failure) +
+			     rr->n_verify_kept * sizeof(struct sc_verify_mismatch);
+		}
 	}
 	return c;
 }

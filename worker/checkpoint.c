@@ -17,13 +17,17 @@
 
 #include "job_priv.h"
 #include "layout.h"
+#include "rundir.h"
 
 /* Scaled file sizes are multiples of this, so O_DIRECT works on them. */
 #define CKPT_ALIGN 4096u
+/* Checkpoint directories inside the run's own (0700) directory. */
+#define CKPT_DIR_MODE 0755u
 
 struct ckpt_job {
 	uint32_t nfiles;
 	struct sc_ckpt_file *files; /* this job's share of the rank's files */
+	int dirfd;		    /* the checkpoint's directory, -1: none */
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
 
@@ -36,8 +40,11 @@ static void ckpt_free(void *p)
 {
 	struct ckpt_job *c = p;
 
-	if (c)
+	if (c) {
 		free(c->files);
+		if (c->dirfd >= 0)
+			close(c->dirfd);
+	}
 	free(c);
 }
 
@@ -47,6 +54,7 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	const struct sc_phase *ph = &run->plan->phases[run->phase];
 	uint32_t src = sc_layout_ckpt_source(run->plan, run->phase, &run->place);
 	struct sc_ckpt_file *all = NULL;
+	char sub[256];
 	uint32_t nall = 0;
 	struct ckpt_job *c;
 	int rc;
@@ -54,6 +62,7 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
+	c->dirfd = -1;
 	j->wl = c;
 	j->wl_free = ckpt_free;
 	rc = sc_layout_ckpt_files(run->plan, run->phase, src, &all, &nall);
@@ -70,32 +79,47 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 		c->files[c->nfiles++] = all[i];
 	free(all);
 	rc = sc_layout_ckpt_dir(run->plan, run->place.target, run->phase, c->dir, sizeof(c->dir));
+	if (!rc)
+		rc = sc_layout_ckpt_subdir(run->plan, run->phase, sub, sizeof(sub));
 	if (rc) {
 		snprintf(err, errlen, "checkpoint directory name too long");
 		return rc;
 	}
-	if (run->io->engine == SC_ENGINE_NULL) {
-		/* measures the tool: no directory, no files */
-	} else if (!ph->ckpt.restore) {
-		rc = sc_job_mkdir_p(c->dir);
-		if (rc) {
-			snprintf(err, errlen, "%s: cannot create: %s", c->dir, strerror(-rc));
+	/* the null engine measures the tool: no directory, no files */
+	if (run->io->engine != SC_ENGINE_NULL) {
+		/* -EBADF: the caller did not open the run directory */
+		rc = run->dirfd < 0
+			 ? -EBADF
+			 : sc_rundir_subdir(run->dirfd, sub, !ph->ckpt.restore, CKPT_DIR_MODE);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s: cannot %s: %s", c->dir,
+				 ph->ckpt.restore ? "open" : "create", sc_rundir_strerror(rc));
 			return rc;
 		}
-	} else {
+		c->dirfd = rc;
+	}
+	if (c->dirfd >= 0 && ph->ckpt.restore) {
 		for (uint32_t i = 0; i < c->nfiles; i++) {
 			char path[4200];
+			const char *why = NULL;
 			struct stat st;
 
 			snprintf(path, sizeof(path), "%s/%s", c->dir, c->files[i].name);
-			if (stat(path, &st) != 0 || (uint64_t)st.st_size != c->files[i].bytes) {
+			if (fstatat(c->dirfd, c->files[i].name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+				why = strerror(errno);
+			else if (S_ISLNK(st.st_mode))
+				why = sc_rundir_strerror(-ELOOP);
+			else if (!S_ISREG(st.st_mode))
+				why = "not a regular file";
+			else if ((uint64_t)st.st_size != c->files[i].bytes)
+				why = "wrong size";
+			if (why) {
 				snprintf(err, errlen,
 					 "%s: %s (restore reads what checkpoint %u wrote%s)", path,
-					 stat(path, &st) ? strerror(errno) : "wrong size",
-					 ph->ckpt.index,
+					 why, ph->ckpt.index,
 					 ph->ckpt.restore_shift
-						 ? "; restore_shift needs storage every node sees"
-						 : "");
+					     ? "; restore_shift needs storage every node sees"
+					     : "");
 				return -ENOENT;
 			}
 		}
@@ -104,14 +128,15 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	rc = sc_job_alloc(j, run->io->iodepth, run->io->bs_bytes);
 	if (rc)
 		return rc;
-	j->ops = sc_engine_get(run->io->engine);
+	sc_job_engine_init(j);
 	for (uint32_t i = 0; i < c->nfiles; i++)
 		run->planned_bytes += c->files[i].bytes;
 	return 0;
 }
 
 /* Streams one file through a fresh engine: writes then fsync, or reads.
- * Returns 0 or -errno (already reported). */
+ * Returns 0, or -errno (already reported) when the job stopped or, under
+ * on_error continue, -EIO when an I/O of the file failed. */
 static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore, int fd)
 {
 	struct sc_run *run = j->run;
@@ -121,10 +146,11 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore,
 	uint32_t depth = io->iodepth, nfree = depth, inflight = 0;
 	uint64_t off = 0, size = f->bytes;
 	int fsync_sent = 0, rc = 0;
+	uint64_t failed_before = j->errors;
 	struct sc_engine_conf conf = {.depth = depth, .fds = &fd, .nfds = 1, .bufs = j->iov,
 				      .nbufs = depth};
 
-	rc = j->ops->create(&j->eng, &conf);
+	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		sc_job_fail(j, rc, "%s engine for %s: %s", j->ops->name, j->path, strerror(-rc));
 		return rc;
@@ -196,18 +222,13 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore,
 			j->free_slots[nfree++] = (uint32_t)(x - j->ios);
 			if (x->op == SC_OP_FSYNC) {
 				if (x->res < 0)
-					sc_job_fail(j, x->res, "fsync of %s: %s", j->path,
-						    strerror(-x->res));
+					sc_job_io_failed(j, x, 0, j->path);
 				else
 					j->fsyncs++;
 				continue;
 			}
 			if (x->res < 0 || (uint64_t)x->res < want) {
-				sc_job_fail(j, x->res < 0 ? x->res : -EIO,
-					    "%s of %llu B at offset %llu in %s: %s",
-					    restore ? "read" : "write", (unsigned long long)want,
-					    (unsigned long long)x->offset, j->path,
-					    x->res < 0 ? strerror(-x->res) : "short transfer");
+				sc_job_io_failed(j, x, want, j->path);
 				continue;
 			}
 			sc_job_account(j, restore ? SC_DIR_READ : SC_DIR_WRITE, (uint32_t)want,
@@ -221,7 +242,9 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore,
 	    ftruncate(fd, (off_t)size) != 0)
 		sc_job_fail(j, -errno, "trimming %s to %llu B: %s", j->path,
 			    (unsigned long long)size, strerror(errno));
-	return j->err;
+	if (j->err)
+		return j->err;
+	return j->errors != failed_before ? -EIO : 0; /* not a whole file */
 }
 
 void sc_ckpt_job_run(struct job *j)
@@ -233,14 +256,17 @@ void sc_ckpt_job_run(struct job *j)
 	for (uint32_t i = 0; i < c->nfiles && !j->err; i++) {
 		const struct sc_ckpt_file *f = &c->files[i];
 		int direct = restore || run->io->direct;
-		int flags = O_CLOEXEC | (direct ? O_DIRECT : 0) |
-			    (restore ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC);
+		int flags = (direct ? O_DIRECT : 0) | (restore ? O_RDONLY : O_WRONLY);
 		int fd;
 
 		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
 			break;
 		snprintf(j->path, sizeof(j->path), "%s/%s", c->dir, f->name);
-		fd = run->io->engine == SC_ENGINE_NULL ? -1 : open(j->path, flags, 0644);
+		/* each file is written once per run: created, never truncated */
+		fd = run->io->engine == SC_ENGINE_NULL
+			 ? -1
+			 : sc_rundir_openat(c->dirfd, f->name, flags,
+					    restore ? SC_RUNDIR_OLD : SC_RUNDIR_NEW);
 		if (fd < 0 && run->io->engine == SC_ENGINE_NULL) {
 			if (stream_file(j, f, restore, fd) == 0)
 				j->files++;
@@ -248,8 +274,8 @@ void sc_ckpt_job_run(struct job *j)
 			continue;
 		}
 		if (fd < 0) {
-			sc_job_fail(j, -errno, "%s: cannot open%s: %s", j->path,
-				    direct ? " with O_DIRECT" : "", strerror(errno));
+			sc_job_fail(j, fd, "%s: cannot open%s: %s", j->path,
+				    direct ? " with O_DIRECT" : "", sc_rundir_strerror(fd));
 			break;
 		}
 		if (stream_file(j, f, restore, fd) == 0)

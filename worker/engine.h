@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "pattern.h"
 #include "plan.h"
 
 enum sc_op {
@@ -31,12 +32,28 @@ struct sc_io {
 	uint64_t intended_ns;
 };
 
+/* What the fault-injecting wrapper (sc_engine_inject) fails, and what it
+ * wraps.  The caller owns it, and may hand it to one engine after another
+ * (a checkpoint job creates one per file): the count goes on across them. */
+struct sc_inject_state {
+	const struct sc_engine_ops *inner; /* does the I/Os that are not failed */
+	uint64_t every;         /* fail reads and writes number every, 2 x
+				 * every, ... (counted from 1, in queue order) */
+	uint32_t ppm;           /* or each one with this probability in parts
+				 * per million, drawn from rng */
+	int32_t errno_val;      /* they complete with res = -errno_val */
+	uint64_t queued;        /* reads and writes queued so far */
+	struct sc_pattern rng;  /* seeded (sc_pattern_init) by the caller */
+};
+
 struct sc_engine_conf {
 	uint32_t depth;         /* most I/Os in flight at once */
 	const int *fds;         /* files the I/Os refer to by index */
 	uint32_t nfds;
 	const struct iovec *bufs; /* buffers the I/Os refer to by index */
 	uint32_t nbufs;
+	struct sc_inject_state *inject; /* sc_engine_inject only (required
+				 * there); other engines ignore it */
 };
 
 struct sc_engine;           /* opaque, one per job thread */
@@ -77,6 +94,12 @@ struct sc_engine_ops {
 extern const struct sc_engine_ops sc_engine_uring;
 extern const struct sc_engine_ops sc_engine_psync;
 extern const struct sc_engine_ops sc_engine_null;
+/* Tests: wraps conf->inject->inner and completes the chosen reads and
+ * writes with -errno_val at submit, without passing them on (fsyncs always
+ * pass).  Everything else is the inner engine's: its checks, its depth
+ * (failed I/Os hold a slot until reaped), its errors.  reap_until returns
+ * -EOPNOTSUPP when the inner engine has none. */
+extern const struct sc_engine_ops sc_engine_inject;
 
 /* The ops for a kind; never NULL for a valid kind. */
 const struct sc_engine_ops *sc_engine_get(enum sc_engine_kind kind);

@@ -42,8 +42,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "job_priv.h"
 #include "layout.h"
+#include "rundir.h"
 
 /* Longest a sleeping thread goes without looking at the stop flag, which
  * sc_run_stop sets without waking anyone. */
@@ -57,6 +59,10 @@
 #define DATASET_SEED 0xda7a5e7ull
 /* Separates counters that different threads write onto their own lines. */
 #define CACHELINE 64
+/* Room for "file_<uint32>.dat". */
+#define DATASET_NAME_MAX 32
+/* The dataset outlives the run and may be shared: readable by all. */
+#define DATASET_DIR_MODE 0755u
 
 /* What the rank's jobs and its consumer share (owned by job 0). */
 struct ingest_rank {
@@ -77,7 +83,8 @@ struct ingest_rank {
 	int direct;
 	pthread_t consumer;
 	uint64_t consumer_end_ns; /* written by the consumer, read after join */
-	char dir[4000];		  /* the dataset directory */
+	int dirfd;		  /* the dataset directory, -1: not open */
+	char dir[4000];		  /* its path, for messages */
 };
 
 /* One job's part. */
@@ -106,6 +113,8 @@ static void ingest_free(void *p)
 	free(ij->fds);
 	free(ij->sample_off);
 	if (ij->owns_rank && ij->rank) {
+		if (ij->rank->dirfd >= 0)
+			close(ij->rank->dirfd);
 		if (ij->rank->sync_ready) {
 			pthread_mutex_destroy(&ij->rank->lock);
 			pthread_cond_destroy(&ij->rank->batch_cond);
@@ -125,30 +134,48 @@ static uint64_t read_buf_bytes(uint64_t sample_bytes, int direct)
 	return round_up(sample_bytes, BUF_ALIGN) + BUF_ALIGN;
 }
 
-static int file_path(const struct ingest_rank *r, uint32_t i, char *buf, size_t len)
+/* Dataset file i's name in the dataset directory, and its path. */
+static void file_name(const struct ingest_rank *r, uint32_t i, char *name, char *path,
+		      size_t pathlen)
 {
-	int n = snprintf(buf, len, "%s/file_%u.dat", r->dir, i);
-
-	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+	snprintf(name, DATASET_NAME_MAX, "file_%u.dat", i);
+	snprintf(path, pathlen, "%s/%s", r->dir, name);
 }
 
-/* Writes dataset file `path` (index i) in full: 0 or -errno, with err set. */
-static int dataset_write(const char *path, uint32_t i, uint64_t bytes, char *buf, char *err,
-			 size_t errlen)
+/* Writes dataset file `name` (index i) in full: 0 or -errno, with err set.
+ * An existing file is rewritten only when it is a regular file of this
+ * user's, never through a symlink. */
+static int dataset_write(const struct ingest_rank *r, const char *name, const char *path,
+			 uint32_t i, uint64_t bytes, char *buf, char *err, size_t errlen)
 {
 	int fd, rc = 0;
 
-	/* in place (same inode): ranks that opened it already read the new data */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* in place (same inode): ranks that opened it already read the new data;
+	 * truncated only once the guard knows it is a regular file of the run's
+	 * alone, never a device or a hard link to a file elsewhere */
+	fd = sc_rundir_openat(r->dirfd, name, O_WRONLY, SC_RUNDIR_ANY);
 	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create dataset file: %s", path, strerror(errno));
+		rc = fd;
+		snprintf(err, errlen, "%s: cannot create dataset file: %s", path,
+			 sc_rundir_strerror(rc));
 		return rc;
 	}
+	rc = sc_guard_check_fd(fd, SC_TARGET_DIR, path, err, errlen);
+	if (!rc && ftruncate(fd, 0) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot truncate dataset file: %s", path, strerror(errno));
+	}
+	if (rc)
+		goto out_close;
 	for (uint64_t off = 0; off < bytes;) {
 		size_t n = (size_t)(bytes - off < LAYOUT_CHUNK ? bytes - off : LAYOUT_CHUNK);
 		ssize_t w;
 
+		if (sc_job_cancelled()) {
+			rc = -EINTR;
+			snprintf(err, errlen, "%s: writing dataset file: interrupted", path);
+			goto out_close;
+		}
 		for (size_t b = 0; b < n; b += STAMP_BYTES) {
 			uint64_t stamp = ((uint64_t)i << 40) ^ (off + b);
 
@@ -181,6 +208,27 @@ out_close:
 	return rc;
 }
 
+/* Opens the dataset directory, made when missing (the target too, when
+ * its parent exists).  The target is the user's path: a symlink there is
+ * their choice; below it nothing is followed.  A descriptor or -errno. */
+static int open_dataset_dir(const struct sc_run *run)
+{
+	const char *target = run->plan->targets[run->place.target].path;
+	char sub[512];
+	int tfd, fd;
+
+	if (sc_layout_ingest_subdir(run->plan, run->phase, sub, sizeof(sub)))
+		return -ENAMETOOLONG;
+	if (mkdir(target, DATASET_DIR_MODE) != 0 && errno != EEXIST)
+		return -errno;
+	tfd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0)
+		return -errno;
+	fd = sc_rundir_subdir(tfd, sub, true, DATASET_DIR_MODE);
+	close(tfd);
+	return fd;
+}
+
 /* Creates or fixes this rank's share of the dataset (slot s: files i with
  * i % nslots == s); files of the right size are reused untouched. */
 static int dataset_prepare(struct job *j, struct ingest_rank *r, uint64_t file_bytes, char *err,
@@ -188,25 +236,22 @@ static int dataset_prepare(struct job *j, struct ingest_rank *r, uint64_t file_b
 {
 	const struct sc_place *pl = &j->run->place;
 	uint32_t step = pl->nslots ? pl->nslots : 1;
-	char path[4096];
+	char path[4200], name[DATASET_NAME_MAX];
 	char *buf = NULL;
 	int rc;
 
-	rc = sc_job_mkdir_p(r->dir);
-	if (rc) {
+	r->dirfd = open_dataset_dir(j->run);
+	if (r->dirfd < 0) {
 		snprintf(err, errlen, "%s: cannot create the dataset directory: %s", r->dir,
-			 strerror(-rc));
-		return rc;
+			 sc_rundir_strerror(r->dirfd));
+		return r->dirfd;
 	}
+	rc = 0;
 	for (uint32_t i = pl->slot; i < r->nfiles; i += step) {
 		struct stat st;
 
-		rc = file_path(r, i, path, sizeof(path));
-		if (rc) {
-			snprintf(err, errlen, "%s: dataset file name too long", r->dir);
-			break;
-		}
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		file_name(r, i, name, path, sizeof(path));
+		if (fstatat(r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
 		    (uint64_t)st.st_size == file_bytes)
 			continue;
 		if (!buf) {
@@ -216,7 +261,7 @@ static int dataset_prepare(struct job *j, struct ingest_rank *r, uint64_t file_b
 			}
 			sc_pattern_fill(buf, LAYOUT_CHUNK, j->run->io->seed ^ DATASET_SEED);
 		}
-		rc = dataset_write(path, i, file_bytes, buf, err, errlen);
+		rc = dataset_write(r, name, path, i, file_bytes, buf, err, errlen);
 		if (rc)
 			break;
 	}
@@ -278,6 +323,7 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 	if (!r)
 		return -ENOMEM;
 	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
 	*out = r;
 	rc = sc_layout_ingest_dir(run->plan, run->place.target, run->phase, r->dir, sizeof(r->dir));
 	if (rc) {
@@ -316,8 +362,8 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 static int open_files(struct job *j, struct ingest_job *ij, char *err, size_t errlen)
 {
 	const struct ingest_rank *r = ij->rank;
-	int flags = O_RDONLY | O_CREAT | O_CLOEXEC | (r->direct ? O_DIRECT : 0);
-	char path[4096];
+	int flags = O_RDONLY | (r->direct ? O_DIRECT : 0);
+	char path[4200], name[DATASET_NAME_MAX];
 
 	ij->fds = malloc((size_t)r->nfiles * sizeof(*ij->fds));
 	if (!ij->fds)
@@ -328,17 +374,15 @@ static int open_files(struct job *j, struct ingest_job *ij, char *err, size_t er
 	if (j->run->io->engine == SC_ENGINE_NULL)
 		return 0;
 	for (uint32_t i = 0; i < r->nfiles; i++) {
-		int rc = file_path(r, i, path, sizeof(path));
+		int rc;
 
-		if (rc) {
-			snprintf(err, errlen, "%s: dataset file name too long", r->dir);
-			return rc;
-		}
-		ij->fds[i] = open(path, flags, 0644);
+		file_name(r, i, name, path, sizeof(path));
+		ij->fds[i] = sc_rundir_openat(r->dirfd, name, flags, SC_RUNDIR_ANY);
 		if (ij->fds[i] < 0) {
-			rc = -errno;
+			rc = ij->fds[i];
+			ij->fds[i] = -1;
 			snprintf(err, errlen, "%s: cannot open dataset file%s: %s", path,
-				 r->direct ? " with O_DIRECT" : "", strerror(errno));
+				 r->direct ? " with O_DIRECT" : "", sc_rundir_strerror(rc));
 			return rc;
 		}
 	}
@@ -377,13 +421,13 @@ int sc_ingest_job_setup(struct job *j, char *err, size_t errlen)
 	ij->sample_off = calloc(io->iodepth ? io->iodepth : 1, sizeof(*ij->sample_off));
 	if (!ij->sample_off)
 		return -ENOMEM;
-	j->ops = sc_engine_get(io->engine);
+	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = io->iodepth,
 				       .fds = ij->fds,
 				       .nfds = ij->nfds,
 				       .bufs = j->iov,
 				       .nbufs = io->iodepth};
-	rc = j->ops->create(&j->eng, &conf);
+	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		snprintf(err, errlen, "%s engine for the dataset in %s: %s", j->ops->name,
 			 ij->rank->dir, strerror(-rc));
@@ -487,8 +531,9 @@ static void sample_pick(struct job *j, const struct ingest_rank *r, struct sc_io
 	}
 }
 
-/* Accounts one reaped read of the sample at offset `at`; 1 when it
- * delivered the sample. */
+/* Accounts one reaped read of the sample at offset `at`; 1 when its
+ * ticket is done: the sample was delivered or, under on_error continue,
+ * its read failed and the batch goes on without it. */
 static int sample_done(struct job *j, const struct ingest_rank *r, const struct sc_io *x,
 		       uint64_t at, uint64_t now)
 {
@@ -497,11 +542,10 @@ static int sample_done(struct job *j, const struct ingest_rank *r, const struct 
 	uint64_t need = at + r->sample_bytes - x->offset;
 
 	if (x->res < 0 || (uint64_t)x->res < need) {
-		sc_job_fail(j, x->res < 0 ? x->res : -EIO,
-			    "read of %llu B at offset %llu in %s/file_%u.dat: %s",
-			    (unsigned long long)x->len, (unsigned long long)x->offset, r->dir,
-			    (unsigned)x->file, x->res < 0 ? strerror(-x->res) : "short transfer");
-		return 0;
+		char name[DATASET_NAME_MAX], path[4096];
+
+		file_name(r, x->file, name, path, sizeof(path));
+		return !sc_job_io_failed(j, x, need, path);
 	}
 	sc_job_account(j, SC_DIR_READ, (uint32_t)r->sample_bytes, now - x->submit_ns, now,
 		       j->run->start_ns);

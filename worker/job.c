@@ -3,8 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,8 +16,28 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "guard.h"
 #include "job_priv.h"
 #include "pattern.h"
+#include "rundir.h"
+#include "verify.h"
+
+/* Mixed into the phase seed for fault injection's draws. */
+#define INJECT_SEED_SALT 0x1a1ec7edfa017ull
+
+static int (*cancel_fn)(void *);
+static void *cancel_arg;
+
+void sc_run_set_cancel(int (*fn)(void *arg), void *arg)
+{
+	cancel_fn = fn;
+	cancel_arg = arg;
+}
+
+bool sc_job_cancelled(void)
+{
+	return cancel_fn && cancel_fn(cancel_arg);
+}
 
 uint64_t sc_now_ns(void)
 {
@@ -40,13 +60,90 @@ void sc_job_fail(struct job *j, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	j->errors++;
+	if (j->run->io->on_error == SC_ON_ERROR_ABORT)
+		atomic_store(&j->run->aborted, 1);
+	atomic_store(&j->run->stop, 1);
 	if (j->err)
 		return;
 	j->err = err;
 	va_start(ap, fmt);
 	vsnprintf(j->errmsg, sizeof(j->errmsg), fmt, ap);
 	va_end(ap);
+}
+
+/* path relative to the target root, its tail when longer than cap - 1. */
+static void failure_file(char *dst, size_t cap, const char *path, const char *root)
+{
+	size_t n = strlen(root), len;
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		for (path += n; *path == '/'; path++)
+			;
+	len = strlen(path);
+	if (len >= cap)
+		path += len - (cap - 1);
+	snprintf(dst, cap, "%s", path);
+}
+
+static const char *const op_names[] = {[SC_OP_READ] = "read", [SC_OP_WRITE] = "write",
+				       [SC_OP_FSYNC] = "fsync"};
+
+int sc_job_io_failed(struct job *j, const struct sc_io *io, uint64_t want_bytes, const char *path)
+{
+	struct sc_run *run = j->run;
+	int err = io->res < 0 ? -io->res : 0; /* 0: short transfer */
+	const char *op = io->op <= SC_OP_FSYNC ? op_names[io->op] : "I/O";
+
+	j->ioerr.by_errno[err < SC_ERRNO_SLOTS ? err : SC_ERRNO_SLOTS - 1]++;
+	j->errors++;
+	atomic_store_explicit(&j->failed_ios, j->errors, memory_order_relaxed);
+	if (j->ioerr.nkept < SC_IO_FAILURES_KEPT) {
+		struct sc_io_failure *f = &j->ioerr.kept[j->ioerr.nkept++];
+
+		f->time_ns = (int64_t)(sc_now_ns() - run->start_ns);
+		f->offset_bytes = io->op == SC_OP_FSYNC ? 0 : io->offset;
+		f->len_bytes = io->op == SC_OP_FSYNC ? 0 : (uint32_t)want_bytes;
+		f->err = err < SC_ERRNO_SLOTS ? err : SC_ERRNO_SLOTS - 1;
+		f->op = io->op;
+		f->job = j->index;
+		failure_file(f->file, sizeof(f->file), path,
+			     run->plan->targets[run->place.target].path);
+	}
+	if (run->io->on_error == SC_ON_ERROR_CONTINUE)
+		return 0;
+	if (io->op == SC_OP_FSYNC)
+		sc_job_fail(j, io->res, "fsync of %s: %s", path, strerror(-io->res));
+	else
+		sc_job_fail(j, err ? -err : -EIO, "%s of %llu B at offset %llu in %s: %s", op,
+			    (unsigned long long)want_bytes, (unsigned long long)io->offset, path,
+			    err ? strerror(err) : "short transfer");
+	return 1;
+}
+
+void sc_job_engine_init(struct job *j)
+{
+	const struct sc_io_spec *io = j->run->io;
+	struct sc_io_spec salted = *io;
+
+	j->ops = sc_engine_get(io->engine);
+	if (!io->inject.every && !io->inject.ppm)
+		return;
+	/* its own stream, apart from the offsets' */
+	salted.seed = io->seed ^ INJECT_SEED_SALT;
+	j->inject = (struct sc_inject_state){.inner = j->ops,
+					     .every = io->inject.every,
+					     .ppm = io->inject.ppm,
+					     .errno_val = io->inject.errno_val};
+	sc_pattern_init(&j->inject.rng, &salted, j->run->place.rank, j->index);
+	j->ops = &sc_engine_inject;
+}
+
+int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf)
+{
+	conf->inject = j->ops == &sc_engine_inject ? &j->inject : NULL;
+	return j->ops->create(&j->eng, conf);
 }
 
 /* Grows the per-second series to hold second k; off the per-I/O path
@@ -106,6 +203,46 @@ static void account_open(struct job *j, int dir, const struct sc_io *io, uint64_
 	sc_hist_record(j->hist[SC_HK_RESP_READ + dir], now - io->intended_ns);
 }
 
+/* Verify (j->vfy): the next I/O of the pattern at its offset in the file, 1
+ * write or 0 read; or -EBUSY when it would overlap an I/O in flight on the
+ * same block where one of them writes: it is held, and comes first next
+ * time.  Without verify, just the pattern's next I/O. */
+static int next_io(struct job *j, uint64_t *offset)
+{
+	struct sc_verifier *v = j->vfy;
+	int write;
+
+	if (v && v->held) {
+		v->held = false;
+		*offset = v->held_offset;
+		write = v->held_write;
+	} else {
+		write = sc_pattern_next(&j->pat, offset);
+		*offset += j->base;
+	}
+	if (v && !sc_verifier_may_start(v, *offset, write)) {
+		v->held = true;
+		v->held_offset = *offset;
+		v->held_write = write;
+		return -EBUSY;
+	}
+	return write;
+}
+
+/* Verify: a write's buffer gets its block (header and pattern) just before
+ * the write is queued; a queued I/O is noted in flight. */
+static void verify_fill(struct job *j, const struct sc_io *x)
+{
+	if (j->vfy && x->op == SC_OP_WRITE)
+		sc_verifier_fill(j->vfy, j->iov[x->buf].iov_base, x->offset);
+}
+
+static void verify_start(struct job *j, const struct sc_io *x)
+{
+	if (j->vfy)
+		sc_verifier_start(j->vfy, x->buf, x->offset, x->op == SC_OP_WRITE);
+}
+
 static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t measure_start,
 		     int open)
 {
@@ -113,17 +250,17 @@ static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t mea
 
 	if (io->op == SC_OP_FSYNC) {
 		if (io->res < 0)
-			sc_job_fail(j, io->res, "fsync of %s: %s", j->path, strerror(-io->res));
+			sc_job_io_failed(j, io, 0, j->path);
 		else
 			j->fsyncs++;
 		return;
 	}
+	/* every read is checked, ramp included: bad data is bad at any time */
+	if (j->vfy)
+		sc_verifier_done(j->vfy, io->buf, j->iov[io->buf].iov_base,
+				 io->res >= 0 && (uint32_t)io->res == io->len);
 	if (io->res < 0 || (uint32_t)io->res != io->len) {
-		int err = io->res < 0 ? io->res : -EIO;
-
-		sc_job_fail(j, err, "%s of %u B at offset %llu in %s: %s", dir ? "write" : "read",
-			    io->len, (unsigned long long)io->offset, j->path,
-			    io->res < 0 ? strerror(-io->res) : "short transfer");
+		sc_job_io_failed(j, io, io->len, j->path);
 		return;
 	}
 	if (io->submit_ns < measure_start)
@@ -335,13 +472,16 @@ static void io_job_run(struct job *j)
 		} else if (!stopping) {
 			while (nfree > 0 && issued < budget && (!open || pace.next_ns <= now)) {
 				struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
-				int write = sc_pattern_next(&j->pat, &x->offset);
+				int write = next_io(j, &x->offset);
 
-				x->offset += j->base;
+				if (write < 0)
+					break; /* verify: wait for the I/O on that block */
 				x->op = write ? SC_OP_WRITE : SC_OP_READ;
 				x->len = (uint32_t)io->bs_bytes;
+				verify_fill(j, x);
 				if (j->ops->queue(j->eng, x) != 0)
 					break;
+				verify_start(j, x);
 				if (open) {
 					x->intended_ns = pace.next_ns;
 					pace_advance(&pace);
@@ -418,8 +558,13 @@ static void *job_main(void *arg)
 	while (!run->released)
 		pthread_cond_wait(&run->cond, &run->lock);
 	pthread_mutex_unlock(&run->lock);
-	if (run->released > 0) {
-		sc_job_sleep_until(run->start_ns);
+	/* until the start, in steps: a stop may come first */
+	while (run->released > 0 && !atomic_load(&run->stop) && sc_now_ns() < run->start_ns) {
+		uint64_t step = sc_now_ns() + POLL_IDLE_NS;
+
+		sc_job_sleep_until(step < run->start_ns ? step : run->start_ns);
+	}
+	if (run->released > 0 && !atomic_load(&run->stop)) {
 		j->started_ns = sc_now_ns();
 		j->last_ns = j->started_ns;
 		switch (run->plan->phases[run->phase].workload) {
@@ -438,65 +583,139 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
-/* Writes [from, to) of the job's file so that a phase can read it. */
-static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errlen)
+/* The unit lay_out writes: LAYOUT_CHUNK, or with verify a whole number of
+ * blocks (at least one). */
+static size_t layout_chunk(const struct job *j)
 {
-	void *buf;
-	int fd, rc = 0;
+	size_t bs = j->vfy ? j->vfy->bs : 0;
 
-	if (posix_memalign(&buf, BUF_ALIGN, LAYOUT_CHUNK))
-		return -ENOMEM;
-	sc_pattern_fill(buf, LAYOUT_CHUNK, j->pat.seed ^ 0x1a70u);
-	fd = open(j->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open to lay out data: %s", j->path, strerror(errno));
-		goto out_free;
-	}
-	for (uint64_t off = from; off < to;) {
-		size_t n = (size_t)(to - off < LAYOUT_CHUNK ? to - off : LAYOUT_CHUNK);
+	if (!bs)
+		return LAYOUT_CHUNK;
+	return bs >= LAYOUT_CHUNK ? bs : LAYOUT_CHUNK - LAYOUT_CHUNK % bs;
+}
+
+/* pwrite of all n bytes.  0 or -errno (-EIO: no progress). */
+static int write_all(int fd, const char *buf, size_t n, uint64_t off)
+{
+	while (n) {
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0) {
-			rc = w < 0 ? -errno : -EIO;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		buf += w;
+		n -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+/* Writes [from, to) of the job's file so that a phase can read it; with
+ * verify, as verify blocks (from a block boundary) that its reads check. */
+static int lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errlen)
+{
+	size_t chunk = layout_chunk(j);
+	void *buf;
+	int fd = j->fd, fl = fcntl(fd, F_GETFL), rc = 0;
+
+	if (j->vfy)
+		from -= (from - j->base) % j->vfy->bs;
+	if (posix_memalign(&buf, BUF_ALIGN, chunk))
+		return -ENOMEM;
+	sc_pattern_fill(buf, chunk, j->pat.seed ^ 0x1a70u);
+	/* buffered through the job's own descriptor: the file is not looked up
+	 * by name again */
+	if (fl < 0 || ((fl & O_DIRECT) && fcntl(fd, F_SETFL, fl & ~O_DIRECT) != 0)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot lay out data: %s", j->path, strerror(errno));
+		goto out_free;
+	}
+	for (uint64_t off = from; off < to;) {
+		size_t n = (size_t)(to - off < chunk ? to - off : chunk);
+
+		if (sc_job_cancelled()) {
+			rc = -EINTR;
+			snprintf(err, errlen, "%s: laying out data: interrupted", j->path);
+			goto out_restore;
+		}
+		if (j->vfy)
+			sc_verifier_fill_range(j->vfy, buf, n, off);
+		rc = write_all(fd, buf, n, off);
+		if (rc) {
 			snprintf(err, errlen, "%s: laying out %llu B before the phase: %s", j->path,
 				 (unsigned long long)(to - from), strerror(-rc));
-			goto out_close;
+			goto out_restore;
 		}
-		off += (uint64_t)w;
+		off += n;
 	}
 	if (fsync(fd) != 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: fsync after laying out: %s", j->path, strerror(errno));
 	}
-out_close:
-	close(fd);
+out_restore:
+	if ((fl & O_DIRECT) && fcntl(fd, F_SETFL, fl) != 0 && !rc) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot turn O_DIRECT back on: %s", j->path,
+			 strerror(errno));
+	}
 out_free:
 	free(buf);
 	return rc;
 }
 
-int sc_job_mkdir_p(const char *path)
+/* The job's file in the run directory: created by the first phase that
+ * uses it, reopened by later ones; never through a symlink.  A descriptor
+ * or -errno. */
+static int job_open_in_run_dir(struct job *j, int flags)
 {
-	char tmp[4096];
-	size_t len = strlen(path);
+	char name[64];
 
-	if (len >= sizeof(tmp))
+	if (j->run->dirfd < 0)
+		return -EBADF; /* the caller did not open the run directory */
+	if (sc_layout_job_name(&j->run->place, j->index, name, sizeof(name)))
 		return -ENAMETOOLONG;
-	memcpy(tmp, path, len + 1);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+	/* verify_only: the kept run's file, which must be there */
+	return sc_rundir_openat(j->run->dirfd, name, flags,
+				j->run->io->verify_only ? SC_RUNDIR_OLD : SC_RUNDIR_ANY);
+}
+
+/* verify_only: a kept regular file holds the job's whole region. */
+static int check_kept(struct job *j, char *err, size_t errlen)
+{
+	const struct sc_io_spec *io = j->run->io;
+	struct stat st;
+
+	if (fstat(j->fd, &st) != 0)
 		return -errno;
-	return 0;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= j->base + io->size_bytes)
+		return 0;
+	snprintf(err, errlen,
+		 "%s holds %llu B but the phase reads up to byte %llu: verify_only reads what "
+		 "the kept run wrote (give the phase the size and jobs that run had)",
+		 j->path, (unsigned long long)st.st_size,
+		 (unsigned long long)(j->base + io->size_bytes));
+	return -EINVAL;
+}
+
+/* Verify: the job's verifier, before anything is laid out or run. */
+static int verify_setup(struct job *j)
+{
+	const struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	bool overlap;
+
+	if (io->verify == SC_VERIFY_NONE)
+		return 0;
+	j->vfy = malloc(sizeof(*j->vfy));
+	if (!j->vfy)
+		return -ENOMEM;
+	/* two I/Os in flight on one block, one of them a write: random
+	 * offsets, or a region of no more blocks than slots */
+	overlap = sc_rw_writes(io->rw) && (sc_rw_random(io->rw) || j->pat.nblocks <= io->iodepth);
+	return sc_verifier_init(j->vfy, sc_verify_run_hash(run->plan->run_id), run->phase,
+				run->place.rank, j->index, io->iodepth, (uint32_t)io->bs_bytes,
+				overlap);
 }
 
 static int job_open(struct job *j, const struct sc_target_spec *t, char *err, size_t errlen)
@@ -506,17 +725,36 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	struct stat st;
 	int rc;
 
+	if (io->verify_only)
+		flags |= O_RDONLY; /* a kept run: nothing is created or written */
+	else if (t->kind == SC_TARGET_DIR)
+		flags |= O_RDWR;
+	else /* a file or device in place: writable only when the phase writes */
+		flags |= sc_guard_phase_writes(&j->run->plan->phases[j->run->phase]) ? O_RDWR
+										: O_RDONLY;
 	if (t->kind == SC_TARGET_DIR)
-		flags |= O_CREAT | O_RDWR;
+		j->fd = job_open_in_run_dir(j, flags);
 	else
-		flags |= sc_rw_writes(io->rw) ? O_RDWR : O_RDONLY;
-	j->fd = open(j->path, flags, 0644);
+		j->fd = open(j->path, flags, 0644);
 	if (j->fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open%s: %s", j->path,
-			 io->direct ? " with O_DIRECT" : "", strerror(errno));
+		rc = t->kind == SC_TARGET_DIR ? j->fd : -errno;
+		j->fd = -1;
+		snprintf(err, errlen, "%s: cannot open%s: %s%s", j->path,
+			 io->direct ? " with O_DIRECT" : "",
+			 t->kind == SC_TARGET_DIR ? sc_rundir_strerror(rc) : strerror(-rc),
+			 io->verify_only && rc == -ENOENT
+				 ? " (verify_only re-reads the files of the kept run named by "
+				   "--run-id: same targets, ranks and jobs)"
+				 : "");
 		return rc;
 	}
+	if (t->kind != SC_TARGET_DIR) { /* the very file or device the guard approved */
+		rc = sc_guard_check_fd(j->fd, t->kind, j->path, err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (io->verify_only)
+		return check_kept(j, err, errlen);
 	if (t->kind != SC_TARGET_DIR || io->rw == SC_RW_WRITE)
 		return 0;
 	if (fstat(j->fd, &st) != 0)
@@ -575,6 +813,9 @@ static int job_setup(struct job *j, char *err, size_t errlen)
 		return rc;
 	}
 	sc_pattern_init(&j->pat, io, run->place.rank, j->index);
+	rc = verify_setup(j);
+	if (rc)
+		return rc;
 	if (io->engine != SC_ENGINE_NULL) {
 		rc = job_open(j, t, err, errlen);
 		if (rc)
@@ -586,10 +827,10 @@ static int job_setup(struct job *j, char *err, size_t errlen)
 	if (io->runtime_ns)
 		second_at(j, (io->runtime_ns + NS_PER_S - 1) / NS_PER_S + 1);
 	j->nsec = 0;
-	j->ops = sc_engine_get(io->engine);
+	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,
 				       .bufs = j->iov, .nbufs = depth};
-	rc = j->ops->create(&j->eng, &conf);
+	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, j->path,
 			 strerror(-rc));
@@ -615,13 +856,16 @@ static void job_teardown(struct job *j)
 		free(j->hist[k]);
 	if (j->wl_free)
 		j->wl_free(j->wl);
+	if (j->vfy)
+		sc_verifier_exit(j->vfy);
+	free(j->vfy);
 }
 
 int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phase,
-		  const struct sc_place *place, char *err, size_t errlen)
+		  const struct sc_place *place, const struct sc_rundir *dir, char *err,
+		  size_t errlen)
 {
 	struct sc_run *run;
-	const struct sc_target_spec *t = &plan->targets[place->target];
 	int rc = 0;
 
 	err[0] = '\0';
@@ -633,6 +877,7 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 	run->place = *place;
 	run->io = &plan->phases[phase].io;
 	run->njobs = run->io->jobs;
+	run->dirfd = dir ? dir->fd : -1;
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_cond_init(&run->cond, NULL);
 	run->jobs = calloc(run->njobs, sizeof(*run->jobs));
@@ -645,30 +890,27 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 		run->jobs[i].run = run;
 		run->jobs[i].index = i;
 	}
-	if (t->kind == SC_TARGET_DIR && run->io->engine != SC_ENGINE_NULL) {
-		char dir[4096];
-
-		rc = sc_layout_run_dir(plan, place->target, dir, sizeof(dir));
-		if (!rc)
-			rc = sc_job_mkdir_p(dir);
-		if (rc) {
-			snprintf(err, errlen, "%s: cannot create the run directory: %s", dir,
-				 strerror(-rc));
-			goto out_destroy;
-		}
-	}
 	for (uint32_t i = 0; i < run->njobs; i++) {
 		rc = job_setup(&run->jobs[i], err, errlen);
 		if (rc)
 			goto out_destroy;
 	}
+	/* job threads inherit a mask that blocks every signal: a signal is
+	 * the caller's to handle, and must not interrupt their I/O waits */
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (uint32_t i = 0; i < run->njobs; i++) {
 		rc = -pthread_create(&run->jobs[i].thread, NULL, job_main, &run->jobs[i]);
-		if (rc) {
-			snprintf(err, errlen, "cannot start job thread: %s", strerror(-rc));
-			goto out_destroy;
-		}
+		if (rc)
+			break;
 		run->jobs[i].thread_started = 1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(err, errlen, "cannot start job thread: %s", strerror(-rc));
+		goto out_destroy;
 	}
 	*out = run;
 	return 0;
@@ -713,6 +955,20 @@ void sc_run_stop(struct sc_run *run)
 	atomic_store(&run->stop, 1);
 }
 
+uint64_t sc_run_failed_ios(struct sc_run *run)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < run->njobs; i++)
+		sum += atomic_load_explicit(&run->jobs[i].failed_ios, memory_order_relaxed);
+	return sum;
+}
+
+bool sc_run_aborted(struct sc_run *run)
+{
+	return atomic_load(&run->aborted) != 0;
+}
+
 static void join_all(struct sc_run *run)
 {
 	for (uint32_t i = 0; i < run->njobs; i++) {
@@ -721,6 +977,85 @@ static void join_all(struct sc_run *run)
 			run->jobs[i].thread_started = 0;
 		}
 	}
+}
+
+static int cmp_failure_time(const void *a, const void *b)
+{
+	const struct sc_io_failure *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return (x->time_ns > y->time_ns) - (x->time_ns < y->time_ns);
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* The rank's failed I/Os from its jobs': counts summed by errno, and the
+ * first SC_IO_FAILURES_KEPT of all jobs' kept ones, by time. */
+static int merge_failures(struct sc_run *run, struct sc_rank_result *out)
+{
+	uint32_t nerr = 0, nkept = 0;
+
+	for (int e = 0; e < SC_ERRNO_SLOTS; e++) {
+		uint64_t sum = 0;
+
+		for (uint32_t i = 0; i < run->njobs; i++)
+			sum += run->jobs[i].ioerr.by_errno[e];
+		nerr += sum != 0;
+	}
+	for (uint32_t i = 0; i < run->njobs; i++)
+		nkept += run->jobs[i].ioerr.nkept;
+	out->errnos = calloc(nerr ? nerr : 1, sizeof(*out->errnos));
+	out->failures = calloc(nkept ? nkept : 1, sizeof(*out->failures));
+	if (!out->errnos || !out->failures)
+		return -ENOMEM;
+	for (int e = 0; e < SC_ERRNO_SLOTS; e++) {
+		uint64_t sum = 0;
+
+		for (uint32_t i = 0; i < run->njobs; i++)
+			sum += run->jobs[i].ioerr.by_errno[e];
+		if (sum)
+			out->errnos[out->nerrnos++] = (struct sc_errno_count){.err = e, .count = sum};
+	}
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		const struct job_ioerr *ie = &run->jobs[i].ioerr;
+
+		memcpy(out->failures + out->nfailures, ie->kept, ie->nkept * sizeof(ie->kept[0]));
+		out->nfailures += ie->nkept;
+	}
+	qsort(out->failures, out->nfailures, sizeof(*out->failures), cmp_failure_time);
+	if (out->nfailures > SC_IO_FAILURES_KEPT)
+		out->nfailures = SC_IO_FAILURES_KEPT;
+	return 0;
+}
+
+/* Verify: the jobs' counts, and their first mismatches (at most
+ * SC_VERIFY_KEEP), into out.  0 or -ENOMEM. */
+static int verify_collect(const struct sc_run *run, struct sc_rank_result *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		const struct sc_verifier *v = run->jobs[i].vfy;
+
+		if (!v)
+			continue;
+		out->verify_checked += v->checked;
+		out->verify_mismatches += v->mismatches;
+		n += v->nkept;
+	}
+	if (n > SC_VERIFY_KEEP)
+		n = SC_VERIFY_KEEP;
+	if (!n)
+		return 0;
+	out->verify_kept = calloc(n, sizeof(*out->verify_kept));
+	if (!out->verify_kept)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < run->njobs && out->verify_nkept < n; i++) {
+		const struct sc_verifier *v = run->jobs[i].vfy;
+
+		for (uint32_t k = 0; v && k < v->nkept && out->verify_nkept < n; k++)
+			out->verify_kept[out->verify_nkept++] = v->kept[k];
+	}
+	return 0;
 }
 
 int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
@@ -769,6 +1104,8 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 			snprintf(out->error, sizeof(out->error), "%s", j->errmsg);
 		}
 	}
+	if (out->errors && merge_failures(run, out))
+		return -ENOMEM;
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
 		sc_hist_summarize(run->hist[SC_HK_LAT_READ + d], &out->lat[d]);
 		sc_hist_summarize(run->hist[SC_HK_RESP_READ + d], &out->resp[d]);
@@ -782,6 +1119,8 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 		out->planned_bytes = run->io->io_bytes * run->njobs;
 	out->target = run->place.target;
 	out->rank = run->place.rank;
+	if (verify_collect(run, out))
+		return -ENOMEM;
 	if (nsec) {
 		out->seconds = calloc(nsec, sizeof(*out->seconds));
 		if (!out->seconds)
@@ -829,27 +1168,4 @@ void sc_run_destroy(struct sc_run *run)
 	pthread_mutex_destroy(&run->lock);
 	pthread_cond_destroy(&run->cond);
 	free(run);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) != 0 && errno != ENOENT)
-		return -errno;
-	return 0;
-}
-
-int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place)
-{
-	const struct sc_target_spec *t = &plan->targets[place->target];
-	char dir[4096];
-	int rc;
-
-	if (t->kind != SC_TARGET_DIR || t->keep || place->slot != 0)
-		return 0;
-	if (sc_layout_run_dir(plan, place->target, dir, sizeof(dir)))
-		return -ENAMETOOLONG;
-	rc = nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	return rc < 0 && errno == ENOENT ? 0 : rc;
 }

@@ -16,13 +16,16 @@
 #include "result.h"
 
 struct sc_run;
+struct sc_rundir;
 
 /* Prepares phase for the rank at place.  Files of directory targets are
- * created (and filled once, untimed, when a phase reads data that is not
- * there yet).  0 or -errno, with a message a user can act on in err. */
+ * created in the run directory dir (open, see rundir.h; NULL or unused for
+ * other targets and for ingest) and filled once, untimed, when a phase
+ * reads data that is not there yet.  0 or -errno, with a message a user
+ * can act on in err. */
 int sc_run_create(struct sc_run **out, const struct sc_plan *plan,
 		  uint32_t phase, const struct sc_place *place,
-		  char *err, size_t errlen);
+		  const struct sc_rundir *dir, char *err, size_t errlen);
 
 /* Lets the job threads begin at start_ns on CLOCK_MONOTONIC. */
 int sc_run_start(struct sc_run *run, uint64_t start_ns);
@@ -36,9 +39,17 @@ uint64_t sc_run_bytes(struct sc_run *run);
 /* Asks every job to stop issuing I/O (stonewall); in-flight I/Os complete. */
 void sc_run_stop(struct sc_run *run);
 
+/* Failed I/Os so far (all jobs; a live count). */
+uint64_t sc_run_failed_ios(struct sc_run *run);
+
+/* True once a job failed under on_error abort: the rank has stopped its
+ * phase and every other rank must stop theirs (sc_run_stop). */
+bool sc_run_aborted(struct sc_run *run);
+
 /* Waits for the threads and fills out (times relative to start_ns on this
  * rank's clock; rank, node, host and offsets are the caller's).  0, or the
- * first -errno a job hit (out is filled either way). */
+ * first -errno that stopped a job (out is filled either way); I/Os that
+ * failed under on_error continue are only counted in out. */
 int sc_run_finish(struct sc_run *run, struct sc_rank_result *out);
 
 /* The rank's histogram of kind k (enum sc_hist_kind), merged over its
@@ -47,10 +58,11 @@ const struct sc_hist *sc_run_hist(const struct sc_run *run, int k);
 
 void sc_run_destroy(struct sc_run *run);
 
-/* Removes the run directory of the rank's target, with everything in it,
- * unless the target says keep.  Only the first rank of a node on a target
- * (slot 0) does it; call it when every rank is done.  0 or -errno. */
-int sc_run_cleanup(const struct sc_plan *plan, const struct sc_place *place);
+/* Process-wide: fn(arg) is called on the thread that runs _create between
+ * chunks of untimed preparation (laying out data, creating an ingest
+ * dataset); when it returns nonzero, _create gives up with -EINTR.  NULL
+ * for none.  Job threads take no signals: they block all of them. */
+void sc_run_set_cancel(int (*fn)(void *arg), void *arg);
 
 /* CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t sc_now_ns(void);

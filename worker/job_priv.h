@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,7 @@
 #include "histogram.h"
 #include "job.h"
 #include "pattern.h"
+#include "verify.h"
 
 #define NS_PER_S 1000000000ull
 /* Buffers are aligned for O_DIRECT on any logical block size up to 4 KiB. */
@@ -21,6 +23,14 @@
 #define LAYOUT_CHUNK (1u << 20)
 /* Per-second series start with this many seconds and double when needed. */
 #define SECONDS_INITIAL 64u
+
+/* A job's failed I/Os: every one counted by errno, the first ones kept.
+ * Fixed size, so that recording one neither allocates nor locks. */
+struct job_ioerr {
+	uint64_t by_errno[SC_ERRNO_SLOTS];
+	uint32_t nkept;
+	struct sc_io_failure kept[SC_IO_FAILURES_KEPT];
+};
 
 struct job {
 	struct sc_run *run;
@@ -53,6 +63,11 @@ struct job {
 	char errmsg[SC_ERROR_MAX];
 	uint64_t started_ns, last_ns;
 	_Atomic int finished;
+	struct job_ioerr ioerr;
+	_Atomic uint64_t failed_ios; /* errors, read by sc_run_failed_ios */
+	struct sc_inject_state inject; /* the phase injects faults: the
+				  * wrapper's state, kept across engines */
+	struct sc_verifier *vfy;  /* verify: crc32c (io workloads), else NULL */
 };
 
 struct sc_run {
@@ -67,12 +82,30 @@ struct sc_run {
 	pthread_cond_t cond;
 	int released;           /* threads may go: 1 start, -1 abandon */
 	_Atomic int stop;
+	_Atomic int aborted;    /* on_error abort: a job failed (sc_run_aborted) */
 	struct sc_hist *hist[SC_HK_COUNT];
 	uint64_t planned_bytes;  /* set by workload setups; else from io */
+	int dirfd;               /* the run directory (not owned), -1: none */
 };
 
-/* Records the first error of the job (later ones only count). */
+/* Records the first error of the job (later ones are dropped) and stops
+ * the rank's phase: for errors after which the job cannot go on (a file
+ * that will not open, an engine that fails), whatever on_error says;
+ * with on_error abort, every rank's. */
 void sc_job_fail(struct job *j, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A read, write or fsync io that failed (res < 0) or moved fewer than
+ * want_bytes (a short transfer), on the file at path: counted by errno,
+ * kept among the job's first SC_IO_FAILURES_KEPT, then on_error applies.
+ * Returns 1 when the job must stop (stop-phase, abort: the failure becomes
+ * the job's error, as with sc_job_fail), 0 when it goes on (continue). */
+int sc_job_io_failed(struct job *j, const struct sc_io *io, uint64_t want_bytes, const char *path);
+
+/* At setup: the job's engine ops, the phase's engine or, when the phase
+ * injects faults, the wrapper around it (its state seeded per rank and
+ * job).  Then sc_job_engine_create makes an instance for conf. */
+void sc_job_engine_init(struct job *j);
+int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf);
 
 /* Accounts one completed read or write of len bytes: service latency lat,
  * completion at now; ignored before measure_start (ramp). */
@@ -86,8 +119,8 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes);
 /* Sleeps until when_ns on CLOCK_MONOTONIC. */
 void sc_job_sleep_until(uint64_t when_ns);
 
-/* mkdir -p.  0 or -errno. */
-int sc_job_mkdir_p(const char *path);
+/* True when untimed preparation should give up (sc_run_set_cancel). */
+bool sc_job_cancelled(void);
 
 /* Workload bodies: _setup runs in sc_run_create (untimed), _run in the job
  * thread from the common start on. */

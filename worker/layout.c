@@ -56,10 +56,27 @@ int sc_layout_place(const struct sc_plan *plan, const char *host, uint32_t rank,
 	return -ENOENT;
 }
 
+int sc_layout_run_dir_name(const struct sc_plan *plan, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "ssdcluster-%s", plan->run_id ? plan->run_id : "run");
+
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
 int sc_layout_run_dir(const struct sc_plan *plan, uint32_t target, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%s/ssdcluster-%s", plan->targets[target].path,
-			 plan->run_id ? plan->run_id : "run");
+	char name[256];
+	int n, rc = sc_layout_run_dir_name(plan, name, sizeof(name));
+
+	if (rc)
+		return rc;
+	n = snprintf(buf, len, "%s/%s", plan->targets[target].path, name);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+int sc_layout_job_name(const struct sc_place *place, uint32_t job, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "r%u.j%u.dat", place->rank, job);
 
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
@@ -72,12 +89,14 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
 	int n;
 
 	if (t->kind == SC_TARGET_DIR) {
-		char dir[4096];
+		char dir[4096], name[64];
 		int err = sc_layout_run_dir(plan, place->target, dir, sizeof(dir));
 
+		if (!err)
+			err = sc_layout_job_name(place, job, name, sizeof(name));
 		if (err)
 			return err;
-		n = snprintf(path, len, "%s/r%u.j%u.dat", dir, place->rank, job);
+		n = snprintf(path, len, "%s/%s", dir, name);
 		*offset_bytes = 0;
 	} else {
 		n = snprintf(path, len, "%s", t->path);
@@ -154,7 +173,9 @@ uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint3
 		for (uint32_t p = 0; p < plan->nphases; p++) {
 			const struct sc_io_spec *io = &plan->phases[p].io;
 
-			if (io->engine != SC_ENGINE_NULL && io->jobs > j && io->size_bytes > largest)
+			/* verify_only phases read a kept run: they store nothing */
+			if (io->engine != SC_ENGINE_NULL && !io->verify_only && io->jobs > j &&
+			    io->size_bytes > largest)
 				largest = io->size_bytes;
 		}
 		need = sat_add(need, largest);
@@ -175,25 +196,32 @@ uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
 	return sat_mul(per_rank_batches, in->epochs);
 }
 
-int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
-			 size_t len)
+int sc_layout_ingest_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len)
 {
 	const struct sc_phase *ph = &plan->phases[phase];
-	int n = snprintf(buf, len, "%s/ssdcluster-datasets/", plan->targets[target].path);
-	size_t at;
-	int m;
+	size_t at = sizeof("ssdcluster-datasets/") - 1;
+	int n =
+	    snprintf(buf, len, "ssdcluster-datasets/%s-%ux%lluB", ph->group ? ph->group : "ingest",
+		     ph->ingest.files, (unsigned long long)ph->ingest.file_bytes);
 
 	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	at = (size_t)n;
-	m = snprintf(buf + at, len - at, "%s-%ux%lluB", ph->group ? ph->group : "ingest",
-		     ph->ingest.files, (unsigned long long)ph->ingest.file_bytes);
-	if (m < 0 || (size_t)m >= len - at)
 		return -ENAMETOOLONG;
 	for (char *c = buf + at; *c; c++)
 		if (*c == '/')
 			*c = '_'; /* one directory per group, whatever its name */
 	return 0;
+}
+
+int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+			 size_t len)
+{
+	char sub[512];
+	int n, rc = sc_layout_ingest_subdir(plan, phase, sub, sizeof(sub));
+
+	if (rc)
+		return rc;
+	n = snprintf(buf, len, "%s/%s", plan->targets[target].path, sub);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
 void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
@@ -242,17 +270,26 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 /* Scaled checkpoint files are multiples of this, so O_DIRECT works on them. */
 #define CKPT_ALIGN 4096u
 
+int sc_layout_ckpt_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len)
+{
+	const struct sc_phase *ph = &plan->phases[phase];
+	int n = snprintf(buf, len, "%s/global_epoch1_step%u", ph->group ? ph->group : "ckpt",
+			 ph->ckpt.index);
+
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
 int sc_layout_ckpt_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
 		       size_t len)
 {
-	const struct sc_phase *ph = &plan->phases[phase];
-	char run_dir[4096];
+	char run_dir[4096], sub[256];
 	int n, rc = sc_layout_run_dir(plan, target, run_dir, sizeof(run_dir));
 
+	if (!rc)
+		rc = sc_layout_ckpt_subdir(plan, phase, sub, sizeof(sub));
 	if (rc)
 		return rc;
-	n = snprintf(buf, len, "%s/%s/global_epoch1_step%u", run_dir, ph->group ? ph->group : "ckpt",
-		     ph->ckpt.index);
+	n = snprintf(buf, len, "%s/%s", run_dir, sub);
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 

@@ -30,9 +30,15 @@ int sc_layout_place(const struct sc_plan *plan, const char *host,
 		    uint32_t rank, uint32_t local_rank, uint32_t local_nranks,
 		    struct sc_place *out);
 
-/* The run subdirectory of a directory target: "<path>/ssdcluster-<run_id>". */
+/* The run subdirectory of a directory target: "<path>/ssdcluster-<run_id>";
+ * _name gives its last component.  0 or -ENAMETOOLONG. */
 int sc_layout_run_dir(const struct sc_plan *plan, uint32_t target,
 		      char *buf, size_t len);
+int sc_layout_run_dir_name(const struct sc_plan *plan, char *buf, size_t len);
+
+/* The name of a job's file in the run directory: "r<rank>.j<job>.dat".
+ * 0 or -ENAMETOOLONG. */
+int sc_layout_job_name(const struct sc_place *place, uint32_t job, char *buf, size_t len);
 
 /* The file and starting offset of job `job` of the rank at place in phase.
  * Dir targets: "<run_dir>/r<rank>.j<job>.dat" at offset 0.  File and block
@@ -44,7 +50,7 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
 
 /* Bytes of target capacity the run needs when nslots ranks of one node
  * share the target: dir targets, the sum of every job file's largest size
- * over all phases, plus every checkpoint (at most nslots times the largest
+ * over all phases (verify_only phases read a kept run: none), plus every checkpoint (at most nslots times the largest
  * rank's share) and ingest dataset; file/block targets, the largest region
  * span.  Saturates at UINT64_MAX (no capacity covers it) instead of
  * wrapping around. */
@@ -76,11 +82,15 @@ uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
  * group name becomes '_').  0 or -ENAMETOOLONG. */
 int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
 			 size_t len);
+/* The same below the target: "ssdcluster-datasets/<group>-...". */
+int sc_layout_ingest_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len);
 
 /* Checkpoint phases.  The directory of one checkpoint on a target:
  * "<run dir>/<group>/global_epoch1_step<index>".  0 or -ENAMETOOLONG. */
 int sc_layout_ckpt_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
 		       size_t len);
+/* The same below the run directory: "<group>/global_epoch1_step<index>". */
+int sc_layout_ckpt_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len);
 
 /* The rank whose files rank place->rank handles in phase: itself, or for a
  * restore with restore_shift s, the rank s nodes on (rank + s * ranks per

@@ -35,6 +35,17 @@ static const char *const stonewall_names[SC_STONEWALL_COUNT] = {
 	[SC_STONEWALL_FIRST_DONE] = "first_done",
 };
 
+static const char *const verify_names[SC_VERIFY_COUNT] = {
+	[SC_VERIFY_NONE] = "none",
+	[SC_VERIFY_CRC32C] = "crc32c",
+};
+
+static const char *const on_error_names[SC_ON_ERROR_COUNT] = {
+	[SC_ON_ERROR_STOP_PHASE] = "stop-phase",
+	[SC_ON_ERROR_CONTINUE] = "continue",
+	[SC_ON_ERROR_ABORT] = "abort",
+};
+
 static int find_name(const char *const *names, int n, const char *s)
 {
 	for (int i = 0; i < n; i++)
@@ -125,4 +136,24 @@ void sc_plan_exit(struct sc_plan *plan)
 	free(plan->run_id);
 	free(plan->config_path);
 	memset(plan, 0, sizeof(*plan));
+}
+
+const char *sc_verify_name(enum sc_verify v)
+{
+	return name_of(verify_names, SC_VERIFY_COUNT, (int)v);
+}
+
+int sc_verify_parse(const char *s)
+{
+	return find_name(verify_names, SC_VERIFY_COUNT, s);
+}
+
+const char *sc_on_error_name(enum sc_on_error e)
+{
+	return name_of(on_error_names, SC_ON_ERROR_COUNT, (int)e);
+}
+
+int sc_on_error_parse(const char *s)
+{
+	return find_name(on_error_names, SC_ON_ERROR_COUNT, s);
 }

@@ -42,6 +42,35 @@ enum sc_workload {
 	SC_WORKLOAD_COUNT
 };
 
+/* Whether written blocks carry a checked header (offset, run id, sequence,
+ * checksum) that reads of them verify. */
+enum sc_verify {
+	SC_VERIFY_NONE = 0,
+	SC_VERIFY_CRC32C,
+	SC_VERIFY_COUNT
+};
+
+/* What a rank does when an I/O fails.  Whichever, the run then counts as
+ * failed (exit 1). */
+enum sc_on_error {
+	SC_ON_ERROR_STOP_PHASE = 0, /* stop the rank's phase (the others finish
+				     * theirs); no later phase runs */
+	SC_ON_ERROR_CONTINUE,       /* count it and go on; every phase runs */
+	SC_ON_ERROR_ABORT,          /* stop every rank's phase at once; no
+				     * later phase runs */
+	SC_ON_ERROR_COUNT
+};
+
+/* Fault injection (tests): reads and writes that fail with -errno_val
+ * without reaching the device.  every: each every-th of a job; ppm (when
+ * every is 0): each with this probability in parts per million (seeded by
+ * phase seed, rank and job).  Both 0: none. */
+struct sc_inject {
+	uint64_t every;
+	uint32_t ppm;
+	int32_t errno_val;
+};
+
 /* One storage target as the config names it. */
 struct sc_target_spec {
 	char *path;
@@ -50,6 +79,8 @@ struct sc_target_spec {
 	bool keep;                  /* directory targets: keep the run files */
 	bool allow_destroy;         /* file/block targets: writing allowed */
 	char *hosts;                /* host pattern, NULL = every host */
+	bool wipe_signatures_ok;    /* block targets: a filesystem, RAID, LVM or
+				     * partition-table signature may be overwritten */
 };
 
 /* One cell of work: what each job thread of each rank does. */
@@ -70,6 +101,11 @@ struct sc_io_spec {
 	uint64_t rate_iops;         /* per rank, over its jobs; 0 = closed loop.
 				     * Open loop: each I/O has an intended start
 				     * and response time counts from it. */
+	enum sc_verify verify;      /* writes carry headers that reads check */
+	bool verify_only;           /* read back a kept earlier run and check it */
+	enum sc_on_error on_error;
+	uint64_t timeout_ns;        /* 0: the planned duration plus a grace period */
+	struct sc_inject inject;    /* tests: injected I/O errors */
 };
 
 /* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,
@@ -127,6 +163,9 @@ struct sc_plan {
 	struct sc_target_spec *targets;
 	uint32_t nphases;
 	struct sc_phase *phases;
+	bool allow_destroy;         /* --allow-destroy on rank 0's command line:
+				     * with a target's allow_destroy, writing a
+				     * file or block target is allowed */
 };
 
 /* Frees everything the plan owns (not the struct itself); NULL-safe. */
@@ -143,6 +182,10 @@ const char *sc_workload_name(enum sc_workload w);
 int sc_workload_parse(const char *s);
 const char *sc_stonewall_name(enum sc_stonewall s);
 int sc_stonewall_parse(const char *s);
+const char *sc_verify_name(enum sc_verify v);
+int sc_verify_parse(const char *s);
+const char *sc_on_error_name(enum sc_on_error e);
+int sc_on_error_parse(const char *s);
 
 /* True when the pattern reads / writes at all. */
 bool sc_rw_reads(enum sc_rw rw);

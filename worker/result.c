@@ -1,6 +1,9 @@
-/* result.c -- lifetime of rank results, phase records and run records. */
+/* result.c -- lifetime of rank results, phase records and run records, and
+ * the names results give a phase status and an errno. */
 #include "result.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +14,15 @@ void sc_rank_result_exit(struct sc_rank_result *r)
 	free(r->seconds);
 	r->seconds = NULL;
 	r->nseconds = 0;
+	free(r->errnos);
+	r->errnos = NULL;
+	r->nerrnos = 0;
+	free(r->failures);
+	r->failures = NULL;
+	r->nfailures = 0;
+	free(r->verify_kept);
+	r->verify_kept = NULL;
+	r->verify_nkept = 0;
 }
 
 void sc_phase_record_exit(struct sc_phase_record *rec)
@@ -38,4 +50,52 @@ void sc_run_record_exit(struct sc_run_record *rec)
 	free(rec->version);
 	sc_plan_exit(&rec->plan);
 	memset(rec, 0, sizeof(*rec));
+}
+
+const char *sc_phase_status_name(enum sc_phase_status s)
+{
+	switch (s) {
+	case SC_PHASE_OK:
+		return "ok";
+	case SC_PHASE_ERRORS:
+		return "errors";
+	case SC_PHASE_STOPPED_ON_ERROR:
+		return "stopped_on_error";
+	case SC_PHASE_ABORTED:
+		return "aborted";
+	case SC_PHASE_INTERRUPTED:
+		return "interrupted";
+	case SC_PHASE_TIMED_OUT:
+		return "timed_out";
+	case SC_PHASE_STATUS_COUNT:
+		break;
+	}
+	return "?";
+}
+
+enum sc_phase_status sc_phase_status_of(enum sc_on_error on_error,
+					const struct sc_rank_result *ranks, uint32_t nranks)
+{
+	bool stopped = false, failed = false;
+
+	for (uint32_t i = 0; i < nranks; i++) {
+		stopped |= ranks[i].error[0] != '\0';
+		failed |= ranks[i].errors != 0;
+	}
+	if (stopped)
+		return on_error == SC_ON_ERROR_ABORT ? SC_PHASE_ABORTED : SC_PHASE_STOPPED_ON_ERROR;
+	return failed ? SC_PHASE_ERRORS : SC_PHASE_OK;
+}
+
+const char *sc_errno_name(int err, char *buf, size_t len)
+{
+	const char *name = err > 0 ? strerrorname_np(err) : NULL;
+
+	if (err == 0)
+		snprintf(buf, len, "short");
+	else if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "E%d", err);
+	return buf;
 }

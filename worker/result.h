@@ -6,10 +6,12 @@
 #ifndef SC_RESULT_H
 #define SC_RESULT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "histogram.h"
 #include "plan.h"
+#include "verify.h"
 
 enum sc_dir { SC_DIR_READ = 0, SC_DIR_WRITE = 1, SC_DIR_COUNT = 2 };
 
@@ -26,6 +28,54 @@ enum sc_hist_kind {
 
 #define SC_HOST_MAX 64
 #define SC_ERROR_MAX 256
+
+/* Failed I/Os: a rank counts every one by errno, and keeps the first
+ * SC_IO_FAILURES_KEPT (by time) in full.  Errno 0 stands for a short
+ * transfer (fewer bytes than asked, no error); errnos from
+ * SC_ERRNO_SLOTS - 1 up are counted together in that last slot (Linux's
+ * stop at 133). */
+#define SC_ERRNO_SLOTS 256
+#define SC_IO_FAILURES_KEPT 100
+/* A kept failure's file, relative to its target (the tail when longer). */
+#define SC_IO_FAILURE_FILE_MAX 128
+
+/* Failed I/Os with one errno. */
+struct sc_errno_count {
+	int32_t err;                /* errno; 0 = short transfer */
+	uint64_t count;
+};
+
+/* One failed I/O, as kept. */
+struct sc_io_failure {
+	int64_t time_ns;            /* completion, relative to the common start
+				     * (comparable across ranks) */
+	uint64_t offset_bytes;      /* in file */
+	uint32_t len_bytes;         /* asked for; 0 for fsync */
+	int32_t err;                /* errno; 0 = short transfer */
+	uint8_t op;                 /* same values as enum sc_op (engine.h):
+				     * 0 read, 1 write, 2 fsync */
+	uint32_t job;               /* the rank's job (thread) that issued it */
+	char file[SC_IO_FAILURE_FILE_MAX]; /* relative to the target's path;
+				     * "" when the target is the file itself */
+};
+
+/* How a phase ended.  Results spell it sc_phase_status_name(). */
+enum sc_phase_status {
+	SC_PHASE_OK = 0,            /* no failed I/O, no rank stopped */
+	SC_PHASE_ERRORS,            /* on_error continue: I/Os failed, every
+				     * rank ran the phase to its end */
+	SC_PHASE_STOPPED_ON_ERROR,  /* a rank stopped the phase at its first
+				     * failure (stop-phase, or an error no rank
+				     * can go on after); the others finished */
+	SC_PHASE_ABORTED,           /* on_error abort: every rank stopped at the
+				     * first failure; the record is partial */
+	SC_PHASE_INTERRUPTED,       /* SIGINT or SIGTERM stopped it: what the
+				     * ranks had measured until then */
+	SC_PHASE_TIMED_OUT,         /* a rank missed the phase's deadline (dead
+				     * or hung): nothing measured, the late
+				     * ranks named in their rows' errors */
+	SC_PHASE_STATUS_COUNT
+};
 
 /* One second of a per-second series.  Second k covers [k s, k+1 s) after
  * the phase's measured start (common start + ramp) on rank 0's clock. */
@@ -70,6 +120,16 @@ struct sc_rank_result {
 				     * times; empty on other ranks */
 	uint32_t nseconds;
 	struct sc_second *seconds;  /* heap, nseconds entries */
+	uint32_t nerrnos;           /* errors split by errno: entries with */
+	struct sc_errno_count *errnos; /* count > 0, increasing err, summing to
+				     * errors; heap (NULL when none) */
+	uint32_t nfailures;         /* the first failed I/Os, at most */
+	struct sc_io_failure *failures; /* SC_IO_FAILURES_KEPT, by time; heap */
+	uint64_t verify_checked;    /* verify: blocks read and checked */
+	uint64_t verify_mismatches; /* verify: of them, blocks that failed */
+	uint32_t verify_nkept;
+	struct sc_verify_mismatch *verify_kept; /* heap: the first mismatches, at
+				     * most SC_VERIFY_KEEP, in job order */
 };
 
 /* One phase as rank 0 keeps it: every rank's row plus the merged
@@ -86,6 +146,7 @@ struct sc_phase_record {
 	struct sc_hist *lat[SC_DIR_COUNT]; /* heap, merged over all ranks */
 	struct sc_hist *resp[SC_DIR_COUNT]; /* heap or NULL (no open loop) */
 	struct sc_hist *batch_wait; /* heap or NULL (not ingest) */
+	enum sc_phase_status status;
 };
 
 /* A whole run as results.pb keeps it: the plan and every finished phase. */
@@ -104,5 +165,20 @@ struct sc_run_record {
 void sc_phase_record_exit(struct sc_phase_record *rec);
 void sc_rank_result_exit(struct sc_rank_result *r);
 void sc_run_record_exit(struct sc_run_record *rec);
+
+/* "ok", "errors", "stopped_on_error", "aborted", "interrupted",
+ * "timed_out"; "?" for another value. */
+const char *sc_phase_status_name(enum sc_phase_status s);
+
+/* How a phase with these ranks ended under on_error: aborted or stopped
+ * when a rank stopped with an error, errors when I/Os failed but no rank
+ * stopped, else ok. */
+enum sc_phase_status sc_phase_status_of(enum sc_on_error on_error,
+					const struct sc_rank_result *ranks, uint32_t nranks);
+
+/* The name results give a failed I/O's errno: "EIO", ..., "short" for 0
+ * (a short transfer), "E<n>" for one the C library cannot name.  buf
+ * holds at least 16 bytes; returns the name. */
+const char *sc_errno_name(int err, char *buf, size_t len);
 
 #endif

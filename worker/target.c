@@ -4,13 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <mntent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+
+#include "guard.h"
 
 /* Smallest alignment O_DIRECT may need; what we assume when nothing says. */
 #define SC_MIN_ALIGN 512u
@@ -30,24 +31,6 @@ static uint32_t dio_align(const char *path)
 	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align >= SC_MIN_ALIGN)
 		return stx.stx_dio_offset_align;
 	return SC_MIN_ALIGN;
-}
-
-/* 1 when the block device rdev is mounted (listed in /proc/self/mounts). */
-static int dev_mounted(dev_t rdev)
-{
-	FILE *f = setmntent("/proc/self/mounts", "r");
-	struct mntent *m;
-	struct stat st;
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (!found && (m = getmntent(f)) != NULL)
-		if (m->mnt_fsname[0] == '/' && stat(m->mnt_fsname, &st) == 0 &&
-		    S_ISBLK(st.st_mode) && st.st_rdev == rdev)
-			found = 1;
-	endmntent(f);
-	return found;
 }
 
 int sc_target_probe(const char *path, struct sc_target_info *info)
@@ -93,7 +76,7 @@ int sc_target_probe(const char *path, struct sc_target_info *info)
 		info->size_bytes = size;
 		info->avail_bytes = size;
 		info->align_bytes = lbs >= (int)SC_MIN_ALIGN ? (uint32_t)lbs : SC_MIN_ALIGN;
-		info->mounted = dev_mounted(st.st_rdev);
+		info->mounted = sc_guard_mounted("", st.st_rdev, NULL, 0) > 0;
 		return 0;
 	}
 	return -EINVAL;

@@ -12,7 +12,7 @@ struct sc_target_info {
 	uint64_t avail_bytes;   /* dir: free space for us; else size_bytes */
 	uint32_t align_bytes;   /* O_DIRECT offset/length alignment (logical
 				 * block size), at least 512 */
-	int mounted;            /* block: 1 if the device holds a mounted fs */
+	int mounted;            /* block: 1 if it or a partition is mounted */
 };
 
 /* Looks at path without changing anything.  0, or -errno (-ENOENT when it

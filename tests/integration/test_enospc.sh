@@ -47,7 +47,15 @@ assert small["cluster"]["total_bytes"] == 2 << 20, small["cluster"]["total_bytes
 assert small["cluster"]["errors"] == 0
 assert fill["cluster"]["errors"] >= 1, fill["cluster"]
 assert any("No space left" in e for e in fill["errors"]), fill["errors"]
-print("results.json keeps the finished phase and the failed one's errors")
+assert small["status"] == "ok" and fill["status"] == "stopped_on_error", fill["status"]
+# a real (not injected) error, counted by errno with where it happened
+ie = fill["io_errors"]
+assert ie["failed_ios"] == fill["cluster"]["errors"], ie
+assert [e["errno"] for e in ie["by_errno"]] == ["ENOSPC"], ie["by_errno"]
+f = ie["first_failures"][0]
+assert f["op"] == "write" and f["errno"] == "ENOSPC" and "/mnt/" in f["path"], f
+assert f["file"].startswith("ssdcluster-") and f["len_bytes"] == 1 << 20, f
+print("results.json keeps the finished phase and the failed one's errors, by errno")
 PY
 [ "$(count_entries "$T/mnt/a")" -eq 0 ] && [ "$(count_entries "$T/mnt/b")" -eq 0 ] ||
 	fail "run files left behind after the failure"

@@ -110,7 +110,9 @@ static void make_plan(struct sc_plan *p)
 	    .keep = true,
 	    .allow_destroy = true,
 	    .hosts = xstrdup("gpu0[9]"),
+	    .wipe_signatures_ok = true,
 	};
+	p->allow_destroy = true;
 	p->nphases = 6;
 	p->phases = xcalloc(6, sizeof(*p->phases));
 	for (uint32_t i = 0; i < 3; i++) {
@@ -139,6 +141,11 @@ static void make_plan(struct sc_plan *p)
 		    .engine = i == 1 ? SC_ENGINE_NULL : SC_ENGINE_PSYNC,
 		    .seed = i == 2 ? UINT64_MAX : UINT64_C(0x5eed) + i,
 		    .rate_iops = i == 2 ? UINT64_MAX : 1000 * i,
+		    .verify = i == 1 ? SC_VERIFY_CRC32C : SC_VERIFY_NONE,
+		    .verify_only = i == 2,
+		    .on_error = (enum sc_on_error)i,
+		    .timeout_ns = i == 2 ? UINT64_MAX : UINT64_C(90000000000) + i,
+		    .inject = {.every = 1000 * i, .ppm = 1000000u - i, .errno_val = 5 + (int)i},
 		};
 	}
 
@@ -253,7 +260,10 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		CHECK(x->allow_destroy == y->allow_destroy, "%s: targets[%u].allow_destroy", what,
 		      i);
 		CHECK(str_eq(x->hosts, y->hosts), "%s: targets[%u].hosts", what, i);
+		CHECK(x->wipe_signatures_ok == y->wipe_signatures_ok,
+		      "%s: targets[%u].wipe_signatures_ok", what, i);
 	}
+	CHECK(a->allow_destroy == b->allow_destroy, "%s: allow_destroy", what);
 	for (uint32_t i = 0; i < a->nphases; i++) {
 		const struct sc_phase *x = &a->phases[i], *y = &b->phases[i];
 		const struct sc_io_spec *u = &x->io, *v = &y->io;
@@ -280,6 +290,13 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		CHECK(u->engine == v->engine, "%s: phases[%u].io.engine", what, i);
 		CHECK(u->seed == v->seed, "%s: phases[%u].io.seed", what, i);
 		CHECK(u->rate_iops == v->rate_iops, "%s: phases[%u].io.rate_iops", what, i);
+		CHECK(u->verify == v->verify && u->verify_only == v->verify_only,
+		      "%s: phases[%u].io.verify", what, i);
+		CHECK(u->on_error == v->on_error, "%s: phases[%u].io.on_error", what, i);
+		CHECK(u->timeout_ns == v->timeout_ns, "%s: phases[%u].io.timeout_ns", what, i);
+		CHECK(u->inject.every == v->inject.every && u->inject.ppm == v->inject.ppm &&
+			  u->inject.errno_val == v->inject.errno_val,
+		      "%s: phases[%u].io.inject", what, i);
 		compare_ckpt(&x->ckpt, &y->ckpt, what, i);
 		compare_ingest(&x->ingest, &y->ingest, what, i);
 	}
@@ -355,6 +372,32 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 	/* the largest varints */
 	if (nseconds)
 		r->seconds[nseconds - 1].bytes[SC_DIR_WRITE] = UINT64_MAX;
+
+	/* failed I/Os: short transfers, EIO, ENOSPC; seed 1 keeps the most
+	 * failures, with the longest file names and the largest errno slot */
+	if (seed == 1)
+		r->errors = 1000;
+	r->nerrnos = 3;
+	r->errnos = xcalloc(3, sizeof(*r->errnos));
+	r->errnos[0] = (struct sc_errno_count){.err = 0, .count = 1};
+	r->errnos[1] = (struct sc_errno_count){.err = EIO, .count = r->errors - 2};
+	r->errnos[2] = (struct sc_errno_count){.err = seed == 1 ? SC_ERRNO_SLOTS - 1 : ENOSPC,
+					       .count = 1};
+	r->nfailures = seed == 1 ? SC_IO_FAILURES_KEPT : 3;
+	r->failures = xcalloc(r->nfailures, sizeof(*r->failures));
+	for (uint32_t i = 0; i < r->nfailures; i++) {
+		struct sc_io_failure *f = &r->failures[i];
+
+		f->time_ns = -5 + (int64_t)(i * 1000 + seed);
+		f->offset_bytes = i == 1 ? UINT64_MAX : (uint64_t)i * 4096 + seed;
+		f->len_bytes = i == 2 ? 0 : 4096;
+		f->err = i ? EIO : 0;
+		f->op = (uint8_t)(i % 3);
+		f->job = i + (uint32_t)seed;
+		snprintf(f->file, sizeof(f->file), "ssdcluster-run/r%u.j%u.dat", rank, i);
+		if (seed == 1)
+			memset(f->file, 'f', SC_IO_FAILURE_FILE_MAX - 1);
+	}
 }
 
 static void compare_summary(const struct sc_lat_summary *x, const struct sc_lat_summary *y,
@@ -406,6 +449,20 @@ static void compare_rank(const struct sc_rank_result *a, const struct sc_rank_re
 	if (a->nseconds == b->nseconds && a->nseconds)
 		CHECK(memcmp(a->seconds, b->seconds, a->nseconds * sizeof(*a->seconds)) == 0,
 		      "%s: seconds differ", what);
+	CHECK(a->nerrnos == b->nerrnos, "%s: nerrnos %u != %u", what, a->nerrnos, b->nerrnos);
+	for (uint32_t i = 0; i < a->nerrnos && i < b->nerrnos; i++)
+		CHECK(a->errnos[i].err == b->errnos[i].err && a->errnos[i].count == b->errnos[i].count,
+		      "%s: errnos[%u]", what, i);
+	CHECK(a->nfailures == b->nfailures, "%s: nfailures %u != %u", what, a->nfailures,
+	      b->nfailures);
+	for (uint32_t i = 0; i < a->nfailures && i < b->nfailures; i++) {
+		const struct sc_io_failure *x = &a->failures[i], *y = &b->failures[i];
+
+		CHECK(x->time_ns == y->time_ns && x->offset_bytes == y->offset_bytes &&
+			  x->len_bytes == y->len_bytes && x->err == y->err && x->op == y->op &&
+			  x->job == y->job && !strcmp(x->file, y->file),
+		      "%s: failures[%u]", what, i);
+	}
 }
 
 static struct sc_hist *make_hist(uint64_t scale, uint64_t n)
@@ -444,6 +501,7 @@ static void make_run(struct sc_run_record *run)
 		ph->measure_start_ns = INT64_C(5000000000) + p;
 		ph->firstdone_ns = INT64_C(64000000000) + p;
 		ph->merge_ns = INT64_C(1875000) + p;
+		ph->status = p ? SC_PHASE_ABORTED : SC_PHASE_ERRORS;
 		ph->nranks = 3;
 		ph->ranks = xcalloc(3, sizeof(*ph->ranks));
 		for (uint32_t r = 0; r < 3; r++)
@@ -490,6 +548,7 @@ static void compare_run(const struct sc_run_record *a, const struct sc_run_recor
 		      "run: phases[%u].measure_start_ns", p);
 		CHECK(x->firstdone_ns == y->firstdone_ns, "run: phases[%u].firstdone_ns", p);
 		CHECK(x->merge_ns == y->merge_ns, "run: phases[%u].merge_ns", p);
+		CHECK(x->status == y->status, "run: phases[%u].status", p);
 		CHECK(x->nranks == y->nranks, "run: phases[%u].nranks", p);
 		for (uint32_t r = 0; r < x->nranks && r < y->nranks; r++) {
 			char what[64];
@@ -810,6 +869,10 @@ static void test_pack_refuses_workloads(void)
 	RUN_PACK(-EINVAL, u_.phases[0].firstdone_ns = INT64_MIN);
 	RUN_PACK(-EINVAL, u_.phases[0].merge_ns = INT64_C(1) << 62);
 	RUN_PACK(0, sc_hist_init(u_.phases[0].batch_wait));
+
+	/* how a phase ended */
+	RUN_PACK(0, u_.phases[1].status = SC_PHASE_TIMED_OUT);
+	RUN_PACK(-EINVAL, u_.phases[0].status = SC_PHASE_STATUS_COUNT);
 }
 
 /* Structs that unpack would refuse are refused by pack already. */
@@ -844,6 +907,43 @@ static void test_pack_refuses(void)
 	err = sc_run_record_pack(&run, &buf, &len);
 	CHECK(err == -EINVAL, "pack of phases out of order: %d", err);
 	run.phases[1].phase = 2;
+	run.phases[1].status = SC_PHASE_STATUS_COUNT;
+	err = sc_run_record_pack(&run, &buf, &len);
+	CHECK(err == -EINVAL, "pack of phase status out of range: %d", err);
+	run.phases[1].status = SC_PHASE_OK;
+	{
+		struct sc_rank_result *r = &run.phases[0].ranks[1];
+
+		r->errnos[1].count++;
+		CHECK(sc_run_record_pack(&run, &buf, &len) == -EINVAL,
+		      "pack of errno counts that do not sum to errors");
+		r->errnos[1].count--;
+		r->errnos[2].err = EIO;
+		CHECK(sc_run_record_pack(&run, &buf, &len) == -EINVAL,
+		      "pack of errnos out of order");
+		r->errnos[2].err = SC_ERRNO_SLOTS;
+		CHECK(sc_run_record_pack(&run, &buf, &len) == -EINVAL,
+		      "pack of an errno beyond the slots");
+		r->errnos[2].err = ENOSPC;
+		r->failures[1].op = 3;
+		CHECK(sc_run_record_pack(&run, &buf, &len) == -EINVAL, "pack of failure op 3");
+		r->failures[1].op = 1;
+		r->failures[2].time_ns = r->failures[1].time_ns - 1;
+		CHECK(sc_run_record_pack(&run, &buf, &len) == -EINVAL,
+		      "pack of failures out of time order");
+		r->failures[2].time_ns = r->failures[1].time_ns;
+		/* 5 kept, 4 failed: refused before the (3-entry) array is read */
+		r->nfailures = 5;
+		r->errors = 4;
+		r->errnos[1].count = 2;
+		CHECK(sc_run_record_pack(&run, &buf, &len) == -EINVAL,
+		      "pack of more kept failures than errors");
+		r->nfailures = 3;
+		memset(r->failures[0].file, 'x', SC_IO_FAILURE_FILE_MAX);
+		CHECK(sc_run_record_pack(&run, &buf, &len) == -EINVAL,
+		      "pack of an unterminated file name");
+		r->failures[0].file[0] = '\0';
+	}
 	err = sc_run_record_pack(&run, &buf, &len);
 	CHECK(err == 0, "pack after undoing every change: %d", err);
 	free(buf);

@@ -440,6 +440,17 @@ static void test_defaults(void)
 				     .direct = true,
 				     .engine = SC_ENGINE_URING,
 				     .seed = 1});
+	CHECK(sc_config_plan(cfg)->phases[0].io.timeout_ns == 0, "no timeout by default");
+	sc_config_destroy(cfg);
+	/* timeout: any workload, from defaults too; longer than runtime + ramp */
+	cfg = load_ok("targets: [{path: @D}]\ndefaults: {timeout: 2m}\nphases:\n"
+		      "  - {rw: read, runtime: 4s, ramp: 1s, timeout: 5001ms}\n"
+		      "  - {workload: checkpoint, model: llama3-8b, scale: 0.00001}\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	CHECK(sc_config_plan(cfg)->phases[0].io.timeout_ns == 5001000000ull, "timeout 5001ms");
+	CHECK(sc_config_plan(cfg)->phases[1].io.timeout_ns == 120 * NS, "timeout from defaults");
 	sc_config_destroy(cfg);
 }
 
@@ -588,6 +599,22 @@ static void test_set(void)
 		const char *s[] = {"runtime"};
 		EXPECT_SET_ERR(yaml, s, "--set runtime: expected KEY=VALUE");
 	}
+	/* The destroy opt-ins come from the config file only. */
+	{
+		const char *s[] = {"targets.0.allow_destroy=true"};
+		EXPECT_SET_ERR(yaml, s,
+			       "--set targets.0.allow_destroy=true: allow_destroy is never taken "
+			       "from --set: write it on the target in the config file");
+	}
+	{
+		const char *s[] = {"allow_destroy=true"};
+		EXPECT_SET_ERR(yaml, s, "--set allow_destroy=true: allow_destroy is never taken");
+	}
+	{
+		const char *s[] = {"targets.1.wipe_signatures_ok=true"};
+		EXPECT_SET_ERR(yaml, s,
+			       "--set targets.1.wipe_signatures_ok=true: wipe_signatures_ok is never");
+	}
 	{
 		const char *s[] = {"phases.0.bs=12KX"};
 		EXPECT_SET_ERR(
@@ -688,6 +715,9 @@ static void test_errors(void)
 	EXPECT_ERR(HEAD "    runtime: 5s\n    io_size: 1GiB\n",
 		   "@P:6:14: phases.0.io_size: runtime and io_size are alternatives");
 	EXPECT_ERR(HEAD "    ramp: 2s\n", "@P:5:11: phases.0.ramp: ramp needs runtime");
+	EXPECT_ERR(HEAD "    runtime: 4s\n    ramp: 1s\n    timeout: 5s\n",
+		   "@P:7:14: phases.0.timeout: timeout 5.00 s is not longer than the phase's "
+		   "runtime + ramp (5.00 s)");
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - rw: write\n    rwmixread: 70\n",
 		   "@P:5:16: phases.0.rwmixread: rwmixread only applies to rw: randrw (this phase "
 		   "is write)");
@@ -726,6 +756,20 @@ static void test_errors(void)
 		   "@P:5:11: phases.1.name: \"phase0\" is already the name of phases.0");
 	EXPECT_ERR(HEAD "    name: \"a b\"\n",
 		   "@P:5:11: phases.0.name: \"a b\" is not a phase name");
+	/* a checkpoint phase's directory is named after it: no way out of the run */
+	EXPECT_ERR(HEAD "    name: \"..\"\n",
+		   "@P:5:11: phases.0.name: \"..\" is not a phase name (start with a letter or "
+		   "digit");
+	EXPECT_ERR(HEAD "    name: .\n", "@P:5:11: phases.0.name: \".\" is not a phase name");
+	EXPECT_ERR(HEAD "    name: .hidden\n",
+		   "@P:5:11: phases.0.name: \".hidden\" is not a phase name");
+	EXPECT_ERR(HEAD "    name: -x\n", "@P:5:11: phases.0.name: \"-x\" is not a phase name");
+	char okpath[512];
+	struct sc_config *ok =
+	    load_ok(HEAD "    name: 1st_pass-v2.0\n", NULL, 0, okpath, sizeof(okpath), __LINE__);
+
+	CHECK(ok != NULL, "a name starting with a digit, with _ - and . after it, is fine");
+	sc_config_destroy(ok);
 }
 
 static void test_targets(void)
@@ -979,7 +1023,7 @@ static void test_checkpoint_errors(void)
 		   "@P:6:5: phases.0.frobnicate: unknown key (a phase takes, for workload "
 		   "checkpoint: name, workload, iodepth, jobs, fsync, direct, engine, seed, "
 		   "stonewall, model, tp, pp, dp, zero, checkpoints, compute_between, block_size, "
-		   "scale, restore, restore_shift)");
+		   "scale, restore, restore_shift, on_error, timeout, inject)");
 	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
 		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");
 	/* Values. */
@@ -1391,6 +1435,67 @@ static void test_limits(void)
 		   "@P:6:11: phases.0.ramp: ramp 2.00 s is not shorter than runtime 2.00 s");
 }
 
+/* inject: every or probability, an errno by name or number, in every
+ * workload and from defaults; each mistake at its key. */
+static void test_inject(void)
+{
+	static const char *const sets[] = {"phases.1.inject.every=7"};
+	struct sc_config *cfg;
+	char path[512];
+
+	cfg = load_ok("targets: [{path: @D}]\n"
+		      "defaults:\n  inject: {probability: 0.001, errno: enodata}\n"
+		      "phases:\n"
+		      "  - rw: read\n    inject: {every: 1000, errno: EIO}\n"
+		      "  - rw: write\n    inject: {every: 9223372036854775808, errno: 84}\n"
+		      "  - {rw: read}\n"
+		      "  - {workload: checkpoint, model: llama3-8b, scale: 0.00001}\n"
+		      "  - {rw: read, inject: {every: 3}}\n",
+		      sets, 1, path, sizeof(path), __LINE__);
+	if (cfg) {
+		const struct sc_plan *p = sc_config_plan(cfg);
+		const struct sc_inject *i0 = &p->phases[0].io.inject, *i1 = &p->phases[1].io.inject,
+				       *i2 = &p->phases[2].io.inject, *i3 = &p->phases[3].io.inject,
+				       *i4 = &p->phases[p->nphases - 1].io.inject;
+
+		CHECK(i0->every == 1000 && i0->ppm == 0 && i0->errno_val == EIO, "every 1000 EIO");
+		CHECK(i1->every == 7 && i1->errno_val == EILSEQ,
+		      "--set every=7 over 2^63, errno 84 (EILSEQ): %" PRIu64 " %d", i1->every,
+		      i1->errno_val);
+		CHECK(i2->every == 0 && i2->ppm == 1000 && i2->errno_val == ENODATA,
+		      "from defaults: 0.001 = 1000 ppm, ENODATA by any case: %u %d", i2->ppm,
+		      i2->errno_val);
+		CHECK(i3->ppm == 1000 && i3->errno_val == ENODATA, "a checkpoint cell injects too");
+		CHECK(i4->every == 3 && i4->errno_val == EIO, "errno defaults to EIO");
+	}
+	sc_config_destroy(cfg);
+	EXPECT_ERR(HEAD "    inject: EIO\n",
+		   "@P:5:13: phases.0.inject: expected a mapping {every: N, errno: EIO} or "
+		   "{probability: P, errno: EIO}, got a value");
+	EXPECT_ERR(HEAD "    inject: {errno: EIO}\n",
+		   "@P:5:13: phases.0.inject: inject needs every: N");
+	EXPECT_ERR(HEAD "    inject: {every: 0}\n",
+		   "@P:5:21: phases.0.inject.every: 0 is out of range (1..9223372036854775808)");
+	EXPECT_ERR(HEAD "    inject: {every: 9223372036854775809}\n",
+		   "@P:5:21: phases.0.inject.every: 9223372036854775809 is out of range");
+	EXPECT_ERR(HEAD "    inject: {every: 2, probability: 0.5}\n",
+		   "@P:5:24: phases.0.inject.probability: every and probability are alternatives");
+	EXPECT_ERR(HEAD "    inject: {probability: 0}\n",
+		   "@P:5:27: phases.0.inject.probability: 0 is out of range (more than 0, at most 1)");
+	EXPECT_ERR(HEAD "    inject: {probability: 1e-7}\n",
+		   "@P:5:27: phases.0.inject.probability: 1e-7 is below one in a million");
+	EXPECT_ERR(HEAD "    inject: {every: 5, errno: EIOO}\n",
+		   "@P:5:31: phases.0.inject.errno: \"EIOO\" is not an errno name (did you mean "
+		   "EIO?)");
+	EXPECT_ERR(HEAD "    inject: {every: 5, errno: 255}\n",
+		   "@P:5:31: phases.0.inject.errno: 255 is not an errno (a name such as EIO, or "
+		   "1..254)");
+	EXPECT_ERR(HEAD "    inject: {every: 5, erno: EIO}\n",
+		   "@P:5:24: phases.0.inject.erno: unknown key (did you mean errno?)");
+	EXPECT_ERR("targets: [{path: @D}]\ndefaults:\n  inject: [1]\nphases: [{rw: read}]\n",
+		   "@P:3:11: defaults.inject: expected a mapping");
+}
+
 int main(void)
 {
 	FILE *f;
@@ -1417,6 +1522,7 @@ int main(void)
 	test_kvcache_rate();
 	test_workload_set();
 	test_limits();
+	test_inject();
 
 	check_rmtree(dir);
 	return check_exit("test_config");

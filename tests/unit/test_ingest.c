@@ -15,6 +15,7 @@
 #include "job.h"
 #include "layout.h"
 #include "plan.h"
+#include "rundir.h"
 
 #define MS  1000000ull
 #define KIB 1024ull
@@ -69,7 +70,7 @@ static int run_ingest(const struct sc_plan *plan, const struct sc_place *place,
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	rc = sc_run_create(&run, plan, 0, place, err, errlen);
+	rc = sc_run_create(&run, plan, 0, place, NULL, err, errlen);
 	if (rc)
 		return rc;
 	sc_run_start(run, sc_now_ns() + MS);
@@ -193,8 +194,13 @@ static void test_dataset(enum sc_engine_kind engine, const char *target)
 	check_exact(&plan, &res, steps, waits, "run after damage");
 	sc_rank_result_exit(&res);
 
-	/* the dataset outlives the run directory's cleanup */
-	CHECK(sc_run_cleanup(&plan, &one_rank) == 0, "cleanup");
+	/* the dataset is not in the run directory: it outlives its removal */
+	struct sc_rundir rd;
+
+	sc_rundir_init(&rd);
+	CHECK(sc_rundir_create(&rd, &plan, &one_rank, "key", err, sizeof(err)) == 0, "%s", err);
+	CHECK(sc_rundir_remove(&rd) == 0, "cleanup");
+	sc_rundir_exit(&rd);
 	CHECK(size_of(path) == (int64_t)MIB, "dataset kept after cleanup");
 	sc_plan_exit(&plan);
 	check_context = NULL;
@@ -246,7 +252,7 @@ static void test_prefetch_bound(void)
 		plan_ingest(&plan, tmpdir, SC_ENGINE_NULL);
 		plan.phases[0].ingest.prefetch = prefetch;
 		plan.phases[0].ingest.compute_per_batch_ns = 300 * MS;
-		if (sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err)) != 0) {
+		if (sc_run_create(&run, &plan, 0, &one_rank, NULL, err, sizeof(err)) != 0) {
 			FAIL("prefetch %u: %s", prefetch, err);
 			sc_plan_exit(&plan);
 			continue;
@@ -295,7 +301,7 @@ static void test_two_ranks(void)
 	      (unsigned long long)steps[0], (unsigned long long)steps[1]);
 	/* both set up (slot 0 opens slot 1's files before they exist), then start */
 	for (int r = 0; r < 2; r++)
-		if (sc_run_create(&run[r], &plan, 0, &pl[r], err, sizeof(err)) != 0)
+		if (sc_run_create(&run[r], &plan, 0, &pl[r], NULL, err, sizeof(err)) != 0)
 			FAIL("rank %d setup: %s", r, err);
 	if (run[0] && run[1]) {
 		uint64_t start = sc_now_ns() + MS;
@@ -419,7 +425,7 @@ static void test_errors(void)
 	snprintf(target, sizeof(target), "%s/target", blocker);
 	plan_ingest(&plan, target, SC_ENGINE_PSYNC);
 	err[0] = '\0';
-	rc = sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err));
+	rc = sc_run_create(&run, &plan, 0, &one_rank, NULL, err, sizeof(err));
 	CHECK(rc == -ENOTDIR, "missing target: rc %d, want -ENOTDIR", rc);
 	CHECK(strstr(err, target) != NULL, "message names the target path: %s", err);
 	sc_plan_exit(&plan);
@@ -433,7 +439,7 @@ static void test_errors(void)
 	close(fd);
 	plan_ingest(&plan, target, SC_ENGINE_URING);
 	err[0] = '\0';
-	rc = sc_run_create(&run, &plan, 0, &one_rank, err, sizeof(err));
+	rc = sc_run_create(&run, &plan, 0, &one_rank, NULL, err, sizeof(err));
 	CHECK(rc == -ENOTDIR, "blocked dataset dir: rc %d, want -ENOTDIR", rc);
 	CHECK(strstr(err, blocker2) && strstr(err, "dataset"), "message names the dataset path: %s",
 	      err);
@@ -462,6 +468,46 @@ static void test_errors(void)
 	}
 }
 
+/* on_error continue: a sample whose read fails is dropped from its batch,
+ * so every step still completes; stop-phase ends the rank's phase. */
+static void test_inject(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	uint64_t waits = 0;
+	char err[512] = "";
+	int rc;
+
+	plan_ingest(&plan, tmpdir, SC_ENGINE_PSYNC);
+	plan.phases[0].io.inject = (struct sc_inject){.every = 5, .errno_val = ENODATA};
+	plan.phases[0].io.on_error = SC_ON_ERROR_CONTINUE;
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	{
+		uint64_t steps = sc_layout_ingest_steps(&plan, 0, &one_rank);
+		uint64_t total = steps * plan.phases[0].ingest.batch;
+
+		CHECK(rc == 0 && res.error[0] == '\0', "continue: rc %d %s %s", rc, err, res.error);
+		CHECK(res.steps == steps, "continue: %llu of %llu steps",
+		      (unsigned long long)res.steps, (unsigned long long)steps);
+		CHECK(res.errors > 0 && res.samples + res.errors == total,
+		      "continue: %llu samples + %llu failed = %llu", (unsigned long long)res.samples,
+		      (unsigned long long)res.errors, (unsigned long long)total);
+		CHECK(res.nerrnos == 1 && res.errnos[0].err == ENODATA, "counted under ENODATA");
+		CHECK(res.nfailures && strncmp(res.failures[0].file, "ssdcluster-datasets", 19) == 0 &&
+			  strstr(res.failures[0].file, "/file_"),
+		      "the dataset file, relative to the target: %s",
+		      res.nfailures ? res.failures[0].file : "");
+	}
+	sc_rank_result_exit(&res);
+	plan.phases[0].io.on_error = SC_ON_ERROR_STOP_PHASE;
+	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
+	CHECK(rc == -ENODATA && strstr(res.error, "file_"), "stop-phase: rc %d, %s", rc,
+	      res.error);
+	CHECK(res.steps < sc_layout_ingest_steps(&plan, 0, &one_rank), "stop-phase: ends early");
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+}
+
 int main(void)
 {
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_ingest");
@@ -476,6 +522,7 @@ int main(void)
 	test_time_mode(SC_ENGINE_NULL);
 	test_null_engine();
 	test_errors();
+	test_inject();
 	check_rmtree(tmpdir);
 	return check_exit("test_ingest");
 }

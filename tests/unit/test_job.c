@@ -17,6 +17,7 @@
 #include "layout.h"
 #include "pattern.h"
 #include "plan.h"
+#include "rundir.h"
 
 static char tmpdir[256];
 
@@ -48,23 +49,47 @@ static void plan_one(struct sc_plan *plan, enum sc_rw rw, enum sc_engine_kind en
 	io->seed = 7;
 }
 
+/* The run directory the phases of one test share (as a run's phases do). */
+static struct sc_rundir run_dir;
+
+/* Makes the run directory of plan, as the coordinator does before phase 0. */
+static void open_run(const struct sc_plan *plan)
+{
+	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+	char err[512];
+
+	sc_rundir_init(&run_dir);
+	CHECK(sc_rundir_create(&run_dir, plan, &place, "key", err, sizeof(err)) == 0, "%s", err);
+}
+
+/* Removes it with everything in it.  0 or -errno. */
+static int close_run(void)
+{
+	int rc = sc_rundir_remove(&run_dir);
+
+	sc_rundir_exit(&run_dir);
+	return rc;
+}
+
 /* run_phase_keep's stop_ms: let the phase end by itself. */
 #define NO_STOP (-1)
 
 /* Runs phase 0 of plan as rank 3 and returns sc_run_finish's code.  With
  * stop_ms >= 0 the run is stopped that many ms after the start call; with
- * keep (SC_HK_COUNT histograms) the rank's histograms are copied there.
- * Every run checks what holds for any phase: the read histogram holds
- * every read; closed loop records no response time and no late I/O, open
- * loop a response time for every measured I/O. */
-static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
-			  struct sc_hist *keep)
+ * keep (SC_HK_COUNT histograms) the rank's histograms are copied there;
+ * with aborted, whether the run reported an on_error abort.  Every run
+ * checks what holds for any phase: the read histogram holds every read;
+ * closed loop records no response time and no late I/O, open loop a
+ * response time for every measured I/O; the live failed-I/O count is the
+ * result's. */
+static int run_phase_full(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
+			  struct sc_hist *keep, bool *aborted)
 {
 	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	const struct sc_hist *h;
 	struct sc_run *run = NULL;
 	char err[512];
-	int rc = sc_run_create(&run, plan, 0, &place, err, sizeof(err));
+	int rc = sc_run_create(&run, plan, 0, &place, &run_dir, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "sc_run_create: %s\n", err);
@@ -78,6 +103,10 @@ static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res
 	while (!sc_run_done(run))
 		usleep(1000);
 	rc = sc_run_finish(run, res);
+	if (aborted)
+		*aborted = sc_run_aborted(run);
+	CHECK(sc_run_failed_ios(run) == res->errors, "live count of failed I/Os %llu, result %llu",
+	      (unsigned long long)sc_run_failed_ios(run), (unsigned long long)res->errors);
 	CHECK(sc_run_hist(run, 0) != NULL, "histogram after finish");
 	if (sc_run_hist(run, 0))
 		CHECK(sc_run_hist(run, 0)->count == res->ios[0], "read histogram holds every read");
@@ -100,6 +129,12 @@ static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res
 			keep[k] = *sc_run_hist(run, k);
 	sc_run_destroy(run);
 	return rc;
+}
+
+static int run_phase_keep(const struct sc_plan *plan, struct sc_rank_result *res, int stop_ms,
+			  struct sc_hist *keep)
+{
+	return run_phase_full(plan, res, stop_ms, keep, NULL);
 }
 
 static int run_phase(const struct sc_plan *plan, struct sc_rank_result *res, int stop_early)
@@ -128,6 +163,7 @@ static void test_write_then_read(enum sc_engine_kind engine)
 
 	/* sequential write: 2 jobs x 1 MiB in 64 KiB blocks, fsync every 4 */
 	plan_one(&plan, SC_RW_WRITE, engine, 2, 65536, 4, 1 << 20, 1 << 20);
+	open_run(&plan);
 	plan.phases[0].io.fsync_every = 4;
 	rc = run_phase(&plan, &res, 0);
 	CHECK(rc == 0, "%s write: rc %d (%s)", sc_engine_name(engine), rc, res.error);
@@ -161,7 +197,7 @@ static void test_write_then_read(enum sc_engine_kind engine)
 	CHECK(res.ios[0] == 8, "randread ios %llu", (unsigned long long)res.ios[0]);
 	sc_rank_result_exit(&res);
 
-	CHECK(sc_run_cleanup(&plan, &place) == 0, "cleanup");
+	CHECK(close_run() == 0, "cleanup");
 	CHECK(stat(path, &st) != 0, "cleanup removed %s", path);
 	sc_plan_exit(&plan);
 }
@@ -177,12 +213,13 @@ static void test_layout_before_read(void)
 
 	/* reading a file that does not exist yet: laid out first, untimed */
 	plan_one(&plan, SC_RW_READ, SC_ENGINE_PSYNC, 1, 4096, 1, 256 << 10, 256 << 10);
+	open_run(&plan);
 	CHECK(run_phase(&plan, &res, 0) == 0, "read of a new file: %s", res.error);
 	CHECK(res.bytes[0] == 256u << 10, "read all 256 KiB");
 	sc_layout_job_file(&plan, &place, 0, 0, path, sizeof(path), &off);
 	CHECK(stat(path, &st) == 0 && st.st_size == 256 << 10, "file laid out to 256 KiB");
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 }
 
@@ -190,9 +227,9 @@ static void test_mix_and_stop(void)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 
 	plan_one(&plan, SC_RW_RANDRW, SC_ENGINE_NULL, 1, 4096, 16, 1 << 20, 40000ull * 4096);
+	open_run(&plan);
 	CHECK(run_phase(&plan, &res, 0) == 0, "null randrw");
 	CHECK(res.bytes[0] + res.bytes[1] == 40000ull * 4096, "randrw moves exactly io_size");
 	double share = (double)res.ios[0] / (double)(res.ios[0] + res.ios[1]);
@@ -205,7 +242,7 @@ static void test_mix_and_stop(void)
 	CHECK(run_phase(&plan, &res, 1) == 0, "stopped run");
 	CHECK(res.end_ns < 5ll * 1000000000ll, "stop ends a 60 s phase early");
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 }
 
@@ -224,7 +261,6 @@ static void test_open_loop_rate(enum sc_engine_kind engine)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	struct sc_hist *h = xcalloc(SC_HK_COUNT, sizeof(*h));
 	uint64_t wall, cpu, n;
 
@@ -232,6 +268,7 @@ static void test_open_loop_rate(enum sc_engine_kind engine)
 	/* 2001/s over 2 jobs (1001 + 1000: an interval that does not divide
 	 * a second), 100 ms ramp then 500 ms measured: 1000 I/Os */
 	plan_one(&plan, SC_RW_RANDRW, engine, 2, 4096, 16, 1 << 20, 0);
+	open_run(&plan);
 	plan.phases[0].io.rate_iops = 2001;
 	plan.phases[0].io.ramp_ns = 100000000ull;
 	plan.phases[0].io.runtime_ns = 500000000ull;
@@ -260,7 +297,7 @@ static void test_open_loop_rate(enum sc_engine_kind engine)
 		      "response time includes service time (dir %d)", d);
 	CHECK(cpu * 2 < wall, "a low rate sleeps: %.0f ms CPU in %.0f ms", cpu / 1e6, wall / 1e6);
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 	free(h);
 	check_context = NULL;
@@ -271,9 +308,9 @@ static void test_open_loop_budget(void)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 
 	plan_one(&plan, SC_RW_WRITE, SC_ENGINE_PSYNC, 1, 4096, 4, 1 << 20, 64 * 4096);
+	open_run(&plan);
 	plan.phases[0].io.fsync_every = 4;
 	plan.phases[0].io.rate_iops = 20000;
 	CHECK(run_phase(&plan, &res, 0) == 0, "open loop psync write: %s", res.error);
@@ -282,7 +319,7 @@ static void test_open_loop_budget(void)
 	CHECK(res.fsyncs == 16, "open loop fsyncs %llu, want 16", (unsigned long long)res.fsyncs);
 	CHECK(res.planned_bytes == 64 * 4096, "planned bytes");
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 }
 
@@ -293,11 +330,11 @@ static void test_open_loop_saturated(void)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	struct sc_hist *h = xcalloc(SC_HK_COUNT, sizeof(*h));
 	uint64_t resp99, lat99, n;
 
 	plan_one(&plan, SC_RW_RANDREAD, SC_ENGINE_PSYNC, 1, 4096, 1, 1 << 20, 0);
+	open_run(&plan);
 	plan.phases[0].io.rate_iops = 10000000;
 	plan.phases[0].io.runtime_ns = 300000000ull;
 	CHECK(run_phase_keep(&plan, &res, NO_STOP, h) == 0, "saturated psync: %s", res.error);
@@ -319,7 +356,7 @@ static void test_open_loop_saturated(void)
 	      "backlog at the end: %llu unissued + %llu done of 3000000 due",
 	      (unsigned long long)res.unissued_ios, (unsigned long long)n);
 	sc_rank_result_exit(&res);
-	sc_run_cleanup(&plan, &place);
+	close_run();
 	sc_plan_exit(&plan);
 	free(h);
 }
@@ -441,6 +478,81 @@ static void test_layout(void)
 	sc_plan_exit(&plan);
 }
 
+#define INJ_JOBS   3u
+#define INJ_EVERY  7u
+#define INJ_IOS	   700u /* per job: 100 failures each */
+#define INJ_BLOCKS 16u	/* region of each job, in 4 KiB blocks */
+
+/* Injected failures in the job loop: continue counts each by errno and goes
+ * on, the rank keeping the first 100 of all its jobs' by time; stop-phase
+ * stops every job of the rank at the first; abort also says so. */
+static void test_inject_on_error(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	bool aborted = true;
+	int rc;
+
+	plan_one(&plan, SC_RW_WRITE, SC_ENGINE_PSYNC, INJ_JOBS, 4096, 2, INJ_BLOCKS * 4096,
+		 INJ_IOS * 4096);
+	plan.phases[0].io.inject = (struct sc_inject){.every = INJ_EVERY, .errno_val = EIO};
+	plan.phases[0].io.on_error = SC_ON_ERROR_CONTINUE;
+	open_run(&plan);
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
+	CHECK(rc == 0 && !aborted && res.error[0] == '\0', "continue: rc %d, error \"%s\"", rc,
+	      res.error);
+	CHECK(res.errors == INJ_JOBS * INJ_IOS / INJ_EVERY, "continue: %llu failed",
+	      (unsigned long long)res.errors);
+	CHECK(res.nerrnos == 1 && res.errnos[0].err == EIO &&
+		  res.errnos[0].count == INJ_JOBS * INJ_IOS / INJ_EVERY,
+	      "continue: all counted under EIO");
+	CHECK(res.bytes[SC_DIR_WRITE] == INJ_JOBS * (INJ_IOS - INJ_IOS / INJ_EVERY) * 4096ull,
+	      "continue: %llu B written", (unsigned long long)res.bytes[SC_DIR_WRITE]);
+	CHECK(res.nfailures == SC_IO_FAILURES_KEPT, "continue: %u kept", res.nfailures);
+	for (uint32_t job = 0; job < INJ_JOBS; job++) {
+		uint32_t k = 0;
+
+		for (uint32_t i = 0; i < res.nfailures; i++) {
+			const struct sc_io_failure *f = &res.failures[i];
+			uint64_t m = (uint64_t)(k + 1) * INJ_EVERY; /* the job's next failure */
+			char want[32];
+
+			if (f->job != job)
+				continue;
+			snprintf(want, sizeof(want), "/r3.j%u.dat", job);
+			CHECK(f->offset_bytes == (m - 1) % INJ_BLOCKS * 4096 && f->err == EIO &&
+				  f->op == 1 /* write */ && f->len_bytes == 4096 &&
+				  strstr(f->file, want) && f->file[0] != '/',
+			      "job %u failure %u: offset %llu file %s", job, k,
+			      (unsigned long long)f->offset_bytes, f->file);
+			k++;
+		}
+		CHECK(k > 0, "job %u has kept failures", job);
+	}
+	for (uint32_t i = 1; i < res.nfailures; i++)
+		CHECK(res.failures[i].time_ns >= res.failures[i - 1].time_ns, "kept by time");
+	sc_rank_result_exit(&res);
+
+	plan.phases[0].io.on_error = SC_ON_ERROR_STOP_PHASE;
+	plan.phases[0].io.iodepth = 1;
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
+	CHECK(rc == -EIO && !aborted && strstr(res.error, strerror(EIO)),
+	      "stop-phase: rc %d, error \"%s\"", rc, res.error);
+	CHECK(res.errors >= 1 && res.errors <= INJ_JOBS && res.nfailures == res.errors,
+	      "stop-phase: %llu failed", (unsigned long long)res.errors);
+	CHECK(res.ios[SC_DIR_WRITE] <= INJ_JOBS * (INJ_EVERY - 1),
+	      "stop-phase: every job stops by its first failure: %llu writes",
+	      (unsigned long long)res.ios[SC_DIR_WRITE]);
+	sc_rank_result_exit(&res);
+
+	plan.phases[0].io.on_error = SC_ON_ERROR_ABORT;
+	rc = run_phase_full(&plan, &res, NO_STOP, NULL, &aborted);
+	CHECK(rc == -EIO && aborted, "abort: rc %d, aborted %d", rc, aborted);
+	sc_rank_result_exit(&res);
+	CHECK(close_run() == 0, "cleanup");
+	sc_plan_exit(&plan);
+}
+
 int main(void)
 {
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_job");
@@ -469,6 +581,7 @@ int main(void)
 	test_open_loop_budget();
 	test_open_loop_saturated();
 	test_open_loop_stop();
+	test_inject_on_error();
 
 	char rundir[400];
 	snprintf(rundir, sizeof(rundir), "%s/ssdcluster-test", tmpdir);

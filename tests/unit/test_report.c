@@ -163,6 +163,19 @@ static void make_rank(struct sc_rank_result *r, uint32_t i, int writes_only, uin
 		r->errors = 2;
 		snprintf(r->error, sizeof(r->error),
 			 "write of 4096 B at offset 0 in /dev/fake0: %s", strerror(EIO));
+		/* a short read first, then the failed write */
+		r->nerrnos = 2;
+		r->errnos = xcalloc(2, sizeof(*r->errnos));
+		r->errnos[0] = (struct sc_errno_count){.err = 0, .count = 1};
+		r->errnos[1] = (struct sc_errno_count){.err = EIO, .count = 1};
+		r->nfailures = 2;
+		r->failures = xcalloc(2, sizeof(*r->failures));
+		r->failures[0] = (struct sc_io_failure){.time_ns = 200, .offset_bytes = 8192,
+							.len_bytes = 4096, .err = 0, .op = 0};
+		r->failures[1] = (struct sc_io_failure){.time_ns = 300, .offset_bytes = 0,
+							.len_bytes = 4096, .err = EIO, .op = 1,
+							.job = 3};
+		snprintf(r->failures[0].file, sizeof(r->failures[0].file), "run/r1.j0.dat");
 	}
 	h = hist_of(wlat, 3);
 	sc_hist_summarize(h, &r->lat[SC_DIR_WRITE]);
@@ -203,6 +216,7 @@ static void make_phase(struct sc_phase_record *ph, uint32_t phase)
 		make_rank(&ph->ranks[i], i, writes_only, 1);
 	ph->lat[SC_DIR_WRITE] = hist_of(wlat, 6);
 	ph->lat[SC_DIR_READ] = hist_of(rlat, writes_only ? 0 : 8);
+	ph->status = phase ? SC_PHASE_STOPPED_ON_ERROR : SC_PHASE_ERRORS;
 }
 
 static void make_run(struct sc_run_record *run, uint32_t nphases)
@@ -340,6 +354,14 @@ static const char *const unitless[] = {
     "samples",
     "steps",
     "checkpoints",
+    "failed_ios",
+    "kept_per_rank",
+    "verify_blocks_checked",
+    "verify_mismatches",
+    "blocks_checked",
+    "mismatches",
+    "ranks_with_mismatches",
+    "seq",
 };
 
 static int has_suffix(const char *s, const char *suf)
@@ -601,6 +623,42 @@ static void check_phase_json(struct json_object *o, const struct sc_run_record *
 			}
 		}
 	}
+	CHECK(!strcmp(get_str(o, "status"), pr->phase ? "stopped_on_error" : "errors"),
+	      "phase status %s", get_str(o, "status"));
+	{
+		struct json_object *ie = get(o, "io_errors"), *by = get(ie, "by_errno");
+		struct json_object *first = get(ie, "first_failures");
+		struct json_object *r1 = idx(ranks, 1), *kept = get(r1, "failures");
+
+		CHECK(get_u64(ie, "failed_ios") == 2 && get_u64(ie, "kept_per_rank") == 100,
+		      "io_errors counts");
+		CHECK(len_of(by) == 2 && !strcmp(get_str(idx(by, 0), "errno"), "short") &&
+			  get_u64(idx(by, 0), "count") == 1 &&
+			  !strcmp(get_str(idx(by, 1), "errno"), "EIO") &&
+			  get_u64(idx(by, 1), "count") == 1,
+		      "io_errors.by_errno: short 1, EIO 1");
+		CHECK(len_of(first) == 2, "%zu first failures", len_of(first));
+		if (len_of(first) == 2) {
+			struct json_object *f0 = idx(first, 0), *f1 = idx(first, 1);
+
+			CHECK(get_u64(f0, "rank") == 1 && !strcmp(get_str(f0, "host"), "beta") &&
+				  get_u64(f0, "target") == 1 &&
+				  !strcmp(get_str(f0, "path"), run->plan.targets[1].path) &&
+				  !strcmp(get_str(f0, "file"), "run/r1.j0.dat") &&
+				  !strcmp(get_str(f0, "op"), "read") &&
+				  !strcmp(get_str(f0, "errno"), "short") &&
+				  get_u64(f0, "offset_bytes") == 8192 &&
+				  get_u64(f0, "len_bytes") == 4096 && get_i64(f0, "time_ns") == 200,
+			      "first failure: the short read of rank 1");
+			CHECK(!strcmp(get_str(f1, "op"), "write") &&
+				  !strcmp(get_str(f1, "errno"), "EIO") && get_u64(f1, "job") == 3 &&
+				  get_u64(f1, "offset_bytes") == 0 && !strcmp(get_str(f1, "file"), ""),
+			      "second failure: the EIO write");
+		}
+		CHECK(len_of(get(r1, "errors_by_errno")) == 2 && len_of(kept) == 2 &&
+			  len_of(get(idx(ranks, 0), "failures")) == 0,
+		      "rank rows: rank 1 keeps 2 failures, rank 0 none");
+	}
 	CHECK(len_of(errors) == 1, "%zu error lines", len_of(errors));
 	if (len_of(errors) == 1) {
 		char want[512];
@@ -646,7 +704,8 @@ static void compare_run(const struct sc_run_record *a, const struct sc_run_recor
 		const struct sc_phase_record *x = &a->phases[p], *y = &b->phases[p];
 
 		CHECK(x->phase == y->phase && x->measure_start_ns == y->measure_start_ns &&
-			  x->firstdone_ns == y->firstdone_ns && x->nranks == y->nranks,
+			  x->firstdone_ns == y->firstdone_ns && x->nranks == y->nranks &&
+			  x->status == y->status,
 		      "pb phase record %u", p);
 		for (uint32_t i = 0; i < x->nranks && i < y->nranks; i++) {
 			const struct sc_rank_result *r = &x->ranks[i], *s = &y->ranks[i];
@@ -734,9 +793,9 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 	static const char phases_header[] =
 	    "phase,rw,lastdone_MBps,firstdone_MBps,iops,read_p50_us,read_p99_us,"
 	    "read_p99.99_us,write_p50_us,write_p99_us,write_p99.99_us,slowest_rank,"
-	    "slowest_host,errors\n";
+	    "slowest_host,errors,verify_mismatches,status\n";
 	static const char ranks_header[] =
-	    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors\n";
+	    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors,verify_mismatches\n";
 	char path[256], f[16][128];
 	char *phases = slurp(path_in(path, sizeof(path), dir, "phases.csv"), NULL);
 	char *ranks = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
@@ -774,7 +833,7 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 		struct sc_phase_figures fig;
 		char want[64];
 
-		CHECK(csv_line(phases, 1 + (int)p, f, 16) == 14, "phases.csv row %u has 14 fields",
+		CHECK(csv_line(phases, 1 + (int)p, f, 16) == 16, "phases.csv row %u has 16 fields",
 		      p);
 		if (sc_aggregate_phase(pr, &fig))
 			continue;
@@ -792,10 +851,13 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 		CHECK(!strcmp(f[8], want), "row %u write p50 %s, want %s us", p, f[8], want);
 		CHECK(!strcmp(f[11], "1") && !strcmp(f[12], "beta") && !strcmp(f[13], "2"),
 		      "row %u slowest and errors", p);
+		CHECK(!strcmp(f[14], "0"), "row %u verify_mismatches %s", p, f[14]);
+		CHECK(!strcmp(f[15], sc_phase_status_name(pr->status)), "row %u status %s", p,
+		      f[15]);
 		sc_phase_figures_exit(&fig);
 	}
 	for (int i = 1; ranks && i <= (int)nrows; i++)
-		CHECK(csv_line(ranks, i, f, 16) == 9, "ranks.csv row %d has 9 fields", i);
+		CHECK(csv_line(ranks, i, f, 16) == 10, "ranks.csv row %d has 10 fields", i);
 	free(phases);
 	free(ranks);
 }
@@ -1044,8 +1106,28 @@ static void test_plan(void)
 	sc_plan_exit(&plan);
 }
 
+/* How a phase ended, as results.json and phases.csv spell it: every status
+ * its own name. */
+static void test_status_names(void)
+{
+	static const char *const want[SC_PHASE_STATUS_COUNT] = {
+	    [SC_PHASE_OK] = "ok",
+	    [SC_PHASE_ERRORS] = "errors",
+	    [SC_PHASE_STOPPED_ON_ERROR] = "stopped_on_error",
+	    [SC_PHASE_ABORTED] = "aborted",
+	    [SC_PHASE_INTERRUPTED] = "interrupted",
+	    [SC_PHASE_TIMED_OUT] = "timed_out",
+	};
+
+	for (int st = 0; st < SC_PHASE_STATUS_COUNT; st++)
+		CHECK(want[st] && !strcmp(sc_phase_status_name((enum sc_phase_status)st), want[st]),
+		      "status %d is \"%s\"", st, sc_phase_status_name((enum sc_phase_status)st));
+	CHECK(!strcmp(sc_phase_status_name(SC_PHASE_STATUS_COUNT), "?"), "out of range: ?");
+}
+
 int main(void)
 {
+	test_status_names();
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_report");
 	test_write_atomic();
 	test_results();

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# A rank that dies or hangs ends the run: kill -9 of one rank during phase 2
+# of 3 makes mpirun exit non-zero well within the phase's deadline with
+# phase 1 intact in results.json; a rank stopped with SIGSTOP is caught by
+# the phase's deadline (timeout:), named with its host and phase, the phase
+# is kept as timed_out and the run exits 3.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ranks_lib.sh"
+
+CFG=
+trap 'kill_leftovers "$T/"; rm -rf "$T"' EXIT
+
+# check_first JSON : phase "first" is complete and exact
+check_first() {
+	python3 - "$1" <<'PY' || fail "results.json: phase first is not intact"
+import json, sys
+r = json.load(open(sys.argv[1]))
+first = r["phases"][0]
+assert first["name"] == "first", first["name"]
+assert first.get("status") == "ok", first.get("status")
+assert first["cluster"]["total_bytes"] == 3 << 20, first["cluster"]["total_bytes"]
+assert first["cluster"]["errors"] == 0
+PY
+}
+
+# --- kill -9 of rank 1 during phase 2 of 3 (deadline: 20 s + 30 s grace)
+CFG=$T/kill9.yaml
+three_phases "$CFG" "$T/kill9-target" false middle "    runtime: 20s"
+start_second_phase 3 "$CFG" "$T/kill9"
+signal_rank "$CFG" 1 KILL 50 # within the phase's deadline
+[ "$RC" -ne 0 ] || fail "mpirun exited 0 after a rank died"
+check_first "$T/kill9/results.json"
+python3 - "$T/kill9/results.json" <<'PY' || fail "results.json: the cut phase is not marked"
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [p["name"] for p in r["phases"]]
+assert "last" not in names, names
+for p in r["phases"][1:]:
+    assert p["status"] != "ok", p["status"]
+print("phases kept:", [(p["name"], p["status"]) for p in r["phases"]])
+PY
+kill_leftovers "$CFG"
+
+# --- SIGSTOP of rank 1 in a phase with timeout: 6s (planned 4 s)
+CFG=$T/stop.yaml
+three_phases "$CFG" "$T/stop-target" false middle "    runtime: 4s
+    timeout: 6s"
+start_second_phase 3 "$CFG" "$T/stop"
+# 6 s after the phase's start, or the setup deadline (90 s) if the stop
+# landed before the phase started: generous for a loaded machine
+signal_rank "$CFG" 1 STOP 120
+[ "$RC" -eq 3 ] || fail "exit $RC after a rank hung, want 3"
+grep -q "phase middle: rank 1 (host $(hostname))" "$T/out.log" ||
+	fail "the message does not name the rank, its host and the phase"
+grep -q "deadline" "$T/out.log" || fail "the message does not say the deadline passed"
+check_first "$T/stop/results.json"
+python3 - "$T/stop/results.json" <<'PY' || fail "results.json: the phase is not marked timed_out"
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [p["name"] for p in r["phases"]]
+assert names == ["first", "middle"], names
+mid = r["phases"][1]
+assert mid["status"] == "timed_out", mid["status"]
+assert any("rank 1" in e and "deadline" in e for e in mid["errors"]), mid["errors"]
+PY
+kill_leftovers "$CFG"
+sleep 0.5
+left=$(find "$T/stop-target" -mindepth 1 -maxdepth 1 -name 'ssdcluster-*' | wc -l)
+[ "$left" -eq 0 ] || { ls -laR "$T/stop-target"; fail "run files left after the timeout"; }
+echo PASS

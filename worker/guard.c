@@ -1,0 +1,585 @@
+/* guard.c -- whether a target may be written: opt-ins, devices in use,
+ * signatures (libblkid), the O_EXCL claim, and the last check at open. */
+#include "guard.h"
+
+#include <blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* Partitions a device may have that we name in messages; one more than
+ * this is still refused as "has partitions". */
+#define MAX_PARTS 256
+
+/* Files and devices approved for writing in this process (one target per
+ * rank, so a few are plenty). */
+#define MAX_APPROVED 16
+
+/* ---- which phases write ---- */
+
+bool sc_guard_phase_writes(const struct sc_phase *ph)
+{
+	switch (ph->workload) {
+	case SC_WORKLOAD_CHECKPOINT:
+		return !ph->ckpt.restore && ph->io.engine != SC_ENGINE_NULL;
+	case SC_WORKLOAD_INGEST:
+		return true; /* lays out its dataset when it is not there */
+	default:
+		return sc_rw_writes(ph->io.rw) && !ph->io.verify_only &&
+		       ph->io.engine != SC_ENGINE_NULL;
+	}
+}
+
+int sc_guard_first_writer(const struct sc_plan *plan)
+{
+	for (uint32_t p = 0; p < plan->nphases; p++)
+		if (sc_guard_phase_writes(&plan->phases[p]))
+			return (int)p;
+	return -1;
+}
+
+/* ---- approvals: what sc_guard_check let this process write ---- */
+
+struct approval {
+	bool block;
+	dev_t rdev;       /* block */
+	dev_t dev;        /* file */
+	ino_t ino;
+};
+
+static struct approval approved[MAX_APPROVED];
+static unsigned napproved;
+static pthread_mutex_t approved_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void approve(const struct stat *st)
+{
+	struct approval a = {.block = S_ISBLK(st->st_mode), .rdev = st->st_rdev,
+			     .dev = st->st_dev, .ino = st->st_ino};
+
+	pthread_mutex_lock(&approved_lock);
+	if (napproved < MAX_APPROVED)
+		approved[napproved++] = a;
+	pthread_mutex_unlock(&approved_lock);
+}
+
+static bool is_approved(const struct stat *st)
+{
+	bool ok = false;
+
+	pthread_mutex_lock(&approved_lock);
+	for (unsigned i = 0; i < napproved && !ok; i++) {
+		const struct approval *a = &approved[i];
+
+		ok = S_ISBLK(st->st_mode) ? a->block && a->rdev == st->st_rdev
+					  : !a->block && a->dev == st->st_dev && a->ino == st->st_ino;
+	}
+	pthread_mutex_unlock(&approved_lock);
+	return ok;
+}
+
+int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *why, size_t len)
+{
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fstat(fd, &st) != 0) {
+		int err = -errno;
+
+		snprintf(why, len, "%s: cannot examine the open file: %s", path, strerror(-err));
+		return err;
+	}
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return 0;
+	if (S_ISBLK(st.st_mode) && !is_approved(&st)) {
+		snprintf(why, len,
+			 "%s: refusing to write: it is the block device %u:%u, which the destroy "
+			 "guard did not approve for this run (did the path change after the "
+			 "check?)",
+			 path, major(st.st_rdev), minor(st.st_rdev));
+		return -EPERM;
+	}
+	if (kind == SC_TARGET_FILE && (!S_ISREG(st.st_mode) || !is_approved(&st))) {
+		snprintf(why, len,
+			 "%s: refusing to write: it is not the file the destroy guard approved for "
+			 "this run (did the path change after the check?)",
+			 path);
+		return -EPERM;
+	}
+	if (kind == SC_TARGET_DIR && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+		snprintf(why, len,
+			 "%s: refusing to write: the file has other names (%ju hard links), so it "
+			 "is not only the run's",
+			 path, (uintmax_t)st.st_nlink);
+		return -EPERM;
+	}
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s: refusing to write: neither a regular file nor a block device",
+			 path);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* ---- sysfs and procfs ---- */
+
+/* Formats root + rest into buf; false when it does not fit. */
+static bool rooted(char *buf, size_t len, const char *root, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static bool rooted(char *buf, size_t len, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(buf, len, "%s", root);
+	int m;
+
+	if (n < 0 || (size_t)n >= len)
+		return false;
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return m >= 0 && (size_t)m < len - (size_t)n;
+}
+
+/* A device and its partitions, as sysfs lists them. */
+struct devset {
+	uint32_t n;          /* entries in dev[]; dev[0] is the device */
+	bool more;           /* more partitions than fit */
+	dev_t dev[MAX_PARTS + 1];
+	char name[MAX_PARTS + 1][64];
+};
+
+/* Reads "MAJ:MIN" from file; 0 or -errno. */
+static int read_devno(const char *file, dev_t *out)
+{
+	FILE *f = fopen(file, "re");
+	unsigned ma, mi;
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%u:%u", &ma, &mi) == 2;
+	fclose(f);
+	if (!ok)
+		return -EINVAL;
+	*out = makedev(ma, mi);
+	return 0;
+}
+
+/* Fills s with rdev and the partitions under its sysfs directory.  0 or
+ * -errno (sysfs not readable: nothing can be said about the device). */
+static int devset_read(const char *root, dev_t rdev, const char *path, struct devset *s)
+{
+	char dir[512], file[1024];
+	struct dirent *e;
+	DIR *d;
+	const char *base = strrchr(path, '/');
+
+	s->n = 1;
+	s->more = false;
+	s->dev[0] = rdev;
+	snprintf(s->name[0], sizeof(s->name[0]), "%s", base ? base + 1 : path);
+	if (!rooted(dir, sizeof(dir), root, "/sys/dev/block/%u:%u", major(rdev), minor(rdev)))
+		return -ENAMETOOLONG;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) != NULL) {
+		dev_t pd = 0;
+
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(s->name[0]))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/partition", dir, e->d_name);
+		if (access(file, F_OK) != 0)
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/dev", dir, e->d_name);
+		if (read_devno(file, &pd) != 0)
+			continue;
+		if (s->n > MAX_PARTS) {
+			s->more = true;
+			continue;
+		}
+		s->dev[s->n] = pd;
+		memcpy(s->name[s->n], e->d_name, strlen(e->d_name) + 1); /* length checked above */
+		s->n++;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* The index in s of dev, or -1. */
+static int devset_find(const struct devset *s, dev_t dev)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->dev[i] == dev)
+			return (int)i;
+	return -1;
+}
+
+/* Undoes the octal escapes (\040 for a space) of /proc mount and swap
+ * fields, in place. */
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+/* The index in s of the block device a path names, or -1. */
+static int devset_find_path(const struct devset *s, const char *path)
+{
+	struct stat st;
+
+	if (path[0] != '/' || stat(path, &st) != 0 || !S_ISBLK(st.st_mode))
+		return -1;
+	return devset_find(s, st.st_rdev);
+}
+
+/* Reads root + rel line by line, calling match(line, s, ctx) until it
+ * gives an index of s.  1 with that index in *idx, 0 when no line
+ * matched, -errno when the file cannot be read (then nothing is known). */
+static int scan_lines(const char *root, const char *rel, const struct devset *s,
+		      int (*match)(char *line, const struct devset *s, void *ctx), void *ctx,
+		      int *idx)
+{
+	char file[512], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	*idx = -1;
+	if (!rooted(file, sizeof(file), root, "%s", rel))
+		return -ENAMETOOLONG;
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (*idx < 0 && getline(&line, &cap, f) > 0)
+		*idx = match(line, s, ctx);
+	free(line);
+	fclose(f);
+	return *idx >= 0;
+}
+
+struct where {
+	char *buf;
+	size_t len;
+};
+
+/* A /proc/self/mountinfo line of a device in s (by its device number or
+ * by its source: btrfs and others show an anonymous number): its index,
+ * the mount point in ctx (a struct where); else -1. */
+static int mount_line(char *line, const struct devset *s, void *ctx)
+{
+	/* id parent MAJ:MIN root mountpoint options... - fstype source opts */
+	struct where *w = ctx;
+	unsigned ma, mi;
+	char mnt[4096], src[4096];
+	const char *sep = strstr(line, " - ");
+	int i;
+
+	if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
+		return -1;
+	i = devset_find(s, makedev(ma, mi));
+	if (i < 0 && sep && sscanf(sep + 3, "%*s %4095s", src) == 1) {
+		unescape(src);
+		i = devset_find_path(s, src);
+	}
+	if (i >= 0) {
+		unescape(mnt);
+		snprintf(w->buf, w->len, "%s", mnt);
+	}
+	return i;
+}
+
+/* A /proc/swaps line of a device in s: its index, else -1. */
+static int swap_line(char *line, const struct devset *s, void *ctx)
+{
+	char name[4096];
+
+	(void)ctx;
+	if (sscanf(line, "%4095s", name) != 1 || strcmp(name, "Filename") == 0)
+		return -1;
+	unescape(name);
+	return devset_find_path(s, name);
+}
+
+int sc_guard_mounted(const char *root, dev_t rdev, char *where, size_t len)
+{
+	struct devset *s = malloc(sizeof(*s));
+	struct where w = {where, len};
+	int i, rc;
+
+	if (!s)
+		return -ENOMEM;
+	if (devset_read(root, rdev, "", s) != 0)
+		s->n = 1; /* no sysfs: the device itself at least */
+	rc = scan_lines(root, "/proc/self/mountinfo", s, mount_line, &w, &i);
+	free(s);
+	return rc;
+}
+
+/* The first device of s that another device holds (dm, md, LVM, bcache:
+ * entries of sysfs holders/), its index and the holder's name; or -1. */
+static int held_index(const char *root, const struct devset *s, char *holder, size_t len)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		char dir[512];
+		struct dirent *e;
+		DIR *d;
+		int found = 0;
+
+		if (!rooted(dir, sizeof(dir), root, "/sys/dev/block/%u:%u/holders",
+			    major(s->dev[i]), minor(s->dev[i])))
+			continue;
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while (!found && (e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(holder, len, "%s", e->d_name);
+			found = 1;
+		}
+		closedir(d);
+		if (found)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* "loop3" for the device itself, "its partition loop3p1" for another. */
+static const char *which(const struct devset *s, int i, char *buf, size_t len)
+{
+	if (i == 0)
+		snprintf(buf, len, "it (%u:%u)", major(s->dev[0]), minor(s->dev[0]));
+	else
+		snprintf(buf, len, "its partition %s (%u:%u)", s->name[i], major(s->dev[i]),
+			 minor(s->dev[i]));
+	return buf;
+}
+
+int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char *why, size_t len)
+{
+	struct devset *s = malloc(sizeof(*s));
+	char what[128], other[4096];
+	struct where w = {other, sizeof(other)};
+	struct stat rst;
+	int i, mounted, swap = 0, rc = -EBUSY;
+
+	if (!s)
+		return -ENOMEM;
+	rc = devset_read(root, rdev, path, s);
+	if (rc) {
+		snprintf(why, len, "cannot read /sys/dev/block/%u:%u to see who uses it (%s)",
+			 major(rdev), minor(rdev), strerror(-rc));
+		free(s);
+		return rc;
+	}
+	rc = -EBUSY;
+	mounted = scan_lines(root, "/proc/self/mountinfo", s, mount_line, &w, &i);
+	if (mounted == 0)
+		swap = scan_lines(root, "/proc/swaps", s, swap_line, NULL, &i);
+	if (mounted < 0 || swap < 0) {
+		rc = mounted < 0 ? mounted : swap;
+		snprintf(why, len, "cannot read /proc/%s to see who uses it (%s)",
+			 mounted < 0 ? "self/mountinfo" : "swaps", strerror(-rc));
+	} else if (mounted) {
+		snprintf(why, len, "%s is mounted on %s (unmount it first)",
+			 which(s, i, what, sizeof(what)), other);
+	} else if (swap) {
+		snprintf(why, len, "%s is active swap (swapoff it first)",
+			 which(s, i, what, sizeof(what)));
+	} else if (stat(root[0] ? root : "/", &rst) == 0 && (i = devset_find(s, rst.st_dev)) >= 0) {
+		snprintf(why, len, "%s holds the root filesystem", which(s, i, what, sizeof(what)));
+	} else if ((i = held_index(root, s, other, sizeof(other))) >= 0) {
+		snprintf(why, len,
+			 "%s is held by %s (device-mapper, md RAID or LVM builds on it; remove "
+			 "that first)",
+			 which(s, i, what, sizeof(what)), other);
+	} else if (s->n > 1 || s->more) {
+		snprintf(why, len,
+			 "it has partitions (%s%s%s): name a partition as the target, or "
+			 "remove the partition table first (wipefs, then partx -d)",
+			 s->name[1], s->n > 2 ? ", " : "", s->n > 2 ? s->name[2] : "");
+	} else {
+		rc = 0;
+	}
+	free(s);
+	return rc;
+}
+
+/* ---- signatures ---- */
+
+/* Appends ", " and item to buf (cut to len). */
+static void list_add(char *buf, size_t len, const char *item)
+{
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, len - used, "%s%s", used ? ", " : "", item);
+}
+
+int sc_guard_signatures(int fd, char *found, size_t len)
+{
+	blkid_probe pr = blkid_new_probe();
+	int rc, n = 0;
+
+	found[0] = '\0';
+	if (!pr)
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, fd, 0, 0) != 0) {
+		rc = errno ? -errno : -EIO;
+		goto out;
+	}
+	/* Every signature, as wipefs lists them: superblocks (filesystems,
+	 * RAID and LVM members, swap, crypto) also with a bad checksum, and
+	 * partition tables. */
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+						  BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_FORCE_GPT);
+	while ((rc = blkid_do_probe(pr)) == 0) {
+		const char *type = NULL, *usage = NULL;
+		char item[128];
+
+		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0) {
+			if (blkid_probe_lookup_value(pr, "USAGE", &usage, NULL) != 0)
+				usage = "signature";
+			snprintf(item, sizeof(item), "%s (%s)", type, usage);
+		} else if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0) {
+			snprintf(item, sizeof(item), "a %s partition table", type);
+		} else {
+			continue;
+		}
+		if (!strstr(found, item))
+			list_add(found, len, item);
+		n++;
+	}
+	rc = rc < 0 ? -EIO : n > 0;
+out:
+	blkid_free_probe(pr);
+	return rc;
+}
+
+/* ---- the check ---- */
+
+/* Writes the head of every refusal: "targets.N (PATH, a KIND): ". */
+static int head(char *why, size_t len, uint32_t target, const char *path, const char *kind)
+{
+	int n = snprintf(why, len, "targets.%u (%s, a %s): ", target, path, kind);
+
+	return n < 0 ? 0 : (size_t)n >= len ? (int)len - 1 : n;
+}
+
+int sc_guard_check(const struct sc_plan *plan, uint32_t target, int *claim, char *why,
+		   size_t len)
+{
+	const struct sc_target_spec *t = &plan->targets[target];
+	int w = sc_guard_first_writer(plan), fd = -1, cfd = -1, rc;
+	const char *kind;
+	char reason[2048];
+	struct stat st, fst;
+	size_t h;
+
+	if (claim)
+		*claim = -1;
+	if (stat(t->path, &st) != 0)
+		return 0; /* nothing there to destroy: a directory to create */
+	if (w < 0 || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
+		return 0;
+	kind = S_ISBLK(st.st_mode) ? "block device" : "file";
+	h = (size_t)head(why, len, target, t->path, kind);
+	if (!t->allow_destroy || !plan->allow_destroy) {
+		snprintf(why + h, len - h,
+			 "phase %s writes to it, which destroys what it holds; refused: %s",
+			 plan->phases[w].name,
+			 t->allow_destroy
+			     ? "the target says allow_destroy: true but the command line lacks "
+			       "--allow-destroy (add it if its data may go)"
+			     : "set allow_destroy: true on that target and add --allow-destroy to "
+			       "the command line, if its data may go");
+		return -EPERM;
+	}
+	if (S_ISREG(st.st_mode)) {
+		approve(&st);
+		return 0;
+	}
+	/* Everything below looks at one open descriptor of the device, so a
+	 * path that changes meanwhile cannot make us approve another one. */
+	fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &fst) != 0 || !S_ISBLK(fst.st_mode) || fst.st_rdev != st.st_rdev) {
+		rc = fd < 0 ? -errno : -EAGAIN;
+		snprintf(why + h, len - h, "cannot examine it (%s)",
+			 fd < 0 ? strerror(-rc) : "it changed while being checked");
+		goto out;
+	}
+	rc = sc_guard_device_in_use("", fst.st_rdev, t->path, reason, sizeof(reason));
+	if (rc) {
+		snprintf(why + h, len - h, "refused although both opt-ins are given: %s", reason);
+		goto out;
+	}
+	if (claim) {
+		/* Held until the run ends: no mount, mkfs, md, dm or another
+		 * O_EXCL opener can take the device from under the run. */
+		cfd = open(t->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_EXCL);
+		if (cfd < 0) {
+			rc = -errno;
+			snprintf(why + h, len - h,
+				 "refused although both opt-ins are given: it cannot be opened "
+				 "exclusively (O_EXCL: %s): something holds it (a mount in another "
+				 "mount namespace, device-mapper, md, LVM, mkfs or another "
+				 "benchmark), or two targets of this host name the same device",
+				 strerror(-rc));
+			goto out;
+		}
+		if (fstat(cfd, &st) != 0 || st.st_rdev != fst.st_rdev) {
+			rc = -EAGAIN;
+			snprintf(why + h, len - h, "cannot examine it (it changed while being checked)");
+			goto out;
+		}
+	}
+	rc = sc_guard_signatures(fd, reason, sizeof(reason));
+	if (rc < 0) {
+		snprintf(why + h, len - h,
+			 "cannot read its signatures (%s), so it is not known to be unused",
+			 strerror(-rc));
+		goto out;
+	}
+	if (rc > 0 && !t->wipe_signatures_ok) {
+		snprintf(why + h, len - h,
+			 "refused although both opt-ins are given: it carries %s (libblkid; wipefs "
+			 "-n %s lists them); if that may be overwritten, set wipe_signatures_ok: "
+			 "true on that target",
+			 reason, t->path);
+		rc = -EPERM;
+		goto out;
+	}
+	rc = 0;
+	approve(&fst);
+	if (claim) {
+		*claim = cfd;
+		cfd = -1;
+	}
+	why[0] = '\0';
+out:
+	if (cfd >= 0)
+		close(cfd);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
