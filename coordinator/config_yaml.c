@@ -210,10 +210,11 @@ int cfg_doc_paths(struct cfg_doc *d)
 
 /* ---- YAML to tree ----
  *
- * Built from the parser's events (not libyaml's document loader, whose
- * anchor lookups are quadratic and which expands nothing it is not asked
- * to): every limit is checked as each event arrives, before anything is
- * built from it, so a hostile file costs little time and memory. */
+ * Built from the parser's events, not by libyaml's document loader (which
+ * builds the whole document before anything can be counted, and looks each
+ * anchor up in a list: quadratic).  Every limit is checked as each event
+ * arrives, before anything is built from it, so a hostile file costs
+ * little time and memory. */
 
 /* An anchor (&name) of a finished node, and what an alias to it adds. */
 struct anchor {
@@ -234,7 +235,7 @@ struct frame {
 	size_t bytes0;
 	uint32_t cap;	 /* room in n->items or n->pairs */
 	uint32_t height; /* levels of lists and mappings in n, itself included */
-	bool have_key; /* mapping: the last pair waits for its value */
+	bool have_key;	 /* mapping: the last pair waits for its value */
 };
 
 struct conv {
@@ -289,7 +290,8 @@ static int conv_fail(struct conv *c, const struct cfg_loc *loc, const char *fmt,
 	return -EINVAL;
 }
 
-/* Counts nodes values and bytes of text against the limits. */
+/* Counts nodes (values and keys) and bytes of text against the limits;
+ * alias: the alias that adds them, or NULL. */
 static int conv_count(struct conv *c, const struct cfg_loc *loc, uint32_t nodes, size_t bytes,
 		      const char *alias)
 {
@@ -353,8 +355,11 @@ static int anchor_add(struct conv *c, char *name, const struct cfg_node *n, uint
 		return -ENOMEM;
 	}
 	c->anchors = more;
-	c->anchors[c->nanchors++] = (struct anchor){.name = name, .node = n, .nodes = nodes,
-						    .height = height, .bytes = bytes,
+	c->anchors[c->nanchors++] = (struct anchor){.name = name,
+						    .node = n,
+						    .nodes = nodes,
+						    .height = height,
+						    .bytes = bytes,
 						    .loc = n->loc};
 	return 0;
 }

@@ -248,9 +248,9 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 		return;
 	}
 	if (ph->workload == SC_WORKLOAD_INGEST) {
-		*read_bytes = sat_mul(sat_mul(sc_layout_ingest_steps(plan, phase, place),
-					      ph->ingest.batch),
-				      ph->ingest.sample_bytes);
+		*read_bytes =
+		    sat_mul(sat_mul(sc_layout_ingest_steps(plan, phase, place), ph->ingest.batch),
+			    ph->ingest.sample_bytes);
 		return;
 	}
 	if (io->rw == SC_RW_RANDRW) {

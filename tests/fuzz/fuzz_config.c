@@ -63,8 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	rc = sc_config_load(&cfg, path, (const char *const *)sets, nsets, err, sizeof(err));
 	/* Every refusal says where and what. */
-	if (rc == -EINVAL && (!err[0] || (strncmp(err, path, strlen(path)) != 0 &&
-					  strncmp(err, "--set ", 6) != 0)))
+	if (rc == -EINVAL &&
+	    (!err[0] || (strncmp(err, path, strlen(path)) != 0 && strncmp(err, "--set ", 6) != 0)))
 		abort();
 	if (rc == 0 && !sc_config_plan(cfg)->nphases)
 		abort(); /* an accepted config has work to do */

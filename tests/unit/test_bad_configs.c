@@ -25,8 +25,8 @@
  * 2-core machine and a sanitizer build (a load takes milliseconds and a
  * few MiB), far below what the alias bombs and quadratic inputs cost
  * before the loader checked its limits (minutes, or gigabytes). */
-#define LOAD_CPU_LIMIT_S 20	/* the child is killed past this */
-#define LOAD_CPU_MAX_S	 5.0	/* a load taking longer fails the test */
+#define LOAD_CPU_LIMIT_S 20		     /* the child is killed past this */
+#define LOAD_CPU_MAX_S	 5.0		     /* a load taking longer fails the test */
 #define LOAD_AS_LIMIT	 (UINT64_C(1) << 30) /* address space, without ASan */
 #define LOAD_RSS_MAX_KIB (CHECK_UNDER_ASAN ? 512 * 1024L : 128 * 1024L)
 #define MIN_BAD_CONFIGS	 25
@@ -155,8 +155,7 @@ static const struct generated {
     {"keys.yaml", "x:\n", "  k%d: 1\n", "", 80000,
      ":1028:3: x: more than 1024 keys in one mapping"},
     {"deep.yaml", "x: ", "[", "]", 400000, ":3:36: x.0.0.0"},
-    {"scalars.yaml", "x:\n", "- 1\n", "", 250000,
-     ":19991:3: x.19987: more than 20000 values"},
+    {"scalars.yaml", "x:\n", "- 1\n", "", 250000, ":19991:3: x.19987: more than 20000 values"},
 };
 
 static void test_generated(void)

@@ -21,8 +21,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "ckpt_model.h"
 #include "check.h"
+#include "ckpt_model.h"
 #include "codec.h"
 #include "ssdcluster.pb-c.h"
 #include "units.h"
@@ -202,9 +202,8 @@ static void test_amplification(void)
  * behaviour) in the figures.  Refused: times stay within +-2^61 ns. */
 static void test_times(const uint8_t *rec, size_t len)
 {
-	Ssdcluster__RunRecord *m =
-	    ssdcluster__run_record__unpack(NULL, len - SC_CODEC_HEADER_BYTES,
-					   rec + SC_CODEC_HEADER_BYTES);
+	Ssdcluster__RunRecord *m = ssdcluster__run_record__unpack(NULL, len - SC_CODEC_HEADER_BYTES,
+								  rec + SC_CODEC_HEADER_BYTES);
 	char path[300];
 	uint8_t *out;
 	size_t n;
@@ -289,7 +288,8 @@ int main(void)
 	size_t len;
 
 	if (!src) {
-		fprintf(stderr, "test_results_input: SC_SOURCE_DIR is not set (run it with ctest)\n");
+		fprintf(stderr,
+			"test_results_input: SC_SOURCE_DIR is not set (run it with ctest)\n");
 		return 77;
 	}
 	snprintf(seed, sizeof(seed), "%s/tests/fuzz/corpus_results/tiny_run.pb", src);
