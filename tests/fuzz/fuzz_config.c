@@ -19,6 +19,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char path[256];
 
+static void remove_file(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *base = getenv("TMPDIR");
@@ -33,6 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	}
 	close(fd);
+	atexit(remove_file);
 	/* the seed configs name their targets by these */
 	setenv("SSDCLUSTER_TARGET", "/tmp", 0);
 	setenv("SC_TEST_DIR", "/tmp", 0);

@@ -6,10 +6,12 @@
  * the decoder and not just the checksum.  Built only with -DSC_FUZZ=ON
  * (clang); run by scripts/fuzz.sh. */
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -19,6 +21,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[256], path[300];
+
+static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static void remove_dir(void)
+{
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -32,6 +48,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		perror(dir);
 		abort();
 	}
+	atexit(remove_dir);
 	snprintf(path, sizeof(path), "%s/in.pb", dir);
 	dup2(null, STDOUT_FILENO); /* the phase rows */
 	close(null);
