@@ -161,6 +161,7 @@
 #include <unistd.h>
 
 #include "../worker/ckpt_model.h"
+#include "../worker/engine.h"
 #include "../worker/hostlist.h"
 #include "../worker/layout.h"
 #include "../worker/result.h"
@@ -1834,7 +1835,8 @@ static int check_verify(struct ctx *c)
 				    "%s is smaller than the %u B header that verify: crc32c puts in "
 				    "every block (use a bs of 512B or more)",
 				    cfg_fmt_size(a1, sizeof(a1), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
-		if (pv->engine == SC_ENGINE_NULL && any_rw(&pv->rw, sc_rw_reads))
+		if (!sc_engine_uses_files((enum sc_engine_kind)pv->engine) &&
+		    any_rw(&pv->rw, sc_rw_reads))
 			return fail_value(c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
 					  "the null engine stores nothing, so reads have nothing to "
 					  "verify (verify null-engine phases only with rw: write or "
@@ -1848,7 +1850,7 @@ static int check_verify(struct ctx *c)
 		for (uint32_t j = 0; j < i; j++) {
 			const struct pv *e = &c->pv[j];
 
-			if (!io_like(e) || e->engine == SC_ENGINE_NULL)
+			if (!io_like(e) || !sc_engine_uses_files((enum sc_engine_kind)e->engine))
 				continue;
 			if (e->verify == SC_VERIFY_NONE)
 				return fail_value(

@@ -86,7 +86,7 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 		return rc;
 	}
 	/* the null engine measures the tool: no directory, no files */
-	if (run->io->engine != SC_ENGINE_NULL) {
+	if (sc_engine_uses_files(run->io->engine)) {
 		/* -EBADF: the caller did not open the run directory */
 		rc = run->dirfd < 0
 			 ? -EBADF
@@ -263,11 +263,11 @@ void sc_ckpt_job_run(struct job *j)
 			break;
 		snprintf(j->path, sizeof(j->path), "%s/%s", c->dir, f->name);
 		/* each file is written once per run: created, never truncated */
-		fd = run->io->engine == SC_ENGINE_NULL
+		fd = !sc_engine_uses_files(run->io->engine)
 			 ? -1
 			 : sc_rundir_openat(c->dirfd, f->name, flags,
 					    restore ? SC_RUNDIR_OLD : SC_RUNDIR_NEW);
-		if (fd < 0 && run->io->engine == SC_ENGINE_NULL) {
+		if (fd < 0 && !sc_engine_uses_files(run->io->engine)) {
 			if (stream_file(j, f, restore, fd) == 0)
 				j->files++;
 			j->last_ns = sc_now_ns();

@@ -17,3 +17,10 @@ const struct sc_engine_ops *sc_engine_get(enum sc_engine_kind kind)
 	}
 	return NULL;
 }
+
+bool sc_engine_uses_files(enum sc_engine_kind kind)
+{
+	const struct sc_engine_ops *ops = sc_engine_get(kind);
+
+	return ops && !(ops->flags & SC_ENGINE_F_NO_FILES);
+}

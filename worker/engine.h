@@ -7,6 +7,7 @@
 #ifndef SC_ENGINE_H
 #define SC_ENGINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/uio.h>
 
@@ -58,8 +59,16 @@ struct sc_engine_conf {
 
 struct sc_engine;           /* opaque, one per job thread */
 
+/* What an engine can do: the flags word of its ops. */
+enum sc_engine_flag {
+	/* Moves no data: the phase opens, creates and needs no file (the
+	 * null engine, which measures the tool itself). */
+	SC_ENGINE_F_NO_FILES = 1u << 0,
+};
+
 struct sc_engine_ops {
 	const char *name;
+	unsigned flags;         /* enum sc_engine_flag bits */
 	/* Set up for conf (fds and bufs stay owned by the caller and must
 	 * outlive the engine).  0 or -errno (-EINVAL for depth 0); on error
 	 * *out is untouched. */
@@ -103,5 +112,9 @@ extern const struct sc_engine_ops sc_engine_inject;
 
 /* The ops for a kind; never NULL for a valid kind. */
 const struct sc_engine_ops *sc_engine_get(enum sc_engine_kind kind);
+
+/* True when phases run by engine kind open, create and need files (every
+ * engine without SC_ENGINE_F_NO_FILES). */
+bool sc_engine_uses_files(enum sc_engine_kind kind);
 
 #endif

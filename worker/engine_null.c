@@ -22,6 +22,7 @@ static int null_submit(struct sc_engine *e)
 
 const struct sc_engine_ops sc_engine_null = {
     .name = "null",
+    .flags = SC_ENGINE_F_NO_FILES,
     .create = fifo_create,
     .queue = fifo_queue,
     .submit = null_submit,

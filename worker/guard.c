@@ -15,6 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "engine.h"
+
 /* Partitions a device may have that we name in messages; one more than
  * this is still refused as "has partitions". */
 #define MAX_PARTS 256
@@ -29,12 +31,12 @@ bool sc_guard_phase_writes(const struct sc_phase *ph)
 {
 	switch (ph->workload) {
 	case SC_WORKLOAD_CHECKPOINT:
-		return !ph->ckpt.restore && ph->io.engine != SC_ENGINE_NULL;
+		return !ph->ckpt.restore && sc_engine_uses_files(ph->io.engine);
 	case SC_WORKLOAD_INGEST:
 		return true; /* lays out its dataset when it is not there */
 	default:
 		return sc_rw_writes(ph->io.rw) && !ph->io.verify_only &&
-		       ph->io.engine != SC_ENGINE_NULL;
+		       sc_engine_uses_files(ph->io.engine);
 	}
 }
 

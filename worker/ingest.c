@@ -348,7 +348,7 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 	atomic_init(&r->readers, run->njobs);
 	if (!run->io->runtime_ns)
 		run->planned_bytes = r->total * in->sample_bytes;
-	if (run->io->engine == SC_ENGINE_NULL)
+	if (!sc_engine_uses_files(run->io->engine))
 		return 0; /* measures the tool alone: no dataset */
 	rc = nofile_check(r, run->njobs, err, errlen);
 	if (rc)
@@ -371,7 +371,7 @@ static int open_files(struct job *j, struct ingest_job *ij, char *err, size_t er
 	ij->nfds = r->nfiles;
 	for (uint32_t i = 0; i < r->nfiles; i++)
 		ij->fds[i] = -1;
-	if (j->run->io->engine == SC_ENGINE_NULL)
+	if (!sc_engine_uses_files(j->run->io->engine))
 		return 0;
 	for (uint32_t i = 0; i < r->nfiles; i++) {
 		int rc;

@@ -816,7 +816,7 @@ static int job_setup(struct job *j, char *err, size_t errlen)
 	rc = verify_setup(j);
 	if (rc)
 		return rc;
-	if (io->engine != SC_ENGINE_NULL) {
+	if (sc_engine_uses_files(io->engine)) {
 		rc = job_open(j, t, err, errlen);
 		if (rc)
 			return rc;

@@ -1,6 +1,7 @@
 /* layout.c -- which target, region and files each rank's jobs use. */
 #include "layout.h"
 
+#include "engine.h"
 #include "hostlist.h"
 
 #include <errno.h>
@@ -135,7 +136,7 @@ static uint64_t workload_need_bytes(const struct sc_plan *plan, uint32_t nslots)
 	for (uint32_t p = 0; p < plan->nphases; p++) {
 		const struct sc_phase *ph = &plan->phases[p];
 
-		if (ph->io.engine == SC_ENGINE_NULL)
+		if (!sc_engine_uses_files(ph->io.engine))
 			continue; /* stores nothing */
 		if (ph->workload == SC_WORKLOAD_CHECKPOINT && !ph->ckpt.restore)
 			need = sat_add(need, sat_mul(nslots, ckpt_max_rank_bytes(plan, p)));
@@ -174,7 +175,7 @@ uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint3
 			const struct sc_io_spec *io = &plan->phases[p].io;
 
 			/* verify_only phases read a kept run: they store nothing */
-			if (io->engine != SC_ENGINE_NULL && !io->verify_only && io->jobs > j &&
+			if (sc_engine_uses_files(io->engine) && !io->verify_only && io->jobs > j &&
 			    io->size_bytes > largest)
 				largest = io->size_bytes;
 		}

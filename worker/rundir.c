@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine.h"
+
 /* Holds the run key while the ranks check that they share one directory. */
 #define MARKER_NAME ".ssdcluster-run"
 /* The run directory is the user's alone. */
@@ -51,7 +53,7 @@ bool sc_rundir_needed(const struct sc_plan *plan, uint32_t target)
 	if (plan->targets[target].kind != SC_TARGET_DIR)
 		return false;
 	for (uint32_t p = 0; p < plan->nphases; p++)
-		if (plan->phases[p].io.engine != SC_ENGINE_NULL &&
+		if (sc_engine_uses_files(plan->phases[p].io.engine) &&
 		    plan->phases[p].workload != SC_WORKLOAD_INGEST)
 			return true;
 	return false;

@@ -741,7 +741,12 @@ int main(void)
 			  strcmp(ops->name, sc_engine_name(table[i].kind)) == 0,
 		      "sc_engine_get(%s) is not the %s engine", sc_engine_name(table[i].kind),
 		      table[i].ops->name);
+		/* only the null engine moves no data, so only it needs no files */
+		CHECK(sc_engine_uses_files(table[i].kind) == (table[i].kind != SC_ENGINE_NULL),
+		      "sc_engine_uses_files(%s) is %d", sc_engine_name(table[i].kind),
+		      sc_engine_uses_files(table[i].kind));
 	}
+	CHECK(!sc_engine_uses_files(SC_ENGINE_COUNT), "an unknown engine kind uses files");
 
 	if (uring_available()) {
 		if (run(&sc_engine_uring, "io_uring", PLAIN) ||
