@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_PER_S 1e9
+#include "../worker/units.h"
 
 /* bytes (or I/Os) per second over [start, end]; 0 for an empty window. */
 static double per_second(uint64_t amount, int64_t start_ns, int64_t end_ns)
 {
 	if (end_ns <= start_ns)
 		return 0;
-	return (double)amount * NS_PER_S / (double)(end_ns - start_ns);
+	return (double)amount * SC_NS_PER_S_F / (double)(end_ns - start_ns);
 }
 
 /* Where a rank's measured time begins: its own start, or the end of the

@@ -173,14 +173,13 @@
 #define KIB	 UINT64_C(1024)
 #define MIB	 (KIB * KIB)
 #define GIB	 (MIB * KIB)
-#define NS_PER_S UINT64_C(1000000000)
 
 /* Ranges and defaults of the schema (documented in the final report and
  * the README's config reference). */
 #define MAX_BS_BYTES	   GIB /* io_uring results are 32-bit */
 #define MAX_IODEPTH	   16384u
 #define MAX_JOBS	   1024u
-#define MAX_DURATION_NS	   (30 * 24 * 3600 * NS_PER_S) /* 30 days */
+#define MAX_DURATION_NS	   (30 * 24 * 3600 * SC_NS_PER_S) /* 30 days */
 #define MAX_SWEEP_CELLS	   4096u		       /* cells one config phase expands into */
 #define MAX_RATE_IOPS	   UINT64_C(1000000000)	       /* per rank */
 #define MAX_ZERO_STAGE	   3u
@@ -1983,7 +1982,7 @@ static int check_mem_budget(struct ctx *c, uint32_t i, const struct pv *pv)
 	enum pkey uk = pv->workload == SC_WORKLOAD_CHECKPOINT ? PK_BLOCK_SIZE
 		       : pv->workload == SC_WORKLOAD_INGEST   ? PK_SAMPLE_SIZE
 							      : PK_BS;
-	uint64_t secs = pv->runtime ? pv->runtime / NS_PER_S + 2 : 0;
+	uint64_t secs = pv->runtime ? pv->runtime / SC_NS_PER_S + 2 : 0;
 	uint64_t series = (pv->jobs + 1) * secs * sizeof(struct sc_second);
 	uint32_t qi = 0, bi = 0;
 	uint64_t unit, bufs, total;

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -253,13 +252,6 @@ static int dry_run(struct sc_cluster *c, const struct sc_plan *plan,
 	return 0;
 }
 
-static uint64_t peak_rss_bytes(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0;
-}
-
 /* Rank 0: adds a finished phase to the record, rewrites the results and
  * prints its row.  Returns 0 or -errno (message printed). */
 static int keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph, const char *outdir,
@@ -277,7 +269,7 @@ static int keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph, con
 	}
 	rec->phases = grown;
 	rec->phases[rec->nphases++] = *ph;
-	rec->rank0_peak_rss_bytes = peak_rss_bytes();
+	rec->rank0_peak_rss_bytes = sc_peak_rss_bytes();
 	rc = sc_report_results(outdir, rec, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "../proto/codec.h"
 #include "../worker/job.h"
@@ -126,7 +125,6 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	struct sc_run *run = NULL;
 	char msg[1024] = "";
 	uint64_t start, firstdone = 0, merge_start;
-	struct rusage ru;
 	struct sc_hist *merged[SC_HK_COUNT] = {NULL};
 	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
 	uint64_t budget = sc_deadline_run_ns(plan, p, place);
@@ -172,8 +170,7 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	snprintf(mine.host, sizeof(mine.host), "%s", c->host);
 	mine.clock_offset_ns = c->clock_offset_ns;
 	mine.firstdone_bytes = firstdone;
-	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		mine.peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+	mine.peak_rss_bytes = sc_peak_rss_bytes();
 
 	/* Time the merge alone, not the wait for the slowest rank. */
 	sc_cluster_barrier(c);

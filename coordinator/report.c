@@ -164,7 +164,7 @@ double report_rank_bw(const struct sc_phase_record *pr, const struct sc_rank_res
 
 	if (r->end_ns <= start)
 		return 0;
-	return (double)(r->bytes[SC_DIR_READ] + r->bytes[SC_DIR_WRITE]) * (double)NS_PER_S /
+	return (double)(r->bytes[SC_DIR_READ] + r->bytes[SC_DIR_WRITE]) * (double)SC_NS_PER_S /
 	       (double)(r->end_ns - start);
 }
 

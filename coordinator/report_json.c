@@ -512,7 +512,7 @@ static struct json_object *timeseries_json(struct jb *b, const struct sc_phase_r
 	};
 	struct json_object *o = jnew(b, json_object_new_object());
 
-	jput_u64(b, o, "second_ns", NS_PER_S);
+	jput_u64(b, o, "second_ns", SC_NS_PER_S);
 	jput_i64(b, o, "start_ns", pr->measure_start_ns);
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 		struct json_object *a = jnew(b, json_object_new_array());

@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../worker/units.h"
 #include "aggregate.h"
 #include "report.h"
 
-#define NS_PER_S 1000000000ull
 /* MB/s in every report is decimal: 10^6 bytes per second. */
 #define BYTES_PER_MB 1e6
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "../worker/ckpt_model.h"
+#include "../worker/units.h"
 
-#define NS_PER_S 1e9
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -39,7 +39,7 @@ static void cell_of(const struct sc_plan *plan, const struct sc_phase_record *pr
 		}
 	}
 	c->throughput_bytes_per_s =
-		c->duration_ns > 0 ? (double)c->bytes * NS_PER_S / (double)c->duration_ns : 0;
+		c->duration_ns > 0 ? (double)c->bytes * SC_NS_PER_S_F / (double)c->duration_ns : 0;
 }
 
 static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
@@ -76,7 +76,7 @@ static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
 		t->mean_ns = sy / m;
 		qsort(d, m, sizeof(*d), cmp_double);
 		t->p50_ns = m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2;
-		t->throughput_bytes_per_s = dur > 0 ? bytes * NS_PER_S / dur : 0;
+		t->throughput_bytes_per_s = dur > 0 ? bytes * SC_NS_PER_S_F / dur : 0;
 	}
 	if (m >= 2) {
 		double den = m * sxx - sx * sx;
@@ -131,10 +131,10 @@ int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **group
 		trend_of(g[k].cells, g[k].ncells, true, &g[k].restore);
 		g[k].full_size_bytes = sc_ckpt_total_bytes(&ck->model, &ck->layout);
 		if (g[k].write.throughput_bytes_per_s > 0)
-			g[k].projected_write_ns = (double)g[k].full_size_bytes * NS_PER_S /
+			g[k].projected_write_ns = (double)g[k].full_size_bytes * SC_NS_PER_S_F /
 						  g[k].write.throughput_bytes_per_s;
 		if (g[k].restore.throughput_bytes_per_s > 0)
-			g[k].projected_restore_ns = (double)g[k].full_size_bytes * NS_PER_S /
+			g[k].projected_restore_ns = (double)g[k].full_size_bytes * SC_NS_PER_S_F /
 						    g[k].restore.throughput_bytes_per_s;
 	}
 	*groups = g;

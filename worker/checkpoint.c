@@ -31,11 +31,6 @@ struct ckpt_job {
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
 
-static uint64_t round_up(uint64_t v, uint64_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
 static void ckpt_free(void *p)
 {
 	struct ckpt_job *c = p;
@@ -168,7 +163,7 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore,
 			x->offset = off;
 			/* O_DIRECT moves whole aligned blocks; sizes are aligned when
 			 * scaled, and the tail of an unscaled file is read short */
-			x->len = (uint32_t)(direct ? round_up(len, CKPT_ALIGN) : len);
+			x->len = (uint32_t)(direct ? sc_round_up(len, CKPT_ALIGN) : len);
 			if (x->len > io->bs_bytes)
 				x->len = (uint32_t)len;
 			x->op = restore ? SC_OP_READ : SC_OP_WRITE;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine_priv.h"
+#include "units.h"
 
 /* Ring flags to try first; a kernel that knows none of them gets 0.
  * SINGLE_ISSUER binds the ring to the thread that enables it: the ring is
@@ -44,7 +45,6 @@
  * (-EAGAIN) before handing the error to the job. */
 #define SUBMIT_AGAIN_MAX 64
 
-#define NS_PER_SEC 1000000000ull
 
 struct sc_engine {
 	struct io_uring ring;
@@ -243,7 +243,7 @@ static uint64_t mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * SC_NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
 /* liburing 2.3 takes only a relative timeout, which the kernel adds to its
@@ -257,8 +257,8 @@ static int uring_reap_until(struct sc_engine *e, struct sc_io **done, uint32_t m
 		return -EOPNOTSUPP;
 	if (e->disabled) {
 		/* nothing submitted yet, and a disabled ring refuses waiters */
-		struct timespec ts = {.tv_sec = (time_t)(deadline_ns / NS_PER_SEC),
-				      .tv_nsec = (long)(deadline_ns % NS_PER_SEC)};
+		struct timespec ts = {.tv_sec = (time_t)(deadline_ns / SC_NS_PER_S),
+				      .tv_nsec = (long)(deadline_ns % SC_NS_PER_S)};
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
@@ -273,8 +273,8 @@ static int uring_reap_until(struct sc_engine *e, struct sc_io **done, uint32_t m
 		if (now >= deadline_ns)
 			break;
 		left = deadline_ns - now;
-		ts.tv_sec = (long long)(left / NS_PER_SEC);
-		ts.tv_nsec = (long long)(left % NS_PER_SEC);
+		ts.tv_sec = (long long)(left / SC_NS_PER_S);
+		ts.tv_nsec = (long long)(left % SC_NS_PER_S);
 		ret = io_uring_wait_cqes(&e->ring, &cqe, 1, &ts, NULL);
 		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
 			return ret;

@@ -96,11 +96,6 @@ struct ingest_job {
 	uint64_t *sample_off; /* per I/O slot: offset of the sample it reads */
 };
 
-static uint64_t round_up(uint64_t v, uint64_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
 static void ingest_free(void *p)
 {
 	struct ingest_job *ij = p;
@@ -131,7 +126,7 @@ static uint64_t read_buf_bytes(uint64_t sample_bytes, int direct)
 {
 	if (!direct || sample_bytes % BUF_ALIGN == 0)
 		return sample_bytes;
-	return round_up(sample_bytes, BUF_ALIGN) + BUF_ALIGN;
+	return sc_round_up(sample_bytes, BUF_ALIGN) + BUF_ALIGN;
 }
 
 /* Dataset file i's name in the dataset directory, and its path. */
@@ -319,7 +314,7 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 			 (unsigned long long)in->sample_bytes, (unsigned long long)in->file_bytes);
 		return -EINVAL;
 	}
-	r = aligned_alloc(CACHELINE, round_up(sizeof(*r), CACHELINE));
+	r = aligned_alloc(CACHELINE, sc_round_up(sizeof(*r), CACHELINE));
 	if (!r)
 		return -ENOMEM;
 	memset(r, 0, sizeof(*r));
@@ -444,8 +439,8 @@ static void wait_slice(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 
 	if (deadline && deadline < until)
 		until = deadline;
-	ts.tv_sec = (time_t)(until / NS_PER_S);
-	ts.tv_nsec = (long)(until % NS_PER_S);
+	ts.tv_sec = (time_t)(until / SC_NS_PER_S);
+	ts.tv_nsec = (long)(until % SC_NS_PER_S);
 	pthread_cond_timedwait(c, m, &ts);
 }
 
@@ -524,7 +519,7 @@ static void sample_pick(struct job *j, const struct ingest_rank *r, struct sc_io
 		uint64_t start = off / BUF_ALIGN * BUF_ALIGN;
 
 		x->offset = start;
-		x->len = (uint32_t)(round_up(off + r->sample_bytes, BUF_ALIGN) - start);
+		x->len = (uint32_t)(sc_round_up(off + r->sample_bytes, BUF_ALIGN) - start);
 	} else {
 		x->offset = off;
 		x->len = (uint32_t)r->sample_bytes;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,13 +45,21 @@ uint64_t sc_now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * SC_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sc_peak_rss_bytes(void)
+{
+	struct rusage ru;
+
+	/* ru_maxrss is in KiB on Linux */
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0;
 }
 
 void sc_job_sleep_until(uint64_t when_ns)
 {
-	struct timespec ts = {.tv_sec = (time_t)(when_ns / NS_PER_S),
-			      .tv_nsec = (long)(when_ns % NS_PER_S)};
+	struct timespec ts = {.tv_sec = (time_t)(when_ns / SC_NS_PER_S),
+			      .tv_nsec = (long)(when_ns % SC_NS_PER_S)};
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
@@ -177,7 +186,7 @@ void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t
 
 	if (now < measure_start || now - lat < measure_start)
 		return; /* ramp */
-	s = second_at(j, (now - measure_start) / NS_PER_S);
+	s = second_at(j, (now - measure_start) / SC_NS_PER_S);
 	sc_hist_record(j->hist[dir], lat);
 	j->bytes[dir] += len;
 	j->ios_done[dir]++;
@@ -282,7 +291,7 @@ static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t mea
 #define LATE_TOLERANCE_NS 10000ull
 /* Faster than one I/O per nanosecond a job's I/Os are all due at once
  * anyway; the cap keeps the schedule's arithmetic within 64 bits. */
-#define RATE_MAX_PER_JOB NS_PER_S
+#define RATE_MAX_PER_JOB SC_NS_PER_S
 /* Longest sleep while I/Os are in flight on an engine without reap_until
  * (or whose reap_until is unsupported): it cannot wait for a completion
  * with a timeout, so one that lands while the job sleeps is noticed (and
@@ -326,13 +335,13 @@ static uint64_t pace_backlog(const struct pace *p, uint64_t from_ns, uint64_t to
 
 	if (to_ns <= p->start_ns)
 		return 0;
-	before_to = (uint64_t)(((unsigned __int128)(to_ns - p->start_ns) * p->rate + NS_PER_S - 1) /
-			       NS_PER_S);
+	before_to = (uint64_t)(((unsigned __int128)(to_ns - p->start_ns) * p->rate + SC_NS_PER_S - 1) /
+			       SC_NS_PER_S);
 	before_from = from_ns <= p->start_ns
 			      ? 0
 			      : (uint64_t)(((unsigned __int128)(from_ns - p->start_ns) * p->rate +
-					    NS_PER_S - 1) /
-					   NS_PER_S);
+					    SC_NS_PER_S - 1) /
+					   SC_NS_PER_S);
 	if (next < before_from)
 		next = before_from;
 	return before_to > next ? before_to - next : 0;
@@ -351,7 +360,7 @@ static void pace_advance(struct pace *p)
 		p->nth = 0;
 		p->sec++;
 	}
-	p->next_ns = p->start_ns + p->sec * NS_PER_S + p->nth * NS_PER_S / p->rate;
+	p->next_ns = p->start_ns + p->sec * SC_NS_PER_S + p->nth * SC_NS_PER_S / p->rate;
 }
 
 /* When to wake for the next intended start: just before it, or cap_ns
@@ -434,7 +443,7 @@ static void io_job_run(struct job *j)
 			return; /* fewer I/Os per second than jobs: none for this one */
 		/* jobs interleave their schedules (job i shifted by i/jobs of
 		 * an interval) rather than all waking at the same instants */
-		pace_init(&pace, run->start_ns + NS_PER_S / rate * j->index / io->jobs, rate);
+		pace_init(&pace, run->start_ns + SC_NS_PER_S / rate * j->index / io->jobs, rate);
 		/* The default slack (50 us) would make every sleep that late;
 		 * if the kernel refuses, the wake lead absorbs it. */
 		(void)prctl(PR_SET_TIMERSLACK, 1ul, 0ul, 0ul, 0ul);
@@ -825,7 +834,7 @@ static int job_setup(struct job *j, char *err, size_t errlen)
 	if (rc)
 		return rc;
 	if (io->runtime_ns)
-		second_at(j, (io->runtime_ns + NS_PER_S - 1) / NS_PER_S + 1);
+		second_at(j, (io->runtime_ns + SC_NS_PER_S - 1) / SC_NS_PER_S + 1);
 	j->nsec = 0;
 	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,

@@ -67,4 +67,7 @@ void sc_run_set_cancel(int (*fn)(void *arg), void *arg);
 /* CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t sc_now_ns(void);
 
+/* This process's peak resident memory so far, in bytes (0 if unknown). */
+uint64_t sc_peak_rss_bytes(void);
+
 #endif

@@ -14,9 +14,9 @@
 #include "histogram.h"
 #include "job.h"
 #include "pattern.h"
+#include "units.h"
 #include "verify.h"
 
-#define NS_PER_S 1000000000ull
 /* Buffers are aligned for O_DIRECT on any logical block size up to 4 KiB. */
 #define BUF_ALIGN 4096u
 /* Chunk used to lay out files that a phase reads before they exist. */

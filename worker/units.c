@@ -15,7 +15,6 @@ struct unit {
 };
 
 #define KIB      (UINT64_C(1) << 10)
-#define NS_PER_S UINT64_C(1000000000)
 
 static const struct unit size_units[] = {
 	{"", 1},
@@ -34,13 +33,13 @@ static const struct unit size_units[] = {
 };
 
 static const struct unit duration_units[] = {
-	{"", NS_PER_S},
+	{"", SC_NS_PER_S},
 	{"ns", 1},
 	{"us", 1000},
 	{"ms", 1000000},
-	{"s", NS_PER_S},
-	{"m", 60 * NS_PER_S},
-	{"h", 3600 * NS_PER_S},
+	{"s", SC_NS_PER_S},
+	{"m", 60 * SC_NS_PER_S},
+	{"h", 3600 * SC_NS_PER_S},
 };
 
 /* A number token: digits [ "." digits ], then at most one space, then a
@@ -214,7 +213,7 @@ const char *sc_fmt_duration(char *buf, size_t len, uint64_t ns)
 {
 	static const char *const units[] = {"ns", "us", "ms", "s"};
 	/* Past 1000 s, minutes, then hours (below 100 min stays in minutes). */
-	const double s = (double)ns / (double)NS_PER_S;
+	const double s = (double)ns / (double)SC_NS_PER_S;
 	if (ns < 1000) {
 		if (len)
 			snprintf(buf, len, "%" PRIu64 " ns", ns);

@@ -11,6 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Nanoseconds in a second: the one definition (and as a double, for
+ * figures computed in floating point). */
+#define SC_NS_PER_S   UINT64_C(1000000000)
+#define SC_NS_PER_S_F 1e9
+
+/* v rounded up to a multiple of a (a > 0; v + a - 1 must not overflow). */
+static inline uint64_t sc_round_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
 /* "4KiB" -> 4096.  Decimal fractions are allowed ("1.5GiB") when the
  * result is a whole number of bytes.  0 or -EINVAL (not a size), -ERANGE
  * (overflows 64 bits). */
