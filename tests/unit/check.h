@@ -17,6 +17,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "plan.h"
+
 /* Failures so far. */
 static int check_failures;
 
@@ -121,6 +123,27 @@ static inline char *xstrdup(const char *s)
 		exit(1);
 	}
 	return d;
+}
+
+/* A plan with one directory target (capacity 1 GiB) and one phase named
+ * phase (group too, one cell, everything else zero), run id run_id; the
+ * caller fills the phase it gets back.  Free with sc_plan_exit. */
+static inline struct sc_phase *check_plan_dir(struct sc_plan *plan, const char *target,
+					      const char *run_id, const char *phase)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->run_id = xstrdup(run_id);
+	plan->ntargets = 1;
+	plan->targets = xcalloc(1, sizeof(*plan->targets));
+	plan->targets[0].path = xstrdup(target);
+	plan->targets[0].kind = SC_TARGET_DIR;
+	plan->targets[0].capacity_bytes = 1ull << 30;
+	plan->nphases = 1;
+	plan->phases = xcalloc(1, sizeof(*plan->phases));
+	plan->phases[0].name = xstrdup(phase);
+	plan->phases[0].group = xstrdup(phase);
+	plan->phases[0].ncells = 1;
+	return &plan->phases[0];
 }
 
 /* CHECK_UNDER_ASAN: 1 in a build with AddressSanitizer (gcc or clang),

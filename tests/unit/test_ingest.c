@@ -27,21 +27,8 @@ static char tmpdir[256];
  * batch 4, one epoch, no compute, 2 readers at depth 4, prefetch 2. */
 static void plan_ingest(struct sc_plan *plan, const char *target, enum sc_engine_kind engine)
 {
-	struct sc_phase *ph;
+	struct sc_phase *ph = check_plan_dir(plan, target, "test", "train");
 
-	memset(plan, 0, sizeof(*plan));
-	plan->run_id = xstrdup("test");
-	plan->ntargets = 1;
-	plan->targets = xcalloc(1, sizeof(*plan->targets));
-	plan->targets[0].path = xstrdup(target);
-	plan->targets[0].kind = SC_TARGET_DIR;
-	plan->targets[0].capacity_bytes = 1ull << 30;
-	plan->nphases = 1;
-	plan->phases = xcalloc(1, sizeof(*plan->phases));
-	ph = &plan->phases[0];
-	ph->name = xstrdup("train");
-	ph->group = xstrdup("train");
-	ph->ncells = 1;
 	ph->workload = SC_WORKLOAD_INGEST;
 	ph->io.rw = SC_RW_RANDREAD;
 	ph->io.bs_bytes = 64 * KIB;

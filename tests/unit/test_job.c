@@ -24,19 +24,8 @@ static char tmpdir[256];
 static void plan_one(struct sc_plan *plan, enum sc_rw rw, enum sc_engine_kind engine,
 		     uint32_t jobs, uint64_t bs, uint32_t depth, uint64_t size, uint64_t io_bytes)
 {
-	memset(plan, 0, sizeof(*plan));
-	plan->run_id = strdup("test");
-	plan->ntargets = 1;
-	plan->targets = calloc(1, sizeof(*plan->targets));
-	plan->targets[0].path = strdup(tmpdir);
-	plan->targets[0].kind = SC_TARGET_DIR;
-	plan->targets[0].capacity_bytes = 1ull << 30;
-	plan->nphases = 1;
-	plan->phases = calloc(1, sizeof(*plan->phases));
-	plan->phases[0].name = strdup("p");
-	plan->phases[0].group = strdup("p");
-	plan->phases[0].ncells = 1;
-	struct sc_io_spec *io = &plan->phases[0].io;
+	struct sc_io_spec *io = &check_plan_dir(plan, tmpdir, "test", "p")->io;
+
 	io->rw = rw;
 	io->rwmixread_pct = 70;
 	io->bs_bytes = bs;

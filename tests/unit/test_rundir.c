@@ -27,21 +27,8 @@ static char tmpdir[256];
  * the caller sets), run id "t". */
 static void plan_dir(struct sc_plan *plan, const char *target)
 {
-	struct sc_io_spec *io;
+	struct sc_io_spec *io = &check_plan_dir(plan, target, "t", "p")->io;
 
-	memset(plan, 0, sizeof(*plan));
-	plan->run_id = xstrdup("t");
-	plan->ntargets = 1;
-	plan->targets = xcalloc(1, sizeof(*plan->targets));
-	plan->targets[0].path = xstrdup(target);
-	plan->targets[0].kind = SC_TARGET_DIR;
-	plan->targets[0].capacity_bytes = 1ull << 30;
-	plan->nphases = 1;
-	plan->phases = xcalloc(1, sizeof(*plan->phases));
-	plan->phases[0].name = xstrdup("p");
-	plan->phases[0].group = xstrdup("p");
-	plan->phases[0].ncells = 1;
-	io = &plan->phases[0].io;
 	io->rw = SC_RW_WRITE;
 	io->bs_bytes = 65536;
 	io->iodepth = 2;
