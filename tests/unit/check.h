@@ -125,11 +125,13 @@ static inline char *xstrdup(const char *s)
 	return d;
 }
 
-/* A plan with one directory target (capacity 1 GiB) and one phase named
- * phase (group too, one cell, everything else zero), run id run_id; the
- * caller fills the phase it gets back.  Free with sc_plan_exit. */
+/* A plan with one directory target (capacity 1 GiB) and nphases phases,
+ * each named phase (group too, one cell, everything else zero), run id
+ * run_id; the caller fills the phases from the first one it gets back.
+ * Free with sc_plan_exit. */
 static inline struct sc_phase *check_plan_dir(struct sc_plan *plan, const char *target,
-					      const char *run_id, const char *phase)
+					      const char *run_id, const char *phase,
+					      uint32_t nphases)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->run_id = xstrdup(run_id);
@@ -138,11 +140,13 @@ static inline struct sc_phase *check_plan_dir(struct sc_plan *plan, const char *
 	plan->targets[0].path = xstrdup(target);
 	plan->targets[0].kind = SC_TARGET_DIR;
 	plan->targets[0].capacity_bytes = 1ull << 30;
-	plan->nphases = 1;
-	plan->phases = xcalloc(1, sizeof(*plan->phases));
-	plan->phases[0].name = xstrdup(phase);
-	plan->phases[0].group = xstrdup(phase);
-	plan->phases[0].ncells = 1;
+	plan->nphases = nphases;
+	plan->phases = xcalloc(nphases, sizeof(*plan->phases));
+	for (uint32_t p = 0; p < nphases; p++) {
+		plan->phases[p].name = xstrdup(phase);
+		plan->phases[p].group = xstrdup(phase);
+		plan->phases[p].ncells = 1;
+	}
 	return &plan->phases[0];
 }
 

@@ -27,7 +27,7 @@ static char tmpdir[256];
  * batch 4, one epoch, no compute, 2 readers at depth 4, prefetch 2. */
 static void plan_ingest(struct sc_plan *plan, const char *target, enum sc_engine_kind engine)
 {
-	struct sc_phase *ph = check_plan_dir(plan, target, "test", "train");
+	struct sc_phase *ph = check_plan_dir(plan, target, "test", "train", 1);
 
 	ph->workload = SC_WORKLOAD_INGEST;
 	ph->io.rw = SC_RW_RANDREAD;

@@ -24,7 +24,7 @@ static char tmpdir[256];
 static void plan_one(struct sc_plan *plan, enum sc_rw rw, enum sc_engine_kind engine,
 		     uint32_t jobs, uint64_t bs, uint32_t depth, uint64_t size, uint64_t io_bytes)
 {
-	struct sc_io_spec *io = &check_plan_dir(plan, tmpdir, "test", "p")->io;
+	struct sc_io_spec *io = &check_plan_dir(plan, tmpdir, "test", "p", 1)->io;
 
 	io->rw = rw;
 	io->rwmixread_pct = 70;

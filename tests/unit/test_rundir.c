@@ -27,7 +27,7 @@ static char tmpdir[256];
  * the caller sets), run id "t". */
 static void plan_dir(struct sc_plan *plan, const char *target)
 {
-	struct sc_io_spec *io = &check_plan_dir(plan, target, "t", "p")->io;
+	struct sc_io_spec *io = &check_plan_dir(plan, target, "t", "p", 1)->io;
 
 	io->rw = SC_RW_WRITE;
 	io->bs_bytes = 65536;

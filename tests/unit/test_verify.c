@@ -189,21 +189,10 @@ static void test_verifier(void)
 
 static void plan_phases(struct sc_plan *plan, const char *run_id, uint32_t n)
 {
-	memset(plan, 0, sizeof(*plan));
-	plan->run_id = xstrdup(run_id);
-	plan->ntargets = 1;
-	plan->targets = xcalloc(1, sizeof(*plan->targets));
-	plan->targets[0].path = xstrdup(tmpdir);
-	plan->targets[0].kind = SC_TARGET_DIR;
-	plan->targets[0].capacity_bytes = 1ull << 30;
-	plan->nphases = n;
-	plan->phases = xcalloc(n, sizeof(*plan->phases));
+	check_plan_dir(plan, tmpdir, run_id, "p", n);
 	for (uint32_t p = 0; p < n; p++) {
 		struct sc_io_spec *io = &plan->phases[p].io;
 
-		plan->phases[p].name = xstrdup("p");
-		plan->phases[p].group = xstrdup("p");
-		plan->phases[p].ncells = 1;
 		io->rw = SC_RW_READ;
 		io->bs_bytes = 4096;
 		io->iodepth = 8;
