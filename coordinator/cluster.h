@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../worker/histogram.h"
-#include "../worker/job.h"
-#include "../worker/result.h"
+#include "histogram.h"
+#include "job.h"
+#include "result.h"
 
 /* Rank 0, while it waits: called about once a second with how many ranks
  * have finished the phase so far (set to NULL for none). */

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "../worker/layout.h"
-#include "../worker/plan.h"
+#include "layout.h"
+#include "plan.h"
 
 #define SC_DEADLINE_NS_PER_S UINT64_C(1000000000)
 /* The grace added to a planned duration: this much, or GRACE_PCT percent

@@ -8,22 +8,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../proto/codec.h"
-#include "../worker/job.h"
-#include "../worker/layout.h"
-#include "../worker/rundir.h"
-#include "../worker/units.h"
-#include "../worker/verify.h"
-#include "aggregate.h"
+#include "codec.h"
+#include "job.h"
+#include "layout.h"
+#include "rundir.h"
+#include "units.h"
+#include "verify.h"
+#include "analysis/aggregate.h"
 #include "cli.h"
 #include "cluster.h"
-#include "config.h"
+#include "config/config.h"
 #include "interrupt.h"
 #include "phase.h"
 #include "progress.h"
-#include "report.h"
-#include "report_cmd.h"
-#include "validate.h"
+#include "report/report.h"
+#include "report/cmd.h"
+#include "config/validate.h"
 
 /* A signal ends the run with 128 + its number (sc_interrupt_exit_code). */
 enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_RANK_LOST = 3 };

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../proto/codec.h"
-#include "../worker/job.h"
-#include "../worker/units.h"
+#include "codec.h"
+#include "job.h"
+#include "units.h"
 #include "deadline.h"
 
 /* How far ahead of "now" rank 0 sets the common start: enough for the

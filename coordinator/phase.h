@@ -6,10 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../worker/layout.h"
-#include "../worker/plan.h"
-#include "../worker/result.h"
-#include "../worker/rundir.h"
+#include "layout.h"
+#include "plan.h"
+#include "result.h"
+#include "rundir.h"
 #include "cluster.h"
 
 /* Every rank calls this for phase p; dir is the rank's run directory

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../worker/layout.h"
-#include "../worker/units.h"
-#include "../worker/verify.h"
-#include "workload_figures.h"
+#include "layout.h"
+#include "units.h"
+#include "verify.h"
+#include "analysis/workload_figures.h"
 
 /* Mismatches printed on stderr after a phase; results.json lists more. */
 #define VERIFY_PRINTED 10u

@@ -5,10 +5,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../worker/plan.h"
-#include "../worker/result.h"
-#include "../worker/job.h"
-#include "aggregate.h"
+#include "plan.h"
+#include "result.h"
+#include "job.h"
+#include "analysis/aggregate.h"
 
 void sc_progress_header(FILE *f);
 /* False for a phase record in which nothing was measured (a phase a stop

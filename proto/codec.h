@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../worker/histogram.h"
-#include "../worker/plan.h"
-#include "../worker/result.h"
+#include "histogram.h"
+#include "plan.h"
+#include "result.h"
 
 int sc_plan_pack(const struct sc_plan *plan, uint8_t **out, size_t *len);
 int sc_plan_unpack(const uint8_t *buf, size_t len, struct sc_plan *plan);

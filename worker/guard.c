@@ -15,7 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /* Partitions a device may have that we name in messages; one more than
  * this is still refused as "has partitions". */

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "guard.h"
 #include "job_priv.h"
 #include "pattern.h"

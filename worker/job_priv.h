@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "histogram.h"
 #include "job.h"
 #include "pattern.h"

@@ -1,7 +1,7 @@
 /* layout.c -- which target, region and files each rank's jobs use. */
 #include "layout.h"
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "hostlist.h"
 
 #include <errno.h>

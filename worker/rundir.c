@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /* Holds the run key while the ranks check that they share one directory. */
 #define MARKER_NAME ".ssdcluster-run"

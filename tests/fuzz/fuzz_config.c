@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 
 #define MAX_SETS 4
 #define ERR_MAX	 4096

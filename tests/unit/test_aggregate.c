@@ -1,5 +1,5 @@
 /* test_aggregate.c -- cluster figures of hand-made phase records with known answers. */
-#include "aggregate.h"
+#include "analysis/aggregate.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  * The message must begin with that text, @P standing for the file's path
  * and @D for $SC_TEST_DIR, a temp directory the configs name as their
  * target (path: ${SC_TEST_DIR}). */
-#include "config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <stdio.h>

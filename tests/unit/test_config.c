@@ -1,6 +1,6 @@
 /* test_config.c -- YAML configs to plans: exact plans, sweeps, ${VAR},
  * --set, and the exact "file:line:col: key.path:" of every error class. */
-#include "config.h"
+#include "config/config.h"
 
 #include <dirent.h>
 #include <errno.h>

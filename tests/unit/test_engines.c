@@ -11,7 +11,7 @@
  *
  * Exit 0 pass, 1 fail, 77 skip (no O_DIRECT, or io_uring not available).
  */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <dirent.h>
 #include <errno.h>

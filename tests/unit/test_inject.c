@@ -9,7 +9,7 @@
  *
  * Exit 0 pass, 1 fail.
  */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* test_report.c -- results.json/.pb/.csv and plan.json read back and checked. */
-#include "report.h"
+#include "report/report.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "aggregate.h"
+#include "analysis/aggregate.h"
 #include "check.h"
 #include "codec.h"
 

@@ -7,7 +7,7 @@
  * every workload on two ranks); the hostile ones are made from it here.
  * Damaged files kept in tests/data/bad_results/ (what the fuzzer or an
  * audit found) are each refused. */
-#include "report_cmd.h"
+#include "report/cmd.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../coordinator/config.h"
-#include "../../proto/codec.h"
+#include "config/config.h"
+#include "codec.h"
 #include "check.h"
 #include "job.h"
 #include "layout.h"

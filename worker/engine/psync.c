@@ -1,4 +1,4 @@
-/* engine_psync.c -- the portable baseline: pread/pwrite/fsync at submit time.
+/* psync.c -- the portable baseline: pread/pwrite/fsync at submit time.
  *
  * Queued I/Os wait in a FIFO; submit performs them one after another in the
  * calling thread, so every submitted I/O has completed when submit returns
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "engine_fifo.h"
+#include "fifo.h"
 
 /* Bytes moved (short only at end of file), or -errno when an error stops
  * the transfer, even part-way: the error is what the caller must report. */

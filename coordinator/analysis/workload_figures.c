@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../worker/ckpt_model.h"
-#include "../worker/units.h"
+#include "ckpt_model.h"
+#include "units.h"
 
 
 static int cmp_double(const void *a, const void *b)

@@ -1,4 +1,4 @@
-/* config_set.c -- --set KEY=VALUE overrides and ${VAR} expansion on the
+/* set.c -- --set KEY=VALUE overrides and ${VAR} expansion on the
  * config document. */
 #include "config_priv.h"
 
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../worker/plan.h"
+#include "plan.h"
 
 static int expand_node(struct cfg_doc *d, struct cfg_node *n);
 

@@ -1,7 +1,7 @@
-/* report_priv.h -- what the report*.c files share: error messages, named
+/* report_priv.h -- what the files of report/ share: error messages, named
  * files and phase-record helpers (report.c), the JSON builder, plan echo and
- * results.json (report_json.c), and the CSV tables (report_csv.c).  Not for
- * other files.  It needs no json-c: only report_json.c and report_plan.c
+ * results.json (json.c), and the CSV tables (csv.c).  Not for
+ * other files.  It needs no json-c: only json.c and plan.c
  * include that.
  */
 #ifndef SC_REPORT_PRIV_H
@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../worker/units.h"
-#include "aggregate.h"
+#include "units.h"
+#include "analysis/aggregate.h"
 #include "report.h"
 
 /* MB/s in every report is decimal: 10^6 bytes per second. */
@@ -39,7 +39,7 @@ const char *report_host_of_rank(const struct sc_phase_record *pr, uint32_t rank)
 /* Bandwidth of one rank over its own measured time, bytes per second. */
 double report_rank_bw(const struct sc_phase_record *pr, const struct sc_rank_result *r);
 
-/* -------------------------------------------------- report_json.c: builder */
+/* --------------------------------------------------------- json.c: builder */
 
 /* Tracks allocation failures while a document is built, so that a value
  * json-c could not allocate is never silently written as null.  Each call
@@ -69,7 +69,7 @@ char *report_json_text(struct jb *b, struct json_object *root, size_t *len);
 /* The plan's targets and phases, as results.json and plan.json echo them. */
 struct json_object *report_plan_echo(struct jb *b, const struct sc_plan *plan);
 
-/* ------------------------------------------- report_json.c: results.json */
+/* -------------------------------------------------- json.c: results.json */
 
 /* results.json while it is built, one phase at a time. */
 struct report_results {
@@ -91,7 +91,7 @@ char *report_results_text(struct report_results *r, size_t *len);
 
 void report_results_exit(struct report_results *r);
 
-/* ------------------------------------------------------------ report_csv.c */
+/* ------------------------------------------------------------------- csv.c */
 
 /* phases.csv, ranks.csv and timeseries.csv while they are built, in
  * memory. */

@@ -1,4 +1,4 @@
-/* report_cmd.h -- `ssdcluster report RESULTS.pb`. */
+/* cmd.h -- `ssdcluster report RESULTS.pb`. */
 #ifndef SC_REPORT_CMD_H
 #define SC_REPORT_CMD_H
 

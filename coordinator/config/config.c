@@ -1,7 +1,7 @@
 /* config.c -- the config schema: checks a config document and builds the plan.
  *
- * The document layer (YAML, locations) is config_yaml.c, --set and ${VAR}
- * are config_set.c, typed values config_value.c.  The schema:
+ * The document layer (YAML, locations) is yaml.c, --set and ${VAR}
+ * are set.c, typed values value.c.  The schema:
  *
  *   targets: (list, at least one)
  *     path           text, required; a directory, an existing file or a block
@@ -160,14 +160,14 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "../worker/ckpt_model.h"
-#include "../worker/engine.h"
-#include "../worker/hostlist.h"
-#include "../worker/layout.h"
-#include "../worker/result.h"
-#include "../worker/target.h"
-#include "../worker/units.h"
-#include "../worker/verify.h"
+#include "ckpt_model.h"
+#include "engine/engine.h"
+#include "hostlist.h"
+#include "layout.h"
+#include "result.h"
+#include "target.h"
+#include "units.h"
+#include "verify.h"
 #include "config_priv.h"
 
 #define KIB	 UINT64_C(1024)

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "../worker/result.h"
+#include "result.h"
 
 struct sc_node_row {
 	uint32_t node;

@@ -1,6 +1,6 @@
 /* config_priv.h -- what the config_*.c files share: the document tree
- * (config_yaml.c), --set and ${VAR} (config_set.c), typed values
- * (config_value.c) and the schema's key tables (config.c).  Not for other
+ * (yaml.c), --set and ${VAR} (set.c), typed values
+ * (value.c) and the schema's key tables (config.c).  Not for other
  * files. */
 #ifndef SC_CONFIG_PRIV_H
 #define SC_CONFIG_PRIV_H
@@ -107,7 +107,7 @@ int cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val
  * (empty for no workload).  Returns buf. */
 const char *cfg_key_workloads(const char *key, char *buf, size_t len);
 
-/* ---- the tree (config_yaml.c) ---- */
+/* ---- the tree (yaml.c) ---- */
 
 struct cfg_node *cfg_node_new(enum cfg_kind kind, struct cfg_loc loc);
 struct cfg_node *cfg_node_clone(const struct cfg_node *src);
@@ -123,7 +123,7 @@ int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char 
  * or NULL; *rest moves past the component(s) used. */
 struct cfg_node *cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, const char **rest);
 
-/* ---- typed values (config_value.c) ---- */
+/* ---- typed values (value.c) ---- */
 
 #define CFG_MAX_NAME_LEN     64u
 #define CFG_MAX_SWEEP_VALUES 128u /* values in one swept key's list */

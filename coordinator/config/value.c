@@ -1,4 +1,4 @@
-/* config_value.c -- typed config values: sizes, durations, numbers,
+/* value.c -- typed config values: sizes, durations, numbers,
  * booleans and names, one scalar or a swept list, with the messages a
  * wrong value gets. */
 #include "config_priv.h"
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../worker/plan.h"
-#include "../worker/units.h"
+#include "plan.h"
+#include "units.h"
 
 #define NS_PER_DAY (UINT64_C(86400) * 1000000000)
 

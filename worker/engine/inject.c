@@ -1,4 +1,4 @@
-/* engine_inject.c -- a fault-injecting wrapper around another engine (tests).
+/* inject.c -- a fault-injecting wrapper around another engine (tests).
  *
  * Reads and writes are counted as they are queued; the chosen ones (every
  * N-th, or each with a seeded probability) never reach the inner engine:

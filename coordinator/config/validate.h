@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../worker/layout.h"
-#include "../worker/plan.h"
+#include "layout.h"
+#include "plan.h"
 #include "cluster.h"
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* report_plan.c -- plan.json and the readable plan --dry-run prints. */
+/* plan.c -- plan.json and the readable plan --dry-run prints. */
 #include "report.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* report_json.c -- results.json, and the JSON builder and plan echo that
+/* json.c -- results.json, and the JSON builder and plan echo that
  * plan.json shares. */
 #include "report.h"
 
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../worker/layout.h"
-#include "../worker/verify.h"
-#include "aggregate.h"
+#include "layout.h"
+#include "verify.h"
+#include "analysis/aggregate.h"
 #include "report_priv.h"
-#include "workload_figures.h"
+#include "analysis/workload_figures.h"
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../worker/plan.h"
+#include "plan.h"
 
 struct sc_config;
 

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../worker/layout.h"
-#include "../worker/result.h"
+#include "layout.h"
+#include "result.h"
 
 /* Writes data to dir/name through a temporary file, fsync and rename, so a
  * reader sees the old file or the new one, never a part.  0 or -errno. */

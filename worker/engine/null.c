@@ -1,4 +1,4 @@
-/* engine_null.c -- completes every I/O at once and touches no data.
+/* null.c -- completes every I/O at once and touches no data.
  *
  * It does what the other engines do minus the I/O itself (res = len, 0 for
  * fsync), so running a job on it measures the cost of the tool alone.
@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "engine_fifo.h"
+#include "fifo.h"
 
 static int32_t null_io(const struct sc_engine *e, const struct sc_io *io)
 {

@@ -1,8 +1,8 @@
-/* engine_fifo.h -- the engine the synchronous backends (psync, null) share:
+/* fifo.h -- the engine the synchronous backends (psync, null) share:
  * queued I/Os wait in a FIFO, submit completes every one of them in the
  * calling thread, and reap hands them back oldest first without blocking.
  *
- * Only for engine_psync.c and engine_null.c, which put fifo_create,
+ * Only for psync.c and null.c, which put fifo_create,
  * fifo_queue, fifo_reap and fifo_destroy in their ops tables and pass
  * fifo_submit the function that does one I/O.
  */

@@ -1,7 +1,7 @@
 /* report.c -- report files written atomically, and sc_report_results.
  *
- * results.pb is encoded here; report_json.c builds results.json,
- * report_csv.c phases.csv and ranks.csv, and report_plan.c plan.json and
+ * results.pb is encoded here; json.c builds results.json,
+ * csv.c phases.csv and ranks.csv, and plan.c plan.json and
  * the printed plan.
  */
 #include "report.h"
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "aggregate.h"
+#include "analysis/aggregate.h"
 #include "codec.h"
 #include "report_priv.h"
 

@@ -1,4 +1,4 @@
-/* engine_uring.c -- io_uring engine: one ring per job thread.
+/* uring.c -- io_uring engine: one ring per job thread.
  *
  * The only file that includes liburing.h.  Files and buffers are registered
  * with the ring when the kernel allows it (fixed files, read/write_fixed);

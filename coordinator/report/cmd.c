@@ -1,6 +1,6 @@
-/* report_cmd.c -- `ssdcluster report RESULTS.pb`: every output of a run
+/* cmd.c -- `ssdcluster report RESULTS.pb`: every output of a run
  * again, from its protobuf record alone. */
-#include "report_cmd.h"
+#include "cmd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../proto/codec.h"
-#include "aggregate.h"
+#include "codec.h"
+#include "analysis/aggregate.h"
 #include "progress.h"
 #include "report.h"
 

@@ -1,4 +1,4 @@
-/* report_csv.c -- phases.csv (a row per phase) and ranks.csv (a row per
+/* csv.c -- phases.csv (a row per phase) and ranks.csv (a row per
  * rank and phase), built in memory. */
 #include "report.h"
 
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
+#include "analysis/aggregate.h"
 #include "report_priv.h"
-#include "workload_figures.h"
+#include "analysis/workload_figures.h"
 
 /* Latencies in the CSV tables are microseconds. */
 #define NS_PER_US 1e3

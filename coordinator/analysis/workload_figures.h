@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../worker/result.h"
+#include "result.h"
 
 /* One checkpoint cell (write or restore). */
 struct sc_ckpt_cell {

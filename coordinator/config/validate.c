@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../worker/ckpt_model.h"
-#include "../worker/guard.h"
-#include "../worker/target.h"
-#include "../worker/units.h"
+#include "ckpt_model.h"
+#include "guard.h"
+#include "target.h"
+#include "units.h"
 
 /* A checkpoint cell's layout must cover exactly the ranks that run. */
 static int resolve_ckpt(const struct sc_config *cfg, struct sc_phase *ph, uint32_t nranks,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../worker/units.h"
+#include "units.h"
 
 /* bytes (or I/Os) per second over [start, end]; 0 for an empty window. */
 static double per_second(uint64_t amount, int64_t start_ns, int64_t end_ns)

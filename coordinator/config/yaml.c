@@ -1,4 +1,4 @@
-/* config_yaml.c -- the config document: YAML to a tree with locations,
+/* yaml.c -- the config document: YAML to a tree with locations,
  * --set overrides, ${VAR} expansion and key-path lookups. */
 #include "config_priv.h"
 
