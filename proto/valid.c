@@ -1,5 +1,8 @@
 /* valid.c -- the rules a plan's and results' values keep, checked before
- * packing and after unpacking (the kinds of the fields: convert.c). */
+ * packing and after unpacking, and then the kinds of their fields
+ * (convert.c).  The rules come first and guard the arrays they read
+ * themselves: a count that lies (more kept failures than errors, say) is
+ * refused before an array is read past its end. */
 #include "valid.h"
 
 #include <math.h>
@@ -20,6 +23,12 @@
  * within +-2^61 ns (73 years), so the difference of any two fits in
  * 64 bits: a damaged file cannot make the figures overflow. */
 #define TIME_MAX_NS (INT64_C(1) << 61)
+
+/* An array of n elements at p is there. */
+static bool present(uint32_t n, const void *p)
+{
+	return !n || p;
+}
 
 static bool io_ok(const struct sc_io_spec *io)
 {
@@ -54,6 +63,8 @@ static bool phase_ok(const struct sc_phase *ph)
 
 static bool plan_ok(const struct sc_plan *p)
 {
+	if (!present(p->nphases, p->phases))
+		return false;
 	for (uint32_t i = 0; i < p->nphases; i++)
 		if (!phase_ok(&p->phases[i]))
 			return false;
@@ -80,13 +91,15 @@ static bool time_ok(int64_t ns)
 }
 
 /* Failed I/Os: errno counts in increasing errno order summing to errors
- * (or none, as before they were kept), and kept failures no more than
- * errors, in time order. */
+ * (or none, as before they were kept), and at most SC_IO_FAILURES_KEPT
+ * kept failures, no more than errors, in time order. */
 static bool failures_ok(const struct sc_rank_result *r)
 {
 	uint64_t sum = 0;
 
-	if (r->nfailures > r->errors || (r->nfailures && !r->nerrnos))
+	if (!present(r->nerrnos, r->errnos) || !present(r->nfailures, r->failures) ||
+	    r->nfailures > SC_IO_FAILURES_KEPT || r->nfailures > r->errors ||
+	    (r->nfailures && !r->nerrnos))
 		return false;
 	for (uint32_t i = 0; i < r->nerrnos; i++) {
 		const struct sc_errno_count *e = &r->errnos[i];
@@ -153,7 +166,7 @@ static bool hist_ok(const struct sc_hist *h)
 
 static bool phase_record_ok(const struct sc_phase_record *ph, const struct sc_run_record *run)
 {
-	if (ph->phase >= run->plan.nphases)
+	if (ph->phase >= run->plan.nphases || !present(ph->nranks, ph->ranks))
 		return false;
 	if (!time_ok(ph->measure_start_ns) || !time_ok(ph->firstdone_ns) || !time_ok(ph->merge_ns))
 		return false;
@@ -172,7 +185,7 @@ static bool phase_record_ok(const struct sc_phase_record *ph, const struct sc_ru
 
 static bool run_ok(const struct sc_run_record *run)
 {
-	if (!plan_ok(&run->plan))
+	if (!plan_ok(&run->plan) || !present(run->nphases, run->phases))
 		return false;
 	for (uint32_t i = 0; i < run->nphases; i++) {
 		if (i && run->phases[i].phase <= run->phases[i - 1].phase)
@@ -183,18 +196,17 @@ static bool run_ok(const struct sc_run_record *run)
 	return true;
 }
 
-/* The kinds first: the rules read through the arrays they vouch for. */
 bool sc_valid_plan(const struct sc_plan *p)
 {
-	return sc_convert_ok(&sc_fields_plan, p) && plan_ok(p);
+	return plan_ok(p) && sc_convert_ok(&sc_fields_plan, p);
 }
 
 bool sc_valid_rank_result(const struct sc_rank_result *r)
 {
-	return sc_convert_ok(&sc_fields_rank_result, r) && rank_ok(r, NULL);
+	return rank_ok(r, NULL) && sc_convert_ok(&sc_fields_rank_result, r);
 }
 
 bool sc_valid_run_record(const struct sc_run_record *run)
 {
-	return sc_convert_ok(&sc_fields_run_record, run) && run_ok(run);
+	return run_ok(run) && sc_convert_ok(&sc_fields_run_record, run);
 }
