@@ -49,53 +49,53 @@ static int problem(const char *msg, const char *field, const char *what)
 	return 1;
 }
 
-/* Whether row f's kind converts field d: its wire type, whether it is
- * repeated, and its nested message or enum. */
+/* The wire type and label each kind converts (HOOK: any repeated field). */
+static const struct {
+	ProtobufCType type;
+	bool repeated;
+	const char *what;
+} fits[] = {
+    [SC_FIELD_U32] = {PROTOBUF_C_TYPE_UINT32, false, "a uint32"},
+    [SC_FIELD_U64] = {PROTOBUF_C_TYPE_UINT64, false, "a uint64"},
+    [SC_FIELD_I32] = {PROTOBUF_C_TYPE_INT32, false, "an int32"},
+    [SC_FIELD_I64] = {PROTOBUF_C_TYPE_SINT64, false, "a sint64"},
+    [SC_FIELD_DOUBLE] = {PROTOBUF_C_TYPE_DOUBLE, false, "a double"},
+    [SC_FIELD_BOOL] = {PROTOBUF_C_TYPE_BOOL, false, "a bool"},
+    [SC_FIELD_U8] = {PROTOBUF_C_TYPE_UINT32, false, "a uint32"},
+    [SC_FIELD_ENUM] = {PROTOBUF_C_TYPE_ENUM, false, "an enum"},
+    [SC_FIELD_STR] = {PROTOBUF_C_TYPE_STRING, false, "a string"},
+    [SC_FIELD_STR_OR_NULL] = {PROTOBUF_C_TYPE_STRING, false, "a string"},
+    [SC_FIELD_CHARS] = {PROTOBUF_C_TYPE_STRING, false, "a string"},
+    [SC_FIELD_U64S] = {PROTOBUF_C_TYPE_UINT64, true, "a repeated uint64"},
+    [SC_FIELD_MSG] = {PROTOBUF_C_TYPE_MESSAGE, false, "a message"},
+    [SC_FIELD_MSG_OPT] = {PROTOBUF_C_TYPE_MESSAGE, false, "a message"},
+    [SC_FIELD_MSG_PTR] = {PROTOBUF_C_TYPE_MESSAGE, false, "a message"},
+    [SC_FIELD_ARRAY] = {PROTOBUF_C_TYPE_MESSAGE, true, "a repeated message"},
+    [SC_FIELD_HOOK] = {0, true, "a repeated field"},
+};
+
+/* Why row f's kind does not convert field d (its wire type, whether it is
+ * repeated, an enum's values), or NULL. */
 static const char *kind_misfit(const struct sc_field *f, const ProtobufCFieldDescriptor *d)
 {
-	bool rep = d->label == PROTOBUF_C_LABEL_REPEATED;
-	bool msg = d->type == PROTOBUF_C_TYPE_MESSAGE;
+	static char why[64];
 	const ProtobufCEnumDescriptor *e = d->descriptor;
 
-	switch (f->kind) {
-	case SC_FIELD_U32:
-	case SC_FIELD_U8:
-		return !rep && d->type == PROTOBUF_C_TYPE_UINT32 ? NULL : "not a uint32";
-	case SC_FIELD_U64:
-		return !rep && d->type == PROTOBUF_C_TYPE_UINT64 ? NULL : "not a uint64";
-	case SC_FIELD_I32:
-		return !rep && d->type == PROTOBUF_C_TYPE_INT32 ? NULL : "not an int32";
-	case SC_FIELD_I64:
-		return !rep && d->type == PROTOBUF_C_TYPE_SINT64 ? NULL : "not a sint64";
-	case SC_FIELD_DOUBLE:
-		return !rep && d->type == PROTOBUF_C_TYPE_DOUBLE ? NULL : "not a double";
-	case SC_FIELD_BOOL:
-		return !rep && d->type == PROTOBUF_C_TYPE_BOOL ? NULL : "not a bool";
-	case SC_FIELD_ENUM:
-		if (rep || d->type != PROTOBUF_C_TYPE_ENUM || !f->names)
-			return "not an enum with names";
-		if ((int)e->n_values != f->names->count)
-			return "the .proto's enum and the C enum's names differ in number";
-		for (int v = 0; v < f->names->count; v++)
-			if (!protobuf_c_enum_descriptor_get_value(e, v))
-				return "the .proto's enum values are not 0..count-1";
-		return NULL;
-	case SC_FIELD_STR:
-	case SC_FIELD_STR_OR_NULL:
-	case SC_FIELD_CHARS:
-		return !rep && d->type == PROTOBUF_C_TYPE_STRING ? NULL : "not a string";
-	case SC_FIELD_U64S:
-		return rep && d->type == PROTOBUF_C_TYPE_UINT64 ? NULL : "not a repeated uint64";
-	case SC_FIELD_MSG:
-	case SC_FIELD_MSG_OPT:
-	case SC_FIELD_MSG_PTR:
-		return !rep && msg ? NULL : "not a message";
-	case SC_FIELD_ARRAY:
-		return rep && msg ? NULL : "not a repeated message";
-	case SC_FIELD_HOOK:
-		return rep ? NULL : "a hook field that is not repeated";
+	if ((size_t)f->kind >= sizeof(fits) / sizeof(fits[0]) || !fits[f->kind].what)
+		return "no such kind";
+	if ((d->label == PROTOBUF_C_LABEL_REPEATED) != fits[f->kind].repeated ||
+	    (f->kind != SC_FIELD_HOOK && d->type != fits[f->kind].type)) {
+		snprintf(why, sizeof(why), "its row's kind converts %s", fits[f->kind].what);
+		return why;
 	}
-	return "no such kind";
+	if (f->kind != SC_FIELD_ENUM)
+		return NULL;
+	if (!f->names || (int)e->n_values != f->names->count)
+		return "the .proto's enum and the C enum's names differ in number";
+	for (int v = 0; v < f->names->count; v++)
+		if (!protobuf_c_enum_descriptor_get_value(e, v))
+			return "the .proto's enum values are not 0..count-1";
+	return NULL;
 }
 
 /* Whether row f, a repeated field's or a nested message's, points where d
