@@ -171,23 +171,46 @@ struct sc_plan {
 /* Frees everything the plan owns (not the struct itself); NULL-safe. */
 void sc_plan_exit(struct sc_plan *plan);
 
-/* Names used in config, results and messages ("randread", "io_uring", ...).
- * The _parse functions return the enum value or -EINVAL. */
-const char *sc_rw_name(enum sc_rw rw);
-int sc_rw_parse(const char *s);
-const char *sc_engine_name(enum sc_engine_kind e);
-int sc_engine_parse(const char *s);
-const char *sc_target_kind_name(enum sc_target_kind k);
-const char *sc_workload_name(enum sc_workload w);
-int sc_workload_parse(const char *s);
-const char *sc_stonewall_name(enum sc_stonewall s);
-int sc_stonewall_parse(const char *s);
-const char *sc_verify_name(enum sc_verify v);
-int sc_verify_parse(const char *s);
-const char *sc_on_error_name(enum sc_on_error e);
-int sc_on_error_parse(const char *s);
+/* The names of an enum's values as config, results and messages spell them
+ * ("randread", "io_uring", ...): names[v] for 0 <= v < count. */
+struct sc_enum_names {
+	int count;
+	const char *const *names;
+};
 
-/* True when the pattern reads / writes at all. */
+/* names->names[v], or "?" for a value out of range. */
+const char *sc_enum_name(const struct sc_enum_names *names, int v);
+/* The value named s, or -EINVAL (s may be NULL). */
+int sc_enum_parse(const struct sc_enum_names *names, const char *s);
+
+/* Declares, for one enum E: sc_E_names, its names; sc_E_name(v) and
+ * sc_E_parse(s), sc_enum_name and sc_enum_parse on them. */
+#define SC_ENUM_NAMES(e, type)                                                                     \
+	extern const struct sc_enum_names sc_##e##_names;                                          \
+	const char *sc_##e##_name(type v);                                                         \
+	int sc_##e##_parse(const char *s)
+
+/* Defines what SC_ENUM_NAMES declares: n names, [value] = "name", ... */
+#define SC_ENUM_NAMES_DEFINE(e, type, n, ...)                                                      \
+	const struct sc_enum_names sc_##e##_names = {n, (const char *const[n]){__VA_ARGS__}};      \
+	const char *sc_##e##_name(type v)                                                          \
+	{                                                                                          \
+		return sc_enum_name(&sc_##e##_names, (int)v);                                      \
+	}                                                                                          \
+	int sc_##e##_parse(const char *s)                                                          \
+	{                                                                                          \
+		return sc_enum_parse(&sc_##e##_names, s);                                          \
+	}
+
+SC_ENUM_NAMES(rw, enum sc_rw);
+SC_ENUM_NAMES(engine, enum sc_engine_kind);
+SC_ENUM_NAMES(target_kind, enum sc_target_kind);
+SC_ENUM_NAMES(workload, enum sc_workload);
+SC_ENUM_NAMES(stonewall, enum sc_stonewall);
+SC_ENUM_NAMES(verify, enum sc_verify);
+SC_ENUM_NAMES(on_error, enum sc_on_error);
+
+/* True when the pattern reads at all, writes at all, picks offsets at random. */
 bool sc_rw_reads(enum sc_rw rw);
 bool sc_rw_writes(enum sc_rw rw);
 bool sc_rw_random(enum sc_rw rw);

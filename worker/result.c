@@ -12,17 +12,14 @@ void sc_rank_result_exit(struct sc_rank_result *r)
 	if (!r)
 		return;
 	free(r->seconds);
-	r->seconds = NULL;
-	r->nseconds = 0;
 	free(r->errnos);
-	r->errnos = NULL;
-	r->nerrnos = 0;
 	free(r->failures);
-	r->failures = NULL;
-	r->nfailures = 0;
 	free(r->verify_kept);
+	r->seconds = NULL;
+	r->errnos = NULL;
+	r->failures = NULL;
 	r->verify_kept = NULL;
-	r->verify_nkept = 0;
+	r->nseconds = r->nerrnos = r->nfailures = r->verify_nkept = 0;
 }
 
 void sc_phase_record_exit(struct sc_phase_record *rec)
@@ -31,12 +28,12 @@ void sc_phase_record_exit(struct sc_phase_record *rec)
 		return;
 	for (uint32_t i = 0; i < rec->nranks; i++)
 		sc_rank_result_exit(&rec->ranks[i]);
-	free(rec->ranks);
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
 		free(rec->lat[d]);
 		free(rec->resp[d]);
 	}
 	free(rec->batch_wait);
+	free(rec->ranks);
 	memset(rec, 0, sizeof(*rec));
 }
 
@@ -44,34 +41,19 @@ void sc_run_record_exit(struct sc_run_record *rec)
 {
 	if (!rec)
 		return;
+	sc_plan_exit(&rec->plan);
+	free(rec->version);
 	for (uint32_t i = 0; i < rec->nphases; i++)
 		sc_phase_record_exit(&rec->phases[i]);
 	free(rec->phases);
-	free(rec->version);
-	sc_plan_exit(&rec->plan);
 	memset(rec, 0, sizeof(*rec));
 }
 
-const char *sc_phase_status_name(enum sc_phase_status s)
-{
-	switch (s) {
-	case SC_PHASE_OK:
-		return "ok";
-	case SC_PHASE_ERRORS:
-		return "errors";
-	case SC_PHASE_STOPPED_ON_ERROR:
-		return "stopped_on_error";
-	case SC_PHASE_ABORTED:
-		return "aborted";
-	case SC_PHASE_INTERRUPTED:
-		return "interrupted";
-	case SC_PHASE_TIMED_OUT:
-		return "timed_out";
-	case SC_PHASE_STATUS_COUNT:
-		break;
-	}
-	return "?";
-}
+SC_ENUM_NAMES_DEFINE(phase_status, enum sc_phase_status, SC_PHASE_STATUS_COUNT,
+		     [SC_PHASE_OK] = "ok", [SC_PHASE_ERRORS] = "errors",
+		     [SC_PHASE_STOPPED_ON_ERROR] = "stopped_on_error",
+		     [SC_PHASE_ABORTED] = "aborted", [SC_PHASE_INTERRUPTED] = "interrupted",
+		     [SC_PHASE_TIMED_OUT] = "timed_out")
 
 enum sc_phase_status sc_phase_status_of(enum sc_on_error on_error,
 					const struct sc_rank_result *ranks, uint32_t nranks)

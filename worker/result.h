@@ -167,8 +167,8 @@ void sc_rank_result_exit(struct sc_rank_result *r);
 void sc_run_record_exit(struct sc_run_record *rec);
 
 /* "ok", "errors", "stopped_on_error", "aborted", "interrupted",
- * "timed_out"; "?" for another value. */
-const char *sc_phase_status_name(enum sc_phase_status s);
+ * "timed_out" (sc_phase_status_name gives "?" for another value). */
+SC_ENUM_NAMES(phase_status, enum sc_phase_status);
 
 /* How a phase with these ranks ended under on_error: aborted or stopped
  * when a rank stopped with an error, errors when I/Os failed but no rank

@@ -348,7 +348,7 @@ int sc_report_plan(const char *dir, const struct sc_plan *plan, const struct sc_
 	jput_str(&b, root, "run_id", plan->run_id);
 	jput_u64(&b, root, "nranks", nranks);
 	jput_u64(&b, root, "nnodes", (uint64_t)nnodes);
-	jput(&b, root, "plan", report_plan_echo(&b, plan));
+	jput(&b, root, "plan", sc_report_plan_echo(&b, plan));
 	ra = jnew(&b, json_object_new_array());
 	for (uint32_t i = 0; i < nranks; i++)
 		jpush(&b, ra, plan_rank_json(&b, plan, &ranks[i], &file_err));

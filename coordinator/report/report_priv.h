@@ -66,8 +66,9 @@ void jput_dbl(struct jb *b, struct json_object *o, const char *key, double v);
  * length in *len; NULL when b->nomem is set or memory runs out. */
 char *report_json_text(struct jb *b, struct json_object *root, size_t *len);
 
-/* The plan's targets and phases, as results.json and plan.json echo them. */
-struct json_object *report_plan_echo(struct jb *b, const struct sc_plan *plan);
+/* echo.c: the plan's targets and phases, as results.json and plan.json
+ * echo them. */
+struct json_object *sc_report_plan_echo(struct jb *b, const struct sc_plan *plan);
 
 /* -------------------------------------------------- json.c: results.json */
 

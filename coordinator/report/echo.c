@@ -1,0 +1,186 @@
+/* echo.c -- the plan as results.json and plan.json echo it: keys, order
+ * and values read from the codec's field lists (proto/fields.h), with the
+ * few places where the echo has always differed from the messages. */
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "fields.h"
+#include "report_priv.h"
+
+static struct json_object *echo_object(struct jb *b, const struct sc_fields *m, const void *c,
+				       const char *from, const char *to);
+
+static uint64_t get_u64(const void *at, size_t size)
+{
+	uint32_t u32;
+	uint64_t u64;
+	uint8_t u8;
+
+	switch (size) {
+	case sizeof(u8):
+		memcpy(&u8, at, size);
+		return u8;
+	case sizeof(u32):
+		memcpy(&u32, at, size);
+		return u32;
+	default:
+		memcpy(&u64, at, sizeof(u64));
+		return u64;
+	}
+}
+
+static int64_t get_i64(const void *at, size_t size)
+{
+	int32_t i32;
+	int64_t i64;
+
+	if (size == sizeof(i32)) {
+		memcpy(&i32, at, size);
+		return i32;
+	}
+	memcpy(&i64, at, sizeof(i64));
+	return i64;
+}
+
+static const void *get_ptr(const void *at)
+{
+	const void *p;
+
+	memcpy(&p, at, sizeof(p));
+	return p;
+}
+
+/* The field f of c as JSON: numbers as numbers, enums by name, strings as
+ * strings (NULL, and "" where "" stands for NULL, as null), messages as
+ * objects and repeated messages as arrays of them. */
+static void echo_field(struct jb *b, struct json_object *o, const struct sc_field *f, const char *c)
+{
+	const char *at = c + f->c_off;
+	const char *s, *elems;
+	struct json_object *a;
+	uint64_t n;
+	double d;
+	int v;
+
+	switch (f->kind) {
+	case SC_FIELD_U32:
+	case SC_FIELD_U64:
+	case SC_FIELD_U8:
+		jput_u64(b, o, f->name, get_u64(at, f->c_size));
+		break;
+	case SC_FIELD_I32:
+	case SC_FIELD_I64:
+		jput_i64(b, o, f->name, get_i64(at, f->c_size));
+		break;
+	case SC_FIELD_DOUBLE:
+		memcpy(&d, at, sizeof(d));
+		jput_dbl(b, o, f->name, d);
+		break;
+	case SC_FIELD_BOOL:
+		jput_bool(b, o, f->name, *(const bool *)at);
+		break;
+	case SC_FIELD_ENUM:
+		memcpy(&v, at, sizeof(v));
+		jput_str(b, o, f->name, sc_enum_name(f->names, v));
+		break;
+	case SC_FIELD_STR:
+	case SC_FIELD_STR_OR_NULL:
+		s = get_ptr(at);
+		jput_str(b, o, f->name, f->kind == SC_FIELD_STR_OR_NULL && s && !*s ? NULL : s);
+		break;
+	case SC_FIELD_CHARS:
+		jput_str(b, o, f->name, at);
+		break;
+	case SC_FIELD_MSG:
+	case SC_FIELD_MSG_OPT:
+		jput(b, o, f->name, echo_object(b, f->sub, at, NULL, NULL));
+		break;
+	case SC_FIELD_ARRAY:
+		a = jnew(b, json_object_new_array());
+		elems = get_ptr(at);
+		n = get_u64(c + f->c_count_off, sizeof(uint32_t));
+		for (uint64_t i = 0; i < n; i++)
+			jpush(b, a, echo_object(b, f->sub, elems + i * f->c_size, NULL, NULL));
+		jput(b, o, f->name, a);
+		break;
+	default:
+		break; /* not in a plan */
+	}
+}
+
+/* Puts into o the fields of c (a struct of list m) from the one named from
+ * to the one named to (NULL: from the first, to the last). */
+static void echo_fields(struct jb *b, struct json_object *o, const struct sc_fields *m,
+			const void *c, const char *from, const char *to)
+{
+	bool on = !from;
+
+	for (size_t i = 0; i < m->nfields; i++) {
+		const struct sc_field *f = &m->fields[i];
+
+		on = on || strcmp(f->name, from) == 0;
+		if (on)
+			echo_field(b, o, f, c);
+		if (on && to && strcmp(f->name, to) == 0)
+			break;
+	}
+}
+
+static struct json_object *echo_object(struct jb *b, const struct sc_fields *m, const void *c,
+				       const char *from, const char *to)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	echo_fields(b, o, m, c, from, to);
+	return o;
+}
+
+/* Injected errors as one object, the errno by its name. */
+static struct json_object *inject_json(struct jb *b, const struct sc_inject *inj)
+{
+	struct json_object *o = jnew(b, json_object_new_object());
+
+	jput_u64(b, o, "every", inj->every);
+	jput_u64(b, o, "ppm", inj->ppm);
+	jput_str(b, o, "errno", strerrorname_np(inj->errno_val));
+	return o;
+}
+
+/* A phase: its own keys and its io spec's in one object, the stonewall
+ * among the io keys; the spec of its workload, if any, as an object. */
+static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
+{
+	struct json_object *o = echo_object(b, &sc_fields_phase, p, NULL, "workload");
+	const struct sc_ckpt_spec *ck = &p->ckpt;
+	struct json_object *c;
+
+	echo_fields(b, o, &sc_fields_io_spec, &p->io, NULL, "rate_iops");
+	echo_fields(b, o, &sc_fields_phase, p, "stonewall", "stonewall");
+	echo_fields(b, o, &sc_fields_io_spec, &p->io, "verify", "timeout_ns");
+	if (p->io.inject.every || p->io.inject.ppm)
+		jput(b, o, "inject", inject_json(b, &p->io.inject));
+	if (p->workload == SC_WORKLOAD_CHECKPOINT) {
+		/* the model as an object, the layout's keys inline */
+		c = echo_object(b, &sc_fields_ckpt_spec, ck, "model", "model");
+		echo_fields(b, c, &sc_fields_ckpt_layout, &ck->layout, NULL, NULL);
+		echo_fields(b, c, &sc_fields_ckpt_spec, ck, "checkpoints", NULL);
+		jput(b, o, "checkpoint", c);
+	} else if (p->workload == SC_WORKLOAD_INGEST) {
+		jput(b, o, "ingest",
+		     echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
+	}
+	return o;
+}
+
+struct json_object *sc_report_plan_echo(struct jb *b, const struct sc_plan *plan)
+{
+	struct json_object *o = echo_object(b, &sc_fields_plan, plan, "targets", "targets");
+	struct json_object *phases = jnew(b, json_object_new_array());
+
+	for (uint32_t p = 0; p < plan->nphases; p++)
+		jpush(b, phases, phase_json(b, &plan->phases[p]));
+	jput(b, o, "phases", phases);
+	echo_fields(b, o, &sc_fields_plan, plan, "allow_destroy", NULL);
+	return o;
+}

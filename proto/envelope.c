@@ -1,0 +1,129 @@
+/* envelope.c -- the header in front of every packed buffer: magic, payload
+ * length and CRC, written and checked; and the memory budget of decoding. */
+#include "envelope.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "codec.h"
+
+/* magic[4], payload length u32 LE, crc32(payload) u32 LE */
+#define MAGIC_LEN  4u
+#define LENGTH_AT  4u
+#define CRC_AT	   8u
+#define HEADER_LEN 12u
+_Static_assert(SC_CODEC_HEADER_BYTES == HEADER_LEN, "the header the codec writes");
+
+/* What decoding len bytes may allocate: plenty for real results (a phase
+ * record of a few hundred bytes holds up to five 34 KiB histograms), and
+ * bounded for damaged or hostile bytes (a 1 MB file of empty histograms
+ * once made 14 GB of them). */
+#define DECODE_BASE_BYTES     (UINT64_C(64) << 20)
+#define DECODE_BYTES_PER_BYTE UINT64_C(1024)
+#define DECODE_MAX_BYTES      (UINT64_C(2) << 30)
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t payload_crc(const uint8_t *p, uint32_t len)
+{
+	return (uint32_t)crc32(0L, p, len);
+}
+
+int sc_envelope_seal(const ProtobufCMessage *msg, const char *magic, uint8_t **out, size_t *len)
+{
+	size_t n = protobuf_c_message_get_packed_size(msg);
+	uint8_t *buf;
+
+	if (n > UINT32_MAX)
+		return -EMSGSIZE;
+	buf = malloc(HEADER_LEN + n);
+	if (!buf)
+		return -ENOMEM;
+	if (protobuf_c_message_pack(msg, buf + HEADER_LEN) != n) {
+		free(buf);
+		return -EINVAL;
+	}
+	memcpy(buf, magic, MAGIC_LEN);
+	put_le32(buf + LENGTH_AT, (uint32_t)n);
+	put_le32(buf + CRC_AT, payload_crc(buf + HEADER_LEN, (uint32_t)n));
+	*out = buf;
+	*len = HEADER_LEN + n;
+	return 0;
+}
+
+uint64_t sc_envelope_budget(size_t len)
+{
+	uint64_t b = DECODE_BASE_BYTES + (uint64_t)len * DECODE_BYTES_PER_BYTE;
+
+	return b < DECODE_MAX_BYTES ? b : DECODE_MAX_BYTES;
+}
+
+/* protobuf-c's allocations while it unpacks, within the budget. */
+struct budget {
+	bool failed;   /* out of memory */
+	bool over;     /* past the budget */
+	uint64_t left; /* of the budget */
+};
+
+static void *budget_alloc(void *data, size_t size)
+{
+	struct budget *st = data;
+	void *p;
+
+	if (size > st->left) {
+		st->over = true;
+		return NULL;
+	}
+	st->left -= size;
+	p = malloc(size ? size : 1);
+	if (!p)
+		st->failed = true;
+	return p;
+}
+
+static void budget_free(void *data, void *p)
+{
+	(void)data;
+	free(p);
+}
+
+int sc_envelope_open(const uint8_t *buf, size_t len, const char *magic,
+		     const ProtobufCMessageDescriptor *desc, ProtobufCMessage **msg)
+{
+	struct budget st = {.failed = false, .left = sc_envelope_budget(len)};
+	ProtobufCAllocator al = {.alloc = budget_alloc, .free = budget_free, .allocator_data = &st};
+	uint32_t n;
+
+	*msg = NULL;
+	if (!buf || len < HEADER_LEN || memcmp(buf, magic, MAGIC_LEN))
+		return -EBADMSG;
+	n = get_le32(buf + LENGTH_AT);
+	if (n != len - HEADER_LEN || get_le32(buf + CRC_AT) != payload_crc(buf + HEADER_LEN, n))
+		return -EBADMSG;
+	*msg = protobuf_c_message_unpack(desc, &al, n, buf + HEADER_LEN);
+	if (!*msg)
+		return st.over ? -EFBIG : st.failed ? -ENOMEM : -EBADMSG;
+	return 0;
+}
+
+int sc_run_record_length(const uint8_t *hdr, size_t len, uint64_t *total)
+{
+	if (!hdr || len < HEADER_LEN || memcmp(hdr, SC_ENVELOPE_RUN, MAGIC_LEN))
+		return -EBADMSG;
+	*total = (uint64_t)HEADER_LEN + get_le32(hdr + LENGTH_AT);
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* envelope.h -- the header in front of every packed buffer (magic, payload
+ * length, CRC-32 of the payload; layout in ssdcluster.proto) and the
+ * memory decoding it may take.  Inside proto/ only.
+ */
+#ifndef SC_ENVELOPE_H
+#define SC_ENVELOPE_H
+
+#include <protobuf-c/protobuf-c.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Magics: the message, and (the digit) the envelope's version. */
+#define SC_ENVELOPE_PLAN "SCP1" /* Plan */
+#define SC_ENVELOPE_RANK "SCR1" /* RankResult */
+#define SC_ENVELOPE_RUN	 "SCF1" /* RunRecord: results.pb */
+
+/* msg packed behind an envelope with magic, in a new buffer (*out, *len)
+ * the caller frees.  0, -ENOMEM, or -EMSGSIZE past 4 GiB. */
+int sc_envelope_seal(const ProtobufCMessage *msg, const char *magic, uint8_t **out, size_t *len);
+
+/* The message of type desc in buf, whose envelope must say magic and agree
+ * with the payload's length and CRC; free it with
+ * protobuf_c_message_free_unpacked(*msg, NULL).  0; -EBADMSG for a wrong
+ * magic, length or CRC or a payload protobuf-c refuses; -EFBIG when
+ * unpacking would allocate more than sc_envelope_budget(len); -ENOMEM. */
+int sc_envelope_open(const uint8_t *buf, size_t len, const char *magic,
+		     const ProtobufCMessageDescriptor *desc, ProtobufCMessage **msg);
+
+/* Bytes that decoding len bytes may allocate, in protobuf-c's messages and
+ * again in the C structs (each budget on its own). */
+uint64_t sc_envelope_budget(size_t len);
+
+#endif

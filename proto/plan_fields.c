@@ -1,0 +1,167 @@
+/* plan_fields.c -- the field lists of the plan's messages (Plan, Target,
+ * Phase, IoSpec, CkptSpec, IngestSpec), and the plan's wire enums. */
+#include "convert.h"
+#include "plan.h"
+#include "ssdcluster.pb-c.h"
+
+/* The wire enums carry the C values unchanged; a new C value must be added
+ * to ssdcluster.proto too (these fail until it is). */
+#define SAME_ENUM(c, pb) _Static_assert((int)(c) == (int)(pb), #c " != " #pb)
+SAME_ENUM(SC_RW_READ, SSDCLUSTER__RW__RW_READ);
+SAME_ENUM(SC_RW_WRITE, SSDCLUSTER__RW__RW_WRITE);
+SAME_ENUM(SC_RW_RANDREAD, SSDCLUSTER__RW__RW_RANDREAD);
+SAME_ENUM(SC_RW_RANDWRITE, SSDCLUSTER__RW__RW_RANDWRITE);
+SAME_ENUM(SC_RW_RANDRW, SSDCLUSTER__RW__RW_RANDRW);
+SAME_ENUM(SC_RW_COUNT, SSDCLUSTER__RW__RW_RANDRW + 1);
+SAME_ENUM(SC_ENGINE_URING, SSDCLUSTER__ENGINE__ENGINE_URING);
+SAME_ENUM(SC_ENGINE_PSYNC, SSDCLUSTER__ENGINE__ENGINE_PSYNC);
+SAME_ENUM(SC_ENGINE_NULL, SSDCLUSTER__ENGINE__ENGINE_NULL);
+SAME_ENUM(SC_ENGINE_COUNT, SSDCLUSTER__ENGINE__ENGINE_NULL + 1);
+SAME_ENUM(SC_TARGET_DIR, SSDCLUSTER__TARGET_KIND__TARGET_DIR);
+SAME_ENUM(SC_TARGET_FILE, SSDCLUSTER__TARGET_KIND__TARGET_FILE);
+SAME_ENUM(SC_TARGET_BLOCK, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK);
+SAME_ENUM(SC_TARGET_COUNT, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK + 1);
+SAME_ENUM(SC_WORKLOAD_IO, SSDCLUSTER__WORKLOAD__WORKLOAD_IO);
+SAME_ENUM(SC_WORKLOAD_CHECKPOINT, SSDCLUSTER__WORKLOAD__WORKLOAD_CHECKPOINT);
+SAME_ENUM(SC_WORKLOAD_INGEST, SSDCLUSTER__WORKLOAD__WORKLOAD_INGEST);
+SAME_ENUM(SC_WORKLOAD_KVCACHE, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE);
+SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE + 1);
+SAME_ENUM(SC_STONEWALL_ALL_DONE, SSDCLUSTER__STONEWALL__STONEWALL_ALL_DONE);
+SAME_ENUM(SC_STONEWALL_FIRST_DONE, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE);
+SAME_ENUM(SC_STONEWALL_COUNT, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE + 1);
+SAME_ENUM(SC_VERIFY_NONE, SSDCLUSTER__VERIFY__VERIFY_NONE);
+SAME_ENUM(SC_VERIFY_CRC32C, SSDCLUSTER__VERIFY__VERIFY_CRC32C);
+SAME_ENUM(SC_VERIFY_COUNT, SSDCLUSTER__VERIFY__VERIFY_CRC32C + 1);
+SAME_ENUM(SC_ON_ERROR_STOP_PHASE, SSDCLUSTER__ON_ERROR__ON_ERROR_STOP_PHASE);
+SAME_ENUM(SC_ON_ERROR_CONTINUE, SSDCLUSTER__ON_ERROR__ON_ERROR_CONTINUE);
+SAME_ENUM(SC_ON_ERROR_ABORT, SSDCLUSTER__ON_ERROR__ON_ERROR_ABORT);
+SAME_ENUM(SC_ON_ERROR_COUNT, SSDCLUSTER__ON_ERROR__ON_ERROR_ABORT + 1);
+
+/* Target <-> struct sc_target_spec */
+#define SC_LIST Ssdcluster__Target, struct sc_target_spec
+static const struct sc_field target_rows[] = {
+	F_STR(path, path),
+	F_ENUM(kind, kind, sc_target_kind_names),
+	F_U64(capacity_bytes, capacity_bytes),
+	F_BOOL(keep, keep),
+	F_BOOL(allow_destroy, allow_destroy),
+	F_STR_OR_NULL(hosts, hosts), /* NULL: every host */
+	F_BOOL(wipe_signatures_ok, wipe_signatures_ok),
+};
+SC_FIELDS(sc_fields_target, target_rows, ssdcluster__target__descriptor, NULL);
+#undef SC_LIST
+
+/* IoSpec <-> struct sc_io_spec */
+#define SC_LIST Ssdcluster__IoSpec, struct sc_io_spec
+static const struct sc_field io_rows[] = {
+	F_ENUM(rw, rw, sc_rw_names),
+	F_U32(rwmixread_pct, rwmixread_pct),
+	F_U64(bs_bytes, bs_bytes),
+	F_U32(iodepth, iodepth),
+	F_U32(jobs, jobs),
+	F_U64(size_bytes, size_bytes),
+	F_U64(runtime_ns, runtime_ns),
+	F_U64(io_bytes, io_bytes),
+	F_U64(ramp_ns, ramp_ns),
+	F_U32(fsync_every, fsync_every),
+	F_BOOL(direct, direct),
+	F_ENUM(engine, engine, sc_engine_names),
+	F_U64(seed, seed),
+	F_U64(rate_iops, rate_iops),
+	F_ENUM(verify, verify, sc_verify_names),
+	F_BOOL(verify_only, verify_only),
+	F_ENUM(on_error, on_error, sc_on_error_names),
+	F_U64(timeout_ns, timeout_ns),
+	F_U64(inject_every, inject.every),
+	F_U32(inject_ppm, inject.ppm),
+	F_I32(inject_errno, inject.errno_val),
+};
+SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
+#undef SC_LIST
+
+/* CkptSpec.Model <-> struct sc_model */
+#define SC_LIST Ssdcluster__CkptSpec__Model, struct sc_model
+static const struct sc_field model_rows[] = {
+	F_CHARS(name, name),
+	F_U32(layers, layers),
+	F_U32(hidden, hidden),
+	F_U32(ffn_hidden, ffn_hidden),
+	F_U32(heads, heads),
+	F_U32(kv_heads, kv_heads),
+	F_U64(vocab, vocab),
+	F_U32(model_dtype_bytes, model_dtype_bytes),
+	F_U32(optim_bytes_per_param, optim_bytes_per_param),
+};
+static SC_FIELDS(model_fields, model_rows, ssdcluster__ckpt_spec__model__descriptor, NULL);
+#undef SC_LIST
+
+/* CkptSpec.Layout <-> struct sc_ckpt_layout */
+#define SC_LIST Ssdcluster__CkptSpec__Layout, struct sc_ckpt_layout
+static const struct sc_field layout_rows[] = {
+	F_U32(tp, tp),
+	F_U32(pp, pp),
+	F_U32(dp, dp),
+	F_U32(zero_stage, zero_stage),
+};
+SC_FIELDS(sc_fields_ckpt_layout, layout_rows, ssdcluster__ckpt_spec__layout__descriptor, NULL);
+#undef SC_LIST
+
+/* CkptSpec <-> struct sc_ckpt_spec */
+#define SC_LIST Ssdcluster__CkptSpec, struct sc_ckpt_spec
+static const struct sc_field ckpt_rows[] = {
+	F_MSG(model, model, model_fields),
+	F_MSG(layout, layout, sc_fields_ckpt_layout),
+	F_U32(checkpoints, checkpoints),
+	F_U32(index, index),
+	F_BOOL(restore, restore),
+	F_U32(restore_shift, restore_shift),
+	F_U64(compute_before_ns, compute_before_ns),
+	F_DOUBLE(scale, scale),
+	F_BOOL(fsync, fsync),
+};
+SC_FIELDS(sc_fields_ckpt_spec, ckpt_rows, ssdcluster__ckpt_spec__descriptor, NULL);
+#undef SC_LIST
+
+/* IngestSpec <-> struct sc_ingest_spec */
+#define SC_LIST Ssdcluster__IngestSpec, struct sc_ingest_spec
+static const struct sc_field ingest_rows[] = {
+	F_U32(files, files),
+	F_U64(file_bytes, file_bytes),
+	F_U64(sample_bytes, sample_bytes),
+	F_U32(batch, batch),
+	F_U64(compute_per_batch_ns, compute_per_batch_ns),
+	F_U32(epochs, epochs),
+	F_U32(prefetch, prefetch),
+};
+SC_FIELDS(sc_fields_ingest_spec, ingest_rows, ssdcluster__ingest_spec__descriptor, NULL);
+#undef SC_LIST
+
+/* Phase <-> struct sc_phase.  Every phase carries all three specs: those
+ * of other workloads all zero. */
+#define SC_LIST Ssdcluster__Phase, struct sc_phase
+static const struct sc_field phase_rows[] = {
+	F_STR(name, name),
+	F_STR(group, group),
+	F_U32(config_index, config_index),
+	F_U32(cell, cell),
+	F_U32(ncells, ncells),
+	F_ENUM(workload, workload, sc_workload_names),
+	F_MSG(io, io, sc_fields_io_spec),
+	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
+	F_MSG(ingest, ingest, sc_fields_ingest_spec),
+	F_ENUM(stonewall, stonewall, sc_stonewall_names),
+};
+SC_FIELDS(sc_fields_phase, phase_rows, ssdcluster__phase__descriptor, NULL);
+#undef SC_LIST
+
+/* Plan <-> struct sc_plan */
+#define SC_LIST Ssdcluster__Plan, struct sc_plan
+static const struct sc_field plan_rows[] = {
+	F_STR(run_id, run_id),
+	F_STR(config_path, config_path),
+	F_ARRAY(targets, targets, ntargets, sc_fields_target),
+	F_ARRAY(phases, phases, nphases, sc_fields_phase),
+	F_BOOL(allow_destroy, allow_destroy),
+};
+SC_FIELDS(sc_fields_plan, plan_rows, ssdcluster__plan__descriptor, NULL);
+#undef SC_LIST

@@ -1,0 +1,290 @@
+/* result_fields.c -- the field lists of the results' messages (RunRecord,
+ * PhaseRecord, RankResult and what they hold), with the hooks of the two
+ * fields that are more than a copy: a histogram's sparse buckets and a
+ * rank's per-second series. */
+#include <errno.h>
+#include <string.h>
+
+#include "convert.h"
+#include "histogram.h"
+#include "result.h"
+#include "ssdcluster.pb-c.h"
+#include "verify.h"
+
+#define SAME_ENUM(c, pb) _Static_assert((int)(c) == (int)(pb), #c " != " #pb)
+SAME_ENUM(SC_PHASE_OK, SSDCLUSTER__PHASE_STATUS__PHASE_OK);
+SAME_ENUM(SC_PHASE_ERRORS, SSDCLUSTER__PHASE_STATUS__PHASE_ERRORS);
+SAME_ENUM(SC_PHASE_STOPPED_ON_ERROR, SSDCLUSTER__PHASE_STATUS__PHASE_STOPPED_ON_ERROR);
+SAME_ENUM(SC_PHASE_ABORTED, SSDCLUSTER__PHASE_STATUS__PHASE_ABORTED);
+SAME_ENUM(SC_PHASE_INTERRUPTED, SSDCLUSTER__PHASE_STATUS__PHASE_INTERRUPTED);
+SAME_ENUM(SC_PHASE_TIMED_OUT, SSDCLUSTER__PHASE_STATUS__PHASE_TIMED_OUT);
+SAME_ENUM(SC_PHASE_STATUS_COUNT, SSDCLUSTER__PHASE_STATUS__PHASE_TIMED_OUT + 1);
+
+/* struct sc_io_failure.op: read, write or fsync (enum sc_op). */
+#define SC_IO_FAILURE_OP_MAX 2u
+
+/* LatSummary <-> struct sc_lat_summary */
+#define SC_LIST Ssdcluster__LatSummary, struct sc_lat_summary
+static const struct sc_field lat_rows[] = {
+	F_U64(count, count),
+	F_U64(min_ns, min_ns),
+	F_U64(max_ns, max_ns),
+	F_DOUBLE(mean_ns, mean_ns),
+	F_U64S(pct_ns, pct_ns),
+};
+static SC_FIELDS(lat_fields, lat_rows, ssdcluster__lat_summary__descriptor, NULL);
+#undef SC_LIST
+
+/* Histogram <-> struct sc_hist: only the nonzero buckets travel, as
+ * (index, count) pairs in increasing index order. */
+static int buckets_to_pb(struct sc_arena *a, const void *c, void *pb)
+{
+	const struct sc_hist *h = c;
+	Ssdcluster__Histogram *m = pb;
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < SC_HIST_NBUCKETS; i++)
+		n += h->buckets[i] != 0;
+	m->bucket_index = sc_arena_alloc(a, n, sizeof(*m->bucket_index));
+	m->bucket_count = sc_arena_alloc(a, n, sizeof(*m->bucket_count));
+	if (!m->bucket_index || !m->bucket_count)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < SC_HIST_NBUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		m->bucket_index[m->n_bucket_index++] = i;
+		m->bucket_count[m->n_bucket_count++] = h->buckets[i];
+	}
+	return 0;
+}
+
+static int buckets_from_pb(const void *pb, void *c)
+{
+	const Ssdcluster__Histogram *m = pb;
+	struct sc_hist *h = c;
+
+	if (m->n_bucket_index != m->n_bucket_count)
+		return -EBADMSG;
+	for (size_t i = 0; i < m->n_bucket_index; i++) {
+		uint32_t idx = m->bucket_index[i];
+
+		if (idx >= SC_HIST_NBUCKETS || (i && idx <= m->bucket_index[i - 1]))
+			return -EBADMSG;
+		h->buckets[idx] = m->bucket_count[i];
+	}
+	return 0;
+}
+
+static const struct sc_field_hooks bucket_hooks = {
+	.to_pb = buckets_to_pb,
+	.from_pb = buckets_from_pb,
+};
+
+#define SC_LIST Ssdcluster__Histogram, struct sc_hist
+static const struct sc_field hist_rows[] = {
+	F_U64(count, count),
+	F_U64(sum_ns, sum_ns),
+	F_U64(min_ns, min_ns),
+	F_U64(max_ns, max_ns),
+	F_HOOK(bucket_index, offsetof(struct sc_hist, buckets)),
+	F_HOOK(bucket_count, offsetof(struct sc_hist, buckets)),
+};
+static SC_FIELDS(hist_fields, hist_rows, ssdcluster__histogram__descriptor, &bucket_hooks);
+#undef SC_LIST
+
+/* ErrnoCount <-> struct sc_errno_count */
+#define SC_LIST Ssdcluster__ErrnoCount, struct sc_errno_count
+static const struct sc_field errno_rows[] = {
+	F_I32(err, err),
+	F_U64(count, count),
+};
+static SC_FIELDS(errno_fields, errno_rows, ssdcluster__errno_count__descriptor, NULL);
+#undef SC_LIST
+
+/* IoFailure <-> struct sc_io_failure */
+#define SC_LIST Ssdcluster__IoFailure, struct sc_io_failure
+static const struct sc_field failure_rows[] = {
+	F_I64(time_ns, time_ns),
+	F_U64(offset_bytes, offset_bytes),
+	F_U32(len_bytes, len_bytes),
+	F_I32(err, err),
+	F_U8(op, op, SC_IO_FAILURE_OP_MAX),
+	F_U32(job, job),
+	F_CHARS(file, file),
+};
+static SC_FIELDS(failure_fields, failure_rows, ssdcluster__io_failure__descriptor, NULL);
+#undef SC_LIST
+
+/* VerifyMismatch <-> struct sc_verify_mismatch */
+#define SC_LIST Ssdcluster__VerifyMismatch, struct sc_verify_mismatch
+static const struct sc_field mismatch_rows[] = {
+	F_U64(offset, offset),
+	F_U32(job, job),
+	F_U32(failed, failed),
+	F_U64(found_magic, found.magic),
+	F_U64(found_offset, found.offset),
+	F_U64(found_run_id, found.run_id),
+	F_U64(found_seq, found.seq),
+	F_U32(found_len, found.len),
+	F_U32(found_phase, found.phase),
+	F_U32(found_rank, found.rank),
+	F_U32(found_crc, found.crc),
+	F_U32(crc_data, crc_data),
+	F_U32(bad_bytes, bad_bytes),
+	F_U32(first_bad_byte, first_bad_byte),
+};
+static SC_FIELDS(mismatch_fields, mismatch_rows, ssdcluster__verify_mismatch__descriptor, NULL);
+#undef SC_LIST
+
+/* RankResult <-> struct sc_rank_result */
+#define SEC(member) offsetof(struct sc_second, member)
+#define SC_LIST Ssdcluster__RankResult, struct sc_rank_result
+static const struct sc_field rank_rows[] = {
+	F_U32(rank, rank),
+	F_U32(node, node),
+	F_CHARS(host, host),
+	F_U32(target, target),
+	F_I64(clock_offset_ns, clock_offset_ns),
+	F_I64(start_ns, start_ns),
+	F_I64(end_ns, end_ns),
+	F_U64(planned_bytes, planned_bytes),
+	F_U64(read_bytes, bytes[SC_DIR_READ]),
+	F_U64(write_bytes, bytes[SC_DIR_WRITE]),
+	F_U64(read_ios, ios[SC_DIR_READ]),
+	F_U64(write_ios, ios[SC_DIR_WRITE]),
+	F_U64(fsyncs, fsyncs),
+	F_U64(firstdone_bytes, firstdone_bytes),
+	F_U64(errors, errors),
+	F_CHARS(error, error),
+	F_MSG(read_lat, lat[SC_DIR_READ], lat_fields),
+	F_MSG(write_lat, lat[SC_DIR_WRITE], lat_fields),
+	F_U32(nseconds, nseconds),
+	F_HOOK(sec_read_bytes, SEC(bytes[SC_DIR_READ])),
+	F_HOOK(sec_write_bytes, SEC(bytes[SC_DIR_WRITE])),
+	F_HOOK(sec_read_ios, SEC(ios[SC_DIR_READ])),
+	F_HOOK(sec_write_ios, SEC(ios[SC_DIR_WRITE])),
+	F_HOOK(sec_read_max_lat_ns, SEC(max_lat_ns[SC_DIR_READ])),
+	F_HOOK(sec_write_max_lat_ns, SEC(max_lat_ns[SC_DIR_WRITE])),
+	F_MSG_OPT(resp_read, resp[SC_DIR_READ], lat_fields),
+	F_MSG_OPT(resp_write, resp[SC_DIR_WRITE], lat_fields),
+	F_MSG_OPT(batch_wait, batch_wait, lat_fields),
+	F_U64(late_ios, late_ios),
+	F_U64(files, files),
+	F_U64(samples, samples),
+	F_U64(steps, steps),
+	F_U64(compute_ns, compute_ns),
+	F_I64(busy_end_ns, busy_end_ns),
+	F_U64(peak_rss_bytes, peak_rss_bytes),
+	F_MSG_OPT(node_read_lat, node_lat[SC_DIR_READ], lat_fields),
+	F_MSG_OPT(node_write_lat, node_lat[SC_DIR_WRITE], lat_fields),
+	F_U64(unissued_ios, unissued_ios),
+	F_ARRAY(errnos, errnos, nerrnos, errno_fields),
+	F_ARRAY_MAX(failures, failures, nfailures, failure_fields, SC_IO_FAILURES_KEPT),
+	F_U64(verify_checked, verify_checked),
+	F_U64(verify_mismatches, verify_mismatches),
+	F_ARRAY_MAX(verify_kept, verify_kept, verify_nkept, mismatch_fields, SC_VERIFY_KEEP),
+};
+
+/* The per-second series travels as one column per member of struct
+ * sc_second: the HOOK rows of rank_rows, each with its member's offset. */
+#define EACH_COLUMN(f)                                                                             \
+	for (const struct sc_field *f = rank_rows; f < rank_rows + NROWS(rank_rows); f++)          \
+		if (f->kind == SC_FIELD_HOOK)
+
+static int seconds_to_pb(struct sc_arena *a, const void *c, void *pb)
+{
+	const struct sc_rank_result *r = c;
+
+	EACH_COLUMN(f) {
+		uint64_t *col = sc_arena_alloc(a, r->nseconds, sizeof(*col));
+		if (!col)
+			return -ENOMEM;
+		for (uint32_t k = 0; k < r->nseconds; k++)
+			memcpy(&col[k], (const char *)&r->seconds[k] + f->c_off, sizeof(*col));
+		sc_convert_set_repeated(pb, f, col, r->nseconds);
+	}
+	return 0;
+}
+
+/* r->nseconds is the message's nseconds already: every column holds as
+ * many values. */
+static int seconds_from_pb(const void *pb, void *c)
+{
+	struct sc_rank_result *r = c;
+	void *seconds;
+	size_t n;
+	int err;
+
+	EACH_COLUMN(f) {
+		sc_convert_repeated(pb, f, &n);
+		if (n != r->nseconds)
+			return -EBADMSG;
+	}
+	if ((err = sc_convert_calloc(&seconds, r->nseconds, sizeof(*r->seconds))))
+		return err;
+	r->seconds = seconds;
+	EACH_COLUMN(f) {
+		const uint64_t *col = sc_convert_repeated(pb, f, &n);
+
+		for (uint32_t k = 0; k < r->nseconds; k++)
+			memcpy((char *)&r->seconds[k] + f->c_off, &col[k], sizeof(col[k]));
+	}
+	return 0;
+}
+
+static bool seconds_ok(const void *c)
+{
+	const struct sc_rank_result *r = c;
+
+	return !r->nseconds || r->seconds;
+}
+
+static uint64_t seconds_cost(const void *pb)
+{
+	return ((const Ssdcluster__RankResult *)pb)->n_sec_read_bytes * sizeof(struct sc_second);
+}
+
+static const struct sc_field_hooks second_hooks = {
+	.to_pb = seconds_to_pb,
+	.from_pb = seconds_from_pb,
+	.ok = seconds_ok,
+	.cost = seconds_cost,
+};
+
+SC_FIELDS(sc_fields_rank_result, rank_rows, ssdcluster__rank_result__descriptor, &second_hooks);
+#undef SC_LIST
+#undef SEC
+#undef EACH_COLUMN
+
+/* PhaseRecord <-> struct sc_phase_record */
+#define SC_LIST Ssdcluster__PhaseRecord, struct sc_phase_record
+static const struct sc_field phase_record_rows[] = {
+	F_U32(phase, phase),
+	F_I64(measure_start_ns, measure_start_ns),
+	F_I64(firstdone_ns, firstdone_ns),
+	F_ARRAY(ranks, ranks, nranks, sc_fields_rank_result),
+	F_MSG_PTR(read_lat, lat[SC_DIR_READ], hist_fields),
+	F_MSG_PTR(write_lat, lat[SC_DIR_WRITE], hist_fields),
+	F_I64(merge_ns, merge_ns),
+	F_MSG_PTR(resp_read, resp[SC_DIR_READ], hist_fields),
+	F_MSG_PTR(resp_write, resp[SC_DIR_WRITE], hist_fields),
+	F_MSG_PTR(batch_wait, batch_wait, hist_fields),
+	F_ENUM(status, status, sc_phase_status_names),
+};
+static SC_FIELDS(phase_record_fields, phase_record_rows, ssdcluster__phase_record__descriptor,
+		 NULL);
+#undef SC_LIST
+
+/* RunRecord <-> struct sc_run_record */
+#define SC_LIST Ssdcluster__RunRecord, struct sc_run_record
+static const struct sc_field run_rows[] = {
+	F_STR(version, version),
+	F_I64(started_unix_ns, started_unix_ns),
+	F_U32(nranks, nranks),
+	F_U32(nnodes, nnodes),
+	F_MSG(plan, plan, sc_fields_plan),
+	F_ARRAY(phases, phases, nphases, phase_record_fields),
+	F_U64(rank0_peak_rss_bytes, rank0_peak_rss_bytes),
+};
+SC_FIELDS(sc_fields_run_record, run_rows, ssdcluster__run_record__descriptor, NULL);
+#undef SC_LIST
