@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "units.h"
+#include "deadline.h"
 #include "interrupt.h"
 
 /* Ping-pong rounds per rank when estimating clock offsets. */
@@ -21,10 +23,7 @@
 #define POLL_NS 1000000L
 
 /* How often rank 0's progress callback runs while a phase goes. */
-#define TICK_NS 1000000000ull
-
-/* Ranks other than 0 that stopped give up this much later than rank 0. */
-#define STOP_PEER_MARGIN_NS 200000000ull
+#define TICK_NS SC_NS_PER_S
 
 /* TAG_ARRIVE: a rank entered a collective wait (to rank 0).  TAG_STOP: a
  * rank caught a signal {signal, rank} (to rank 0, which sends it on).
@@ -33,7 +32,7 @@
 enum { TAG_CLOCK = 101, TAG_DONE = 102, TAG_ARRIVE = 103, TAG_STOP = 104, TAG_END = 105,
        TAG_ENDED = 106 };
 /* How long a rank told to end waits for rank 0's MPI_Abort. */
-#define END_LINGER_NS (10ull * 1000000000ull)
+#define END_LINGER_NS (10 * SC_NS_PER_S)
 
 /* What cluster.c keeps for deadlines and stops (c->watch). */
 struct watch {
@@ -178,28 +177,6 @@ static void arrive(struct sc_cluster *c)
 		w->arrived[0] = w->waits;
 }
 
-/* When the wait that began at begin_ns gives up. */
-static uint64_t wait_deadline(const struct sc_cluster *c, uint64_t begin_ns)
-{
-	uint64_t d = c->deadline_ns ? c->deadline_ns : begin_ns + SC_CLUSTER_WAIT_DEFAULT_NS;
-
-	if (c->rank != 0)
-		d += SC_CLUSTER_PEER_MARGIN_NS;
-	if (c->stop_sig) {
-		/* each wait after the stop gets the grace: the ranks that are
-		 * alive answer every step well within it */
-		uint64_t from = begin_ns > c->stop_ns ? begin_ns : c->stop_ns;
-		uint64_t s = from + (c->stop_launcher ? SC_CLUSTER_STOP_GRACE_KILL_NS
-						      : SC_CLUSTER_STOP_GRACE_NS);
-
-		if (c->rank != 0)
-			s += STOP_PEER_MARGIN_NS;
-		if (s < d)
-			d = s;
-	}
-	return d;
-}
-
 static void add_late(struct sc_cluster *c, int r)
 {
 	if (c->late)
@@ -262,7 +239,7 @@ static void wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, 
 				drain_arrivals(c);
 			next_poll = now + POLL_NS;
 		}
-		if (now >= wait_deadline(c, begin))
+		if (now >= sc_deadline_wait_end_ns(c, begin))
 			give_up(c, peer, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		if (quiet)
 			nap();
@@ -589,18 +566,6 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
 	return (uint64_t)((int64_t)start0 - c->clock_offset_ns);
 }
 
-/*
- * Every rank other than 0 tells rank 0 when its run is done.  Rank 0, at
- * the first "done" (its own or another's), starts a non-blocking broadcast
- * that every rank has posted from the beginning; a rank that sees it
- * complete notes its byte count (and stops its run under stonewall).
- * A "done" carries whether the rank stopped on on_error abort; rank 0
- * then (or when its own run aborted) starts a second broadcast, also
- * posted by every rank from the beginning, that stops every run; else it
- * starts it, saying no, once every rank is done.  The loop ends when the
- * local run is done, both broadcasts have completed and, on rank 0, every
- * "done" message has been received.
- */
 void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick)
 {
 	if (tick)
@@ -621,6 +586,18 @@ static void late_runs(struct sc_cluster *c, const char *done_of, int local_done)
 			add_late(c, r);
 }
 
+/*
+ * Every rank other than 0 tells rank 0 when its run is done.  Rank 0, at
+ * the first "done" (its own or another's), starts a non-blocking broadcast
+ * that every rank has posted from the beginning; a rank that sees it
+ * complete notes its byte count (and stops its run under stonewall).
+ * A "done" carries whether the rank stopped on on_error abort; rank 0
+ * then (or when its own run aborted) starts a second broadcast, also
+ * posted by every rank from the beginning, that stops every run; else it
+ * starts it, saying no, once every rank is done.  The loop ends when the
+ * local run is done, both broadcasts have completed and, on rank 0, every
+ * "done" message has been received.
+ */
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes)
 {
@@ -708,7 +685,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			c->tick.fn(c->tick.arg, (uint32_t)done_msgs + (local_done ? 1u : 0u), run);
 			next_tick += TICK_NS;
 		}
-		if (sc_now_ns() >= wait_deadline(c, begin)) {
+		if (sc_now_ns() >= sc_deadline_wait_end_ns(c, begin)) {
 			if (c->rank == 0)
 				late_runs(c, done_of, local_done);
 			give_up(c, -1, c->stop_sig ? -EINTR : -ETIMEDOUT);

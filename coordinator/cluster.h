@@ -11,6 +11,7 @@
 #include "histogram.h"
 #include "job.h"
 #include "result.h"
+#include "units.h"
 
 /* Rank 0, while it waits: called about once a second with how many ranks
  * have finished the phase so far (set to NULL for none). */
@@ -148,12 +149,15 @@ void sc_cluster_free_gathered(struct sc_cluster *c, uint8_t **bufs, size_t *lens
  * whichever is later (SC_CLUSTER_STOP_GRACE_KILL_NS when the launcher sent
  * the signal: it kills the process 1 s later), so a rank that died or
  * hangs cannot keep the others from saving what they have and removing
- * their files.
+ * their files.  (sc_deadline_wait_end_ns, deadline.h, computes when a
+ * wait gives up.)
  */
-#define SC_CLUSTER_WAIT_DEFAULT_NS (600ull * 1000000000ull)
-#define SC_CLUSTER_PEER_MARGIN_NS (10ull * 1000000000ull)
-#define SC_CLUSTER_STOP_GRACE_NS (5ull * 1000000000ull)
-#define SC_CLUSTER_STOP_GRACE_KILL_NS 500000000ull
+#define SC_CLUSTER_WAIT_DEFAULT_NS    (600 * SC_NS_PER_S)
+#define SC_CLUSTER_PEER_MARGIN_NS     (10 * SC_NS_PER_S)
+#define SC_CLUSTER_STOP_GRACE_NS      (5 * SC_NS_PER_S)
+#define SC_CLUSTER_STOP_GRACE_KILL_NS (SC_NS_PER_S / 2)
+/* After a stop, ranks other than 0 give up this much later than rank 0. */
+#define SC_CLUSTER_STOP_PEER_MARGIN_NS (SC_NS_PER_S / 5)
 
 /* Sets the instant (CLOCK_MONOTONIC, 0 = none) at which waits give up,
  * what the ranks are doing and how the deadline was set (for messages). */
