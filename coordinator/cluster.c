@@ -480,26 +480,6 @@ int sc_cluster_all_ok(struct sc_cluster *c, int ok)
 	return sc_cluster_all_ok_max(c, ok, NULL);
 }
 
-int sc_cluster_gather_strings(struct sc_cluster *c, const char *msg, char ***out)
-{
-	uint8_t **bufs = NULL;
-	size_t *lens = NULL;
-	int rc = sc_cluster_gather(c, (const uint8_t *)msg, strlen(msg) + 1, &bufs, &lens);
-
-	if (rc)
-		return rc;
-	if (c->rank == 0) {
-		*out = (char **)bufs;
-		free(lens);
-	}
-	return 0;
-}
-
-void sc_cluster_free_strings(struct sc_cluster *c, char **v)
-{
-	sc_cluster_free_gathered(c, (uint8_t **)v, NULL);
-}
-
 void sc_cluster_barrier(struct sc_cluster *c)
 {
 	MPI_Request req;

@@ -90,10 +90,6 @@ int sc_cluster_bcast_int(struct sc_cluster *c, int v);
 int sc_cluster_all_ok(struct sc_cluster *c, int ok);
 /* sc_cluster_all_ok that also turns *val into the largest over ranks. */
 int sc_cluster_all_ok_max(struct sc_cluster *c, int ok, uint64_t *val);
-/* Gathers one message per rank at rank 0 ("" for none); rank 0 gets a
- * malloc'd array of nranks strings (free with sc_cluster_free_strings). */
-int sc_cluster_gather_strings(struct sc_cluster *c, const char *msg, char ***out);
-void sc_cluster_free_strings(struct sc_cluster *c, char **v);
 void sc_cluster_barrier(struct sc_cluster *c);
 
 /* Estimates this rank's clock offset to rank 0 by ping-pong, keeping the

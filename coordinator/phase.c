@@ -12,33 +12,12 @@
 #include "units.h"
 #include "cli.h"
 #include "deadline.h"
+#include "rankmsg.h"
 
 /* How far ahead of "now" rank 0 sets the common start: enough for the
  * broadcast to reach every rank and their threads to be waiting. */
 #define START_LEAD_NS 50000000ull
 #define START_LEAD_PER_RANK_NS 200000ull
-
-/* Joins every rank's message (those not empty) into err at rank 0. */
-static void collect_errors(struct sc_cluster *c, const char *mine, char *err, size_t errlen)
-{
-	char **all = NULL;
-	size_t used = 0;
-
-	if (sc_cluster_gather_strings(c, mine, &all) || c->rank != 0)
-		return;
-	err[0] = '\0';
-	for (int r = 0; r < c->nranks; r++) {
-		if (!all[r][0])
-			continue;
-		int n = snprintf(err + used, errlen - used, "%srank %d (%s): %s",
-				 used ? "\n" : "", r, c->hosts[r], all[r]);
-
-		if (n < 0 || (size_t)n >= errlen - used)
-			break;
-		used += (size_t)n;
-	}
-	sc_cluster_free_strings(c, all);
-}
 
 static int gather_ranks(struct sc_cluster *c, const struct sc_rank_result *mine,
 			struct sc_phase_record *rec)
@@ -142,7 +121,7 @@ static int prepare(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 			return -ENOMEM;
 		return -EINTR;
 	}
-	collect_errors(c, msg, err, errlen);
+	sc_rankmsg_join(c, msg, err, errlen);
 	sc_run_destroy(*run);
 	sc_cluster_set_deadline(c, 0, NULL, NULL);
 	return rc ? rc : -ECANCELED;
@@ -309,7 +288,7 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 							   rec->nranks);
 	ok = sc_cluster_all_ok(c, rc == 0);
 	if (!ok)
-		collect_errors(c, rc ? mine.error : "", err, errlen);
+		sc_rankmsg_join(c, rc ? mine.error : "", err, errlen);
 	sc_cluster_set_deadline(c, 0, NULL, NULL);
 	if (stopped)
 		return -EINTR;

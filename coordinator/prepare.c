@@ -11,6 +11,7 @@
 
 #include "codec.h"
 #include "verify.h"
+#include "rankmsg.h"
 #include "config/config.h"
 #include "config/validate.h"
 #include "report/report.h"
@@ -99,19 +100,6 @@ void sc_prepare_outdir(const struct sc_cli *cli, const struct sc_plan *plan, cha
 	}
 }
 
-/* Every rank: rank 0 prints each rank's message (those not empty). */
-static void print_rank_errors(struct sc_cluster *c, const char *msg)
-{
-	char **all = NULL;
-
-	if (sc_cluster_gather_strings(c, msg, &all) || c->rank != 0)
-		return;
-	for (int r = 0; r < c->nranks; r++)
-		if (all[r][0])
-			fprintf(stderr, "ssdcluster: rank %d: %s\n", r, all[r]);
-	sc_cluster_free_strings(c, all);
-}
-
 int sc_prepare_targets(struct sc_cluster *c, const struct sc_plan *plan,
 		       const struct sc_place *place, int *claim)
 {
@@ -120,7 +108,7 @@ int sc_prepare_targets(struct sc_cluster *c, const struct sc_plan *plan,
 
 	if (sc_cluster_all_ok(c, rc == 0))
 		return 0;
-	print_rank_errors(c, msg);
+	sc_rankmsg_print(c, msg);
 	return SC_EXIT_BAD_INPUT;
 }
 
@@ -160,7 +148,7 @@ static int open_kept_dirs(struct sc_cluster *c, const struct sc_plan *plan,
 		rc = sc_rundir_open_kept(rd, plan, place, msg, sizeof(msg));
 	if (sc_cluster_all_ok(c, rc == 0))
 		return 0;
-	print_rank_errors(c, msg);
+	sc_rankmsg_print(c, msg);
 	return SC_EXIT_BAD_INPUT;
 }
 
@@ -210,7 +198,7 @@ static int make_run_dirs(struct sc_cluster *c, const struct sc_plan *plan,
 			return 0;
 		}
 	}
-	print_rank_errors(c, msg);
+	sc_rankmsg_print(c, msg);
 	if (sc_rundir_remove(rd) != 0)
 		fprintf(stderr, "ssdcluster: rank %d: could not remove %s\n", c->rank, rd->path);
 	return SC_EXIT_BAD_INPUT;
