@@ -1,6 +1,6 @@
 /* cluster.c -- every MPI call: nodes, plan broadcast, clocks, lockstep
- * starts, the first-done signal, histogram reduction and result gathering.
- */
+ * starts, the first-done signal, histogram reduction, result gathering,
+ * and the deadlines and stops of every wait on other ranks. */
 #include "cluster.h"
 
 #include <errno.h>

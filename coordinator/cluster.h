@@ -1,6 +1,6 @@
 /* cluster.h -- every MPI call: nodes, plan broadcast, clocks, lockstep
- * starts, the first-done signal, histogram reduction and result gathering.
- */
+ * starts, the first-done signal, histogram reduction, result gathering,
+ * and the deadlines and stops of every wait on other ranks. */
 #ifndef SC_CLUSTER_H
 #define SC_CLUSTER_H
 
