@@ -8,32 +8,19 @@ memory (RSS) of each and the ratios.  A benchmark, not a test.
 fio gets the same io_uring features ssdcluster uses (registered files and
 buffers), so the ratio compares the tools, not their defaults.
 """
-import argparse, json, os, shutil, subprocess, sys, tempfile, statistics
+import json, os, shutil, subprocess, sys, statistics
 
-def run(cmd):
-    """Runs cmd; returns its peak RSS in KiB.  Exits if cmd fails."""
-    with tempfile.TemporaryFile() as err:
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, rusage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode != 0:
-            err.seek(0)
-            sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{err.read().decode()}")
-    return rusage.ru_maxrss
+import benchlib
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = benchlib.parser(__doc__)
     ap.add_argument("--dir", help="where the 1 GiB test file goes (default: temp dir in /var/tmp)")
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--bin", default=os.environ.get("SC_BIN", "build/ssdcluster"))
-    a = ap.parse_args()
-    if not os.access(a.bin, os.X_OK):
-        sys.exit(f"{a.bin} not found: build first (bash scripts/setup.sh)")
+    a = benchlib.parse(ap)
     if not shutil.which("fio"):
         sys.exit("fio is not installed (apt-get install fio)")
-    work = tempfile.mkdtemp(prefix="sc-bench.", dir=a.dir or "/var/tmp")
-    try:
+    with benchlib.workdir("sc-bench.", a.dir or "/var/tmp") as work:
         f = os.path.join(work, "bench.dat")
         print(f"laying out {f} (1 GiB)")
         subprocess.run(["fio", "--name=layout", f"--filename={f}", "--size=1G", "--rw=write",
@@ -69,7 +56,7 @@ phases:
                 order.reverse()
             line = []
             for name, cmd in order:
-                rss = run(cmd)
+                rss = benchlib.rusage(cmd).ru_maxrss
                 if name == "fio":
                     iops = json.load(open(fio_out))["jobs"][0]["read"]["iops"]
                 else:
@@ -85,8 +72,6 @@ phases:
         print(f"peak RSS: fio {fr / 1024:.1f} MiB, ssdcluster {sr / 1024:.1f} MiB; "
               f"ratio = {sr / fr:.2f}")
         print("ssdcluster is within 10% of fio" if sm >= 0.9 * fm else "ssdcluster is MORE THAN 10% below fio")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 if __name__ == "__main__":
     main()

@@ -7,7 +7,9 @@ peak RSS, with ratios to the smallest run.  A benchmark, not a test.
 
     python3 bench/scale.py [--ranks 4,16,64] [--phases 5]
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
+import json, os, statistics, subprocess, sys
+
+import benchlib
 
 CONFIG = """targets:
   - path: {target}
@@ -22,17 +24,13 @@ phases:
 """
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = benchlib.parser(__doc__)
     ap.add_argument("--ranks", default="4,16,64")
     ap.add_argument("--phases", type=int, default=5)
-    ap.add_argument("--bin", default=os.environ.get("SC_BIN", "build/ssdcluster"))
-    a = ap.parse_args()
-    if not os.access(a.bin, os.X_OK):
-        sys.exit(f"{a.bin} not found: build first (bash scripts/setup.sh)")
-    work = tempfile.mkdtemp(prefix="sc-scale.")
+    a = benchlib.parse(ap)
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     rows = []
-    try:
+    with benchlib.workdir("sc-scale.") as work:
         cfg = os.path.join(work, "scale.yaml")
         with open(cfg, "w") as f:
             f.write(CONFIG.format(target=os.path.join(work, "t")))
@@ -55,8 +53,6 @@ def main():
         worst = rows[-1][3] / base[3]
         print(f"rank 0 peak RSS at {rows[-1][0]} ranks is {worst:.2f}x that at {base[0]} ranks "
               f"({'within' if worst <= 2 else 'MORE than'} 2x)")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 if __name__ == "__main__":
     main()

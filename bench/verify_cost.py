@@ -14,19 +14,16 @@ Two cases, one job at QD32, one rank:
 CPU time is the process's user + system time (wait4) over the I/Os it did;
 start-up (MPI, setup) is in both and is small against --seconds of I/O.
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
+import json, os, statistics, sys
+
+import benchlib
 
 FILE_BYTES = 256 << 20
 
 
 def run(cmd):
     """Runs cmd; returns its CPU seconds (user + system).  Exits if it fails."""
-    with tempfile.TemporaryFile() as err:
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, ru = os.wait4(p.pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            err.seek(0)
-            sys.exit(f"{' '.join(cmd)} failed:\n{err.read().decode()}")
+    ru = benchlib.rusage(cmd)
     return ru.ru_utime + ru.ru_stime
 
 
@@ -73,18 +70,13 @@ def lay_out(a, work, bs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = benchlib.parser(__doc__)
     ap.add_argument("--dir", help="where the 256 MiB file goes (default: temp dir in /var/tmp)")
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--bs", default="4KiB,128KiB", help="block sizes, comma-separated")
-    ap.add_argument("--bin", default=os.environ.get("SC_BIN", "build/ssdcluster"))
-    a = ap.parse_args()
-    if not os.access(a.bin, os.X_OK):
-        sys.exit(f"{a.bin} not found: build first (bash scripts/setup.sh)")
-    work = tempfile.mkdtemp(prefix="sc-verify-bench.", dir=a.dir or "/var/tmp")
-    try:
+    a = benchlib.parse(ap)
+    with benchlib.workdir("sc-verify-bench.", a.dir or "/var/tmp") as work:
         rows = []
         for bs in a.bs.split(","):
             for case in ("null", "cached"):
@@ -109,8 +101,6 @@ def main():
             (i0, c0), (i1, c1) = m["none"], m["crc32c"]
             print(f"{case:<8} {bs:>7} {i0:>12,.0f} {i1:>12,.0f} {i1 / i0:>6.2f} "
                   f"{c0:>9,.0f} ns {c1:>11,.0f} ns {c1 - c0:>6,.0f} ns")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

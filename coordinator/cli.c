@@ -117,73 +117,80 @@ static bool run_id_ok(const char *id)
 	return true;
 }
 
-int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen)
+/* The options that only switch something on: the flag they set, or NULL
+ * for another option. */
+static bool *switch_of(struct sc_cli *cli, int ch)
 {
-	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'}, {"dry-run", no_argument, NULL, 'n'},
-		{"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
-		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
-		{"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
-		{"run-id", required_argument, NULL, 'r'},
-		{NULL, 0, NULL, 0},
-	};
-	int ch;
+	switch (ch) {
+	case 'n':
+		return &cli->dry_run;
+	case 'q':
+		return &cli->quiet;
+	case 'V':
+		return &cli->version;
+	case 'h':
+		return &cli->help;
+	case OPT_ALLOW_DESTROY:
+		return &cli->allow_destroy;
+	default:
+		return NULL;
+	}
+}
 
-	memset(cli, 0, sizeof(*cli));
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":o:ns:qVhr:", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			cli->output = optarg;
-			break;
-		case 'n':
-			cli->dry_run = true;
-			break;
-		case 's':
-			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				snprintf(err, errlen, "--set %s: expected KEY=VALUE (e.g. --set runtime=5s)",
-					 optarg);
-				return -EINVAL;
-			}
-			if (cli->nsets == SC_CLI_MAX_SETS) {
-				snprintf(err, errlen, "more than %d --set options", SC_CLI_MAX_SETS);
-				return -EINVAL;
-			}
-			cli->sets[cli->nsets++] = optarg;
-			break;
-		case 'q':
-			cli->quiet = true;
-			break;
-		case 'V':
-			cli->version = true;
-			break;
-		case 'h':
-			cli->help = true;
-			break;
-		case OPT_ALLOW_DESTROY:
-			cli->allow_destroy = true;
-			break;
-		case 'r':
-			if (!run_id_ok(optarg)) {
-				snprintf(err, errlen,
-					 "--run-id %s: a run id is 1 to %d of A-Z a-z 0-9 _ - and "
-					 "starts with a letter or digit (e.g. --run-id acceptance-01)",
-					 optarg, SC_CLI_RUN_ID_MAX);
-				return -EINVAL;
-			}
-			cli->run_id = optarg;
-			break;
-		case ':':
-			snprintf(err, errlen, "%s needs a value (see --help)", argv[optind - 1]);
-			return -EINVAL;
-		default:
-			snprintf(err, errlen, "unknown option %s (see --help)", argv[optind - 1]);
+/* --set KEY=VALUE.  0 or -EINVAL with a message in err. */
+static int take_set(struct sc_cli *cli, const char *arg, char *err, size_t errlen)
+{
+	if (!strchr(arg, '=') || arg[0] == '=') {
+		snprintf(err, errlen, "--set %s: expected KEY=VALUE (e.g. --set runtime=5s)", arg);
+		return -EINVAL;
+	}
+	if (cli->nsets == SC_CLI_MAX_SETS) {
+		snprintf(err, errlen, "more than %d --set options", SC_CLI_MAX_SETS);
+		return -EINVAL;
+	}
+	cli->sets[cli->nsets++] = arg;
+	return 0;
+}
+
+/* One option getopt_long returned (ch, with optarg and optind as it left
+ * them).  0 or -EINVAL with a message in err. */
+static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_t errlen)
+{
+	bool *on = switch_of(cli, ch);
+
+	if (on) {
+		*on = true;
+		return 0;
+	}
+	switch (ch) {
+	case 'o':
+		cli->output = optarg;
+		return 0;
+	case 's':
+		return take_set(cli, optarg, err, errlen);
+	case 'r':
+		if (!run_id_ok(optarg)) {
+			snprintf(err, errlen,
+				 "--run-id %s: a run id is 1 to %d of A-Z a-z 0-9 _ - and "
+				 "starts with a letter or digit (e.g. --run-id acceptance-01)",
+				 optarg, SC_CLI_RUN_ID_MAX);
 			return -EINVAL;
 		}
-	}
-	if (cli->help || cli->version)
+		cli->run_id = optarg;
 		return 0;
+	case ':':
+		snprintf(err, errlen, "%s needs a value (see --help)", argv[optind - 1]);
+		return -EINVAL;
+	default:
+		snprintf(err, errlen, "unknown option %s (see --help)", argv[optind - 1]);
+		return -EINVAL;
+	}
+}
+
+/* What follows the options: CONFIG.yaml, or "report RESULTS.pb".  0 or
+ * -EINVAL with a message in err. */
+static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, size_t errlen)
+{
 	if (optind >= argc) {
 		snprintf(err, errlen, "no config file given (try: ssdcluster configs/quickstart.yaml)");
 		return -EINVAL;
@@ -207,4 +214,29 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	}
 	cli->config = argv[optind];
 	return 0;
+}
+
+int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'}, {"dry-run", no_argument, NULL, 'n'},
+		{"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
+		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
+		{"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
+		{"run-id", required_argument, NULL, 'r'},
+		{NULL, 0, NULL, 0},
+	};
+	int ch, rc;
+
+	memset(cli, 0, sizeof(*cli));
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":o:ns:qVhr:", opts, NULL)) != -1) {
+		rc = take_option(cli, ch, argv, err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (cli->help || cli->version)
+		return 0;
+	return take_operands(cli, argc, argv, err, errlen);
 }

@@ -11,6 +11,14 @@
 /* Characters in a --run-id. */
 #define SC_CLI_RUN_ID_MAX 64
 
+/* The exit statuses --help promises besides 0 (a signal that stopped the
+ * run gives 128 + its number: sc_interrupt_exit_code). */
+enum sc_exit_status {
+	SC_EXIT_RUN_FAILED = 1, /* an I/O error, a verify mismatch, a failed step */
+	SC_EXIT_BAD_INPUT = 2,  /* command line, config, or a target refused */
+	SC_EXIT_RANK_LOST = 3,  /* a rank died or hung past its deadline */
+};
+
 struct sc_cli {
 	const char *config;     /* CONFIG.yaml */
 	const char *report;     /* "report RESULTS.pb": rebuild the outputs */

@@ -1,7 +1,8 @@
 /* cluster.c -- every MPI call: nodes, plan broadcast, clocks, lockstep
- * starts, the first-done signal, histogram reduction and result gathering.
- */
+ * starts, the first-done signal, histogram reduction, result gathering,
+ * and the deadlines and stops of every wait on other ranks. */
 #include "cluster.h"
+#include "cluster_priv.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "units.h"
+#include "deadline.h"
 #include "interrupt.h"
 
 /* Ping-pong rounds per rank when estimating clock offsets. */
@@ -21,10 +24,7 @@
 #define POLL_NS 1000000L
 
 /* How often rank 0's progress callback runs while a phase goes. */
-#define TICK_NS 1000000000ull
-
-/* Ranks other than 0 that stopped give up this much later than rank 0. */
-#define STOP_PEER_MARGIN_NS 200000000ull
+#define TICK_NS SC_NS_PER_S
 
 /* TAG_ARRIVE: a rank entered a collective wait (to rank 0).  TAG_STOP: a
  * rank caught a signal {signal, rank} (to rank 0, which sends it on).
@@ -33,7 +33,7 @@
 enum { TAG_CLOCK = 101, TAG_DONE = 102, TAG_ARRIVE = 103, TAG_STOP = 104, TAG_END = 105,
        TAG_ENDED = 106 };
 /* How long a rank told to end waits for rank 0's MPI_Abort. */
-#define END_LINGER_NS (10ull * 1000000000ull)
+#define END_LINGER_NS (10 * SC_NS_PER_S)
 
 /* What cluster.c keeps for deadlines and stops (c->watch). */
 struct watch {
@@ -71,14 +71,6 @@ static void send_detached(const int *buf, int n, int to, int tag)
 	MPI_Request_free(&req);
 }
 
-static void note_stop(struct sc_cluster *c, int sig)
-{
-	if (c->stop_sig || !sig)
-		return;
-	c->stop_sig = sig;
-	c->stop_ns = sc_now_ns();
-}
-
 /* Rank 0: sends a stop it caught or received on to every other rank, once. */
 static void relay_stop(struct sc_cluster *c)
 {
@@ -106,7 +98,7 @@ static int drain_stops(struct sc_cluster *c)
 			return n;
 		MPI_Recv(msg, 2, MPI_INT, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD,
 			 MPI_STATUS_IGNORE);
-		note_stop(c, msg[0]);
+		sc_cluster_note_stop(c, msg[0]);
 		if (!w->stop_msg[0]) {
 			w->stop_msg[0] = msg[0];
 			w->stop_msg[1] = msg[1];
@@ -134,7 +126,7 @@ int sc_cluster_poll(struct sc_cluster *c)
 		}
 	}
 	if (sig && !w->stop_sent) {
-		note_stop(c, sig);
+		sc_cluster_note_stop(c, sig);
 		c->stop_launcher = sc_interrupt_from_launcher();
 		if (!w->stop_msg[0]) {
 			w->stop_msg[0] = sig;
@@ -178,34 +170,6 @@ static void arrive(struct sc_cluster *c)
 		w->arrived[0] = w->waits;
 }
 
-/* When the wait that began at begin_ns gives up. */
-static uint64_t wait_deadline(const struct sc_cluster *c, uint64_t begin_ns)
-{
-	uint64_t d = c->deadline_ns ? c->deadline_ns : begin_ns + SC_CLUSTER_WAIT_DEFAULT_NS;
-
-	if (c->rank != 0)
-		d += SC_CLUSTER_PEER_MARGIN_NS;
-	if (c->stop_sig) {
-		/* each wait after the stop gets the grace: the ranks that are
-		 * alive answer every step well within it */
-		uint64_t from = begin_ns > c->stop_ns ? begin_ns : c->stop_ns;
-		uint64_t s = from + (c->stop_launcher ? SC_CLUSTER_STOP_GRACE_KILL_NS
-						      : SC_CLUSTER_STOP_GRACE_NS);
-
-		if (c->rank != 0)
-			s += STOP_PEER_MARGIN_NS;
-		if (s < d)
-			d = s;
-	}
-	return d;
-}
-
-static void add_late(struct sc_cluster *c, int r)
-{
-	if (c->late)
-		c->late[c->nlate++] = r;
-}
-
 /*
  * A wait passed its deadline.  Names the late ranks (peer >= 0: that one;
  * rank 0 in a collective: those that have not entered it) and hands over
@@ -218,15 +182,13 @@ static void give_up(struct sc_cluster *c, int peer, int why)
 	struct watch *w = watch_of(c);
 
 	c->lost = why;
-	if (!c->late)
-		c->late = calloc((size_t)c->nranks, sizeof(*c->late));
 	if (peer >= 0) {
-		add_late(c, peer);
+		sc_cluster_add_late(c, peer);
 	} else if (c->rank == 0 && c->nlate == 0) {
 		drain_arrivals(c);
 		for (int r = 1; r < c->nranks; r++)
 			if (w->arrived[r] < w->waits)
-				add_late(c, r);
+				sc_cluster_add_late(c, r);
 	}
 	if (c->on_lost.fn)
 		c->on_lost.fn(c, c->on_lost.arg);
@@ -262,7 +224,7 @@ static void wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, 
 				drain_arrivals(c);
 			next_poll = now + POLL_NS;
 		}
-		if (now >= wait_deadline(c, begin))
+		if (now >= sc_deadline_wait_end_ns(c, begin))
 			give_up(c, peer, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		if (quiet)
 			nap();
@@ -345,22 +307,6 @@ int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
 			return -ENOMEM;
 	}
 	return 0;
-}
-
-void sc_cluster_set_deadline(struct sc_cluster *c, uint64_t deadline_ns, const char *doing,
-			     const char *why)
-{
-	c->deadline_ns = deadline_ns;
-	snprintf(c->doing, sizeof(c->doing), "%s", doing ? doing : "");
-	snprintf(c->deadline_why, sizeof(c->deadline_why), "%s", why ? why : "");
-}
-
-void sc_cluster_set_lost(struct sc_cluster *c, const struct sc_cluster_lost *lost)
-{
-	if (lost)
-		c->on_lost = *lost;
-	else
-		memset(&c->on_lost, 0, sizeof(c->on_lost));
 }
 
 void sc_cluster_exit(struct sc_cluster *c)
@@ -492,7 +438,7 @@ int sc_cluster_all_ok_max(struct sc_cluster *c, int ok, uint64_t *val)
 	in[1] = (uint64_t)sc_cluster_poll(c);
 	MPI_Iallreduce(in, out, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req);
 	wait_quietly(c, &req);
-	note_stop(c, (int)out[1]);
+	sc_cluster_note_stop(c, (int)out[1]);
 	if (val)
 		*val = out[2];
 	return out[0] == 0;
@@ -501,26 +447,6 @@ int sc_cluster_all_ok_max(struct sc_cluster *c, int ok, uint64_t *val)
 int sc_cluster_all_ok(struct sc_cluster *c, int ok)
 {
 	return sc_cluster_all_ok_max(c, ok, NULL);
-}
-
-int sc_cluster_gather_strings(struct sc_cluster *c, const char *msg, char ***out)
-{
-	uint8_t **bufs = NULL;
-	size_t *lens = NULL;
-	int rc = sc_cluster_gather(c, (const uint8_t *)msg, strlen(msg) + 1, &bufs, &lens);
-
-	if (rc)
-		return rc;
-	if (c->rank == 0) {
-		*out = (char **)bufs;
-		free(lens);
-	}
-	return 0;
-}
-
-void sc_cluster_free_strings(struct sc_cluster *c, char **v)
-{
-	sc_cluster_free_gathered(c, (uint8_t **)v, NULL);
 }
 
 void sc_cluster_barrier(struct sc_cluster *c)
@@ -589,6 +515,16 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
 	return (uint64_t)((int64_t)start0 - c->clock_offset_ns);
 }
 
+/* Rank 0 after the deadline in wait_run: the ranks not done yet. */
+static void late_runs(struct sc_cluster *c, const char *done_of, int local_done)
+{
+	if (!local_done)
+		sc_cluster_add_late(c, 0);
+	for (int r = 1; r < c->nranks; r++)
+		if (!done_of[r])
+			sc_cluster_add_late(c, r);
+}
+
 /*
  * Every rank other than 0 tells rank 0 when its run is done.  Rank 0, at
  * the first "done" (its own or another's), starts a non-blocking broadcast
@@ -601,121 +537,133 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
  * local run is done, both broadcasts have completed and, on rank 0, every
  * "done" message has been received.
  */
-void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick)
+
+/* wait_run's own state (the buffers its requests use live in c->watch). */
+struct wait_run {
+	struct sc_run *run;
+	int stonewall;
+	uint64_t *firstdone_bytes;
+	MPI_Request bcast, abort_req;   /* the first-done and abort broadcasts */
+	MPI_Request recv, send;         /* rank 0: the next "done"; others: theirs */
+	int bcast_started, bcast_done, abort_started, abort_done;
+	int sent, done_msgs, have_first, stopped;
+	char *done_of;                  /* rank 0: the ranks whose "done" came */
+};
+
+/* The first "done" reached this rank: note the bytes moved so far, and
+ * under stonewall stop the run. */
+static void note_first(struct wait_run *s)
 {
-	if (tick)
-		c->tick = *tick;
-	else
-		memset(&c->tick, 0, sizeof(c->tick));
+	*s->firstdone_bytes = sc_run_bytes(s->run);
+	s->have_first = 1;
+	if (s->stonewall)
+		sc_run_stop(s->run);
 }
 
-/* Rank 0 after the deadline in wait_run: the ranks not done yet. */
-static void late_runs(struct sc_cluster *c, const char *done_of, int local_done)
+/* Rank 0: takes the "done" messages that came, starts the first-done
+ * broadcast at the first "done", and the abort broadcast once a run
+ * aborted or every rank is done. */
+static void rank0_step(struct sc_cluster *c, struct watch *w, struct wait_run *s, int local_done)
 {
-	if (!c->late)
-		c->late = calloc((size_t)c->nranks, sizeof(*c->late));
-	if (!local_done)
-		add_late(c, 0);
-	for (int r = 1; r < c->nranks; r++)
-		if (!done_of[r])
-			add_late(c, r);
+	MPI_Status st;
+	int flag;
+
+	while (s->done_msgs < c->nranks - 1) {
+		MPI_Test(&s->recv, &flag, &st);
+		if (!flag)
+			break;
+		s->done_of[st.MPI_SOURCE] = 1;
+		w->abort_flag |= w->token;
+		if (++s->done_msgs < c->nranks - 1)
+			MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD,
+				  &s->recv);
+	}
+	if (!s->bcast_started && (local_done || s->done_msgs > 0)) {
+		w->first = 1;
+		note_first(s);
+		MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &s->bcast);
+		s->bcast_started = 1;
+	}
+	w->abort_flag |= sc_run_aborted(s->run);
+	if (s->bcast_started && !s->abort_started &&
+	    (w->abort_flag || (local_done && s->done_msgs == c->nranks - 1))) {
+		MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &s->abort_req);
+		s->abort_started = 1;
+	}
+}
+
+/* Every rank: acts on the broadcasts that completed (abort: stop the run;
+ * first done: note_first). */
+static void test_broadcasts(struct watch *w, struct wait_run *s)
+{
+	if (s->abort_started && !s->abort_done) {
+		MPI_Test(&s->abort_req, &s->abort_done, MPI_STATUS_IGNORE);
+		if (s->abort_done && w->abort_flag)
+			sc_run_stop(s->run);
+	}
+	if (s->bcast_started && !s->bcast_done) {
+		MPI_Test(&s->bcast, &s->bcast_done, MPI_STATUS_IGNORE);
+		if (s->bcast_done && !s->have_first)
+			note_first(s);
+	}
 }
 
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes)
 {
 	uint64_t next_tick = sc_now_ns() + TICK_NS, begin = sc_now_ns();
-	MPI_Request bcast = MPI_REQUEST_NULL, recv = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
-	MPI_Request abort_req = MPI_REQUEST_NULL;
+	struct wait_run s = {.run = run, .stonewall = stonewall,
+			     .firstdone_bytes = firstdone_bytes,
+			     .bcast = MPI_REQUEST_NULL, .abort_req = MPI_REQUEST_NULL,
+			     .recv = MPI_REQUEST_NULL, .send = MPI_REQUEST_NULL};
 	struct watch *w = watch_of(c);
-	int bcast_started = 0, bcast_done = 0, sent = 0, done_msgs = 0;
-	int have_first = 0, stopped = 0, flag;
-	int abort_started = 0, abort_done = 0;
-	char *done_of = c->rank == 0 ? calloc((size_t)c->nranks, 1) : NULL;
-	MPI_Status st;
+	int flag;
 
-	if (c->rank == 0 && !done_of)
+	s.done_of = c->rank == 0 ? calloc((size_t)c->nranks, 1) : NULL;
+	if (c->rank == 0 && !s.done_of)
 		sc_cluster_abort(c, 1);
 	/* the buffers of requests that a deadline may abandon live in w */
 	w->first = 0;
 	w->token = 0;
 	w->abort_flag = 0;
 	if (c->rank != 0) {
-		MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast), bcast_started = 1;
-		MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &abort_req);
-		abort_started = 1;
+		MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &s.bcast), s.bcast_started = 1;
+		MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &s.abort_req);
+		s.abort_started = 1;
 	} else if (c->nranks > 1)
-		MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &recv);
+		MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &s.recv);
 	for (;;) {
 		int local_done = sc_run_done(run);
 
-		if (!stopped && sc_cluster_poll(c)) {
+		if (!s.stopped && sc_cluster_poll(c)) {
 			sc_run_stop(run);
-			stopped = 1;
+			s.stopped = 1;
 		}
-		if (c->rank != 0 && local_done && !sent) {
+		if (c->rank != 0 && local_done && !s.sent) {
 			w->token = sc_run_aborted(run);
-			MPI_Isend(&w->token, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &send);
-			sent = 1;
+			MPI_Isend(&w->token, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &s.send);
+			s.sent = 1;
 		}
-		if (c->rank == 0) {
-			while (done_msgs < c->nranks - 1) {
-				MPI_Test(&recv, &flag, &st);
-				if (!flag)
-					break;
-				done_of[st.MPI_SOURCE] = 1;
-				w->abort_flag |= w->token;
-				if (++done_msgs < c->nranks - 1)
-					MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE,
-						  MPI_COMM_WORLD, &recv);
-			}
-			if (!bcast_started && (local_done || done_msgs > 0)) {
-				w->first = 1;
-				*firstdone_bytes = sc_run_bytes(run);
-				have_first = 1;
-				if (stonewall)
-					sc_run_stop(run);
-				MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &bcast);
-				bcast_started = 1;
-			}
-			w->abort_flag |= sc_run_aborted(run);
-			if (bcast_started && !abort_started &&
-			    (w->abort_flag || (local_done && done_msgs == c->nranks - 1))) {
-				MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &abort_req);
-				abort_started = 1;
-			}
-		}
-		if (abort_started && !abort_done) {
-			MPI_Test(&abort_req, &abort_done, MPI_STATUS_IGNORE);
-			if (abort_done && w->abort_flag)
-				sc_run_stop(run);
-		}
-		if (bcast_started && !bcast_done) {
-			MPI_Test(&bcast, &bcast_done, MPI_STATUS_IGNORE);
-			if (bcast_done && !have_first) {
-				*firstdone_bytes = sc_run_bytes(run);
-				have_first = 1;
-				if (stonewall)
-					sc_run_stop(run);
-			}
-		}
-		if (sent)
-			MPI_Test(&send, &flag, MPI_STATUS_IGNORE);
-		if (local_done && bcast_done && abort_done &&
-		    (c->rank != 0 ? send == MPI_REQUEST_NULL : done_msgs == c->nranks - 1))
+		if (c->rank == 0)
+			rank0_step(c, w, &s, local_done);
+		test_broadcasts(w, &s);
+		if (s.sent)
+			MPI_Test(&s.send, &flag, MPI_STATUS_IGNORE);
+		if (local_done && s.bcast_done && s.abort_done &&
+		    (c->rank != 0 ? s.send == MPI_REQUEST_NULL : s.done_msgs == c->nranks - 1))
 			break;
 		if (c->rank == 0 && c->tick.fn && sc_now_ns() >= next_tick) {
-			c->tick.fn(c->tick.arg, (uint32_t)done_msgs + (local_done ? 1u : 0u), run);
+			c->tick.fn(c->tick.arg, (uint32_t)s.done_msgs + (local_done ? 1u : 0u), run);
 			next_tick += TICK_NS;
 		}
-		if (sc_now_ns() >= wait_deadline(c, begin)) {
+		if (sc_now_ns() >= sc_deadline_wait_end_ns(c, begin)) {
 			if (c->rank == 0)
-				late_runs(c, done_of, local_done);
+				late_runs(c, s.done_of, local_done);
 			give_up(c, -1, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		}
 		nap();
 	}
-	free(done_of);
+	free(s.done_of);
 	/* every rank is done once all pass this; wait without spinning */
 	sc_cluster_all_ok(c, 1);
 	return 0;

@@ -1,6 +1,6 @@
 /* cluster.h -- every MPI call: nodes, plan broadcast, clocks, lockstep
- * starts, the first-done signal, histogram reduction and result gathering.
- */
+ * starts, the first-done signal, histogram reduction, result gathering,
+ * and the deadlines and stops of every wait on other ranks. */
 #ifndef SC_CLUSTER_H
 #define SC_CLUSTER_H
 
@@ -11,6 +11,7 @@
 #include "histogram.h"
 #include "job.h"
 #include "result.h"
+#include "units.h"
 
 /* Rank 0, while it waits: called about once a second with how many ranks
  * have finished the phase so far (set to NULL for none). */
@@ -89,10 +90,6 @@ int sc_cluster_bcast_int(struct sc_cluster *c, int v);
 int sc_cluster_all_ok(struct sc_cluster *c, int ok);
 /* sc_cluster_all_ok that also turns *val into the largest over ranks. */
 int sc_cluster_all_ok_max(struct sc_cluster *c, int ok, uint64_t *val);
-/* Gathers one message per rank at rank 0 ("" for none); rank 0 gets a
- * malloc'd array of nranks strings (free with sc_cluster_free_strings). */
-int sc_cluster_gather_strings(struct sc_cluster *c, const char *msg, char ***out);
-void sc_cluster_free_strings(struct sc_cluster *c, char **v);
 void sc_cluster_barrier(struct sc_cluster *c);
 
 /* Estimates this rank's clock offset to rank 0 by ping-pong, keeping the
@@ -148,12 +145,15 @@ void sc_cluster_free_gathered(struct sc_cluster *c, uint8_t **bufs, size_t *lens
  * whichever is later (SC_CLUSTER_STOP_GRACE_KILL_NS when the launcher sent
  * the signal: it kills the process 1 s later), so a rank that died or
  * hangs cannot keep the others from saving what they have and removing
- * their files.
+ * their files.  (sc_deadline_wait_end_ns, deadline.h, computes when a
+ * wait gives up.)
  */
-#define SC_CLUSTER_WAIT_DEFAULT_NS (600ull * 1000000000ull)
-#define SC_CLUSTER_PEER_MARGIN_NS (10ull * 1000000000ull)
-#define SC_CLUSTER_STOP_GRACE_NS (5ull * 1000000000ull)
-#define SC_CLUSTER_STOP_GRACE_KILL_NS 500000000ull
+#define SC_CLUSTER_WAIT_DEFAULT_NS    (600 * SC_NS_PER_S)
+#define SC_CLUSTER_PEER_MARGIN_NS     (10 * SC_NS_PER_S)
+#define SC_CLUSTER_STOP_GRACE_NS      (5 * SC_NS_PER_S)
+#define SC_CLUSTER_STOP_GRACE_KILL_NS (SC_NS_PER_S / 2)
+/* After a stop, ranks other than 0 give up this much later than rank 0. */
+#define SC_CLUSTER_STOP_PEER_MARGIN_NS (SC_NS_PER_S / 5)
 
 /* Sets the instant (CLOCK_MONOTONIC, 0 = none) at which waits give up,
  * what the ranks are doing and how the deadline was set (for messages). */

@@ -1,4 +1,5 @@
-/* deadline.c -- how long the ranks wait for each other in a phase. */
+/* deadline.c -- how long the ranks wait for each other in a phase, and
+ * when one wait gives up. */
 #include "deadline.h"
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
@@ -13,7 +14,7 @@ static uint64_t at_rate_ns(uint64_t units, uint64_t per_s)
 
 	if (!per_s)
 		return 0;
-	ns = ((unsigned __int128)units * SC_DEADLINE_NS_PER_S + per_s - 1) / per_s;
+	ns = ((unsigned __int128)units * SC_NS_PER_S + per_s - 1) / per_s;
 	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
@@ -85,4 +86,25 @@ uint64_t sc_deadline_setup_ns(const struct sc_plan *plan, uint32_t p)
 uint64_t sc_deadline_step_ns(uint32_t nranks)
 {
 	return SC_DEADLINE_STEP_NS + (uint64_t)nranks * SC_DEADLINE_STEP_PER_RANK_NS;
+}
+
+uint64_t sc_deadline_wait_end_ns(const struct sc_cluster *c, uint64_t begin_ns)
+{
+	uint64_t d = c->deadline_ns ? c->deadline_ns : begin_ns + SC_CLUSTER_WAIT_DEFAULT_NS;
+
+	if (c->rank != 0)
+		d += SC_CLUSTER_PEER_MARGIN_NS;
+	if (c->stop_sig) {
+		/* each wait after the stop gets the grace: the ranks that are
+		 * alive answer every step well within it */
+		uint64_t from = begin_ns > c->stop_ns ? begin_ns : c->stop_ns;
+		uint64_t s = from + (c->stop_launcher ? SC_CLUSTER_STOP_GRACE_KILL_NS
+						      : SC_CLUSTER_STOP_GRACE_NS);
+
+		if (c->rank != 0)
+			s += SC_CLUSTER_STOP_PEER_MARGIN_NS;
+		if (s < d)
+			d = s;
+	}
+	return d;
 }

@@ -10,34 +10,14 @@
 #include "codec.h"
 #include "job.h"
 #include "units.h"
+#include "cli.h"
 #include "deadline.h"
+#include "rankmsg.h"
 
 /* How far ahead of "now" rank 0 sets the common start: enough for the
  * broadcast to reach every rank and their threads to be waiting. */
 #define START_LEAD_NS 50000000ull
 #define START_LEAD_PER_RANK_NS 200000ull
-
-/* Joins every rank's message (those not empty) into err at rank 0. */
-static void collect_errors(struct sc_cluster *c, const char *mine, char *err, size_t errlen)
-{
-	char **all = NULL;
-	size_t used = 0;
-
-	if (sc_cluster_gather_strings(c, mine, &all) || c->rank != 0)
-		return;
-	err[0] = '\0';
-	for (int r = 0; r < c->nranks; r++) {
-		if (!all[r][0])
-			continue;
-		int n = snprintf(err + used, errlen - used, "%srank %d (%s): %s",
-				 used ? "\n" : "", r, c->hosts[r], all[r]);
-
-		if (n < 0 || (size_t)n >= errlen - used)
-			break;
-		used += (size_t)n;
-	}
-	sc_cluster_free_strings(c, all);
-}
 
 static int gather_ranks(struct sc_cluster *c, const struct sc_rank_result *mine,
 			struct sc_phase_record *rec)
@@ -47,7 +27,7 @@ static int gather_ranks(struct sc_cluster *c, const struct sc_rank_result *mine,
 	int rc = sc_rank_result_pack(mine, &buf, &len);
 
 	if (rc)
-		sc_cluster_abort(c, 1); /* the collective would hang without us */
+		sc_cluster_abort(c, SC_EXIT_RUN_FAILED); /* the collective would hang without us */
 	sc_cluster_gather(c, buf, len, &bufs, &lens);
 	free(buf);
 	if (c->rank != 0)
@@ -115,41 +95,48 @@ static void run_deadline(struct sc_cluster *c, const struct sc_plan *plan, uint3
 	step_deadline(c, ph, start, budget_ns, "running", fmt);
 }
 
-int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
-		 const struct sc_place *place, const struct sc_rundir *dir,
-		 const struct sc_place *places,
-		 struct sc_phase_record *rec, char *err, size_t errlen)
+/* Preparing: creates this rank's run of phase p in *run.  0 when every
+ * rank is ready, *budget then the longest run deadline of any rank; else
+ * what sc_phase_run returns, with *run destroyed. */
+static int prepare(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
+		   const struct sc_place *place, const struct sc_rundir *dir,
+		   const struct sc_place *places, struct sc_phase_record *rec, struct sc_run **run,
+		   uint64_t *budget, char *err, size_t errlen)
 {
-	const struct sc_io_spec *io = &plan->phases[p].io;
-	struct sc_rank_result mine;
-	struct sc_run *run = NULL;
 	char msg[1024] = "";
-	uint64_t start, firstdone = 0, merge_start;
-	struct sc_hist *merged[SC_HK_COUNT] = {NULL};
-	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
-	uint64_t budget = sc_deadline_run_ns(plan, p, place);
-	const struct sc_phase *ph = &plan->phases[p];
-	int rc, ok, stopped;
+	int rc, ok;
 
-	step_deadline(c, ph, sc_now_ns(), sc_deadline_setup_ns(plan, p), "preparing",
-		      "%s after preparing began");
-	rc = sc_run_create(&run, plan, p, place, dir, msg, sizeof(msg));
+	step_deadline(c, &plan->phases[p], sc_now_ns(), sc_deadline_setup_ns(plan, p),
+		      "preparing", "%s after preparing began");
+	rc = sc_run_create(run, plan, p, place, dir, msg, sizeof(msg));
 	/* a preparation a stop cut short is no failure; the ranks agree on
 	 * the stop and on the longest run deadline of any rank */
-	ok = sc_cluster_all_ok_max(c, rc == 0 || (rc == -EINTR && c->stop_sig), &budget);
-	if (ok && c->stop_sig) {
-		sc_run_destroy(run);
+	ok = sc_cluster_all_ok_max(c, rc == 0 || (rc == -EINTR && c->stop_sig), budget);
+	if (ok && !c->stop_sig)
+		return 0;
+	if (ok) {
+		sc_run_destroy(*run);
 		sc_cluster_set_deadline(c, 0, NULL, NULL);
 		if (c->rank == 0 && sc_phase_empty_record(c, p, places, SC_PHASE_INTERRUPTED, rec))
 			return -ENOMEM;
 		return -EINTR;
 	}
-	if (!ok) {
-		collect_errors(c, msg, err, errlen);
-		sc_run_destroy(run);
-		sc_cluster_set_deadline(c, 0, NULL, NULL);
-		return rc ? rc : -ECANCELED;
-	}
+	sc_rankmsg_join(c, msg, err, errlen);
+	sc_run_destroy(*run);
+	sc_cluster_set_deadline(c, 0, NULL, NULL);
+	return rc ? rc : -ECANCELED;
+}
+
+/* Every rank starts the run at one instant (rank 0's clock) and waits
+ * until every rank is done, the first-done byte count in *firstdone. */
+static void start_and_wait(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
+			   const struct sc_place *place, struct sc_run *run, uint64_t budget,
+			   uint64_t *firstdone)
+{
+	const struct sc_phase *ph = &plan->phases[p];
+	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
+	uint64_t start;
+
 	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "starting",
 		      "%s after preparing ended");
 	sc_cluster_sync_clocks(c);
@@ -160,92 +147,148 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	start = sc_cluster_common_start(c, lead);
 	run_deadline(c, plan, p, place, start, budget);
 	sc_run_start(run, start);
-	sc_cluster_wait_run(c, run, ph->stonewall == SC_STONEWALL_FIRST_DONE, &firstdone);
-	stopped = c->stop_sig != 0; /* every rank agrees */
-	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "merging",
-		      "%s after every rank was done");
-	rc = sc_run_finish(run, &mine);
-	mine.rank = (uint32_t)c->rank;
-	mine.node = c->node;
-	snprintf(mine.host, sizeof(mine.host), "%s", c->host);
-	mine.clock_offset_ns = c->clock_offset_ns;
-	mine.firstdone_bytes = firstdone;
-	mine.peak_rss_bytes = sc_peak_rss_bytes();
+	sc_cluster_wait_run(c, run, ph->stonewall == SC_STONEWALL_FIRST_DONE, firstdone);
+}
 
-	/* Time the merge alone, not the wait for the slowest rank. */
-	sc_cluster_barrier(c);
-	merge_start = sc_now_ns();
-	if (c->rank == 0) {
-		memset(rec, 0, sizeof(*rec));
-		rec->phase = p;
-		rec->measure_start_ns = (int64_t)io->ramp_ns;
-	}
+/* This rank's own row: who it is and what it noted beside the run. */
+static void describe_rank(const struct sc_cluster *c, uint64_t firstdone,
+			  struct sc_rank_result *mine)
+{
+	mine->rank = (uint32_t)c->rank;
+	mine->node = c->node;
+	snprintf(mine->host, sizeof(mine->host), "%s", c->host);
+	mine->clock_offset_ns = c->clock_offset_ns;
+	mine->firstdone_bytes = firstdone;
+	mine->peak_rss_bytes = sc_peak_rss_bytes();
+}
+
+/* Bucket-wise sums of every rank's histograms into merged[] at rank 0
+ * (malloc'd there, NULL elsewhere). */
+static void reduce_cluster_hists(struct sc_cluster *c, const struct sc_phase *ph,
+				 struct sc_run *run, struct sc_hist *merged[SC_HK_COUNT])
+{
 	for (int k = 0; k < SC_HK_COUNT; k++) {
 		/* every rank knows which kinds this phase can fill: skip the rest */
-		int used = k <= SC_HK_LAT_WRITE ||
-			   (k <= SC_HK_RESP_WRITE && plan->phases[p].io.rate_iops) ||
-			   (k == SC_HK_BATCH_WAIT && plan->phases[p].workload == SC_WORKLOAD_INGEST);
+		int used = k <= SC_HK_LAT_WRITE || (k <= SC_HK_RESP_WRITE && ph->io.rate_iops) ||
+			   (k == SC_HK_BATCH_WAIT && ph->workload == SC_WORKLOAD_INGEST);
 
 		if (c->rank == 0) {
 			merged[k] = malloc(sizeof(struct sc_hist));
 			if (!merged[k])
-				sc_cluster_abort(c, 1);
+				sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
 			sc_hist_init(merged[k]);
 		}
 		if (used)
 			sc_cluster_reduce_hist(c, sc_run_hist(run, k), merged[k]);
 	}
-	/* per-node latency: each node's leader summarizes its ranks' sum */
+}
+
+/* Per-node latency: each node's leader summarizes its ranks' sum in its
+ * own row (mine->node_lat). */
+static void reduce_node_lat(struct sc_cluster *c, struct sc_run *run,
+			    struct sc_rank_result *mine)
+{
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
 		struct sc_hist *node = c->local_rank == 0 ? malloc(sizeof(*node)) : NULL;
 
 		if (c->local_rank == 0 && !node)
-			sc_cluster_abort(c, 1);
+			sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
 		if (node)
 			sc_hist_init(node);
 		sc_cluster_reduce_node_hist(c, sc_run_hist(run, SC_HK_LAT_READ + d), node);
 		if (node)
-			sc_hist_summarize(node, &mine.node_lat[d]);
+			sc_hist_summarize(node, &mine->node_lat[d]);
 		free(node);
 	}
-	if (c->rank == 0) {
-		/* service times always; response and batch-wait times only when
-		 * the phase produced them */
-		for (int d = 0; d < SC_DIR_COUNT; d++) {
-			rec->lat[d] = merged[SC_HK_LAT_READ + d];
-			rec->resp[d] = merged[SC_HK_RESP_READ + d];
-		}
-		rec->batch_wait = merged[SC_HK_BATCH_WAIT];
-		for (int d = 0; d < SC_DIR_COUNT; d++) {
-			if (rec->resp[d]->count == 0) {
-				free(rec->resp[d]);
-				rec->resp[d] = NULL;
-			}
-		}
-		if (rec->batch_wait->count == 0) {
-			free(rec->batch_wait);
-			rec->batch_wait = NULL;
+}
+
+/* Rank 0: the record takes the merged histograms: service times always;
+ * response and batch-wait times only when the phase produced them. */
+static void keep_hists(struct sc_phase_record *rec, struct sc_hist *merged[SC_HK_COUNT])
+{
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		rec->lat[d] = merged[SC_HK_LAT_READ + d];
+		rec->resp[d] = merged[SC_HK_RESP_READ + d];
+	}
+	rec->batch_wait = merged[SC_HK_BATCH_WAIT];
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		if (rec->resp[d]->count == 0) {
+			free(rec->resp[d]);
+			rec->resp[d] = NULL;
 		}
 	}
-	sc_run_destroy(run);
-	int gathered = gather_ranks(c, &mine, rec);
+	if (rec->batch_wait->count == 0) {
+		free(rec->batch_wait);
+		rec->batch_wait = NULL;
+	}
+}
 
-	sc_rank_result_exit(&mine);
+/* Merging: every rank's histograms and row (*mine, whose buffers are
+ * freed) reach rank 0's record, the merge alone timed (not the wait for
+ * the slowest rank); run is destroyed.  0, or on rank 0 -errno when it
+ * cannot read the rows (message in err). */
+static int merge(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p, struct sc_run *run,
+		 struct sc_rank_result *mine, struct sc_phase_record *rec, char *err, size_t errlen)
+{
+	struct sc_hist *merged[SC_HK_COUNT] = {NULL};
+	uint64_t merge_start;
+	int gathered;
+
+	sc_cluster_barrier(c);
+	merge_start = sc_now_ns();
+	if (c->rank == 0) {
+		memset(rec, 0, sizeof(*rec));
+		rec->phase = p;
+		rec->measure_start_ns = (int64_t)plan->phases[p].io.ramp_ns;
+	}
+	reduce_cluster_hists(c, &plan->phases[p], run, merged);
+	reduce_node_lat(c, run, mine);
+	if (c->rank == 0)
+		keep_hists(rec, merged);
+	sc_run_destroy(run);
+	gathered = gather_ranks(c, mine, rec);
+	sc_rank_result_exit(mine);
 	if (c->rank == 0)
 		rec->merge_ns = (int64_t)(sc_now_ns() - merge_start);
-	if (c->rank == 0 && gathered) {
+	if (c->rank == 0 && gathered)
 		snprintf(err, errlen, "phase %s: cannot read the ranks' results: %s",
 			 plan->phases[p].name, strerror(-gathered));
+	return c->rank == 0 ? gathered : 0;
+}
+
+int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
+		 const struct sc_place *place, const struct sc_rundir *dir,
+		 const struct sc_place *places,
+		 struct sc_phase_record *rec, char *err, size_t errlen)
+{
+	const struct sc_phase *ph = &plan->phases[p];
+	struct sc_rank_result mine;
+	struct sc_run *run = NULL;
+	uint64_t firstdone = 0, budget = sc_deadline_run_ns(plan, p, place);
+	int rc, ok, stopped, gathered;
+
+	rc = prepare(c, plan, p, place, dir, places, rec, &run, &budget, err, errlen);
+	if (rc)
+		return rc;
+	start_and_wait(c, plan, p, place, run, budget, &firstdone);
+	stopped = c->stop_sig != 0; /* every rank agrees */
+	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "merging",
+		      "%s after every rank was done");
+	rc = sc_run_finish(run, &mine);
+	describe_rank(c, firstdone, &mine);
+	gathered = merge(c, plan, p, run, &mine, rec, err, errlen);
+	if (gathered) {
 		sc_cluster_set_deadline(c, 0, NULL, NULL);
 		return gathered;
 	}
 	/* a stop outranks the errors it may have cut short */
 	if (c->rank == 0)
 		rec->status = stopped ? SC_PHASE_INTERRUPTED
-				      : sc_phase_status_of(io->on_error, rec->ranks, rec->nranks);
+				      : sc_phase_status_of(ph->io.on_error, rec->ranks,
+							   rec->nranks);
 	ok = sc_cluster_all_ok(c, rc == 0);
 	if (!ok)
-		collect_errors(c, rc ? mine.error : "", err, errlen);
+		sc_rankmsg_join(c, rc ? mine.error : "", err, errlen);
 	sc_cluster_set_deadline(c, 0, NULL, NULL);
 	if (stopped)
 		return -EINTR;

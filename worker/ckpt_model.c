@@ -23,36 +23,27 @@ struct catalogue_entry {
 	struct sc_ckpt_layout mlperf;
 };
 
+/* One row: a Llama 3 shape, then the parallel layout MLPerf Storage runs
+ * it with.  Every Llama 3 has the same vocabulary, and DLIO keeps its
+ * model state in fp16/bf16 and three fp32 optimizer states per parameter. */
+#define LLAMA3_VOCAB 128256
+#define LLAMA3(alias_, name_, layers_, hidden_, ffn_, heads_, kv_, tp_, pp_, dp_, zero_)      \
+	{.alias = alias_,                                                                      \
+	 .model = {.name = name_, .layers = layers_, .hidden = hidden_, .ffn_hidden = ffn_,    \
+		   .heads = heads_, .kv_heads = kv_, .vocab = LLAMA3_VOCAB,                    \
+		   .model_dtype_bytes = 2, .optim_bytes_per_param = 12},                       \
+	 .mlperf = {.tp = tp_, .pp = pp_, .dp = dp_, .zero_stage = zero_}}
+
 /* Shapes from DLIO's / MLPerf Storage's workload configs
  * (configs/dlio/workload/llama3_*.yaml).  llama3-70b has 128 heads there,
  * not the 64 of Meta's release; the totals MLPerf quotes follow from 128. */
 /* clang-format off */
 static const struct catalogue_entry catalogue[] = {
-	{
-		.model = {.name = "llama3-8b", .layers = 32, .hidden = 4096,
-			  .ffn_hidden = 14336, .heads = 32, .kv_heads = 8, .vocab = 128256,
-			  .model_dtype_bytes = 2, .optim_bytes_per_param = 12},
-		.mlperf = {.tp = 1, .pp = 1, .dp = 8, .zero_stage = 3},
-	},
-	{
-		.model = {.name = "llama3-70b", .layers = 80, .hidden = 8192,
-			  .ffn_hidden = 28672, .heads = 128, .kv_heads = 8, .vocab = 128256,
-			  .model_dtype_bytes = 2, .optim_bytes_per_param = 12},
-		.mlperf = {.tp = 8, .pp = 1, .dp = 8, .zero_stage = 3},
-	},
-	{
-		.alias = "llama3-405b",
-		.model = {.name = "llama3.1-405b", .layers = 126, .hidden = 16384,
-			  .ffn_hidden = 53248, .heads = 128, .kv_heads = 8, .vocab = 128256,
-			  .model_dtype_bytes = 2, .optim_bytes_per_param = 12},
-		.mlperf = {.tp = 8, .pp = 32, .dp = 2, .zero_stage = 1},
-	},
-	{
-		.model = {.name = "llama3-1t", .layers = 128, .hidden = 25872,
-			  .ffn_hidden = 98304, .heads = 192, .kv_heads = 32, .vocab = 128256,
-			  .model_dtype_bytes = 2, .optim_bytes_per_param = 12},
-		.mlperf = {.tp = 8, .pp = 64, .dp = 2, .zero_stage = 1},
-	},
+	/*     alias          name             layers hidden ffn    heads kv  tp pp  dp zero */
+	LLAMA3(NULL,          "llama3-8b",     32,    4096,  14336, 32,   8,  1, 1,  8, 3),
+	LLAMA3(NULL,          "llama3-70b",    80,    8192,  28672, 128,  8,  8, 1,  8, 3),
+	LLAMA3("llama3-405b", "llama3.1-405b", 126,   16384, 53248, 128,  8,  8, 32, 2, 1),
+	LLAMA3(NULL,          "llama3-1t",     128,   25872, 98304, 192,  32, 8, 64, 2, 1),
 };
 #define NCATALOGUE (sizeof(catalogue) / sizeof(catalogue[0]))
 

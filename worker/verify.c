@@ -199,14 +199,12 @@ uint32_t sc_verify_check(const void *block, uint32_t len, uint64_t offset, uint6
 		failed |= SC_VERIFY_BAD_LEN;
 	if (h.crc != crc)
 		failed |= SC_VERIFY_BAD_CRC;
-	if (failed && m) {
-		memset(m, 0, sizeof(*m));
-		m->offset = offset;
-		m->failed = failed;
-		m->found = h;
-		m->crc_data = crc;
-		m->first_bad_byte = len;
-	}
+	if (failed && m)
+		*m = (struct sc_verify_mismatch){.offset = offset,
+						 .failed = failed,
+						 .found = h,
+						 .crc_data = crc,
+						 .first_bad_byte = len};
 	return failed;
 }
 
@@ -264,14 +262,13 @@ bool sc_verify_only_run(const struct sc_plan *plan)
 int sc_verifier_init(struct sc_verifier *v, uint64_t run_id, uint32_t phase, uint32_t rank,
 		     uint32_t job, uint32_t depth, uint32_t bs, bool may_overlap)
 {
-	memset(v, 0, sizeof(*v));
-	v->run_id = run_id;
-	v->phase = phase;
-	v->rank = rank;
-	v->job = job;
-	v->bs = bs;
-	v->depth = depth;
-	v->may_overlap = may_overlap;
+	*v = (struct sc_verifier){.run_id = run_id,
+				  .phase = phase,
+				  .rank = rank,
+				  .job = job,
+				  .bs = bs,
+				  .depth = depth,
+				  .may_overlap = may_overlap};
 	v->slot_off = calloc(depth, sizeof(*v->slot_off));
 	v->slot_op = calloc(depth, sizeof(*v->slot_op));
 	v->scratch = malloc(bs);

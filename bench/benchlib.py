@@ -1,0 +1,45 @@
+"""benchlib.py -- what the benchmarks in bench/ share: the command line
+(--bin, checked), a scratch folder removed afterwards, and running a
+command for its resource usage.  Not a benchmark itself."""
+import argparse, contextlib, os, shutil, subprocess, sys, tempfile
+
+
+def parser(doc):
+    """An argument parser whose help is the benchmark's docstring."""
+    return argparse.ArgumentParser(description=doc,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def parse(ap):
+    """Adds --bin (default $SC_BIN or build/ssdcluster), parses the command
+    line and exits unless that binary is built."""
+    ap.add_argument("--bin", default=os.environ.get("SC_BIN", "build/ssdcluster"))
+    a = ap.parse_args()
+    if not os.access(a.bin, os.X_OK):
+        sys.exit(f"{a.bin} not found: build first (bash scripts/setup.sh)")
+    return a
+
+
+@contextlib.contextmanager
+def workdir(prefix, parent=None):
+    """A new scratch folder in parent (None: the system's temp folder),
+    removed with everything in it when the block ends."""
+    work = tempfile.mkdtemp(prefix=prefix, dir=parent)
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def rusage(cmd):
+    """Runs cmd with its output discarded; returns its resource usage
+    (wait4: ru_maxrss, ru_utime, ...).  Exits with cmd's error output if it
+    fails."""
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, ru = os.wait4(p.pid, 0)
+        rc = os.waitstatus_to_exitcode(status)
+        if rc != 0:
+            err.seek(0)
+            sys.exit(f"{' '.join(cmd)} failed ({rc}):\n{err.read().decode()}")
+    return ru

@@ -1,0 +1,57 @@
+/* prepare.h -- between the command line and the first phase: rank 0 loads
+ * the plan and names the run, every rank checks its target and makes (or
+ * opens) its run directory, which it removes again after the last phase.
+ *
+ * Functions that return an exit status return 0 or an enum sc_exit_status
+ * (cli.h), with the reason printed (by rank 0 where the ranks agree). */
+#ifndef SC_PREPARE_H
+#define SC_PREPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+#include "plan.h"
+#include "rundir.h"
+#include "cli.h"
+#include "cluster.h"
+
+/* Rank 0: loads and checks the config, names the run (--run-id, or the
+ * date and time and 64 random bits), places every rank (places[nranks])
+ * and packs the plan into *packed (malloc'd).  0 or an exit status. */
+int sc_prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_plan *plan,
+		    struct sc_place *places, uint8_t **packed, size_t *packed_len);
+
+/* Where the results go: --output, else ssdcluster-results/RUN_ID, or for a
+ * run that re-reads a kept run ssdcluster-results/RUN_ID-verify-DATE-TIME
+ * (not over the kept run's own results). */
+void sc_prepare_outdir(const struct sc_cli *cli, const struct sc_plan *plan, char *buf,
+		       size_t len);
+
+/* Every rank: its target exists as planned and the destroy guard lets the
+ * run write it (*claim: the device held O_EXCL, or -1).  0 or an exit
+ * status. */
+int sc_prepare_targets(struct sc_cluster *c, const struct sc_plan *plan,
+		       const struct sc_place *place, int *claim);
+
+/* Rank 0, for --dry-run: writes outdir/plan.json and prints the plan
+ * (places: every rank's); no I/O is done.  0 or an exit status. */
+int sc_prepare_dry_run(struct sc_cluster *c, const struct sc_plan *plan,
+		       const struct sc_place *places, const char *outdir);
+
+/* Every rank: the run directory of its directory target (see rundir.h).
+ * A run that re-reads a kept run opens the kept one, creating nothing.
+ * Otherwise slot 0 of each node makes it and every rank there opens and
+ * checks it; an existing one that is not this run's is refused with
+ * nothing written, and what this rank made is removed again when any rank
+ * fails.  0 or an exit status. */
+int sc_prepare_dirs(struct sc_cluster *c, const struct sc_plan *plan,
+		    const struct sc_place *place, struct sc_rundir *rd);
+
+/* Removes the run directory this rank made, with everything in it, unless
+ * the target says keep (a message when it cannot).  All NULL-safe: none
+ * made yet. */
+void sc_prepare_remove_dirs(struct sc_cluster *c, const struct sc_plan *plan,
+			    const struct sc_place *place, struct sc_rundir *rd);
+
+#endif

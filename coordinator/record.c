@@ -1,0 +1,63 @@
+/* record.c -- rank 0's run record: begun with the plan, each finished
+ * phase added, the results rewritten and its row printed. */
+#include "record.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "job.h"
+#include "units.h"
+#include "analysis/aggregate.h"
+#include "progress.h"
+#include "report/report.h"
+
+/* The wall clock, for the record's start: the one place the run reads it. */
+static int64_t unix_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * (int64_t)SC_NS_PER_S + ts.tv_nsec;
+}
+
+void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
+		     struct sc_plan *plan)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->version = strdup(SC_VERSION);
+	rec->started_unix_ns = unix_now_ns();
+	rec->nranks = (uint32_t)c->nranks;
+	rec->nnodes = c->nnodes;
+	rec->plan = *plan;
+	memset(plan, 0, sizeof(*plan));
+}
+
+int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
+			 const char *outdir, bool quiet)
+{
+	struct sc_phase_record *grown;
+	struct sc_phase_figures fig;
+	char err[1024];
+	int rc;
+
+	grown = realloc(rec->phases, (rec->nphases + 1) * sizeof(*grown));
+	if (!grown) {
+		sc_phase_record_exit(ph);
+		return -ENOMEM;
+	}
+	rec->phases = grown;
+	rec->phases[rec->nphases++] = *ph;
+	rec->rank0_peak_rss_bytes = sc_peak_rss_bytes();
+	rc = sc_report_results(outdir, rec, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+	if (!quiet && sc_aggregate_phase(ph, &fig) == 0) {
+		sc_progress_row(stdout, &rec->plan.phases[ph->phase], ph, &fig);
+		sc_progress_workload(stdout, rec, ph, &fig);
+		sc_phase_figures_exit(&fig);
+	}
+	return rc;
+}

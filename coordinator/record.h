@@ -1,0 +1,24 @@
+/* record.h -- rank 0's run record: begun with the plan, each finished
+ * phase added, the results rewritten and its row printed. */
+#ifndef SC_RECORD_H
+#define SC_RECORD_H
+
+#include <stdbool.h>
+
+#include "plan.h"
+#include "result.h"
+#include "cluster.h"
+
+/* Rank 0: starts rec for a run on c's ranks and nodes, now (wall clock).
+ * rec takes over plan (which is left zeroed: sc_plan_exit on it is a no-op);
+ * free it all with sc_run_record_exit. */
+void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
+		     struct sc_plan *plan);
+
+/* Rank 0: adds a finished phase to rec (which takes over what *ph owns,
+ * or frees it when it cannot), rewrites the results in outdir and, unless
+ * quiet, prints the phase's row.  0 or -errno (message printed). */
+int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
+			 const char *outdir, bool quiet);
+
+#endif
