@@ -271,7 +271,7 @@ enum tkey {
 	TK_COUNT
 };
 
-const char *const cfg_phase_keys[PK_COUNT + 1] = {
+const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_NAME] = "name",
     [PK_WORKLOAD] = "workload",
     [PK_RW] = "rw",
@@ -315,15 +315,15 @@ const char *const cfg_phase_keys[PK_COUNT + 1] = {
     [PK_COUNT] = NULL,
 };
 
-const char *const cfg_target_keys[TK_COUNT + 1] = {
+const char *const sc_cfg_target_keys[TK_COUNT + 1] = {
     [TK_PATH] = "path",	  [TK_CAPACITY] = "capacity",
     [TK_KEEP] = "keep",	  [TK_ALLOW_DESTROY] = "allow_destroy",
     [TK_HOSTS] = "hosts", [TK_WIPE_SIGNATURES_OK] = "wipe_signatures_ok",
     [TK_COUNT] = NULL,
 };
 
-const char *const cfg_top_keys[] = {"targets", "defaults", "phases", "memory_per_rank", NULL};
-const char *const cfg_sections[] = {"targets", "defaults", "phases", NULL};
+const char *const sc_cfg_top_keys[] = {"targets", "defaults", "phases", "memory_per_rank", NULL};
+const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", NULL};
 
 /* Which workloads take each phase key. */
 #define WL(w)  (1u << SC_WORKLOAD_##w)
@@ -526,7 +526,7 @@ static int fail_node(struct ctx *c, const struct cfg_node *n, const char *fmt, .
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return cfg_fail(c->d, &n->loc, n->path, "%s", msg);
+	return sc_cfg_fail(c->d, &n->loc, n->path, "%s", msg);
 }
 
 /* Where a value of a phase is reported: the node that gave it (a value
@@ -545,11 +545,11 @@ static int fail_value(struct ctx *c, const struct pv *pv, uint32_t i, const stru
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (n && strncmp(n->path, "phases.", 7) == 0)
-		return cfg_fail(c->d, &n->loc, n->path, "%s", msg);
+		return sc_cfg_fail(c->d, &n->loc, n->path, "%s", msg);
 	if (n) /* from defaults: name the phase it breaks */
-		return cfg_fail(c->d, &n->loc, n->path, "%s, in phase %s", msg, pv->name);
-	snprintf(path, sizeof(path), "phases.%u.%s", i, cfg_phase_keys[k]);
-	return cfg_fail(c->d, &pv->map->loc, path, "%s", msg);
+		return sc_cfg_fail(c->d, &n->loc, n->path, "%s, in phase %s", msg, pv->name);
+	snprintf(path, sizeof(path), "phases.%u.%s", i, sc_cfg_phase_keys[k]);
+	return sc_cfg_fail(c->d, &pv->map->loc, path, "%s", msg);
 }
 
 static int key_index(const char *key, const char *const *table)
@@ -585,9 +585,9 @@ static struct cfg_keydef key_def(uint64_t w, enum pkey k)
 	return def;
 }
 
-const char *cfg_key_workloads(const char *key, char *buf, size_t len)
+const char *sc_cfg_key_workloads(const char *key, char *buf, size_t len)
 {
-	int k = key_index(key, cfg_phase_keys);
+	int k = key_index(key, sc_cfg_phase_keys);
 
 	buf[0] = '\0';
 	for (int w = 0; k >= 0 && w < SC_WORKLOAD_COUNT; w++) {
@@ -606,7 +606,7 @@ static void workload_keys(uint64_t w, const char *keys[PK_COUNT + 1])
 
 	for (int k = 0; k < PK_COUNT; k++)
 		if (takes(w, (enum pkey)k))
-			keys[n++] = cfg_phase_keys[k];
+			keys[n++] = sc_cfg_phase_keys[k];
 	keys[n] = NULL;
 }
 
@@ -625,13 +625,13 @@ static const char *join_keys(char *buf, size_t len, const char *const *keys)
 static int unknown_nested_key(struct ctx *c, const struct cfg_pair *p, const char *const *keys,
 			      const char *what)
 {
-	const char *near = cfg_nearest(p->key, keys, (size_t)-1);
+	const char *near = sc_cfg_nearest(p->key, keys, (size_t)-1);
 	char known[160];
 
 	if (near)
-		return cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (did you mean %s?)",
+		return sc_cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (did you mean %s?)",
 				near);
-	return cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (%s takes %s)", what,
+	return sc_cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (%s takes %s)", what,
 			join_keys(known, sizeof(known), keys));
 }
 
@@ -655,7 +655,7 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 	if (n->kind != CFG_MAP) {
 		struct cfg_keydef def = phase_defs[PK_MODEL];
 
-		err = cfg_parse_scalar(c->d, n, &def, &unused);
+		err = sc_cfg_parse_scalar(c->d, n, &def, &unused);
 		if (!err)
 			err = sc_ckpt_model_lookup(n->str, m) ? -EINVAL : 0;
 		return err;
@@ -671,12 +671,12 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 			const struct cfg_keydef dim = {
 			    .type = CFG_VT_UINT, .min = 1, .max = dim_max[k]};
 
-			err = cfg_parse_scalar(c->d, p->val, &dim, &v[k]);
+			err = sc_cfg_parse_scalar(c->d, p->val, &dim, &v[k]);
 			if (err)
 				return err;
 			continue;
 		}
-		err = cfg_parse_scalar(c->d, p->val, &text, &unused);
+		err = sc_cfg_parse_scalar(c->d, p->val, &text, &unused);
 		if (err)
 			return err;
 		k = key_index(p->val->str, dtype_names);
@@ -727,7 +727,7 @@ static int parse_errno(struct ctx *c, const struct cfg_node *n, int32_t *out)
 	const char *near;
 	uint64_t unused;
 	char *end;
-	int err = cfg_parse_scalar(c->d, n, &text, &unused);
+	int err = sc_cfg_parse_scalar(c->d, n, &text, &unused);
 
 	if (err)
 		return err;
@@ -752,7 +752,7 @@ static int parse_errno(struct ctx *c, const struct cfg_node *n, int32_t *out)
 		names[nnames++] = name;
 	}
 	names[nnames] = NULL;
-	near = cfg_nearest(n->str, names, (size_t)-1);
+	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
 		return fail_node(c, n, "\"%s\" is not an errno name (did you mean %s?)", n->str,
 				 near);
@@ -776,7 +776,7 @@ static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 		return fail_node(c, n,
 				 "expected a mapping {every: N, errno: EIO} or {probability: P, "
 				 "errno: EIO}, got %s",
-				 cfg_is_null(n) ? "nothing" : cfg_kind_word(n));
+				 sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
 	for (uint32_t j = 0; j < n->npairs; j++) {
 		const struct cfg_pair *p = &n->pairs[j];
 		int k = key_index(p->key, inject_keys);
@@ -788,11 +788,11 @@ static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 		if (k == IK_ERRNO) {
 			err = parse_errno(c, p->val, &inj.errno_val);
 		} else if (k == IK_EVERY) {
-			err = cfg_parse_scalar(c->d, p->val, &every, &inj.every);
+			err = sc_cfg_parse_scalar(c->d, p->val, &every, &inj.every);
 		} else {
 			double prob;
 
-			err = cfg_parse_scalar(c->d, p->val, &fraction, &v);
+			err = sc_cfg_parse_scalar(c->d, p->val, &fraction, &v);
 			memcpy(&prob, &v, sizeof(prob));
 			inj.ppm = err ? 0 : (uint32_t)(prob * PPM_PER_UNIT + 0.5);
 			if (!err && inj.ppm == 0)
@@ -808,7 +808,7 @@ static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 		const struct cfg_pair *later =
 		    given[IK_EVERY] > given[IK_PROBABILITY] ? given[IK_EVERY] : given[IK_PROBABILITY];
 
-		return cfg_fail(c->d, &later->kloc, later->val->path,
+		return sc_cfg_fail(c->d, &later->kloc, later->val->path,
 				"every and probability are alternatives (keep one)");
 	}
 	if (!given[IK_EVERY] && !given[IK_PROBABILITY])
@@ -877,7 +877,7 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
 		    in, inname);
 	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
-	    !cfg_is_null(n) && !is_bool_text(n))
+	    !sc_cfg_is_null(n) && !is_bool_text(n))
 		return fail_node(c, n,
 				 "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
 				 "write true or false; fsync: N is for io and kvcache phases)%s%s",
@@ -889,13 +889,13 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 				 n->str, in, inname);
 	switch (k) {
 	case PK_RW:
-		return cfg_parse_sweep(c->d, n, &def, &pv->rw);
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->rw);
 	case PK_BS:
-		return cfg_parse_sweep(c->d, n, &def, &pv->bs);
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->bs);
 	case PK_IODEPTH:
-		return cfg_parse_sweep(c->d, n, &def, &pv->iodepth);
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->iodepth);
 	case PK_NAME:
-		err = cfg_parse_scalar(c->d, n, &def, &v);
+		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
 		if (!err)
 			snprintf(pv->name, sizeof(pv->name), "%s", n->str);
 		return err;
@@ -904,12 +904,12 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 	case PK_INJECT:
 		return parse_inject(c, pv, n);
 	case PK_SCALE:
-		err = cfg_parse_scalar(c->d, n, &def, &v);
+		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
 		if (!err)
 			memcpy(&pv->scale, &v, sizeof(pv->scale));
 		return err;
 	default:
-		return cfg_parse_scalar(c->d, n, &def, dst[k]);
+		return sc_cfg_parse_scalar(c->d, n, &def, dst[k]);
 	}
 }
 
@@ -931,9 +931,9 @@ static bool key_fits(uint64_t w, enum pkey k, const struct cfg_node *val)
 	return fits;
 }
 
-int cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val)
+int sc_cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val)
 {
-	int k = key_index(key, cfg_phase_keys);
+	int k = key_index(key, sc_cfg_phase_keys);
 
 	if (k < 0)
 		return -1;
@@ -949,40 +949,40 @@ int cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val
 static int unknown_key(struct ctx *c, const struct cfg_pair *p, const char *section, uint64_t w)
 {
 	const char *wkeys[PK_COUNT + 1];
-	const char *const *known = strcmp(section, "target") == 0 ? cfg_target_keys
-				   : strcmp(section, "top") == 0  ? cfg_top_keys
+	const char *const *known = strcmp(section, "target") == 0 ? sc_cfg_target_keys
+				   : strcmp(section, "top") == 0  ? sc_cfg_top_keys
 				   : strcmp(section, "phase") == 0
 				       ? (workload_keys(w, wkeys), (const char *const *)wkeys)
-				       : cfg_phase_keys;
-	const char *near = cfg_nearest(p->key, known, (size_t)-1);
+				       : sc_cfg_phase_keys;
+	const char *near = sc_cfg_nearest(p->key, known, (size_t)-1);
 	const char *path = p->val->path;
 	char list[512];
 
 	if (near)
-		return cfg_fail(c->d, &p->kloc, path, "unknown key (did you mean %s?)", near);
-	if (strcmp(section, "target") == 0 && cfg_key_in(p->key, cfg_phase_keys))
-		return cfg_fail(c->d, &p->kloc, path,
+		return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (did you mean %s?)", near);
+	if (strcmp(section, "target") == 0 && sc_cfg_key_in(p->key, sc_cfg_phase_keys))
+		return sc_cfg_fail(c->d, &p->kloc, path,
 				"unknown key (%s is a phase key; a target takes %s)", p->key,
-				join_keys(list, sizeof(list), cfg_target_keys));
-	if (strcmp(section, "target") != 0 && cfg_key_in(p->key, cfg_target_keys))
-		return cfg_fail(c->d, &p->kloc, path,
+				join_keys(list, sizeof(list), sc_cfg_target_keys));
+	if (strcmp(section, "target") != 0 && sc_cfg_key_in(p->key, sc_cfg_target_keys))
+		return sc_cfg_fail(c->d, &p->kloc, path,
 				"unknown key (%s is a target key; set it under targets:)", p->key);
-	if (strcmp(section, "top") == 0 && cfg_key_in(p->key, cfg_phase_keys))
-		return cfg_fail(
+	if (strcmp(section, "top") == 0 && sc_cfg_key_in(p->key, sc_cfg_phase_keys))
+		return sc_cfg_fail(
 		    c->d, &p->kloc, path,
 		    "unknown key (%s is a phase key; set it in a phase or under defaults:)",
 		    p->key);
 	if (strcmp(section, "top") == 0)
-		return cfg_fail(c->d, &p->kloc, path, "unknown key (the config takes %s)",
-				join_keys(list, sizeof(list), cfg_top_keys));
+		return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (the config takes %s)",
+				join_keys(list, sizeof(list), sc_cfg_top_keys));
 	if (strcmp(section, "target") == 0)
-		return cfg_fail(c->d, &p->kloc, path, "unknown key (a target takes %s)",
-				join_keys(list, sizeof(list), cfg_target_keys));
+		return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (a target takes %s)",
+				join_keys(list, sizeof(list), sc_cfg_target_keys));
 	if (strcmp(section, "defaults") == 0)
-		return cfg_fail(c->d, &p->kloc, path,
+		return sc_cfg_fail(c->d, &p->kloc, path,
 				"unknown key (no workload takes it; the phase keys are %s)",
-				join_keys(list, sizeof(list), cfg_phase_keys));
-	return cfg_fail(c->d, &p->kloc, path, "unknown key (a phase takes, for workload %s: %s)",
+				join_keys(list, sizeof(list), sc_cfg_phase_keys));
+	return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (a phase takes, for workload %s: %s)",
 			sc_workload_name((enum sc_workload)w),
 			join_keys(list, sizeof(list), known));
 }
@@ -995,15 +995,15 @@ static int wrong_workload(struct ctx *c, const struct cfg_pair *p, const struct 
 	    pv->src[PK_WORKLOAD] && !pv->own[PK_WORKLOAD] ? ", from defaults.workload" : "";
 	char owners[96];
 
-	cfg_key_workloads(p->key, owners, sizeof(owners));
+	sc_cfg_key_workloads(p->key, owners, sizeof(owners));
 	for (size_t h = 0; h < sizeof(key_hints) / sizeof(key_hints[0]); h++)
 		if (key_hints[h].w == pv->workload && key_hints[h].key == k)
-			return cfg_fail(c->d, &p->kloc, p->val->path,
+			return sc_cfg_fail(c->d, &p->kloc, p->val->path,
 					"not a key of workload %s%s (use %s here; %s is for "
 					"workload %s)",
-					wname, from, cfg_phase_keys[key_hints[h].use], p->key,
+					wname, from, sc_cfg_phase_keys[key_hints[h].use], p->key,
 					owners);
-	return cfg_fail(c->d, &p->kloc, p->val->path,
+	return sc_cfg_fail(c->d, &p->kloc, p->val->path,
 			"not a key of workload %s%s (%s is for workload %s)", wname, from, p->key,
 			owners);
 }
@@ -1067,14 +1067,14 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 
 	if (m->kind != CFG_MAP)
 		return fail_node(c, m, "expected a mapping (path:, capacity:, ...), got %s",
-				 cfg_is_null(m) ? "nothing" : cfg_kind_word(m));
+				 sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
 	for (uint32_t j = 0; j < m->npairs; j++) {
 		const struct cfg_pair *p = &m->pairs[j];
-		int k = key_index(p->key, cfg_target_keys);
+		int k = key_index(p->key, sc_cfg_target_keys);
 
 		if (k < 0)
 			return unknown_key(c, p, "target", SC_WORKLOAD_IO);
-		err = cfg_parse_scalar(c->d, p->val, &target_defs[k], dst[k] ? dst[k] : &unused);
+		err = sc_cfg_parse_scalar(c->d, p->val, &target_defs[k], dst[k] ? dst[k] : &unused);
 		if (err)
 			return err;
 		src[k] = p->val;
@@ -1119,7 +1119,7 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 					 sc_fmt_bytes(b, sizeof(b), t->info.avail_bytes), t->path);
 		return fail_node(c, src[TK_CAPACITY], "%s is larger than the %s %s (%s)",
 				 src[TK_CAPACITY]->str, sc_target_kind_name(t->info.kind), t->path,
-				 cfg_fmt_size(a, sizeof(a), t->info.size_bytes));
+				 sc_cfg_fmt_size(a, sizeof(a), t->info.size_bytes));
 	}
 	return 0;
 }
@@ -1127,18 +1127,18 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 static int parse_targets(struct ctx *c)
 {
 	const struct cfg_node *root = c->d->root;
-	const struct cfg_pair *p = cfg_map_pair(root, "targets");
+	const struct cfg_pair *p = sc_cfg_map_pair(root, "targets");
 	const struct cfg_node *ts = p ? p->val : NULL;
 	int err;
 
 	if (!ts)
-		return cfg_fail(
+		return sc_cfg_fail(
 		    c->d, &root->loc, "targets",
 		    "missing (list at least one target: targets: [{path: /mnt/nvme0}])");
-	if (cfg_is_null(ts) || (ts->kind == CFG_SEQ && !ts->nitems))
+	if (sc_cfg_is_null(ts) || (ts->kind == CFG_SEQ && !ts->nitems))
 		return fail_node(c, ts, "no targets (list at least one, e.g. - path: /mnt/nvme0)");
 	if (ts->kind != CFG_SEQ)
-		return fail_node(c, ts, "expected a list of targets, got %s", cfg_kind_word(ts));
+		return fail_node(c, ts, "expected a list of targets, got %s", sc_cfg_kind_word(ts));
 	c->tg = calloc(ts->nitems, sizeof(*c->tg));
 	if (!c->tg)
 		return -ENOMEM;
@@ -1156,21 +1156,21 @@ static int parse_targets(struct ctx *c)
 
 static int parse_defaults(struct ctx *c)
 {
-	const struct cfg_node *dm = cfg_map_get(c->d->root, "defaults");
+	const struct cfg_node *dm = sc_cfg_map_get(c->d->root, "defaults");
 	struct pv *scratch;
 	int err = 0;
 
-	if (!dm || cfg_is_null(dm))
+	if (!dm || sc_cfg_is_null(dm))
 		return 0;
 	if (dm->kind != CFG_MAP)
 		return fail_node(c, dm, "expected a mapping of phase keys, got %s",
-				 cfg_kind_word(dm));
+				 sc_cfg_kind_word(dm));
 	scratch = calloc(1, sizeof(*scratch));
 	if (!scratch)
 		return -ENOMEM;
 	for (uint32_t j = 0; !err && j < dm->npairs; j++) {
 		const struct cfg_pair *p = &dm->pairs[j];
-		int k = key_index(p->key, cfg_phase_keys);
+		int k = key_index(p->key, sc_cfg_phase_keys);
 		int first = -1;
 		bool fits = false;
 
@@ -1180,7 +1180,7 @@ static int parse_defaults(struct ctx *c)
 		}
 		if (k == PK_NAME) {
 			err =
-			    cfg_fail(c->d, &p->kloc, p->val->path,
+			    sc_cfg_fail(c->d, &p->kloc, p->val->path,
 				     "a name cannot be a default (give each phase its own name:)");
 			break;
 		}
@@ -1201,13 +1201,13 @@ static int parse_defaults(struct ctx *c)
 		err = parse_phase_key(c, scratch, (enum pkey)k, p->val);
 	}
 	free(scratch);
-	if (!err && cfg_map_get(dm, "runtime") && cfg_map_get(dm, "io_size"))
-		err = cfg_fail(c->d, &cfg_map_pair(dm, "io_size")->kloc,
-			       cfg_map_get(dm, "io_size")->path,
+	if (!err && sc_cfg_map_get(dm, "runtime") && sc_cfg_map_get(dm, "io_size"))
+		err = sc_cfg_fail(c->d, &sc_cfg_map_pair(dm, "io_size")->kloc,
+			       sc_cfg_map_get(dm, "io_size")->path,
 			       "runtime and io_size are alternatives (keep one)");
-	if (!err && cfg_map_get(dm, "runtime") && cfg_map_get(dm, "epochs"))
-		err = cfg_fail(c->d, &cfg_map_pair(dm, "epochs")->kloc,
-			       cfg_map_get(dm, "epochs")->path,
+	if (!err && sc_cfg_map_get(dm, "runtime") && sc_cfg_map_get(dm, "epochs"))
+		err = sc_cfg_fail(c->d, &sc_cfg_map_pair(dm, "epochs")->kloc,
+			       sc_cfg_map_get(dm, "epochs")->path,
 			       "runtime and epochs are alternatives (keep one)");
 	c->defaults = dm;
 	return err;
@@ -1406,27 +1406,27 @@ static int check_ingest_phase(struct ctx *c, uint32_t i, struct pv *pv)
 		if (ssn || !fsn)
 			return fail_value(c, pv, i, ssn, PK_SAMPLE_SIZE,
 					  "%s is larger than file_size %s",
-					  cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
-					  cfg_fmt_size(a2, sizeof(a2), pv->file_size));
+					  sc_cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
+					  sc_cfg_fmt_size(a2, sizeof(a2), pv->file_size));
 		return fail_value(c, pv, i, fsn, PK_FILE_SIZE, "%s is smaller than sample_size %s",
-				  cfg_fmt_size(a1, sizeof(a1), pv->file_size),
-				  cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
+				  sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size),
+				  sc_cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
 	}
 	if (pv->file_size % pv->sample_size) {
 		if (fsn || !ssn)
 			return fail_value(c, pv, i, fsn, PK_FILE_SIZE,
 					  "%s is not a multiple of sample_size %s",
-					  cfg_fmt_size(a1, sizeof(a1), pv->file_size),
-					  cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
+					  sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size),
+					  sc_cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
 		return fail_value(c, pv, i, ssn, PK_SAMPLE_SIZE,
 				  "%s does not divide file_size %s (samples must tile the files)",
-				  cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
-				  cfg_fmt_size(a2, sizeof(a2), pv->file_size));
+				  sc_cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
+				  sc_cfg_fmt_size(a2, sizeof(a2), pv->file_size));
 	}
 	if (__builtin_mul_overflow(pv->files, pv->file_size, &total))
 		return fail_value(c, pv, i, pv->src[PK_FILES], PK_FILES,
 				  "%" PRIu64 " files of %s are more than 2^64 bytes", pv->files,
-				  cfg_fmt_size(a1, sizeof(a1), pv->file_size));
+				  sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size));
 	pv->ncells = 1;
 	return 0;
 }
@@ -1440,16 +1440,16 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	pv->workload = SC_WORKLOAD_IO;
 	if (m->kind != CFG_MAP)
 		return fail_node(c, m, "expected a mapping of phase keys (rw:, bs:, ...), got %s",
-				 cfg_is_null(m) ? "nothing" : cfg_kind_word(m));
+				 sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
 
 	/* The workload first: it decides which keys the phase takes and
 	 * what they default to. */
 	{
-		const struct cfg_node *wn = cfg_map_get(m, "workload");
+		const struct cfg_node *wn = sc_cfg_map_get(m, "workload");
 		bool own = wn != NULL;
 
 		if (!wn)
-			wn = cfg_map_get(c->defaults, "workload");
+			wn = sc_cfg_map_get(c->defaults, "workload");
 		if (wn) {
 			err = parse_phase_key(c, pv, PK_WORKLOAD, wn);
 			if (err)
@@ -1460,7 +1460,7 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	builtin_defaults(pv, i);
 	for (uint32_t j = 0; j < m->npairs; j++) {
 		const struct cfg_pair *p = &m->pairs[j];
-		int k = key_index(p->key, cfg_phase_keys);
+		int k = key_index(p->key, sc_cfg_phase_keys);
 
 		if (k < 0)
 			return unknown_key(c, p, "phase", pv->workload);
@@ -1479,7 +1479,7 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	 * without runtime, restore_shift without restore, fsync: true in an
 	 * io phase) is left out. */
 	for (int k = 0; k < PK_COUNT; k++) {
-		const struct cfg_node *dn = cfg_map_get(c->defaults, cfg_phase_keys[k]);
+		const struct cfg_node *dn = sc_cfg_map_get(c->defaults, sc_cfg_phase_keys[k]);
 
 		if (!dn || pv->own[k] || k == PK_NAME || k == PK_WORKLOAD ||
 		    !takes(pv->workload, (enum pkey)k) ||
@@ -1510,16 +1510,16 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 static int parse_phases(struct ctx *c)
 {
 	const struct cfg_node *root = c->d->root;
-	const struct cfg_node *ps = cfg_map_get(root, "phases");
+	const struct cfg_node *ps = sc_cfg_map_get(root, "phases");
 	int err;
 
 	if (!ps)
-		return cfg_fail(c->d, &root->loc, "phases",
+		return sc_cfg_fail(c->d, &root->loc, "phases",
 				"missing (list at least one phase: phases: [{rw: read}])");
-	if (cfg_is_null(ps) || (ps->kind == CFG_SEQ && !ps->nitems))
+	if (sc_cfg_is_null(ps) || (ps->kind == CFG_SEQ && !ps->nitems))
 		return fail_node(c, ps, "no phases (list at least one, e.g. - rw: read)");
 	if (ps->kind != CFG_SEQ)
-		return fail_node(c, ps, "expected a list of phases, got %s", cfg_kind_word(ps));
+		return fail_node(c, ps, "expected a list of phases, got %s", sc_cfg_kind_word(ps));
 	c->pv = calloc(ps->nitems, sizeof(*c->pv));
 	if (!c->pv)
 		return -ENOMEM;
@@ -1564,8 +1564,8 @@ static int check_align(struct ctx *c, uint32_t i, const struct pv *pv, const str
 		    c, pv, i, n, k,
 		    "%s is not a multiple of the %s block size of targets.%u (%s), "
 		    "which direct: true needs (use a multiple of %s, or direct: false)",
-		    cfg_fmt_size(a1, sizeof(a1), unit),
-		    cfg_fmt_size(a2, sizeof(a2), tg->info.align_bytes), t, tg->path, a2);
+		    sc_cfg_fmt_size(a1, sizeof(a1), unit),
+		    sc_cfg_fmt_size(a2, sizeof(a2), tg->info.align_bytes), t, tg->path, a2);
 	}
 	return 0;
 }
@@ -1611,20 +1611,20 @@ static int check_cell(struct ctx *c, uint32_t i, const struct pv *pv, uint32_t r
 	if (bs > pv->size) {
 		if (bsn || !pv->src[PK_SIZE])
 			return fail_value(c, pv, i, bsn, PK_BS, "%s is larger than size %s",
-					  cfg_fmt_size(a1, sizeof(a1), bs),
-					  cfg_fmt_size(a2, sizeof(a2), pv->size));
+					  sc_cfg_fmt_size(a1, sizeof(a1), bs),
+					  sc_cfg_fmt_size(a2, sizeof(a2), pv->size));
 		return fail_value(c, pv, i, pv->src[PK_SIZE], PK_SIZE, "%s is smaller than bs %s",
-				  cfg_fmt_size(a1, sizeof(a1), pv->size),
-				  cfg_fmt_size(a2, sizeof(a2), bs));
+				  sc_cfg_fmt_size(a1, sizeof(a1), pv->size),
+				  sc_cfg_fmt_size(a2, sizeof(a2), bs));
 	}
 	if (pv->size % bs)
 		return fail_value(
 		    c, pv, i, pv->src[PK_SIZE], PK_SIZE, "%s is not a multiple of bs %s",
-		    cfg_fmt_size(a1, sizeof(a1), pv->size), cfg_fmt_size(a2, sizeof(a2), bs));
+		    sc_cfg_fmt_size(a1, sizeof(a1), pv->size), sc_cfg_fmt_size(a2, sizeof(a2), bs));
 	if (pv->src[PK_IO_SIZE] && pv->io_size % bs)
 		return fail_value(
 		    c, pv, i, pv->src[PK_IO_SIZE], PK_IO_SIZE, "%s is not a multiple of bs %s",
-		    cfg_fmt_size(a1, sizeof(a1), pv->io_size), cfg_fmt_size(a2, sizeof(a2), bs));
+		    sc_cfg_fmt_size(a1, sizeof(a1), pv->io_size), sc_cfg_fmt_size(a2, sizeof(a2), bs));
 	err = check_align(c, i, pv, bsn, PK_BS, bs);
 	if (!err && sc_rw_writes(rw))
 		err = check_writable(c, i, pv, rwn, PK_RW, sc_rw_name(rw));
@@ -1671,7 +1671,7 @@ static char *cell_name(const struct pv *pv, uint32_t r, uint32_t b, uint32_t q)
 	if (pv->bs.list) {
 		len = strlen(buf);
 		snprintf(buf + len, sizeof(buf) - len, "bs=%s,",
-			 cfg_fmt_size(a, sizeof(a), pv->bs.v[b]));
+			 sc_cfg_fmt_size(a, sizeof(a), pv->bs.v[b]));
 	}
 	if (pv->iodepth.list) {
 		len = strlen(buf);
@@ -1833,7 +1833,7 @@ static int check_verify(struct ctx *c)
 				    c, pv, i, pv->bs.list ? pv->bs.node[b] : pv->src[PK_BS], PK_BS,
 				    "%s is smaller than the %u B header that verify: crc32c puts in "
 				    "every block (use a bs of 512B or more)",
-				    cfg_fmt_size(a1, sizeof(a1), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
+				    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
 		if (!sc_engine_uses_files((enum sc_engine_kind)pv->engine) &&
 		    any_rw(&pv->rw, sc_rw_reads))
 			return fail_value(c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
@@ -1864,8 +1864,8 @@ static int check_verify(struct ctx *c)
 				    "%s, but phases.%u (%s) wrote or laid out its verify blocks with "
 				    "bs %s: a phase that reads with verify needs the bs they were "
 				    "written with",
-				    cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), j, e->name,
-				    e->bs.n == 1 ? cfg_fmt_size(a2, sizeof(a2), e->bs.v[0])
+				    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), j, e->name,
+				    e->bs.n == 1 ? sc_cfg_fmt_size(a2, sizeof(a2), e->bs.v[0])
 						 : "(a sweep)");
 			wrote = wrote || any_rw(&e->rw, sc_rw_writes);
 		}
@@ -1963,12 +1963,12 @@ static int parse_mem_budget(struct ctx *c)
 {
 	static const struct cfg_keydef def = {.type = CFG_VT_SIZE, .min = 1, .max = UINT64_MAX};
 
-	c->mem_node = cfg_map_get(c->d->root, "memory_per_rank");
+	c->mem_node = sc_cfg_map_get(c->d->root, "memory_per_rank");
 	if (!c->mem_node) {
 		c->mem_budget = default_mem_budget();
 		return 0;
 	}
-	return cfg_parse_scalar(c->d, c->mem_node, &def, &c->mem_budget);
+	return sc_cfg_parse_scalar(c->d, c->mem_node, &def, &c->mem_budget);
 }
 
 /* The memory one rank of config phase i allocates fits the budget: its
@@ -2004,8 +2004,8 @@ static int check_mem_budget(struct ctx *c, uint32_t i, const struct pv *pv)
 	if (over)
 		snprintf(b, sizeof(b), "more than 16EiB");
 	else
-		cfg_fmt_size(b, sizeof(b), bufs);
-	cfg_fmt_size(m, sizeof(m), c->mem_budget);
+		sc_cfg_fmt_size(b, sizeof(b), bufs);
+	sc_cfg_fmt_size(m, sizeof(m), c->mem_budget);
 	/* Reported at what takes the most: the iodepth the phase runs with,
 	 * or the runtime. */
 	n = pv->iodepth.list ? pv->iodepth.node[qi] : pv->src[PK_IODEPTH];
@@ -2018,13 +2018,13 @@ static int check_mem_budget(struct ctx *c, uint32_t i, const struct pv *pv)
 			 sc_fmt_bytes(s, sizeof(s), series));
 		snprintf(todo, sizeof(todo), "shorten runtime, lower jobs");
 	} else {
-		snprintf(todo, sizeof(todo), "lower jobs, iodepth or %s", cfg_phase_keys[uk]);
+		snprintf(todo, sizeof(todo), "lower jobs, iodepth or %s", sc_cfg_phase_keys[uk]);
 	}
 	return fail_value(c, pv, i, n, n == pv->src[PK_RUNTIME] && n ? PK_RUNTIME : PK_IODEPTH,
 			  "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O buffers%s "
 			  "per rank, more than %s %s%s (%s, or %s memory_per_rank)",
-			  pv->jobs, pv->iodepth.v[qi], cfg_phase_keys[uk],
-			  cfg_fmt_size(a, sizeof(a), unit), b, what,
+			  pv->jobs, pv->iodepth.v[qi], sc_cfg_phase_keys[uk],
+			  sc_cfg_fmt_size(a, sizeof(a), unit), b, what,
 			  c->mem_node ? "memory_per_rank" : "the default memory budget of", m,
 			  c->mem_node ? "" : " per rank", todo, c->mem_node ? "raise" : "set");
 }
@@ -2045,8 +2045,8 @@ static int check_io_limits(struct ctx *c, uint32_t i, const struct pv *pv)
 		return fail_value(c, pv, i, pv->src[sized[s]], sized[s],
 				  "jobs %" PRIu64 " x %s %s is more than 2^64 bytes per rank "
 				  "(lower %s or jobs)",
-				  pv->jobs, cfg_phase_keys[sized[s]],
-				  cfg_fmt_size(a, sizeof(a), bytes), cfg_phase_keys[sized[s]]);
+				  pv->jobs, sc_cfg_phase_keys[sized[s]],
+				  sc_cfg_fmt_size(a, sizeof(a), bytes), sc_cfg_phase_keys[sized[s]]);
 	}
 	/* The ramp runs first, unmeasured: one as long as the measurement or
 	 * longer is a mix-up (warm up with a phase of its own instead). */
@@ -2075,7 +2075,7 @@ static int check_root(struct ctx *c)
 	const struct cfg_node *root = c->d->root;
 
 	for (uint32_t j = 0; j < root->npairs; j++)
-		if (!cfg_key_in(root->pairs[j].key, cfg_top_keys))
+		if (!sc_cfg_key_in(root->pairs[j].key, sc_cfg_top_keys))
 			return unknown_key(c, &root->pairs[j], "top", SC_WORKLOAD_IO);
 	return 0;
 }
@@ -2124,11 +2124,11 @@ int sc_config_load(struct sc_config **out, const char *path, const char *const *
 	}
 	cfg->doc.err = err;
 	cfg->doc.errlen = err ? errlen : 0;
-	ret = cfg_doc_load(&cfg->doc, path);
+	ret = sc_cfg_doc_load(&cfg->doc, path);
 	if (!ret)
-		ret = cfg_doc_apply_sets(&cfg->doc, sets, nsets);
+		ret = sc_cfg_doc_apply_sets(&cfg->doc, sets, nsets);
 	if (!ret)
-		ret = cfg_doc_expand(&cfg->doc);
+		ret = sc_cfg_doc_expand(&cfg->doc);
 	if (!ret)
 		ret = load_plan(cfg, path);
 	if (ret == -ENOMEM && err && errlen && !cfg->doc.failed)
@@ -2157,7 +2157,7 @@ void sc_config_take_plan(struct sc_config *cfg, struct sc_plan *out)
 const char *sc_config_where(const struct sc_config *cfg, const char *keypath, char *buf, size_t len)
 {
 	const struct cfg_doc *d = &cfg->doc;
-	const struct cfg_node *n, *ps = cfg_map_get(d->root, "phases");
+	const struct cfg_node *n, *ps = sc_cfg_map_get(d->root, "phases");
 	char norm[512], *dot;
 	size_t o = 0;
 
@@ -2168,21 +2168,21 @@ const char *sc_config_where(const struct sc_config *cfg, const char *keypath, ch
 		norm[o++] = *p == '[' ? '.' : *p;
 	}
 	norm[o] = '\0';
-	n = cfg_doc_find(d, norm, false);
+	n = sc_cfg_doc_find(d, norm, false);
 	dot = strrchr(norm, '.');
 	if (!n && dot && ps && strncmp(norm, "phases.", 7) == 0) {
 		/* A phase key the phase does not set comes from defaults. */
 		const struct cfg_node *ph;
 
 		*dot = '\0';
-		ph = cfg_doc_find(d, norm, false);
+		ph = sc_cfg_doc_find(d, norm, false);
 		for (uint32_t i = 0; ph && i < ps->nitems; i++)
 			if (ps->items[i] == ph)
-				n = cfg_map_get(cfg_map_get(d->root, "defaults"), dot + 1);
+				n = sc_cfg_map_get(sc_cfg_map_get(d->root, "defaults"), dot + 1);
 		*dot = '.';
 	}
 	if (!n)
-		n = cfg_doc_find(d, norm, true);
+		n = sc_cfg_doc_find(d, norm, true);
 	if (!n || n == d->root)
 		snprintf(buf, len, "%s", d->file);
 	else if (n->loc.set)
@@ -2197,6 +2197,6 @@ void sc_config_destroy(struct sc_config *cfg)
 	if (!cfg)
 		return;
 	sc_plan_exit(&cfg->plan);
-	cfg_doc_exit(&cfg->doc);
+	sc_cfg_doc_exit(&cfg->doc);
 	free(cfg);
 }

@@ -16,7 +16,7 @@
 #define NS_PER_DAY (UINT64_C(86400) * 1000000000)
 
 /* "4KiB", "1MiB", "1000B": the shortest exact spelling. */
-const char *cfg_fmt_size(char *buf, size_t len, uint64_t v)
+const char *sc_cfg_fmt_size(char *buf, size_t len, uint64_t v)
 {
 	static const char *const bin[] = {"EiB", "PiB", "TiB", "GiB", "MiB", "KiB"};
 	static const char *const dec[] = {"EB", "PB", "TB", "GB", "MB", "KB"};
@@ -43,7 +43,7 @@ const char *cfg_fmt_size(char *buf, size_t len, uint64_t v)
 	return buf;
 }
 
-const char *cfg_kind_word(const struct cfg_node *n)
+const char *sc_cfg_kind_word(const struct cfg_node *n)
 {
 	return n->kind == CFG_SEQ ? "a list" : n->kind == CFG_MAP ? "a mapping" : "a value";
 }
@@ -96,7 +96,7 @@ static int fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fm
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return cfg_fail(d, &n->loc, n->path, "%s", msg);
+	return sc_cfg_fail(d, &n->loc, n->path, "%s", msg);
 }
 
 /* Appends the NULL-terminated names to buf as "a, b, c". */
@@ -123,7 +123,7 @@ static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)
 		*out = (uint64_t)v;
 		return 0;
 	}
-	near = cfg_nearest(n->str, names, (size_t)-1);
+	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
 		return fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what, near);
 	return fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what,
@@ -165,7 +165,7 @@ static int parse_model(struct cfg_doc *d, const struct cfg_node *n)
 
 	if (sc_ckpt_model_lookup(n->str, &m) == 0)
 		return 0;
-	near = cfg_nearest(n->str, names, (size_t)-1);
+	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
 		snprintf(hint, sizeof(hint), "did you mean %s? ", near);
 	return fail_node(
@@ -183,7 +183,7 @@ static bool name_char_ok(char ch)
 
 /* One scalar of type def into *out (text types: checked, left in the
  * node).  0 or -EINVAL. */
-int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
 		     uint64_t *out)
 {
 	char a[32], b[32];
@@ -192,12 +192,12 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 
 	if (n->kind != CFG_SCALAR)
 		return fail_node(d, n, "expected %s, got %s%s", type_word(def->type),
-				 cfg_kind_word(n),
+				 sc_cfg_kind_word(n),
 				 n->kind == CFG_SEQ && def->phase && !def->sweep
 				     ? " (only rw, bs and iodepth can be swept)"
 				     : "");
 	/* "null" is an engine's name before it is YAML's null. */
-	if (cfg_is_null(n) && !(def->type == CFG_VT_ENGINE && strcmp(n->str, "null") == 0))
+	if (sc_cfg_is_null(n) && !(def->type == CFG_VT_ENGINE && strcmp(n->str, "null") == 0))
 		return fail_node(d, n, "no value given (expected %s)", type_word(def->type));
 	s = n->str;
 	*out = 0;
@@ -304,10 +304,10 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 		if (*out < def->min || *out > def->max) {
 			if (def->max == UINT64_MAX)
 				return fail_node(d, n, "%s is out of range (at least %s)", s,
-						 cfg_fmt_size(a, sizeof(a), def->min));
+						 sc_cfg_fmt_size(a, sizeof(a), def->min));
 			return fail_node(d, n, "%s is out of range (%s..%s)", s,
-					 cfg_fmt_size(a, sizeof(a), def->min),
-					 cfg_fmt_size(b, sizeof(b), def->max));
+					 sc_cfg_fmt_size(a, sizeof(a), def->min),
+					 sc_cfg_fmt_size(b, sizeof(b), def->max));
 		}
 		return 0;
 	case CFG_VT_DURATION:
@@ -328,7 +328,7 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 }
 
 /* A swept key: one value or a list of distinct values. */
-int cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
 		    struct cfg_sweep *sw)
 {
 	int err;
@@ -337,7 +337,7 @@ int cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cf
 	if (n->kind != CFG_SEQ) {
 		sw->n = 1;
 		sw->node[0] = n;
-		return cfg_parse_scalar(d, n, def, &sw->v[0]);
+		return sc_cfg_parse_scalar(d, n, def, &sw->v[0]);
 	}
 	if (!n->nitems)
 		return fail_node(d, n, "empty list (give one value or a list of values)");
@@ -350,8 +350,8 @@ int cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cf
 
 		if (it->kind != CFG_SCALAR)
 			return fail_node(d, it, "expected %s, got %s", type_word(def->type),
-					 cfg_kind_word(it));
-		err = cfg_parse_scalar(d, it, def, &sw->v[i]);
+					 sc_cfg_kind_word(it));
+		err = sc_cfg_parse_scalar(d, it, def, &sw->v[i]);
 		if (err)
 			return err;
 		for (uint32_t j = 0; j < i; j++)

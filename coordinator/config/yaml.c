@@ -24,7 +24,7 @@
 #define CFG_MAX_KEY_LEN	   128u	      /* bytes of one key */
 #define CFG_MAX_ANCHORS	   1024u      /* anchors (&name) in one document */
 
-int cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt, ...)
+int sc_cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt, ...)
 {
 	char msg[1024], where[512];
 	va_list ap;
@@ -52,15 +52,15 @@ int cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, con
 
 /* ---- the tree ---- */
 
-void cfg_node_free(struct cfg_node *n)
+void sc_cfg_node_free(struct cfg_node *n)
 {
 	if (!n)
 		return;
 	for (uint32_t i = 0; i < n->nitems; i++)
-		cfg_node_free(n->items[i]);
+		sc_cfg_node_free(n->items[i]);
 	for (uint32_t i = 0; i < n->npairs; i++) {
 		free(n->pairs[i].key);
-		cfg_node_free(n->pairs[i].val);
+		sc_cfg_node_free(n->pairs[i].val);
 	}
 	free(n->items);
 	free(n->pairs);
@@ -69,7 +69,7 @@ void cfg_node_free(struct cfg_node *n)
 	free(n);
 }
 
-struct cfg_node *cfg_node_new(enum cfg_kind kind, struct cfg_loc loc)
+struct cfg_node *sc_cfg_node_new(enum cfg_kind kind, struct cfg_loc loc)
 {
 	struct cfg_node *n = calloc(1, sizeof(*n));
 
@@ -80,9 +80,9 @@ struct cfg_node *cfg_node_new(enum cfg_kind kind, struct cfg_loc loc)
 	return n;
 }
 
-struct cfg_node *cfg_node_clone(const struct cfg_node *src)
+struct cfg_node *sc_cfg_node_clone(const struct cfg_node *src)
 {
-	struct cfg_node *n = cfg_node_new(src->kind, src->loc);
+	struct cfg_node *n = sc_cfg_node_new(src->kind, src->loc);
 
 	if (!n)
 		return NULL;
@@ -94,7 +94,7 @@ struct cfg_node *cfg_node_clone(const struct cfg_node *src)
 		if (!n->items)
 			goto out_free;
 		for (; n->nitems < src->nitems; n->nitems++)
-			if (!(n->items[n->nitems] = cfg_node_clone(src->items[n->nitems])))
+			if (!(n->items[n->nitems] = sc_cfg_node_clone(src->items[n->nitems])))
 				goto out_free;
 	}
 	if (src->npairs) {
@@ -106,7 +106,7 @@ struct cfg_node *cfg_node_clone(const struct cfg_node *src)
 
 			p->kloc = src->pairs[n->npairs].kloc;
 			p->key = strdup(src->pairs[n->npairs].key);
-			p->val = cfg_node_clone(src->pairs[n->npairs].val);
+			p->val = sc_cfg_node_clone(src->pairs[n->npairs].val);
 			if (!p->key || !p->val) {
 				n->npairs++;
 				goto out_free;
@@ -116,11 +116,11 @@ struct cfg_node *cfg_node_clone(const struct cfg_node *src)
 	return n;
 
 out_free:
-	cfg_node_free(n);
+	sc_cfg_node_free(n);
 	return NULL;
 }
 
-struct cfg_pair *cfg_map_pair(const struct cfg_node *map, const char *key)
+struct cfg_pair *sc_cfg_map_pair(const struct cfg_node *map, const char *key)
 {
 	if (!map || map->kind != CFG_MAP)
 		return NULL;
@@ -130,34 +130,34 @@ struct cfg_pair *cfg_map_pair(const struct cfg_node *map, const char *key)
 	return NULL;
 }
 
-struct cfg_node *cfg_map_get(const struct cfg_node *map, const char *key)
+struct cfg_node *sc_cfg_map_get(const struct cfg_node *map, const char *key)
 {
-	struct cfg_pair *p = cfg_map_pair(map, key);
+	struct cfg_pair *p = sc_cfg_map_pair(map, key);
 
 	return p ? p->val : NULL;
 }
 
-void cfg_map_remove(struct cfg_node *map, const char *key)
+void sc_cfg_map_remove(struct cfg_node *map, const char *key)
 {
-	struct cfg_pair *p = cfg_map_pair(map, key);
+	struct cfg_pair *p = sc_cfg_map_pair(map, key);
 
 	if (!p)
 		return;
 	free(p->key);
-	cfg_node_free(p->val);
+	sc_cfg_node_free(p->val);
 	size_t i = (size_t)(p - map->pairs);
 	memmove(p, p + 1, (map->npairs - i - 1) * sizeof(*p));
 	map->npairs--;
 }
 
-bool cfg_is_null(const struct cfg_node *n)
+bool sc_cfg_is_null(const struct cfg_node *n)
 {
 	return n && n->kind == CFG_SCALAR && n->plain &&
 	       (!n->str[0] || strcmp(n->str, "~") == 0 || strcmp(n->str, "null") == 0 ||
 		strcmp(n->str, "Null") == 0 || strcmp(n->str, "NULL") == 0);
 }
 
-bool cfg_key_in(const char *key, const char *const *table)
+bool sc_cfg_key_in(const char *key, const char *const *table)
 {
 	for (; *table; table++)
 		if (strcmp(*table, key) == 0)
@@ -203,7 +203,7 @@ static int assign_paths(struct cfg_node *n, char *path)
 	return 0;
 }
 
-int cfg_doc_paths(struct cfg_doc *d)
+int sc_cfg_doc_paths(struct cfg_doc *d)
 {
 	return assign_paths(d->root, strdup(""));
 }
@@ -285,7 +285,7 @@ static int conv_fail(struct conv *c, const struct cfg_loc *loc, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cfg_fail(c->d, loc, path, "%s", msg);
+	sc_cfg_fail(c->d, loc, path, "%s", msg);
 	free(path);
 	return -EINVAL;
 }
@@ -385,9 +385,9 @@ static int add_key(struct conv *c, const char *text, size_t len, const struct cf
 		if (!kpath)
 			return -ENOMEM;
 		if (m->pairs[j].kloc.set)
-			cfg_fail(c->d, loc, kpath, "key given twice");
+			sc_cfg_fail(c->d, loc, kpath, "key given twice");
 		else
-			cfg_fail(c->d, loc, kpath, "duplicate key (first at line %u)",
+			sc_cfg_fail(c->d, loc, kpath, "duplicate key (first at line %u)",
 				 m->pairs[j].kloc.line + 1);
 		free(kpath);
 		return -EINVAL;
@@ -435,7 +435,7 @@ static int attach(struct conv *c, struct cfg_node *n, uint32_t height)
 		struct cfg_node **items = realloc(f->n->items, cap * sizeof(*items));
 
 		if (!items) {
-			cfg_node_free(n);
+			sc_cfg_node_free(n);
 			return -ENOMEM;
 		}
 		f->n->items = items;
@@ -474,18 +474,18 @@ static int on_scalar(struct conv *c, const yaml_event_t *ev)
 	err = conv_count(c, &loc, 1, len, NULL);
 	if (err)
 		return err;
-	n = cfg_node_new(CFG_SCALAR, loc);
+	n = sc_cfg_node_new(CFG_SCALAR, loc);
 	if (!n)
 		return -ENOMEM;
 	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 	n->str = strndup(text, len);
 	if (!n->str || (aname && !(name = strdup(aname)))) {
-		cfg_node_free(n);
+		sc_cfg_node_free(n);
 		return -ENOMEM;
 	}
 	err = anchor_add(c, name, n, 1, 0, len);
 	if (err) {
-		cfg_node_free(n);
+		sc_cfg_node_free(n);
 		return err;
 	}
 	return attach(c, n, 0);
@@ -520,7 +520,7 @@ static int on_alias(struct conv *c, const yaml_event_t *ev)
 	err = conv_count(c, &loc, a->nodes, a->bytes, aname);
 	if (err)
 		return err;
-	n = cfg_node_clone(a->node);
+	n = sc_cfg_node_clone(a->node);
 	if (!n)
 		return -ENOMEM;
 	return attach(c, n, a->height);
@@ -549,7 +549,7 @@ static int on_open(struct conv *c, const yaml_event_t *ev, enum cfg_kind kind)
 	f->bytes0 = c->bytes;
 	f->height = 1;
 	f->path = next_path(c);
-	f->n = cfg_node_new(kind, loc);
+	f->n = sc_cfg_node_new(kind, loc);
 	if (aname)
 		f->anchor = strdup(aname);
 	c->depth++; /* frame_free undoes what was made */
@@ -560,7 +560,7 @@ static int on_open(struct conv *c, const yaml_event_t *ev, enum cfg_kind kind)
 
 static void frame_free(struct frame *f)
 {
-	cfg_node_free(f->n);
+	sc_cfg_node_free(f->n);
 	free(f->path);
 	free(f->anchor);
 }
@@ -573,7 +573,7 @@ static int on_close(struct conv *c)
 	free(f.path);
 	err = anchor_add(c, f.anchor, f.n, c->nodes - f.nodes0, f.height, c->bytes - f.bytes0);
 	if (err) {
-		cfg_node_free(f.n);
+		sc_cfg_node_free(f.n);
 		return err;
 	}
 	return attach(c, f.n, f.height);
@@ -608,9 +608,9 @@ static int yaml_error(struct cfg_doc *d, const yaml_parser_t *p, const char *buf
 				 (unsigned)p->context_mark.line + 1);
 	}
 	if (set)
-		return cfg_fail(d, &loc, NULL, "not a valid list: %s%s",
+		return sc_cfg_fail(d, &loc, NULL, "not a valid list: %s%s",
 				p->problem ? p->problem : "syntax error", ctx);
-	return cfg_fail(d, &loc, NULL, "YAML syntax: %s%s", p->problem ? p->problem : "error", ctx);
+	return sc_cfg_fail(d, &loc, NULL, "YAML syntax: %s%s", p->problem ? p->problem : "error", ctx);
 }
 
 /* One event of the stream into the tree; *done at its end. */
@@ -634,7 +634,7 @@ static int on_event(struct conv *c, const yaml_event_t *ev, uint32_t *docs, bool
 	case YAML_MAPPING_START_EVENT:
 		/* A second document ("---") would be silently ignored: refuse it. */
 		if (*docs > 1)
-			return cfg_fail(
+			return sc_cfg_fail(
 			    c->d, &loc, NULL,
 			    "a second YAML document (one config per file: remove the ---)");
 		if (ev->type == YAML_SCALAR_EVENT)
@@ -649,7 +649,7 @@ static int on_event(struct conv *c, const yaml_event_t *ev, uint32_t *docs, bool
 
 /* Parses one YAML document from buf into *out (an empty mapping for an
  * empty document).  set: the --set argument it came from, or NULL. */
-int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
+int sc_cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
 		     struct cfg_node **out)
 {
 	struct conv *c = calloc(1, sizeof(*c));
@@ -681,7 +681,7 @@ int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char 
 	if (!err && !c->root) {
 		struct cfg_loc loc = {0, 0, set};
 
-		c->root = cfg_node_new(CFG_MAP, loc);
+		c->root = sc_cfg_node_new(CFG_MAP, loc);
 		if (!c->root)
 			err = -ENOMEM;
 	}
@@ -691,7 +691,7 @@ int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char 
 		free(c->anchors[i].name);
 	free(c->anchors);
 	if (err)
-		cfg_node_free(c->root);
+		sc_cfg_node_free(c->root);
 	else
 		*out = c->root;
 	free(c);
@@ -766,35 +766,35 @@ static int read_file(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
-int cfg_doc_load(struct cfg_doc *d, const char *path)
+int sc_cfg_doc_load(struct cfg_doc *d, const char *path)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	int err = read_file(path, &buf, &len);
 
 	if (err == -EFBIG)
-		return cfg_fail(d, NULL, NULL,
+		return sc_cfg_fail(d, NULL, NULL,
 				"the config is larger than %u MiB (a config is a few KiB: is this "
 				"the right file?)",
 				CFG_MAX_FILE_BYTES >> 20);
 	if (err) {
 		if (err != -ENOMEM)
-			cfg_fail(d, NULL, NULL, "cannot read the config (%s)", strerror(-err));
+			sc_cfg_fail(d, NULL, NULL, "cannot read the config (%s)", strerror(-err));
 		return err;
 	}
-	err = cfg_parse_buffer(d, buf, len, NULL, &d->root);
+	err = sc_cfg_parse_buffer(d, buf, len, NULL, &d->root);
 	free(buf);
 	if (!err)
-		err = cfg_doc_paths(d);
+		err = sc_cfg_doc_paths(d);
 	if (!err && d->root->kind != CFG_MAP)
-		return cfg_fail(d, &d->root->loc, NULL,
+		return sc_cfg_fail(d, &d->root->loc, NULL,
 				"the config must be a mapping with targets: and phases:");
 	return err;
 }
 
-void cfg_doc_exit(struct cfg_doc *d)
+void sc_cfg_doc_exit(struct cfg_doc *d)
 {
-	cfg_node_free(d->root);
+	sc_cfg_node_free(d->root);
 	for (uint32_t i = 0; i < d->nsets; i++)
 		free(d->sets[i]);
 	free(d->sets);
@@ -804,14 +804,14 @@ void cfg_doc_exit(struct cfg_doc *d)
 
 /* ---- names and lookups ---- */
 
-int cfg_phase_by_name(const struct cfg_node *phases, const char *name, size_t len)
+int sc_cfg_phase_by_name(const struct cfg_node *phases, const char *name, size_t len)
 {
 	char dflt[32];
 
 	if (!phases || phases->kind != CFG_SEQ)
 		return -1;
 	for (uint32_t i = 0; i < phases->nitems; i++) {
-		const struct cfg_node *nm = cfg_map_get(phases->items[i], "name");
+		const struct cfg_node *nm = sc_cfg_map_get(phases->items[i], "name");
 		const char *s = nm && nm->kind == CFG_SCALAR ? nm->str : NULL;
 
 		if (!nm) {
@@ -836,7 +836,7 @@ static bool all_digits(const char *s, size_t len)
 
 /* One step down from cur along *rest ("0.bs", "seqwrite.bs"): the child
  * or NULL; *rest moves past the component(s) used. */
-struct cfg_node *cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, const char **rest)
+struct cfg_node *sc_cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, const char **rest)
 {
 	const char *s = *rest, *dot = strchr(s, '.');
 	size_t len = dot ? (size_t)(dot - s) : strlen(s);
@@ -860,7 +860,7 @@ struct cfg_node *cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, c
 		*rest = dot ? dot + 1 : s + len;
 		return cur->items[i];
 	}
-	if (cur != cfg_map_get(d->root, "phases"))
+	if (cur != sc_cfg_map_get(d->root, "phases"))
 		return NULL;
 	/* Phase names may hold dots: the longest name that matches wins. */
 	for (size_t l = strlen(s); l > 0; l--) {
@@ -868,7 +868,7 @@ struct cfg_node *cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, c
 
 		if (s[l] != '\0' && s[l] != '.')
 			continue;
-		i = cfg_phase_by_name(cur, s, l);
+		i = sc_cfg_phase_by_name(cur, s, l);
 		if (i >= 0) {
 			*rest = s[l] ? s + l + 1 : s + l;
 			return cur->items[i];
@@ -877,7 +877,7 @@ struct cfg_node *cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, c
 	return NULL;
 }
 
-const struct cfg_node *cfg_doc_find(const struct cfg_doc *d, const char *path, bool nearest)
+const struct cfg_node *sc_cfg_doc_find(const struct cfg_doc *d, const char *path, bool nearest)
 {
 	const struct cfg_node *cur = d->root;
 	const char *rest = path;
@@ -885,7 +885,7 @@ const struct cfg_node *cfg_doc_find(const struct cfg_doc *d, const char *path, b
 	if (!cur)
 		return NULL;
 	while (*rest) {
-		const struct cfg_node *next = cfg_step(d, cur, &rest);
+		const struct cfg_node *next = sc_cfg_step(d, cur, &rest);
 
 		if (!next)
 			return nearest ? cur : NULL;
@@ -925,7 +925,7 @@ static size_t edit_distance(const char *a, const char *b)
 	return d[la][lb];
 }
 
-const char *cfg_nearest(const char *word, const char *const *known, size_t n)
+const char *sc_cfg_nearest(const char *word, const char *const *known, size_t n)
 {
 	const char *best = NULL;
 	size_t best_d = (size_t)-1;
