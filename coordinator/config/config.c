@@ -515,20 +515,6 @@ struct ctx {
 	const struct cfg_node *mem_node; /* memory_per_rank, or NULL: default */
 };
 
-static int fail_node(struct ctx *c, const struct cfg_node *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail_node(struct ctx *c, const struct cfg_node *n, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sc_cfg_fail(c->d, &n->loc, n->path, "%s", msg);
-}
-
 /* Where a value of a phase is reported: the node that gave it (a value
  * from defaults also names the phase it breaks), or for a built-in
  * default, the phase itself under key's path. */
@@ -550,14 +536,6 @@ static int fail_value(struct ctx *c, const struct pv *pv, uint32_t i, const stru
 		return sc_cfg_fail(c->d, &n->loc, n->path, "%s, in phase %s", msg, pv->name);
 	snprintf(path, sizeof(path), "phases.%u.%s", i, sc_cfg_phase_keys[k]);
 	return sc_cfg_fail(c->d, &pv->map->loc, path, "%s", msg);
-}
-
-static int key_index(const char *key, const char *const *table)
-{
-	for (int i = 0; table[i]; i++)
-		if (strcmp(table[i], key) == 0)
-			return i;
-	return -1;
 }
 
 static bool takes(uint64_t w, enum pkey k)
@@ -587,7 +565,7 @@ static struct cfg_keydef key_def(uint64_t w, enum pkey k)
 
 const char *sc_cfg_key_workloads(const char *key, char *buf, size_t len)
 {
-	int k = key_index(key, sc_cfg_phase_keys);
+	int k = sc_cfg_key_index(key, sc_cfg_phase_keys);
 
 	buf[0] = '\0';
 	for (int w = 0; k >= 0 && w < SC_WORKLOAD_COUNT; w++) {
@@ -610,16 +588,6 @@ static void workload_keys(uint64_t w, const char *keys[PK_COUNT + 1])
 	keys[n] = NULL;
 }
 
-static const char *join_keys(char *buf, size_t len, const char *const *keys)
-{
-	buf[0] = '\0';
-	for (const char *const *p = keys; *p; p++) {
-		strncat(buf, p == keys ? "" : ", ", len - strlen(buf) - 1);
-		strncat(buf, *p, len - strlen(buf) - 1);
-	}
-	return buf;
-}
-
 /* Reports key p of a nested mapping (an inline model, inject) that is not
  * among keys; what names the mapping ("an inline model"). */
 static int unknown_nested_key(struct ctx *c, const struct cfg_pair *p, const char *const *keys,
@@ -632,7 +600,7 @@ static int unknown_nested_key(struct ctx *c, const struct cfg_pair *p, const cha
 		return sc_cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (did you mean %s?)",
 				near);
 	return sc_cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (%s takes %s)", what,
-			join_keys(known, sizeof(known), keys));
+			sc_cfg_join(known, sizeof(known), keys));
 }
 
 /* An inline model {layers, hidden, ...} or a catalogue name, into pv. */
@@ -662,7 +630,7 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 	}
 	for (uint32_t j = 0; j < n->npairs; j++) {
 		const struct cfg_pair *p = &n->pairs[j];
-		int k = key_index(p->key, model_keys);
+		int k = sc_cfg_key_index(p->key, model_keys);
 
 		if (k < 0)
 			return unknown_nested_key(c, p, model_keys, "an inline model");
@@ -679,16 +647,15 @@ static int parse_model(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 		err = sc_cfg_parse_scalar(c->d, p->val, &text, &unused);
 		if (err)
 			return err;
-		k = key_index(p->val->str, dtype_names);
+		k = sc_cfg_key_index(p->val->str, dtype_names);
 		if (k < 0)
-			return fail_node(c, p->val, "\"%s\" is not a dtype (known: %s)",
-					 p->val->str, join_keys(known, sizeof(known), dtype_names));
+			return sc_cfg_fail_node(c->d, p->val, "\"%s\" is not a dtype (known: %s)",
+					 p->val->str, sc_cfg_join(known, sizeof(known), dtype_names));
 		dtype = dtype_bytes[k];
 	}
 	for (int k = 0; k < MK_COUNT; k++)
 		if (!given[k] && k != MK_KV_HEADS && k != MK_DTYPE)
-			return fail_node(
-			    c, n,
+			return sc_cfg_fail_node(c->d, n,
 			    "the inline model has no %s (give layers, hidden, ffn_hidden, "
 			    "heads and vocab; kv_heads defaults to heads, dtype to bf16)",
 			    model_keys[k]);
@@ -735,7 +702,7 @@ static int parse_errno(struct ctx *c, const struct cfg_node *n, int32_t *out)
 		unsigned long v = strtoul(n->str, &end, 10);
 
 		if (*end || v < 1 || v > INJECT_ERRNO_MAX)
-			return fail_node(c, n, "%s is not an errno (a name such as EIO, or 1..%d)",
+			return sc_cfg_fail_node(c->d, n, "%s is not an errno (a name such as EIO, or 1..%d)",
 					 n->str, INJECT_ERRNO_MAX);
 		*out = (int32_t)v;
 		return 0;
@@ -754,9 +721,9 @@ static int parse_errno(struct ctx *c, const struct cfg_node *n, int32_t *out)
 	names[nnames] = NULL;
 	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
-		return fail_node(c, n, "\"%s\" is not an errno name (did you mean %s?)", n->str,
+		return sc_cfg_fail_node(c->d, n, "\"%s\" is not an errno name (did you mean %s?)", n->str,
 				 near);
-	return fail_node(c, n,
+	return sc_cfg_fail_node(c->d, n,
 			 "\"%s\" is not an errno name (a drive returns e.g. EIO, ENOSPC, EILSEQ, "
 			 "ENODATA, ETIMEDOUT, EROFS; or give a number 1..%d)",
 			 n->str, INJECT_ERRNO_MAX);
@@ -773,13 +740,13 @@ static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 	int err;
 
 	if (n->kind != CFG_MAP)
-		return fail_node(c, n,
+		return sc_cfg_fail_node(c->d, n,
 				 "expected a mapping {every: N, errno: EIO} or {probability: P, "
 				 "errno: EIO}, got %s",
 				 sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
 	for (uint32_t j = 0; j < n->npairs; j++) {
 		const struct cfg_pair *p = &n->pairs[j];
-		int k = key_index(p->key, inject_keys);
+		int k = sc_cfg_key_index(p->key, inject_keys);
 		uint64_t v;
 
 		if (k < 0)
@@ -796,7 +763,7 @@ static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 			memcpy(&prob, &v, sizeof(prob));
 			inj.ppm = err ? 0 : (uint32_t)(prob * PPM_PER_UNIT + 0.5);
 			if (!err && inj.ppm == 0)
-				return fail_node(c, p->val,
+				return sc_cfg_fail_node(c->d, p->val,
 						 "%s is below one in a million (the smallest "
 						 "probability is 0.000001; or use every: N)",
 						 p->val->str);
@@ -812,7 +779,7 @@ static int parse_inject(struct ctx *c, struct pv *pv, const struct cfg_node *n)
 				"every and probability are alternatives (keep one)");
 	}
 	if (!given[IK_EVERY] && !given[IK_PROBABILITY])
-		return fail_node(c, n,
+		return sc_cfg_fail_node(c->d, n,
 				 "inject needs every: N (fail reads and writes N, 2N, ... of each "
 				 "job) or probability: P (each with probability P)");
 	pv->inject = inj;
@@ -871,19 +838,18 @@ static int parse_phase_key(struct ctx *c, struct pv *pv, enum pkey k, const stru
 
 	pv->src[k] = n;
 	if (n->kind == CFG_SEQ && !sweeps(pv->workload))
-		return fail_node(
-		    c, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
+		return sc_cfg_fail_node(c->d, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
 		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "a checkpoint" : "an ingest",
 		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
 		    in, inname);
 	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
 	    !sc_cfg_is_null(n) && !is_bool_text(n))
-		return fail_node(c, n,
+		return sc_cfg_fail_node(c->d, n,
 				 "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
 				 "write true or false; fsync: N is for io and kvcache phases)%s%s",
 				 n->str, in, inname);
 	if (k == PK_FSYNC && pv->workload != SC_WORKLOAD_CHECKPOINT && is_bool_text(n))
-		return fail_node(c, n,
+		return sc_cfg_fail_node(c->d, n,
 				 "\"%s\" is not a whole number (fsync: N fsyncs after every N "
 				 "writes; true or false is for checkpoint phases)%s%s",
 				 n->str, in, inname);
@@ -933,7 +899,7 @@ static bool key_fits(uint64_t w, enum pkey k, const struct cfg_node *val)
 
 int sc_cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val)
 {
-	int k = key_index(key, sc_cfg_phase_keys);
+	int k = sc_cfg_key_index(key, sc_cfg_phase_keys);
 
 	if (k < 0)
 		return -1;
@@ -963,7 +929,7 @@ static int unknown_key(struct ctx *c, const struct cfg_pair *p, const char *sect
 	if (strcmp(section, "target") == 0 && sc_cfg_key_in(p->key, sc_cfg_phase_keys))
 		return sc_cfg_fail(c->d, &p->kloc, path,
 				"unknown key (%s is a phase key; a target takes %s)", p->key,
-				join_keys(list, sizeof(list), sc_cfg_target_keys));
+				sc_cfg_join(list, sizeof(list), sc_cfg_target_keys));
 	if (strcmp(section, "target") != 0 && sc_cfg_key_in(p->key, sc_cfg_target_keys))
 		return sc_cfg_fail(c->d, &p->kloc, path,
 				"unknown key (%s is a target key; set it under targets:)", p->key);
@@ -974,17 +940,17 @@ static int unknown_key(struct ctx *c, const struct cfg_pair *p, const char *sect
 		    p->key);
 	if (strcmp(section, "top") == 0)
 		return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (the config takes %s)",
-				join_keys(list, sizeof(list), sc_cfg_top_keys));
+				sc_cfg_join(list, sizeof(list), sc_cfg_top_keys));
 	if (strcmp(section, "target") == 0)
 		return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (a target takes %s)",
-				join_keys(list, sizeof(list), sc_cfg_target_keys));
+				sc_cfg_join(list, sizeof(list), sc_cfg_target_keys));
 	if (strcmp(section, "defaults") == 0)
 		return sc_cfg_fail(c->d, &p->kloc, path,
 				"unknown key (no workload takes it; the phase keys are %s)",
-				join_keys(list, sizeof(list), sc_cfg_phase_keys));
+				sc_cfg_join(list, sizeof(list), sc_cfg_phase_keys));
 	return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (a phase takes, for workload %s: %s)",
 			sc_workload_name((enum sc_workload)w),
-			join_keys(list, sizeof(list), known));
+			sc_cfg_join(list, sizeof(list), known));
 }
 
 /* Reports key k of another workload in phase pv. */
@@ -1022,10 +988,10 @@ static int probe_target(struct ctx *c, struct tgt *t, const struct cfg_node *pn)
 		return 0;
 	}
 	if (err == -EINVAL)
-		return fail_node(c, pn, "%s is not a directory, regular file or block device",
+		return sc_cfg_fail_node(c->d, pn, "%s is not a directory, regular file or block device",
 				 t->path);
 	if (err != -ENOENT)
-		return fail_node(c, pn, "cannot use %s (%s)", t->path, strerror(-err));
+		return sc_cfg_fail_node(c->d, pn, "cannot use %s (%s)", t->path, strerror(-err));
 	copy = strdup(t->path);
 	if (!copy)
 		return -ENOMEM;
@@ -1034,15 +1000,15 @@ static int probe_target(struct ctx *c, struct tgt *t, const struct cfg_node *pn)
 	err = sc_target_probe(parent, &t->info);
 	if (err == 0 && t->info.kind != SC_TARGET_DIR)
 		err =
-		    fail_node(c, pn, "%s does not exist, and %s is not a directory to create it in",
+		    sc_cfg_fail_node(c->d, pn, "%s does not exist, and %s is not a directory to create it in",
 			      t->path, parent);
 	else if (err == -ENOENT)
-		err = fail_node(c, pn,
+		err = sc_cfg_fail_node(c->d, pn,
 				"%s does not exist, nor does its parent %s (create the directory, "
 				"or fix the path)",
 				t->path, parent);
 	else if (err)
-		err = fail_node(c, pn, "%s does not exist, and its parent %s cannot be used (%s)",
+		err = sc_cfg_fail_node(c->d, pn, "%s does not exist, and its parent %s cannot be used (%s)",
 				t->path, parent, strerror(-err));
 	free(copy);
 	if (err)
@@ -1066,11 +1032,11 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 	int err;
 
 	if (m->kind != CFG_MAP)
-		return fail_node(c, m, "expected a mapping (path:, capacity:, ...), got %s",
+		return sc_cfg_fail_node(c->d, m, "expected a mapping (path:, capacity:, ...), got %s",
 				 sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
 	for (uint32_t j = 0; j < m->npairs; j++) {
 		const struct cfg_pair *p = &m->pairs[j];
-		int k = key_index(p->key, sc_cfg_target_keys);
+		int k = sc_cfg_key_index(p->key, sc_cfg_target_keys);
 
 		if (k < 0)
 			return unknown_key(c, p, "target", SC_WORKLOAD_IO);
@@ -1080,7 +1046,7 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 		src[k] = p->val;
 	}
 	if (!src[TK_PATH])
-		return fail_node(c, m,
+		return sc_cfg_fail_node(c->d, m,
 				 "no path (every target needs path: DIRECTORY, FILE or DEVICE)");
 	t->path = src[TK_PATH]->str;
 	t->hosts = src[TK_HOSTS] ? src[TK_HOSTS]->str : NULL;
@@ -1089,13 +1055,13 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 
 		if (strcmp(o->path, t->path) == 0 &&
 		    (o->hosts ? t->hosts && strcmp(o->hosts, t->hosts) == 0 : !t->hosts))
-			return fail_node(c, src[TK_PATH], "%s is already targets.%u", t->path, j);
+			return sc_cfg_fail_node(c->d, src[TK_PATH], "%s is already targets.%u", t->path, j);
 	}
 	if (t->hosts) {
 		char why[256];
 
 		if (sc_hostlist_check(t->hosts, why, sizeof(why)))
-			return fail_node(c, src[TK_HOSTS], "%s (write e.g. gpu[01-16], node*, a,b)",
+			return sc_cfg_fail_node(c->d, src[TK_HOSTS], "%s (write e.g. gpu[01-16], node*, a,b)",
 					 why);
 	}
 	if (t->hosts) {
@@ -1113,11 +1079,11 @@ static int parse_target(struct ctx *c, uint32_t i, struct tgt *t)
 		char a[32], b[32];
 
 		if (t->info.kind == SC_TARGET_DIR)
-			return fail_node(c, src[TK_CAPACITY],
+			return sc_cfg_fail_node(c->d, src[TK_CAPACITY],
 					 "%s is more than the %" PRIu64 " B (%s) free in %s",
 					 src[TK_CAPACITY]->str, t->info.avail_bytes,
 					 sc_fmt_bytes(b, sizeof(b), t->info.avail_bytes), t->path);
-		return fail_node(c, src[TK_CAPACITY], "%s is larger than the %s %s (%s)",
+		return sc_cfg_fail_node(c->d, src[TK_CAPACITY], "%s is larger than the %s %s (%s)",
 				 src[TK_CAPACITY]->str, sc_target_kind_name(t->info.kind), t->path,
 				 sc_cfg_fmt_size(a, sizeof(a), t->info.size_bytes));
 	}
@@ -1136,9 +1102,9 @@ static int parse_targets(struct ctx *c)
 		    c->d, &root->loc, "targets",
 		    "missing (list at least one target: targets: [{path: /mnt/nvme0}])");
 	if (sc_cfg_is_null(ts) || (ts->kind == CFG_SEQ && !ts->nitems))
-		return fail_node(c, ts, "no targets (list at least one, e.g. - path: /mnt/nvme0)");
+		return sc_cfg_fail_node(c->d, ts, "no targets (list at least one, e.g. - path: /mnt/nvme0)");
 	if (ts->kind != CFG_SEQ)
-		return fail_node(c, ts, "expected a list of targets, got %s", sc_cfg_kind_word(ts));
+		return sc_cfg_fail_node(c->d, ts, "expected a list of targets, got %s", sc_cfg_kind_word(ts));
 	c->tg = calloc(ts->nitems, sizeof(*c->tg));
 	if (!c->tg)
 		return -ENOMEM;
@@ -1163,14 +1129,14 @@ static int parse_defaults(struct ctx *c)
 	if (!dm || sc_cfg_is_null(dm))
 		return 0;
 	if (dm->kind != CFG_MAP)
-		return fail_node(c, dm, "expected a mapping of phase keys, got %s",
+		return sc_cfg_fail_node(c->d, dm, "expected a mapping of phase keys, got %s",
 				 sc_cfg_kind_word(dm));
 	scratch = calloc(1, sizeof(*scratch));
 	if (!scratch)
 		return -ENOMEM;
 	for (uint32_t j = 0; !err && j < dm->npairs; j++) {
 		const struct cfg_pair *p = &dm->pairs[j];
-		int k = key_index(p->key, sc_cfg_phase_keys);
+		int k = sc_cfg_key_index(p->key, sc_cfg_phase_keys);
 		int first = -1;
 		bool fits = false;
 
@@ -1290,7 +1256,7 @@ static int check_timeout(struct ctx *c, const struct pv *pv)
 
 	if (!pv->src[PK_TIMEOUT] || !pv->runtime || pv->timeout > pv->runtime + pv->ramp)
 		return 0;
-	return fail_node(c, pv->src[PK_TIMEOUT],
+	return sc_cfg_fail_node(c->d, pv->src[PK_TIMEOUT],
 			 "timeout %s is not longer than the phase's runtime + ramp (%s): the run "
 			 "would end at it every time (leave it out: the default is runtime + ramp + "
 			 "max(30 s, 10%%))",
@@ -1305,20 +1271,20 @@ static int check_io_phase(struct ctx *c, struct pv *pv)
 	char rwbuf[96];
 
 	if (!pv->src[PK_RW] && pv->workload == SC_WORKLOAD_IO)
-		return fail_node(c, m, "no rw (one of read, write, randread, randwrite, randrw)");
+		return sc_cfg_fail_node(c->d, m, "no rw (one of read, write, randread, randwrite, randrw)");
 	if (pv->own[PK_RUNTIME] && pv->own[PK_IO_SIZE])
-		return fail_node(c, pv->src[PK_IO_SIZE],
+		return sc_cfg_fail_node(c->d, pv->src[PK_IO_SIZE],
 				 "runtime and io_size are alternatives (keep one: runtime for a "
 				 "timed phase, io_size for a fixed amount)");
 	if (pv->own[PK_RAMP] && !pv->src[PK_RUNTIME])
-		return fail_node(c, pv->src[PK_RAMP],
+		return sc_cfg_fail_node(c->d, pv->src[PK_RAMP],
 				 "ramp needs runtime (only timed phases ramp up)");
 	if (pv->own[PK_RWMIXREAD] && !any_rw(&pv->rw, is_randrw))
-		return fail_node(c, pv->src[PK_RWMIXREAD],
+		return sc_cfg_fail_node(c->d, pv->src[PK_RWMIXREAD],
 				 "rwmixread only applies to rw: randrw (this phase is %s)",
 				 rw_text(pv, rwbuf, sizeof(rwbuf)));
 	if (pv->own[PK_FSYNC] && pv->fsync && !any_rw(&pv->rw, sc_rw_writes))
-		return fail_node(c, pv->src[PK_FSYNC],
+		return sc_cfg_fail_node(c->d, pv->src[PK_FSYNC],
 				 "fsync needs a phase that writes (this phase is %s)",
 				 rw_text(pv, rwbuf, sizeof(rwbuf)));
 	if (!pv->src[PK_RUNTIME] && !pv->src[PK_IO_SIZE])
@@ -1331,7 +1297,7 @@ static int check_io_phase(struct ctx *c, struct pv *pv)
 		uint64_t cells = (uint64_t)pv->rw.n * pv->bs.n * pv->iodepth.n;
 
 		if (cells > MAX_SWEEP_CELLS)
-			return fail_node(c, m, "the sweep has %" PRIu64 " cells (at most %u)",
+			return sc_cfg_fail_node(c->d, m, "the sweep has %" PRIu64 " cells (at most %u)",
 					 cells, MAX_SWEEP_CELLS);
 		pv->ncells = (uint32_t)cells;
 	}
@@ -1371,14 +1337,13 @@ static int check_ckpt_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	int err;
 
 	if (!pv->src[PK_MODEL])
-		return fail_node(
-		    c, pv->map,
+		return sc_cfg_fail_node(c->d, pv->map,
 		    "no model (a checkpoint phase needs model: one of %s, or an inline "
 		    "mapping {layers, hidden, ffn_hidden, heads, kv_heads, vocab, "
 		    "dtype})",
-		    join_keys(known, sizeof(known), sc_ckpt_model_names()));
+		    sc_cfg_join(known, sizeof(known), sc_ckpt_model_names()));
 	if (pv->own[PK_RESTORE_SHIFT] && !pv->restore)
-		return fail_node(c, pv->src[PK_RESTORE_SHIFT],
+		return sc_cfg_fail_node(c->d, pv->src[PK_RESTORE_SHIFT],
 				 "restore_shift needs restore: true (it picks which node's "
 				 "checkpoint each node reads back)");
 	err = check_layout(c, i, pv);
@@ -1395,7 +1360,7 @@ static int check_ingest_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	uint64_t total;
 
 	if (pv->own[PK_RUNTIME] && pv->own[PK_EPOCHS])
-		return fail_node(c, pv->src[PK_EPOCHS],
+		return sc_cfg_fail_node(c->d, pv->src[PK_EPOCHS],
 				 "runtime and epochs are alternatives (keep one: runtime for a "
 				 "timed phase, epochs for whole passes over the dataset)");
 	if (pv->src[PK_RUNTIME])
@@ -1439,7 +1404,7 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	snprintf(pv->name, sizeof(pv->name), "phase%u", i);
 	pv->workload = SC_WORKLOAD_IO;
 	if (m->kind != CFG_MAP)
-		return fail_node(c, m, "expected a mapping of phase keys (rw:, bs:, ...), got %s",
+		return sc_cfg_fail_node(c->d, m, "expected a mapping of phase keys (rw:, bs:, ...), got %s",
 				 sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
 
 	/* The workload first: it decides which keys the phase takes and
@@ -1460,7 +1425,7 @@ static int parse_phase(struct ctx *c, uint32_t i, struct pv *pv)
 	builtin_defaults(pv, i);
 	for (uint32_t j = 0; j < m->npairs; j++) {
 		const struct cfg_pair *p = &m->pairs[j];
-		int k = key_index(p->key, sc_cfg_phase_keys);
+		int k = sc_cfg_key_index(p->key, sc_cfg_phase_keys);
 
 		if (k < 0)
 			return unknown_key(c, p, "phase", pv->workload);
@@ -1517,9 +1482,9 @@ static int parse_phases(struct ctx *c)
 		return sc_cfg_fail(c->d, &root->loc, "phases",
 				"missing (list at least one phase: phases: [{rw: read}])");
 	if (sc_cfg_is_null(ps) || (ps->kind == CFG_SEQ && !ps->nitems))
-		return fail_node(c, ps, "no phases (list at least one, e.g. - rw: read)");
+		return sc_cfg_fail_node(c->d, ps, "no phases (list at least one, e.g. - rw: read)");
 	if (ps->kind != CFG_SEQ)
-		return fail_node(c, ps, "expected a list of phases, got %s", sc_cfg_kind_word(ps));
+		return sc_cfg_fail_node(c->d, ps, "expected a list of phases, got %s", sc_cfg_kind_word(ps));
 	c->pv = calloc(ps->nitems, sizeof(*c->pv));
 	if (!c->pv)
 		return -ENOMEM;
@@ -1537,10 +1502,10 @@ static int parse_phases(struct ctx *c)
 			if (strcmp(a->name, b->name))
 				continue;
 			if (b->src[PK_NAME])
-				return fail_node(c, b->src[PK_NAME],
+				return sc_cfg_fail_node(c->d, b->src[PK_NAME],
 						 "\"%s\" is already the name of phases.%u", b->name,
 						 j);
-			return fail_node(c, a->src[PK_NAME],
+			return sc_cfg_fail_node(c->d, a->src[PK_NAME],
 					 "\"%s\" is the default name of phases.%u (rename one)",
 					 a->name, i);
 		}

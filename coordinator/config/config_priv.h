@@ -69,6 +69,10 @@ void sc_cfg_doc_exit(struct cfg_doc *d);
 int sc_cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* sc_cfg_fail at node n: its location and path.  Returns -EINVAL. */
+int sc_cfg_fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The value of key in map (NULL when absent or map is not a mapping). */
 struct cfg_node *sc_cfg_map_get(const struct cfg_node *map, const char *key);
 struct cfg_pair *sc_cfg_map_pair(const struct cfg_node *map, const char *key);
@@ -79,10 +83,6 @@ bool sc_cfg_is_null(const struct cfg_node *n);
 /* The node at a dotted path ("phases.1.bs", "phases.seqwrite.bs"), or with
  * nearest set, the deepest node found on the way (never NULL). */
 const struct cfg_node *sc_cfg_doc_find(const struct cfg_doc *d, const char *path, bool nearest);
-
-/* Index of the phase mapping named name in phases (explicit name: or the
- * default "phase<i>"), or -1. */
-int sc_cfg_phase_by_name(const struct cfg_node *phases, const char *name, size_t len);
 
 /* The known word closest to word (few edits apart), or NULL. */
 const char *sc_cfg_nearest(const char *word, const char *const *known, size_t n);
@@ -95,6 +95,8 @@ extern const char *const sc_cfg_target_keys[];
 extern const char *const sc_cfg_top_keys[];
 extern const char *const sc_cfg_sections[]; /* the top keys that hold lists or mappings */
 bool sc_cfg_key_in(const char *key, const char *const *table);
+int sc_cfg_key_index(const char *key, const char *const *table);
+const char *sc_cfg_join(char *buf, size_t len, const char *const *words);
 
 /* Whether a phase of workload (an enum sc_workload; -1: not known) takes
  * key with value val: -1 when the workload has no such key, 0 when it has
@@ -113,6 +115,8 @@ struct cfg_node *sc_cfg_node_new(enum cfg_kind kind, struct cfg_loc loc);
 struct cfg_node *sc_cfg_node_clone(const struct cfg_node *src);
 void sc_cfg_node_free(struct cfg_node *n);
 void sc_cfg_map_remove(struct cfg_node *map, const char *key);
+char *sc_cfg_path_join(const char *parent, const char *key);
+char *sc_cfg_path_index(const char *parent, uint32_t i);
 
 /* Parses one YAML document from buf into *out (an empty mapping for an
  * empty document); set: the --set argument it came from, or NULL. */

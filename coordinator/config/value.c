@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,31 +84,6 @@ static const char *type_word(enum cfg_vtype t)
 	return "a value";
 }
 
-static int fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sc_cfg_fail(d, &n->loc, n->path, "%s", msg);
-}
-
-/* Appends the NULL-terminated names to buf as "a, b, c". */
-static const char *join_names(char *buf, size_t len, const char *const *names)
-{
-	buf[0] = '\0';
-	for (const char *const *p = names; *p; p++) {
-		strncat(buf, p == names ? "" : ", ", len - strlen(buf) - 1);
-		strncat(buf, *p, len - strlen(buf) - 1);
-	}
-	return buf;
-}
-
 /* Parses the enum name s with parse(); on failure reports the known names
  * and, when s is a near miss, the likely one. */
 static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)(const char *),
@@ -125,9 +99,9 @@ static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)
 	}
 	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
-		return fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what, near);
-	return fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what,
-			 join_names(known, sizeof(known), names));
+		return sc_cfg_fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what, near);
+	return sc_cfg_fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what,
+			 sc_cfg_join(known, sizeof(known), names));
 }
 
 static const char *const rw_list[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
@@ -168,11 +142,11 @@ static int parse_model(struct cfg_doc *d, const struct cfg_node *n)
 	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
 		snprintf(hint, sizeof(hint), "did you mean %s? ", near);
-	return fail_node(
+	return sc_cfg_fail_node(
 	    d, n,
 	    "\"%s\" is not a known model (%sknown: %s; or describe one inline: {layers, "
 	    "hidden, ffn_hidden, heads, kv_heads, vocab, dtype})",
-	    n->str, hint, join_names(known, sizeof(known), names));
+	    n->str, hint, sc_cfg_join(known, sizeof(known), names));
 }
 
 static bool name_char_ok(char ch)
@@ -191,27 +165,27 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 	int err;
 
 	if (n->kind != CFG_SCALAR)
-		return fail_node(d, n, "expected %s, got %s%s", type_word(def->type),
+		return sc_cfg_fail_node(d, n, "expected %s, got %s%s", type_word(def->type),
 				 sc_cfg_kind_word(n),
 				 n->kind == CFG_SEQ && def->phase && !def->sweep
 				     ? " (only rw, bs and iodepth can be swept)"
 				     : "");
 	/* "null" is an engine's name before it is YAML's null. */
 	if (sc_cfg_is_null(n) && !(def->type == CFG_VT_ENGINE && strcmp(n->str, "null") == 0))
-		return fail_node(d, n, "no value given (expected %s)", type_word(def->type));
+		return sc_cfg_fail_node(d, n, "no value given (expected %s)", type_word(def->type));
 	s = n->str;
 	*out = 0;
 	switch (def->type) {
 	case CFG_VT_NAME:
 		if (!*s)
-			return fail_node(d, n, "empty phase name");
+			return sc_cfg_fail_node(d, n, "empty phase name");
 		if (strlen(s) > CFG_MAX_NAME_LEN)
-			return fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
+			return sc_cfg_fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
 					 CFG_MAX_NAME_LEN);
 		/* a name is a directory name in the run: "." or ".." would leave it */
 		for (const char *p = s; *p; p++)
 			if (!name_char_ok(*p) || (p == s && (*p == '_' || *p == '.' || *p == '-')))
-				return fail_node(
+				return sc_cfg_fail_node(
 				    d, n,
 				    "\"%s\" is not a phase name (start with a letter or digit, "
 				    "then use letters, digits, _ . and -)",
@@ -219,7 +193,7 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 		return 0;
 	case CFG_VT_TEXT:
 		if (!*s)
-			return fail_node(d, n, "empty value (expected %s)", type_word(def->type));
+			return sc_cfg_fail_node(d, n, "empty value (expected %s)", type_word(def->type));
 		return 0;
 	case CFG_VT_WORKLOAD: {
 		const char *workloads[SC_WORKLOAD_COUNT + 1];
@@ -245,7 +219,7 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 		if (strcmp(s, "true") == 0)
 			*out = 1;
 		else if (strcmp(s, "false") != 0)
-			return fail_node(d, n, "\"%s\" is not a boolean (write true or false)", s);
+			return sc_cfg_fail_node(d, n, "\"%s\" is not a boolean (write true or false)", s);
 		return 0;
 	case CFG_VT_UINT: {
 		const char *p = s + (*s == '-' || *s == '+');
@@ -253,9 +227,9 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 
 		err = parse_digits(p, strlen(p), &v);
 		if (err == -EINVAL)
-			return fail_node(d, n, "\"%s\" is not a whole number", s);
+			return sc_cfg_fail_node(d, n, "\"%s\" is not a whole number", s);
 		if (err || (*s == '-' && v) || v < def->min || v > def->max)
-			return fail_node(d, n, "%s is out of range (%" PRIu64 "..%" PRIu64 ")", s,
+			return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "..%" PRIu64 ")", s,
 					 def->min, def->max);
 		*out = v;
 		return 0;
@@ -268,12 +242,12 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 			len -= 2;
 		err = parse_digits(s, len, &v);
 		if (err == -EINVAL)
-			return fail_node(d, n,
+			return sc_cfg_fail_node(d, n,
 					 "\"%s\" is not a rate (write I/Os per second per rank: "
 					 "5000/s, or 0 for a closed loop)",
 					 s);
 		if (err || v < def->min || v > def->max)
-			return fail_node(d, n, "%s is out of range (%" PRIu64 "/s..%" PRIu64 "/s)",
+			return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "/s..%" PRIu64 "/s)",
 					 s, def->min, def->max);
 		*out = v;
 		return 0;
@@ -284,12 +258,12 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 
 		/* Decimal only: no "inf", "nan", hex or blanks. */
 		if (strspn(s, "0123456789.eE+-") != strlen(s))
-			return fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
+			return sc_cfg_fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
 		v = strtod(s, &end);
 		if (end == s || *end)
-			return fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
+			return sc_cfg_fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
 		if (!(v > 0 && v <= 1))
-			return fail_node(d, n, "%s is out of range (more than 0, at most 1)", s);
+			return sc_cfg_fail_node(d, n, "%s is out of range (more than 0, at most 1)", s);
 		memcpy(out, &v, sizeof(v));
 		return 0;
 	}
@@ -298,14 +272,14 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 	case CFG_VT_SIZE:
 		err = sc_parse_size(s, out);
 		if (err == -ERANGE)
-			return fail_node(d, n, "\"%s\" is too large", s);
+			return sc_cfg_fail_node(d, n, "\"%s\" is too large", s);
 		if (err)
-			return fail_node(d, n, "\"%s\" is not a size (try 4KiB, 1MiB)", s);
+			return sc_cfg_fail_node(d, n, "\"%s\" is not a size (try 4KiB, 1MiB)", s);
 		if (*out < def->min || *out > def->max) {
 			if (def->max == UINT64_MAX)
-				return fail_node(d, n, "%s is out of range (at least %s)", s,
+				return sc_cfg_fail_node(d, n, "%s is out of range (at least %s)", s,
 						 sc_cfg_fmt_size(a, sizeof(a), def->min));
-			return fail_node(d, n, "%s is out of range (%s..%s)", s,
+			return sc_cfg_fail_node(d, n, "%s is out of range (%s..%s)", s,
 					 sc_cfg_fmt_size(a, sizeof(a), def->min),
 					 sc_cfg_fmt_size(b, sizeof(b), def->max));
 		}
@@ -313,14 +287,14 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 	case CFG_VT_DURATION:
 		err = sc_parse_duration(s, out);
 		if (err == -ERANGE)
-			return fail_node(d, n, "\"%s\" is too long (at most %" PRIu64 " days)", s,
+			return sc_cfg_fail_node(d, n, "\"%s\" is too long (at most %" PRIu64 " days)", s,
 					 def->max / NS_PER_DAY);
 		if (err)
-			return fail_node(d, n, "\"%s\" is not a duration (try 10s, 500ms, 2m)", s);
+			return sc_cfg_fail_node(d, n, "\"%s\" is not a duration (try 10s, 500ms, 2m)", s);
 		if (*out < def->min)
-			return fail_node(d, n, "%s is too short (more than 0 is needed)", s);
+			return sc_cfg_fail_node(d, n, "%s is too short (more than 0 is needed)", s);
 		if (*out > def->max)
-			return fail_node(d, n, "%s is too long (at most %" PRIu64 " days)", s,
+			return sc_cfg_fail_node(d, n, "%s is too long (at most %" PRIu64 " days)", s,
 					 def->max / NS_PER_DAY);
 		return 0;
 	}
@@ -340,23 +314,23 @@ int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct
 		return sc_cfg_parse_scalar(d, n, def, &sw->v[0]);
 	}
 	if (!n->nitems)
-		return fail_node(d, n, "empty list (give one value or a list of values)");
+		return sc_cfg_fail_node(d, n, "empty list (give one value or a list of values)");
 	if (n->nitems > CFG_MAX_SWEEP_VALUES)
-		return fail_node(d, n, "%u values (a sweep takes at most %u)", n->nitems,
+		return sc_cfg_fail_node(d, n, "%u values (a sweep takes at most %u)", n->nitems,
 				 CFG_MAX_SWEEP_VALUES);
 	sw->list = true;
 	for (uint32_t i = 0; i < n->nitems; i++) {
 		const struct cfg_node *it = n->items[i];
 
 		if (it->kind != CFG_SCALAR)
-			return fail_node(d, it, "expected %s, got %s", type_word(def->type),
+			return sc_cfg_fail_node(d, it, "expected %s, got %s", type_word(def->type),
 					 sc_cfg_kind_word(it));
 		err = sc_cfg_parse_scalar(d, it, def, &sw->v[i]);
 		if (err)
 			return err;
 		for (uint32_t j = 0; j < i; j++)
 			if (sw->v[j] == sw->v[i])
-				return fail_node(d, it, "\"%s\" is listed twice (also at %s)",
+				return sc_cfg_fail_node(d, it, "\"%s\" is listed twice (also at %s)",
 						 it->str, n->items[j]->path);
 		sw->node[i] = it;
 		sw->n++;
