@@ -155,54 +155,171 @@ static bool name_char_ok(char ch)
 	       ch == '_' || ch == '.' || ch == '-';
 }
 
+/* A phase name: it names a directory of the run, so it may not be "." or
+ * "..", nor start with _ . or -. */
+static int parse_name(struct cfg_doc *d, const struct cfg_node *n)
+{
+	const char *s = n->str;
+
+	if (!*s)
+		return sc_cfg_fail_node(d, n, "empty phase name");
+	if (strlen(s) > CFG_MAX_NAME_LEN)
+		return sc_cfg_fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
+					CFG_MAX_NAME_LEN);
+	for (const char *p = s; *p; p++)
+		if (!name_char_ok(*p) || (p == s && (*p == '_' || *p == '.' || *p == '-')))
+			return sc_cfg_fail_node(d, n,
+						"\"%s\" is not a phase name (start with a letter or "
+						"digit, then use letters, digits, _ . and -)",
+						s);
+	return 0;
+}
+
+static int parse_workload(struct cfg_doc *d, const struct cfg_node *n, uint64_t *out)
+{
+	const char *workloads[SC_WORKLOAD_COUNT + 1];
+
+	for (int w = 0; w < SC_WORKLOAD_COUNT; w++)
+		workloads[w] = sc_workload_name((enum sc_workload)w);
+	workloads[SC_WORKLOAD_COUNT] = NULL;
+	return parse_named(d, n, sc_workload_parse, workloads, "a workload", out);
+}
+
+static int parse_bool(struct cfg_doc *d, const struct cfg_node *n, uint64_t *out)
+{
+	if (strcmp(n->str, "true") == 0)
+		*out = 1;
+	else if (strcmp(n->str, "false") != 0)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a boolean (write true or false)",
+					n->str);
+	return 0;
+}
+
+/* A whole number in def's range; "-0" and "+N" are numbers too. */
+static int parse_uint(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		      uint64_t *out)
+{
+	const char *s = n->str, *p = s + (*s == '-' || *s == '+');
+	uint64_t v = 0;
+	int err = parse_digits(p, strlen(p), &v);
+
+	if (err == -EINVAL)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a whole number", s);
+	if (err || (*s == '-' && v) || v < def->min || v > def->max)
+		return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "..%" PRIu64 ")", s,
+					def->min, def->max);
+	*out = v;
+	return 0;
+}
+
+/* I/Os per second per rank: "5000/s" or "5000". */
+static int parse_rate(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		      uint64_t *out)
+{
+	const char *s = n->str;
+	size_t len = strlen(s);
+	uint64_t v = 0;
+	int err;
+
+	if (len > 2 && strcmp(s + len - 2, "/s") == 0)
+		len -= 2;
+	err = parse_digits(s, len, &v);
+	if (err == -EINVAL)
+		return sc_cfg_fail_node(d, n,
+					"\"%s\" is not a rate (write I/Os per second per rank: "
+					"5000/s, or 0 for a closed loop)",
+					s);
+	if (err || v < def->min || v > def->max)
+		return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "/s..%" PRIu64 "/s)",
+					s, def->min, def->max);
+	*out = v;
+	return 0;
+}
+
+/* A number in (0, 1], its double's bits into *out. */
+static int parse_fraction(struct cfg_doc *d, const struct cfg_node *n, uint64_t *out)
+{
+	const char *s = n->str;
+	char *end;
+	double v;
+
+	/* Decimal only: no "inf", "nan", hex or blanks. */
+	if (strspn(s, "0123456789.eE+-") != strlen(s))
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
+	if (!(v > 0 && v <= 1))
+		return sc_cfg_fail_node(d, n, "%s is out of range (more than 0, at most 1)", s);
+	memcpy(out, &v, sizeof(v));
+	return 0;
+}
+
+static int parse_size(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		      uint64_t *out)
+{
+	const char *s = n->str;
+	char a[32], b[32];
+	int err = sc_parse_size(s, out);
+
+	if (err == -ERANGE)
+		return sc_cfg_fail_node(d, n, "\"%s\" is too large", s);
+	if (err)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a size (try 4KiB, 1MiB)", s);
+	if (*out >= def->min && *out <= def->max)
+		return 0;
+	if (def->max == UINT64_MAX)
+		return sc_cfg_fail_node(d, n, "%s is out of range (at least %s)", s,
+					sc_cfg_fmt_size(a, sizeof(a), def->min));
+	return sc_cfg_fail_node(d, n, "%s is out of range (%s..%s)", s,
+				sc_cfg_fmt_size(a, sizeof(a), def->min),
+				sc_cfg_fmt_size(b, sizeof(b), def->max));
+}
+
+static int parse_duration(struct cfg_doc *d, const struct cfg_node *n,
+			  const struct cfg_keydef *def, uint64_t *out)
+{
+	const char *s = n->str;
+	int err = sc_parse_duration(s, out);
+
+	if (err == -ERANGE)
+		return sc_cfg_fail_node(d, n, "\"%s\" is too long (at most %" PRIu64 " days)", s,
+					def->max / NS_PER_DAY);
+	if (err)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a duration (try 10s, 500ms, 2m)", s);
+	if (*out < def->min)
+		return sc_cfg_fail_node(d, n, "%s is too short (more than 0 is needed)", s);
+	if (*out > def->max)
+		return sc_cfg_fail_node(d, n, "%s is too long (at most %" PRIu64 " days)", s,
+					def->max / NS_PER_DAY);
+	return 0;
+}
+
 /* One scalar of type def into *out (text types: checked, left in the
  * node).  0 or -EINVAL. */
 int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
-		     uint64_t *out)
+			uint64_t *out)
 {
-	char a[32], b[32];
-	const char *s;
-	int err;
-
 	if (n->kind != CFG_SCALAR)
 		return sc_cfg_fail_node(d, n, "expected %s, got %s%s", type_word(def->type),
-				 sc_cfg_kind_word(n),
-				 n->kind == CFG_SEQ && def->phase && !def->sweep
-				     ? " (only rw, bs and iodepth can be swept)"
-				     : "");
+					sc_cfg_kind_word(n),
+					n->kind == CFG_SEQ && def->phase && !def->sweep
+					    ? " (only rw, bs and iodepth can be swept)"
+					    : "");
 	/* "null" is an engine's name before it is YAML's null. */
 	if (sc_cfg_is_null(n) && !(def->type == CFG_VT_ENGINE && strcmp(n->str, "null") == 0))
 		return sc_cfg_fail_node(d, n, "no value given (expected %s)", type_word(def->type));
-	s = n->str;
 	*out = 0;
 	switch (def->type) {
 	case CFG_VT_NAME:
-		if (!*s)
-			return sc_cfg_fail_node(d, n, "empty phase name");
-		if (strlen(s) > CFG_MAX_NAME_LEN)
-			return sc_cfg_fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
-					 CFG_MAX_NAME_LEN);
-		/* a name is a directory name in the run: "." or ".." would leave it */
-		for (const char *p = s; *p; p++)
-			if (!name_char_ok(*p) || (p == s && (*p == '_' || *p == '.' || *p == '-')))
-				return sc_cfg_fail_node(
-				    d, n,
-				    "\"%s\" is not a phase name (start with a letter or digit, "
-				    "then use letters, digits, _ . and -)",
-				    s);
-		return 0;
+		return parse_name(d, n);
 	case CFG_VT_TEXT:
-		if (!*s)
-			return sc_cfg_fail_node(d, n, "empty value (expected %s)", type_word(def->type));
+		if (!*n->str)
+			return sc_cfg_fail_node(d, n, "empty value (expected %s)",
+						type_word(def->type));
 		return 0;
-	case CFG_VT_WORKLOAD: {
-		const char *workloads[SC_WORKLOAD_COUNT + 1];
-
-		for (int w = 0; w < SC_WORKLOAD_COUNT; w++)
-			workloads[w] = sc_workload_name((enum sc_workload)w);
-		workloads[SC_WORKLOAD_COUNT] = NULL;
-		return parse_named(d, n, sc_workload_parse, workloads, "a workload", out);
-	}
+	case CFG_VT_WORKLOAD:
+		return parse_workload(d, n, out);
 	case CFG_VT_RW:
 		return parse_named(d, n, sc_rw_parse, rw_list, "an rw pattern", out);
 	case CFG_VT_ENGINE:
@@ -216,87 +333,19 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 		return parse_named(d, n, sc_on_error_parse, on_error_list, "an on_error mode",
 				   out);
 	case CFG_VT_BOOL:
-		if (strcmp(s, "true") == 0)
-			*out = 1;
-		else if (strcmp(s, "false") != 0)
-			return sc_cfg_fail_node(d, n, "\"%s\" is not a boolean (write true or false)", s);
-		return 0;
-	case CFG_VT_UINT: {
-		const char *p = s + (*s == '-' || *s == '+');
-		uint64_t v = 0;
-
-		err = parse_digits(p, strlen(p), &v);
-		if (err == -EINVAL)
-			return sc_cfg_fail_node(d, n, "\"%s\" is not a whole number", s);
-		if (err || (*s == '-' && v) || v < def->min || v > def->max)
-			return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "..%" PRIu64 ")", s,
-					 def->min, def->max);
-		*out = v;
-		return 0;
-	}
-	case CFG_VT_RATE: {
-		size_t len = strlen(s);
-		uint64_t v = 0;
-
-		if (len > 2 && strcmp(s + len - 2, "/s") == 0)
-			len -= 2;
-		err = parse_digits(s, len, &v);
-		if (err == -EINVAL)
-			return sc_cfg_fail_node(d, n,
-					 "\"%s\" is not a rate (write I/Os per second per rank: "
-					 "5000/s, or 0 for a closed loop)",
-					 s);
-		if (err || v < def->min || v > def->max)
-			return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "/s..%" PRIu64 "/s)",
-					 s, def->min, def->max);
-		*out = v;
-		return 0;
-	}
-	case CFG_VT_FRACTION: {
-		char *end;
-		double v;
-
-		/* Decimal only: no "inf", "nan", hex or blanks. */
-		if (strspn(s, "0123456789.eE+-") != strlen(s))
-			return sc_cfg_fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
-		v = strtod(s, &end);
-		if (end == s || *end)
-			return sc_cfg_fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
-		if (!(v > 0 && v <= 1))
-			return sc_cfg_fail_node(d, n, "%s is out of range (more than 0, at most 1)", s);
-		memcpy(out, &v, sizeof(v));
-		return 0;
-	}
+		return parse_bool(d, n, out);
+	case CFG_VT_UINT:
+		return parse_uint(d, n, def, out);
+	case CFG_VT_RATE:
+		return parse_rate(d, n, def, out);
+	case CFG_VT_FRACTION:
+		return parse_fraction(d, n, out);
 	case CFG_VT_MODEL:
 		return parse_model(d, n);
 	case CFG_VT_SIZE:
-		err = sc_parse_size(s, out);
-		if (err == -ERANGE)
-			return sc_cfg_fail_node(d, n, "\"%s\" is too large", s);
-		if (err)
-			return sc_cfg_fail_node(d, n, "\"%s\" is not a size (try 4KiB, 1MiB)", s);
-		if (*out < def->min || *out > def->max) {
-			if (def->max == UINT64_MAX)
-				return sc_cfg_fail_node(d, n, "%s is out of range (at least %s)", s,
-						 sc_cfg_fmt_size(a, sizeof(a), def->min));
-			return sc_cfg_fail_node(d, n, "%s is out of range (%s..%s)", s,
-					 sc_cfg_fmt_size(a, sizeof(a), def->min),
-					 sc_cfg_fmt_size(b, sizeof(b), def->max));
-		}
-		return 0;
+		return parse_size(d, n, def, out);
 	case CFG_VT_DURATION:
-		err = sc_parse_duration(s, out);
-		if (err == -ERANGE)
-			return sc_cfg_fail_node(d, n, "\"%s\" is too long (at most %" PRIu64 " days)", s,
-					 def->max / NS_PER_DAY);
-		if (err)
-			return sc_cfg_fail_node(d, n, "\"%s\" is not a duration (try 10s, 500ms, 2m)", s);
-		if (*out < def->min)
-			return sc_cfg_fail_node(d, n, "%s is too short (more than 0 is needed)", s);
-		if (*out > def->max)
-			return sc_cfg_fail_node(d, n, "%s is too long (at most %" PRIu64 " days)", s,
-					 def->max / NS_PER_DAY);
-		return 0;
+		return parse_duration(d, n, def, out);
 	}
 	return 0;
 }
