@@ -91,7 +91,8 @@ static int fill_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, uint
 
 /* Cell `cell` of checkpoint phase i: checkpoints 1..N written, then (with
  * restore) read back 1..N.  The file list decides the bytes. */
-static int fill_ckpt_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, struct sc_phase *ph)
+static int fill_ckpt_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell,
+			  struct sc_phase *ph)
 {
 	uint32_t n = (uint32_t)pv->checkpoints, k = cell % n + 1;
 	bool restore = cell >= n;

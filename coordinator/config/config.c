@@ -25,8 +25,8 @@ static int check_root(struct cfg_check *c)
 	return 0;
 }
 
-int sc_cfg_section_list(struct cfg_check *c, const char *name, const char *one,
-			const char *example, const struct cfg_node **out)
+int sc_cfg_section_list(struct cfg_check *c, const char *name, const char *one, const char *example,
+			const struct cfg_node **out)
 {
 	const struct cfg_node *root = c->d->root;
 	const struct cfg_node *list = sc_cfg_map_get(root, name);

@@ -66,8 +66,8 @@ void sc_cfg_doc_exit(struct cfg_doc *d);
 
 /* Formats "FILE:LINE:COL: PATH: message" (or "--set KEY=VALUE: PATH: ...")
  * into d->err once; later calls keep the first message.  Returns -EINVAL. */
-int sc_cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+int sc_cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt,
+		...) __attribute__((format(printf, 4, 5)));
 
 /* sc_cfg_fail at node n: its location and path.  Returns -EINVAL. */
 int sc_cfg_fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
@@ -121,11 +121,12 @@ char *sc_cfg_path_index(const char *parent, uint32_t i);
 /* Parses one YAML document from buf into *out (an empty mapping for an
  * empty document); set: the --set argument it came from, or NULL. */
 int sc_cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
-		     struct cfg_node **out);
+			struct cfg_node **out);
 
 /* One step down from cur along *rest ("0.bs", "seqwrite.bs"): the child,
  * or NULL; *rest moves past the component(s) used. */
-struct cfg_node *sc_cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, const char **rest);
+struct cfg_node *sc_cfg_step(const struct cfg_doc *d, const struct cfg_node *cur,
+			     const char **rest);
 
 /* ---- typed values (value.c) ---- */
 
@@ -171,11 +172,11 @@ struct cfg_sweep {
  * name is looked up and left in n->str; a fraction gives the bits of its
  * double, to be copied out with memcpy). */
 int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
-		     uint64_t *out);
+			uint64_t *out);
 
 /* A swept key: one value, or a list of distinct values. */
 int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
-		    struct cfg_sweep *sw);
+		       struct cfg_sweep *sw);
 
 /* "4KiB", "1MiB", "1000B": the shortest exact spelling of a size. */
 const char *sc_cfg_fmt_size(char *buf, size_t len, uint64_t v);

@@ -33,7 +33,6 @@
 #define INGEST_JOBS	    8u
 #define INGEST_IODEPTH	    64u
 
-
 /* The built-in defaults of a phase of pv->workload. */
 void sc_cfg_builtin_defaults(struct cfg_phase *pv, uint32_t i)
 {
@@ -90,7 +89,7 @@ int sc_cfg_parse_defaults(struct cfg_check *c)
 		return 0;
 	if (dm->kind != CFG_MAP)
 		return sc_cfg_fail_node(c->d, dm, "expected a mapping of phase keys, got %s",
-				 sc_cfg_kind_word(dm));
+					sc_cfg_kind_word(dm));
 	for (uint32_t j = 0; !err && j < dm->npairs; j++) {
 		const struct cfg_pair *p = &dm->pairs[j];
 		int k = sc_cfg_key_index(p->key, sc_cfg_phase_keys);
@@ -102,9 +101,9 @@ int sc_cfg_parse_defaults(struct cfg_check *c)
 			break;
 		}
 		if (k == PK_NAME) {
-			err =
-			    sc_cfg_fail(c->d, &p->kloc, p->val->path,
-				     "a name cannot be a default (give each phase its own name:)");
+			err = sc_cfg_fail(
+			    c->d, &p->kloc, p->val->path,
+			    "a name cannot be a default (give each phase its own name:)");
 			break;
 		}
 		/* A default must be a value of the key in some workload; it

@@ -394,7 +394,8 @@ static void workload_keys(uint64_t w, const char *keys[PK_COUNT + 1])
 	keys[n] = NULL;
 }
 
-int sc_cfg_unknown_key(struct cfg_check *c, const struct cfg_pair *p, const char *section, uint64_t w)
+int sc_cfg_unknown_key(struct cfg_check *c, const struct cfg_pair *p, const char *section,
+		       uint64_t w)
 {
 	const char *wkeys[PK_COUNT + 1];
 	const char *const *known = strcmp(section, "target") == 0 ? sc_cfg_target_keys
@@ -410,11 +411,12 @@ int sc_cfg_unknown_key(struct cfg_check *c, const struct cfg_pair *p, const char
 		return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (did you mean %s?)", near);
 	if (strcmp(section, "target") == 0 && sc_cfg_key_in(p->key, sc_cfg_phase_keys))
 		return sc_cfg_fail(c->d, &p->kloc, path,
-				"unknown key (%s is a phase key; a target takes %s)", p->key,
-				sc_cfg_join(list, sizeof(list), sc_cfg_target_keys));
+				   "unknown key (%s is a phase key; a target takes %s)", p->key,
+				   sc_cfg_join(list, sizeof(list), sc_cfg_target_keys));
 	if (strcmp(section, "target") != 0 && sc_cfg_key_in(p->key, sc_cfg_target_keys))
 		return sc_cfg_fail(c->d, &p->kloc, path,
-				"unknown key (%s is a target key; set it under targets:)", p->key);
+				   "unknown key (%s is a target key; set it under targets:)",
+				   p->key);
 	if (strcmp(section, "top") == 0 && sc_cfg_key_in(p->key, sc_cfg_phase_keys))
 		return sc_cfg_fail(
 		    c->d, &p->kloc, path,
@@ -422,20 +424,21 @@ int sc_cfg_unknown_key(struct cfg_check *c, const struct cfg_pair *p, const char
 		    p->key);
 	if (strcmp(section, "top") == 0)
 		return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (the config takes %s)",
-				sc_cfg_join(list, sizeof(list), sc_cfg_top_keys));
+				   sc_cfg_join(list, sizeof(list), sc_cfg_top_keys));
 	if (strcmp(section, "target") == 0)
 		return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (a target takes %s)",
-				sc_cfg_join(list, sizeof(list), sc_cfg_target_keys));
+				   sc_cfg_join(list, sizeof(list), sc_cfg_target_keys));
 	if (strcmp(section, "defaults") == 0)
 		return sc_cfg_fail(c->d, &p->kloc, path,
-				"unknown key (no workload takes it; the phase keys are %s)",
-				sc_cfg_join(list, sizeof(list), sc_cfg_phase_keys));
+				   "unknown key (no workload takes it; the phase keys are %s)",
+				   sc_cfg_join(list, sizeof(list), sc_cfg_phase_keys));
 	return sc_cfg_fail(c->d, &p->kloc, path, "unknown key (a phase takes, for workload %s: %s)",
-			sc_workload_name((enum sc_workload)w),
-			sc_cfg_join(list, sizeof(list), known));
+			   sc_workload_name((enum sc_workload)w),
+			   sc_cfg_join(list, sizeof(list), known));
 }
 
-int sc_cfg_wrong_workload(struct cfg_check *c, const struct cfg_pair *p, const struct cfg_phase *pv, enum pkey k)
+int sc_cfg_wrong_workload(struct cfg_check *c, const struct cfg_pair *p, const struct cfg_phase *pv,
+			  enum pkey k)
 {
 	const char *wname = sc_workload_name((enum sc_workload)pv->workload);
 	const char *from =
@@ -446,11 +449,11 @@ int sc_cfg_wrong_workload(struct cfg_check *c, const struct cfg_pair *p, const s
 	for (size_t h = 0; h < sizeof(key_hints) / sizeof(key_hints[0]); h++)
 		if (key_hints[h].w == pv->workload && key_hints[h].key == k)
 			return sc_cfg_fail(c->d, &p->kloc, p->val->path,
-					"not a key of workload %s%s (use %s here; %s is for "
-					"workload %s)",
-					wname, from, sc_cfg_phase_keys[key_hints[h].use], p->key,
-					owners);
+					   "not a key of workload %s%s (use %s here; %s is for "
+					   "workload %s)",
+					   wname, from, sc_cfg_phase_keys[key_hints[h].use], p->key,
+					   owners);
 	return sc_cfg_fail(c->d, &p->kloc, p->val->path,
-			"not a key of workload %s%s (%s is for workload %s)", wname, from, p->key,
-			owners);
+			   "not a key of workload %s%s (%s is for workload %s)", wname, from,
+			   p->key, owners);
 }

@@ -62,8 +62,9 @@ static int check_mem_budget(struct cfg_check *c, uint32_t i, const struct cfg_ph
 		qi = pv->iodepth.v[q] > pv->iodepth.v[qi] ? q : qi;
 	for (uint32_t k = 1; k < pv->bs.n; k++)
 		bi = pv->bs.v[k] > pv->bs.v[bi] ? k : bi;
-	unit = uk == PK_BLOCK_SIZE ? pv->block_size : uk == PK_SAMPLE_SIZE ? pv->sample_size
-									  : pv->bs.v[bi];
+	unit = uk == PK_BLOCK_SIZE    ? pv->block_size
+	       : uk == PK_SAMPLE_SIZE ? pv->sample_size
+				      : pv->bs.v[bi];
 	over = __builtin_mul_overflow(pv->jobs, pv->iodepth.v[qi], &bufs) ||
 	       __builtin_mul_overflow(bufs, unit, &bufs) ||
 	       __builtin_add_overflow(bufs, series, &total);
@@ -88,13 +89,13 @@ static int check_mem_budget(struct cfg_check *c, uint32_t i, const struct cfg_ph
 	} else {
 		snprintf(todo, sizeof(todo), "lower jobs, iodepth or %s", sc_cfg_phase_keys[uk]);
 	}
-	return sc_cfg_fail_value(c, pv, i, n, n == pv->src[PK_RUNTIME] && n ? PK_RUNTIME : PK_IODEPTH,
-			  "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O buffers%s "
-			  "per rank, more than %s %s%s (%s, or %s memory_per_rank)",
-			  pv->jobs, pv->iodepth.v[qi], sc_cfg_phase_keys[uk],
-			  sc_cfg_fmt_size(a, sizeof(a), unit), b, what,
-			  c->mem_node ? "memory_per_rank" : "the default memory budget of", m,
-			  c->mem_node ? "" : " per rank", todo, c->mem_node ? "raise" : "set");
+	return sc_cfg_fail_value(
+	    c, pv, i, n, n == pv->src[PK_RUNTIME] && n ? PK_RUNTIME : PK_IODEPTH,
+	    "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O buffers%s "
+	    "per rank, more than %s %s%s (%s, or %s memory_per_rank)",
+	    pv->jobs, pv->iodepth.v[qi], sc_cfg_phase_keys[uk], sc_cfg_fmt_size(a, sizeof(a), unit),
+	    b, what, c->mem_node ? "memory_per_rank" : "the default memory budget of", m,
+	    c->mem_node ? "" : " per rank", todo, c->mem_node ? "raise" : "set");
 }
 
 /* An io or kvcache phase's bytes per rank (jobs x size, jobs x io_size)
@@ -110,21 +111,23 @@ static int check_io_limits(struct cfg_check *c, uint32_t i, const struct cfg_pha
 
 		if (!__builtin_mul_overflow(bytes, pv->jobs, &v))
 			continue;
-		return sc_cfg_fail_value(c, pv, i, pv->src[sized[s]], sized[s],
-				  "jobs %" PRIu64 " x %s %s is more than 2^64 bytes per rank "
-				  "(lower %s or jobs)",
-				  pv->jobs, sc_cfg_phase_keys[sized[s]],
-				  sc_cfg_fmt_size(a, sizeof(a), bytes), sc_cfg_phase_keys[sized[s]]);
+		return sc_cfg_fail_value(
+		    c, pv, i, pv->src[sized[s]], sized[s],
+		    "jobs %" PRIu64 " x %s %s is more than 2^64 bytes per rank "
+		    "(lower %s or jobs)",
+		    pv->jobs, sc_cfg_phase_keys[sized[s]], sc_cfg_fmt_size(a, sizeof(a), bytes),
+		    sc_cfg_phase_keys[sized[s]]);
 	}
 	/* The ramp runs first, unmeasured: one as long as the measurement or
 	 * longer is a mix-up (warm up with a phase of its own instead). */
 	if (pv->runtime && pv->ramp >= pv->runtime)
-		return sc_cfg_fail_value(c, pv, i, pv->src[PK_RAMP], PK_RAMP,
-				  "ramp %s is not shorter than runtime %s (the ramp runs "
-				  "before the measured runtime: shorten it, or precondition in "
-				  "a phase of its own)",
-				  sc_fmt_duration(a, sizeof(a), pv->ramp),
-				  sc_fmt_duration(b, sizeof(b), pv->runtime));
+		return sc_cfg_fail_value(
+		    c, pv, i, pv->src[PK_RAMP], PK_RAMP,
+		    "ramp %s is not shorter than runtime %s (the ramp runs "
+		    "before the measured runtime: shorten it, or precondition in "
+		    "a phase of its own)",
+		    sc_fmt_duration(a, sizeof(a), pv->ramp),
+		    sc_fmt_duration(b, sizeof(b), pv->runtime));
 	return 0;
 }
 

@@ -39,24 +39,24 @@ static const uint32_t dtype_bytes[] = {2, 2, 4};
 
 /* Reports key p of a nested mapping (an inline model, inject) that is not
  * among keys; what names the mapping ("an inline model"). */
-static int unknown_nested_key(struct cfg_check *c, const struct cfg_pair *p, const char *const *keys,
-			      const char *what)
+static int unknown_nested_key(struct cfg_check *c, const struct cfg_pair *p,
+			      const char *const *keys, const char *what)
 {
 	const char *near = sc_cfg_nearest(p->key, keys, (size_t)-1);
 	char known[160];
 
 	if (near)
 		return sc_cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (did you mean %s?)",
-				near);
+				   near);
 	return sc_cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (%s takes %s)", what,
-			sc_cfg_join(known, sizeof(known), keys));
+			   sc_cfg_join(known, sizeof(known), keys));
 }
 
 int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
 {
 	/* Bounded so that any model accepted is sized in little time. */
 	static const uint64_t dim_max[MK_COUNT] = {
-	    [MK_LAYERS] = SC_CKPT_MAX_LAYERS, [MK_HIDDEN] = SC_CKPT_MAX_HIDDEN,
+	    [MK_LAYERS] = SC_CKPT_MAX_LAYERS,  [MK_HIDDEN] = SC_CKPT_MAX_HIDDEN,
 	    [MK_FFN_HIDDEN] = SC_CKPT_MAX_FFN, [MK_HEADS] = SC_CKPT_MAX_HEADS,
 	    [MK_KV_HEADS] = SC_CKPT_MAX_HEADS, [MK_VOCAB] = SC_CKPT_MAX_VOCAB,
 	};
@@ -98,12 +98,14 @@ int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct c
 		k = sc_cfg_key_index(p->val->str, dtype_names);
 		if (k < 0)
 			return sc_cfg_fail_node(c->d, p->val, "\"%s\" is not a dtype (known: %s)",
-					 p->val->str, sc_cfg_join(known, sizeof(known), dtype_names));
+						p->val->str,
+						sc_cfg_join(known, sizeof(known), dtype_names));
 		dtype = dtype_bytes[k];
 	}
 	for (int k = 0; k < MK_COUNT; k++)
 		if (!given[k] && k != MK_KV_HEADS && k != MK_DTYPE)
-			return sc_cfg_fail_node(c->d, n,
+			return sc_cfg_fail_node(
+			    c->d, n,
 			    "the inline model has no %s (give layers, hidden, ffn_hidden, "
 			    "heads and vocab; kv_heads defaults to heads, dtype to bf16)",
 			    model_keys[k]);
@@ -123,9 +125,10 @@ int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct c
 /* The keys of inject. */
 enum ikey { IK_EVERY, IK_PROBABILITY, IK_ERRNO, IK_COUNT };
 
-static const char *const inject_keys[IK_COUNT + 1] = {
-    [IK_EVERY] = "every", [IK_PROBABILITY] = "probability", [IK_ERRNO] = "errno",
-    [IK_COUNT] = NULL};
+static const char *const inject_keys[IK_COUNT + 1] = {[IK_EVERY] = "every",
+						      [IK_PROBABILITY] = "probability",
+						      [IK_ERRNO] = "errno",
+						      [IK_COUNT] = NULL};
 
 /* Largest errno inject takes as a number: every one below it is counted
  * on its own in results. */
@@ -150,8 +153,9 @@ static int parse_errno(struct cfg_check *c, const struct cfg_node *n, int32_t *o
 		unsigned long v = strtoul(n->str, &end, 10);
 
 		if (*end || v < 1 || v > INJECT_ERRNO_MAX)
-			return sc_cfg_fail_node(c->d, n, "%s is not an errno (a name such as EIO, or 1..%d)",
-					 n->str, INJECT_ERRNO_MAX);
+			return sc_cfg_fail_node(c->d, n,
+						"%s is not an errno (a name such as EIO, or 1..%d)",
+						n->str, INJECT_ERRNO_MAX);
 		*out = (int32_t)v;
 		return 0;
 	}
@@ -169,12 +173,13 @@ static int parse_errno(struct cfg_check *c, const struct cfg_node *n, int32_t *o
 	names[nnames] = NULL;
 	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
-		return sc_cfg_fail_node(c->d, n, "\"%s\" is not an errno name (did you mean %s?)", n->str,
-				 near);
-	return sc_cfg_fail_node(c->d, n,
-			 "\"%s\" is not an errno name (a drive returns e.g. EIO, ENOSPC, EILSEQ, "
-			 "ENODATA, ETIMEDOUT, EROFS; or give a number 1..%d)",
-			 n->str, INJECT_ERRNO_MAX);
+		return sc_cfg_fail_node(c->d, n, "\"%s\" is not an errno name (did you mean %s?)",
+					n->str, near);
+	return sc_cfg_fail_node(
+	    c->d, n,
+	    "\"%s\" is not an errno name (a drive returns e.g. EIO, ENOSPC, EILSEQ, "
+	    "ENODATA, ETIMEDOUT, EROFS; or give a number 1..%d)",
+	    n->str, INJECT_ERRNO_MAX);
 }
 
 int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
@@ -187,10 +192,11 @@ int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct 
 	int err;
 
 	if (n->kind != CFG_MAP)
-		return sc_cfg_fail_node(c->d, n,
-				 "expected a mapping {every: N, errno: EIO} or {probability: P, "
-				 "errno: EIO}, got %s",
-				 sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "expected a mapping {every: N, errno: EIO} or {probability: P, "
+		    "errno: EIO}, got %s",
+		    sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
 	for (uint32_t j = 0; j < n->npairs; j++) {
 		const struct cfg_pair *p = &n->pairs[j];
 		int k = sc_cfg_key_index(p->key, inject_keys);
@@ -210,25 +216,28 @@ int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct 
 			memcpy(&prob, &v, sizeof(prob));
 			inj.ppm = err ? 0 : (uint32_t)(prob * PPM_PER_UNIT + 0.5);
 			if (!err && inj.ppm == 0)
-				return sc_cfg_fail_node(c->d, p->val,
-						 "%s is below one in a million (the smallest "
-						 "probability is 0.000001; or use every: N)",
-						 p->val->str);
+				return sc_cfg_fail_node(
+				    c->d, p->val,
+				    "%s is below one in a million (the smallest "
+				    "probability is 0.000001; or use every: N)",
+				    p->val->str);
 		}
 		if (err)
 			return err;
 	}
 	if (given[IK_EVERY] && given[IK_PROBABILITY]) {
-		const struct cfg_pair *later =
-		    given[IK_EVERY] > given[IK_PROBABILITY] ? given[IK_EVERY] : given[IK_PROBABILITY];
+		const struct cfg_pair *later = given[IK_EVERY] > given[IK_PROBABILITY]
+						   ? given[IK_EVERY]
+						   : given[IK_PROBABILITY];
 
 		return sc_cfg_fail(c->d, &later->kloc, later->val->path,
-				"every and probability are alternatives (keep one)");
+				   "every and probability are alternatives (keep one)");
 	}
 	if (!given[IK_EVERY] && !given[IK_PROBABILITY])
-		return sc_cfg_fail_node(c->d, n,
-				 "inject needs every: N (fail reads and writes N, 2N, ... of each "
-				 "job) or probability: P (each with probability P)");
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "inject needs every: N (fail reads and writes N, 2N, ... of each "
+		    "job) or probability: P (each with probability P)");
 	pv->inject = inj;
 	return 0;
 }

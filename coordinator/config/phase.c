@@ -13,8 +13,8 @@
  * the phase's name go around it). */
 #define VALUE_MSG_BYTES 768u
 
-int sc_cfg_fail_value(struct cfg_check *c, const struct cfg_phase *pv, uint32_t i, const struct cfg_node *n,
-		      enum pkey k, const char *fmt, ...)
+int sc_cfg_fail_value(struct cfg_check *c, const struct cfg_phase *pv, uint32_t i,
+		      const struct cfg_node *n, enum pkey k, const char *fmt, ...)
 {
 	char msg[VALUE_MSG_BYTES], path[96];
 	va_list ap;
@@ -36,7 +36,8 @@ static bool is_bool_text(const struct cfg_node *n)
 	       (strcmp(n->str, "true") == 0 || strcmp(n->str, "false") == 0);
 }
 
-int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey k, const struct cfg_node *n)
+int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey k,
+			   const struct cfg_node *n)
 {
 	const struct cfg_keydef def = sc_cfg_key_def(pv->workload, k);
 	uint64_t *dst[PK_COUNT] = {
@@ -81,21 +82,24 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 
 	pv->src[k] = n;
 	if (n->kind == CFG_SEQ && !sc_cfg_sweeps(pv->workload))
-		return sc_cfg_fail_node(c->d, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
+		return sc_cfg_fail_node(
+		    c->d, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
 		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "a checkpoint" : "an ingest",
 		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
 		    in, inname);
 	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
 	    !sc_cfg_is_null(n) && !is_bool_text(n))
-		return sc_cfg_fail_node(c->d, n,
-				 "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
-				 "write true or false; fsync: N is for io and kvcache phases)%s%s",
-				 n->str, in, inname);
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
+		    "write true or false; fsync: N is for io and kvcache phases)%s%s",
+		    n->str, in, inname);
 	if (k == PK_FSYNC && pv->workload != SC_WORKLOAD_CHECKPOINT && is_bool_text(n))
-		return sc_cfg_fail_node(c->d, n,
-				 "\"%s\" is not a whole number (fsync: N fsyncs after every N "
-				 "writes; true or false is for checkpoint phases)%s%s",
-				 n->str, in, inname);
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "\"%s\" is not a whole number (fsync: N fsyncs after every N "
+		    "writes; true or false is for checkpoint phases)%s%s",
+		    n->str, in, inname);
 	switch (k) {
 	case PK_RW:
 		return sc_cfg_parse_sweep(c->d, n, &def, &pv->rw);
@@ -122,8 +126,7 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	}
 }
 
-int sc_cfg_parse_key_alone(struct cfg_check *c, uint64_t w, enum pkey k,
-			   const struct cfg_node *val)
+int sc_cfg_parse_key_alone(struct cfg_check *c, uint64_t w, enum pkey k, const struct cfg_node *val)
 {
 	struct cfg_phase *scratch = calloc(1, sizeof(*scratch));
 	int err;
@@ -167,8 +170,9 @@ static int parse_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 	snprintf(pv->name, sizeof(pv->name), "phase%u", i);
 	pv->workload = SC_WORKLOAD_IO;
 	if (m->kind != CFG_MAP)
-		return sc_cfg_fail_node(c->d, m, "expected a mapping of phase keys (rw:, bs:, ...), got %s",
-				 sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
+		return sc_cfg_fail_node(c->d, m,
+					"expected a mapping of phase keys (rw:, bs:, ...), got %s",
+					sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
 
 	/* The workload first: it decides which keys the phase takes and
 	 * what they default to. */
@@ -230,11 +234,11 @@ int sc_cfg_parse_phases(struct cfg_check *c)
 				continue;
 			if (b->src[PK_NAME])
 				return sc_cfg_fail_node(c->d, b->src[PK_NAME],
-						 "\"%s\" is already the name of phases.%u", b->name,
-						 j);
-			return sc_cfg_fail_node(c->d, a->src[PK_NAME],
-					 "\"%s\" is the default name of phases.%u (rename one)",
-					 a->name, i);
+							"\"%s\" is already the name of phases.%u",
+							b->name, j);
+			return sc_cfg_fail_node(
+			    c->d, a->src[PK_NAME],
+			    "\"%s\" is the default name of phases.%u (rename one)", a->name, i);
 		}
 	}
 	return 0;

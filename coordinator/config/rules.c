@@ -45,12 +45,13 @@ static int check_timeout(struct cfg_check *c, const struct cfg_phase *pv)
 
 	if (!pv->src[PK_TIMEOUT] || !pv->runtime || pv->timeout > pv->runtime + pv->ramp)
 		return 0;
-	return sc_cfg_fail_node(c->d, pv->src[PK_TIMEOUT],
-			 "timeout %s is not longer than the phase's runtime + ramp (%s): the run "
-			 "would end at it every time (leave it out: the default is runtime + ramp + "
-			 "max(30 s, 10%%))",
-			 sc_fmt_duration(t, sizeof(t), pv->timeout),
-			 sc_fmt_duration(planned, sizeof(planned), pv->runtime + pv->ramp));
+	return sc_cfg_fail_node(
+	    c->d, pv->src[PK_TIMEOUT],
+	    "timeout %s is not longer than the phase's runtime + ramp (%s): the run "
+	    "would end at it every time (leave it out: the default is runtime + ramp + "
+	    "max(30 s, 10%%))",
+	    sc_fmt_duration(t, sizeof(t), pv->timeout),
+	    sc_fmt_duration(planned, sizeof(planned), pv->runtime + pv->ramp));
 }
 
 /* Checks of an io or kvcache phase that need no target. */
@@ -60,22 +61,24 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 	char rwbuf[96];
 
 	if (!pv->src[PK_RW] && pv->workload == SC_WORKLOAD_IO)
-		return sc_cfg_fail_node(c->d, m, "no rw (one of read, write, randread, randwrite, randrw)");
+		return sc_cfg_fail_node(c->d, m,
+					"no rw (one of read, write, randread, randwrite, randrw)");
 	if (pv->own[PK_RUNTIME] && pv->own[PK_IO_SIZE])
-		return sc_cfg_fail_node(c->d, pv->src[PK_IO_SIZE],
-				 "runtime and io_size are alternatives (keep one: runtime for a "
-				 "timed phase, io_size for a fixed amount)");
+		return sc_cfg_fail_node(
+		    c->d, pv->src[PK_IO_SIZE],
+		    "runtime and io_size are alternatives (keep one: runtime for a "
+		    "timed phase, io_size for a fixed amount)");
 	if (pv->own[PK_RAMP] && !pv->src[PK_RUNTIME])
 		return sc_cfg_fail_node(c->d, pv->src[PK_RAMP],
-				 "ramp needs runtime (only timed phases ramp up)");
+					"ramp needs runtime (only timed phases ramp up)");
 	if (pv->own[PK_RWMIXREAD] && !any_rw(&pv->rw, is_randrw))
 		return sc_cfg_fail_node(c->d, pv->src[PK_RWMIXREAD],
-				 "rwmixread only applies to rw: randrw (this phase is %s)",
-				 rw_text(pv, rwbuf, sizeof(rwbuf)));
+					"rwmixread only applies to rw: randrw (this phase is %s)",
+					rw_text(pv, rwbuf, sizeof(rwbuf)));
 	if (pv->own[PK_FSYNC] && pv->fsync && !any_rw(&pv->rw, sc_rw_writes))
 		return sc_cfg_fail_node(c->d, pv->src[PK_FSYNC],
-				 "fsync needs a phase that writes (this phase is %s)",
-				 rw_text(pv, rwbuf, sizeof(rwbuf)));
+					"fsync needs a phase that writes (this phase is %s)",
+					rw_text(pv, rwbuf, sizeof(rwbuf)));
 	if (!pv->src[PK_RUNTIME] && !pv->src[PK_IO_SIZE])
 		pv->io_size = pv->size;
 	if (pv->src[PK_RUNTIME])
@@ -86,8 +89,9 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 		uint64_t cells = (uint64_t)pv->rw.n * pv->bs.n * pv->iodepth.n;
 
 		if (cells > MAX_SWEEP_CELLS)
-			return sc_cfg_fail_node(c->d, m, "the sweep has %" PRIu64 " cells (at most %u)",
-					 cells, MAX_SWEEP_CELLS);
+			return sc_cfg_fail_node(c->d, m,
+						"the sweep has %" PRIu64 " cells (at most %u)",
+						cells, MAX_SWEEP_CELLS);
 		pv->ncells = (uint32_t)cells;
 	}
 	return 0;
@@ -126,15 +130,16 @@ static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 	int err;
 
 	if (!pv->src[PK_MODEL])
-		return sc_cfg_fail_node(c->d, pv->map,
+		return sc_cfg_fail_node(
+		    c->d, pv->map,
 		    "no model (a checkpoint phase needs model: one of %s, or an inline "
 		    "mapping {layers, hidden, ffn_hidden, heads, kv_heads, vocab, "
 		    "dtype})",
 		    sc_cfg_join(known, sizeof(known), sc_ckpt_model_names()));
 	if (pv->own[PK_RESTORE_SHIFT] && !pv->restore)
 		return sc_cfg_fail_node(c->d, pv->src[PK_RESTORE_SHIFT],
-				 "restore_shift needs restore: true (it picks which node's "
-				 "checkpoint each node reads back)");
+					"restore_shift needs restore: true (it picks which node's "
+					"checkpoint each node reads back)");
 	err = check_layout(c, i, pv);
 	if (err)
 		return err;
@@ -149,9 +154,10 @@ static int check_ingest_phase(struct cfg_check *c, uint32_t i, struct cfg_phase 
 	uint64_t total;
 
 	if (pv->own[PK_RUNTIME] && pv->own[PK_EPOCHS])
-		return sc_cfg_fail_node(c->d, pv->src[PK_EPOCHS],
-				 "runtime and epochs are alternatives (keep one: runtime for a "
-				 "timed phase, epochs for whole passes over the dataset)");
+		return sc_cfg_fail_node(
+		    c->d, pv->src[PK_EPOCHS],
+		    "runtime and epochs are alternatives (keep one: runtime for a "
+		    "timed phase, epochs for whole passes over the dataset)");
 	if (pv->src[PK_RUNTIME])
 		pv->epochs = 0;
 	else
@@ -159,28 +165,30 @@ static int check_ingest_phase(struct cfg_check *c, uint32_t i, struct cfg_phase 
 	if (pv->sample_size > pv->file_size) {
 		if (ssn || !fsn)
 			return sc_cfg_fail_value(c, pv, i, ssn, PK_SAMPLE_SIZE,
-					  "%s is larger than file_size %s",
-					  sc_cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
-					  sc_cfg_fmt_size(a2, sizeof(a2), pv->file_size));
-		return sc_cfg_fail_value(c, pv, i, fsn, PK_FILE_SIZE, "%s is smaller than sample_size %s",
-				  sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size),
-				  sc_cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
+						 "%s is larger than file_size %s",
+						 sc_cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
+						 sc_cfg_fmt_size(a2, sizeof(a2), pv->file_size));
+		return sc_cfg_fail_value(c, pv, i, fsn, PK_FILE_SIZE,
+					 "%s is smaller than sample_size %s",
+					 sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size),
+					 sc_cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
 	}
 	if (pv->file_size % pv->sample_size) {
 		if (fsn || !ssn)
 			return sc_cfg_fail_value(c, pv, i, fsn, PK_FILE_SIZE,
-					  "%s is not a multiple of sample_size %s",
-					  sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size),
-					  sc_cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
-		return sc_cfg_fail_value(c, pv, i, ssn, PK_SAMPLE_SIZE,
-				  "%s does not divide file_size %s (samples must tile the files)",
-				  sc_cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
-				  sc_cfg_fmt_size(a2, sizeof(a2), pv->file_size));
+						 "%s is not a multiple of sample_size %s",
+						 sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size),
+						 sc_cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
+		return sc_cfg_fail_value(
+		    c, pv, i, ssn, PK_SAMPLE_SIZE,
+		    "%s does not divide file_size %s (samples must tile the files)",
+		    sc_cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
+		    sc_cfg_fmt_size(a2, sizeof(a2), pv->file_size));
 	}
 	if (__builtin_mul_overflow(pv->files, pv->file_size, &total))
 		return sc_cfg_fail_value(c, pv, i, pv->src[PK_FILES], PK_FILES,
-				  "%" PRIu64 " files of %s are more than 2^64 bytes", pv->files,
-				  sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size));
+					 "%" PRIu64 " files of %s are more than 2^64 bytes",
+					 pv->files, sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size));
 	pv->ncells = 1;
 	return 0;
 }
@@ -221,15 +229,17 @@ int sc_cfg_check_verify(struct cfg_check *c)
 			continue;
 		if (pv->verify_only) {
 			if (pv->src[PK_VERIFY] && pv->verify == SC_VERIFY_NONE)
-				return sc_cfg_fail_value(c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
-						  "none contradicts verify_only: true, which checks "
-						  "every block it reads (leave verify out)");
+				return sc_cfg_fail_value(
+				    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+				    "none contradicts verify_only: true, which checks "
+				    "every block it reads (leave verify out)");
 			pv->verify = SC_VERIFY_CRC32C;
 			if (any_rw(&pv->rw, sc_rw_writes))
-				return sc_cfg_fail_value(c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
-						  "verify_only re-reads a kept run and writes nothing: "
-						  "rw must be read or randread (this phase is %s)",
-						  rw_text(pv, rwbuf, sizeof(rwbuf)));
+				return sc_cfg_fail_value(
+				    c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+				    "verify_only re-reads a kept run and writes nothing: "
+				    "rw must be read or randread (this phase is %s)",
+				    rw_text(pv, rwbuf, sizeof(rwbuf)));
 			for (uint32_t j = 0; j < c->npv; j++)
 				if (!c->pv[j].verify_only || !sc_cfg_sweeps(c->pv[j].workload))
 					return sc_cfg_fail_value(
@@ -244,37 +254,44 @@ int sc_cfg_check_verify(struct cfg_check *c)
 			if (pv->bs.v[b] < SC_VERIFY_HEADER_BYTES)
 				return sc_cfg_fail_value(
 				    c, pv, i, pv->bs.list ? pv->bs.node[b] : pv->src[PK_BS], PK_BS,
-				    "%s is smaller than the %u B header that verify: crc32c puts in "
+				    "%s is smaller than the %u B header that verify: crc32c puts "
+				    "in "
 				    "every block (use a bs of 512B or more)",
-				    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
+				    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[b]),
+				    SC_VERIFY_HEADER_BYTES);
 		if (!sc_engine_uses_files((enum sc_engine_kind)pv->engine) &&
 		    any_rw(&pv->rw, sc_rw_reads))
-			return sc_cfg_fail_value(c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
-					  "the null engine stores nothing, so reads have nothing to "
-					  "verify (verify null-engine phases only with rw: write or "
-					  "randwrite, to measure what filling blocks costs)");
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
+			    "the null engine stores nothing, so reads have nothing to "
+			    "verify (verify null-engine phases only with rw: write or "
+			    "randwrite, to measure what filling blocks costs)");
 		if (pv->verify_only || !any_rw(&pv->rw, sc_rw_reads))
 			continue;
 		if (pv->bs.n > 1)
-			return sc_cfg_fail_value(c, pv, i, pv->src[PK_BS], PK_BS,
-					  "a phase that reads with verify: crc32c cannot sweep bs: "
-					  "blocks are checked at the bs they were written with");
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_BS], PK_BS,
+			    "a phase that reads with verify: crc32c cannot sweep bs: "
+			    "blocks are checked at the bs they were written with");
 		for (uint32_t j = 0; j < i; j++) {
 			const struct cfg_phase *e = &c->pv[j];
 
-			if (!sc_cfg_sweeps(e->workload) || !sc_engine_uses_files((enum sc_engine_kind)e->engine))
+			if (!sc_cfg_sweeps(e->workload) ||
+			    !sc_engine_uses_files((enum sc_engine_kind)e->engine))
 				continue;
 			if (e->verify == SC_VERIFY_NONE)
-				return sc_cfg_fail_value(
-				    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
-				    "phase %s reads with verify: crc32c what phases.%u (%s) wrote or "
-				    "laid out without verify (set verify: crc32c on every io phase, "
-				    "e.g. in defaults)",
-				    pv->name, j, e->name);
+				return sc_cfg_fail_value(c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+							 "phase %s reads with verify: crc32c what "
+							 "phases.%u (%s) wrote or "
+							 "laid out without verify (set verify: "
+							 "crc32c on every io phase, "
+							 "e.g. in defaults)",
+							 pv->name, j, e->name);
 			if (e->bs.n != 1 || e->bs.v[0] != pv->bs.v[0])
 				return sc_cfg_fail_value(
 				    c, pv, i, pv->src[PK_BS], PK_BS,
-				    "%s, but phases.%u (%s) wrote or laid out its verify blocks with "
+				    "%s, but phases.%u (%s) wrote or laid out its verify blocks "
+				    "with "
 				    "bs %s: a phase that reads with verify needs the bs they were "
 				    "written with",
 				    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), j, e->name,
@@ -289,8 +306,8 @@ int sc_cfg_check_verify(struct cfg_check *c)
 				    "phase %s reads with verify, but on the %s %s (targets.%u) no "
 				    "earlier phase wrote verify blocks (add one with rw: write and "
 				    "verify: crc32c, or re-read a kept run with verify_only: true)",
-				    pv->name, sc_target_kind_name(c->tg[t].info.kind), c->tg[t].path,
-				    t);
+				    pv->name, sc_target_kind_name(c->tg[t].info.kind),
+				    c->tg[t].path, t);
 	}
 	return 0;
 }

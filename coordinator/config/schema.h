@@ -9,9 +9,9 @@
 #include <stdint.h>
 
 #include "ckpt_model.h"
+#include "config_priv.h"
 #include "plan.h"
 #include "target.h"
-#include "config_priv.h"
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)
@@ -144,8 +144,8 @@ int sc_cfg_unknown_key(struct cfg_check *c, const struct cfg_pair *p, const char
 
 /* Reports key p (key k) of another workload in phase pv, naming the key
  * that means the same in pv's workload when there is one. */
-int sc_cfg_wrong_workload(struct cfg_check *c, const struct cfg_pair *p,
-			  const struct cfg_phase *pv, enum pkey k);
+int sc_cfg_wrong_workload(struct cfg_check *c, const struct cfg_pair *p, const struct cfg_phase *pv,
+			  enum pkey k);
 
 /* ---- keys that take a mapping (nested.c) ---- */
 
@@ -236,7 +236,7 @@ int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_pla
 /* The list under top key name ("targets", "phases"), present and not
  * empty, into *out; one: an entry's kind ("target"), example: one entry's
  * key and value ("path: /mnt/nvme0"), both for the messages. */
-int sc_cfg_section_list(struct cfg_check *c, const char *name, const char *one,
-			const char *example, const struct cfg_node **out);
+int sc_cfg_section_list(struct cfg_check *c, const char *name, const char *one, const char *example,
+			const struct cfg_node **out);
 
 #endif

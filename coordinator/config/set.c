@@ -42,8 +42,9 @@ static int set_value(struct cfg_doc *d, const char *arg, const char *value, stru
 		if ((*out)->items[i]->kind != CFG_SCALAR) {
 			sc_cfg_node_free(*out);
 			*out = NULL;
-			return sc_cfg_fail(d, &loc, NULL,
-					"a list of plain values is expected (write [A, B, ...])");
+			return sc_cfg_fail(
+			    d, &loc, NULL,
+			    "a list of plain values is expected (write [A, B, ...])");
 		}
 	}
 	return 0;
@@ -190,9 +191,9 @@ static int set_phases(struct cfg_doc *d, const char *arg, const char *key,
 				sizeof(here) - strlen(here) - 1);
 		}
 		err = sc_cfg_fail(d, &loc, NULL,
-			       "no phase accepts \"%s\" (it is a key of workload %s; the phases "
-			       "here are %s)",
-			       key, sc_cfg_key_workloads(key, owners, sizeof(owners)), here);
+				  "no phase accepts \"%s\" (it is a key of workload %s; the phases "
+				  "here are %s)",
+				  key, sc_cfg_key_workloads(key, owners, sizeof(owners)), here);
 		goto out;
 	}
 	for (uint32_t i = 0; !err && i < ps->nitems; i++) {
@@ -238,8 +239,8 @@ static int set_bare(struct cfg_doc *d, const char *arg, const char *key, struct 
 			near = sc_cfg_nearest(key, sc_cfg_target_keys, (size_t)-1);
 		if (near)
 			err = sc_cfg_fail(d, &loc, NULL,
-				       "no phase or target accepts \"%s\" (did you mean %s?)", key,
-				       near);
+					  "no phase or target accepts \"%s\" (did you mean %s?)",
+					  key, near);
 		else
 			err = sc_cfg_fail(d, &loc, NULL, "no phase or target accepts \"%s\"", key);
 	}
@@ -255,7 +256,8 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 	int err;
 
 	if (strncmp(key, "defaults.", 9) == 0 &&
-	    (!sc_cfg_map_get(d->root, "defaults") || sc_cfg_is_null(sc_cfg_map_get(d->root, "defaults")))) {
+	    (!sc_cfg_map_get(d->root, "defaults") ||
+	     sc_cfg_is_null(sc_cfg_map_get(d->root, "defaults")))) {
 		/* Creates the optional section being set into. */
 		struct cfg_node *m = sc_cfg_node_new(CFG_MAP, loc);
 
@@ -274,9 +276,9 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 
 		snprintf(sect, sizeof(sect), "%.*s", (int)(len < 31 ? len : 31), key);
 		if (!sc_cfg_key_in(sect, sc_cfg_sections)) {
-			err =
-			    sc_cfg_fail(d, &loc, NULL,
-				     "no section \"%s\" (known: targets, defaults, phases)", sect);
+			err = sc_cfg_fail(d, &loc, NULL,
+					  "no section \"%s\" (known: targets, defaults, phases)",
+					  sect);
 			goto out_free;
 		}
 		if (!sc_cfg_map_get(d->root, sect)) {
@@ -294,8 +296,8 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 		if (!next) {
 			if (cur->kind == CFG_SCALAR)
 				err = sc_cfg_fail(d, &loc, NULL,
-					       "%s is a single value, not a mapping or list",
-					       cur->path);
+						  "%s is a single value, not a mapping or list",
+						  cur->path);
 			else if (cur->kind == CFG_SEQ && !cur->nitems)
 				err = sc_cfg_fail(d, &loc, NULL, "%s is empty", cur->path);
 			else if (cur->kind == CFG_SEQ)
@@ -304,10 +306,10 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 				    cur->path, (int)(dot ? (size_t)(dot - rest) : strlen(rest)),
 				    rest, cur->nitems - 1,
 				    cur == sc_cfg_map_get(d->root, "phases") ? " or a phase name"
-									  : "");
+									     : "");
 			else
-				err = sc_cfg_fail(d, &loc, NULL, "%s has no key \"%.*s\"", cur->path,
-					       (int)(dot - rest), rest);
+				err = sc_cfg_fail(d, &loc, NULL, "%s has no key \"%.*s\"",
+						  cur->path, (int)(dot - rest), rest);
 			goto out_free;
 		}
 		if (!*rest) {
@@ -362,15 +364,17 @@ static int apply_set(struct cfg_doc *d, const char *arg)
 	if (!key)
 		return -ENOMEM;
 	if (key[strlen(key) - 1] == '.' || key[0] == '.' || strstr(key, "..")) {
-		err = sc_cfg_fail(d, &loc, NULL, "\"%s\" is not a key path (e.g. phases.0.bs)", key);
+		err =
+		    sc_cfg_fail(d, &loc, NULL, "\"%s\" is not a key path (e.g. phases.0.bs)", key);
 		goto out_key;
 	}
 	if (destroy_key(key) && strcmp(eq + 1, "false") != 0) {
-		err = sc_cfg_fail(d, &loc, NULL,
-			       "%s is never taken from --set: write it on the target in the config "
-			       "file, next to the path it lets the run destroy (and run with "
-			       "--allow-destroy)",
-			       destroy_key(key));
+		err = sc_cfg_fail(
+		    d, &loc, NULL,
+		    "%s is never taken from --set: write it on the target in the config "
+		    "file, next to the path it lets the run destroy (and run with "
+		    "--allow-destroy)",
+		    destroy_key(key));
 		goto out_key;
 	}
 	err = set_value(d, arg, eq + 1, &val);
@@ -476,9 +480,9 @@ static int expand_node(struct cfg_doc *d, struct cfg_node *n)
 		close = strchr(p + 2, '}');
 		if (!close) {
 			err = sc_cfg_fail(d, &n->loc, n->path,
-				       "unterminated ${ in \"%s\" (write ${NAME}, "
-				       "${NAME:-default}, or $$ for a $)",
-				       n->str);
+					  "unterminated ${ in \"%s\" (write ${NAME}, "
+					  "${NAME:-default}, or $$ for a $)",
+					  n->str);
 			break;
 		}
 		name = p + 2;
@@ -493,9 +497,9 @@ static int expand_node(struct cfg_doc *d, struct cfg_node *n)
 		}
 		if (!var_name_ok(name, nlen)) {
 			err = sc_cfg_fail(d, &n->loc, n->path,
-				       "\"%.*s\" is not a variable reference (write ${NAME} or "
-				       "${NAME:-default}; $$ is a literal $)",
-				       (int)(close - p + 1), p);
+					  "\"%.*s\" is not a variable reference (write ${NAME} or "
+					  "${NAME:-default}; $$ is a literal $)",
+					  (int)(close - p + 1), p);
 			break;
 		}
 		{

@@ -24,8 +24,8 @@ static int probe_target(struct cfg_check *c, struct cfg_target *t, const struct 
 		return 0;
 	}
 	if (err == -EINVAL)
-		return sc_cfg_fail_node(c->d, pn, "%s is not a directory, regular file or block device",
-				 t->path);
+		return sc_cfg_fail_node(
+		    c->d, pn, "%s is not a directory, regular file or block device", t->path);
 	if (err != -ENOENT)
 		return sc_cfg_fail_node(c->d, pn, "cannot use %s (%s)", t->path, strerror(-err));
 	copy = strdup(t->path);
@@ -35,17 +35,19 @@ static int probe_target(struct cfg_check *c, struct cfg_target *t, const struct 
 	parent = dirname(copy);
 	err = sc_target_probe(parent, &t->info);
 	if (err == 0 && t->info.kind != SC_TARGET_DIR)
-		err =
-		    sc_cfg_fail_node(c->d, pn, "%s does not exist, and %s is not a directory to create it in",
-			      t->path, parent);
+		err = sc_cfg_fail_node(
+		    c->d, pn, "%s does not exist, and %s is not a directory to create it in",
+		    t->path, parent);
 	else if (err == -ENOENT)
-		err = sc_cfg_fail_node(c->d, pn,
-				"%s does not exist, nor does its parent %s (create the directory, "
-				"or fix the path)",
-				t->path, parent);
+		err = sc_cfg_fail_node(
+		    c->d, pn,
+		    "%s does not exist, nor does its parent %s (create the directory, "
+		    "or fix the path)",
+		    t->path, parent);
 	else if (err)
-		err = sc_cfg_fail_node(c->d, pn, "%s does not exist, and its parent %s cannot be used (%s)",
-				t->path, parent, strerror(-err));
+		err = sc_cfg_fail_node(c->d, pn,
+				       "%s does not exist, and its parent %s cannot be used (%s)",
+				       t->path, parent, strerror(-err));
 	free(copy);
 	if (err)
 		return err;
@@ -68,22 +70,24 @@ static int parse_target(struct cfg_check *c, uint32_t i, struct cfg_target *t)
 	int err;
 
 	if (m->kind != CFG_MAP)
-		return sc_cfg_fail_node(c->d, m, "expected a mapping (path:, capacity:, ...), got %s",
-				 sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
+		return sc_cfg_fail_node(c->d, m,
+					"expected a mapping (path:, capacity:, ...), got %s",
+					sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
 	for (uint32_t j = 0; j < m->npairs; j++) {
 		const struct cfg_pair *p = &m->pairs[j];
 		int k = sc_cfg_key_index(p->key, sc_cfg_target_keys);
 
 		if (k < 0)
 			return sc_cfg_unknown_key(c, p, "target", SC_WORKLOAD_IO);
-		err = sc_cfg_parse_scalar(c->d, p->val, &sc_cfg_target_defs[k], dst[k] ? dst[k] : &unused);
+		err = sc_cfg_parse_scalar(c->d, p->val, &sc_cfg_target_defs[k],
+					  dst[k] ? dst[k] : &unused);
 		if (err)
 			return err;
 		src[k] = p->val;
 	}
 	if (!src[TK_PATH])
-		return sc_cfg_fail_node(c->d, m,
-				 "no path (every target needs path: DIRECTORY, FILE or DEVICE)");
+		return sc_cfg_fail_node(
+		    c->d, m, "no path (every target needs path: DIRECTORY, FILE or DEVICE)");
 	t->path = src[TK_PATH]->str;
 	t->hosts = src[TK_HOSTS] ? src[TK_HOSTS]->str : NULL;
 	for (uint32_t j = 0; j < i; j++) {
@@ -91,14 +95,15 @@ static int parse_target(struct cfg_check *c, uint32_t i, struct cfg_target *t)
 
 		if (strcmp(o->path, t->path) == 0 &&
 		    (o->hosts ? t->hosts && strcmp(o->hosts, t->hosts) == 0 : !t->hosts))
-			return sc_cfg_fail_node(c->d, src[TK_PATH], "%s is already targets.%u", t->path, j);
+			return sc_cfg_fail_node(c->d, src[TK_PATH], "%s is already targets.%u",
+						t->path, j);
 	}
 	if (t->hosts) {
 		char why[256];
 
 		if (sc_hostlist_check(t->hosts, why, sizeof(why)))
-			return sc_cfg_fail_node(c->d, src[TK_HOSTS], "%s (write e.g. gpu[01-16], node*, a,b)",
-					 why);
+			return sc_cfg_fail_node(c->d, src[TK_HOSTS],
+						"%s (write e.g. gpu[01-16], node*, a,b)", why);
 	}
 	if (t->hosts) {
 		/* Lives on other hosts: each rank there checks it.  Kind is a
@@ -116,12 +121,13 @@ static int parse_target(struct cfg_check *c, uint32_t i, struct cfg_target *t)
 
 		if (t->info.kind == SC_TARGET_DIR)
 			return sc_cfg_fail_node(c->d, src[TK_CAPACITY],
-					 "%s is more than the %" PRIu64 " B (%s) free in %s",
-					 src[TK_CAPACITY]->str, t->info.avail_bytes,
-					 sc_fmt_bytes(b, sizeof(b), t->info.avail_bytes), t->path);
+						"%s is more than the %" PRIu64 " B (%s) free in %s",
+						src[TK_CAPACITY]->str, t->info.avail_bytes,
+						sc_fmt_bytes(b, sizeof(b), t->info.avail_bytes),
+						t->path);
 		return sc_cfg_fail_node(c->d, src[TK_CAPACITY], "%s is larger than the %s %s (%s)",
-				 src[TK_CAPACITY]->str, sc_target_kind_name(t->info.kind), t->path,
-				 sc_cfg_fmt_size(a, sizeof(a), t->info.size_bytes));
+					src[TK_CAPACITY]->str, sc_target_kind_name(t->info.kind),
+					t->path, sc_cfg_fmt_size(a, sizeof(a), t->info.size_bytes));
 	}
 	return 0;
 }
@@ -148,8 +154,8 @@ int sc_cfg_parse_targets(struct cfg_check *c)
 
 /* The unit of I/O (bs, block_size, sample_size: key k, from node n) is a
  * multiple of every probed target's alignment when the phase is direct. */
-static int check_align(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv, const struct cfg_node *n,
-		       enum pkey k, uint64_t unit)
+static int check_align(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv,
+		       const struct cfg_node *n, enum pkey k, uint64_t unit)
 {
 	char a1[32], a2[32];
 
@@ -171,8 +177,8 @@ static int check_align(struct cfg_check *c, uint32_t i, const struct cfg_phase *
 /* A phase that writes (what: "randwrite", "a checkpoint"; reported at n
  * or key k) may not overwrite a file or block target without
  * allow_destroy, nor write to a mounted block device. */
-static int check_writable(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv, const struct cfg_node *n,
-			  enum pkey k, const char *what)
+static int check_writable(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv,
+			  const struct cfg_node *n, enum pkey k, const char *what)
 {
 	for (uint32_t t = 0; t < c->ntg; t++) {
 		const struct cfg_target *tg = &c->tg[t];
@@ -187,17 +193,19 @@ static int check_writable(struct cfg_check *c, uint32_t i, const struct cfg_phas
 			    "command line, if its data may go)",
 			    what, sc_target_kind_name(tg->info.kind), tg->path, t);
 		if (tg->info.mounted)
-			return sc_cfg_fail_value(c, pv, i, n, k,
-					  "%s would write to %s (targets.%u), which is mounted, "
-					  "itself or a partition (unmount it first)",
-					  what, tg->path, t);
+			return sc_cfg_fail_value(
+			    c, pv, i, n, k,
+			    "%s would write to %s (targets.%u), which is mounted, "
+			    "itself or a partition (unmount it first)",
+			    what, tg->path, t);
 	}
 	return 0;
 }
 
 /* The checks of one io cell (rw, bs) against sizes and every target
  * probed here. */
-static int check_cell(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv, uint32_t r, uint32_t b)
+static int check_cell(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv, uint32_t r,
+		      uint32_t b)
 {
 	enum sc_rw rw = (enum sc_rw)pv->rw.v[r];
 	uint64_t bs = pv->bs.v[b];
@@ -209,20 +217,21 @@ static int check_cell(struct cfg_check *c, uint32_t i, const struct cfg_phase *p
 	if (bs > pv->size) {
 		if (bsn || !pv->src[PK_SIZE])
 			return sc_cfg_fail_value(c, pv, i, bsn, PK_BS, "%s is larger than size %s",
-					  sc_cfg_fmt_size(a1, sizeof(a1), bs),
-					  sc_cfg_fmt_size(a2, sizeof(a2), pv->size));
-		return sc_cfg_fail_value(c, pv, i, pv->src[PK_SIZE], PK_SIZE, "%s is smaller than bs %s",
-				  sc_cfg_fmt_size(a1, sizeof(a1), pv->size),
-				  sc_cfg_fmt_size(a2, sizeof(a2), bs));
+						 sc_cfg_fmt_size(a1, sizeof(a1), bs),
+						 sc_cfg_fmt_size(a2, sizeof(a2), pv->size));
+		return sc_cfg_fail_value(
+		    c, pv, i, pv->src[PK_SIZE], PK_SIZE, "%s is smaller than bs %s",
+		    sc_cfg_fmt_size(a1, sizeof(a1), pv->size), sc_cfg_fmt_size(a2, sizeof(a2), bs));
 	}
 	if (pv->size % bs)
 		return sc_cfg_fail_value(
 		    c, pv, i, pv->src[PK_SIZE], PK_SIZE, "%s is not a multiple of bs %s",
 		    sc_cfg_fmt_size(a1, sizeof(a1), pv->size), sc_cfg_fmt_size(a2, sizeof(a2), bs));
 	if (pv->src[PK_IO_SIZE] && pv->io_size % bs)
-		return sc_cfg_fail_value(
-		    c, pv, i, pv->src[PK_IO_SIZE], PK_IO_SIZE, "%s is not a multiple of bs %s",
-		    sc_cfg_fmt_size(a1, sizeof(a1), pv->io_size), sc_cfg_fmt_size(a2, sizeof(a2), bs));
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_IO_SIZE], PK_IO_SIZE,
+					 "%s is not a multiple of bs %s",
+					 sc_cfg_fmt_size(a1, sizeof(a1), pv->io_size),
+					 sc_cfg_fmt_size(a2, sizeof(a2), bs));
 	err = check_align(c, i, pv, bsn, PK_BS, bs);
 	if (!err && sc_rw_writes(rw))
 		err = check_writable(c, i, pv, rwn, PK_RW, sc_rw_name(rw));

@@ -13,7 +13,8 @@
  * holds a location and a path besides). */
 #define NODE_MSG_BYTES 768u
 
-int sc_cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt, ...)
+int sc_cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt,
+		...)
 {
 	char msg[1024], where[512];
 	va_list ap;

@@ -99,9 +99,10 @@ static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)
 	}
 	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
-		return sc_cfg_fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what, near);
+		return sc_cfg_fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what,
+					near);
 	return sc_cfg_fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what,
-			 sc_cfg_join(known, sizeof(known), names));
+				sc_cfg_join(known, sizeof(known), names));
 }
 
 static const char *const rw_list[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
@@ -168,10 +169,11 @@ static int parse_name(struct cfg_doc *d, const struct cfg_node *n)
 					CFG_MAX_NAME_LEN);
 	for (const char *p = s; *p; p++)
 		if (!name_char_ok(*p) || (p == s && (*p == '_' || *p == '.' || *p == '-')))
-			return sc_cfg_fail_node(d, n,
-						"\"%s\" is not a phase name (start with a letter or "
-						"digit, then use letters, digits, _ . and -)",
-						s);
+			return sc_cfg_fail_node(
+			    d, n,
+			    "\"%s\" is not a phase name (start with a letter or "
+			    "digit, then use letters, digits, _ . and -)",
+			    s);
 	return 0;
 }
 
@@ -276,8 +278,8 @@ static int parse_size(struct cfg_doc *d, const struct cfg_node *n, const struct 
 				sc_cfg_fmt_size(b, sizeof(b), def->max));
 }
 
-static int parse_duration(struct cfg_doc *d, const struct cfg_node *n,
-			  const struct cfg_keydef *def, uint64_t *out)
+static int parse_duration(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+			  uint64_t *out)
 {
 	const char *s = n->str;
 	int err = sc_parse_duration(s, out);
@@ -330,8 +332,7 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 	case CFG_VT_VERIFY:
 		return parse_named(d, n, sc_verify_parse, verify_list, "a verify mode", out);
 	case CFG_VT_ON_ERROR:
-		return parse_named(d, n, sc_on_error_parse, on_error_list, "an on_error mode",
-				   out);
+		return parse_named(d, n, sc_on_error_parse, on_error_list, "an on_error mode", out);
 	case CFG_VT_BOOL:
 		return parse_bool(d, n, out);
 	case CFG_VT_UINT:
@@ -352,7 +353,7 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 
 /* A swept key: one value or a list of distinct values. */
 int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
-		    struct cfg_sweep *sw)
+		       struct cfg_sweep *sw)
 {
 	int err;
 
@@ -366,21 +367,22 @@ int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct
 		return sc_cfg_fail_node(d, n, "empty list (give one value or a list of values)");
 	if (n->nitems > CFG_MAX_SWEEP_VALUES)
 		return sc_cfg_fail_node(d, n, "%u values (a sweep takes at most %u)", n->nitems,
-				 CFG_MAX_SWEEP_VALUES);
+					CFG_MAX_SWEEP_VALUES);
 	sw->list = true;
 	for (uint32_t i = 0; i < n->nitems; i++) {
 		const struct cfg_node *it = n->items[i];
 
 		if (it->kind != CFG_SCALAR)
 			return sc_cfg_fail_node(d, it, "expected %s, got %s", type_word(def->type),
-					 sc_cfg_kind_word(it));
+						sc_cfg_kind_word(it));
 		err = sc_cfg_parse_scalar(d, it, def, &sw->v[i]);
 		if (err)
 			return err;
 		for (uint32_t j = 0; j < i; j++)
 			if (sw->v[j] == sw->v[i])
-				return sc_cfg_fail_node(d, it, "\"%s\" is listed twice (also at %s)",
-						 it->str, n->items[j]->path);
+				return sc_cfg_fail_node(d, it,
+							"\"%s\" is listed twice (also at %s)",
+							it->str, n->items[j]->path);
 		sw->node[i] = it;
 		sw->n++;
 	}

@@ -23,7 +23,6 @@
 #define CFG_MAX_KEY_LEN	   128u	      /* bytes of one key */
 #define CFG_MAX_ANCHORS	   1024u      /* anchors (&name) in one document */
 
-
 /* ---- YAML to tree ----
  *
  * Built from the parser's events, not by libyaml's document loader (which
@@ -204,7 +203,7 @@ static int add_key(struct conv *c, const char *text, size_t len, const struct cf
 			sc_cfg_fail(c->d, loc, kpath, "key given twice");
 		else
 			sc_cfg_fail(c->d, loc, kpath, "duplicate key (first at line %u)",
-				 m->pairs[j].kloc.line + 1);
+				    m->pairs[j].kloc.line + 1);
 		free(kpath);
 		return -EINVAL;
 	}
@@ -425,8 +424,9 @@ static int yaml_error(struct cfg_doc *d, const yaml_parser_t *p, const char *buf
 	}
 	if (set)
 		return sc_cfg_fail(d, &loc, NULL, "not a valid list: %s%s",
-				p->problem ? p->problem : "syntax error", ctx);
-	return sc_cfg_fail(d, &loc, NULL, "YAML syntax: %s%s", p->problem ? p->problem : "error", ctx);
+				   p->problem ? p->problem : "syntax error", ctx);
+	return sc_cfg_fail(d, &loc, NULL, "YAML syntax: %s%s", p->problem ? p->problem : "error",
+			   ctx);
 }
 
 /* One event of the stream into the tree; *done at its end. */
@@ -466,7 +466,7 @@ static int on_event(struct conv *c, const yaml_event_t *ev, uint32_t *docs, bool
 /* Parses one YAML document from buf into *out (an empty mapping for an
  * empty document).  set: the --set argument it came from, or NULL. */
 int sc_cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
-		     struct cfg_node **out)
+			struct cfg_node **out)
 {
 	struct conv *c = calloc(1, sizeof(*c));
 	yaml_parser_t parser;
@@ -589,10 +589,11 @@ int sc_cfg_doc_load(struct cfg_doc *d, const char *path)
 	int err = read_file(path, &buf, &len);
 
 	if (err == -EFBIG)
-		return sc_cfg_fail(d, NULL, NULL,
-				"the config is larger than %u MiB (a config is a few KiB: is this "
-				"the right file?)",
-				CFG_MAX_FILE_BYTES >> 20);
+		return sc_cfg_fail(
+		    d, NULL, NULL,
+		    "the config is larger than %u MiB (a config is a few KiB: is this "
+		    "the right file?)",
+		    CFG_MAX_FILE_BYTES >> 20);
 	if (err) {
 		if (err != -ENOMEM)
 			sc_cfg_fail(d, NULL, NULL, "cannot read the config (%s)", strerror(-err));
@@ -604,7 +605,7 @@ int sc_cfg_doc_load(struct cfg_doc *d, const char *path)
 		err = sc_cfg_doc_paths(d);
 	if (!err && d->root->kind != CFG_MAP)
 		return sc_cfg_fail(d, &d->root->loc, NULL,
-				"the config must be a mapping with targets: and phases:");
+				   "the config must be a mapping with targets: and phases:");
 	return err;
 }
 
