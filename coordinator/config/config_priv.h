@@ -1,7 +1,8 @@
-/* config_priv.h -- what the config_*.c files share: the document tree
- * (yaml.c), --set and ${VAR} (set.c), typed values
- * (value.c) and the schema's key tables (config.c).  Not for other
- * files. */
+/* config_priv.h -- the config document, shared by the files of config/:
+ * the tree and its paths (tree.c), YAML to tree (yaml.c), --set and ${VAR}
+ * (set.c), word lists (words.c), typed values (value.c), and what set.c
+ * asks of the schema (keys.c, phase.c).  Not for other files; what the
+ * schema's files share besides is schema.h. */
 #ifndef SC_CONFIG_PRIV_H
 #define SC_CONFIG_PRIV_H
 
@@ -49,9 +50,20 @@ struct cfg_doc {
 	bool failed; /* err holds the first message */
 };
 
+/* ---- the document (yaml.c) ---- */
+
 /* Reads and parses path into d->root (d->file/err/errlen set by caller).
  * 0, -EINVAL (message in d->err), -ENOMEM, or -errno of reading. */
 int sc_cfg_doc_load(struct cfg_doc *d, const char *path);
+
+void sc_cfg_doc_exit(struct cfg_doc *d);
+
+/* Parses one YAML document from buf into *out (an empty mapping for an
+ * empty document); set: the --set argument it came from, or NULL. */
+int sc_cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
+			struct cfg_node **out);
+
+/* ---- --set and ${VAR} (set.c) ---- */
 
 /* Applies the KEY=VALUE overrides in order (see config.h).  0 or -EINVAL. */
 int sc_cfg_doc_apply_sets(struct cfg_doc *d, const char *const *sets, uint32_t nsets);
@@ -59,10 +71,7 @@ int sc_cfg_doc_apply_sets(struct cfg_doc *d, const char *const *sets, uint32_t n
 /* Expands ${VAR}, ${VAR:-default} and $$ in every scalar value. */
 int sc_cfg_doc_expand(struct cfg_doc *d);
 
-/* (Re)computes every node's path; 0 or -ENOMEM. */
-int sc_cfg_doc_paths(struct cfg_doc *d);
-
-void sc_cfg_doc_exit(struct cfg_doc *d);
+/* ---- the tree (tree.c) ---- */
 
 /* Formats "FILE:LINE:COL: PATH: message" (or "--set KEY=VALUE: PATH: ...")
  * into d->err once; later calls keep the first message.  Returns -EINVAL. */
@@ -73,60 +82,72 @@ int sc_cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, 
 int sc_cfg_fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The value of key in map (NULL when absent or map is not a mapping). */
+/* A node of kind at loc, empty (NULL: no memory); a deep copy of src
+ * (NULL: no memory); a node and all below it freed (NULL is fine). */
+struct cfg_node *sc_cfg_node_new(enum cfg_kind kind, struct cfg_loc loc);
+struct cfg_node *sc_cfg_node_clone(const struct cfg_node *src);
+void sc_cfg_node_free(struct cfg_node *n);
+
+/* The value of key in map (NULL when absent or map is not a mapping), or
+ * its pair; _remove frees the pair of key, if map has one. */
 struct cfg_node *sc_cfg_map_get(const struct cfg_node *map, const char *key);
 struct cfg_pair *sc_cfg_map_pair(const struct cfg_node *map, const char *key);
+void sc_cfg_map_remove(struct cfg_node *map, const char *key);
 
 /* True for an empty, "~" or "null" plain scalar. */
 bool sc_cfg_is_null(const struct cfg_node *n);
+
+/* "parent.key" and "parent.i" (just key or i when parent is ""), newly
+ * allocated (NULL: no memory). */
+char *sc_cfg_path_join(const char *parent, const char *key);
+char *sc_cfg_path_index(const char *parent, uint32_t i);
+
+/* (Re)computes every node's path; 0 or -ENOMEM. */
+int sc_cfg_doc_paths(struct cfg_doc *d);
+
+/* One step down from cur along *rest ("0.bs", "seqwrite.bs"): the child,
+ * or NULL; *rest moves past the component(s) used.  A phase is found by
+ * index or by name (explicit name: or the default "phase<i>"). */
+struct cfg_node *sc_cfg_step(const struct cfg_doc *d, const struct cfg_node *cur,
+			     const char **rest);
 
 /* The node at a dotted path ("phases.1.bs", "phases.seqwrite.bs"), or with
  * nearest set, the deepest node found on the way (never NULL). */
 const struct cfg_node *sc_cfg_doc_find(const struct cfg_doc *d, const char *path, bool nearest);
 
-/* The known word closest to word (few edits apart), or NULL. */
+/* ---- lists of words (words.c), NULL-terminated ---- */
+
+/* Whether key is in table; its index there, or -1. */
+bool sc_cfg_key_in(const char *key, const char *const *table);
+int sc_cfg_key_index(const char *key, const char *const *table);
+
+/* The known word closest to word (few edits apart, any case) among the
+ * first n of known, or NULL. */
 const char *sc_cfg_nearest(const char *word, const char *const *known, size_t n);
 
-/* Key tables of the schema (config.c): NULL-terminated.  sc_cfg_phase_keys
+/* words joined as "a, b, c" into buf (cut to len).  Returns buf. */
+const char *sc_cfg_join(char *buf, size_t len, const char *const *words);
+
+/* ---- what --set asks of the schema (keys.c, phase.c) ---- */
+
+/* Key tables of the schema (keys.c): NULL-terminated.  sc_cfg_phase_keys
  * holds the keys of every workload; which workload takes which is
  * sc_cfg_phase_key_fits' business. */
 extern const char *const sc_cfg_phase_keys[];
 extern const char *const sc_cfg_target_keys[];
 extern const char *const sc_cfg_top_keys[];
 extern const char *const sc_cfg_sections[]; /* the top keys that hold lists or mappings */
-bool sc_cfg_key_in(const char *key, const char *const *table);
-int sc_cfg_key_index(const char *key, const char *const *table);
-const char *sc_cfg_join(char *buf, size_t len, const char *const *words);
 
 /* Whether a phase of workload (an enum sc_workload; -1: not known) takes
  * key with value val: -1 when the workload has no such key, 0 when it has
  * but val is not a value of it there (fsync: true in an io phase, a list
  * where the workload does not sweep), 1 when it fits.  Nothing is
- * reported.  An unknown workload takes every phase key (0). */
+ * reported.  An unknown workload takes every phase key (0).  (phase.c) */
 int sc_cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val);
 
 /* The workloads that take phase key key, "io, kvcache" style, into buf
- * (empty for no workload).  Returns buf. */
+ * (empty for no workload).  Returns buf.  (keys.c) */
 const char *sc_cfg_key_workloads(const char *key, char *buf, size_t len);
-
-/* ---- the tree (yaml.c) ---- */
-
-struct cfg_node *sc_cfg_node_new(enum cfg_kind kind, struct cfg_loc loc);
-struct cfg_node *sc_cfg_node_clone(const struct cfg_node *src);
-void sc_cfg_node_free(struct cfg_node *n);
-void sc_cfg_map_remove(struct cfg_node *map, const char *key);
-char *sc_cfg_path_join(const char *parent, const char *key);
-char *sc_cfg_path_index(const char *parent, uint32_t i);
-
-/* Parses one YAML document from buf into *out (an empty mapping for an
- * empty document); set: the --set argument it came from, or NULL. */
-int sc_cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
-			struct cfg_node **out);
-
-/* One step down from cur along *rest ("0.bs", "seqwrite.bs"): the child,
- * or NULL; *rest moves past the component(s) used. */
-struct cfg_node *sc_cfg_step(const struct cfg_doc *d, const struct cfg_node *cur,
-			     const char **rest);
 
 /* ---- typed values (value.c) ---- */
 

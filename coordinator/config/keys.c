@@ -289,7 +289,7 @@ static const struct {
 /* clang-format on */
 
 /* Phase keys: type, range, and whether a list sweeps it (in io and
- * kvcache phases; sc_cfg_sc_cfg_key_def() gives a workload's view). */
+ * kvcache phases; sc_cfg_key_def() gives a workload's view). */
 #define PHASE(t, lo, hi, sw)                                                                       \
 	{                                                                                          \
 		.type = (t), .min = (lo), .max = (hi), .phase = true, .sweep = (sw)                \

@@ -211,103 +211,116 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 	return err ? err : check_timeout(c, pv);
 }
 
-/* verify and verify_only (io and kvcache phases).  Every block carries a
- * header, so bs must hold one.  A phase that reads with verify checks the
- * blocks this run wrote or laid out before it: every earlier io phase must
- * verify too, with the same single bs, and on a file or block target (where
- * nothing is laid out) one of them must write.  verify_only phases re-read
- * a kept run (--run-id names it), only read, and make up the whole run. */
+/* A verify_only phase re-reads a kept run: verify is crc32c, it only
+ * reads, and every phase of the run is one. */
+static int check_verify_only(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	char rwbuf[96];
+
+	if (pv->src[PK_VERIFY] && pv->verify == SC_VERIFY_NONE)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+					 "none contradicts verify_only: true, which checks "
+					 "every block it reads (leave verify out)");
+	pv->verify = SC_VERIFY_CRC32C;
+	if (any_rw(&pv->rw, sc_rw_writes))
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+					 "verify_only re-reads a kept run and writes nothing: "
+					 "rw must be read or randread (this phase is %s)",
+					 rw_text(pv, rwbuf, sizeof(rwbuf)));
+	for (uint32_t j = 0; j < c->npv; j++)
+		if (!c->pv[j].verify_only || !sc_cfg_sweeps(c->pv[j].workload))
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+			    "a run that re-reads a kept run does only that, but "
+			    "phases.%u (%s) is not verify_only (run it on its own)",
+			    j, c->pv[j].name);
+	return 0;
+}
+
+/* Every block of a verifying phase holds the header, and a null-engine
+ * phase has nothing to read back. */
+static int check_verify_blocks(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	char a[32];
+
+	for (uint32_t b = 0; b < pv->bs.n; b++)
+		if (pv->bs.v[b] < SC_VERIFY_HEADER_BYTES)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->bs.list ? pv->bs.node[b] : pv->src[PK_BS], PK_BS,
+			    "%s is smaller than the %u B header that verify: crc32c puts in "
+			    "every block (use a bs of 512B or more)",
+			    sc_cfg_fmt_size(a, sizeof(a), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
+	if (!sc_engine_uses_files((enum sc_engine_kind)pv->engine) && any_rw(&pv->rw, sc_rw_reads))
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
+					 "the null engine stores nothing, so reads have nothing to "
+					 "verify (verify null-engine phases only with rw: write or "
+					 "randwrite, to measure what filling blocks costs)");
+	return 0;
+}
+
+/* Phase i reads with verify: the blocks it checks were written (or laid
+ * out) earlier in this run, by verifying phases with its one bs, and on a
+ * file or block target by one that writes. */
+static int check_verify_reads(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	char a1[32], a2[32];
+	bool wrote = false;
+
+	if (pv->bs.n > 1)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_BS], PK_BS,
+					 "a phase that reads with verify: crc32c cannot sweep bs: "
+					 "blocks are checked at the bs they were written with");
+	for (uint32_t j = 0; j < i; j++) {
+		const struct cfg_phase *e = &c->pv[j];
+
+		if (!sc_cfg_sweeps(e->workload) ||
+		    !sc_engine_uses_files((enum sc_engine_kind)e->engine))
+			continue;
+		if (e->verify == SC_VERIFY_NONE)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+			    "phase %s reads with verify: crc32c what phases.%u (%s) wrote or "
+			    "laid out without verify (set verify: crc32c on every io phase, "
+			    "e.g. in defaults)",
+			    pv->name, j, e->name);
+		if (e->bs.n != 1 || e->bs.v[0] != pv->bs.v[0])
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_BS], PK_BS,
+			    "%s, but phases.%u (%s) wrote or laid out its verify blocks with "
+			    "bs %s: a phase that reads with verify needs the bs they were "
+			    "written with",
+			    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), j, e->name,
+			    e->bs.n == 1 ? sc_cfg_fmt_size(a2, sizeof(a2), e->bs.v[0])
+					 : "(a sweep)");
+		wrote = wrote || any_rw(&e->rw, sc_rw_writes);
+	}
+	for (uint32_t t = 0; !wrote && t < c->ntg; t++)
+		if (c->tg[t].info.kind != SC_TARGET_DIR)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+			    "phase %s reads with verify, but on the %s %s (targets.%u) no "
+			    "earlier phase wrote verify blocks (add one with rw: write and "
+			    "verify: crc32c, or re-read a kept run with verify_only: true)",
+			    pv->name, sc_target_kind_name(c->tg[t].info.kind), c->tg[t].path, t);
+	return 0;
+}
+
 int sc_cfg_check_verify(struct cfg_check *c)
 {
-	char a1[32], a2[32], rwbuf[96];
+	int err = 0;
 
-	for (uint32_t i = 0; i < c->npv; i++) {
+	for (uint32_t i = 0; !err && i < c->npv; i++) {
 		struct cfg_phase *pv = &c->pv[i];
-		bool wrote = false;
 
 		if (!sc_cfg_sweeps(pv->workload))
 			continue;
-		if (pv->verify_only) {
-			if (pv->src[PK_VERIFY] && pv->verify == SC_VERIFY_NONE)
-				return sc_cfg_fail_value(
-				    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
-				    "none contradicts verify_only: true, which checks "
-				    "every block it reads (leave verify out)");
-			pv->verify = SC_VERIFY_CRC32C;
-			if (any_rw(&pv->rw, sc_rw_writes))
-				return sc_cfg_fail_value(
-				    c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
-				    "verify_only re-reads a kept run and writes nothing: "
-				    "rw must be read or randread (this phase is %s)",
-				    rw_text(pv, rwbuf, sizeof(rwbuf)));
-			for (uint32_t j = 0; j < c->npv; j++)
-				if (!c->pv[j].verify_only || !sc_cfg_sweeps(c->pv[j].workload))
-					return sc_cfg_fail_value(
-					    c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
-					    "a run that re-reads a kept run does only that, but "
-					    "phases.%u (%s) is not verify_only (run it on its own)",
-					    j, c->pv[j].name);
-		}
-		if (pv->verify == SC_VERIFY_NONE)
+		if (pv->verify_only)
+			err = check_verify_only(c, i, pv);
+		if (err || pv->verify == SC_VERIFY_NONE)
 			continue;
-		for (uint32_t b = 0; b < pv->bs.n; b++)
-			if (pv->bs.v[b] < SC_VERIFY_HEADER_BYTES)
-				return sc_cfg_fail_value(
-				    c, pv, i, pv->bs.list ? pv->bs.node[b] : pv->src[PK_BS], PK_BS,
-				    "%s is smaller than the %u B header that verify: crc32c puts "
-				    "in "
-				    "every block (use a bs of 512B or more)",
-				    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[b]),
-				    SC_VERIFY_HEADER_BYTES);
-		if (!sc_engine_uses_files((enum sc_engine_kind)pv->engine) &&
-		    any_rw(&pv->rw, sc_rw_reads))
-			return sc_cfg_fail_value(
-			    c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
-			    "the null engine stores nothing, so reads have nothing to "
-			    "verify (verify null-engine phases only with rw: write or "
-			    "randwrite, to measure what filling blocks costs)");
-		if (pv->verify_only || !any_rw(&pv->rw, sc_rw_reads))
-			continue;
-		if (pv->bs.n > 1)
-			return sc_cfg_fail_value(
-			    c, pv, i, pv->src[PK_BS], PK_BS,
-			    "a phase that reads with verify: crc32c cannot sweep bs: "
-			    "blocks are checked at the bs they were written with");
-		for (uint32_t j = 0; j < i; j++) {
-			const struct cfg_phase *e = &c->pv[j];
-
-			if (!sc_cfg_sweeps(e->workload) ||
-			    !sc_engine_uses_files((enum sc_engine_kind)e->engine))
-				continue;
-			if (e->verify == SC_VERIFY_NONE)
-				return sc_cfg_fail_value(c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
-							 "phase %s reads with verify: crc32c what "
-							 "phases.%u (%s) wrote or "
-							 "laid out without verify (set verify: "
-							 "crc32c on every io phase, "
-							 "e.g. in defaults)",
-							 pv->name, j, e->name);
-			if (e->bs.n != 1 || e->bs.v[0] != pv->bs.v[0])
-				return sc_cfg_fail_value(
-				    c, pv, i, pv->src[PK_BS], PK_BS,
-				    "%s, but phases.%u (%s) wrote or laid out its verify blocks "
-				    "with "
-				    "bs %s: a phase that reads with verify needs the bs they were "
-				    "written with",
-				    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), j, e->name,
-				    e->bs.n == 1 ? sc_cfg_fmt_size(a2, sizeof(a2), e->bs.v[0])
-						 : "(a sweep)");
-			wrote = wrote || any_rw(&e->rw, sc_rw_writes);
-		}
-		for (uint32_t t = 0; !wrote && t < c->ntg; t++)
-			if (c->tg[t].info.kind != SC_TARGET_DIR)
-				return sc_cfg_fail_value(
-				    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
-				    "phase %s reads with verify, but on the %s %s (targets.%u) no "
-				    "earlier phase wrote verify blocks (add one with rw: write and "
-				    "verify: crc32c, or re-read a kept run with verify_only: true)",
-				    pv->name, sc_target_kind_name(c->tg[t].info.kind),
-				    c->tg[t].path, t);
+		err = check_verify_blocks(c, i, pv);
+		if (!err && !pv->verify_only && any_rw(&pv->rw, sc_rw_reads))
+			err = check_verify_reads(c, i, pv);
 	}
-	return 0;
+	return err;
 }

@@ -204,7 +204,13 @@ int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv);
  * its timeout); sets pv->ncells. */
 int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
 
-/* verify and verify_only across the phases (io and kvcache). */
+/* verify and verify_only across the phases (io and kvcache).  Every block
+ * carries a header, so bs must hold one.  A phase that reads with verify
+ * checks the blocks this run wrote or laid out before it: every earlier io
+ * phase must verify too, with the same single bs, and on a file or block
+ * target (where nothing is laid out) one of them must write.  verify_only
+ * phases re-read a kept run (--run-id names it), only read, and make up
+ * the whole run. */
 int sc_cfg_check_verify(struct cfg_check *c);
 
 /* ---- targets (targets.c) ---- */

@@ -56,6 +56,29 @@ static int probe_target(struct cfg_check *c, struct cfg_target *t, const struct 
 	return 0;
 }
 
+/* The capacity of probed target t: capacity (node cap, or NULL: not
+ * given) when the target has that much room, else all the room it has. */
+static int probed_capacity(struct cfg_check *c, struct cfg_target *t, const struct cfg_node *cap)
+{
+	char a[32], b[32];
+
+	if (!cap) {
+		t->capacity = t->info.avail_bytes;
+		return 0;
+	}
+	if (t->capacity <= t->info.avail_bytes)
+		return 0;
+	if (t->info.kind == SC_TARGET_DIR)
+		return sc_cfg_fail_node(
+		    c->d, cap, "%s is more than the %" PRIu64 " B (%s) free in %s", cap->str,
+		    t->info.avail_bytes, sc_fmt_bytes(b, sizeof(b), t->info.avail_bytes), t->path);
+	return sc_cfg_fail_node(c->d, cap, "%s is larger than the %s %s (%s)", cap->str,
+				sc_target_kind_name(t->info.kind), t->path,
+				sc_cfg_fmt_size(a, sizeof(a), t->info.size_bytes));
+}
+
+/* Target i (t, its map set): its keys, then probed here unless it lives
+ * on other hosts. */
 static int parse_target(struct cfg_check *c, uint32_t i, struct cfg_target *t)
 {
 	const struct cfg_node *m = t->map;
@@ -104,32 +127,13 @@ static int parse_target(struct cfg_check *c, uint32_t i, struct cfg_target *t)
 		if (sc_hostlist_check(t->hosts, why, sizeof(why)))
 			return sc_cfg_fail_node(c->d, src[TK_HOSTS],
 						"%s (write e.g. gpu[01-16], node*, a,b)", why);
-	}
-	if (t->hosts) {
 		/* Lives on other hosts: each rank there checks it.  Kind is a
 		 * guess by name; capacity 0 means "all of it" (unknown here). */
 		t->info.kind = strncmp(t->path, "/dev/", 5) == 0 ? SC_TARGET_BLOCK : SC_TARGET_DIR;
 		return 0;
 	}
 	err = probe_target(c, t, src[TK_PATH]);
-	if (err)
-		return err;
-	if (!src[TK_CAPACITY]) {
-		t->capacity = t->info.avail_bytes;
-	} else if (t->capacity > t->info.avail_bytes) {
-		char a[32], b[32];
-
-		if (t->info.kind == SC_TARGET_DIR)
-			return sc_cfg_fail_node(c->d, src[TK_CAPACITY],
-						"%s is more than the %" PRIu64 " B (%s) free in %s",
-						src[TK_CAPACITY]->str, t->info.avail_bytes,
-						sc_fmt_bytes(b, sizeof(b), t->info.avail_bytes),
-						t->path);
-		return sc_cfg_fail_node(c->d, src[TK_CAPACITY], "%s is larger than the %s %s (%s)",
-					src[TK_CAPACITY]->str, sc_target_kind_name(t->info.kind),
-					t->path, sc_cfg_fmt_size(a, sizeof(a), t->info.size_bytes));
-	}
-	return 0;
+	return err ? err : probed_capacity(c, t, src[TK_CAPACITY]);
 }
 
 int sc_cfg_parse_targets(struct cfg_check *c)
