@@ -1,7 +1,8 @@
-/* config_priv.h -- what the config_*.c files share: the document tree
- * (yaml.c), --set and ${VAR} (set.c), typed values
- * (value.c) and the schema's key tables (config.c).  Not for other
- * files. */
+/* config_priv.h -- the config document, shared by the files of config/:
+ * the tree and its paths (tree.c), YAML to tree (yaml.c), --set and ${VAR}
+ * (set.c), word lists (words.c), typed values (value.c), and what set.c
+ * asks of the schema (keys.c, phase.c).  Not for other files; what the
+ * schema's files share besides is schema.h. */
 #ifndef SC_CONFIG_PRIV_H
 #define SC_CONFIG_PRIV_H
 
@@ -49,79 +50,104 @@ struct cfg_doc {
 	bool failed; /* err holds the first message */
 };
 
+/* ---- the document (yaml.c) ---- */
+
 /* Reads and parses path into d->root (d->file/err/errlen set by caller).
  * 0, -EINVAL (message in d->err), -ENOMEM, or -errno of reading. */
-int cfg_doc_load(struct cfg_doc *d, const char *path);
+int sc_cfg_doc_load(struct cfg_doc *d, const char *path);
+
+void sc_cfg_doc_exit(struct cfg_doc *d);
+
+/* Parses one YAML document from buf into *out (an empty mapping for an
+ * empty document); set: the --set argument it came from, or NULL. */
+int sc_cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
+			struct cfg_node **out);
+
+/* ---- --set and ${VAR} (set.c) ---- */
 
 /* Applies the KEY=VALUE overrides in order (see config.h).  0 or -EINVAL. */
-int cfg_doc_apply_sets(struct cfg_doc *d, const char *const *sets, uint32_t nsets);
+int sc_cfg_doc_apply_sets(struct cfg_doc *d, const char *const *sets, uint32_t nsets);
 
 /* Expands ${VAR}, ${VAR:-default} and $$ in every scalar value. */
-int cfg_doc_expand(struct cfg_doc *d);
+int sc_cfg_doc_expand(struct cfg_doc *d);
 
-/* (Re)computes every node's path; 0 or -ENOMEM. */
-int cfg_doc_paths(struct cfg_doc *d);
-
-void cfg_doc_exit(struct cfg_doc *d);
+/* ---- the tree (tree.c) ---- */
 
 /* Formats "FILE:LINE:COL: PATH: message" (or "--set KEY=VALUE: PATH: ...")
  * into d->err once; later calls keep the first message.  Returns -EINVAL. */
-int cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+int sc_cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt,
+		...) __attribute__((format(printf, 4, 5)));
 
-/* The value of key in map (NULL when absent or map is not a mapping). */
-struct cfg_node *cfg_map_get(const struct cfg_node *map, const char *key);
-struct cfg_pair *cfg_map_pair(const struct cfg_node *map, const char *key);
+/* sc_cfg_fail at node n: its location and path.  Returns -EINVAL. */
+int sc_cfg_fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A node of kind at loc, empty (NULL: no memory); a deep copy of src
+ * (NULL: no memory); a node and all below it freed (NULL is fine). */
+struct cfg_node *sc_cfg_node_new(enum cfg_kind kind, struct cfg_loc loc);
+struct cfg_node *sc_cfg_node_clone(const struct cfg_node *src);
+void sc_cfg_node_free(struct cfg_node *n);
+
+/* The value of key in map (NULL when absent or map is not a mapping), or
+ * its pair; _remove frees the pair of key, if map has one. */
+struct cfg_node *sc_cfg_map_get(const struct cfg_node *map, const char *key);
+struct cfg_pair *sc_cfg_map_pair(const struct cfg_node *map, const char *key);
+void sc_cfg_map_remove(struct cfg_node *map, const char *key);
 
 /* True for an empty, "~" or "null" plain scalar. */
-bool cfg_is_null(const struct cfg_node *n);
+bool sc_cfg_is_null(const struct cfg_node *n);
+
+/* "parent.key" and "parent.i" (just key or i when parent is ""), newly
+ * allocated (NULL: no memory). */
+char *sc_cfg_path_join(const char *parent, const char *key);
+char *sc_cfg_path_index(const char *parent, uint32_t i);
+
+/* (Re)computes every node's path; 0 or -ENOMEM. */
+int sc_cfg_doc_paths(struct cfg_doc *d);
+
+/* One step down from cur along *rest ("0.bs", "seqwrite.bs"): the child,
+ * or NULL; *rest moves past the component(s) used.  A phase is found by
+ * index or by name (explicit name: or the default "phase<i>"). */
+struct cfg_node *sc_cfg_step(const struct cfg_doc *d, const struct cfg_node *cur,
+			     const char **rest);
 
 /* The node at a dotted path ("phases.1.bs", "phases.seqwrite.bs"), or with
  * nearest set, the deepest node found on the way (never NULL). */
-const struct cfg_node *cfg_doc_find(const struct cfg_doc *d, const char *path, bool nearest);
+const struct cfg_node *sc_cfg_doc_find(const struct cfg_doc *d, const char *path, bool nearest);
 
-/* Index of the phase mapping named name in phases (explicit name: or the
- * default "phase<i>"), or -1. */
-int cfg_phase_by_name(const struct cfg_node *phases, const char *name, size_t len);
+/* ---- lists of words (words.c), NULL-terminated ---- */
 
-/* The known word closest to word (few edits apart), or NULL. */
-const char *cfg_nearest(const char *word, const char *const *known, size_t n);
+/* Whether key is in table; its index there, or -1. */
+bool sc_cfg_key_in(const char *key, const char *const *table);
+int sc_cfg_key_index(const char *key, const char *const *table);
 
-/* Key tables of the schema (config.c): NULL-terminated.  cfg_phase_keys
+/* The known word closest to word (few edits apart, any case) among the
+ * first n of known, or NULL. */
+const char *sc_cfg_nearest(const char *word, const char *const *known, size_t n);
+
+/* words joined as "a, b, c" into buf (cut to len).  Returns buf. */
+const char *sc_cfg_join(char *buf, size_t len, const char *const *words);
+
+/* ---- what --set asks of the schema (keys.c, phase.c) ---- */
+
+/* Key tables of the schema (keys.c): NULL-terminated.  sc_cfg_phase_keys
  * holds the keys of every workload; which workload takes which is
- * cfg_phase_key_fits' business. */
-extern const char *const cfg_phase_keys[];
-extern const char *const cfg_target_keys[];
-extern const char *const cfg_top_keys[];
-extern const char *const cfg_sections[]; /* the top keys that hold lists or mappings */
-bool cfg_key_in(const char *key, const char *const *table);
+ * sc_cfg_phase_key_fits' business. */
+extern const char *const sc_cfg_phase_keys[];
+extern const char *const sc_cfg_target_keys[];
+extern const char *const sc_cfg_top_keys[];
+extern const char *const sc_cfg_sections[]; /* the top keys that hold lists or mappings */
 
 /* Whether a phase of workload (an enum sc_workload; -1: not known) takes
  * key with value val: -1 when the workload has no such key, 0 when it has
  * but val is not a value of it there (fsync: true in an io phase, a list
  * where the workload does not sweep), 1 when it fits.  Nothing is
- * reported.  An unknown workload takes every phase key (0). */
-int cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val);
+ * reported.  An unknown workload takes every phase key (0).  (phase.c) */
+int sc_cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val);
 
 /* The workloads that take phase key key, "io, kvcache" style, into buf
- * (empty for no workload).  Returns buf. */
-const char *cfg_key_workloads(const char *key, char *buf, size_t len);
-
-/* ---- the tree (yaml.c) ---- */
-
-struct cfg_node *cfg_node_new(enum cfg_kind kind, struct cfg_loc loc);
-struct cfg_node *cfg_node_clone(const struct cfg_node *src);
-void cfg_node_free(struct cfg_node *n);
-void cfg_map_remove(struct cfg_node *map, const char *key);
-
-/* Parses one YAML document from buf into *out (an empty mapping for an
- * empty document); set: the --set argument it came from, or NULL. */
-int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
-		     struct cfg_node **out);
-
-/* One step down from cur along *rest ("0.bs", "seqwrite.bs"): the child,
- * or NULL; *rest moves past the component(s) used. */
-struct cfg_node *cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, const char **rest);
+ * (empty for no workload).  Returns buf.  (keys.c) */
+const char *sc_cfg_key_workloads(const char *key, char *buf, size_t len);
 
 /* ---- typed values (value.c) ---- */
 
@@ -166,17 +192,17 @@ struct cfg_sweep {
  * left in n->str; booleans give 0/1; names give the enum value; a model
  * name is looked up and left in n->str; a fraction gives the bits of its
  * double, to be copied out with memcpy). */
-int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
-		     uint64_t *out);
+int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+			uint64_t *out);
 
 /* A swept key: one value, or a list of distinct values. */
-int cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
-		    struct cfg_sweep *sw);
+int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		       struct cfg_sweep *sw);
 
 /* "4KiB", "1MiB", "1000B": the shortest exact spelling of a size. */
-const char *cfg_fmt_size(char *buf, size_t len, uint64_t v);
+const char *sc_cfg_fmt_size(char *buf, size_t len, uint64_t v);
 
 /* "a list", "a mapping", "a value". */
-const char *cfg_kind_word(const struct cfg_node *n);
+const char *sc_cfg_kind_word(const struct cfg_node *n);
 
 #endif

@@ -22,7 +22,7 @@ static int set_value(struct cfg_doc *d, const char *arg, const char *value, stru
 	int err;
 
 	if (value[0] != '[') {
-		*out = cfg_node_new(CFG_SCALAR, loc);
+		*out = sc_cfg_node_new(CFG_SCALAR, loc);
 		if (!*out || !((*out)->str = strdup(value))) {
 			free(*out);
 			return -ENOMEM;
@@ -30,20 +30,21 @@ static int set_value(struct cfg_doc *d, const char *arg, const char *value, stru
 		(*out)->plain = true;
 		return 0;
 	}
-	err = cfg_parse_buffer(d, value, strlen(value), arg, out);
+	err = sc_cfg_parse_buffer(d, value, strlen(value), arg, out);
 	if (err)
 		return err;
 	if ((*out)->kind != CFG_SEQ) {
-		cfg_node_free(*out);
+		sc_cfg_node_free(*out);
 		*out = NULL;
-		return cfg_fail(d, &loc, NULL, "not a valid list (write [A, B, ...])");
+		return sc_cfg_fail(d, &loc, NULL, "not a valid list (write [A, B, ...])");
 	}
 	for (uint32_t i = 0; i < (*out)->nitems; i++) {
 		if ((*out)->items[i]->kind != CFG_SCALAR) {
-			cfg_node_free(*out);
+			sc_cfg_node_free(*out);
 			*out = NULL;
-			return cfg_fail(d, &loc, NULL,
-					"a list of plain values is expected (write [A, B, ...])");
+			return sc_cfg_fail(
+			    d, &loc, NULL,
+			    "a list of plain values is expected (write [A, B, ...])");
 		}
 	}
 	return 0;
@@ -57,17 +58,17 @@ static int set_key(struct cfg_node *map, const char *key, struct cfg_node *val, 
 	struct cfg_pair *p;
 
 	if (strcmp(key, "runtime") == 0) {
-		cfg_map_remove(map, "io_size");
-		cfg_map_remove(map, "epochs");
+		sc_cfg_map_remove(map, "io_size");
+		sc_cfg_map_remove(map, "epochs");
 	} else if (strcmp(key, "io_size") == 0) {
-		cfg_map_remove(map, "runtime");
-		cfg_map_remove(map, "ramp");
+		sc_cfg_map_remove(map, "runtime");
+		sc_cfg_map_remove(map, "ramp");
 	} else if (strcmp(key, "epochs") == 0) {
-		cfg_map_remove(map, "runtime");
+		sc_cfg_map_remove(map, "runtime");
 	}
-	p = cfg_map_pair(map, key);
+	p = sc_cfg_map_pair(map, key);
 	if (p) {
-		cfg_node_free(p->val);
+		sc_cfg_node_free(p->val);
 		p->val = val;
 		return 0;
 	}
@@ -98,12 +99,12 @@ static int set_all(struct cfg_node *list, const char *key, const struct cfg_node
 
 		if (list->items[i]->kind != CFG_MAP)
 			continue;
-		v = cfg_node_clone(val);
+		v = sc_cfg_node_clone(val);
 		if (!v)
 			return -ENOMEM;
 		err = set_key(list->items[i], key, v, arg);
 		if (err) {
-			cfg_node_free(v);
+			sc_cfg_node_free(v);
 			return err;
 		}
 	}
@@ -115,11 +116,11 @@ static int set_all(struct cfg_node *list, const char *key, const struct cfg_node
 static struct cfg_node *expanded_copy(const struct cfg_doc *d, const struct cfg_node *n)
 {
 	struct cfg_doc quiet = {.file = d->file};
-	struct cfg_node *x = cfg_node_clone(n);
+	struct cfg_node *x = sc_cfg_node_clone(n);
 
 	if (x && expand_node(&quiet, x)) {
-		cfg_node_free(x);
-		x = cfg_node_clone(n);
+		sc_cfg_node_free(x);
+		x = sc_cfg_node_clone(n);
 	}
 	return x;
 }
@@ -128,17 +129,17 @@ static struct cfg_node *expanded_copy(const struct cfg_doc *d, const struct cfg_
  * the default's, else io); -1 when that is not a workload. */
 static int phase_workload(const struct cfg_doc *d, const struct cfg_node *map)
 {
-	const struct cfg_node *wn = cfg_map_get(map, "workload");
+	const struct cfg_node *wn = sc_cfg_map_get(map, "workload");
 	struct cfg_node *x;
 	int w = SC_WORKLOAD_IO;
 
 	if (!wn)
-		wn = cfg_map_get(cfg_map_get(d->root, "defaults"), "workload");
+		wn = sc_cfg_map_get(sc_cfg_map_get(d->root, "defaults"), "workload");
 	if (!wn)
 		return w;
 	x = expanded_copy(d, wn);
 	w = x && x->kind == CFG_SCALAR ? sc_workload_parse(x->str) : -1;
-	cfg_node_free(x);
+	sc_cfg_node_free(x);
 	return w < 0 ? -1 : w;
 }
 
@@ -149,7 +150,7 @@ static int phase_workload(const struct cfg_doc *d, const struct cfg_node *map)
 static int set_phases(struct cfg_doc *d, const char *arg, const char *key,
 		      const struct cfg_node *val)
 {
-	struct cfg_node *ps = cfg_map_get(d->root, "phases");
+	struct cfg_node *ps = sc_cfg_map_get(d->root, "phases");
 	struct cfg_node *xval;
 	char owners[96], here[96] = "";
 	bool any_map = false, any_takes = false, any_fits = false;
@@ -173,7 +174,7 @@ static int set_phases(struct cfg_doc *d, const char *arg, const char *key,
 			continue;
 		any_map = true;
 		w = phase_workload(d, ps->items[i]);
-		fit[i] = (int8_t)cfg_phase_key_fits(key, w, xval);
+		fit[i] = (int8_t)sc_cfg_phase_key_fits(key, w, xval);
 		any_takes |= fit[i] >= 0;
 		any_fits |= fit[i] > 0;
 		if (w >= 0)
@@ -189,10 +190,10 @@ static int set_phases(struct cfg_doc *d, const char *arg, const char *key,
 			strncat(here, sc_workload_name((enum sc_workload)w),
 				sizeof(here) - strlen(here) - 1);
 		}
-		err = cfg_fail(d, &loc, NULL,
-			       "no phase accepts \"%s\" (it is a key of workload %s; the phases "
-			       "here are %s)",
-			       key, cfg_key_workloads(key, owners, sizeof(owners)), here);
+		err = sc_cfg_fail(d, &loc, NULL,
+				  "no phase accepts \"%s\" (it is a key of workload %s; the phases "
+				  "here are %s)",
+				  key, sc_cfg_key_workloads(key, owners, sizeof(owners)), here);
 		goto out;
 	}
 	for (uint32_t i = 0; !err && i < ps->nitems; i++) {
@@ -200,17 +201,17 @@ static int set_phases(struct cfg_doc *d, const char *arg, const char *key,
 
 		if (fit[i] < 0 || (any_fits && fit[i] == 0))
 			continue;
-		v = cfg_node_clone(val);
+		v = sc_cfg_node_clone(val);
 		if (!v) {
 			err = -ENOMEM;
 			break;
 		}
 		err = set_key(ps->items[i], key, v, arg);
 		if (err)
-			cfg_node_free(v);
+			sc_cfg_node_free(v);
 	}
 out:
-	cfg_node_free(xval);
+	sc_cfg_node_free(xval);
 	free(fit);
 	return err;
 }
@@ -220,30 +221,30 @@ static int set_bare(struct cfg_doc *d, const char *arg, const char *key, struct 
 	struct cfg_loc loc = {0, 0, arg};
 	int err;
 
-	if (cfg_key_in(key, cfg_phase_keys)) {
+	if (sc_cfg_key_in(key, sc_cfg_phase_keys)) {
 		err = set_phases(d, arg, key, val);
-	} else if (cfg_key_in(key, cfg_target_keys)) {
-		err = set_all(cfg_map_get(d->root, "targets"), key, val, arg);
-	} else if (cfg_key_in(key, cfg_top_keys) && !cfg_key_in(key, cfg_sections)) {
+	} else if (sc_cfg_key_in(key, sc_cfg_target_keys)) {
+		err = set_all(sc_cfg_map_get(d->root, "targets"), key, val, arg);
+	} else if (sc_cfg_key_in(key, sc_cfg_top_keys) && !sc_cfg_key_in(key, sc_cfg_sections)) {
 		/* a top-level setting (memory_per_rank) */
-		struct cfg_node *v = cfg_node_clone(val);
+		struct cfg_node *v = sc_cfg_node_clone(val);
 
 		err = v ? set_key(d->root, key, v, arg) : -ENOMEM;
 		if (err && v)
-			cfg_node_free(v);
+			sc_cfg_node_free(v);
 	} else {
-		const char *near = cfg_nearest(key, cfg_phase_keys, (size_t)-1);
+		const char *near = sc_cfg_nearest(key, sc_cfg_phase_keys, (size_t)-1);
 
 		if (!near)
-			near = cfg_nearest(key, cfg_target_keys, (size_t)-1);
+			near = sc_cfg_nearest(key, sc_cfg_target_keys, (size_t)-1);
 		if (near)
-			err = cfg_fail(d, &loc, NULL,
-				       "no phase or target accepts \"%s\" (did you mean %s?)", key,
-				       near);
+			err = sc_cfg_fail(d, &loc, NULL,
+					  "no phase or target accepts \"%s\" (did you mean %s?)",
+					  key, near);
 		else
-			err = cfg_fail(d, &loc, NULL, "no phase or target accepts \"%s\"", key);
+			err = sc_cfg_fail(d, &loc, NULL, "no phase or target accepts \"%s\"", key);
 	}
-	cfg_node_free(val);
+	sc_cfg_node_free(val);
 	return err;
 }
 
@@ -255,15 +256,16 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 	int err;
 
 	if (strncmp(key, "defaults.", 9) == 0 &&
-	    (!cfg_map_get(d->root, "defaults") || cfg_is_null(cfg_map_get(d->root, "defaults")))) {
+	    (!sc_cfg_map_get(d->root, "defaults") ||
+	     sc_cfg_is_null(sc_cfg_map_get(d->root, "defaults")))) {
 		/* Creates the optional section being set into. */
-		struct cfg_node *m = cfg_node_new(CFG_MAP, loc);
+		struct cfg_node *m = sc_cfg_node_new(CFG_MAP, loc);
 
 		if (!m)
 			goto out_nomem;
 		err = set_key(d->root, "defaults", m, arg);
 		if (err) {
-			cfg_node_free(m);
+			sc_cfg_node_free(m);
 			goto out_free;
 		}
 	}
@@ -273,14 +275,14 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 		char sect[32];
 
 		snprintf(sect, sizeof(sect), "%.*s", (int)(len < 31 ? len : 31), key);
-		if (!cfg_key_in(sect, cfg_sections)) {
-			err =
-			    cfg_fail(d, &loc, NULL,
-				     "no section \"%s\" (known: targets, defaults, phases)", sect);
+		if (!sc_cfg_key_in(sect, sc_cfg_sections)) {
+			err = sc_cfg_fail(d, &loc, NULL,
+					  "no section \"%s\" (known: targets, defaults, phases)",
+					  sect);
 			goto out_free;
 		}
-		if (!cfg_map_get(d->root, sect)) {
-			err = cfg_fail(d, &loc, NULL, "the config has no %s", sect);
+		if (!sc_cfg_map_get(d->root, sect)) {
+			err = sc_cfg_fail(d, &loc, NULL, "the config has no %s", sect);
 			goto out_free;
 		}
 	}
@@ -290,31 +292,31 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 
 		if (!dot && cur->kind == CFG_MAP)
 			break; /* the last key: set or create it */
-		next = cfg_step(d, cur, &rest);
+		next = sc_cfg_step(d, cur, &rest);
 		if (!next) {
 			if (cur->kind == CFG_SCALAR)
-				err = cfg_fail(d, &loc, NULL,
-					       "%s is a single value, not a mapping or list",
-					       cur->path);
+				err = sc_cfg_fail(d, &loc, NULL,
+						  "%s is a single value, not a mapping or list",
+						  cur->path);
 			else if (cur->kind == CFG_SEQ && !cur->nitems)
-				err = cfg_fail(d, &loc, NULL, "%s is empty", cur->path);
+				err = sc_cfg_fail(d, &loc, NULL, "%s is empty", cur->path);
 			else if (cur->kind == CFG_SEQ)
-				err = cfg_fail(
+				err = sc_cfg_fail(
 				    d, &loc, NULL, "%s has no entry \"%.*s\" (use 0..%u%s)",
 				    cur->path, (int)(dot ? (size_t)(dot - rest) : strlen(rest)),
 				    rest, cur->nitems - 1,
-				    cur == cfg_map_get(d->root, "phases") ? " or a phase name"
-									  : "");
+				    cur == sc_cfg_map_get(d->root, "phases") ? " or a phase name"
+									     : "");
 			else
-				err = cfg_fail(d, &loc, NULL, "%s has no key \"%.*s\"", cur->path,
-					       (int)(dot - rest), rest);
+				err = sc_cfg_fail(d, &loc, NULL, "%s has no key \"%.*s\"",
+						  cur->path, (int)(dot - rest), rest);
 			goto out_free;
 		}
 		if (!*rest) {
 			/* The path ends at a list entry: replace it. */
 			for (uint32_t i = 0; i < cur->nitems; i++)
 				if (cur->items[i] == next) {
-					cfg_node_free(next);
+					sc_cfg_node_free(next);
 					cur->items[i] = val;
 				}
 			return 0;
@@ -329,7 +331,7 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 out_nomem:
 	err = -ENOMEM;
 out_free:
-	cfg_node_free(val);
+	sc_cfg_node_free(val);
 	return err;
 }
 
@@ -357,20 +359,22 @@ static int apply_set(struct cfg_doc *d, const char *arg)
 	int err;
 
 	if (!eq || eq == arg)
-		return cfg_fail(d, &loc, NULL, "expected KEY=VALUE (e.g. runtime=10s)");
+		return sc_cfg_fail(d, &loc, NULL, "expected KEY=VALUE (e.g. runtime=10s)");
 	key = strndup(arg, (size_t)(eq - arg));
 	if (!key)
 		return -ENOMEM;
 	if (key[strlen(key) - 1] == '.' || key[0] == '.' || strstr(key, "..")) {
-		err = cfg_fail(d, &loc, NULL, "\"%s\" is not a key path (e.g. phases.0.bs)", key);
+		err =
+		    sc_cfg_fail(d, &loc, NULL, "\"%s\" is not a key path (e.g. phases.0.bs)", key);
 		goto out_key;
 	}
 	if (destroy_key(key) && strcmp(eq + 1, "false") != 0) {
-		err = cfg_fail(d, &loc, NULL,
-			       "%s is never taken from --set: write it on the target in the config "
-			       "file, next to the path it lets the run destroy (and run with "
-			       "--allow-destroy)",
-			       destroy_key(key));
+		err = sc_cfg_fail(
+		    d, &loc, NULL,
+		    "%s is never taken from --set: write it on the target in the config "
+		    "file, next to the path it lets the run destroy (and run with "
+		    "--allow-destroy)",
+		    destroy_key(key));
 		goto out_key;
 	}
 	err = set_value(d, arg, eq + 1, &val);
@@ -381,13 +385,13 @@ static int apply_set(struct cfg_doc *d, const char *arg)
 	else
 		err = set_bare(d, arg, key, val);
 	if (!err)
-		err = cfg_doc_paths(d);
+		err = sc_cfg_doc_paths(d);
 out_key:
 	free(key);
 	return err;
 }
 
-int cfg_doc_apply_sets(struct cfg_doc *d, const char *const *sets, uint32_t nsets)
+int sc_cfg_doc_apply_sets(struct cfg_doc *d, const char *const *sets, uint32_t nsets)
 {
 	if (!nsets)
 		return 0;
@@ -475,10 +479,10 @@ static int expand_node(struct cfg_doc *d, struct cfg_node *n)
 		}
 		close = strchr(p + 2, '}');
 		if (!close) {
-			err = cfg_fail(d, &n->loc, n->path,
-				       "unterminated ${ in \"%s\" (write ${NAME}, "
-				       "${NAME:-default}, or $$ for a $)",
-				       n->str);
+			err = sc_cfg_fail(d, &n->loc, n->path,
+					  "unterminated ${ in \"%s\" (write ${NAME}, "
+					  "${NAME:-default}, or $$ for a $)",
+					  n->str);
 			break;
 		}
 		name = p + 2;
@@ -492,10 +496,10 @@ static int expand_node(struct cfg_doc *d, struct cfg_node *n)
 			}
 		}
 		if (!var_name_ok(name, nlen)) {
-			err = cfg_fail(d, &n->loc, n->path,
-				       "\"%.*s\" is not a variable reference (write ${NAME} or "
-				       "${NAME:-default}; $$ is a literal $)",
-				       (int)(close - p + 1), p);
+			err = sc_cfg_fail(d, &n->loc, n->path,
+					  "\"%.*s\" is not a variable reference (write ${NAME} or "
+					  "${NAME:-default}; $$ is a literal $)",
+					  (int)(close - p + 1), p);
 			break;
 		}
 		{
@@ -508,7 +512,7 @@ static int expand_node(struct cfg_doc *d, struct cfg_node *n)
 			else if (v)
 				err = sb_add(&b, v, strlen(v));
 			else
-				err = cfg_fail(
+				err = sc_cfg_fail(
 				    d, &n->loc, n->path,
 				    "${%s} is not set (export %s, or write ${%s:-default})", var,
 				    var, var);
@@ -526,7 +530,7 @@ static int expand_node(struct cfg_doc *d, struct cfg_node *n)
 	return 0;
 }
 
-int cfg_doc_expand(struct cfg_doc *d)
+int sc_cfg_doc_expand(struct cfg_doc *d)
 {
 	return expand_node(d, d->root);
 }

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,7 @@
 #define NS_PER_DAY (UINT64_C(86400) * 1000000000)
 
 /* "4KiB", "1MiB", "1000B": the shortest exact spelling. */
-const char *cfg_fmt_size(char *buf, size_t len, uint64_t v)
+const char *sc_cfg_fmt_size(char *buf, size_t len, uint64_t v)
 {
 	static const char *const bin[] = {"EiB", "PiB", "TiB", "GiB", "MiB", "KiB"};
 	static const char *const dec[] = {"EB", "PB", "TB", "GB", "MB", "KB"};
@@ -43,7 +42,7 @@ const char *cfg_fmt_size(char *buf, size_t len, uint64_t v)
 	return buf;
 }
 
-const char *cfg_kind_word(const struct cfg_node *n)
+const char *sc_cfg_kind_word(const struct cfg_node *n)
 {
 	return n->kind == CFG_SEQ ? "a list" : n->kind == CFG_MAP ? "a mapping" : "a value";
 }
@@ -85,31 +84,6 @@ static const char *type_word(enum cfg_vtype t)
 	return "a value";
 }
 
-static int fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail_node(struct cfg_doc *d, const struct cfg_node *n, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return cfg_fail(d, &n->loc, n->path, "%s", msg);
-}
-
-/* Appends the NULL-terminated names to buf as "a, b, c". */
-static const char *join_names(char *buf, size_t len, const char *const *names)
-{
-	buf[0] = '\0';
-	for (const char *const *p = names; *p; p++) {
-		strncat(buf, p == names ? "" : ", ", len - strlen(buf) - 1);
-		strncat(buf, *p, len - strlen(buf) - 1);
-	}
-	return buf;
-}
-
 /* Parses the enum name s with parse(); on failure reports the known names
  * and, when s is a near miss, the likely one. */
 static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)(const char *),
@@ -123,11 +97,12 @@ static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)
 		*out = (uint64_t)v;
 		return 0;
 	}
-	near = cfg_nearest(n->str, names, (size_t)-1);
+	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
-		return fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what, near);
-	return fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what,
-			 join_names(known, sizeof(known), names));
+		return sc_cfg_fail_node(d, n, "\"%s\" is not %s (did you mean %s?)", n->str, what,
+					near);
+	return sc_cfg_fail_node(d, n, "\"%s\" is not %s (known: %s)", n->str, what,
+				sc_cfg_join(known, sizeof(known), names));
 }
 
 static const char *const rw_list[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
@@ -165,14 +140,14 @@ static int parse_model(struct cfg_doc *d, const struct cfg_node *n)
 
 	if (sc_ckpt_model_lookup(n->str, &m) == 0)
 		return 0;
-	near = cfg_nearest(n->str, names, (size_t)-1);
+	near = sc_cfg_nearest(n->str, names, (size_t)-1);
 	if (near)
 		snprintf(hint, sizeof(hint), "did you mean %s? ", near);
-	return fail_node(
+	return sc_cfg_fail_node(
 	    d, n,
 	    "\"%s\" is not a known model (%sknown: %s; or describe one inline: {layers, "
 	    "hidden, ffn_hidden, heads, kv_heads, vocab, dtype})",
-	    n->str, hint, join_names(known, sizeof(known), names));
+	    n->str, hint, sc_cfg_join(known, sizeof(known), names));
 }
 
 static bool name_char_ok(char ch)
@@ -181,54 +156,172 @@ static bool name_char_ok(char ch)
 	       ch == '_' || ch == '.' || ch == '-';
 }
 
-/* One scalar of type def into *out (text types: checked, left in the
- * node).  0 or -EINVAL. */
-int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
-		     uint64_t *out)
+/* A phase name: it names a directory of the run, so it may not be "." or
+ * "..", nor start with _ . or -. */
+static int parse_name(struct cfg_doc *d, const struct cfg_node *n)
 {
-	char a[32], b[32];
-	const char *s;
+	const char *s = n->str;
+
+	if (!*s)
+		return sc_cfg_fail_node(d, n, "empty phase name");
+	if (strlen(s) > CFG_MAX_NAME_LEN)
+		return sc_cfg_fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
+					CFG_MAX_NAME_LEN);
+	for (const char *p = s; *p; p++)
+		if (!name_char_ok(*p) || (p == s && (*p == '_' || *p == '.' || *p == '-')))
+			return sc_cfg_fail_node(
+			    d, n,
+			    "\"%s\" is not a phase name (start with a letter or "
+			    "digit, then use letters, digits, _ . and -)",
+			    s);
+	return 0;
+}
+
+static int parse_workload(struct cfg_doc *d, const struct cfg_node *n, uint64_t *out)
+{
+	const char *workloads[SC_WORKLOAD_COUNT + 1];
+
+	for (int w = 0; w < SC_WORKLOAD_COUNT; w++)
+		workloads[w] = sc_workload_name((enum sc_workload)w);
+	workloads[SC_WORKLOAD_COUNT] = NULL;
+	return parse_named(d, n, sc_workload_parse, workloads, "a workload", out);
+}
+
+static int parse_bool(struct cfg_doc *d, const struct cfg_node *n, uint64_t *out)
+{
+	if (strcmp(n->str, "true") == 0)
+		*out = 1;
+	else if (strcmp(n->str, "false") != 0)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a boolean (write true or false)",
+					n->str);
+	return 0;
+}
+
+/* A whole number in def's range; "-0" and "+N" are numbers too. */
+static int parse_uint(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		      uint64_t *out)
+{
+	const char *s = n->str, *p = s + (*s == '-' || *s == '+');
+	uint64_t v = 0;
+	int err = parse_digits(p, strlen(p), &v);
+
+	if (err == -EINVAL)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a whole number", s);
+	if (err || (*s == '-' && v) || v < def->min || v > def->max)
+		return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "..%" PRIu64 ")", s,
+					def->min, def->max);
+	*out = v;
+	return 0;
+}
+
+/* I/Os per second per rank: "5000/s" or "5000". */
+static int parse_rate(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		      uint64_t *out)
+{
+	const char *s = n->str;
+	size_t len = strlen(s);
+	uint64_t v = 0;
 	int err;
 
+	if (len > 2 && strcmp(s + len - 2, "/s") == 0)
+		len -= 2;
+	err = parse_digits(s, len, &v);
+	if (err == -EINVAL)
+		return sc_cfg_fail_node(d, n,
+					"\"%s\" is not a rate (write I/Os per second per rank: "
+					"5000/s, or 0 for a closed loop)",
+					s);
+	if (err || v < def->min || v > def->max)
+		return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "/s..%" PRIu64 "/s)",
+					s, def->min, def->max);
+	*out = v;
+	return 0;
+}
+
+/* A number in (0, 1], its double's bits into *out. */
+static int parse_fraction(struct cfg_doc *d, const struct cfg_node *n, uint64_t *out)
+{
+	const char *s = n->str;
+	char *end;
+	double v;
+
+	/* Decimal only: no "inf", "nan", hex or blanks. */
+	if (strspn(s, "0123456789.eE+-") != strlen(s))
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
+	if (!(v > 0 && v <= 1))
+		return sc_cfg_fail_node(d, n, "%s is out of range (more than 0, at most 1)", s);
+	memcpy(out, &v, sizeof(v));
+	return 0;
+}
+
+static int parse_size(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		      uint64_t *out)
+{
+	const char *s = n->str;
+	char a[32], b[32];
+	int err = sc_parse_size(s, out);
+
+	if (err == -ERANGE)
+		return sc_cfg_fail_node(d, n, "\"%s\" is too large", s);
+	if (err)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a size (try 4KiB, 1MiB)", s);
+	if (*out >= def->min && *out <= def->max)
+		return 0;
+	if (def->max == UINT64_MAX)
+		return sc_cfg_fail_node(d, n, "%s is out of range (at least %s)", s,
+					sc_cfg_fmt_size(a, sizeof(a), def->min));
+	return sc_cfg_fail_node(d, n, "%s is out of range (%s..%s)", s,
+				sc_cfg_fmt_size(a, sizeof(a), def->min),
+				sc_cfg_fmt_size(b, sizeof(b), def->max));
+}
+
+static int parse_duration(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+			  uint64_t *out)
+{
+	const char *s = n->str;
+	int err = sc_parse_duration(s, out);
+
+	if (err == -ERANGE)
+		return sc_cfg_fail_node(d, n, "\"%s\" is too long (at most %" PRIu64 " days)", s,
+					def->max / NS_PER_DAY);
+	if (err)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a duration (try 10s, 500ms, 2m)", s);
+	if (*out < def->min)
+		return sc_cfg_fail_node(d, n, "%s is too short (more than 0 is needed)", s);
+	if (*out > def->max)
+		return sc_cfg_fail_node(d, n, "%s is too long (at most %" PRIu64 " days)", s,
+					def->max / NS_PER_DAY);
+	return 0;
+}
+
+/* One scalar of type def into *out (text types: checked, left in the
+ * node).  0 or -EINVAL. */
+int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+			uint64_t *out)
+{
 	if (n->kind != CFG_SCALAR)
-		return fail_node(d, n, "expected %s, got %s%s", type_word(def->type),
-				 cfg_kind_word(n),
-				 n->kind == CFG_SEQ && def->phase && !def->sweep
-				     ? " (only rw, bs and iodepth can be swept)"
-				     : "");
+		return sc_cfg_fail_node(d, n, "expected %s, got %s%s", type_word(def->type),
+					sc_cfg_kind_word(n),
+					n->kind == CFG_SEQ && def->phase && !def->sweep
+					    ? " (only rw, bs and iodepth can be swept)"
+					    : "");
 	/* "null" is an engine's name before it is YAML's null. */
-	if (cfg_is_null(n) && !(def->type == CFG_VT_ENGINE && strcmp(n->str, "null") == 0))
-		return fail_node(d, n, "no value given (expected %s)", type_word(def->type));
-	s = n->str;
+	if (sc_cfg_is_null(n) && !(def->type == CFG_VT_ENGINE && strcmp(n->str, "null") == 0))
+		return sc_cfg_fail_node(d, n, "no value given (expected %s)", type_word(def->type));
 	*out = 0;
 	switch (def->type) {
 	case CFG_VT_NAME:
-		if (!*s)
-			return fail_node(d, n, "empty phase name");
-		if (strlen(s) > CFG_MAX_NAME_LEN)
-			return fail_node(d, n, "\"%.20s...\" is longer than %u characters", s,
-					 CFG_MAX_NAME_LEN);
-		/* a name is a directory name in the run: "." or ".." would leave it */
-		for (const char *p = s; *p; p++)
-			if (!name_char_ok(*p) || (p == s && (*p == '_' || *p == '.' || *p == '-')))
-				return fail_node(
-				    d, n,
-				    "\"%s\" is not a phase name (start with a letter or digit, "
-				    "then use letters, digits, _ . and -)",
-				    s);
-		return 0;
+		return parse_name(d, n);
 	case CFG_VT_TEXT:
-		if (!*s)
-			return fail_node(d, n, "empty value (expected %s)", type_word(def->type));
+		if (!*n->str)
+			return sc_cfg_fail_node(d, n, "empty value (expected %s)",
+						type_word(def->type));
 		return 0;
-	case CFG_VT_WORKLOAD: {
-		const char *workloads[SC_WORKLOAD_COUNT + 1];
-
-		for (int w = 0; w < SC_WORKLOAD_COUNT; w++)
-			workloads[w] = sc_workload_name((enum sc_workload)w);
-		workloads[SC_WORKLOAD_COUNT] = NULL;
-		return parse_named(d, n, sc_workload_parse, workloads, "a workload", out);
-	}
+	case CFG_VT_WORKLOAD:
+		return parse_workload(d, n, out);
 	case CFG_VT_RW:
 		return parse_named(d, n, sc_rw_parse, rw_list, "an rw pattern", out);
 	case CFG_VT_ENGINE:
@@ -239,97 +332,28 @@ int cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct c
 	case CFG_VT_VERIFY:
 		return parse_named(d, n, sc_verify_parse, verify_list, "a verify mode", out);
 	case CFG_VT_ON_ERROR:
-		return parse_named(d, n, sc_on_error_parse, on_error_list, "an on_error mode",
-				   out);
+		return parse_named(d, n, sc_on_error_parse, on_error_list, "an on_error mode", out);
 	case CFG_VT_BOOL:
-		if (strcmp(s, "true") == 0)
-			*out = 1;
-		else if (strcmp(s, "false") != 0)
-			return fail_node(d, n, "\"%s\" is not a boolean (write true or false)", s);
-		return 0;
-	case CFG_VT_UINT: {
-		const char *p = s + (*s == '-' || *s == '+');
-		uint64_t v = 0;
-
-		err = parse_digits(p, strlen(p), &v);
-		if (err == -EINVAL)
-			return fail_node(d, n, "\"%s\" is not a whole number", s);
-		if (err || (*s == '-' && v) || v < def->min || v > def->max)
-			return fail_node(d, n, "%s is out of range (%" PRIu64 "..%" PRIu64 ")", s,
-					 def->min, def->max);
-		*out = v;
-		return 0;
-	}
-	case CFG_VT_RATE: {
-		size_t len = strlen(s);
-		uint64_t v = 0;
-
-		if (len > 2 && strcmp(s + len - 2, "/s") == 0)
-			len -= 2;
-		err = parse_digits(s, len, &v);
-		if (err == -EINVAL)
-			return fail_node(d, n,
-					 "\"%s\" is not a rate (write I/Os per second per rank: "
-					 "5000/s, or 0 for a closed loop)",
-					 s);
-		if (err || v < def->min || v > def->max)
-			return fail_node(d, n, "%s is out of range (%" PRIu64 "/s..%" PRIu64 "/s)",
-					 s, def->min, def->max);
-		*out = v;
-		return 0;
-	}
-	case CFG_VT_FRACTION: {
-		char *end;
-		double v;
-
-		/* Decimal only: no "inf", "nan", hex or blanks. */
-		if (strspn(s, "0123456789.eE+-") != strlen(s))
-			return fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
-		v = strtod(s, &end);
-		if (end == s || *end)
-			return fail_node(d, n, "\"%s\" is not a number (try 0.01 or 1e-4)", s);
-		if (!(v > 0 && v <= 1))
-			return fail_node(d, n, "%s is out of range (more than 0, at most 1)", s);
-		memcpy(out, &v, sizeof(v));
-		return 0;
-	}
+		return parse_bool(d, n, out);
+	case CFG_VT_UINT:
+		return parse_uint(d, n, def, out);
+	case CFG_VT_RATE:
+		return parse_rate(d, n, def, out);
+	case CFG_VT_FRACTION:
+		return parse_fraction(d, n, out);
 	case CFG_VT_MODEL:
 		return parse_model(d, n);
 	case CFG_VT_SIZE:
-		err = sc_parse_size(s, out);
-		if (err == -ERANGE)
-			return fail_node(d, n, "\"%s\" is too large", s);
-		if (err)
-			return fail_node(d, n, "\"%s\" is not a size (try 4KiB, 1MiB)", s);
-		if (*out < def->min || *out > def->max) {
-			if (def->max == UINT64_MAX)
-				return fail_node(d, n, "%s is out of range (at least %s)", s,
-						 cfg_fmt_size(a, sizeof(a), def->min));
-			return fail_node(d, n, "%s is out of range (%s..%s)", s,
-					 cfg_fmt_size(a, sizeof(a), def->min),
-					 cfg_fmt_size(b, sizeof(b), def->max));
-		}
-		return 0;
+		return parse_size(d, n, def, out);
 	case CFG_VT_DURATION:
-		err = sc_parse_duration(s, out);
-		if (err == -ERANGE)
-			return fail_node(d, n, "\"%s\" is too long (at most %" PRIu64 " days)", s,
-					 def->max / NS_PER_DAY);
-		if (err)
-			return fail_node(d, n, "\"%s\" is not a duration (try 10s, 500ms, 2m)", s);
-		if (*out < def->min)
-			return fail_node(d, n, "%s is too short (more than 0 is needed)", s);
-		if (*out > def->max)
-			return fail_node(d, n, "%s is too long (at most %" PRIu64 " days)", s,
-					 def->max / NS_PER_DAY);
-		return 0;
+		return parse_duration(d, n, def, out);
 	}
 	return 0;
 }
 
 /* A swept key: one value or a list of distinct values. */
-int cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
-		    struct cfg_sweep *sw)
+int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+		       struct cfg_sweep *sw)
 {
 	int err;
 
@@ -337,27 +361,28 @@ int cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cf
 	if (n->kind != CFG_SEQ) {
 		sw->n = 1;
 		sw->node[0] = n;
-		return cfg_parse_scalar(d, n, def, &sw->v[0]);
+		return sc_cfg_parse_scalar(d, n, def, &sw->v[0]);
 	}
 	if (!n->nitems)
-		return fail_node(d, n, "empty list (give one value or a list of values)");
+		return sc_cfg_fail_node(d, n, "empty list (give one value or a list of values)");
 	if (n->nitems > CFG_MAX_SWEEP_VALUES)
-		return fail_node(d, n, "%u values (a sweep takes at most %u)", n->nitems,
-				 CFG_MAX_SWEEP_VALUES);
+		return sc_cfg_fail_node(d, n, "%u values (a sweep takes at most %u)", n->nitems,
+					CFG_MAX_SWEEP_VALUES);
 	sw->list = true;
 	for (uint32_t i = 0; i < n->nitems; i++) {
 		const struct cfg_node *it = n->items[i];
 
 		if (it->kind != CFG_SCALAR)
-			return fail_node(d, it, "expected %s, got %s", type_word(def->type),
-					 cfg_kind_word(it));
-		err = cfg_parse_scalar(d, it, def, &sw->v[i]);
+			return sc_cfg_fail_node(d, it, "expected %s, got %s", type_word(def->type),
+						sc_cfg_kind_word(it));
+		err = sc_cfg_parse_scalar(d, it, def, &sw->v[i]);
 		if (err)
 			return err;
 		for (uint32_t j = 0; j < i; j++)
 			if (sw->v[j] == sw->v[i])
-				return fail_node(d, it, "\"%s\" is listed twice (also at %s)",
-						 it->str, n->items[j]->path);
+				return sc_cfg_fail_node(d, it,
+							"\"%s\" is listed twice (also at %s)",
+							it->str, n->items[j]->path);
 		sw->node[i] = it;
 		sw->n++;
 	}

@@ -1,8 +1,7 @@
-/* yaml.c -- the config document: YAML to a tree with locations,
- * --set overrides, ${VAR} expansion and key-path lookups. */
+/* yaml.c -- the config document: a YAML file or --set list to a tree with
+ * locations, within limits that keep a hostile file cheap. */
 #include "config_priv.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -23,190 +22,6 @@
 #define CFG_MAX_KEYS	   1024u      /* keys of one mapping */
 #define CFG_MAX_KEY_LEN	   128u	      /* bytes of one key */
 #define CFG_MAX_ANCHORS	   1024u      /* anchors (&name) in one document */
-
-int cfg_fail(struct cfg_doc *d, const struct cfg_loc *loc, const char *path, const char *fmt, ...)
-{
-	char msg[1024], where[512];
-	va_list ap;
-
-	if (d->failed)
-		return -EINVAL;
-	d->failed = true;
-	if (!d->err || !d->errlen)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (loc && loc->set)
-		snprintf(where, sizeof(where), "--set %s", loc->set);
-	else if (loc)
-		snprintf(where, sizeof(where), "%s:%u:%u", d->file, loc->line + 1, loc->col + 1);
-	else
-		snprintf(where, sizeof(where), "%s", d->file);
-	if (path && *path)
-		snprintf(d->err, d->errlen, "%s: %s: %s", where, path, msg);
-	else
-		snprintf(d->err, d->errlen, "%s: %s", where, msg);
-	return -EINVAL;
-}
-
-/* ---- the tree ---- */
-
-void cfg_node_free(struct cfg_node *n)
-{
-	if (!n)
-		return;
-	for (uint32_t i = 0; i < n->nitems; i++)
-		cfg_node_free(n->items[i]);
-	for (uint32_t i = 0; i < n->npairs; i++) {
-		free(n->pairs[i].key);
-		cfg_node_free(n->pairs[i].val);
-	}
-	free(n->items);
-	free(n->pairs);
-	free(n->str);
-	free(n->path);
-	free(n);
-}
-
-struct cfg_node *cfg_node_new(enum cfg_kind kind, struct cfg_loc loc)
-{
-	struct cfg_node *n = calloc(1, sizeof(*n));
-
-	if (n) {
-		n->kind = kind;
-		n->loc = loc;
-	}
-	return n;
-}
-
-struct cfg_node *cfg_node_clone(const struct cfg_node *src)
-{
-	struct cfg_node *n = cfg_node_new(src->kind, src->loc);
-
-	if (!n)
-		return NULL;
-	n->plain = src->plain;
-	if (src->str && !(n->str = strdup(src->str)))
-		goto out_free;
-	if (src->nitems) {
-		n->items = calloc(src->nitems, sizeof(*n->items));
-		if (!n->items)
-			goto out_free;
-		for (; n->nitems < src->nitems; n->nitems++)
-			if (!(n->items[n->nitems] = cfg_node_clone(src->items[n->nitems])))
-				goto out_free;
-	}
-	if (src->npairs) {
-		n->pairs = calloc(src->npairs, sizeof(*n->pairs));
-		if (!n->pairs)
-			goto out_free;
-		for (; n->npairs < src->npairs; n->npairs++) {
-			struct cfg_pair *p = &n->pairs[n->npairs];
-
-			p->kloc = src->pairs[n->npairs].kloc;
-			p->key = strdup(src->pairs[n->npairs].key);
-			p->val = cfg_node_clone(src->pairs[n->npairs].val);
-			if (!p->key || !p->val) {
-				n->npairs++;
-				goto out_free;
-			}
-		}
-	}
-	return n;
-
-out_free:
-	cfg_node_free(n);
-	return NULL;
-}
-
-struct cfg_pair *cfg_map_pair(const struct cfg_node *map, const char *key)
-{
-	if (!map || map->kind != CFG_MAP)
-		return NULL;
-	for (uint32_t i = 0; i < map->npairs; i++)
-		if (strcmp(map->pairs[i].key, key) == 0)
-			return &map->pairs[i];
-	return NULL;
-}
-
-struct cfg_node *cfg_map_get(const struct cfg_node *map, const char *key)
-{
-	struct cfg_pair *p = cfg_map_pair(map, key);
-
-	return p ? p->val : NULL;
-}
-
-void cfg_map_remove(struct cfg_node *map, const char *key)
-{
-	struct cfg_pair *p = cfg_map_pair(map, key);
-
-	if (!p)
-		return;
-	free(p->key);
-	cfg_node_free(p->val);
-	size_t i = (size_t)(p - map->pairs);
-	memmove(p, p + 1, (map->npairs - i - 1) * sizeof(*p));
-	map->npairs--;
-}
-
-bool cfg_is_null(const struct cfg_node *n)
-{
-	return n && n->kind == CFG_SCALAR && n->plain &&
-	       (!n->str[0] || strcmp(n->str, "~") == 0 || strcmp(n->str, "null") == 0 ||
-		strcmp(n->str, "Null") == 0 || strcmp(n->str, "NULL") == 0);
-}
-
-bool cfg_key_in(const char *key, const char *const *table)
-{
-	for (; *table; table++)
-		if (strcmp(*table, key) == 0)
-			return true;
-	return false;
-}
-
-static char *path_join(const char *parent, const char *key)
-{
-	size_t lp = strlen(parent), lk = strlen(key);
-	char *p = malloc(lp + lk + 2);
-
-	if (!p)
-		return NULL;
-	if (lp) {
-		memcpy(p, parent, lp);
-		p[lp++] = '.';
-	}
-	memcpy(p + lp, key, lk + 1);
-	return p;
-}
-
-static char *path_index(const char *parent, uint32_t i)
-{
-	char num[16];
-
-	snprintf(num, sizeof(num), "%u", i);
-	return path_join(parent, num);
-}
-
-static int assign_paths(struct cfg_node *n, char *path)
-{
-	free(n->path);
-	n->path = path;
-	if (!path)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n->nitems; i++)
-		if (assign_paths(n->items[i], path_index(path, i)))
-			return -ENOMEM;
-	for (uint32_t i = 0; i < n->npairs; i++)
-		if (assign_paths(n->pairs[i].val, path_join(path, n->pairs[i].key)))
-			return -ENOMEM;
-	return 0;
-}
-
-int cfg_doc_paths(struct cfg_doc *d)
-{
-	return assign_paths(d->root, strdup(""));
-}
 
 /* ---- YAML to tree ----
  *
@@ -267,9 +82,9 @@ static char *next_path(const struct conv *c)
 		return strdup("");
 	f = &c->st[c->depth - 1];
 	if (f->n->kind == CFG_SEQ)
-		return path_index(f->path, f->n->nitems);
+		return sc_cfg_path_index(f->path, f->n->nitems);
 	if (f->have_key)
-		return path_join(f->path, f->n->pairs[f->n->npairs - 1].key);
+		return sc_cfg_path_join(f->path, f->n->pairs[f->n->npairs - 1].key);
 	return strdup(f->path);
 }
 
@@ -285,7 +100,7 @@ static int conv_fail(struct conv *c, const struct cfg_loc *loc, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cfg_fail(c->d, loc, path, "%s", msg);
+	sc_cfg_fail(c->d, loc, path, "%s", msg);
 	free(path);
 	return -EINVAL;
 }
@@ -381,14 +196,14 @@ static int add_key(struct conv *c, const char *text, size_t len, const struct cf
 
 		if (strlen(m->pairs[j].key) != len || memcmp(m->pairs[j].key, text, len))
 			continue;
-		kpath = path_join(f->path, m->pairs[j].key);
+		kpath = sc_cfg_path_join(f->path, m->pairs[j].key);
 		if (!kpath)
 			return -ENOMEM;
 		if (m->pairs[j].kloc.set)
-			cfg_fail(c->d, loc, kpath, "key given twice");
+			sc_cfg_fail(c->d, loc, kpath, "key given twice");
 		else
-			cfg_fail(c->d, loc, kpath, "duplicate key (first at line %u)",
-				 m->pairs[j].kloc.line + 1);
+			sc_cfg_fail(c->d, loc, kpath, "duplicate key (first at line %u)",
+				    m->pairs[j].kloc.line + 1);
 		free(kpath);
 		return -EINVAL;
 	}
@@ -435,7 +250,7 @@ static int attach(struct conv *c, struct cfg_node *n, uint32_t height)
 		struct cfg_node **items = realloc(f->n->items, cap * sizeof(*items));
 
 		if (!items) {
-			cfg_node_free(n);
+			sc_cfg_node_free(n);
 			return -ENOMEM;
 		}
 		f->n->items = items;
@@ -474,18 +289,18 @@ static int on_scalar(struct conv *c, const yaml_event_t *ev)
 	err = conv_count(c, &loc, 1, len, NULL);
 	if (err)
 		return err;
-	n = cfg_node_new(CFG_SCALAR, loc);
+	n = sc_cfg_node_new(CFG_SCALAR, loc);
 	if (!n)
 		return -ENOMEM;
 	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 	n->str = strndup(text, len);
 	if (!n->str || (aname && !(name = strdup(aname)))) {
-		cfg_node_free(n);
+		sc_cfg_node_free(n);
 		return -ENOMEM;
 	}
 	err = anchor_add(c, name, n, 1, 0, len);
 	if (err) {
-		cfg_node_free(n);
+		sc_cfg_node_free(n);
 		return err;
 	}
 	return attach(c, n, 0);
@@ -520,7 +335,7 @@ static int on_alias(struct conv *c, const yaml_event_t *ev)
 	err = conv_count(c, &loc, a->nodes, a->bytes, aname);
 	if (err)
 		return err;
-	n = cfg_node_clone(a->node);
+	n = sc_cfg_node_clone(a->node);
 	if (!n)
 		return -ENOMEM;
 	return attach(c, n, a->height);
@@ -549,7 +364,7 @@ static int on_open(struct conv *c, const yaml_event_t *ev, enum cfg_kind kind)
 	f->bytes0 = c->bytes;
 	f->height = 1;
 	f->path = next_path(c);
-	f->n = cfg_node_new(kind, loc);
+	f->n = sc_cfg_node_new(kind, loc);
 	if (aname)
 		f->anchor = strdup(aname);
 	c->depth++; /* frame_free undoes what was made */
@@ -560,7 +375,7 @@ static int on_open(struct conv *c, const yaml_event_t *ev, enum cfg_kind kind)
 
 static void frame_free(struct frame *f)
 {
-	cfg_node_free(f->n);
+	sc_cfg_node_free(f->n);
 	free(f->path);
 	free(f->anchor);
 }
@@ -573,7 +388,7 @@ static int on_close(struct conv *c)
 	free(f.path);
 	err = anchor_add(c, f.anchor, f.n, c->nodes - f.nodes0, f.height, c->bytes - f.bytes0);
 	if (err) {
-		cfg_node_free(f.n);
+		sc_cfg_node_free(f.n);
 		return err;
 	}
 	return attach(c, f.n, f.height);
@@ -608,9 +423,10 @@ static int yaml_error(struct cfg_doc *d, const yaml_parser_t *p, const char *buf
 				 (unsigned)p->context_mark.line + 1);
 	}
 	if (set)
-		return cfg_fail(d, &loc, NULL, "not a valid list: %s%s",
-				p->problem ? p->problem : "syntax error", ctx);
-	return cfg_fail(d, &loc, NULL, "YAML syntax: %s%s", p->problem ? p->problem : "error", ctx);
+		return sc_cfg_fail(d, &loc, NULL, "not a valid list: %s%s",
+				   p->problem ? p->problem : "syntax error", ctx);
+	return sc_cfg_fail(d, &loc, NULL, "YAML syntax: %s%s", p->problem ? p->problem : "error",
+			   ctx);
 }
 
 /* One event of the stream into the tree; *done at its end. */
@@ -634,7 +450,7 @@ static int on_event(struct conv *c, const yaml_event_t *ev, uint32_t *docs, bool
 	case YAML_MAPPING_START_EVENT:
 		/* A second document ("---") would be silently ignored: refuse it. */
 		if (*docs > 1)
-			return cfg_fail(
+			return sc_cfg_fail(
 			    c->d, &loc, NULL,
 			    "a second YAML document (one config per file: remove the ---)");
 		if (ev->type == YAML_SCALAR_EVENT)
@@ -649,8 +465,8 @@ static int on_event(struct conv *c, const yaml_event_t *ev, uint32_t *docs, bool
 
 /* Parses one YAML document from buf into *out (an empty mapping for an
  * empty document).  set: the --set argument it came from, or NULL. */
-int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
-		     struct cfg_node **out)
+int sc_cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char *set,
+			struct cfg_node **out)
 {
 	struct conv *c = calloc(1, sizeof(*c));
 	yaml_parser_t parser;
@@ -681,7 +497,7 @@ int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char 
 	if (!err && !c->root) {
 		struct cfg_loc loc = {0, 0, set};
 
-		c->root = cfg_node_new(CFG_MAP, loc);
+		c->root = sc_cfg_node_new(CFG_MAP, loc);
 		if (!c->root)
 			err = -ENOMEM;
 	}
@@ -691,7 +507,7 @@ int cfg_parse_buffer(struct cfg_doc *d, const char *buf, size_t len, const char 
 		free(c->anchors[i].name);
 	free(c->anchors);
 	if (err)
-		cfg_node_free(c->root);
+		sc_cfg_node_free(c->root);
 	else
 		*out = c->root;
 	free(c);
@@ -766,178 +582,39 @@ static int read_file(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
-int cfg_doc_load(struct cfg_doc *d, const char *path)
+int sc_cfg_doc_load(struct cfg_doc *d, const char *path)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	int err = read_file(path, &buf, &len);
 
 	if (err == -EFBIG)
-		return cfg_fail(d, NULL, NULL,
-				"the config is larger than %u MiB (a config is a few KiB: is this "
-				"the right file?)",
-				CFG_MAX_FILE_BYTES >> 20);
+		return sc_cfg_fail(
+		    d, NULL, NULL,
+		    "the config is larger than %u MiB (a config is a few KiB: is this "
+		    "the right file?)",
+		    CFG_MAX_FILE_BYTES >> 20);
 	if (err) {
 		if (err != -ENOMEM)
-			cfg_fail(d, NULL, NULL, "cannot read the config (%s)", strerror(-err));
+			sc_cfg_fail(d, NULL, NULL, "cannot read the config (%s)", strerror(-err));
 		return err;
 	}
-	err = cfg_parse_buffer(d, buf, len, NULL, &d->root);
+	err = sc_cfg_parse_buffer(d, buf, len, NULL, &d->root);
 	free(buf);
 	if (!err)
-		err = cfg_doc_paths(d);
+		err = sc_cfg_doc_paths(d);
 	if (!err && d->root->kind != CFG_MAP)
-		return cfg_fail(d, &d->root->loc, NULL,
-				"the config must be a mapping with targets: and phases:");
+		return sc_cfg_fail(d, &d->root->loc, NULL,
+				   "the config must be a mapping with targets: and phases:");
 	return err;
 }
 
-void cfg_doc_exit(struct cfg_doc *d)
+void sc_cfg_doc_exit(struct cfg_doc *d)
 {
-	cfg_node_free(d->root);
+	sc_cfg_node_free(d->root);
 	for (uint32_t i = 0; i < d->nsets; i++)
 		free(d->sets[i]);
 	free(d->sets);
 	free(d->file);
 	memset(d, 0, sizeof(*d));
-}
-
-/* ---- names and lookups ---- */
-
-int cfg_phase_by_name(const struct cfg_node *phases, const char *name, size_t len)
-{
-	char dflt[32];
-
-	if (!phases || phases->kind != CFG_SEQ)
-		return -1;
-	for (uint32_t i = 0; i < phases->nitems; i++) {
-		const struct cfg_node *nm = cfg_map_get(phases->items[i], "name");
-		const char *s = nm && nm->kind == CFG_SCALAR ? nm->str : NULL;
-
-		if (!nm) {
-			snprintf(dflt, sizeof(dflt), "phase%u", i);
-			s = dflt;
-		}
-		if (s && strlen(s) == len && memcmp(s, name, len) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
-static bool all_digits(const char *s, size_t len)
-{
-	if (!len || len > 9)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return false;
-	return true;
-}
-
-/* One step down from cur along *rest ("0.bs", "seqwrite.bs"): the child
- * or NULL; *rest moves past the component(s) used. */
-struct cfg_node *cfg_step(const struct cfg_doc *d, const struct cfg_node *cur, const char **rest)
-{
-	const char *s = *rest, *dot = strchr(s, '.');
-	size_t len = dot ? (size_t)(dot - s) : strlen(s);
-
-	if (cur->kind == CFG_MAP) {
-		for (uint32_t i = 0; i < cur->npairs; i++)
-			if (strlen(cur->pairs[i].key) == len &&
-			    memcmp(cur->pairs[i].key, s, len) == 0) {
-				*rest = dot ? dot + 1 : s + len;
-				return cur->pairs[i].val;
-			}
-		return NULL;
-	}
-	if (cur->kind != CFG_SEQ)
-		return NULL;
-	if (all_digits(s, len)) {
-		unsigned long i = strtoul(s, NULL, 10);
-
-		if (i >= cur->nitems)
-			return NULL;
-		*rest = dot ? dot + 1 : s + len;
-		return cur->items[i];
-	}
-	if (cur != cfg_map_get(d->root, "phases"))
-		return NULL;
-	/* Phase names may hold dots: the longest name that matches wins. */
-	for (size_t l = strlen(s); l > 0; l--) {
-		int i;
-
-		if (s[l] != '\0' && s[l] != '.')
-			continue;
-		i = cfg_phase_by_name(cur, s, l);
-		if (i >= 0) {
-			*rest = s[l] ? s + l + 1 : s + l;
-			return cur->items[i];
-		}
-	}
-	return NULL;
-}
-
-const struct cfg_node *cfg_doc_find(const struct cfg_doc *d, const char *path, bool nearest)
-{
-	const struct cfg_node *cur = d->root;
-	const char *rest = path;
-
-	if (!cur)
-		return NULL;
-	while (*rest) {
-		const struct cfg_node *next = cfg_step(d, cur, &rest);
-
-		if (!next)
-			return nearest ? cur : NULL;
-		cur = next;
-	}
-	return cur;
-}
-
-/* Optimal string alignment distance, ignoring case. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t d[40][40];
-
-	if (la >= 40 || lb >= 40)
-		return 40;
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]);
-			int cb = tolower((unsigned char)b[j - 1]);
-			size_t best = d[i - 1][j - 1] + (ca != cb);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
-const char *cfg_nearest(const char *word, const char *const *known, size_t n)
-{
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
-
-	for (size_t i = 0; i < n && known[i]; i++) {
-		size_t dist = edit_distance(word, known[i]);
-		size_t limit = strlen(known[i]) <= 3 ? 1 : 2;
-
-		if (dist <= limit && dist < best_d) {
-			best = known[i];
-			best_d = dist;
-		}
-	}
-	return best;
 }

@@ -1,0 +1,210 @@
+/* build.c -- the plan from the checked config: the target specs, and one
+ * plan phase per cell (an io sweep's product, a checkpoint's writes and
+ * read-backs, an ingest phase as it is). */
+#include "schema.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *cell_name(const struct cfg_phase *pv, uint32_t r, uint32_t b, uint32_t q)
+{
+	char buf[CFG_MAX_NAME_LEN + 96], a[32];
+	size_t len;
+
+	snprintf(buf, sizeof(buf), "%s", pv->name);
+	if (!pv->rw.list && !pv->bs.list && !pv->iodepth.list)
+		return strdup(buf);
+	strcat(buf, "[");
+	if (pv->rw.list) {
+		len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, "rw=%s,",
+			 sc_rw_name((enum sc_rw)pv->rw.v[r]));
+	}
+	if (pv->bs.list) {
+		len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, "bs=%s,",
+			 sc_cfg_fmt_size(a, sizeof(a), pv->bs.v[b]));
+	}
+	if (pv->iodepth.list) {
+		len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, "iodepth=%" PRIu64 ",", pv->iodepth.v[q]);
+	}
+	buf[strlen(buf) - 1] = ']';
+	return strdup(buf);
+}
+
+/* What every cell of config phase i has in common. */
+static int fill_common(const struct cfg_phase *pv, uint32_t i, uint32_t cell, char *name,
+		       struct sc_phase *ph)
+{
+	ph->name = name;
+	ph->group = strdup(pv->name);
+	if (!ph->name || !ph->group)
+		return -ENOMEM;
+	ph->config_index = i;
+	ph->cell = cell;
+	ph->ncells = pv->ncells;
+	ph->workload = (enum sc_workload)pv->workload;
+	ph->stonewall = (enum sc_stonewall)pv->stonewall;
+	ph->io.jobs = (uint32_t)pv->jobs;
+	ph->io.iodepth = (uint32_t)pv->iodepth.v[0];
+	ph->io.direct = pv->direct != 0;
+	ph->io.engine = (enum sc_engine_kind)pv->engine;
+	ph->io.seed = pv->seed;
+	ph->io.on_error = (enum sc_on_error)pv->on_error;
+	ph->io.timeout_ns = pv->timeout;
+	ph->io.inject = pv->inject;
+	return 0;
+}
+
+/* One io or kvcache plan phase: cell (rw index r, bs index b, iodepth
+ * index q) of config phase i. */
+static int fill_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, uint32_t r, uint32_t b,
+		     uint32_t q, struct sc_phase *ph)
+{
+	enum sc_rw rw = (enum sc_rw)pv->rw.v[r];
+	int err = fill_common(pv, i, cell, cell_name(pv, r, b, q), ph);
+
+	if (err)
+		return err;
+	ph->io.rw = rw;
+	/* The share of reads: what rwmixread says for randrw, else implied. */
+	if (rw == SC_RW_RANDRW)
+		ph->io.rwmixread_pct = (uint32_t)pv->rwmixread;
+	else
+		ph->io.rwmixread_pct = sc_rw_reads(rw) ? 100 : 0;
+	ph->io.bs_bytes = pv->bs.v[b];
+	ph->io.iodepth = (uint32_t)pv->iodepth.v[q];
+	ph->io.size_bytes = pv->size;
+	ph->io.runtime_ns = pv->runtime;
+	ph->io.io_bytes = pv->io_size;
+	ph->io.ramp_ns = pv->ramp;
+	ph->io.fsync_every = sc_rw_writes(rw) ? (uint32_t)pv->fsync : 0;
+	ph->io.rate_iops = pv->rate;
+	ph->io.verify = (enum sc_verify)pv->verify;
+	ph->io.verify_only = pv->verify_only != 0;
+	return 0;
+}
+
+/* Cell `cell` of checkpoint phase i: checkpoints 1..N written, then (with
+ * restore) read back 1..N.  The file list decides the bytes. */
+static int fill_ckpt_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell,
+			  struct sc_phase *ph)
+{
+	uint32_t n = (uint32_t)pv->checkpoints, k = cell % n + 1;
+	bool restore = cell >= n;
+	char buf[CFG_MAX_NAME_LEN + 32];
+	int err;
+
+	snprintf(buf, sizeof(buf), "%s[%s=%u]", pv->name, restore ? "restore" : "ckpt", k);
+	err = fill_common(pv, i, cell, strdup(buf), ph);
+	if (err)
+		return err;
+	ph->io.rw = restore ? SC_RW_READ : SC_RW_WRITE;
+	ph->io.rwmixread_pct = restore ? 100 : 0;
+	ph->io.bs_bytes = pv->block_size;
+	ph->ckpt.model = pv->model;
+	ph->ckpt.layout.tp = (uint32_t)pv->tp;
+	ph->ckpt.layout.pp = (uint32_t)pv->pp;
+	ph->ckpt.layout.dp = (uint32_t)pv->dp;
+	ph->ckpt.layout.zero_stage = (uint32_t)pv->zero;
+	ph->ckpt.checkpoints = n;
+	ph->ckpt.index = k;
+	ph->ckpt.restore = restore;
+	ph->ckpt.restore_shift = restore ? (uint32_t)pv->restore_shift : 0;
+	ph->ckpt.compute_before_ns = !restore && k >= 2 ? pv->compute_between : 0;
+	ph->ckpt.scale = pv->scale;
+	ph->ckpt.fsync = !restore && pv->fsync;
+	return 0;
+}
+
+static int fill_ingest(const struct cfg_phase *pv, uint32_t i, struct sc_phase *ph)
+{
+	int err = fill_common(pv, i, 0, strdup(pv->name), ph);
+
+	if (err)
+		return err;
+	ph->io.rw = SC_RW_RANDREAD;
+	ph->io.rwmixread_pct = 100;
+	ph->io.bs_bytes = pv->sample_size;
+	ph->io.runtime_ns = pv->runtime;
+	ph->ingest.files = (uint32_t)pv->files;
+	ph->ingest.file_bytes = pv->file_size;
+	ph->ingest.sample_bytes = pv->sample_size;
+	ph->ingest.batch = (uint32_t)pv->batch;
+	ph->ingest.compute_per_batch_ns = pv->compute_per_batch;
+	ph->ingest.epochs = (uint32_t)pv->epochs;
+	ph->ingest.prefetch = (uint32_t)pv->prefetch;
+	return 0;
+}
+
+/* The target specs of the plan, one a target. */
+static int fill_targets(const struct cfg_check *c, struct sc_plan *plan)
+{
+	plan->targets = calloc(c->ntg, sizeof(*plan->targets));
+	if (!plan->targets)
+		return -ENOMEM;
+	for (uint32_t t = 0; t < c->ntg; t++) {
+		struct sc_target_spec *ts = &plan->targets[t];
+		const struct cfg_target *tg = &c->tg[t];
+
+		plan->ntargets++;
+		ts->path = strdup(tg->path);
+		ts->hosts = tg->hosts ? strdup(tg->hosts) : NULL;
+		if (!ts->path || (tg->hosts && !ts->hosts))
+			return -ENOMEM;
+		ts->kind = tg->info.kind;
+		ts->capacity_bytes = tg->capacity;
+		ts->keep = tg->keep;
+		ts->allow_destroy = tg->allow_destroy;
+		ts->wipe_signatures_ok = tg->wipe_signatures_ok;
+	}
+	return 0;
+}
+
+/* Plan phase ph: cell `cell` of config phase i. */
+static int fill_phase(const struct cfg_phase *pv, uint32_t i, uint32_t cell, struct sc_phase *ph)
+{
+	uint32_t q, b, r;
+
+	if (pv->workload == SC_WORKLOAD_CHECKPOINT)
+		return fill_ckpt_cell(pv, i, cell, ph);
+	if (pv->workload == SC_WORKLOAD_INGEST)
+		return fill_ingest(pv, i, ph);
+	/* Cartesian product: rw, then bs, then iodepth varying fastest. */
+	q = cell % pv->iodepth.n;
+	b = (cell / pv->iodepth.n) % pv->bs.n;
+	r = cell / (pv->iodepth.n * pv->bs.n);
+	return fill_cell(pv, i, cell, r, b, q, ph);
+}
+
+int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_plan *plan)
+{
+	uint64_t ncells = 0;
+	uint32_t at = 0;
+	int err;
+
+	plan->config_path = strdup(path);
+	if (!plan->config_path)
+		return -ENOMEM;
+	err = fill_targets(c, plan);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < c->npv; i++)
+		ncells += c->pv[i].ncells;
+	plan->phases = calloc(ncells, sizeof(*plan->phases));
+	if (!plan->phases)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->npv; i++) {
+		for (uint32_t cell = 0; cell < c->pv[i].ncells; cell++) {
+			plan->nphases++;
+			err = fill_phase(&c->pv[i], i, cell, &plan->phases[at++]);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}

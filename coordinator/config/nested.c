@@ -1,0 +1,243 @@
+/* nested.c -- the phase keys whose value may be a mapping: model (an
+ * inline checkpoint model, or a catalogue name) and inject. */
+#include "schema.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ckpt_model.h"
+#include "result.h"
+
+/* An inline model's optimizer state: three fp32 values per parameter, as
+ * in the catalogue (DLIO's Adam). */
+#define INLINE_OPTIM_BYTES_PER_PARAM 12u
+
+/* The keys of an inline checkpoint model. */
+enum mkey {
+	MK_LAYERS,
+	MK_HIDDEN,
+	MK_FFN_HIDDEN,
+	MK_HEADS,
+	MK_KV_HEADS,
+	MK_VOCAB,
+	MK_DTYPE,
+	MK_COUNT
+};
+
+static const char *const model_keys[MK_COUNT + 1] = {
+    [MK_LAYERS] = "layers", [MK_HIDDEN] = "hidden",	[MK_FFN_HIDDEN] = "ffn_hidden",
+    [MK_HEADS] = "heads",   [MK_KV_HEADS] = "kv_heads", [MK_VOCAB] = "vocab",
+    [MK_DTYPE] = "dtype",   [MK_COUNT] = NULL,
+};
+
+static const char *const dtype_names[] = {"fp16", "bf16", "fp32", NULL};
+static const uint32_t dtype_bytes[] = {2, 2, 4};
+#define DEFAULT_DTYPE_BYTES 2u /* bf16 */
+
+/* Reports key p of a nested mapping (an inline model, inject) that is not
+ * among keys; what names the mapping ("an inline model"). */
+static int unknown_nested_key(struct cfg_check *c, const struct cfg_pair *p,
+			      const char *const *keys, const char *what)
+{
+	const char *near = sc_cfg_nearest(p->key, keys, (size_t)-1);
+	char known[160];
+
+	if (near)
+		return sc_cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (did you mean %s?)",
+				   near);
+	return sc_cfg_fail(c->d, &p->kloc, p->val->path, "unknown key (%s takes %s)", what,
+			   sc_cfg_join(known, sizeof(known), keys));
+}
+
+int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
+{
+	/* Bounded so that any model accepted is sized in little time. */
+	static const uint64_t dim_max[MK_COUNT] = {
+	    [MK_LAYERS] = SC_CKPT_MAX_LAYERS,  [MK_HIDDEN] = SC_CKPT_MAX_HIDDEN,
+	    [MK_FFN_HIDDEN] = SC_CKPT_MAX_FFN, [MK_HEADS] = SC_CKPT_MAX_HEADS,
+	    [MK_KV_HEADS] = SC_CKPT_MAX_HEADS, [MK_VOCAB] = SC_CKPT_MAX_VOCAB,
+	};
+	static const struct cfg_keydef text = {.type = CFG_VT_TEXT};
+	const struct cfg_node *given[MK_COUNT] = {0};
+	uint64_t v[MK_COUNT] = {0}, unused;
+	struct sc_model *m = &pv->model;
+	uint32_t dtype = DEFAULT_DTYPE_BYTES;
+	char known[160];
+	int err;
+
+	if (n->kind != CFG_MAP) {
+		struct cfg_keydef def = sc_cfg_key_def(pv->workload, PK_MODEL);
+
+		err = sc_cfg_parse_scalar(c->d, n, &def, &unused);
+		if (!err)
+			err = sc_ckpt_model_lookup(n->str, m) ? -EINVAL : 0;
+		return err;
+	}
+	for (uint32_t j = 0; j < n->npairs; j++) {
+		const struct cfg_pair *p = &n->pairs[j];
+		int k = sc_cfg_key_index(p->key, model_keys);
+
+		if (k < 0)
+			return unknown_nested_key(c, p, model_keys, "an inline model");
+		given[k] = p->val;
+		if (k != MK_DTYPE) {
+			const struct cfg_keydef dim = {
+			    .type = CFG_VT_UINT, .min = 1, .max = dim_max[k]};
+
+			err = sc_cfg_parse_scalar(c->d, p->val, &dim, &v[k]);
+			if (err)
+				return err;
+			continue;
+		}
+		err = sc_cfg_parse_scalar(c->d, p->val, &text, &unused);
+		if (err)
+			return err;
+		k = sc_cfg_key_index(p->val->str, dtype_names);
+		if (k < 0)
+			return sc_cfg_fail_node(c->d, p->val, "\"%s\" is not a dtype (known: %s)",
+						p->val->str,
+						sc_cfg_join(known, sizeof(known), dtype_names));
+		dtype = dtype_bytes[k];
+	}
+	for (int k = 0; k < MK_COUNT; k++)
+		if (!given[k] && k != MK_KV_HEADS && k != MK_DTYPE)
+			return sc_cfg_fail_node(
+			    c->d, n,
+			    "the inline model has no %s (give layers, hidden, ffn_hidden, "
+			    "heads and vocab; kv_heads defaults to heads, dtype to bf16)",
+			    model_keys[k]);
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "inline");
+	m->layers = (uint32_t)v[MK_LAYERS];
+	m->hidden = (uint32_t)v[MK_HIDDEN];
+	m->ffn_hidden = (uint32_t)v[MK_FFN_HIDDEN];
+	m->heads = (uint32_t)v[MK_HEADS];
+	m->kv_heads = given[MK_KV_HEADS] ? (uint32_t)v[MK_KV_HEADS] : m->heads;
+	m->vocab = v[MK_VOCAB];
+	m->model_dtype_bytes = dtype;
+	m->optim_bytes_per_param = INLINE_OPTIM_BYTES_PER_PARAM;
+	return 0;
+}
+
+/* The keys of inject. */
+enum ikey { IK_EVERY, IK_PROBABILITY, IK_ERRNO, IK_COUNT };
+
+static const char *const inject_keys[IK_COUNT + 1] = {[IK_EVERY] = "every",
+						      [IK_PROBABILITY] = "probability",
+						      [IK_ERRNO] = "errno",
+						      [IK_COUNT] = NULL};
+
+/* Largest errno inject takes as a number: every one below it is counted
+ * on its own in results. */
+#define INJECT_ERRNO_MAX (SC_ERRNO_SLOTS - 2)
+#define INJECT_EVERY_MAX (UINT64_C(1) << 63)
+#define PPM_PER_UNIT	 1e6
+
+/* An errno by name (EIO, any the C library names; any case) or number. */
+static int parse_errno(struct cfg_check *c, const struct cfg_node *n, int32_t *out)
+{
+	static const struct cfg_keydef text = {.type = CFG_VT_TEXT};
+	const char *names[INJECT_ERRNO_MAX + 1];
+	uint32_t nnames = 0;
+	const char *near;
+	uint64_t unused;
+	char *end;
+	int err = sc_cfg_parse_scalar(c->d, n, &text, &unused);
+
+	if (err)
+		return err;
+	if (n->str[0] >= '0' && n->str[0] <= '9') {
+		unsigned long v = strtoul(n->str, &end, 10);
+
+		if (*end || v < 1 || v > INJECT_ERRNO_MAX)
+			return sc_cfg_fail_node(c->d, n,
+						"%s is not an errno (a name such as EIO, or 1..%d)",
+						n->str, INJECT_ERRNO_MAX);
+		*out = (int32_t)v;
+		return 0;
+	}
+	for (int e = 1; e <= INJECT_ERRNO_MAX; e++) {
+		const char *name = strerrorname_np(e);
+
+		if (!name)
+			continue;
+		if (strcasecmp(name, n->str) == 0) {
+			*out = e;
+			return 0;
+		}
+		names[nnames++] = name;
+	}
+	names[nnames] = NULL;
+	near = sc_cfg_nearest(n->str, names, (size_t)-1);
+	if (near)
+		return sc_cfg_fail_node(c->d, n, "\"%s\" is not an errno name (did you mean %s?)",
+					n->str, near);
+	return sc_cfg_fail_node(
+	    c->d, n,
+	    "\"%s\" is not an errno name (a drive returns e.g. EIO, ENOSPC, EILSEQ, "
+	    "ENODATA, ETIMEDOUT, EROFS; or give a number 1..%d)",
+	    n->str, INJECT_ERRNO_MAX);
+}
+
+int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
+{
+	static const struct cfg_keydef every = {
+	    .type = CFG_VT_UINT, .min = 1, .max = INJECT_EVERY_MAX};
+	static const struct cfg_keydef fraction = {.type = CFG_VT_FRACTION};
+	const struct cfg_pair *given[IK_COUNT] = {0};
+	struct sc_inject inj = {.errno_val = EIO};
+	int err;
+
+	if (n->kind != CFG_MAP)
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "expected a mapping {every: N, errno: EIO} or {probability: P, "
+		    "errno: EIO}, got %s",
+		    sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
+	for (uint32_t j = 0; j < n->npairs; j++) {
+		const struct cfg_pair *p = &n->pairs[j];
+		int k = sc_cfg_key_index(p->key, inject_keys);
+		uint64_t v;
+
+		if (k < 0)
+			return unknown_nested_key(c, p, inject_keys, "inject");
+		given[k] = p;
+		if (k == IK_ERRNO) {
+			err = parse_errno(c, p->val, &inj.errno_val);
+		} else if (k == IK_EVERY) {
+			err = sc_cfg_parse_scalar(c->d, p->val, &every, &inj.every);
+		} else {
+			double prob;
+
+			err = sc_cfg_parse_scalar(c->d, p->val, &fraction, &v);
+			memcpy(&prob, &v, sizeof(prob));
+			inj.ppm = err ? 0 : (uint32_t)(prob * PPM_PER_UNIT + 0.5);
+			if (!err && inj.ppm == 0)
+				return sc_cfg_fail_node(
+				    c->d, p->val,
+				    "%s is below one in a million (the smallest "
+				    "probability is 0.000001; or use every: N)",
+				    p->val->str);
+		}
+		if (err)
+			return err;
+	}
+	if (given[IK_EVERY] && given[IK_PROBABILITY]) {
+		const struct cfg_pair *later = given[IK_EVERY] > given[IK_PROBABILITY]
+						   ? given[IK_EVERY]
+						   : given[IK_PROBABILITY];
+
+		return sc_cfg_fail(c->d, &later->kloc, later->val->path,
+				   "every and probability are alternatives (keep one)");
+	}
+	if (!given[IK_EVERY] && !given[IK_PROBABILITY])
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "inject needs every: N (fail reads and writes N, 2N, ... of each "
+		    "job) or probability: P (each with probability P)");
+	pv->inject = inj;
+	return 0;
+}

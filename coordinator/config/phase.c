@@ -1,0 +1,245 @@
+/* phase.c -- the phases: list read, one phase after another (its
+ * workload first, then its keys, then defaults and the rules of its
+ * workload), each key's value into the phase, names unique. */
+#include "schema.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for the message of sc_cfg_fail_value (the location, the path and
+ * the phase's name go around it). */
+#define VALUE_MSG_BYTES 768u
+
+int sc_cfg_fail_value(struct cfg_check *c, const struct cfg_phase *pv, uint32_t i,
+		      const struct cfg_node *n, enum pkey k, const char *fmt, ...)
+{
+	char msg[VALUE_MSG_BYTES], path[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n && strncmp(n->path, "phases.", 7) == 0)
+		return sc_cfg_fail(c->d, &n->loc, n->path, "%s", msg);
+	if (n) /* from defaults: name the phase it breaks */
+		return sc_cfg_fail(c->d, &n->loc, n->path, "%s, in phase %s", msg, pv->name);
+	snprintf(path, sizeof(path), "phases.%u.%s", i, sc_cfg_phase_keys[k]);
+	return sc_cfg_fail(c->d, &pv->map->loc, path, "%s", msg);
+}
+
+static bool is_bool_text(const struct cfg_node *n)
+{
+	return n->kind == CFG_SCALAR &&
+	       (strcmp(n->str, "true") == 0 || strcmp(n->str, "false") == 0);
+}
+
+int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey k,
+			   const struct cfg_node *n)
+{
+	const struct cfg_keydef def = sc_cfg_key_def(pv->workload, k);
+	uint64_t *dst[PK_COUNT] = {
+	    [PK_WORKLOAD] = &pv->workload,
+	    [PK_RWMIXREAD] = &pv->rwmixread,
+	    [PK_JOBS] = &pv->jobs,
+	    [PK_SIZE] = &pv->size,
+	    [PK_RUNTIME] = &pv->runtime,
+	    [PK_IO_SIZE] = &pv->io_size,
+	    [PK_RAMP] = &pv->ramp,
+	    [PK_FSYNC] = &pv->fsync,
+	    [PK_DIRECT] = &pv->direct,
+	    [PK_ENGINE] = &pv->engine,
+	    [PK_SEED] = &pv->seed,
+	    [PK_STONEWALL] = &pv->stonewall,
+	    [PK_RATE] = &pv->rate,
+	    [PK_TP] = &pv->tp,
+	    [PK_PP] = &pv->pp,
+	    [PK_DP] = &pv->dp,
+	    [PK_ZERO] = &pv->zero,
+	    [PK_CHECKPOINTS] = &pv->checkpoints,
+	    [PK_COMPUTE_BETWEEN] = &pv->compute_between,
+	    [PK_BLOCK_SIZE] = &pv->block_size,
+	    [PK_RESTORE] = &pv->restore,
+	    [PK_RESTORE_SHIFT] = &pv->restore_shift,
+	    [PK_FILES] = &pv->files,
+	    [PK_FILE_SIZE] = &pv->file_size,
+	    [PK_SAMPLE_SIZE] = &pv->sample_size,
+	    [PK_BATCH] = &pv->batch,
+	    [PK_COMPUTE_PER_BATCH] = &pv->compute_per_batch,
+	    [PK_EPOCHS] = &pv->epochs,
+	    [PK_PREFETCH] = &pv->prefetch,
+	    [PK_VERIFY] = &pv->verify,
+	    [PK_VERIFY_ONLY] = &pv->verify_only,
+	    [PK_ON_ERROR] = &pv->on_error,
+	    [PK_TIMEOUT] = &pv->timeout,
+	};
+	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
+	const char *inname = *in ? pv->name : "";
+	uint64_t v;
+	int err;
+
+	pv->src[k] = n;
+	if (n->kind == CFG_SEQ && !sc_cfg_sweeps(pv->workload))
+		return sc_cfg_fail_node(
+		    c->d, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
+		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "a checkpoint" : "an ingest",
+		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
+		    in, inname);
+	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
+	    !sc_cfg_is_null(n) && !is_bool_text(n))
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
+		    "write true or false; fsync: N is for io and kvcache phases)%s%s",
+		    n->str, in, inname);
+	if (k == PK_FSYNC && pv->workload != SC_WORKLOAD_CHECKPOINT && is_bool_text(n))
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "\"%s\" is not a whole number (fsync: N fsyncs after every N "
+		    "writes; true or false is for checkpoint phases)%s%s",
+		    n->str, in, inname);
+	switch (k) {
+	case PK_RW:
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->rw);
+	case PK_BS:
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->bs);
+	case PK_IODEPTH:
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->iodepth);
+	case PK_NAME:
+		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
+		if (!err)
+			snprintf(pv->name, sizeof(pv->name), "%s", n->str);
+		return err;
+	case PK_MODEL:
+		return sc_cfg_parse_model(c, pv, n);
+	case PK_INJECT:
+		return sc_cfg_parse_inject(c, pv, n);
+	case PK_SCALE:
+		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
+		if (!err)
+			memcpy(&pv->scale, &v, sizeof(pv->scale));
+		return err;
+	default:
+		return sc_cfg_parse_scalar(c->d, n, &def, dst[k]);
+	}
+}
+
+int sc_cfg_parse_key_alone(struct cfg_check *c, uint64_t w, enum pkey k, const struct cfg_node *val)
+{
+	struct cfg_phase *scratch = calloc(1, sizeof(*scratch));
+	int err;
+
+	if (!scratch)
+		return -ENOMEM;
+	scratch->workload = w;
+	scratch->bs.n = scratch->iodepth.n = 1;
+	err = sc_cfg_parse_phase_key(c, scratch, k, val);
+	free(scratch);
+	return err;
+}
+
+bool sc_cfg_key_fits(uint64_t w, enum pkey k, const struct cfg_node *val)
+{
+	struct cfg_doc quiet = {.file = ""};
+	struct cfg_check q = {.d = &quiet};
+	int err = sc_cfg_parse_key_alone(&q, w, k, val);
+
+	return err == 0 || err == -ENOMEM; /* the real parse reports it, if anything */
+}
+
+int sc_cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val)
+{
+	int k = sc_cfg_key_index(key, sc_cfg_phase_keys);
+
+	if (k < 0)
+		return -1;
+	if (workload < 0 || workload >= SC_WORKLOAD_COUNT)
+		return 0;
+	if (!sc_cfg_takes((uint64_t)workload, (enum pkey)k))
+		return -1;
+	return sc_cfg_key_fits((uint64_t)workload, (enum pkey)k, val) ? 1 : 0;
+}
+
+static int parse_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	const struct cfg_node *m = pv->map;
+	int err;
+
+	snprintf(pv->name, sizeof(pv->name), "phase%u", i);
+	pv->workload = SC_WORKLOAD_IO;
+	if (m->kind != CFG_MAP)
+		return sc_cfg_fail_node(c->d, m,
+					"expected a mapping of phase keys (rw:, bs:, ...), got %s",
+					sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
+
+	/* The workload first: it decides which keys the phase takes and
+	 * what they default to. */
+	{
+		const struct cfg_node *wn = sc_cfg_map_get(m, "workload");
+		bool own = wn != NULL;
+
+		if (!wn)
+			wn = sc_cfg_map_get(c->defaults, "workload");
+		if (wn) {
+			err = sc_cfg_parse_phase_key(c, pv, PK_WORKLOAD, wn);
+			if (err)
+				return err;
+			pv->own[PK_WORKLOAD] = own;
+		}
+	}
+	sc_cfg_builtin_defaults(pv, i);
+	for (uint32_t j = 0; j < m->npairs; j++) {
+		const struct cfg_pair *p = &m->pairs[j];
+		int k = sc_cfg_key_index(p->key, sc_cfg_phase_keys);
+
+		if (k < 0)
+			return sc_cfg_unknown_key(c, p, "phase", pv->workload);
+		if (k == PK_WORKLOAD)
+			continue;
+		if (!sc_cfg_takes(pv->workload, (enum pkey)k))
+			return sc_cfg_wrong_workload(c, p, pv, (enum pkey)k);
+		err = sc_cfg_parse_phase_key(c, pv, (enum pkey)k, p->val);
+		if (err)
+			return err;
+		pv->own[k] = true;
+	}
+	err = sc_cfg_apply_defaults(c, pv);
+	return err ? err : sc_cfg_check_phase(c, i, pv);
+}
+
+int sc_cfg_parse_phases(struct cfg_check *c)
+{
+	const struct cfg_node *ps;
+	int err = sc_cfg_section_list(c, "phases", "phase", "rw: read", &ps);
+
+	if (err)
+		return err;
+	c->pv = calloc(ps->nitems, sizeof(*c->pv));
+	if (!c->pv)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < ps->nitems; i++) {
+		c->pv[i].map = ps->items[i];
+		err = parse_phase(c, i, &c->pv[i]);
+		if (err)
+			return err;
+		c->npv++;
+	}
+	for (uint32_t i = 0; i < c->npv; i++) {
+		for (uint32_t j = 0; j < i; j++) {
+			const struct cfg_phase *a = &c->pv[j], *b = &c->pv[i];
+
+			if (strcmp(a->name, b->name))
+				continue;
+			if (b->src[PK_NAME])
+				return sc_cfg_fail_node(c->d, b->src[PK_NAME],
+							"\"%s\" is already the name of phases.%u",
+							b->name, j);
+			return sc_cfg_fail_node(
+			    c->d, a->src[PK_NAME],
+			    "\"%s\" is the default name of phases.%u (rename one)", a->name, i);
+		}
+	}
+	return 0;
+}

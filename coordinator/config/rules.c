@@ -1,0 +1,326 @@
+/* rules.c -- the rules of each workload that need no target: what goes
+ * with what in an io, kvcache, checkpoint or ingest phase, its timeout,
+ * and verify across the phases of a run. */
+#include "schema.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "ckpt_model.h"
+#include "engine/engine.h"
+#include "units.h"
+#include "verify.h"
+
+#define MAX_SWEEP_CELLS 4096u /* cells one config phase expands into */
+
+static bool any_rw(const struct cfg_sweep *rw, bool (*pred)(enum sc_rw))
+{
+	for (uint32_t i = 0; i < rw->n; i++)
+		if (pred((enum sc_rw)rw->v[i]))
+			return true;
+	return false;
+}
+
+static bool is_randrw(enum sc_rw rw)
+{
+	return rw == SC_RW_RANDRW;
+}
+
+/* The rw values of pv, "read, randwrite". */
+static const char *rw_text(const struct cfg_phase *pv, char *buf, size_t len)
+{
+	const char *names[CFG_MAX_SWEEP_VALUES + 1];
+
+	for (uint32_t i = 0; i < pv->rw.n; i++)
+		names[i] = sc_rw_name((enum sc_rw)pv->rw.v[i]);
+	names[pv->rw.n] = NULL;
+	return sc_cfg_join(buf, len, names);
+}
+
+/* A timeout no longer than a timed phase's runtime + ramp would end
+ * every run of it. */
+static int check_timeout(struct cfg_check *c, const struct cfg_phase *pv)
+{
+	char t[32], planned[32];
+
+	if (!pv->src[PK_TIMEOUT] || !pv->runtime || pv->timeout > pv->runtime + pv->ramp)
+		return 0;
+	return sc_cfg_fail_node(
+	    c->d, pv->src[PK_TIMEOUT],
+	    "timeout %s is not longer than the phase's runtime + ramp (%s): the run "
+	    "would end at it every time (leave it out: the default is runtime + ramp + "
+	    "max(30 s, 10%%))",
+	    sc_fmt_duration(t, sizeof(t), pv->timeout),
+	    sc_fmt_duration(planned, sizeof(planned), pv->runtime + pv->ramp));
+}
+
+/* Checks of an io or kvcache phase that need no target. */
+static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
+{
+	const struct cfg_node *m = pv->map;
+	char rwbuf[96];
+
+	if (!pv->src[PK_RW] && pv->workload == SC_WORKLOAD_IO)
+		return sc_cfg_fail_node(c->d, m,
+					"no rw (one of read, write, randread, randwrite, randrw)");
+	if (pv->own[PK_RUNTIME] && pv->own[PK_IO_SIZE])
+		return sc_cfg_fail_node(
+		    c->d, pv->src[PK_IO_SIZE],
+		    "runtime and io_size are alternatives (keep one: runtime for a "
+		    "timed phase, io_size for a fixed amount)");
+	if (pv->own[PK_RAMP] && !pv->src[PK_RUNTIME])
+		return sc_cfg_fail_node(c->d, pv->src[PK_RAMP],
+					"ramp needs runtime (only timed phases ramp up)");
+	if (pv->own[PK_RWMIXREAD] && !any_rw(&pv->rw, is_randrw))
+		return sc_cfg_fail_node(c->d, pv->src[PK_RWMIXREAD],
+					"rwmixread only applies to rw: randrw (this phase is %s)",
+					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->own[PK_FSYNC] && pv->fsync && !any_rw(&pv->rw, sc_rw_writes))
+		return sc_cfg_fail_node(c->d, pv->src[PK_FSYNC],
+					"fsync needs a phase that writes (this phase is %s)",
+					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (!pv->src[PK_RUNTIME] && !pv->src[PK_IO_SIZE])
+		pv->io_size = pv->size;
+	if (pv->src[PK_RUNTIME])
+		pv->io_size = 0;
+	else
+		pv->ramp = 0;
+	{
+		uint64_t cells = (uint64_t)pv->rw.n * pv->bs.n * pv->iodepth.n;
+
+		if (cells > MAX_SWEEP_CELLS)
+			return sc_cfg_fail_node(c->d, m,
+						"the sweep has %" PRIu64 " cells (at most %u)",
+						cells, MAX_SWEEP_CELLS);
+		pv->ncells = (uint32_t)cells;
+	}
+	return 0;
+}
+
+/* The model and the layout, each step reported at the key that broke
+ * it: the model alone, then tp, pp, zero and (when given) dp. */
+static int check_layout(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	static const enum pkey steps[] = {PK_MODEL, PK_TP, PK_PP, PK_ZERO, PK_DP};
+	struct sc_ckpt_layout l = {.tp = 1, .pp = 1, .dp = 1, .zero_stage = 0};
+	char why[256];
+
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		enum pkey k = steps[s];
+
+		if (k == PK_TP)
+			l.tp = (uint32_t)pv->tp;
+		else if (k == PK_PP)
+			l.pp = (uint32_t)pv->pp;
+		else if (k == PK_ZERO)
+			l.zero_stage = (uint32_t)pv->zero;
+		else if (k == PK_DP && !pv->dp)
+			return 0; /* ranks / (tp * pp): the coordinator checks it */
+		else if (k == PK_DP)
+			l.dp = (uint32_t)pv->dp;
+		if (sc_ckpt_layout_check(&pv->model, &l, why, sizeof(why)))
+			return sc_cfg_fail_value(c, pv, i, pv->src[k], k, "%s", why);
+	}
+	return 0;
+}
+
+static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	char known[160];
+	int err;
+
+	if (!pv->src[PK_MODEL])
+		return sc_cfg_fail_node(
+		    c->d, pv->map,
+		    "no model (a checkpoint phase needs model: one of %s, or an inline "
+		    "mapping {layers, hidden, ffn_hidden, heads, kv_heads, vocab, "
+		    "dtype})",
+		    sc_cfg_join(known, sizeof(known), sc_ckpt_model_names()));
+	if (pv->own[PK_RESTORE_SHIFT] && !pv->restore)
+		return sc_cfg_fail_node(c->d, pv->src[PK_RESTORE_SHIFT],
+					"restore_shift needs restore: true (it picks which node's "
+					"checkpoint each node reads back)");
+	err = check_layout(c, i, pv);
+	if (err)
+		return err;
+	pv->ncells = (uint32_t)pv->checkpoints * (pv->restore ? 2 : 1);
+	return 0;
+}
+
+static int check_ingest_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	const struct cfg_node *ssn = pv->src[PK_SAMPLE_SIZE], *fsn = pv->src[PK_FILE_SIZE];
+	char a1[32], a2[32];
+	uint64_t total;
+
+	if (pv->own[PK_RUNTIME] && pv->own[PK_EPOCHS])
+		return sc_cfg_fail_node(
+		    c->d, pv->src[PK_EPOCHS],
+		    "runtime and epochs are alternatives (keep one: runtime for a "
+		    "timed phase, epochs for whole passes over the dataset)");
+	if (pv->src[PK_RUNTIME])
+		pv->epochs = 0;
+	else
+		pv->runtime = 0;
+	if (pv->sample_size > pv->file_size) {
+		if (ssn || !fsn)
+			return sc_cfg_fail_value(c, pv, i, ssn, PK_SAMPLE_SIZE,
+						 "%s is larger than file_size %s",
+						 sc_cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
+						 sc_cfg_fmt_size(a2, sizeof(a2), pv->file_size));
+		return sc_cfg_fail_value(c, pv, i, fsn, PK_FILE_SIZE,
+					 "%s is smaller than sample_size %s",
+					 sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size),
+					 sc_cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
+	}
+	if (pv->file_size % pv->sample_size) {
+		if (fsn || !ssn)
+			return sc_cfg_fail_value(c, pv, i, fsn, PK_FILE_SIZE,
+						 "%s is not a multiple of sample_size %s",
+						 sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size),
+						 sc_cfg_fmt_size(a2, sizeof(a2), pv->sample_size));
+		return sc_cfg_fail_value(
+		    c, pv, i, ssn, PK_SAMPLE_SIZE,
+		    "%s does not divide file_size %s (samples must tile the files)",
+		    sc_cfg_fmt_size(a1, sizeof(a1), pv->sample_size),
+		    sc_cfg_fmt_size(a2, sizeof(a2), pv->file_size));
+	}
+	if (__builtin_mul_overflow(pv->files, pv->file_size, &total))
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_FILES], PK_FILES,
+					 "%" PRIu64 " files of %s are more than 2^64 bytes",
+					 pv->files, sc_cfg_fmt_size(a1, sizeof(a1), pv->file_size));
+	pv->ncells = 1;
+	return 0;
+}
+
+int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	int err;
+
+	switch (pv->workload) {
+	case SC_WORKLOAD_CHECKPOINT:
+		err = check_ckpt_phase(c, i, pv);
+		break;
+	case SC_WORKLOAD_INGEST:
+		err = check_ingest_phase(c, i, pv);
+		break;
+	default:
+		err = check_io_phase(c, pv);
+		break;
+	}
+	return err ? err : check_timeout(c, pv);
+}
+
+/* A verify_only phase re-reads a kept run: verify is crc32c, it only
+ * reads, and every phase of the run is one. */
+static int check_verify_only(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	char rwbuf[96];
+
+	if (pv->src[PK_VERIFY] && pv->verify == SC_VERIFY_NONE)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+					 "none contradicts verify_only: true, which checks "
+					 "every block it reads (leave verify out)");
+	pv->verify = SC_VERIFY_CRC32C;
+	if (any_rw(&pv->rw, sc_rw_writes))
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+					 "verify_only re-reads a kept run and writes nothing: "
+					 "rw must be read or randread (this phase is %s)",
+					 rw_text(pv, rwbuf, sizeof(rwbuf)));
+	for (uint32_t j = 0; j < c->npv; j++)
+		if (!c->pv[j].verify_only || !sc_cfg_sweeps(c->pv[j].workload))
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_VERIFY_ONLY], PK_VERIFY_ONLY,
+			    "a run that re-reads a kept run does only that, but "
+			    "phases.%u (%s) is not verify_only (run it on its own)",
+			    j, c->pv[j].name);
+	return 0;
+}
+
+/* Every block of a verifying phase holds the header, and a null-engine
+ * phase has nothing to read back. */
+static int check_verify_blocks(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	char a[32];
+
+	for (uint32_t b = 0; b < pv->bs.n; b++)
+		if (pv->bs.v[b] < SC_VERIFY_HEADER_BYTES)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->bs.list ? pv->bs.node[b] : pv->src[PK_BS], PK_BS,
+			    "%s is smaller than the %u B header that verify: crc32c puts in "
+			    "every block (use a bs of 512B or more)",
+			    sc_cfg_fmt_size(a, sizeof(a), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
+	if (!sc_engine_uses_files((enum sc_engine_kind)pv->engine) && any_rw(&pv->rw, sc_rw_reads))
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
+					 "the null engine stores nothing, so reads have nothing to "
+					 "verify (verify null-engine phases only with rw: write or "
+					 "randwrite, to measure what filling blocks costs)");
+	return 0;
+}
+
+/* Phase i reads with verify: the blocks it checks were written (or laid
+ * out) earlier in this run, by verifying phases with its one bs, and on a
+ * file or block target by one that writes. */
+static int check_verify_reads(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	char a1[32], a2[32];
+	bool wrote = false;
+
+	if (pv->bs.n > 1)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_BS], PK_BS,
+					 "a phase that reads with verify: crc32c cannot sweep bs: "
+					 "blocks are checked at the bs they were written with");
+	for (uint32_t j = 0; j < i; j++) {
+		const struct cfg_phase *e = &c->pv[j];
+
+		if (!sc_cfg_sweeps(e->workload) ||
+		    !sc_engine_uses_files((enum sc_engine_kind)e->engine))
+			continue;
+		if (e->verify == SC_VERIFY_NONE)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+			    "phase %s reads with verify: crc32c what phases.%u (%s) wrote or "
+			    "laid out without verify (set verify: crc32c on every io phase, "
+			    "e.g. in defaults)",
+			    pv->name, j, e->name);
+		if (e->bs.n != 1 || e->bs.v[0] != pv->bs.v[0])
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_BS], PK_BS,
+			    "%s, but phases.%u (%s) wrote or laid out its verify blocks with "
+			    "bs %s: a phase that reads with verify needs the bs they were "
+			    "written with",
+			    sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), j, e->name,
+			    e->bs.n == 1 ? sc_cfg_fmt_size(a2, sizeof(a2), e->bs.v[0])
+					 : "(a sweep)");
+		wrote = wrote || any_rw(&e->rw, sc_rw_writes);
+	}
+	for (uint32_t t = 0; !wrote && t < c->ntg; t++)
+		if (c->tg[t].info.kind != SC_TARGET_DIR)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
+			    "phase %s reads with verify, but on the %s %s (targets.%u) no "
+			    "earlier phase wrote verify blocks (add one with rw: write and "
+			    "verify: crc32c, or re-read a kept run with verify_only: true)",
+			    pv->name, sc_target_kind_name(c->tg[t].info.kind), c->tg[t].path, t);
+	return 0;
+}
+
+int sc_cfg_check_verify(struct cfg_check *c)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; !err && i < c->npv; i++) {
+		struct cfg_phase *pv = &c->pv[i];
+
+		if (!sc_cfg_sweeps(pv->workload))
+			continue;
+		if (pv->verify_only)
+			err = check_verify_only(c, i, pv);
+		if (err || pv->verify == SC_VERIFY_NONE)
+			continue;
+		err = check_verify_blocks(c, i, pv);
+		if (!err && !pv->verify_only && any_rw(&pv->rw, sc_rw_reads))
+			err = check_verify_reads(c, i, pv);
+	}
+	return err;
+}

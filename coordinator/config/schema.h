@@ -1,0 +1,248 @@
+/* schema.h -- what the files of the config schema share (keys.c, nested.c,
+ * phase.c, defaults.c, rules.c, targets.c, limits.c, build.c, config.c):
+ * the keys, one config phase and one target as read, and the state of one
+ * check.  Not for other files; the document under it is config_priv.h. */
+#ifndef SC_CONFIG_SCHEMA_H
+#define SC_CONFIG_SCHEMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ckpt_model.h"
+#include "config_priv.h"
+#include "plan.h"
+#include "target.h"
+
+#define KIB UINT64_C(1024)
+#define MIB (KIB * KIB)
+#define GIB (MIB * KIB)
+
+enum pkey {
+	/* every workload, io, kvcache */
+	PK_NAME,
+	PK_WORKLOAD,
+	PK_RW,
+	PK_RWMIXREAD,
+	PK_BS,
+	PK_IODEPTH,
+	PK_JOBS,
+	PK_SIZE,
+	PK_RUNTIME,
+	PK_IO_SIZE,
+	PK_RAMP,
+	PK_FSYNC,
+	PK_DIRECT,
+	PK_ENGINE,
+	PK_SEED,
+	PK_STONEWALL,
+	PK_RATE,
+	/* checkpoint */
+	PK_MODEL,
+	PK_TP,
+	PK_PP,
+	PK_DP,
+	PK_ZERO,
+	PK_CHECKPOINTS,
+	PK_COMPUTE_BETWEEN,
+	PK_BLOCK_SIZE,
+	PK_SCALE,
+	PK_RESTORE,
+	PK_RESTORE_SHIFT,
+	/* ingest */
+	PK_FILES,
+	PK_FILE_SIZE,
+	PK_SAMPLE_SIZE,
+	PK_BATCH,
+	PK_COMPUTE_PER_BATCH,
+	PK_EPOCHS,
+	PK_PREFETCH,
+	/* safety */
+	PK_VERIFY,
+	PK_VERIFY_ONLY,
+	PK_ON_ERROR,
+	PK_TIMEOUT,
+	PK_INJECT,
+	PK_COUNT
+};
+
+enum tkey {
+	TK_PATH,
+	TK_CAPACITY,
+	TK_KEEP,
+	TK_ALLOW_DESTROY,
+	TK_HOSTS,
+	TK_WIPE_SIGNATURES_OK,
+	TK_COUNT
+};
+
+/* One config phase after defaults, before expansion into cells. */
+struct cfg_phase {
+	const struct cfg_node *map;	      /* the phase's mapping */
+	const struct cfg_node *src[PK_COUNT]; /* value's node; NULL: built in */
+	bool own[PK_COUNT];		      /* set in the phase itself */
+	char name[CFG_MAX_NAME_LEN + 1];
+	struct cfg_sweep rw, bs, iodepth;
+	uint64_t workload, rwmixread, jobs, size, runtime, io_size, ramp;
+	uint64_t fsync, direct, engine, seed, stonewall, rate;
+	/* checkpoint */
+	struct sc_model model;
+	uint64_t tp, pp, dp, zero, checkpoints, compute_between, block_size;
+	uint64_t restore, restore_shift;
+	double scale;
+	/* ingest */
+	uint64_t files, file_size, sample_size, batch, compute_per_batch, epochs, prefetch;
+	/* safety */
+	uint64_t verify, verify_only, on_error, timeout;
+	struct sc_inject inject;
+	uint32_t ncells;
+};
+
+/* One target as read, and what probing it here found. */
+struct cfg_target {
+	const struct cfg_node *map;
+	const char *path, *hosts;
+	uint64_t capacity, keep, allow_destroy, wipe_signatures_ok;
+	bool probed;
+	struct sc_target_info info;
+};
+
+/* One check of a document, from its top keys to the plan. */
+struct cfg_check {
+	struct cfg_doc *d;
+	const struct cfg_node *defaults; /* the defaults: mapping, or NULL */
+	uint32_t ntg, npv;
+	struct cfg_target *tg;
+	struct cfg_phase *pv;
+	uint64_t mem_budget;		 /* I/O buffer bytes a rank may hold */
+	const struct cfg_node *mem_node; /* memory_per_rank, or NULL: default */
+};
+
+/* Every function below that returns int returns 0, -EINVAL with the one
+ * message in c->d (the first error wins), or -ENOMEM. */
+
+/* ---- keys (keys.c) ---- */
+
+/* How a target key is typed, by enum tkey. */
+extern const struct cfg_keydef sc_cfg_target_defs[TK_COUNT];
+
+/* Whether workload w (an enum sc_workload) takes key k. */
+bool sc_cfg_takes(uint64_t w, enum pkey k);
+
+/* Whether a phase of workload w sweeps (io and kvcache: a list of rw, bs
+ * or iodepth expands it into cells); the others run as they are. */
+bool sc_cfg_sweeps(uint64_t w);
+
+/* Key k as workload w types it (fsync is a count in io and kvcache, a
+ * boolean in checkpoint; only sweeping workloads take lists). */
+struct cfg_keydef sc_cfg_key_def(uint64_t w, enum pkey k);
+
+/* Reports key p, unknown in section ("phase", "defaults", "target",
+ * "top"; w: the phase's workload), with the nearest known key or the list
+ * of known ones. */
+int sc_cfg_unknown_key(struct cfg_check *c, const struct cfg_pair *p, const char *section,
+		       uint64_t w);
+
+/* Reports key p (key k) of another workload in phase pv, naming the key
+ * that means the same in pv's workload when there is one. */
+int sc_cfg_wrong_workload(struct cfg_check *c, const struct cfg_pair *p, const struct cfg_phase *pv,
+			  enum pkey k);
+
+/* ---- keys that take a mapping (nested.c) ---- */
+
+/* model: a catalogue name or an inline mapping {layers, hidden, ...},
+ * into pv->model. */
+int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
+
+/* inject: {every: N, errno: E} or {probability: P, errno: E}, into
+ * pv->inject. */
+int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
+
+/* ---- phases (phase.c) ---- */
+
+/* Parses key k of pv's workload from n into pv (n is remembered as the
+ * source of the value). */
+int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey k,
+			   const struct cfg_node *n);
+
+/* Parses val as key k of a phase of workload w that says nothing else
+ * (a value checked on its own, reported as that phase would report it). */
+int sc_cfg_parse_key_alone(struct cfg_check *c, uint64_t w, enum pkey k,
+			   const struct cfg_node *val);
+
+/* Whether val is a value of key k in a phase of workload w; nothing is
+ * reported. */
+bool sc_cfg_key_fits(uint64_t w, enum pkey k, const struct cfg_node *val);
+
+/* Reports a value of config phase i (pv) at the node n that gave it (a
+ * value from defaults also names the phase it breaks), or for a built-in
+ * default (n NULL) at the phase under key k's path. */
+int sc_cfg_fail_value(struct cfg_check *c, const struct cfg_phase *pv, uint32_t i,
+		      const struct cfg_node *n, enum pkey k, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Reads and checks every phase of phases: into c->pv (c->npv of them):
+ * keys, defaults, the rules of each workload; names unique. */
+int sc_cfg_parse_phases(struct cfg_check *c);
+
+/* ---- defaults (defaults.c) ---- */
+
+/* Checks the defaults: section (each a value of its key in some
+ * workload) and sets c->defaults. */
+int sc_cfg_parse_defaults(struct cfg_check *c);
+
+/* The built-in defaults of config phase i, by pv->workload. */
+void sc_cfg_builtin_defaults(struct cfg_phase *pv, uint32_t i);
+
+/* Fills from defaults: what phase pv leaves out and takes, skipping a
+ * default that is an alternative to what the phase chose or does not
+ * apply to it. */
+int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv);
+
+/* ---- rules of each workload (rules.c) ---- */
+
+/* The checks of config phase i that need no target (by workload, then
+ * its timeout); sets pv->ncells. */
+int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* verify and verify_only across the phases (io and kvcache).  Every block
+ * carries a header, so bs must hold one.  A phase that reads with verify
+ * checks the blocks this run wrote or laid out before it: every earlier io
+ * phase must verify too, with the same single bs, and on a file or block
+ * target (where nothing is laid out) one of them must write.  verify_only
+ * phases re-read a kept run (--run-id names it), only read, and make up
+ * the whole run. */
+int sc_cfg_check_verify(struct cfg_check *c);
+
+/* ---- targets (targets.c) ---- */
+
+/* Reads the targets: list into c->tg (c->ntg of them), probing each one
+ * that is not on other hosts. */
+int sc_cfg_parse_targets(struct cfg_check *c);
+
+/* The checks of config phase i against the targets probed here:
+ * alignment for direct I/O, sizes, and no writes where data would go. */
+int sc_cfg_check_phase_targets(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv);
+
+/* ---- what one rank may hold and do (limits.c) ---- */
+
+/* memory_per_rank, or the default budget, into c->mem_budget. */
+int sc_cfg_parse_mem_budget(struct cfg_check *c);
+
+/* What config phase i asks of one rank (memory, bytes) is within bounds. */
+int sc_cfg_check_phase_limits(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv);
+
+/* ---- the plan (build.c) ---- */
+
+/* Builds plan (empty) from the checked targets and phases, one plan
+ * phase per cell.  0 or -ENOMEM (plan then holds what was built). */
+int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_plan *plan);
+
+/* ---- the top level (config.c) ---- */
+
+/* The list under top key name ("targets", "phases"), present and not
+ * empty, into *out; one: an entry's kind ("target"), example: one entry's
+ * key and value ("path: /mnt/nvme0"), both for the messages. */
+int sc_cfg_section_list(struct cfg_check *c, const char *name, const char *one, const char *example,
+			const struct cfg_node **out);
+
+#endif
