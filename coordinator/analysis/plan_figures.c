@@ -81,8 +81,8 @@ static void fill_slot(const struct sc_dry_rank *ranks, uint32_t nranks, struct s
 
 /* One slot per (target, node) pair with ranks: what they need and whether
  * it fits. */
-static int build_slots(const struct sc_plan *plan, const struct sc_dry_rank *ranks,
-		       uint32_t nranks, struct sc_plan_figures *f)
+static int build_slots(const struct sc_plan *plan, const struct sc_dry_rank *ranks, uint32_t nranks,
+		       struct sc_plan_figures *f)
 {
 	f->slots = calloc((size_t)plan->ntargets * f->nnodes + 1, sizeof(*f->slots));
 	if (!f->slots)

@@ -1,7 +1,8 @@
-/* workload_figures.h -- what the AI workloads report beyond the io figures:
- * checkpoint durations and their trend, ingestion samples/s and
- * accelerator utilisation, KV-cache response versus service time.
- * Computed from phase records at rank 0 (and from results.pb alike). */
+/* workload_figures.h -- what the workloads report beyond the io figures:
+ * checkpoint durations, throughput and their trend, ingestion samples/s
+ * and accelerator utilisation, open-loop response versus service time,
+ * and verification counts.  Computed from phase records at rank 0 (and
+ * from results.pb alike). */
 #ifndef SC_WORKLOAD_FIGURES_H
 #define SC_WORKLOAD_FIGURES_H
 

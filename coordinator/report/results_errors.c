@@ -5,17 +5,16 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
-#include "layout.h"
-#include "verify.h"
-#include "report_priv.h"
 #include "analysis/workload_figures.h"
+#include "layout.h"
+#include "report_priv.h"
+#include "verify.h"
 
 /* Room in an error line for its fixed words and numbers, beyond the host
  * and the message. */
 #define ERROR_LINE_TEXT_MAX 96
 
-struct json_object *sc_report_json_errnos(struct jb *b, const struct sc_errno_count *e,
-					  uint32_t n)
+struct json_object *sc_report_json_errnos(struct jb *b, const struct sc_errno_count *e, uint32_t n)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
 
@@ -45,11 +44,14 @@ struct json_object *sc_report_json_failure(struct jb *b, const struct sc_run_rec
 		sc_json_put_str(b, o, "host", r->host);
 		sc_json_put_u64(b, o, "target", r->target);
 		sc_json_put_str(b, o, "path",
-			 r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path : NULL);
+				r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path
+							       : NULL);
 	}
 	sc_json_put_str(b, o, "file", f->file);
 	sc_json_put_u64(b, o, "job", f->job);
-	sc_json_put_str(b, o, "op", f->op < sizeof(failure_ops) / sizeof(failure_ops[0]) ? failure_ops[f->op] : "?");
+	sc_json_put_str(b, o, "op",
+			f->op < sizeof(failure_ops) / sizeof(failure_ops[0]) ? failure_ops[f->op]
+									     : "?");
 	sc_json_put_str(b, o, "errno", sc_errno_name(f->err, name, sizeof(name)));
 	sc_json_put_u64(b, o, "offset_bytes", f->offset_bytes);
 	sc_json_put_u64(b, o, "len_bytes", f->len_bytes);
@@ -131,10 +133,10 @@ static struct json_object *mismatch_json(struct jb *b, const struct sc_run_recor
 	sc_json_put_u64(b, o, "target", r->target);
 	sc_json_put_str(b, o, "target_path", tgt ? rec->plan.targets[r->target].path : NULL);
 	sc_json_put_str(b, o, "file",
-		 tgt && sc_layout_job_file(&rec->plan, &place, phase, m->job, file, sizeof(file),
-					   &base) == 0
-			 ? file
-			 : NULL);
+			tgt && sc_layout_job_file(&rec->plan, &place, phase, m->job, file,
+						  sizeof(file), &base) == 0
+			    ? file
+			    : NULL);
 	sc_json_put_u64(b, o, "job", m->job);
 	sc_json_put_u64(b, o, "offset_bytes", m->offset);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -31,8 +31,7 @@ static void put_rate(struct jb *b, struct json_object *o, const char *key, doubl
 	sc_json_put_mbps(b, o, k, bytes_per_s);
 }
 
-void sc_report_json_node_host(struct jb *b, struct json_object *o, uint32_t node,
-			      const char *host)
+void sc_report_json_node_host(struct jb *b, struct json_object *o, uint32_t node, const char *host)
 {
 	sc_json_put_u64(b, o, "node", node);
 	sc_json_put_str(b, o, "host", host);

@@ -3,8 +3,8 @@
  * an ingest phase, and the response times of an open-loop phase. */
 #include <json-c/json.h>
 
-#include "report_priv.h"
 #include "analysis/workload_figures.h"
+#include "report_priv.h"
 
 /* Write path of a checkpoint cell, as results must say: the two differ
  * several-fold on the same drive. */
@@ -134,9 +134,9 @@ static struct json_object *ckpt_group_json(struct jb *b, const struct sc_run_rec
 	sc_json_put_str(b, o, "name", g->name);
 	sc_json_put_str(b, o, "model", ph->ckpt.model.name);
 	sc_json_put_dbl(b, o, "scale", ph->ckpt.scale);
-	sc_json_put_str(b, o, "write_path",
-			ckpt_path_name(&(struct sc_phase){.io = ph->io,
-							  .ckpt = {.fsync = ph->ckpt.fsync}}));
+	sc_json_put_str(
+	    b, o, "write_path",
+	    ckpt_path_name(&(struct sc_phase){.io = ph->io, .ckpt = {.fsync = ph->ckpt.fsync}}));
 	for (uint32_t i = 0; i < g->ncells; i++) {
 		const struct sc_ckpt_cell *c = &g->cells[i];
 		struct json_object *co = sc_json_new(b, json_object_new_object());
