@@ -181,7 +181,7 @@ static void row_rates(const uint64_t *bytes, const uint64_t *ios, int64_t start_
 static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figures *f)
 {
 	uint64_t *key;
-	uint32_t n;
+	uint32_t n, *leader;
 
 	if (!rec->nranks)
 		return 0;
@@ -189,9 +189,13 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 	if (!f->nodes)
 		return -ENOMEM;
 	f->nodes_len = f->nnodes = n;
+	leader = malloc(n * sizeof(*leader)); /* the lowest rank of each row */
+	if (!leader) {
+		free(key);
+		return -ENOMEM;
+	}
 	for (uint32_t j = 0; j < n; j++)
 		f->nodes[j].node = (uint32_t)key[j];
-	/* key[j] now holds the lowest rank seen on row j, whose host names it */
 	for (uint32_t i = 0; i < rec->nranks; i++) {
 		const struct sc_rank_result *r = &rec->ranks[i];
 		uint32_t j = row_of(key, n, node_key(r));
@@ -200,8 +204,9 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 		for (int d = 0; d < SC_DIR_COUNT; d++)
 			if (r->node_lat[d].count)
 				row->lat[d] = r->node_lat[d];
-		if (row->nranks == 0 || r->rank < key[j]) {
-			key[j] = r->rank;
+		/* the node's lowest rank names it and gives its clock offset */
+		if (row->nranks == 0 || r->rank < leader[j]) {
+			leader[j] = r->rank;
 			row->clock_offset_ns = r->clock_offset_ns;
 			copy_host(row->host, r->host);
 		}
@@ -209,6 +214,7 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios, &row->errors,
 			 &row->start_ns, &row->end_ns);
 	}
+	free(leader);
 	free(key);
 	for (uint32_t j = 0; j < n; j++) {
 		struct sc_node_row *row = &f->nodes[j];
