@@ -1,13 +1,20 @@
 /* progress.c -- what rank 0 prints while a run goes: one row per phase. */
 #include "progress.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "layout.h"
 #include "units.h"
 #include "verify.h"
+#include "analysis/live.h"
 #include "analysis/workload_figures.h"
+
+/* Nanoseconds in a millisecond, for the checkpoint trend. */
+#define NS_PER_MS 1e6
+/* 100 for a fraction printed as a percentage. */
+#define PERCENT 100
+/* Columns the live line may take, blanked when it is erased. */
+#define LIVE_LINE_COLS 100
 
 /* Mismatches printed on stderr after a phase; results.json lists more. */
 #define VERIFY_PRINTED 10u
@@ -33,22 +40,15 @@ bool sc_progress_measured(const struct sc_phase_record *rec)
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig)
 {
-	struct sc_hist *all = malloc(sizeof(*all));
 	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "", vfy[96] = "";
+	const uint64_t *pct = fig->lat_all.pct_ns;
 
-	if (!all)
-		return;
 	if (!sc_progress_measured(rec)) {
 		fprintf(f, "%-34s %s: nothing measured\n", phase->name,
 			sc_phase_status_name(rec->status));
 		fflush(f);
-		free(all);
 		return;
 	}
-	sc_hist_init(all);
-	for (int d = 0; d < SC_DIR_COUNT; d++)
-		if (rec->lat[d])
-			sc_hist_add(all, rec->lat[d]);
 	if (!fig->errors &&
 	    (rec->status == SC_PHASE_INTERRUPTED || rec->status == SC_PHASE_TIMED_OUT))
 		snprintf(err, sizeof(err), "  %s", sc_phase_status_name(rec->status));
@@ -69,15 +69,11 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		sc_fmt_rate(bw, sizeof(bw), fig->lastdone_bw_bytes_per_s),
 		sc_fmt_rate(fbw, sizeof(fbw), fig->firstdone_bw_bytes_per_s),
 		sc_fmt_iops(iops, sizeof(iops), fig->iops_total),
-		sc_fmt_duration(p50, sizeof(p50), sc_hist_percentile(all, 50.0)),
-		sc_fmt_duration(p99, sizeof(p99), sc_hist_percentile(all, 99.0)),
-		sc_fmt_duration(p9999, sizeof(p9999), sc_hist_percentile(all, 99.99)),
-		fig->slowest_rank,
-		fig->nodes && fig->slowest_node < fig->nodes_len ? fig->nodes[fig->slowest_node].host
-								  : "?",
-		err, vfy);
+		sc_fmt_duration(p50, sizeof(p50), pct[sc_pct_index(50.0)]),
+		sc_fmt_duration(p99, sizeof(p99), pct[sc_pct_index(99.0)]),
+		sc_fmt_duration(p9999, sizeof(p9999), pct[sc_pct_index(99.99)]),
+		fig->slowest_rank, fig->slowest_node_host ? fig->slowest_node_host : "?", err, vfy);
 	fflush(f);
-	free(all);
 }
 
 /* A figure in ns as a whole number for printing: NaN and negatives give
@@ -110,7 +106,7 @@ static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct 
 			g[k].name, t->n, sc_fmt_duration(a, sizeof(a), ns_clamp(t->mean_ns)),
 			sc_fmt_duration(b, sizeof(b), ns_clamp(t->p50_ns)),
 			sc_fmt_duration(c, sizeof(c), ns_clamp(t->max_ns)),
-			t->slope_ns_per_ckpt / 1e6, t->last_first_ratio);
+			t->slope_ns_per_ckpt / NS_PER_MS, t->last_first_ratio);
 		if (g[k].restore.n)
 			fprintf(f, "  %s: %u restored: duration mean %s, max %s\n", g[k].name,
 				g[k].restore.n,
@@ -159,6 +155,7 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 			  const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
 {
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	struct sc_open_loop_figures ol;
 	char a[32], b[32];
 
 	failed_ios_line(f, rec, ph, fig);
@@ -167,26 +164,19 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 	if (ph->workload == SC_WORKLOAD_INGEST) {
 		struct sc_ingest_figures g;
 
-		sc_ingest_figures(pr, (double)(fig->lastdone_ns - fig->window_start_ns) / 1e9, &g);
+		sc_ingest_figures(pr, fig, &g);
 		fprintf(f, "  %s: %.0f samples/s, accelerator utilisation %.1f%% (lowest %.1f%%, rank "
 			   "%u): %s MLPerf's 90%%\n",
-			ph->name, g.samples_per_s, g.au * 100, g.au_min * 100, g.au_min_rank,
+			ph->name, g.samples_per_s, g.au * PERCENT, g.au_min * PERCENT, g.au_min_rank,
 			g.au_meets_90 ? "meets" : "BELOW");
 	}
-	if (ph->io.rate_iops) {
-		struct sc_hist all;
-
-		sc_hist_init(&all);
-		for (int d = 0; d < SC_DIR_COUNT; d++)
-			if (pr->resp[d])
-				sc_hist_add(&all, pr->resp[d]);
+	if (ph->io.rate_iops && sc_open_loop_figures(pr, &ol) == 0)
 		fprintf(f, "  %s: open loop at %llu IOPS per rank: response p99 %s, p99.99 %s; "
 			   "%llu I/Os started late, %llu due but never started\n",
 			ph->name, (unsigned long long)ph->io.rate_iops,
-			sc_fmt_duration(a, sizeof(a), sc_hist_percentile(&all, 99.0)),
-			sc_fmt_duration(b, sizeof(b), sc_hist_percentile(&all, 99.99)),
-			(unsigned long long)sc_late_ios(pr), (unsigned long long)sc_unissued_ios(pr));
-	}
+			sc_fmt_duration(a, sizeof(a), ol.resp_all.pct_ns[sc_pct_index(99.0)]),
+			sc_fmt_duration(b, sizeof(b), ol.resp_all.pct_ns[sc_pct_index(99.99)]),
+			(unsigned long long)ol.late_ios, (unsigned long long)ol.unissued_ios);
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
 		ckpt_summary(f, rec, ph);
 }
@@ -196,19 +186,18 @@ void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run)
 	struct sc_progress_live *live = arg;
 	const struct sc_phase *ph = &live->plan->phases[live->phase];
 	uint64_t now = sc_now_ns(), bytes = sc_run_bytes(run);
-	double secs = now > live->start_ns ? (double)(now - live->start_ns) / 1e9 : 0;
-	double rate = now > live->last_ns ? (double)(bytes - live->last_bytes) * 1e9 /
-						    (double)(now - live->last_ns)
-					  : 0;
+	struct sc_live_figures lf;
 	char r[32], t[48] = "", e[48] = "";
 	uint64_t failed = sc_run_failed_ios(run);
 
-	if (ph->io.runtime_ns)
-		snprintf(t, sizeof(t), " of %.0f s", (double)(ph->io.runtime_ns + ph->io.ramp_ns) / 1e9);
+	sc_live_figures(&ph->io, live->start_ns, live->last_ns, live->last_bytes, now, bytes, &lf);
+	if (lf.expected_ns)
+		snprintf(t, sizeof(t), " of %.0f s", (double)lf.expected_ns / SC_NS_PER_S_F);
 	if (failed)
 		snprintf(e, sizeof(e), ", %llu failed I/Os on rank 0", (unsigned long long)failed);
-	fprintf(live->f, "\r  %s: %.0f s%s, %u/%u ranks done, rank 0 at %s%s   ", ph->name, secs,
-		t, ranks_done, live->nranks, sc_fmt_rate(r, sizeof(r), rate), e);
+	fprintf(live->f, "\r  %s: %.0f s%s, %u/%u ranks done, rank 0 at %s%s   ", ph->name,
+		lf.elapsed_s, t, ranks_done, live->nranks,
+		sc_fmt_rate(r, sizeof(r), lf.rate_bytes_per_s), e);
 	fflush(live->f);
 	live->last_bytes = bytes;
 	live->last_ns = now;
@@ -218,7 +207,7 @@ void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run)
 void sc_progress_live_clear(struct sc_progress_live *live)
 {
 	if (live->shown) {
-		fprintf(live->f, "\r%*s\r", 100, "");
+		fprintf(live->f, "\r%*s\r", LIVE_LINE_COLS, "");
 		fflush(live->f);
 	}
 	live->shown = 0;

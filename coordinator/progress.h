@@ -14,8 +14,9 @@ void sc_progress_header(FILE *f);
 /* False for a phase record in which nothing was measured (a phase a stop
  * or a deadline cut short before an I/O completed): its row says so. */
 bool sc_progress_measured(const struct sc_phase_record *rec);
-/* One summary row: last-done MB/s, IOPS, p50/p99/p99.99 over all I/O of
- * the phase (both directions merged), and the slowest rank. */
+/* One summary row: last-done and first-done bandwidth, IOPS, p50/p99/p99.99
+ * over all I/O of the phase (both directions merged), the slowest rank,
+ * and what failed or was verified. */
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig);
 

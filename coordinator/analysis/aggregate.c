@@ -8,12 +8,45 @@
 
 #include "units.h"
 
-/* bytes (or I/Os) per second over [start, end]; 0 for an empty window. */
-static double per_second(uint64_t amount, int64_t start_ns, int64_t end_ns)
+double sc_per_second(uint64_t amount, int64_t start_ns, int64_t end_ns)
 {
 	if (end_ns <= start_ns)
 		return 0;
 	return (double)amount * SC_NS_PER_S_F / (double)(end_ns - start_ns);
+}
+
+/* amount over the window [start_ns, end_ns] taken in seconds first: the
+ * node and target rows' IOPS and samples/s have always divided this way
+ * (rounding differs from sc_per_second's in the last bit); 0 for an empty
+ * window. */
+static double over_window_s(uint64_t amount, int64_t start_ns, int64_t end_ns)
+{
+	double secs = (double)(end_ns - start_ns) / SC_NS_PER_S_F;
+
+	return secs > 0 ? (double)amount / secs : 0;
+}
+
+int sc_pct_index(double p)
+{
+	for (int i = 0; i < SC_NPCT; i++)
+		if (sc_pct_points[i] == p)
+			return i;
+	return 0;
+}
+
+int sc_lat_merged(struct sc_hist *const h[SC_DIR_COUNT], struct sc_lat_summary *out)
+{
+	struct sc_hist *all = malloc(sizeof(*all)); /* 35 KB: not on the stack */
+
+	if (!all)
+		return -ENOMEM;
+	sc_hist_init(all);
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		if (h[d])
+			sc_hist_add(all, h[d]);
+	sc_hist_summarize(all, out);
+	free(all);
+	return 0;
 }
 
 /* Where a rank's measured time begins: its own start, or the end of the
@@ -45,11 +78,75 @@ static double volatility(const struct sc_second *s, uint32_t nseconds, int d)
 	return sqrt(var / n) / mean;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Host of rank in rec, "" when rec has no such rank. */
+static const char *host_of_rank(const struct sc_phase_record *rec, uint32_t rank)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		if (rec->ranks[i].rank == rank)
+			return rec->ranks[i].host;
+	return "";
+}
+
+static void copy_host(char dst[SC_HOST_MAX], const char *src)
+{
+	memcpy(dst, src, SC_HOST_MAX);
+	dst[SC_HOST_MAX - 1] = '\0';
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* What groups the ranks into rows: the node, or the node and target. */
+static uint64_t node_key(const struct sc_rank_result *r)
+{
+	return r->node;
+}
+
+static uint64_t target_key(const struct sc_rank_result *r)
+{
+	return (uint64_t)r->node << 32 | r->target;
+}
+
+/* Rows for rec's ranks grouped by key_of: returns n zeroed rows of
+ * row_size bytes (calloc'd), one per distinct key, with the keys in *keys
+ * (malloc'd, increasing) and their count in *n; NULL when out of memory.
+ * rec has ranks. */
+static void *rows_by_key(const struct sc_phase_record *rec,
+			 uint64_t (*key_of)(const struct sc_rank_result *), size_t row_size,
+			 uint64_t **keys, uint32_t *n)
+{
+	uint64_t *k = malloc(rec->nranks * sizeof(*k));
+	uint32_t m = 0;
+	void *rows;
+
+	if (!k)
+		return NULL;
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		k[i] = key_of(&rec->ranks[i]);
+	qsort(k, rec->nranks, sizeof(*k), cmp_u64);
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		if (i == 0 || k[i] != k[m - 1])
+			k[m++] = k[i];
+	rows = calloc(m, row_size);
+	if (!rows) {
+		free(k);
+		return NULL;
+	}
+	*keys = k;
+	*n = m;
+	return rows;
+}
+
+/* Row of key among the n sorted distinct keys (it is one of them). */
+static uint32_t row_of(const uint64_t *keys, uint32_t n, uint64_t key)
+{
+	const uint64_t *hit = bsearch(&key, keys, n, sizeof(*keys), cmp_u64);
+
+	return (uint32_t)(hit - keys);
 }
 
 /* Adds rank r (measured from start) to a row's sums: node and target rows
@@ -70,124 +167,115 @@ static void sum_rank(const struct sc_rank_result *r, int64_t start, uint32_t *nr
 	*errors += r->errors;
 }
 
+/* A row's rates over its window, once its sums are complete. */
+static void row_rates(const uint64_t *bytes, const uint64_t *ios, int64_t start_ns, int64_t end_ns,
+		      uint64_t *total_bytes, double *bw_bytes_per_s, double *iops)
+{
+	*total_bytes = bytes[SC_DIR_READ] + bytes[SC_DIR_WRITE];
+	*bw_bytes_per_s = sc_per_second(*total_bytes, start_ns, end_ns);
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		iops[d] = over_window_s(ios[d], start_ns, end_ns);
+}
+
 /* One row per distinct node index, in increasing order. */
 static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figures *f)
 {
-	uint32_t *idx, n = 0;
+	uint64_t *key;
+	uint32_t n, *leader;
 
 	if (!rec->nranks)
 		return 0;
-	idx = malloc(rec->nranks * sizeof(*idx));
-	if (!idx)
+	f->nodes = rows_by_key(rec, node_key, sizeof(*f->nodes), &key, &n);
+	if (!f->nodes)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < rec->nranks; i++)
-		idx[i] = rec->ranks[i].node;
-	qsort(idx, rec->nranks, sizeof(*idx), cmp_u32);
-	for (uint32_t i = 0; i < rec->nranks; i++)
-		if (i == 0 || idx[i] != idx[n - 1])
-			idx[n++] = idx[i];
-
-	f->nodes = calloc(n, sizeof(*f->nodes));
-	if (!f->nodes) {
-		free(idx);
+	f->nodes_len = f->nnodes = n;
+	leader = malloc(n * sizeof(*leader)); /* the lowest rank of each row */
+	if (!leader) {
+		free(key);
 		return -ENOMEM;
 	}
-	f->nodes_len = n;
-	f->nnodes = n;
 	for (uint32_t j = 0; j < n; j++)
-		f->nodes[j].node = idx[j];
-	/* idx[j] now holds the lowest rank seen on row j, whose host names it */
-
+		f->nodes[j].node = (uint32_t)key[j];
 	for (uint32_t i = 0; i < rec->nranks; i++) {
 		const struct sc_rank_result *r = &rec->ranks[i];
-		int64_t start = measured_start(rec, r);
-		struct sc_node_row *row = NULL;
-		uint32_t lo = 0, hi = n;
+		uint32_t j = row_of(key, n, node_key(r));
+		struct sc_node_row *row = &f->nodes[j];
 
-		while (lo < hi) { /* rows are sorted by node index */
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (f->nodes[mid].node < r->node)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		row = &f->nodes[lo];
 		for (int d = 0; d < SC_DIR_COUNT; d++)
 			if (r->node_lat[d].count)
 				row->lat[d] = r->node_lat[d];
-		if (row->nranks == 0 || r->rank < idx[lo]) {
-			idx[lo] = r->rank;
+		/* the node's lowest rank names it and gives its clock offset */
+		if (row->nranks == 0 || r->rank < leader[j]) {
+			leader[j] = r->rank;
 			row->clock_offset_ns = r->clock_offset_ns;
-			memcpy(row->host, r->host, sizeof(row->host));
-			row->host[sizeof(row->host) - 1] = '\0';
+			copy_host(row->host, r->host);
 		}
-		sum_rank(r, start, &row->nranks, row->bytes, row->ios, &row->errors, &row->start_ns,
-			 &row->end_ns);
+		row->samples += r->samples;
+		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios, &row->errors,
+			 &row->start_ns, &row->end_ns);
 	}
+	free(leader);
+	free(key);
 	for (uint32_t j = 0; j < n; j++) {
 		struct sc_node_row *row = &f->nodes[j];
 
-		row->bw_bytes_per_s = per_second(row->bytes[SC_DIR_READ] + row->bytes[SC_DIR_WRITE],
-						 row->start_ns, row->end_ns);
+		row_rates(row->bytes, row->ios, row->start_ns, row->end_ns, &row->total_bytes,
+			  &row->bw_bytes_per_s, row->iops);
+		row->samples_per_s = over_window_s(row->samples, row->start_ns, row->end_ns);
 	}
-	free(idx);
 	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* One row per (node, target) pair that some rank used. */
 static int build_targets(const struct sc_phase_record *rec, struct sc_phase_figures *f)
 {
 	uint64_t *key;
-	uint32_t n = 0;
+	uint32_t n;
 
 	if (!rec->nranks)
 		return 0;
-	key = malloc(rec->nranks * sizeof(*key));
-	if (!key)
+	f->targets = rows_by_key(rec, target_key, sizeof(*f->targets), &key, &n);
+	if (!f->targets)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < rec->nranks; i++)
-		key[i] = (uint64_t)rec->ranks[i].node << 32 | rec->ranks[i].target;
-	qsort(key, rec->nranks, sizeof(*key), cmp_u64);
-	for (uint32_t i = 0; i < rec->nranks; i++)
-		if (i == 0 || key[i] != key[n - 1])
-			key[n++] = key[i];
-	f->targets = calloc(n, sizeof(*f->targets));
-	if (!f->targets) {
-		free(key);
-		return -ENOMEM;
-	}
 	f->targets_len = n;
 	for (uint32_t i = 0; i < rec->nranks; i++) {
 		const struct sc_rank_result *r = &rec->ranks[i];
-		uint64_t k = (uint64_t)r->node << 32 | r->target;
-		uint64_t *hit = bsearch(&k, key, n, sizeof(*key), cmp_u64);
-		struct sc_target_row *row = &f->targets[hit - key];
-		int64_t start = measured_start(rec, r);
+		struct sc_target_row *row = &f->targets[row_of(key, n, target_key(r))];
 
 		if (row->nranks == 0) {
 			row->node = r->node;
 			row->target = r->target;
-			memcpy(row->host, r->host, sizeof(row->host));
-			row->host[sizeof(row->host) - 1] = '\0';
+			copy_host(row->host, r->host);
 		}
-		sum_rank(r, start, &row->nranks, row->bytes, row->ios, &row->errors, &row->start_ns,
-			 &row->end_ns);
+		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios, &row->errors,
+			 &row->start_ns, &row->end_ns);
 	}
+	free(key);
 	for (uint32_t j = 0; j < n; j++) {
 		struct sc_target_row *row = &f->targets[j];
 
-		row->bw_bytes_per_s = per_second(row->bytes[SC_DIR_READ] + row->bytes[SC_DIR_WRITE],
-						 row->start_ns, row->end_ns);
+		row_rates(row->bytes, row->ios, row->start_ns, row->end_ns, &row->total_bytes,
+			  &row->bw_bytes_per_s, row->iops);
 	}
-	free(key);
+	return 0;
+}
+
+/* Each rank's total and its bandwidth over its own measured time. */
+static int build_rank_rows(const struct sc_phase_record *rec, struct sc_phase_figures *f)
+{
+	if (!rec->nranks)
+		return 0;
+	f->rank_rows = calloc(rec->nranks, sizeof(*f->rank_rows));
+	if (!f->rank_rows)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < rec->nranks; i++) {
+		const struct sc_rank_result *r = &rec->ranks[i];
+		struct sc_rank_row *row = &f->rank_rows[i];
+
+		row->total_bytes = r->bytes[SC_DIR_READ] + r->bytes[SC_DIR_WRITE];
+		row->bw_bytes_per_s =
+		    sc_per_second(row->total_bytes, measured_start(rec, r), r->end_ns);
+	}
 	return 0;
 }
 
@@ -273,60 +361,73 @@ static int build_failures(const struct sc_phase_record *rec, struct sc_phase_fig
 	return 0;
 }
 
-int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figures *out)
+/* The cluster sums over the ranks, the window and the slowest rank. */
+static void sum_ranks(const struct sc_phase_record *rec, struct sc_phase_figures *f)
 {
-	struct sc_phase_figures f;
 	int64_t min_start = 0, max_start = 0;
-	int err;
 
-	memset(&f, 0, sizeof(f));
-	f.nranks = rec->nranks;
-	f.window_start_ns = rec->measure_start_ns;
+	f->nranks = rec->nranks;
+	f->window_start_ns = rec->measure_start_ns;
 	for (uint32_t i = 0; i < rec->nranks; i++) {
 		const struct sc_rank_result *r = &rec->ranks[i];
 		int64_t start = measured_start(rec, r);
 
 		for (int d = 0; d < SC_DIR_COUNT; d++) {
-			f.bytes[d] += r->bytes[d];
-			f.ios[d] += r->ios[d];
+			f->bytes[d] += r->bytes[d];
+			f->ios[d] += r->ios[d];
 		}
-		f.planned_bytes += r->planned_bytes;
-		f.fsyncs += r->fsyncs;
-		f.errors += r->errors;
-		f.firstdone_bytes += r->firstdone_bytes;
+		f->planned_bytes += r->planned_bytes;
+		f->fsyncs += r->fsyncs;
+		f->errors += r->errors;
+		f->firstdone_bytes += r->firstdone_bytes;
 		if (r->errors || r->error[0])
-			f.ranks_with_errors++;
-		if (i == 0 || start < f.window_start_ns)
-			f.window_start_ns = start;
+			f->ranks_with_errors++;
+		if (i == 0 || start < f->window_start_ns)
+			f->window_start_ns = start;
 		if (i == 0 || r->start_ns < min_start)
 			min_start = r->start_ns;
 		if (i == 0 || r->start_ns > max_start)
 			max_start = r->start_ns;
-		if (i == 0 || r->end_ns < f.firstdone_ns)
-			f.firstdone_ns = r->end_ns;
+		if (i == 0 || r->end_ns < f->firstdone_ns)
+			f->firstdone_ns = r->end_ns;
 		/* latest end; on a tie the lowest rank stays */
-		if (i == 0 || r->end_ns > f.lastdone_ns ||
-		    (r->end_ns == f.lastdone_ns && r->rank < f.slowest_rank)) {
-			f.lastdone_ns = r->end_ns;
-			f.slowest_rank = r->rank;
-			f.slowest_node = r->node;
+		if (i == 0 || r->end_ns > f->lastdone_ns ||
+		    (r->end_ns == f->lastdone_ns && r->rank < f->slowest_rank)) {
+			f->lastdone_ns = r->end_ns;
+			f->slowest_rank = r->rank;
+			f->slowest_node = r->node;
 		}
 	}
-	f.total_bytes = f.bytes[SC_DIR_READ] + f.bytes[SC_DIR_WRITE];
-	f.start_skew_ns = max_start - min_start;
-	f.lastdone_bw_bytes_per_s = per_second(f.total_bytes, f.window_start_ns, f.lastdone_ns);
+	f->total_bytes = f->bytes[SC_DIR_READ] + f->bytes[SC_DIR_WRITE];
+	f->start_skew_ns = max_start - min_start;
+	if (rec->nranks)
+		f->slowest_host = host_of_rank(rec, f->slowest_rank);
+}
+
+int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figures *out)
+{
+	struct sc_phase_figures f;
+	int err;
+
+	memset(&f, 0, sizeof(f));
+	sum_ranks(rec, &f);
+	f.lastdone_bw_bytes_per_s = sc_per_second(f.total_bytes, f.window_start_ns, f.lastdone_ns);
 	f.firstdone_bw_bytes_per_s =
-	    per_second(f.firstdone_bytes, f.window_start_ns, f.firstdone_ns);
+	    sc_per_second(f.firstdone_bytes, f.window_start_ns, f.firstdone_ns);
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
-		f.iops[d] = per_second(f.ios[d], f.window_start_ns, f.lastdone_ns);
+		f.iops[d] = sc_per_second(f.ios[d], f.window_start_ns, f.lastdone_ns);
 		f.iops_total += f.iops[d];
 		if (rec->lat[d])
 			sc_hist_summarize(rec->lat[d], &f.lat[d]);
 	}
 
-	err = build_nodes(rec, &f);
+	err = sc_lat_merged(rec->lat, &f.lat_all);
+	if (!err)
+		err = build_nodes(rec, &f);
 	if (!err)
 		err = build_targets(rec, &f);
+	if (!err)
+		err = build_rank_rows(rec, &f);
 	if (!err)
 		err = build_seconds(rec, &f);
 	if (!err)
@@ -335,6 +436,8 @@ int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figure
 		sc_phase_figures_exit(&f);
 		return err;
 	}
+	if (f.slowest_node < f.nodes_len)
+		f.slowest_node_host = f.nodes[f.slowest_node].host;
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		f.volatility[d] = volatility(f.seconds, f.nseconds, d);
 	*out = f;
@@ -347,6 +450,7 @@ void sc_phase_figures_exit(struct sc_phase_figures *f)
 		return;
 	free(f->nodes);
 	free(f->targets);
+	free(f->rank_rows);
 	free(f->seconds);
 	free(f->errnos);
 	free(f->first_failures);

@@ -4,7 +4,8 @@
  * histogram (never averaged), last-done bandwidth = all bytes / (latest end
  * - earliest start), first-done bandwidth = bytes moved by every rank until
  * the first rank finished / that time.  Times are ns relative to the
- * phase's common start on rank 0's clock.
+ * phase's common start on rank 0's clock.  The report files and the
+ * printed rows only format these figures; none is derived again there.
  */
 #ifndef SC_AGGREGATE_H
 #define SC_AGGREGATE_H
@@ -26,7 +27,11 @@ struct sc_node_row {
 				     * its lowest rank) */
 	struct sc_lat_summary lat[SC_DIR_COUNT]; /* the node's merged service
 				     * times (from its leader's row) */
+	uint64_t total_bytes;       /* read + write */
 	double bw_bytes_per_s;      /* node bytes / (end - start) */
+	double iops[SC_DIR_COUNT];  /* I/Os / (end - start) */
+	uint64_t samples;           /* ingest: samples its ranks read */
+	double samples_per_s;       /* samples / (end - start) */
 };
 
 /* The ranks of one node that used one target. */
@@ -39,7 +44,17 @@ struct sc_target_row {
 	uint64_t ios[SC_DIR_COUNT];
 	uint64_t errors;
 	int64_t start_ns, end_ns;
-	double bw_bytes_per_s;
+	uint64_t total_bytes;       /* read + write */
+	double bw_bytes_per_s;      /* bytes / (end - start) */
+	double iops[SC_DIR_COUNT];  /* I/Os / (end - start) */
+};
+
+/* What a rank's row shows beyond its own counters. */
+struct sc_rank_row {
+	uint64_t total_bytes;       /* read + write */
+	double bw_bytes_per_s;      /* bytes / its own measured time: from its
+				     * start, or the end of the ramp when it
+				     * started before that, to its end */
 };
 
 /* A kept failed I/O and the rank that kept it (both in the phase record). */
@@ -67,8 +82,15 @@ struct sc_phase_figures {
 	double iops[SC_DIR_COUNT];  /* over the last-done window */
 	double iops_total;
 	struct sc_lat_summary lat[SC_DIR_COUNT]; /* from the merged histograms */
+	struct sc_lat_summary lat_all; /* both directions' histograms merged */
 	uint32_t slowest_rank;      /* latest end */
 	uint32_t slowest_node;      /* node of the latest end */
+	const char *slowest_host;   /* host of slowest_rank, in the record;
+				     * NULL when there are no ranks */
+	const char *slowest_node_host; /* host of node row slowest_node (rows
+				     * are by node index), NULL past the rows */
+	struct sc_rank_row *rank_rows; /* heap: one per rank of the record, in
+				     * its order */
 	uint32_t nodes_len;
 	struct sc_node_row *nodes;  /* heap, by node index */
 	uint32_t targets_len;
@@ -87,8 +109,21 @@ struct sc_phase_figures {
 					* record is */
 };
 
-/* Computes the figures of rec (ranks sorted by rank).  0 or -ENOMEM. */
+/* Computes the figures of rec (ranks sorted by rank).  0 or -ENOMEM.
+ * slowest_host and first_failures point into rec: valid while it is. */
 int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figures *out);
 void sc_phase_figures_exit(struct sc_phase_figures *f);
+
+/* amount (bytes, I/Os) per second over [start_ns, end_ns]; 0 for an empty
+ * window. */
+double sc_per_second(uint64_t amount, int64_t start_ns, int64_t end_ns);
+
+/* The summary of the bucket-wise sum of the non-NULL histograms of h (one
+ * per direction); all zero when every one is NULL.  0 or -ENOMEM. */
+int sc_lat_merged(struct sc_hist *const h[SC_DIR_COUNT], struct sc_lat_summary *out);
+
+/* Index of percentile p in sc_pct_points (and sc_lat_summary.pct_ns); 0
+ * when p is not one of them. */
+int sc_pct_index(double p);
 
 #endif

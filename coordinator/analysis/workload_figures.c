@@ -8,6 +8,8 @@
 #include "ckpt_model.h"
 #include "units.h"
 
+/* MLPerf Storage's bar: every accelerator busy at least 90% of the time. */
+#define AU_BAR 0.9
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -16,8 +18,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void cell_of(const struct sc_plan *plan, const struct sc_phase_record *pr,
-		    struct sc_ckpt_cell *c)
+void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_record *pr,
+			  struct sc_ckpt_cell *c)
 {
 	const struct sc_ckpt_spec *ck = &plan->phases[pr->phase].ckpt;
 
@@ -122,7 +124,7 @@ int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **group
 		if (!cells)
 			goto out_nomem;
 		cur->cells = cells;
-		cell_of(&rec->plan, pr, &cur->cells[cur->ncells++]);
+		sc_ckpt_cell_figures(&rec->plan, pr, &cur->cells[cur->ncells++]);
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		const struct sc_ckpt_spec *ck = &rec->plan.phases[g[k].first_phase].ckpt;
@@ -153,9 +155,11 @@ void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups)
 	free(groups);
 }
 
-void sc_ingest_figures(const struct sc_phase_record *rec, double window_s,
+void sc_ingest_figures(const struct sc_phase_record *rec, const struct sc_phase_figures *fig,
 		       struct sc_ingest_figures *out)
 {
+	double window_s = (double)(fig->lastdone_ns - fig->window_start_ns) / SC_NS_PER_S_F;
+
 	memset(out, 0, sizeof(*out));
 	out->au_meets_90 = rec->nranks > 0;
 	for (uint32_t i = 0; i < rec->nranks; i++) {
@@ -171,29 +175,30 @@ void sc_ingest_figures(const struct sc_phase_record *rec, double window_s,
 			out->au_min = au;
 			out->au_min_rank = r->rank;
 		}
-		if (au < 0.9)
+		if (au < AU_BAR)
 			out->au_meets_90 = false;
 	}
 	out->au = out->wall_ns ? (double)out->compute_ns / (double)out->wall_ns : 0;
 	out->samples_per_s = window_s > 0 ? (double)out->samples / window_s : 0;
+	if (rec->batch_wait) {
+		out->has_batch_wait = true;
+		sc_hist_summarize(rec->batch_wait, &out->batch_wait);
+	}
 }
 
-uint64_t sc_late_ios(const struct sc_phase_record *rec)
+int sc_open_loop_figures(const struct sc_phase_record *rec, struct sc_open_loop_figures *out)
 {
-	uint64_t late = 0;
-
-	for (uint32_t i = 0; i < rec->nranks; i++)
-		late += rec->ranks[i].late_ios;
-	return late;
-}
-
-uint64_t sc_unissued_ios(const struct sc_phase_record *rec)
-{
-	uint64_t n = 0;
-
-	for (uint32_t i = 0; i < rec->nranks; i++)
-		n += rec->ranks[i].unissued_ios;
-	return n;
+	memset(out, 0, sizeof(*out));
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		out->has_resp[d] = rec->resp[d] != NULL;
+		if (rec->resp[d])
+			sc_hist_summarize(rec->resp[d], &out->resp[d]);
+	}
+	for (uint32_t i = 0; i < rec->nranks; i++) {
+		out->late_ios += rec->ranks[i].late_ios;
+		out->unissued_ios += rec->ranks[i].unissued_ios;
+	}
+	return sc_lat_merged(rec->resp, &out->resp_all);
 }
 
 void sc_verify_figures(const struct sc_phase_record *rec, struct sc_verify_figures *out)

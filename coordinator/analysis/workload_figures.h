@@ -1,13 +1,15 @@
-/* workload_figures.h -- what the AI workloads report beyond the io figures:
- * checkpoint durations and their trend, ingestion samples/s and
- * accelerator utilisation, KV-cache response versus service time.
- * Computed from phase records at rank 0 (and from results.pb alike). */
+/* workload_figures.h -- what the workloads report beyond the io figures:
+ * checkpoint durations, throughput and their trend, ingestion samples/s
+ * and accelerator utilisation, open-loop response versus service time,
+ * and verification counts.  Computed from phase records at rank 0 (and
+ * from results.pb alike). */
 #ifndef SC_WORKLOAD_FIGURES_H
 #define SC_WORKLOAD_FIGURES_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aggregate.h"
 #include "result.h"
 
 /* One checkpoint cell (write or restore). */
@@ -44,6 +46,12 @@ struct sc_ckpt_group {
 	double projected_restore_ns;
 };
 
+/* The cell of checkpoint phase pr of plan: its bytes and files, its
+ * duration from the common start (fsync included) and throughput, its
+ * slowest rank. */
+void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_record *pr,
+			  struct sc_ckpt_cell *c);
+
 /* The checkpoint groups among rec's finished phases.  0 or -ENOMEM. */
 int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **groups,
 		   uint32_t *ngroups);
@@ -59,15 +67,26 @@ struct sc_ingest_figures {
 	double au_min;              /* the lowest rank's */
 	uint32_t au_min_rank;
 	bool au_meets_90;           /* every rank's AU >= 90% (MLPerf's bar) */
+	bool has_batch_wait;        /* the record has a batch-wait histogram */
+	struct sc_lat_summary batch_wait; /* time a step waited for its batch */
 };
 
-void sc_ingest_figures(const struct sc_phase_record *rec, double window_s,
+/* The ingestion figures of phase rec, whose cluster figures are fig. */
+void sc_ingest_figures(const struct sc_phase_record *rec, const struct sc_phase_figures *fig,
 		       struct sc_ingest_figures *out);
 
-/* Open-loop figures: I/Os that started after their intended start. */
-uint64_t sc_late_ios(const struct sc_phase_record *rec);
-/* ... and those due before the phase ended that never started. */
-uint64_t sc_unissued_ios(const struct sc_phase_record *rec);
+/* Open-loop figures: response time (from each I/O's intended start) next
+ * to the service time of the cluster figures. */
+struct sc_open_loop_figures {
+	bool has_resp[SC_DIR_COUNT]; /* the record has that direction's histogram */
+	struct sc_lat_summary resp[SC_DIR_COUNT];
+	struct sc_lat_summary resp_all; /* both directions merged */
+	uint64_t late_ios;          /* started after their intended start */
+	uint64_t unissued_ios;      /* due before the phase ended, never started */
+};
+
+/* The open-loop figures of rec.  0 or -ENOMEM. */
+int sc_open_loop_figures(const struct sc_phase_record *rec, struct sc_open_loop_figures *out);
 
 /* Verification figures of one phase (verify: crc32c; zero otherwise). */
 struct sc_verify_figures {

@@ -1,5 +1,6 @@
-/* csv.c -- phases.csv (a row per phase) and ranks.csv (a row per
- * rank and phase), built in memory. */
+/* csv.c -- the three CSV tables, built in memory: phases.csv (a row per
+ * phase), ranks.csv (a row per rank and phase) and timeseries.csv (a row
+ * per second of the cluster series and phase). */
 #include "report.h"
 
 #include <errno.h>
@@ -14,6 +15,22 @@
 
 /* Latencies in the CSV tables are microseconds. */
 #define NS_PER_US 1e3
+
+/* Each table's file name and header line. */
+static const struct {
+	const char *name;
+	const char *header;
+} tables[REPORT_CSV_TABLES] = {
+    [REPORT_CSV_PHASES] = {"phases.csv", "phase,rw,lastdone_MBps,firstdone_MBps,iops,"
+					 "read_p50_us,read_p99_us,read_p99.99_us,"
+					 "write_p50_us,write_p99_us,write_p99.99_us,"
+					 "slowest_rank,slowest_host,errors,verify_mismatches,status\n"},
+    [REPORT_CSV_RANKS] = {"ranks.csv", "phase,rank,node,host,bytes,MBps,read_p99_us,"
+				       "write_p99_us,errors,verify_mismatches\n"},
+    [REPORT_CSV_SERIES] = {"timeseries.csv", "phase,second,read_MB,written_MB,ios_read,"
+					     "ios_written,max_read_latency_us,"
+					     "max_write_latency_us\n"},
+};
 
 /* One CSV field, quoted when it holds a comma, quote or line break. */
 static void csv_str(FILE *f, const char *s, int last)
@@ -42,29 +59,12 @@ static void csv_us(FILE *f, const struct sc_lat_summary *s, int pct)
 	fputc(',', f);
 }
 
-/* Index of a percentile in sc_pct_points. */
-static int pct_index(double p)
-{
-	for (int i = 0; i < SC_NPCT; i++)
-		if (sc_pct_points[i] == p)
-			return i;
-	return 0;
-}
-
-static void phases_csv_header(FILE *f)
-{
-	fputs("phase,rw,lastdone_MBps,firstdone_MBps,iops,"
-	      "read_p50_us,read_p99_us,read_p99.99_us,"
-	      "write_p50_us,write_p99_us,write_p99.99_us,"
-	      "slowest_rank,slowest_host,errors,verify_mismatches,status\n",
-	      f);
-}
-
 static void phases_csv_row(FILE *f, const struct sc_run_record *rec,
 			   const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
 {
 	static const double pts[] = {50, 99, 99.99};
-	const struct sc_phase *ph = report_phase_of(rec, pr->phase);
+	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
+	struct sc_verify_figures v;
 
 	csv_str(f, ph ? ph->name : "", 0);
 	csv_str(f, ph ? sc_rw_name(ph->io.rw) : "", 0);
@@ -72,42 +72,33 @@ static void phases_csv_row(FILE *f, const struct sc_run_record *rec,
 		fig->firstdone_bw_bytes_per_s / BYTES_PER_MB, fig->iops_total);
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
-			csv_us(f, &fig->lat[d], pct_index(pts[i]));
+			csv_us(f, &fig->lat[d], sc_pct_index(pts[i]));
 	if (fig->nranks)
 		fprintf(f, "%u,", fig->slowest_rank);
 	else
 		fputc(',', f);
-	csv_str(f, fig->nranks ? report_host_of_rank(pr, fig->slowest_rank) : "", 0);
+	csv_str(f, fig->slowest_host, 0);
 	fprintf(f, "%" PRIu64 ",", fig->errors);
-	{
-		struct sc_verify_figures v;
-
-		sc_verify_figures(pr, &v);
-		fprintf(f, "%" PRIu64 ",", v.mismatches);
-	}
+	sc_verify_figures(pr, &v);
+	fprintf(f, "%" PRIu64 ",", v.mismatches);
 	csv_str(f, sc_phase_status_name(pr->status), 1);
 }
 
-static void ranks_csv_header(FILE *f)
-{
-	fputs("phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors,verify_mismatches\n",
-	      f);
-}
-
 static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
-			   const struct sc_phase_record *pr)
+			   const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
 {
-	const struct sc_phase *ph = report_phase_of(rec, pr->phase);
-	int p99 = pct_index(99);
+	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
+	int p99 = sc_pct_index(99);
 
 	for (uint32_t i = 0; i < pr->nranks; i++) {
 		const struct sc_rank_result *r = &pr->ranks[i];
+		const struct sc_rank_row *row = &fig->rank_rows[i];
 
 		csv_str(f, ph ? ph->name : "", 0);
 		fprintf(f, "%u,%u,", r->rank, r->node);
 		csv_str(f, r->host, 0);
-		fprintf(f, "%" PRIu64 ",%.3f,", r->bytes[SC_DIR_READ] + r->bytes[SC_DIR_WRITE],
-			report_rank_bw(pr, r) / BYTES_PER_MB);
+		fprintf(f, "%" PRIu64 ",%.3f,", row->total_bytes,
+			row->bw_bytes_per_s / BYTES_PER_MB);
 		csv_us(f, &r->lat[SC_DIR_READ], p99);
 		csv_us(f, &r->lat[SC_DIR_WRITE], p99);
 		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", r->errors, r->verify_mismatches);
@@ -118,77 +109,70 @@ static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 static void series_csv_rows(FILE *f, const struct sc_run_record *rec,
 			    const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
 {
-	const struct sc_phase *ph = report_phase_of(rec, pr->phase);
+	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
 
 	for (uint32_t k = 0; k < fig->nseconds; k++) {
 		const struct sc_second *s = &fig->seconds[k];
 
 		csv_str(f, ph ? ph->name : "", 0);
 		fprintf(f, "%u,%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f\n", k,
-			(double)s->bytes[SC_DIR_READ] / 1e6, (double)s->bytes[SC_DIR_WRITE] / 1e6,
-			s->ios[SC_DIR_READ], s->ios[SC_DIR_WRITE],
-			(double)s->max_lat_ns[SC_DIR_READ] / 1e3,
-			(double)s->max_lat_ns[SC_DIR_WRITE] / 1e3);
+			(double)s->bytes[SC_DIR_READ] / BYTES_PER_MB,
+			(double)s->bytes[SC_DIR_WRITE] / BYTES_PER_MB, s->ios[SC_DIR_READ],
+			s->ios[SC_DIR_WRITE], (double)s->max_lat_ns[SC_DIR_READ] / NS_PER_US,
+			(double)s->max_lat_ns[SC_DIR_WRITE] / NS_PER_US);
 	}
 }
 
-int report_csv_init(struct report_csv *c)
+int sc_report_csv_init(struct report_csv *c)
 {
-	c->phases = open_memstream(&c->phases_buf, &c->phases_len);
-	c->ranks = open_memstream(&c->ranks_buf, &c->ranks_len);
-	c->series = open_memstream(&c->series_buf, &c->series_len);
-	if (!c->phases || !c->ranks || !c->series)
-		return -ENOMEM;
-	phases_csv_header(c->phases);
-	ranks_csv_header(c->ranks);
-	fputs("phase,second,read_MB,written_MB,ios_read,ios_written,max_read_latency_us,"
-	      "max_write_latency_us\n",
-	      c->series);
+	for (int t = 0; t < REPORT_CSV_TABLES; t++) {
+		c->f[t] = open_memstream(&c->buf[t], &c->len[t]);
+		if (!c->f[t])
+			return -ENOMEM;
+	}
+	for (int t = 0; t < REPORT_CSV_TABLES; t++)
+		fputs(tables[t].header, c->f[t]);
 	return 0;
 }
 
-void report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
-		      const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
+void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
+			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
 {
-	phases_csv_row(c->phases, rec, pr, fig);
-	ranks_csv_rows(c->ranks, rec, pr);
-	series_csv_rows(c->series, rec, pr, fig);
+	phases_csv_row(c->f[REPORT_CSV_PHASES], rec, pr, fig);
+	ranks_csv_rows(c->f[REPORT_CSV_RANKS], rec, pr, fig);
+	series_csv_rows(c->f[REPORT_CSV_SERIES], rec, pr, fig);
 }
 
-int report_csv_finish(struct report_csv *c)
+int sc_report_csv_finish(struct report_csv *c)
 {
-	int rc;
+	int rc = 0;
 
-	if (ferror(c->phases) || ferror(c->ranks) || ferror(c->series))
-		return -ENOMEM;
+	for (int t = 0; t < REPORT_CSV_TABLES; t++)
+		if (ferror(c->f[t]))
+			return -ENOMEM;
 	/* the memstreams' buffers are complete once closed */
-	rc = fclose(c->phases) | fclose(c->ranks) | fclose(c->series);
-	c->phases = c->ranks = c->series = NULL;
+	for (int t = 0; t < REPORT_CSV_TABLES; t++) {
+		rc |= fclose(c->f[t]);
+		c->f[t] = NULL;
+	}
 	return rc ? -ENOMEM : 0;
 }
 
-int report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen)
+int sc_report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen)
 {
-	int rc = report_write_named(dir, "phases.csv", c->phases_buf, c->phases_len, err, errlen);
+	int rc = 0;
 
-	if (!rc)
-		rc = report_write_named(dir, "ranks.csv", c->ranks_buf, c->ranks_len, err, errlen);
-	if (!rc)
-		rc = report_write_named(dir, "timeseries.csv", c->series_buf, c->series_len, err,
-					errlen);
+	for (int t = 0; t < REPORT_CSV_TABLES && !rc; t++)
+		rc = sc_report_write_named(dir, tables[t].name, c->buf[t], c->len[t], err, errlen);
 	return rc;
 }
 
-void report_csv_exit(struct report_csv *c)
+void sc_report_csv_exit(struct report_csv *c)
 {
-	if (c->phases)
-		fclose(c->phases);
-	if (c->ranks)
-		fclose(c->ranks);
-	if (c->series)
-		fclose(c->series);
-	free(c->phases_buf);
-	free(c->ranks_buf);
-	free(c->series_buf);
+	for (int t = 0; t < REPORT_CSV_TABLES; t++) {
+		if (c->f[t])
+			fclose(c->f[t]);
+		free(c->buf[t]);
+	}
 	*c = (struct report_csv){0};
 }

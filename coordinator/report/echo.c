@@ -67,42 +67,42 @@ static void echo_field(struct jb *b, struct json_object *o, const struct sc_fiel
 	case SC_FIELD_U32:
 	case SC_FIELD_U64:
 	case SC_FIELD_U8:
-		jput_u64(b, o, f->name, get_u64(at, f->c_size));
+		sc_json_put_u64(b, o, f->name, get_u64(at, f->c_size));
 		break;
 	case SC_FIELD_I32:
 	case SC_FIELD_I64:
-		jput_i64(b, o, f->name, get_i64(at, f->c_size));
+		sc_json_put_i64(b, o, f->name, get_i64(at, f->c_size));
 		break;
 	case SC_FIELD_DOUBLE:
 		memcpy(&d, at, sizeof(d));
-		jput_dbl(b, o, f->name, d);
+		sc_json_put_dbl(b, o, f->name, d);
 		break;
 	case SC_FIELD_BOOL:
-		jput_bool(b, o, f->name, *(const bool *)at);
+		sc_json_put_bool(b, o, f->name, *(const bool *)at);
 		break;
 	case SC_FIELD_ENUM:
 		memcpy(&v, at, sizeof(v));
-		jput_str(b, o, f->name, sc_enum_name(f->names, v));
+		sc_json_put_str(b, o, f->name, sc_enum_name(f->names, v));
 		break;
 	case SC_FIELD_STR:
 	case SC_FIELD_STR_OR_NULL:
 		s = get_ptr(at);
-		jput_str(b, o, f->name, f->kind == SC_FIELD_STR_OR_NULL && s && !*s ? NULL : s);
+		sc_json_put_str(b, o, f->name, f->kind == SC_FIELD_STR_OR_NULL && s && !*s ? NULL : s);
 		break;
 	case SC_FIELD_CHARS:
-		jput_str(b, o, f->name, at);
+		sc_json_put_str(b, o, f->name, at);
 		break;
 	case SC_FIELD_MSG:
 	case SC_FIELD_MSG_OPT:
-		jput(b, o, f->name, echo_object(b, f->sub, at, NULL, NULL));
+		sc_json_put(b, o, f->name, echo_object(b, f->sub, at, NULL, NULL));
 		break;
 	case SC_FIELD_ARRAY:
-		a = jnew(b, json_object_new_array());
+		a = sc_json_new(b, json_object_new_array());
 		elems = get_ptr(at);
 		n = get_u64(c + f->c_count_off, sizeof(uint32_t));
 		for (uint64_t i = 0; i < n; i++)
-			jpush(b, a, echo_object(b, f->sub, elems + i * f->c_size, NULL, NULL));
-		jput(b, o, f->name, a);
+			sc_json_push(b, a, echo_object(b, f->sub, elems + i * f->c_size, NULL, NULL));
+		sc_json_put(b, o, f->name, a);
 		break;
 	default:
 		break; /* not in a plan */
@@ -130,7 +130,7 @@ static void echo_fields(struct jb *b, struct json_object *o, const struct sc_fie
 static struct json_object *echo_object(struct jb *b, const struct sc_fields *m, const void *c,
 				       const char *from, const char *to)
 {
-	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *o = sc_json_new(b, json_object_new_object());
 
 	echo_fields(b, o, m, c, from, to);
 	return o;
@@ -139,11 +139,11 @@ static struct json_object *echo_object(struct jb *b, const struct sc_fields *m, 
 /* Injected errors as one object, the errno by its name. */
 static struct json_object *inject_json(struct jb *b, const struct sc_inject *inj)
 {
-	struct json_object *o = jnew(b, json_object_new_object());
+	struct json_object *o = sc_json_new(b, json_object_new_object());
 
-	jput_u64(b, o, "every", inj->every);
-	jput_u64(b, o, "ppm", inj->ppm);
-	jput_str(b, o, "errno", strerrorname_np(inj->errno_val));
+	sc_json_put_u64(b, o, "every", inj->every);
+	sc_json_put_u64(b, o, "ppm", inj->ppm);
+	sc_json_put_str(b, o, "errno", strerrorname_np(inj->errno_val));
 	return o;
 }
 
@@ -159,15 +159,15 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 	echo_fields(b, o, &sc_fields_phase, p, "stonewall", "stonewall");
 	echo_fields(b, o, &sc_fields_io_spec, &p->io, "verify", "timeout_ns");
 	if (p->io.inject.every || p->io.inject.ppm)
-		jput(b, o, "inject", inject_json(b, &p->io.inject));
+		sc_json_put(b, o, "inject", inject_json(b, &p->io.inject));
 	if (p->workload == SC_WORKLOAD_CHECKPOINT) {
 		/* the model as an object, the layout's keys inline */
 		c = echo_object(b, &sc_fields_ckpt_spec, ck, "model", "model");
 		echo_fields(b, c, &sc_fields_ckpt_layout, &ck->layout, NULL, NULL);
 		echo_fields(b, c, &sc_fields_ckpt_spec, ck, "checkpoints", NULL);
-		jput(b, o, "checkpoint", c);
+		sc_json_put(b, o, "checkpoint", c);
 	} else if (p->workload == SC_WORKLOAD_INGEST) {
-		jput(b, o, "ingest",
+		sc_json_put(b, o, "ingest",
 		     echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
 	}
 	return o;
@@ -176,11 +176,11 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 struct json_object *sc_report_plan_echo(struct jb *b, const struct sc_plan *plan)
 {
 	struct json_object *o = echo_object(b, &sc_fields_plan, plan, "targets", "targets");
-	struct json_object *phases = jnew(b, json_object_new_array());
+	struct json_object *phases = sc_json_new(b, json_object_new_array());
 
 	for (uint32_t p = 0; p < plan->nphases; p++)
-		jpush(b, phases, phase_json(b, &plan->phases[p]));
-	jput(b, o, "phases", phases);
+		sc_json_push(b, phases, phase_json(b, &plan->phases[p]));
+	sc_json_put(b, o, "phases", phases);
 	echo_fields(b, o, &sc_fields_plan, plan, "allow_destroy", NULL);
 	return o;
 }

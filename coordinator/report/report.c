@@ -1,8 +1,8 @@
 /* report.c -- report files written atomically, and sc_report_results.
  *
- * results.pb is encoded here; json.c builds results.json,
- * csv.c phases.csv and ranks.csv, and plan.c plan.json and
- * the printed plan.
+ * results.pb is encoded here; results*.c build results.json (with the
+ * builder of json.c), csv.c phases.csv, ranks.csv and timeseries.csv, and
+ * plan.c plan.json and the printed plan.
  */
 #include "report.h"
 
@@ -21,7 +21,7 @@
 #include "codec.h"
 #include "report_priv.h"
 
-void report_set_err(char *err, size_t errlen, const char *fmt, ...)
+void sc_report_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -133,39 +133,21 @@ out_unlink:
 	return err;
 }
 
-int report_write_named(const char *dir, const char *name, const void *data, size_t len, char *err,
-		       size_t errlen)
+int sc_report_write_named(const char *dir, const char *name, const void *data, size_t len,
+			  char *err, size_t errlen)
 {
 	int rc = sc_report_write_atomic(dir, name, data, len);
 
 	if (rc)
-		report_set_err(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
+		sc_report_set_err(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
 	return rc;
 }
 
 /* ----------------------------------------------------------- phase records */
 
-const struct sc_phase *report_phase_of(const struct sc_run_record *rec, uint32_t phase)
+const struct sc_phase *sc_report_phase_of(const struct sc_run_record *rec, uint32_t phase)
 {
 	return phase < rec->plan.nphases ? &rec->plan.phases[phase] : NULL;
-}
-
-const char *report_host_of_rank(const struct sc_phase_record *pr, uint32_t rank)
-{
-	for (uint32_t i = 0; i < pr->nranks; i++)
-		if (pr->ranks[i].rank == rank)
-			return pr->ranks[i].host;
-	return "";
-}
-
-double report_rank_bw(const struct sc_phase_record *pr, const struct sc_rank_result *r)
-{
-	int64_t start = r->start_ns > pr->measure_start_ns ? r->start_ns : pr->measure_start_ns;
-
-	if (r->end_ns <= start)
-		return 0;
-	return (double)(r->bytes[SC_DIR_READ] + r->bytes[SC_DIR_WRITE]) * (double)SC_NS_PER_S /
-	       (double)(r->end_ns - start);
 }
 
 /* ---------------------------------------------------------- sc_report_results */
@@ -178,14 +160,12 @@ static int write_results_pb(const char *dir, const struct sc_run_record *rec, ch
 	int rc = sc_run_record_pack(rec, &buf, &len);
 
 	if (rc) {
-		report_set_err(err, errlen, "results.pb: cannot encode the results: %s",
+		sc_report_set_err(err, errlen, "results.pb: cannot encode the results: %s",
 			       strerror(-rc));
 		return rc;
 	}
-	rc = sc_report_write_atomic(dir, "results.pb", buf, len);
+	rc = sc_report_write_named(dir, "results.pb", buf, len, err, errlen);
 	free(buf);
-	if (rc)
-		report_set_err(err, errlen, "%s/results.pb: %s", dir, strerror(-rc));
 	return rc;
 }
 
@@ -203,10 +183,10 @@ int sc_report_results(const char *dir, const struct sc_run_record *rec, char *er
 	if (rc)
 		return rc;
 
-	rc = report_csv_init(&csv);
+	rc = sc_report_csv_init(&csv);
 	if (rc)
 		goto out_nomem;
-	report_results_init(&json, rec);
+	sc_report_results_init(&json, rec);
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		const struct sc_phase_record *pr = &rec->phases[i];
 		struct sc_phase_figures fig;
@@ -214,28 +194,28 @@ int sc_report_results(const char *dir, const struct sc_run_record *rec, char *er
 		rc = sc_aggregate_phase(pr, &fig);
 		if (rc)
 			goto out_nomem;
-		report_results_phase(&json, rec, pr, &fig);
-		report_csv_phase(&csv, rec, pr, &fig);
+		sc_report_results_phase(&json, rec, pr, &fig);
+		sc_report_csv_phase(&csv, rec, pr, &fig);
 		sc_phase_figures_exit(&fig);
 	}
-	rc = report_csv_finish(&csv);
+	rc = sc_report_csv_finish(&csv);
 	if (rc)
 		goto out_nomem;
-	text = report_results_text(&json, &text_len);
+	text = sc_report_results_text(&json, &text_len);
 	if (!text) {
 		rc = -ENOMEM;
 		goto out_nomem;
 	}
-	rc = report_write_named(dir, "results.json", text, text_len, err, errlen);
+	rc = sc_report_write_named(dir, "results.json", text, text_len, err, errlen);
 	free(text);
 	if (!rc)
-		rc = report_csv_write(&csv, dir, err, errlen);
+		rc = sc_report_csv_write(&csv, dir, err, errlen);
 	goto out_free;
 
 out_nomem:
-	report_set_err(err, errlen, "%s: out of memory while building the results", dir);
+	sc_report_set_err(err, errlen, "%s: out of memory while building the results", dir);
 out_free:
-	report_csv_exit(&csv);
-	report_results_exit(&json);
+	sc_report_csv_exit(&csv);
+	sc_report_results_exit(&json);
 	return rc;
 }

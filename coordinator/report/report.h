@@ -1,4 +1,5 @@
-/* report.h -- results.json, results.pb and plan.json, written atomically. */
+/* report.h -- the files of a run: results.json, results.pb, the CSV tables
+ * and plan.json, written atomically. */
 #ifndef SC_REPORT_H
 #define SC_REPORT_H
 
@@ -7,6 +8,7 @@
 
 #include "layout.h"
 #include "result.h"
+#include "analysis/plan_figures.h"
 
 /* Writes data to dir/name through a temporary file, fsync and rename, so a
  * reader sees the old file or the new one, never a part.  0 or -errno. */
@@ -17,15 +19,10 @@ int sc_report_write_atomic(const char *dir, const char *name, const void *data, 
 int sc_report_results(const char *dir, const struct sc_run_record *rec, char *err,
 		      size_t errlen);
 
-/* What --dry-run shows: per rank its host, node, target, files and planned
- * bytes. */
-struct sc_dry_rank {
-	const char *host;
-	uint32_t node;
-	struct sc_place place;
-};
-
-/* Writes plan.json in dir and prints a readable plan on stdout.  0 or -errno. */
+/* Writes plan.json in dir and prints a readable plan on stdout: what
+ * --dry-run shows, per rank its host, node, target, files and planned
+ * bytes (ranks as struct sc_dry_rank of analysis/plan_figures.h).  0 or
+ * -errno, with a message in err. */
 int sc_report_plan(const char *dir, const struct sc_plan *plan, const struct sc_dry_rank *ranks,
 		   uint32_t nranks, char *err, size_t errlen);
 

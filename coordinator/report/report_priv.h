@@ -1,8 +1,8 @@
 /* report_priv.h -- what the files of report/ share: error messages, named
- * files and phase-record helpers (report.c), the JSON builder, plan echo and
- * results.json (json.c), and the CSV tables (csv.c).  Not for
- * other files.  It needs no json-c: only json.c and plan.c
- * include that.
+ * files and phase lookup (report.c), the JSON builder (json.c), the plan echo
+ * (echo.c), the sections of results.json (results*.c) and the CSV tables
+ * (csv.c).  Not for other files.  It needs no json-c: only the files that
+ * build JSON include that.
  */
 #ifndef SC_REPORT_PRIV_H
 #define SC_REPORT_PRIV_H
@@ -23,21 +23,15 @@ struct json_object;
 /* ------------------------------------------------------------- report.c */
 
 /* Formats a message into err (nothing when err is NULL or errlen 0). */
-void report_set_err(char *err, size_t errlen, const char *fmt, ...)
+void sc_report_set_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* sc_report_write_atomic, with "dir/name: reason" in err on failure. */
-int report_write_named(const char *dir, const char *name, const void *data, size_t len, char *err,
-		       size_t errlen);
+int sc_report_write_named(const char *dir, const char *name, const void *data, size_t len,
+			  char *err, size_t errlen);
 
 /* The planned phase a phase record is of, or NULL for an index beyond the plan. */
-const struct sc_phase *report_phase_of(const struct sc_run_record *rec, uint32_t phase);
-
-/* Host of rank in pr, "" when pr has no such rank. */
-const char *report_host_of_rank(const struct sc_phase_record *pr, uint32_t rank);
-
-/* Bandwidth of one rank over its own measured time, bytes per second. */
-double report_rank_bw(const struct sc_phase_record *pr, const struct sc_rank_result *r);
+const struct sc_phase *sc_report_phase_of(const struct sc_run_record *rec, uint32_t phase);
 
 /* --------------------------------------------------------- json.c: builder */
 
@@ -50,27 +44,30 @@ struct jb {
 };
 
 /* o itself; sets nomem when o is NULL. */
-struct json_object *jnew(struct jb *b, struct json_object *o);
-void jput(struct jb *b, struct json_object *o, const char *key, struct json_object *v);
-void jput_null(struct jb *b, struct json_object *o, const char *key);
-void jpush(struct jb *b, struct json_object *a, struct json_object *v);
-void jput_u64(struct jb *b, struct json_object *o, const char *key, uint64_t v);
-void jput_i64(struct jb *b, struct json_object *o, const char *key, int64_t v);
-void jput_bool(struct jb *b, struct json_object *o, const char *key, int v);
+struct json_object *sc_json_new(struct jb *b, struct json_object *o);
+void sc_json_put(struct jb *b, struct json_object *o, const char *key, struct json_object *v);
+void sc_json_put_null(struct jb *b, struct json_object *o, const char *key);
+void sc_json_push(struct jb *b, struct json_object *a, struct json_object *v);
+void sc_json_put_u64(struct jb *b, struct json_object *o, const char *key, uint64_t v);
+void sc_json_put_i64(struct jb *b, struct json_object *o, const char *key, int64_t v);
+void sc_json_put_bool(struct jb *b, struct json_object *o, const char *key, int v);
 /* NULL strings are written as null. */
-void jput_str(struct jb *b, struct json_object *o, const char *key, const char *s);
+void sc_json_put_str(struct jb *b, struct json_object *o, const char *key, const char *s);
 /* Shortest exact decimal; non-finite values are written as null. */
-void jput_dbl(struct jb *b, struct json_object *o, const char *key, double v);
+void sc_json_put_dbl(struct jb *b, struct json_object *o, const char *key, double v);
+/* A rate in bytes/s as MB/s, rounded to whole bytes per second first so
+ * that it prints short. */
+void sc_json_put_mbps(struct jb *b, struct json_object *o, const char *key, double bytes_per_s);
 
 /* The document as pretty-printed text ending in a newline, malloc'd, its
  * length in *len; NULL when b->nomem is set or memory runs out. */
-char *report_json_text(struct jb *b, struct json_object *root, size_t *len);
+char *sc_json_text(struct jb *b, struct json_object *root, size_t *len);
 
 /* echo.c: the plan's targets and phases, as results.json and plan.json
  * echo them. */
 struct json_object *sc_report_plan_echo(struct jb *b, const struct sc_plan *plan);
 
-/* -------------------------------------------------- json.c: results.json */
+/* ------------------------------------------- results*.c: results.json */
 
 /* results.json while it is built, one phase at a time. */
 struct report_results {
@@ -80,49 +77,102 @@ struct report_results {
 	struct json_object *phases;
 };
 
-/* Starts the document: run header, definitions and plan echo. */
-void report_results_init(struct report_results *r, const struct sc_run_record *rec);
+/* results.c: starts the document: run header, definitions and plan echo. */
+void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec);
 
 /* Adds phase pr of rec with its figures f. */
-void report_results_phase(struct report_results *r, const struct sc_run_record *rec,
-			  const struct sc_phase_record *pr, const struct sc_phase_figures *f);
+void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
+			     const struct sc_phase_record *pr, const struct sc_phase_figures *f);
 
-/* The finished document as report_json_text gives it; NULL when out of memory. */
-char *report_results_text(struct report_results *r, size_t *len);
+/* The finished document as sc_json_text gives it; NULL when out of memory. */
+char *sc_report_results_text(struct report_results *r, size_t *len);
 
-void report_results_exit(struct report_results *r);
+void sc_report_results_exit(struct report_results *r);
+
+/* The sections of a phase, each a new object (or array) for the document. */
+
+/* results_rows.c (and plan.c): where a row of a node stands, as "node"
+ * then "host". */
+void sc_report_json_node_host(struct jb *b, struct json_object *o, uint32_t node,
+			      const char *host);
+/* Latency figures of one direction; null values when it
+ * had no I/Os. */
+struct json_object *sc_report_json_lat(struct jb *b, const struct sc_lat_summary *s);
+/* The cluster row, the node rows, the (node, target) rows, the rank rows
+ * and the per-second series. */
+struct json_object *sc_report_json_cluster(struct jb *b, const struct sc_phase_figures *f);
+struct json_object *sc_report_json_nodes(struct jb *b, const struct sc_phase_figures *f);
+struct json_object *sc_report_json_targets(struct jb *b, const struct sc_run_record *rec,
+					   const struct sc_phase_figures *f);
+struct json_object *sc_report_json_ranks(struct jb *b, const struct sc_run_record *rec,
+					 const struct sc_phase_record *pr,
+					 const struct sc_phase_figures *f);
+struct json_object *sc_report_json_timeseries(struct jb *b, const struct sc_phase_record *pr,
+					      const struct sc_phase_figures *f);
+
+/* results_errors.c: [{"errno": "EIO", "count": n}, ...], increasing errno. */
+struct json_object *sc_report_json_errnos(struct jb *b, const struct sc_errno_count *e,
+					  uint32_t n);
+/* One kept failed I/O; with its rank, host and target when r is given. */
+struct json_object *sc_report_json_failure(struct jb *b, const struct sc_run_record *rec,
+					   const struct sc_rank_result *r,
+					   const struct sc_io_failure *f);
+/* "rank 3 (host): message", one per rank that failed. */
+struct json_object *sc_report_json_rank_errors(struct jb *b, const struct sc_phase_record *pr);
+/* The phase's failed I/Os over all ranks: counts by errno and the first
+ * ones the ranks kept. */
+struct json_object *sc_report_json_io_errors(struct jb *b, const struct sc_run_record *rec,
+					     const struct sc_phase_figures *f);
+/* The phase's verification: totals and the first mismatches. */
+struct json_object *sc_report_json_verify(struct jb *b, const struct sc_run_record *rec,
+					  const struct sc_phase_record *pr,
+					  const struct sc_phase *ph);
+
+/* results_workloads.c: what a checkpoint cell, an ingest phase and an
+ * open-loop phase add, and every checkpoint group of the run. */
+struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_run_record *rec,
+					     const struct sc_phase_record *pr,
+					     const struct sc_phase *ph,
+					     const struct sc_phase_figures *f);
+struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_record *pr,
+					  const struct sc_phase_figures *f);
+struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_phase_record *pr);
+struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec);
 
 /* ------------------------------------------------------------------- csv.c */
+
+/* The CSV tables, in this order. */
+enum report_csv_table {
+	REPORT_CSV_PHASES,          /* phases.csv: a row per phase */
+	REPORT_CSV_RANKS,           /* ranks.csv: a row per rank and phase */
+	REPORT_CSV_SERIES,          /* timeseries.csv: a row per second and phase */
+	REPORT_CSV_TABLES
+};
 
 /* phases.csv, ranks.csv and timeseries.csv while they are built, in
  * memory. */
 struct report_csv {
-	FILE *phases;
-	FILE *ranks;
-	FILE *series;
-	char *phases_buf;
-	char *ranks_buf;
-	char *series_buf;
-	size_t phases_len;
-	size_t ranks_len;
-	size_t series_len;
+	FILE *f[REPORT_CSV_TABLES];
+	char *buf[REPORT_CSV_TABLES];
+	size_t len[REPORT_CSV_TABLES];
 };
 
-/* Opens both tables and writes their header lines.  0 or -ENOMEM. */
-int report_csv_init(struct report_csv *c);
+/* Opens the three tables and writes their header lines.  0 or -ENOMEM. */
+int sc_report_csv_init(struct report_csv *c);
 
 /* Adds the row of phase pr to phases.csv, a row per rank to ranks.csv and
  * a row per second of the cluster series to timeseries.csv. */
-void report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
-		      const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
+void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
+			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
-/* Completes both tables: *_buf and *_len then hold them.  0 or -ENOMEM. */
-int report_csv_finish(struct report_csv *c);
+/* Completes the three tables: buf and len then hold them.  0 or -ENOMEM. */
+int sc_report_csv_finish(struct report_csv *c);
 
-/* Writes the finished tables as dir/phases.csv and dir/ranks.csv, stopping
- * at the first that fails.  0 or -errno, with a message in err. */
-int report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen);
+/* Writes the finished tables as dir/phases.csv, dir/ranks.csv and
+ * dir/timeseries.csv, stopping at the first that fails.  0 or -errno, with
+ * a message in err. */
+int sc_report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen);
 
-void report_csv_exit(struct report_csv *c);
+void sc_report_csv_exit(struct report_csv *c);
 
 #endif

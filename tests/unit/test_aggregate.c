@@ -370,6 +370,85 @@ static void test_degenerate(void)
 	sc_phase_record_exit(&rec);
 }
 
+/* Six ranks, two per node on three nodes, each node's ranks on targets 0
+ * and 1: every row groups the right ranks (the row lookup must not
+ * depend on rank and node numbers coinciding), and the per-rank, merged
+ * latency and slowest-host figures are those of the record.
+ *
+ *   rank i: node i / 2, host "n<node>", target i % 2, window 1 s .. 3 s
+ *   (rank 5: .. 5 s), (i + 1) GB read with 1000 (i + 1) I/Os, 10 (i + 1)
+ *   samples.  Read latencies 100 x 100 ns, write 100 x 300 ns. */
+static void test_rows_of_many_ranks(void)
+{
+	struct sc_phase_record rec;
+	struct sc_phase_figures f;
+	struct sc_hist *h;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.measure_start_ns = S;
+	rec.nranks = 6;
+	rec.ranks = xcalloc(6, sizeof(*rec.ranks));
+	for (uint32_t i = 0; i < 6; i++) {
+		struct sc_rank_result *r = &rec.ranks[i];
+
+		r->rank = i;
+		r->node = i / 2;
+		r->target = i % 2;
+		snprintf(r->host, sizeof(r->host), "n%u", i / 2);
+		r->start_ns = S;
+		r->end_ns = i == 5 ? 5 * S : 3 * S;
+		r->bytes[SC_DIR_READ] = (i + 1) * GB;
+		r->ios[SC_DIR_READ] = 1000 * (i + 1);
+		r->samples = 10 * (i + 1);
+	}
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		h = rec.lat[d] = hist_new();
+		for (int k = 0; k < 100; k++)
+			sc_hist_record(h, d == SC_DIR_READ ? 100 : 300);
+	}
+	CHECK(sc_aggregate_phase(&rec, &f) == 0, "aggregate");
+	CHECK(f.nodes_len == 3 && f.targets_len == 6, "%u node rows, %u target rows", f.nodes_len,
+	      f.targets_len);
+	for (uint32_t n = 0; n < f.nodes_len && n < 3; n++) {
+		const struct sc_node_row *row = &f.nodes[n];
+		uint64_t gb = (2 * n + 1) + (2 * n + 2);
+		char host[8];
+		/* the last node's window runs to rank 5's end */
+		double secs = n == 2 ? 4 : 2;
+
+		snprintf(host, sizeof(host), "n%u", n);
+		CHECK(row->node == n && row->nranks == 2 && !strcmp(row->host, host),
+		      "node row %u: node %u, %u ranks, host %s", n, row->node, row->nranks, row->host);
+		CHECK(row->bytes[SC_DIR_READ] == gb * GB && row->total_bytes == gb * GB,
+		      "node %u bytes %" PRIu64, n, row->bytes[SC_DIR_READ]);
+		CHECK(near(row->bw_bytes_per_s, (double)(gb * GB) / secs), "node %u bw %.17g", n,
+		      row->bw_bytes_per_s);
+		CHECK(near(row->iops[SC_DIR_READ], 1000.0 * (double)gb / secs), "node %u iops %g", n,
+		      row->iops[SC_DIR_READ]);
+		CHECK(row->samples == 10 * gb && near(row->samples_per_s, 10.0 * (double)gb / secs),
+		      "node %u samples %" PRIu64 " at %g/s", n, row->samples, row->samples_per_s);
+	}
+	for (uint32_t t = 0; t < f.targets_len && t < 6; t++)
+		CHECK(f.targets[t].node == t / 2 && f.targets[t].target == t % 2 &&
+			  f.targets[t].nranks == 1 && f.targets[t].bytes[SC_DIR_READ] == (t + 1) * GB,
+		      "target row %u: node %u target %u", t, f.targets[t].node, f.targets[t].target);
+	for (uint32_t i = 0; i < 6; i++)
+		CHECK(f.rank_rows[i].total_bytes == (i + 1) * GB &&
+			  near(f.rank_rows[i].bw_bytes_per_s,
+			       (double)((i + 1) * GB) / (i == 5 ? 4.0 : 2.0)),
+		      "rank %u row: %" PRIu64 " B at %.17g B/s", i, f.rank_rows[i].total_bytes,
+		      f.rank_rows[i].bw_bytes_per_s);
+	CHECK(f.slowest_rank == 5 && f.slowest_host && !strcmp(f.slowest_host, "n2") &&
+		  f.slowest_node_host && !strcmp(f.slowest_node_host, "n2"),
+	      "slowest rank %u on %s", f.slowest_rank, f.slowest_host ? f.slowest_host : "NULL");
+	CHECK(f.lat_all.count == 200 && f.lat_all.pct_ns[sc_pct_index(50)] == 100 &&
+		  f.lat_all.pct_ns[sc_pct_index(99)] == 300,
+	      "merged latency: %" PRIu64 " I/Os, p50 %" PRIu64 " p99 %" PRIu64, f.lat_all.count,
+	      f.lat_all.pct_ns[sc_pct_index(50)], f.lat_all.pct_ns[sc_pct_index(99)]);
+	sc_phase_figures_exit(&f);
+	sc_phase_record_exit(&rec);
+}
+
 int main(void)
 {
 	test_totals_and_bandwidth();
@@ -378,5 +457,6 @@ int main(void)
 	test_seconds();
 	test_volatility();
 	test_degenerate();
+	test_rows_of_many_ranks();
 	return check_exit("test_aggregate");
 }

@@ -1,0 +1,119 @@
+/* results.c -- results.json: the run's header, the definitions of its
+ * figures, the plan echo, then per phase its rows and sections (built by
+ * results_rows.c, results_errors.c and results_workloads.c). */
+#include <json-c/json.h>
+
+#include "report_priv.h"
+
+static const char *const definitions[][2] = {
+    {"lastdone_bw", "all bytes of all ranks / (latest rank end - earliest rank start after "
+		    "ramp), as IOR reports"},
+    {"firstdone_bw", "bytes moved by all ranks until the first rank finished / (that instant - "
+		     "earliest rank start after ramp), the stonewall figure as elbencho "
+		     "reports"},
+    {"iops", "I/Os of all ranks / the last-done window"},
+    {"percentiles", "cluster latency percentiles come from the bucket-wise sum of every "
+		    "rank's histogram (log-linear, <=0.4% error); per-rank percentiles are "
+		    "never averaged"},
+    {"volatility", "population stddev / mean of the cluster's per-second bytes over the "
+		   "complete seconds (the last, partial second excluded)"},
+    {"times", "nanoseconds relative to the phase's common start instant on rank 0's "
+	      "clock"},
+    {"units", "MB = 10^6 bytes, MiB = 2^20 bytes; every key names its unit"},
+    {"verify", "verify: crc32c: every block written (one I/O of bs) starts with a 48 B header "
+	       "(magic, offset, run id hash, write sequence, length, phase, rank, CRC32C of the "
+	       "whole block) followed by a pattern seeded from the header; every block read is "
+	       "checked for its magic, offset, run id, length and CRC32C; the sequence is "
+	       "reported, not checked"},
+};
+
+static struct json_object *definitions_json(struct jb *b)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	for (size_t i = 0; i < sizeof(definitions) / sizeof(definitions[0]); i++)
+		sc_json_put_str(b, o, definitions[i][0], definitions[i][1]);
+	return o;
+}
+
+static struct json_object *phase_json(struct jb *b, const struct sc_run_record *rec,
+				      const struct sc_phase_record *pr,
+				      const struct sc_phase_figures *f)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
+
+	sc_json_put_str(b, o, "name", ph ? ph->name : NULL);
+	sc_json_put_u64(b, o, "index", pr->phase);
+	sc_json_put_str(b, o, "rw", ph ? sc_rw_name(ph->io.rw) : NULL);
+	sc_json_put_u64(b, o, "bs_bytes", ph ? ph->io.bs_bytes : 0);
+	sc_json_put_u64(b, o, "iodepth", ph ? ph->io.iodepth : 0);
+	sc_json_put_u64(b, o, "jobs", ph ? ph->io.jobs : 0);
+	sc_json_put_i64(b, o, "measure_start_ns", pr->measure_start_ns);
+	sc_json_put_str(b, o, "stonewall", ph ? sc_stonewall_name(ph->stonewall) : NULL);
+	sc_json_put_i64(b, o, "merge_ns", pr->merge_ns);
+	sc_json_put(b, o, "cluster", sc_report_json_cluster(b, f));
+	sc_json_put(b, o, "nodes", sc_report_json_nodes(b, f));
+	sc_json_put(b, o, "targets", sc_report_json_targets(b, rec, f));
+	sc_json_put(b, o, "ranks", sc_report_json_ranks(b, rec, pr, f));
+	sc_json_put(b, o, "timeseries", sc_report_json_timeseries(b, pr, f));
+	sc_json_put(b, o, "errors", sc_report_json_rank_errors(b, pr));
+	sc_json_put_str(b, o, "status", sc_phase_status_name(pr->status));
+	sc_json_put(b, o, "io_errors", sc_report_json_io_errors(b, rec, f));
+	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
+		sc_json_put(b, o, "checkpoint", sc_report_json_ckpt_cell(b, rec, pr, ph, f));
+	if (ph && ph->workload == SC_WORKLOAD_INGEST)
+		sc_json_put(b, o, "ingest", sc_report_json_ingest(b, pr, f));
+	if (ph && ph->io.rate_iops)
+		sc_json_put(b, o, "open_loop", sc_report_json_open_loop(b, pr));
+	if (ph && ph->io.verify != SC_VERIFY_NONE)
+		sc_json_put(b, o, "verify", sc_report_json_verify(b, rec, pr, ph));
+	return o;
+}
+
+static struct json_object *results_root(struct jb *b, const struct sc_run_record *rec)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_str(b, o, "tool", "ssdcluster");
+	sc_json_put_str(b, o, "version", rec->version);
+	sc_json_put_i64(b, o, "started_unix_ns", rec->started_unix_ns);
+	sc_json_put_str(b, o, "config", rec->plan.config_path);
+	sc_json_put_str(b, o, "run_id", rec->plan.run_id);
+	sc_json_put_u64(b, o, "nranks", rec->nranks);
+	sc_json_put_u64(b, o, "nnodes", rec->nnodes);
+	sc_json_put_u64(b, o, "rank0_peak_rss_bytes", rec->rank0_peak_rss_bytes);
+	sc_json_put(b, o, "definitions", definitions_json(b));
+	sc_json_put(b, o, "plan", sc_report_plan_echo(b, &rec->plan));
+	return o;
+}
+
+void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec)
+{
+	r->rec = rec;
+	r->b.nomem = 0;
+	r->root = results_root(&r->b, rec);
+	r->phases = sc_json_new(&r->b, json_object_new_array());
+}
+
+void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
+			     const struct sc_phase_record *pr, const struct sc_phase_figures *f)
+{
+	sc_json_push(&r->b, r->phases, phase_json(&r->b, rec, pr, f));
+}
+
+char *sc_report_results_text(struct report_results *r, size_t *len)
+{
+	sc_json_put(&r->b, r->root, "checkpoints", sc_report_json_checkpoints(&r->b, r->rec));
+	sc_json_put(&r->b, r->root, "phases", r->phases);
+	r->phases = NULL; /* the root owns it now */
+	return sc_json_text(&r->b, r->root, len);
+}
+
+void sc_report_results_exit(struct report_results *r)
+{
+	json_object_put(r->phases);
+	json_object_put(r->root);
+	r->phases = NULL;
+	r->root = NULL;
+}

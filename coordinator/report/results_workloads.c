@@ -1,0 +1,176 @@
+/* results_workloads.c -- what the AI workloads add to results.json: a
+ * checkpoint cell, every checkpoint group with its trend and projection,
+ * an ingest phase, and the response times of an open-loop phase. */
+#include <json-c/json.h>
+
+#include "analysis/workload_figures.h"
+#include "report_priv.h"
+
+/* Write path of a checkpoint cell, as results must say: the two differ
+ * several-fold on the same drive. */
+static const char *ckpt_path_name(const struct sc_phase *ph)
+{
+	if (ph->ckpt.restore)
+		return "O_DIRECT reads (page cache bypassed)";
+	if (ph->io.direct)
+		return ph->ckpt.fsync ? "O_DIRECT writes, then fsync" : "O_DIRECT writes";
+	return ph->ckpt.fsync ? "buffered writes, then fsync (as torch.save + os.fsync)"
+			      : "buffered writes, no fsync";
+}
+
+/* What a cell's row and a group's cells share. */
+static void ckpt_cell_sums(struct jb *b, struct json_object *o, const struct sc_ckpt_cell *c)
+{
+	sc_json_put_u64(b, o, "bytes", c->bytes);
+	sc_json_put_u64(b, o, "files", c->files);
+	sc_json_put_i64(b, o, "duration_ns", c->duration_ns);
+	sc_json_put_dbl(b, o, "throughput_bytes_per_s", c->throughput_bytes_per_s);
+	sc_json_put_mbps(b, o, "throughput_MBps", c->throughput_bytes_per_s);
+	sc_json_put_u64(b, o, "slowest_rank", c->slowest_rank);
+}
+
+struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_run_record *rec,
+					     const struct sc_phase_record *pr,
+					     const struct sc_phase *ph,
+					     const struct sc_phase_figures *f)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct sc_ckpt_cell c;
+
+	sc_ckpt_cell_figures(&rec->plan, pr, &c);
+	sc_json_put_u64(b, o, "index", ph->ckpt.index);
+	sc_json_put_bool(b, o, "restore", ph->ckpt.restore);
+	sc_json_put_str(b, o, "path", ckpt_path_name(ph));
+	ckpt_cell_sums(b, o, &c);
+	sc_json_put_str(b, o, "slowest_host", f->slowest_node_host);
+	sc_json_put_dbl(b, o, "scale", ph->ckpt.scale);
+	return o;
+}
+
+struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_record *pr,
+					  const struct sc_phase_figures *f)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *nodes = sc_json_new(b, json_object_new_array());
+	struct sc_ingest_figures g;
+
+	sc_ingest_figures(pr, f, &g);
+	sc_json_put_u64(b, o, "samples", g.samples);
+	sc_json_put_u64(b, o, "steps", g.steps);
+	sc_json_put_dbl(b, o, "samples_per_s", g.samples_per_s);
+	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
+	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
+	sc_json_put_dbl(b, o, "volatility", f->volatility[SC_DIR_READ]);
+	sc_json_put_u64(b, o, "compute_ns", g.compute_ns);
+	sc_json_put_u64(b, o, "wall_ns", g.wall_ns);
+	sc_json_put_dbl(b, o, "au", g.au);
+	sc_json_put_dbl(b, o, "au_min", g.au_min);
+	sc_json_put_u64(b, o, "au_min_rank", g.au_min_rank);
+	sc_json_put_bool(b, o, "au_meets_90_pct", g.au_meets_90);
+	if (g.has_batch_wait)
+		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, &g.batch_wait));
+	else
+		sc_json_put_null(b, o, "batch_wait_ns");
+	for (uint32_t n = 0; n < f->nodes_len; n++) {
+		const struct sc_node_row *row = &f->nodes[n];
+		struct json_object *no = sc_json_new(b, json_object_new_object());
+
+		sc_report_json_node_host(b, no, row->node, row->host);
+		sc_json_put_u64(b, no, "samples", row->samples);
+		sc_json_put_dbl(b, no, "samples_per_s", row->samples_per_s);
+		sc_json_put_mbps(b, no, "MBps", row->bw_bytes_per_s);
+		sc_json_push(b, nodes, no);
+	}
+	sc_json_put(b, o, "nodes", nodes);
+	return o;
+}
+
+struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_phase_record *pr)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *resp = sc_json_new(b, json_object_new_object());
+	struct sc_open_loop_figures ol;
+
+	if (sc_open_loop_figures(pr, &ol))
+		b->nomem = 1;
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		const char *key = d == SC_DIR_READ ? "read" : "write";
+
+		if (ol.has_resp[d])
+			sc_json_put(b, resp, key, sc_report_json_lat(b, &ol.resp[d]));
+		else
+			sc_json_put_null(b, resp, key);
+	}
+	sc_json_put(b, o, "response_latency_ns", resp);
+	sc_json_put_u64(b, o, "late_ios", ol.late_ios);
+	sc_json_put_u64(b, o, "unissued_ios", ol.unissued_ios);
+	return o;
+}
+
+static struct json_object *trend_json(struct jb *b, const struct sc_ckpt_trend *t)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_u64(b, o, "checkpoints", t->n);
+	sc_json_put_dbl(b, o, "mean_duration_ns", t->mean_ns);
+	sc_json_put_dbl(b, o, "p50_duration_ns", t->p50_ns);
+	sc_json_put_dbl(b, o, "max_duration_ns", t->max_ns);
+	sc_json_put_dbl(b, o, "slope_ns_per_checkpoint", t->slope_ns_per_ckpt);
+	sc_json_put_dbl(b, o, "last_first_ratio", t->last_first_ratio);
+	sc_json_put_dbl(b, o, "throughput_bytes_per_s", t->throughput_bytes_per_s);
+	sc_json_put_mbps(b, o, "throughput_MBps", t->throughput_bytes_per_s);
+	return o;
+}
+
+/* A checkpoint group: its cells, the trend of its writes and restores, and
+ * the full-size projection. */
+static struct json_object *ckpt_group_json(struct jb *b, const struct sc_run_record *rec,
+					   const struct sc_ckpt_group *g)
+{
+	const struct sc_phase *ph = &rec->plan.phases[g->first_phase];
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *cells = sc_json_new(b, json_object_new_array());
+
+	sc_json_put_str(b, o, "name", g->name);
+	sc_json_put_str(b, o, "model", ph->ckpt.model.name);
+	sc_json_put_dbl(b, o, "scale", ph->ckpt.scale);
+	sc_json_put_str(
+	    b, o, "write_path",
+	    ckpt_path_name(&(struct sc_phase){.io = ph->io, .ckpt = {.fsync = ph->ckpt.fsync}}));
+	for (uint32_t i = 0; i < g->ncells; i++) {
+		const struct sc_ckpt_cell *c = &g->cells[i];
+		struct json_object *co = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_u64(b, co, "index", c->index);
+		sc_json_put_bool(b, co, "restore", c->restore);
+		ckpt_cell_sums(b, co, c);
+		sc_json_put_u64(b, co, "slowest_node", c->slowest_node);
+		sc_json_push(b, cells, co);
+	}
+	sc_json_put(b, o, "cells", cells);
+	sc_json_put(b, o, "write", trend_json(b, &g->write));
+	if (g->restore.n)
+		sc_json_put(b, o, "restore", trend_json(b, &g->restore));
+	else
+		sc_json_put_null(b, o, "restore");
+	sc_json_put_u64(b, o, "full_size_bytes", g->full_size_bytes);
+	sc_json_put_dbl(b, o, "projected_full_size_write_ns", g->projected_write_ns);
+	sc_json_put_dbl(b, o, "projected_full_size_restore_ns", g->projected_restore_ns);
+	return o;
+}
+
+struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec)
+{
+	struct json_object *a = sc_json_new(b, json_object_new_array());
+	struct sc_ckpt_group *g;
+	uint32_t n;
+
+	if (sc_ckpt_groups(rec, &g, &n)) {
+		b->nomem = 1;
+		return a;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		sc_json_push(b, a, ckpt_group_json(b, rec, &g[k]));
+	sc_ckpt_groups_free(g, n);
+	return a;
+}
