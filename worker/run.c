@@ -1,4 +1,4 @@
-/* job.c -- runs one phase on this rank: job threads, each with an engine. */
+/* run.c -- runs one phase on this rank: job threads, each with an engine. */
 #include "job.h"
 
 #include <errno.h>
