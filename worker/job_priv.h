@@ -1,6 +1,7 @@
-/* job_priv.h -- what the phase runner shares with the workload bodies
- * (checkpoint.c, ingest.c): the job and run structs and the accounting of
- * completed I/O.  Not for use outside worker/. */
+/* job_priv.h -- what the phase runner (run.c) shares with the workloads
+ * (workload/), their I/O loop and the accounting (account.c): the job and
+ * run structs, errors, and the accounting of completed I/O.  Not for use
+ * outside worker/. */
 #ifndef SC_JOB_PRIV_H
 #define SC_JOB_PRIV_H
 
@@ -107,23 +108,45 @@ int sc_job_io_failed(struct job *j, const struct sc_io *io, uint64_t want_bytes,
 void sc_job_engine_init(struct job *j);
 int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf);
 
+/* Error text for io's op: "read", "write", "fsync". */
+const char *sc_job_op_name(const struct sc_io *io);
+
+/* At setup: room for n seconds of the per-second series, so that a timed
+ * phase does not grow it while it runs. */
+void sc_job_reserve_seconds(struct job *j, uint64_t n);
+
 /* Accounts one completed read or write of len bytes: service latency lat,
  * completion at now; ignored before measure_start (ramp). */
 void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat_ns, uint64_t now,
 		    uint64_t measure_start);
 
+/* Open loop: accounts a completed I/O as sc_job_account does (service
+ * time) and records its response time, from its intended start.  An I/O
+ * intended during the ramp counts in neither, however late it ran. */
+void sc_job_account_open(struct job *j, int dir, const struct sc_io *io, uint64_t now,
+			 uint64_t measure_start);
+
 /* Allocates depth I/O slots, each with its own bs_bytes buffer filled
  * with the job's pseudo-random data (freed by the runner).  0 or -ENOMEM. */
 int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes);
 
-/* Sleeps until when_ns on CLOCK_MONOTONIC. */
-void sc_job_sleep_until(uint64_t when_ns);
-
 /* True when untimed preparation should give up (sc_run_set_cancel). */
 bool sc_job_cancelled(void);
 
+/* After the job threads ended: fills out from the jobs' counts (times
+ * relative to the run's start).  0, or the first job's error (its message
+ * in out->error); -ENOMEM. */
+int sc_run_collect(struct sc_run *run, struct sc_rank_result *out);
+
+/* Writes [from, to) of the job's file (j->fd) so that a phase can read it;
+ * with verify, as verify blocks (from a block boundary) that its reads
+ * check.  Untimed.  0 or -errno, with a message in err. */
+int sc_lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errlen);
+
 /* Workload bodies: _setup runs in sc_run_create (untimed), _run in the job
  * thread from the common start on. */
+int sc_io_job_setup(struct job *j, char *err, size_t errlen);
+void sc_io_job_run(struct job *j);
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen);
 void sc_ckpt_job_run(struct job *j);
 int sc_ingest_job_setup(struct job *j, char *err, size_t errlen);

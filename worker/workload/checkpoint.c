@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"

@@ -42,14 +42,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "guard.h"
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"
 
-/* Longest a sleeping thread goes without looking at the stop flag, which
- * sc_run_stop sets without waking anyone. */
-#define WAIT_SLICE_NS 10000000ull
 /* Descriptors left for everything else when checking RLIMIT_NOFILE. */
 #define NOFILE_SLACK 64u
 /* Dataset files are stamped every this many bytes with (file, offset), so
@@ -434,7 +432,7 @@ int sc_ingest_job_setup(struct job *j, char *err, size_t errlen)
 /* Sleeps on c for at most one slice, and not past deadline (0: none). */
 static void wait_slice(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 {
-	uint64_t until = sc_now_ns() + WAIT_SLICE_NS;
+	uint64_t until = sc_now_ns() + SC_STOP_POLL_NS;
 	struct timespec ts;
 
 	if (deadline && deadline < until)
@@ -667,7 +665,7 @@ static void *consume(void *arg)
 		t1 = sc_now_ns();
 		sc_hist_record(j->hist[SC_HK_BATCH_WAIT], t1 - t0);
 		if (compute_ns) {
-			sc_job_sleep_until(t1 + compute_ns);
+			sc_sleep_until(t1 + compute_ns);
 			j->compute_ns += compute_ns;
 		}
 		j->steps++;
