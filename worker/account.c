@@ -82,9 +82,8 @@ int sc_job_io_failed(struct job *j, const struct sc_io *io, uint64_t want_bytes,
 	return 1;
 }
 
-/* Grows the per-second series to hold second k; off the per-I/O path
- * (at most once per doubling). */
-static struct sc_second *second_at(struct job *j, uint64_t k)
+/* Grows the per-second series to hold second k: NULL when it cannot. */
+static __attribute__((cold)) struct sc_second *second_grow(struct job *j, uint64_t k)
 {
 	if (k >= UINT32_MAX)
 		return NULL;
@@ -101,9 +100,16 @@ static struct sc_second *second_at(struct job *j, uint64_t k)
 		j->sec = s;
 		j->capsec = cap;
 	}
-	if (k + 1 > j->nsec)
-		j->nsec = (uint32_t)k + 1;
+	j->nsec = (uint32_t)k + 1;
 	return &j->sec[k];
+}
+
+/* Second k of the series, grown to hold it (at most once per doubling,
+ * and not at all for a timed phase: sc_job_reserve_seconds); NULL when it
+ * cannot grow. */
+static inline struct sc_second *second_at(struct job *j, uint64_t k)
+{
+	return k < j->nsec ? &j->sec[k] : second_grow(j, k);
 }
 
 void sc_job_reserve_seconds(struct job *j, uint64_t n)
@@ -134,12 +140,12 @@ void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t
 	j->last_ns = now;
 }
 
-void sc_job_account_open(struct job *j, int dir, const struct sc_io *io, uint64_t now,
-			 uint64_t measure_start)
+void sc_job_account_open(struct job *j, int dir, uint32_t len, const struct sc_io *io,
+			 uint64_t now, uint64_t measure_start)
 {
 	if (io->intended_ns < measure_start)
 		return; /* ramp */
-	sc_job_account(j, dir, io->len, now - io->submit_ns, now, measure_start);
+	sc_job_account(j, dir, len, now - io->submit_ns, now, measure_start);
 	sc_hist_record(j->hist[SC_HK_RESP_READ + dir], now - io->intended_ns);
 }
 

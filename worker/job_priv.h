@@ -48,6 +48,7 @@ struct job {
 	struct sc_io **done;    /* reap scratch */
 	struct sc_io **queued;  /* submit scratch */
 	uint32_t *free_slots;
+	uint32_t *slot_want;    /* per slot: bytes its I/O must move (ioloop.c) */
 	struct iovec *iov;      /* one buffer per slot */
 	void *bufmem;
 	struct sc_hist *hist[SC_HK_COUNT];
@@ -120,14 +121,16 @@ void sc_job_reserve_seconds(struct job *j, uint64_t n);
 void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat_ns, uint64_t now,
 		    uint64_t measure_start);
 
-/* Open loop: accounts a completed I/O as sc_job_account does (service
- * time) and records its response time, from its intended start.  An I/O
- * intended during the ramp counts in neither, however late it ran. */
-void sc_job_account_open(struct job *j, int dir, const struct sc_io *io, uint64_t now,
-			 uint64_t measure_start);
+/* Open loop: accounts a completed I/O of len bytes as sc_job_account
+ * does (service time) and records its response time, from its intended
+ * start.  An I/O intended during the ramp counts in neither, however late
+ * it ran. */
+void sc_job_account_open(struct job *j, int dir, uint32_t len, const struct sc_io *io,
+			 uint64_t now, uint64_t measure_start);
 
-/* Allocates depth I/O slots, each with its own bs_bytes buffer filled
- * with the job's pseudo-random data (freed by the runner).  0 or -ENOMEM. */
+/* Allocates depth I/O slots (with what the I/O loop keeps per slot), each
+ * with its own bs_bytes buffer filled with the job's pseudo-random data
+ * (freed by the runner).  0 or -ENOMEM. */
 int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes);
 
 /* True when untimed preparation should give up (sc_run_set_cancel). */

@@ -123,8 +123,9 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 	j->done = calloc(depth, sizeof(*j->done));
 	j->queued = calloc(depth, sizeof(*j->queued));
 	j->free_slots = calloc(depth, sizeof(*j->free_slots));
+	j->slot_want = calloc(depth, sizeof(*j->slot_want));
 	j->iov = calloc(depth, sizeof(*j->iov));
-	if (!j->ios || !j->done || !j->queued || !j->free_slots || !j->iov)
+	if (!j->ios || !j->done || !j->queued || !j->free_slots || !j->slot_want || !j->iov)
 		return -ENOMEM;
 	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)depth * bs_bytes))
 		return -ENOMEM;
@@ -162,6 +163,7 @@ static void job_teardown(struct job *j)
 	free(j->done);
 	free(j->queued);
 	free(j->free_slots);
+	free(j->slot_want);
 	free(j->iov);
 	free(j->bufmem);
 	free(j->sec);

@@ -1,10 +1,10 @@
 /* io.c -- the fio-like workload: one region of one file (or device) per
  * job, one access pattern, until runtime or bytes; closed loop, or open
  * loop at the job's share of rate_iops; optionally every block verified.
+ * It picks each I/O; the I/O loop (ioloop.c) does the rest.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "guard.h"
+#include "ioloop.h"
 #include "job_priv.h"
 #include "layout.h"
 #include "pace.h"
@@ -44,175 +45,40 @@ static int next_io(struct job *j, uint64_t *offset)
 	return write;
 }
 
-/* Verify: a write's buffer gets its block (header and pattern) just before
- * the write is queued; a queued I/O is noted in flight. */
-static void verify_fill(struct job *j, const struct sc_io *x)
+/* The next I/O: the pattern's (or the one verify held), a whole block. */
+static int io_next(struct job *j, struct sc_io *x)
 {
-	if (j->vfy && x->op == SC_OP_WRITE)
-		sc_verifier_fill(j->vfy, j->iov[x->buf].iov_base, x->offset);
+	int write = next_io(j, &x->offset);
+
+	if (write < 0)
+		return write; /* verify: wait for the I/O on that block */
+	x->op = write ? SC_OP_WRITE : SC_OP_READ;
+	x->len = (uint32_t)j->pat.bs_bytes; /* the phase's bs */
+	return (int)x->len;
 }
 
-static void verify_start(struct job *j, const struct sc_io *x)
-{
-	if (j->vfy)
-		sc_verifier_start(j->vfy, x->buf, x->offset, x->op == SC_OP_WRITE);
-}
-
-static void complete(struct job *j, struct sc_io *io, uint64_t now, uint64_t measure_start,
-		     int open)
-{
-	int dir = io->op == SC_OP_WRITE ? SC_DIR_WRITE : SC_DIR_READ;
-
-	if (io->op == SC_OP_FSYNC) {
-		if (io->res < 0)
-			sc_job_io_failed(j, io, 0, j->path);
-		else
-			j->fsyncs++;
-		return;
-	}
-	/* every read is checked, ramp included: bad data is bad at any time */
-	if (j->vfy)
-		sc_verifier_done(j->vfy, io->buf, j->iov[io->buf].iov_base,
-				 io->res >= 0 && (uint32_t)io->res == io->len);
-	if (io->res < 0 || (uint32_t)io->res != io->len) {
-		sc_job_io_failed(j, io, io->len, j->path);
-		return;
-	}
-	if (io->submit_ns < measure_start)
-		return; /* ramp */
-	if (open)
-		sc_job_account_open(j, dir, io, now, measure_start);
-	else
-		sc_job_account(j, dir, io->len, now - io->submit_ns, now, measure_start);
-}
+static const struct sc_ioloop_ops io_ops = {.next = io_next};
 
 void sc_io_job_run(struct job *j)
 {
-	struct sc_run *run = j->run;
+	const struct sc_run *run = j->run;
 	const struct sc_io_spec *io = run->io;
-	uint32_t depth = io->iodepth, nfree = depth, inflight = 0;
-	uint64_t budget, issued = 0, writes_since_fsync = 0;
-	uint64_t measure_start, deadline;
-	int stopping = 0, open = io->rate_iops != 0;
-	/* open loop, slot free, I/Os in flight: wait for a completion or the
-	 * next intended start, whichever comes first */
-	int until = j->ops->reap_until != NULL;
 	struct sc_pace pace;
+	struct sc_ioloop lp = {
+		.measure_start_ns = run->start_ns + io->ramp_ns,
+		.budget_bytes = io->runtime_ns ? UINT64_MAX : io->io_bytes,
+		.fsync_every = io->fsync_every,
+		.fsync_when_stopped = true,
+	};
 
-	measure_start = run->start_ns + io->ramp_ns;
-	deadline = io->runtime_ns ? measure_start + io->runtime_ns : 0;
-	budget = io->runtime_ns ? UINT64_MAX : io->io_bytes;
-	if (open && !sc_pace_init(&pace, io, j->index, run->start_ns))
-		return; /* fewer I/Os per second than jobs: none for this one */
-
-	for (;;) {
-		uint32_t nq = 0;
-		uint64_t now = sc_now_ns();
-		int need_fsync, pacing;
-
-		if (!stopping &&
-		    (atomic_load_explicit(&run->stop, memory_order_relaxed) || j->err ||
-		     (deadline && now >= deadline) || issued >= budget)) {
-			stopping = 1;
-			if (open && issued < budget)
-				j->unissued_ios = sc_pace_backlog(&pace, measure_start,
-								  deadline && now > deadline ? deadline : now);
-		}
-		/* fsync after every N writes, and once more for the last ones */
-		need_fsync = io->fsync_every && writes_since_fsync && !j->err &&
-			     (writes_since_fsync >= io->fsync_every || stopping);
-		if (need_fsync) {
-			if (inflight == 0) {
-				struct sc_io *f = &j->ios[j->free_slots[nfree - 1]];
-
-				f->op = SC_OP_FSYNC;
-				f->len = 0;
-				f->offset = 0;
-				if (j->ops->queue(j->eng, f) == 0) {
-					nfree--;
-					j->queued[nq++] = f;
-					writes_since_fsync = 0;
-				}
-			}
-		} else if (!stopping) {
-			while (nfree > 0 && issued < budget && (!open || pace.next_ns <= now)) {
-				struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
-				int write = next_io(j, &x->offset);
-
-				if (write < 0)
-					break; /* verify: wait for the I/O on that block */
-				x->op = write ? SC_OP_WRITE : SC_OP_READ;
-				x->len = (uint32_t)io->bs_bytes;
-				verify_fill(j, x);
-				if (j->ops->queue(j->eng, x) != 0)
-					break;
-				verify_start(j, x);
-				if (open) {
-					x->intended_ns = pace.next_ns;
-					sc_pace_advance(&pace);
-				}
-				nfree--;
-				j->queued[nq++] = x;
-				issued += io->bs_bytes;
-				if (write && io->fsync_every &&
-				    ++writes_since_fsync >= io->fsync_every)
-					break;
-			}
-		}
-		if (nq) {
-			uint64_t t = sc_now_ns();
-			int r;
-
-			for (uint32_t i = 0; i < nq; i++) {
-				struct sc_io *q = j->queued[i];
-
-				q->submit_ns = t;
-				if (open && q->op != SC_OP_FSYNC &&
-				    q->intended_ns >= measure_start &&
-				    t - q->intended_ns > SC_PACE_LATE_NS)
-					j->late_ios++;
-			}
-			r = j->ops->submit(j->eng);
-			if (r < 0) {
-				sc_job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
-				break;
-			}
-			inflight += nq;
-		}
-		/* open loop with a slot free: the schedule, not a completion,
-		 * may be what comes next, so never block in reap */
-		pacing = open && !stopping && !need_fsync && nfree > 0 && issued < budget;
-		if (inflight == 0) {
-			if (stopping && !need_fsync)
-				break;
-			if (nq == 0 && need_fsync)
-				break; /* cannot queue an fsync on an idle engine */
-			if (pacing)
-				sc_pace_sleep(&pace, 0, deadline);
-			continue;
-		}
-		int n = pacing && until ? sc_pace_reap(&pace, j->ops, j->eng, j->done, depth, deadline)
-					: -EOPNOTSUPP;
-
-		if (n == -EOPNOTSUPP) {
-			/* no reap_until, or one that cannot time a wait (io_uring
-			 * before Linux 5.11): reap, and poll with sc_pace_sleep */
-			until = 0;
-			n = j->ops->reap(j->eng, j->done, depth, pacing ? 0 : 1);
-		}
-		if (n < 0) {
-			sc_job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
-			break;
-		}
-		now = sc_now_ns();
-		for (int i = 0; i < n; i++) {
-			complete(j, j->done[i], now, measure_start, open);
-			j->free_slots[nfree++] = (uint32_t)(j->done[i] - j->ios);
-		}
-		inflight -= (uint32_t)n;
-		if (pacing && n == 0 && !until)
-			sc_pace_sleep(&pace, inflight, deadline);
+	if (io->runtime_ns)
+		lp.deadline_ns = lp.measure_start_ns + io->runtime_ns;
+	if (io->rate_iops) {
+		if (!sc_pace_init(&pace, io, j->index, run->start_ns))
+			return; /* fewer I/Os per second than jobs: none for this one */
+		lp.pace = &pace;
 	}
+	sc_ioloop_run(j, &io_ops, &lp);
 }
 
 /* The job's file in the run directory: created by the first phase that
