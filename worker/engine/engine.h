@@ -34,8 +34,8 @@ struct sc_io {
 };
 
 /* What the fault-injecting wrapper (sc_engine_inject) fails, and what it
- * wraps.  The caller owns it, and may hand it to one engine after another
- * (a checkpoint job creates one per file): the count goes on across them. */
+ * wraps.  The caller owns it, and may hand it to one engine after another:
+ * the count goes on across them. */
 struct sc_inject_state {
 	const struct sc_engine_ops *inner; /* does the I/Os that are not failed */
 	uint64_t every;         /* fail reads and writes number every, 2 x

@@ -5,7 +5,10 @@
  * <run dir>/<group>/global_epoch1_step<k>/, its job threads sharing the
  * files round-robin.  A write is the PyTorch path by default (buffered
  * writes, then fsync) or O_DIRECT with direct: true; a restore reads with
- * O_DIRECT so the page cache is not measured.
+ * O_DIRECT so the page cache is not measured.  A job streams all its files
+ * through one engine (one io_uring ring, its buffers registered), made
+ * while the phase is prepared: the timed window holds only the files'
+ * opens, I/O, fsyncs and closes.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -47,6 +50,18 @@ static void ckpt_free(void *p)
 			close(c->dirfd);
 	}
 	free(c);
+}
+
+/* The job's one engine for all its files: each file's descriptor goes
+ * into j->fd while it is streamed (fds_change). */
+static int engine_setup(struct job *j)
+{
+	uint32_t depth = j->run->io->iodepth;
+	struct sc_engine_conf conf = {.depth = depth, .fds = &j->fd, .nfds = 1, .bufs = j->iov,
+				      .nbufs = depth, .fds_change = true};
+
+	sc_job_engine_init(j);
+	return sc_job_engine_create(j, &conf);
 }
 
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
@@ -131,7 +146,11 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	rc = sc_job_alloc(j, run->io->iodepth, run->io->bs_bytes);
 	if (rc)
 		return rc;
-	sc_job_engine_init(j);
+	rc = engine_setup(j);
+	if (rc) {
+		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, c->dir, strerror(-rc));
+		return rc;
+	}
 	for (uint32_t i = 0; i < c->nfiles; i++)
 		run->planned_bytes += c->files[i].bytes;
 	return 0;
@@ -157,17 +176,15 @@ static int ckpt_next(struct job *j, struct sc_io *x)
 
 static const struct sc_ioloop_ops ckpt_ops = {.next = ckpt_next};
 
-/* Streams one file through a fresh engine: writes then fsync, or reads.
- * Returns 0, or -errno (already reported) when the job stopped or, under
- * on_error continue, -EIO when an I/O of the file failed. */
-static int stream_file(struct job *j, const struct sc_ckpt_file *f, int fd)
+/* Streams file f (open in j->fd, -1 for the null engine) through the
+ * job's engine: writes then fsync, or reads.  Returns 0, or -errno
+ * (already reported) when the job stopped or, under on_error continue,
+ * -EIO when an I/O of the file failed. */
+static int stream_file(struct job *j, const struct sc_ckpt_file *f)
 {
 	struct sc_run *run = j->run;
 	struct ckpt_job *c = j->wl;
-	uint32_t depth = run->io->iodepth;
 	uint64_t failed_before = j->errors;
-	struct sc_engine_conf conf = {.depth = depth, .fds = &fd, .nfds = 1, .bufs = j->iov,
-				      .nbufs = depth};
 	/* one fsync once every write is done, none when stopped short */
 	struct sc_ioloop lp = {
 		.measure_start_ns = run->start_ns,
@@ -175,20 +192,12 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f, int fd)
 		.fsync_every = !c->restore && run->plan->phases[run->phase].ckpt.fsync ? UINT64_MAX
 											: 0,
 	};
-	int rc;
 
-	rc = sc_job_engine_create(j, &conf);
-	if (rc) {
-		sc_job_fail(j, rc, "%s engine for %s: %s", j->ops->name, j->path, strerror(-rc));
-		return rc;
-	}
 	c->off = 0;
 	c->size = f->bytes;
 	sc_ioloop_run(j, &ckpt_ops, &lp);
-	j->ops->destroy(j->eng);
-	j->eng = NULL;
-	if (fd >= 0 && !c->restore && c->direct && c->size % CKPT_ALIGN && !j->err &&
-	    ftruncate(fd, (off_t)c->size) != 0)
+	if (j->fd >= 0 && !c->restore && c->direct && c->size % CKPT_ALIGN && !j->err &&
+	    ftruncate(j->fd, (off_t)c->size) != 0)
 		sc_job_fail(j, -errno, "trimming %s to %llu B: %s", j->path,
 			    (unsigned long long)c->size, strerror(errno));
 	if (j->err)
@@ -200,36 +209,36 @@ void sc_ckpt_job_run(struct job *j)
 {
 	struct sc_run *run = j->run;
 	struct ckpt_job *c = j->wl;
-	bool restore = c->restore, direct = c->direct;
+	bool files = sc_engine_uses_files(run->io->engine);
+	int flags = (c->direct ? O_DIRECT : 0) | (c->restore ? O_RDONLY : O_WRONLY);
 
 	for (uint32_t i = 0; i < c->nfiles && !j->err; i++) {
 		const struct sc_ckpt_file *f = &c->files[i];
-		int flags = (direct ? O_DIRECT : 0) | (restore ? O_RDONLY : O_WRONLY);
-		int fd;
 
 		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
 			break;
 		snprintf(j->path, sizeof(j->path), "%s/%s", c->dir, f->name);
-		/* each file is written once per run: created, never truncated */
-		fd = !sc_engine_uses_files(run->io->engine)
-			 ? -1
-			 : sc_rundir_openat(c->dirfd, f->name, flags,
-					    restore ? SC_RUNDIR_OLD : SC_RUNDIR_NEW);
-		if (fd < 0 && !sc_engine_uses_files(run->io->engine)) {
-			if (stream_file(j, f, fd) == 0)
-				j->files++;
-			j->last_ns = sc_now_ns();
-			continue;
+		/* each file is written once per run: created, never truncated;
+		 * the null engine measures the tool: no file */
+		if (files) {
+			int fd = sc_rundir_openat(c->dirfd, f->name, flags,
+						  c->restore ? SC_RUNDIR_OLD : SC_RUNDIR_NEW);
+
+			if (fd < 0) {
+				sc_job_fail(j, fd, "%s: cannot open%s: %s", j->path,
+					    c->direct ? " with O_DIRECT" : "",
+					    sc_rundir_strerror(fd));
+				break;
+			}
+			j->fd = fd;
 		}
-		if (fd < 0) {
-			sc_job_fail(j, fd, "%s: cannot open%s: %s", j->path,
-				    direct ? " with O_DIRECT" : "", sc_rundir_strerror(fd));
-			break;
-		}
-		if (stream_file(j, f, fd) == 0)
+		if (stream_file(j, f) == 0)
 			j->files++;
-		if (close(fd) != 0 && !j->err)
-			sc_job_fail(j, -errno, "closing %s: %s", j->path, strerror(errno));
+		if (j->fd >= 0) {
+			if (close(j->fd) != 0 && !j->err)
+				sc_job_fail(j, -errno, "closing %s: %s", j->path, strerror(errno));
+			j->fd = -1;
+		}
 		j->last_ns = sc_now_ns();
 	}
 }
