@@ -38,17 +38,18 @@ struct job {
 	uint32_t index;
 	pthread_t thread;
 	int thread_started;
-	int fd;
-	char path[4096];
+	int fd;                 /* the file the engine's I/Os go to (a
+				 * checkpoint's current one), -1: none */
+	char path[4096];        /* its path, for messages */
 	uint64_t base;          /* first byte of the region in the file */
 	struct sc_pattern pat;
 	const struct sc_engine_ops *ops;
 	struct sc_engine *eng;
-	struct sc_io *ios;      /* iodepth slots */
+	struct sc_io *ios;      /* iodepth slots (the I/O loop's) */
 	struct sc_io **done;    /* reap scratch */
 	struct sc_io **queued;  /* submit scratch */
-	uint32_t *free_slots;
-	uint32_t *slot_want;    /* per slot: bytes its I/O must move (ioloop.c) */
+	uint32_t *free_slots;   /* a stack of the free slots' indexes */
+	uint32_t *slot_want;    /* per slot: bytes its I/O must move */
 	struct iovec *iov;      /* one buffer per slot */
 	void *bufmem;
 	struct sc_hist *hist[SC_HK_COUNT];
@@ -68,7 +69,7 @@ struct job {
 	struct job_ioerr ioerr;
 	_Atomic uint64_t failed_ios; /* errors, read by sc_run_failed_ios */
 	struct sc_inject_state inject; /* the phase injects faults: the
-				  * wrapper's state, kept across engines */
+				  * wrapper's state */
 	struct sc_verifier *vfy;  /* verify: crc32c (io workloads), else NULL */
 };
 

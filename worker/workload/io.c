@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "guard.h"
 #include "ioloop.h"
 #include "job_priv.h"
