@@ -1,6 +1,6 @@
-/* account.c -- what a job counts: completed I/Os (bytes, latency
- * histograms, per-second series), failed ones and its first error; and the
- * rank's result merged from its jobs' counts. */
+/* account.c -- a job's failed I/Os and first error, and the rank's result
+ * merged from its jobs' counts (completed I/Os are counted by the I/O
+ * loop, ioloop.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -80,73 +80,6 @@ int sc_job_io_failed(struct job *j, const struct sc_io *io, uint64_t want_bytes,
 			    (unsigned long long)io->offset, path,
 			    err ? strerror(err) : "short transfer");
 	return 1;
-}
-
-/* Grows the per-second series to hold second k: NULL when it cannot. */
-static __attribute__((cold)) struct sc_second *second_grow(struct job *j, uint64_t k)
-{
-	if (k >= UINT32_MAX)
-		return NULL;
-	if (k >= j->capsec) {
-		uint32_t cap = j->capsec ? j->capsec : SECONDS_INITIAL;
-		struct sc_second *s;
-
-		while (cap <= k)
-			cap *= 2;
-		s = realloc(j->sec, (size_t)cap * sizeof(*s));
-		if (!s)
-			return NULL;
-		memset(s + j->capsec, 0, (size_t)(cap - j->capsec) * sizeof(*s));
-		j->sec = s;
-		j->capsec = cap;
-	}
-	j->nsec = (uint32_t)k + 1;
-	return &j->sec[k];
-}
-
-/* Second k of the series, grown to hold it (at most once per doubling,
- * and not at all for a timed phase: sc_job_reserve_seconds); NULL when it
- * cannot grow. */
-static inline struct sc_second *second_at(struct job *j, uint64_t k)
-{
-	return k < j->nsec ? &j->sec[k] : second_grow(j, k);
-}
-
-void sc_job_reserve_seconds(struct job *j, uint64_t n)
-{
-	if (n)
-		second_at(j, n - 1);
-	j->nsec = 0;
-}
-
-void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t now,
-		    uint64_t measure_start)
-{
-	struct sc_second *s;
-
-	if (now < measure_start || now - lat < measure_start)
-		return; /* ramp */
-	s = second_at(j, (now - measure_start) / SC_NS_PER_S);
-	sc_hist_record(j->hist[dir], lat);
-	j->bytes[dir] += len;
-	j->ios_done[dir]++;
-	atomic_store_explicit(&j->done_bytes, j->bytes[0] + j->bytes[1], memory_order_relaxed);
-	if (s) {
-		s->bytes[dir] += len;
-		s->ios[dir]++;
-		if (lat > s->max_lat_ns[dir])
-			s->max_lat_ns[dir] = lat;
-	}
-	j->last_ns = now;
-}
-
-void sc_job_account_open(struct job *j, int dir, uint32_t len, const struct sc_io *io,
-			 uint64_t now, uint64_t measure_start)
-{
-	if (io->intended_ns < measure_start)
-		return; /* ramp */
-	sc_job_account(j, dir, len, now - io->submit_ns, now, measure_start);
-	sc_hist_record(j->hist[SC_HK_RESP_READ + dir], now - io->intended_ns);
 }
 
 static int cmp_failure_time(const void *a, const void *b)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -156,11 +157,12 @@ static int submit(struct loop *l)
 	uint64_t t = sc_now_ns();
 	int r;
 
-	for (uint32_t i = 0; i < l->nq; i++) {
-		struct sc_io *q = j->queued[i];
+	for (uint32_t i = 0; i < l->nq; i++)
+		j->queued[i]->submit_ns = t;
+	for (uint32_t i = 0; lp->pace && i < l->nq; i++) {
+		const struct sc_io *q = j->queued[i];
 
-		q->submit_ns = t;
-		if (lp->pace && q->op != SC_OP_FSYNC && q->intended_ns >= lp->measure_start_ns &&
+		if (q->op != SC_OP_FSYNC && q->intended_ns >= lp->measure_start_ns &&
 		    t - q->intended_ns > SC_PACE_LATE_NS)
 			j->late_ios++;
 	}
@@ -172,6 +174,79 @@ static int submit(struct loop *l)
 	l->inflight += l->nq;
 	return 0;
 }
+
+/* Grows the per-second series to hold second k: NULL when it cannot. */
+static __attribute__((cold)) struct sc_second *second_grow(struct job *j, uint64_t k)
+{
+	if (k >= UINT32_MAX)
+		return NULL;
+	if (k >= j->capsec) {
+		uint32_t cap = j->capsec ? j->capsec : SECONDS_INITIAL;
+		struct sc_second *s;
+
+		while (cap <= k)
+			cap *= 2;
+		s = realloc(j->sec, (size_t)cap * sizeof(*s));
+		if (!s)
+			return NULL;
+		memset(s + j->capsec, 0, (size_t)(cap - j->capsec) * sizeof(*s));
+		j->sec = s;
+		j->capsec = cap;
+	}
+	j->nsec = (uint32_t)k + 1;
+	return &j->sec[k];
+}
+
+/* Second k of the series, grown to hold it (at most once per doubling,
+ * and not at all for a timed phase: sc_ioloop_reserve_seconds); NULL when it
+ * cannot grow. */
+static inline struct sc_second *second_at(struct job *j, uint64_t k)
+{
+	return k < j->nsec ? &j->sec[k] : second_grow(j, k);
+}
+
+void sc_ioloop_reserve_seconds(struct job *j, uint64_t n)
+{
+	if (n)
+		second_at(j, n - 1);
+	j->nsec = 0;
+}
+
+/* Accounts one completed read or write of len bytes: service latency lat,
+ * completion at now; ignored before measure_start (ramp). */
+static void account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t now,
+		    uint64_t measure_start)
+{
+	struct sc_second *s;
+
+	if (now < measure_start || now - lat < measure_start)
+		return; /* ramp */
+	s = second_at(j, (now - measure_start) / SC_NS_PER_S);
+	sc_hist_record(j->hist[dir], lat);
+	j->bytes[dir] += len;
+	j->ios_done[dir]++;
+	atomic_store_explicit(&j->done_bytes, j->bytes[0] + j->bytes[1], memory_order_relaxed);
+	if (s) {
+		s->bytes[dir] += len;
+		s->ios[dir]++;
+		if (lat > s->max_lat_ns[dir])
+			s->max_lat_ns[dir] = lat;
+	}
+	j->last_ns = now;
+}
+
+/* Open loop: accounts a completed I/O as account does (service time) and
+ * records its response time, from its intended start.  An I/O intended
+ * during the ramp counts in neither, however late it ran. */
+static void account_open(struct job *j, int dir, uint32_t len, const struct sc_io *io,
+			 uint64_t now, uint64_t measure_start)
+{
+	if (io->intended_ns < measure_start)
+		return; /* ramp */
+	account(j, dir, len, now - io->submit_ns, now, measure_start);
+	sc_hist_record(j->hist[SC_HK_RESP_READ + dir], now - io->intended_ns);
+}
+
 
 /* Accounts completed x.  1 when it moved its bytes, 0 when it failed and
  * the job goes on, -1 when it failed and the job stops. */
@@ -193,7 +268,7 @@ static int complete(struct loop *l, struct sc_io *x, uint64_t now)
 	if (j->vfy)
 		sc_verifier_done(j->vfy, x->buf, j->iov[x->buf].iov_base,
 				 x->res >= 0 && (uint32_t)x->res == x->len);
-	want = j->slot_want[x - j->ios];
+	want = j->slot_want[x->buf];
 	if (x->res < 0 || (uint32_t)x->res < want)
 		return -io_failed(j, l->ops, x, want);
 	if (x->submit_ns < lp->measure_start_ns)
@@ -201,9 +276,9 @@ static int complete(struct loop *l, struct sc_io *x, uint64_t now)
 	dir = x->op == SC_OP_WRITE ? SC_DIR_WRITE : SC_DIR_READ;
 	bytes = lp->acct_bytes ? lp->acct_bytes : want;
 	if (lp->pace)
-		sc_job_account_open(j, dir, bytes, x, now, lp->measure_start_ns);
+		account_open(j, dir, bytes, x, now, lp->measure_start_ns);
 	else
-		sc_job_account(j, dir, bytes, now - x->submit_ns, now, lp->measure_start_ns);
+		account(j, dir, bytes, now - x->submit_ns, now, lp->measure_start_ns);
 	return 1;
 }
 
@@ -231,11 +306,12 @@ static int reap(struct loop *l, bool pacing)
 	}
 	now = sc_now_ns();
 	for (int i = 0; i < n; i++) {
-		int c = complete(l, j->done[i], now);
+		struct sc_io *x = j->done[i];
+		int c = complete(l, x, now);
 
 		ok += c > 0;
 		failed += c == 0;
-		j->free_slots[l->nfree++] = (uint32_t)(j->done[i] - j->ios);
+		j->free_slots[l->nfree++] = x->buf;
 	}
 	l->inflight -= (uint32_t)n;
 	if (l->ops->reaped)

@@ -5,7 +5,8 @@
  * A workload chooses what each I/O does (sc_ioloop_ops.next: op, file,
  * offset, length) and may say how many may start and what to do when it
  * is idle; the loop owns the rest: the job's slots (sc_job_alloc), the
- * engine calls, accounting (sc_job_account), failed I/Os
+ * engine calls, accounting (bytes, latency histograms, the per-second
+ * series), failed I/Os
  * (sc_job_io_failed, so on_error applies), the verify hooks (j->vfy),
  * fsyncs, when to stop, and the pace.  Its hot path allocates nothing and
  * takes no lock.  Not for use outside worker/.
@@ -25,7 +26,8 @@ struct job;
 /* What a workload decides.  next is required; NULL leaves the others out. */
 struct sc_ioloop_ops {
 	/* Sets x's op (read or write), file, offset and len for the next I/O
-	 * (its buffer is its slot's, x->buf).  Returns the bytes it must move
+	 * (x->buf, its buffer, is also its slot's index: next leaves it as
+	 * sc_job_alloc set it).  Returns the bytes it must move
 	 * to count as done (1 to len; fewer is a failed I/O), or a negative
 	 * value when no I/O can start now: the loop reaps and asks again. */
 	int (*next)(struct job *j, struct sc_io *x);
@@ -60,6 +62,10 @@ struct sc_ioloop {
 				    * (response times, late and unissued I/Os
 				    * counted); NULL: closed loop */
 };
+
+/* At setup: room for n seconds of j's per-second series, so that a timed
+ * phase does not grow it while it runs. */
+void sc_ioloop_reserve_seconds(struct job *j, uint64_t n);
 
 /* Runs job j's I/O until the budget is issued, the deadline passes, the
  * phase stops, the job fails, or ops->idle ends it; returns once nothing

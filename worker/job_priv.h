@@ -1,7 +1,7 @@
 /* job_priv.h -- what the phase runner (run.c) shares with the workloads
- * (workload/), their I/O loop and the accounting (account.c): the job and
- * run structs, errors, and the accounting of completed I/O.  Not for use
- * outside worker/. */
+ * (workload/), their I/O loop (ioloop.c) and the accounting of failures
+ * and results (account.c): the job and run structs, errors, slots.  Not
+ * for use outside worker/. */
 #ifndef SC_JOB_PRIV_H
 #define SC_JOB_PRIV_H
 
@@ -112,22 +112,6 @@ int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf);
 
 /* Error text for io's op: "read", "write", "fsync". */
 const char *sc_job_op_name(const struct sc_io *io);
-
-/* At setup: room for n seconds of the per-second series, so that a timed
- * phase does not grow it while it runs. */
-void sc_job_reserve_seconds(struct job *j, uint64_t n);
-
-/* Accounts one completed read or write of len bytes: service latency lat,
- * completion at now; ignored before measure_start (ramp). */
-void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat_ns, uint64_t now,
-		    uint64_t measure_start);
-
-/* Open loop: accounts a completed I/O of len bytes as sc_job_account
- * does (service time) and records its response time, from its intended
- * start.  An I/O intended during the ramp counts in neither, however late
- * it ran. */
-void sc_job_account_open(struct job *j, int dir, uint32_t len, const struct sc_io *io,
-			 uint64_t now, uint64_t measure_start);
 
 /* Allocates depth I/O slots (with what the I/O loop keeps per slot), each
  * with its own bs_bytes buffer filled with the job's pseudo-random data

@@ -209,7 +209,7 @@ int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 		return rc;
 	/* the series of a timed phase, grown now rather than while it runs */
 	if (io->runtime_ns)
-		sc_job_reserve_seconds(j, (io->runtime_ns + SC_NS_PER_S - 1) / SC_NS_PER_S + 2);
+		sc_ioloop_reserve_seconds(j, (io->runtime_ns + SC_NS_PER_S - 1) / SC_NS_PER_S + 2);
 	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,
 				       .bufs = j->iov, .nbufs = depth};
