@@ -1,4 +1,5 @@
-/* job.h -- runs one phase on this rank: job threads, each with an engine.
+/* job.h -- runs one phase on this rank: job threads, each with an engine
+ * (run.c; the workloads in workload/, their one I/O loop in ioloop.c).
  *
  * Lifecycle: _create (opens files, lays out missing data, allocates, starts
  * threads that wait) -> _start (threads begin at an instant) -> poll _done /
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "layout.h"
 #include "plan.h"
 #include "result.h"
@@ -63,9 +65,6 @@ void sc_run_destroy(struct sc_run *run);
  * dataset); when it returns nonzero, _create gives up with -EINTR.  NULL
  * for none.  Job threads take no signals: they block all of them. */
 void sc_run_set_cancel(int (*fn)(void *arg), void *arg);
-
-/* CLOCK_MONOTONIC now, in nanoseconds. */
-uint64_t sc_now_ns(void);
 
 /* This process's peak resident memory so far, in bytes (0 if unknown). */
 uint64_t sc_peak_rss_bytes(void);

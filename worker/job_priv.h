@@ -1,6 +1,7 @@
-/* job_priv.h -- what the phase runner shares with the workload bodies
- * (checkpoint.c, ingest.c): the job and run structs and the accounting of
- * completed I/O.  Not for use outside worker/. */
+/* job_priv.h -- what the phase runner (run.c) shares with the workloads
+ * (workload/), their I/O loop (ioloop.c) and the accounting of failures
+ * and results (account.c): the job and run structs, errors, slots.  Not
+ * for use outside worker/. */
 #ifndef SC_JOB_PRIV_H
 #define SC_JOB_PRIV_H
 
@@ -37,16 +38,18 @@ struct job {
 	uint32_t index;
 	pthread_t thread;
 	int thread_started;
-	int fd;
-	char path[4096];
+	int fd;                 /* the file the engine's I/Os go to (a
+				 * checkpoint's current one), -1: none */
+	char path[4096];        /* its path, for messages */
 	uint64_t base;          /* first byte of the region in the file */
 	struct sc_pattern pat;
 	const struct sc_engine_ops *ops;
 	struct sc_engine *eng;
-	struct sc_io *ios;      /* iodepth slots */
+	struct sc_io *ios;      /* iodepth slots (the I/O loop's) */
 	struct sc_io **done;    /* reap scratch */
 	struct sc_io **queued;  /* submit scratch */
-	uint32_t *free_slots;
+	uint32_t *free_slots;   /* a stack of the free slots' indexes */
+	uint32_t *slot_want;    /* per slot: bytes its I/O must move */
 	struct iovec *iov;      /* one buffer per slot */
 	void *bufmem;
 	struct sc_hist *hist[SC_HK_COUNT];
@@ -66,7 +69,7 @@ struct job {
 	struct job_ioerr ioerr;
 	_Atomic uint64_t failed_ios; /* errors, read by sc_run_failed_ios */
 	struct sc_inject_state inject; /* the phase injects faults: the
-				  * wrapper's state, kept across engines */
+				  * wrapper's state */
 	struct sc_verifier *vfy;  /* verify: crc32c (io workloads), else NULL */
 };
 
@@ -107,23 +110,31 @@ int sc_job_io_failed(struct job *j, const struct sc_io *io, uint64_t want_bytes,
 void sc_job_engine_init(struct job *j);
 int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf);
 
-/* Accounts one completed read or write of len bytes: service latency lat,
- * completion at now; ignored before measure_start (ramp). */
-void sc_job_account(struct job *j, int dir, uint32_t len, uint64_t lat_ns, uint64_t now,
-		    uint64_t measure_start);
+/* Error text for io's op: "read", "write", "fsync". */
+const char *sc_job_op_name(const struct sc_io *io);
 
-/* Allocates depth I/O slots, each with its own bs_bytes buffer filled
- * with the job's pseudo-random data (freed by the runner).  0 or -ENOMEM. */
+/* Allocates depth I/O slots (with what the I/O loop keeps per slot), each
+ * with its own bs_bytes buffer filled with the job's pseudo-random data
+ * (freed by the runner).  0 or -ENOMEM. */
 int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes);
-
-/* Sleeps until when_ns on CLOCK_MONOTONIC. */
-void sc_job_sleep_until(uint64_t when_ns);
 
 /* True when untimed preparation should give up (sc_run_set_cancel). */
 bool sc_job_cancelled(void);
 
+/* After the job threads ended: fills out from the jobs' counts (times
+ * relative to the run's start).  0, or the first job's error (its message
+ * in out->error); -ENOMEM. */
+int sc_run_collect(struct sc_run *run, struct sc_rank_result *out);
+
+/* Writes [from, to) of the job's file (j->fd) so that a phase can read it;
+ * with verify, as verify blocks (from a block boundary) that its reads
+ * check.  Untimed.  0 or -errno, with a message in err. */
+int sc_lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errlen);
+
 /* Workload bodies: _setup runs in sc_run_create (untimed), _run in the job
  * thread from the common start on. */
+int sc_io_job_setup(struct job *j, char *err, size_t errlen);
+void sc_io_job_run(struct job *j);
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen);
 void sc_ckpt_job_run(struct job *j);
 int sc_ingest_job_setup(struct job *j, char *err, size_t errlen);

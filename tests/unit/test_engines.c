@@ -8,6 +8,9 @@
  * destroy with I/Os in flight, and reap_until's deadline against a
  * completion (on a pipe, where a read waits for a writer).  io_uring also runs with a file and with
  * a buffer the kernel refuses to register, to cover the plain fallback.
+ * With fds_change, a descriptor the caller swaps between I/Os takes the
+ * next ones (a checkpoint's next file on the same engine), and each
+ * io_uring instance counts as one ring set up.
  *
  * Exit 0 pass, 1 fail, 77 skip (no O_DIRECT, or io_uring not available).
  */
@@ -318,6 +321,66 @@ static void check_data(struct fixture *f)
 	}
 out:
 	f->ops->destroy(e);
+}
+
+/* One write of block 0 (seed's pattern) through e; true when it came back
+ * whole. */
+static bool write_block0(struct fixture *f, struct sc_engine *e, uint64_t seed)
+{
+	struct sc_io *done[1];
+
+	stamp(f->bufs[BUF_SRC].iov_base, seed, 0);
+	set_io(&f->ios[0], SC_OP_WRITE, 0, BUF_SRC, 0, BLOCK);
+	return f->ops->queue(e, &f->ios[0]) == 0 && f->ops->submit(e) == 1 &&
+	       f->ops->reap(e, done, 1, 1) == 1 && f->ios[0].res == (int32_t)BLOCK;
+}
+
+/* fds_change: the caller swaps the descriptor between I/Os, and the next
+ * write goes to the new file (io_uring registers none); an io_uring
+ * engine is one ring more in sc_engine_uring_rings, the others none. */
+static void check_file_change(struct fixture *f)
+{
+	char path2[PATH_MAX + 8];
+	int fds[1] = {f->fds[0]};
+	struct sc_engine_conf conf = {.depth = 1, .fds = fds, .nfds = 1, .bufs = f->bufs,
+				      .nbufs = f->nbufs, .fds_change = true};
+	uint64_t rings = sc_engine_uring_rings();
+	struct sc_engine *e = NULL;
+	char *got = f->check;
+	uint32_t bad = 0;
+	int fd2;
+
+	snprintf(path2, sizeof(path2), "%s.2", f->path);
+	fd2 = open(path2, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
+	if (fd2 < 0) {
+		FAIL("%s: %s", path2, strerror(errno));
+		return;
+	}
+	if (f->ops->create(&e, &conf)) {
+		FAIL("create with fds_change");
+		goto out_close;
+	}
+	rings = sc_engine_uring_rings() - rings;
+	CHECK(rings == (f->ops == &sc_engine_uring), "%llu ring(s) set up by one engine",
+	      (unsigned long long)rings);
+	if (f->ops == &sc_engine_uring) {
+		uint32_t rf = 1, rb = 0;
+
+		CHECK(!ring_registered(&rf, &rb) || rf == 0, "%u file(s) registered", rf);
+	}
+	CHECK(write_block0(f, e, SEED_ENGINE), "write to the first file");
+	fds[0] = fd2;
+	CHECK(write_block0(f, e, SEED_BEFORE), "write to the second file");
+	f->ops->destroy(e);
+	if (f->is_null)
+		goto out_close;
+	CHECK(pread(f->fds[0], got, BLOCK, 0) == BLOCK && pattern_ok(got, SEED_ENGINE, 1, &bad),
+	      "the first file holds the first write");
+	CHECK(pread(fd2, got, BLOCK, 0) == BLOCK && pattern_ok(got, SEED_BEFORE, 1, &bad),
+	      "the second file holds the second write");
+out_close:
+	close(fd2);
+	unlink(path2);
 }
 
 /* -EBUSY at depth (3, while the ring has 4 entries), min_wait larger than
@@ -695,6 +758,7 @@ static int run(const struct sc_engine_ops *ops, const char *label, enum variant 
 		check_polling(&f);
 		check_other_thread(&f);
 		check_reap_until(&f);
+		check_file_change(&f);
 		printf("%s %s%s\n", check_failures == before ? "ok  " : "FAIL", label,
 		       variant_names[variant]);
 	}

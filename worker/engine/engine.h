@@ -34,8 +34,8 @@ struct sc_io {
 };
 
 /* What the fault-injecting wrapper (sc_engine_inject) fails, and what it
- * wraps.  The caller owns it, and may hand it to one engine after another
- * (a checkpoint job creates one per file): the count goes on across them. */
+ * wraps.  The caller owns it, and may hand it to one engine after another:
+ * the count goes on across them. */
 struct sc_inject_state {
 	const struct sc_engine_ops *inner; /* does the I/Os that are not failed */
 	uint64_t every;         /* fail reads and writes number every, 2 x
@@ -55,6 +55,12 @@ struct sc_engine_conf {
 	uint32_t nbufs;
 	struct sc_inject_state *inject; /* sc_engine_inject only (required
 				 * there); other engines ignore it */
+	bool fds_change;        /* the caller stores other descriptors in fds
+				 * between I/Os (a checkpoint's next file; never
+				 * while an I/O on that index is queued or in
+				 * flight): each I/O uses the descriptor there
+				 * when it is queued, and io_uring registers
+				 * none */
 };
 
 struct sc_engine;           /* opaque, one per job thread */
@@ -109,6 +115,10 @@ extern const struct sc_engine_ops sc_engine_null;
  * (failed I/Os hold a slot until reaped), its errors.  reap_until returns
  * -EOPNOTSUPP when the inner engine has none. */
 extern const struct sc_engine_ops sc_engine_inject;
+
+/* Tests: io_uring rings this process has set up so far (each
+ * sc_engine_uring instance sets up one, also inside sc_engine_inject). */
+uint64_t sc_engine_uring_rings(void);
 
 /* The ops for a kind; never NULL for a valid kind. */
 const struct sc_engine_ops *sc_engine_get(enum sc_engine_kind kind);

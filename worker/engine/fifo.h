@@ -18,11 +18,7 @@
 #include "engine_priv.h"
 
 struct sc_engine {
-	const int *fds;
-	const struct iovec *bufs;
-	uint32_t nfds;
-	uint32_t nbufs;
-	uint32_t depth;
+	struct engine_res res; /* first: engine_alloc fills it */
 	uint32_t head;	      /* fifo slot of the oldest I/O held */
 	uint32_t nheld;	      /* queued or completed, not yet reaped */
 	uint32_t ndone;	      /* the oldest ndone of those have completed */
@@ -31,20 +27,12 @@ struct sc_engine {
 
 static inline int fifo_create(struct sc_engine **out, const struct sc_engine_conf *conf)
 {
-	struct sc_engine *e;
+	int rc;
+	struct sc_engine *e = engine_alloc(conf, sizeof(*e), sizeof(e->fifo[0]), &rc);
 
-	if (!engine_conf_valid(conf))
-		return -EINVAL;
-	e = calloc(1, sizeof(*e) + (size_t)conf->depth * sizeof(e->fifo[0]));
-	if (!e)
-		return -ENOMEM;
-	e->fds = conf->fds;
-	e->nfds = conf->nfds;
-	e->bufs = conf->bufs;
-	e->nbufs = conf->nbufs;
-	e->depth = conf->depth;
-	*out = e;
-	return 0;
+	if (e)
+		*out = e;
+	return rc;
 }
 
 /* The fifo slot of the i-th oldest I/O held. */
@@ -52,14 +40,14 @@ static inline uint32_t fifo_slot(const struct sc_engine *e, uint32_t i)
 {
 	uint32_t s = e->head + i;
 
-	return s >= e->depth ? s - e->depth : s;
+	return s >= e->res.depth ? s - e->res.depth : s;
 }
 
 static inline int fifo_queue(struct sc_engine *e, struct sc_io *io)
 {
-	if (!engine_io_valid(io, e->nfds, e->bufs, e->nbufs))
+	if (!engine_io_valid(io, e->res.nfds, e->res.bufs, e->res.nbufs))
 		return -EINVAL;
-	if (e->nheld == e->depth)
+	if (e->nheld == e->res.depth)
 		return -EBUSY;
 	e->fifo[fifo_slot(e, e->nheld++)] = io;
 	return 0;

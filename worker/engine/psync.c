@@ -40,7 +40,7 @@ static int32_t rw_all(int fd, const struct sc_io *io, char *buf)
 
 static int32_t do_io(const struct sc_engine *e, const struct sc_io *io)
 {
-	int fd = e->fds[io->file];
+	int fd = e->res.fds[io->file];
 
 	if (io->op == SC_OP_FSYNC) {
 		while (fsync(fd) < 0)
@@ -48,7 +48,7 @@ static int32_t do_io(const struct sc_engine *e, const struct sc_io *io)
 				return -errno;
 		return 0;
 	}
-	return rw_all(fd, io, e->bufs[io->buf].iov_base);
+	return rw_all(fd, io, e->res.bufs[io->buf].iov_base);
 }
 
 static int psync_submit(struct sc_engine *e)

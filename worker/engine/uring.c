@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <liburing.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "engine_priv.h"
 #include "units.h"
 
@@ -45,14 +47,18 @@
  * (-EAGAIN) before handing the error to the job. */
 #define SUBMIT_AGAIN_MAX 64
 
+/* Reads and writes, by op, with [1] the opcode on registered buffers. */
+static const uint8_t rw_opcode[][2] = {
+	[SC_OP_READ] = {IORING_OP_READ, IORING_OP_READ_FIXED},
+	[SC_OP_WRITE] = {IORING_OP_WRITE, IORING_OP_WRITE_FIXED},
+};
+
+/* Rings set up by this process so far (sc_engine_uring_rings). */
+static _Atomic uint64_t rings_set_up;
 
 struct sc_engine {
+	struct engine_res res;	     /* first: engine_alloc fills it */
 	struct io_uring ring;
-	const int *fds;
-	const struct iovec *bufs;
-	uint32_t nfds;
-	uint32_t nbufs;
-	uint32_t depth;
 	uint32_t nqueued;	     /* SQEs prepared, not yet submitted */
 	uint32_t ninflight;	     /* submitted, not yet reaped */
 	bool fixed_files;	     /* fds registered: SQEs carry the index */
@@ -68,15 +74,17 @@ static int ring_init(struct sc_engine *e)
 
 	if (SETUP_FAST) {
 		p.flags = SETUP_FAST;
-		ret = io_uring_queue_init_params(e->depth, &e->ring, &p);
+		ret = io_uring_queue_init_params(e->res.depth, &e->ring, &p);
 		if (ret != -EINVAL)
 			goto out;
 		p = (struct io_uring_params){0};
 	}
-	ret = io_uring_queue_init_params(e->depth, &e->ring, &p);
+	ret = io_uring_queue_init_params(e->res.depth, &e->ring, &p);
 out:
-	if (ret == 0)
+	if (ret == 0) {
 		e->disabled = (e->ring.flags & IORING_SETUP_R_DISABLED) != 0;
+		atomic_fetch_add_explicit(&rings_set_up, 1, memory_order_relaxed);
+	}
 	return ret;
 }
 
@@ -91,29 +99,23 @@ static int ring_enable(struct io_uring *ring)
 
 static int uring_create(struct sc_engine **out, const struct sc_engine_conf *conf)
 {
-	struct sc_engine *e;
 	int ret;
+	struct sc_engine *e = engine_alloc(conf, sizeof(*e), sizeof(e->cqes[0]), &ret);
 
-	if (!engine_conf_valid(conf))
-		return -EINVAL;
-	e = calloc(1, sizeof(*e) + (size_t)conf->depth * sizeof(e->cqes[0]));
 	if (!e)
-		return -ENOMEM;
-	e->fds = conf->fds;
-	e->nfds = conf->nfds;
-	e->bufs = conf->bufs;
-	e->nbufs = conf->nbufs;
-	e->depth = conf->depth;
-
+		return ret;
 	ret = ring_init(e);
 	if (ret < 0)
 		goto out_free;
 	/* Either may fail (memlock limit, too many files, a buffer the kernel
-	 * cannot pin): the plain path then does the same I/O a little slower. */
-	if (e->nfds)
-		e->fixed_files = io_uring_register_files(&e->ring, e->fds, e->nfds) == 0;
-	if (e->nbufs)
-		e->fixed_bufs = io_uring_register_buffers(&e->ring, e->bufs, e->nbufs) == 0;
+	 * cannot pin): the plain path then does the same I/O a little slower.
+	 * Descriptors the caller changes between I/Os are read at each one. */
+	if (e->res.nfds && !conf->fds_change)
+		e->fixed_files =
+			io_uring_register_files(&e->ring, e->res.fds, e->res.nfds) == 0;
+	if (e->res.nbufs)
+		e->fixed_bufs =
+			io_uring_register_buffers(&e->ring, e->res.bufs, e->res.nbufs) == 0;
 	*out = e;
 	return 0;
 
@@ -125,36 +127,25 @@ out_free:
 static int uring_queue(struct sc_engine *e, struct sc_io *io)
 {
 	struct io_uring_sqe *sqe;
-	void *buf;
 	int fd;
 
-	if (!engine_io_valid(io, e->nfds, e->bufs, e->nbufs))
+	if (!engine_io_valid(io, e->res.nfds, e->res.bufs, e->res.nbufs))
 		return -EINVAL;
-	if (e->nqueued + e->ninflight >= e->depth)
+	if (e->nqueued + e->ninflight >= e->res.depth)
 		return -EBUSY;
 	sqe = io_uring_get_sqe(&e->ring);
 	if (!sqe)
 		return -EBUSY;
 
-	fd = e->fixed_files ? (int)io->file : e->fds[io->file];
-	switch (io->op) {
-	case SC_OP_READ:
-		buf = e->bufs[io->buf].iov_base;
-		if (e->fixed_bufs)
-			io_uring_prep_read_fixed(sqe, fd, buf, io->len, io->offset, (int)io->buf);
-		else
-			io_uring_prep_read(sqe, fd, buf, io->len, io->offset);
-		break;
-	case SC_OP_WRITE:
-		buf = e->bufs[io->buf].iov_base;
-		if (e->fixed_bufs)
-			io_uring_prep_write_fixed(sqe, fd, buf, io->len, io->offset, (int)io->buf);
-		else
-			io_uring_prep_write(sqe, fd, buf, io->len, io->offset);
-		break;
-	default:
+	fd = e->fixed_files ? (int)io->file : e->res.fds[io->file];
+	if (io->op == SC_OP_FSYNC) {
 		io_uring_prep_fsync(sqe, fd, 0);
-		break;
+	} else {
+		/* what io_uring_prep_{read,write}[_fixed] do */
+		io_uring_prep_rw(rw_opcode[io->op][e->fixed_bufs], sqe, fd,
+				 e->res.bufs[io->buf].iov_base, io->len, io->offset);
+		if (e->fixed_bufs)
+			sqe->buf_index = (uint16_t)io->buf;
 	}
 	if (e->fixed_files)
 		io_uring_sqe_set_flags(sqe, IOSQE_FIXED_FILE);
@@ -208,8 +199,8 @@ static int reap_ready(struct sc_engine *e, struct sc_io **done, uint32_t max)
 {
 	unsigned n;
 
-	if (max > e->depth)
-		max = e->depth;
+	if (max > e->res.depth)
+		max = e->res.depth;
 	n = io_uring_peek_batch_cqe(&e->ring, e->cqes, max);
 	for (unsigned i = 0; i < n; i++) {
 		struct sc_io *io = io_uring_cqe_get_data(e->cqes[i]);
@@ -238,14 +229,6 @@ static int uring_reap(struct sc_engine *e, struct sc_io **done, uint32_t max, ui
 	return reap_ready(e, done, max);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * SC_NS_PER_S + (uint64_t)ts.tv_nsec;
-}
-
 /* liburing 2.3 takes only a relative timeout, which the kernel adds to its
  * CLOCK_MONOTONIC: the wait ends at or just after deadline_ns.  Without
  * EXT_ARG (before Linux 5.11) liburing would queue a timeout SQE of its
@@ -257,17 +240,13 @@ static int uring_reap_until(struct sc_engine *e, struct sc_io **done, uint32_t m
 		return -EOPNOTSUPP;
 	if (e->disabled) {
 		/* nothing submitted yet, and a disabled ring refuses waiters */
-		struct timespec ts = {.tv_sec = (time_t)(deadline_ns / SC_NS_PER_S),
-				      .tv_nsec = (long)(deadline_ns % SC_NS_PER_S)};
-
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+		sc_sleep_until(deadline_ns);
 		return 0;
 	}
 	while (!io_uring_cq_ready(&e->ring)) {
 		struct io_uring_cqe *cqe;
 		struct __kernel_timespec ts;
-		uint64_t now = mono_ns(), left;
+		uint64_t now = sc_now_ns(), left;
 		int ret;
 
 		if (now >= deadline_ns)
@@ -306,6 +285,11 @@ static void uring_destroy(struct sc_engine *e)
 	}
 	io_uring_queue_exit(&e->ring);
 	free(e);
+}
+
+uint64_t sc_engine_uring_rings(void)
+{
+	return atomic_load_explicit(&rings_set_up, memory_order_relaxed);
 }
 
 const struct sc_engine_ops sc_engine_uring = {

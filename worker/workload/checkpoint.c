@@ -5,9 +5,13 @@
  * <run dir>/<group>/global_epoch1_step<k>/, its job threads sharing the
  * files round-robin.  A write is the PyTorch path by default (buffered
  * writes, then fsync) or O_DIRECT with direct: true; a restore reads with
- * O_DIRECT so the page cache is not measured.
+ * O_DIRECT so the page cache is not measured.  A job streams all its files
+ * through one engine (one io_uring ring, its buffers registered), made
+ * while the phase is prepared: the timed window holds only the files'
+ * opens, I/O, fsyncs and closes.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "ioloop.h"
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"
@@ -28,6 +34,9 @@ struct ckpt_job {
 	uint32_t nfiles;
 	struct sc_ckpt_file *files; /* this job's share of the rank's files */
 	int dirfd;		    /* the checkpoint's directory, -1: none */
+	bool restore;		    /* reads the files back (else writes them) */
+	bool direct;		    /* with O_DIRECT */
+	uint64_t off, size;	    /* the file being streamed: next offset, bytes */
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
 
@@ -41,6 +50,18 @@ static void ckpt_free(void *p)
 			close(c->dirfd);
 	}
 	free(c);
+}
+
+/* The job's one engine for all its files: each file's descriptor goes
+ * into j->fd while it is streamed (fds_change). */
+static int engine_setup(struct job *j)
+{
+	uint32_t depth = j->run->io->iodepth;
+	struct sc_engine_conf conf = {.depth = depth, .fds = &j->fd, .nfds = 1, .bufs = j->iov,
+				      .nbufs = depth, .fds_change = true};
+
+	sc_job_engine_init(j);
+	return sc_job_engine_create(j, &conf);
 }
 
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
@@ -58,6 +79,8 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	if (!c)
 		return -ENOMEM;
 	c->dirfd = -1;
+	c->restore = ph->ckpt.restore;
+	c->direct = ph->ckpt.restore || run->io->direct;
 	j->wl = c;
 	j->wl_free = ckpt_free;
 	rc = sc_layout_ckpt_files(run->plan, run->phase, src, &all, &nall);
@@ -123,120 +146,60 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	rc = sc_job_alloc(j, run->io->iodepth, run->io->bs_bytes);
 	if (rc)
 		return rc;
-	sc_job_engine_init(j);
+	rc = engine_setup(j);
+	if (rc) {
+		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, c->dir, strerror(-rc));
+		return rc;
+	}
 	for (uint32_t i = 0; i < c->nfiles; i++)
 		run->planned_bytes += c->files[i].bytes;
 	return 0;
 }
 
-/* Streams one file through a fresh engine: writes then fsync, or reads.
- * Returns 0, or -errno (already reported) when the job stopped or, under
- * on_error continue, -EIO when an I/O of the file failed. */
-static int stream_file(struct job *j, const struct sc_ckpt_file *f, int restore, int fd)
+/* The file's next block: its bytes, padded for O_DIRECT to whole aligned
+ * blocks (sizes are aligned when scaled; the tail of an unscaled file is
+ * moved short); it must move the file's bytes, not the padding. */
+static int ckpt_next(struct job *j, struct sc_io *x)
+{
+	struct ckpt_job *c = j->wl;
+	uint64_t bs = j->run->io->bs_bytes;
+	uint64_t len = c->size - c->off < bs ? c->size - c->off : bs;
+
+	x->offset = c->off;
+	x->len = (uint32_t)(c->direct ? sc_round_up(len, CKPT_ALIGN) : len);
+	if (x->len > bs)
+		x->len = (uint32_t)len;
+	x->op = c->restore ? SC_OP_READ : SC_OP_WRITE;
+	c->off += len;
+	return (int)len;
+}
+
+static const struct sc_ioloop_ops ckpt_ops = {.next = ckpt_next};
+
+/* Streams file f (open in j->fd, -1 for the null engine) through the
+ * job's engine: writes then fsync, or reads.  Returns 0, or -errno
+ * (already reported) when the job stopped or, under on_error continue,
+ * -EIO when an I/O of the file failed. */
+static int stream_file(struct job *j, const struct sc_ckpt_file *f)
 {
 	struct sc_run *run = j->run;
-	const struct sc_io_spec *io = run->io;
-	const struct sc_ckpt_spec *ck = &run->plan->phases[run->phase].ckpt;
-	int direct = restore || io->direct;
-	uint32_t depth = io->iodepth, nfree = depth, inflight = 0;
-	uint64_t off = 0, size = f->bytes;
-	int fsync_sent = 0, rc = 0;
+	struct ckpt_job *c = j->wl;
 	uint64_t failed_before = j->errors;
-	struct sc_engine_conf conf = {.depth = depth, .fds = &fd, .nfds = 1, .bufs = j->iov,
-				      .nbufs = depth};
+	/* one fsync once every write is done, none when stopped short */
+	struct sc_ioloop lp = {
+		.measure_start_ns = run->start_ns,
+		.budget_bytes = f->bytes,
+		.fsync_every = !c->restore && run->plan->phases[run->phase].ckpt.fsync ? UINT64_MAX
+											: 0,
+	};
 
-	rc = sc_job_engine_create(j, &conf);
-	if (rc) {
-		sc_job_fail(j, rc, "%s engine for %s: %s", j->ops->name, j->path, strerror(-rc));
-		return rc;
-	}
-	for (uint32_t i = 0; i < depth; i++)
-		j->free_slots[i] = i;
-	for (;;) {
-		uint32_t nq = 0;
-		int stop = atomic_load_explicit(&run->stop, memory_order_relaxed) || j->err;
-
-		while (!stop && nfree > 0 && off < size) {
-			struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
-			uint64_t len = size - off < io->bs_bytes ? size - off : io->bs_bytes;
-
-			x->offset = off;
-			/* O_DIRECT moves whole aligned blocks; sizes are aligned when
-			 * scaled, and the tail of an unscaled file is read short */
-			x->len = (uint32_t)(direct ? sc_round_up(len, CKPT_ALIGN) : len);
-			if (x->len > io->bs_bytes)
-				x->len = (uint32_t)len;
-			x->op = restore ? SC_OP_READ : SC_OP_WRITE;
-			if (j->ops->queue(j->eng, x) != 0)
-				break;
-			nfree--;
-			j->queued[nq++] = x;
-			off += len;
-		}
-		if (!stop && off >= size && inflight == 0 && nq == 0 && !restore && ck->fsync &&
-		    !fsync_sent) {
-			struct sc_io *x = &j->ios[j->free_slots[nfree - 1]];
-
-			x->op = SC_OP_FSYNC;
-			x->len = 0;
-			x->offset = 0;
-			if (j->ops->queue(j->eng, x) == 0) {
-				nfree--;
-				j->queued[nq++] = x;
-				fsync_sent = 1;
-			}
-		}
-		if (nq) {
-			uint64_t t = sc_now_ns();
-			int r;
-
-			for (uint32_t i = 0; i < nq; i++)
-				j->queued[i]->submit_ns = t;
-			r = j->ops->submit(j->eng);
-			if (r < 0) {
-				sc_job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
-				break;
-			}
-			inflight += nq;
-		}
-		if (inflight == 0)
-			break;
-		int n = j->ops->reap(j->eng, j->done, depth, 1);
-
-		if (n < 0) {
-			sc_job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
-			break;
-		}
-		uint64_t now = sc_now_ns();
-
-		for (int i = 0; i < n; i++) {
-			struct sc_io *x = j->done[i];
-			/* the file's bytes this I/O stands for (not the padding) */
-			uint64_t want = size - x->offset < x->len ? size - x->offset : x->len;
-
-			j->free_slots[nfree++] = (uint32_t)(x - j->ios);
-			if (x->op == SC_OP_FSYNC) {
-				if (x->res < 0)
-					sc_job_io_failed(j, x, 0, j->path);
-				else
-					j->fsyncs++;
-				continue;
-			}
-			if (x->res < 0 || (uint64_t)x->res < want) {
-				sc_job_io_failed(j, x, want, j->path);
-				continue;
-			}
-			sc_job_account(j, restore ? SC_DIR_READ : SC_DIR_WRITE, (uint32_t)want,
-				       now - x->submit_ns, now, run->start_ns);
-		}
-		inflight -= (uint32_t)n;
-	}
-	j->ops->destroy(j->eng);
-	j->eng = NULL;
-	if (fd >= 0 && !restore && direct && size % CKPT_ALIGN && !j->err &&
-	    ftruncate(fd, (off_t)size) != 0)
+	c->off = 0;
+	c->size = f->bytes;
+	sc_ioloop_run(j, &ckpt_ops, &lp);
+	if (j->fd >= 0 && !c->restore && c->direct && c->size % CKPT_ALIGN && !j->err &&
+	    ftruncate(j->fd, (off_t)c->size) != 0)
 		sc_job_fail(j, -errno, "trimming %s to %llu B: %s", j->path,
-			    (unsigned long long)size, strerror(errno));
+			    (unsigned long long)c->size, strerror(errno));
 	if (j->err)
 		return j->err;
 	return j->errors != failed_before ? -EIO : 0; /* not a whole file */
@@ -246,37 +209,36 @@ void sc_ckpt_job_run(struct job *j)
 {
 	struct sc_run *run = j->run;
 	struct ckpt_job *c = j->wl;
-	int restore = run->plan->phases[run->phase].ckpt.restore;
+	bool files = sc_engine_uses_files(run->io->engine);
+	int flags = (c->direct ? O_DIRECT : 0) | (c->restore ? O_RDONLY : O_WRONLY);
 
 	for (uint32_t i = 0; i < c->nfiles && !j->err; i++) {
 		const struct sc_ckpt_file *f = &c->files[i];
-		int direct = restore || run->io->direct;
-		int flags = (direct ? O_DIRECT : 0) | (restore ? O_RDONLY : O_WRONLY);
-		int fd;
 
 		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
 			break;
 		snprintf(j->path, sizeof(j->path), "%s/%s", c->dir, f->name);
-		/* each file is written once per run: created, never truncated */
-		fd = !sc_engine_uses_files(run->io->engine)
-			 ? -1
-			 : sc_rundir_openat(c->dirfd, f->name, flags,
-					    restore ? SC_RUNDIR_OLD : SC_RUNDIR_NEW);
-		if (fd < 0 && !sc_engine_uses_files(run->io->engine)) {
-			if (stream_file(j, f, restore, fd) == 0)
-				j->files++;
-			j->last_ns = sc_now_ns();
-			continue;
+		/* each file is written once per run: created, never truncated;
+		 * the null engine measures the tool: no file */
+		if (files) {
+			int fd = sc_rundir_openat(c->dirfd, f->name, flags,
+						  c->restore ? SC_RUNDIR_OLD : SC_RUNDIR_NEW);
+
+			if (fd < 0) {
+				sc_job_fail(j, fd, "%s: cannot open%s: %s", j->path,
+					    c->direct ? " with O_DIRECT" : "",
+					    sc_rundir_strerror(fd));
+				break;
+			}
+			j->fd = fd;
 		}
-		if (fd < 0) {
-			sc_job_fail(j, fd, "%s: cannot open%s: %s", j->path,
-				    direct ? " with O_DIRECT" : "", sc_rundir_strerror(fd));
-			break;
-		}
-		if (stream_file(j, f, restore, fd) == 0)
+		if (stream_file(j, f) == 0)
 			j->files++;
-		if (close(fd) != 0 && !j->err)
-			sc_job_fail(j, -errno, "closing %s: %s", j->path, strerror(errno));
+		if (j->fd >= 0) {
+			if (close(j->fd) != 0 && !j->err)
+				sc_job_fail(j, -errno, "closing %s: %s", j->path, strerror(errno));
+			j->fd = -1;
+		}
 		j->last_ns = sc_now_ns();
 	}
 }

@@ -42,14 +42,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "guard.h"
+#include "ioloop.h"
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"
 
-/* Longest a sleeping thread goes without looking at the stop flag, which
- * sc_run_stop sets without waking anyone. */
-#define WAIT_SLICE_NS 10000000ull
 /* Descriptors left for everything else when checking RLIMIT_NOFILE. */
 #define NOFILE_SLACK 64u
 /* Dataset files are stamped every this many bytes with (file, offset), so
@@ -93,7 +92,7 @@ struct ingest_job {
 	int owns_rank;
 	int *fds; /* one per dataset file, -1 when not open */
 	uint32_t nfds;
-	uint64_t *sample_off; /* per I/O slot: offset of the sample it reads */
+	uint64_t deadline_ns; /* time mode: the phase's end; 0: none */
 };
 
 static void ingest_free(void *p)
@@ -106,7 +105,6 @@ static void ingest_free(void *p)
 		if (ij->fds[i] >= 0)
 			close(ij->fds[i]);
 	free(ij->fds);
-	free(ij->sample_off);
 	if (ij->owns_rank && ij->rank) {
 		if (ij->rank->dirfd >= 0)
 			close(ij->rank->dirfd);
@@ -413,9 +411,6 @@ int sc_ingest_job_setup(struct job *j, char *err, size_t errlen)
 	rc = sc_job_alloc(j, io->iodepth, read_buf_bytes(ij->rank->sample_bytes, ij->rank->direct));
 	if (rc)
 		return rc;
-	ij->sample_off = calloc(io->iodepth ? io->iodepth : 1, sizeof(*ij->sample_off));
-	if (!ij->sample_off)
-		return -ENOMEM;
 	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = io->iodepth,
 				       .fds = ij->fds,
@@ -434,7 +429,7 @@ int sc_ingest_job_setup(struct job *j, char *err, size_t errlen)
 /* Sleeps on c for at most one slice, and not past deadline (0: none). */
 static void wait_slice(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 {
-	uint64_t until = sc_now_ns() + WAIT_SLICE_NS;
+	uint64_t until = sc_now_ns() + SC_STOP_POLL_NS;
 	struct timespec ts;
 
 	if (deadline && deadline < until)
@@ -526,99 +521,83 @@ static void sample_pick(struct job *j, const struct ingest_rank *r, struct sc_io
 	}
 }
 
-/* Accounts one reaped read of the sample at offset `at`; 1 when its
- * ticket is done: the sample was delivered or, under on_error continue,
- * its read failed and the batch goes on without it. */
-static int sample_done(struct job *j, const struct ingest_rank *r, const struct sc_io *x,
-		       uint64_t at, uint64_t now)
+/* The next read: a random sample.  It must move the sample's bytes (an
+ * aligned span may run past the end of the file, the sample never does). */
+static int ingest_next(struct job *j, struct sc_io *x)
 {
-	/* bytes the read must return to cover the sample (end of file may cut
-	 * an aligned span short, never the sample) */
-	uint64_t need = at + r->sample_bytes - x->offset;
+	const struct ingest_rank *r = ((struct ingest_job *)j->wl)->rank;
+	uint64_t at;
 
-	if (x->res < 0 || (uint64_t)x->res < need) {
-		char name[DATASET_NAME_MAX], path[4096];
-
-		file_name(r, x->file, name, path, sizeof(path));
-		return !sc_job_io_failed(j, x, need, path);
-	}
-	sc_job_account(j, SC_DIR_READ, (uint32_t)r->sample_bytes, now - x->submit_ns, now,
-		       j->run->start_ns);
-	j->samples++;
-	return 1;
+	sample_pick(j, r, x, &at);
+	return (int)(at + r->sample_bytes - x->offset);
 }
+
+/* Sample tickets, as many as the prefetch bound allows, none once the rank
+ * quit. */
+static uint32_t ingest_claim(struct job *j, uint32_t nfree)
+{
+	struct ingest_rank *r = ((struct ingest_job *)j->wl)->rank;
+
+	if (atomic_load_explicit(&r->quit, memory_order_relaxed))
+		return 0;
+	return claim(r, nfree);
+}
+
+/* Samples read, or failed under on_error continue (their batch goes on
+ * without them): the consumer hears of each batch completed. */
+static void ingest_reaped(struct job *j, uint32_t ok, uint32_t failed)
+{
+	struct ingest_rank *r = ((struct ingest_job *)j->wl)->rank;
+	uint64_t was, done = (uint64_t)ok + failed;
+
+	j->samples += ok;
+	if (!done)
+		return;
+	was = atomic_fetch_add(&r->completed, done);
+	if (was / r->batch != (was + done) / r->batch)
+		wake(r, &r->batch_cond); /* a batch is complete */
+}
+
+/* Nothing in flight: ends when every ticket is taken or the rank quit,
+ * else sleeps until the consumer makes room. */
+static bool ingest_idle(struct job *j)
+{
+	struct ingest_job *ij = j->wl;
+	struct ingest_rank *r = ij->rank;
+
+	if (j->err || atomic_load_explicit(&r->quit, memory_order_relaxed) ||
+	    atomic_load_explicit(&r->claimed, memory_order_relaxed) >= r->total)
+		return true;
+	wait_room(r, j->run, ij->deadline_ns);
+	return false;
+}
+
+static void ingest_path(const struct job *j, const struct sc_io *x, char *buf, size_t cap)
+{
+	char name[DATASET_NAME_MAX];
+
+	file_name(((const struct ingest_job *)j->wl)->rank, x->file, name, buf, cap);
+}
+
+static const struct sc_ioloop_ops ingest_ops = {
+	.next = ingest_next,
+	.claim = ingest_claim,
+	.reaped = ingest_reaped,
+	.idle = ingest_idle,
+	.path = ingest_path,
+};
 
 /* The reader: random samples through the job's engine until the tickets
  * run out or the phase ends. */
-static void read_samples(struct job *j, struct ingest_job *ij, uint64_t deadline)
+static void read_samples(struct job *j, struct ingest_job *ij)
 {
 	struct ingest_rank *r = ij->rank;
-	struct sc_run *run = j->run;
-	uint32_t depth = run->io->iodepth, nfree = depth, inflight = 0;
+	struct sc_ioloop lp = {.measure_start_ns = j->run->start_ns,
+			       .deadline_ns = ij->deadline_ns,
+			       .budget_bytes = UINT64_MAX,
+			       .acct_bytes = (uint32_t)r->sample_bytes};
 
-	for (;;) {
-		int stopping = j->err || phase_over(r, run, deadline);
-		uint32_t nq = 0, n = stopping ? 0 : claim(r, nfree);
-		uint64_t ok = 0, now;
-		int got;
-
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t slot = j->free_slots[nfree - 1];
-			struct sc_io *x = &j->ios[slot];
-			int rc;
-
-			sample_pick(j, r, x, &ij->sample_off[slot]);
-			rc = j->ops->queue(j->eng, x);
-			if (rc) {
-				sc_job_fail(j, rc, "queueing a read of %s/file_%u.dat: %s", r->dir,
-					    (unsigned)x->file, strerror(-rc));
-				break;
-			}
-			nfree--;
-			j->queued[nq++] = x;
-		}
-		if (nq) {
-			uint64_t t = sc_now_ns();
-			int rc;
-
-			for (uint32_t i = 0; i < nq; i++)
-				j->queued[i]->submit_ns = t;
-			rc = j->ops->submit(j->eng);
-			if (rc < 0) {
-				sc_job_fail(j, rc, "submitting reads of the dataset in %s: %s",
-					    r->dir, strerror(-rc));
-				break;
-			}
-			inflight += nq;
-		}
-		if (inflight == 0) {
-			if (stopping || j->err ||
-			    atomic_load_explicit(&r->claimed, memory_order_relaxed) >= r->total)
-				break;
-			wait_room(r, run, deadline);
-			continue;
-		}
-		got = j->ops->reap(j->eng, j->done, depth, 1);
-		if (got < 0) {
-			sc_job_fail(j, got, "waiting for reads of the dataset in %s: %s", r->dir,
-				    strerror(-got));
-			break;
-		}
-		now = sc_now_ns();
-		for (int i = 0; i < got; i++) {
-			uint32_t slot = (uint32_t)(j->done[i] - j->ios);
-
-			ok += (uint64_t)sample_done(j, r, j->done[i], ij->sample_off[slot], now);
-			j->free_slots[nfree++] = slot;
-		}
-		inflight -= (uint32_t)got;
-		if (ok) {
-			uint64_t was = atomic_fetch_add(&r->completed, ok);
-
-			if (was / r->batch != (was + ok) / r->batch)
-				wake(r, &r->batch_cond); /* a batch is complete */
-		}
-	}
+	sc_ioloop_run(j, &ingest_ops, &lp);
 	if (j->err)
 		rank_quit(r); /* a batch will never complete: end the rank's phase */
 	atomic_fetch_sub(&r->readers, 1);
@@ -667,7 +646,7 @@ static void *consume(void *arg)
 		t1 = sc_now_ns();
 		sc_hist_record(j->hist[SC_HK_BATCH_WAIT], t1 - t0);
 		if (compute_ns) {
-			sc_job_sleep_until(t1 + compute_ns);
+			sc_sleep_until(t1 + compute_ns);
 			j->compute_ns += compute_ns;
 		}
 		j->steps++;
@@ -685,9 +664,10 @@ void sc_ingest_job_run(struct job *j)
 	struct sc_run *run = j->run;
 	struct ingest_job *ij = j->wl;
 	struct ingest_rank *r = ij->rank;
-	uint64_t deadline = run->io->runtime_ns ? run->start_ns + run->io->runtime_ns : 0;
 	int consumer = 0;
 
+	if (run->io->runtime_ns)
+		ij->deadline_ns = run->start_ns + run->io->runtime_ns;
 	if (j->index == 0) {
 		int rc = pthread_create(&r->consumer, NULL, consume, j);
 
@@ -699,7 +679,7 @@ void sc_ingest_job_run(struct job *j)
 			consumer = 1;
 		}
 	}
-	read_samples(j, ij, deadline);
+	read_samples(j, ij);
 	if (consumer) {
 		pthread_join(r->consumer, NULL);
 		/* the rank's end includes its last compute (AU = compute / wall) */

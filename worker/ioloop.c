@@ -1,0 +1,368 @@
+/* ioloop.c -- the one I/O loop: slots, queue, submit, reap, account (ioloop.h). */
+#include "ioloop.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "job_priv.h"
+
+/* One run's state; the job's slot arrays (sc_job_alloc) hold the rest. */
+struct loop {
+	struct job *j;
+	const struct sc_ioloop_ops *ops;
+	const struct sc_ioloop *lp;
+	uint32_t depth;
+	uint32_t nfree;      /* free slots: the top nfree of j->free_slots */
+	uint32_t inflight;   /* submitted, not yet reaped */
+	uint32_t nq;         /* queued this round, not yet submitted */
+	uint64_t issued;     /* bytes of the I/Os started (as next counts them) */
+	uint64_t writes;     /* writes since the last fsync */
+	bool stopping;       /* nothing more is issued */
+	bool until;          /* the engine's reap_until can time a wait */
+};
+
+/* The path of x's file, for a report: ops->path's into buf, or j->path. */
+static const char *io_path(const struct job *j, const struct sc_ioloop_ops *ops,
+			   const struct sc_io *x, char *buf, size_t cap)
+{
+	if (!ops->path)
+		return j->path;
+	ops->path(j, x, buf, cap);
+	return buf;
+}
+
+/* A failed I/O (off the hot path): sc_job_io_failed's answer. */
+static __attribute__((cold)) int io_failed(struct job *j, const struct sc_ioloop_ops *ops,
+					   const struct sc_io *x, uint32_t want)
+{
+	char buf[sizeof(j->path)];
+
+	return sc_job_io_failed(j, x, want, io_path(j, ops, x, buf, sizeof(buf)));
+}
+
+/* The engine refused x: the job cannot go on. */
+static __attribute__((cold)) void queue_failed(struct job *j, const struct sc_ioloop_ops *ops,
+					       const struct sc_io *x, int rc)
+{
+	char buf[sizeof(j->path)];
+
+	sc_job_fail(j, rc, "queueing a %s of %s: %s", sc_job_op_name(x),
+		    io_path(j, ops, x, buf, sizeof(buf)), strerror(-rc));
+}
+
+/* Decides, once for good, that nothing more is issued; open loop: counts
+ * what the schedule held that never went out. */
+static void check_stop(struct loop *l, uint64_t now)
+{
+	const struct sc_ioloop *lp = l->lp;
+
+	if (l->stopping ||
+	    !(atomic_load_explicit(&l->j->run->stop, memory_order_relaxed) || l->j->err ||
+	      (lp->deadline_ns && now >= lp->deadline_ns) || l->issued >= lp->budget_bytes))
+		return;
+	l->stopping = true;
+	if (lp->pace && l->issued < lp->budget_bytes)
+		l->j->unissued_ios = sc_pace_backlog(
+			lp->pace, lp->measure_start_ns,
+			lp->deadline_ns && now > lp->deadline_ns ? lp->deadline_ns : now);
+}
+
+/* An fsync after every fsync_every writes, and once more for the last
+ * ones when the loop stops. */
+static bool fsync_due(const struct loop *l)
+{
+	const struct sc_ioloop *lp = l->lp;
+
+	if (!lp->fsync_every || !l->writes || l->j->err)
+		return false;
+	if (l->writes >= lp->fsync_every)
+		return true;
+	return l->stopping && (lp->fsync_when_stopped ||
+			       !atomic_load_explicit(&l->j->run->stop, memory_order_relaxed));
+}
+
+static void queue_fsync(struct loop *l)
+{
+	struct job *j = l->j;
+	struct sc_io *f = &j->ios[j->free_slots[l->nfree - 1]];
+
+	f->op = SC_OP_FSYNC;
+	f->len = 0;
+	f->offset = 0;
+	if (j->ops->queue(j->eng, f) == 0) {
+		l->nfree--;
+		j->queued[l->nq++] = f;
+		l->writes = 0;
+	}
+}
+
+/* Queues I/Os into free slots while the workload has some to start and
+ * the budget, the schedule and the fsync cadence allow.  (The hot path:
+ * what the calls cannot change is kept in locals.) */
+static void issue(struct loop *l, uint64_t now)
+{
+	struct job *j = l->j;
+	const struct sc_ioloop *lp = l->lp;
+	const struct sc_engine_ops *eops = j->ops;
+	struct sc_engine *eng = j->eng;
+	struct sc_verifier *vfy = j->vfy;
+	struct sc_pace *pace = lp->pace;
+	int (*next)(struct job *, struct sc_io *) = l->ops->next;
+	uint64_t budget = lp->budget_bytes, every = lp->fsync_every, issued = l->issued;
+	uint32_t nfree = l->nfree, nq = l->nq;
+	uint32_t n = l->ops->claim ? l->ops->claim(j, nfree) : nfree;
+
+	for (; n > 0 && issued < budget && (!pace || pace->next_ns <= now); n--) {
+		uint32_t slot = j->free_slots[nfree - 1];
+		struct sc_io *x = &j->ios[slot];
+		int want = next(j, x), rc;
+
+		if (want < 0)
+			break; /* e.g. verify: wait for the I/O on that block */
+		/* verify: a write's buffer gets its block just before it is queued */
+		if (vfy && x->op == SC_OP_WRITE)
+			sc_verifier_fill(vfy, j->iov[x->buf].iov_base, x->offset);
+		rc = eops->queue(eng, x);
+		if (rc) {
+			queue_failed(j, l->ops, x, rc);
+			break;
+		}
+		if (vfy)
+			sc_verifier_start(vfy, x->buf, x->offset, x->op == SC_OP_WRITE);
+		if (pace) {
+			x->intended_ns = pace->next_ns;
+			sc_pace_advance(pace);
+		}
+		j->slot_want[slot] = (uint32_t)want;
+		nfree--;
+		j->queued[nq++] = x;
+		issued += (uint32_t)want;
+		if (x->op == SC_OP_WRITE && every && ++l->writes >= every)
+			break;
+	}
+	l->issued = issued;
+	l->nfree = nfree;
+	l->nq = nq;
+}
+
+/* Stamps and submits what issue or queue_fsync queued.  0 or -errno (the
+ * job failed). */
+static int submit(struct loop *l)
+{
+	struct job *j = l->j;
+	const struct sc_ioloop *lp = l->lp;
+	uint64_t t = sc_now_ns();
+	int r;
+
+	for (uint32_t i = 0; i < l->nq; i++)
+		j->queued[i]->submit_ns = t;
+	for (uint32_t i = 0; lp->pace && i < l->nq; i++) {
+		const struct sc_io *q = j->queued[i];
+
+		if (q->op != SC_OP_FSYNC && q->intended_ns >= lp->measure_start_ns &&
+		    t - q->intended_ns > SC_PACE_LATE_NS)
+			j->late_ios++;
+	}
+	r = j->ops->submit(j->eng);
+	if (r < 0) {
+		sc_job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
+		return r;
+	}
+	l->inflight += l->nq;
+	return 0;
+}
+
+/* Grows the per-second series to hold second k: NULL when it cannot. */
+static __attribute__((cold)) struct sc_second *second_grow(struct job *j, uint64_t k)
+{
+	if (k >= UINT32_MAX)
+		return NULL;
+	if (k >= j->capsec) {
+		uint32_t cap = j->capsec ? j->capsec : SECONDS_INITIAL;
+		struct sc_second *s;
+
+		while (cap <= k)
+			cap *= 2;
+		s = realloc(j->sec, (size_t)cap * sizeof(*s));
+		if (!s)
+			return NULL;
+		memset(s + j->capsec, 0, (size_t)(cap - j->capsec) * sizeof(*s));
+		j->sec = s;
+		j->capsec = cap;
+	}
+	j->nsec = (uint32_t)k + 1;
+	return &j->sec[k];
+}
+
+/* Second k of the series, grown to hold it (at most once per doubling,
+ * and not at all for a timed phase: sc_ioloop_reserve_seconds); NULL when it
+ * cannot grow. */
+static inline struct sc_second *second_at(struct job *j, uint64_t k)
+{
+	return k < j->nsec ? &j->sec[k] : second_grow(j, k);
+}
+
+void sc_ioloop_reserve_seconds(struct job *j, uint64_t n)
+{
+	if (n)
+		second_at(j, n - 1);
+	j->nsec = 0;
+}
+
+/* Accounts one completed read or write of len bytes: service latency lat,
+ * completion at now; ignored before measure_start (ramp). */
+static void account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t now,
+		    uint64_t measure_start)
+{
+	struct sc_second *s;
+
+	if (now < measure_start || now - lat < measure_start)
+		return; /* ramp */
+	s = second_at(j, (now - measure_start) / SC_NS_PER_S);
+	sc_hist_record(j->hist[dir], lat);
+	j->bytes[dir] += len;
+	j->ios_done[dir]++;
+	atomic_store_explicit(&j->done_bytes, j->bytes[0] + j->bytes[1], memory_order_relaxed);
+	if (s) {
+		s->bytes[dir] += len;
+		s->ios[dir]++;
+		if (lat > s->max_lat_ns[dir])
+			s->max_lat_ns[dir] = lat;
+	}
+	j->last_ns = now;
+}
+
+/* Open loop: accounts a completed I/O as account does (service time) and
+ * records its response time, from its intended start.  An I/O intended
+ * during the ramp counts in neither, however late it ran. */
+static void account_open(struct job *j, int dir, uint32_t len, const struct sc_io *io,
+			 uint64_t now, uint64_t measure_start)
+{
+	if (io->intended_ns < measure_start)
+		return; /* ramp */
+	account(j, dir, len, now - io->submit_ns, now, measure_start);
+	sc_hist_record(j->hist[SC_HK_RESP_READ + dir], now - io->intended_ns);
+}
+
+
+/* Accounts completed x.  1 when it moved its bytes, 0 when it failed and
+ * the job goes on, -1 when it failed and the job stops. */
+static int complete(struct loop *l, struct sc_io *x, uint64_t now)
+{
+	struct job *j = l->j;
+	const struct sc_ioloop *lp = l->lp;
+	uint32_t want, bytes;
+	int dir;
+
+	if (x->op == SC_OP_FSYNC) {
+		if (x->res >= 0) {
+			j->fsyncs++;
+			return 1;
+		}
+		return -io_failed(j, l->ops, x, 0);
+	}
+	/* every read is checked, ramp included: bad data is bad at any time */
+	if (j->vfy)
+		sc_verifier_done(j->vfy, x->buf, j->iov[x->buf].iov_base,
+				 x->res >= 0 && (uint32_t)x->res == x->len);
+	want = j->slot_want[x->buf];
+	if (x->res < 0 || (uint32_t)x->res < want)
+		return -io_failed(j, l->ops, x, want);
+	if (x->submit_ns < lp->measure_start_ns)
+		return 1; /* ramp */
+	dir = x->op == SC_OP_WRITE ? SC_DIR_WRITE : SC_DIR_READ;
+	bytes = lp->acct_bytes ? lp->acct_bytes : want;
+	if (lp->pace)
+		account_open(j, dir, bytes, x, now, lp->measure_start_ns);
+	else
+		account(j, dir, bytes, now - x->submit_ns, now, lp->measure_start_ns);
+	return 1;
+}
+
+/* Reaps what completed (waits for one unless pacing), frees the slots.
+ * The count, or -errno (the job failed). */
+static int reap(struct loop *l, bool pacing)
+{
+	struct job *j = l->j;
+	const struct sc_ioloop *lp = l->lp;
+	uint32_t ok = 0, failed = 0;
+	uint64_t now;
+	int n = pacing && l->until ? sc_pace_reap(lp->pace, j->ops, j->eng, j->done, l->depth,
+						  lp->deadline_ns)
+				   : -EOPNOTSUPP;
+
+	if (n == -EOPNOTSUPP) {
+		/* no reap_until, or one that cannot time a wait (io_uring
+		 * before Linux 5.11): reap, and poll with sc_pace_sleep */
+		l->until = false;
+		n = j->ops->reap(j->eng, j->done, l->depth, pacing ? 0 : 1);
+	}
+	if (n < 0) {
+		sc_job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
+		return n;
+	}
+	now = sc_now_ns();
+	for (int i = 0; i < n; i++) {
+		struct sc_io *x = j->done[i];
+		int c = complete(l, x, now);
+
+		ok += c > 0;
+		failed += c == 0;
+		j->free_slots[l->nfree++] = x->buf;
+	}
+	l->inflight -= (uint32_t)n;
+	if (l->ops->reaped)
+		l->ops->reaped(j, ok, failed);
+	return n;
+}
+
+void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct sc_ioloop *lp)
+{
+	struct loop l = {.j = j, .ops = ops, .lp = lp, .depth = j->run->io->iodepth,
+			 .until = j->ops->reap_until != NULL};
+	/* the clock is read at the top of a round only for a deadline or a pace */
+	bool timed = lp->deadline_ns || lp->pace;
+
+	for (l.nfree = 0; l.nfree < l.depth; l.nfree++)
+		j->free_slots[l.nfree] = l.nfree;
+	for (;;) {
+		uint64_t now = timed ? sc_now_ns() : 0;
+		bool need_fsync, pacing;
+		int n;
+
+		check_stop(&l, now);
+		need_fsync = fsync_due(&l);
+		l.nq = 0;
+		if (need_fsync) {
+			if (l.inflight == 0)
+				queue_fsync(&l);
+		} else if (!l.stopping) {
+			issue(&l, now);
+		}
+		if (l.nq && submit(&l) < 0)
+			break;
+		/* open loop with a slot free: the schedule, not a completion,
+		 * may be what comes next, so never block in reap */
+		pacing = lp->pace && !l.stopping && !need_fsync && l.nfree > 0 &&
+			 l.issued < lp->budget_bytes;
+		if (l.inflight == 0) {
+			if (l.stopping && !need_fsync)
+				break;
+			if (l.nq == 0 && need_fsync)
+				break; /* cannot queue an fsync on an idle engine */
+			if (pacing)
+				sc_pace_sleep(lp->pace, 0, lp->deadline_ns);
+			else if (ops->idle && ops->idle(j))
+				break;
+			continue;
+		}
+		n = reap(&l, pacing);
+		if (n < 0)
+			break;
+		if (pacing && n == 0 && !l.until)
+			sc_pace_sleep(lp->pace, l.inflight, lp->deadline_ns);
+	}
+}

@@ -1,0 +1,332 @@
+/* run.c -- a phase on this rank: its job threads, their setup and
+ * teardown, the start, stop and results (job.h). */
+#include "job.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine/engine.h"
+#include "job_priv.h"
+#include "pattern.h"
+#include "rundir.h"
+#include "verify.h"
+
+/* Mixed into the phase seed for fault injection's draws. */
+#define INJECT_SEED_SALT 0x1a1ec7edfa017ull
+/* ru_maxrss is in KiB on Linux. */
+#define MAXRSS_UNIT 1024u
+
+static int (*cancel_fn)(void *);
+static void *cancel_arg;
+
+void sc_run_set_cancel(int (*fn)(void *arg), void *arg)
+{
+	cancel_fn = fn;
+	cancel_arg = arg;
+}
+
+bool sc_job_cancelled(void)
+{
+	return cancel_fn && cancel_fn(cancel_arg);
+}
+
+uint64_t sc_peak_rss_bytes(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * MAXRSS_UNIT : 0;
+}
+
+void sc_job_engine_init(struct job *j)
+{
+	const struct sc_io_spec *io = j->run->io;
+	struct sc_io_spec salted = *io;
+
+	j->ops = sc_engine_get(io->engine);
+	if (!io->inject.every && !io->inject.ppm)
+		return;
+	/* its own stream, apart from the offsets' */
+	salted.seed = io->seed ^ INJECT_SEED_SALT;
+	j->inject = (struct sc_inject_state){.inner = j->ops,
+					     .every = io->inject.every,
+					     .ppm = io->inject.ppm,
+					     .errno_val = io->inject.errno_val};
+	sc_pattern_init(&j->inject.rng, &salted, j->run->place.rank, j->index);
+	j->ops = &sc_engine_inject;
+}
+
+int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf)
+{
+	conf->inject = j->ops == &sc_engine_inject ? &j->inject : NULL;
+	return j->ops->create(&j->eng, conf);
+}
+
+/* What each kind of phase does: _setup in sc_run_create (untimed), _run
+ * in the job thread from the common start on. */
+struct workload {
+	int (*setup)(struct job *j, char *err, size_t errlen);
+	void (*run)(struct job *j);
+};
+
+static const struct workload workload_io = {sc_io_job_setup, sc_io_job_run};
+static const struct workload workload_ckpt = {sc_ckpt_job_setup, sc_ckpt_job_run};
+static const struct workload workload_ingest = {sc_ingest_job_setup, sc_ingest_job_run};
+
+static const struct workload *workload_of(const struct sc_run *run)
+{
+	switch (run->plan->phases[run->phase].workload) {
+	case SC_WORKLOAD_CHECKPOINT:
+		return &workload_ckpt;
+	case SC_WORKLOAD_INGEST:
+		return &workload_ingest;
+	default:
+		return &workload_io;
+	}
+}
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+	struct sc_run *run = j->run;
+
+	pthread_mutex_lock(&run->lock);
+	while (!run->released)
+		pthread_cond_wait(&run->cond, &run->lock);
+	pthread_mutex_unlock(&run->lock);
+	/* until the start, in steps: a stop may come first */
+	while (run->released > 0 && !atomic_load(&run->stop) && sc_now_ns() < run->start_ns) {
+		uint64_t step = sc_now_ns() + SC_STOP_POLL_NS;
+
+		sc_sleep_until(step < run->start_ns ? step : run->start_ns);
+	}
+	if (run->released > 0 && !atomic_load(&run->stop)) {
+		j->started_ns = sc_now_ns();
+		j->last_ns = j->started_ns;
+		workload_of(run)->run(j);
+	}
+	atomic_store(&j->finished, 1);
+	return NULL;
+}
+
+int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
+{
+	j->ios = calloc(depth, sizeof(*j->ios));
+	j->done = calloc(depth, sizeof(*j->done));
+	j->queued = calloc(depth, sizeof(*j->queued));
+	j->free_slots = calloc(depth, sizeof(*j->free_slots));
+	j->slot_want = calloc(depth, sizeof(*j->slot_want));
+	j->iov = calloc(depth, sizeof(*j->iov));
+	if (!j->ios || !j->done || !j->queued || !j->free_slots || !j->slot_want || !j->iov)
+		return -ENOMEM;
+	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)depth * bs_bytes))
+		return -ENOMEM;
+	sc_pattern_fill(j->bufmem, (size_t)depth * bs_bytes, j->pat.seed);
+	for (uint32_t i = 0; i < depth; i++) {
+		j->iov[i].iov_base = (char *)j->bufmem + (size_t)i * bs_bytes;
+		j->iov[i].iov_len = bs_bytes;
+		j->ios[i].buf = i;
+		j->ios[i].file = 0;
+		j->free_slots[i] = i;
+	}
+	return 0;
+}
+
+
+static int job_setup(struct job *j, char *err, size_t errlen)
+{
+	j->fd = -1;
+	for (int k = 0; k < SC_HK_COUNT; k++) {
+		j->hist[k] = malloc(sizeof(struct sc_hist));
+		if (!j->hist[k])
+			return -ENOMEM;
+		sc_hist_init(j->hist[k]);
+	}
+	return workload_of(j->run)->setup(j, err, errlen);
+}
+
+static void job_teardown(struct job *j)
+{
+	if (j->eng)
+		j->ops->destroy(j->eng);
+	if (j->fd >= 0)
+		close(j->fd);
+	free(j->ios);
+	free(j->done);
+	free(j->queued);
+	free(j->free_slots);
+	free(j->slot_want);
+	free(j->iov);
+	free(j->bufmem);
+	free(j->sec);
+	for (int k = 0; k < SC_HK_COUNT; k++)
+		free(j->hist[k]);
+	if (j->wl_free)
+		j->wl_free(j->wl);
+	if (j->vfy)
+		sc_verifier_exit(j->vfy);
+	free(j->vfy);
+}
+
+int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phase,
+		  const struct sc_place *place, const struct sc_rundir *dir, char *err,
+		  size_t errlen)
+{
+	struct sc_run *run;
+	int rc = 0;
+
+	err[0] = '\0';
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	run->plan = plan;
+	run->phase = phase;
+	run->place = *place;
+	run->io = &plan->phases[phase].io;
+	run->njobs = run->io->jobs;
+	run->dirfd = dir ? dir->fd : -1;
+	pthread_mutex_init(&run->lock, NULL);
+	pthread_cond_init(&run->cond, NULL);
+	run->jobs = calloc(run->njobs, sizeof(*run->jobs));
+	if (!run->jobs) {
+		rc = -ENOMEM;
+		goto out_destroy;
+	}
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		run->jobs[i].fd = -1;
+		run->jobs[i].run = run;
+		run->jobs[i].index = i;
+	}
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		rc = job_setup(&run->jobs[i], err, errlen);
+		if (rc)
+			goto out_destroy;
+	}
+	/* job threads inherit a mask that blocks every signal: a signal is
+	 * the caller's to handle, and must not interrupt their I/O waits */
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		rc = -pthread_create(&run->jobs[i].thread, NULL, job_main, &run->jobs[i]);
+		if (rc)
+			break;
+		run->jobs[i].thread_started = 1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(err, errlen, "cannot start job thread: %s", strerror(-rc));
+		goto out_destroy;
+	}
+	*out = run;
+	return 0;
+
+out_destroy:
+	if (!err[0])
+		snprintf(err, errlen, "preparing phase %s: %s", plan->phases[phase].name,
+			 strerror(-rc));
+	sc_run_destroy(run);
+	return rc;
+}
+
+int sc_run_start(struct sc_run *run, uint64_t start_ns)
+{
+	pthread_mutex_lock(&run->lock);
+	run->start_ns = start_ns;
+	run->released = 1;
+	pthread_cond_broadcast(&run->cond);
+	pthread_mutex_unlock(&run->lock);
+	return 0;
+}
+
+bool sc_run_done(struct sc_run *run)
+{
+	for (uint32_t i = 0; i < run->njobs; i++)
+		if (!atomic_load(&run->jobs[i].finished))
+			return false;
+	return true;
+}
+
+/* The sum over the run's jobs of the counter at offset off in struct job
+ * (an _Atomic uint64_t the job thread stores to). */
+static uint64_t sum_jobs(struct sc_run *run, size_t off)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < run->njobs; i++)
+		sum += atomic_load_explicit((_Atomic uint64_t *)((char *)&run->jobs[i] + off),
+					    memory_order_relaxed);
+	return sum;
+}
+
+uint64_t sc_run_bytes(struct sc_run *run)
+{
+	return sum_jobs(run, offsetof(struct job, done_bytes));
+}
+
+void sc_run_stop(struct sc_run *run)
+{
+	atomic_store(&run->stop, 1);
+}
+
+uint64_t sc_run_failed_ios(struct sc_run *run)
+{
+	return sum_jobs(run, offsetof(struct job, failed_ios));
+}
+
+bool sc_run_aborted(struct sc_run *run)
+{
+	return atomic_load(&run->aborted) != 0;
+}
+
+static void join_all(struct sc_run *run)
+{
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		if (run->jobs[i].thread_started) {
+			pthread_join(run->jobs[i].thread, NULL);
+			run->jobs[i].thread_started = 0;
+		}
+	}
+}
+
+int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
+{
+	join_all(run);
+	return sc_run_collect(run, out);
+}
+
+const struct sc_hist *sc_run_hist(const struct sc_run *run, int k)
+{
+	return run->hist[k];
+}
+
+void sc_run_destroy(struct sc_run *run)
+{
+	if (!run)
+		return;
+	pthread_mutex_lock(&run->lock);
+	if (!run->released)
+		run->released = -1;
+	pthread_cond_broadcast(&run->cond);
+	pthread_mutex_unlock(&run->lock);
+	if (run->jobs) {
+		join_all(run);
+		for (uint32_t i = 0; i < run->njobs; i++)
+			job_teardown(&run->jobs[i]);
+	}
+	for (int k = 0; k < SC_HK_COUNT; k++)
+		free(run->hist[k]);
+	free(run->jobs);
+	pthread_mutex_destroy(&run->lock);
+	pthread_cond_destroy(&run->cond);
+	free(run);
+}

@@ -1,0 +1,223 @@
+/* io.c -- the fio-like workload: one region of one file (or device) per
+ * job, one access pattern, until runtime or bytes; closed loop, or open
+ * loop at the job's share of rate_iops; optionally every block verified.
+ * It picks each I/O; the I/O loop (ioloop.c) does the rest.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "ioloop.h"
+#include "job_priv.h"
+#include "layout.h"
+#include "pace.h"
+#include "rundir.h"
+
+/* Verify (j->vfy): the next I/O of the pattern at its offset in the file, 1
+ * write or 0 read; or -EBUSY when it would overlap an I/O in flight on the
+ * same block where one of them writes: it is held, and comes first next
+ * time.  Without verify, just the pattern's next I/O. */
+static int next_io(struct job *j, uint64_t *offset)
+{
+	struct sc_verifier *v = j->vfy;
+	int write;
+
+	if (v && v->held) {
+		v->held = false;
+		*offset = v->held_offset;
+		write = v->held_write;
+	} else {
+		write = sc_pattern_next(&j->pat, offset);
+		*offset += j->base;
+	}
+	if (v && !sc_verifier_may_start(v, *offset, write)) {
+		v->held = true;
+		v->held_offset = *offset;
+		v->held_write = write;
+		return -EBUSY;
+	}
+	return write;
+}
+
+/* The next I/O: the pattern's (or the one verify held), a whole block. */
+static int io_next(struct job *j, struct sc_io *x)
+{
+	int write = next_io(j, &x->offset);
+
+	if (write < 0)
+		return write; /* verify: wait for the I/O on that block */
+	x->op = write ? SC_OP_WRITE : SC_OP_READ;
+	x->len = (uint32_t)j->pat.bs_bytes; /* the phase's bs */
+	return (int)x->len;
+}
+
+static const struct sc_ioloop_ops io_ops = {.next = io_next};
+
+void sc_io_job_run(struct job *j)
+{
+	const struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	struct sc_pace pace;
+	struct sc_ioloop lp = {
+		.measure_start_ns = run->start_ns + io->ramp_ns,
+		.budget_bytes = io->runtime_ns ? UINT64_MAX : io->io_bytes,
+		.fsync_every = io->fsync_every,
+		.fsync_when_stopped = true,
+	};
+
+	if (io->runtime_ns)
+		lp.deadline_ns = lp.measure_start_ns + io->runtime_ns;
+	if (io->rate_iops) {
+		if (!sc_pace_init(&pace, io, j->index, run->start_ns))
+			return; /* fewer I/Os per second than jobs: none for this one */
+		lp.pace = &pace;
+	}
+	sc_ioloop_run(j, &io_ops, &lp);
+}
+
+/* The job's file in the run directory: created by the first phase that
+ * uses it, reopened by later ones; never through a symlink.  A descriptor
+ * or -errno. */
+static int job_open_in_run_dir(struct job *j, int flags)
+{
+	char name[64];
+
+	if (j->run->dirfd < 0)
+		return -EBADF; /* the caller did not open the run directory */
+	if (sc_layout_job_name(&j->run->place, j->index, name, sizeof(name)))
+		return -ENAMETOOLONG;
+	/* verify_only: the kept run's file, which must be there */
+	return sc_rundir_openat(j->run->dirfd, name, flags,
+				j->run->io->verify_only ? SC_RUNDIR_OLD : SC_RUNDIR_ANY);
+}
+
+/* verify_only: a kept regular file holds the job's whole region. */
+static int check_kept(struct job *j, char *err, size_t errlen)
+{
+	const struct sc_io_spec *io = j->run->io;
+	struct stat st;
+
+	if (fstat(j->fd, &st) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size >= j->base + io->size_bytes)
+		return 0;
+	snprintf(err, errlen,
+		 "%s holds %llu B but the phase reads up to byte %llu: verify_only reads what "
+		 "the kept run wrote (give the phase the size and jobs that run had)",
+		 j->path, (unsigned long long)st.st_size,
+		 (unsigned long long)(j->base + io->size_bytes));
+	return -EINVAL;
+}
+
+/* Verify: the job's verifier, before anything is laid out or run. */
+static int verify_setup(struct job *j)
+{
+	const struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	bool overlap;
+
+	if (io->verify == SC_VERIFY_NONE)
+		return 0;
+	j->vfy = malloc(sizeof(*j->vfy));
+	if (!j->vfy)
+		return -ENOMEM;
+	/* two I/Os in flight on one block, one of them a write: random
+	 * offsets, or a region of no more blocks than slots */
+	overlap = sc_rw_writes(io->rw) && (sc_rw_random(io->rw) || j->pat.nblocks <= io->iodepth);
+	return sc_verifier_init(j->vfy, sc_verify_run_hash(run->plan->run_id), run->phase,
+				run->place.rank, j->index, io->iodepth, (uint32_t)io->bs_bytes,
+				overlap);
+}
+
+static int job_open(struct job *j, const struct sc_target_spec *t, char *err, size_t errlen)
+{
+	const struct sc_io_spec *io = j->run->io;
+	int flags = O_CLOEXEC | (io->direct ? O_DIRECT : 0);
+	struct stat st;
+	int rc;
+
+	if (io->verify_only)
+		flags |= O_RDONLY; /* a kept run: nothing is created or written */
+	else if (t->kind == SC_TARGET_DIR)
+		flags |= O_RDWR;
+	else /* a file or device in place: writable only when the phase writes */
+		flags |= sc_guard_phase_writes(&j->run->plan->phases[j->run->phase]) ? O_RDWR
+										: O_RDONLY;
+	if (t->kind == SC_TARGET_DIR)
+		j->fd = job_open_in_run_dir(j, flags);
+	else
+		j->fd = open(j->path, flags, 0644);
+	if (j->fd < 0) {
+		rc = t->kind == SC_TARGET_DIR ? j->fd : -errno;
+		j->fd = -1;
+		snprintf(err, errlen, "%s: cannot open%s: %s%s", j->path,
+			 io->direct ? " with O_DIRECT" : "",
+			 t->kind == SC_TARGET_DIR ? sc_rundir_strerror(rc) : strerror(-rc),
+			 io->verify_only && rc == -ENOENT
+				 ? " (verify_only re-reads the files of the kept run named by "
+				   "--run-id: same targets, ranks and jobs)"
+				 : "");
+		return rc;
+	}
+	if (t->kind != SC_TARGET_DIR) { /* the very file or device the guard approved */
+		rc = sc_guard_check_fd(j->fd, t->kind, j->path, err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (io->verify_only)
+		return check_kept(j, err, errlen);
+	if (t->kind != SC_TARGET_DIR || io->rw == SC_RW_WRITE)
+		return 0;
+	if (fstat(j->fd, &st) != 0)
+		return -errno;
+	if ((uint64_t)st.st_size < j->base + io->size_bytes)
+		return sc_lay_out(j, (uint64_t)st.st_size, j->base + io->size_bytes, err, errlen);
+	return 0;
+}
+
+int sc_io_job_setup(struct job *j, char *err, size_t errlen)
+{
+	struct sc_run *run = j->run;
+	const struct sc_io_spec *io = run->io;
+	const struct sc_target_spec *t = &run->plan->targets[run->place.target];
+	uint32_t depth = io->iodepth;
+	struct sc_engine_conf conf;
+	int rc;
+
+	rc = sc_layout_job_file(run->plan, &run->place, run->phase, j->index, j->path,
+				sizeof(j->path), &j->base);
+	if (rc) {
+		snprintf(err, errlen, "job file name too long under %s", t->path);
+		return rc;
+	}
+	sc_pattern_init(&j->pat, io, run->place.rank, j->index);
+	rc = verify_setup(j);
+	if (rc)
+		return rc;
+	if (sc_engine_uses_files(io->engine)) {
+		rc = job_open(j, t, err, errlen);
+		if (rc)
+			return rc;
+	}
+	rc = sc_job_alloc(j, depth, io->bs_bytes);
+	if (rc)
+		return rc;
+	/* the series of a timed phase, grown now rather than while it runs */
+	if (io->runtime_ns)
+		sc_ioloop_reserve_seconds(j, (io->runtime_ns + SC_NS_PER_S - 1) / SC_NS_PER_S + 2);
+	sc_job_engine_init(j);
+	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,
+				       .bufs = j->iov, .nbufs = depth};
+	rc = sc_job_engine_create(j, &conf);
+	if (rc) {
+		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, j->path,
+			 strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
