@@ -192,20 +192,8 @@ static int add_seconds(const struct sc_run *run, uint32_t nsec, struct sc_rank_r
 	if (!out->seconds)
 		return -ENOMEM;
 	out->nseconds = nsec;
-	for (uint32_t i = 0; i < run->njobs; i++) {
-		const struct job *j = &run->jobs[i];
-
-		for (uint32_t k = 0; k < j->nsec; k++) {
-			struct sc_second *o = &out->seconds[k];
-
-			for (int d = 0; d < SC_DIR_COUNT; d++) {
-				o->bytes[d] += j->sec[k].bytes[d];
-				o->ios[d] += j->sec[k].ios[d];
-				if (j->sec[k].max_lat_ns[d] > o->max_lat_ns[d])
-					o->max_lat_ns[d] = j->sec[k].max_lat_ns[d];
-			}
-		}
-	}
+	for (uint32_t i = 0; i < run->njobs; i++)
+		sc_seconds_add(out->seconds, run->jobs[i].sec, run->jobs[i].nsec);
 	return 0;
 }
 

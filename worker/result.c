@@ -81,3 +81,15 @@ const char *sc_errno_name(int err, char *buf, size_t len)
 		snprintf(buf, len, "E%d", err);
 	return buf;
 }
+
+void sc_seconds_add(struct sc_second *dst, const struct sc_second *src, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		for (int d = 0; d < SC_DIR_COUNT; d++) {
+			dst[k].bytes[d] += src[k].bytes[d];
+			dst[k].ios[d] += src[k].ios[d];
+			if (src[k].max_lat_ns[d] > dst[k].max_lat_ns[d])
+				dst[k].max_lat_ns[d] = src[k].max_lat_ns[d];
+		}
+	}
+}

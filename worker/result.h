@@ -85,6 +85,10 @@ struct sc_second {
 	uint64_t max_lat_ns[SC_DIR_COUNT];
 };
 
+/* Adds the n seconds of src into dst, second by second: bytes and ios
+ * summed, the larger max_lat_ns kept.  dst holds at least n entries. */
+void sc_seconds_add(struct sc_second *dst, const struct sc_second *src, uint32_t n);
+
 /* One rank's phase, as gathered at rank 0.  Times are nanoseconds on rank
  * 0's clock relative to the phase's common start instant. */
 struct sc_rank_result {

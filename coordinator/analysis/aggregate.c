@@ -296,18 +296,8 @@ static int build_seconds(const struct sc_phase_record *rec, struct sc_phase_figu
 	for (uint32_t i = 0; i < rec->nranks; i++) {
 		const struct sc_rank_result *r = &rec->ranks[i];
 
-		if (!r->seconds)
-			continue;
-		for (uint32_t k = 0; k < r->nseconds; k++) {
-			struct sc_second *c = &f->seconds[k];
-
-			for (int d = 0; d < SC_DIR_COUNT; d++) {
-				c->bytes[d] += r->seconds[k].bytes[d];
-				c->ios[d] += r->seconds[k].ios[d];
-				if (r->seconds[k].max_lat_ns[d] > c->max_lat_ns[d])
-					c->max_lat_ns[d] = r->seconds[k].max_lat_ns[d];
-			}
-		}
+		if (r->seconds)
+			sc_seconds_add(f->seconds, r->seconds, r->nseconds);
 	}
 	return 0;
 }
