@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "histogram.h"
-#include "job.h"
+#include "run.h"
 #include "result.h"
 #include "units.h"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "codec.h"
-#include "job.h"
+#include "run.h"
 #include "layout.h"
 #include "rundir.h"
 #include "cli.h"

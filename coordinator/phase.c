@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "codec.h"
-#include "job.h"
+#include "run.h"
 #include "units.h"
 #include "cli.h"
 #include "deadline.h"

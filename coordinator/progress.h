@@ -7,7 +7,7 @@
 
 #include "plan.h"
 #include "result.h"
-#include "job.h"
+#include "run.h"
 #include "analysis/aggregate.h"
 
 void sc_progress_header(FILE *f);

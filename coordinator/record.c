@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "job.h"
+#include "run.h"
 #include "units.h"
 #include "analysis/aggregate.h"
 #include "progress.h"

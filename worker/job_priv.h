@@ -13,7 +13,7 @@
 
 #include "engine/engine.h"
 #include "histogram.h"
-#include "job.h"
+#include "run.h"
 #include "pattern.h"
 #include "units.h"
 #include "verify.h"

@@ -1,6 +1,6 @@
 /* run.c -- a phase on this rank: its job threads, their setup and
- * teardown, the start, stop and results (job.h). */
-#include "job.h"
+ * teardown, the start, stop and results (run.h). */
+#include "run.h"
 
 #include <errno.h>
 #include <pthread.h>

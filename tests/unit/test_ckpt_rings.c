@@ -20,7 +20,7 @@
 #include "check.h"
 #include "ckpt_model.h"
 #include "engine/engine.h"
-#include "job.h"
+#include "run.h"
 #include "layout.h"
 #include "plan.h"
 #include "rundir.h"

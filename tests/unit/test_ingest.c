@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "job.h"
+#include "run.h"
 #include "layout.h"
 #include "plan.h"
 #include "rundir.h"

@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "histogram.h"
-#include "job.h"
+#include "run.h"
 #include "layout.h"
 #include "pattern.h"
 #include "plan.h"

@@ -16,7 +16,7 @@
 #include "config/config.h"
 #include "codec.h"
 #include "check.h"
-#include "job.h"
+#include "run.h"
 #include "layout.h"
 #include "plan.h"
 #include "rundir.h"

@@ -1,12 +1,12 @@
-/* job.h -- runs one phase on this rank: job threads, each with an engine
+/* run.h -- runs one phase on this rank: job threads, each with an engine
  * (run.c; the workloads in workload/, their one I/O loop in ioloop.c).
  *
  * Lifecycle: _create (opens files, lays out missing data, allocates, starts
  * threads that wait) -> _start (threads begin at an instant) -> poll _done /
  * _bytes, maybe _stop -> _finish (joins, fills the result) -> _destroy.
  */
-#ifndef SC_JOB_H
-#define SC_JOB_H
+#ifndef SC_RUN_H
+#define SC_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
