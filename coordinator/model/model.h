@@ -24,7 +24,7 @@
  * and the caller keeps them. */
 struct sc_model_drive {
 	uint32_t nckpts;
-	const uint64_t *bytes;  /* bytes written in checkpoint c (> 0 when
+	const uint64_t *bytes;	/* bytes written in checkpoint c (> 0 when
 				 * the model rescales to bytes_per_drive) */
 	const uint64_t *dur_ns; /* time drive took for checkpoint c */
 };
@@ -32,28 +32,28 @@ struct sc_model_drive {
 /* What a cluster checkpoint is projected from. */
 struct sc_model_ckpt_in {
 	const struct sc_model_drive *drives; /* the S measured drives */
-	uint32_t ndrives;                    /* S >= 1 */
-	uint32_t nodes;                      /* N >= 1 */
-	uint32_t drives_per_node;            /* D >= 1 */
-	uint64_t bytes_per_drive; /* bytes each of the N x D drives writes per
-				   * checkpoint at the projected scale; 0 =
-				   * take the measured times as they are */
-	uint32_t trials;          /* resamples; 0 = SC_MODEL_TRIALS_DEFAULT */
-	uint64_t seed;            /* same input and seed, same output */
+	uint32_t ndrives;		     /* S >= 1 */
+	uint32_t nodes;			     /* N >= 1 */
+	uint32_t drives_per_node;	     /* D >= 1 */
+	/* Bytes each of the N x D drives writes per checkpoint at the
+	 * projected scale; 0 = take the measured times as they are. */
+	uint64_t bytes_per_drive;
+	uint32_t trials; /* resamples; 0 = SC_MODEL_TRIALS_DEFAULT */
+	uint64_t seed;	 /* same input and seed, same output */
 };
 
 /* The projected cluster checkpoint time. */
 struct sc_model_ckpt {
-	double mean_ns;         /* E[max over the N x D drives] */
-	double p90_ns;          /* its 90th percentile (nearest rank) */
-	double max_sample_ns;   /* the slowest measured sample (rescaled): no
+	double mean_ns;		/* E[max over the N x D drives] */
+	double p90_ns;		/* its 90th percentile (nearest rank) */
+	double max_sample_ns;	/* the slowest measured sample (rescaled): no
 				 * projection can exceed it */
-	uint64_t nsamples;      /* distinct samples: checkpoints over all
+	uint64_t nsamples;	/* distinct samples: checkpoints over all
 				 * measured drives */
 	uint64_t ndrives_total; /* N x D */
-	bool beyond_samples;    /* N x D > SC_MODEL_SUPPORT_RATIO x nsamples:
+	bool beyond_samples;	/* N x D > SC_MODEL_SUPPORT_RATIO x nsamples:
 				 * the caller must say so */
-	uint32_t trials;        /* resamples drawn */
+	uint32_t trials;	/* resamples drawn */
 };
 
 /* Projects the time of one synchronous checkpoint of N nodes x D drives:
@@ -77,7 +77,7 @@ int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out);
 struct sc_model_policy_in {
 	uint64_t ckpt_ns;      /* delta: one cluster checkpoint, > 0 */
 	uint64_t node_mtbf_ns; /* mean time between failures of one node */
-	uint32_t nodes;        /* N >= 1 */
+	uint32_t nodes;	       /* N >= 1 */
 	uint64_t restart_ns;   /* R: restart after a failure (may be 0) */
 };
 
@@ -113,11 +113,11 @@ int sc_model_stall(double p_node, uint64_t nodes, double *p_step);
 /* Endurance at a checkpoint cadence. */
 struct sc_model_endurance_in {
 	uint64_t bytes_per_drive; /* written to each drive per checkpoint */
-	uint64_t interval_ns;     /* start to start of checkpoints (the
+	uint64_t interval_ns;	  /* start to start of checkpoints (the
 				   * policy's period_ns), > 0 */
 	uint64_t capacity_bytes;  /* the drive's, > 0 */
-	double dwpd;              /* rated drive writes per day, > 0 */
-	double warranty_years;    /* the rating's term, > 0 */
+	double dwpd;		  /* rated drive writes per day, > 0 */
+	double warranty_years;	  /* the rating's term, > 0 */
 };
 
 /* writes_per_day = (1 day / interval) * bytes_per_drive / capacity
@@ -139,12 +139,12 @@ struct sc_model_sizing_in {
 	const struct sc_model_drive *drives; /* measured drives, as for
 					      * sc_model_ckpt */
 	uint32_t ndrives;
-	uint32_t nodes;            /* N >= 1 */
-	uint64_t bytes_per_node;   /* one node's checkpoint bytes, > 0, spread
-				    * evenly (rounded up) over its D drives */
-	uint64_t node_mtbf_ns;     /* as for sc_model_policy */
+	uint32_t nodes;		 /* N >= 1 */
+	uint64_t bytes_per_node; /* one node's checkpoint bytes, > 0, spread
+				  * evenly (rounded up) over its D drives */
+	uint64_t node_mtbf_ns;	 /* as for sc_model_policy */
 	uint64_t restart_ns;
-	double overhead_target;    /* largest 1 - goodput allowed, in (0, 1) */
+	double overhead_target;	      /* largest 1 - goodput allowed, in (0, 1) */
 	uint32_t max_drives_per_node; /* search bound, >= 1 */
 	uint32_t trials;
 	uint64_t seed;

@@ -9,18 +9,18 @@
 static int size_at(const struct sc_model_sizing_in *in, uint32_t d, struct sc_model_sizing *out)
 {
 	struct sc_model_ckpt_in ck = {
-		.drives = in->drives,
-		.ndrives = in->ndrives,
-		.nodes = in->nodes,
-		.drives_per_node = d,
-		.bytes_per_drive = in->bytes_per_node / d + (in->bytes_per_node % d != 0),
-		.trials = in->trials,
-		.seed = in->seed,
+	    .drives = in->drives,
+	    .ndrives = in->ndrives,
+	    .nodes = in->nodes,
+	    .drives_per_node = d,
+	    .bytes_per_drive = in->bytes_per_node / d + (in->bytes_per_node % d != 0),
+	    .trials = in->trials,
+	    .seed = in->seed,
 	};
 	struct sc_model_policy_in pol = {
-		.node_mtbf_ns = in->node_mtbf_ns,
-		.nodes = in->nodes,
-		.restart_ns = in->restart_ns,
+	    .node_mtbf_ns = in->node_mtbf_ns,
+	    .nodes = in->nodes,
+	    .restart_ns = in->restart_ns,
 	};
 	int ret = sc_model_ckpt(&ck, &out->ckpt);
 

@@ -11,8 +11,8 @@
 
 /* splitmix64 (Steele, Lea, Flood 2014): one 64-bit state, full period. */
 #define SPLITMIX_GAMMA 0x9e3779b97f4a7c15ull
-#define SPLITMIX_MUL1 0xbf58476d1ce4e5b9ull
-#define SPLITMIX_MUL2 0x94d049bb133111ebull
+#define SPLITMIX_MUL1  0xbf58476d1ce4e5b9ull
+#define SPLITMIX_MUL2  0x94d049bb133111ebull
 
 /* Bits of a double's mantissa, for a uniform draw. */
 #define MANTISSA_BITS 53
@@ -70,8 +70,7 @@ static int check_in(const struct sc_model_ckpt_in *in, uint32_t *longest, uint64
 }
 
 /* Drive dr's time at aligned index c of longest, rescaled to bpd bytes. */
-static double sample_ns(const struct sc_model_drive *dr, uint32_t c, uint32_t longest,
-			uint64_t bpd)
+static double sample_ns(const struct sc_model_drive *dr, uint32_t c, uint32_t longest, uint64_t bpd)
 {
 	uint32_t i = (uint32_t)((uint64_t)c * dr->nckpts / longest);
 
@@ -148,8 +147,8 @@ int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)
 	out->p90_ns = maxima[rank ? rank - 1 : 0];
 	out->max_sample_ns = 0;
 	for (uint32_t c = 0; c < longest; c++)
-		out->max_sample_ns = fmax(out->max_sample_ns,
-					  rows[(size_t)c * in->ndrives + in->ndrives - 1]);
+		out->max_sample_ns =
+		    fmax(out->max_sample_ns, rows[(size_t)c * in->ndrives + in->ndrives - 1]);
 	out->nsamples = nsamples;
 	out->ndrives_total = (uint64_t)in->nodes * in->drives_per_node;
 	out->beyond_samples = out->ndrives_total > SC_MODEL_SUPPORT_RATIO * nsamples;

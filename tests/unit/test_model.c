@@ -9,7 +9,7 @@
 #include "model/model.h"
 
 #define NS_PER_S 1000000000ull
-#define GB 1000000000ull
+#define GB	 1000000000ull
 
 /* Samples that stand for an exponential distribution: its quantiles. */
 #define EXP_SAMPLES 100000u
@@ -54,8 +54,11 @@ static void test_order_statistics(void)
 		dur[i] = (uint64_t)(-EXP_MEAN_NS * log1p(-(i + 0.5) / EXP_SAMPLES));
 	d = one_ckpt_drives(EXP_SAMPLES, NULL, dur);
 	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
-		struct sc_model_ckpt_in in = {.drives = d, .ndrives = EXP_SAMPLES,
-					      .nodes = ns[i], .drives_per_node = 1, .seed = 42};
+		struct sc_model_ckpt_in in = {.drives = d,
+					      .ndrives = EXP_SAMPLES,
+					      .nodes = ns[i],
+					      .drives_per_node = 1,
+					      .seed = 42};
 		struct sc_model_ckpt out;
 		double want = harmonic(ns[i]) * EXP_MEAN_NS;
 
@@ -71,13 +74,13 @@ static void test_order_statistics(void)
 	for (uint32_t i = 0; i < EXP_SAMPLES; i++)
 		dur[i] = 7 * NS_PER_S;
 	for (uint32_t n = 1; n <= 4096; n *= 8) {
-		struct sc_model_ckpt_in in = {.drives = d, .ndrives = 50, .nodes = n,
-					      .drives_per_node = 8, .seed = 1};
+		struct sc_model_ckpt_in in = {
+		    .drives = d, .ndrives = 50, .nodes = n, .drives_per_node = 8, .seed = 1};
 		struct sc_model_ckpt out;
 
 		CHECK(sc_model_ckpt(&in, &out) == 0, "constant N=%u", n);
-		CHECK(out.mean_ns == 7e9 && out.p90_ns == 7e9, "constant N=%u: mean %.17g p90 %.17g",
-		      n, out.mean_ns, out.p90_ns);
+		CHECK(out.mean_ns == 7e9 && out.p90_ns == 7e9,
+		      "constant N=%u: mean %.17g p90 %.17g", n, out.mean_ns, out.p90_ns);
 	}
 	free(d);
 	free(dur);
@@ -97,13 +100,13 @@ static void test_series_and_scale(void)
 	for (uint32_t i = 0; i < S; i++) {
 		dur[2 * i] = 1 * NS_PER_S;
 		dur[2 * i + 1] = 3 * NS_PER_S;
-		bytes[2 * i] = 1 * GB;       /* 1 GB in 1 s: 1 GB/s */
-		bytes[2 * i + 1] = 3 * GB;   /* 3 GB in 3 s: 1 GB/s */
-		d[i] = (struct sc_model_drive){.nckpts = 2, .bytes = &bytes[2 * i],
-					       .dur_ns = &dur[2 * i]};
+		bytes[2 * i] = 1 * GB;	   /* 1 GB in 1 s: 1 GB/s */
+		bytes[2 * i + 1] = 3 * GB; /* 3 GB in 3 s: 1 GB/s */
+		d[i] = (struct sc_model_drive){
+		    .nckpts = 2, .bytes = &bytes[2 * i], .dur_ns = &dur[2 * i]};
 	}
-	struct sc_model_ckpt_in in = {.drives = d, .ndrives = S, .nodes = 64,
-				      .drives_per_node = 1, .seed = 9};
+	struct sc_model_ckpt_in in = {
+	    .drives = d, .ndrives = S, .nodes = 64, .drives_per_node = 1, .seed = 9};
 	CHECK(sc_model_ckpt(&in, &out) == 0, "series");
 	CHECK(rel_close(out.mean_ns, 2e9, 0.03), "series kept together: mean %.4g, want 2e9",
 	      out.mean_ns);
@@ -136,14 +139,18 @@ static void test_seed(void)
 	for (uint32_t i = 0; i < S; i++)
 		dur[i] = NS_PER_S + (uint64_t)i * i * 1000;
 	d = one_ckpt_drives(S, NULL, dur);
-	struct sc_model_ckpt_in in = {.drives = d, .ndrives = S, .nodes = 16,
-				      .drives_per_node = 4, .trials = 5000, .seed = 1234};
+	struct sc_model_ckpt_in in = {.drives = d,
+				      .ndrives = S,
+				      .nodes = 16,
+				      .drives_per_node = 4,
+				      .trials = 5000,
+				      .seed = 1234};
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0xff, sizeof(b));
 	CHECK(sc_model_ckpt(&in, &a) == 0 && sc_model_ckpt(&in, &b) == 0, "seed runs");
 	CHECK(a.mean_ns == b.mean_ns && a.p90_ns == b.p90_ns && a.trials == b.trials,
-	      "same seed: mean %.17g vs %.17g, p90 %.17g vs %.17g", a.mean_ns, b.mean_ns,
-	      a.p90_ns, b.p90_ns);
+	      "same seed: mean %.17g vs %.17g, p90 %.17g vs %.17g", a.mean_ns, b.mean_ns, a.p90_ns,
+	      b.p90_ns);
 	in.seed = 4321;
 	CHECK(sc_model_ckpt(&in, &c) == 0 && c.mean_ns != a.mean_ns, "another seed, same mean");
 	free(d);
@@ -156,8 +163,10 @@ static void test_seed(void)
  *   goodput = 1 - 0.0476190476 - 0.0625 = 0.8898809524 */
 static void test_policy(void)
 {
-	struct sc_model_policy_in in = {.ckpt_ns = 50 * NS_PER_S, .node_mtbf_ns = 80000 * NS_PER_S,
-					.nodes = 8, .restart_ns = 100 * NS_PER_S};
+	struct sc_model_policy_in in = {.ckpt_ns = 50 * NS_PER_S,
+					.node_mtbf_ns = 80000 * NS_PER_S,
+					.nodes = 8,
+					.restart_ns = 100 * NS_PER_S};
 	struct sc_model_policy p;
 
 	CHECK(sc_model_policy(&in, &p) == 0, "policy");
@@ -184,13 +193,13 @@ static void test_stall(void)
 		uint64_t n;
 		double want;
 	} cases[] = {
-		{1e-9, 4096, 4.096e-6 - 4096.0 * 4095 / 2 * 1e-18 + 4096.0 * 4095 * 4094 / 6 * 1e-27},
-		{0.01, 8, 1 - 0.9227446944279201}, /* 0.99^8 */
-		{0.5, 1, 0.5},
-		{0.5, 2, 0.75},
-		{0, 4096, 0},
-		{1, 3, 1},
-		{1e-15, 1000000, 1e-9 - 1e6 * (1e6 - 1) / 2 * 1e-30},
+	    {1e-9, 4096, 4.096e-6 - 4096.0 * 4095 / 2 * 1e-18 + 4096.0 * 4095 * 4094 / 6 * 1e-27},
+	    {0.01, 8, 1 - 0.9227446944279201}, /* 0.99^8 */
+	    {0.5, 1, 0.5},
+	    {0.5, 2, 0.75},
+	    {0, 4096, 0},
+	    {1, 3, 1},
+	    {1e-15, 1000000, 1e-9 - 1e6 * (1e6 - 1) / 2 * 1e-30},
 	};
 	double got;
 
@@ -209,7 +218,8 @@ static void test_endurance(void)
 	struct sc_model_endurance_in in = {.bytes_per_drive = 100000000000ull,
 					   .interval_ns = 3600 * NS_PER_S,
 					   .capacity_bytes = 1000000000000ull,
-					   .dwpd = 1, .warranty_years = 5};
+					   .dwpd = 1,
+					   .warranty_years = 5};
 	struct sc_model_endurance e;
 
 	CHECK(sc_model_endurance(&in, &e) == 0, "endurance");
@@ -235,10 +245,13 @@ static void test_sizing(void)
 	for (uint32_t i = 0; i < S; i++)
 		dur[i] = NS_PER_S, bytes[i] = GB;
 	d = one_ckpt_drives(S, bytes, dur);
-	struct sc_model_sizing_in in = {.drives = d, .ndrives = S, .nodes = 8,
+	struct sc_model_sizing_in in = {.drives = d,
+					.ndrives = S,
+					.nodes = 8,
 					.bytes_per_node = 800000000000ull,
 					.node_mtbf_ns = 8000000 * NS_PER_S,
-					.overhead_target = 0.025, .max_drives_per_node = 16,
+					.overhead_target = 0.025,
+					.max_drives_per_node = 16,
 					.seed = 5};
 	CHECK(sc_model_size(&in, &out) == 0, "sizing");
 	CHECK(out.drives_per_node == 3, "drives per node %u, want 3", out.drives_per_node);
@@ -280,23 +293,32 @@ static void test_bad_input(void)
 	CHECK(sc_model_ckpt(NULL, &out) == -EINVAL, "in NULL");
 	CHECK(out.trials == 0x5a5a5a5a, "out written on error");
 	CHECK(sc_model_policy(&(struct sc_model_policy_in){.ckpt_ns = 1, .node_mtbf_ns = 1},
-			      &pol) == -EINVAL, "policy N = 0");
-	CHECK(sc_model_policy(&(struct sc_model_policy_in){.node_mtbf_ns = 1, .nodes = 1},
-			      &pol) == -EINVAL, "policy delta = 0");
+			      &pol) == -EINVAL,
+	      "policy N = 0");
+	CHECK(sc_model_policy(&(struct sc_model_policy_in){.node_mtbf_ns = 1, .nodes = 1}, &pol) ==
+		  -EINVAL,
+	      "policy delta = 0");
 	CHECK(sc_model_stall(NAN, 8, &p) == -EINVAL && p == -1, "stall NaN");
 	CHECK(sc_model_stall(1.5, 8, &p) == -EINVAL, "stall p > 1");
 	CHECK(sc_model_stall(-0.1, 8, &p) == -EINVAL, "stall p < 0");
 	CHECK(sc_model_stall(0.1, 0, &p) == -EINVAL, "stall N = 0");
-	struct sc_model_endurance_in en = {.bytes_per_drive = 1, .interval_ns = 1,
-					   .capacity_bytes = 1, .dwpd = NAN, .warranty_years = 5};
+	struct sc_model_endurance_in en = {.bytes_per_drive = 1,
+					   .interval_ns = 1,
+					   .capacity_bytes = 1,
+					   .dwpd = NAN,
+					   .warranty_years = 5};
 	CHECK(sc_model_endurance(&en, &e) == -EINVAL, "endurance dwpd NaN");
 	en.dwpd = 1, en.warranty_years = INFINITY;
 	CHECK(sc_model_endurance(&en, &e) == -EINVAL, "endurance warranty infinite");
 	en.warranty_years = 5, en.interval_ns = 0;
 	CHECK(sc_model_endurance(&en, &e) == -EINVAL, "endurance interval 0");
-	struct sc_model_sizing_in si = {.drives = d, .ndrives = 1, .nodes = 1,
-					.bytes_per_node = 1, .node_mtbf_ns = 1,
-					.overhead_target = NAN, .max_drives_per_node = 4};
+	struct sc_model_sizing_in si = {.drives = d,
+					.ndrives = 1,
+					.nodes = 1,
+					.bytes_per_node = 1,
+					.node_mtbf_ns = 1,
+					.overhead_target = NAN,
+					.max_drives_per_node = 4};
 	CHECK(sc_model_size(&si, &sz) == -EINVAL, "sizing target NaN");
 	si.overhead_target = 1;
 	CHECK(sc_model_size(&si, &sz) == -EINVAL, "sizing target 1");
