@@ -1,0 +1,168 @@
+/* model.h -- the cluster model's arithmetic: stragglers by resampling,
+ * Young/Daly checkpoint policy, tail at scale, endurance, sizing.
+ *
+ * Pure functions: no MPI, no I/O, no globals.  Every function checks its
+ * inputs and returns 0 or -EINVAL (a count of 0, no samples, NaN, a share
+ * outside [0, 1]); -ENOMEM only where it says so.  Nothing is written to
+ * *out unless the return is 0.  Times are ns, sizes bytes.
+ */
+#ifndef SC_MODEL_H
+#define SC_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Trials of the resampling when the caller asks for 0. */
+#define SC_MODEL_TRIALS_DEFAULT 20000u
+
+/* The samples support N x D drives up to this many times the number of
+ * distinct samples; beyond it the answer rests on the tail assumption. */
+#define SC_MODEL_SUPPORT_RATIO 20u
+
+/* One measured drive (target): per checkpoint, in the order written, the
+ * bytes it wrote and the time it took.  Both arrays hold nckpts entries,
+ * and the caller keeps them. */
+struct sc_model_drive {
+	uint32_t nckpts;
+	const uint64_t *bytes;	/* bytes written in checkpoint c (> 0 when
+				 * the model rescales to bytes_per_drive) */
+	const uint64_t *dur_ns; /* time drive took for checkpoint c */
+};
+
+/* What a cluster checkpoint is projected from. */
+struct sc_model_ckpt_in {
+	const struct sc_model_drive *drives; /* the S measured drives */
+	uint32_t ndrives;		     /* S >= 1 */
+	uint32_t nodes;			     /* N >= 1 */
+	uint32_t drives_per_node;	     /* D >= 1 */
+	/* Bytes each of the N x D drives writes per checkpoint at the
+	 * projected scale; 0 = take the measured times as they are. */
+	uint64_t bytes_per_drive;
+	uint32_t trials; /* resamples; 0 = SC_MODEL_TRIALS_DEFAULT */
+	uint64_t seed;	 /* same input and seed, same output */
+};
+
+/* The projected cluster checkpoint time. */
+struct sc_model_ckpt {
+	double mean_ns;		/* E[max over the N x D drives] */
+	double p90_ns;		/* its 90th percentile (nearest rank) */
+	double max_sample_ns;	/* the slowest measured sample (rescaled): no
+				 * projection can exceed it */
+	uint64_t nsamples;	/* distinct samples: checkpoints over all
+				 * measured drives */
+	uint64_t ndrives_total; /* N x D */
+	bool beyond_samples;	/* N x D > SC_MODEL_SUPPORT_RATIO x nsamples:
+				 * the caller must say so */
+	uint32_t trials;	/* resamples drawn */
+};
+
+/* Projects the time of one synchronous checkpoint of N nodes x D drives:
+ * the slowest of the N x D drives.  Each drive of the cluster is one of
+ * the S measured drives drawn with replacement, and brings its whole
+ * series: in a trial one checkpoint index c is drawn and every drawn drive
+ * takes its own time at c (so a drive that slows as it fills stays slow,
+ * and all drives are at the same fill together).  Series of different
+ * lengths are aligned by position: with L the longest series, drive d at
+ * index c uses its checkpoint floor(c * nckpts_d / L).  A sample's time is
+ * dur_ns, or dur_ns * bytes_per_drive / bytes when bytes_per_drive > 0
+ * (the drive's measured throughput at that checkpoint).
+ * The max of K draws is drawn directly from its exact distribution over
+ * the sorted samples (P(max <= x_(j)) = (j/S)^K), which equals drawing K
+ * drives and taking the slowest, at a cost independent of K.
+ * Returns 0, -EINVAL (no drives, a drive without checkpoints, N or D = 0,
+ * bytes 0 with bytes_per_drive > 0, NULL arrays), -ENOMEM. */
+int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out);
+
+/* Checkpoint policy for one cluster size. */
+struct sc_model_policy_in {
+	uint64_t ckpt_ns;      /* delta: one cluster checkpoint, > 0 */
+	uint64_t node_mtbf_ns; /* mean time between failures of one node */
+	uint32_t nodes;	       /* N >= 1 */
+	uint64_t restart_ns;   /* R: restart after a failure (may be 0) */
+};
+
+/* Young/Daly, first order (delta and R small against M):
+ *   M           = node MTBF / N
+ *   tau         = sqrt(2 * delta * M)        compute time between checkpoints
+ *   period      = tau + delta                one compute-then-write cycle
+ *   write_share = delta / (tau + delta)
+ *   lost_share  = (tau + delta) / (2 M) + R / M
+ *                 (a failure loses half a period on average, plus R)
+ *   goodput     = 1 - write_share - lost_share, at least 0
+ * outside_first_order is set when period >= M, where the approximation no
+ * longer holds (the figures are still given). */
+struct sc_model_policy {
+	double mtbf_ns; /* M, the cluster's */
+	double tau_ns;
+	double period_ns;
+	double write_share;
+	double lost_share;
+	double goodput;
+	bool outside_first_order;
+};
+
+/* Returns 0, or -EINVAL (ckpt_ns or node_mtbf_ns 0, nodes 0). */
+int sc_model_policy(const struct sc_model_policy_in *in, struct sc_model_policy *out);
+
+/* Tail at scale: a step waits for the slowest of N nodes, so with p_node
+ * the chance one node stalls a step, P(step stalled) = 1 - (1 - p_node)^N,
+ * computed as -expm1(N * log1p(-p_node)) so tiny p and huge N keep their
+ * digits.  Returns 0, or -EINVAL (nodes 0, p_node NaN or outside [0, 1]). */
+int sc_model_stall(double p_node, uint64_t nodes, double *p_step);
+
+/* Endurance at a checkpoint cadence. */
+struct sc_model_endurance_in {
+	uint64_t bytes_per_drive; /* written to each drive per checkpoint */
+	uint64_t interval_ns;	  /* start to start of checkpoints (the
+				   * policy's period_ns), > 0 */
+	uint64_t capacity_bytes;  /* the drive's, > 0 */
+	double dwpd;		  /* rated drive writes per day, > 0 */
+	double warranty_years;	  /* the rating's term, > 0 */
+};
+
+/* writes_per_day = (1 day / interval) * bytes_per_drive / capacity
+ * years        = dwpd * warranty_years / writes_per_day
+ *                (the rating allows dwpd x 365 x warranty drive writes;
+ *                 checkpoints use writes_per_day x 365 a year; infinite
+ *                 when nothing is written) */
+struct sc_model_endurance {
+	double writes_per_day;
+	double years;
+};
+
+/* Returns 0, or -EINVAL (a zero interval or capacity, dwpd or warranty
+ * NaN, infinite or <= 0). */
+int sc_model_endurance(const struct sc_model_endurance_in *in, struct sc_model_endurance *out);
+
+/* Sizing: drives per node for a checkpoint overhead target. */
+struct sc_model_sizing_in {
+	const struct sc_model_drive *drives; /* measured drives, as for
+					      * sc_model_ckpt */
+	uint32_t ndrives;
+	uint32_t nodes;		 /* N >= 1 */
+	uint64_t bytes_per_node; /* one node's checkpoint bytes, > 0, spread
+				  * evenly (rounded up) over its D drives */
+	uint64_t node_mtbf_ns;	 /* as for sc_model_policy */
+	uint64_t restart_ns;
+	double overhead_target;	      /* largest 1 - goodput allowed, in (0, 1) */
+	uint32_t max_drives_per_node; /* search bound, >= 1 */
+	uint32_t trials;
+	uint64_t seed;
+};
+
+/* The smallest D in 1..max_drives_per_node whose overhead, 1 - goodput of
+ * sc_model_policy with delta = sc_model_ckpt's mean_ns at N x D drives,
+ * is at most overhead_target.  When none is, drives_per_node is 0 and
+ * ckpt/policy/overhead describe D = max_drives_per_node. */
+struct sc_model_sizing {
+	uint32_t drives_per_node;
+	double overhead;
+	struct sc_model_ckpt ckpt;
+	struct sc_model_policy policy;
+};
+
+/* Returns 0, -EINVAL (as sc_model_ckpt and sc_model_policy, or the target
+ * NaN or outside (0, 1), a zero bound or bytes_per_node), -ENOMEM. */
+int sc_model_size(const struct sc_model_sizing_in *in, struct sc_model_sizing *out);
+
+#endif
