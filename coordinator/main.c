@@ -275,14 +275,14 @@ static int run_without_mpi(const struct sc_cli *cli)
 /* Every rank: rank 0's plan reaches every rank, and each finds its place.
  * 0 or an exit status (ranks agree). */
 static int share_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_plan *plan,
-		      struct sc_place *places, struct sc_place *place)
+		      struct sc_place *places, struct sc_shortfall *sf, struct sc_place *place)
 {
 	uint8_t *packed = NULL;
 	size_t packed_len = 0;
 	int status = 0;
 
 	if (c->rank == 0)
-		status = places ? sc_prepare_plan(c, cli, plan, places, &packed, &packed_len)
+		status = places ? sc_prepare_plan(c, cli, plan, places, sf, &packed, &packed_len)
 				: SC_EXIT_RUN_FAILED;
 	status = sc_cluster_bcast_int(c, status);
 	if (status) {
@@ -309,6 +309,7 @@ int main(int argc, char **argv)
 	struct sc_plan plan;
 	struct sc_place *places = NULL, place;
 	struct sc_rundir rd;
+	static struct sc_shortfall sf; /* rank 0's messages: too big for a stack frame */
 	char err[CLI_ERR_MAX], outdir[OUTDIR_MAX] = "";
 	int status = 0, claim = -1;
 	struct sc_lost_ctx ctx = {.phase = -1, .cli = &cli, .outdir = outdir};
@@ -333,7 +334,7 @@ int main(int argc, char **argv)
 	sc_rundir_init(&rd);
 	if (c.rank == 0)
 		places = calloc((size_t)c.nranks, sizeof(*places));
-	status = share_plan(&c, &cli, &plan, places, &place);
+	status = share_plan(&c, &cli, &plan, places, &sf, &place);
 	if (status)
 		goto out;
 	ctx.plan = &plan;
@@ -342,12 +343,11 @@ int main(int argc, char **argv)
 	ctx.rd = &rd;
 	sc_prepare_outdir(&cli, &plan, outdir, sizeof(outdir));
 
-	status = sc_prepare_targets(&c, &plan, &place, &claim);
+	status = sc_prepare_targets(&c, &plan, &place, cli.dry_run, &claim, &sf);
 	if (status)
 		goto out;
 	if (cli.dry_run) {
-		if (c.rank == 0)
-			status = sc_prepare_dry_run(&c, &plan, places, outdir);
+		status = sc_prepare_dry_run(&c, &plan, places, outdir, &sf);
 		goto out;
 	}
 	status = sc_prepare_dirs(&c, &plan, &place, &rd);

@@ -41,8 +41,26 @@ static int make_run_id(char *buf, size_t len)
 	return 0;
 }
 
+/* Appends "ssdcluster: LINE" to sf->msg for each line of text. */
+static void shortfall_add(struct sc_shortfall *sf, const char *text)
+{
+	const char *line = text;
+
+	while (*line) {
+		size_t used = strlen(sf->msg), n = strcspn(line, "\n");
+
+		snprintf(sf->msg + used, sizeof(sf->msg) - used, "ssdcluster: %.*s\n", (int)n,
+			 line);
+		line += n;
+		if (*line)
+			line++;
+	}
+	sf->any = true;
+}
+
 int sc_prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_plan *plan,
-		    struct sc_place *places, uint8_t **packed, size_t *packed_len)
+		    struct sc_place *places, struct sc_shortfall *sf, uint8_t **packed,
+		    size_t *packed_len)
 {
 	struct sc_config *cfg = NULL;
 	char *err = malloc(ERR_MAX), run_id[SC_CLI_RUN_ID_MAX + 1];
@@ -63,6 +81,12 @@ int sc_prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_pl
 	rc = cli->run_id ? 0 : make_run_id(run_id, sizeof(run_id));
 	plan->run_id = rc ? NULL : strdup(run_id);
 	rc = plan->run_id ? sc_validate_layout(cfg, plan, c, places, err, ERR_MAX) : -ENOMEM;
+	if (!rc)
+		rc = sc_validate_capacity(cfg, plan, c, places, err, ERR_MAX);
+	if (rc == -ENOSPC && cli->dry_run) {
+		shortfall_add(sf, err);
+		rc = 0;
+	}
 	if (!rc && !cli->run_id && sc_verify_only_run(plan)) {
 		snprintf(err, ERR_MAX,
 			 "%s: every phase is verify_only, which re-reads a kept run: name it with "
@@ -73,8 +97,10 @@ int sc_prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_pl
 	if (!rc)
 		rc = sc_plan_pack(plan, packed, packed_len);
 	if (rc) {
-		fprintf(stderr, "ssdcluster: %s\n", rc == -EINVAL ? err : strerror(-rc));
-		rc = rc == -EINVAL ? SC_EXIT_BAD_INPUT : SC_EXIT_RUN_FAILED;
+		bool bad = rc == -EINVAL || rc == -ENOSPC;
+
+		fprintf(stderr, "ssdcluster: %s\n", bad ? err : strerror(-rc));
+		rc = bad ? SC_EXIT_BAD_INPUT : SC_EXIT_RUN_FAILED;
 	}
 	sc_config_destroy(cfg);
 	free(err);
@@ -101,19 +127,38 @@ void sc_prepare_outdir(const struct sc_cli *cli, const struct sc_plan *plan, cha
 }
 
 int sc_prepare_targets(struct sc_cluster *c, const struct sc_plan *plan,
-		       const struct sc_place *place, int *claim)
+		       const struct sc_place *place, bool dry_run, int *claim,
+		       struct sc_shortfall *sf)
 {
 	char msg[MSG_MAX] = "";
-	int rc = sc_validate_local(plan, place, c->host, claim, msg, sizeof(msg));
+	int rc = sc_validate_local(plan, place, c->host, claim, &sf->avail_bytes, msg, sizeof(msg));
+	bool short_here = dry_run && rc == -ENOSPC;
+	char *joined;
 
-	if (sc_cluster_all_ok(c, rc == 0))
+	if (!sc_cluster_all_ok(c, rc == 0 || short_here)) {
+		sc_rankmsg_print(c, msg);
+		return SC_EXIT_BAD_INPUT;
+	}
+	if (!dry_run || sc_cluster_all_ok(c, !short_here))
 		return 0;
-	sc_rankmsg_print(c, msg);
-	return SC_EXIT_BAD_INPUT;
+	/* A dry run names what falls short after its plan, once a node and
+	 * target: the node's ranks there all need the same and see the same. */
+	joined = calloc(1, SC_PREPARE_SHORT_MAX);
+	if (!joined)
+		sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
+	sc_rankmsg_join(c, short_here && place->slot == 0 ? msg : "", joined,
+			SC_PREPARE_SHORT_MAX);
+	if (c->rank == 0)
+		shortfall_add(sf, joined);
+	free(joined);
+	return 0;
 }
 
-int sc_prepare_dry_run(struct sc_cluster *c, const struct sc_plan *plan,
-		       const struct sc_place *places, const char *outdir)
+/* Rank 0: the plan of a dry run, with what each rank's target holds
+ * (avail[rank]).  0 or an exit status. */
+static int report_dry_plan(struct sc_cluster *c, const struct sc_plan *plan,
+			   const struct sc_place *places, const uint64_t *avail,
+			   const char *outdir)
 {
 	struct sc_dry_rank *ranks = calloc((size_t)c->nranks, sizeof(*ranks));
 	char err[MSG_MAX] = "";
@@ -125,6 +170,7 @@ int sc_prepare_dry_run(struct sc_cluster *c, const struct sc_plan *plan,
 		ranks[r].host = c->hosts[r];
 		ranks[r].node = c->node_of[r];
 		ranks[r].place = places[r];
+		ranks[r].avail_bytes = avail[r];
 	}
 	rc = sc_report_plan(outdir, plan, ranks, (uint32_t)c->nranks, err, sizeof(err));
 	free(ranks);
@@ -134,6 +180,40 @@ int sc_prepare_dry_run(struct sc_cluster *c, const struct sc_plan *plan,
 	}
 	printf("plan written to %s/plan.json (dry run: no I/O was done)\n", outdir);
 	return 0;
+}
+
+int sc_prepare_dry_run(struct sc_cluster *c, const struct sc_plan *plan,
+		       const struct sc_place *places, const char *outdir,
+		       const struct sc_shortfall *sf)
+{
+	uint8_t mine[sizeof(uint64_t)], **bufs = NULL;
+	size_t *lens = NULL;
+	uint64_t *avail = NULL;
+	int status = 0;
+
+	memcpy(mine, &sf->avail_bytes, sizeof(mine));
+	if (sc_cluster_gather(c, mine, sizeof(mine), &bufs, &lens))
+		sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
+	if (c->rank == 0) {
+		avail = calloc((size_t)c->nranks, sizeof(*avail));
+		for (int r = 0; avail && r < c->nranks; r++) {
+			if (lens[r] == sizeof(*avail))
+				memcpy(&avail[r], bufs[r], sizeof(*avail));
+		}
+		status = avail ? report_dry_plan(c, plan, places, avail, outdir)
+			       : SC_EXIT_RUN_FAILED;
+		if (!status && sf->any) {
+			fflush(stdout);
+			fputs(sf->msg, stderr);
+			fprintf(stderr, "ssdcluster: dry run: the plan needs more than the target "
+					"holds (\"shortfall\" in %s/plan.json); a run would be "
+					"refused\n", outdir);
+			status = SC_EXIT_BAD_INPUT;
+		}
+		free(avail);
+		sc_cluster_free_gathered(c, bufs, lens);
+	}
+	return sc_cluster_bcast_int(c, status);
 }
 
 /* Every rank of a run that re-reads a kept run: opens the kept run

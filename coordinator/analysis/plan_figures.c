@@ -60,13 +60,15 @@ static int planned_bytes(const struct sc_plan *plan, const struct sc_dry_rank *r
 	return 0;
 }
 
-/* The ranks of node on target, and the host of the node's lowest rank. */
+/* The ranks of node on target, the least room any of them found there,
+ * and the host of the node's lowest rank. */
 static void fill_slot(const struct sc_dry_rank *ranks, uint32_t nranks, struct sc_plan_slot *s)
 {
 	uint32_t low = UINT32_MAX;
 
 	s->host = "";
 	s->nranks = 0;
+	s->avail_bytes = 0;
 	for (uint32_t i = 0; i < nranks; i++) {
 		if (ranks[i].node != s->node)
 			continue;
@@ -74,8 +76,11 @@ static void fill_slot(const struct sc_dry_rank *ranks, uint32_t nranks, struct s
 			low = ranks[i].place.rank;
 			s->host = ranks[i].host ? ranks[i].host : "";
 		}
-		if (ranks[i].place.target == s->target)
-			s->nranks++;
+		if (ranks[i].place.target != s->target)
+			continue;
+		s->nranks++;
+		if (ranks[i].avail_bytes && (!s->avail_bytes || ranks[i].avail_bytes < s->avail_bytes))
+			s->avail_bytes = ranks[i].avail_bytes;
 	}
 }
 
@@ -99,7 +104,8 @@ static int build_slots(const struct sc_plan *plan, const struct sc_dry_rank *ran
 			if (!s->nranks)
 				continue;
 			s->need_bytes = sc_layout_need_bytes(plan, t, s->nranks);
-			s->fits = !capacity || s->need_bytes <= capacity;
+			s->fits = (!capacity || s->need_bytes <= capacity) &&
+				  (!s->avail_bytes || s->need_bytes <= s->avail_bytes);
 			f->nslots++;
 		}
 	}

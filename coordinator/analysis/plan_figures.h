@@ -10,11 +10,15 @@
 #include "layout.h"
 #include "plan.h"
 
-/* A rank as --dry-run places it: its host, node, target and slot. */
+/* A rank as --dry-run places it: its host, node, target and slot, and
+ * what its target holds there. */
 struct sc_dry_rank {
 	const char *host;
 	uint32_t node;
 	struct sc_place place;
+	uint64_t avail_bytes;       /* free space of a directory, size of a
+				     * file or device, at most the capacity;
+				     * 0 when not known */
 };
 
 /* Bytes planned to be read and written (0 and 0 for a time-based phase). */
@@ -31,7 +35,10 @@ struct sc_plan_slot {
 				     * unknown; owned by the dry-run ranks */
 	uint32_t nranks;
 	uint64_t need_bytes;
-	bool fits;                  /* capacity unknown (0), or need <= capacity */
+	uint64_t avail_bytes;       /* least any of its ranks found there; 0
+				     * when none knows */
+	bool fits;                  /* need <= capacity and <= avail (each
+				     * when known, not 0) */
 };
 
 struct sc_plan_figures {

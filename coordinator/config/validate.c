@@ -78,7 +78,7 @@ static int check_destroy_opt_in(const struct sc_config *cfg, const struct sc_pla
 int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 		       const struct sc_cluster *c, struct sc_place *places, char *err, size_t errlen)
 {
-	char where[512], need_s[32], cap_s[32];
+	char where[512];
 
 	for (uint32_t p = 0; p < plan->nphases; p++) {
 		if (plan->phases[p].workload == SC_WORKLOAD_CHECKPOINT &&
@@ -99,12 +99,9 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 	}
 	if (check_destroy_opt_in(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
 		return -EINVAL;
-	/* Every place on a node records how many of the node's ranks share
-	 * its target, so checking each rank's place covers every node. */
 	for (int r = 0; r < c->nranks; r++) {
 		const struct sc_place *p = &places[r];
 		const struct sc_target_spec *t = &plan->targets[p->target];
-		uint64_t need;
 
 		for (uint32_t ph = 0; ph < plan->nphases && t->kind != SC_TARGET_DIR; ph++) {
 			enum sc_workload w = plan->phases[ph].workload;
@@ -120,6 +117,22 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 				 sc_workload_name(w), t->path, sc_target_kind_name(t->kind));
 			return -EINVAL;
 		}
+	}
+	return 0;
+}
+
+int sc_validate_capacity(const struct sc_config *cfg, const struct sc_plan *plan,
+			 const struct sc_cluster *c, const struct sc_place *places, char *err,
+			 size_t errlen)
+{
+	char where[512], need_s[32], cap_s[32];
+
+	/* Every place on a node records how many of the node's ranks share
+	 * its target, so checking each rank's place covers every node. */
+	for (int r = 0; r < c->nranks; r++) {
+		const struct sc_place *p = &places[r];
+		const struct sc_target_spec *t = &plan->targets[p->target];
+		uint64_t need;
 		int seen = 0;
 
 		/* ranks sharing a target and a slot count need the same space */
@@ -139,7 +152,7 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 				 sc_config_where(cfg, key, where, sizeof(where)), key, t->path,
 				 c->hosts[r], sc_fmt_bytes(need_s, sizeof(need_s), need), p->nslots,
 				 sc_fmt_bytes(cap_s, sizeof(cap_s), t->capacity_bytes));
-			return -EINVAL;
+			return -ENOSPC;
 		}
 	}
 	return 0;
@@ -148,7 +161,7 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 /* The target's own checks: it exists here as the plan says, and holds what
  * the run needs. */
 static int check_local(const struct sc_plan *plan, const struct sc_place *place, const char *host,
-		       char *err, size_t errlen)
+		       uint64_t *avail, char *err, size_t errlen)
 {
 	const struct sc_target_spec *t = &plan->targets[place->target];
 	struct sc_target_info info;
@@ -182,6 +195,7 @@ static int check_local(const struct sc_plan *plan, const struct sc_place *place,
 
 	if (t->capacity_bytes && t->capacity_bytes < limit)
 		limit = t->capacity_bytes;
+	*avail = limit;
 	if (need > limit) {
 		snprintf(err, errlen, "%s: %s: the run needs %s here for %u rank(s) but only %s %s",
 			 host, t->path, sc_fmt_bytes(need_s, sizeof(need_s), need), place->nslots,
@@ -193,12 +207,13 @@ static int check_local(const struct sc_plan *plan, const struct sc_place *place,
 }
 
 int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, const char *host,
-		      int *claim, char *err, size_t errlen)
+		      int *claim, uint64_t *avail, char *err, size_t errlen)
 {
 	char why[2048];
 	int rc;
 
 	*claim = -1;
+	*avail = 0;
 	/* The destroy guard first, on what the path is here (whatever rank 0
 	 * guessed): a file or device is never written without both opt-ins.
 	 * Only the node's first rank on the target claims a device O_EXCL:
@@ -211,7 +226,7 @@ int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, 
 		snprintf(err, errlen, "%s: %s", host, why);
 		return rc;
 	}
-	rc = check_local(plan, place, host, err, errlen);
+	rc = check_local(plan, place, host, avail, err, errlen);
 	if (rc && *claim >= 0) {
 		close(*claim);
 		*claim = -1;

@@ -16,19 +16,28 @@
  * defaults to ranks / (tp * pp)) and checks checkpoint layouts against it,
  * places every rank (places[nranks]) and checks that every node has a
  * target, that checkpoint and ingest phases have directory targets, and
- * that no target's capacity is below what its node's ranks need, and that
- * a file or device it probed that a phase writes comes with --allow-destroy.
- * 0, or -EINVAL with a "file:line:col: key: ..." message. */
+ * that a file or device it probed that a phase writes comes with
+ * --allow-destroy.  0, or -EINVAL with a "file:line:col: key: ..." message. */
 int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 		       const struct sc_cluster *c, struct sc_place *places, char *err, size_t errlen);
+
+/* Rank 0, after sc_validate_layout: no target's capacity (as configured)
+ * is below what its node's ranks need.  0, or -ENOSPC with a
+ * "file:line:col: targets.N.capacity: ..." message naming the first
+ * target and host that falls short. */
+int sc_validate_capacity(const struct sc_config *cfg, const struct sc_plan *plan,
+			 const struct sc_cluster *c, const struct sc_place *places, char *err,
+			 size_t errlen);
 
 /* Any rank: the destroy guard (worker/guard.h) passes for its own target
  * as it is on this host, and the target exists here as the kind the plan
  * expects (a missing directory is fine when its parent exists) with room
- * for what the run needs.  *claim: -1, or (the node's first rank on a block
+ * for what the run needs.  *avail: what the target holds here (free space
+ * of a directory, size of a file or device, at most its capacity; 0 when
+ * not known).  -ENOSPC when that is less than the run needs.  *claim: -1, or (the node's first rank on a block
  * device that a phase writes) a descriptor holding the device O_EXCL,
  * which the caller closes when the run ends.  0 or -errno with a message. */
 int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, const char *host,
-		      int *claim, char *err, size_t errlen);
+		      int *claim, uint64_t *avail, char *err, size_t errlen);
 
 #endif

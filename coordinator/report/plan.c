@@ -143,7 +143,25 @@ static struct json_object *slot_json(struct jb *b, const struct sc_plan_slot *s)
 	sc_report_json_node_host(b, o, s->node, s->host);
 	sc_json_put_u64(b, o, "nranks", s->nranks);
 	sc_json_put_u64(b, o, "needed_bytes", s->need_bytes);
+	sc_json_put_u64(b, o, "available_bytes", s->avail_bytes);
 	sc_json_put_bool(b, o, "fits", s->fits);
+	return o;
+}
+
+/* What the ranks of one node on one target need beyond what it holds:
+ * the limit is the capacity or what the ranks found there, the lower. */
+static struct json_object *shortfall_json(struct jb *b, const struct sc_plan_slot *s,
+					  uint64_t capacity)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	uint64_t limit = s->avail_bytes;
+
+	if (capacity && (!limit || capacity < limit))
+		limit = capacity;
+	sc_report_json_node_host(b, o, s->node, s->host);
+	sc_json_put_u64(b, o, "needed_bytes", s->need_bytes);
+	sc_json_put_u64(b, o, "available_bytes", limit);
+	sc_json_put_u64(b, o, "short_bytes", s->need_bytes - limit);
 	return o;
 }
 
@@ -157,14 +175,20 @@ static struct json_object *plan_targets_json(struct jb *b, const struct sc_plan 
 		const struct sc_target_spec *ts = &plan->targets[t];
 		struct json_object *o = sc_json_new(b, json_object_new_object());
 		struct json_object *per_node = sc_json_new(b, json_object_new_array());
+		struct json_object *shortfall = sc_json_new(b, json_object_new_array());
 
 		sc_json_put_u64(b, o, "index", t);
 		sc_json_put_str(b, o, "path", ts->path);
 		sc_json_put_str(b, o, "kind", sc_target_kind_name(ts->kind));
 		sc_json_put_u64(b, o, "capacity_bytes", ts->capacity_bytes);
-		for (; k < pf->nslots && pf->slots[k].target == t; k++)
+		for (; k < pf->nslots && pf->slots[k].target == t; k++) {
 			sc_json_push(b, per_node, slot_json(b, &pf->slots[k]));
+			if (!pf->slots[k].fits)
+				sc_json_push(b, shortfall,
+					     shortfall_json(b, &pf->slots[k], ts->capacity_bytes));
+		}
 		sc_json_put(b, o, "nodes", per_node);
+		sc_json_put(b, o, "shortfall", shortfall);
 		sc_json_push(b, a, o);
 	}
 	return a;
