@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clock.h"
 #include "engine_priv.h"
@@ -31,7 +32,8 @@ struct sc_engine {
 	struct sc_emulate_state *st;
 	uint64_t link_free_ns; /* when the last transfer submitted ends */
 	uint64_t last_done_ns; /* latest completion submitted so far */
-	uint32_t nflight;      /* slots[0..nflight): submitted, not reaped */
+	uint32_t nflight;      /* slots[0..nflight): submitted, not reaped,
+				* in order of completion */
 	uint32_t nqueued;      /* then nqueued queued, not yet submitted */
 	struct slot slots[];   /* depth slots */
 };
@@ -100,52 +102,60 @@ static uint64_t complete_at(struct sc_engine *e, const struct sc_io *io, uint64_
 	return done;
 }
 
+/* Puts the first queued I/O, done at done_ns, among those in flight,
+ * which stay in order of completion (after any done at the same time). */
+static void insert_flight(struct sc_engine *e, uint64_t done_ns)
+{
+	struct slot s = e->slots[e->nflight];
+	uint32_t pos = e->nflight;
+
+	s.done_ns = done_ns;
+	while (pos > 0 && e->slots[pos - 1].done_ns > done_ns)
+		pos--;
+	memmove(&e->slots[pos + 1], &e->slots[pos], (e->nflight - pos) * sizeof(s));
+	e->slots[pos] = s;
+	e->nflight++;
+}
+
 static int emu_submit(struct sc_engine *e)
 {
 	uint32_t n = e->nqueued;
 	uint64_t now = sc_now_ns();
 
-	for (uint32_t i = e->nflight; i < e->nflight + n; i++) {
-		struct slot *s = &e->slots[i];
+	for (uint32_t i = 0; i < n; i++) {
+		struct sc_io *io = e->slots[e->nflight].io;
 
-		s->io->res = s->io->op == SC_OP_FSYNC ? 0 : (int32_t)s->io->len;
-		s->done_ns = complete_at(e, s->io, now);
+		io->res = io->op == SC_OP_FSYNC ? 0 : (int32_t)io->len;
+		insert_flight(e, complete_at(e, io, now));
+		e->nqueued--;
 	}
-	e->nflight += n;
-	e->nqueued = 0;
 	return (int)n;
 }
 
-/* How many in flight have completed by now; *next: the earliest
- * completion still to come (UINT64_MAX: none). */
+/* How many in flight have completed by now (the first ones); *next: the
+ * earliest completion still to come (UINT64_MAX: none). */
 static uint32_t count_done(const struct sc_engine *e, uint64_t now, uint64_t *next)
 {
 	uint32_t n = 0;
 
-	*next = UINT64_MAX;
-	for (uint32_t i = 0; i < e->nflight; i++) {
-		if (e->slots[i].done_ns <= now)
-			n++;
-		else if (e->slots[i].done_ns < *next)
-			*next = e->slots[i].done_ns;
-	}
+	while (n < e->nflight && e->slots[n].done_ns <= now)
+		n++;
+	*next = n < e->nflight ? e->slots[n].done_ns : UINT64_MAX;
 	return n;
 }
 
-/* Moves up to max completed by now into done[], keeping the order of the
- * rest (in flight, then queued); returns how many. */
+/* Moves up to max completed by now into done[], oldest completion first;
+ * returns how many. */
 static int take_done(struct sc_engine *e, struct sc_io **done, uint32_t max, uint64_t now)
 {
-	uint32_t n = 0;
-	uint32_t kept = 0;
-	uint32_t total = e->nflight + e->nqueued;
+	uint64_t next;
+	uint32_t n = count_done(e, now, &next);
 
-	for (uint32_t i = 0; i < total; i++) {
-		if (i < e->nflight && n < max && e->slots[i].done_ns <= now)
-			done[n++] = e->slots[i].io;
-		else
-			e->slots[kept++] = e->slots[i];
-	}
+	if (n > max)
+		n = max;
+	for (uint32_t i = 0; i < n; i++)
+		done[i] = e->slots[i].io;
+	memmove(&e->slots[0], &e->slots[n], (e->nflight - n + e->nqueued) * sizeof(e->slots[0]));
 	e->nflight -= n;
 	return (int)n;
 }
