@@ -1,4 +1,4 @@
-/* engine.h -- I/O engines behind one small ops table (io_uring, psync, null).
+/* engine.h -- I/O engines behind one small ops table (io_uring, psync, null, emulated).
  *
  * A job thread owns one engine instance.  It queues I/Os, submits them as a
  * batch and reaps completions.  Engines never allocate or lock on the
