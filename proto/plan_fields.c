@@ -16,7 +16,8 @@ SAME_ENUM(SC_RW_COUNT, SSDCLUSTER__RW__RW_RANDRW + 1);
 SAME_ENUM(SC_ENGINE_URING, SSDCLUSTER__ENGINE__ENGINE_URING);
 SAME_ENUM(SC_ENGINE_PSYNC, SSDCLUSTER__ENGINE__ENGINE_PSYNC);
 SAME_ENUM(SC_ENGINE_NULL, SSDCLUSTER__ENGINE__ENGINE_NULL);
-SAME_ENUM(SC_ENGINE_COUNT, SSDCLUSTER__ENGINE__ENGINE_NULL + 1);
+SAME_ENUM(SC_ENGINE_EMULATED, SSDCLUSTER__ENGINE__ENGINE_EMULATED);
+SAME_ENUM(SC_ENGINE_COUNT, SSDCLUSTER__ENGINE__ENGINE_EMULATED + 1);
 SAME_ENUM(SC_TARGET_DIR, SSDCLUSTER__TARGET_KIND__TARGET_DIR);
 SAME_ENUM(SC_TARGET_FILE, SSDCLUSTER__TARGET_KIND__TARGET_FILE);
 SAME_ENUM(SC_TARGET_BLOCK, SSDCLUSTER__TARGET_KIND__TARGET_BLOCK);
@@ -75,6 +76,9 @@ static const struct sc_field io_rows[] = {
 	F_U64(inject_every, inject.every),
 	F_U32(inject_ppm, inject.ppm),
 	F_I32(inject_errno, inject.errno_val),
+	F_U64(emulate_latency_ns, emulate.latency_ns),
+	F_U64(emulate_spread_ns, emulate.spread_ns),
+	F_U64(emulate_bandwidth, emulate.bandwidth),
 };
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST

@@ -70,6 +70,7 @@ struct job {
 	_Atomic uint64_t failed_ios; /* errors, read by sc_run_failed_ios */
 	struct sc_inject_state inject; /* the phase injects faults: the
 				  * wrapper's state */
+	struct sc_emulate_state emulate; /* engine emulated: its model and draws */
 	struct sc_verifier *vfy;  /* verify: crc32c (io workloads), else NULL */
 };
 

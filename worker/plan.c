@@ -12,7 +12,7 @@ SC_ENUM_NAMES_DEFINE(rw, enum sc_rw, SC_RW_COUNT,
 		     [SC_RW_RANDRW] = "randrw")
 SC_ENUM_NAMES_DEFINE(engine, enum sc_engine_kind, SC_ENGINE_COUNT,
 		     [SC_ENGINE_URING] = "io_uring", [SC_ENGINE_PSYNC] = "psync",
-		     [SC_ENGINE_NULL] = "null")
+		     [SC_ENGINE_NULL] = "null", [SC_ENGINE_EMULATED] = "emulated")
 SC_ENUM_NAMES_DEFINE(target_kind, enum sc_target_kind, SC_TARGET_COUNT,
 		     [SC_TARGET_DIR] = "directory", [SC_TARGET_FILE] = "file",
 		     [SC_TARGET_BLOCK] = "block device")

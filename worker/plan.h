@@ -24,6 +24,7 @@ enum sc_engine_kind {
 	SC_ENGINE_URING = 0,
 	SC_ENGINE_PSYNC,
 	SC_ENGINE_NULL,
+	SC_ENGINE_EMULATED, /* no files: delays from a drive model */
 	SC_ENGINE_COUNT
 };
 
@@ -71,6 +72,16 @@ struct sc_inject {
 	int32_t errno_val;
 };
 
+/* The drive model of the emulated engine: each I/O completes latency_ns
+ * plus an exponential draw of mean spread_ns after its transfer, and the
+ * transfers of one job pass one at a time at bandwidth bytes per second
+ * (0: no cap).  Seeded by phase seed, rank and job. */
+struct sc_emulate {
+	uint64_t latency_ns;
+	uint64_t spread_ns;
+	uint64_t bandwidth;
+};
+
 /* One storage target as the config names it. */
 struct sc_target_spec {
 	char *path;
@@ -106,6 +117,7 @@ struct sc_io_spec {
 	enum sc_on_error on_error;
 	uint64_t timeout_ns;        /* 0: the planned duration plus a grace period */
 	struct sc_inject inject;    /* tests: injected I/O errors */
+	struct sc_emulate emulate;  /* engine emulated only */
 };
 
 /* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,

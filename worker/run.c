@@ -22,6 +22,8 @@
 
 /* Mixed into the phase seed for fault injection's draws. */
 #define INJECT_SEED_SALT 0x1a1ec7edfa017ull
+/* Mixed into the phase seed for the emulated drive's draws. */
+#define EMULATE_SEED_SALT 0xe3a1a7edd21e5ull
 /* ru_maxrss is in KiB on Linux. */
 #define MAXRSS_UNIT 1024u
 
@@ -52,6 +54,11 @@ void sc_job_engine_init(struct job *j)
 	struct sc_io_spec salted = *io;
 
 	j->ops = sc_engine_get(io->engine);
+	if (io->engine == SC_ENGINE_EMULATED) {
+		salted.seed = io->seed ^ EMULATE_SEED_SALT;
+		j->emulate.model = io->emulate;
+		sc_pattern_init(&j->emulate.rng, &salted, j->run->place.rank, j->index);
+	}
 	if (!io->inject.every && !io->inject.ppm)
 		return;
 	/* its own stream, apart from the offsets' */
@@ -67,6 +74,7 @@ void sc_job_engine_init(struct job *j)
 int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf)
 {
 	conf->inject = j->ops == &sc_engine_inject ? &j->inject : NULL;
+	conf->emulate = &j->emulate;
 	return j->ops->create(&j->eng, conf);
 }
 

@@ -57,6 +57,7 @@ static int fill_common(const struct cfg_phase *pv, uint32_t i, uint32_t cell, ch
 	ph->io.on_error = (enum sc_on_error)pv->on_error;
 	ph->io.timeout_ns = pv->timeout;
 	ph->io.inject = pv->inject;
+	ph->io.emulate = pv->emulate;
 	return 0;
 }
 

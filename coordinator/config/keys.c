@@ -49,7 +49,8 @@
  *     direct     bool (default per workload); when true, the unit of I/O (bs,
  *                block_size, sample_size) must be a multiple of every probed
  *                target's alignment
- *     engine     io_uring (default) | psync | null
+ *     engine     io_uring (default) | psync | null | emulated (no files:
+ *                each I/O is delayed by the drive model `emulate`)
  *     seed       0..2^64-1, default 1 + the phase's index
  *     stonewall  all_done (default: every rank completes its work) |
  *                first_done (every rank stops when the first one is done)
@@ -69,6 +70,12 @@
  *                name (EIO, ENOSPC, EILSEQ, ENODATA, ETIMEDOUT, EROFS, any
  *                the C library names, any case) or 1..254, default EIO.
  *                Failed I/Os never reach the device; fsyncs never fail.
+ *     emulate    engine emulated only: a mapping {latency: D, spread: D,
+ *                bandwidth: S}, each default 0.  Each I/O completes
+ *                latency plus an exponential draw of mean spread after its
+ *                transfer; a job's transfers pass one at a time at
+ *                bandwidth bytes per second (0: no cap).  Seeded by seed,
+ *                rank and job.
  *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep
  *     rwmixread  0..100, default 50; only with randrw
@@ -211,6 +218,7 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_ON_ERROR] = "on_error",
     [PK_TIMEOUT] = "timeout",
     [PK_INJECT] = "inject",
+    [PK_EMULATE] = "emulate",
     [PK_COUNT] = NULL,
 };
 
@@ -269,6 +277,7 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_ON_ERROR] = WL_ALL,
     [PK_TIMEOUT] = WL_ALL,
     [PK_INJECT] = WL_ALL,
+    [PK_EMULATE] = WL_ALL,
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -335,6 +344,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_ON_ERROR] = PHASE(CFG_VT_ON_ERROR, 0, 0, false),
     [PK_TIMEOUT] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
     [PK_INJECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
+    [PK_EMULATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
 };
 #undef PHASE
 

@@ -10,6 +10,7 @@
 
 #include "ckpt_model.h"
 #include "result.h"
+#include "units.h"
 
 /* An inline model's optimizer state: three fp32 values per parameter, as
  * in the catalogue (DLIO's Adam). */
@@ -239,5 +240,44 @@ int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct 
 		    "inject needs every: N (fail reads and writes N, 2N, ... of each "
 		    "job) or probability: P (each with probability P)");
 	pv->inject = inj;
+	return 0;
+}
+
+/* The keys of emulate. */
+enum ekey { EK_LATENCY, EK_SPREAD, EK_BANDWIDTH, EK_COUNT };
+
+static const char *const emulate_keys[EK_COUNT + 1] = {[EK_LATENCY] = "latency",
+						       [EK_SPREAD] = "spread",
+						       [EK_BANDWIDTH] = "bandwidth",
+						       [EK_COUNT] = NULL};
+
+#define EMULATE_DELAY_MAX_NS (UINT64_C(3600) * SC_NS_PER_S)
+
+int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
+{
+	static const struct cfg_keydef delay = {
+	    .type = CFG_VT_DURATION, .min = 0, .max = EMULATE_DELAY_MAX_NS};
+	static const struct cfg_keydef rate = {
+	    .type = CFG_VT_SIZE, .min = 0, .max = UINT64_MAX};
+	uint64_t *dst[EK_COUNT] = {[EK_LATENCY] = &pv->emulate.latency_ns,
+				   [EK_SPREAD] = &pv->emulate.spread_ns,
+				   [EK_BANDWIDTH] = &pv->emulate.bandwidth};
+
+	if (n->kind != CFG_MAP)
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "expected a mapping {latency: 100us, spread: 50us, bandwidth: 2GiB}, got %s",
+		    sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
+	for (uint32_t j = 0; j < n->npairs; j++) {
+		const struct cfg_pair *p = &n->pairs[j];
+		int k = sc_cfg_key_index(p->key, emulate_keys);
+		int err;
+
+		if (k < 0)
+			return unknown_nested_key(c, p, emulate_keys, "emulate");
+		err = sc_cfg_parse_scalar(c->d, p->val, k == EK_BANDWIDTH ? &rate : &delay, dst[k]);
+		if (err)
+			return err;
+	}
 	return 0;
 }

@@ -193,6 +193,18 @@ static int check_ingest_phase(struct cfg_check *c, uint32_t i, struct cfg_phase 
 	return 0;
 }
 
+/* emulate describes the emulated engine's drive: other engines have none. */
+static int check_emulate(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	if (!pv->src[PK_EMULATE] || pv->engine == SC_ENGINE_EMULATED)
+		return 0;
+	return sc_cfg_fail_value(c, pv, i, pv->src[PK_EMULATE], PK_EMULATE,
+				 "emulate is the drive model of engine: emulated, but this "
+				 "phase's engine is %s (set engine: emulated, or leave emulate "
+				 "out)",
+				 sc_engine_name((enum sc_engine_kind)pv->engine));
+}
+
 int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 {
 	int err;
@@ -208,6 +220,8 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 		err = check_io_phase(c, pv);
 		break;
 	}
+	if (!err)
+		err = check_emulate(c, i, pv);
 	return err ? err : check_timeout(c, pv);
 }
 
@@ -252,9 +266,11 @@ static int check_verify_blocks(struct cfg_check *c, uint32_t i, const struct cfg
 			    sc_cfg_fmt_size(a, sizeof(a), pv->bs.v[b]), SC_VERIFY_HEADER_BYTES);
 	if (!sc_engine_uses_files((enum sc_engine_kind)pv->engine) && any_rw(&pv->rw, sc_rw_reads))
 		return sc_cfg_fail_value(c, pv, i, pv->src[PK_ENGINE], PK_ENGINE,
-					 "the null engine stores nothing, so reads have nothing to "
-					 "verify (verify null-engine phases only with rw: write or "
-					 "randwrite, to measure what filling blocks costs)");
+					 "the %s engine stores nothing, so reads have nothing to "
+					 "verify (verify %s-engine phases only with rw: write or "
+					 "randwrite, to measure what filling blocks costs)",
+					 sc_engine_name((enum sc_engine_kind)pv->engine),
+					 sc_engine_name((enum sc_engine_kind)pv->engine));
 	return 0;
 }
 

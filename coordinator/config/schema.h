@@ -62,6 +62,7 @@ enum pkey {
 	PK_ON_ERROR,
 	PK_TIMEOUT,
 	PK_INJECT,
+	PK_EMULATE,
 	PK_COUNT
 };
 
@@ -94,6 +95,7 @@ struct cfg_phase {
 	/* safety */
 	uint64_t verify, verify_only, on_error, timeout;
 	struct sc_inject inject;
+	struct sc_emulate emulate;
 	uint32_t ncells;
 };
 
@@ -156,6 +158,8 @@ int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct c
 /* inject: {every: N, errno: E} or {probability: P, errno: E}, into
  * pv->inject. */
 int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
+/* emulate: {latency: D, spread: D, bandwidth: S}, into pv->emulate. */
+int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
 
 /* ---- phases (phase.c) ---- */
 

@@ -147,6 +147,17 @@ static struct json_object *inject_json(struct jb *b, const struct sc_inject *inj
 	return o;
 }
 
+/* The emulated drive's model as one object. */
+static struct json_object *emulate_json(struct jb *b, const struct sc_emulate *em)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_u64(b, o, "latency_ns", em->latency_ns);
+	sc_json_put_u64(b, o, "spread_ns", em->spread_ns);
+	sc_json_put_u64(b, o, "bandwidth", em->bandwidth);
+	return o;
+}
+
 /* A phase: its own keys and its io spec's in one object, the stonewall
  * among the io keys; the spec of its workload, if any, as an object. */
 static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
@@ -160,6 +171,8 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 	echo_fields(b, o, &sc_fields_io_spec, &p->io, "verify", "timeout_ns");
 	if (p->io.inject.every || p->io.inject.ppm)
 		sc_json_put(b, o, "inject", inject_json(b, &p->io.inject));
+	if (p->io.engine == SC_ENGINE_EMULATED)
+		sc_json_put(b, o, "emulate", emulate_json(b, &p->io.emulate));
 	if (p->workload == SC_WORKLOAD_CHECKPOINT) {
 		/* the model as an object, the layout's keys inline */
 		c = echo_object(b, &sc_fields_ckpt_spec, ck, "model", "model");

@@ -691,7 +691,8 @@ static void test_errors(void)
 		   "checkpoint, ingest, kvcache)");
 	EXPECT_ERR(
 	    HEAD "    engine: aio\n",
-	    "@P:5:13: phases.0.engine: \"aio\" is not an engine (known: io_uring, psync, null)");
+	    "@P:5:13: phases.0.engine: \"aio\" is not an engine (known: io_uring, psync, null, "
+	    "emulated)");
 	EXPECT_ERR(
 	    "targets:\n  - path: @D\nphases:\n  - rw: rndread\n",
 	    "@P:4:9: phases.0.rw: \"rndread\" is not an rw pattern (did you mean randread?)");
@@ -1023,7 +1024,7 @@ static void test_checkpoint_errors(void)
 		   "@P:6:5: phases.0.frobnicate: unknown key (a phase takes, for workload "
 		   "checkpoint: name, workload, iodepth, jobs, fsync, direct, engine, seed, "
 		   "stonewall, model, tp, pp, dp, zero, checkpoints, compute_between, block_size, "
-		   "scale, restore, restore_shift, on_error, timeout, inject)");
+		   "scale, restore, restore_shift, on_error, timeout, inject, emulate)");
 	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
 		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");
 	/* Values. */

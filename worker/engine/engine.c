@@ -12,6 +12,8 @@ const struct sc_engine_ops *sc_engine_get(enum sc_engine_kind kind)
 		return &sc_engine_psync;
 	case SC_ENGINE_NULL:
 		return &sc_engine_null;
+	case SC_ENGINE_EMULATED:
+		return &sc_engine_emulated;
 	case SC_ENGINE_COUNT:
 		break;
 	}

@@ -1,4 +1,4 @@
-/* engine.h -- I/O engines behind one small ops table (io_uring, psync, null).
+/* engine.h -- I/O engines behind one small ops table (io_uring, psync, null, emulated).
  *
  * A job thread owns one engine instance.  It queues I/Os, submits them as a
  * batch and reaps completions.  Engines never allocate or lock on the
@@ -47,6 +47,14 @@ struct sc_inject_state {
 	struct sc_pattern rng;  /* seeded (sc_pattern_init) by the caller */
 };
 
+/* What the emulated engine (sc_engine_emulated) delays by: the drive
+ * model, and the draws of its spread, seeded by the caller.  The caller
+ * owns it; one per engine instance. */
+struct sc_emulate_state {
+	struct sc_emulate model;
+	struct sc_pattern rng;
+};
+
 struct sc_engine_conf {
 	uint32_t depth;         /* most I/Os in flight at once */
 	const int *fds;         /* files the I/Os refer to by index */
@@ -55,6 +63,8 @@ struct sc_engine_conf {
 	uint32_t nbufs;
 	struct sc_inject_state *inject; /* sc_engine_inject only (required
 				 * there); other engines ignore it */
+	struct sc_emulate_state *emulate; /* sc_engine_emulated only
+				 * (required there) */
 	bool fds_change;        /* the caller stores other descriptors in fds
 				 * between I/Os (a checkpoint's next file; never
 				 * while an I/O on that index is queued or in
@@ -109,6 +119,13 @@ struct sc_engine_ops {
 extern const struct sc_engine_ops sc_engine_uring;
 extern const struct sc_engine_ops sc_engine_psync;
 extern const struct sc_engine_ops sc_engine_null;
+/* Touches no data (SC_ENGINE_F_NO_FILES) and completes each I/O when
+ * conf->emulate's drive model says: its transfer, one at a time per
+ * instance at model.bandwidth bytes/s (0: no cap), then latency_ns plus an
+ * exponential draw of mean spread_ns.  An fsync completes no earlier than
+ * every I/O submitted before it.  reap sleeps until the next completion
+ * (never spins). */
+extern const struct sc_engine_ops sc_engine_emulated;
 /* Tests: wraps conf->inject->inner and completes the chosen reads and
  * writes with -errno_val at submit, without passing them on (fsyncs always
  * pass).  Everything else is the inner engine's: its checks, its depth
