@@ -1,0 +1,192 @@
+/* project.h -- the cluster model end to end: from what a run measured (or
+ * per-drive figures stated by hand) and the cluster's parameters to the
+ * projected figures at each cluster size, each naming what it rests on.
+ *
+ * Three parts, three homes:
+ *   params.c     sc_model_params_default / sc_model_params_set: the
+ *                parameters from key=value text, one parser shared by the
+ *                command line (--node-mtbf 50000h) and a config's
+ *                model: section (node_mtbf: 50000h);
+ *   analysis/model_inputs.c  sc_model_measured_from_record: the measured
+ *                inputs out of a run record (results.pb);
+ *   project.c    sc_model_project: the figures at every size.
+ * report/model.c formats a projection (text table, JSON); it computes
+ * nothing.  No MPI, no I/O on targets.
+ */
+#ifndef SC_MODEL_PROJECT_H
+#define SC_MODEL_PROJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckpt_model.h"
+#include "model.h"
+
+struct sc_hist;
+struct sc_run_record;
+
+/* Cluster sizes one projection holds at most. */
+#define SC_MODEL_MAX_SIZES 32u
+/* Longest text of one basis line (inputs or assumptions), NUL included. */
+#define SC_MODEL_TEXT_MAX 384u
+
+/* ---- parameters ---------------------------------------------------- */
+
+struct sc_model_params {
+	uint32_t nsizes;
+	uint32_t nodes[SC_MODEL_MAX_SIZES]; /* N, strictly increasing, >= 1;
+					     * default 8,64,512,4096 */
+	uint32_t gpus_per_node;		    /* accelerators (ranks of the
+					     * layout) per node; default 8 */
+	uint32_t drives_per_node;	    /* D; 0 = as measured (1 when
+					     * parameters only) */
+	uint64_t node_mtbf_ns;		    /* default 50000 h */
+	uint64_t restart_ns;		    /* R after a failure; default 0 */
+	double overhead_target;		    /* largest 1 - goodput, in (0, 1);
+					     * default 0.05 */
+	double dwpd;			    /* rated drive writes per day; 1 */
+	double warranty_years;		    /* the rating's term; 5 */
+	uint64_t drive_capacity_bytes;	    /* 30.72 TB */
+	uint32_t max_drives_per_node;	    /* sizing search bound; 64 */
+	/* The checkpoint at full size: a catalogue model and a layout.
+	 * "" / 0 = the measured run's (its first checkpoint group); with
+	 * parameters only, llama3.1-405b and its MLPerf layout. */
+	char model[SC_CKPT_MODEL_NAME_MAX];
+	uint32_t tp, pp;		    /* 0 = the run's */
+	int32_t zero_stage;		    /* -1 = the run's */
+	/* Stated per-drive figures: with no results file they are the
+	 * drive; with one they are left 0 (measured figures are used). */
+	double drive_write_bytes_per_s;
+	double drive_read_bytes_per_s;
+	uint64_t seed;			    /* default 1 */
+	uint32_t trials;		    /* 0 = SC_MODEL_TRIALS_DEFAULT */
+	bool json;			    /* the command prints JSON */
+};
+
+/* The defaults above. */
+void sc_model_params_default(struct sc_model_params *p);
+
+/* Sets one parameter from text.  Keys (the command line spells them with
+ * "--" and "-" for "_"): nodes ("8,64,512,4096"), gpus_per_node,
+ * drives_per_node, node_mtbf (duration, "50000h"), restart (duration),
+ * overhead_target ("5%" or "0.05"), dwpd, warranty (duration or years:
+ * "5y"), drive_capacity (size, "30.72TB"), max_drives_per_node, model,
+ * tp, pp, zero, drive_write / drive_read (rate, "7GB/s"), seed, trials.
+ * 0, or -EINVAL with a message naming the key, the value and what is
+ * expected in err (0 nodes, an unknown key or model, a share outside
+ * (0, 1), sizes not increasing, more than SC_MODEL_MAX_SIZES, ...). */
+int sc_model_params_set(struct sc_model_params *p, const char *key, const char *value, char *err,
+			size_t errlen);
+
+/* ---- measured inputs ------------------------------------------------ */
+
+/* What a run measured that the model uses.  Owned: free with
+ * sc_model_measured_free. */
+struct sc_model_measured {
+	char run_id[72];
+	/* Checkpoint writes of the first checkpoint group with writes.  A
+	 * drive is one target on one node: per checkpoint, the bytes its
+	 * ranks wrote and the time the slowest of them took from the common
+	 * start (fsync included). */
+	bool has_ckpt;
+	char ckpt_group[64];
+	uint32_t ndrives;
+	struct sc_model_drive *drives; /* heap, with their arrays */
+	uint32_t nckpts;	       /* checkpoints of the group */
+	uint32_t nnodes;	       /* nodes of the run */
+	uint32_t drives_per_node;      /* most drives any node used */
+	struct sc_model model;	       /* the group's model and layout */
+	struct sc_ckpt_layout layout;
+	double scale;
+	/* Restores of the same group (read side), when it has them. */
+	bool has_restore;
+	struct sc_model_drive *restore_drives; /* heap; ndrives of them */
+	/* Ingestion: the first ingest phase. */
+	bool has_ingest;
+	char ingest_phase[64];
+	uint32_t ingest_ranks_per_node;	  /* accelerators per node measured */
+	uint64_t compute_per_batch_ns;
+	uint64_t batch_bytes;		  /* one rank's step: batch x sample */
+	struct sc_hist *batch_wait;	  /* heap: merged over every rank */
+	double measured_au;
+	double node_read_bytes_per_s;	  /* mean over nodes, measured */
+};
+
+/* Fills *m from rec.  A run without a checkpoint write group and without
+ * an ingest phase gives -ENOENT and a message saying which phase kind is
+ * missing and how to produce it (a config with workload: checkpoint, as
+ * configs/llm_ckpt.yaml).  0, -ENOENT, -ENOMEM. */
+int sc_model_measured_from_record(const struct sc_run_record *rec, struct sc_model_measured *m,
+				  char *err, size_t errlen);
+void sc_model_measured_free(struct sc_model_measured *m);
+
+/* ---- the projection ------------------------------------------------- */
+
+/* The figures a projection gives; each names its basis. */
+enum sc_model_figure {
+	SC_MODEL_FIG_CKPT,	/* checkpoint time, E[max] and p90 */
+	SC_MODEL_FIG_POLICY,	/* tau, write share, lost share, goodput */
+	SC_MODEL_FIG_SIZING,	/* drives per node for the overhead target */
+	SC_MODEL_FIG_ENDURANCE, /* drive writes per day, years of rating */
+	SC_MODEL_FIG_INGEST,	/* step I/O wait, P(stall), AU at N */
+	SC_MODEL_FIG_READ_BW,	/* per-node read bandwidth for AU >= 90% */
+	SC_MODEL_FIG_COUNT
+};
+
+/* What one figure rests on: the measured inputs (or the stated figures)
+ * by name and count, and the assumptions, in words. */
+struct sc_model_basis {
+	bool present; /* the figure is given (its inputs exist) */
+	char inputs[SC_MODEL_TEXT_MAX];
+	char assumptions[SC_MODEL_TEXT_MAX];
+};
+
+/* The figures at one cluster size N. */
+struct sc_model_row {
+	uint32_t nodes;		  /* N */
+	bool layout_fits;	  /* N x gpus_per_node is a multiple of tp x
+				   * pp; when not, only the ingest figures
+				   * are given and why_not says so */
+	char why_not[128];
+	uint32_t dp;		  /* data parallel at N */
+	uint32_t drives_per_node; /* D used for ckpt/policy/endurance */
+	uint64_t ckpt_bytes;	  /* one checkpoint of the whole cluster */
+	uint64_t node_bytes_max;  /* the busiest node's share */
+	uint64_t drive_bytes_max; /* the busiest drive's share */
+	struct sc_model_ckpt ckpt;
+	double ckpt_tail_exp_ns;  /* E[max] under an exponential tail fitted
+				   * to the slowest tenth of the samples
+				   * (the alternative tail assumption) */
+	struct sc_model_policy policy;
+	struct sc_model_sizing sizing; /* sizing.drives_per_node 0 = none up
+					* to max_drives_per_node */
+	struct sc_model_endurance endurance;
+	/* Ingestion (SC_MODEL_FIG_INGEST / READ_BW present). */
+	double step_wait_p50_ns, step_wait_p90_ns, step_wait_p99_ns;
+	double step_wait_mean_ns;
+	double p_node_stall;	  /* a node stalls a step */
+	double p_step_stall;	  /* 1 - (1 - p_node)^N */
+	double au;		  /* compute / (compute + E[step wait]) */
+	double read_bytes_per_s_node_au90; /* per node, for AU >= 90% */
+};
+
+struct sc_model_projection {
+	struct sc_model_params params; /* as used, run's values filled in */
+	bool measured;		       /* from a results file (else stated) */
+	char source[256];	       /* "results.pb of run ID", or
+					* "stated per-drive figures" */
+	struct sc_model_basis basis[SC_MODEL_FIG_COUNT];
+	uint32_t nrows;
+	struct sc_model_row rows[SC_MODEL_MAX_SIZES];
+};
+
+/* Projects m (NULL: parameters only, from p's stated drive figures) to
+ * every size of p.  0; -EINVAL with a message in err (no inputs for any
+ * figure: neither measured drives nor drive_write; a layout that fits no
+ * size; a model/layout the byte model refuses); -ENOMEM.  Same inputs and
+ * seed, same output, byte for byte. */
+int sc_model_project(const struct sc_model_measured *m, const struct sc_model_params *p,
+		     struct sc_model_projection *out, char *err, size_t errlen);
+
+#endif
