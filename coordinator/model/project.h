@@ -55,6 +55,11 @@ struct sc_model_params {
 	char model[SC_CKPT_MODEL_NAME_MAX];
 	uint32_t tp, pp;		    /* 0 = the run's */
 	int32_t zero_stage;		    /* -1 = the run's */
+	double scale;			    /* fraction of the real bytes the
+					     * projected checkpoint has, (0, 1];
+					     * default 1 (full size).  Below 1
+					     * only to check the model against a
+					     * scaled run of N ranks. */
 	/* Stated per-drive figures: with no results file they are the
 	 * drive; with one they are left 0 (measured figures are used). */
 	double drive_write_bytes_per_s;
@@ -72,7 +77,8 @@ void sc_model_params_default(struct sc_model_params *p);
  * drives_per_node, node_mtbf (duration, "50000h"), restart (duration),
  * overhead_target ("5%" or "0.05"), dwpd, warranty (duration or years:
  * "5y"), drive_capacity (size, "30.72TB"), max_drives_per_node, model,
- * tp, pp, zero, drive_write / drive_read (rate, "7GB/s"), seed, trials.
+ * tp, pp, zero, scale, drive_write / drive_read (rate, "7GB/s"), seed,
+ * trials.
  * 0, or -EINVAL with a message naming the key, the value and what is
  * expected in err (0 nodes, an unknown key or model, a share outside
  * (0, 1), sizes not increasing, more than SC_MODEL_MAX_SIZES, ...). */
