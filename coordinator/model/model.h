@@ -100,9 +100,9 @@ int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out);
  * under the tenth, the tail's mean excess the tenth's mean excess over u,
  * P(X > x) = k/S exp(-(x - u)/mean excess) for x >= u).  E[max] is the
  * integral over x >= 0 of 1 - prod over classes of F(x / bytes ratio)^K:
- * exact over the steps below the thresholds, Gauss-Legendre quadrature over the
- * exponential parts (for one class of K drives and k = S this is H_K x
- * the mean).  Unlike the resampling it can exceed the slowest sample.
+ * exact over the steps below the thresholds, Gauss-Legendre quadrature
+ * over the exponential parts (for one class of K drives and k = S this is
+ * H_K x the mean).  Unlike the resampling it can exceed the slowest sample.
  * 0, -EINVAL (as sc_model_ckpt), -ENOMEM. */
 int sc_model_ckpt_tail_exp(const struct sc_model_ckpt_in *in, double *mean_ns);
 

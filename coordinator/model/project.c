@@ -276,9 +276,8 @@ static int resolve(const struct sc_model_measured *m, struct ctx *x,
 		return fail(err, errlen,
 			    "model: nothing to project: no measured checkpoint or ingest phase and "
 			    "no stated drive write rate (--drive-write, e.g. 7GB/s)");
-	if (x->drives)
-		return resolve_layout(x, use, err, errlen);
-	return 0;
+	/* the layout as used is shown even when only ingest is projected */
+	return resolve_layout(x, use, err, errlen);
 }
 
 int sc_model_project(const struct sc_model_measured *m, const struct sc_model_params *p,

@@ -51,22 +51,24 @@ struct sc_model_params {
 	uint32_t max_drives_per_node;	    /* sizing search bound; 64 */
 	/* The checkpoint at full size: a catalogue model and a layout.
 	 * "" / 0 = the measured run's (its first checkpoint group); with
-	 * parameters only, llama3.1-405b and its MLPerf layout. */
+	 * parameters only, llama3.1-405b and its MLPerf layout.  A model
+	 * other than the run's brings its MLPerf layout: tp, pp and zero
+	 * not given are that layout's, not the run's. */
 	char model[SC_CKPT_MODEL_NAME_MAX];
-	uint32_t tp, pp;    /* 0 = the run's */
-	int32_t zero_stage; /* -1 = the run's */
-	double scale;	    /* fraction of the real bytes the
-			     * projected checkpoint has, (0, 1];
-			     * default 1 (full size).  Below 1
-			     * only to check the model against a
-			     * scaled run of N ranks. */
+	uint32_t tp, pp;		    /* 0 = the run's */
+	int32_t zero_stage;		    /* -1 = the run's */
+	double scale;			    /* fraction of the real bytes the
+					     * projected checkpoint has, (0, 1];
+					     * default 1 (full size).  Below 1
+					     * only to check the model against a
+					     * scaled run of N ranks. */
 	/* Stated per-drive figures: with no results file they are the
 	 * drive; with one they are left 0 (measured figures are used). */
 	double drive_write_bytes_per_s;
 	double drive_read_bytes_per_s;
-	uint64_t seed;	 /* default 1 */
-	uint32_t trials; /* 0 = SC_MODEL_TRIALS_DEFAULT */
-	bool json;	 /* the command prints JSON */
+	uint64_t seed;			    /* default 1 */
+	uint32_t trials;		    /* 0 = SC_MODEL_TRIALS_DEFAULT */
+	bool json;			    /* the command prints JSON */
 };
 
 /* The defaults above. */
@@ -111,12 +113,12 @@ struct sc_model_measured {
 	/* Ingestion: the first ingest phase. */
 	bool has_ingest;
 	char ingest_phase[64];
-	uint32_t ingest_ranks_per_node; /* accelerators per node measured */
+	uint32_t ingest_ranks_per_node;	  /* accelerators per node measured */
 	uint64_t compute_per_batch_ns;
-	uint64_t batch_bytes;	    /* one rank's step: batch x sample */
-	struct sc_hist *batch_wait; /* heap: merged over every rank */
+	uint64_t batch_bytes;		  /* one rank's step: batch x sample */
+	struct sc_hist *batch_wait;	  /* heap: merged over every rank */
 	double measured_au;
-	double node_read_bytes_per_s; /* mean over nodes, measured */
+	double node_read_bytes_per_s;	  /* mean over nodes, measured */
 };
 
 /* Fills *m from rec.  A run without a checkpoint write group and without
@@ -150,10 +152,10 @@ struct sc_model_basis {
 
 /* The figures at one cluster size N. */
 struct sc_model_row {
-	uint32_t nodes;	  /* N */
-	bool layout_fits; /* N x gpus_per_node is a multiple of tp x
-			   * pp; when not, only the ingest figures
-			   * are given and why_not says so */
+	uint32_t nodes;		  /* N */
+	bool layout_fits;	  /* N x gpus_per_node is a multiple of tp x
+				   * pp; when not, only the ingest figures
+				   * are given and why_not says so */
 	char why_not[128];
 	uint32_t dp;		  /* data parallel at N */
 	uint32_t drives_per_node; /* D used for ckpt/policy/endurance */
@@ -161,9 +163,9 @@ struct sc_model_row {
 	uint64_t node_bytes_max;  /* the busiest node's share */
 	uint64_t drive_bytes_max; /* the busiest drive's share */
 	struct sc_model_ckpt ckpt;
-	double ckpt_tail_exp_ns; /* E[max] under an exponential tail fitted
-				  * to the slowest tenth of the samples
-				  * (the alternative tail assumption) */
+	double ckpt_tail_exp_ns;  /* E[max] under an exponential tail fitted
+				   * to the slowest tenth of the samples
+				   * (the alternative tail assumption) */
 	struct sc_model_policy policy;
 	struct sc_model_sizing sizing; /* sizing.drives_per_node 0 = none up
 					* to max_drives_per_node */
@@ -171,9 +173,9 @@ struct sc_model_row {
 	/* Ingestion (SC_MODEL_FIG_INGEST / READ_BW present). */
 	double step_wait_p50_ns, step_wait_p90_ns, step_wait_p99_ns;
 	double step_wait_mean_ns;
-	double p_node_stall;		   /* a node stalls a step */
-	double p_step_stall;		   /* 1 - (1 - p_node)^N */
-	double au;			   /* compute / (compute + E[step wait]) */
+	double p_node_stall;	  /* a node stalls a step */
+	double p_step_stall;	  /* 1 - (1 - p_node)^N */
+	double au;		  /* compute / (compute + E[step wait]) */
 	double read_bytes_per_s_node_au90; /* per node, for AU >= 90% */
 };
 
