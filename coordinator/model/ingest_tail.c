@@ -2,6 +2,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "histogram.h"
@@ -16,25 +17,25 @@
  * to cancellation; its midpoint is used instead. */
 #define FLAT_BUCKET 1e-9
 
-/* A value v of bucket i spreads uniformly over [low, high + 1). */
-static double bucket_lo(uint32_t i)
+/* The values of bucket i spread uniformly over [lo, hi): the bucket's
+ * range, within [min, max + 1] of h (the last bucket is open-ended).
+ * False when that is empty (a bucket outside [min, max]). */
+static bool edges(const struct sc_hist *h, uint32_t i, double *lo, double *hi)
 {
-	return (double)sc_hist_bucket_low(i);
-}
-
-static double bucket_hi(uint32_t i)
-{
-	return (double)sc_hist_bucket_high(i) + 1;
+	*lo = fmax((double)sc_hist_bucket_low(i), (double)h->min_ns);
+	*hi = fmin((double)sc_hist_bucket_high(i) + 1, (double)h->max_ns + 1);
+	return *hi > *lo;
 }
 
 /* P(wait <= x), linear within a bucket. */
 static double hist_cdf(const struct sc_hist *h, double x)
 {
 	uint64_t below = 0;
+	double lo, hi;
 
-	for (uint32_t i = 0; i < SC_HIST_NBUCKETS; i++) {
-		double lo = bucket_lo(i), hi = bucket_hi(i);
-
+	for (uint32_t i = 0; i < SC_HIST_NBUCKETS && below < h->count; i++) {
+		if (!edges(h, i, &lo, &hi))
+			continue;
 		if (x < lo)
 			break;
 		if (x < hi)
@@ -48,34 +49,35 @@ static double hist_cdf(const struct sc_hist *h, double x)
 /* The wait with P(wait <= x) = q, linear within a bucket. */
 static double hist_quantile(const struct sc_hist *h, double q)
 {
-	double want = q * (double)h->count, below = 0;
-	uint32_t last = 0;
+	double want = q * (double)h->count, below = 0, lo, hi;
 
 	for (uint32_t i = 0; i < SC_HIST_NBUCKETS; i++) {
 		double c = (double)h->buckets[i];
 
-		if (!c)
+		if (!c || !edges(h, i, &lo, &hi))
 			continue;
-		last = i;
 		if (below + c >= want)
-			return bucket_lo(i) + (bucket_hi(i) - bucket_lo(i)) * (want - below) / c;
+			return lo + (hi - lo) * (want - below) / c;
 		below += c;
 	}
-	return bucket_hi(last);
+	return (double)h->max_ns + 1;
 }
 
-/* E[max of k waits] = integral of 1 - F(x)^k; within a bucket F runs
- * linearly from f0 to f1, so the bucket gives
+/* E[max of k waits] = integral of 1 - F(x)^k: min (F is 0 below it),
+ * then per bucket, where F runs linearly from f0 to f1,
  * width x (1 - (f1^(k+1) - f0^(k+1)) / ((k + 1)(f1 - f0))). */
 static double hist_mean_max(const struct sc_hist *h, double k)
 {
-	double below = 0, sum = 0;
+	double below = 0, sum = (double)h->min_ns, lo, hi;
 
 	for (uint32_t i = 0; i < SC_HIST_NBUCKETS && below < (double)h->count; i++) {
-		double w = bucket_hi(i) - bucket_lo(i);
 		double f0 = below / (double)h->count;
 		double f1 = (below + (double)h->buckets[i]) / (double)h->count;
+		double w;
 
+		if (!edges(h, i, &lo, &hi))
+			continue;
+		w = hi - lo;
 		if ((k + 1) * (f1 - f0) < FLAT_BUCKET)
 			sum += w * -expm1(k * log((f0 + f1) / 2));
 		else

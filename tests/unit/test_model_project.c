@@ -357,6 +357,17 @@ static void test_ingest(void)
 	CHECK(out->basis[SC_MODEL_FIG_INGEST].present && out->basis[SC_MODEL_FIG_READ_BW].present &&
 		  !out->basis[SC_MODEL_FIG_CKPT].present,
 	      "ingest basis only");
+	/* waits beyond the histogram's resolution (its last bucket is
+	 * open-ended): the exact min and max bound them */
+	sc_hist_init(m.batch_wait);
+	for (int i = 0; i < 10; i++)
+		sc_hist_record(m.batch_wait, 5000000000000ull);
+	CHECK(sc_model_project(&m, &p, out, err, sizeof(err)) == 0, "project: %s", err);
+	CHECK(out->rows[2].step_wait_p99_ns >= 5e12 && out->rows[2].step_wait_p99_ns <= 5e12 + 1 &&
+		  rel_close(out->rows[2].step_wait_mean_ns, 5e12, 1e-12) &&
+		  out->rows[2].p_step_stall == 1,
+	      "waits of 5000 s: p99 %.17g, mean %.17g", out->rows[2].step_wait_p99_ns,
+	      out->rows[2].step_wait_mean_ns);
 	free(m.batch_wait);
 	free(out);
 }
