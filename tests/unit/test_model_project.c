@@ -274,6 +274,13 @@ static void test_layout_fit(void)
 	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == -EINVAL &&
 		  strstr(err, "fits none"),
 	      "no size fits: %s", err);
+	/* another model than the run's brings its MLPerf layout */
+	snprintf(p.model, sizeof(p.model), "llama3-8b");
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == 0 && out->params.tp == 1 &&
+		  out->params.pp == 1 && out->params.zero_stage == 3 && out->rows[0].layout_fits,
+	      "llama3-8b over a 405b run: %s TP%u PP%u ZeRO-%d", out->params.model, out->params.tp,
+	      out->params.pp, out->params.zero_stage);
+	p.model[0] = 0;
 	p.tp = 3;
 	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == -EINVAL && strstr(err, "tp"),
 	      "tp 3 refused: %s", err);
@@ -385,6 +392,21 @@ static void test_parameters_only(void)
 		  strstr(err, "drive write"),
 	      "nothing stated: %s", err);
 	p.drive_write_bytes_per_s = 5e9;
+	p.nodes[1] = 32;
+	CHECK(sc_model_project(NULL, &p, out, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "strictly increasing"),
+	      "sizes not increasing: %s", err);
+	p.nodes[1] = 64;
+	p.overhead_target = 1;
+	CHECK(sc_model_project(NULL, &p, out, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "overhead_target"),
+	      "overhead 100%%: %s", err);
+	p.overhead_target = 0.05;
+	snprintf(p.model, sizeof(p.model), "gpt-5");
+	CHECK(sc_model_project(NULL, &p, out, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "unknown model \"gpt-5\""),
+	      "unknown model: %s", err);
+	p.model[0] = 0;
 	CHECK(sc_model_project(NULL, &p, out, err, sizeof(err)) == 0, "project: %s", err);
 	CHECK(!out->measured && !strcmp(out->source, "stated per-drive figures"), "source %s",
 	      out->source);
