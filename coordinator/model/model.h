@@ -29,6 +29,16 @@ struct sc_model_drive {
 	const uint64_t *dur_ns; /* time drive took for checkpoint c */
 };
 
+/* A byte class: members of a cluster that write the same bytes per
+ * checkpoint (under ZeRO-1/2 the nodes of data-parallel rank 0 also write
+ * the model state, so they write more than the others).  In
+ * sc_model_ckpt_in a member is a drive (bytes per drive, drives); in
+ * sc_model_sizing_in a node (bytes per node, nodes). */
+struct sc_model_class {
+	uint64_t bytes; /* per member, > 0 */
+	uint64_t count; /* members, >= 1 */
+};
+
 /* What a cluster checkpoint is projected from. */
 struct sc_model_ckpt_in {
 	const struct sc_model_drive *drives; /* the S measured drives */
@@ -38,6 +48,11 @@ struct sc_model_ckpt_in {
 	/* Bytes each of the N x D drives writes per checkpoint at the
 	 * projected scale; 0 = take the measured times as they are. */
 	uint64_t bytes_per_drive;
+	/* Drives in byte classes instead (NULL: none).  When given, nodes,
+	 * drives_per_node and bytes_per_drive are ignored: the cluster is
+	 * the classes' drives, each rescaled to its class's bytes. */
+	const struct sc_model_class *classes;
+	uint32_t nclasses;
 	uint32_t trials; /* resamples; 0 = SC_MODEL_TRIALS_DEFAULT */
 	uint64_t seed;	 /* same input and seed, same output */
 };
@@ -69,9 +84,27 @@ struct sc_model_ckpt {
  * The max of K draws is drawn directly from its exact distribution over
  * the sorted samples (P(max <= x_(j)) = (j/S)^K), which equals drawing K
  * drives and taking the slowest, at a cost independent of K.
+ * With byte classes, one index c is drawn per trial for all classes, each
+ * class's slowest drive is drawn from its own exact distribution (K = its
+ * drives, times rescaled to its bytes) and the trial takes the slowest
+ * class; max_sample_ns is rescaled to the largest class's bytes.
  * Returns 0, -EINVAL (no drives, a drive without checkpoints, N or D = 0,
- * bytes 0 with bytes_per_drive > 0, NULL arrays), -ENOMEM. */
+ * bytes 0 with bytes_per_drive > 0 or in a class, a class of no drives,
+ * NULL arrays), -ENOMEM. */
 int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out);
+
+/* The alternative tail assumption: E[max over the cluster's drives] when
+ * the samples of every drive and checkpoint, pooled (series not kept), are
+ * the distribution below the slowest tenth and an exponential tail fitted
+ * to that tenth above it (peaks over a threshold: u the largest sample
+ * under the tenth, the tail's mean excess the tenth's mean excess over u,
+ * P(X > x) = k/S exp(-(x - u)/mean excess) for x >= u).  E[max] is the
+ * integral over x >= 0 of 1 - prod over classes of F(x / bytes ratio)^K:
+ * exact over the steps below the thresholds, Gauss-Legendre quadrature
+ * over the exponential parts (for one class of K drives and k = S this is
+ * H_K x the mean).  Unlike the resampling it can exceed the slowest sample.
+ * 0, -EINVAL (as sc_model_ckpt), -ENOMEM. */
+int sc_model_ckpt_tail_exp(const struct sc_model_ckpt_in *in, double *mean_ns);
 
 /* Checkpoint policy for one cluster size. */
 struct sc_model_policy_in {
@@ -142,7 +175,11 @@ struct sc_model_sizing_in {
 	uint32_t nodes;		 /* N >= 1 */
 	uint64_t bytes_per_node; /* one node's checkpoint bytes, > 0, spread
 				  * evenly (rounded up) over its D drives */
-	uint64_t node_mtbf_ns;	 /* as for sc_model_policy */
+	/* Nodes in byte classes instead (NULL: none): class bytes are per
+	 * node, spread as above; nodes and bytes_per_node are ignored. */
+	const struct sc_model_class *node_classes;
+	uint32_t nnode_classes;
+	uint64_t node_mtbf_ns; /* as for sc_model_policy */
 	uint64_t restart_ns;
 	double overhead_target;	      /* largest 1 - goodput allowed, in (0, 1) */
 	uint32_t max_drives_per_node; /* search bound, >= 1 */

@@ -51,7 +51,9 @@ struct sc_model_params {
 	uint32_t max_drives_per_node;	    /* sizing search bound; 64 */
 	/* The checkpoint at full size: a catalogue model and a layout.
 	 * "" / 0 = the measured run's (its first checkpoint group); with
-	 * parameters only, llama3.1-405b and its MLPerf layout. */
+	 * parameters only, llama3.1-405b and its MLPerf layout.  A model
+	 * other than the run's brings its MLPerf layout: tp, pp and zero
+	 * not given are that layout's, not the run's. */
 	char model[SC_CKPT_MODEL_NAME_MAX];
 	uint32_t tp, pp;		    /* 0 = the run's */
 	int32_t zero_stage;		    /* -1 = the run's */

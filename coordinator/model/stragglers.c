@@ -47,19 +47,58 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Checks in; sets the longest series and the number of samples. */
-static int check_in(const struct sc_model_ckpt_in *in, uint32_t *longest, uint64_t *nsamples)
+/* The bytes the samples are rescaled to: the largest class's, or
+ * bytes_per_drive without classes (0: times as they are). */
+static uint64_t ref_bytes(const struct sc_model_ckpt_in *in)
 {
-	if (!in || !in->drives || !in->ndrives || !in->nodes || !in->drives_per_node)
+	uint64_t ref = 0;
+
+	if (!in->classes)
+		return in->bytes_per_drive;
+	for (uint32_t j = 0; j < in->nclasses; j++)
+		if (in->classes[j].bytes > ref)
+			ref = in->classes[j].bytes;
+	return ref;
+}
+
+/* Checks the classes; sets the drives of the cluster. */
+static int check_classes(const struct sc_model_ckpt_in *in, uint64_t *total)
+{
+	if (!in->classes) {
+		if (!in->nodes || !in->drives_per_node)
+			return -EINVAL;
+		*total = (uint64_t)in->nodes * in->drives_per_node;
+		return 0;
+	}
+	*total = 0;
+	if (!in->nclasses)
 		return -EINVAL;
+	for (uint32_t j = 0; j < in->nclasses; j++) {
+		if (!in->classes[j].bytes || !in->classes[j].count)
+			return -EINVAL;
+		*total += in->classes[j].count;
+	}
+	return 0;
+}
+
+/* Checks in; sets the longest series, the number of samples and the
+ * drives of the cluster. */
+static int check_in(const struct sc_model_ckpt_in *in, uint32_t *longest, uint64_t *nsamples,
+		    uint64_t *total)
+{
+	uint64_t ref;
+
+	if (!in || !in->drives || !in->ndrives || check_classes(in, total))
+		return -EINVAL;
+	ref = ref_bytes(in);
 	*longest = 0;
 	*nsamples = 0;
 	for (uint32_t d = 0; d < in->ndrives; d++) {
 		const struct sc_model_drive *dr = &in->drives[d];
 
-		if (!dr->nckpts || !dr->dur_ns || (in->bytes_per_drive && !dr->bytes))
+		if (!dr->nckpts || !dr->dur_ns || (ref && !dr->bytes))
 			return -EINVAL;
-		for (uint32_t c = 0; in->bytes_per_drive && c < dr->nckpts; c++)
+		for (uint32_t c = 0; ref && c < dr->nckpts; c++)
 			if (!dr->bytes[c])
 				return -EINVAL;
 		if (dr->nckpts > *longest)
@@ -95,7 +134,7 @@ static double *sorted_rows(const struct sc_model_ckpt_in *in, uint32_t longest)
 		double *row = rows + (size_t)c * s;
 
 		for (uint32_t d = 0; d < s; d++)
-			row[d] = sample_ns(&in->drives[d], c, longest, in->bytes_per_drive);
+			row[d] = sample_ns(&in->drives[d], c, longest, ref_bytes(in));
 		qsort(row, s, sizeof(*row), cmp_double);
 	}
 	return rows;
@@ -114,13 +153,33 @@ static double draw_max(const double *row, uint32_t s, double k, uint64_t *state)
 	return row[(uint32_t)j - 1];
 }
 
+/* One trial's cluster time at aligned index row: the slowest class's
+ * slowest drive, each class's rescaled from the reference bytes. */
+static double draw_trial(const struct sc_model_ckpt_in *in, const double *row, uint64_t ref,
+			 uint64_t *state)
+{
+	double worst = 0;
+
+	if (!in->classes)
+		return draw_max(row, in->ndrives, (double)in->nodes * (double)in->drives_per_node,
+				state);
+	for (uint32_t j = 0; j < in->nclasses; j++) {
+		const struct sc_model_class *cl = &in->classes[j];
+		double t = draw_max(row, in->ndrives, (double)cl->count, state) *
+			   ((double)cl->bytes / (double)ref);
+
+		worst = fmax(worst, t);
+	}
+	return worst;
+}
+
 int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)
 {
 	uint32_t longest, trials;
-	uint64_t nsamples, state;
-	double *rows, *maxima, k, sum = 0;
+	uint64_t nsamples, total, state;
+	double *rows, *maxima, sum = 0;
 	size_t rank;
-	int ret = check_in(in, &longest, &nsamples);
+	int ret = check_in(in, &longest, &nsamples, &total);
 
 	if (ret)
 		return ret;
@@ -133,12 +192,11 @@ int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	k = (double)in->nodes * (double)in->drives_per_node;
 	state = in->seed;
 	for (uint32_t t = 0; t < trials; t++) {
 		uint32_t c = next_index(&state, longest);
 
-		maxima[t] = draw_max(rows + (size_t)c * in->ndrives, in->ndrives, k, &state);
+		maxima[t] = draw_trial(in, rows + (size_t)c * in->ndrives, ref_bytes(in), &state);
 		sum += maxima[t];
 	}
 	qsort(maxima, trials, sizeof(*maxima), cmp_double);
@@ -150,11 +208,182 @@ int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)
 		out->max_sample_ns =
 		    fmax(out->max_sample_ns, rows[(size_t)c * in->ndrives + in->ndrives - 1]);
 	out->nsamples = nsamples;
-	out->ndrives_total = (uint64_t)in->nodes * in->drives_per_node;
+	out->ndrives_total = total;
 	out->beyond_samples = out->ndrives_total > SC_MODEL_SUPPORT_RATIO * nsamples;
 	out->trials = trials;
 out_free:
 	free(maxima);
 	free(rows);
+	return ret;
+}
+
+/* ---- the exponential tail (the alternative assumption) ------------- */
+
+/* The share of the slowest samples the exponential tail is fitted to. */
+#define TAIL_SHARE 10u
+/* The tail is integrated until the cluster's chance of exceeding x falls
+ * under this. */
+#define TAIL_EPS 1e-15
+/* Gauss-Legendre intervals per step of the samples, and over the tail
+ * beyond the last step. */
+#define QUAD_STEP 8u
+#define QUAD_TAIL 4096u
+
+/* The hybrid distribution: the sorted samples x[0..s) below u, an
+ * exponential tail of mass zeta and mean excess beta above. */
+struct tail_fit {
+	const double *x;
+	uint32_t below; /* samples under the tail: x[0..below) */
+	uint64_t s;
+	double u, beta, zeta;
+};
+
+/* P(X <= t). */
+static double tail_cdf(const struct tail_fit *f, double t)
+{
+	uint32_t lo = 0, hi = f->below;
+
+	if (t >= f->u)
+		return f->beta > 0 ? 1 - f->zeta * exp(-(t - f->u) / f->beta) : 1;
+	while (lo < hi) { /* samples <= t */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (f->x[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (double)lo / (double)f->s;
+}
+
+/* 1 - P(max over the classes <= x): class j has count[j] drives whose
+ * times are ratio[j] x the reference times. */
+static double tail_excess(const struct tail_fit *f, const double *ratio, const double *count,
+			  uint32_t n, double x)
+{
+	double logp = 0;
+
+	for (uint32_t j = 0; j < n; j++) {
+		double p = tail_cdf(f, x / ratio[j]);
+
+		if (p <= 0)
+			return 1;
+		logp += count[j] * log(p);
+	}
+	return -expm1(logp);
+}
+
+/* Integral of tail_excess over [a, b] by m two-point Gauss-Legendre
+ * intervals (no endpoints: the steps of the samples sit there). */
+static double tail_quad(const struct tail_fit *f, const double *ratio, const double *count,
+			uint32_t n, double a, double b, uint32_t m)
+{
+	double h = (b - a) / m, off = h / (2 * sqrt(3)), sum = 0;
+
+	for (uint32_t i = 0; i < m; i++) {
+		double mid = a + (i + 0.5) * h;
+
+		sum += tail_excess(f, ratio, count, n, mid - off) +
+		       tail_excess(f, ratio, count, n, mid + off);
+	}
+	return sum * h / 2;
+}
+
+/* The pooled samples of in, sorted, rescaled to ref; NULL when out of memory. */
+static double *pooled(const struct sc_model_ckpt_in *in, uint64_t nsamples, uint64_t ref)
+{
+	double *x = malloc((size_t)nsamples * sizeof(*x));
+	size_t n = 0;
+
+	if (!x)
+		return NULL;
+	for (uint32_t d = 0; d < in->ndrives; d++) {
+		const struct sc_model_drive *dr = &in->drives[d];
+
+		for (uint32_t c = 0; c < dr->nckpts; c++)
+			x[n++] = sample_ns(dr, c, dr->nckpts, ref);
+	}
+	qsort(x, n, sizeof(*x), cmp_double);
+	return x;
+}
+
+/* Fits the tail to the slowest tenth of x[0..s). */
+static void tail_fit(const double *x, uint64_t s, struct tail_fit *f)
+{
+	uint64_t k = (s + TAIL_SHARE - 1) / TAIL_SHARE;
+	double excess = 0;
+
+	f->x = x;
+	f->s = s;
+	f->below = (uint32_t)(s - k);
+	f->u = x[f->below ? f->below - 1 : 0];
+	for (uint64_t i = f->below; i < s; i++)
+		excess += x[i] - f->u;
+	f->beta = excess / (double)k;
+	f->zeta = (double)k / (double)s;
+}
+
+/* E[max]: steps below the thresholds, then the tail, by quadrature. */
+static double tail_mean(const struct tail_fit *f, const double *ratio, const double *count,
+			uint32_t n, double *bp)
+{
+	uint32_t nbp = 0;
+	double total = 0, ktot = 0, top = 0, prev = 0;
+
+	for (uint32_t j = 0; j < n; j++) {
+		for (uint32_t i = 0; i < f->below; i++)
+			bp[nbp++] = f->x[i] * ratio[j];
+		bp[nbp++] = f->u * ratio[j];
+		ktot += count[j];
+		top = fmax(top, ratio[j]);
+	}
+	qsort(bp, nbp, sizeof(*bp), cmp_double);
+	for (uint32_t i = 0; i < nbp; i++) {
+		if (bp[i] > prev)
+			total += tail_quad(f, ratio, count, n, prev, bp[i], QUAD_STEP);
+		prev = fmax(prev, bp[i]);
+	}
+	if (f->beta > 0) {
+		double end = top * (f->u + f->beta * log(f->zeta * ktot / TAIL_EPS));
+
+		if (end > prev)
+			total += tail_quad(f, ratio, count, n, prev, end, QUAD_TAIL);
+	}
+	return total;
+}
+
+int sc_model_ckpt_tail_exp(const struct sc_model_ckpt_in *in, double *mean_ns)
+{
+	uint32_t longest, n;
+	uint64_t nsamples, total, ref;
+	double *x, *ratio, *count, *bp;
+	struct tail_fit f;
+	int ret = check_in(in, &longest, &nsamples, &total);
+
+	if (ret)
+		return ret;
+	if (!mean_ns)
+		return -EINVAL;
+	ref = ref_bytes(in);
+	n = in->classes ? in->nclasses : 1;
+	x = pooled(in, nsamples, ref);
+	ratio = malloc(n * sizeof(*ratio));
+	count = malloc(n * sizeof(*count));
+	bp = malloc(((size_t)nsamples + 1) * n * sizeof(*bp));
+	if (!x || !ratio || !count || !bp) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		ratio[j] = in->classes ? (double)in->classes[j].bytes / (double)ref : 1;
+		count[j] = in->classes ? (double)in->classes[j].count : (double)total;
+	}
+	tail_fit(x, nsamples, &f);
+	*mean_ns = tail_mean(&f, ratio, count, n, bp);
+out_free:
+	free(bp);
+	free(count);
+	free(ratio);
+	free(x);
 	return ret;
 }

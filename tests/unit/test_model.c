@@ -328,6 +328,99 @@ static void test_bad_input(void)
 	CHECK(sc_model_size(&si, &sz) == -EINVAL, "sizing no drives");
 }
 
+/* The exponential-tail alternative: from exponential samples its E[max of
+ * N] is H_N m (memoryless: the slowest tenth's mean excess is m); a
+ * constant gives its constant. */
+static void test_tail_exp(void)
+{
+	uint64_t *dur = xcalloc(EXP_SAMPLES, sizeof(*dur));
+	struct sc_model_drive *d;
+	uint32_t ns[] = {8, 64, 4096};
+	double got;
+
+	for (uint32_t i = 0; i < EXP_SAMPLES; i++)
+		dur[i] = (uint64_t)(-EXP_MEAN_NS * log1p(-(i + 0.5) / EXP_SAMPLES));
+	d = one_ckpt_drives(EXP_SAMPLES, NULL, dur);
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		struct sc_model_ckpt_in in = {
+		    .drives = d, .ndrives = EXP_SAMPLES, .nodes = ns[i], .drives_per_node = 1};
+		double want = harmonic(ns[i]) * EXP_MEAN_NS;
+
+		CHECK(sc_model_ckpt_tail_exp(&in, &got) == 0, "N=%u", ns[i]);
+		CHECK(rel_close(got, want, 0.05), "tail N=%u: %.4g ns, H_N m = %.4g ns", ns[i], got,
+		      want);
+		printf("exponential tail N=%u: E[max] %.4f s (H_N m %.4f s)\n", ns[i], got / 1e9,
+		       want / 1e9);
+	}
+	for (uint32_t i = 0; i < 50; i++)
+		dur[i] = 7 * NS_PER_S;
+	struct sc_model_ckpt_in in = {
+	    .drives = d, .ndrives = 50, .nodes = 4096, .drives_per_node = 8};
+	CHECK(sc_model_ckpt_tail_exp(&in, &got) == 0 && rel_close(got, 7e9, 1e-9),
+	      "constant: %.17g", got);
+	in.ndrives = 0;
+	CHECK(sc_model_ckpt_tail_exp(&in, &got) == -EINVAL, "no drives");
+	free(d);
+	free(dur);
+}
+
+/* Byte classes: the busiest class sets a constant drive's time; two
+ * classes of equal bytes behave as one class of all their drives; sizing
+ * by node classes takes the busiest node's time and all nodes' failures. */
+static void test_classes(void)
+{
+	enum { S = 400 };
+	uint64_t dur[S], bytes[S];
+	struct sc_model_drive *d;
+	struct sc_model_ckpt one, two;
+	struct sc_model_sizing sz;
+
+	for (uint32_t i = 0; i < S; i++)
+		dur[i] = NS_PER_S, bytes[i] = GB;
+	d = one_ckpt_drives(S, bytes, dur);
+	struct sc_model_class cl[] = {{4 * GB, 2}, {GB, 1000}};
+	struct sc_model_ckpt_in in = {
+	    .drives = d, .ndrives = S, .classes = cl, .nclasses = 2, .seed = 3};
+	CHECK(sc_model_ckpt(&in, &one) == 0 && one.mean_ns == 4e9 && one.p90_ns == 4e9 &&
+		  one.ndrives_total == 1002 && one.max_sample_ns == 4e9,
+	      "busiest class: mean %.17g, %llu drives", one.mean_ns,
+	      (unsigned long long)one.ndrives_total);
+	for (uint32_t i = 0; i < S; i++)
+		dur[i] = NS_PER_S + (uint64_t)i * 10000000; /* 1 .. 5 s for 1 GB */
+	struct sc_model_class same[] = {{GB, 30}, {GB, 34}};
+	in.classes = same;
+	struct sc_model_ckpt_in flat = {.drives = d,
+					.ndrives = S,
+					.nodes = 64,
+					.drives_per_node = 1,
+					.bytes_per_drive = GB,
+					.seed = 3};
+	CHECK(sc_model_ckpt(&in, &one) == 0 && sc_model_ckpt(&flat, &two) == 0 &&
+		  rel_close(one.mean_ns, two.mean_ns, 0.02),
+	      "two equal classes %.4g vs one class %.4g", one.mean_ns, two.mean_ns);
+	struct sc_model_class bad[] = {{GB, 0}};
+	in.classes = bad;
+	in.nclasses = 1;
+	CHECK(sc_model_ckpt(&in, &one) == -EINVAL, "a class of no drives");
+	/* as test_sizing, but only one node of 8 writes 800 GB (the others
+	 * 100 GB): the busiest node sets delta, so again 3 drives */
+	for (uint32_t i = 0; i < S; i++)
+		dur[i] = NS_PER_S;
+	struct sc_model_class nodes[] = {{800 * GB, 1}, {100 * GB, 7}};
+	struct sc_model_sizing_in si = {.drives = d,
+					.ndrives = S,
+					.node_classes = nodes,
+					.nnode_classes = 2,
+					.node_mtbf_ns = 8000000 * NS_PER_S,
+					.overhead_target = 0.025,
+					.max_drives_per_node = 16,
+					.seed = 5};
+	CHECK(sc_model_size(&si, &sz) == 0 && sz.drives_per_node == 3 &&
+		  fabs(sz.overhead - 0.02310) < 1e-4 && sz.ckpt.ndrives_total == 24,
+	      "sizing by node classes: %u drives, overhead %.5f", sz.drives_per_node, sz.overhead);
+	free(d);
+}
+
 int main(void)
 {
 	test_order_statistics();
@@ -338,5 +431,7 @@ int main(void)
 	test_endurance();
 	test_sizing();
 	test_bad_input();
+	test_tail_exp();
+	test_classes();
 	return check_exit("test_model");
 }

@@ -1,0 +1,131 @@
+/* basis.c -- what each projected figure rests on: its inputs by name and count, its assumptions. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "histogram.h"
+#include "project_parts.h"
+#include "units.h"
+
+/* Room for one formatted figure. */
+#define FIG_MAX 32
+/* Hours in ns, for the MTBF. */
+#define NS_PER_H 3600e9
+
+__attribute__((format(printf, 3, 4))) static void put(struct sc_model_projection *out,
+						      enum sc_model_figure f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out->basis[f].inputs, sizeof(out->basis[f].inputs), fmt, ap);
+	va_end(ap);
+	out->basis[f].present = true;
+}
+
+__attribute__((format(printf, 3, 4))) static void
+assume(struct sc_model_projection *out, enum sc_model_figure f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out->basis[f].assumptions, sizeof(out->basis[f].assumptions), fmt, ap);
+	va_end(ap);
+}
+
+static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection *out)
+{
+	const struct sc_model_params *p = &out->params;
+	const struct sc_model_measured *m = u->m;
+	char rate[FIG_MAX];
+
+	if (u->ckpt_measured)
+		put(out, SC_MODEL_FIG_CKPT,
+		    "%llu samples: %u drives x up to %u checkpoints of group %s, run %s; a sample "
+		    "is a drive's bytes / its slowest rank's time from the common start, fsync "
+		    "included; bytes at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerators and "
+		    "%u drives a node",
+		    (unsigned long long)u->nsamples, m->ndrives, m->nckpts, m->ckpt_group,
+		    m->run_id, p->model, p->tp, p->pp, p->zero_stage, p->scale, p->gpus_per_node,
+		    p->drives_per_node);
+	else
+		put(out, SC_MODEL_FIG_CKPT,
+		    "stated drive write rate %s (one constant sample, no measured spread); bytes "
+		    "at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerators and %u drives a node",
+		    sc_fmt_rate(rate, sizeof(rate), p->drive_write_bytes_per_s), p->model, p->tp,
+		    p->pp, p->zero_stage, p->scale, p->gpus_per_node, p->drives_per_node);
+	assume(out, SC_MODEL_FIG_CKPT,
+	       "drives independent; each of the N x D drives is a measured drive drawn at "
+	       "random, keeping its own series (one checkpoint index a trial); time scales with "
+	       "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
+	       "no drive slower than the slowest sample (tail_exp: exponential tail fitted to "
+	       "the slowest tenth); %u trials, seed %llu",
+	       p->trials, (unsigned long long)p->seed);
+}
+
+static void policy_basis(struct sc_model_projection *out)
+{
+	const struct sc_model_params *p = &out->params;
+	char r[FIG_MAX], cap[FIG_MAX];
+
+	put(out, SC_MODEL_FIG_POLICY,
+	    "checkpoint time delta = E[max] at N; node MTBF %.0f h; restart R %s",
+	    (double)p->node_mtbf_ns / NS_PER_H, sc_fmt_duration(r, sizeof(r), p->restart_ns));
+	assume(out, SC_MODEL_FIG_POLICY,
+	       "Young/Daly first order: tau = sqrt(2 delta M), M = node MTBF / N; failures "
+	       "independent and memoryless; a failure loses half a period plus R; figures "
+	       "flagged outside first order when the period reaches M");
+	put(out, SC_MODEL_FIG_SIZING,
+	    "the checkpoint model at D = 1..%u drives a node, the nodes' bytes by class; "
+	    "overhead target %g%%",
+	    p->max_drives_per_node, p->overhead_target * 100);
+	assume(out, SC_MODEL_FIG_SIZING,
+	       "added drives behave as the measured (or stated) ones and share a node's bytes "
+	       "evenly; no node-level limit (network, PCIe) caps them; overhead = 1 - goodput "
+	       "of the Young/Daly policy");
+	put(out, SC_MODEL_FIG_ENDURANCE,
+	    "the busiest drive's bytes a checkpoint; one checkpoint a Young/Daly period; "
+	    "drive capacity %s, %g DWPD over %g years",
+	    sc_fmt_bytes(cap, sizeof(cap), p->drive_capacity_bytes), p->dwpd, p->warranty_years);
+	assume(out, SC_MODEL_FIG_ENDURANCE,
+	       "checkpoints are the only writes; write amplification 1; the rating allows dwpd "
+	       "x capacity a day over the warranty");
+}
+
+static void ingest_basis(const struct sc_model_measured *m, struct sc_model_projection *out)
+{
+	const struct sc_model_params *p = &out->params;
+	char c[FIG_MAX], b[FIG_MAX], r[FIG_MAX];
+
+	sc_fmt_duration(c, sizeof(c), m->compute_per_batch_ns);
+	put(out, SC_MODEL_FIG_INGEST,
+	    "batch-wait histogram of phase %s, run %s: %llu steps, up to %u ranks a node "
+	    "measured; compute %s a batch; measured AU %.1f%%",
+	    m->ingest_phase, m->run_id, (unsigned long long)m->batch_wait->count,
+	    m->ingest_ranks_per_node, c, m->measured_au * 100);
+	assume(out, SC_MODEL_FIG_INGEST,
+	       "a step waits for the slowest of N x %u accelerators, each wait drawn "
+	       "independently from the merged histogram (linear within a bucket); a step "
+	       "stalls when a wait exceeds compute / 9 (its AU under 90%%); AU = compute / "
+	       "(compute + E[step wait])",
+	       p->gpus_per_node);
+	put(out, SC_MODEL_FIG_READ_BW,
+	    "%s a batch per accelerator, %u accelerators a node, compute %s a batch; "
+	    "measured %s a node",
+	    sc_fmt_bytes(b, sizeof(b), m->batch_bytes), p->gpus_per_node, c,
+	    sc_fmt_rate(r, sizeof(r), m->node_read_bytes_per_s));
+	assume(out, SC_MODEL_FIG_READ_BW,
+	       "reads fully overlapped with compute (prefetch): a node reads %u x batch bytes "
+	       "in each step of compute / 0.9; a mean rate, its tail is in the ingest figures",
+	       p->gpus_per_node);
+}
+
+void sc_model_basis_fill(const struct sc_model_used *u, struct sc_model_projection *out)
+{
+	if (u->ckpt) {
+		ckpt_basis(u, out);
+		policy_basis(out);
+	}
+	if (u->ingest)
+		ingest_basis(u->m, out);
+}

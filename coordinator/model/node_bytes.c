@@ -1,0 +1,162 @@
+/* node_bytes.c -- one checkpoint's bytes per node at cluster size N, in byte classes. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "project_parts.h"
+
+/* Each file is scaled to whole 4 KiB blocks, as the checkpoint workload
+ * writes it (worker/layout.c sc_layout_ckpt_files). */
+#define CKPT_ALIGN 4096u
+
+/* Per pipeline stage p: the bytes one rank of data-parallel rank 0 (g0)
+ * and of any other (g1) writes, and their prefix sums over stages times
+ * tp (the bytes of ranks 0 .. p tp - 1 within one model replica). */
+struct stages {
+	uint64_t tp, pp, mp;
+	uint64_t *g0, *g1, *p0, *p1;
+};
+
+/* Bytes rank writes per checkpoint, every file scaled.  0 or -errno. */
+static int rank_bytes(const struct sc_model *model, const struct sc_ckpt_layout *l, uint32_t rank,
+		      double scale, uint64_t *out)
+{
+	struct sc_ckpt_file *f = NULL;
+	uint32_t n = 0;
+	int ret = sc_ckpt_rank_files(model, l, rank, NULL, 0, &n);
+
+	*out = 0;
+	if (ret == -ENOSPC) {
+		f = calloc(n, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		ret = sc_ckpt_rank_files(model, l, rank, f, n, &n);
+	}
+	for (uint32_t i = 0; !ret && i < n; i++)
+		*out += sc_ckpt_scaled(f[i].bytes, scale, CKPT_ALIGN);
+	free(f);
+	return ret;
+}
+
+static void stages_free(struct stages *s)
+{
+	free(s->g0);
+	free(s->g1);
+	free(s->p0);
+	free(s->p1);
+}
+
+static int stages_of(const struct sc_model *model, const struct sc_ckpt_layout *l, double scale,
+		     struct stages *s)
+{
+	int ret = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->tp = l->tp;
+	s->pp = l->pp;
+	s->mp = (uint64_t)l->tp * l->pp;
+	s->g0 = calloc(s->pp, sizeof(uint64_t));
+	s->g1 = calloc(s->pp, sizeof(uint64_t));
+	s->p0 = calloc(s->pp + 1, sizeof(uint64_t));
+	s->p1 = calloc(s->pp + 1, sizeof(uint64_t));
+	if (!s->g0 || !s->g1 || !s->p0 || !s->p1)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < s->pp && !ret; p++) {
+		uint32_t first = (uint32_t)(p * s->tp);
+
+		ret = rank_bytes(model, l, first, scale, &s->g0[p]);
+		if (!ret && l->dp > 1)
+			ret = rank_bytes(model, l, (uint32_t)(s->mp + first), scale, &s->g1[p]);
+		s->p0[p + 1] = s->p0[p] + s->tp * s->g0[p];
+		s->p1[p + 1] = s->p1[p] + s->tp * s->g1[p];
+	}
+	return ret;
+}
+
+/* Bytes of ranks 0 .. r - 1. */
+static uint64_t cum(const struct stages *s, uint64_t r)
+{
+	uint64_t full = r / s->mp, rem = r % s->mp, st = rem / s->tp, in = rem % s->tp;
+
+	if (!full)
+		return s->p0[st] + in * s->g0[st];
+	return s->p0[s->pp] + (full - 1) * s->p1[s->pp] + s->p1[st] + in * s->g1[st];
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int class_desc(const void *a, const void *b)
+{
+	const struct sc_model_class *x = a, *y = b;
+
+	return (x->bytes < y->bytes) - (x->bytes > y->bytes);
+}
+
+/* Merges equal byte counts of the n sorted classes and drops nodes that
+ * write nothing; returns how many are left. */
+static uint32_t merge_classes(struct sc_model_class *c, uint32_t n)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (!c[i].bytes)
+			continue;
+		if (k && c[k - 1].bytes == c[i].bytes)
+			c[k - 1].count += c[i].count;
+		else
+			c[k++] = c[i];
+	}
+	return k;
+}
+
+int sc_model_node_bytes(const struct sc_model *model, const struct sc_ckpt_layout *l,
+			uint32_t nodes, uint32_t gpus_per_node, double scale,
+			struct sc_model_bytes *out)
+{
+	struct stages s;
+	uint64_t g = gpus_per_node, head, period, n;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!nodes || !gpus_per_node || sc_ckpt_layout_check(model, l, NULL, 0))
+		return -EINVAL;
+	ret = stages_of(model, l, scale, &s);
+	if (ret)
+		goto out;
+	head = (s.mp + g - 1) / g; /* nodes holding data-parallel rank 0 */
+	period = s.mp / gcd(s.mp, g);
+	n = head + period < nodes ? head + period : nodes;
+	out->classes = calloc(n, sizeof(*out->classes));
+	if (!out->classes) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		out->classes[k].bytes = cum(&s, (k + 1) * g) - cum(&s, k * g);
+		out->classes[k].count = k < head ? 1 : (nodes - 1 - k) / period + 1;
+	}
+	qsort(out->classes, n, sizeof(*out->classes), class_desc);
+	out->nclasses = merge_classes(out->classes, (uint32_t)n);
+	out->ckpt_bytes = cum(&s, (uint64_t)nodes * g);
+	out->node_bytes_max = out->nclasses ? out->classes[0].bytes : 0;
+out:
+	stages_free(&s);
+	if (ret)
+		sc_model_bytes_free(out);
+	return ret;
+}
+
+void sc_model_bytes_free(struct sc_model_bytes *b)
+{
+	free(b->classes);
+	memset(b, 0, sizeof(*b));
+}

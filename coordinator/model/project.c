@@ -1,0 +1,325 @@
+/* project.c -- sc_model_project: the figures at every cluster size, from measured or stated drives.
+ */
+#include "project.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histogram.h"
+#include "project_parts.h"
+
+/* The model and layout of a projection with parameters only. */
+#define DEFAULT_MODEL "llama3.1-405b"
+/* A stated drive is one sample: this many bytes at the stated rate. */
+#define STATED_BYTES (1ull << 40)
+#define NS_PER_S     1e9
+
+/* Everything a row is computed from. */
+struct ctx {
+	const struct sc_model_params *p; /* as used (out->params) */
+	struct sc_model model;
+	const struct sc_model_drive *drives; /* NULL: no checkpoint figures */
+	uint32_t ndrives;
+	struct sc_model_drive stated; /* the stated drive, when used */
+	uint64_t stated_bytes, stated_ns;
+	const struct sc_model_measured *m;
+	bool ingest;
+};
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
+						      ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* The parameters sc_model_params_set would refuse, checked again here. */
+static int check_params(const struct sc_model_params *p, char *err, size_t errlen)
+{
+	if (!p->nsizes || p->nsizes > SC_MODEL_MAX_SIZES)
+		return fail(err, errlen, "model: %u cluster sizes; expected 1..%u", p->nsizes,
+			    SC_MODEL_MAX_SIZES);
+	for (uint32_t i = 0; i < p->nsizes; i++)
+		if (!p->nodes[i] || (i && p->nodes[i] <= p->nodes[i - 1]))
+			return fail(err, errlen,
+				    "model: nodes must be >= 1 and strictly increasing (size %u is "
+				    "%u)",
+				    i + 1, p->nodes[i]);
+	if (!p->gpus_per_node || !p->node_mtbf_ns || !p->max_drives_per_node ||
+	    !p->drive_capacity_bytes)
+		return fail(err, errlen,
+			    "model: gpus_per_node, node_mtbf, max_drives_per_node and "
+			    "drive_capacity must be > 0");
+	if (!(p->overhead_target > 0 && p->overhead_target < 1))
+		return fail(err, errlen, "model: overhead_target %g is outside (0, 1)",
+			    p->overhead_target);
+	if (!(p->scale >= 0 && p->scale <= 1) || !(p->dwpd > 0) || !(p->warranty_years > 0))
+		return fail(err, errlen,
+			    "model: scale must be in (0, 1], dwpd and warranty > 0 (got %g, %g, "
+			    "%g)",
+			    p->scale, p->dwpd, p->warranty_years);
+	return 0;
+}
+
+/* The model and layout: the run's, or a catalogue model's MLPerf layout
+ * when another model is asked for (or none was measured); tp, pp, zero
+ * as given override.  Fills the used parameters.  0 or -EINVAL. */
+static int resolve_layout(struct ctx *x, struct sc_model_params *use, char *err, size_t errlen)
+{
+	const struct sc_model_measured *m = x->m;
+	struct sc_ckpt_layout l;
+	const char *name = use->model[0] ? use->model : DEFAULT_MODEL;
+
+	if (m && m->has_ckpt && (!use->model[0] || !strcmp(use->model, m->model.name))) {
+		x->model = m->model;
+		l = m->layout;
+	} else if (sc_ckpt_model_lookup(name, &x->model) || sc_ckpt_layout_mlperf(name, &l)) {
+		return fail(err, errlen,
+			    "model: unknown model \"%s\"; expected one of llama3-8b, "
+			    "llama3-70b, llama3.1-405b, llama3-1t",
+			    name);
+	}
+	use->tp = use->tp ? use->tp : l.tp;
+	use->pp = use->pp ? use->pp : l.pp;
+	use->zero_stage = use->zero_stage >= 0 ? use->zero_stage : (int32_t)l.zero_stage;
+	snprintf(use->model, sizeof(use->model), "%s", x->model.name);
+	l = (struct sc_ckpt_layout){
+	    .tp = use->tp, .pp = use->pp, .dp = 1, .zero_stage = (uint32_t)use->zero_stage};
+	if (sc_ckpt_layout_check(&x->model, &l, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+/* The drives the checkpoint figures rest on: measured, else the stated
+ * write rate as one constant drive, else none. */
+static void choose_drives(struct ctx *x, struct sc_model_params *use)
+{
+	const struct sc_model_measured *m = x->m;
+
+	if (m && m->has_ckpt && m->ndrives) {
+		x->drives = m->drives;
+		x->ndrives = m->ndrives;
+		if (!use->drives_per_node)
+			use->drives_per_node = m->drives_per_node ? m->drives_per_node : 1;
+		return;
+	}
+	if (!use->drives_per_node)
+		use->drives_per_node = 1;
+	if (use->drive_write_bytes_per_s > 0) {
+		x->stated_bytes = STATED_BYTES;
+		x->stated_ns = (uint64_t)llround((double)STATED_BYTES * NS_PER_S /
+						 use->drive_write_bytes_per_s);
+		if (!x->stated_ns)
+			x->stated_ns = 1;
+		x->stated = (struct sc_model_drive){
+		    .nckpts = 1, .bytes = &x->stated_bytes, .dur_ns = &x->stated_ns};
+		x->drives = &x->stated;
+		x->ndrives = 1;
+	}
+}
+
+/* Whether the layout fits row's size; sets dp or why_not. */
+static bool layout_fits(const struct sc_model_params *p, struct sc_model_row *row)
+{
+	uint64_t ranks = (uint64_t)row->nodes * p->gpus_per_node, mp = (uint64_t)p->tp * p->pp;
+
+	if (ranks % mp || ranks / mp > UINT32_MAX) {
+		snprintf(row->why_not, sizeof(row->why_not),
+			 "%u nodes x %u accelerators = %llu ranks is not a multiple of tp x pp = "
+			 "%u x %u = %llu",
+			 row->nodes, p->gpus_per_node, (unsigned long long)ranks, p->tp, p->pp,
+			 (unsigned long long)mp);
+		return false;
+	}
+	row->dp = (uint32_t)(ranks / mp);
+	return true;
+}
+
+/* Policy, sizing and endurance of row from its checkpoint time. */
+static int row_policy(const struct ctx *x, const struct sc_model_bytes *b, struct sc_model_row *row)
+{
+	const struct sc_model_params *p = x->p;
+	struct sc_model_policy_in pol = {.ckpt_ns = (uint64_t)ceil(row->ckpt.mean_ns),
+					 .node_mtbf_ns = p->node_mtbf_ns,
+					 .nodes = row->nodes,
+					 .restart_ns = p->restart_ns};
+	struct sc_model_sizing_in si = {.drives = x->drives,
+					.ndrives = x->ndrives,
+					.nodes = row->nodes,
+					.bytes_per_node = b->node_bytes_max,
+					.node_classes = b->classes,
+					.nnode_classes = b->nclasses,
+					.node_mtbf_ns = p->node_mtbf_ns,
+					.restart_ns = p->restart_ns,
+					.overhead_target = p->overhead_target,
+					.max_drives_per_node = p->max_drives_per_node,
+					.trials = p->trials,
+					.seed = p->seed};
+	struct sc_model_endurance_in en = {.bytes_per_drive = row->drive_bytes_max,
+					   .capacity_bytes = p->drive_capacity_bytes,
+					   .dwpd = p->dwpd,
+					   .warranty_years = p->warranty_years};
+	int ret;
+
+	if (!pol.ckpt_ns)
+		pol.ckpt_ns = 1;
+	ret = sc_model_policy(&pol, &row->policy);
+	if (!ret)
+		ret = sc_model_size(&si, &row->sizing);
+	en.interval_ns = (uint64_t)ceil(row->policy.period_ns);
+	if (!ret)
+		ret = sc_model_endurance(&en, &row->endurance);
+	return ret;
+}
+
+/* The checkpoint figures of row: bytes by class, E[max], the tail
+ * alternative, then policy, sizing and endurance. */
+static int row_ckpt(const struct ctx *x, struct sc_model_row *row)
+{
+	const struct sc_model_params *p = x->p;
+	struct sc_ckpt_layout l = {
+	    .tp = p->tp, .pp = p->pp, .dp = row->dp, .zero_stage = (uint32_t)p->zero_stage};
+	struct sc_model_ckpt_in ck = {
+	    .drives = x->drives, .ndrives = x->ndrives, .trials = p->trials, .seed = p->seed};
+	struct sc_model_class *cl = NULL;
+	struct sc_model_bytes b;
+	uint32_t d = p->drives_per_node;
+	int ret = sc_model_node_bytes(&x->model, &l, row->nodes, p->gpus_per_node, p->scale, &b);
+
+	if (ret)
+		return ret;
+	row->ckpt_bytes = b.ckpt_bytes;
+	row->node_bytes_max = b.node_bytes_max;
+	row->drive_bytes_max = b.node_bytes_max / d + (b.node_bytes_max % d != 0);
+	cl = calloc(b.nclasses ? b.nclasses : 1, sizeof(*cl));
+	if (!cl) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!b.nclasses) { /* nothing written: no checkpoint figures */
+		ret = -EINVAL;
+		goto out;
+	}
+	for (uint32_t j = 0; j < b.nclasses; j++) {
+		cl[j].bytes = b.classes[j].bytes / d + (b.classes[j].bytes % d != 0);
+		cl[j].count = b.classes[j].count * d;
+	}
+	ck.classes = cl;
+	ck.nclasses = b.nclasses;
+	ret = sc_model_ckpt(&ck, &row->ckpt);
+	if (!ret)
+		ret = sc_model_ckpt_tail_exp(&ck, &row->ckpt_tail_exp_ns);
+	if (!ret)
+		ret = row_policy(x, &b, row);
+out:
+	free(cl);
+	sc_model_bytes_free(&b);
+	return ret;
+}
+
+/* One row; 0, -EINVAL with a message, -ENOMEM. */
+static int project_row(const struct ctx *x, uint32_t nodes, struct sc_model_row *row, char *err,
+		       size_t errlen)
+{
+	int ret;
+
+	row->nodes = nodes;
+	row->drives_per_node = x->p->drives_per_node;
+	if (!x->drives)
+		snprintf(row->why_not, sizeof(row->why_not),
+			 "no checkpoint inputs: neither a measured checkpoint nor a stated "
+			 "drive write rate (--drive-write)");
+	else if (layout_fits(x->p, row)) {
+		ret = row_ckpt(x, row);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret)
+			return fail(err, errlen,
+				    "model: the checkpoint of %s TP%u PP%u ZeRO-%d at %u nodes "
+				    "cannot be projected (no bytes, or the byte model refuses it)",
+				    x->model.name, x->p->tp, x->p->pp, x->p->zero_stage, nodes);
+		row->layout_fits = true;
+	}
+	if (x->ingest && sc_model_ingest_at(x->m, x->p->gpus_per_node, row))
+		return fail(err, errlen, "model: the ingest figures at %u nodes cannot be computed",
+			    nodes);
+	return 0;
+}
+
+/* Fills the parameters as used and the context; 0 or -EINVAL. */
+static int resolve(const struct sc_model_measured *m, struct ctx *x,
+		   struct sc_model_projection *out, char *err, size_t errlen)
+{
+	struct sc_model_params *use = &out->params;
+	int ret = check_params(use, err, errlen);
+
+	if (ret)
+		return ret;
+	x->p = use;
+	x->m = m;
+	use->trials = use->trials ? use->trials : SC_MODEL_TRIALS_DEFAULT;
+	use->scale = use->scale > 0 ? use->scale : 1;
+	choose_drives(x, use);
+	x->ingest =
+	    m && m->has_ingest && m->batch_wait && m->batch_wait->count && m->compute_per_batch_ns;
+	if (!x->drives && !x->ingest)
+		return fail(err, errlen,
+			    "model: nothing to project: no measured checkpoint or ingest phase and "
+			    "no stated drive write rate (--drive-write, e.g. 7GB/s)");
+	/* the layout as used is shown even when only ingest is projected */
+	return resolve_layout(x, use, err, errlen);
+}
+
+int sc_model_project(const struct sc_model_measured *m, const struct sc_model_params *p,
+		     struct sc_model_projection *out, char *err, size_t errlen)
+{
+	struct sc_model_used u;
+	struct ctx x;
+	bool any_fits = false;
+	int ret;
+
+	if (!p || !out)
+		return fail(err, errlen, "model: no parameters");
+	memset(out, 0, sizeof(*out));
+	memset(&x, 0, sizeof(x));
+	out->params = *p;
+	ret = resolve(m, &x, out, err, errlen);
+	if (ret)
+		return ret;
+	out->measured = m != NULL;
+	if (m)
+		snprintf(out->source, sizeof(out->source), "results.pb of run %s", m->run_id);
+	else
+		snprintf(out->source, sizeof(out->source), "stated per-drive figures");
+	for (uint32_t i = 0; i < out->params.nsizes; i++) {
+		ret = project_row(&x, out->params.nodes[i], &out->rows[i], err, errlen);
+		if (ret)
+			return ret;
+		any_fits |= out->rows[i].layout_fits;
+	}
+	out->nrows = out->params.nsizes;
+	if (x.drives && !any_fits)
+		return fail(err, errlen,
+			    "model: the layout tp x pp = %u x %u fits none of the cluster sizes "
+			    "with %u accelerators a node: N x %u must be a multiple of %u",
+			    out->params.tp, out->params.pp, out->params.gpus_per_node,
+			    out->params.gpus_per_node, out->params.tp * out->params.pp);
+	u = (struct sc_model_used){.m = m,
+				   .ckpt_measured = x.drives && x.drives != &x.stated,
+				   .ckpt = x.drives != NULL,
+				   .ingest = x.ingest};
+	for (uint32_t i = 0; i < x.ndrives; i++)
+		u.nsamples += x.drives[i].nckpts;
+	sc_model_basis_fill(&u, out);
+	return 0;
+}
