@@ -83,7 +83,7 @@ need(fit, "the layout fits no size")
 for s in fit:
     c, pol = s["checkpoint"], s["policy"]
     need(c["mean_ns"] > 0, f'{s["nodes"]}: mean_ns {c["mean_ns"]}')
-    need(c["p90_ns"] >= 0.99 * c["mean_ns"] or c["beyond_samples"],
+    need(c["p90_ns"] >= 0.9 * c["mean_ns"],
          f'{s["nodes"]}: p90 {c["p90_ns"]} below mean {c["mean_ns"]}')
     need(0 < pol["goodput"] < 1, f'{s["nodes"]}: goodput {pol["goodput"]}')
     need(0 < pol["write_share"] < 1, f'{s["nodes"]}: write_share')
@@ -92,9 +92,12 @@ for s in fit:
 for s in sizes:
     if not s["layout_fits"]:
         need(s["why_not"] and "checkpoint" not in s, f'{s["nodes"]}: why_not, no figures')
-# larger clusters wait longer for their slowest drive (same drives per node)
-need(fit[-1]["checkpoint"]["mean_ns"] >= fit[0]["checkpoint"]["mean_ns"] * 0.999,
-     "checkpoint time shrinks with N")
+# one checkpoint of the same model at every size, spread over its nodes
+for s in fit:
+    need(s["checkpoint_bytes"] == fit[0]["checkpoint_bytes"] > 0, f'{s["nodes"]}: checkpoint_bytes')
+    need(s["node_bytes_max"] * s["nodes"] >= s["checkpoint_bytes"] >= s["node_bytes_max"],
+         f'{s["nodes"]}: node_bytes_max {s["node_bytes_max"]}')
+    need(s["drive_bytes_max"] * s["drives_per_node"] >= s["node_bytes_max"], "drive_bytes_max")
 PY
 echo "ok: json"
 
