@@ -15,6 +15,8 @@
 #define CELL_MAX   48
 /* Percent in a share. */
 #define PERCENT 100.0
+/* Bytes in a TB, as drive capacities are sold. */
+#define BYTES_PER_TB 1e12
 /* AU the read bandwidth column is sized for, in percent. */
 #define AU_TARGET_PERCENT 90
 
@@ -229,7 +231,7 @@ static void print_params(FILE *f, const struct sc_model_projection *p)
 		mtbf, restart, q->overhead_target * PERCENT, q->max_drives_per_node);
 	sc_fmt_bytes(cap, sizeof(cap), q->drive_capacity_bytes);
 	fprintf(f, "drives: %s (%.4g TB), rated %.3g DWPD for %.3g years", cap,
-		(double)q->drive_capacity_bytes / 1e12, q->dwpd, q->warranty_years);
+		(double)q->drive_capacity_bytes / BYTES_PER_TB, q->dwpd, q->warranty_years);
 	if (q->drive_write_bytes_per_s > 0)
 		fprintf(f, ", write %s", sc_fmt_rate(rate, sizeof(rate), q->drive_write_bytes_per_s));
 	if (q->drive_read_bytes_per_s > 0)
