@@ -15,6 +15,8 @@
 #define CELL_MAX   48
 /* Percent in a share. */
 #define PERCENT 100.0
+/* From here on years print whole ("1360 y", not "1.36e+03 y"). */
+#define YEARS_WHOLE 1000.0
 /* Bytes in a TB, as drive capacities are sold. */
 #define BYTES_PER_TB 1e12
 /* AU the read bandwidth column is sized for, in percent. */
@@ -108,10 +110,17 @@ enum ckpt_col {
 	CK_SIZING, CK_DWPD, CK_YEARS, CK_NCOLS
 };
 
+/* Whether a size lies beyond the measured samples: stated figures are
+ * one constant drive, whose "samples" have no spread to run out of. */
+static bool beyond(const struct sc_model_projection *p, const struct sc_model_row *r)
+{
+	return p->measured && row_has(p, r, SC_MODEL_FIG_CKPT) && r->ckpt.beyond_samples;
+}
+
 static bool any_beyond(const struct sc_model_projection *p)
 {
 	for (uint32_t i = 0; i < p->nrows; i++)
-		if (row_has(p, &p->rows[i], SC_MODEL_FIG_CKPT) && p->rows[i].ckpt.beyond_samples)
+		if (beyond(p, &p->rows[i]))
 			return true;
 	return false;
 }
@@ -154,7 +163,7 @@ static void ckpt_row(char (*c)[CELL_MAX], const struct sc_model_projection *p,
 	if (row_has(p, r, SC_MODEL_FIG_CKPT)) {
 		cell_dur(c[CK_MEAN], r->ckpt.mean_ns);
 		cell_dur(c[CK_P90], r->ckpt.p90_ns);
-		if (r->ckpt.beyond_samples)
+		if (beyond(p, r))
 			cell_dur(c[CK_TAIL], r->ckpt_tail_exp_ns);
 	}
 	if (row_has(p, r, SC_MODEL_FIG_POLICY)) {
@@ -172,7 +181,9 @@ static void ckpt_row(char (*c)[CELL_MAX], const struct sc_model_projection *p,
 	if (row_has(p, r, SC_MODEL_FIG_ENDURANCE)) {
 		snprintf(c[CK_DWPD], CELL_MAX, "%.3g DWPD", r->endurance.writes_per_day);
 		if (isfinite(r->endurance.years))
-			snprintf(c[CK_YEARS], CELL_MAX, "%.3g y", r->endurance.years);
+			snprintf(c[CK_YEARS], CELL_MAX,
+				 r->endurance.years < YEARS_WHOLE ? "%.3g y" : "%.0f y",
+				 r->endurance.years);
 		else
 			snprintf(c[CK_YEARS], CELL_MAX, "forever");
 	}
@@ -245,6 +256,10 @@ static void print_notes(FILE *f, const struct sc_model_projection *p)
 {
 	char mean[CELL_MAX], tail[CELL_MAX];
 
+	if (!p->measured && p->basis[SC_MODEL_FIG_CKPT].present)
+		fputs("note: the stated drive is one constant figure: every drive is taken as "
+		      "that fast, no spread between drives is modelled\n",
+		      f);
 	for (uint32_t i = 0; i < p->nrows; i++) {
 		const struct sc_model_row *r = &p->rows[i];
 
@@ -255,7 +270,7 @@ static void print_notes(FILE *f, const struct sc_model_projection *p)
 			fprintf(f, "note: at %u nodes a checkpoint period is not short against the "
 				   "cluster MTBF: Young/Daly's first order no longer holds\n",
 				r->nodes);
-		if (!row_has(p, r, SC_MODEL_FIG_CKPT) || !r->ckpt.beyond_samples)
+		if (!beyond(p, r))
 			continue;
 		cell_dur(mean, r->ckpt.mean_ns);
 		cell_dur(tail, r->ckpt_tail_exp_ns);

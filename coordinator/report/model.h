@@ -18,7 +18,8 @@ struct json_object;
  * of the checkpoint figures (one row per cluster size), a table of the
  * ingest figures when present, a note for each size the layout does not
  * fit or the policy leaves its first order, a warning for each size beyond
- * what the samples support (with the exponential-tail alternative), and
+ * what the measured samples support (with the exponential-tail
+ * alternative; stated figures get one note that they have no spread), and
  * the Basis block: per figure present, its inputs and its assumptions,
  * marked [a] .. [f] as the columns are. */
 void sc_report_model_table(FILE *f, const struct sc_model_projection *p);

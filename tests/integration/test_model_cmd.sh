@@ -85,16 +85,21 @@ for s in fit:
     need(c["mean_ns"] > 0, f'{s["nodes"]}: mean_ns {c["mean_ns"]}')
     need(c["p90_ns"] >= 0.9 * c["mean_ns"],
          f'{s["nodes"]}: p90 {c["p90_ns"]} below mean {c["mean_ns"]}')
-    need(0 < pol["goodput"] < 1, f'{s["nodes"]}: goodput {pol["goodput"]}')
+    # a slow file target at full size can leave nothing at 4096 nodes
+    need(0 <= pol["goodput"] < 1, f'{s["nodes"]}: goodput {pol["goodput"]}')
     need(0 < pol["write_share"] < 1, f'{s["nodes"]}: write_share')
     need("drives_per_node" in s["sizing"], "sizing.drives_per_node (null when none)")
     need(s["endurance"]["drive_writes_per_day"] > 0, "endurance")
+need(fit[0]["policy"]["goodput"] > 0, f'{fit[0]["nodes"]} nodes: goodput 0')
 for s in sizes:
     if not s["layout_fits"]:
         need(s["why_not"] and "checkpoint" not in s, f'{s["nodes"]}: why_not, no figures')
-# one checkpoint of the same model at every size, spread over its nodes
+# one checkpoint of the same model at every size (each rank's files carry
+# their own headers and padding: within 1%), spread over its nodes
+cb0 = fit[0]["checkpoint_bytes"]
 for s in fit:
-    need(s["checkpoint_bytes"] == fit[0]["checkpoint_bytes"] > 0, f'{s["nodes"]}: checkpoint_bytes')
+    need(cb0 > 0 and abs(s["checkpoint_bytes"] - cb0) <= 0.01 * cb0,
+         f'{s["nodes"]}: checkpoint_bytes {s["checkpoint_bytes"]} against {cb0}')
     need(s["node_bytes_max"] * s["nodes"] >= s["checkpoint_bytes"] >= s["node_bytes_max"],
          f'{s["nodes"]}: node_bytes_max {s["node_bytes_max"]}')
     need(s["drive_bytes_max"] * s["drives_per_node"] >= s["node_bytes_max"], "drive_bytes_max")

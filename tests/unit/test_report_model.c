@@ -154,6 +154,24 @@ static void test_json(const struct sc_model_projection *p)
 	free(text);
 }
 
+/* Stated figures: one constant drive, no beyond-samples warning or tail
+ * column, a note instead. */
+static void test_stated(struct sc_model_projection *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	p->measured = false;
+	snprintf(p->source, sizeof(p->source), "stated per-drive figures");
+	f = open_memstream(&buf, &len);
+	sc_report_model_table(f, p);
+	fclose(f);
+	CHECK(!strstr(buf, "warning:") && !strstr(buf, "exp-tail"), "no tail talk when stated");
+	CHECK(strstr(buf, "note: the stated drive is one constant figure"), "stated note");
+	free(buf);
+}
+
 int main(void)
 {
 	static struct sc_model_projection p;
@@ -161,5 +179,6 @@ int main(void)
 	make(&p);
 	test_text(&p);
 	test_json(&p);
+	test_stated(&p);
 	return check_exit("test_report_model");
 }
