@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `ssdcluster model`: a small checkpoint run projected to 8..4096 nodes as a
+# `ssdcluster model`: a small checkpoint and ingest run projected to 8..4096 nodes as a
 # table (every figure with its unit, basis lines, a row per size) and as
 # JSON (the keys of the model object), the same output twice for one seed,
 # a parameters-only run, and every bad input refused with exit 2 and its
@@ -23,6 +23,16 @@ phases:
     iodepth: 4
     scale: 0.000002
     restore: false
+  - name: ingest
+    workload: ingest
+    files: 8
+    file_size: 4MiB
+    sample_size: 128KiB
+    batch: 8
+    compute_per_batch: 5ms
+    epochs: 1
+    jobs: 2
+    iodepth: 8
 YAML
 sc_mpirun 4 "$T/ckpt.yaml" --output "$T/out" || { cat "$T/out.log"; fail "checkpoint run"; }
 pb=$T/out/results.pb
@@ -36,7 +46,7 @@ for n in 8 64 512 4096; do
 done
 grep -q "results.pb of run" "$T/table.txt" || fail "the source is not named"
 grep -qE "^Basis$" "$T/table.txt" || fail "no Basis block"
-for mark in a b c d; do
+for mark in a b c d e; do
 	grep -qE "^\[$mark\] " "$T/table.txt" || fail "no basis line [$mark]"
 done
 grep -q "inputs: " "$T/table.txt" && grep -q "assumptions: " "$T/table.txt" ||
@@ -44,6 +54,8 @@ grep -q "inputs: " "$T/table.txt" && grep -q "assumptions: " "$T/table.txt" ||
 grep -qE "[0-9.]+ (ns|us|ms|s|m|h) " "$T/table.txt" || fail "no duration with its unit"
 grep -qE "[0-9.]+ %" "$T/table.txt" || fail "no share in %"
 grep -qE "[0-9.]+ DWPD" "$T/table.txt" || fail "no drive writes per day"
+grep -q "step wait p99\[e\]" "$T/table.txt" && grep -q "P(step stalled)\[e\]" "$T/table.txt" ||
+	fail "no ingest columns"
 echo "ok: table"
 
 # the same results and seed: the same output, byte for byte
@@ -90,6 +102,16 @@ for s in fit:
     need(0 < pol["write_share"] < 1, f'{s["nodes"]}: write_share')
     need("drives_per_node" in s["sizing"], "sizing.drives_per_node (null when none)")
     need(s["endurance"]["drive_writes_per_day"] > 0, "endurance")
+need("ingest" in m["basis"], "basis.ingest")
+for s in sizes:
+    i = s["ingest"]
+    for k in ["step_wait_mean_ns", "step_wait_p50_ns", "step_wait_p90_ns", "step_wait_p99_ns",
+              "p_node_stall", "p_step_stall", "au"]:
+        need(k in i, f'{s["nodes"]}: ingest.{k}')
+    need(i["step_wait_p50_ns"] <= i["step_wait_p90_ns"] <= i["step_wait_p99_ns"],
+         f'{s["nodes"]}: step wait percentiles in order')
+    need(0 <= i["p_node_stall"] <= i["p_step_stall"] <= 1 and 0 < i["au"] <= 1,
+         f'{s["nodes"]}: shares {i}')
 need(fit[0]["policy"]["goodput"] > 0, f'{fit[0]["nodes"]} nodes: goodput 0')
 for s in sizes:
     if not s["layout_fits"]:
