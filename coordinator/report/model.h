@@ -29,8 +29,8 @@ void sc_report_model_table(FILE *f, const struct sc_model_projection *p);
  * that is not present is left out, never written as 0. */
 struct json_object *sc_report_json_model(struct jb *b, const struct sc_model_projection *p);
 
-/* {"model": ...} as pretty-printed text ending in a newline, malloc'd, its
- * length in *len; NULL when out of memory. */
+/* {"model": ...} as pretty-printed text ending in a newline (no NUL after
+ * it), malloc'd, its length in *len; NULL when out of memory. */
 char *sc_report_model_json_text(const struct sc_model_projection *p, size_t *len);
 
 #endif

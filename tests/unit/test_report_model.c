@@ -118,11 +118,18 @@ static void test_json(const struct sc_model_projection *p)
 {
 	size_t len;
 	char *text = sc_report_model_json_text(p, &len), keys[512];
-	struct json_object *root = text ? json_tokener_parse(text) : NULL, *m, *sizes, *s, *v;
+	struct json_tokener *tok = json_tokener_new();
+	/* the text is len bytes, not NUL-terminated */
+	struct json_object *root = text && tok ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
+	struct json_object *m = NULL, *sizes, *s, *v;
+
+	json_tokener_free(tok);
 
 	CHECK(root && json_object_object_get_ex(root, "model", &m), "{\"model\": ...}");
-	if (!root || !m)
+	if (!root || !m) {
+		free(text);
 		return;
+	}
 	keys_of(m, keys, sizeof(keys));
 	CHECK(!strcmp(keys, "source,measured,params,basis,sizes"), "model keys %s", keys);
 	keys_of(json_object_object_get(m, "basis"), keys, sizeof(keys));
