@@ -11,6 +11,7 @@ void sc_cli_usage(FILE *f)
 	      "                  [--run-id ID] [--allow-destroy] [--quiet] [--version] [--help]\n"
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
 	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
+	      "       ssdcluster model [RESULTS.pb] [--nodes 8,64,512,4096] ... [--json]\n"
 	      "\n"
 	      "Measures NVMe storage the way a GPU cluster uses it.  Every MPI rank drives\n"
 	      "the targets of its own node with io_uring; all ranks start each phase at\n"
@@ -21,6 +22,10 @@ void sc_cli_usage(FILE *f)
 	      "`ssdcluster report RESULTS.pb` rebuilds results.json and the CSV files from a\n"
 	      "run's results.pb (in its folder, or in --output DIR) and prints its rows; a\n"
 	      "damaged file is refused.  No MPI, no I/O on any target.\n"
+	      "\n"
+	      "`ssdcluster model RESULTS.pb` projects a run's measured drives to GPU clusters\n"
+	      "of 8 to 4096 nodes (checkpoint time and p90, interval, goodput, drives per\n"
+	      "node, endurance, ingest stalls); see `ssdcluster model --help`.\n"
 	      "\n"
 	      "options:\n"
 	      "  -o, --output DIR     where results go (default: ssdcluster-results/RUN_ID).\n"
@@ -197,6 +202,11 @@ static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, s
 		snprintf(err, errlen, "no config file given (try: ssdcluster configs/quickstart.yaml)");
 		return -EINVAL;
 	}
+	if (strcmp(argv[optind], "model") == 0) {
+		snprintf(err, errlen, "model comes first: ssdcluster model [RESULTS.pb] [OPTIONS] "
+				      "(see ssdcluster model --help)");
+		return -EINVAL;
+	}
 	if (strcmp(argv[optind], "report") == 0) {
 		if (optind + 2 != argc) {
 			snprintf(err, errlen, "report takes one results file: ssdcluster report "
@@ -231,6 +241,11 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	int ch, rc;
 
 	memset(cli, 0, sizeof(*cli));
+	if (argc >= 2 && strcmp(argv[1], "model") == 0) {
+		cli->model_argc = argc - 2;
+		cli->model_argv = argv + 2;
+		return 0;
+	}
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:ns:qVhr:", opts, NULL)) != -1) {

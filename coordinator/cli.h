@@ -31,9 +31,15 @@ struct sc_cli {
 	const char *sets[SC_CLI_MAX_SETS]; /* --set KEY=VALUE, in order */
 	uint32_t nsets;
 	const char *run_id;     /* --run-id ID, NULL for a random one */
+	/* "model ...": what follows the word model, for the model command
+	 * to parse (model_argv NULL otherwise). */
+	int model_argc;
+	char **model_argv;
 };
 
-/* Parses argv.  0, or -EINVAL with a message in err. */
+/* Parses argv.  "ssdcluster model ..." (model first) is left to the model
+ * command: model_argc/model_argv get what follows it.  0, or -EINVAL with
+ * a message in err. */
 int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen);
 
 /* The --help text. */

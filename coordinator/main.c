@@ -320,6 +320,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ssdcluster: %s\n", err);
 		return SC_EXIT_BAD_INPUT;
 	}
+	if (cli.model_argv)
+		return sc_report_model_command(cli.model_argc, cli.model_argv);
 	if (cli.help || cli.version || cli.report)
 		return run_without_mpi(&cli);
 	if (sc_cluster_init(&c, &argc, &argv)) {

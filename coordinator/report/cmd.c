@@ -102,29 +102,37 @@ out:
 	return err;
 }
 
-int sc_report_command(const char *pb, const char *output, bool quiet)
+int sc_report_read_record(const char *pb, struct sc_run_record *rec, char *err, size_t errlen)
 {
-	struct sc_run_record rec;
-	char err[1024], dir[4096];
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	int rc;
 
-	rc = read_results(pb, &buf, &len, err, sizeof(err));
+	rc = read_results(pb, &buf, &len, err, errlen);
+	if (rc)
+		return rc;
+	rc = sc_run_record_unpack(buf, len, rec);
+	free(buf);
+	if (rc)
+		snprintf(err, errlen, "%s",
+			 rc == -EBADMSG ? "not an ssdcluster results file, or truncated or damaged "
+					  "(its checksum or contents do not add up)"
+			 : rc == -EFBIG ? "damaged: it would take far more memory to read than "
+					  "results of its size need"
+					: strerror(-rc));
+	return rc == -ENOMEM ? rc : rc ? -EBADMSG : 0;
+}
+
+int sc_report_command(const char *pb, const char *output, bool quiet)
+{
+	struct sc_run_record rec;
+	char err[1024], dir[4096];
+	int rc;
+
+	rc = sc_report_read_record(pb, &rec, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "ssdcluster: %s: %s\n", pb, err);
 		return rc == -ENOMEM ? 1 : 2;
-	}
-	rc = sc_run_record_unpack(buf, len, &rec);
-	free(buf);
-	if (rc) {
-		fprintf(stderr, "ssdcluster: %s: %s\n", pb,
-			rc == -EBADMSG ? "not an ssdcluster results file, or truncated or damaged "
-					 "(its checksum or contents do not add up)"
-			: rc == -EFBIG ? "damaged: it would take far more memory to read than "
-					 "results of its size need"
-				       : strerror(-rc));
-		return 2;
 	}
 	if (output) {
 		snprintf(dir, sizeof(dir), "%s", output);

@@ -1,13 +1,36 @@
-/* cmd.h -- `ssdcluster report RESULTS.pb`. */
+/* cmd.h -- `ssdcluster report RESULTS.pb` and `ssdcluster model`. */
 #ifndef SC_REPORT_CMD_H
 #define SC_REPORT_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct sc_run_record;
+
+/* Reads the results file pb into *rec (free with sc_run_record_exit): the
+ * header's length must match the file's size, and the record must unpack
+ * whole.  0; -ENOMEM; another -errno (unreadable, not a results file,
+ * truncated or damaged) with why in err, for the caller to print after
+ * pb's name. */
+int sc_report_read_record(const char *pb, struct sc_run_record *rec, char *err, size_t errlen);
 
 /* Reads the results file pb, writes results.json, results.pb and the CSV
  * files into output (NULL: pb's folder) and, unless quiet, prints the phase
  * rows.  Returns the exit status: 0, 1 when writing failed, 2 when pb cannot
  * be read or is not a valid results file (message printed). */
 int sc_report_command(const char *pb, const char *output, bool quiet);
+
+/* `ssdcluster model [RESULTS.pb] [OPTIONS]`: argv holds what follows the
+ * word model.  Parses the options (model/params.h keys as --key VALUE or
+ * --key=VALUE, --json, --help), reads the results file when one is given,
+ * projects and prints the table (or {"model": ...} with --json).  No MPI,
+ * no I/O on targets.  Returns the exit status: 0; 1 out of memory; 2 bad
+ * options, a results file that cannot be read or lacks the phases the
+ * model needs (message printed). */
+int sc_report_model_command(int argc, char **argv);
+
+/* The text of `ssdcluster model --help`. */
+void sc_report_model_usage(FILE *f);
 
 #endif

@@ -1,0 +1,497 @@
+/* model.c -- a cluster model projection as a text table with its basis,
+ * and as the JSON object "model". */
+#include "model.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+#include "report_priv.h"
+
+/* Columns and room of one printed table. */
+#define TABLE_COLS 16
+#define CELL_MAX   48
+/* Percent in a share. */
+#define PERCENT 100.0
+/* From here on years print whole ("1360 y", not "1.36e+03 y"). */
+#define YEARS_WHOLE 1000.0
+/* Bytes in a TB, as drive capacities are sold. */
+#define BYTES_PER_TB 1e12
+/* AU the read bandwidth column is sized for, in percent. */
+#define AU_TARGET_PERCENT 90
+
+/* The names of the figures, for the Basis block and the JSON "basis". */
+static const char *const fig_title[SC_MODEL_FIG_COUNT] = {
+	"checkpoint time", "checkpoint policy", "sizing", "endurance", "ingest", "read bandwidth",
+};
+static const char *const fig_key[SC_MODEL_FIG_COUNT] = {
+	"checkpoint_time", "policy", "sizing", "endurance", "ingest", "read_bandwidth",
+};
+
+/* ------------------------------------------------------------- cells */
+
+/* A table being filled: a header and the cells of each row. */
+struct table {
+	unsigned ncols, nrows;
+	char hdr[TABLE_COLS][CELL_MAX];
+	char cell[SC_MODEL_MAX_SIZES][TABLE_COLS][CELL_MAX];
+};
+
+/* Adds a column whose header is name with the footnote mark of figure fig
+ * (fig < 0: no mark); a column with an empty name is not printed.
+ * Returns its index. */
+static unsigned add_col(struct table *t, const char *name, int fig)
+{
+	unsigned c = t->ncols++;
+
+	if (fig >= 0 && *name)
+		snprintf(t->hdr[c], CELL_MAX, "%.40s[%c]", name, 'a' + fig);
+	else
+		snprintf(t->hdr[c], CELL_MAX, "%s", name);
+	return c;
+}
+
+/* Prints the columns first .. last - 1 of t after column 0 (the nodes),
+ * each as wide as its widest cell; unnamed columns are left out. */
+static void print_table(FILE *f, const struct table *t, unsigned first, unsigned last)
+{
+	size_t w[TABLE_COLS];
+
+	for (unsigned c = 0; c < t->ncols; c++) {
+		w[c] = strlen(t->hdr[c]);
+		for (unsigned r = 0; r < t->nrows; r++)
+			if (strlen(t->cell[r][c]) > w[c])
+				w[c] = strlen(t->cell[r][c]);
+	}
+	for (unsigned r = 0; r <= t->nrows; r++) {
+		for (unsigned c = 0; c < last && c < t->ncols; c++) {
+			if ((c && c < first) || !t->hdr[c][0])
+				continue;
+			fprintf(f, "%s%*s", c ? "  " : "", (int)w[c],
+				r ? t->cell[r - 1][c] : t->hdr[c]);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void cell_dur(char *c, double ns)
+{
+	if (!isfinite(ns) || ns < 0)
+		snprintf(c, CELL_MAX, "n/a");
+	else
+		sc_fmt_duration(c, CELL_MAX, (uint64_t)llround(ns));
+}
+
+static void cell_pct(char *c, double share)
+{
+	if (!isfinite(share))
+		snprintf(c, CELL_MAX, "n/a");
+	else
+		snprintf(c, CELL_MAX, "%.3g %%", share * PERCENT);
+}
+
+/* Whether figure fig is given in row r: ingest figures at every size,
+ * the others only where the layout fits. */
+static bool row_has(const struct sc_model_projection *p, const struct sc_model_row *r,
+		    enum sc_model_figure fig)
+{
+	if (!p->basis[fig].present)
+		return false;
+	return fig == SC_MODEL_FIG_INGEST || fig == SC_MODEL_FIG_READ_BW || r->layout_fits;
+}
+
+/* ------------------------------------------------------------ tables */
+
+/* Columns of the checkpoint table. */
+enum ckpt_col {
+	CK_NODES, CK_DP, CK_D, CK_BYTES, CK_MEAN, CK_P90, CK_TAIL, CK_TAU, CK_WRITE, CK_LOST, CK_GOODPUT,
+	CK_SIZING, CK_DWPD, CK_YEARS, CK_NCOLS
+};
+
+/* Whether a size lies beyond the measured samples: stated figures are
+ * one constant drive, whose "samples" have no spread to run out of. */
+static bool beyond(const struct sc_model_projection *p, const struct sc_model_row *r)
+{
+	return p->measured && row_has(p, r, SC_MODEL_FIG_CKPT) && r->ckpt.beyond_samples;
+}
+
+static bool any_beyond(const struct sc_model_projection *p)
+{
+	for (uint32_t i = 0; i < p->nrows; i++)
+		if (beyond(p, &p->rows[i]))
+			return true;
+	return false;
+}
+
+static void ckpt_header(struct table *t, const struct sc_model_projection *p)
+{
+	char name[CELL_MAX];
+
+	add_col(t, "nodes", -1);
+	add_col(t, "dp", -1);
+	add_col(t, "drives/node", -1);
+	add_col(t, "bytes/drive", -1);
+	add_col(t, "ckpt mean", SC_MODEL_FIG_CKPT);
+	add_col(t, "ckpt p90", SC_MODEL_FIG_CKPT);
+	/* the alternative tail, only when some size needs it */
+	add_col(t, any_beyond(p) ? "exp-tail mean" : "", SC_MODEL_FIG_CKPT);
+	add_col(t, "tau", SC_MODEL_FIG_POLICY);
+	add_col(t, "writing", SC_MODEL_FIG_POLICY);
+	add_col(t, "lost", SC_MODEL_FIG_POLICY);
+	add_col(t, "goodput", SC_MODEL_FIG_POLICY);
+	snprintf(name, sizeof(name), "drives/node for %.3g%%", p->params.overhead_target * PERCENT);
+	add_col(t, name, SC_MODEL_FIG_SIZING);
+	add_col(t, "drive writes/day", SC_MODEL_FIG_ENDURANCE);
+	add_col(t, "rating lasts", SC_MODEL_FIG_ENDURANCE);
+}
+
+/* The cells of row r in the checkpoint table: "-" where a figure is not
+ * given. */
+static void ckpt_row(char (*c)[CELL_MAX], const struct sc_model_projection *p,
+		     const struct sc_model_row *r)
+{
+	for (unsigned i = 0; i < CK_NCOLS; i++)
+		snprintf(c[i], CELL_MAX, "-");
+	snprintf(c[CK_NODES], CELL_MAX, "%u", r->nodes);
+	if (!r->layout_fits)
+		return;
+	snprintf(c[CK_DP], CELL_MAX, "%u", r->dp);
+	snprintf(c[CK_D], CELL_MAX, "%u", r->drives_per_node);
+	sc_fmt_bytes(c[CK_BYTES], CELL_MAX, r->drive_bytes_max);
+	if (row_has(p, r, SC_MODEL_FIG_CKPT)) {
+		cell_dur(c[CK_MEAN], r->ckpt.mean_ns);
+		cell_dur(c[CK_P90], r->ckpt.p90_ns);
+		if (beyond(p, r))
+			cell_dur(c[CK_TAIL], r->ckpt_tail_exp_ns);
+	}
+	if (row_has(p, r, SC_MODEL_FIG_POLICY)) {
+		cell_dur(c[CK_TAU], r->policy.tau_ns);
+		cell_pct(c[CK_WRITE], r->policy.write_share);
+		cell_pct(c[CK_LOST], r->policy.lost_share);
+		cell_pct(c[CK_GOODPUT], r->policy.goodput);
+	}
+	if (row_has(p, r, SC_MODEL_FIG_SIZING)) {
+		if (r->sizing.drives_per_node)
+			snprintf(c[CK_SIZING], CELL_MAX, "%u", r->sizing.drives_per_node);
+		else
+			snprintf(c[CK_SIZING], CELL_MAX, "none <= %u", p->params.max_drives_per_node);
+	}
+	if (row_has(p, r, SC_MODEL_FIG_ENDURANCE)) {
+		snprintf(c[CK_DWPD], CELL_MAX, "%.3g DWPD", r->endurance.writes_per_day);
+		if (isfinite(r->endurance.years))
+			snprintf(c[CK_YEARS], CELL_MAX,
+				 r->endurance.years < YEARS_WHOLE ? "%.3g y" : "%.0f y",
+				 r->endurance.years);
+		else
+			snprintf(c[CK_YEARS], CELL_MAX, "forever");
+	}
+}
+
+/* Columns of the ingest table. */
+enum ingest_col { IN_NODES, IN_P50, IN_P99, IN_STALL, IN_AU, IN_READ, IN_NCOLS };
+
+static void ingest_table(FILE *f, const struct sc_model_projection *p, struct table *t)
+{
+	char name[CELL_MAX];
+
+	memset(t, 0, sizeof(*t));
+	add_col(t, "nodes", -1);
+	add_col(t, "step wait p50", SC_MODEL_FIG_INGEST);
+	add_col(t, "step wait p99", SC_MODEL_FIG_INGEST);
+	add_col(t, "P(step stalled)", SC_MODEL_FIG_INGEST);
+	add_col(t, "AU", SC_MODEL_FIG_INGEST);
+	snprintf(name, sizeof(name), "read/node for AU %d%%", AU_TARGET_PERCENT);
+	add_col(t, name, SC_MODEL_FIG_READ_BW);
+	for (uint32_t i = 0; i < p->nrows; i++) {
+		const struct sc_model_row *r = &p->rows[i];
+		char(*c)[CELL_MAX] = t->cell[t->nrows++];
+
+		for (unsigned k = 0; k < IN_NCOLS; k++)
+			snprintf(c[k], CELL_MAX, "-");
+		snprintf(c[IN_NODES], CELL_MAX, "%u", r->nodes);
+		if (row_has(p, r, SC_MODEL_FIG_INGEST)) {
+			cell_dur(c[IN_P50], r->step_wait_p50_ns);
+			cell_dur(c[IN_P99], r->step_wait_p99_ns);
+			cell_pct(c[IN_STALL], r->p_step_stall);
+			cell_pct(c[IN_AU], r->au);
+		}
+		if (row_has(p, r, SC_MODEL_FIG_READ_BW))
+			sc_fmt_rate(c[IN_READ], CELL_MAX, r->read_bytes_per_s_node_au90);
+	}
+	fputs("\ningestion (a step waits for the slowest node's batch)\n", f);
+	print_table(f, t, 1, IN_NCOLS);
+}
+
+/* ------------------------------------------------------------- lines */
+
+static void print_params(FILE *f, const struct sc_model_projection *p)
+{
+	const struct sc_model_params *q = &p->params;
+	char mtbf[CELL_MAX], restart[CELL_MAX], cap[CELL_MAX], rate[CELL_MAX];
+
+	fprintf(f, "cluster model from %s\n", p->source);
+	fprintf(f, "checkpoint: %s, TP %u x PP %u, ZeRO-%d, at scale %.6g of its bytes; %u GPUs per "
+		   "node\n",
+		q->model, q->tp, q->pp, (int)q->zero_stage, q->scale, q->gpus_per_node);
+	sc_fmt_duration(mtbf, sizeof(mtbf), q->node_mtbf_ns);
+	sc_fmt_duration(restart, sizeof(restart), q->restart_ns);
+	fprintf(f, "node MTBF %s, restart %s, overhead target %.3g %%, sizing up to %u drives per "
+		   "node\n",
+		mtbf, restart, q->overhead_target * PERCENT, q->max_drives_per_node);
+	sc_fmt_bytes(cap, sizeof(cap), q->drive_capacity_bytes);
+	fprintf(f, "drives: %s (%.4g TB), rated %.3g DWPD for %.3g years", cap,
+		(double)q->drive_capacity_bytes / BYTES_PER_TB, q->dwpd, q->warranty_years);
+	if (q->drive_write_bytes_per_s > 0)
+		fprintf(f, ", write %s", sc_fmt_rate(rate, sizeof(rate), q->drive_write_bytes_per_s));
+	if (q->drive_read_bytes_per_s > 0)
+		fprintf(f, ", read %s", sc_fmt_rate(rate, sizeof(rate), q->drive_read_bytes_per_s));
+	fprintf(f, "\nresampling: seed %llu, %u trials\n", (unsigned long long)q->seed, q->trials);
+}
+
+/* The notes and warnings under the tables: a size the layout does not
+ * fit, a policy outside its first order, a size beyond the samples. */
+static void print_notes(FILE *f, const struct sc_model_projection *p)
+{
+	char mean[CELL_MAX], tail[CELL_MAX];
+
+	if (!p->measured && p->basis[SC_MODEL_FIG_CKPT].present)
+		fputs("note: the stated drive is one constant figure: every drive is taken as "
+		      "that fast, no spread between drives is modelled\n",
+		      f);
+	for (uint32_t i = 0; i < p->nrows; i++) {
+		const struct sc_model_row *r = &p->rows[i];
+
+		if (!r->layout_fits && p->basis[SC_MODEL_FIG_CKPT].present)
+			fprintf(f, "note: at %u nodes the layout does not fit: %s\n", r->nodes,
+				r->why_not);
+		if (row_has(p, r, SC_MODEL_FIG_POLICY) && r->policy.outside_first_order)
+			fprintf(f, "note: at %u nodes a checkpoint period is not short against the "
+				   "cluster MTBF: Young/Daly's first order no longer holds\n",
+				r->nodes);
+		if (!beyond(p, r))
+			continue;
+		cell_dur(mean, r->ckpt.mean_ns);
+		cell_dur(tail, r->ckpt_tail_exp_ns);
+		fprintf(f, "warning: at %u nodes, %llu drives are more than %u x the %llu measured "
+			   "samples: the checkpoint time rests on the tail assumption (resampled "
+			   "%s; an exponential tail fitted to the slowest tenth gives %s)\n",
+			r->nodes, (unsigned long long)r->ckpt.ndrives_total, SC_MODEL_SUPPORT_RATIO,
+			(unsigned long long)r->ckpt.nsamples, mean, tail);
+	}
+}
+
+static void print_basis(FILE *f, const struct sc_model_projection *p)
+{
+	fputs("\nBasis\n", f);
+	for (int i = 0; i < SC_MODEL_FIG_COUNT; i++) {
+		const struct sc_model_basis *b = &p->basis[i];
+
+		if (!b->present)
+			continue;
+		fprintf(f, "[%c] %s\n    inputs: %s\n    assumptions: %s\n", 'a' + i, fig_title[i],
+			b->inputs, b->assumptions);
+	}
+}
+
+void sc_report_model_table(FILE *f, const struct sc_model_projection *p)
+{
+	static struct table t; /* too big for a stack frame */
+	bool ckpt = false;
+
+	for (int i = SC_MODEL_FIG_CKPT; i <= SC_MODEL_FIG_ENDURANCE; i++)
+		ckpt = ckpt || p->basis[i].present;
+	print_params(f, p);
+	if (ckpt) {
+		memset(&t, 0, sizeof(t));
+		ckpt_header(&t, p);
+		for (uint32_t i = 0; i < p->nrows; i++)
+			ckpt_row(t.cell[t.nrows++], p, &p->rows[i]);
+		fputs("\ncheckpoint of the whole cluster (synchronous: the slowest of the N x D "
+		      "drives)\n", f);
+		print_table(f, &t, CK_DP, CK_TAU);
+		fputs("\ncheckpoint policy, drives and endurance\n", f);
+		print_table(f, &t, CK_TAU, CK_NCOLS);
+	}
+	if (p->basis[SC_MODEL_FIG_INGEST].present || p->basis[SC_MODEL_FIG_READ_BW].present)
+		ingest_table(f, p, &t);
+	print_notes(f, p);
+	print_basis(f, p);
+}
+
+/* --------------------------------------------------------------- JSON */
+
+static struct json_object *params_json(struct jb *b, const struct sc_model_params *q)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *n = sc_json_new(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < q->nsizes; i++)
+		sc_json_push(b, n, json_object_new_uint64(q->nodes[i]));
+	sc_json_put(b, o, "nodes", n);
+	sc_json_put_u64(b, o, "gpus_per_node", q->gpus_per_node);
+	sc_json_put_u64(b, o, "drives_per_node", q->drives_per_node);
+	sc_json_put_u64(b, o, "node_mtbf_ns", q->node_mtbf_ns);
+	sc_json_put_u64(b, o, "restart_ns", q->restart_ns);
+	sc_json_put_dbl(b, o, "overhead_target", q->overhead_target);
+	sc_json_put_dbl(b, o, "dwpd", q->dwpd);
+	sc_json_put_dbl(b, o, "warranty_years", q->warranty_years);
+	sc_json_put_u64(b, o, "drive_capacity_bytes", q->drive_capacity_bytes);
+	sc_json_put_u64(b, o, "max_drives_per_node", q->max_drives_per_node);
+	sc_json_put_str(b, o, "model", q->model);
+	sc_json_put_u64(b, o, "tp", q->tp);
+	sc_json_put_u64(b, o, "pp", q->pp);
+	sc_json_put_i64(b, o, "zero", q->zero_stage);
+	sc_json_put_dbl(b, o, "scale", q->scale);
+	if (q->drive_write_bytes_per_s > 0)
+		sc_json_put_dbl(b, o, "drive_write_bytes_per_s", q->drive_write_bytes_per_s);
+	if (q->drive_read_bytes_per_s > 0)
+		sc_json_put_dbl(b, o, "drive_read_bytes_per_s", q->drive_read_bytes_per_s);
+	sc_json_put_u64(b, o, "seed", q->seed);
+	sc_json_put_u64(b, o, "trials", q->trials);
+	return o;
+}
+
+static struct json_object *basis_json(struct jb *b, const struct sc_model_projection *p)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	for (int i = 0; i < SC_MODEL_FIG_COUNT; i++) {
+		struct json_object *f;
+
+		if (!p->basis[i].present)
+			continue;
+		f = sc_json_new(b, json_object_new_object());
+		sc_json_put_str(b, f, "inputs", p->basis[i].inputs);
+		sc_json_put_str(b, f, "assumptions", p->basis[i].assumptions);
+		sc_json_put(b, o, fig_key[i], f);
+	}
+	return o;
+}
+
+static struct json_object *ckpt_json(struct jb *b, const struct sc_model_row *r)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_dbl(b, o, "mean_ns", r->ckpt.mean_ns);
+	sc_json_put_dbl(b, o, "p90_ns", r->ckpt.p90_ns);
+	sc_json_put_dbl(b, o, "max_sample_ns", r->ckpt.max_sample_ns);
+	if (isfinite(r->ckpt_tail_exp_ns) && r->ckpt_tail_exp_ns > 0)
+		sc_json_put_dbl(b, o, "tail_exp_mean_ns", r->ckpt_tail_exp_ns);
+	sc_json_put_u64(b, o, "samples", r->ckpt.nsamples);
+	sc_json_put_u64(b, o, "drives", r->ckpt.ndrives_total);
+	sc_json_put_bool(b, o, "beyond_samples", r->ckpt.beyond_samples);
+	sc_json_put_u64(b, o, "trials", r->ckpt.trials);
+	return o;
+}
+
+static struct json_object *policy_json(struct jb *b, const struct sc_model_policy *q)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_dbl(b, o, "cluster_mtbf_ns", q->mtbf_ns);
+	sc_json_put_dbl(b, o, "tau_ns", q->tau_ns);
+	sc_json_put_dbl(b, o, "period_ns", q->period_ns);
+	sc_json_put_dbl(b, o, "write_share", q->write_share);
+	sc_json_put_dbl(b, o, "lost_share", q->lost_share);
+	sc_json_put_dbl(b, o, "goodput", q->goodput);
+	sc_json_put_bool(b, o, "outside_first_order", q->outside_first_order);
+	return o;
+}
+
+/* The ingest figures of row r; the read bandwidth only when present. */
+static struct json_object *ingest_json(struct jb *b, const struct sc_model_projection *p,
+				       const struct sc_model_row *r)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	if (row_has(p, r, SC_MODEL_FIG_INGEST)) {
+		sc_json_put_dbl(b, o, "step_wait_mean_ns", r->step_wait_mean_ns);
+		sc_json_put_dbl(b, o, "step_wait_p50_ns", r->step_wait_p50_ns);
+		sc_json_put_dbl(b, o, "step_wait_p90_ns", r->step_wait_p90_ns);
+		sc_json_put_dbl(b, o, "step_wait_p99_ns", r->step_wait_p99_ns);
+		sc_json_put_dbl(b, o, "p_node_stall", r->p_node_stall);
+		sc_json_put_dbl(b, o, "p_step_stall", r->p_step_stall);
+		sc_json_put_dbl(b, o, "au", r->au);
+	}
+	if (row_has(p, r, SC_MODEL_FIG_READ_BW))
+		sc_json_put_dbl(b, o, "read_bytes_per_s_node_au90", r->read_bytes_per_s_node_au90);
+	return o;
+}
+
+/* The checkpoint-side figures of row r (the layout fits). */
+static void row_ckpt_json(struct jb *b, struct json_object *o, const struct sc_model_projection *p,
+			  const struct sc_model_row *r)
+{
+	sc_json_put_u64(b, o, "dp", r->dp);
+	sc_json_put_u64(b, o, "drives_per_node", r->drives_per_node);
+	sc_json_put_u64(b, o, "checkpoint_bytes", r->ckpt_bytes);
+	sc_json_put_u64(b, o, "node_bytes_max", r->node_bytes_max);
+	sc_json_put_u64(b, o, "drive_bytes_max", r->drive_bytes_max);
+	if (row_has(p, r, SC_MODEL_FIG_CKPT))
+		sc_json_put(b, o, "checkpoint", ckpt_json(b, r));
+	if (row_has(p, r, SC_MODEL_FIG_POLICY))
+		sc_json_put(b, o, "policy", policy_json(b, &r->policy));
+	if (row_has(p, r, SC_MODEL_FIG_SIZING)) {
+		struct json_object *s = sc_json_new(b, json_object_new_object());
+
+		if (r->sizing.drives_per_node)
+			sc_json_put_u64(b, s, "drives_per_node", r->sizing.drives_per_node);
+		else
+			sc_json_put_null(b, s, "drives_per_node");
+		sc_json_put_dbl(b, s, "overhead", r->sizing.overhead);
+		sc_json_put_dbl(b, s, "checkpoint_mean_ns", r->sizing.ckpt.mean_ns);
+		sc_json_put(b, o, "sizing", s);
+	}
+	if (row_has(p, r, SC_MODEL_FIG_ENDURANCE)) {
+		struct json_object *e = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_dbl(b, e, "drive_writes_per_day", r->endurance.writes_per_day);
+		sc_json_put_dbl(b, e, "years", r->endurance.years);
+		sc_json_put(b, o, "endurance", e);
+	}
+}
+
+static struct json_object *row_json(struct jb *b, const struct sc_model_projection *p,
+				    const struct sc_model_row *r)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_u64(b, o, "nodes", r->nodes);
+	sc_json_put_bool(b, o, "layout_fits", r->layout_fits);
+	if (r->layout_fits)
+		row_ckpt_json(b, o, p, r);
+	else
+		sc_json_put_str(b, o, "why_not", r->why_not);
+	if (row_has(p, r, SC_MODEL_FIG_INGEST) || row_has(p, r, SC_MODEL_FIG_READ_BW))
+		sc_json_put(b, o, "ingest", ingest_json(b, p, r));
+	return o;
+}
+
+struct json_object *sc_report_json_model(struct jb *b, const struct sc_model_projection *p)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *sizes = sc_json_new(b, json_object_new_array());
+
+	sc_json_put_str(b, o, "source", p->source);
+	sc_json_put_bool(b, o, "measured", p->measured);
+	sc_json_put(b, o, "params", params_json(b, &p->params));
+	sc_json_put(b, o, "basis", basis_json(b, p));
+	for (uint32_t i = 0; i < p->nrows; i++)
+		sc_json_push(b, sizes, row_json(b, p, &p->rows[i]));
+	sc_json_put(b, o, "sizes", sizes);
+	return o;
+}
+
+char *sc_report_model_json_text(const struct sc_model_projection *p, size_t *len)
+{
+	struct jb b = {0};
+	struct json_object *root = sc_json_new(&b, json_object_new_object());
+	char *text;
+
+	sc_json_put(&b, root, "model", sc_report_json_model(&b, p));
+	text = sc_json_text(&b, root, len);
+	json_object_put(root);
+	return text;
+}

@@ -1,0 +1,191 @@
+/* test_report_model.c -- a hand-made projection through report/model.c:
+ * the text table (rows, units, marks, notes, warnings, basis) and the
+ * JSON object (key order, figures left out when not given, null sizing). */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/project.h"
+#include "report/model.h"
+
+#define NS_PER_S 1e9
+
+/* Three sizes: 8 (layout does not fit), 64 (within the samples), 4096
+ * (beyond them, no drive count meets the target); checkpoint, policy,
+ * sizing, endurance present, ingest not. */
+static void make(struct sc_model_projection *p)
+{
+	memset(p, 0, sizeof(*p));
+	sc_model_params_default(&p->params);
+	p->params.trials = 100;
+	snprintf(p->params.model, sizeof(p->params.model), "llama3.1-405b");
+	p->params.tp = 8;
+	p->params.pp = 16;
+	p->params.zero_stage = 1;
+	p->params.drives_per_node = 2;
+	p->measured = true;
+	snprintf(p->source, sizeof(p->source), "results.pb of run R1");
+	for (int f = SC_MODEL_FIG_CKPT; f <= SC_MODEL_FIG_ENDURANCE; f++) {
+		p->basis[f].present = true;
+		snprintf(p->basis[f].inputs, SC_MODEL_TEXT_MAX, "inputs-%d", f);
+		snprintf(p->basis[f].assumptions, SC_MODEL_TEXT_MAX, "assumptions-%d", f);
+	}
+	p->nrows = 3;
+	p->rows[0].nodes = 8;
+	snprintf(p->rows[0].why_not, sizeof(p->rows[0].why_not), "64 GPUs < TP x PP = 128");
+	for (int i = 1; i < 3; i++) {
+		struct sc_model_row *r = &p->rows[i];
+
+		r->nodes = i == 1 ? 64 : 4096;
+		r->layout_fits = true;
+		r->dp = r->nodes / 16;
+		r->drives_per_node = 2;
+		r->ckpt_bytes = 5000000000000ull;
+		r->node_bytes_max = r->ckpt_bytes / r->nodes;
+		r->drive_bytes_max = r->node_bytes_max / 2;
+		r->ckpt.mean_ns = 12.5 * NS_PER_S;
+		r->ckpt.p90_ns = 14 * NS_PER_S;
+		r->ckpt.max_sample_ns = 15 * NS_PER_S;
+		r->ckpt.nsamples = 30;
+		r->ckpt.ndrives_total = 2ull * r->nodes;
+		r->ckpt.beyond_samples = i == 2;
+		r->ckpt.trials = 100;
+		r->ckpt_tail_exp_ns = 21 * NS_PER_S;
+		r->policy.tau_ns = 3600 * NS_PER_S;
+		r->policy.write_share = 0.0034;
+		r->policy.lost_share = 0.01;
+		r->policy.goodput = 0.9866;
+		r->sizing.drives_per_node = i == 1 ? 1 : 0;
+		r->sizing.overhead = 0.02;
+		r->endurance.writes_per_day = 0.25;
+		r->endurance.years = 20;
+	}
+}
+
+static void test_text(const struct sc_model_projection *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	sc_report_model_table(f, p);
+	fclose(f);
+	CHECK(strstr(buf, "cluster model from results.pb of run R1"), "source line");
+	CHECK(strstr(buf, "ckpt mean[a]") && strstr(buf, "tau[b]") &&
+		      strstr(buf, "drives/node for 5%[c]") && strstr(buf, "rating lasts[d]"),
+	      "marked headers");
+	CHECK(strstr(buf, "exp-tail mean[a]"), "the tail column when a size is beyond");
+	CHECK(strstr(buf, "12.5 s") && strstr(buf, "14.0 s") && strstr(buf, "21.0 s"),
+	      "durations with units");
+	CHECK(strstr(buf, "60.0 m"), "tau in minutes");
+	CHECK(strstr(buf, "98.7 %") && strstr(buf, "0.34 %"), "shares in %%");
+	CHECK(strstr(buf, "none <= 64"), "no drive count meets the target");
+	CHECK(strstr(buf, "0.25 DWPD") && strstr(buf, "20 y"), "endurance with units");
+	CHECK(strstr(buf, "note: at 8 nodes the layout does not fit: 64 GPUs < TP x PP = 128"),
+	      "layout note");
+	CHECK(strstr(buf, "warning: at 4096 nodes, 8192 drives are more than 20 x the 30 "
+			  "measured samples"),
+	      "beyond-samples warning");
+	CHECK(!strstr(buf, "warning: at 64 nodes"), "no warning within the samples");
+	CHECK(strstr(buf, "[a] checkpoint time\n    inputs: inputs-0\n    assumptions: "
+			  "assumptions-0\n"),
+	      "basis of [a]");
+	CHECK(strstr(buf, "[d] endurance") && !strstr(buf, "[e] ingest"), "basis of present only");
+	CHECK(!strstr(buf, "ingestion"), "no ingest table without its figures");
+	if (check_failures)
+		fputs(buf, stderr);
+	free(buf);
+}
+
+/* The keys of o, in order, joined by ",". */
+static void keys_of(struct json_object *o, char *out, size_t len)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	json_object_object_foreach(o, k, v)
+	{
+		(void)v;
+		used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "", k);
+		if (used >= len)
+			return;
+	}
+}
+
+static void test_json(const struct sc_model_projection *p)
+{
+	size_t len;
+	char *text = sc_report_model_json_text(p, &len), keys[512];
+	struct json_tokener *tok = json_tokener_new();
+	/* the text is len bytes, not NUL-terminated */
+	struct json_object *root = text && tok ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
+	struct json_object *m = NULL, *sizes, *s, *v;
+
+	json_tokener_free(tok);
+
+	CHECK(root && json_object_object_get_ex(root, "model", &m), "{\"model\": ...}");
+	if (!root || !m) {
+		free(text);
+		return;
+	}
+	keys_of(m, keys, sizeof(keys));
+	CHECK(!strcmp(keys, "source,measured,params,basis,sizes"), "model keys %s", keys);
+	keys_of(json_object_object_get(m, "basis"), keys, sizeof(keys));
+	CHECK(!strcmp(keys, "checkpoint_time,policy,sizing,endurance"), "basis keys %s", keys);
+	keys_of(json_object_object_get(m, "params"), keys, sizeof(keys));
+	CHECK(!strstr(keys, "drive_write") && strstr(keys, "nodes,gpus_per_node"),
+	      "params keys %s", keys);
+	sizes = json_object_object_get(m, "sizes");
+	CHECK(json_object_array_length(sizes) == 3, "three sizes");
+	keys_of(json_object_array_get_idx(sizes, 0), keys, sizeof(keys));
+	CHECK(!strcmp(keys, "nodes,layout_fits,why_not"), "unfit size keys %s", keys);
+	s = json_object_array_get_idx(sizes, 1);
+	keys_of(s, keys, sizeof(keys));
+	CHECK(!strcmp(keys, "nodes,layout_fits,dp,drives_per_node,checkpoint_bytes,"
+			    "node_bytes_max,drive_bytes_max,checkpoint,policy,sizing,endurance"),
+	      "size keys %s", keys);
+	CHECK(json_object_get_double(json_object_object_get(
+		      json_object_object_get(s, "checkpoint"), "mean_ns")) == 12.5 * NS_PER_S,
+	      "mean_ns");
+	s = json_object_array_get_idx(sizes, 2);
+	CHECK(json_object_object_get_ex(json_object_object_get(s, "sizing"), "drives_per_node",
+					&v) &&
+		      v == NULL,
+	      "sizing.drives_per_node null when none");
+	CHECK(json_object_get_boolean(json_object_object_get(
+		      json_object_object_get(s, "checkpoint"), "beyond_samples")),
+	      "beyond_samples");
+	json_object_put(root);
+	free(text);
+}
+
+/* Stated figures: one constant drive, no beyond-samples warning or tail
+ * column, a note instead. */
+static void test_stated(struct sc_model_projection *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	p->measured = false;
+	snprintf(p->source, sizeof(p->source), "stated per-drive figures");
+	f = open_memstream(&buf, &len);
+	sc_report_model_table(f, p);
+	fclose(f);
+	CHECK(!strstr(buf, "warning:") && !strstr(buf, "exp-tail"), "no tail talk when stated");
+	CHECK(strstr(buf, "note: the stated drive is one constant figure"), "stated note");
+	free(buf);
+}
+
+int main(void)
+{
+	static struct sc_model_projection p;
+
+	make(&p);
+	test_text(&p);
+	test_json(&p);
+	test_stated(&p);
+	return check_exit("test_report_model");
+}
