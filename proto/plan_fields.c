@@ -79,6 +79,11 @@ static const struct sc_field io_rows[] = {
 	F_U64(emulate_latency_ns, emulate.latency_ns),
 	F_U64(emulate_spread_ns, emulate.spread_ns),
 	F_U64(emulate_bandwidth, emulate.bandwidth),
+	F_DOUBLE(emulate_speed_spread, emulate.speed_spread),
+	F_DOUBLE(emulate_fill_slowdown, emulate.fill_slowdown),
+	F_U64(emulate_fill_capacity, emulate.fill_capacity),
+	F_DOUBLE(emulate_stall_probability, emulate.stall_probability),
+	F_U64(emulate_stall_ns, emulate.stall_ns),
 };
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST

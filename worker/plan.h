@@ -75,11 +75,27 @@ struct sc_inject {
 /* The drive model of the emulated engine: each I/O completes latency_ns
  * plus an exponential draw of mean spread_ns after its transfer, and the
  * transfers of one job pass one at a time at bandwidth bytes per second
- * (0: no cap).  Seeded by phase seed, rank and job. */
+ * (0: no cap).  Seeded by phase seed, rank and job.
+ * The rank is one drive.  speed_spread s in [0, 0.9]: per phase cell and
+ * rank the drive's speed factor f is drawn uniform in [1 - s, 1 + s]
+ * (seeded by phase seed, cell and rank): bandwidth x f, latency and spread
+ * / f.  fill_slowdown k >= 1 (0: none) with fill_capacity C > 0: a write
+ * starting when the rank's drive holds x bytes (every byte it wrote
+ * through the emulated engine since the run began, across phases) passes
+ * at bandwidth x (1 - (1 - 1/k) x min(x / C, 1)): linear down to 1/k at C.
+ * stall_probability p in [0, 1] with stall_ns: each read or write also
+ * waits stall_ns with probability p (0: never). */
+#define SC_EMULATE_SPREAD_MAX	0.9    /* largest speed_spread */
+#define SC_EMULATE_SLOWDOWN_MAX 1000.0 /* largest fill_slowdown */
 struct sc_emulate {
 	uint64_t latency_ns;
 	uint64_t spread_ns;
 	uint64_t bandwidth;
+	double speed_spread;
+	double fill_slowdown;
+	uint64_t fill_capacity;
+	double stall_probability;
+	uint64_t stall_ns;
 };
 
 /* One storage target as the config names it. */

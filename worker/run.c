@@ -54,11 +54,10 @@ void sc_job_engine_init(struct job *j)
 	struct sc_io_spec salted = *io;
 
 	j->ops = sc_engine_get(io->engine);
-	if (io->engine == SC_ENGINE_EMULATED) {
-		salted.seed = io->seed ^ EMULATE_SEED_SALT;
-		j->emulate.model = io->emulate;
-		sc_pattern_init(&j->emulate.rng, &salted, j->run->place.rank, j->index);
-	}
+	if (io->engine == SC_ENGINE_EMULATED)
+		sc_emulate_state_init(&j->emulate, &io->emulate, io->seed ^ EMULATE_SEED_SALT,
+				      j->run->plan->phases[j->run->phase].cell, j->run->place.rank,
+				      j->index);
 	if (!io->inject.every && !io->inject.ppm)
 		return;
 	/* its own stream, apart from the offsets' */

@@ -75,7 +75,18 @@
  *                latency plus an exponential draw of mean spread after its
  *                transfer; a job's transfers pass one at a time at
  *                bandwidth bytes per second (0: no cap).  Seeded by seed,
- *                rank and job.
+ *                rank and job.  A rank is one drive.  Optional:
+ *                speed_spread: 0..90% (or 0..0.9): per phase cell (so per
+ *                checkpoint) and rank, the drive's speed f is drawn
+ *                uniform in [1 - s, 1 + s]: bandwidth x f, latency and
+ *                spread / f; needs bandwidth or latency.
+ *                fill_slowdown: 1x..1000x with fill_capacity: S > 0: a
+ *                write's bandwidth falls linearly with the bytes the rank
+ *                has written through the emulated engine since the run
+ *                began (across phases), to 1/fill_slowdown at
+ *                fill_capacity, and stays there.
+ *                stall_probability: P in (0, 1] with stall: D: each read
+ *                or write waits D longer with probability P (seeded).
  *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep
  *     rwmixread  0..100, default 50; only with randrw

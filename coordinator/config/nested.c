@@ -1,5 +1,5 @@
 /* nested.c -- the phase keys whose value may be a mapping: model (an
- * inline checkpoint model, or a catalogue name) and inject. */
+ * inline checkpoint model, or a catalogue name), inject and emulate. */
 #include "schema.h"
 
 #include <errno.h>
@@ -244,29 +244,160 @@ int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct 
 }
 
 /* The keys of emulate. */
-enum ekey { EK_LATENCY, EK_SPREAD, EK_BANDWIDTH, EK_COUNT };
+enum ekey {
+	EK_LATENCY,
+	EK_SPREAD,
+	EK_BANDWIDTH,
+	EK_SPEED_SPREAD,
+	EK_FILL_SLOWDOWN,
+	EK_FILL_CAPACITY,
+	EK_STALL_PROBABILITY,
+	EK_STALL,
+	EK_COUNT
+};
 
-static const char *const emulate_keys[EK_COUNT + 1] = {[EK_LATENCY] = "latency",
-						       [EK_SPREAD] = "spread",
-						       [EK_BANDWIDTH] = "bandwidth",
-						       [EK_COUNT] = NULL};
+static const char *const emulate_keys[EK_COUNT + 1] = {
+    [EK_LATENCY] = "latency",
+    [EK_SPREAD] = "spread",
+    [EK_BANDWIDTH] = "bandwidth",
+    [EK_SPEED_SPREAD] = "speed_spread",
+    [EK_FILL_SLOWDOWN] = "fill_slowdown",
+    [EK_FILL_CAPACITY] = "fill_capacity",
+    [EK_STALL_PROBABILITY] = "stall_probability",
+    [EK_STALL] = "stall",
+    [EK_COUNT] = NULL};
 
 #define EMULATE_DELAY_MAX_NS (UINT64_C(3600) * SC_NS_PER_S)
+#define PERCENT		     100.0
 
-int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
+/* A plain decimal number, with the one unit suffix allowed ('%': a
+ * percentage, divided by 100; 'x': a factor) or none, into *out. */
+static int parse_number(struct cfg_check *c, const struct cfg_node *n, char suffix, double *out)
+{
+	char buf[64];
+	size_t len = n->str ? strlen(n->str) : 0;
+	char *end;
+
+	if (n->kind != CFG_SCALAR || !len || len >= sizeof(buf))
+		return sc_cfg_fail_node(c->d, n, "expected a number (as 30%% or 2x), got %s",
+					sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
+	memcpy(buf, n->str, len + 1);
+	if (buf[len - 1] == suffix)
+		buf[--len] = '\0';
+	/* decimal only: no "inf", "nan", hex or blanks */
+	if (!len || strspn(buf, "0123456789.eE+-") != len)
+		return sc_cfg_fail_node(c->d, n, "\"%s\" is not a number (try %s)", n->str,
+					suffix == '%' ? "30% or 0.3" : "2x or 2");
+	*out = strtod(buf, &end);
+	if (end == buf || *end)
+		return sc_cfg_fail_node(c->d, n, "\"%s\" is not a number (try %s)", n->str,
+					suffix == '%' ? "30% or 0.3" : "2x or 2");
+	if (suffix == '%' && n->str[strlen(n->str) - 1] == '%')
+		*out /= PERCENT;
+	return 0;
+}
+
+/* speed_spread (a share 0..90%) or fill_slowdown (a factor 1..1000x). */
+static int parse_emulate_number(struct cfg_check *c, const struct cfg_node *n, int k,
+				struct sc_emulate *em)
+{
+	double v = 0;
+	int err = parse_number(c, n, k == EK_SPEED_SPREAD ? '%' : 'x', &v);
+
+	if (err)
+		return err;
+	if (k == EK_SPEED_SPREAD) {
+		if (!(v >= 0 && v <= SC_EMULATE_SPREAD_MAX))
+			return sc_cfg_fail_node(c->d, n,
+						"%s is out of range (speed_spread is 0..%.0f%%: "
+						"each drive's speed is drawn in [1 - s, 1 + s])",
+						n->str, SC_EMULATE_SPREAD_MAX * PERCENT);
+		em->speed_spread = v;
+	} else {
+		if (!(v >= 1 && v <= SC_EMULATE_SLOWDOWN_MAX))
+			return sc_cfg_fail_node(c->d, n,
+						"%s is out of range (fill_slowdown is 1x..%.0fx: a "
+						"full drive writes that many times slower)",
+						n->str, SC_EMULATE_SLOWDOWN_MAX);
+		em->fill_slowdown = v;
+	}
+	return 0;
+}
+
+/* One key k of emulate, value n, into *em. */
+static int parse_emulate_key(struct cfg_check *c, const struct cfg_node *n, int k,
+			     struct sc_emulate *em)
 {
 	static const struct cfg_keydef delay = {
 	    .type = CFG_VT_DURATION, .min = 0, .max = EMULATE_DELAY_MAX_NS};
-	static const struct cfg_keydef rate = {
-	    .type = CFG_VT_SIZE, .min = 0, .max = UINT64_MAX};
-	uint64_t *dst[EK_COUNT] = {[EK_LATENCY] = &pv->emulate.latency_ns,
-				   [EK_SPREAD] = &pv->emulate.spread_ns,
-				   [EK_BANDWIDTH] = &pv->emulate.bandwidth};
+	static const struct cfg_keydef rate = {.type = CFG_VT_SIZE, .min = 0, .max = UINT64_MAX};
+	static const struct cfg_keydef capacity = {
+	    .type = CFG_VT_SIZE, .min = 1, .max = UINT64_MAX};
+	static const struct cfg_keydef fraction = {.type = CFG_VT_FRACTION};
+	uint64_t v;
+	int err;
+
+	switch (k) {
+	case EK_SPEED_SPREAD:
+	case EK_FILL_SLOWDOWN:
+		return parse_emulate_number(c, n, k, em);
+	case EK_FILL_CAPACITY:
+		return sc_cfg_parse_scalar(c->d, n, &capacity, &em->fill_capacity);
+	case EK_STALL_PROBABILITY:
+		err = sc_cfg_parse_scalar(c->d, n, &fraction, &v);
+		if (!err)
+			memcpy(&em->stall_probability, &v, sizeof(double));
+		return err;
+	case EK_BANDWIDTH:
+		return sc_cfg_parse_scalar(c->d, n, &rate, &em->bandwidth);
+	default:
+		return sc_cfg_parse_scalar(c->d, n, &delay,
+					   k == EK_LATENCY  ? &em->latency_ns
+					   : k == EK_SPREAD ? &em->spread_ns
+							    : &em->stall_ns);
+	}
+}
+
+/* Keys that mean nothing without their partner: fill_slowdown and
+ * fill_capacity, stall_probability and stall. */
+static int check_emulate_pairs(struct cfg_check *c, const struct cfg_node *n,
+			       const struct cfg_pair *const given[EK_COUNT])
+{
+	static const struct {
+		int a, b;
+		const char *why;
+	} pairs[] = {
+	    {EK_FILL_SLOWDOWN, EK_FILL_CAPACITY,
+	     "fill_slowdown and fill_capacity go together (a drive writes fill_slowdown "
+	     "times slower once it holds fill_capacity bytes)"},
+	    {EK_STALL_PROBABILITY, EK_STALL,
+	     "stall_probability and stall go together (each I/O waits stall longer with "
+	     "probability stall_probability)"},
+	};
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		const struct cfg_pair *one = given[pairs[i].a] ? given[pairs[i].a] : given[pairs[i].b];
+
+		if (!given[pairs[i].a] != !given[pairs[i].b])
+			return sc_cfg_fail(c->d, &one->kloc, one->val->path, "%s", pairs[i].why);
+	}
+	if (given[EK_SPEED_SPREAD] && !given[EK_BANDWIDTH] && !given[EK_LATENCY])
+		return sc_cfg_fail_node(c->d, n,
+					"speed_spread scales the drive's bandwidth and latency: "
+					"give bandwidth or latency too");
+	return 0;
+}
+
+int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
+{
+	const struct cfg_pair *given[EK_COUNT] = {0};
+	struct sc_emulate em = {0};
 
 	if (n->kind != CFG_MAP)
 		return sc_cfg_fail_node(
 		    c->d, n,
-		    "expected a mapping {latency: 100us, spread: 50us, bandwidth: 2GiB}, got %s",
+		    "expected a mapping {latency: 100us, spread: 50us, bandwidth: 2GiB, "
+		    "speed_spread: 30%%, ...}, got %s",
 		    sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
 	for (uint32_t j = 0; j < n->npairs; j++) {
 		const struct cfg_pair *p = &n->pairs[j];
@@ -275,9 +406,13 @@ int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct
 
 		if (k < 0)
 			return unknown_nested_key(c, p, emulate_keys, "emulate");
-		err = sc_cfg_parse_scalar(c->d, p->val, k == EK_BANDWIDTH ? &rate : &delay, dst[k]);
+		given[k] = p;
+		err = parse_emulate_key(c, p->val, k, &em);
 		if (err)
 			return err;
 	}
+	if (check_emulate_pairs(c, n, given))
+		return -EINVAL;
+	pv->emulate = em;
 	return 0;
 }

@@ -158,7 +158,9 @@ int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct c
 /* inject: {every: N, errno: E} or {probability: P, errno: E}, into
  * pv->inject. */
 int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
-/* emulate: {latency: D, spread: D, bandwidth: S}, into pv->emulate. */
+/* emulate: {latency: D, spread: D, bandwidth: S, speed_spread: P,
+ * fill_slowdown: X, fill_capacity: S, stall_probability: P, stall: D},
+ * into pv->emulate (keys.c). */
 int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
 
 /* ---- phases (phase.c) ---- */

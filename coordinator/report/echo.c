@@ -155,6 +155,11 @@ static struct json_object *emulate_json(struct jb *b, const struct sc_emulate *e
 	sc_json_put_u64(b, o, "latency_ns", em->latency_ns);
 	sc_json_put_u64(b, o, "spread_ns", em->spread_ns);
 	sc_json_put_u64(b, o, "bandwidth", em->bandwidth);
+	sc_json_put_dbl(b, o, "speed_spread", em->speed_spread);
+	sc_json_put_dbl(b, o, "fill_slowdown", em->fill_slowdown);
+	sc_json_put_u64(b, o, "fill_capacity", em->fill_capacity);
+	sc_json_put_dbl(b, o, "stall_probability", em->stall_probability);
+	sc_json_put_u64(b, o, "stall_ns", em->stall_ns);
 	return o;
 }
 

@@ -2,14 +2,17 @@
  * when a parametric drive model says (engine.h, sc_engine_emulated).
  *
  * Submit gives every I/O its completion time at once: its transfer waits
- * for the instance's link (one transfer at a time at the bandwidth cap),
- * then the service latency plus an exponential spread.  Reap hands back
- * the I/Os whose time has come, sleeping until the next one otherwise.
+ * for the instance's link (one transfer at a time at the bandwidth cap,
+ * scaled by the drive's speed this phase cell and, for writes, by how full
+ * the drive is), then the service latency plus an exponential spread, and
+ * now and then a stall.  Reap hands back the I/Os whose time has come,
+ * sleeping until the next one otherwise.
  */
 #include "engine.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +22,80 @@
 #include "pattern.h"
 #include "units.h"
 
-/* Resolution of the uniform draw under the exponential spread. */
+/* Resolution of the uniform draws. */
 #define UNIFORM_BITS 53
+/* The drive's own stream: a job index no job has. */
+#define DRIVE_STREAM UINT32_MAX
+/* Mixes the cell into the seed of the drive's speed draw. */
+#define CELL_MIX UINT64_C(0x9e3779b97f4a7c15)
+
+/* The rank's drive: bytes written through emulated engines in this
+ * process (one rank) since it began, across phases. */
+static _Atomic uint64_t rank_fill_bytes;
+
+/* A uniform draw in (0, 1): never 0, never 1. */
+static double uniform(struct sc_pattern *rng)
+{
+	return ((double)sc_pattern_below(rng, UINT64_C(1) << UNIFORM_BITS) + 0.5) /
+	       (double)(UINT64_C(1) << UNIFORM_BITS);
+}
+
+/* The seed of cell's draws: each cell (a checkpoint) draws afresh. */
+static uint64_t cell_seed(uint64_t seed, uint32_t cell)
+{
+	return seed ^ ((uint64_t)cell + 1) * CELL_MIX;
+}
+
+double sc_emulate_speed(uint64_t seed, uint32_t cell, uint32_t rank, double spread)
+{
+	struct sc_io_spec io = {.seed = cell_seed(seed, cell)};
+	struct sc_pattern rng;
+
+	if (!(spread > 0))
+		return 1.0;
+	sc_pattern_init(&rng, &io, rank, DRIVE_STREAM);
+	return 1.0 + spread * (2.0 * uniform(&rng) - 1.0);
+}
+
+void sc_emulate_state_init(struct sc_emulate_state *st, const struct sc_emulate *model,
+			   uint64_t seed, uint32_t cell, uint32_t rank, uint32_t job)
+{
+	struct sc_io_spec io = {.seed = cell_seed(seed, cell)};
+
+	st->model = *model;
+	sc_pattern_init(&st->rng, &io, rank, job);
+	st->speed = sc_emulate_speed(seed, cell, rank, model->speed_spread);
+	st->fill = &rank_fill_bytes;
+}
+
+uint64_t sc_emulate_bandwidth(const struct sc_emulate *m, double speed, uint64_t fill)
+{
+	double bw = (double)m->bandwidth * speed;
+
+	if (!m->bandwidth)
+		return 0;
+	if (m->fill_slowdown > 1 && m->fill_capacity) {
+		double full = fill >= m->fill_capacity ? 1.0 : (double)fill / (double)m->fill_capacity;
+
+		bw *= 1.0 - (1.0 - 1.0 / m->fill_slowdown) * full;
+	}
+	return bw < 1 ? 1 : (uint64_t)bw;
+}
+
+int sc_emulate_check(const struct sc_emulate *m)
+{
+	/* written so that NaN fails every test */
+	if (!(m->speed_spread >= 0 && m->speed_spread <= SC_EMULATE_SPREAD_MAX))
+		return -EINVAL;
+	if (!(m->fill_slowdown == 0 ||
+	      (m->fill_slowdown >= 1 && m->fill_slowdown <= SC_EMULATE_SLOWDOWN_MAX)))
+		return -EINVAL;
+	if (m->fill_slowdown > 1 && !m->fill_capacity)
+		return -EINVAL;
+	if (!(m->stall_probability >= 0 && m->stall_probability <= 1))
+		return -EINVAL;
+	return 0;
+}
 
 struct slot {
 	struct sc_io *io;
@@ -43,7 +118,8 @@ static int emu_create(struct sc_engine **out, const struct sc_engine_conf *conf)
 	int rc;
 	struct sc_engine *e;
 
-	if (!conf || !conf->emulate)
+	if (!conf || !conf->emulate || sc_emulate_check(&conf->emulate->model) ||
+	    !(conf->emulate->speed > 0))
 		return -EINVAL;
 	e = engine_alloc(conf, sizeof(*e), sizeof(e->slots[0]), &rc);
 	if (!e)
@@ -63,17 +139,34 @@ static int emu_queue(struct sc_engine *e, struct sc_io *io)
 	return 0;
 }
 
-/* Latency plus an exponential draw of mean spread (0: none). */
-static uint64_t service_ns(struct sc_emulate_state *st)
+/* Latency plus an exponential draw of mean spread (0: none), both over
+ * the drive's speed, plus a stall with its probability. */
+static uint64_t service_ns(struct sc_emulate_state *st, bool stalls)
 {
-	double u;
+	const struct sc_emulate *m = &st->model;
+	double ns = (double)m->latency_ns;
 
-	if (!st->model.spread_ns)
-		return st->model.latency_ns;
-	/* in (0, 1): never log(0) */
-	u = ((double)sc_pattern_below(&st->rng, UINT64_C(1) << UNIFORM_BITS) + 0.5) /
-	    (double)(UINT64_C(1) << UNIFORM_BITS);
-	return st->model.latency_ns + (uint64_t)(-(double)st->model.spread_ns * log(u));
+	if (m->spread_ns)
+		ns -= (double)m->spread_ns * log(uniform(&st->rng));
+	ns /= st->speed;
+	/* a draw per I/O whenever stalls are on: the sequence stays fixed */
+	if (stalls && m->stall_probability > 0 && uniform(&st->rng) < m->stall_probability)
+		ns += (double)m->stall_ns;
+	return (uint64_t)ns;
+}
+
+/* The transfer time of io: at the drive's bandwidth, writes at its fill
+ * before them (and adding to it). */
+static uint64_t transfer_ns(struct sc_engine *e, const struct sc_io *io)
+{
+	struct sc_emulate_state *st = e->st;
+	uint64_t fill = 0, bw;
+
+	if (io->op == SC_OP_WRITE && st->fill)
+		fill = atomic_fetch_add_explicit(st->fill, io->len, memory_order_relaxed);
+	bw = sc_emulate_bandwidth(&st->model, st->speed, fill);
+	/* len <= 2 GiB: len x 10^9 stays below 2^64 */
+	return bw ? (uint64_t)io->len * SC_NS_PER_S / bw : 0;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -84,18 +177,13 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 /* When io, submitted at now, completes; moves the link on. */
 static uint64_t complete_at(struct sc_engine *e, const struct sc_io *io, uint64_t now)
 {
-	uint64_t delay = service_ns(e->st);
-	uint64_t bw = e->st->model.bandwidth;
+	uint64_t delay = service_ns(e->st, io->op != SC_OP_FSYNC);
 	uint64_t done;
 
 	if (io->op == SC_OP_FSYNC) {
 		done = max_u64(now + delay, e->last_done_ns);
 	} else {
-		uint64_t start = max_u64(now, e->link_free_ns);
-		/* len <= 2 GiB: len x 10^9 stays below 2^64 */
-		uint64_t xfer = bw ? (uint64_t)io->len * SC_NS_PER_S / bw : 0;
-
-		e->link_free_ns = start + xfer;
+		e->link_free_ns = max_u64(now, e->link_free_ns) + transfer_ns(e, io);
 		done = e->link_free_ns + delay;
 	}
 	e->last_done_ns = max_u64(e->last_done_ns, done);

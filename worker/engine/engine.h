@@ -49,11 +49,40 @@ struct sc_inject_state {
 
 /* What the emulated engine (sc_engine_emulated) delays by: the drive
  * model, and the draws of its spread, seeded by the caller.  The caller
- * owns it; one per engine instance. */
+ * owns it; one per engine instance.  sc_emulate_state_init fills it. */
 struct sc_emulate_state {
 	struct sc_emulate model;
-	struct sc_pattern rng;
+	struct sc_pattern rng;  /* this job's draws: spread and stalls */
+	double speed;           /* the drive's speed factor this phase cell
+				 * (1: none), see struct sc_emulate */
+	_Atomic uint64_t *fill; /* bytes written to the drive so far, shared
+				 * by the instances of one drive; NULL: no
+				 * fill kept (fill_slowdown unused) */
 };
+
+/* Seeds st for job `job` of rank `rank` in phase cell `cell`: its draws
+ * from seed, cell, rank and job, the drive's speed factor from seed, cell
+ * and rank (the same for every job of the rank), and fill pointed at the
+ * process's counter: a rank is one drive, its fill carries across phases.
+ * The same inputs give the same draws. */
+void sc_emulate_state_init(struct sc_emulate_state *st, const struct sc_emulate *model,
+			   uint64_t seed, uint32_t cell, uint32_t rank, uint32_t job);
+
+/* The speed factor of rank's drive in cell: uniform in [1 - spread,
+ * 1 + spread] from (seed, cell, rank); 1 when spread is 0. */
+double sc_emulate_speed(uint64_t seed, uint32_t cell, uint32_t rank, double spread);
+
+/* The bandwidth (bytes/s) of a write by a drive of model m at speed factor
+ * speed holding fill bytes: m->bandwidth x speed, times the fill factor
+ * 1 - (1 - 1/k) x min(fill / fill_capacity, 1) when fill_slowdown k > 1;
+ * 0 when m->bandwidth is 0 (no cap).  Reads pass fill 0. */
+uint64_t sc_emulate_bandwidth(const struct sc_emulate *m, double speed, uint64_t fill);
+
+/* 0 when model is one the engine can run, else -EINVAL (speed_spread
+ * outside [0, 0.9], fill_slowdown neither 0 nor in [1, 1000], a
+ * fill_slowdown above 1 without fill_capacity, stall_probability outside
+ * [0, 1], a NaN). */
+int sc_emulate_check(const struct sc_emulate *model);
 
 struct sc_engine_conf {
 	uint32_t depth;         /* most I/Os in flight at once */
@@ -121,10 +150,11 @@ extern const struct sc_engine_ops sc_engine_psync;
 extern const struct sc_engine_ops sc_engine_null;
 /* Touches no data (SC_ENGINE_F_NO_FILES) and completes each I/O when
  * conf->emulate's drive model says: its transfer, one at a time per
- * instance at model.bandwidth bytes/s (0: no cap), then latency_ns plus an
- * exponential draw of mean spread_ns.  An fsync completes no earlier than
- * every I/O submitted before it.  reap sleeps until the next completion
- * (never spins). */
+ * instance at sc_emulate_bandwidth bytes/s (0: no cap), then latency_ns /
+ * speed plus an exponential draw of mean spread_ns / speed, plus stall_ns
+ * with stall_probability.  An fsync completes no earlier than every I/O
+ * submitted before it.  reap sleeps until the next completion (never
+ * spins).  create refuses a model sc_emulate_check refuses (-EINVAL). */
 extern const struct sc_engine_ops sc_engine_emulated;
 /* Tests: wraps conf->inject->inner and completes the chosen reads and
  * writes with -errno_val at submit, without passing them on (fsyncs always
