@@ -9,6 +9,17 @@
  * through one engine (one io_uring ring, its buffers registered), made
  * while the phase is prepared: the timed window holds only the files'
  * opens, I/O, fsyncs and closes.
+ *
+ * serialize: torch writes each file as torch.save({"t": int8 tensor}, f)
+ * followed by os.fsync does (DLIO's PyTorch checkpointing): the zip
+ * container of torch_zip.h around the file's bytes, in the three write(2)
+ * calls torch's buffered writer makes (head, the whole tensor, tail),
+ * through the page cache, a CRC-32 over every byte before it is written.
+ * The tensor is DLIO's, all zeros, so the file is byte for byte the one
+ * torch.save writes.  The whole tensor goes out in writev calls of up to
+ * IOV_MAX block_size buffers (1 GiB at 1 MiB; torch: one write of up to
+ * 2 GiB - 4 KiB), so memory stays one block.  A restore reads the whole
+ * container back as the raw path reads its files.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -16,7 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -24,9 +37,13 @@
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"
+#include "torch_zip.h"
 
 /* Scaled file sizes are multiples of this, so O_DIRECT works on them. */
 #define CKPT_ALIGN 4096u
+/* serialize: torch: the most one write call moves (Linux's MAX_RW_COUNT,
+ * what torch's one write of a larger tensor is cut to). */
+#define TORCH_WRITE_MAX UINT64_C(0x7ffff000)
 /* Checkpoint directories inside the run's own (0700) directory. */
 #define CKPT_DIR_MODE 0755u
 
@@ -36,6 +53,9 @@ struct ckpt_job {
 	int dirfd;		    /* the checkpoint's directory, -1: none */
 	bool restore;		    /* reads the files back (else writes them) */
 	bool direct;		    /* with O_DIRECT */
+	bool torch;		    /* serialize: torch */
+	struct sc_tzip *zip;	    /* torch: the file being written's container */
+	struct iovec *wiov;	    /* torch: IOV_MAX entries, all the one buffer */
 	uint64_t off, size;	    /* the file being streamed: next offset, bytes */
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
@@ -46,6 +66,8 @@ static void ckpt_free(void *p)
 
 	if (c) {
 		free(c->files);
+		free(c->zip);
+		free(c->wiov);
 		if (c->dirfd >= 0)
 			close(c->dirfd);
 	}
@@ -62,6 +84,23 @@ static int engine_setup(struct job *j)
 
 	sc_job_engine_init(j);
 	return sc_job_engine_create(j, &conf);
+}
+
+/* serialize: torch: a restore reads whole containers (each file's bytes
+ * become the container's); a write gets its container and iovecs. */
+static int torch_setup(struct ckpt_job *c, bool torch)
+{
+	c->torch = torch;
+	if (!torch)
+		return 0;
+	if (c->restore) {
+		for (uint32_t i = 0; i < c->nfiles; i++)
+			c->files[i].bytes = sc_tzip_file_bytes(c->files[i].bytes);
+		return 0;
+	}
+	c->zip = malloc(sizeof(*c->zip));
+	c->wiov = calloc(IOV_MAX, sizeof(*c->wiov));
+	return c->zip && c->wiov ? 0 : -ENOMEM;
 }
 
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
@@ -96,6 +135,9 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	for (uint32_t i = j->index; i < nall; i += run->njobs)
 		c->files[c->nfiles++] = all[i];
 	free(all);
+	rc = torch_setup(c, ph->ckpt.serialize == SC_SERIALIZE_TORCH);
+	if (rc)
+		return rc;
 	rc = sc_layout_ckpt_dir(run->plan, run->place.target, run->phase, c->dir, sizeof(c->dir));
 	if (!rc)
 		rc = sc_layout_ckpt_subdir(run->plan, run->phase, sub, sizeof(sub));
@@ -151,8 +193,12 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, c->dir, strerror(-rc));
 		return rc;
 	}
+	/* a torch write's payload is the byte model's; its container is written too */
 	for (uint32_t i = 0; i < c->nfiles; i++)
-		run->planned_bytes += c->files[i].bytes;
+		run->planned_bytes += c->torch && !c->restore ? sc_tzip_file_bytes(c->files[i].bytes)
+							      : c->files[i].bytes;
+	if (c->torch && !c->restore)
+		memset(j->iov[0].iov_base, 0, j->iov[0].iov_len); /* DLIO's zeros */
 	return 0;
 }
 
@@ -205,6 +251,97 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f)
 	return j->errors != failed_before ? -EIO : 0; /* not a whole file */
 }
 
+/* Writes the n buffers at iov (advanced past what a short write moved)
+ * with writev(2) until all are out.  0 or -errno. */
+static int write_all(int fd, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		ssize_t w = writev(fd, iov, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--)
+			w -= (ssize_t)iov->iov_len;
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+/* One of torch's write calls (bytes at iov[0..n)), accounted as one write
+ * of its bytes (at most TORCH_WRITE_MAX).  0 or -errno (the job failed). */
+static int torch_write(struct job *j, struct iovec *iov, int n, uint64_t bytes)
+{
+	uint64_t t0 = sc_now_ns(), t1;
+	int rc = write_all(j->fd, iov, n);
+
+	t1 = sc_now_ns();
+	if (rc) {
+		sc_job_fail(j, rc, "writing %s: %s", j->path, strerror(-rc));
+		return rc;
+	}
+	sc_ioloop_account(j, SC_DIR_WRITE, (uint32_t)bytes, t1 - t0, t1, j->run->start_ns);
+	return 0;
+}
+
+/* The tensor's bytes, len <= TORCH_WRITE_MAX at a time: their CRC-32
+ * first, then one writev of as many block buffers as hold them. */
+static int torch_payload(struct job *j, uint64_t bytes)
+{
+	struct ckpt_job *c = j->wl;
+	const struct iovec *buf = &j->iov[0];
+	int rc = 0;
+
+	while (!rc && bytes && !atomic_load_explicit(&j->run->stop, memory_order_relaxed)) {
+		uint64_t batch = 0;
+		int n = 0;
+
+		for (; n < IOV_MAX && bytes && batch + buf->iov_len <= TORCH_WRITE_MAX; n++) {
+			size_t len = bytes < buf->iov_len ? (size_t)bytes : buf->iov_len;
+
+			c->wiov[n] = (struct iovec){.iov_base = buf->iov_base, .iov_len = len};
+			sc_tzip_update(c->zip, buf->iov_base, len);
+			bytes -= len;
+			batch += len;
+		}
+		rc = torch_write(j, c->wiov, n, batch);
+	}
+	return rc ? rc : bytes ? -ECANCELED : 0;
+}
+
+/* File f (open in j->fd) as torch.save writes it, then fsync as
+ * configured.  0, -ECANCELED when the phase stopped first, or -errno (the
+ * job failed). */
+static int torch_file(struct job *j, const struct sc_ckpt_file *f)
+{
+	struct sc_run *run = j->run;
+	struct sc_tzip *z = ((struct ckpt_job *)j->wl)->zip;
+	struct iovec v;
+	int rc;
+
+	sc_tzip_begin(z, f->bytes);
+	v = (struct iovec){.iov_base = z->head, .iov_len = z->head_len};
+	rc = torch_write(j, &v, 1, z->head_len);
+	if (!rc)
+		rc = torch_payload(j, f->bytes);
+	if (!rc && sc_tzip_finish(z) == 0) {
+		v = (struct iovec){.iov_base = z->tail, .iov_len = z->tail_len};
+		rc = torch_write(j, &v, 1, z->tail_len);
+	}
+	if (rc || !run->plan->phases[run->phase].ckpt.fsync)
+		return rc;
+	if (fsync(j->fd) != 0) {
+		sc_job_fail(j, -errno, "fsync of %s: %s", j->path, strerror(errno));
+		return j->err;
+	}
+	j->fsyncs++;
+	return 0;
+}
+
 void sc_ckpt_job_run(struct job *j)
 {
 	struct sc_run *run = j->run;
@@ -232,7 +369,7 @@ void sc_ckpt_job_run(struct job *j)
 			}
 			j->fd = fd;
 		}
-		if (stream_file(j, f) == 0)
+		if ((c->torch && !c->restore ? torch_file(j, f) : stream_file(j, f)) == 0)
 			j->files++;
 		if (j->fd >= 0) {
 			if (close(j->fd) != 0 && !j->err)
