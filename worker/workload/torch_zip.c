@@ -118,7 +118,9 @@ static uint32_t zip64_extra_bytes(uint64_t size, uint64_t ofs)
 	return n ? EXTRA_HDR_BYTES + n : 0;
 }
 
-static void zip64_extra(struct out *o, uint64_t size, uint64_t ofs)
+/* csize: the compressed size, 0 in a local header (torch writes it before
+ * the data), the size in the central directory (stored). */
+static void zip64_extra(struct out *o, uint64_t size, uint64_t csize, uint64_t ofs)
 {
 	uint32_t n = zip64_extra_bytes(size, ofs);
 
@@ -128,7 +130,7 @@ static void zip64_extra(struct out *o, uint64_t size, uint64_t ofs)
 	le(o, n - EXTRA_HDR_BYTES, 2);
 	if (size >= U32_LIMIT) {
 		le(o, size, 8);
-		le(o, size, 8);
+		le(o, csize, 8);
 	}
 	if (ofs >= U32_LIMIT)
 		le(o, ofs, 8);
@@ -164,7 +166,7 @@ static void local_header(struct out *o, uint64_t ofs, const char *name, uint64_t
 	le(o, nl, 2);
 	le(o, zip64_extra_bytes(size, ofs) + EXTRA_HDR_BYTES + pad, 2);
 	put(o, name, nl);
-	zip64_extra(o, size, ofs);
+	zip64_extra(o, size, 0, ofs);
 	le(o, EXTRA_TORCH, 2);
 	le(o, pad, 2);
 	memset(o->p + o->n, PAD_BYTE, pad);
@@ -207,7 +209,7 @@ static void central_header(struct out *o, const struct sc_tzip *z, unsigned r, c
 	le(o, 0, 2 + 2 + 2 + 4); /* comment, disk, internal, external */
 	le(o, clamp32(ofs), 4);
 	put(o, name, strlen(name));
-	zip64_extra(o, size, ofs);
+	zip64_extra(o, size, size, ofs);
 }
 
 void sc_tzip_begin(struct sc_tzip *z, uint64_t payload)
