@@ -16,10 +16,12 @@
  * calls torch's buffered writer makes (head, the whole tensor, tail),
  * through the page cache, a CRC-32 over every byte before it is written.
  * The tensor is DLIO's, all zeros, so the file is byte for byte the one
- * torch.save writes.  The whole tensor goes out in writev calls of up to
- * IOV_MAX block_size buffers (1 GiB at 1 MiB; torch: one write of up to
- * 2 GiB - 4 KiB), so memory stays one block.  A restore reads the whole
- * container back as the raw path reads its files.
+ * torch.save writes.  The tensor goes out as torch's does: one write(2)
+ * from one contiguous buffer (cut at 2 GiB - 4 KiB, as Linux cuts it),
+ * here a read-only private anonymous mapping of the tensor's size whose
+ * every page is the kernel's zero page: no memory but page tables, mapped
+ * in setup.  A restore reads the whole container back as the raw path
+ * reads its files.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -27,9 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -44,6 +45,7 @@
 /* serialize: torch: the most one write call moves (Linux's MAX_RW_COUNT,
  * what torch's one write of a larger tensor is cut to). */
 #define TORCH_WRITE_MAX UINT64_C(0x7ffff000)
+#define TORCH_PAGE	4096u /* at most the page size: every page is touched */
 /* Checkpoint directories inside the run's own (0700) directory. */
 #define CKPT_DIR_MODE 0755u
 
@@ -55,7 +57,8 @@ struct ckpt_job {
 	bool direct;		    /* with O_DIRECT */
 	bool torch;		    /* serialize: torch */
 	struct sc_tzip *zip;	    /* torch: the file being written's container */
-	struct iovec *wiov;	    /* torch: IOV_MAX entries, all the one buffer */
+	const uint8_t *zeros;	    /* torch: the tensor, zero pages mapped */
+	size_t zeros_len;	    /* its bytes (the largest payload, at most a write) */
 	uint64_t off, size;	    /* the file being streamed: next offset, bytes */
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
@@ -67,7 +70,8 @@ static void ckpt_free(void *p)
 	if (c) {
 		free(c->files);
 		free(c->zip);
-		free(c->wiov);
+		if (c->zeros)
+			munmap((void *)c->zeros, c->zeros_len);
 		if (c->dirfd >= 0)
 			close(c->dirfd);
 	}
@@ -90,6 +94,9 @@ static int engine_setup(struct job *j)
  * become the container's); a write gets its container and iovecs. */
 static int torch_setup(struct ckpt_job *c, bool torch)
 {
+	uint8_t sum = 0;
+	void *z;
+
 	c->torch = torch;
 	if (!torch)
 		return 0;
@@ -99,8 +106,22 @@ static int torch_setup(struct ckpt_job *c, bool torch)
 		return 0;
 	}
 	c->zip = malloc(sizeof(*c->zip));
-	c->wiov = calloc(IOV_MAX, sizeof(*c->wiov));
-	return c->zip && c->wiov ? 0 : -ENOMEM;
+	if (!c->zip)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->nfiles; i++)
+		if (c->files[i].bytes > c->zeros_len)
+			c->zeros_len = (size_t)(c->files[i].bytes < TORCH_WRITE_MAX ? c->files[i].bytes
+										: TORCH_WRITE_MAX);
+	if (!c->zeros_len)
+		return 0;
+	z = mmap(NULL, c->zeros_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (z == MAP_FAILED)
+		return -errno;
+	c->zeros = z;
+	/* map every page now (the zero page), not in the timed window */
+	for (size_t o = 0; o < c->zeros_len; o += TORCH_PAGE)
+		sum += ((const volatile uint8_t *)z)[o];
+	return sum ? -EIO : 0;
 }
 
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
@@ -197,8 +218,6 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	for (uint32_t i = 0; i < c->nfiles; i++)
 		run->planned_bytes += c->torch && !c->restore ? sc_tzip_file_bytes(c->files[i].bytes)
 							      : c->files[i].bytes;
-	if (c->torch && !c->restore)
-		memset(j->iov[0].iov_base, 0, j->iov[0].iov_len); /* DLIO's zeros */
 	return 0;
 }
 
@@ -251,64 +270,44 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f)
 	return j->errors != failed_before ? -EIO : 0; /* not a whole file */
 }
 
-/* Writes the n buffers at iov (advanced past what a short write moved)
- * with writev(2) until all are out.  0 or -errno. */
-static int write_all(int fd, struct iovec *iov, int n)
-{
-	while (n > 0) {
-		ssize_t w = writev(fd, iov, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--)
-			w -= (ssize_t)iov->iov_len;
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + w;
-			iov->iov_len -= (size_t)w;
-		}
-	}
-	return 0;
-}
-
-/* One of torch's write calls (bytes at iov[0..n)), accounted as one write
- * of its bytes (at most TORCH_WRITE_MAX).  0 or -errno (the job failed). */
-static int torch_write(struct job *j, struct iovec *iov, int n, uint64_t bytes)
+/* One of torch's write(2) calls: len bytes at buf, again after a short
+ * write, accounted as one write.  0 or -errno (the job failed). */
+static int torch_write(struct job *j, const uint8_t *buf, size_t len)
 {
 	uint64_t t0 = sc_now_ns(), t1;
-	int rc = write_all(j->fd, iov, n);
+	size_t done = 0;
+	int rc = 0;
 
+	while (!rc && done < len) {
+		ssize_t w = write(j->fd, buf + done, len - done);
+
+		if (w > 0)
+			done += (size_t)w;
+		else if (w == 0 || errno != EINTR)
+			rc = w == 0 ? -EIO : -errno;
+	}
 	t1 = sc_now_ns();
 	if (rc) {
 		sc_job_fail(j, rc, "writing %s: %s", j->path, strerror(-rc));
 		return rc;
 	}
-	sc_ioloop_account(j, SC_DIR_WRITE, (uint32_t)bytes, t1 - t0, t1, j->run->start_ns);
+	sc_ioloop_account(j, SC_DIR_WRITE, (uint32_t)len, t1 - t0, t1, j->run->start_ns);
 	return 0;
 }
 
-/* The tensor's bytes, len <= TORCH_WRITE_MAX at a time: their CRC-32
- * first, then one writev of as many block buffers as hold them. */
+/* The tensor's bytes, at most TORCH_WRITE_MAX a call: the CRC-32 of each
+ * call's bytes, then the call. */
 static int torch_payload(struct job *j, uint64_t bytes)
 {
 	struct ckpt_job *c = j->wl;
-	const struct iovec *buf = &j->iov[0];
 	int rc = 0;
 
 	while (!rc && bytes && !atomic_load_explicit(&j->run->stop, memory_order_relaxed)) {
-		uint64_t batch = 0;
-		int n = 0;
+		size_t len = bytes < c->zeros_len ? (size_t)bytes : c->zeros_len;
 
-		for (; n < IOV_MAX && bytes && batch + buf->iov_len <= TORCH_WRITE_MAX; n++) {
-			size_t len = bytes < buf->iov_len ? (size_t)bytes : buf->iov_len;
-
-			c->wiov[n] = (struct iovec){.iov_base = buf->iov_base, .iov_len = len};
-			sc_tzip_update(c->zip, buf->iov_base, len);
-			bytes -= len;
-			batch += len;
-		}
-		rc = torch_write(j, c->wiov, n, batch);
+		sc_tzip_update(c->zip, c->zeros, len);
+		rc = torch_write(j, c->zeros, len);
+		bytes -= len;
 	}
 	return rc ? rc : bytes ? -ECANCELED : 0;
 }
@@ -320,18 +319,14 @@ static int torch_file(struct job *j, const struct sc_ckpt_file *f)
 {
 	struct sc_run *run = j->run;
 	struct sc_tzip *z = ((struct ckpt_job *)j->wl)->zip;
-	struct iovec v;
 	int rc;
 
 	sc_tzip_begin(z, f->bytes);
-	v = (struct iovec){.iov_base = z->head, .iov_len = z->head_len};
-	rc = torch_write(j, &v, 1, z->head_len);
+	rc = torch_write(j, z->head, z->head_len);
 	if (!rc)
 		rc = torch_payload(j, f->bytes);
-	if (!rc && sc_tzip_finish(z) == 0) {
-		v = (struct iovec){.iov_base = z->tail, .iov_len = z->tail_len};
-		rc = torch_write(j, &v, 1, z->tail_len);
-	}
+	if (!rc && sc_tzip_finish(z) == 0)
+		rc = torch_write(j, z->tail, z->tail_len);
 	if (rc || !run->plan->phases[run->phase].ckpt.fsync)
 		return rc;
 	if (fsync(j->fd) != 0) {
