@@ -16,14 +16,16 @@ Each round runs, in an order that alternates:
              over every byte, head / tensor / tail writes, fsync per file)
   sc-raw     ssdcluster, serialize: raw (the bytes alone, buffered, fsync)
 ssdcluster's time is the checkpoint's duration in results.json (first open to
-last close).  Every round's files are deleted before the next run.
+last close).  Every run's files are deleted, then the machine is left to
+settle (sync, --settle seconds: an ext4 mounted with discard trims the
+deleted blocks in the background) before the next run.
 
 torch comes from Debian's package, for the system python3 (a pyenv python
 on PATH does not see it):
     apt-get install python3-torch
 Without it the script says so and exits 0 (skipped).
 """
-import json, os, platform, shutil, statistics, subprocess, sys
+import json, os, platform, shutil, statistics, subprocess, sys, time
 
 import benchlib
 
@@ -117,12 +119,16 @@ def main():
     ap = benchlib.parser(__doc__)
     ap.add_argument("--dir", help="where the files go (default: a temp dir in /var/tmp)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--settle", type=float, default=3.0,
+                    help="seconds between runs, after a sync (default 3)")
     ap.add_argument("--python", default="/usr/bin/python3",
                     help="the python that has torch (default /usr/bin/python3)")
     a = benchlib.parse(ap)
     a.parts = []  # torch.save: (seconds in torch.save, seconds in fsync) per round
     if a.rounds < 1:
         sys.exit(f"--rounds {a.rounds}: expected 1 or more")
+    if a.settle < 0:
+        sys.exit(f"--settle {a.settle}: expected 0 or more seconds")
     ver = have_torch(a.python)
     if not ver:
         print(f"skipped: {a.python} cannot import torch "
@@ -142,6 +148,8 @@ def main():
                 order.reverse()
             line = []
             for name in order:
+                os.sync()
+                time.sleep(a.settle)
                 s, b = runs[name](work)
                 res[name].append(s)
                 nbytes[name] = b
