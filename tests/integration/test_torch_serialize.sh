@@ -10,12 +10,10 @@
 
 mkdir -p "$T/target"
 cat >"$T/torch.yaml" <<YAML
-targets:
-  - path: $T/target
-    keep: true
+targets: [{path: $T/target, keep: true}]
 phases:
-  - name: ckpt
-    workload: checkpoint
+  - workload: checkpoint
+    name: saved
     model: llama3-8b
     dp: 2
     zero: 1
@@ -29,14 +27,15 @@ sc_mpirun 2 "$T/torch.yaml" --dry-run --output "$T/dry" || { cat "$T/out.log"; f
 sc_mpirun 2 "$T/torch.yaml" --output "$T/out" || { cat "$T/out.log"; fail "run exited $?"; }
 cat "$T/out.log"
 
-python3 - "$T/dry/plan.json" "$T/out/results.json" "$T/target" <<'PY'
+python3 - "$T" <<'PY'
 import glob, json, os, sys, zipfile
-plan = json.load(open(sys.argv[1]))
-res = json.load(open(sys.argv[2]))
-runs = glob.glob(os.path.join(sys.argv[3], "ssdcluster-*"))
 def need(cond, what):
     if not cond:
         print("FAIL:", what); sys.exit(1)
+t = sys.argv[1]
+with open(os.path.join(t, "dry", "plan.json")) as pf, open(os.path.join(t, "out", "results.json")) as rf:
+    plan, res = json.load(pf), json.load(rf)
+runs = glob.glob(os.path.join(t, "target", "ssdcluster-*"))
 files = [f for r in plan["ranks"] for f in r["files"] if f["phase"] == 0]
 need(len(files) >= 3, f"the plan lists the ranks' files ({len(files)})")
 need(len(runs) == 1, f"one kept run directory: {runs}")
