@@ -97,7 +97,11 @@ def run_sc(a, work, serialize):
         y.write(CONFIG.format(target=target, serialize=serialize))
     benchlib.rusage([a.bin, cfg, "--quiet", "--output", out])
     with open(os.path.join(out, "results.json")) as f:
-        cell = json.load(f)["checkpoints"][0]["cells"][0]
+        r = json.load(f)
+    cell = r["checkpoints"][0]["cells"][0]
+    lat = r["phases"][0]["ranks"][0]["latency_ns"]["write"]
+    if serialize == "torch":  # one write at a time: their latencies add up
+        a.sc_writes.setdefault(serialize, []).append(lat["mean"] * lat["count"] / 1e9)
     shutil.rmtree(target)
     shutil.rmtree(out)
     return cell["duration_ns"] / 1e9, cell["bytes"]
@@ -125,6 +129,7 @@ def main():
                     help="the python that has torch (default /usr/bin/python3)")
     a = benchlib.parse(ap)
     a.parts = []  # torch.save: (seconds in torch.save, seconds in fsync) per round
+    a.sc_writes = {}  # ssdcluster: seconds in its writes per round, by serialize
     if a.rounds < 1:
         sys.exit(f"--rounds {a.rounds}: expected 1 or more")
     if a.settle < 0:
@@ -159,6 +164,9 @@ def main():
         print(f"{name:9s} median {spread(res[name])}, {nbytes[name]:,} B written")
     print(f"torch.save: median {statistics.median(p[0] for p in a.parts):.3f} s in torch.save "
           f"(pickle, CRC-32, writes), {statistics.median(p[1] for p in a.parts):.3f} s in fsync")
+    for k, v in a.sc_writes.items():
+        print(f"sc-{k}: median {statistics.median(v):.3f} s in its write calls "
+              f"(the rest: CRC-32, opens, fsyncs, closes)")
     t = statistics.median(res["torch"])
     for name in ("sc-torch", "sc-raw"):
         r = statistics.median(res[name]) / t
