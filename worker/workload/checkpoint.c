@@ -17,11 +17,12 @@
  * through the page cache, a CRC-32 over every byte before it is written.
  * The tensor is DLIO's, all zeros, so the file is byte for byte the one
  * torch.save writes.  The tensor goes out as torch's does: one write(2)
- * from one contiguous buffer (cut at 2 GiB - 4 KiB, as Linux cuts it),
- * here a read-only private anonymous mapping of the tensor's size whose
- * every page is the kernel's zero page: no memory but page tables, mapped
- * in setup.  A restore reads the whole container back as the raw path
- * reads its files.
+ * from the tensor's own memory (cut at 2 GiB - 4 KiB, as Linux cuts it),
+ * here zeroed memory of the largest file's tensor, at most that cut, made
+ * and touched in setup: held in host memory as a trainer holds its state
+ * (that memory, not counted in memory_per_rank, is part of what
+ * torch.save costs: its page cache is allocated beside it).  A restore
+ * reads the whole container back as the raw path reads its files.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -45,7 +46,7 @@
 /* serialize: torch: the most one write call moves (Linux's MAX_RW_COUNT,
  * what torch's one write of a larger tensor is cut to). */
 #define TORCH_WRITE_MAX UINT64_C(0x7ffff000)
-#define TORCH_PAGE	4096u /* at most the page size: every page is touched */
+#define TORCH_PAGE	4096u /* at most the page size: every page is made */
 /* Checkpoint directories inside the run's own (0700) directory. */
 #define CKPT_DIR_MODE 0755u
 
@@ -57,8 +58,8 @@ struct ckpt_job {
 	bool direct;		    /* with O_DIRECT */
 	bool torch;		    /* serialize: torch */
 	struct sc_tzip *zip;	    /* torch: the file being written's container */
-	const uint8_t *zeros;	    /* torch: the tensor, zero pages mapped */
-	size_t zeros_len;	    /* its bytes (the largest payload, at most a write) */
+	uint8_t *tensor;	    /* torch: the tensor's memory, zeros */
+	size_t tensor_len;	    /* its bytes (the largest payload, at most a write) */
 	uint64_t off, size;	    /* the file being streamed: next offset, bytes */
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
@@ -70,8 +71,8 @@ static void ckpt_free(void *p)
 	if (c) {
 		free(c->files);
 		free(c->zip);
-		if (c->zeros)
-			munmap((void *)c->zeros, c->zeros_len);
+		if (c->tensor)
+			munmap(c->tensor, c->tensor_len);
 		if (c->dirfd >= 0)
 			close(c->dirfd);
 	}
@@ -94,7 +95,6 @@ static int engine_setup(struct job *j)
  * become the container's); a write gets its container and iovecs. */
 static int torch_setup(struct ckpt_job *c, bool torch)
 {
-	uint8_t sum = 0;
 	void *z;
 
 	c->torch = torch;
@@ -109,19 +109,19 @@ static int torch_setup(struct ckpt_job *c, bool torch)
 	if (!c->zip)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->nfiles; i++)
-		if (c->files[i].bytes > c->zeros_len)
-			c->zeros_len = (size_t)(c->files[i].bytes < TORCH_WRITE_MAX ? c->files[i].bytes
-										: TORCH_WRITE_MAX);
-	if (!c->zeros_len)
+		if (c->files[i].bytes > c->tensor_len)
+			c->tensor_len = (size_t)(c->files[i].bytes < TORCH_WRITE_MAX ? c->files[i].bytes
+										 : TORCH_WRITE_MAX);
+	if (!c->tensor_len)
 		return 0;
-	z = mmap(NULL, c->zeros_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	z = mmap(NULL, c->tensor_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (z == MAP_FAILED)
 		return -errno;
-	c->zeros = z;
-	/* map every page now (the zero page), not in the timed window */
-	for (size_t o = 0; o < c->zeros_len; o += TORCH_PAGE)
-		sum += ((const volatile uint8_t *)z)[o];
-	return sum ? -EIO : 0;
+	c->tensor = z;
+	/* every page made now (zeros, as DLIO's tensors), not in the timed window */
+	for (size_t o = 0; o < c->tensor_len; o += TORCH_PAGE)
+		c->tensor[o] = 0;
+	return 0;
 }
 
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
@@ -303,10 +303,10 @@ static int torch_payload(struct job *j, uint64_t bytes)
 	int rc = 0;
 
 	while (!rc && bytes && !atomic_load_explicit(&j->run->stop, memory_order_relaxed)) {
-		size_t len = bytes < c->zeros_len ? (size_t)bytes : c->zeros_len;
+		size_t len = bytes < c->tensor_len ? (size_t)bytes : c->tensor_len;
 
-		sc_tzip_update(c->zip, c->zeros, len);
-		rc = torch_write(j, c->zeros, len);
+		sc_tzip_update(c->zip, c->tensor, len);
+		rc = torch_write(j, c->tensor, len);
 		bytes -= len;
 	}
 	return rc ? rc : bytes ? -ECANCELED : 0;
