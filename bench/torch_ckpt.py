@@ -8,17 +8,17 @@ benchmark, not a test.
 
 The checkpoint is llama3-8b TP1 PP1 DP1 ZeRO-0 at scale 0.01, one rank: two
 files of 160,604,160 B and 963,633,152 B (DLIO's flat int8 tensors, zeros).
-Each round runs, in an order that alternates:
+Each round runs the three in an order that changes from round to round (the
+six orders in turn: over 6 rounds each runs first twice and after each other
+one twice, since on a VM a run's time depends on what ran before it; use
+--rounds 6 or 12 for a balanced design):
   torch      /usr/bin/python3: torch.save({"t": tensor}, f) of each file into
              an open file, then f.flush() and os.fsync (tensors made before
              the clock starts); the time from the first open to the last close
   sc-torch   ssdcluster, serialize: torch (torch.save's zip container, CRC-32
-             over every byte, head / tensor / tail writes, fsync per file)
+             over every byte, head / tensor / tail writes from a tensor held
+             in memory, fsync per file)
   sc-raw     ssdcluster, serialize: raw (the bytes alone, buffered, fsync)
-  sc-torch+mem  sc-torch while another process holds as many bytes of touched
-             memory as the tensors (a trainer's state stays in host memory
-             while it is saved: torch.save's page cache competes with it; on
-             a VM whose fresh pages cost host faults this shows)
 ssdcluster's time is the checkpoint's duration in results.json (first open to
 last close).  Every run's files are deleted, then the machine is left to
 settle (sync, --settle seconds: an ext4 mounted with discard trims the
@@ -34,6 +34,9 @@ import json, os, platform, shutil, statistics, subprocess, sys, time
 import benchlib
 
 SIZES = [160604160, 963633152]  # llama3-8b TP1 PP1 DP1 ZeRO-0, scale 0.01
+# The orders of the three runs, one per round in turn: over 6 rounds each
+# runs first twice and right after each other one twice.
+ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]]
 
 TORCH_SAVE = r"""
 import json, os, sys, time, torch
@@ -53,15 +56,6 @@ t1 = time.perf_counter()
 print(json.dumps({"seconds": t1 - t0, "save": save, "fsync": sync,
                   "bytes": sum(os.path.getsize(os.path.join(out, f"file{i}.pt"))
                                for i in range(len(sizes)))}))
-"""
-
-HOLD = r"""
-import sys
-b = bytearray(int(sys.argv[1]))
-for i in range(0, len(b), 4096):
-    b[i] = 1
-print("ready", flush=True)
-sys.stdin.read()
 """
 
 CONFIG = """targets:
@@ -99,21 +93,6 @@ def run_torch(a, work):
     r = json.loads(p.stdout)
     a.parts.append((r["save"], r["fsync"]))
     return r["seconds"], r["bytes"]
-
-
-def run_held(a, work):
-    """sc-torch while a process holds the tensors' bytes in memory."""
-    h = subprocess.Popen([sys.executable, "-c", HOLD, str(sum(SIZES))],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        if h.stdout.readline().strip() != "ready":
-            sys.exit("the memory holder did not start")
-        r = run_sc(a, work, "torch")
-        a.sc_writes.setdefault("torch+mem", []).append(a.sc_writes["torch"].pop())
-        return r
-    finally:
-        h.stdin.close()
-        h.wait()
 
 
 def run_sc(a, work, serialize):
@@ -169,17 +148,15 @@ def main():
         return
     runs = {"torch": lambda w: run_torch(a, w),
             "sc-torch": lambda w: run_sc(a, w, "torch"),
-            "sc-raw": lambda w: run_sc(a, w, "raw"),
-            "sc-torch+mem": lambda w: run_held(a, w)}
+            "sc-raw": lambda w: run_sc(a, w, "raw")}
     res = {k: [] for k in runs}
     nbytes = {}
     with benchlib.workdir("sc-torch.", a.dir or "/var/tmp") as work:
         print(f"machine: {machine(work)}; torch {ver}")
         print(f"checkpoint: {len(SIZES)} files, {sum(SIZES):,} B of tensors")
+        names = list(runs)
         for i in range(a.rounds):
-            order = list(runs)
-            if i % 2:
-                order.reverse()
+            order = [names[k] for k in ORDERS[i % len(ORDERS)]]
             line = []
             for name in order:
                 os.sync()
@@ -197,13 +174,12 @@ def main():
         print(f"sc-{k}: median {statistics.median(v):.3f} s in its write calls "
               f"(the rest: CRC-32, opens, fsyncs, closes)")
     t = statistics.median(res["torch"])
-    for name in ("sc-torch", "sc-torch+mem", "sc-raw"):
+    for name in ("sc-torch", "sc-raw"):
         r = statistics.median(res[name]) / t
         print(f"ratio {name} / torch.save+fsync = {r:.3f} ({(r - 1) * 100:+.1f}%)")
-    for name in ("sc-torch", "sc-torch+mem"):
-        r = statistics.median(res[name]) / t
-        print(f"{name} is within 15% of torch.save + fsync" if abs(r - 1) <= 0.15
-              else f"{name} is MORE THAN 15% away from torch.save + fsync")
+    r = statistics.median(res["sc-torch"]) / t
+    print("serialize: torch is within 15% of torch.save + fsync" if abs(r - 1) <= 0.15
+          else "serialize: torch is MORE THAN 15% away from torch.save + fsync")
 
 
 if __name__ == "__main__":
