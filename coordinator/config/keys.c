@@ -132,7 +132,9 @@
  *                engine) | torch: each file inside torch.save's zip
  *                container (worker/workload/torch_zip.h), written with
  *                write(2) through the page cache in torch's write sizes, a
- *                CRC-32 over every byte before it is written; not with
+ *                CRC-32 over every byte before it is written, the tensor
+ *                from memory of its own (the largest file's, at most
+ *                2 GiB - 4 KiB per job, not in memory_per_rank); not with
  *                direct: true nor engine null or emulated
  *     The model and layout are checked here (with dp 0 without dp; the
  *     coordinator checks the rest once it knows the ranks).  Cells:

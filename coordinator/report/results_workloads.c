@@ -14,6 +14,10 @@ static const char *ckpt_path_name(const struct sc_phase *ph)
 		return "O_DIRECT reads (page cache bypassed)";
 	if (ph->io.direct)
 		return ph->ckpt.fsync ? "O_DIRECT writes, then fsync" : "O_DIRECT writes";
+	if (ph->ckpt.serialize == SC_SERIALIZE_TORCH)
+		return ph->ckpt.fsync ? "torch.save's zip container (CRC-32), buffered writes, "
+					"then fsync (serialize: torch)"
+				      : "torch.save's zip container (CRC-32), buffered writes, no fsync";
 	return ph->ckpt.fsync ? "buffered writes, then fsync (as torch.save + os.fsync)"
 			      : "buffered writes, no fsync";
 }
