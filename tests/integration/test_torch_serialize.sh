@@ -70,6 +70,7 @@ need(written == disk, f"bytes written {written} == bytes on disk {disk}")
 need(sum(x["ios_written"] for x in w["ranks"]) == 3 * len(files), "3 writes per file")
 need(sum(x["fsyncs"] for x in w["ranks"]) == len(files), "one fsync per file")
 need(sum(x["bytes_read"] for x in r["ranks"]) == disk, "restore read every container back")
+need("zip container" in res["checkpoints"][0]["write_path"], "results name the write path")
 need(w["ranks"][0]["errors"] == 0 and r["ranks"][0]["errors"] == 0, "no errors")
 print("ok:", len(files), "files,", payload, "B payload,", disk, "B on disk")
 PY
