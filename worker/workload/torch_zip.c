@@ -7,28 +7,28 @@
 #include <string.h>
 
 /* Zip signatures and fixed sizes (APPNOTE.TXT). */
-#define SIG_LOCAL	 UINT32_C(0x04034b50)
-#define SIG_DESCRIPTOR	 UINT32_C(0x08074b50)
-#define SIG_CENTRAL	 UINT32_C(0x02014b50)
-#define SIG_ZIP64_END	 UINT32_C(0x06064b50)
-#define SIG_ZIP64_LOC	 UINT32_C(0x07064b50)
-#define SIG_END		 UINT32_C(0x06054b50)
-#define LOCAL_BYTES	 30u
-#define CENTRAL_BYTES	 46u
-#define DESC32_BYTES	 16u
-#define DESC64_BYTES	 24u
-#define ZIP64_END_BYTES	 56u
-#define ZIP64_LOC_BYTES	 20u
-#define END_BYTES	 22u
-#define ZIP64_END_REST	 44u /* the zip64 end record's size field: its bytes after 12 */
-#define FLAGS		 0x0808u /* data descriptor, UTF-8 names */
-#define ZIP64_MADE_BY	 0x031eu /* as torch (miniz) writes them */
-#define ZIP64_NEEDED	 0x2du
-#define EXTRA_ZIP64	 0x0001u
-#define EXTRA_TORCH	 0x4246u /* "FB": torch's alignment padding */
-#define EXTRA_HDR_BYTES	 4u
-#define PAD_BYTE	 'Z'
-#define U32_LIMIT	 UINT64_C(0xffffffff) /* at or above: zip64 */
+#define SIG_LOCAL	UINT32_C(0x04034b50)
+#define SIG_DESCRIPTOR	UINT32_C(0x08074b50)
+#define SIG_CENTRAL	UINT32_C(0x02014b50)
+#define SIG_ZIP64_END	UINT32_C(0x06064b50)
+#define SIG_ZIP64_LOC	UINT32_C(0x07064b50)
+#define SIG_END		UINT32_C(0x06054b50)
+#define LOCAL_BYTES	30u
+#define CENTRAL_BYTES	46u
+#define DESC32_BYTES	16u
+#define DESC64_BYTES	24u
+#define ZIP64_END_BYTES 56u
+#define ZIP64_LOC_BYTES 20u
+#define END_BYTES	22u
+#define ZIP64_END_REST	44u	/* the zip64 end record's size field: its bytes after 12 */
+#define FLAGS		0x0808u /* data descriptor, UTF-8 names */
+#define ZIP64_MADE_BY	0x031eu /* as torch (miniz) writes them */
+#define ZIP64_NEEDED	0x2du
+#define EXTRA_ZIP64	0x0001u
+#define EXTRA_TORCH	0x4246u /* "FB": torch's alignment padding */
+#define EXTRA_HDR_BYTES 4u
+#define PAD_BYTE	'Z'
+#define U32_LIMIT	UINT64_C(0xffffffff) /* at or above: zip64 */
 
 /* The three record names, in write order. */
 #define NAME_PKL     "archive/data.pkl"
@@ -37,12 +37,12 @@
 #define VERSION_TEXT "3\n"
 
 /* Pickle opcodes (protocol 2) that torch.save's pickle of {"t": tensor} uses. */
-#define OP_PROTO       0x80
-#define OP_BININT1     'K'
-#define OP_BININT2     'M'
-#define OP_BININT      'J'
-#define OP_LONG1       0x8a
-#define PKL_MAX        256u /* room for the pickle */
+#define OP_PROTO   0x80
+#define OP_BININT1 'K'
+#define OP_BININT2 'M'
+#define OP_BININT  'J'
+#define OP_LONG1   0x8a
+#define PKL_MAX	   256u /* room for the pickle */
 
 /* A little-endian writer into a fixed buffer (sized by the callers). */
 struct out {
@@ -96,9 +96,13 @@ static void pkl_int(struct out *o, uint64_t v)
 /* The pickle of {"t": int8 tensor of numel elements in storage "0"}. */
 static void pickle(struct out *o, uint64_t numel)
 {
-	static const char a[] = "\x80\x02}q\x00X\x01\x00\x00\x00" "tq\x01"
-				"ctorch._utils\n_rebuild_tensor_v2\nq\x02((X\x07\x00\x00\x00storageq\x03"
-				"ctorch\nCharStorage\nq\x04X\x01\x00\x00\x00" "0q\x05X\x03\x00\x00\x00" "cpuq\x06";
+	static const char a[] =
+	    "\x80\x02}q\x00X\x01\x00\x00\x00"
+	    "tq\x01"
+	    "ctorch._utils\n_rebuild_tensor_v2\nq\x02((X\x07\x00\x00\x00storageq\x03"
+	    "ctorch\nCharStorage\nq\x04X\x01\x00\x00\x00"
+	    "0q\x05X\x03\x00\x00\x00"
+	    "cpuq\x06";
 	static const char b[] = "tq\x07QK\x00";
 	static const char c[] = "\x85q\x08K\x01\x85q\t\x89"
 				"ccollections\nOrderedDict\nq\n)Rq\x0btq\x0cRq\rs.";
@@ -140,7 +144,8 @@ static void zip64_extra(struct out *o, uint64_t size, uint64_t csize, uint64_t o
  * is at ofs, on a multiple of SC_TZIP_ALIGN. */
 static uint32_t pad_bytes(uint64_t ofs, size_t namelen, uint64_t size)
 {
-	uint64_t start = ofs + LOCAL_BYTES + namelen + EXTRA_HDR_BYTES + zip64_extra_bytes(size, ofs);
+	uint64_t start =
+	    ofs + LOCAL_BYTES + namelen + EXTRA_HDR_BYTES + zip64_extra_bytes(size, ofs);
 
 	return (uint32_t)((SC_TZIP_ALIGN - start % SC_TZIP_ALIGN) % SC_TZIP_ALIGN);
 }

@@ -29,18 +29,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SC_TZIP_ALIGN	  64u  /* every record's data starts at a multiple */
-#define SC_TZIP_HEAD_MAX  512u /* head bytes: data.pkl record + data/0 header */
-#define SC_TZIP_TAIL_MAX  768u /* tail bytes: version record + directory */
-#define SC_TZIP_RECORDS	  3u   /* data.pkl, data/0, version */
+#define SC_TZIP_ALIGN	 64u  /* every record's data starts at a multiple */
+#define SC_TZIP_HEAD_MAX 512u /* head bytes: data.pkl record + data/0 header */
+#define SC_TZIP_TAIL_MAX 768u /* tail bytes: version record + directory */
+#define SC_TZIP_RECORDS	 3u   /* data.pkl, data/0, version */
 
 /* One file's container.  Fill by sc_tzip_begin, feed the payload's bytes
  * to sc_tzip_update in order, then sc_tzip_finish builds the tail. */
 struct sc_tzip {
-	uint64_t payload;	 /* bytes of archive/data/0 */
-	uint64_t data_off;	 /* offset of the payload in the file (= head_len) */
-	uint64_t fed;		 /* payload bytes fed to sc_tzip_update so far */
-	uint32_t crc;		 /* running CRC-32 of the payload */
+	uint64_t payload;  /* bytes of archive/data/0 */
+	uint64_t data_off; /* offset of the payload in the file (= head_len) */
+	uint64_t fed;	   /* payload bytes fed to sc_tzip_update so far */
+	uint32_t crc;	   /* running CRC-32 of the payload */
 	uint32_t head_len, tail_len;
 	uint64_t rec_off[SC_TZIP_RECORDS];  /* each record's local header */
 	uint64_t rec_size[SC_TZIP_RECORDS]; /* its data bytes */
