@@ -37,6 +37,9 @@ SAME_ENUM(SC_ON_ERROR_STOP_PHASE, SSDCLUSTER__ON_ERROR__ON_ERROR_STOP_PHASE);
 SAME_ENUM(SC_ON_ERROR_CONTINUE, SSDCLUSTER__ON_ERROR__ON_ERROR_CONTINUE);
 SAME_ENUM(SC_ON_ERROR_ABORT, SSDCLUSTER__ON_ERROR__ON_ERROR_ABORT);
 SAME_ENUM(SC_ON_ERROR_COUNT, SSDCLUSTER__ON_ERROR__ON_ERROR_ABORT + 1);
+SAME_ENUM(SC_SERIALIZE_RAW, SSDCLUSTER__SERIALIZE__SERIALIZE_RAW);
+SAME_ENUM(SC_SERIALIZE_TORCH, SSDCLUSTER__SERIALIZE__SERIALIZE_TORCH);
+SAME_ENUM(SC_SERIALIZE_COUNT, SSDCLUSTER__SERIALIZE__SERIALIZE_TORCH + 1);
 
 /* Target <-> struct sc_target_spec */
 #define SC_LIST Ssdcluster__Target, struct sc_target_spec
@@ -127,6 +130,7 @@ static const struct sc_field ckpt_rows[] = {
 	F_U64(compute_before_ns, compute_before_ns),
 	F_DOUBLE(scale, scale),
 	F_BOOL(fsync, fsync),
+	F_ENUM(serialize, serialize, sc_serialize_names),
 };
 SC_FIELDS(sc_fields_ckpt_spec, ckpt_rows, ssdcluster__ckpt_spec__descriptor, NULL);
 #undef SC_LIST

@@ -235,6 +235,12 @@ static void account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t
 	j->last_ns = now;
 }
 
+void sc_ioloop_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t now,
+		       uint64_t measure_start)
+{
+	account(j, dir, len, lat, now, measure_start);
+}
+
 /* Open loop: accounts a completed I/O as account does (service time) and
  * records its response time, from its intended start.  An I/O intended
  * during the ramp counts in neither, however late it ran. */

@@ -67,6 +67,12 @@ struct sc_ioloop {
  * phase does not grow it while it runs. */
 void sc_ioloop_reserve_seconds(struct job *j, uint64_t n);
 
+/* Accounts one read or write (dir: SC_DIR_READ or SC_DIR_WRITE) that a
+ * workload made itself, outside the loop: len bytes, service latency lat,
+ * done at now; ignored before measure_start (ramp), as the loop's own. */
+void sc_ioloop_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t now,
+		       uint64_t measure_start);
+
 /* Runs job j's I/O until the budget is issued, the deadline passes, the
  * phase stops, the job fails, or ops->idle ends it; returns once nothing
  * is in flight (or the engine failed: sc_job_fail reported it).  The slots

@@ -26,6 +26,8 @@ SC_ENUM_NAMES_DEFINE(verify, enum sc_verify, SC_VERIFY_COUNT,
 SC_ENUM_NAMES_DEFINE(on_error, enum sc_on_error, SC_ON_ERROR_COUNT,
 		     [SC_ON_ERROR_STOP_PHASE] = "stop-phase", [SC_ON_ERROR_CONTINUE] = "continue",
 		     [SC_ON_ERROR_ABORT] = "abort")
+SC_ENUM_NAMES_DEFINE(serialize, enum sc_serialize, SC_SERIALIZE_COUNT,
+		     [SC_SERIALIZE_RAW] = "raw", [SC_SERIALIZE_TORCH] = "torch")
 
 const char *sc_enum_name(const struct sc_enum_names *names, int v)
 {

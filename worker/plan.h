@@ -62,6 +62,15 @@ enum sc_on_error {
 	SC_ON_ERROR_COUNT
 };
 
+/* How a checkpoint file is written: its bytes as they are (the storage
+ * path), or inside torch.save's zip container (worker/workload/torch_zip.h:
+ * buffered writes of torch's sizes, a CRC-32 over every byte first). */
+enum sc_serialize {
+	SC_SERIALIZE_RAW = 0,
+	SC_SERIALIZE_TORCH,
+	SC_SERIALIZE_COUNT
+};
+
 /* Fault injection (tests): reads and writes that fail with -errno_val
  * without reaching the device.  every: each every-th of a job; ppm (when
  * every is 0): each with this probability in parts per million (seeded by
@@ -149,6 +158,7 @@ struct sc_ckpt_spec {
 	uint64_t compute_before_ns; /* emulated training before this cell */
 	double scale;               /* fraction of the real bytes written */
 	bool fsync;                 /* fsync every file (counted in duration) */
+	enum sc_serialize serialize; /* raw, or torch.save's container */
 };
 
 /* Training-data ingestion.  The io spec gives jobs (reader threads),
@@ -237,6 +247,7 @@ SC_ENUM_NAMES(workload, enum sc_workload);
 SC_ENUM_NAMES(stonewall, enum sc_stonewall);
 SC_ENUM_NAMES(verify, enum sc_verify);
 SC_ENUM_NAMES(on_error, enum sc_on_error);
+SC_ENUM_NAMES(serialize, enum sc_serialize);
 
 /* True when the pattern reads at all, writes at all, picks offsets at random. */
 bool sc_rw_reads(enum sc_rw rw);

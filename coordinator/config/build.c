@@ -119,6 +119,7 @@ static int fill_ckpt_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell,
 	ph->ckpt.compute_before_ns = !restore && k >= 2 ? pv->compute_between : 0;
 	ph->ckpt.scale = pv->scale;
 	ph->ckpt.fsync = !restore && pv->fsync;
+	ph->ckpt.serialize = (enum sc_serialize)pv->serialize;
 	return 0;
 }
 

@@ -170,7 +170,8 @@ enum cfg_vtype {
 	CFG_VT_FRACTION, /* a number in (0, 1]: "0.001", "1e-4" */
 	CFG_VT_MODEL,	 /* a name in the checkpoint model catalogue */
 	CFG_VT_VERIFY,	 /* none | crc32c */
-	CFG_VT_ON_ERROR	 /* stop-phase | continue | abort */
+	CFG_VT_ON_ERROR,	 /* stop-phase | continue | abort */
+	CFG_VT_SERIALIZE /* raw | torch */
 };
 
 struct cfg_keydef {

@@ -139,6 +139,14 @@
  *                are written
  *     restore_shift 0..2^32-1, default 0, only with restore: read the shards
  *                of the node this many nodes on
+ *     serialize  raw (default: the files' bytes as they are, through the
+ *                engine) | torch: each file inside torch.save's zip
+ *                container (worker/workload/torch_zip.h), written with
+ *                write(2) through the page cache in torch's write sizes, a
+ *                CRC-32 over every byte before it is written, the tensor
+ *                from memory of its own (the largest file's, at most
+ *                2 GiB - 4 KiB per job, not in memory_per_rank); not with
+ *                direct: true nor engine null or emulated
  *     The model and layout are checked here (with dp 0 without dp; the
  *     coordinator checks the rest once it knows the ranks).  Cells:
  *     "<name>[ckpt=k]" for k = 1..checkpoints, then with restore
@@ -230,6 +238,7 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_TIMEOUT] = "timeout",
     [PK_INJECT] = "inject",
     [PK_EMULATE] = "emulate",
+    [PK_SERIALIZE] = "serialize",
     [PK_COUNT] = NULL,
 };
 
@@ -289,6 +298,7 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_TIMEOUT] = WL_ALL,
     [PK_INJECT] = WL_ALL,
     [PK_EMULATE] = WL_ALL,
+    [PK_SERIALIZE] = WL(CHECKPOINT),
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -356,6 +366,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_TIMEOUT] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
     [PK_INJECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_EMULATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
+    [PK_SERIALIZE] = PHASE(CFG_VT_SERIALIZE, 0, 0, false),
 };
 #undef PHASE
 

@@ -74,6 +74,7 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	    [PK_VERIFY_ONLY] = &pv->verify_only,
 	    [PK_ON_ERROR] = &pv->on_error,
 	    [PK_TIMEOUT] = &pv->timeout,
+	    [PK_SERIALIZE] = &pv->serialize,
 	};
 	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
 	const char *inname = *in ? pv->name : "";

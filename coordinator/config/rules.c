@@ -124,6 +124,25 @@ static int check_layout(struct cfg_check *c, uint32_t i, const struct cfg_phase 
 	return 0;
 }
 
+/* serialize: torch writes as torch.save does: write(2) into the page cache
+ * of real files.  O_DIRECT and the engines without files contradict it. */
+static int check_serialize(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	if (pv->serialize != SC_SERIALIZE_TORCH)
+		return 0;
+	if (pv->direct)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_SERIALIZE], PK_SERIALIZE,
+					 "serialize: torch writes through the page cache as "
+					 "torch.save does, but this phase has direct: true (leave "
+					 "direct out, or use serialize: raw)");
+	if (pv->engine == SC_ENGINE_NULL || pv->engine == SC_ENGINE_EMULATED)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_SERIALIZE], PK_SERIALIZE,
+					 "serialize: torch writes real files, but engine %s writes "
+					 "none (use engine io_uring or psync, or serialize: raw)",
+					 sc_engine_name((enum sc_engine_kind)pv->engine));
+	return 0;
+}
+
 static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 {
 	char known[160];
@@ -141,6 +160,8 @@ static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 					"restore_shift needs restore: true (it picks which node's "
 					"checkpoint each node reads back)");
 	err = check_layout(c, i, pv);
+	if (!err)
+		err = check_serialize(c, i, pv);
 	if (err)
 		return err;
 	pv->ncells = (uint32_t)pv->checkpoints * (pv->restore ? 2 : 1);

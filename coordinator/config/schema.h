@@ -63,6 +63,7 @@ enum pkey {
 	PK_TIMEOUT,
 	PK_INJECT,
 	PK_EMULATE,
+	PK_SERIALIZE,
 	PK_COUNT
 };
 
@@ -88,7 +89,7 @@ struct cfg_phase {
 	/* checkpoint */
 	struct sc_model model;
 	uint64_t tp, pp, dp, zero, checkpoints, compute_between, block_size;
-	uint64_t restore, restore_shift;
+	uint64_t restore, restore_shift, serialize;
 	double scale;
 	/* ingest */
 	uint64_t files, file_size, sample_size, batch, compute_per_batch, epochs, prefetch;

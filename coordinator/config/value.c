@@ -80,6 +80,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "none or crc32c";
 	case CFG_VT_ON_ERROR:
 		return "stop-phase, continue or abort";
+	case CFG_VT_SERIALIZE:
+		return "raw or torch";
 	}
 	return "a value";
 }
@@ -110,6 +112,7 @@ static const char *const engine_list[] = {"io_uring", "psync", "null", "emulated
 static const char *const stonewall_list[] = {"all_done", "first_done", NULL};
 static const char *const verify_list[] = {"none", "crc32c", NULL};
 static const char *const on_error_list[] = {"stop-phase", "continue", "abort", NULL};
+static const char *const serialize_list[] = {"raw", "torch", NULL};
 
 /* A whole number of decimal digits s[0..len): 0, -EINVAL or -ERANGE. */
 static int parse_digits(const char *s, size_t len, uint64_t *out)
@@ -333,6 +336,9 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 		return parse_named(d, n, sc_verify_parse, verify_list, "a verify mode", out);
 	case CFG_VT_ON_ERROR:
 		return parse_named(d, n, sc_on_error_parse, on_error_list, "an on_error mode", out);
+	case CFG_VT_SERIALIZE:
+		return parse_named(d, n, sc_serialize_parse, serialize_list, "a serialize mode",
+				   out);
 	case CFG_VT_BOOL:
 		return parse_bool(d, n, out);
 	case CFG_VT_UINT:

@@ -14,6 +14,10 @@ static const char *ckpt_path_name(const struct sc_phase *ph)
 		return "O_DIRECT reads (page cache bypassed)";
 	if (ph->io.direct)
 		return ph->ckpt.fsync ? "O_DIRECT writes, then fsync" : "O_DIRECT writes";
+	if (ph->ckpt.serialize == SC_SERIALIZE_TORCH)
+		return ph->ckpt.fsync ? "torch.save's zip container (CRC-32), buffered writes, "
+					"then fsync (serialize: torch)"
+				      : "torch.save's zip container (CRC-32), buffered writes, no fsync";
 	return ph->ckpt.fsync ? "buffered writes, then fsync (as torch.save + os.fsync)"
 			      : "buffered writes, no fsync";
 }
@@ -136,7 +140,8 @@ static struct json_object *ckpt_group_json(struct jb *b, const struct sc_run_rec
 	sc_json_put_dbl(b, o, "scale", ph->ckpt.scale);
 	sc_json_put_str(
 	    b, o, "write_path",
-	    ckpt_path_name(&(struct sc_phase){.io = ph->io, .ckpt = {.fsync = ph->ckpt.fsync}}));
+	    ckpt_path_name(&(struct sc_phase){
+		.io = ph->io, .ckpt = {.fsync = ph->ckpt.fsync, .serialize = ph->ckpt.serialize}}));
 	for (uint32_t i = 0; i < g->ncells; i++) {
 		const struct sc_ckpt_cell *c = &g->cells[i];
 		struct json_object *co = sc_json_new(b, json_object_new_object());

@@ -1024,9 +1024,20 @@ static void test_checkpoint_errors(void)
 		   "@P:6:5: phases.0.frobnicate: unknown key (a phase takes, for workload "
 		   "checkpoint: name, workload, iodepth, jobs, fsync, direct, engine, seed, "
 		   "stonewall, model, tp, pp, dp, zero, checkpoints, compute_between, block_size, "
-		   "scale, restore, restore_shift, on_error, timeout, inject, emulate)");
+		   "scale, restore, restore_shift, on_error, timeout, inject, emulate, serialize)");
 	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
 		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");
+	/* serialize: raw or torch; torch writes buffered files */
+	EXPECT_ERR(CKPT_HEAD "    serialize: pickle\n",
+		   "@P:6:16: phases.0.serialize: \"pickle\" is not a serialize mode (known: raw, "
+		   "torch)");
+	EXPECT_ERR(CKPT_HEAD "    serialize: torch\n    direct: true\n",
+		   "@P:6:16: phases.0.serialize: serialize: torch writes through the page cache as "
+		   "torch.save does, but this phase has direct: true (leave direct out, or use "
+		   "serialize: raw)");
+	EXPECT_ERR(CKPT_HEAD "    serialize: torch\n    engine: null\n",
+		   "@P:6:16: phases.0.serialize: serialize: torch writes real files, but engine null "
+		   "writes none (use engine io_uring or psync, or serialize: raw)");
 	/* Values. */
 	EXPECT_ERR(CKPT_HEAD "    scale: 2\n",
 		   "@P:6:12: phases.0.scale: 2 is out of range (more than 0, at most 1)");

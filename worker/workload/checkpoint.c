@@ -9,6 +9,20 @@
  * through one engine (one io_uring ring, its buffers registered), made
  * while the phase is prepared: the timed window holds only the files'
  * opens, I/O, fsyncs and closes.
+ *
+ * serialize: torch writes each file as torch.save({"t": int8 tensor}, f)
+ * followed by os.fsync does (DLIO's PyTorch checkpointing): the zip
+ * container of torch_zip.h around the file's bytes, in the three write(2)
+ * calls torch's buffered writer makes (head, the whole tensor, tail),
+ * through the page cache, a CRC-32 over every byte before it is written.
+ * The tensor is DLIO's, all zeros, so the file is byte for byte the one
+ * torch.save writes.  The tensor goes out as torch's does: one write(2)
+ * from the tensor's own memory (cut at 2 GiB - 4 KiB, as Linux cuts it),
+ * here zeroed memory of the largest file's tensor, at most that cut, made
+ * and touched in setup: held in host memory as a trainer holds its state
+ * (that memory, not counted in memory_per_rank, is part of what
+ * torch.save costs: its page cache is allocated beside it).  A restore
+ * reads the whole container back as the raw path reads its files.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -16,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,9 +39,14 @@
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"
+#include "torch_zip.h"
 
 /* Scaled file sizes are multiples of this, so O_DIRECT works on them. */
 #define CKPT_ALIGN 4096u
+/* serialize: torch: the most one write call moves (Linux's MAX_RW_COUNT,
+ * what torch's one write of a larger tensor is cut to). */
+#define TORCH_WRITE_MAX UINT64_C(0x7ffff000)
+#define TORCH_PAGE	4096u /* at most the page size: every page is made */
 /* Checkpoint directories inside the run's own (0700) directory. */
 #define CKPT_DIR_MODE 0755u
 
@@ -36,6 +56,10 @@ struct ckpt_job {
 	int dirfd;		    /* the checkpoint's directory, -1: none */
 	bool restore;		    /* reads the files back (else writes them) */
 	bool direct;		    /* with O_DIRECT */
+	bool torch;		    /* serialize: torch */
+	struct sc_tzip *zip;	    /* torch: the file being written's container */
+	uint8_t *tensor;	    /* torch: the tensor's memory, zeros */
+	size_t tensor_len;	    /* its bytes (the largest payload, at most a write) */
 	uint64_t off, size;	    /* the file being streamed: next offset, bytes */
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
@@ -46,6 +70,9 @@ static void ckpt_free(void *p)
 
 	if (c) {
 		free(c->files);
+		free(c->zip);
+		if (c->tensor)
+			munmap(c->tensor, c->tensor_len);
 		if (c->dirfd >= 0)
 			close(c->dirfd);
 	}
@@ -62,6 +89,39 @@ static int engine_setup(struct job *j)
 
 	sc_job_engine_init(j);
 	return sc_job_engine_create(j, &conf);
+}
+
+/* serialize: torch: a restore reads whole containers (each file's bytes
+ * become the container's); a write gets its container and iovecs. */
+static int torch_setup(struct ckpt_job *c, bool torch)
+{
+	void *z;
+
+	c->torch = torch;
+	if (!torch)
+		return 0;
+	if (c->restore) {
+		for (uint32_t i = 0; i < c->nfiles; i++)
+			c->files[i].bytes = sc_tzip_file_bytes(c->files[i].bytes);
+		return 0;
+	}
+	c->zip = malloc(sizeof(*c->zip));
+	if (!c->zip)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->nfiles; i++)
+		if (c->files[i].bytes > c->tensor_len)
+			c->tensor_len = (size_t)(c->files[i].bytes < TORCH_WRITE_MAX ? c->files[i].bytes
+										 : TORCH_WRITE_MAX);
+	if (!c->tensor_len)
+		return 0;
+	z = mmap(NULL, c->tensor_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (z == MAP_FAILED)
+		return -errno;
+	c->tensor = z;
+	/* every page made now (zeros, as DLIO's tensors), not in the timed window */
+	for (size_t o = 0; o < c->tensor_len; o += TORCH_PAGE)
+		c->tensor[o] = 0;
+	return 0;
 }
 
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
@@ -96,6 +156,9 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	for (uint32_t i = j->index; i < nall; i += run->njobs)
 		c->files[c->nfiles++] = all[i];
 	free(all);
+	rc = torch_setup(c, ph->ckpt.serialize == SC_SERIALIZE_TORCH);
+	if (rc)
+		return rc;
 	rc = sc_layout_ckpt_dir(run->plan, run->place.target, run->phase, c->dir, sizeof(c->dir));
 	if (!rc)
 		rc = sc_layout_ckpt_subdir(run->plan, run->phase, sub, sizeof(sub));
@@ -151,8 +214,10 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, c->dir, strerror(-rc));
 		return rc;
 	}
+	/* a torch write's payload is the byte model's; its container is written too */
 	for (uint32_t i = 0; i < c->nfiles; i++)
-		run->planned_bytes += c->files[i].bytes;
+		run->planned_bytes += c->torch && !c->restore ? sc_tzip_file_bytes(c->files[i].bytes)
+							      : c->files[i].bytes;
 	return 0;
 }
 
@@ -205,6 +270,73 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f)
 	return j->errors != failed_before ? -EIO : 0; /* not a whole file */
 }
 
+/* One of torch's write(2) calls: len bytes at buf, again after a short
+ * write, accounted as one write.  0 or -errno (the job failed). */
+static int torch_write(struct job *j, const uint8_t *buf, size_t len)
+{
+	uint64_t t0 = sc_now_ns(), t1;
+	size_t done = 0;
+	int rc = 0;
+
+	while (!rc && done < len) {
+		ssize_t w = write(j->fd, buf + done, len - done);
+
+		if (w > 0)
+			done += (size_t)w;
+		else if (w == 0 || errno != EINTR)
+			rc = w == 0 ? -EIO : -errno;
+	}
+	t1 = sc_now_ns();
+	if (rc) {
+		sc_job_fail(j, rc, "writing %s: %s", j->path, strerror(-rc));
+		return rc;
+	}
+	sc_ioloop_account(j, SC_DIR_WRITE, (uint32_t)len, t1 - t0, t1, j->run->start_ns);
+	return 0;
+}
+
+/* The tensor's bytes, at most TORCH_WRITE_MAX a call: the CRC-32 of each
+ * call's bytes, then the call. */
+static int torch_payload(struct job *j, uint64_t bytes)
+{
+	struct ckpt_job *c = j->wl;
+	int rc = 0;
+
+	while (!rc && bytes && !atomic_load_explicit(&j->run->stop, memory_order_relaxed)) {
+		size_t len = bytes < c->tensor_len ? (size_t)bytes : c->tensor_len;
+
+		sc_tzip_update(c->zip, c->tensor, len);
+		rc = torch_write(j, c->tensor, len);
+		bytes -= len;
+	}
+	return rc ? rc : bytes ? -ECANCELED : 0;
+}
+
+/* File f (open in j->fd) as torch.save writes it, then fsync as
+ * configured.  0, -ECANCELED when the phase stopped first, or -errno (the
+ * job failed). */
+static int torch_file(struct job *j, const struct sc_ckpt_file *f)
+{
+	struct sc_run *run = j->run;
+	struct sc_tzip *z = ((struct ckpt_job *)j->wl)->zip;
+	int rc;
+
+	sc_tzip_begin(z, f->bytes);
+	rc = torch_write(j, z->head, z->head_len);
+	if (!rc)
+		rc = torch_payload(j, f->bytes);
+	if (!rc && sc_tzip_finish(z) == 0)
+		rc = torch_write(j, z->tail, z->tail_len);
+	if (rc || !run->plan->phases[run->phase].ckpt.fsync)
+		return rc;
+	if (fsync(j->fd) != 0) {
+		sc_job_fail(j, -errno, "fsync of %s: %s", j->path, strerror(errno));
+		return j->err;
+	}
+	j->fsyncs++;
+	return 0;
+}
+
 void sc_ckpt_job_run(struct job *j)
 {
 	struct sc_run *run = j->run;
@@ -232,7 +364,7 @@ void sc_ckpt_job_run(struct job *j)
 			}
 			j->fd = fd;
 		}
-		if (stream_file(j, f) == 0)
+		if ((c->torch && !c->restore ? torch_file(j, f) : stream_file(j, f)) == 0)
 			j->files++;
 		if (j->fd >= 0) {
 			if (close(j->fd) != 0 && !j->err)
