@@ -55,6 +55,15 @@ static bool has_model_input(const struct cfg_check *c)
 	return false;
 }
 
+/* Where the key "model" stands at the top of the document. */
+static const struct cfg_loc *section_key_loc(const struct cfg_node *root)
+{
+	for (uint32_t j = 0; j < root->npairs; j++)
+		if (strcmp(root->pairs[j].key, "model") == 0)
+			return &root->pairs[j].kloc;
+	return &root->loc;
+}
+
 int sc_cfg_parse_model_section(struct cfg_check *c)
 {
 	const struct cfg_node *m = sc_cfg_map_get(c->d->root, "model");
@@ -83,7 +92,7 @@ int sc_cfg_parse_model_section(struct cfg_check *c)
 			return sc_cfg_fail_node(c->d, kv->val, "%s", why);
 	}
 	if (!has_model_input(c))
-		return sc_cfg_fail_node(c->d, m,
+		return sc_cfg_fail(c->d, section_key_loc(c->d->root), "model",
 					"the model projects checkpoint and ingest phases, and this "
 					"config has neither (add a phase with workload: checkpoint, "
 					"as configs/llm_ckpt.yaml, or workload: ingest)");
