@@ -89,6 +89,7 @@ struct sc_fields {
 /* Plan (struct sc_plan) and the messages the plan echo reads. */
 extern const struct sc_fields sc_fields_plan;
 extern const struct sc_fields sc_fields_target;
+extern const struct sc_fields sc_fields_model_param;
 extern const struct sc_fields sc_fields_phase;
 extern const struct sc_fields sc_fields_io_spec;
 extern const struct sc_fields sc_fields_ckpt_spec;

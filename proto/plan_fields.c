@@ -167,6 +167,15 @@ static const struct sc_field phase_rows[] = {
 SC_FIELDS(sc_fields_phase, phase_rows, ssdcluster__phase__descriptor, NULL);
 #undef SC_LIST
 
+/* ModelParam <-> struct sc_plan_kv */
+#define SC_LIST Ssdcluster__ModelParam, struct sc_plan_kv
+static const struct sc_field model_param_rows[] = {
+	F_STR(key, key),
+	F_STR(value, value),
+};
+SC_FIELDS(sc_fields_model_param, model_param_rows, ssdcluster__model_param__descriptor, NULL);
+#undef SC_LIST
+
 /* Plan <-> struct sc_plan */
 #define SC_LIST Ssdcluster__Plan, struct sc_plan
 static const struct sc_field plan_rows[] = {
@@ -175,6 +184,7 @@ static const struct sc_field plan_rows[] = {
 	F_ARRAY(targets, targets, ntargets, sc_fields_target),
 	F_ARRAY(phases, phases, nphases, sc_fields_phase),
 	F_BOOL(allow_destroy, allow_destroy),
+	F_ARRAY_MAX(model, model, nmodel, sc_fields_model_param, SC_PLAN_MODEL_MAX),
 };
 SC_FIELDS(sc_fields_plan, plan_rows, ssdcluster__plan__descriptor, NULL);
 #undef SC_LIST

@@ -69,6 +69,11 @@ void sc_plan_exit(struct sc_plan *plan)
 		free(plan->phases[i].name);
 		free(plan->phases[i].group);
 	}
+	for (uint32_t i = 0; i < plan->nmodel; i++) {
+		free(plan->model[i].key);
+		free(plan->model[i].value);
+	}
+	free(plan->model);
 	free(plan->targets);
 	free(plan->phases);
 	free(plan->run_id);

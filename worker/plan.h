@@ -194,6 +194,17 @@ struct sc_phase {
 	struct sc_ingest_spec ingest; /* SC_WORKLOAD_INGEST */
 };
 
+/* Keys a config's model: section may hold at most. */
+#define SC_PLAN_MODEL_MAX 64u
+
+/* One key of a config's model: section as written.  The coordinator's
+ * model applies it at the end of a run (coordinator/model/params.c);
+ * workers ignore it. */
+struct sc_plan_kv {
+	char *key;
+	char *value;
+};
+
 struct sc_plan {
 	char *run_id;               /* names the run subdirectory of dir targets */
 	char *config_path;          /* as given on the command line */
@@ -204,6 +215,8 @@ struct sc_plan {
 	bool allow_destroy;         /* --allow-destroy on rank 0's command line:
 				     * with a target's allow_destroy, writing a
 				     * file or block target is allowed */
+	uint32_t nmodel;            /* the model: section, in order; 0 = none */
+	struct sc_plan_kv *model;
 };
 
 /* Frees everything the plan owns (not the struct itself); NULL-safe. */

@@ -208,5 +208,5 @@ int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_pla
 				return err;
 		}
 	}
-	return 0;
+	return sc_cfg_build_model_section(c, plan);
 }

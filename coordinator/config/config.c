@@ -66,6 +66,8 @@ static int load_plan(struct sc_config *cfg, const char *path)
 	if (!err)
 		err = sc_cfg_check_verify(&c);
 	if (!err)
+		err = sc_cfg_parse_model_section(&c);
+	if (!err)
 		err = sc_cfg_build_plan(&c, path, &cfg->plan);
 	free(c.tg);
 	free(c.pv);

@@ -29,6 +29,13 @@
  *     in a timed phase its per-second series, (jobs + 1) x seconds x 48 B.
  *     Default: 4GiB, or a quarter of the memory of the host that checks the
  *     config when that is less.  Ranks of one node each hold their own.
+ *   model: (optional mapping) the cluster model run at the end of the run
+ *     (see `ssdcluster model --help`): nodes, gpus_per_node,
+ *     drives_per_node, node_mtbf, restart, overhead_target, dwpd,
+ *     warranty, drive_capacity, max_drives_per_node, model, tp, pp, zero,
+ *     scale, seed, trials; each checked by coordinator/model/params.c; a
+ *     list is joined by commas (nodes: [8, 64]).  Needs a checkpoint or
+ *     ingest phase.
  *   defaults: (optional mapping) any phase key but name, for every phase
  *     whose workload takes it and that does not set it; a default
  *     runtime/io_size/epochs is skipped by a phase that sets an alternative
@@ -249,8 +256,9 @@ const char *const sc_cfg_target_keys[TK_COUNT + 1] = {
     [TK_COUNT] = NULL,
 };
 
-const char *const sc_cfg_top_keys[] = {"targets", "defaults", "phases", "memory_per_rank", NULL};
-const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", NULL};
+const char *const sc_cfg_top_keys[] = {"targets", "defaults", "phases", "memory_per_rank", "model",
+				       NULL};
+const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", "model", NULL};
 
 /* Which workloads take each phase key. */
 #define WL(w)  (1u << SC_WORKLOAD_##w)

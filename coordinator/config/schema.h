@@ -118,6 +118,7 @@ struct cfg_check {
 	struct cfg_phase *pv;
 	uint64_t mem_budget;		 /* I/O buffer bytes a rank may hold */
 	const struct cfg_node *mem_node; /* memory_per_rank, or NULL: default */
+	const struct cfg_node *model;	 /* the model: section, checked, or NULL */
 };
 
 /* Every function below that returns int returns 0, -EINVAL with the one
@@ -231,6 +232,16 @@ int sc_cfg_parse_targets(struct cfg_check *c);
 int sc_cfg_check_phase_targets(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv);
 
 /* ---- what one rank may hold and do (limits.c) ---- */
+
+/* ---- the model: section (model_section.c) ---- */
+
+/* Checks the model: section, when there is one, key by key with the
+ * model's own parser, and that a checkpoint or ingest phase gives it
+ * something to project; sets c->model.  Needs the phases parsed. */
+int sc_cfg_parse_model_section(struct cfg_check *c);
+
+/* Copies the checked model: section into plan->model, as written. */
+int sc_cfg_build_model_section(const struct cfg_check *c, struct sc_plan *plan);
 
 /* memory_per_rank, or the default budget, into c->mem_budget. */
 int sc_cfg_parse_mem_budget(struct cfg_check *c);

@@ -255,15 +255,17 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 	const char *rest = key;
 	int err;
 
-	if (strncmp(key, "defaults.", 9) == 0 &&
-	    (!sc_cfg_map_get(d->root, "defaults") ||
-	     sc_cfg_is_null(sc_cfg_map_get(d->root, "defaults")))) {
+	const char *opt = strncmp(key, "defaults.", 9) == 0 ? "defaults"
+			  : strncmp(key, "model.", 6) == 0  ? "model"
+							    : NULL;
+
+	if (opt && (!sc_cfg_map_get(d->root, opt) || sc_cfg_is_null(sc_cfg_map_get(d->root, opt)))) {
 		/* Creates the optional section being set into. */
 		struct cfg_node *m = sc_cfg_node_new(CFG_MAP, loc);
 
 		if (!m)
 			goto out_nomem;
-		err = set_key(d->root, "defaults", m, arg);
+		err = set_key(d->root, opt, m, arg);
 		if (err) {
 			sc_cfg_node_free(m);
 			goto out_free;
@@ -277,7 +279,7 @@ static int set_dotted(struct cfg_doc *d, const char *arg, const char *key, struc
 		snprintf(sect, sizeof(sect), "%.*s", (int)(len < 31 ? len : 31), key);
 		if (!sc_cfg_key_in(sect, sc_cfg_sections)) {
 			err = sc_cfg_fail(d, &loc, NULL,
-					  "no section \"%s\" (known: targets, defaults, phases)",
+					  "no section \"%s\" (known: targets, defaults, phases, model)",
 					  sect);
 			goto out_free;
 		}

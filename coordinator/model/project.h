@@ -197,4 +197,12 @@ struct sc_model_projection {
 int sc_model_project(const struct sc_model_measured *m, const struct sc_model_params *p,
 		     struct sc_model_projection *out, char *err, size_t errlen);
 
+/* The projection a run's config asked for (plan.model, its model:
+ * section), from the run's own record; from_run.c.  0; -ENOENT when the
+ * plan has no model: section (nothing to do); -EINVAL with a message in
+ * err when the record gives the model nothing to project (no checkpoint or
+ * ingest phase finished) or a kept setting no longer parses; -ENOMEM. */
+int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projection *out,
+			 char *err, size_t errlen);
+
 #endif

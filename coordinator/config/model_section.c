@@ -1,0 +1,126 @@
+/* model_section.c -- a config's model: section: the cluster model rank 0 runs at
+ * the end of the run.  Each key is checked here by the model's own parser
+ * (model/params.c), so a config and `ssdcluster model` refuse the same
+ * values with the same words; the plan keeps the keys as written. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema.h"
+#include "model/project.h"
+
+/* Longest value of one key (a list of node counts, joined by commas). */
+#define MODEL_VALUE_MAX 512
+
+/* The text of value n: a scalar as it is, a list of scalars joined by
+ * commas ("nodes: [8, 64, 512]").  0, or -EINVAL with the message in d. */
+static int value_text(struct cfg_doc *d, const struct cfg_node *n, char *out, size_t outlen)
+{
+	size_t at = 0;
+
+	if (n->kind == CFG_SCALAR && !sc_cfg_is_null(n)) {
+		if ((size_t)snprintf(out, outlen, "%s", n->str) >= outlen)
+			return sc_cfg_fail_node(d, n, "value too long (at most %zu characters)",
+						outlen - 1);
+		return 0;
+	}
+	if (n->kind != CFG_SEQ || !n->nitems)
+		return sc_cfg_fail_node(d, n, "expected a value or a list of values, got %s",
+					sc_cfg_kind_word(n));
+	out[0] = '\0';
+	for (uint32_t i = 0; i < n->nitems; i++) {
+		const struct cfg_node *it = n->items[i];
+		int w;
+
+		if (it->kind != CFG_SCALAR || sc_cfg_is_null(it))
+			return sc_cfg_fail_node(d, it, "expected a value, got %s",
+						sc_cfg_kind_word(it));
+		w = snprintf(out + at, outlen - at, "%s%s", i ? "," : "", it->str);
+		if (w < 0 || (size_t)w >= outlen - at)
+			return sc_cfg_fail_node(d, n, "list too long (at most %zu characters)",
+						outlen - 1);
+		at += (size_t)w;
+	}
+	return 0;
+}
+
+/* Whether a phase of the config gives the model something to project. */
+static bool has_model_input(const struct cfg_check *c)
+{
+	for (uint32_t i = 0; i < c->npv; i++)
+		if (c->pv[i].workload == SC_WORKLOAD_CHECKPOINT ||
+		    c->pv[i].workload == SC_WORKLOAD_INGEST)
+			return true;
+	return false;
+}
+
+/* Where the key "model" stands at the top of the document. */
+static const struct cfg_loc *section_key_loc(const struct cfg_node *root)
+{
+	for (uint32_t j = 0; j < root->npairs; j++)
+		if (strcmp(root->pairs[j].key, "model") == 0)
+			return &root->pairs[j].kloc;
+	return &root->loc;
+}
+
+int sc_cfg_parse_model_section(struct cfg_check *c)
+{
+	const struct cfg_node *m = sc_cfg_map_get(c->d->root, "model");
+	struct sc_model_params p;
+	char text[MODEL_VALUE_MAX], why[256];
+
+	c->model = NULL;
+	if (!m || sc_cfg_is_null(m))
+		return 0;
+	if (m->kind != CFG_MAP)
+		return sc_cfg_fail_node(c->d, m,
+					"expected a mapping of model settings (e.g. model: {nodes: "
+					"[8, 64, 512], node_mtbf: 50000h}), got %s",
+					sc_cfg_kind_word(m));
+	if (m->npairs > SC_PLAN_MODEL_MAX)
+		return sc_cfg_fail_node(c->d, m, "%u settings, more than the %u a model takes",
+					m->npairs, SC_PLAN_MODEL_MAX);
+	sc_model_params_default(&p);
+	for (uint32_t i = 0; i < m->npairs; i++) {
+		const struct cfg_pair *kv = &m->pairs[i];
+		int err = value_text(c->d, kv->val, text, sizeof(text));
+
+		if (err)
+			return err;
+		if (sc_model_params_set(&p, kv->key, text, why, sizeof(why)))
+			return sc_cfg_fail_node(c->d, kv->val, "%s", why);
+	}
+	if (!has_model_input(c))
+		return sc_cfg_fail(c->d, section_key_loc(c->d->root), "model",
+					"the model projects checkpoint and ingest phases, and this "
+					"config has neither (add a phase with workload: checkpoint, "
+					"as configs/llm_ckpt.yaml, or workload: ingest)");
+	c->model = m;
+	return 0;
+}
+
+int sc_cfg_build_model_section(const struct cfg_check *c, struct sc_plan *plan)
+{
+	const struct cfg_node *m = c->model;
+	char text[MODEL_VALUE_MAX];
+
+	if (!m)
+		return 0;
+	plan->model = calloc(m->npairs, sizeof(*plan->model));
+	if (!plan->model)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < m->npairs; i++) {
+		struct sc_plan_kv *kv = &plan->model[i];
+		int err = value_text(c->d, m->pairs[i].val, text, sizeof(text));
+
+		if (err)
+			return err;
+		plan->nmodel++;
+		kv->key = strdup(m->pairs[i].key);
+		kv->value = strdup(text);
+		if (!kv->key || !kv->value)
+			return -ENOMEM;
+	}
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* from_run.c -- the model a run's config asked for (its model: section),
+ * projected from the run's own record: what rank 0 adds to results at the
+ * end of a run, and `report` adds again from results.pb. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "project.h"
+#include "result.h"
+
+int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projection *out,
+			 char *err, size_t errlen)
+{
+	struct sc_model_params p;
+	struct sc_model_measured m = {0};
+	int rc;
+
+	if (!rec->plan.nmodel)
+		return -ENOENT;
+	sc_model_params_default(&p);
+	for (uint32_t i = 0; i < rec->plan.nmodel; i++) {
+		const struct sc_plan_kv *kv = &rec->plan.model[i];
+
+		rc = sc_model_params_set(&p, kv->key, kv->value, err, errlen);
+		if (rc)
+			return rc; /* checked when the config was read: a damaged file */
+	}
+	rc = sc_model_measured_from_record(rec, &m, err, errlen);
+	if (!rc)
+		rc = sc_model_project(&m, &p, out, err, errlen);
+	sc_model_measured_free(&m);
+	return rc == -ENOENT ? -EINVAL : rc;
+}
