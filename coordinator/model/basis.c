@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "histogram.h"
+#include "model.h"
 #include "project_parts.h"
 #include "units.h"
 
@@ -55,12 +56,14 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 		    sc_fmt_rate(rate, sizeof(rate), p->drive_write_bytes_per_s), p->model, p->tp,
 		    p->pp, p->zero_stage, p->scale, p->gpus_per_node, p->drives_per_node);
 	assume(out, SC_MODEL_FIG_CKPT,
-	       "drives independent; each of the N x D drives is a measured drive drawn at "
-	       "random, keeping its own series (one checkpoint index a trial); time scales with "
+	       "drives independent; each of the N x D drives is a measured sample drawn at "
+	       "random from one checkpoint index a trial (all drives at the same fill), "
+	       "pooled with the nearest checkpoints up to %u samples and moved to that "
+	       "index's mean; time scales with "
 	       "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
 	       "no drive slower than the slowest sample (tail_exp: exponential tail fitted to "
 	       "the slowest tenth); %u trials, seed %llu",
-	       p->trials, (unsigned long long)p->seed);
+	       SC_MODEL_ROW_MIN_SAMPLES, p->trials, (unsigned long long)p->seed);
 }
 
 static void policy_basis(struct sc_model_projection *out)

@@ -19,6 +19,10 @@
  * distinct samples; beyond it the answer rests on the tail assumption. */
 #define SC_MODEL_SUPPORT_RATIO 20u
 
+/* The samples a resampling row holds at least, pooling neighbouring
+ * checkpoints when fewer drives were measured (see sc_model_ckpt). */
+#define SC_MODEL_ROW_MIN_SAMPLES 32u
+
 /* One measured drive (target): per checkpoint, in the order written, the
  * bytes it wrote and the time it took.  Both arrays hold nckpts entries,
  * and the caller keeps them. */
@@ -61,7 +65,8 @@ struct sc_model_ckpt_in {
 struct sc_model_ckpt {
 	double mean_ns;		/* E[max over the N x D drives] */
 	double p90_ns;		/* its 90th percentile (nearest rank) */
-	double max_sample_ns;	/* the slowest measured sample (rescaled): no
+	double max_sample_ns;	/* the slowest value a resampled drive can
+				 * take (rescaled and moved to its trend): no
 				 * projection can exceed it */
 	uint64_t nsamples;	/* distinct samples: checkpoints over all
 				 * measured drives */
@@ -72,18 +77,28 @@ struct sc_model_ckpt {
 };
 
 /* Projects the time of one synchronous checkpoint of N nodes x D drives:
- * the slowest of the N x D drives.  Each drive of the cluster is one of
- * the S measured drives drawn with replacement, and brings its whole
- * series: in a trial one checkpoint index c is drawn and every drawn drive
- * takes its own time at c (so a drive that slows as it fills stays slow,
- * and all drives are at the same fill together).  Series of different
- * lengths are aligned by position: with L the longest series, drive d at
- * index c uses its checkpoint floor(c * nckpts_d / L).  A sample's time is
- * dur_ns, or dur_ns * bytes_per_drive / bytes when bytes_per_drive > 0
- * (the drive's measured throughput at that checkpoint).
+ * the slowest of the N x D drives.  Each drive of the cluster is drawn
+ * with replacement from a row of measured samples; in a trial one
+ * checkpoint index c is drawn and every drive of the cluster draws from
+ * row c, so all drives are at the same fill together.  Row c holds every
+ * measured drive's samples at c and, when fewer than
+ * SC_MODEL_ROW_MIN_SAMPLES drives were
+ * measured, at the nearest neighbouring checkpoints (a window of
+ * ceil(SC_MODEL_ROW_MIN_SAMPLES / S) indices, shifted to stay inside the series): the maximum of
+ * thousands of drives needs more than a few samples of the spread, and a
+ * drive's speed varies from checkpoint to checkpoint as much as from drive
+ * to drive.  A neighbour's sample is moved from its checkpoint's trend to
+ * c's (times the ratio of the mean over the drives at c to that at the
+ * neighbour), so a cluster that slows as it fills stays slow at the late
+ * checkpoints, and the window keeps a drive that slows alone slow there
+ * too.  Series of different lengths are aligned by position: with L the
+ * longest series, drive d at index c uses its checkpoint
+ * floor(c * nckpts_d / L).  A sample's time is dur_ns, or
+ * dur_ns * bytes_per_drive / bytes when bytes_per_drive > 0 (the drive's
+ * measured throughput at that checkpoint).
  * The max of K draws is drawn directly from its exact distribution over
- * the sorted samples (P(max <= x_(j)) = (j/S)^K), which equals drawing K
- * drives and taking the slowest, at a cost independent of K.
+ * the sorted row of n samples (P(max <= x_(j)) = (j/n)^K), which equals
+ * drawing K drives and taking the slowest, at a cost independent of K.
  * With byte classes, one index c is drawn per trial for all classes, each
  * class's slowest drive is drawn from its own exact distribution (K = its
  * drives, times rescaled to its bytes) and the trial takes the slowest

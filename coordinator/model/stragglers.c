@@ -118,31 +118,66 @@ static double sample_ns(const struct sc_model_drive *dr, uint32_t c, uint32_t lo
 	return (double)dr->dur_ns[i] * (double)bpd / (double)dr->bytes[i];
 }
 
-/* rows[c * S + d]: the S drives' times at index c, ascending; NULL when
- * out of memory. */
-static double *sorted_rows(const struct sc_model_ckpt_in *in, uint32_t longest)
+/* The checkpoints pooled into each row: the fewest, up to longest, whose
+ * S drives give SC_MODEL_ROW_MIN_SAMPLES samples. */
+static uint32_t row_width(uint32_t ndrives, uint32_t longest)
 {
-	uint32_t s = in->ndrives;
-	double *rows;
+	uint32_t w = (SC_MODEL_ROW_MIN_SAMPLES + ndrives - 1) / ndrives;
 
-	if ((uint64_t)longest * s > SIZE_MAX / sizeof(*rows))
-		return NULL;
-	rows = malloc((size_t)longest * s * sizeof(*rows));
-	if (!rows)
-		return NULL;
+	return w < longest ? w : longest;
+}
+
+/* trend[c]: the mean over the drives of their times at aligned index c. */
+static void fill_trend(const struct sc_model_ckpt_in *in, uint32_t longest, double *trend)
+{
 	for (uint32_t c = 0; c < longest; c++) {
-		double *row = rows + (size_t)c * s;
+		double sum = 0;
 
-		for (uint32_t d = 0; d < s; d++)
-			row[d] = sample_ns(&in->drives[d], c, longest, ref_bytes(in));
-		qsort(row, s, sizeof(*row), cmp_double);
+		for (uint32_t d = 0; d < in->ndrives; d++)
+			sum += sample_ns(&in->drives[d], c, longest, ref_bytes(in));
+		trend[c] = sum / in->ndrives;
 	}
+}
+
+/* rows[c * width * S ..]: the row of index c, ascending: every drive's
+ * times at the width aligned indices nearest c (a window shifted to stay
+ * inside the series), each moved from its own checkpoint's trend to c's.
+ * NULL when out of memory. */
+static double *sorted_rows(const struct sc_model_ckpt_in *in, uint32_t longest, uint32_t width)
+{
+	size_t n = (size_t)width * in->ndrives;
+	double *rows, *trend;
+
+	if ((uint64_t)longest * n > SIZE_MAX / sizeof(*rows))
+		return NULL;
+	rows = malloc((size_t)longest * n * sizeof(*rows));
+	trend = malloc((size_t)longest * sizeof(*trend));
+	if (!rows || !trend) {
+		free(trend);
+		free(rows);
+		return NULL;
+	}
+	fill_trend(in, longest, trend);
+	for (uint32_t c = 0; c < longest; c++) {
+		double *row = rows + (size_t)c * n;
+		uint32_t lo = c > width / 2 ? c - width / 2 : 0;
+		size_t k = 0;
+
+		if (lo + width > longest)
+			lo = longest - width;
+		for (uint32_t i = lo; i < lo + width; i++)
+			for (uint32_t d = 0; d < in->ndrives; d++)
+				row[k++] = sample_ns(&in->drives[d], i, longest, ref_bytes(in)) *
+					   (trend[i] > 0 ? trend[c] / trend[i] : 1);
+		qsort(row, n, sizeof(*row), cmp_double);
+	}
+	free(trend);
 	return rows;
 }
 
 /* The slowest of k drives drawn with replacement from the s sorted times
  * of row: P(max <= row[j-1]) = (j/s)^k, so j = ceil(s * u^(1/k)). */
-static double draw_max(const double *row, uint32_t s, double k, uint64_t *state)
+static double draw_max(const double *row, size_t s, double k, uint64_t *state)
 {
 	double j = ceil((double)s * exp(log(next_unit(state)) / k));
 
@@ -155,17 +190,16 @@ static double draw_max(const double *row, uint32_t s, double k, uint64_t *state)
 
 /* One trial's cluster time at aligned index row: the slowest class's
  * slowest drive, each class's rescaled from the reference bytes. */
-static double draw_trial(const struct sc_model_ckpt_in *in, const double *row, uint64_t ref,
-			 uint64_t *state)
+static double draw_trial(const struct sc_model_ckpt_in *in, const double *row, size_t n,
+			 uint64_t ref, uint64_t *state)
 {
 	double worst = 0;
 
 	if (!in->classes)
-		return draw_max(row, in->ndrives, (double)in->nodes * (double)in->drives_per_node,
-				state);
+		return draw_max(row, n, (double)in->nodes * (double)in->drives_per_node, state);
 	for (uint32_t j = 0; j < in->nclasses; j++) {
 		const struct sc_model_class *cl = &in->classes[j];
-		double t = draw_max(row, in->ndrives, (double)cl->count, state) *
+		double t = draw_max(row, n, (double)cl->count, state) *
 			   ((double)cl->bytes / (double)ref);
 
 		worst = fmax(worst, t);
@@ -175,10 +209,10 @@ static double draw_trial(const struct sc_model_ckpt_in *in, const double *row, u
 
 int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)
 {
-	uint32_t longest, trials;
+	uint32_t longest, trials, width;
 	uint64_t nsamples, total, state;
 	double *rows, *maxima, sum = 0;
-	size_t rank;
+	size_t rank, n;
 	int ret = check_in(in, &longest, &nsamples, &total);
 
 	if (ret)
@@ -186,7 +220,9 @@ int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)
 	if (!out)
 		return -EINVAL;
 	trials = in->trials ? in->trials : SC_MODEL_TRIALS_DEFAULT;
-	rows = sorted_rows(in, longest);
+	width = row_width(in->ndrives, longest);
+	n = (size_t)width * in->ndrives;
+	rows = sorted_rows(in, longest, width);
 	maxima = malloc((size_t)trials * sizeof(*maxima));
 	if (!rows || !maxima) {
 		ret = -ENOMEM;
@@ -196,7 +232,7 @@ int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)
 	for (uint32_t t = 0; t < trials; t++) {
 		uint32_t c = next_index(&state, longest);
 
-		maxima[t] = draw_trial(in, rows + (size_t)c * in->ndrives, ref_bytes(in), &state);
+		maxima[t] = draw_trial(in, rows + (size_t)c * n, n, ref_bytes(in), &state);
 		sum += maxima[t];
 	}
 	qsort(maxima, trials, sizeof(*maxima), cmp_double);
@@ -205,8 +241,7 @@ int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)
 	out->p90_ns = maxima[rank ? rank - 1 : 0];
 	out->max_sample_ns = 0;
 	for (uint32_t c = 0; c < longest; c++)
-		out->max_sample_ns =
-		    fmax(out->max_sample_ns, rows[(size_t)c * in->ndrives + in->ndrives - 1]);
+		out->max_sample_ns = fmax(out->max_sample_ns, rows[(size_t)c * n + n - 1]);
 	out->nsamples = nsamples;
 	out->ndrives_total = total;
 	out->beyond_samples = out->ndrives_total > SC_MODEL_SUPPORT_RATIO * nsamples;

@@ -232,9 +232,10 @@ static void print_params(FILE *f, const struct sc_model_projection *p)
 	char mtbf[CELL_MAX], restart[CELL_MAX], cap[CELL_MAX], rate[CELL_MAX];
 
 	fprintf(f, "cluster model from %s\n", p->source);
-	fprintf(f, "checkpoint: %s, TP %u x PP %u, ZeRO-%d, at scale %.6g of its bytes; %u GPUs per "
+	fprintf(f, "checkpoint: %s, TP %u x PP %u, ZeRO-%d, at scale %.6g of its bytes; %u GPU%s per "
 		   "node\n",
-		q->model, q->tp, q->pp, (int)q->zero_stage, q->scale, q->gpus_per_node);
+		q->model, q->tp, q->pp, (int)q->zero_stage, q->scale, q->gpus_per_node,
+		q->gpus_per_node == 1 ? "" : "s");
 	sc_fmt_duration(mtbf, sizeof(mtbf), q->node_mtbf_ns);
 	sc_fmt_duration(restart, sizeof(restart), q->restart_ns);
 	fprintf(f, "node MTBF %s, restart %s, overhead target %.3g %%, sizing up to %u drives per "

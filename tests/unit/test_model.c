@@ -86,6 +86,89 @@ static void test_order_statistics(void)
 	free(dur);
 }
 
+/* E[max of k draws] from a row whose values v[i] have counts cnt[i] of
+ * total, ascending: sum over i of v[i] (F_i^k - F_(i-1)^k). */
+static double row_emax(const double *v, const double *cnt, int n, double total, double k)
+{
+	double below = 0, e = 0;
+
+	for (int i = 0; i < n; i++) {
+		e += v[i] * (pow((below + cnt[i]) / total, k) - pow(below / total, k));
+		below += cnt[i];
+	}
+	return e;
+}
+
+/* Fewer than SC_MODEL_ROW_MIN_SAMPLES drives: a row pools the neighbouring
+ * checkpoints, each moved to the row's trend.  4 drives x 8 checkpoints, all
+ * 1 s but drive 0 at checkpoint 0, 3 s.  The trend is 1.5 s at checkpoint
+ * 0, 1 s elsewhere, and every row holds all 32 samples:
+ *   row 0:  3 x 1 s, 28 x 1.5 s (1 s moved x 1.5), 1 x 3 s
+ *   rows 1-7: 3 x 2/3 s (checkpoint 0's 1 s moved / 1.5), 28 x 1 s, 1 x 2 s
+ * and E[max of 64] is the mean over the rows of their exact maxima, where
+ * one index per trial over the 4 drives only would give (3 + 7 x 1) / 8. */
+static void test_row_pools_neighbours(void)
+{
+	enum { S = 4, C = 8 };
+	uint64_t dur[S][C];
+	struct sc_model_drive d[S];
+	struct sc_model_ckpt out;
+	const double v0[] = {1, 1.5, 3}, n0[] = {3, 28, 1};
+	const double v1[] = {2.0 / 3, 1, 2}, n1[] = {3, 28, 1};
+	double want;
+
+	for (int i = 0; i < S; i++) {
+		for (int c = 0; c < C; c++)
+			dur[i][c] = NS_PER_S;
+		d[i] = (struct sc_model_drive){.nckpts = C, .dur_ns = dur[i]};
+	}
+	dur[0][0] = 3 * NS_PER_S;
+	want = (row_emax(v0, n0, 3, 32, 64) + 7 * row_emax(v1, n1, 3, 32, 64)) / C * 1e9;
+	struct sc_model_ckpt_in in = {.drives = d,
+				      .ndrives = S,
+				      .nodes = 64,
+				      .drives_per_node = 1,
+				      .trials = 200000,
+				      .seed = 3};
+	CHECK(sc_model_ckpt(&in, &out) == 0, "pooled rows");
+	CHECK(rel_close(out.mean_ns, want, 0.01), "pooled rows: E[max] %.5g ns, by hand %.5g ns",
+	      out.mean_ns, want);
+	CHECK(out.max_sample_ns == 3e9, "pooled rows: max sample %.17g", out.max_sample_ns);
+	printf("pooled rows, 4 drives x 8 checkpoints, N=64: E[max] %.4f s (by hand %.4f s)\n",
+	       out.mean_ns / 1e9, want / 1e9);
+}
+
+/* SC_MODEL_ROW_MIN_SAMPLES drives or more: a row is one checkpoint, so a
+ * drive that slows alone stays slow where it slowed.  40 drives x 10
+ * checkpoints of 1 s, but drive 0 takes 5 s from checkpoint 5 on: the
+ * first five checkpoints are 1 s; in the last five the slowest of 64 is
+ * 5 s when drive 0 is drawn (1 - (39/40)^64), else 1 s. */
+static void test_drive_slows_alone(void)
+{
+	enum { S = 40, C = 10 };
+	uint64_t *dur = xcalloc(S * C, sizeof(*dur));
+	struct sc_model_drive d[S];
+	struct sc_model_ckpt out;
+	double hit = 1 - pow(39.0 / 40, 64), want = (1 + (5 * hit + (1 - hit))) / 2 * 1e9;
+
+	for (int i = 0; i < S * C; i++)
+		dur[i] = NS_PER_S;
+	for (int c = 5; c < C; c++)
+		dur[c] = 5 * NS_PER_S;
+	for (int i = 0; i < S; i++)
+		d[i] = (struct sc_model_drive){.nckpts = C, .dur_ns = &dur[i * C]};
+	struct sc_model_ckpt_in in = {.drives = d,
+				      .ndrives = S,
+				      .nodes = 64,
+				      .drives_per_node = 1,
+				      .trials = 200000,
+				      .seed = 5};
+	CHECK(sc_model_ckpt(&in, &out) == 0, "slows alone");
+	CHECK(rel_close(out.mean_ns, want, 0.01), "slows alone: E[max] %.5g ns, by hand %.5g ns",
+	      out.mean_ns, want);
+	free(dur);
+}
+
 /* A drive brings its whole series: every drive 1 s then 3 s (fills up) gives
  * checkpoints of 1 s or 3 s, mean 2 s at any N (drawn independently per
  * checkpoint, the slowest of 64 would be 3 s nearly always); rescaling by
@@ -425,6 +508,8 @@ int main(void)
 {
 	test_order_statistics();
 	test_series_and_scale();
+	test_row_pools_neighbours();
+	test_drive_slows_alone();
 	test_seed();
 	test_policy();
 	test_stall();
