@@ -12,6 +12,8 @@
 #include "units.h"
 #include "analysis/aggregate.h"
 #include "progress.h"
+#include "model/project.h"
+#include "report/model.h"
 #include "report/report.h"
 
 /* The wall clock, for the record's start: the one place the run reads it. */
@@ -59,5 +61,27 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
 		sc_progress_workload(stdout, rec, ph, &fig);
 		sc_phase_figures_exit(&fig);
 	}
+	return rc;
+}
+
+int sc_record_model(const struct sc_run_record *rec, const char *outdir, bool quiet)
+{
+	struct sc_model_projection *proj;
+	char why[1024], err[1024];
+	int rc;
+
+	if (!rec->plan.nmodel)
+		return 0;
+	proj = sc_model_of_run(rec, why, sizeof(why));
+	if (!proj)
+		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
+	rc = sc_report_results_model(outdir, rec, proj, why, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+	if (proj && !quiet) {
+		putchar('\n');
+		sc_report_model_table(stdout, proj);
+	}
+	free(proj);
 	return rc;
 }

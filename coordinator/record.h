@@ -21,4 +21,12 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
 			 const char *outdir, bool quiet);
 
+/* Rank 0, after the last phase that ran: when the plan has a model:
+ * section, projects it from rec, rewrites the results with it ("model" in
+ * results.json) and, unless quiet, prints its table.  A projection that
+ * cannot be made is a warning on stderr and {"error": ...} in the results,
+ * not a failed run.  0, or -errno when the results cannot be written
+ * (message printed). */
+int sc_record_model(const struct sc_run_record *rec, const char *outdir, bool quiet);
+
 #endif

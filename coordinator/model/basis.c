@@ -42,17 +42,17 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 
 	if (u->ckpt_measured)
 		put(out, SC_MODEL_FIG_CKPT,
-		    "%llu samples: %u drives x up to %u checkpoints of group %s, run %s; a sample "
+		    "%llu samples: %u drive(s) x up to %u checkpoints of group %s, run %s; a sample "
 		    "is a drive's bytes / its slowest rank's time from the common start, fsync "
-		    "included; bytes at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerators and "
-		    "%u drives a node",
+		    "included; bytes at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerator(s) and "
+		    "%u drive(s) a node",
 		    (unsigned long long)u->nsamples, m->ndrives, m->nckpts, m->ckpt_group,
 		    m->run_id, p->model, p->tp, p->pp, p->zero_stage, p->scale, p->gpus_per_node,
 		    p->drives_per_node);
 	else
 		put(out, SC_MODEL_FIG_CKPT,
 		    "stated drive write rate %s (one constant sample, no measured spread); bytes "
-		    "at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerators and %u drives a node",
+		    "at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerator(s) and %u drive(s) a node",
 		    sc_fmt_rate(rate, sizeof(rate), p->drive_write_bytes_per_s), p->model, p->tp,
 		    p->pp, p->zero_stage, p->scale, p->gpus_per_node, p->drives_per_node);
 	assume(out, SC_MODEL_FIG_CKPT,

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "project.h"
 #include "result.h"
@@ -30,4 +31,25 @@ int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projec
 		rc = sc_model_project(&m, &p, out, err, errlen);
 	sc_model_measured_free(&m);
 	return rc == -ENOENT ? -EINVAL : rc;
+}
+
+struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec, char *why,
+					    size_t whylen)
+{
+	struct sc_model_projection *p;
+	int rc;
+
+	if (whylen)
+		why[0] = '\0';
+	if (!rec->plan.nmodel)
+		return NULL;
+	p = malloc(sizeof(*p));
+	rc = p ? sc_model_project_run(rec, p, why, whylen) : -ENOMEM;
+	if (rc) {
+		if (rc == -ENOMEM || !why[0])
+			snprintf(why, whylen, "%s", strerror(-rc));
+		free(p);
+		return NULL;
+	}
+	return p;
 }

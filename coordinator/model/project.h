@@ -205,4 +205,10 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projection *out,
 			 char *err, size_t errlen);
 
+/* sc_model_project_run with the projection malloc'd (free it): NULL when
+ * the plan has no model: section (why left empty) or when it cannot be
+ * made (why says why, "out of memory" included). */
+struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec, char *why,
+					    size_t whylen);
+
 #endif

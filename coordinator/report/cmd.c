@@ -14,6 +14,8 @@
 #include "codec.h"
 #include "analysis/aggregate.h"
 #include "progress.h"
+#include "model.h"
+#include "model/project.h"
 #include "report.h"
 
 /* Largest results file read: a run of 1000 ranks x 100 phases x a minute
@@ -126,7 +128,8 @@ int sc_report_read_record(const char *pb, struct sc_run_record *rec, char *err, 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {
 	struct sc_run_record rec;
-	char err[1024], dir[4096];
+	struct sc_model_projection *proj;
+	char err[1024], why[1024], dir[4096];
 	int rc;
 
 	rc = sc_report_read_record(pb, &rec, err, sizeof(err));
@@ -142,7 +145,10 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - pb) : 1,
 			 slash ? pb : ".");
 	}
-	rc = sc_report_results(dir, &rec, err, sizeof(err));
+	proj = sc_model_of_run(&rec, why, sizeof(why));
+	if (!proj && why[0])
+		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
+	rc = sc_report_results_model(dir, &rec, proj, why, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
 	if (!rc && !quiet) {
@@ -159,8 +165,13 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 			sc_progress_workload(stdout, &rec, &rec.phases[i], &fig);
 			sc_phase_figures_exit(&fig);
 		}
+		if (proj) {
+			putchar('\n');
+			sc_report_model_table(stdout, proj);
+		}
 		printf("results: %s/results.json\n", dir);
 	}
+	free(proj);
 	sc_run_record_exit(&rec);
 	return rc ? 1 : 0;
 }

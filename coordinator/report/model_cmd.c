@@ -59,7 +59,8 @@ void sc_report_model_usage(FILE *f)
 	      "                  / (compute + step wait).\n"
 	      "  read/node for AU 90%  [f] per-node read bandwidth that keeps AU >= 90%.\n"
 	      "\n"
-	      "options (default in brackets):\n"
+	      "options (default in brackets; a run whose config had a model: section\n"
+	      "starts from its settings, and the options override them):\n"
 	      "  --nodes N,N,...        cluster sizes, increasing [8,64,512,4096]\n"
 	      "  --gpus-per-node G      accelerators per node [8]\n"
 	      "  --drives-per-node D    drives per node [as measured; 1 without results]\n"
@@ -106,6 +107,10 @@ struct model_args {
 	bool help;
 	bool seen[SC_MODEL_PARAMS_NKEYS]; /* each option once */
 	bool stated;			      /* --drive-write or --drive-read */
+	/* the options in order, applied again over the run's model: section */
+	uint32_t nopts;
+	char opt[SC_MODEL_PARAMS_NKEYS][64];
+	const char *value[SC_MODEL_PARAMS_NKEYS];
 };
 
 /* "--key VALUE" or "--key=VALUE" at argv[*i] (advanced past its value).
@@ -139,6 +144,8 @@ static int take_param(struct model_args *a, int argc, char **argv, int *i, char 
 	}
 	if (!strcmp(opt, "--drive-write") || !strcmp(opt, "--drive-read"))
 		a->stated = true;
+	snprintf(a->opt[a->nopts], sizeof(a->opt[0]), "%s", opt);
+	a->value[a->nopts++] = value;
 	return sc_model_params_set(&a->params, opt, value, err, errlen);
 }
 
@@ -202,12 +209,30 @@ static int check_source(const struct model_args *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* The parameters for rec: the defaults, the run's model: section (when its
+ * config had one), then the command line's options.  0 or -EINVAL. */
+static int run_params(const struct model_args *a, const struct sc_run_record *rec,
+		      struct sc_model_params *p, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	sc_model_params_default(p);
+	for (uint32_t i = 0; !rc && i < rec->plan.nmodel; i++)
+		rc = sc_model_params_set(p, rec->plan.model[i].key, rec->plan.model[i].value, err,
+					 errlen);
+	for (uint32_t i = 0; !rc && i < a->nopts; i++)
+		rc = sc_model_params_set(p, a->opt[i], a->value[i], err, errlen);
+	p->json = a->params.json;
+	return rc;
+}
+
 /* Projects from the results file a->pb.  0 or an exit status, the message
  * printed. */
 static int project_measured(const struct model_args *a, struct sc_model_projection *out)
 {
 	struct sc_run_record rec;
 	struct sc_model_measured m;
+	struct sc_model_params p;
 	char err[MODEL_ERR_MAX];
 	int rc;
 
@@ -216,14 +241,16 @@ static int project_measured(const struct model_args *a, struct sc_model_projecti
 		fprintf(stderr, "ssdcluster: %s: %s\n", a->pb, err);
 		return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;
 	}
-	rc = sc_model_measured_from_record(&rec, &m, err, sizeof(err));
+	rc = run_params(a, &rec, &p, err, sizeof(err));
+	if (!rc)
+		rc = sc_model_measured_from_record(&rec, &m, err, sizeof(err));
 	sc_run_record_exit(&rec);
 	if (rc) {
 		fprintf(stderr, "ssdcluster: %s: %s\n", a->pb,
 			rc == -ENOMEM ? strerror(ENOMEM) : err);
 		return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;
 	}
-	rc = sc_model_project(&m, &a->params, out, err, sizeof(err));
+	rc = sc_model_project(&m, &p, out, err, sizeof(err));
 	sc_model_measured_free(&m);
 	if (rc) {
 		fprintf(stderr, "ssdcluster: model: %s\n", rc == -ENOMEM ? strerror(ENOMEM) : err);

@@ -171,6 +171,13 @@ static int write_results_pb(const char *dir, const struct sc_run_record *rec, ch
 
 int sc_report_results(const char *dir, const struct sc_run_record *rec, char *err, size_t errlen)
 {
+	return sc_report_results_model(dir, rec, NULL, NULL, err, errlen);
+}
+
+int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
+			    const struct sc_model_projection *proj, const char *why, char *err,
+			    size_t errlen)
+{
 	struct report_results json = {0};
 	struct report_csv csv = {0};
 	char *text;
@@ -187,6 +194,8 @@ int sc_report_results(const char *dir, const struct sc_run_record *rec, char *er
 	if (rc)
 		goto out_nomem;
 	sc_report_results_init(&json, rec);
+	json.model = proj;
+	json.model_error = why;
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		const struct sc_phase_record *pr = &rec->phases[i];
 		struct sc_phase_figures fig;

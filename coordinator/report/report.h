@@ -19,6 +19,15 @@ int sc_report_write_atomic(const char *dir, const char *name, const void *data, 
 int sc_report_results(const char *dir, const struct sc_run_record *rec, char *err,
 		      size_t errlen);
 
+struct sc_model_projection;
+
+/* sc_report_results with the cluster model of the run in results.json
+ * ("model"): proj as `ssdcluster model --json` gives it, or, when proj is
+ * NULL and why is not empty, {"error": why}; neither, no "model". */
+int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
+			    const struct sc_model_projection *proj, const char *why, char *err,
+			    size_t errlen);
+
 /* Writes plan.json in dir and prints a readable plan on stdout: what
  * --dry-run shows, per rank its host, node, target, files and planned
  * bytes (ranks as struct sc_dry_rank of analysis/plan_figures.h).  0 or

@@ -72,6 +72,8 @@ struct json_object *sc_report_plan_echo(struct jb *b, const struct sc_plan *plan
 /* results.json while it is built, one phase at a time. */
 struct report_results {
 	const struct sc_run_record *rec;
+	const struct sc_model_projection *model; /* NULL: none */
+	const char *model_error;		  /* why there is none, or NULL */
 	struct jb b;
 	struct json_object *root;
 	struct json_object *phases;

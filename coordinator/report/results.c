@@ -3,6 +3,7 @@
  * results_rows.c, results_errors.c and results_workloads.c). */
 #include <json-c/json.h>
 
+#include "model.h"
 #include "report_priv.h"
 
 static const char *const definitions[][2] = {
@@ -102,11 +103,24 @@ void sc_report_results_phase(struct report_results *r, const struct sc_run_recor
 	sc_json_push(&r->b, r->phases, phase_json(&r->b, rec, pr, f));
 }
 
+/* {"error": why}: the run's model: section could not be projected. */
+static struct json_object *model_error_json(struct jb *b, const char *why)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_str(b, o, "error", why);
+	return o;
+}
+
 char *sc_report_results_text(struct report_results *r, size_t *len)
 {
 	sc_json_put(&r->b, r->root, "checkpoints", sc_report_json_checkpoints(&r->b, r->rec));
 	sc_json_put(&r->b, r->root, "phases", r->phases);
 	r->phases = NULL; /* the root owns it now */
+	if (r->model)
+		sc_json_put(&r->b, r->root, "model", sc_report_json_model(&r->b, r->model));
+	else if (r->model_error && r->model_error[0])
+		sc_json_put(&r->b, r->root, "model", model_error_json(&r->b, r->model_error));
 	return sc_json_text(&r->b, r->root, len);
 }
 

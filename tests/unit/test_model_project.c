@@ -227,7 +227,7 @@ static void test_constant_and_classes(void)
 		  out->basis[SC_MODEL_FIG_ENDURANCE].present &&
 		  !out->basis[SC_MODEL_FIG_INGEST].present,
 	      "basis of the checkpoint figures only");
-	CHECK(strstr(out->basis[SC_MODEL_FIG_CKPT].inputs, "40 samples: 4 drives x up to 10") &&
+	CHECK(strstr(out->basis[SC_MODEL_FIG_CKPT].inputs, "40 samples: 4 drive(s) x up to 10") &&
 		  strstr(out->basis[SC_MODEL_FIG_CKPT].inputs, "run test-run"),
 	      "ckpt inputs: %s", out->basis[SC_MODEL_FIG_CKPT].inputs);
 	for (int fig = 0; fig < SC_MODEL_FIG_COUNT; fig++)
