@@ -45,6 +45,16 @@ static int value_text(struct cfg_doc *d, const struct cfg_node *n, char *out, si
 	return 0;
 }
 
+/* The model's message without its leading "KEY: " (the config's message
+ * names the key already, as "model.KEY: "). */
+static const char *without_key(const char *why, const char *key)
+{
+	size_t n = strlen(key);
+
+	return strncmp(why, key, n) == 0 && why[n] == ':' && why[n + 1] == ' ' ? why + n + 2
+									       : why;
+}
+
 /* Whether a phase of the config gives the model something to project. */
 static bool has_model_input(const struct cfg_check *c)
 {
@@ -62,6 +72,56 @@ static const struct cfg_loc *section_key_loc(const struct cfg_node *root)
 		if (strcmp(root->pairs[j].key, "model") == 0)
 			return &root->pairs[j].kloc;
 	return &root->loc;
+}
+
+/* The first checkpoint phase, or NULL. */
+static const struct cfg_phase *first_ckpt(const struct cfg_check *c)
+{
+	for (uint32_t i = 0; i < c->npv; i++)
+		if (c->pv[i].workload == SC_WORKLOAD_CHECKPOINT)
+			return &c->pv[i];
+	return NULL;
+}
+
+/* The checkpoint layout the projection will use (the section's tp and pp,
+ * else the run's, else the named model's MLPerf layout) must fit at least
+ * one of the sizes: N x gpus_per_node a multiple of tp x pp.  Caught here,
+ * before the run, not at its end. */
+static int check_layout_fits(struct cfg_check *c, const struct sc_model_params *p)
+{
+	const struct cfg_phase *ck = first_ckpt(c);
+	struct sc_ckpt_layout l = {0};
+	uint64_t tp, pp, mp;
+	char sizes[MODEL_VALUE_MAX];
+	size_t at = 0;
+
+	if (!ck)
+		return 0; /* ingest only: no layout */
+	if (!p->model[0] || !strcmp(p->model, ck->model.name)) {
+		l.tp = (uint32_t)ck->tp;
+		l.pp = (uint32_t)ck->pp;
+	} else if (sc_ckpt_layout_mlperf(p->model, &l)) {
+		return 0; /* an unknown model: refused by its own key */
+	}
+	tp = p->tp ? p->tp : l.tp;
+	pp = p->pp ? p->pp : l.pp;
+	mp = tp * pp;
+	if (!mp)
+		return 0;
+	for (uint32_t i = 0; i < p->nsizes; i++) {
+		if ((uint64_t)p->nodes[i] * p->gpus_per_node % mp == 0)
+			return 0;
+		at += (size_t)snprintf(sizes + at, sizeof(sizes) - at, "%s%u", i ? ", " : "",
+				       p->nodes[i]);
+		if (at >= sizeof(sizes))
+			break;
+	}
+	return sc_cfg_fail(c->d, section_key_loc(c->d->root), "model",
+			   "the checkpoint layout tp x pp = %llu x %llu fits none of nodes [%s] "
+			   "with gpus_per_node %u: N x %u must be a multiple of %llu (change "
+			   "nodes, gpus_per_node, or the model's tp and pp)",
+			   (unsigned long long)tp, (unsigned long long)pp, sizes,
+			   p->gpus_per_node, p->gpus_per_node, (unsigned long long)mp);
 }
 
 int sc_cfg_parse_model_section(struct cfg_check *c)
@@ -89,13 +149,15 @@ int sc_cfg_parse_model_section(struct cfg_check *c)
 		if (err)
 			return err;
 		if (sc_model_params_set(&p, kv->key, text, why, sizeof(why)))
-			return sc_cfg_fail_node(c->d, kv->val, "%s", why);
+			return sc_cfg_fail_node(c->d, kv->val, "%s", without_key(why, kv->key));
 	}
 	if (!has_model_input(c))
 		return sc_cfg_fail(c->d, section_key_loc(c->d->root), "model",
 					"the model projects checkpoint and ingest phases, and this "
 					"config has neither (add a phase with workload: checkpoint, "
 					"as configs/llm_ckpt.yaml, or workload: ingest)");
+	if (check_layout_fits(c, &p))
+		return -EINVAL;
 	c->model = m;
 	return 0;
 }

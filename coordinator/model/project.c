@@ -272,6 +272,11 @@ static int resolve(const struct sc_model_measured *m, struct ctx *x,
 	choose_drives(x, use);
 	x->ingest =
 	    m && m->has_ingest && m->batch_wait && m->batch_wait->count && m->compute_per_batch_ns;
+	if (!x->drives && !x->ingest && m && m->has_ingest && !m->compute_per_batch_ns)
+		return fail(err, errlen,
+			    "model: nothing to project: the ingest phase emulates no compute "
+			    "(compute_per_batch: 0), and a step's wait at scale is weighed "
+			    "against the compute it hides behind; no checkpoint phase either");
 	if (!x->drives && !x->ingest)
 		return fail(err, errlen,
 			    "model: nothing to project: no measured checkpoint or ingest phase and "

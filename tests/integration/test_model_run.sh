@@ -82,16 +82,42 @@ assert m["params"]["gpus_per_node"] == 2 and abs(m["params"]["overhead_target"] 
 PY
 echo "ok: model command layers its options over the section"
 
-# a section the run cannot project: 3 nodes x 2 GPUs = 6 ranks, tp 4
+# a layout that fits none of the sizes is refused before the run
 write_config "3" "$T/nofit.yaml"
 echo "  tp: 4" >>"$T/nofit.yaml"
-sc_mpirun 2 "$T/nofit.yaml" --output "$T/n" || { cat "$T/out.log"; fail "a model that cannot be projected failed the run"; }
-grep -q "ssdcluster: model: no projection: .*tp x pp" "$T/out.log" || { cat "$T/out.log"; fail "no warning naming why"; }
+set +e
+"$SC_BIN" "$T/nofit.yaml" --dry-run --output "$T/nf" >"$T/nofit.out" 2>&1
+rc=$?
+set -e
+[ $rc -eq 2 ] || { cat "$T/nofit.out"; fail "a layout that fits no size: exit $rc, want 2"; }
+grep -q "nofit.yaml:[0-9]*:1: model: the checkpoint layout tp x pp = 4 x 1 fits none of nodes \[3\]" \
+	"$T/nofit.out" || { cat "$T/nofit.out"; fail "no message naming the layout and the sizes"; }
+echo "ok: a layout that fits no size is refused before the run"
+
+# a section the run gives nothing to project: an ingest phase without
+# compute (its step wait has nothing to hide behind)
+cat >"$T/nocompute.yaml" <<YAML
+targets:
+  - path: $T/target
+phases:
+  - name: ing
+    workload: ingest
+    files: 4
+    file_size: 1MiB
+    sample_size: 128KiB
+    batch: 4
+    compute_per_batch: 0
+    epochs: 1
+model:
+  nodes: [8]
+YAML
+sc_mpirun 1 "$T/nocompute.yaml" --output "$T/n" || { cat "$T/out.log"; fail "a model that cannot be projected failed the run"; }
+grep -q "ssdcluster: model: no projection: .*compute_per_batch: 0" "$T/out.log" || { cat "$T/out.log"; fail "no warning naming why"; }
 python3 - "$T/n/results.json" <<'PY' || fail "results.json model error"
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert "tp x pp" in r["model"]["error"], r["model"]
-assert r["checkpoints"], "the measured checkpoints are kept"
+assert "compute_per_batch: 0" in r["model"]["error"], r["model"]
+assert r["phases"] and r["phases"][0]["status"] == "ok", "the measured phase is kept"
 PY
 echo "ok: a model that cannot be projected is a warning, the results kept"
 echo PASS
