@@ -66,14 +66,30 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 	       SC_MODEL_ROW_MIN_SAMPLES, p->trials, (unsigned long long)p->seed);
 }
 
-static void policy_basis(struct sc_model_projection *out)
+static void restore_basis(const struct sc_model_used *u, struct sc_model_projection *out)
+{
+	const struct sc_model_measured *m = u->m;
+
+	put(out, SC_MODEL_FIG_RESTORE,
+	    "%llu samples: %u drive(s) x up to %u restores of group %s, run %s; a sample is "
+	    "a drive's bytes read / its slowest rank's time from the common start",
+	    (unsigned long long)u->nrestore_samples, m->ndrives, m->nckpts, m->ckpt_group,
+	    m->run_id);
+	assume(out, SC_MODEL_FIG_RESTORE,
+	       "as the checkpoint time [a], from the restores: after a failure every node "
+	       "reads back its own share of the last checkpoint, the slowest drive ends it; "
+	       "sizing projects the restore at each D as the checkpoint");
+}
+
+static void policy_basis(struct sc_model_projection *out, bool restore)
 {
 	const struct sc_model_params *p = &out->params;
 	char r[FIG_MAX], cap[FIG_MAX];
 
 	put(out, SC_MODEL_FIG_POLICY,
-	    "checkpoint time delta = E[max] at N; node MTBF %.0f h; restart R %s",
-	    (double)p->node_mtbf_ns / NS_PER_H, sc_fmt_duration(r, sizeof(r), p->restart_ns));
+	    "checkpoint time delta = E[max] at N; node MTBF %.0f h; restart R = %s%s",
+	    (double)p->node_mtbf_ns / NS_PER_H, sc_fmt_duration(r, sizeof(r), p->restart_ns),
+	    restore ? " + the projected restore's E[max] at N [g]" : "");
 	assume(out, SC_MODEL_FIG_POLICY,
 	       "Young/Daly first order: tau = sqrt(2 delta M), M = node MTBF / N; failures "
 	       "independent and memoryless; a failure loses half a period plus R; figures "
@@ -127,7 +143,9 @@ void sc_model_basis_fill(const struct sc_model_used *u, struct sc_model_projecti
 {
 	if (u->ckpt) {
 		ckpt_basis(u, out);
-		policy_basis(out);
+		if (u->restore)
+			restore_basis(u, out);
+		policy_basis(out, u->restore);
 	}
 	if (u->ingest)
 		ingest_basis(u->m, out);

@@ -196,6 +196,10 @@ struct sc_model_sizing_in {
 	uint32_t nnode_classes;
 	uint64_t node_mtbf_ns; /* as for sc_model_policy */
 	uint64_t restart_ns;
+	/* The measured restores of the same ndrives drives (NULL: none):
+	 * at each D the restore's E[max] is projected as the checkpoint's and
+	 * added to restart_ns. */
+	const struct sc_model_drive *restore_drives;
 	double overhead_target;	      /* largest 1 - goodput allowed, in (0, 1) */
 	uint32_t max_drives_per_node; /* search bound, >= 1 */
 	uint32_t trials;

@@ -24,6 +24,7 @@ struct ctx {
 	struct sc_model model;
 	const struct sc_model_drive *drives; /* NULL: no checkpoint figures */
 	uint32_t ndrives;
+	const struct sc_model_drive *restore; /* NULL: no restore figures */
 	struct sc_model_drive stated; /* the stated drive, when used */
 	uint64_t stated_bytes, stated_ns;
 	const struct sc_model_measured *m;
@@ -109,6 +110,10 @@ static void choose_drives(struct ctx *x, struct sc_model_params *use)
 	if (m && m->has_ckpt && m->ndrives) {
 		x->drives = m->drives;
 		x->ndrives = m->ndrives;
+		x->restore = m->has_restore ? m->restore_drives : NULL;
+		for (uint32_t i = 0; x->restore && i < m->ndrives; i++)
+			if (!m->restore_drives[i].nckpts)
+				x->restore = NULL; /* a drive without restores: none */
 		if (!use->drives_per_node)
 			use->drives_per_node = m->drives_per_node ? m->drives_per_node : 1;
 		return;
@@ -149,10 +154,11 @@ static bool layout_fits(const struct sc_model_params *p, struct sc_model_row *ro
 static int row_policy(const struct ctx *x, const struct sc_model_bytes *b, struct sc_model_row *row)
 {
 	const struct sc_model_params *p = x->p;
+	uint64_t restart = p->restart_ns + (row->has_restore ? (uint64_t)ceil(row->restore.mean_ns) : 0);
 	struct sc_model_policy_in pol = {.ckpt_ns = (uint64_t)ceil(row->ckpt.mean_ns),
 					 .node_mtbf_ns = p->node_mtbf_ns,
 					 .nodes = row->nodes,
-					 .restart_ns = p->restart_ns};
+					 .restart_ns = restart};
 	struct sc_model_sizing_in si = {.drives = x->drives,
 					.ndrives = x->ndrives,
 					.nodes = row->nodes,
@@ -161,6 +167,7 @@ static int row_policy(const struct ctx *x, const struct sc_model_bytes *b, struc
 					.nnode_classes = b->nclasses,
 					.node_mtbf_ns = p->node_mtbf_ns,
 					.restart_ns = p->restart_ns,
+					.restore_drives = row->has_restore ? x->restore : NULL,
 					.overhead_target = p->overhead_target,
 					.max_drives_per_node = p->max_drives_per_node,
 					.trials = p->trials,
@@ -219,6 +226,11 @@ static int row_ckpt(const struct ctx *x, struct sc_model_row *row)
 	ret = sc_model_ckpt(&ck, &row->ckpt);
 	if (!ret)
 		ret = sc_model_ckpt_tail_exp(&ck, &row->ckpt_tail_exp_ns);
+	if (!ret && x->restore) {
+		ck.drives = x->restore; /* each drive reads back what it wrote */
+		ret = sc_model_ckpt(&ck, &row->restore);
+		row->has_restore = !ret;
+	}
 	if (!ret)
 		ret = row_policy(x, &b, row);
 out:
@@ -322,9 +334,12 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 	u = (struct sc_model_used){.m = m,
 				   .ckpt_measured = x.drives && x.drives != &x.stated,
 				   .ckpt = x.drives != NULL,
+				   .restore = x.restore != NULL,
 				   .ingest = x.ingest};
-	for (uint32_t i = 0; i < x.ndrives; i++)
+	for (uint32_t i = 0; i < x.ndrives; i++) {
 		u.nsamples += x.drives[i].nckpts;
+		u.nrestore_samples += x.restore ? x.restore[i].nckpts : 0;
+	}
 	sc_model_basis_fill(&u, out);
 	return 0;
 }

@@ -139,6 +139,7 @@ enum sc_model_figure {
 	SC_MODEL_FIG_ENDURANCE, /* drive writes per day, years of rating */
 	SC_MODEL_FIG_INGEST,	/* step I/O wait, P(stall), AU at N */
 	SC_MODEL_FIG_READ_BW,	/* per-node read bandwidth for AU >= 90% */
+	SC_MODEL_FIG_RESTORE,	/* restore time after a failure, E[max], p90 */
 	SC_MODEL_FIG_COUNT
 };
 
@@ -166,7 +167,12 @@ struct sc_model_row {
 	double ckpt_tail_exp_ns;  /* E[max] under an exponential tail fitted
 				   * to the slowest tenth of the samples
 				   * (the alternative tail assumption) */
-	struct sc_model_policy policy;
+	/* The restore of one checkpoint by the whole cluster, as the
+	 * checkpoint time but from the measured restores (FIG_RESTORE). */
+	bool has_restore;
+	struct sc_model_ckpt restore;
+	struct sc_model_policy policy; /* restart R = params' restart + the
+					* restore's E[max] when measured */
 	struct sc_model_sizing sizing; /* sizing.drives_per_node 0 = none up
 					* to max_drives_per_node */
 	struct sc_model_endurance endurance;

@@ -42,7 +42,9 @@ struct sc_model_used {
 	bool ckpt_measured;		   /* drives from m (else stated) */
 	bool ckpt;			   /* checkpoint figures given */
 	bool ingest;			   /* ingest figures given */
+	bool restore;			   /* restore figures given */
 	uint64_t nsamples;		   /* the drives' samples */
+	uint64_t nrestore_samples;	   /* their restores' */
 };
 
 /* Fills out->basis from the parameters as used (out->params) and u. */

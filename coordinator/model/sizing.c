@@ -45,6 +45,15 @@ static int size_at(const struct sc_model_sizing_in *in, uint32_t d, struct sc_mo
 	ret = sc_model_ckpt(&ck, &out->ckpt);
 	if (ret)
 		return ret;
+	if (in->restore_drives) { /* each node reads back what it wrote */
+		struct sc_model_ckpt rs;
+
+		ck.drives = in->restore_drives;
+		ret = sc_model_ckpt(&ck, &rs);
+		if (ret)
+			return ret;
+		pol.restart_ns += (uint64_t)ceil(rs.mean_ns);
+	}
 	/* A checkpoint under 1 ns still takes time: round up. */
 	pol.ckpt_ns = (uint64_t)ceil(out->ckpt.mean_ns);
 	if (!pol.ckpt_ns)

@@ -25,9 +25,11 @@
 /* The names of the figures, for the Basis block and the JSON "basis". */
 static const char *const fig_title[SC_MODEL_FIG_COUNT] = {
 	"checkpoint time", "checkpoint policy", "sizing", "endurance", "ingest", "read bandwidth",
+	"restore time",
 };
 static const char *const fig_key[SC_MODEL_FIG_COUNT] = {
 	"checkpoint_time", "policy", "sizing", "endurance", "ingest", "read_bandwidth",
+	"restore_time",
 };
 
 /* ------------------------------------------------------------- cells */
@@ -106,7 +108,7 @@ static bool row_has(const struct sc_model_projection *p, const struct sc_model_r
 
 /* Columns of the checkpoint table. */
 enum ckpt_col {
-	CK_NODES, CK_DP, CK_D, CK_BYTES, CK_MEAN, CK_P90, CK_TAIL, CK_TAU, CK_WRITE, CK_LOST, CK_GOODPUT,
+	CK_NODES, CK_DP, CK_D, CK_BYTES, CK_MEAN, CK_P90, CK_TAIL, CK_RESTORE, CK_TAU, CK_WRITE, CK_LOST, CK_GOODPUT,
 	CK_SIZING, CK_DWPD, CK_YEARS, CK_NCOLS
 };
 
@@ -137,6 +139,8 @@ static void ckpt_header(struct table *t, const struct sc_model_projection *p)
 	add_col(t, "ckpt p90", SC_MODEL_FIG_CKPT);
 	/* the alternative tail, only when some size needs it */
 	add_col(t, any_beyond(p) ? "exp-tail mean" : "", SC_MODEL_FIG_CKPT);
+	add_col(t, p->basis[SC_MODEL_FIG_RESTORE].present ? "restore mean" : "",
+		SC_MODEL_FIG_RESTORE);
 	add_col(t, "tau", SC_MODEL_FIG_POLICY);
 	add_col(t, "writing", SC_MODEL_FIG_POLICY);
 	add_col(t, "lost", SC_MODEL_FIG_POLICY);
@@ -166,6 +170,8 @@ static void ckpt_row(char (*c)[CELL_MAX], const struct sc_model_projection *p,
 		if (beyond(p, r))
 			cell_dur(c[CK_TAIL], r->ckpt_tail_exp_ns);
 	}
+	if (row_has(p, r, SC_MODEL_FIG_RESTORE) && r->has_restore)
+		cell_dur(c[CK_RESTORE], r->restore.mean_ns);
 	if (row_has(p, r, SC_MODEL_FIG_POLICY)) {
 		cell_dur(c[CK_TAU], r->policy.tau_ns);
 		cell_pct(c[CK_WRITE], r->policy.write_share);
@@ -371,19 +377,20 @@ static struct json_object *basis_json(struct jb *b, const struct sc_model_projec
 	return o;
 }
 
-static struct json_object *ckpt_json(struct jb *b, const struct sc_model_row *r)
+/* A checkpoint (or restore) time; the exponential-tail mean when > 0. */
+static struct json_object *ckpt_json(struct jb *b, const struct sc_model_ckpt *c, double tail_ns)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 
-	sc_json_put_dbl(b, o, "mean_ns", r->ckpt.mean_ns);
-	sc_json_put_dbl(b, o, "p90_ns", r->ckpt.p90_ns);
-	sc_json_put_dbl(b, o, "max_sample_ns", r->ckpt.max_sample_ns);
-	if (isfinite(r->ckpt_tail_exp_ns) && r->ckpt_tail_exp_ns > 0)
-		sc_json_put_dbl(b, o, "tail_exp_mean_ns", r->ckpt_tail_exp_ns);
-	sc_json_put_u64(b, o, "samples", r->ckpt.nsamples);
-	sc_json_put_u64(b, o, "drives", r->ckpt.ndrives_total);
-	sc_json_put_bool(b, o, "beyond_samples", r->ckpt.beyond_samples);
-	sc_json_put_u64(b, o, "trials", r->ckpt.trials);
+	sc_json_put_dbl(b, o, "mean_ns", c->mean_ns);
+	sc_json_put_dbl(b, o, "p90_ns", c->p90_ns);
+	sc_json_put_dbl(b, o, "max_sample_ns", c->max_sample_ns);
+	if (isfinite(tail_ns) && tail_ns > 0)
+		sc_json_put_dbl(b, o, "tail_exp_mean_ns", tail_ns);
+	sc_json_put_u64(b, o, "samples", c->nsamples);
+	sc_json_put_u64(b, o, "drives", c->ndrives_total);
+	sc_json_put_bool(b, o, "beyond_samples", c->beyond_samples);
+	sc_json_put_u64(b, o, "trials", c->trials);
 	return o;
 }
 
@@ -431,7 +438,9 @@ static void row_ckpt_json(struct jb *b, struct json_object *o, const struct sc_m
 	sc_json_put_u64(b, o, "node_bytes_max", r->node_bytes_max);
 	sc_json_put_u64(b, o, "drive_bytes_max", r->drive_bytes_max);
 	if (row_has(p, r, SC_MODEL_FIG_CKPT))
-		sc_json_put(b, o, "checkpoint", ckpt_json(b, r));
+		sc_json_put(b, o, "checkpoint", ckpt_json(b, &r->ckpt, r->ckpt_tail_exp_ns));
+	if (row_has(p, r, SC_MODEL_FIG_RESTORE) && r->has_restore)
+		sc_json_put(b, o, "restore", ckpt_json(b, &r->restore, 0));
 	if (row_has(p, r, SC_MODEL_FIG_POLICY))
 		sc_json_put(b, o, "policy", policy_json(b, &r->policy));
 	if (row_has(p, r, SC_MODEL_FIG_SIZING)) {

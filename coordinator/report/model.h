@@ -21,7 +21,7 @@ struct json_object;
  * what the measured samples support (with the exponential-tail
  * alternative; stated figures get one note that they have no spread), and
  * the Basis block: per figure present, its inputs and its assumptions,
- * marked [a] .. [f] as the columns are. */
+ * marked [a] .. [g] as the columns are. */
 void sc_report_model_table(FILE *f, const struct sc_model_projection *p);
 
 /* The object "model" holds (report_priv.h's builder: b->nomem set when

@@ -242,6 +242,63 @@ static void test_constant_and_classes(void)
 	free(out);
 }
 
+/* Measured restores: 4 drives reading 1 GB in 0.5 s (2 B/ns) give the
+ * restore time at N, which is the restart R of the policy: lost share =
+ * (tau + delta) / 2M + R / M, worked here from the projection's own delta
+ * and tau.  A drive without restores: no restore figures. */
+static void test_restore(void)
+{
+	static const uint32_t sizes[] = {64, 512};
+	struct sc_model_params p;
+	struct sc_model_projection *out = xcalloc(1, sizeof(*out));
+	struct sc_model_drive rd[4];
+	uint64_t rbytes[4], rdur[4];
+	struct fake f;
+	char err[256];
+
+	fake_ckpt(&f, 4, 1, 0, "llama3.1-405b", 4, 2, 1);
+	for (int i = 0; i < 4; i++) {
+		rbytes[i] = GB;
+		rdur[i] = NS_PER_S / 2;
+		rd[i] = (struct sc_model_drive){.nckpts = 1, .bytes = &rbytes[i], .dur_ns = &rdur[i]};
+	}
+	f.m.has_restore = true;
+	f.m.restore_drives = rd;
+	params_defaults(&p);
+	set_sizes(&p, 2, sizes);
+	p.drives_per_node = 1;
+	p.restart_ns = 60 * NS_PER_S;
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == 0, "project: %s", err);
+	CHECK(out->basis[SC_MODEL_FIG_RESTORE].present &&
+		  strstr(out->basis[SC_MODEL_FIG_RESTORE].inputs, "4 samples: 4 drive(s)") &&
+		  strstr(out->basis[SC_MODEL_FIG_POLICY].inputs, "restore"),
+	      "restore basis: %s / policy: %s", out->basis[SC_MODEL_FIG_RESTORE].inputs,
+	      out->basis[SC_MODEL_FIG_POLICY].inputs);
+	for (uint32_t i = 0; i < out->nrows; i++) {
+		const struct sc_model_row *r = &out->rows[i];
+		double want = (double)r->drive_bytes_max / 2; /* 2 B/ns */
+		double m = (double)p.node_mtbf_ns / sizes[i], delta = ceil(r->ckpt.mean_ns);
+		double restart = 60e9 + ceil(r->restore.mean_ns);
+		double lost = (r->policy.tau_ns + delta) / (2 * m) + restart / m;
+
+		CHECK(r->has_restore && rel_close(r->restore.mean_ns, want, 1e-12),
+		      "N=%u restore %.17g want %.17g", sizes[i], r->restore.mean_ns, want);
+		CHECK(rel_close(r->policy.lost_share, lost, 1e-9),
+		      "N=%u lost share %.17g, by hand %.17g", sizes[i], r->policy.lost_share, lost);
+	}
+	fake_free(&f);
+	/* a drive without restores: no restore figures, R as given */
+	fake_ckpt(&f, 4, 1, 0, "llama3.1-405b", 4, 2, 1);
+	rd[3].nckpts = 0;
+	f.m.has_restore = true;
+	f.m.restore_drives = rd;
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == 0, "project: %s", err);
+	CHECK(!out->basis[SC_MODEL_FIG_RESTORE].present && !out->rows[0].has_restore,
+	      "restores of some drives only: none used");
+	fake_free(&f);
+	free(out);
+}
+
 /* Sizes the layout does not fit: why_not, ingest still given; none fits: -EINVAL. */
 static void test_layout_fit(void)
 {
@@ -570,6 +627,7 @@ int main(void)
 {
 	test_node_classes();
 	test_constant_and_classes();
+	test_restore();
 	test_layout_fit();
 	test_ingest();
 	test_parameters_only();
