@@ -69,12 +69,18 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 static void restore_basis(const struct sc_model_used *u, struct sc_model_projection *out)
 {
 	const struct sc_model_measured *m = u->m;
+	char rate[FIG_MAX];
 
-	put(out, SC_MODEL_FIG_RESTORE,
-	    "%llu samples: %u drive(s) x up to %u restores of group %s, run %s; a sample is "
-	    "a drive's bytes read / its slowest rank's time from the common start",
-	    (unsigned long long)u->nrestore_samples, m->ndrives, m->nckpts, m->ckpt_group,
-	    m->run_id);
+	if (u->ckpt_measured)
+		put(out, SC_MODEL_FIG_RESTORE,
+		    "%llu samples: %u drive(s) x up to %u restores of group %s, run %s; a sample "
+		    "is a drive's bytes read / its slowest rank's time from the common start",
+		    (unsigned long long)u->nrestore_samples, m->ndrives, m->nckpts, m->ckpt_group,
+		    m->run_id);
+	else
+		put(out, SC_MODEL_FIG_RESTORE,
+		    "stated drive read rate %s (one constant sample, no measured spread)",
+		    sc_fmt_rate(rate, sizeof(rate), out->params.drive_read_bytes_per_s));
 	assume(out, SC_MODEL_FIG_RESTORE,
 	       "as the checkpoint time [a], from the restores: after a failure every node "
 	       "reads back its own share of the last checkpoint, the slowest drive ends it; "

@@ -27,6 +27,8 @@ struct ctx {
 	const struct sc_model_drive *restore; /* NULL: no restore figures */
 	struct sc_model_drive stated; /* the stated drive, when used */
 	uint64_t stated_bytes, stated_ns;
+	struct sc_model_drive stated_read; /* its stated reads, when given */
+	uint64_t stated_read_ns;
 	const struct sc_model_measured *m;
 	bool ingest;
 };
@@ -101,8 +103,19 @@ static int resolve_layout(struct ctx *x, struct sc_model_params *use, char *err,
 	return 0;
 }
 
+/* One constant drive: STATED_BYTES at rate bytes/s, into *d (*ns its time). */
+static void stated_drive(struct sc_model_drive *d, const uint64_t *bytes, uint64_t *ns,
+			 double rate)
+{
+	*ns = (uint64_t)llround((double)STATED_BYTES * NS_PER_S / rate);
+	if (!*ns)
+		*ns = 1;
+	*d = (struct sc_model_drive){.nckpts = 1, .bytes = bytes, .dur_ns = ns};
+}
+
 /* The drives the checkpoint figures rest on: measured, else the stated
- * write rate as one constant drive, else none. */
+ * write rate as one constant drive (and the stated read rate as its
+ * restores), else none. */
 static void choose_drives(struct ctx *x, struct sc_model_params *use)
 {
 	const struct sc_model_measured *m = x->m;
@@ -122,14 +135,15 @@ static void choose_drives(struct ctx *x, struct sc_model_params *use)
 		use->drives_per_node = 1;
 	if (use->drive_write_bytes_per_s > 0) {
 		x->stated_bytes = STATED_BYTES;
-		x->stated_ns = (uint64_t)llround((double)STATED_BYTES * NS_PER_S /
-						 use->drive_write_bytes_per_s);
-		if (!x->stated_ns)
-			x->stated_ns = 1;
-		x->stated = (struct sc_model_drive){
-		    .nckpts = 1, .bytes = &x->stated_bytes, .dur_ns = &x->stated_ns};
+		stated_drive(&x->stated, &x->stated_bytes, &x->stated_ns,
+			     use->drive_write_bytes_per_s);
 		x->drives = &x->stated;
 		x->ndrives = 1;
+		if (use->drive_read_bytes_per_s > 0) {
+			stated_drive(&x->stated_read, &x->stated_bytes, &x->stated_read_ns,
+				     use->drive_read_bytes_per_s);
+			x->restore = &x->stated_read;
+		}
 	}
 }
 

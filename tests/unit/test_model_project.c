@@ -485,6 +485,21 @@ static void test_parameters_only(void)
 	       "goodput %.4f, drives for 5%% %u\n",
 	       out->rows[2].ckpt.mean_ns / 1e9, out->rows[2].policy.tau_ns / 1e9,
 	       out->rows[2].policy.goodput, out->rows[2].sizing.drives_per_node);
+	CHECK(!out->basis[SC_MODEL_FIG_RESTORE].present && !out->rows[0].has_restore,
+	      "no stated read rate: no restore");
+	/* a stated read rate: the restore reads the same bytes at 10 GB/s */
+	p.drive_read_bytes_per_s = 10e9;
+	CHECK(sc_model_project(NULL, &p, out, err, sizeof(err)) == 0, "project: %s", err);
+	for (uint32_t i = 0; i < out->nrows; i++) {
+		const struct sc_model_row *r = &out->rows[i];
+		double want = (double)r->drive_bytes_max / 10e9 * 1e9;
+
+		CHECK(r->has_restore && rel_close(r->restore.mean_ns, want, 1e-9),
+		      "N=%u: restore %.6g ns, want %.6g", r->nodes, r->restore.mean_ns, want);
+	}
+	CHECK(out->basis[SC_MODEL_FIG_RESTORE].present &&
+		  strstr(out->basis[SC_MODEL_FIG_RESTORE].inputs, "stated drive read rate"),
+	      "restore basis: %s", out->basis[SC_MODEL_FIG_RESTORE].inputs);
 	free(out);
 }
 
