@@ -98,8 +98,9 @@ struct sc_inject {
  * distribution (config emulate: latency_from) that replaces latency and
  * spread for reads / writes (fsyncs draw from write_cdf): a draw u in
  * (0, 1) gives the latency where the cumulative count reaches u x the
- * last point's count, linear between points.  Points rise in both latency
- * and count, the first at count 0; the plan owns the arrays. */
+ * last point's count, linear between points.  Latency rises from point to
+ * point, count never falls (it stays over a gap), the first at count 0;
+ * the plan owns the arrays. */
 #define SC_EMULATE_SPREAD_MAX	0.9    /* largest speed_spread */
 #define SC_EMULATE_SLOWDOWN_MAX 1000.0 /* largest fill_slowdown */
 #define SC_EMULATE_CDF_MAX	256u   /* most points of one latency CDF */

@@ -84,8 +84,9 @@ uint64_t sc_emulate_bandwidth(const struct sc_emulate *m, double speed, uint64_t
 double sc_emulate_cdf_ns(const struct sc_emulate_point *p, uint32_t n, double u);
 
 /* 0 when p (n points) is a distribution sc_emulate_cdf_ns can draw from
- * (none, or 2..SC_EMULATE_CDF_MAX points, the first at count 0, latency
- * and count both rising), else -EINVAL. */
+ * (none, or 2..SC_EMULATE_CDF_MAX points, the first at count 0, the last
+ * above it, latency rising and count never falling: a gap between buckets
+ * keeps its count), else -EINVAL. */
 int sc_emulate_cdf_check(const struct sc_emulate_point *p, uint32_t n);
 
 /* The service time of the next I/O of op (enum sc_op) on st, in ns: a draw
