@@ -4,6 +4,7 @@
 #include "latency_cdf.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 /* The body's grid: a kept edge per 1/BODY_STEPS of the I/Os below
  * BODY_END; then TAIL_STEPS per decade of 1 - share. */
@@ -35,9 +36,12 @@ static uint64_t bucket_span(const struct sc_hist *h, uint32_t b, uint64_t *lo)
 	return high >= *lo ? high + 1 : *lo + 1;
 }
 
-/* The points of h (max >= 2 x its non-empty buckets): a bucket's low
- * edge (after a gap, or the first) and its high edge each. */
-static uint32_t every_edge(const struct sc_hist *h, struct sc_emulate_point *out)
+/* The points of h.  Not thin (max >= 2 x its non-empty buckets): each
+ * bucket's high edge, and its low edge when it is the first or follows a
+ * gap.  Thin: the first low edge, then the high edge of each bucket that
+ * enters a new cell of the grid (the last always does). */
+static uint32_t edges(const struct sc_hist *h, struct sc_emulate_point *out, uint32_t max,
+		      bool thin)
 {
 	uint64_t cum = 0, lo, hi;
 	uint32_t n = 0;
@@ -46,29 +50,10 @@ static uint32_t every_edge(const struct sc_hist *h, struct sc_emulate_point *out
 		if (!h->buckets[b])
 			continue;
 		hi = bucket_span(h, b, &lo);
-		if (!n || lo > out[n - 1].latency_ns)
+		if (!n || (!thin && lo > out[n - 1].latency_ns))
 			out[n++] = (struct sc_emulate_point){lo, cum};
 		cum += h->buckets[b];
-		out[n++] = (struct sc_emulate_point){hi, cum};
-	}
-	return n;
-}
-
-/* The points of h where the grid's cell changes: the first low edge, then
- * the high edge of each bucket that enters a new cell, and the last. */
-static uint32_t grid_edges(const struct sc_hist *h, struct sc_emulate_point *out, uint32_t max)
-{
-	uint64_t cum = 0, lo, hi;
-	uint32_t n = 0;
-
-	for (uint32_t b = 0; b < SC_HIST_NBUCKETS; b++) {
-		if (!h->buckets[b])
-			continue;
-		hi = bucket_span(h, b, &lo);
-		if (!n)
-			out[n++] = (struct sc_emulate_point){lo, 0};
-		cum += h->buckets[b];
-		if (level(cum, h->count) == level(out[n - 1].count, h->count))
+		if (thin && level(cum, h->count) == level(out[n - 1].count, h->count))
 			continue;
 		/* never past max: the last point moves on instead */
 		out[n < max ? n++ : n - 1] = (struct sc_emulate_point){hi, cum};
@@ -85,5 +70,5 @@ uint32_t sc_lat_cdf(const struct sc_hist *h, struct sc_emulate_point *out, uint3
 	for (uint32_t b = 0; b < SC_HIST_NBUCKETS; b++)
 		nb += h->buckets[b] != 0;
 	/* every edge, and a low edge per gap: at most two points a bucket */
-	return 2 * nb <= max ? every_edge(h, out) : grid_edges(h, out, max);
+	return edges(h, out, max, 2 * nb > max);
 }

@@ -422,7 +422,7 @@ static int check_emulate_pairs(struct cfg_check *c, const struct cfg_node *n,
 	    !given[EK_LATENCY_FROM])
 		return sc_cfg_fail_node(c->d, n,
 					"speed_spread scales the drive's bandwidth and latency: "
-					"give bandwidth, latency or latency_from too");
+					"give bandwidth or latency too (or latency_from)");
 	return check_latency_from(c, given);
 }
 
