@@ -54,32 +54,20 @@ static const struct sc_phase *plan_phase(const struct sc_run_record *rec, uint32
 	return p < rec->plan.nphases ? &rec->plan.phases[p] : NULL;
 }
 
-/* Whether record phase k is the source: named name (or, when no phase
- * has that name, of group name), or when name is NULL the first with
- * every needed direction (first: the index of that one). */
-static bool is_source(const struct sc_run_record *rec, uint32_t k, const char *name,
-		      bool by_group, uint32_t first)
+/* Whether record phase k is named name (by_group: of group name). */
+static bool is_named(const struct sc_run_record *rec, uint32_t k, const char *name, bool by_group)
 {
 	const struct sc_phase *ph = plan_phase(rec, k);
 
-	if (!ph)
-		return false;
-	if (!name)
-		return k == first;
-	return strcmp(by_group ? ph->group : ph->name, name) == 0;
+	return ph && strcmp(by_group ? ph->group : ph->name, name) == 0;
 }
 
-/* The first record phase with every needed direction; nphases: none. */
-static uint32_t first_with(const struct sc_run_record *rec, const bool need[SC_DIR_COUNT])
+/* The first record phase with I/Os of direction d; nphases: none. */
+static uint32_t first_with(const struct sc_run_record *rec, int d)
 {
-	for (uint32_t k = 0; k < rec->nphases; k++) {
-		bool ok = plan_phase(rec, k) != NULL;
-
-		for (int d = 0; d < SC_DIR_COUNT; d++)
-			ok = ok && (!need[d] || ios_of(&rec->phases[k], d));
-		if (ok)
+	for (uint32_t k = 0; k < rec->nphases; k++)
+		if (plan_phase(rec, k) && ios_of(&rec->phases[k], d))
 			return k;
-	}
 	return rec->nphases;
 }
 
@@ -103,17 +91,17 @@ static const char *phase_names(const struct sc_run_record *rec, char *buf, size_
 	return buf[0] ? buf : "none";
 }
 
-/* Sums the histograms of the source phases of rec into h; how many phases
- * were summed. */
-static uint32_t merge_source(const struct sc_run_record *rec, const char *name,
-			     const bool need[SC_DIR_COUNT], struct sc_hist *h[SC_DIR_COUNT])
+/* Sums the histograms of the phases of rec named name (none: those of
+ * group name) into h; how many phases were summed. */
+static uint32_t merge_named(const struct sc_run_record *rec, const char *name,
+			    struct sc_hist *h[SC_DIR_COUNT])
 {
-	uint32_t first = first_with(rec, need), n = 0;
+	uint32_t n = 0;
 	bool by_group = false;
 
 	for (int pass = 0; pass < 2 && !n; pass++, by_group = true) {
 		for (uint32_t k = 0; k < rec->nphases; k++) {
-			if (!is_source(rec, k, name, by_group, first))
+			if (!is_named(rec, k, name, by_group))
 				continue;
 			for (int d = 0; d < SC_DIR_COUNT; d++)
 				if (rec->phases[k].lat[d])
@@ -122,6 +110,24 @@ static uint32_t merge_source(const struct sc_run_record *rec, const char *name,
 		}
 	}
 	return n;
+}
+
+/* Sums into h[d], for each needed direction d, the histogram of the first
+ * phase of rec with I/Os of d; the first needed direction no phase has,
+ * or -1. */
+static int merge_first(const struct sc_run_record *rec, const bool need[SC_DIR_COUNT],
+		       struct sc_hist *h[SC_DIR_COUNT])
+{
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		uint32_t k = need[d] ? first_with(rec, d) : 0;
+
+		if (!need[d])
+			continue;
+		if (k == rec->nphases)
+			return d;
+		sc_hist_add(h[d], rec->phases[k].lat[d]);
+	}
+	return -1;
 }
 
 /* h[d] as em's distribution of direction d (heap).  0 or -ENOMEM. */
@@ -148,34 +154,32 @@ static int source_cdfs(const struct cfg_check *c, const struct cfg_phase *pv,
 		       struct sc_emulate *em)
 {
 	const struct cfg_node *at = pv->emulate_phase ? pv->emulate_phase : pv->emulate_from;
-	const char *name = pv->emulate_phase ? pv->emulate_phase->str : NULL, *file = pv->emulate_from->str;
+	const char *name = pv->emulate_phase ? pv->emulate_phase->str : NULL;
+	const char *file = pv->emulate_from->str;
 	char names[NAMES_MAX];
 	bool need[SC_DIR_COUNT];
-	int err = 0;
+	int err = 0, missing;
 
 	needed_dirs(pv, need);
-	if (!merge_source(rec, name, need, h)) {
-		if (name)
-			return sc_cfg_fail_node(c->d, at,
-						"%s has no phase \"%s\" (its phases: %s; a checkpoint "
-						"or sweep group's name takes all its cells)",
-						file, name, phase_names(rec, names, sizeof(names)));
+	if (!name && (missing = merge_first(rec, need, h)) >= 0)
 		return sc_cfg_fail_node(c->d, at,
-					"%s has no phase with %s%s%s to take latencies from (its "
-					"phases: %s)",
-					file, need[SC_DIR_READ] ? "reads" : "",
-					need[SC_DIR_READ] && need[SC_DIR_WRITE] ? " and " : "",
-					need[SC_DIR_WRITE] ? "writes" : "",
+					"%s has no phase with %s to take their latencies from "
+					"(its phases: %s)",
+					file, dir_words[missing],
 					phase_names(rec, names, sizeof(names)));
-	}
+	if (name && !merge_named(rec, name, h))
+		return sc_cfg_fail_node(c->d, at,
+					"%s has no phase \"%s\" (its phases: %s; a checkpoint or "
+					"sweep group's name takes all its cells)",
+					file, name, phase_names(rec, names, sizeof(names)));
 	for (int d = 0; d < SC_DIR_COUNT && !err; d++) {
 		if (!need[d])
 			continue;
 		if (!h[d]->count)
 			return sc_cfg_fail_node(c->d, at,
-						"phase \"%s\" of %s has no %s, and this phase does %s "
+						"phase \"%s\" of %s has no %s, which this phase does "
 						"(name a phase with %s in latency_phase)",
-						name, file, dir_words[d], dir_words[d], dir_words[d]);
+						name ? name : "?", file, dir_words[d], dir_words[d]);
 		err = keep_cdf(h[d], d, em);
 	}
 	return err;

@@ -97,8 +97,9 @@
  *                latency_from: PATH of a run's results.pb (not with
  *                latency or spread): service times drawn from the merged
  *                latency histograms of its phase latency_phase: NAME (a
- *                phase or a group's cells; default: the first phase with
- *                this phase's directions), read at plan time on rank 0
+ *                phase or a group's cells; default: reads from the first
+ *                phase that read, writes from the first that wrote), read
+ *                at plan time on rank 0
  *                (emulate_from.c).
  *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep

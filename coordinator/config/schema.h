@@ -169,8 +169,10 @@ int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct 
 int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
 
 /* pv's emulate latency_from (pv->emulate_from set): the results file read
- * on this process, its phase latency_phase picked (or the first with the
- * I/O pv does), the merged read and write histograms pv needs as em's
+ * on this process, its phase latency_phase picked (a phase name, else a
+ * group's: all its cells; without it, for each direction pv does, the
+ * first phase with I/Os of it), the merged read and write histograms pv
+ * needs as em's
  * read_cdf / write_cdf (heap: the caller frees them).  Every problem is an
  * -EINVAL at latency_from or latency_phase in the file. */
 int sc_cfg_emulate_from(const struct cfg_check *c, const struct cfg_phase *pv,

@@ -2,8 +2,9 @@
 # emulate latency_from: a real run on a temp dir (a write sweep, then random
 # reads), then emulated phases that replay its latencies.  The reads' p50
 # and p99 come back near the source's; the group name merges the sweep's
-# cells; a phase name the file lacks, or one without the needed direction,
-# exits 2 with the file's phases named.
+# cells; without latency_phase reads and writes come from the first phase
+# that did each; a phase name the file lacks, or one without the needed
+# direction, exits 2 with the file's phases named.
 #
 # Why these bounds: the emulated engine completes an I/O no earlier than its
 # draw, so the replay's percentiles cannot fall below the source's (0.9x
@@ -54,6 +55,7 @@ YAML
 	emulated floor randread "{latency: 1us}"
 	emulated erd randread "{latency_from: $T/src/results.pb}"
 	emulated ewr randwrite "{latency_from: $T/src/results.pb, latency_phase: sw}"
+	emulated both "[randread, randwrite]" "{latency_from: $T/src/results.pb}"
 } >"$T/emu.yaml"
 sc_mpirun 1 "$T/emu.yaml" --output "$T/emu" || { cat "$T/out.log"; fail "emulated run exited"; }
 cat "$T/out.log"
@@ -85,6 +87,13 @@ wcdf = plan["ewr"]["emulate"]["write_cdf"]
 need(wcdf["count"][-1] == cells, f'group sw: write CDF of {wcdf["count"][-1]} I/Os, its cells wrote {cells}')
 need(len(wcdf["latency_ns"]) <= 256, "at most 256 points")
 need(emu["ewr"]["cluster"]["ios_written"] == 2048, "the replayed writes all done")
+# no latency_phase: reads from the first phase that read, writes from the
+# first that wrote
+for cell in ("both[rw=randread]", "both[rw=randwrite]"):
+    e = plan[cell]["emulate"]
+    need(e["read_cdf"]["count"][-1] == src["rd"]["cluster"]["ios_read"], f"{cell}: reads of rd")
+    need(e["write_cdf"]["count"][-1] == src["sw[bs=64KiB]"]["cluster"]["ios_written"],
+         f"{cell}: writes of sw[bs=64KiB]")
 print("ok: replayed reads within bounds; group CDF merges", cells, "writes")
 PY
 
@@ -105,7 +114,7 @@ bad() { # EMULATE RW WANT
 bad "{latency_from: $T/src/results.pb, latency_phase: nosuch}" randread \
 	"has no phase \"nosuch\" (its phases: sw[bs=64KiB], sw[bs=128KiB], rd;"
 bad "{latency_from: $T/src/results.pb, latency_phase: rd}" randwrite \
-	"phase \"rd\" of $T/src/results.pb has no writes"
+	"phase \"rd\" of $T/src/results.pb has no writes, which this phase does"
 bad "{latency_from: $T/src/results.pb, latency_phase: sw}" randrw "has no reads"
 bad "{latency_from: $T/src}" randread "not a regular file"
 echo PASS
