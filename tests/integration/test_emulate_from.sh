@@ -117,4 +117,6 @@ bad "{latency_from: $T/src/results.pb, latency_phase: rd}" randwrite \
 	"phase \"rd\" of $T/src/results.pb has no writes, which this phase does"
 bad "{latency_from: $T/src/results.pb, latency_phase: sw}" randrw "has no reads"
 bad "{latency_from: $T/src}" randread "not a regular file"
+head -c "$(($(stat -c %s "$T/src/results.pb") / 2))" "$T/src/results.pb" >"$T/cut.pb"
+bad "{latency_from: $T/cut.pb}" randread "truncated or damaged"
 echo PASS
