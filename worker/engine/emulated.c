@@ -6,8 +6,9 @@
  * for the instance's link (one transfer at a time at the bandwidth cap,
  * scaled by the drive's speed this phase cell and, for writes, by how full
  * the drive is), then the service latency plus an exponential spread (or
- * a draw from the measured distribution), and now and then a stall.  Reap hands back the I/Os whose time has come,
- * sleeping until the next one otherwise.
+ * a draw from the measured distribution), and now and then a stall.  Reap
+ * hands back the I/Os whose time has come, sleeping until the next one
+ * otherwise.
  */
 #include "engine.h"
 

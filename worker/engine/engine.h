@@ -169,9 +169,10 @@ extern const struct sc_engine_ops sc_engine_psync;
 extern const struct sc_engine_ops sc_engine_null;
 /* Touches no data (SC_ENGINE_F_NO_FILES) and completes each I/O when
  * conf->emulate's drive model says: its transfer, one at a time per
- * instance at sc_emulate_bandwidth bytes/s (0: no cap), then latency_ns /
- * speed plus an exponential draw of mean spread_ns / speed, plus stall_ns
- * with stall_probability.  An fsync completes no earlier than every I/O
+ * instance at sc_emulate_bandwidth bytes/s (0: no cap), then
+ * sc_emulate_service_ns (latency_ns / speed plus an exponential draw of
+ * mean spread_ns / speed, or a draw from the measured distribution / speed;
+ * plus stall_ns with stall_probability).  An fsync completes no earlier than every I/O
  * submitted before it.  reap sleeps until the next completion (never
  * spins).  create refuses a model sc_emulate_check refuses (-EINVAL). */
 extern const struct sc_engine_ops sc_engine_emulated;
