@@ -176,10 +176,11 @@ static int source_cdfs(const struct cfg_check *c, const struct cfg_phase *pv,
 		if (!need[d])
 			continue;
 		if (!h[d]->count)
-			return sc_cfg_fail_node(c->d, at,
-						"phase \"%s\" of %s has no %s, which this phase does "
-						"(name a phase with %s in latency_phase)",
-						name ? name : "?", file, dir_words[d], dir_words[d]);
+			return sc_cfg_fail_node(
+			    c->d, at,
+			    "phase \"%s\" of %s has no %s, which this phase does "
+			    "(name a phase with %s in latency_phase)",
+			    name ? name : "?", file, dir_words[d], dir_words[d]);
 		err = keep_cdf(h[d], d, em);
 	}
 	return err;

@@ -388,10 +388,10 @@ static int check_latency_from(struct cfg_check *c, const struct cfg_pair *const 
 				   "latency and spread (leave %s out, or latency_from)",
 				   both->key, both->key);
 	if (given[EK_LATENCY_PHASE] && !given[EK_LATENCY_FROM])
-		return sc_cfg_fail(c->d, &given[EK_LATENCY_PHASE]->kloc,
-				   given[EK_LATENCY_PHASE]->val->path,
-				   "latency_phase names a phase of latency_from's results file: give "
-				   "latency_from: RUN/results.pb too");
+		return sc_cfg_fail(
+		    c->d, &given[EK_LATENCY_PHASE]->kloc, given[EK_LATENCY_PHASE]->val->path,
+		    "latency_phase names a phase of latency_from's results file: give "
+		    "latency_from: RUN/results.pb too");
 	return 0;
 }
 

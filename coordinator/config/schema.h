@@ -96,7 +96,7 @@ struct cfg_phase {
 	/* safety */
 	uint64_t verify, verify_only, on_error, timeout;
 	struct sc_inject inject;
-	struct sc_emulate emulate;  /* its latency CDFs: at build (emulate_from.c) */
+	struct sc_emulate emulate;	      /* its latency CDFs: at build (emulate_from.c) */
 	const struct cfg_node *emulate_from;  /* emulate's latency_from, or NULL */
 	const struct cfg_node *emulate_phase; /* emulate's latency_phase, or NULL */
 	uint32_t ncells;

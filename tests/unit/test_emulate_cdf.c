@@ -23,19 +23,19 @@
 #include "check.h"
 #include "histogram.h"
 
-#define NS_PER_US     UINT64_C(1000)
-#define NSOURCE	      200000u
-#define NDRAWS	      100000u
-#define NSEQ	      1000u
-#define SEED_A	      11u
-#define SEED_B	      12u
-#define LCG_MUL	      UINT64_C(6364136223846793005)
-#define LCG_ADD	      UINT64_C(1442695040888963407)
-#define LCG_SHIFT     33
-#define BUCKETS_NEAR  2u     /* draws' percentile within this many buckets */
-#define GAP_LOW_NS    (10u * NS_PER_US)
-#define GAP_HIGH_NS   (1000u * NS_PER_US)
-#define SPEED_SPREAD  0.5
+#define NS_PER_US    UINT64_C(1000)
+#define NSOURCE	     200000u
+#define NDRAWS	     100000u
+#define NSEQ	     1000u
+#define SEED_A	     11u
+#define SEED_B	     12u
+#define LCG_MUL	     UINT64_C(6364136223846793005)
+#define LCG_ADD	     UINT64_C(1442695040888963407)
+#define LCG_SHIFT    33
+#define BUCKETS_NEAR 2u /* draws' percentile within this many buckets */
+#define GAP_LOW_NS   (10u * NS_PER_US)
+#define GAP_HIGH_NS  (1000u * NS_PER_US)
+#define SPEED_SPREAD 0.5
 
 static const double pcts[] = {50.0, 99.0, 99.9};
 

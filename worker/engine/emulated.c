@@ -175,8 +175,7 @@ int sc_emulate_cdf_check(const struct sc_emulate_point *p, uint32_t n)
 {
 	if (!n)
 		return 0;
-	if (!p || n < SC_EMULATE_CDF_MIN || n > SC_EMULATE_CDF_MAX || p[0].count ||
-	    !p[n - 1].count)
+	if (!p || n < SC_EMULATE_CDF_MIN || n > SC_EMULATE_CDF_MAX || p[0].count || !p[n - 1].count)
 		return -EINVAL;
 	for (uint32_t i = 1; i < n; i++)
 		if (p[i].count < p[i - 1].count || p[i].latency_ns <= p[i - 1].latency_ns)
