@@ -55,6 +55,15 @@ static const struct sc_field target_rows[] = {
 SC_FIELDS(sc_fields_target, target_rows, ssdcluster__target__descriptor, NULL);
 #undef SC_LIST
 
+/* EmulatePoint <-> struct sc_emulate_point */
+#define SC_LIST Ssdcluster__EmulatePoint, struct sc_emulate_point
+static const struct sc_field point_rows[] = {
+	F_U64(latency_ns, latency_ns),
+	F_U64(count, count),
+};
+static SC_FIELDS(point_fields, point_rows, ssdcluster__emulate_point__descriptor, NULL);
+#undef SC_LIST
+
 /* IoSpec <-> struct sc_io_spec */
 #define SC_LIST Ssdcluster__IoSpec, struct sc_io_spec
 static const struct sc_field io_rows[] = {
@@ -87,6 +96,10 @@ static const struct sc_field io_rows[] = {
 	F_U64(emulate_fill_capacity, emulate.fill_capacity),
 	F_DOUBLE(emulate_stall_probability, emulate.stall_probability),
 	F_U64(emulate_stall_ns, emulate.stall_ns),
+	F_ARRAY_MAX(emulate_read_cdf, emulate.read_cdf, emulate.nread_cdf, point_fields,
+		    SC_EMULATE_CDF_MAX),
+	F_ARRAY_MAX(emulate_write_cdf, emulate.write_cdf, emulate.nwrite_cdf, point_fields,
+		    SC_EMULATE_CDF_MAX),
 };
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST

@@ -68,6 +68,8 @@ void sc_plan_exit(struct sc_plan *plan)
 	for (uint32_t i = 0; i < plan->nphases; i++) {
 		free(plan->phases[i].name);
 		free(plan->phases[i].group);
+		free(plan->phases[i].io.emulate.read_cdf);
+		free(plan->phases[i].io.emulate.write_cdf);
 	}
 	for (uint32_t i = 0; i < plan->nmodel; i++) {
 		free(plan->model[i].key);

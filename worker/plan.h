@@ -93,9 +93,22 @@ struct sc_inject {
  * through the emulated engine since the run began, across phases) passes
  * at bandwidth x (1 - (1 - 1/k) x min(x / C, 1)): linear down to 1/k at C.
  * stall_probability p in [0, 1] with stall_ns: each read or write also
- * waits stall_ns with probability p (0: never). */
+ * waits stall_ns with probability p (0: never).
+ * read_cdf / write_cdf (ncdf points each, 0: none): a measured latency
+ * distribution (config emulate: latency_from) that replaces latency and
+ * spread for reads / writes (fsyncs draw from write_cdf): a draw u in
+ * (0, 1) gives the latency where the cumulative count reaches u x the
+ * last point's count, linear between points.  Latency rises from point to
+ * point, count never falls (it stays over a gap), the first at count 0;
+ * the plan owns the arrays. */
 #define SC_EMULATE_SPREAD_MAX	0.9    /* largest speed_spread */
 #define SC_EMULATE_SLOWDOWN_MAX 1000.0 /* largest fill_slowdown */
+#define SC_EMULATE_CDF_MAX	256u   /* most points of one latency CDF */
+#define SC_EMULATE_CDF_MIN	2u     /* fewest points of a non-empty one */
+struct sc_emulate_point {
+	uint64_t latency_ns;
+	uint64_t count;             /* I/Os at or below latency_ns */
+};
 struct sc_emulate {
 	uint64_t latency_ns;
 	uint64_t spread_ns;
@@ -105,6 +118,10 @@ struct sc_emulate {
 	uint64_t fill_capacity;
 	double stall_probability;
 	uint64_t stall_ns;
+	uint32_t nread_cdf;
+	struct sc_emulate_point *read_cdf;  /* heap, or NULL: none */
+	uint32_t nwrite_cdf;
+	struct sc_emulate_point *write_cdf; /* heap, or NULL: none */
 };
 
 /* One storage target as the config names it. */

@@ -183,6 +183,44 @@ static int fill_phase(const struct cfg_phase *pv, uint32_t i, uint32_t cell, str
 	return fill_cell(pv, i, cell, r, b, q, ph);
 }
 
+/* A copy of n points from (NULL when n is 0) into *to.  0 or -ENOMEM. */
+static int copy_cdf(struct sc_emulate_point **to, const struct sc_emulate_point *from, uint32_t n)
+{
+	*to = NULL;
+	if (!n)
+		return 0;
+	*to = malloc(n * sizeof(*from));
+	if (!*to)
+		return -ENOMEM;
+	memcpy(*to, from, n * sizeof(*from));
+	return 0;
+}
+
+/* The plan phases of config phase i from plan->phases[*at] on, each with
+ * its own copy of the latency distributions latency_from gives. */
+static int fill_cells(const struct cfg_check *c, uint32_t i, struct sc_plan *plan, uint32_t *at)
+{
+	const struct cfg_phase *pv = &c->pv[i];
+	struct sc_emulate em = {0};
+	int err = pv->emulate_from ? sc_cfg_emulate_from(c, pv, &em) : 0;
+
+	for (uint32_t cell = 0; !err && cell < pv->ncells; cell++) {
+		struct sc_emulate *to = &plan->phases[*at].io.emulate;
+
+		plan->nphases++;
+		err = fill_phase(pv, i, cell, &plan->phases[(*at)++]);
+		to->nread_cdf = em.nread_cdf;
+		to->nwrite_cdf = em.nwrite_cdf;
+		if (!err)
+			err = copy_cdf(&to->read_cdf, em.read_cdf, em.nread_cdf);
+		if (!err)
+			err = copy_cdf(&to->write_cdf, em.write_cdf, em.nwrite_cdf);
+	}
+	free(em.read_cdf);
+	free(em.write_cdf);
+	return err;
+}
+
 int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_plan *plan)
 {
 	uint64_t ncells = 0;
@@ -201,12 +239,9 @@ int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_pla
 	if (!plan->phases)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->npv; i++) {
-		for (uint32_t cell = 0; cell < c->pv[i].ncells; cell++) {
-			plan->nphases++;
-			err = fill_phase(&c->pv[i], i, cell, &plan->phases[at++]);
-			if (err)
-				return err;
-		}
+		err = fill_cells(c, i, plan, &at);
+		if (err)
+			return err;
 	}
 	return sc_cfg_build_model_section(c, plan);
 }

@@ -94,6 +94,13 @@
  *                fill_capacity, and stays there.
  *                stall_probability: P in (0, 1] with stall: D: each read
  *                or write waits D longer with probability P (seeded).
+ *                latency_from: PATH of a run's results.pb (not with
+ *                latency or spread): service times drawn from the merged
+ *                latency histograms of its phase latency_phase: NAME (a
+ *                phase or a group's cells; default: reads from the first
+ *                phase that read, writes from the first that wrote), read
+ *                at plan time on rank 0
+ *                (emulate_from.c).
  *   workload io, a fio-like job:
  *     rw         read|write|randread|randwrite|randrw, required; list = sweep
  *     rwmixread  0..100, default 50; only with randrw

@@ -253,6 +253,8 @@ enum ekey {
 	EK_FILL_CAPACITY,
 	EK_STALL_PROBABILITY,
 	EK_STALL,
+	EK_LATENCY_FROM,
+	EK_LATENCY_PHASE,
 	EK_COUNT
 };
 
@@ -265,6 +267,8 @@ static const char *const emulate_keys[EK_COUNT + 1] = {
     [EK_FILL_CAPACITY] = "fill_capacity",
     [EK_STALL_PROBABILITY] = "stall_probability",
     [EK_STALL] = "stall",
+    [EK_LATENCY_FROM] = "latency_from",
+    [EK_LATENCY_PHASE] = "latency_phase",
     [EK_COUNT] = NULL};
 
 #define EMULATE_DELAY_MAX_NS (UINT64_C(3600) * SC_NS_PER_S)
@@ -324,6 +328,17 @@ static int parse_emulate_number(struct cfg_check *c, const struct cfg_node *n, i
 	return 0;
 }
 
+/* A non-empty string: latency_from's path, latency_phase's name. */
+static int parse_emulate_text(struct cfg_check *c, const struct cfg_node *n, int k)
+{
+	if (n->kind == CFG_SCALAR && n->str && n->str[0])
+		return 0;
+	return sc_cfg_fail_node(c->d, n, "expected %s, got %s",
+				k == EK_LATENCY_FROM ? "the path of a run's results.pb"
+						     : "the name of a phase of latency_from's run",
+				sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
+}
+
 /* One key k of emulate, value n, into *em. */
 static int parse_emulate_key(struct cfg_check *c, const struct cfg_node *n, int k,
 			     struct sc_emulate *em)
@@ -338,6 +353,9 @@ static int parse_emulate_key(struct cfg_check *c, const struct cfg_node *n, int 
 	int err;
 
 	switch (k) {
+	case EK_LATENCY_FROM:
+	case EK_LATENCY_PHASE:
+		return parse_emulate_text(c, n, k);
 	case EK_SPEED_SPREAD:
 	case EK_FILL_SLOWDOWN:
 		return parse_emulate_number(c, n, k, em);
@@ -356,6 +374,25 @@ static int parse_emulate_key(struct cfg_check *c, const struct cfg_node *n, int 
 					   : k == EK_SPREAD ? &em->spread_ns
 							    : &em->stall_ns);
 	}
+}
+
+/* latency_from replaces latency and spread (contradicting them);
+ * latency_phase names a phase of its file. */
+static int check_latency_from(struct cfg_check *c, const struct cfg_pair *const given[EK_COUNT])
+{
+	const struct cfg_pair *both = given[EK_LATENCY] ? given[EK_LATENCY] : given[EK_SPREAD];
+
+	if (given[EK_LATENCY_FROM] && both)
+		return sc_cfg_fail(c->d, &both->kloc, both->val->path,
+				   "%s contradicts latency_from, whose measured latencies replace "
+				   "latency and spread (leave %s out, or latency_from)",
+				   both->key, both->key);
+	if (given[EK_LATENCY_PHASE] && !given[EK_LATENCY_FROM])
+		return sc_cfg_fail(
+		    c->d, &given[EK_LATENCY_PHASE]->kloc, given[EK_LATENCY_PHASE]->val->path,
+		    "latency_phase names a phase of latency_from's results file: give "
+		    "latency_from: RUN/results.pb too");
+	return 0;
 }
 
 /* Keys that mean nothing without their partner: fill_slowdown and
@@ -381,11 +418,12 @@ static int check_emulate_pairs(struct cfg_check *c, const struct cfg_node *n,
 		if (!given[pairs[i].a] != !given[pairs[i].b])
 			return sc_cfg_fail(c->d, &one->kloc, one->val->path, "%s", pairs[i].why);
 	}
-	if (given[EK_SPEED_SPREAD] && !given[EK_BANDWIDTH] && !given[EK_LATENCY])
+	if (given[EK_SPEED_SPREAD] && !given[EK_BANDWIDTH] && !given[EK_LATENCY] &&
+	    !given[EK_LATENCY_FROM])
 		return sc_cfg_fail_node(c->d, n,
 					"speed_spread scales the drive's bandwidth and latency: "
-					"give bandwidth or latency too");
-	return 0;
+					"give bandwidth or latency too (or latency_from)");
+	return check_latency_from(c, given);
 }
 
 int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
@@ -414,5 +452,7 @@ int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct
 	if (check_emulate_pairs(c, n, given))
 		return -EINVAL;
 	pv->emulate = em;
+	pv->emulate_from = given[EK_LATENCY_FROM] ? given[EK_LATENCY_FROM]->val : NULL;
+	pv->emulate_phase = given[EK_LATENCY_PHASE] ? given[EK_LATENCY_PHASE]->val : NULL;
 	return 0;
 }

@@ -96,7 +96,9 @@ struct cfg_phase {
 	/* safety */
 	uint64_t verify, verify_only, on_error, timeout;
 	struct sc_inject inject;
-	struct sc_emulate emulate;
+	struct sc_emulate emulate;	      /* its latency CDFs: at build (emulate_from.c) */
+	const struct cfg_node *emulate_from;  /* emulate's latency_from, or NULL */
+	const struct cfg_node *emulate_phase; /* emulate's latency_phase, or NULL */
 	uint32_t ncells;
 };
 
@@ -161,9 +163,20 @@ int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct c
  * pv->inject. */
 int sc_cfg_parse_inject(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
 /* emulate: {latency: D, spread: D, bandwidth: S, speed_spread: P,
- * fill_slowdown: X, fill_capacity: S, stall_probability: P, stall: D},
- * into pv->emulate (keys.c). */
+ * fill_slowdown: X, fill_capacity: S, stall_probability: P, stall: D,
+ * latency_from: PATH, latency_phase: NAME}, into pv->emulate (keys.c);
+ * latency_from and latency_phase are only remembered (their nodes). */
 int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
+
+/* pv's emulate latency_from (pv->emulate_from set): the results file read
+ * on this process, its phase latency_phase picked (a phase name, else a
+ * group's: all its cells; without it, for each direction pv does, the
+ * first phase with I/Os of it), the merged read and write histograms pv
+ * needs as em's
+ * read_cdf / write_cdf (heap: the caller frees them).  Every problem is an
+ * -EINVAL at latency_from or latency_phase in the file. */
+int sc_cfg_emulate_from(const struct cfg_check *c, const struct cfg_phase *pv,
+			struct sc_emulate *em);
 
 /* ---- phases (phase.c) ---- */
 

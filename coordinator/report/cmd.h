@@ -6,15 +6,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct sc_run_record;
-
-/* Reads the results file pb into *rec (free with sc_run_record_exit): the
- * header's length must match the file's size, and the record must unpack
- * whole.  0; -ENOMEM; another -errno (unreadable, not a results file,
- * truncated or damaged) with why in err, for the caller to print after
- * pb's name. */
-int sc_report_read_record(const char *pb, struct sc_run_record *rec, char *err, size_t errlen);
-
 /* Reads the results file pb, writes results.json, results.pb and the CSV
  * files into output (NULL: pb's folder) and, unless quiet, prints the phase
  * rows.  Returns the exit status: 0, 1 when writing failed, 2 when pb cannot

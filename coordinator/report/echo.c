@@ -147,6 +147,23 @@ static struct json_object *inject_json(struct jb *b, const struct sc_inject *inj
 	return o;
 }
 
+/* A measured latency distribution (n points): {"latency_ns": [...],
+ * "count": [...]}, cumulative counts. */
+static struct json_object *cdf_json(struct jb *b, const struct sc_emulate_point *p, uint32_t n)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *lat = sc_json_new(b, json_object_new_array());
+	struct json_object *cum = sc_json_new(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < n; i++) {
+		sc_json_push(b, lat, json_object_new_uint64(p[i].latency_ns));
+		sc_json_push(b, cum, json_object_new_uint64(p[i].count));
+	}
+	sc_json_put(b, o, "latency_ns", lat);
+	sc_json_put(b, o, "count", cum);
+	return o;
+}
+
 /* The emulated drive's model as one object. */
 static struct json_object *emulate_json(struct jb *b, const struct sc_emulate *em)
 {
@@ -160,6 +177,10 @@ static struct json_object *emulate_json(struct jb *b, const struct sc_emulate *e
 	sc_json_put_u64(b, o, "fill_capacity", em->fill_capacity);
 	sc_json_put_dbl(b, o, "stall_probability", em->stall_probability);
 	sc_json_put_u64(b, o, "stall_ns", em->stall_ns);
+	if (em->nread_cdf)
+		sc_json_put(b, o, "read_cdf", cdf_json(b, em->read_cdf, em->nread_cdf));
+	if (em->nwrite_cdf)
+		sc_json_put(b, o, "write_cdf", cdf_json(b, em->write_cdf, em->nwrite_cdf));
 	return o;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "analysis/results_file.h"
 #include "model/params.h"
 #include "model/project.h"
 #include "model.h"
@@ -239,7 +240,7 @@ static int project_measured(const struct model_args *a, struct sc_model_projecti
 	char err[MODEL_ERR_MAX];
 	int rc;
 
-	rc = sc_report_read_record(a->pb, &rec, err, sizeof(err));
+	rc = sc_results_read(a->pb, &rec, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "ssdcluster: %s: %s\n", a->pb, err);
 		return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;

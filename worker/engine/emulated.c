@@ -1,12 +1,14 @@
 /* emulated.c -- an emulated drive: touches no data and completes each I/O
- * when a parametric drive model says (engine.h, sc_engine_emulated).
+ * when a drive model says (engine.h, sc_engine_emulated): parametric, or
+ * a latency distribution measured in an earlier run.
  *
  * Submit gives every I/O its completion time at once: its transfer waits
  * for the instance's link (one transfer at a time at the bandwidth cap,
  * scaled by the drive's speed this phase cell and, for writes, by how full
- * the drive is), then the service latency plus an exponential spread, and
- * now and then a stall.  Reap hands back the I/Os whose time has come,
- * sleeping until the next one otherwise.
+ * the drive is), then the service latency plus an exponential spread (or
+ * a draw from the measured distribution), and now and then a stall.  Reap
+ * hands back the I/Os whose time has come, sleeping until the next one
+ * otherwise.
  */
 #include "engine.h"
 
@@ -16,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "clock.h"
 #include "engine_priv.h"
@@ -94,6 +97,9 @@ int sc_emulate_check(const struct sc_emulate *m)
 		return -EINVAL;
 	if (!(m->stall_probability >= 0 && m->stall_probability <= 1))
 		return -EINVAL;
+	if (sc_emulate_cdf_check(m->read_cdf, m->nread_cdf) ||
+	    sc_emulate_cdf_check(m->write_cdf, m->nwrite_cdf))
+		return -EINVAL;
 	return 0;
 }
 
@@ -125,6 +131,9 @@ static int emu_create(struct sc_engine **out, const struct sc_engine_conf *conf)
 	if (!e)
 		return rc;
 	e->st = conf->emulate;
+	/* The default timer slack (50 us) would make every completion that
+	 * late; if the kernel refuses, completions are only later. */
+	(void)prctl(PR_SET_TIMERSLACK, 1ul, 0ul, 0ul, 0ul);
 	*out = e;
 	return 0;
 }
@@ -139,18 +148,64 @@ static int emu_queue(struct sc_engine *e, struct sc_io *io)
 	return 0;
 }
 
-/* Latency plus an exponential draw of mean spread (0: none), both over
- * the drive's speed, plus a stall with its probability. */
-static uint64_t service_ns(struct sc_emulate_state *st, bool stalls)
+double sc_emulate_cdf_ns(const struct sc_emulate_point *p, uint32_t n, double u)
+{
+	double want, part;
+	uint32_t lo = 1, hi;
+
+	if (n < SC_EMULATE_CDF_MIN)
+		return 0;
+	want = u * (double)p[n - 1].count;
+	/* the first point at or above want, past the first (count 0) */
+	hi = n - 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if ((double)p[mid].count >= want)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	part = (want - (double)p[lo - 1].count) / (double)(p[lo].count - p[lo - 1].count);
+	return (double)p[lo - 1].latency_ns +
+	       part * (double)(p[lo].latency_ns - p[lo - 1].latency_ns);
+}
+
+int sc_emulate_cdf_check(const struct sc_emulate_point *p, uint32_t n)
+{
+	if (!n)
+		return 0;
+	if (!p || n < SC_EMULATE_CDF_MIN || n > SC_EMULATE_CDF_MAX || p[0].count || !p[n - 1].count)
+		return -EINVAL;
+	for (uint32_t i = 1; i < n; i++)
+		if (p[i].count < p[i - 1].count || p[i].latency_ns <= p[i - 1].latency_ns)
+			return -EINVAL;
+	return 0;
+}
+
+/* The measured distribution an I/O of op draws from, or NULL: none. */
+static const struct sc_emulate_point *cdf_of(const struct sc_emulate *m, uint8_t op, uint32_t *n)
+{
+	*n = op == SC_OP_READ ? m->nread_cdf : m->nwrite_cdf;
+	return *n ? (op == SC_OP_READ ? m->read_cdf : m->write_cdf) : NULL;
+}
+
+uint64_t sc_emulate_service_ns(struct sc_emulate_state *st, uint8_t op)
 {
 	const struct sc_emulate *m = &st->model;
+	uint32_t n;
+	const struct sc_emulate_point *cdf = cdf_of(m, op, &n);
 	double ns = (double)m->latency_ns;
 
-	if (m->spread_ns)
+	/* one draw for the service time either way: the sequence stays fixed */
+	if (cdf)
+		ns = sc_emulate_cdf_ns(cdf, n, uniform(&st->rng));
+	else if (m->spread_ns)
 		ns -= (double)m->spread_ns * log(uniform(&st->rng));
 	ns /= st->speed;
 	/* a draw per I/O whenever stalls are on: the sequence stays fixed */
-	if (stalls && m->stall_probability > 0 && uniform(&st->rng) < m->stall_probability)
+	if (op != SC_OP_FSYNC && m->stall_probability > 0 &&
+	    uniform(&st->rng) < m->stall_probability)
 		ns += (double)m->stall_ns;
 	return (uint64_t)ns;
 }
@@ -177,7 +232,7 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 /* When io, submitted at now, completes; moves the link on. */
 static uint64_t complete_at(struct sc_engine *e, const struct sc_io *io, uint64_t now)
 {
-	uint64_t delay = service_ns(e->st, io->op != SC_OP_FSYNC);
+	uint64_t delay = sc_emulate_service_ns(e->st, io->op);
 	uint64_t done;
 
 	if (io->op == SC_OP_FSYNC) {

@@ -78,10 +78,29 @@ double sc_emulate_speed(uint64_t seed, uint32_t cell, uint32_t rank, double spre
  * 0 when m->bandwidth is 0 (no cap).  Reads pass fill 0. */
 uint64_t sc_emulate_bandwidth(const struct sc_emulate *m, double speed, uint64_t fill);
 
+/* The latency at draw u in (0, 1) of the measured distribution p (n
+ * points, struct sc_emulate): where the cumulative count reaches u x the
+ * last count, linear between the points around it.  0 when n < 2. */
+double sc_emulate_cdf_ns(const struct sc_emulate_point *p, uint32_t n, double u);
+
+/* 0 when p (n points) is a distribution sc_emulate_cdf_ns can draw from
+ * (none, or 2..SC_EMULATE_CDF_MAX points, the first at count 0, the last
+ * above it, latency rising and count never falling: a gap between buckets
+ * keeps its count), else -EINVAL. */
+int sc_emulate_cdf_check(const struct sc_emulate_point *p, uint32_t n);
+
+/* The service time of the next I/O of op (enum sc_op) on st, in ns: a draw
+ * from the model's measured distribution of op's direction when it has one
+ * (fsyncs: the writes'), else latency_ns plus an exponential draw of mean
+ * spread_ns; over the drive's speed; reads and writes plus stall_ns with
+ * stall_probability.  Advances st's draws the same way for every model of
+ * the same keys, so the same seed gives the same times. */
+uint64_t sc_emulate_service_ns(struct sc_emulate_state *st, uint8_t op);
+
 /* 0 when model is one the engine can run, else -EINVAL (speed_spread
  * outside [0, 0.9], fill_slowdown neither 0 nor in [1, 1000], a
  * fill_slowdown above 1 without fill_capacity, stall_probability outside
- * [0, 1], a NaN). */
+ * [0, 1], a NaN, a latency distribution sc_emulate_cdf_check refuses). */
 int sc_emulate_check(const struct sc_emulate *model);
 
 struct sc_engine_conf {
@@ -150,9 +169,10 @@ extern const struct sc_engine_ops sc_engine_psync;
 extern const struct sc_engine_ops sc_engine_null;
 /* Touches no data (SC_ENGINE_F_NO_FILES) and completes each I/O when
  * conf->emulate's drive model says: its transfer, one at a time per
- * instance at sc_emulate_bandwidth bytes/s (0: no cap), then latency_ns /
- * speed plus an exponential draw of mean spread_ns / speed, plus stall_ns
- * with stall_probability.  An fsync completes no earlier than every I/O
+ * instance at sc_emulate_bandwidth bytes/s (0: no cap), then
+ * sc_emulate_service_ns (latency_ns / speed plus an exponential draw of
+ * mean spread_ns / speed, or a draw from the measured distribution / speed;
+ * plus stall_ns with stall_probability).  An fsync completes no earlier than every I/O
  * submitted before it.  reap sleeps until the next completion (never
  * spins).  create refuses a model sc_emulate_check refuses (-EINVAL). */
 extern const struct sc_engine_ops sc_engine_emulated;
