@@ -56,10 +56,12 @@ static void put(struct out *o, const void *s, size_t len)
 	o->n += (uint32_t)len;
 }
 
+/* v in bytes little-endian bytes; bytes past v's eight are 0 (a pickled
+ * long of 2^63 or more takes a ninth, sign byte). */
 static void le(struct out *o, uint64_t v, unsigned bytes)
 {
 	for (unsigned i = 0; i < bytes; i++)
-		o->p[o->n++] = (uint8_t)(v >> (8 * i));
+		o->p[o->n++] = i < sizeof(v) ? (uint8_t)(v >> (8 * i)) : 0;
 }
 
 uint32_t sc_tzip_crc32(uint32_t crc, const void *buf, size_t len)
