@@ -26,7 +26,7 @@ static int read_results(const char *pb, uint8_t **buf, size_t *len, char *why, s
 	uint64_t total = 0;
 	size_t got = 0;
 	uint8_t *b = NULL;
-	int err = 0, fd = open(pb, O_RDONLY | O_CLOEXEC);
+	int err = 0, fd = open(pb, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));

@@ -164,6 +164,11 @@ head -c $((size / 2)) "$pb" >"$T/half.pb"
 bad "truncated" "truncated or damaged" "$T/half.pb"
 echo "not protobuf" >"$T/text.pb"
 bad "not a results file" "not an ssdcluster results file" "$T/text.pb"
+mkfifo "$T/fifo.pb"
+# a FIFO is refused at once, not waited on for a writer (timeout: a hang fails)
+timeout 20 "$SC_BIN" model "$T/fifo.pb" >/dev/null 2>"$T/fifo.err" && fail "a FIFO was read"
+grep -q "not a regular file" "$T/fifo.err" || { cat "$T/fifo.err"; fail "FIFO: message"; }
+echo "ok: FIFO refused: $(cat "$T/fifo.err")"
 
 # a run with neither a checkpoint nor an ingest phase: which kind is missing
 cat >"$T/io.yaml" <<YAML
