@@ -26,8 +26,20 @@ static int read_results(const char *pb, uint8_t **buf, size_t *len, char *why, s
 	uint64_t total = 0;
 	size_t got = 0;
 	uint8_t *b = NULL;
-	int err = 0, fd = open(pb, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int err = 0, fd;
 
+	/* Not even opened unless a regular file: opening a device node can act
+	 * (a watchdog arms, a tape rewinds), a FIFO would wait for a writer. */
+	if (stat(pb, &st) != 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "not a regular file (give the results.pb of a run)");
+		return -EINVAL;
+	}
+	/* O_NONBLOCK: swapped for a FIFO since the stat, it is not waited on */
+	fd = open(pb, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));
 		return -errno;

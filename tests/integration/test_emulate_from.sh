@@ -104,7 +104,7 @@ bad() { # EMULATE RW WANT
 		emulated bad "$2" "$1"
 	} >"$T/bad.yaml"
 	rc=0
-	"$SC_BIN" "$T/bad.yaml" --dry-run --output "$T/bad" >"$T/bad.log" 2>&1 || rc=$?
+	timeout 60 "$SC_BIN" "$T/bad.yaml" --dry-run --output "$T/bad" >"$T/bad.log" 2>&1 || rc=$?
 	[ "$rc" -eq 2 ] || { cat "$T/bad.log"; fail "$1: exit $rc, want 2"; }
 	grep -qF "$3" "$T/bad.log" || { cat "$T/bad.log"; fail "$1: no '$3'"; }
 	grep -q "bad.yaml:[0-9]*:[0-9]*: phases.0.emulate.latency_" "$T/bad.log" ||
@@ -119,4 +119,9 @@ bad "{latency_from: $T/src/results.pb, latency_phase: sw}" randrw "has no reads"
 bad "{latency_from: $T/src}" randread "not a regular file"
 head -c "$(($(stat -c %s "$T/src/results.pb") / 2))" "$T/src/results.pb" >"$T/cut.pb"
 bad "{latency_from: $T/cut.pb}" randread "truncated or damaged"
+# Device nodes and FIFOs are refused without being opened: opening one can
+# act (a watchdog arms) or wait (a FIFO with no writer: the timeout fails).
+mkfifo "$T/fifo.pb"
+bad "{latency_from: $T/fifo.pb}" randread "not a regular file"
+bad "{latency_from: /dev/zero}" randread "not a regular file"
 echo PASS

@@ -81,4 +81,19 @@ rc=0
 sc_mpirun 1 "$T/torch.yaml" --output "$T/bad" || rc=$?
 [ "$rc" -eq 2 ] || { cat "$T/out.log"; fail "direct: true with serialize: torch exited $rc, want 2"; }
 grep -q "serialize: torch writes through the page cache" "$T/out.log" || { cat "$T/out.log"; fail "message"; }
+
+# An existing file as the target, without allow_destroy and --allow-destroy:
+# serialize: torch writes, so the guard refuses it and the file is untouched.
+head -c 1048576 /dev/urandom >"$T/victim.img"
+sum=$(sha256sum <"$T/victim.img")
+cat >"$T/victim.yaml" <<YAML
+targets: [{path: $T/victim.img}]
+phases:
+  - {workload: checkpoint, name: s, model: llama3-8b, dp: 1, zero: 1, scale: 0.00001, serialize: torch}
+YAML
+rc=0
+sc_mpirun 1 "$T/victim.yaml" --output "$T/victim" || rc=$?
+[ "$rc" -eq 2 ] || { cat "$T/out.log"; fail "serialize: torch on a file target without the opt-ins exited $rc, want 2"; }
+[ "$(sha256sum <"$T/victim.img")" = "$sum" ] || fail "the file target was written"
+echo "ok: a file target without the opt-ins is refused, unchanged: $(grep -m1 ssdcluster: "$T/out.log")"
 echo "PASS"
