@@ -198,7 +198,9 @@
  * list reaches only the phases that sweep the key) or in every target; a
  * phase key that no phase takes is an error.  Setting runtime removes
  * io_size and epochs from the same mapping; setting io_size removes runtime
- * and ramp, setting epochs removes runtime: they are alternatives.
+ * and ramp, setting epochs removes runtime: they are alternatives.  A
+ * bare runtime, io_size or ramp passes by a phase with steady_state (set
+ * phases.<name>.steady_state.round instead).
  * A VALUE is a plain YAML scalar, or a flow list "[4KiB, 1MiB]".
  *
  * ${VAR}, ${VAR:-default} (the default also when VAR is empty) and $$ (a

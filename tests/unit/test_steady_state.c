@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "config/config.h"
 
 #define S	  INT64_C(1000000000)
 #define NSERIES	  25u
@@ -231,6 +232,54 @@ static void test_group_steady(void)
 	sc_run_record_exit(&rec);
 }
 
+/* A config with steady_state expands into max_rounds rounds of runtime
+ * round, named "<name>[round=k]"; a default runtime and a bare --set
+ * runtime pass such a phase by; a default steady_state passes by a phase
+ * with runtime. */
+static void test_config_rounds(void)
+{
+	static const char *const sets[] = {"runtime=3s"};
+	char dir[256], path[300], yaml[1024], err[1024] = "";
+	struct sc_config *cfg = NULL;
+	const struct sc_plan *plan;
+	FILE *f;
+
+	check_mkdtemp(dir, sizeof(dir), "steady");
+	snprintf(path, sizeof(path), "%s/c.yaml", dir);
+	snprintf(yaml, sizeof(yaml),
+		 "targets: [{path: %s}]\n"
+		 "defaults: {runtime: 10s}\n"
+		 "phases:\n"
+		 "  - {name: pre, rw: randwrite, steady_state: {metric: lat, round: 2s, "
+		 "window: 4, max_rounds: 4}}\n"
+		 "  - {name: after, rw: read}\n",
+		 dir);
+	f = fopen(path, "w");
+	CHECK(f && fputs(yaml, f) >= 0 && fclose(f) == 0, "writing %s", path);
+	CHECK(sc_config_load(&cfg, path, sets, 1, err, sizeof(err)) == 0, "load: %s", err);
+	plan = cfg ? sc_config_plan(cfg) : NULL;
+	CHECK(plan && plan->nphases == 5, "%u plan phases, want 4 rounds + 1",
+	      plan ? plan->nphases : 0);
+	for (uint32_t k = 0; plan && k < 4 && k < plan->nphases; k++) {
+		const struct sc_phase *ph = &plan->phases[k];
+		char want[32];
+
+		snprintf(want, sizeof(want), "pre[round=%u]", k + 1);
+		CHECK(strcmp(ph->name, want) == 0 && strcmp(ph->group, "pre") == 0, "%s", ph->name);
+		CHECK(ph->steady.round == k + 1 && ph->steady.max_rounds == 4 &&
+			  ph->steady.window == 4 && ph->steady.metric == SC_STEADY_LAT,
+		      "%s: round %u of %u", ph->name, ph->steady.round, ph->steady.max_rounds);
+		CHECK(ph->io.runtime_ns == 2 * (uint64_t)S && ph->io.io_bytes == 0,
+		      "%s: runtime %llu ns", ph->name, (unsigned long long)ph->io.runtime_ns);
+	}
+	if (plan && plan->nphases == 5)
+		CHECK(plan->phases[4].io.runtime_ns == 3 * (uint64_t)S &&
+			  !plan->phases[4].steady.max_rounds,
+		      "the other phase keeps --set runtime");
+	sc_config_destroy(cfg);
+	check_rmtree(dir);
+}
+
 int main(void)
 {
 	test_ramp_flattens();
@@ -239,5 +288,6 @@ int main(void)
 	test_window_is_max_rounds();
 	test_group_flags_drive();
 	test_group_steady();
+	test_config_rounds();
 	return check_exit("test_steady_state");
 }
