@@ -164,9 +164,10 @@ void sc_report_steady_text(FILE *f, const struct sc_run_record *rec,
 	if (g->steady)
 		fprintf(f,
 			"steady state: %s: steady at round %u of at most %u (%s, window %u rounds "
-			"of %.3g s; every drive steady); cluster:",
+			"of %.3g s; every drive steady); cluster%s:",
 			g->name, g->round, g->max_rounds, sc_steady_metric_name(g->metric),
-			g->window, (double)g->round_ns / SC_NS_PER_S);
+			g->window, (double)g->round_ns / SC_NS_PER_S,
+			g->cluster.steady ? "" : " not steady");
 	else
 		fprintf(f,
 			"steady state: %s: NOT steady after %u round(s) (%s, window %u rounds "
