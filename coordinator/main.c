@@ -20,6 +20,7 @@
 #include "progress.h"
 #include "record.h"
 #include "report/cmd.h"
+#include "steady.h"
 
 /* Room for why a phase could not start or stopped (every rank's message). */
 #define ERR_MAX 8192
@@ -255,6 +256,9 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 
 		if (!settle_phase(&d, p, &ph, rc))
 			break;
+		/* a steady-state group whose drives are all steady: its
+		 * remaining rounds are skipped */
+		p = sc_steady_after_round(c, d.plan, &d.rec, p, cli->quiet);
 	}
 	return end_run(&d);
 }

@@ -40,6 +40,10 @@ SAME_ENUM(SC_ON_ERROR_COUNT, SSDCLUSTER__ON_ERROR__ON_ERROR_ABORT + 1);
 SAME_ENUM(SC_SERIALIZE_RAW, SSDCLUSTER__SERIALIZE__SERIALIZE_RAW);
 SAME_ENUM(SC_SERIALIZE_TORCH, SSDCLUSTER__SERIALIZE__SERIALIZE_TORCH);
 SAME_ENUM(SC_SERIALIZE_COUNT, SSDCLUSTER__SERIALIZE__SERIALIZE_TORCH + 1);
+SAME_ENUM(SC_STEADY_IOPS, SSDCLUSTER__STEADY_METRIC__STEADY_IOPS);
+SAME_ENUM(SC_STEADY_BW, SSDCLUSTER__STEADY_METRIC__STEADY_BW);
+SAME_ENUM(SC_STEADY_LAT, SSDCLUSTER__STEADY_METRIC__STEADY_LAT);
+SAME_ENUM(SC_STEADY_METRIC_COUNT, SSDCLUSTER__STEADY_METRIC__STEADY_LAT + 1);
 
 /* Target <-> struct sc_target_spec */
 #define SC_LIST Ssdcluster__Target, struct sc_target_spec
@@ -162,6 +166,18 @@ static const struct sc_field ingest_rows[] = {
 SC_FIELDS(sc_fields_ingest_spec, ingest_rows, ssdcluster__ingest_spec__descriptor, NULL);
 #undef SC_LIST
 
+/* SteadySpec <-> struct sc_steady_spec */
+#define SC_LIST Ssdcluster__SteadySpec, struct sc_steady_spec
+static const struct sc_field steady_rows[] = {
+	F_U32(max_rounds, max_rounds),
+	F_U32(round, round),
+	F_U32(window, window),
+	F_ENUM(metric, metric, sc_steady_metric_names),
+	F_U64(round_ns, round_ns),
+};
+SC_FIELDS(sc_fields_steady_spec, steady_rows, ssdcluster__steady_spec__descriptor, NULL);
+#undef SC_LIST
+
 /* Phase <-> struct sc_phase.  Every phase carries all three specs: those
  * of other workloads all zero. */
 #define SC_LIST Ssdcluster__Phase, struct sc_phase
@@ -176,6 +192,7 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
 	F_MSG(ingest, ingest, sc_fields_ingest_spec),
 	F_ENUM(stonewall, stonewall, sc_stonewall_names),
+	F_MSG(steady, steady, sc_fields_steady_spec),
 };
 SC_FIELDS(sc_fields_phase, phase_rows, ssdcluster__phase__descriptor, NULL);
 #undef SC_LIST

@@ -50,6 +50,15 @@ static bool ingest_ok(const struct sc_ingest_spec *g)
 	       g->sample_bytes <= g->file_bytes;
 }
 
+/* A steady-state round: its round and window within its rounds. */
+static bool steady_ok(const struct sc_steady_spec *s)
+{
+	if (!s->max_rounds)
+		return !s->round && !s->window;
+	return s->round >= 1 && s->round <= s->max_rounds && s->window >= 2 &&
+	       s->window <= s->max_rounds;
+}
+
 static bool phase_ok(const struct sc_phase *ph)
 {
 	if (ph->cell >= ph->ncells || !io_ok(&ph->io))
@@ -58,7 +67,7 @@ static bool phase_ok(const struct sc_phase *ph)
 		return false;
 	if (ph->workload == SC_WORKLOAD_INGEST && !ingest_ok(&ph->ingest))
 		return false;
-	return true;
+	return steady_ok(&ph->steady);
 }
 
 static bool plan_ok(const struct sc_plan *p)

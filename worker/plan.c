@@ -28,6 +28,8 @@ SC_ENUM_NAMES_DEFINE(on_error, enum sc_on_error, SC_ON_ERROR_COUNT,
 		     [SC_ON_ERROR_ABORT] = "abort")
 SC_ENUM_NAMES_DEFINE(serialize, enum sc_serialize, SC_SERIALIZE_COUNT,
 		     [SC_SERIALIZE_RAW] = "raw", [SC_SERIALIZE_TORCH] = "torch")
+SC_ENUM_NAMES_DEFINE(steady_metric, enum sc_steady_metric, SC_STEADY_METRIC_COUNT,
+		     [SC_STEADY_IOPS] = "iops", [SC_STEADY_BW] = "bw", [SC_STEADY_LAT] = "lat")
 
 const char *sc_enum_name(const struct sc_enum_names *names, int v)
 {

@@ -197,6 +197,29 @@ enum sc_stonewall {
 	SC_STONEWALL_COUNT
 };
 
+/* What a steady-state round's figure is, per drive (rank) and cluster. */
+enum sc_steady_metric {
+	SC_STEADY_IOPS = 0,         /* read + write I/Os per second */
+	SC_STEADY_BW,               /* read + write bytes per second */
+	SC_STEADY_LAT,              /* mean service time, both directions */
+	SC_STEADY_METRIC_COUNT
+};
+
+/* Steady state (config steady_state:): a config phase repeated in rounds
+ * of round_ns (its runtime), each round one plan phase of the group, until
+ * every drive's figure is steady over the last `window` rounds (SNIA PTS:
+ * max - min <= 20% of the window's mean, |slope x (window - 1)| <= 10% of
+ * it; coordinator/analysis/steady_state.h) or max_rounds have run.  Rank 0
+ * decides after each round; the rounds after the steady one are skipped.
+ * max_rounds 0: the phase is no round. */
+struct sc_steady_spec {
+	uint32_t max_rounds;        /* rounds the group holds; 0 = none */
+	uint32_t round;             /* 1-based: this phase is that round */
+	uint32_t window;            /* 2..max_rounds */
+	enum sc_steady_metric metric;
+	uint64_t round_ns;          /* each round's runtime */
+};
+
 /* One phase after sweep expansion: every rank runs it in lockstep. */
 struct sc_phase {
 	char *name;                 /* "seqwrite" or "sweep[bs=4KiB,iodepth=32]" */
@@ -209,6 +232,7 @@ struct sc_phase {
 	struct sc_io_spec io;
 	struct sc_ckpt_spec ckpt;   /* SC_WORKLOAD_CHECKPOINT */
 	struct sc_ingest_spec ingest; /* SC_WORKLOAD_INGEST */
+	struct sc_steady_spec steady; /* a steady-state round (io, kvcache) */
 };
 
 /* Keys a config's model: section may hold at most. */
@@ -278,6 +302,7 @@ SC_ENUM_NAMES(stonewall, enum sc_stonewall);
 SC_ENUM_NAMES(verify, enum sc_verify);
 SC_ENUM_NAMES(on_error, enum sc_on_error);
 SC_ENUM_NAMES(serialize, enum sc_serialize);
+SC_ENUM_NAMES(steady_metric, enum sc_steady_metric);
 
 /* True when the pattern reads at all, writes at all, picks offsets at random. */
 bool sc_rw_reads(enum sc_rw rw);

@@ -48,6 +48,13 @@ uint64_t sc_peak_rss_bytes(void)
 	return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * MAXRSS_UNIT : 0;
 }
 
+/* The cell an emulated drive's speed is drawn for: a steady-state round
+ * is the same drive as the rounds before it (one draw per group). */
+static uint32_t emulate_cell(const struct sc_phase *ph)
+{
+	return ph->steady.max_rounds ? 0 : ph->cell;
+}
+
 void sc_job_engine_init(struct job *j)
 {
 	const struct sc_io_spec *io = j->run->io;
@@ -56,8 +63,8 @@ void sc_job_engine_init(struct job *j)
 	j->ops = sc_engine_get(io->engine);
 	if (io->engine == SC_ENGINE_EMULATED)
 		sc_emulate_state_init(&j->emulate, &io->emulate, io->seed ^ EMULATE_SEED_SALT,
-				      j->run->plan->phases[j->run->phase].cell, j->run->place.rank,
-				      j->index);
+				      emulate_cell(&j->run->plan->phases[j->run->phase]),
+				      j->run->place.rank, j->index);
 	if (!io->inject.every && !io->inject.ppm)
 		return;
 	/* its own stream, apart from the offsets' */

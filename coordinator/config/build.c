@@ -180,6 +180,11 @@ static int fill_phase(const struct cfg_phase *pv, uint32_t i, uint32_t cell, str
 	q = cell % pv->iodepth.n;
 	b = (cell / pv->iodepth.n) % pv->bs.n;
 	r = cell / (pv->iodepth.n * pv->bs.n);
+	if (pv->steady.max_rounds) { /* a steady-state round sweeps nothing */
+		int err = fill_cell(pv, i, cell, 0, 0, 0, ph);
+
+		return err ? err : sc_cfg_build_round(pv, cell, ph);
+	}
 	return fill_cell(pv, i, cell, r, b, q, ph);
 }
 

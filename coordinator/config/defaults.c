@@ -128,6 +128,15 @@ int sc_cfg_parse_defaults(struct cfg_check *c)
 					  "runtime and %s are alternatives (keep one)",
 					  alternatives[a]);
 	}
+	{
+		const struct cfg_pair *ss = sc_cfg_map_pair(dm, "steady_state");
+
+		if (!err && ss && (sc_cfg_map_get(dm, "runtime") || sc_cfg_map_get(dm, "io_size")))
+			err = sc_cfg_fail(c->d, &ss->kloc, ss->val->path,
+					  "steady_state and %s are alternatives (each round's "
+					  "runtime is steady_state's round; keep one)",
+					  sc_cfg_map_get(dm, "runtime") ? "runtime" : "io_size");
+	}
 	c->defaults = dm;
 	return err;
 }
@@ -149,7 +158,11 @@ int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv)
 		    ((k == PK_IO_SIZE || k == PK_EPOCHS) && pv->own[PK_RUNTIME]) ||
 		    (k == PK_RAMP && !pv->src[PK_RUNTIME]) ||
 		    (k == PK_RESTORE_SHIFT && !pv->restore) ||
-		    (k == PK_FSYNC && !sc_cfg_key_fits(pv->workload, PK_FSYNC, dn)))
+		    (k == PK_FSYNC && !sc_cfg_key_fits(pv->workload, PK_FSYNC, dn)) ||
+		    ((k == PK_RUNTIME || k == PK_IO_SIZE || k == PK_RAMP) &&
+		     pv->own[PK_STEADY_STATE]) ||
+		    (k == PK_STEADY_STATE && (pv->own[PK_RUNTIME] || pv->own[PK_IO_SIZE] ||
+					      pv->rw.list || pv->bs.list || pv->iodepth.list)))
 			continue;
 		err = sc_cfg_parse_phase_key(c, pv, (enum pkey)k, dn);
 		if (err)

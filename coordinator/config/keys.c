@@ -126,6 +126,19 @@
  *     verify_only bool, default false: read back and check a kept run
  *                (named by --run-id); rw read or randread; verify defaults
  *                to crc32c; all phases of the run or none
+ *     steady_state a mapping {metric: iops|bw|lat (default iops; lat = mean
+ *                service time), window: 2..max_rounds (default 5), round:
+ *                duration > 0 (default 60s, at most 30 days), max_rounds:
+ *                1..1000 (default 25)}: the phase runs in rounds of
+ *                runtime round, "<name>[round=k]", until every drive
+ *                (rank) is steady over the last window rounds (SNIA PTS:
+ *                max - min <= 20% of the window's mean, |slope x (window
+ *                - 1)| <= 10% of it) or max_rounds ran; not with runtime,
+ *                io_size or ramp (the round is the runtime), nor a sweep
+ *                (a list in rw, bs or iodepth).  A default steady_state
+ *                is skipped by a phase that sets runtime or io_size or
+ *                sweeps; a default runtime, io_size or ramp by a phase
+ *                that sets steady_state.
  *   workload kvcache, KV-cache swap: the io keys, with the defaults rw
  *     randrw, rwmixread 70, bs 4KiB, jobs 8, iodepth 128, size 1GiB, rate 0.
  *   Sweeps (io and kvcache) expand into cells: rw, then bs, then iodepth
@@ -185,7 +198,9 @@
  * list reaches only the phases that sweep the key) or in every target; a
  * phase key that no phase takes is an error.  Setting runtime removes
  * io_size and epochs from the same mapping; setting io_size removes runtime
- * and ramp, setting epochs removes runtime: they are alternatives.
+ * and ramp, setting epochs removes runtime: they are alternatives.  A
+ * bare runtime, io_size or ramp passes by a phase with steady_state (set
+ * phases.<name>.steady_state.round instead).
  * A VALUE is a plain YAML scalar, or a flow list "[4KiB, 1MiB]".
  *
  * ${VAR}, ${VAR:-default} (the default also when VAR is empty) and $$ (a
@@ -253,6 +268,7 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_INJECT] = "inject",
     [PK_EMULATE] = "emulate",
     [PK_SERIALIZE] = "serialize",
+    [PK_STEADY_STATE] = "steady_state",
     [PK_COUNT] = NULL,
 };
 
@@ -314,6 +330,7 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_INJECT] = WL_ALL,
     [PK_EMULATE] = WL_ALL,
     [PK_SERIALIZE] = WL(CHECKPOINT),
+    [PK_STEADY_STATE] = WL_IO,
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -382,6 +399,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_INJECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_EMULATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_SERIALIZE] = PHASE(CFG_VT_SERIALIZE, 0, 0, false),
+    [PK_STEADY_STATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: steady_section.c */
 };
 #undef PHASE
 

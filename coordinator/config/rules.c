@@ -228,8 +228,10 @@ static int check_emulate(struct cfg_check *c, uint32_t i, const struct cfg_phase
 
 int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 {
-	int err;
+	int err = sc_cfg_check_steady(c, i, pv);
 
+	if (err)
+		return err;
 	switch (pv->workload) {
 	case SC_WORKLOAD_CHECKPOINT:
 		err = check_ckpt_phase(c, i, pv);
@@ -241,6 +243,8 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 		err = check_io_phase(c, pv);
 		break;
 	}
+	if (!err)
+		sc_cfg_steady_rounds(pv);
 	if (!err)
 		err = check_emulate(c, i, pv);
 	return err ? err : check_timeout(c, pv);

@@ -64,6 +64,8 @@ enum pkey {
 	PK_INJECT,
 	PK_EMULATE,
 	PK_SERIALIZE,
+	/* io, kvcache: rounds until steady (steady_section.c) */
+	PK_STEADY_STATE,
 	PK_COUNT
 };
 
@@ -100,6 +102,7 @@ struct cfg_phase {
 	const struct cfg_node *emulate_from;  /* emulate's latency_from, or NULL */
 	const struct cfg_node *emulate_phase; /* emulate's latency_phase, or NULL */
 	uint32_t ncells;
+	struct sc_steady_spec steady; /* steady_state:, max_rounds 0 = none */
 };
 
 /* One target as read, and what probing it here found. */
@@ -177,6 +180,24 @@ int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct
  * -EINVAL at latency_from or latency_phase in the file. */
 int sc_cfg_emulate_from(const struct cfg_check *c, const struct cfg_phase *pv,
 			struct sc_emulate *em);
+
+/* ---- steady_state: (steady_section.c) ---- */
+
+/* steady_state: {metric: iops|bw|lat, window: N, round: D, max_rounds: N}
+ * into pv->steady (each key defaulted, window within max_rounds). */
+int sc_cfg_parse_steady(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
+
+/* Before the rules of config phase i's workload: what steady_state
+ * contradicts (runtime, io_size, ramp, a sweep).  0 without steady_state. */
+int sc_cfg_check_steady(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv);
+
+/* After them: a phase with steady_state runs max_rounds cells of runtime
+ * round (pv->ncells, runtime, io_size set). */
+void sc_cfg_steady_rounds(struct cfg_phase *pv);
+
+/* Plan phase ph, cell `cell` of pv: round cell + 1, named
+ * "<name>[round=k]".  0 or -ENOMEM. */
+int sc_cfg_build_round(const struct cfg_phase *pv, uint32_t cell, struct sc_phase *ph);
 
 /* ---- phases (phase.c) ---- */
 

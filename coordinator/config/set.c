@@ -143,6 +143,15 @@ static int phase_workload(const struct cfg_doc *d, const struct cfg_node *map)
 	return w < 0 ? -1 : w;
 }
 
+/* Whether phase map times itself with steady_state (its rounds' runtime),
+ * so that a bare runtime, io_size or ramp passes it by. */
+static bool steady_times(const struct cfg_node *map, const char *key)
+{
+	return sc_cfg_map_get(map, "steady_state") &&
+	       (strcmp(key, "runtime") == 0 || strcmp(key, "io_size") == 0 ||
+		strcmp(key, "ramp") == 0);
+}
+
 /* Sets the bare phase key in every phase whose workload takes it and
  * whose kind of value val is (fsync=true: checkpoint phases; a list: the
  * phases that sweep the key).  When val fits no phase, every phase that
@@ -199,7 +208,7 @@ static int set_phases(struct cfg_doc *d, const char *arg, const char *key,
 	for (uint32_t i = 0; !err && i < ps->nitems; i++) {
 		struct cfg_node *v;
 
-		if (fit[i] < 0 || (any_fits && fit[i] == 0))
+		if (fit[i] < 0 || (any_fits && fit[i] == 0) || steady_times(ps->items[i], key))
 			continue;
 		v = sc_cfg_node_clone(val);
 		if (!v) {

@@ -14,6 +14,21 @@
 #include "model.h"
 #include "model/project.h"
 #include "report.h"
+#include "steady_text.h"
+#include "analysis/steady_state.h"
+
+/* Every steady-state group of rec, as the run printed it. */
+static void print_steady(const struct sc_run_record *rec)
+{
+	struct sc_steady_group *g;
+	uint32_t n;
+
+	if (sc_steady_groups(rec, &g, &n))
+		return;
+	for (uint32_t k = 0; k < n; k++)
+		sc_report_steady_text(stdout, rec, &g[k]);
+	sc_steady_groups_free(g, n);
+}
 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {
@@ -55,6 +70,7 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 			sc_progress_workload(stdout, &rec, &rec.phases[i], &fig);
 			sc_phase_figures_exit(&fig);
 		}
+		print_steady(&rec);
 		if (proj) {
 			putchar('\n');
 			sc_report_model_table(stdout, proj);

@@ -209,6 +209,9 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 		sc_json_put(b, o, "ingest",
 		     echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
 	}
+	if (p->steady.max_rounds)
+		sc_json_put(b, o, "steady_state",
+			    echo_object(b, &sc_fields_steady_spec, &p->steady, NULL, NULL));
 	return o;
 }
 

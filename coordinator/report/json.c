@@ -112,3 +112,13 @@ char *sc_json_text(struct jb *b, struct json_object *root, size_t *len)
 	*len = json_len + 1;
 	return text;
 }
+
+void sc_json_push_dbl(struct jb *b, struct json_object *a, double v)
+{
+	if (!isfinite(v)) {
+		if (!a || json_object_array_add(a, NULL))
+			b->nomem = 1;
+		return;
+	}
+	sc_json_push(b, a, new_double(v));
+}

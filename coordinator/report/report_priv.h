@@ -177,4 +177,13 @@ int sc_report_csv_write(const struct report_csv *c, const char *dir, char *err, 
 
 void sc_report_csv_exit(struct report_csv *c);
 
+/* ------------------------------------------- results_steady.c, json.c */
+
+/* A number into array a; a non-finite one as null. */
+void sc_json_push_dbl(struct jb *b, struct json_object *a, double v);
+
+/* "steady_state": one object per steady-state group of rec (its drives,
+ * cluster, rounds and final window). */
+struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec);
+
 #endif

@@ -26,6 +26,11 @@ static const char *const definitions[][2] = {
 	       "whole block) followed by a pattern seeded from the header; every block read is "
 	       "checked for its magic, offset, run id, length and CRC32C; the sequence is "
 	       "reported, not checked"},
+    {"steady_state", "SNIA PTS: a window of the last window_rounds rounds is steady when max - "
+		     "min <= 20% of its mean and |slope x (rounds - 1)| <= 10% of its mean, slope "
+		     "of the least-squares line of the figure over round index; per drive (rank) "
+		     "and for the cluster; a group stops at the first round whose window is "
+		     "steady for every drive"},
 };
 
 static struct json_object *definitions_json(struct jb *b)
@@ -116,6 +121,7 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 {
 	sc_json_put(&r->b, r->root, "checkpoints", sc_report_json_checkpoints(&r->b, r->rec));
 	sc_json_put(&r->b, r->root, "phases", r->phases);
+	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec));
 	r->phases = NULL; /* the root owns it now */
 	if (r->model)
 		sc_json_put(&r->b, r->root, "model", sc_report_json_model(&r->b, r->model));
