@@ -26,11 +26,11 @@
 struct sc_drive_health {
 	bool valid;
 	char reason[SC_DRIVE_REASON_MAX];
-	int32_t temperature_c;       /* composite temperature, Kelvin - 273 */
+	int32_t temperature_c;	     /* composite temperature, Kelvin - 273 */
 	uint64_t data_units_read;    /* units of 512,000 bytes; saturated at
 				      * UINT64_MAX (the page's field is 128 bits) */
 	uint64_t data_units_written; /* the same */
-	uint64_t media_errors;       /* unrecovered data integrity errors, saturated */
+	uint64_t media_errors;	     /* unrecovered data integrity errors, saturated */
 	uint64_t power_on_hours;     /* saturated */
 	uint32_t critical_warning;   /* bit field, 0 = none */
 	uint32_t percentage_used;    /* of the rated life, may exceed 100 */
@@ -40,14 +40,14 @@ struct sc_drive_health {
 
 /* One NVMe namespace behind a target and its controller. */
 struct sc_drive {
-	char device[SC_DRIVE_NAME_MAX];     /* namespace block device: "nvme0n1" */
+	char device[SC_DRIVE_NAME_MAX];	    /* namespace block device: "nvme0n1" */
 	char controller[SC_DRIVE_NAME_MAX]; /* its controller: "nvme0" */
 	char model[SC_DRIVE_MODEL_MAX];
 	char serial[SC_DRIVE_SERIAL_MAX];
 	char firmware[SC_DRIVE_FIRMWARE_MAX];
-	uint64_t capacity_bytes;            /* the namespace's size */
-	struct sc_drive_health before;      /* health log at the phase's start */
-	struct sc_drive_health after;       /* and at its end */
+	uint64_t capacity_bytes;       /* the namespace's size */
+	struct sc_drive_health before; /* health log at the phase's start */
+	struct sc_drive_health after;  /* and at its end */
 };
 
 #endif

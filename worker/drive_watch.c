@@ -40,7 +40,8 @@ static const struct sc_telemetry *probe_once(const struct sc_plan *plan, uint32_
 					     const struct sc_place *place)
 {
 	const struct sc_phase *ph = &plan->phases[p];
-	const char *path = place->target < plan->ntargets ? plan->targets[place->target].path : NULL;
+	const char *path =
+	    place->target < plan->ntargets ? plan->targets[place->target].path : NULL;
 	static struct sc_telemetry none;
 
 	if (ph->io.engine == SC_ENGINE_EMULATED || ph->io.engine == SC_ENGINE_NULL || !path) {

@@ -14,7 +14,7 @@ _Static_assert(sizeof(struct nvme_smart_log) == SC_NVME_SMART_LOG_BYTES,
 
 /* Byte offsets of the fields we keep (NVMe base spec 2.0, figure 207). */
 #define OFF_CRITICAL_WARNING 0
-#define OFF_TEMPERATURE	     1  /* 2 bytes, Kelvin */
+#define OFF_TEMPERATURE	     1 /* 2 bytes, Kelvin */
 #define OFF_AVAIL_SPARE	     3
 #define OFF_SPARE_THRESH     4
 #define OFF_PERCENT_USED     5
@@ -39,10 +39,10 @@ static uint64_t le128_sat(const uint8_t *p)
 	return v;
 }
 
-void sc_nvme_health_decode(const uint8_t page[SC_NVME_SMART_LOG_BYTES],
-			   struct sc_drive_health *h)
+void sc_nvme_health_decode(const uint8_t page[SC_NVME_SMART_LOG_BYTES], struct sc_drive_health *h)
 {
-	uint32_t kelvin = (uint32_t)page[OFF_TEMPERATURE] | (uint32_t)page[OFF_TEMPERATURE + 1] << 8;
+	uint32_t kelvin = (uint32_t)page[OFF_TEMPERATURE] | (uint32_t)page[OFF_TEMPERATURE + 1]
+								<< 8;
 
 	memset(h, 0, sizeof(*h));
 	h->valid = true;

@@ -19,8 +19,7 @@
  * used (5), data units read (32-47) and written (48-63), power-on hours
  * (128-143), media errors (160-175); a 128-bit count above UINT64_MAX
  * saturates there. */
-void sc_nvme_health_decode(const uint8_t page[SC_NVME_SMART_LOG_BYTES],
-			   struct sc_drive_health *h);
+void sc_nvme_health_decode(const uint8_t page[SC_NVME_SMART_LOG_BYTES], struct sc_drive_health *h);
 
 /* Reads the log page of controller character device dev ("/dev/nvme0"),
  * opened read-only, with one admin Get Log Page command (nothing that

@@ -179,8 +179,7 @@ static void find_hwmon(const char *ctrl, char *out)
 
 /* An identity attribute from the controller, else from the namespace's
  * nvme-subsystem (a multipath head's parent), else "?". */
-static void identity_attr(const char *ctrl, const char *ns, const char *name, char *buf,
-			  size_t len)
+static void identity_attr(const char *ctrl, const char *ns, const char *name, char *buf, size_t len)
 {
 	char subsys[PATH_MAX];
 
@@ -265,8 +264,7 @@ static void walk_dev(struct walk *w, const char *dev, int depth)
 		note_leaf(w, base_of(disk));
 }
 
-int sc_telemetry_probe_dev(const char *sysfs, dev_t dev, const char *what,
-			   struct sc_telemetry *t)
+int sc_telemetry_probe_dev(const char *sysfs, dev_t dev, const char *what, struct sc_telemetry *t)
 {
 	struct walk w = {.sysfs = sysfs ? sysfs : SC_TELEMETRY_SYSFS, .t = t};
 	char link[PATH_MAX], dir[PATH_MAX];
@@ -292,8 +290,8 @@ int sc_telemetry_probe(const char *sysfs, const char *path, struct sc_telemetry 
 
 	memset(t, 0, sizeof(*t));
 	if (stat(path, &st)) {
-		snprintf(t->none, sizeof(t->none), "no NVMe telemetry: cannot look at %s: %s",
-			 path, strerror(errno));
+		snprintf(t->none, sizeof(t->none), "no NVMe telemetry: cannot look at %s: %s", path,
+			 strerror(errno));
 		return 0;
 	}
 	if (!S_ISBLK(st.st_mode) && major(st.st_dev) == 0) {
@@ -303,8 +301,7 @@ int sc_telemetry_probe(const char *sysfs, const char *path, struct sc_telemetry 
 			 path);
 		return 0;
 	}
-	return sc_telemetry_probe_dev(sysfs, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, path,
-				      t);
+	return sc_telemetry_probe_dev(sysfs, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, path, t);
 }
 
 uint64_t sc_telemetry_temp_mk(const struct sc_telemetry *t)

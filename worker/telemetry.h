@@ -24,13 +24,13 @@
 
 /* What the walk found behind one target. */
 struct sc_telemetry {
-	uint32_t ndrives;                          /* 0: none, see none */
-	struct sc_drive drives[SC_DRIVES_MAX];     /* identity only (health
-						    * fields zero) */
-	char temp_path[SC_DRIVES_MAX][PATH_MAX];   /* each drive's hwmon
-						    * temp1_input, "" when none */
-	char none[SC_DRIVE_REASON_MAX];            /* ndrives 0: "no NVMe
-						    * telemetry: <why>" */
+	uint32_t ndrives;			 /* 0: none, see none */
+	struct sc_drive drives[SC_DRIVES_MAX];	 /* identity only (health
+						  * fields zero) */
+	char temp_path[SC_DRIVES_MAX][PATH_MAX]; /* each drive's hwmon
+						  * temp1_input, "" when none */
+	char none[SC_DRIVE_REASON_MAX];		 /* ndrives 0: "no NVMe
+						  * telemetry: <why>" */
 };
 
 /* Finds the NVMe drives behind target path under the sysfs tree sysfs
@@ -42,8 +42,7 @@ int sc_telemetry_probe(const char *sysfs, const char *path, struct sc_telemetry 
 
 /* The same from a block device number: what the walk does after stat.
  * what names the target in t->none. */
-int sc_telemetry_probe_dev(const char *sysfs, dev_t dev, const char *what,
-			   struct sc_telemetry *t);
+int sc_telemetry_probe_dev(const char *sysfs, dev_t dev, const char *what, struct sc_telemetry *t);
 
 /* The hottest of t's drives now, from hwmon: millidegrees C +
  * SC_TEMP_MK_OFFSET (milli-kelvin, as struct sc_second keeps it), or 0
