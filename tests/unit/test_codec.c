@@ -356,7 +356,8 @@ static void compare_health(const struct sc_drive_health *x, const struct sc_driv
 			   const char *what, uint32_t i)
 {
 	CHECK(x->valid == y->valid && !strcmp(x->reason, y->reason) &&
-		  x->temperature_c == y->temperature_c && x->data_units_read == y->data_units_read &&
+		  x->temperature_c == y->temperature_c &&
+		  x->data_units_read == y->data_units_read &&
 		  x->data_units_written == y->data_units_written &&
 		  x->media_errors == y->media_errors && x->power_on_hours == y->power_on_hours &&
 		  x->critical_warning == y->critical_warning &&
