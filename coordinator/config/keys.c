@@ -26,7 +26,7 @@
  *   memory_per_rank: (optional) size >= 1, the memory one rank may
  *     allocate in any phase: its I/O buffers, jobs x iodepth x the unit of
  *     I/O (bs, block_size or sample_size; the largest cell of a sweep), and
- *     in a timed phase its per-second series, (jobs + 1) x seconds x 48 B.
+ *     in a timed phase its per-second series, (jobs + 1) x seconds x 56 B.
  *     Default: 4GiB, or a quarter of the memory of the host that checks the
  *     config when that is less.  Ranks of one node each hold their own.
  *   model: (optional mapping) the cluster model run at the end of the run
