@@ -35,7 +35,9 @@
  *     warranty, drive_capacity, max_drives_per_node, model, tp, pp, zero,
  *     scale, seed, trials; each checked by coordinator/model/params.c; a
  *     list is joined by commas (nodes: [8, 64]).  Needs a checkpoint or
- *     ingest phase.
+ *     ingest phase, unless it holds only dwpd, warranty and
+ *     drive_capacity: the rating of the run's drive endurance figures
+ *     (coordinator/model/endurance.h), which use them in any run.
  *   defaults: (optional mapping) any phase key but name, for every phase
  *     whose workload takes it and that does not set it; a default
  *     runtime/io_size/epochs is skipped by a phase that sets an alternative
