@@ -95,7 +95,7 @@ static void *sampler_main(void *arg)
 	uint64_t next = sc_now_ns();
 
 	pthread_mutex_lock(&w->lock);
-	while (!w->stop) {
+	do { /* one reading at least, however soon the stop comes */
 		uint64_t now, mk;
 		struct timespec ts;
 
@@ -109,7 +109,7 @@ static void *sampler_main(void *arg)
 		ts.tv_nsec = (long)(next % SC_NS_PER_S);
 		while (!w->stop && sc_now_ns() < next)
 			pthread_cond_timedwait(&w->cond, &w->lock, &ts);
-	}
+	} while (!w->stop);
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
 }
@@ -140,12 +140,17 @@ static void start_sampler(struct sc_drive_watch *w)
 int sc_drive_watch_begin(struct sc_drive_watch **out, const struct sc_plan *plan, uint32_t p,
 			 const struct sc_place *place)
 {
+	return sc_drive_watch_begin_with(out, probe_once(plan, p, place));
+}
+
+int sc_drive_watch_begin_with(struct sc_drive_watch **out, const struct sc_telemetry *t)
+{
 	struct sc_drive_watch *w = calloc(1, sizeof(*w));
 
 	*out = NULL;
 	if (!w)
 		return -ENOMEM;
-	w->t = probe_once(plan, p, place);
+	w->t = t;
 	for (uint32_t i = 0; i < w->t->ndrives; i++)
 		read_health(&w->t->drives[i], &w->before[i]);
 	start_sampler(w);

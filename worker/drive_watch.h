@@ -13,6 +13,7 @@
 #include "layout.h"
 #include "plan.h"
 #include "result.h"
+#include "telemetry.h"
 
 struct sc_drive_watch;
 
@@ -26,6 +27,10 @@ struct sc_drive_watch;
  * phase goes on without telemetry). */
 int sc_drive_watch_begin(struct sc_drive_watch **out, const struct sc_plan *plan, uint32_t p,
 			 const struct sc_place *place);
+
+/* The same for drives already found (t, which must outlive the watch):
+ * what _begin does after its probe; tests give a fake sysfs tree's. */
+int sc_drive_watch_begin_with(struct sc_drive_watch **out, const struct sc_telemetry *t);
 
 /* After the phase: stops sampling, reads the health logs again and fills
  * r: telemetry_none or the drives (identity, health before and after),

@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 
 #include "check.h"
+#include "clock.h"
 #include "drive_watch.h"
 #include "telemetry.h"
 
@@ -153,6 +154,37 @@ static void test_series(void)
 	      (unsigned long long)sec[3].max_temp_mk);
 }
 
+/* A phase's watch over dm-0's drives: the sampler fills the seconds with
+ * the hottest drive, the row gets both drives, and each health log is a
+ * reading or says why not (no /dev/nvme1 here). */
+static void test_watch(void)
+{
+	struct sc_telemetry t;
+	struct sc_drive_watch *w;
+	struct sc_rank_result r;
+	uint64_t origin = sc_now_ns();
+
+	sc_telemetry_probe_dev(sysfs, makedev(253, 0), "/dev/dm-0", &t);
+	memset(&r, 0, sizeof(r));
+	r.nseconds = 2;
+	r.seconds = xcalloc(2, sizeof(*r.seconds));
+	CHECK(sc_drive_watch_begin_with(&w, &t) == 0 && w, "watch begins");
+	sc_sleep_until(origin + 2 * SC_TEMP_SAMPLE_NS);
+	CHECK(sc_drive_watch_end(w, origin, &r) == 0, "watch ends");
+	CHECK(r.seconds[0].max_temp_mk == 52850 + SC_TEMP_MK_OFFSET,
+	      "second 0: nvme2's 52850 m°C, got %llu",
+	      (unsigned long long)r.seconds[0].max_temp_mk);
+	CHECK(r.seconds[1].max_temp_mk == 0, "second 1 not reached: none");
+	CHECK(r.ndrives == 2 && r.telemetry_none[0] == '\0', "both drives in the row, got %u",
+	      r.ndrives);
+	for (uint32_t i = 0; i < r.ndrives; i++)
+		CHECK(
+		    (r.drives[i].before.valid || strstr(r.drives[i].before.reason, "/dev/nvme")) &&
+			(r.drives[i].after.valid || strstr(r.drives[i].after.reason, "/dev/nvme")),
+		    "drive %u: a health log or why not (\"%s\")", i, r.drives[i].after.reason);
+	sc_rank_result_exit(&r);
+}
+
 /* The verdict's look-ups on a rank's row. */
 static void test_media_errors(void)
 {
@@ -195,6 +227,7 @@ int main(void)
 	test_multipath();
 	test_not_nvme();
 	test_series();
+	test_watch();
 	test_media_errors();
 	return check_exit("test_telemetry");
 }
