@@ -92,6 +92,8 @@ struct sc_second {
 /* Milli-kelvin at 0 deg C: a temperature t (millidegrees C) is kept as
  * t + SC_TEMP_MK_OFFSET, so that 0 stays "none". */
 #define SC_TEMP_MK_OFFSET 273150
+/* Milli-kelvin (or millidegrees) per degree. */
+#define SC_TEMP_MK_PER_C 1000.0
 
 /* Adds the n seconds of src into dst, second by second: bytes and ios
  * summed, the larger max_lat_ns and max_temp_mk kept.  dst holds at least n entries. */

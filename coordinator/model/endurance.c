@@ -10,6 +10,9 @@
 
 #include "project.h"
 
+/* A share as a percentage. */
+#define PCT 100.0
+
 /* What is gathered of a drive across the phases before its figures. */
 struct acc {
 	struct sc_drive_health before; /* the first phase it was in */
@@ -140,12 +143,12 @@ static void finish(struct sc_endurance *e, const struct sc_model_params *p, bool
 		x->capacity_from_config = cap_given;
 		x->capacity_bytes = cap_given ? p->drive_capacity_bytes : 0;
 	}
-	x->drive_writes = x->rated_bytes = x->life_share = NAN;
+	x->drive_writes = x->rated_bytes = x->life_used_pct = NAN;
 	if (x->capacity_bytes) {
 		x->drive_writes = (double)x->written_bytes / (double)x->capacity_bytes;
 		x->rated_bytes = e->dwpd * SC_ENDURANCE_DAYS_PER_YEAR * e->warranty_years *
 				 (double)x->capacity_bytes;
-		x->life_share = (double)x->written_bytes / x->rated_bytes;
+		x->life_used_pct = (double)x->written_bytes / x->rated_bytes * PCT;
 	}
 }
 

@@ -47,7 +47,7 @@ struct sc_endurance_drive {
 	bool capacity_from_config;
 	double drive_writes;	  /* written / capacity; NAN unknown */
 	double rated_bytes;	  /* lifetime writes; NAN unknown */
-	double life_share;	  /* written / rated (0..1+); NAN unknown */
+	double life_used_pct;	  /* written / rated x 100; NAN unknown */
 	bool pct_known;		  /* SMART percentage used read */
 	uint32_t pct_used_before; /* before the first phase, % */
 	uint32_t pct_used_after;  /* after the last, % */

@@ -9,7 +9,6 @@
 #include "model/endurance.h"
 #include "units.h"
 
-#define PCT 100.0
 /* Ranks listed on a line before "..." */
 #define RANKS_SHOWN 8
 
@@ -67,7 +66,7 @@ static void print_endurance(FILE *f, const struct sc_run_record *rec,
 	if (x->capacity_bytes)
 		fprintf(
 		    f, ", %.3g drive writes of %s, %.3g%% of the rated %s", x->drive_writes,
-		    sc_fmt_bytes(cap, sizeof(cap), x->capacity_bytes), x->life_share * PCT,
+		    sc_fmt_bytes(cap, sizeof(cap), x->capacity_bytes), x->life_used_pct,
 		    sc_fmt_bytes(rated, sizeof(rated),
 				 x->rated_bytes >= 0x1p64 ? UINT64_MAX : (uint64_t)x->rated_bytes));
 	else

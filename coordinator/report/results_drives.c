@@ -14,10 +14,6 @@
 #include "report_priv.h"
 #include "telemetry.h"
 
-/* Milli-kelvin per deg C step, as struct sc_second keeps temperatures. */
-#define MK_PER_C 1000.0
-#define PCT	 100.0
-
 /* A milli-kelvin temperature in deg C ("38.85"), or NULL for 0 (none). */
 static struct json_object *temp_c(uint64_t mk)
 {
@@ -26,12 +22,13 @@ static struct json_object *temp_c(uint64_t mk)
 
 	if (!mk)
 		return NULL;
-	n = (size_t)snprintf(s, sizeof(s), "%.3f", ((double)mk - SC_TEMP_MK_OFFSET) / MK_PER_C);
+	n = (size_t)snprintf(s, sizeof(s), "%.3f",
+			     ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C);
 	while (n > 1 && s[n - 1] == '0')
 		s[--n] = '\0';
 	if (n > 1 && s[n - 1] == '.')
 		s[--n] = '\0';
-	return json_object_new_double_s(((double)mk - SC_TEMP_MK_OFFSET) / MK_PER_C, s);
+	return json_object_new_double_s(((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C, s);
 }
 
 /* Pushes v; a NULL v is a JSON null (a temperature none read). */
@@ -201,7 +198,7 @@ static struct json_object *endurance_drive_json(struct jb *b, const struct sc_ru
 						  : "drive");
 	put_opt_dbl(b, o, "drive_writes", x->drive_writes);
 	put_opt_dbl(b, o, "rated_lifetime_writes_bytes", x->rated_bytes);
-	put_opt_dbl(b, o, "rated_life_used_pct", x->life_share * PCT);
+	put_opt_dbl(b, o, "rated_life_used_pct", x->life_used_pct);
 	if (x->pct_known) {
 		sc_json_put_u64(b, o, "percentage_used_before_pct", x->pct_used_before);
 		sc_json_put_u64(b, o, "percentage_used_after_pct", x->pct_used_after);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "analysis/inventory.h"
+#include "check.h"
 #include "model/endurance.h"
 
 #define TB UINT64_C(1000000000000)
@@ -26,12 +26,10 @@ static struct sc_drive nvme(const char *dev, uint64_t units_before, uint64_t uni
 	snprintf(d.model, sizeof(d.model), "PM1733a");
 	snprintf(d.serial, sizeof(d.serial), "SER-%s", dev);
 	d.capacity_bytes = UINT64_C(3840755982336);
-	d.before = (struct sc_drive_health){.valid = true,
-					    .data_units_written = units_before,
-					    .percentage_used = pct_before};
-	d.after = (struct sc_drive_health){.valid = true,
-					   .data_units_written = units_after,
-					   .percentage_used = pct_after};
+	d.before = (struct sc_drive_health){
+	    .valid = true, .data_units_written = units_before, .percentage_used = pct_before};
+	d.after = (struct sc_drive_health){
+	    .valid = true, .data_units_written = units_after, .percentage_used = pct_after};
 	return d;
 }
 
@@ -114,15 +112,16 @@ static void test_smart_and_counted(void)
 		      "drive writes %g", a->drive_writes);
 		CHECK(fabs(a->rated_bytes - rated) < 1.0, "rated %g B, want %g", a->rated_bytes,
 		      rated);
-		CHECK(fabs(a->life_share - 2048000000.0 / rated) < 1e-15, "life share %g",
-		      a->life_share);
+		CHECK(fabs(a->life_used_pct - 100 * 2048000000.0 / rated) < 1e-13, "life used %g%%",
+		      a->life_used_pct);
 		CHECK(a->pct_known && a->pct_used_before == 3 && a->pct_used_after == 5,
-		      "percentage used 3 -> 5, got %u -> %u", a->pct_used_before, a->pct_used_after);
+		      "percentage used 3 -> 5, got %u -> %u", a->pct_used_before,
+		      a->pct_used_after);
 		CHECK(!b->nvme && b->node == 1 && b->source == SC_ENDURANCE_COUNTED &&
 			  b->written_bytes == UINT64_C(2000000000),
 		      "the target with no NVMe: 2 GB counted, got %llu",
 		      (unsigned long long)b->written_bytes);
-		CHECK(b->capacity_bytes == 0 && isnan(b->drive_writes) && isnan(b->life_share),
+		CHECK(b->capacity_bytes == 0 && isnan(b->drive_writes) && isnan(b->life_used_pct),
 		      "no capacity known without drive or config: unknown, not 0");
 		CHECK(!b->pct_known, "no percentage used without SMART");
 	}
@@ -157,8 +156,8 @@ static void test_config_rating(void)
 		CHECK(fabs(e.drives[1].drive_writes - 2e9 / 1e12) < 1e-15,
 		      "counted target: 2 GB of 1 TB = 0.002 drive writes, got %g",
 		      e.drives[1].drive_writes);
-		CHECK(fabs(e.drives[1].life_share - 2e9 / (3.0 * 365 * 5 * 1e12)) < 1e-18,
-		      "share of 3 x 365 x 5 x 1 TB, got %g", e.drives[1].life_share);
+		CHECK(fabs(e.drives[1].life_used_pct - 100 * 2e9 / (3.0 * 365 * 5 * 1e12)) < 1e-16,
+		      "share of 3 x 365 x 5 x 1 TB, got %g%%", e.drives[1].life_used_pct);
 	}
 	sc_endurance_exit(&e);
 	sc_run_record_exit(&rec);
@@ -172,7 +171,8 @@ static void test_inventory(void)
 	make_run(&rec, false);
 	CHECK(sc_inventory_of_run(&rec, &inv) == 0 && inv.n == 2, "two entries, got %u", inv.n);
 	if (inv.n == 2) {
-		CHECK(inv.entries[0].drive && !strcmp(inv.entries[0].drive->serial, "SER-nvme0n1") &&
+		CHECK(inv.entries[0].drive &&
+			  !strcmp(inv.entries[0].drive->serial, "SER-nvme0n1") &&
 			  inv.entries[0].nranks == 2 && inv.entries[0].ranks[0] == 0 &&
 			  inv.entries[0].ranks[1] == 1,
 		      "nvme0n1 once, with ranks 0 and 1");
