@@ -297,7 +297,7 @@ int sc_telemetry_probe(const char *sysfs, const char *path, struct sc_telemetry 
 	if (!S_ISBLK(st.st_mode) && major(st.st_dev) == 0) {
 		snprintf(t->none, sizeof(t->none),
 			 "no NVMe telemetry: %s is on a filesystem without a block device "
-			 "(tmpfs, overlay, a network filesystem)",
+			 "(tmpfs, overlay, btrfs, a network filesystem: not followed)",
 			 path);
 		return 0;
 	}

@@ -6,6 +6,7 @@
 # and the endurance counts the bytes the run wrote, against the model:
 # section's rating (a model: with only dwpd, warranty and drive_capacity
 # needs no checkpoint phase).  `report` rebuilds the same results.json.
+# As root, a loop device as the target: "is on loopN (not NVMe)".
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/target"
@@ -76,4 +77,27 @@ cmp "$T/results.orig" "$T/re/results.json" || fail "report rebuilt results.json 
 grep -q "ranks 0,1 $T/target: no NVMe telemetry" "$T/re.log" || fail "report printed no inventory"
 grep -q "wrote 8.00 MiB (counted)" "$T/re.log" || fail "report printed no endurance"
 grep -q "model: no projection" "$T/out.log" "$T/re.log" && fail "a warning about the model"
+
+# a block device that is not NVMe: a loop device, read only
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	truncate -s 64M "$T/loop.img"
+	LOOP=$(losetup --find --show "$T/loop.img") || fail "losetup"
+	trap 'losetup -d "$LOOP"; rm -rf "$T"' EXIT
+	cat >"$T/l.yaml" <<YAML
+targets:
+  - path: $LOOP
+phases:
+  - name: rd
+    rw: randread
+    bs: 4KiB
+    size: 4MiB
+    runtime: 1s
+YAML
+	sc_mpirun 1 "$T/l.yaml" --output "$T/lout" || { cat "$T/out.log"; fail "loop run exited non-zero"; }
+	grep -q "rank 0 $LOOP: no NVMe telemetry: $LOOP is on ${LOOP#/dev/} (not NVMe)" "$T/out.log" ||
+		{ cat "$T/out.log"; fail "loop device: inventory line"; }
+	echo "ok: $LOOP has no NVMe telemetry"
+else
+	echo "note: not root or no losetup: the loop-device check was left out"
+fi
 echo PASS
