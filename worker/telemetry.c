@@ -123,7 +123,7 @@ static int first_controller(const char *subsys, char *out)
 		if (is_controller(e->d_name, &n) && (!name[0] || n < best) &&
 		    strlen(e->d_name) < sizeof(name)) {
 			best = n;
-			snprintf(name, sizeof(name), "%s", e->d_name);
+			snprintf(name, sizeof(name), "%.*s", (int)sizeof(name) - 1, e->d_name);
 		}
 	}
 	closedir(d);
