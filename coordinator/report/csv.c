@@ -122,7 +122,8 @@ static void series_csv_rows(FILE *f, const struct sc_run_record *rec,
 			(double)s->max_lat_ns[SC_DIR_WRITE] / NS_PER_US);
 		/* the hottest drive in the second, deg C; empty: none read */
 		if (s->max_temp_mk)
-			fprintf(f, "%.3f", ((double)s->max_temp_mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C);
+			fprintf(f, "%.3f",
+				((double)s->max_temp_mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C);
 		fputc('\n', f);
 	}
 }
