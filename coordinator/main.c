@@ -214,6 +214,7 @@ static int end_run(struct driver *d)
 	if (c->rank == 0) {
 		if (d->rec.nphases && sc_record_model(&d->rec, d->outdir, d->cli->quiet))
 			d->status = SC_EXIT_RUN_FAILED;
+		sc_record_drives(&d->rec, d->cli->quiet);
 		if (d->mismatched && d->status == 0) {
 			fprintf(stderr,
 				"ssdcluster: verification found mismatches; the run failed (results "

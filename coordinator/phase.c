@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "drive_watch.h"
 #include "run.h"
 #include "units.h"
 #include "cli.h"
@@ -128,10 +129,11 @@ static int prepare(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 }
 
 /* Every rank starts the run at one instant (rank 0's clock) and waits
- * until every rank is done, the first-done byte count in *firstdone. */
+ * until every rank is done, the first-done byte count in *firstdone and
+ * the measured start (common start + ramp, this rank's clock) in *origin. */
 static void start_and_wait(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 			   const struct sc_place *place, struct sc_run *run, uint64_t budget,
-			   uint64_t *firstdone)
+			   uint64_t *firstdone, uint64_t *origin)
 {
 	const struct sc_phase *ph = &plan->phases[p];
 	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
@@ -145,6 +147,7 @@ static void start_and_wait(struct sc_cluster *c, const struct sc_plan *plan, uin
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT)
 		lead += ph->ckpt.compute_before_ns;
 	start = sc_cluster_common_start(c, lead);
+	*origin = start + ph->io.ramp_ns;
 	run_deadline(c, plan, p, place, start, budget);
 	sc_run_start(run, start);
 	sc_cluster_wait_run(c, run, ph->stonewall == SC_STONEWALL_FIRST_DONE, firstdone);
@@ -264,18 +267,21 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	const struct sc_phase *ph = &plan->phases[p];
 	struct sc_rank_result mine;
 	struct sc_run *run = NULL;
-	uint64_t firstdone = 0, budget = sc_deadline_run_ns(plan, p, place);
+	struct sc_drive_watch *watch = NULL;
+	uint64_t firstdone = 0, origin = 0, budget = sc_deadline_run_ns(plan, p, place);
 	int rc, ok, stopped, gathered;
 
 	rc = prepare(c, plan, p, place, dir, places, rec, &run, &budget, err, errlen);
 	if (rc)
 		return rc;
-	start_and_wait(c, plan, p, place, run, budget, &firstdone);
+	sc_drive_watch_begin(&watch, plan, p, place); /* none when out of memory */
+	start_and_wait(c, plan, p, place, run, budget, &firstdone, &origin);
 	stopped = c->stop_sig != 0; /* every rank agrees */
 	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "merging",
 		      "%s after every rank was done");
 	rc = sc_run_finish(run, &mine);
 	describe_rank(c, firstdone, &mine);
+	sc_drive_watch_end(watch, origin, &mine);
 	gathered = merge(c, plan, p, run, &mine, rec, err, errlen);
 	if (gathered) {
 		sc_cluster_set_deadline(c, 0, NULL, NULL);

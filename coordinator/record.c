@@ -13,6 +13,7 @@
 #include "analysis/aggregate.h"
 #include "progress.h"
 #include "model/project.h"
+#include "report/drives.h"
 #include "report/model.h"
 #include "report/report.h"
 
@@ -61,7 +62,15 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
 		sc_progress_workload(stdout, rec, ph, &fig);
 		sc_phase_figures_exit(&fig);
 	}
+	if (!quiet && rec->nphases == 1)
+		sc_report_drives_inventory(stdout, rec);
 	return rc;
+}
+
+void sc_record_drives(const struct sc_run_record *rec, bool quiet)
+{
+	if (!quiet && rec->nphases)
+		sc_report_drives_endurance(stdout, rec);
 }
 
 int sc_record_model(const struct sc_run_record *rec, const char *outdir, bool quiet)
@@ -73,7 +82,7 @@ int sc_record_model(const struct sc_run_record *rec, const char *outdir, bool qu
 	if (!rec->plan.nmodel)
 		return 0;
 	proj = sc_model_of_run(rec, why, sizeof(why));
-	if (!proj)
+	if (!proj && why[0])
 		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
 	rc = sc_report_results_model(outdir, rec, proj, why, err, sizeof(err));
 	if (rc)

@@ -29,4 +29,8 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
  * (message printed). */
 int sc_record_model(const struct sc_run_record *rec, const char *outdir, bool quiet);
 
+/* Rank 0, after the last phase that ran: unless quiet, prints the drive
+ * writes the run consumed per drive against their rated endurance. */
+void sc_record_drives(const struct sc_run_record *rec, bool quiet);
+
 #endif

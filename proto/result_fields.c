@@ -136,6 +136,39 @@ static const struct sc_field mismatch_rows[] = {
 static SC_FIELDS(mismatch_fields, mismatch_rows, ssdcluster__verify_mismatch__descriptor, NULL);
 #undef SC_LIST
 
+/* DriveHealth <-> struct sc_drive_health */
+#define SC_LIST Ssdcluster__DriveHealth, struct sc_drive_health
+static const struct sc_field health_rows[] = {
+	F_BOOL(valid, valid),
+	F_CHARS(reason, reason),
+	F_I32(temperature_c, temperature_c),
+	F_U64(data_units_read, data_units_read),
+	F_U64(data_units_written, data_units_written),
+	F_U64(media_errors, media_errors),
+	F_U64(power_on_hours, power_on_hours),
+	F_U32(critical_warning, critical_warning),
+	F_U32(percentage_used, percentage_used),
+	F_U32(available_spare, available_spare),
+	F_U32(spare_threshold, spare_threshold),
+};
+static SC_FIELDS(health_fields, health_rows, ssdcluster__drive_health__descriptor, NULL);
+#undef SC_LIST
+
+/* Drive <-> struct sc_drive */
+#define SC_LIST Ssdcluster__Drive, struct sc_drive
+static const struct sc_field drive_rows[] = {
+	F_CHARS(device, device),
+	F_CHARS(controller, controller),
+	F_CHARS(model, model),
+	F_CHARS(serial, serial),
+	F_CHARS(firmware, firmware),
+	F_U64(capacity_bytes, capacity_bytes),
+	F_MSG(before, before, health_fields),
+	F_MSG(after, after, health_fields),
+};
+static SC_FIELDS(drive_fields, drive_rows, ssdcluster__drive__descriptor, NULL);
+#undef SC_LIST
+
 /* RankResult <-> struct sc_rank_result */
 #define SEC(member) offsetof(struct sc_second, member)
 #define SC_LIST Ssdcluster__RankResult, struct sc_rank_result
@@ -180,6 +213,9 @@ static const struct sc_field rank_rows[] = {
 	F_U64(unissued_ios, unissued_ios),
 	F_ARRAY(errnos, errnos, nerrnos, errno_fields),
 	F_ARRAY_MAX(failures, failures, nfailures, failure_fields, SC_IO_FAILURES_KEPT),
+	F_CHARS(telemetry_none, telemetry_none),
+	F_ARRAY_MAX(drives, drives, ndrives, drive_fields, SC_DRIVES_MAX),
+	F_HOOK(sec_max_temp_mk, SEC(max_temp_mk)),
 	F_U64(verify_checked, verify_checked),
 	F_U64(verify_mismatches, verify_mismatches),
 	F_ARRAY_MAX(verify_kept, verify_kept, verify_nkept, mismatch_fields, SC_VERIFY_KEEP),
@@ -206,8 +242,15 @@ static int seconds_to_pb(struct sc_arena *a, const void *c, void *pb)
 	return 0;
 }
 
+/* A column results written before it existed leave out: it reads as
+ * all zero (temperature: none read). */
+static bool column_may_be_absent(const struct sc_field *f)
+{
+	return f->c_off == SEC(max_temp_mk);
+}
+
 /* r->nseconds is the message's nseconds already: every column holds as
- * many values. */
+ * many values (or none, when it may be absent). */
 static int seconds_from_pb(const void *pb, void *c)
 {
 	struct sc_rank_result *r = c;
@@ -217,7 +260,7 @@ static int seconds_from_pb(const void *pb, void *c)
 
 	EACH_COLUMN(f) {
 		sc_convert_repeated(pb, f, &n);
-		if (n != r->nseconds)
+		if (n != r->nseconds && !(n == 0 && column_may_be_absent(f)))
 			return -EBADMSG;
 	}
 	if ((err = sc_convert_calloc(&seconds, r->nseconds, sizeof(*r->seconds))))
@@ -226,7 +269,7 @@ static int seconds_from_pb(const void *pb, void *c)
 	EACH_COLUMN(f) {
 		const uint64_t *col = sc_convert_repeated(pb, f, &n);
 
-		for (uint32_t k = 0; k < r->nseconds; k++)
+		for (uint32_t k = 0; k < n; k++)
 			memcpy((char *)&r->seconds[k] + f->c_off, &col[k], sizeof(col[k]));
 	}
 	return 0;

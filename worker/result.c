@@ -15,6 +15,9 @@ void sc_rank_result_exit(struct sc_rank_result *r)
 	free(r->errnos);
 	free(r->failures);
 	free(r->verify_kept);
+	free(r->drives);
+	r->drives = NULL;
+	r->ndrives = 0;
 	r->seconds = NULL;
 	r->errnos = NULL;
 	r->failures = NULL;
@@ -91,5 +94,7 @@ void sc_seconds_add(struct sc_second *dst, const struct sc_second *src, uint32_t
 			if (src[k].max_lat_ns[d] > dst[k].max_lat_ns[d])
 				dst[k].max_lat_ns[d] = src[k].max_lat_ns[d];
 		}
+		if (src[k].max_temp_mk > dst[k].max_temp_mk)
+			dst[k].max_temp_mk = src[k].max_temp_mk;
 	}
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drive.h"
 #include "histogram.h"
 #include "plan.h"
 #include "verify.h"
@@ -83,10 +84,19 @@ struct sc_second {
 	uint64_t bytes[SC_DIR_COUNT];
 	uint64_t ios[SC_DIR_COUNT];
 	uint64_t max_lat_ns[SC_DIR_COUNT];
+	uint64_t max_temp_mk;       /* hottest drive temperature read in the
+				     * second, milli-kelvin (deg C x 1000 +
+				     * SC_TEMP_MK_OFFSET); 0 = none read */
 };
 
+/* Milli-kelvin at 0 deg C: a temperature t (millidegrees C) is kept as
+ * t + SC_TEMP_MK_OFFSET, so that 0 stays "none". */
+#define SC_TEMP_MK_OFFSET 273150
+/* Milli-kelvin (or millidegrees) per degree. */
+#define SC_TEMP_MK_PER_C 1000.0
+
 /* Adds the n seconds of src into dst, second by second: bytes and ios
- * summed, the larger max_lat_ns kept.  dst holds at least n entries. */
+ * summed, the larger max_lat_ns and max_temp_mk kept.  dst holds at least n entries. */
 void sc_seconds_add(struct sc_second *dst, const struct sc_second *src, uint32_t n);
 
 /* One rank's phase, as gathered at rank 0.  Times are nanoseconds on rank
@@ -134,6 +144,13 @@ struct sc_rank_result {
 	uint32_t verify_nkept;
 	struct sc_verify_mismatch *verify_kept; /* heap: the first mismatches, at
 				     * most SC_VERIFY_KEEP, in job order */
+	/* Drive telemetry (telemetry.h): the NVMe drives behind the target,
+	 * their identity and health log before and after the phase; none
+	 * (ndrives 0) with telemetry_none saying why ("no NVMe telemetry:
+	 * ..."), or "" when the rank never looked (a phase that timed out). */
+	char telemetry_none[SC_DRIVE_REASON_MAX];
+	uint32_t ndrives;           /* at most SC_DRIVES_MAX */
+	struct sc_drive *drives;    /* heap (NULL when none) */
 };
 
 /* One phase as rank 0 keeps it: every rank's row plus the merged

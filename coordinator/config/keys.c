@@ -26,7 +26,7 @@
  *   memory_per_rank: (optional) size >= 1, the memory one rank may
  *     allocate in any phase: its I/O buffers, jobs x iodepth x the unit of
  *     I/O (bs, block_size or sample_size; the largest cell of a sweep), and
- *     in a timed phase its per-second series, (jobs + 1) x seconds x 48 B.
+ *     in a timed phase its per-second series, (jobs + 1) x seconds x 56 B.
  *     Default: 4GiB, or a quarter of the memory of the host that checks the
  *     config when that is less.  Ranks of one node each hold their own.
  *   model: (optional mapping) the cluster model run at the end of the run
@@ -35,7 +35,9 @@
  *     warranty, drive_capacity, max_drives_per_node, model, tp, pp, zero,
  *     scale, seed, trials; each checked by coordinator/model/params.c; a
  *     list is joined by commas (nodes: [8, 64]).  Needs a checkpoint or
- *     ingest phase.
+ *     ingest phase, unless it holds only dwpd, warranty and
+ *     drive_capacity: the rating of the run's drive endurance figures
+ *     (coordinator/model/endurance.h), which use them in any run.
  *   defaults: (optional mapping) any phase key but name, for every phase
  *     whose workload takes it and that does not set it; a default
  *     runtime/io_size/epochs is skipped by a phase that sets an alternative

@@ -42,7 +42,7 @@ int sc_cfg_parse_mem_budget(struct cfg_check *c)
 /* The memory one rank of config phase i allocates fits the budget: its
  * I/O buffers, jobs x iodepth x the unit of I/O (bs, block_size or
  * sample_size; the largest cell of a sweep), and for a timed phase its
- * per-second series, (jobs + 1) x the seconds x 48 B.  Ingest's prefetch
+ * per-second series, (jobs + 1) x the seconds x 56 B.  Ingest's prefetch
  * holds no buffers of its own: it counts batches ahead, read through the
  * same iodepth slots. */
 static int check_mem_budget(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)

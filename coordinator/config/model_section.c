@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "schema.h"
+#include "model/params.h"
 #include "model/project.h"
 
 /* Longest value of one key (a list of node counts, joined by commas). */
@@ -63,6 +64,23 @@ static bool has_model_input(const struct cfg_check *c)
 		    c->pv[i].workload == SC_WORKLOAD_INGEST)
 			return true;
 	return false;
+}
+
+/* True when model: m holds only the drive rating the run's endurance
+ * figures use (model/endurance.h): allowed without a phase to project. */
+static bool only_endurance_keys(const struct cfg_node *m)
+{
+	static const char *const keys[] = {"dwpd", "warranty", "drive_capacity"};
+
+	for (uint32_t i = 0; i < m->npairs; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			found |= sc_model_params_key(m->pairs[i].key) == sc_model_params_key(keys[k]);
+		if (!found)
+			return false;
+	}
+	return true;
 }
 
 /* Where the key "model" stands at the top of the document. */
@@ -151,7 +169,7 @@ int sc_cfg_parse_model_section(struct cfg_check *c)
 		if (sc_model_params_set(&p, kv->key, text, why, sizeof(why)))
 			return sc_cfg_fail_node(c->d, kv->val, "%s", without_key(why, kv->key));
 	}
-	if (!has_model_input(c))
+	if (!has_model_input(c) && !only_endurance_keys(m))
 		return sc_cfg_fail(c->d, section_key_loc(c->d->root), "model",
 					"the model projects checkpoint and ingest phases, and this "
 					"config has neither (add a phase with workload: checkpoint, "

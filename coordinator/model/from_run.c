@@ -2,6 +2,7 @@
  * projected from the run's own record: what rank 0 adds to results at the
  * end of a run, and `report` adds again from results.pb. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,18 @@ int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projec
 	return rc == -ENOENT ? -EINVAL : rc;
 }
 
+/* True when the plan has a phase the model projects (checkpoint or
+ * ingest); without one, its model: section holds only the drive rating of
+ * the endurance figures (config/model_section.c). */
+static bool plan_projects(const struct sc_plan *plan)
+{
+	for (uint32_t i = 0; i < plan->nphases; i++)
+		if (plan->phases[i].workload == SC_WORKLOAD_CHECKPOINT ||
+		    plan->phases[i].workload == SC_WORKLOAD_INGEST)
+			return true;
+	return false;
+}
+
 struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec, char *why,
 					    size_t whylen)
 {
@@ -41,7 +54,7 @@ struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec, cha
 
 	if (whylen)
 		why[0] = '\0';
-	if (!rec->plan.nmodel)
+	if (!rec->plan.nmodel || !plan_projects(&rec->plan))
 		return NULL;
 	p = malloc(sizeof(*p));
 	rc = p ? sc_model_project_run(rec, p, why, whylen) : -ENOMEM;

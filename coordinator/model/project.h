@@ -212,8 +212,9 @@ int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projec
 			 char *err, size_t errlen);
 
 /* sc_model_project_run with the projection malloc'd (free it): NULL when
- * the plan has no model: section (why left empty) or when it cannot be
- * made (why says why, "out of memory" included). */
+ * the plan has no model: section or no checkpoint or ingest phase (its
+ * model: then holds only the endurance rating; why left empty both ways)
+ * or when it cannot be made (why says why, "out of memory" included). */
 struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec, char *why,
 					    size_t whylen);
 

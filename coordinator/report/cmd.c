@@ -11,6 +11,7 @@
 #include "analysis/aggregate.h"
 #include "analysis/results_file.h"
 #include "progress.h"
+#include "drives.h"
 #include "model.h"
 #include "model/project.h"
 #include "report.h"
@@ -75,6 +76,8 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 			putchar('\n');
 			sc_report_model_table(stdout, proj);
 		}
+		sc_report_drives_inventory(stdout, &rec);
+		sc_report_drives_endurance(stdout, &rec);
 		printf("results: %s/results.json\n", dir);
 	}
 	free(proj);

@@ -29,7 +29,7 @@ static const struct {
 				       "write_p99_us,errors,verify_mismatches\n"},
     [REPORT_CSV_SERIES] = {"timeseries.csv", "phase,second,read_MB,written_MB,ios_read,"
 					     "ios_written,max_read_latency_us,"
-					     "max_write_latency_us\n"},
+					     "max_write_latency_us,max_temperature_C\n"},
 };
 
 /* One CSV field, quoted when it holds a comma, quote or line break. */
@@ -115,11 +115,16 @@ static void series_csv_rows(FILE *f, const struct sc_run_record *rec,
 		const struct sc_second *s = &fig->seconds[k];
 
 		csv_str(f, ph ? ph->name : "", 0);
-		fprintf(f, "%u,%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f\n", k,
+		fprintf(f, "%u,%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,", k,
 			(double)s->bytes[SC_DIR_READ] / BYTES_PER_MB,
 			(double)s->bytes[SC_DIR_WRITE] / BYTES_PER_MB, s->ios[SC_DIR_READ],
 			s->ios[SC_DIR_WRITE], (double)s->max_lat_ns[SC_DIR_READ] / NS_PER_US,
 			(double)s->max_lat_ns[SC_DIR_WRITE] / NS_PER_US);
+		/* the hottest drive in the second, deg C; empty: none read */
+		if (s->max_temp_mk)
+			fprintf(f, "%.3f",
+				((double)s->max_temp_mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C);
+		fputc('\n', f);
 	}
 }
 

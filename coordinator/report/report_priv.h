@@ -185,5 +185,20 @@ void sc_json_push_dbl(struct jb *b, struct json_object *a, double v);
 /* "steady_state": one object per steady-state group of rec (its drives,
  * cluster, rounds and final window). */
 struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec);
+/* ------------------------------------- results_drives.c: the drives */
+
+/* results.json's "inventory": every drive once per node (node, host,
+ * ranks, target, device, controller, model, serial, firmware,
+ * capacity_bytes), or a target's "telemetry": "no NVMe telemetry: ...". */
+struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec);
+/* A phase's "drives": per rank its drives' health logs before and after
+ * (or why they are missing), the media errors added and the per-second
+ * max_temperature_c series. */
+struct json_object *sc_report_json_phase_drives(struct jb *b, const struct sc_phase_record *pr);
+/* results.json's "endurance" (model/endurance.h). */
+struct json_object *sc_report_json_endurance(struct jb *b, const struct sc_run_record *rec);
+/* o[key]: the n seconds' max_temp_mk in deg C, null where none was read. */
+void sc_report_json_put_temps(struct jb *b, struct json_object *o, const char *key,
+			      const struct sc_second *s, uint32_t n);
 
 #endif

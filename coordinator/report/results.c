@@ -31,6 +31,9 @@ static const char *const definitions[][2] = {
 		     "of the least-squares line of the figure over round index; per drive (rank) "
 		     "and for the cluster; a group stops at the first round whose window is "
 		     "steady for every drive"},
+    {"temperature", "max_temperature_c: the hottest NVMe drive's hwmon temperature read in "
+		    "the second (read 4 times a second), deg C; null: none read (no NVMe "
+		    "telemetry, or no hwmon)"},
 };
 
 static struct json_object *definitions_json(struct jb *b)
@@ -74,6 +77,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 		sc_json_put(b, o, "open_loop", sc_report_json_open_loop(b, pr));
 	if (ph && ph->io.verify != SC_VERIFY_NONE)
 		sc_json_put(b, o, "verify", sc_report_json_verify(b, rec, pr, ph));
+	sc_json_put(b, o, "drives", sc_report_json_phase_drives(b, pr));
 	return o;
 }
 
@@ -123,6 +127,8 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 	sc_json_put(&r->b, r->root, "phases", r->phases);
 	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec));
 	r->phases = NULL; /* the root owns it now */
+	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec));
+	sc_json_put(&r->b, r->root, "endurance", sc_report_json_endurance(&r->b, r->rec));
 	if (r->model)
 		sc_json_put(&r->b, r->root, "model", sc_report_json_model(&r->b, r->model));
 	else if (r->model_error && r->model_error[0])

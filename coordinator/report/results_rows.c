@@ -243,5 +243,6 @@ struct json_object *sc_report_json_timeseries(struct jb *b, const struct sc_phas
 		}
 		sc_json_put(b, o, cols[c].key, a);
 	}
+	sc_report_json_put_temps(b, o, "max_temperature_c", f->seconds, f->nseconds);
 	return o;
 }

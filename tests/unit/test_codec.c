@@ -302,6 +302,89 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 	}
 }
 
+/* The drive telemetry of make_rank's row: seed 1, SC_DRIVES_MAX drives
+ * with the longest strings and the largest counts; seed 2, no NVMe with
+ * the longest reason; else two drives, the second's log not read after. */
+static void make_drives(struct sc_rank_result *r, uint64_t seed)
+{
+	if (seed == 2) {
+		memset(r->telemetry_none, 'n', SC_DRIVE_REASON_MAX - 1);
+		return;
+	}
+	r->ndrives = seed == 1 ? SC_DRIVES_MAX : 2;
+	r->drives = xcalloc(r->ndrives, sizeof(*r->drives));
+	for (uint32_t i = 0; i < r->ndrives; i++) {
+		struct sc_drive *d = &r->drives[i];
+
+		snprintf(d->device, sizeof(d->device), "nvme%un1", i);
+		snprintf(d->controller, sizeof(d->controller), "nvme%u", i);
+		snprintf(d->model, sizeof(d->model), "SAMSUNG MZWLR7T6HALA-00007");
+		snprintf(d->serial, sizeof(d->serial), "S6EWNA0T%06llu", (unsigned long long)seed);
+		snprintf(d->firmware, sizeof(d->firmware), "MPPA5B5Q");
+		d->capacity_bytes = UINT64_C(7681501126656) + i;
+		d->before = (struct sc_drive_health){.valid = true,
+						     .temperature_c = -5 - (int32_t)i,
+						     .data_units_read = 1000 + seed,
+						     .data_units_written = 2000 + seed,
+						     .media_errors = i,
+						     .power_on_hours = 26280 + i,
+						     .critical_warning = 4,
+						     .percentage_used = 3,
+						     .available_spare = 97,
+						     .spare_threshold = 10};
+		d->after = d->before;
+		d->after.data_units_written += 77;
+		if (seed == 1) {
+			memset(d->device, 'd', SC_DRIVE_NAME_MAX - 1);
+			memset(d->model, 'm', SC_DRIVE_MODEL_MAX - 1);
+			memset(d->serial, 's', SC_DRIVE_SERIAL_MAX - 1);
+			memset(d->firmware, 'f', SC_DRIVE_FIRMWARE_MAX - 1);
+			d->after.data_units_written = UINT64_MAX;
+			d->after.media_errors = UINT64_MAX;
+		}
+	}
+	if (seed != 1) {
+		struct sc_drive_health *h = &r->drives[1].after;
+
+		memset(h, 0, sizeof(*h));
+		snprintf(h->reason, sizeof(h->reason), "health log not read: /dev/nvme1: %s",
+			 strerror(EACCES));
+	}
+}
+
+static void compare_health(const struct sc_drive_health *x, const struct sc_drive_health *y,
+			   const char *what, uint32_t i)
+{
+	CHECK(x->valid == y->valid && !strcmp(x->reason, y->reason) &&
+		  x->temperature_c == y->temperature_c &&
+		  x->data_units_read == y->data_units_read &&
+		  x->data_units_written == y->data_units_written &&
+		  x->media_errors == y->media_errors && x->power_on_hours == y->power_on_hours &&
+		  x->critical_warning == y->critical_warning &&
+		  x->percentage_used == y->percentage_used &&
+		  x->available_spare == y->available_spare &&
+		  x->spare_threshold == y->spare_threshold,
+	      "%s: drives[%u] health differs", what, i);
+}
+
+static void compare_drives(const struct sc_rank_result *a, const struct sc_rank_result *b,
+			   const char *what)
+{
+	CHECK(!strcmp(a->telemetry_none, b->telemetry_none), "%s: telemetry_none", what);
+	CHECK(a->ndrives == b->ndrives, "%s: ndrives %u != %u", what, a->ndrives, b->ndrives);
+	for (uint32_t i = 0; i < a->ndrives && i < b->ndrives; i++) {
+		const struct sc_drive *x = &a->drives[i], *y = &b->drives[i];
+
+		CHECK(!strcmp(x->device, y->device) && !strcmp(x->controller, y->controller) &&
+			  !strcmp(x->model, y->model) && !strcmp(x->serial, y->serial) &&
+			  !strcmp(x->firmware, y->firmware) &&
+			  x->capacity_bytes == y->capacity_bytes,
+		      "%s: drives[%u] identity differs", what, i);
+		compare_health(&x->before, &y->before, what, i);
+		compare_health(&x->after, &y->after, what, i);
+	}
+}
+
 /* A rank's phase with seconds, errors and latency summaries; seed varies
  * every value. */
 static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, uint32_t target,
@@ -368,6 +451,8 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 			s->ios[d] = 262144 + k + d + seed;
 			s->max_lat_ns[d] = 2000000 + k * 1000 + d + seed;
 		}
+		/* a temperature in two seconds of three, none in the third */
+		s->max_temp_mk = k % 3 ? SC_TEMP_MK_OFFSET + 40000 + k + seed : 0;
 	}
 	/* the largest varints */
 	if (nseconds)
@@ -398,6 +483,7 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 		if (seed == 1)
 			memset(f->file, 'f', SC_IO_FAILURE_FILE_MAX - 1);
 	}
+	make_drives(r, seed);
 }
 
 static void compare_summary(const struct sc_lat_summary *x, const struct sc_lat_summary *y,
@@ -463,6 +549,7 @@ static void compare_rank(const struct sc_rank_result *a, const struct sc_rank_re
 			  x->job == y->job && !strcmp(x->file, y->file),
 		      "%s: failures[%u]", what, i);
 	}
+	compare_drives(a, b, what);
 }
 
 static struct sc_hist *make_hist(uint64_t scale, uint64_t n)
@@ -1203,6 +1290,7 @@ struct hand {
 	uint64_t idx[3], cnt[3];
 	size_t nidx, ncnt;
 	uint32_t hist_field;
+	size_t ntemp; /* values of column sec_max_temp_mk (43); 0: left out */
 };
 
 static struct hand good_hand(void)
@@ -1350,6 +1438,8 @@ static void hand_rank(struct pb *out, const struct hand *h, int i)
 	for (uint32_t f = 29; f <= 33; f++) /* late_ios .. compute_ns */
 		pb_uint(out, f, 101 * f);
 	pb_uint(out, 34, zigzag(-3434)); /* busy_end_ns */
+	if (h->ntemp)
+		pb_packed(out, 43, col, h->ntemp);
 }
 
 static void hand_run(struct pb *out, const struct hand *h)
@@ -1680,6 +1770,10 @@ static void test_hand_made(void)
 	REFUSED(RUN, ncol[5], 4);
 	REFUSED(RANK, npct, SC_NPCT - 1);
 	REFUSED(RANK, npct, SC_NPCT + 1);
+	/* the temperature column: left out (older results) or one per second */
+	ACCEPTED(RANK, ntemp, 3);
+	REFUSED(RANK, ntemp, 2);
+	REFUSED(RANK, ntemp, 4);
 	{
 		struct hand h = good_hand();
 

@@ -141,6 +141,40 @@ static struct sc_hist *hist_of(const uint64_t *values, size_t n)
 }
 
 /* Rank i of a phase: host "alpha" (node 0) or "beta" (node 1). */
+/* Rank 0 on an NVMe drive (health logs read, 45 and 47 deg C in seconds
+ * 0 and 2, none in 1; 2 media errors added), rank 1 on none. */
+static void make_drive_rows(struct sc_rank_result *r, uint32_t i)
+{
+	struct sc_drive *d;
+
+	if (i) {
+		snprintf(r->telemetry_none, sizeof(r->telemetry_none),
+			 "no NVMe telemetry: /mnt/b is on vda (not NVMe)");
+		return;
+	}
+	r->ndrives = 1;
+	r->drives = d = xcalloc(1, sizeof(*d));
+	snprintf(d->device, sizeof(d->device), "nvme0n1");
+	snprintf(d->controller, sizeof(d->controller), "nvme0");
+	snprintf(d->model, sizeof(d->model), "PM1733a");
+	snprintf(d->serial, sizeof(d->serial), "S6UGNE0R900123");
+	snprintf(d->firmware, sizeof(d->firmware), "3.2Q");
+	d->capacity_bytes = UINT64_C(3840755982336);
+	d->before = (struct sc_drive_health){.valid = true,
+					     .temperature_c = 41,
+					     .data_units_written = 1000,
+					     .media_errors = 1,
+					     .percentage_used = 3,
+					     .available_spare = 100,
+					     .spare_threshold = 10,
+					     .power_on_hours = 10};
+	d->after = d->before;
+	d->after.data_units_written = 1100;
+	d->after.media_errors = 3;
+	r->seconds[0].max_temp_mk = SC_TEMP_MK_OFFSET + 45000;
+	r->seconds[2].max_temp_mk = SC_TEMP_MK_OFFSET + 47000;
+}
+
 static void make_rank(struct sc_rank_result *r, uint32_t i, int writes_only, uint64_t scale)
 {
 	static const uint64_t rlat[] = {1000, 2000, 3000, 50000};
@@ -199,6 +233,7 @@ static void make_rank(struct sc_rank_result *r, uint32_t i, int writes_only, uin
 			r->seconds[k].max_lat_ns[SC_DIR_READ] = 50000;
 		}
 	}
+	make_drive_rows(r, i);
 }
 
 static void make_phase(struct sc_phase_record *ph, uint32_t phase)
@@ -234,6 +269,7 @@ static void make_run(struct sc_run_record *run, uint32_t nphases)
 }
 
 /* ---------------------------------------------------------- JSON access */
+
 
 static struct json_object *get(struct json_object *o, const char *key)
 {
@@ -362,6 +398,16 @@ static const char *const unitless[] = {
     "mismatches",
     "ranks_with_mismatches",
     "seq",
+    /* drives: counts, indices, a bit field, and units named by the key */
+    "ranks",
+    "first_rank",
+    "dwpd",
+    "drive_writes",
+    "data_units_read",
+    "data_units_written",
+    "media_errors",
+    "media_errors_added",
+    "critical_warning",
 };
 
 static int has_suffix(const char *s, const char *suf)
@@ -374,7 +420,7 @@ static int has_suffix(const char *s, const char *suf)
 static int names_unit(const char *key)
 {
 	static const char *const sufs[] = {"_ns", "_bytes", "_bytes_per_s", "_per_s", "_MBps",
-					   "_pct", "_iops"};
+					   "_pct", "_iops", "_c", "_years", "_hours"};
 
 	for (size_t i = 0; i < sizeof(sufs) / sizeof(sufs[0]); i++)
 		if (has_suffix(key, sufs[i]))
@@ -862,6 +908,40 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 	free(ranks);
 }
 
+/* make_drive_rows' drives in results.json: inventory, the phase's drives
+ * rows, the temperature series (null = none), endurance from SMART. */
+static void check_drives_json(struct json_object *root)
+{
+	struct json_object *inv = get(root, "inventory"), *ph = idx(get(root, "phases"), 1);
+	struct json_object *rows = get(ph, "drives"), *ts = get(get(ph, "timeseries"),
+							       "max_temperature_c");
+	struct json_object *en = idx(get(get(root, "endurance"), "drives"), 0);
+
+	CHECK(len_of(inv) == 2, "inventory: 2 entries, got %zu", len_of(inv));
+	CHECK(!strcmp(get_str(idx(inv, 0), "serial"), "S6UGNE0R900123") &&
+		  get_u64(idx(inv, 0), "capacity_bytes") == UINT64_C(3840755982336),
+	      "inventory[0]: the drive");
+	CHECK(strstr(get_str(idx(inv, 1), "telemetry"), "no NVMe telemetry"),
+	      "inventory[1]: no NVMe telemetry");
+	CHECK(get_u64(get(idx(get(idx(rows, 0), "drives"), 0), "health_after"), "media_errors") ==
+		      3 &&
+		  get_u64(idx(rows, 0), "media_errors_added") == 2,
+	      "rank 0: 3 media errors after, 2 added");
+	CHECK(get_dbl(get(idx(get(idx(rows, 0), "drives"), 0), "health_before"),
+		      "temperature_c") == 41,
+	      "rank 0: 41 deg C before");
+	CHECK(strstr(get_str(idx(rows, 1), "telemetry"), "no NVMe telemetry"), "rank 1: none");
+	CHECK(len_of(ts) == 3 && json_object_get_double(idx(ts, 0)) == 45.0 && !idx(ts, 1) &&
+		  json_object_get_double(idx(ts, 2)) == 47.0,
+	      "cluster temperature: 45, null, 47 deg C");
+	CHECK(!strcmp(get_str(en, "source"), "smart") &&
+		  get_u64(en, "written_bytes") == UINT64_C(100) * 512000 &&
+		  get_u64(en, "percentage_used_after_pct") == 3,
+	      "endurance: 100 data units x 512,000 B from SMART");
+	CHECK(has_null(idx(get(get(root, "endurance"), "drives"), 1), "drive_writes"),
+	      "endurance: no capacity for a target without NVMe: null");
+}
+
 static void test_results(void)
 {
 	struct sc_run_record run, back;
@@ -892,6 +972,7 @@ static void test_results(void)
 		struct json_object *defs = get(root, "definitions"), *phases = get(root, "phases");
 
 		check_units(root, "", 0);
+		check_drives_json(root);
 		CHECK(!strcmp(get_str(root, "tool"), "ssdcluster"), "tool");
 		CHECK(!strcmp(get_str(root, "version"), "0.1.0-test"), "version");
 		CHECK(get_i64(root, "started_unix_ns") == run.started_unix_ns, "started");

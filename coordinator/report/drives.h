@@ -1,0 +1,20 @@
+/* drives.h -- the drives in the run's printed output (drives_text.c): the
+ * inventory after the first phase, the endurance at the end. */
+#ifndef SC_REPORT_DRIVES_H
+#define SC_REPORT_DRIVES_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+/* One line per drive of rec's inventory (analysis/inventory.h): node,
+ * host, ranks, target and device, model, serial, firmware and capacity,
+ * or why the target has no NVMe telemetry. */
+void sc_report_drives_inventory(FILE *f, const struct sc_run_record *rec);
+
+/* One line per drive of rec's endurance (model/endurance.h): bytes
+ * written and where from, drive writes, share of the rated lifetime
+ * writes, percentage used before and after. */
+void sc_report_drives_endurance(FILE *f, const struct sc_run_record *rec);
+
+#endif
