@@ -26,7 +26,9 @@ SAME_ENUM(SC_WORKLOAD_IO, SSDCLUSTER__WORKLOAD__WORKLOAD_IO);
 SAME_ENUM(SC_WORKLOAD_CHECKPOINT, SSDCLUSTER__WORKLOAD__WORKLOAD_CHECKPOINT);
 SAME_ENUM(SC_WORKLOAD_INGEST, SSDCLUSTER__WORKLOAD__WORKLOAD_INGEST);
 SAME_ENUM(SC_WORKLOAD_KVCACHE, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE);
-SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE + 1);
+SAME_ENUM(SC_WORKLOAD_FILL, SSDCLUSTER__WORKLOAD__WORKLOAD_FILL);
+SAME_ENUM(SC_WORKLOAD_IDLE, SSDCLUSTER__WORKLOAD__WORKLOAD_IDLE);
+SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_IDLE + 1);
 SAME_ENUM(SC_STONEWALL_ALL_DONE, SSDCLUSTER__STONEWALL__STONEWALL_ALL_DONE);
 SAME_ENUM(SC_STONEWALL_FIRST_DONE, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE);
 SAME_ENUM(SC_STONEWALL_COUNT, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE + 1);
@@ -162,6 +164,17 @@ static const struct sc_field ingest_rows[] = {
 SC_FIELDS(sc_fields_ingest_spec, ingest_rows, ssdcluster__ingest_spec__descriptor, NULL);
 #undef SC_LIST
 
+/* FillSpec <-> struct sc_fill_spec */
+#define SC_LIST Ssdcluster__FillSpec, struct sc_fill_spec
+static const struct sc_field fill_rows[] = {
+	F_U32(passes, passes),
+	F_U32(random_passes, random_passes),
+	F_U64(random_bs_bytes, random_bs_bytes),
+	F_DOUBLE(cliff_fraction, cliff_fraction),
+};
+static SC_FIELDS(fill_fields, fill_rows, ssdcluster__fill_spec__descriptor, NULL);
+#undef SC_LIST
+
 /* Phase <-> struct sc_phase.  Every phase carries all three specs: those
  * of other workloads all zero. */
 #define SC_LIST Ssdcluster__Phase, struct sc_phase
@@ -176,6 +189,7 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
 	F_MSG(ingest, ingest, sc_fields_ingest_spec),
 	F_ENUM(stonewall, stonewall, sc_stonewall_names),
+	F_MSG(fill, fill, fill_fields),
 };
 SC_FIELDS(sc_fields_phase, phase_rows, ssdcluster__phase__descriptor, NULL);
 #undef SC_LIST

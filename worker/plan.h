@@ -40,6 +40,9 @@ enum sc_workload {
 	SC_WORKLOAD_CHECKPOINT, /* one cell: write (or restore) one LLM checkpoint */
 	SC_WORKLOAD_INGEST,     /* training-data ingestion with emulated compute */
 	SC_WORKLOAD_KVCACHE,    /* KV-cache swap: an io job, open loop by default */
+	SC_WORKLOAD_FILL,       /* preconditioning: the region written sequentially
+				 * `passes` times, then random writes (sc_fill_spec) */
+	SC_WORKLOAD_IDLE,       /* no I/O: every rank waits io.runtime_ns */
 	SC_WORKLOAD_COUNT
 };
 
@@ -190,6 +193,20 @@ struct sc_ingest_spec {
 	uint32_t prefetch;          /* batches read ahead of compute */
 };
 
+/* Preconditioning (workload fill).  Each job writes its region (the io
+ * spec's size_bytes at its base) sequentially in bs writes `passes` times,
+ * then random_passes x size_bytes more in random_bs writes at uniformly
+ * drawn random_bs-aligned offsets of the same region; io.io_bytes is the
+ * sum (size x (passes + random_passes)).  random_bs divides bs and size.
+ * cliff_fraction in (0, 1): the write cliff's threshold, a fraction of the
+ * initial rate (coordinator/analysis/write_cliff.h). */
+struct sc_fill_spec {
+	uint32_t passes;            /* >= 1 */
+	uint32_t random_passes;     /* 0: no random preconditioning */
+	uint64_t random_bs_bytes;
+	double cliff_fraction;
+};
+
 /* When a phase ends on every rank. */
 enum sc_stonewall {
 	SC_STONEWALL_ALL_DONE = 0,  /* every rank completes its own work */
@@ -209,6 +226,7 @@ struct sc_phase {
 	struct sc_io_spec io;
 	struct sc_ckpt_spec ckpt;   /* SC_WORKLOAD_CHECKPOINT */
 	struct sc_ingest_spec ingest; /* SC_WORKLOAD_INGEST */
+	struct sc_fill_spec fill;   /* SC_WORKLOAD_FILL */
 };
 
 /* Keys a config's model: section may hold at most. */

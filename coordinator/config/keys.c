@@ -209,6 +209,7 @@
 #define MAX_ZERO_STAGE	3u
 #define MAX_CHECKPOINTS 10000u
 #define MAX_PREFETCH	1024u /* batches held in memory ahead of compute */
+#define MAX_FILL_PASSES 1000u /* passes of a fill over its region */
 
 const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_NAME] = "name",
@@ -253,6 +254,11 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_INJECT] = "inject",
     [PK_EMULATE] = "emulate",
     [PK_SERIALIZE] = "serialize",
+    [PK_PASSES] = "passes",
+    [PK_RANDOM_PASSES] = "random_passes",
+    [PK_RANDOM_BS] = "random_bs",
+    [PK_CLIFF_FRACTION] = "cliff_fraction",
+    [PK_IDLE] = "idle",
     [PK_COUNT] = NULL,
 };
 
@@ -270,16 +276,16 @@ const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", "model",
 /* Which workloads take each phase key. */
 #define WL(w)  (1u << SC_WORKLOAD_##w)
 #define WL_IO  (WL(IO) | WL(KVCACHE))
-#define WL_ALL (WL(IO) | WL(CHECKPOINT) | WL(INGEST) | WL(KVCACHE))
+#define WL_ALL (WL(IO) | WL(CHECKPOINT) | WL(INGEST) | WL(KVCACHE) | WL(FILL))
 static const unsigned key_workloads[PK_COUNT] = {
-    [PK_NAME] = WL_ALL,
-    [PK_WORKLOAD] = WL_ALL,
+    [PK_NAME] = WL_ALL | WL(IDLE),
+    [PK_WORKLOAD] = WL_ALL | WL(IDLE),
     [PK_RW] = WL_IO,
     [PK_RWMIXREAD] = WL_IO,
-    [PK_BS] = WL_IO,
+    [PK_BS] = WL_IO | WL(FILL),
     [PK_IODEPTH] = WL_ALL,
     [PK_JOBS] = WL_ALL,
-    [PK_SIZE] = WL_IO,
+    [PK_SIZE] = WL_IO | WL(FILL),
     [PK_RUNTIME] = WL_IO | WL(INGEST),
     [PK_IO_SIZE] = WL_IO,
     [PK_RAMP] = WL_IO,
@@ -314,6 +320,11 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_INJECT] = WL_ALL,
     [PK_EMULATE] = WL_ALL,
     [PK_SERIALIZE] = WL(CHECKPOINT),
+    [PK_PASSES] = WL(FILL),
+    [PK_RANDOM_PASSES] = WL(FILL),
+    [PK_RANDOM_BS] = WL(FILL),
+    [PK_CLIFF_FRACTION] = WL(FILL),
+    [PK_IDLE] = WL(IDLE),
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -382,6 +393,11 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_INJECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_EMULATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_SERIALIZE] = PHASE(CFG_VT_SERIALIZE, 0, 0, false),
+    [PK_PASSES] = PHASE(CFG_VT_UINT, 1, MAX_FILL_PASSES, false),
+    [PK_RANDOM_PASSES] = PHASE(CFG_VT_UINT, 0, MAX_FILL_PASSES, false),
+    [PK_RANDOM_BS] = PHASE(CFG_VT_SIZE, 1, MAX_BS_BYTES, false),
+    [PK_CLIFF_FRACTION] = PHASE(CFG_VT_FRACTION, 0, 0, false), /* < 1: fill.c */
+    [PK_IDLE] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
 };
 #undef PHASE
 

@@ -64,6 +64,13 @@ enum pkey {
 	PK_INJECT,
 	PK_EMULATE,
 	PK_SERIALIZE,
+	/* fill */
+	PK_PASSES,
+	PK_RANDOM_PASSES,
+	PK_RANDOM_BS,
+	PK_CLIFF_FRACTION,
+	/* idle */
+	PK_IDLE,
 	PK_COUNT
 };
 
@@ -100,6 +107,11 @@ struct cfg_phase {
 	const struct cfg_node *emulate_from;  /* emulate's latency_from, or NULL */
 	const struct cfg_node *emulate_phase; /* emulate's latency_phase, or NULL */
 	uint32_t ncells;
+	/* fill (size 0: the targets' capacity, resolved by sc_cfg_fill_size) */
+	uint64_t passes, random_passes, random_bs;
+	double cliff_fraction;
+	/* idle */
+	uint64_t idle;
 };
 
 /* One target as read, and what probing it here found. */
@@ -233,6 +245,25 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
  * phases re-read a kept run (--run-id names it), only read, and make up
  * the whole run. */
 int sc_cfg_check_verify(struct cfg_check *c);
+
+/* ---- fill and idle phases (fill.c) ---- */
+
+/* The checks of a fill phase that need no target (bs, random_bs,
+ * cliff_fraction); sets its rw (write) and ncells. */
+int sc_cfg_check_fill_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* An idle step: its duration is there; sets ncells. */
+int sc_cfg_check_idle_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* A fill phase's size per job against the targets: without size, each
+ * job's share of the smallest file or block target's capacity (a multiple
+ * of bs); a directory target (or one on other hosts) needs size.  Then
+ * io_size = size x (passes + random_passes).  Other phases: 0. */
+int sc_cfg_fill_size(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* Plan phase ph from fill phase pv / idle step pv, after fill_common. */
+void sc_cfg_build_fill(const struct cfg_phase *pv, struct sc_phase *ph);
+void sc_cfg_build_idle(const struct cfg_phase *pv, struct sc_phase *ph);
 
 /* ---- targets (targets.c) ---- */
 

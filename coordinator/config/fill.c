@@ -1,0 +1,134 @@
+/* fill.c -- the fill (preconditioning) and idle phases of the config:
+ * their rules, a fill's size from the targets' capacity, their plan
+ * phases. */
+#include "schema.h"
+
+#include <inttypes.h>
+
+#include "units.h"
+
+int sc_cfg_check_fill_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	char a1[32], a2[32];
+
+	if (pv->cliff_fraction >= 1)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_CLIFF_FRACTION], PK_CLIFF_FRACTION,
+					 "%g is not below 1 (the write cliff is where bandwidth "
+					 "falls below this fraction of the initial rate: give a "
+					 "number more than 0 and less than 1, e.g. 0.5)",
+					 pv->cliff_fraction);
+	if (pv->random_bs > pv->bs.v[0] || pv->bs.v[0] % pv->random_bs)
+		return sc_cfg_fail_value(
+		    c, pv, i, pv->src[PK_RANDOM_BS] ? pv->src[PK_RANDOM_BS] : pv->src[PK_BS],
+		    pv->src[PK_RANDOM_BS] ? PK_RANDOM_BS : PK_BS,
+		    "random_bs %s does not divide bs %s (the random passes write random_bs "
+		    "blocks of the region the sequential ones wrote in bs, from the same "
+		    "buffers: use e.g. random_bs 4KiB with bs 128KiB)",
+		    sc_cfg_fmt_size(a1, sizeof(a1), pv->random_bs),
+		    sc_cfg_fmt_size(a2, sizeof(a2), pv->bs.v[0]));
+	pv->rw.n = 1;
+	pv->rw.v[0] = SC_RW_WRITE;
+	pv->ncells = 1;
+	return 0;
+}
+
+int sc_cfg_check_idle_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	(void)i;
+	if (!pv->src[PK_IDLE])
+		return sc_cfg_fail_node(c->d, pv->map,
+					"no idle duration (an idle step is - idle: 5m, or "
+					"workload: idle with idle: 5m)");
+	pv->ncells = 1;
+	return 0;
+}
+
+/* Without size: each job's share of the smallest probed file or block
+ * target, a multiple of bs; a directory (or a target on other hosts,
+ * whose capacity is unknown here) has no size to fill. */
+static int size_from_targets(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	uint64_t least = UINT64_MAX;
+	char a1[32], a2[32];
+
+	for (uint32_t t = 0; t < c->ntg; t++) {
+		const struct cfg_target *tg = &c->tg[t];
+
+		if (tg->probed && tg->info.kind == SC_TARGET_DIR)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_WORKLOAD], PK_SIZE,
+			    "a fill on a directory needs size: (targets.%u, %s, is a "
+			    "directory: give the bytes each job writes per pass, e.g. size: "
+			    "64GiB; a file or block target is filled whole without it)",
+			    t, tg->path);
+		if (!tg->probed || !tg->capacity)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[PK_WORKLOAD], PK_SIZE,
+			    "a fill needs size: here (the capacity of targets.%u, %s, on "
+			    "other hosts, is unknown on this one: give the bytes each job "
+			    "writes per pass)",
+			    t, tg->path);
+		if (tg->capacity < least)
+			least = tg->capacity;
+	}
+	pv->size = least / pv->jobs / pv->bs.v[0] * pv->bs.v[0];
+	if (!pv->size)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_BS], PK_BS,
+					 "%s is more than each of the %" PRIu64
+					 " jobs' share of the %s target capacity",
+					 sc_cfg_fmt_size(a1, sizeof(a1), pv->bs.v[0]), pv->jobs,
+					 sc_cfg_fmt_size(a2, sizeof(a2), least));
+	return 0;
+}
+
+int sc_cfg_fill_size(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	char a1[32], a2[32];
+	uint64_t bytes;
+	int err;
+
+	if (pv->workload != SC_WORKLOAD_FILL)
+		return 0;
+	if (!pv->src[PK_SIZE]) {
+		err = size_from_targets(c, i, pv);
+		if (err)
+			return err;
+	} else if (pv->size < pv->bs.v[0] || pv->size % pv->bs.v[0]) {
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_SIZE], PK_SIZE,
+					 "%s is not a whole number of bs %s (a fill writes its "
+					 "region in bs writes)",
+					 sc_cfg_fmt_size(a1, sizeof(a1), pv->size),
+					 sc_cfg_fmt_size(a2, sizeof(a2), pv->bs.v[0]));
+	}
+	if (__builtin_mul_overflow(pv->size, pv->passes + pv->random_passes, &pv->io_size) ||
+	    __builtin_mul_overflow(pv->io_size, pv->jobs, &bytes))
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_PASSES], PK_PASSES,
+					 "jobs x size %s x (passes + random_passes) is more than "
+					 "2^64 bytes per rank",
+					 sc_cfg_fmt_size(a1, sizeof(a1), pv->size));
+	return 0;
+}
+
+void sc_cfg_build_fill(const struct cfg_phase *pv, struct sc_phase *ph)
+{
+	ph->io.rw = SC_RW_WRITE;
+	ph->io.rwmixread_pct = 0;
+	ph->io.bs_bytes = pv->bs.v[0];
+	ph->io.size_bytes = pv->size;
+	ph->io.io_bytes = pv->io_size;
+	ph->fill.passes = (uint32_t)pv->passes;
+	ph->fill.random_passes = (uint32_t)pv->random_passes;
+	ph->fill.random_bs_bytes = pv->random_bs;
+	ph->fill.cliff_fraction = pv->cliff_fraction;
+}
+
+void sc_cfg_build_idle(const struct cfg_phase *pv, struct sc_phase *ph)
+{
+	ph->io.rw = SC_RW_READ;
+	ph->io.rwmixread_pct = 100;
+	ph->io.bs_bytes = pv->bs.v[0];
+	ph->io.runtime_ns = pv->idle;
+	ph->io.jobs = 1;
+	ph->io.iodepth = 1;
+	ph->io.engine = SC_ENGINE_NULL; /* no files, nothing opened */
+}
