@@ -29,8 +29,8 @@ void sc_idle_job_run(struct job *j)
 		sc_sleep_until(step < end ? step : end);
 		now = sc_now_ns();
 	}
-	/* one (empty) entry per second begun since the start */
-	secs = now > run->start_ns ? (now - run->start_ns + SC_NS_PER_S - 1) / SC_NS_PER_S : 0;
+	/* one (empty) entry per second waited, to the nearest */
+	secs = now > run->start_ns ? (now - run->start_ns + SC_NS_PER_S / 2) / SC_NS_PER_S : 0;
 	j->nsec = (uint32_t)(secs < j->capsec ? secs : j->capsec);
 	j->last_ns = now;
 }
