@@ -77,6 +77,7 @@ struct report_results {
 	struct jb b;
 	struct json_object *root;
 	struct json_object *phases;
+	struct json_object *stages; /* one row per phase (results_fill.c) */
 };
 
 /* results.c: starts the document: run header, definitions and plan echo. */
@@ -176,5 +177,13 @@ int sc_report_csv_finish(struct report_csv *c);
 int sc_report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen);
 
 void sc_report_csv_exit(struct report_csv *c);
+
+/* results_fill.c: a fill phase's "write_cliff" (the cliff of every drive
+ * and of the cluster), and a phase's row of the run's "stages". */
+struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run_record *rec,
+					       const struct sc_phase_record *pr,
+					       const struct sc_phase_figures *f);
+struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph,
+					 const struct sc_phase_figures *f);
 
 #endif
