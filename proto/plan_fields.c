@@ -188,8 +188,8 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(io, io, sc_fields_io_spec),
 	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
 	F_MSG(ingest, ingest, sc_fields_ingest_spec),
-	F_ENUM(stonewall, stonewall, sc_stonewall_names),
 	F_MSG(fill, fill, fill_fields),
+	F_ENUM(stonewall, stonewall, sc_stonewall_names),
 };
 SC_FIELDS(sc_fields_phase, phase_rows, ssdcluster__phase__descriptor, NULL);
 #undef SC_LIST

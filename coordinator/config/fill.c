@@ -4,19 +4,39 @@
 #include "schema.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "units.h"
+
+int sc_cfg_parse_cliff_fraction(struct cfg_check *c, struct cfg_phase *pv,
+				const struct cfg_node *n)
+{
+	const char *s = n->kind == CFG_SCALAR ? n->str : "";
+	char *end;
+	double v;
+
+	/* decimal only, as other fractions: no "inf", "nan", hex or blanks */
+	if (n->kind != CFG_SCALAR || !*s || strspn(s, "0123456789.eE+-") != strlen(s) ||
+	    (v = strtod(s, &end), *end))
+		return sc_cfg_fail_node(c->d, n,
+					"\"%s\" is not a number (cliff_fraction is a fraction of "
+					"the initial rate, more than 0 and less than 1, e.g. 0.5)",
+					s);
+	if (!(v > 0 && v < 1))
+		return sc_cfg_fail_node(c->d, n,
+					"%s is out of range (the write cliff is where bandwidth "
+					"falls below this fraction of the initial rate: more than "
+					"0 and less than 1, e.g. 0.5)",
+					s);
+	pv->cliff_fraction = v;
+	return 0;
+}
 
 int sc_cfg_check_fill_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 {
 	char a1[32], a2[32];
 
-	if (pv->cliff_fraction >= 1)
-		return sc_cfg_fail_value(c, pv, i, pv->src[PK_CLIFF_FRACTION], PK_CLIFF_FRACTION,
-					 "%g is not below 1 (the write cliff is where bandwidth "
-					 "falls below this fraction of the initial rate: give a "
-					 "number more than 0 and less than 1, e.g. 0.5)",
-					 pv->cliff_fraction);
 	if (pv->random_bs > pv->bs.v[0] || pv->bs.v[0] % pv->random_bs)
 		return sc_cfg_fail_value(
 		    c, pv, i, pv->src[PK_RANDOM_BS] ? pv->src[PK_RANDOM_BS] : pv->src[PK_BS],

@@ -129,10 +129,7 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 			memcpy(&pv->scale, &v, sizeof(pv->scale));
 		return err;
 	case PK_CLIFF_FRACTION:
-		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
-		if (!err)
-			memcpy(&pv->cliff_fraction, &v, sizeof(pv->cliff_fraction));
-		return err;
+		return sc_cfg_parse_cliff_fraction(c, pv, n);
 	default:
 		return sc_cfg_parse_scalar(c->d, n, &def, dst[k]);
 	}

@@ -248,8 +248,12 @@ int sc_cfg_check_verify(struct cfg_check *c);
 
 /* ---- fill and idle phases (fill.c) ---- */
 
-/* The checks of a fill phase that need no target (bs, random_bs,
- * cliff_fraction); sets its rw (write) and ncells. */
+/* cliff_fraction: a number more than 0 and less than 1, into pv. */
+int sc_cfg_parse_cliff_fraction(struct cfg_check *c, struct cfg_phase *pv,
+				const struct cfg_node *n);
+
+/* The checks of a fill phase that need no target (bs and random_bs);
+ * sets its rw (write) and ncells. */
 int sc_cfg_check_fill_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
 
 /* An idle step: its duration is there; sets ncells. */

@@ -688,7 +688,7 @@ static void test_errors(void)
 		   "@P:5:10: phases.0.jobs: no value given (expected a whole number)");
 	EXPECT_ERR(HEAD "    workload: ckpt\n",
 		   "@P:5:15: phases.0.workload: \"ckpt\" is not a workload (known: io, "
-		   "checkpoint, ingest, kvcache)");
+		   "checkpoint, ingest, kvcache, fill, idle)");
 	EXPECT_ERR(
 	    HEAD "    engine: aio\n",
 	    "@P:5:13: phases.0.engine: \"aio\" is not an engine (known: io_uring, psync, null, "
@@ -1008,7 +1008,7 @@ static void test_checkpoint_errors(void)
 	/* Keys of other workloads name their workload; bs hints block_size. */
 	EXPECT_ERR(CKPT_HEAD "    bs: 1MiB\n",
 		   "@P:6:5: phases.0.bs: not a key of workload checkpoint (use block_size here; "
-		   "bs is for workload io, kvcache)");
+		   "bs is for workload io, kvcache, fill)");
 	EXPECT_ERR(CKPT_HEAD "    runtime: 10s\n",
 		   "@P:6:5: phases.0.runtime: not a key of workload checkpoint (runtime is for "
 		   "workload io, ingest, kvcache)");
@@ -1180,7 +1180,7 @@ static void test_ingest(void)
 
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    bs: 4KiB\n",
 		   "@P:5:5: phases.0.bs: not a key of workload ingest (use sample_size here; bs is "
-		   "for workload io, kvcache)");
+		   "for workload io, kvcache, fill)");
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    runtime: 5s\n"
 		   "    epochs: 2\n",
 		   "@P:6:13: phases.0.epochs: runtime and epochs are alternatives");
