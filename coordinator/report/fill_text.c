@@ -14,6 +14,10 @@ static void cliff_text(FILE *f, const struct sc_write_cliff *w)
 {
 	char a[32], b[32], c[32];
 
+	if (!w->nseconds) {
+		fprintf(f, "no whole second of sequential writes to analyse\n");
+		return;
+	}
 	sc_fmt_rate(a, sizeof(a), w->initial_bytes_per_s);
 	if (!w->found) {
 		fprintf(f, "initial %s, no cliff in %u s\n", a, w->nseconds);

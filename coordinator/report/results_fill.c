@@ -15,8 +15,13 @@
 static void put_cliff(struct jb *b, struct json_object *o, const struct sc_write_cliff *w)
 {
 	sc_json_put_u64(b, o, "seconds_analysed", w->nseconds);
-	sc_json_put_dbl(b, o, "initial_bw_bytes_per_s", w->initial_bytes_per_s);
-	sc_json_put_mbps(b, o, "initial_bw_MBps", w->initial_bytes_per_s);
+	if (w->nseconds) {
+		sc_json_put_dbl(b, o, "initial_bw_bytes_per_s", w->initial_bytes_per_s);
+		sc_json_put_mbps(b, o, "initial_bw_MBps", w->initial_bytes_per_s);
+	} else { /* no whole second: no rate */
+		sc_json_put_null(b, o, "initial_bw_bytes_per_s");
+		sc_json_put_null(b, o, "initial_bw_MBps");
+	}
 	sc_json_put_bool(b, o, "cliff", w->found);
 	if (!w->found) {
 		sc_json_put_null(b, o, "cliff_second");
