@@ -9,8 +9,7 @@
 
 #include "units.h"
 
-int sc_cfg_parse_cliff_fraction(struct cfg_check *c, struct cfg_phase *pv,
-				const struct cfg_node *n)
+int sc_cfg_parse_cliff_fraction(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
 {
 	const char *s = n->kind == CFG_SCALAR ? n->str : "";
 	char *end;
