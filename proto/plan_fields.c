@@ -172,7 +172,7 @@ static const struct sc_field fill_rows[] = {
 	F_U64(random_bs_bytes, random_bs_bytes),
 	F_DOUBLE(cliff_fraction, cliff_fraction),
 };
-static SC_FIELDS(fill_fields, fill_rows, ssdcluster__fill_spec__descriptor, NULL);
+SC_FIELDS(sc_fields_fill_spec, fill_rows, ssdcluster__fill_spec__descriptor, NULL);
 #undef SC_LIST
 
 /* Phase <-> struct sc_phase.  Every phase carries all three specs: those
@@ -188,7 +188,7 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(io, io, sc_fields_io_spec),
 	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
 	F_MSG(ingest, ingest, sc_fields_ingest_spec),
-	F_MSG(fill, fill, fill_fields),
+	F_MSG(fill, fill, sc_fields_fill_spec),
 	F_ENUM(stonewall, stonewall, sc_stonewall_names),
 };
 SC_FIELDS(sc_fields_phase, phase_rows, ssdcluster__phase__descriptor, NULL);

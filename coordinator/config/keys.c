@@ -50,7 +50,7 @@
  *     name       [A-Za-z0-9][A-Za-z0-9_.-]{0,63} (never "." or ".."; a
  *                checkpoint phase's directory is named after it), unique;
  *                default "phase<i>" (i from 0)
- *     workload   io (default) | kvcache | checkpoint | ingest
+ *     workload   io (default) | kvcache | checkpoint | ingest | fill | idle
  *     jobs       1..1024, threads per rank (default per workload)
  *     iodepth    1..16384 (default per workload)
  *     direct     bool (default per workload); when true, the unit of I/O (bs,
@@ -176,6 +176,27 @@
  *     runtime    duration > 0
  *     prefetch   0..1024, default 2 (batches read ahead of compute)
  *     jobs 8, iodepth 64, direct true by default
+ *   workload fill, preconditioning (no key may be a list; not rw, runtime,
+ *   io_size, ramp, rate, fsync, verify): each job writes its region
+ *   sequentially in bs writes `passes` times, then random_passes x size
+ *   in random_bs writes at random aligned offsets of it (fill.c):
+ *     bs         default 128KiB
+ *     iodepth 32, jobs 1, direct true by default
+ *     size       bytes per job and pass, a multiple of bs; default: a file
+ *                or block target's capacity / jobs (the smallest target's),
+ *                rounded down to bs; a directory target (or one on other
+ *                hosts) needs it
+ *     passes     1..1000, default 2 (SNIA PTS)
+ *     random_passes 0..1000, default 0
+ *     random_bs  size, default 4KiB; divides bs
+ *     cliff_fraction a number more than 0 and less than 1, default 0.5:
+ *                the write cliff's threshold (analysis/write_cliff.h)
+ *     (jobs x size x (passes + random_passes) below 2^64 bytes).  Writing
+ *     a file or block target needs allow_destroy, as for io.
+ *   workload idle, an idle step: no I/O, every rank waits the duration
+ *   in lockstep.  A phase whose own mapping has the key idle and no
+ *   workload is one (- idle: 5m); it takes name and nothing else:
+ *     idle       duration > 0, required
  *
  * --set KEY=VALUE, applied in order before any check: a dotted path
  * (phases.0.runtime, phases.<name>.bs, targets.1.capacity, defaults.direct)
