@@ -27,8 +27,8 @@ static const char *const definitions[][2] = {
 	       "checked for its magic, offset, run id, length and CRC32C; the sequence is "
 	       "reported, not checked"},
     {"write_cliff", "a fill phase's sequential passes, each whole second: initial rate = median "
-		    "of the first initial_seconds; the cliff = the first second from which the "
-		    "rate stays below cliff_fraction x the initial rate for hold_seconds in a "
+		    "of the first initial_window_ns; the cliff = the first second from which the "
+		    "rate stays below cliff_fraction x the initial rate for hold_window_ns in a "
 		    "row; cache = bytes written before it; after = median rate from it on"},
     {"stages", "one row per phase, side by side: last-done bandwidth, IOPS, p99 and p99.99 of "
 	       "both directions merged, volatility of the direction that moved more bytes"},

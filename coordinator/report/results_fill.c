@@ -7,9 +7,7 @@
 #include "analysis/stages.h"
 #include "analysis/write_cliff.h"
 #include "report_priv.h"
-
-/* 2^30: the cache size is also given in GiB. */
-#define BYTES_PER_GIB 1073741824.0
+#include "units.h"
 
 /* One cliff's figures into o; the cliff's own null when there is none. */
 static void put_cliff(struct jb *b, struct json_object *o, const struct sc_write_cliff *w)
@@ -24,16 +22,14 @@ static void put_cliff(struct jb *b, struct json_object *o, const struct sc_write
 	}
 	sc_json_put_bool(b, o, "cliff", w->found);
 	if (!w->found) {
-		sc_json_put_null(b, o, "cliff_second");
+		sc_json_put_null(b, o, "cliff_start_ns");
 		sc_json_put_null(b, o, "cache_bytes");
-		sc_json_put_null(b, o, "cache_GiB");
 		sc_json_put_null(b, o, "after_bw_bytes_per_s");
 		sc_json_put_null(b, o, "after_bw_MBps");
 		return;
 	}
-	sc_json_put_u64(b, o, "cliff_second", w->second);
+	sc_json_put_u64(b, o, "cliff_start_ns", (uint64_t)w->second * SC_NS_PER_S);
 	sc_json_put_u64(b, o, "cache_bytes", w->cache_bytes);
-	sc_json_put_dbl(b, o, "cache_GiB", (double)w->cache_bytes / BYTES_PER_GIB);
 	sc_json_put_dbl(b, o, "after_bw_bytes_per_s", w->after_bytes_per_s);
 	sc_json_put_mbps(b, o, "after_bw_MBps", w->after_bytes_per_s);
 }
@@ -42,7 +38,7 @@ static struct json_object *drive_json(struct jb *b, const struct sc_run_record *
 				      const struct sc_rank_result *r,
 				      const struct sc_write_cliff *w)
 {
-	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *o = sc_json_new(b, json_object_new_object()), *curve;
 
 	sc_json_put_u64(b, o, "rank", r->rank);
 	sc_report_json_node_host(b, o, r->node, r->host);
@@ -50,6 +46,10 @@ static struct json_object *drive_json(struct jb *b, const struct sc_run_record *
 	sc_json_put_str(b, o, "path",
 			r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path : NULL);
 	put_cliff(b, o, w);
+	curve = sc_json_new(b, json_object_new_array());
+	for (uint32_t k = 0; k < r->nseconds; k++)
+		sc_json_push(b, curve, json_object_new_uint64(r->seconds[k].bytes[SC_DIR_WRITE]));
+	sc_json_put(b, o, "write_bytes_per_s", curve);
 	return o;
 }
 
@@ -87,9 +87,9 @@ struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run
 		return NULL;
 	}
 	o = sc_json_new(b, json_object_new_object());
-	sc_json_put_dbl(b, o, "fraction", c.cluster.fraction);
-	sc_json_put_u64(b, o, "initial_seconds", SC_CLIFF_INITIAL_SECONDS);
-	sc_json_put_u64(b, o, "hold_seconds", SC_CLIFF_HOLD_SECONDS);
+	sc_json_put_dbl(b, o, "cliff_fraction", c.cluster.fraction);
+	sc_json_put_u64(b, o, "initial_window_ns", SC_CLIFF_INITIAL_SECONDS * SC_NS_PER_S);
+	sc_json_put_u64(b, o, "hold_window_ns", SC_CLIFF_HOLD_SECONDS * SC_NS_PER_S);
 	sc_json_put(b, o, "cluster", cluster_json(b, pr, &c));
 	drives = sc_json_new(b, json_object_new_array());
 	for (uint32_t r = 0; r < c.nranks; r++)

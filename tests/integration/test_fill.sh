@@ -51,15 +51,16 @@ for r in pre["ranks"]:
 want(pre["bs_bytes"] == 128 * 1024 and pre["iodepth"] == 32 and pre["jobs"] == 1, "fill defaults bs 128KiB, iodepth 32, jobs 1")
 wc = pre.get("write_cliff")
 want(wc is not None, "no write_cliff object")
-want(wc["fraction"] == 0.5, "default cliff_fraction 0.5")
+want(wc["cliff_fraction"] == 0.5, "default cliff_fraction 0.5")
 want(len(wc["drives"]) == 2, "a cliff row per drive")
 for d in wc["drives"]:
-    for k in ("rank", "host", "node", "target", "path", "cliff", "cache_bytes", "after_bw_MBps", "seconds_analysed"):
+    for k in ("rank", "host", "node", "target", "path", "cliff", "cache_bytes", "after_bw_MBps", "seconds_analysed", "cliff_start_ns"):
         want(k in d, "drive row without " + k)
+    want(sum(d["write_bytes_per_s"]) == 8 * (1 << 20) * 2, "the drive's curve sums to what it wrote")
 for k in ("cliff", "cache_bytes", "drives", "drives_with_cliff"):
     want(k in wc["cluster"], "cluster cliff without " + k)
 rnd = ph["pre_random"]
-want(rnd["write_cliff"]["fraction"] == 0.25, "cliff_fraction 0.25")
+want(rnd["write_cliff"]["cliff_fraction"] == 0.25, "cliff_fraction 0.25")
 for r in rnd["ranks"]:
     want(r["bytes_written"] == 4 * MIB * 2, "random fill: rank %d wrote %d B" % (r["rank"], r["bytes_written"]))
     want(r["ios_written"] == 4 * MIB // (128 * 1024) + 4 * MIB // 4096, "random fill: %d writes" % r["ios_written"])
@@ -103,7 +104,7 @@ for d in wc["drives"] + [wc["cluster"]]:
         print("FAIL: cache", d["cache_bytes"], "B outside what the model allows"); sys.exit(1)
     if not (d["after_bw_bytes_per_s"] < 0.5 * d["initial_bw_bytes_per_s"]):
         print("FAIL: after the cliff", d["after_bw_MBps"], "MB/s, initial", d["initial_bw_MBps"]); sys.exit(1)
-print("ok: cliff at second", wc["cluster"]["cliff_second"], "cache", wc["cluster"]["cache_GiB"], "GiB")
+print("ok: cliff at", wc["cluster"]["cliff_start_ns"] / 1e9, "s, cache", wc["cluster"]["cache_bytes"], "B")
 PY
 
 # a file target is filled whole: its capacity x passes; only with both opt-ins

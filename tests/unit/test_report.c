@@ -362,6 +362,12 @@ static const char *const unitless[] = {
     "mismatches",
     "ranks_with_mismatches",
     "seq",
+    "volatility",
+    "cliff_fraction",
+    "seconds_analysed",
+    "drives",
+    "drives_with_cliff",
+    "min_cache_rank",
 };
 
 static int has_suffix(const char *s, const char *suf)
