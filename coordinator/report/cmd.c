@@ -14,6 +14,7 @@
 #include "model.h"
 #include "model/project.h"
 #include "report.h"
+#include "fill_text.h"
 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {
@@ -59,6 +60,7 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 			putchar('\n');
 			sc_report_model_table(stdout, proj);
 		}
+		sc_report_stages_table(stdout, &rec);
 		printf("results: %s/results.json\n", dir);
 	}
 	free(proj);
