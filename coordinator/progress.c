@@ -7,6 +7,7 @@
 #include "units.h"
 #include "verify.h"
 #include "analysis/live.h"
+#include "analysis/stages.h"
 #include "analysis/workload_figures.h"
 #include "report/fill_text.h"
 
@@ -45,9 +46,12 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 	const uint64_t *pct = fig->lat_all.pct_ns;
 
 	if (phase->workload == SC_WORKLOAD_IDLE) { /* no I/O: only how long it lasted */
+		struct sc_stage_row st;
+
+		sc_stage_row(phase, fig, &st);
 		fprintf(f, "%-34s idle %s, no I/O%s%s\n", phase->name,
 			sc_fmt_duration(bw, sizeof(bw),
-					fig->lastdone_ns > 0 ? (uint64_t)fig->lastdone_ns : 0),
+					st.duration_ns > 0 ? (uint64_t)st.duration_ns : 0),
 			rec->status == SC_PHASE_OK ? "" : ", ",
 			rec->status == SC_PHASE_OK ? "" : sc_phase_status_name(rec->status));
 		fflush(f);
