@@ -171,6 +171,7 @@ static const struct sc_field fill_rows[] = {
 	F_U32(random_passes, random_passes),
 	F_U64(random_bs_bytes, random_bs_bytes),
 	F_DOUBLE(cliff_fraction, cliff_fraction),
+	F_BOOL(whole, whole),
 };
 SC_FIELDS(sc_fields_fill_spec, fill_rows, ssdcluster__fill_spec__descriptor, NULL);
 #undef SC_LIST

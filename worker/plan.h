@@ -205,6 +205,9 @@ struct sc_fill_spec {
 	uint32_t random_passes;     /* 0: no random preconditioning */
 	uint64_t random_bs_bytes;
 	double cliff_fraction;
+	bool whole;                 /* no size given: the target's capacity,
+				     * shared by its node's ranks and jobs
+				     * (resolved once the ranks are placed) */
 };
 
 /* When a phase ends on every rank. */

@@ -3,11 +3,14 @@
  * phases. */
 #include "schema.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "units.h"
+#include "validate.h"
 
 int sc_cfg_parse_cliff_fraction(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
 {
@@ -139,6 +142,7 @@ void sc_cfg_build_fill(const struct cfg_phase *pv, struct sc_phase *ph)
 	ph->fill.random_passes = (uint32_t)pv->random_passes;
 	ph->fill.random_bs_bytes = pv->random_bs;
 	ph->fill.cliff_fraction = pv->cliff_fraction;
+	ph->fill.whole = !pv->src[PK_SIZE];
 }
 
 void sc_cfg_build_idle(const struct cfg_phase *pv, struct sc_phase *ph)
@@ -150,4 +154,58 @@ void sc_cfg_build_idle(const struct cfg_phase *pv, struct sc_phase *ph)
 	ph->io.jobs = 1;
 	ph->io.iodepth = 1;
 	ph->io.engine = SC_ENGINE_NULL; /* no files, nothing opened */
+}
+
+/* Each job's share of the targets of fill phase ph over the ranks at
+ * places: capacity / (ranks sharing it x jobs), the least, rounded down to
+ * bs; 0 when one is less than bs (*short_rank: that rank). */
+static uint64_t fill_share(const struct sc_plan *plan, const struct sc_phase *ph,
+			   const struct sc_place *places, uint32_t nranks, uint32_t *short_rank)
+{
+	uint64_t least = UINT64_MAX;
+
+	for (uint32_t r = 0; r < nranks; r++) {
+		const struct sc_target_spec *t = &plan->targets[places[r].target];
+		uint64_t ways = (uint64_t)(places[r].nslots ? places[r].nslots : 1) * ph->io.jobs;
+		uint64_t share = t->capacity_bytes / ways / ph->io.bs_bytes * ph->io.bs_bytes;
+
+		if (share < least) {
+			least = share;
+			*short_rank = r;
+		}
+	}
+	return least == UINT64_MAX ? 0 : least;
+}
+
+int sc_validate_fill(const struct sc_config *cfg, struct sc_plan *plan,
+		     const struct sc_place *places, uint32_t nranks, char *err, size_t errlen)
+{
+	char where[512], key[64], a1[32], a2[32];
+
+	for (uint32_t p = 0; p < plan->nphases; p++) {
+		struct sc_phase *ph = &plan->phases[p];
+		uint32_t r = 0;
+		uint64_t size;
+
+		if (ph->workload != SC_WORKLOAD_FILL || !ph->fill.whole)
+			continue;
+		size = fill_share(plan, ph, places, nranks, &r);
+		if (!size) {
+			const struct sc_target_spec *t = &plan->targets[places[r].target];
+
+			snprintf(key, sizeof(key), "targets.%u.capacity", places[r].target);
+			snprintf(err, errlen,
+				 "%s: %s: phase %s fills %s whole, but its %s shared by %u rank(s) "
+				 "x %u job(s) leaves each less than bs %s (fewer ranks or jobs on "
+				 "it, or give the phase a size)",
+				 sc_config_where(cfg, key, where, sizeof(where)), key, ph->name,
+				 t->path, sc_fmt_bytes(a1, sizeof(a1), t->capacity_bytes),
+				 places[r].nslots, ph->io.jobs,
+				 sc_fmt_bytes(a2, sizeof(a2), ph->io.bs_bytes));
+			return -EINVAL;
+		}
+		ph->io.size_bytes = size;
+		ph->io.io_bytes = size * (ph->fill.passes + ph->fill.random_passes);
+	}
+	return 0;
 }

@@ -183,9 +183,10 @@
  *     bs         default 128KiB
  *     iodepth 32, jobs 1, direct true by default
  *     size       bytes per job and pass, a multiple of bs; default: a file
- *                or block target's capacity / jobs (the smallest target's),
- *                rounded down to bs; a directory target (or one on other
- *                hosts) needs it
+ *                or block target's capacity / (ranks on it x jobs), the
+ *                least over the ranks, rounded down to bs (sc_validate_fill,
+ *                once the ranks are placed); a directory target (or one on
+ *                other hosts) needs it
  *     passes     1..1000, default 2 (SNIA PTS)
  *     random_passes 0..1000, default 0
  *     random_bs  size, default 4KiB; divides bs

@@ -261,8 +261,9 @@ int sc_cfg_check_idle_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 
 /* A fill phase's size per job against the targets: without size, each
  * job's share of the smallest file or block target's capacity (a multiple
- * of bs); a directory target (or one on other hosts) needs size.  Then
- * io_size = size x (passes + random_passes).  Other phases: 0. */
+ * of bs; sc_validate_fill shares it among the ranks once they are placed);
+ * a directory target (or one on other hosts) needs size.  Then io_size =
+ * size x (passes + random_passes).  Other phases: 0. */
 int sc_cfg_fill_size(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
 
 /* Plan phase ph from fill phase pv / idle step pv, after fill_common. */

@@ -954,7 +954,8 @@ static void test_fill_results(void)
 	make_run(&run, 1);
 	run.plan.phases[0].workload = SC_WORKLOAD_FILL;
 	run.plan.phases[0].fill = (struct sc_fill_spec){
-	    .passes = 2, .random_passes = 1, .random_bs_bytes = 4096, .cliff_fraction = 0.25};
+	    .passes = 2, .random_passes = 1, .random_bs_bytes = 4096, .cliff_fraction = 0.25,
+	    .whole = true};
 	snprintf(dir, sizeof(dir), "%s/fill", tmpdir);
 	rc = sc_report_results(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "fill results: %d %s", rc, err);
@@ -981,7 +982,7 @@ static void test_fill_results(void)
 
 		CHECK(back.plan.phases[0].workload == SC_WORKLOAD_FILL && f->passes == 2 &&
 			  f->random_passes == 1 && f->random_bs_bytes == 4096 &&
-			  f->cliff_fraction == 0.25,
+			  f->cliff_fraction == 0.25 && f->whole,
 		      "the fill spec through results.pb");
 		sc_run_record_exit(&back);
 	}
