@@ -953,9 +953,11 @@ static void test_fill_results(void)
 
 	make_run(&run, 1);
 	run.plan.phases[0].workload = SC_WORKLOAD_FILL;
-	run.plan.phases[0].fill = (struct sc_fill_spec){
-	    .passes = 2, .random_passes = 1, .random_bs_bytes = 4096, .cliff_fraction = 0.25,
-	    .whole = true};
+	run.plan.phases[0].fill = (struct sc_fill_spec){.passes = 2,
+							.random_passes = 1,
+							.random_bs_bytes = 4096,
+							.cliff_fraction = 0.25,
+							.whole = true};
 	snprintf(dir, sizeof(dir), "%s/fill", tmpdir);
 	rc = sc_report_results(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "fill results: %d %s", rc, err);
