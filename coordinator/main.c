@@ -21,6 +21,7 @@
 #include "record.h"
 #include "report/cmd.h"
 #include "steady.h"
+#include "report/fill_text.h"
 
 /* Room for why a phase could not start or stopped (every rank's message). */
 #define ERR_MAX 8192
@@ -222,6 +223,8 @@ static int end_run(struct driver *d)
 				d->outdir);
 			d->status = SC_EXIT_RUN_FAILED;
 		}
+		if (!d->cli->quiet)
+			sc_report_stages_table(stdout, &d->rec);
 		if (!d->cli->quiet && d->status == 0)
 			printf("results: %s/results.json\n", d->outdir);
 		d->x->rec = NULL;

@@ -7,7 +7,9 @@
 #include "units.h"
 #include "verify.h"
 #include "analysis/live.h"
+#include "analysis/stages.h"
 #include "analysis/workload_figures.h"
+#include "report/fill_text.h"
 
 /* Nanoseconds in a millisecond, for the checkpoint trend. */
 #define NS_PER_MS 1e6
@@ -43,6 +45,18 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "", vfy[96] = "";
 	const uint64_t *pct = fig->lat_all.pct_ns;
 
+	if (phase->workload == SC_WORKLOAD_IDLE) { /* no I/O: only how long it lasted */
+		struct sc_stage_row st;
+
+		sc_stage_row(phase, fig, &st);
+		fprintf(f, "%-34s idle %s, no I/O%s%s\n", phase->name,
+			sc_fmt_duration(bw, sizeof(bw),
+					st.duration_ns > 0 ? (uint64_t)st.duration_ns : 0),
+			rec->status == SC_PHASE_OK ? "" : ", ",
+			rec->status == SC_PHASE_OK ? "" : sc_phase_status_name(rec->status));
+		fflush(f);
+		return;
+	}
 	if (!sc_progress_measured(rec)) {
 		fprintf(f, "%-34s %s: nothing measured\n", phase->name,
 			sc_phase_status_name(rec->status));
@@ -179,6 +193,8 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 			(unsigned long long)ol.late_ios, (unsigned long long)ol.unissued_ios);
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
 		ckpt_summary(f, rec, ph);
+	if (ph->workload == SC_WORKLOAD_FILL)
+		sc_report_write_cliff_text(f, rec, pr, fig);
 }
 
 void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run)

@@ -96,6 +96,7 @@ extern const struct sc_fields sc_fields_ckpt_spec;
 extern const struct sc_fields sc_fields_ckpt_layout;
 extern const struct sc_fields sc_fields_ingest_spec;
 extern const struct sc_fields sc_fields_steady_spec;
+extern const struct sc_fields sc_fields_fill_spec;
 
 /* RankResult (struct sc_rank_result) and RunRecord (struct sc_run_record):
  * with the plan, every other message is reached from these. */

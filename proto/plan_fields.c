@@ -26,7 +26,9 @@ SAME_ENUM(SC_WORKLOAD_IO, SSDCLUSTER__WORKLOAD__WORKLOAD_IO);
 SAME_ENUM(SC_WORKLOAD_CHECKPOINT, SSDCLUSTER__WORKLOAD__WORKLOAD_CHECKPOINT);
 SAME_ENUM(SC_WORKLOAD_INGEST, SSDCLUSTER__WORKLOAD__WORKLOAD_INGEST);
 SAME_ENUM(SC_WORKLOAD_KVCACHE, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE);
-SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE + 1);
+SAME_ENUM(SC_WORKLOAD_FILL, SSDCLUSTER__WORKLOAD__WORKLOAD_FILL);
+SAME_ENUM(SC_WORKLOAD_IDLE, SSDCLUSTER__WORKLOAD__WORKLOAD_IDLE);
+SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_IDLE + 1);
 SAME_ENUM(SC_STONEWALL_ALL_DONE, SSDCLUSTER__STONEWALL__STONEWALL_ALL_DONE);
 SAME_ENUM(SC_STONEWALL_FIRST_DONE, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE);
 SAME_ENUM(SC_STONEWALL_COUNT, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE + 1);
@@ -178,6 +180,18 @@ static const struct sc_field steady_rows[] = {
 SC_FIELDS(sc_fields_steady_spec, steady_rows, ssdcluster__steady_spec__descriptor, NULL);
 #undef SC_LIST
 
+/* FillSpec <-> struct sc_fill_spec */
+#define SC_LIST Ssdcluster__FillSpec, struct sc_fill_spec
+static const struct sc_field fill_rows[] = {
+	F_U32(passes, passes),
+	F_U32(random_passes, random_passes),
+	F_U64(random_bs_bytes, random_bs_bytes),
+	F_DOUBLE(cliff_fraction, cliff_fraction),
+	F_BOOL(whole, whole),
+};
+SC_FIELDS(sc_fields_fill_spec, fill_rows, ssdcluster__fill_spec__descriptor, NULL);
+#undef SC_LIST
+
 /* Phase <-> struct sc_phase.  Every phase carries all three specs: those
  * of other workloads all zero. */
 #define SC_LIST Ssdcluster__Phase, struct sc_phase
@@ -191,6 +205,7 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(io, io, sc_fields_io_spec),
 	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
 	F_MSG(ingest, ingest, sc_fields_ingest_spec),
+	F_MSG(fill, fill, sc_fields_fill_spec),
 	F_ENUM(stonewall, stonewall, sc_stonewall_names),
 	F_MSG(steady, steady, sc_fields_steady_spec),
 };

@@ -59,6 +59,13 @@ static bool steady_ok(const struct sc_steady_spec *s)
 	       s->window <= s->max_rounds;
 }
 
+/* Only a fill phase's spec is checked: the others carry it zeroed. */
+static bool fill_ok(const struct sc_fill_spec *f)
+{
+	return f->passes >= 1 && f->random_bs_bytes >= 1 && isfinite(f->cliff_fraction) &&
+	       f->cliff_fraction > 0 && f->cliff_fraction < 1;
+}
+
 static bool phase_ok(const struct sc_phase *ph)
 {
 	if (ph->cell >= ph->ncells || !io_ok(&ph->io))
@@ -66,6 +73,8 @@ static bool phase_ok(const struct sc_phase *ph)
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && !ckpt_ok(&ph->ckpt))
 		return false;
 	if (ph->workload == SC_WORKLOAD_INGEST && !ingest_ok(&ph->ingest))
+		return false;
+	if (ph->workload == SC_WORKLOAD_FILL && !fill_ok(&ph->fill))
 		return false;
 	return steady_ok(&ph->steady);
 }

@@ -140,5 +140,9 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen);
 void sc_ckpt_job_run(struct job *j);
 int sc_ingest_job_setup(struct job *j, char *err, size_t errlen);
 void sc_ingest_job_run(struct job *j);
+int sc_fill_job_setup(struct job *j, char *err, size_t errlen);
+void sc_fill_job_run(struct job *j);
+int sc_idle_job_setup(struct job *j, char *err, size_t errlen);
+void sc_idle_job_run(struct job *j);
 
 #endif

@@ -40,6 +40,9 @@ enum sc_workload {
 	SC_WORKLOAD_CHECKPOINT, /* one cell: write (or restore) one LLM checkpoint */
 	SC_WORKLOAD_INGEST,     /* training-data ingestion with emulated compute */
 	SC_WORKLOAD_KVCACHE,    /* KV-cache swap: an io job, open loop by default */
+	SC_WORKLOAD_FILL,       /* preconditioning: the region written sequentially
+				 * `passes` times, then random writes (sc_fill_spec) */
+	SC_WORKLOAD_IDLE,       /* no I/O: every rank waits io.runtime_ns */
 	SC_WORKLOAD_COUNT
 };
 
@@ -190,6 +193,23 @@ struct sc_ingest_spec {
 	uint32_t prefetch;          /* batches read ahead of compute */
 };
 
+/* Preconditioning (workload fill).  Each job writes its region (the io
+ * spec's size_bytes at its base) sequentially in bs writes `passes` times,
+ * then random_passes x size_bytes more in random_bs writes at uniformly
+ * drawn random_bs-aligned offsets of the same region; io.io_bytes is the
+ * sum (size x (passes + random_passes)).  random_bs divides bs and size.
+ * cliff_fraction in (0, 1): the write cliff's threshold, a fraction of the
+ * initial rate (coordinator/analysis/write_cliff.h). */
+struct sc_fill_spec {
+	uint32_t passes;            /* >= 1 */
+	uint32_t random_passes;     /* 0: no random preconditioning */
+	uint64_t random_bs_bytes;
+	double cliff_fraction;
+	bool whole;                 /* no size given: the target's capacity,
+				     * shared by its node's ranks and jobs
+				     * (resolved once the ranks are placed) */
+};
+
 /* When a phase ends on every rank. */
 enum sc_stonewall {
 	SC_STONEWALL_ALL_DONE = 0,  /* every rank completes its own work */
@@ -233,6 +253,7 @@ struct sc_phase {
 	struct sc_ckpt_spec ckpt;   /* SC_WORKLOAD_CHECKPOINT */
 	struct sc_ingest_spec ingest; /* SC_WORKLOAD_INGEST */
 	struct sc_steady_spec steady; /* a steady-state round (io, kvcache) */
+	struct sc_fill_spec fill;   /* SC_WORKLOAD_FILL */
 };
 
 /* Keys a config's model: section may hold at most. */

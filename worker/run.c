@@ -94,6 +94,8 @@ struct workload {
 static const struct workload workload_io = {sc_io_job_setup, sc_io_job_run};
 static const struct workload workload_ckpt = {sc_ckpt_job_setup, sc_ckpt_job_run};
 static const struct workload workload_ingest = {sc_ingest_job_setup, sc_ingest_job_run};
+static const struct workload workload_fill = {sc_fill_job_setup, sc_fill_job_run};
+static const struct workload workload_idle = {sc_idle_job_setup, sc_idle_job_run};
 
 static const struct workload *workload_of(const struct sc_run *run)
 {
@@ -102,6 +104,10 @@ static const struct workload *workload_of(const struct sc_run *run)
 		return &workload_ckpt;
 	case SC_WORKLOAD_INGEST:
 		return &workload_ingest;
+	case SC_WORKLOAD_FILL:
+		return &workload_fill;
+	case SC_WORKLOAD_IDLE:
+		return &workload_idle;
 	default:
 		return &workload_io;
 	}

@@ -176,6 +176,15 @@ static int fill_phase(const struct cfg_phase *pv, uint32_t i, uint32_t cell, str
 		return fill_ckpt_cell(pv, i, cell, ph);
 	if (pv->workload == SC_WORKLOAD_INGEST)
 		return fill_ingest(pv, i, ph);
+	if (pv->workload == SC_WORKLOAD_FILL || pv->workload == SC_WORKLOAD_IDLE) {
+		int err = fill_common(pv, i, 0, strdup(pv->name), ph);
+
+		if (!err && pv->workload == SC_WORKLOAD_FILL)
+			sc_cfg_build_fill(pv, ph);
+		else if (!err)
+			sc_cfg_build_idle(pv, ph);
+		return err;
+	}
 	/* Cartesian product: rw, then bs, then iodepth varying fastest. */
 	q = cell % pv->iodepth.n;
 	b = (cell / pv->iodepth.n) % pv->bs.n;

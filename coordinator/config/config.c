@@ -62,6 +62,8 @@ static int load_plan(struct sc_config *cfg, const char *path)
 	for (uint32_t i = 0; !err && i < c.npv; i++)
 		err = sc_cfg_check_phase_limits(&c, i, &c.pv[i]);
 	for (uint32_t i = 0; !err && i < c.npv; i++)
+		err = sc_cfg_fill_size(&c, i, &c.pv[i]);
+	for (uint32_t i = 0; !err && i < c.npv; i++)
 		err = sc_cfg_check_phase_targets(&c, i, &c.pv[i]);
 	if (!err)
 		err = sc_cfg_check_verify(&c);

@@ -33,6 +33,14 @@
 #define INGEST_JOBS	    8u
 #define INGEST_IODEPTH	    64u
 
+/* fill: sequential 128 KiB writes at depth 32, the drive written twice
+ * (SNIA PTS), the cliff where the rate falls below half the initial. */
+#define FILL_BS_BYTES	     (128 * KIB)
+#define FILL_IODEPTH	     32u
+#define FILL_PASSES	     2u
+#define FILL_RANDOM_BS_BYTES (4 * KIB)
+#define FILL_CLIFF_FRACTION  0.5
+
 /* The built-in defaults of a phase of pv->workload. */
 void sc_cfg_builtin_defaults(struct cfg_phase *pv, uint32_t i)
 {
@@ -73,6 +81,14 @@ void sc_cfg_builtin_defaults(struct cfg_phase *pv, uint32_t i)
 		pv->prefetch = INGEST_PREFETCH;
 		pv->jobs = INGEST_JOBS;
 		pv->iodepth.v[0] = INGEST_IODEPTH;
+		break;
+	case SC_WORKLOAD_FILL:
+		pv->bs.v[0] = FILL_BS_BYTES;
+		pv->iodepth.v[0] = FILL_IODEPTH;
+		pv->size = 0; /* the target's capacity: sc_cfg_fill_size */
+		pv->passes = FILL_PASSES;
+		pv->random_bs = FILL_RANDOM_BS_BYTES;
+		pv->cliff_fraction = FILL_CLIFF_FRACTION;
 		break;
 	default:
 		break;

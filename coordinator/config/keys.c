@@ -52,7 +52,7 @@
  *     name       [A-Za-z0-9][A-Za-z0-9_.-]{0,63} (never "." or ".."; a
  *                checkpoint phase's directory is named after it), unique;
  *                default "phase<i>" (i from 0)
- *     workload   io (default) | kvcache | checkpoint | ingest
+ *     workload   io (default) | kvcache | checkpoint | ingest | fill | idle
  *     jobs       1..1024, threads per rank (default per workload)
  *     iodepth    1..16384 (default per workload)
  *     direct     bool (default per workload); when true, the unit of I/O (bs,
@@ -191,6 +191,28 @@
  *     runtime    duration > 0
  *     prefetch   0..1024, default 2 (batches read ahead of compute)
  *     jobs 8, iodepth 64, direct true by default
+ *   workload fill, preconditioning (no key may be a list; not rw, runtime,
+ *   io_size, ramp, rate, fsync, verify): each job writes its region
+ *   sequentially in bs writes `passes` times, then random_passes x size
+ *   in random_bs writes at random aligned offsets of it (fill.c):
+ *     bs         default 128KiB
+ *     iodepth 32, jobs 1, direct true by default
+ *     size       bytes per job and pass, a multiple of bs; default: a file
+ *                or block target's capacity / (ranks on it x jobs), the
+ *                least over the ranks, rounded down to bs (sc_validate_fill,
+ *                once the ranks are placed); a directory target (or one on
+ *                other hosts) needs it
+ *     passes     1..1000, default 2 (SNIA PTS)
+ *     random_passes 0..1000, default 0
+ *     random_bs  size, default 4KiB; divides bs
+ *     cliff_fraction a number more than 0 and less than 1, default 0.5:
+ *                the write cliff's threshold (analysis/write_cliff.h)
+ *     (jobs x size x (passes + random_passes) below 2^64 bytes).  Writing
+ *     a file or block target needs allow_destroy, as for io.
+ *   workload idle, an idle step: no I/O, every rank waits the duration
+ *   in lockstep.  A phase whose own mapping has the key idle and no
+ *   workload is one (- idle: 5m); it takes name and nothing else:
+ *     idle       duration > 0, required
  *
  * --set KEY=VALUE, applied in order before any check: a dotted path
  * (phases.0.runtime, phases.<name>.bs, targets.1.capacity, defaults.direct)
@@ -226,6 +248,7 @@
 #define MAX_ZERO_STAGE	3u
 #define MAX_CHECKPOINTS 10000u
 #define MAX_PREFETCH	1024u /* batches held in memory ahead of compute */
+#define MAX_FILL_PASSES 1000u /* passes of a fill over its region */
 
 const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_NAME] = "name",
@@ -271,6 +294,11 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_EMULATE] = "emulate",
     [PK_SERIALIZE] = "serialize",
     [PK_STEADY_STATE] = "steady_state",
+    [PK_PASSES] = "passes",
+    [PK_RANDOM_PASSES] = "random_passes",
+    [PK_RANDOM_BS] = "random_bs",
+    [PK_CLIFF_FRACTION] = "cliff_fraction",
+    [PK_IDLE] = "idle",
     [PK_COUNT] = NULL,
 };
 
@@ -288,16 +316,16 @@ const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", "model",
 /* Which workloads take each phase key. */
 #define WL(w)  (1u << SC_WORKLOAD_##w)
 #define WL_IO  (WL(IO) | WL(KVCACHE))
-#define WL_ALL (WL(IO) | WL(CHECKPOINT) | WL(INGEST) | WL(KVCACHE))
+#define WL_ALL (WL(IO) | WL(CHECKPOINT) | WL(INGEST) | WL(KVCACHE) | WL(FILL))
 static const unsigned key_workloads[PK_COUNT] = {
-    [PK_NAME] = WL_ALL,
-    [PK_WORKLOAD] = WL_ALL,
+    [PK_NAME] = WL_ALL | WL(IDLE),
+    [PK_WORKLOAD] = WL_ALL | WL(IDLE),
     [PK_RW] = WL_IO,
     [PK_RWMIXREAD] = WL_IO,
-    [PK_BS] = WL_IO,
+    [PK_BS] = WL_IO | WL(FILL),
     [PK_IODEPTH] = WL_ALL,
     [PK_JOBS] = WL_ALL,
-    [PK_SIZE] = WL_IO,
+    [PK_SIZE] = WL_IO | WL(FILL),
     [PK_RUNTIME] = WL_IO | WL(INGEST),
     [PK_IO_SIZE] = WL_IO,
     [PK_RAMP] = WL_IO,
@@ -333,6 +361,11 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_EMULATE] = WL_ALL,
     [PK_SERIALIZE] = WL(CHECKPOINT),
     [PK_STEADY_STATE] = WL_IO,
+    [PK_PASSES] = WL(FILL),
+    [PK_RANDOM_PASSES] = WL(FILL),
+    [PK_RANDOM_BS] = WL(FILL),
+    [PK_CLIFF_FRACTION] = WL(FILL),
+    [PK_IDLE] = WL(IDLE),
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -402,6 +435,11 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_EMULATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_SERIALIZE] = PHASE(CFG_VT_SERIALIZE, 0, 0, false),
     [PK_STEADY_STATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: steady_section.c */
+    [PK_PASSES] = PHASE(CFG_VT_UINT, 1, MAX_FILL_PASSES, false),
+    [PK_RANDOM_PASSES] = PHASE(CFG_VT_UINT, 0, MAX_FILL_PASSES, false),
+    [PK_RANDOM_BS] = PHASE(CFG_VT_SIZE, 1, MAX_BS_BYTES, false),
+    [PK_CLIFF_FRACTION] = PHASE(CFG_VT_FRACTION, 0, 0, false), /* < 1: fill.c */
+    [PK_IDLE] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
 };
 #undef PHASE
 

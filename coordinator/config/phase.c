@@ -75,6 +75,10 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	    [PK_ON_ERROR] = &pv->on_error,
 	    [PK_TIMEOUT] = &pv->timeout,
 	    [PK_SERIALIZE] = &pv->serialize,
+	    [PK_PASSES] = &pv->passes,
+	    [PK_RANDOM_PASSES] = &pv->random_passes,
+	    [PK_RANDOM_BS] = &pv->random_bs,
+	    [PK_IDLE] = &pv->idle,
 	};
 	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
 	const char *inname = *in ? pv->name : "";
@@ -126,6 +130,8 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 		if (!err)
 			memcpy(&pv->scale, &v, sizeof(pv->scale));
 		return err;
+	case PK_CLIFF_FRACTION:
+		return sc_cfg_parse_cliff_fraction(c, pv, n);
 	default:
 		return sc_cfg_parse_scalar(c->d, n, &def, dst[k]);
 	}
@@ -180,12 +186,14 @@ static int parse_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 					sc_cfg_is_null(m) ? "nothing" : sc_cfg_kind_word(m));
 
 	/* The workload first: it decides which keys the phase takes and
-	 * what they default to. */
+	 * what they default to.  A step "- idle: 5m" is workload idle. */
 	{
 		const struct cfg_node *wn = sc_cfg_map_get(m, "workload");
 		bool own = wn != NULL;
 
-		if (!wn)
+		if (!wn && sc_cfg_map_get(m, "idle"))
+			pv->workload = SC_WORKLOAD_IDLE;
+		else if (!wn)
 			wn = sc_cfg_map_get(c->defaults, "workload");
 		if (wn) {
 			err = sc_cfg_parse_phase_key(c, pv, PK_WORKLOAD, wn);

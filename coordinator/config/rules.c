@@ -239,6 +239,12 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 	case SC_WORKLOAD_INGEST:
 		err = check_ingest_phase(c, i, pv);
 		break;
+	case SC_WORKLOAD_FILL:
+		err = sc_cfg_check_fill_phase(c, i, pv);
+		break;
+	case SC_WORKLOAD_IDLE:
+		err = sc_cfg_check_idle_phase(c, i, pv);
+		break;
 	default:
 		err = check_io_phase(c, pv);
 		break;

@@ -66,6 +66,13 @@ enum pkey {
 	PK_SERIALIZE,
 	/* io, kvcache: rounds until steady (steady_section.c) */
 	PK_STEADY_STATE,
+	/* fill */
+	PK_PASSES,
+	PK_RANDOM_PASSES,
+	PK_RANDOM_BS,
+	PK_CLIFF_FRACTION,
+	/* idle */
+	PK_IDLE,
 	PK_COUNT
 };
 
@@ -103,6 +110,11 @@ struct cfg_phase {
 	const struct cfg_node *emulate_phase; /* emulate's latency_phase, or NULL */
 	uint32_t ncells;
 	struct sc_steady_spec steady; /* steady_state:, max_rounds 0 = none */
+	/* fill (size 0: the targets' capacity, resolved by sc_cfg_fill_size) */
+	uint64_t passes, random_passes, random_bs;
+	double cliff_fraction;
+	/* idle */
+	uint64_t idle;
 };
 
 /* One target as read, and what probing it here found. */
@@ -254,6 +266,30 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
  * phases re-read a kept run (--run-id names it), only read, and make up
  * the whole run. */
 int sc_cfg_check_verify(struct cfg_check *c);
+
+/* ---- fill and idle phases (fill.c) ---- */
+
+/* cliff_fraction: a number more than 0 and less than 1, into pv. */
+int sc_cfg_parse_cliff_fraction(struct cfg_check *c, struct cfg_phase *pv,
+				const struct cfg_node *n);
+
+/* The checks of a fill phase that need no target (bs and random_bs);
+ * sets its rw (write) and ncells. */
+int sc_cfg_check_fill_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* An idle step: its duration is there; sets ncells. */
+int sc_cfg_check_idle_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* A fill phase's size per job against the targets: without size, each
+ * job's share of the smallest file or block target's capacity (a multiple
+ * of bs; sc_validate_fill shares it among the ranks once they are placed);
+ * a directory target (or one on other hosts) needs size.  Then io_size =
+ * size x (passes + random_passes).  Other phases: 0. */
+int sc_cfg_fill_size(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* Plan phase ph from fill phase pv / idle step pv, after fill_common. */
+void sc_cfg_build_fill(const struct cfg_phase *pv, struct sc_phase *ph);
+void sc_cfg_build_idle(const struct cfg_phase *pv, struct sc_phase *ph);
 
 /* ---- targets (targets.c) ---- */
 

@@ -133,6 +133,8 @@ static int phase_workload(const struct cfg_doc *d, const struct cfg_node *map)
 	struct cfg_node *x;
 	int w = SC_WORKLOAD_IO;
 
+	if (!wn && sc_cfg_map_get(map, "idle"))
+		return SC_WORKLOAD_IDLE; /* a step "- idle: 5m" */
 	if (!wn)
 		wn = sc_cfg_map_get(sc_cfg_map_get(d->root, "defaults"), "workload");
 	if (!wn)

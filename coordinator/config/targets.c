@@ -257,6 +257,16 @@ int sc_cfg_check_phase_targets(struct cfg_check *c, uint32_t i, const struct cfg
 	case SC_WORKLOAD_INGEST:
 		return check_align(c, i, pv, pv->src[PK_SAMPLE_SIZE], PK_SAMPLE_SIZE,
 				   pv->sample_size);
+	case SC_WORKLOAD_FILL:
+		err = check_align(c, i, pv, pv->src[PK_BS], PK_BS, pv->bs.v[0]);
+		if (!err)
+			err = check_align(c, i, pv, pv->src[PK_RANDOM_BS], PK_RANDOM_BS,
+					  pv->random_bs);
+		if (!err)
+			err = check_writable(c, i, pv, pv->src[PK_WORKLOAD], PK_WORKLOAD, "a fill");
+		return err;
+	case SC_WORKLOAD_IDLE:
+		return 0;
 	default:
 		for (uint32_t r = 0; !err && r < pv->rw.n; r++)
 			for (uint32_t b = 0; !err && b < pv->bs.n; b++)

@@ -99,6 +99,8 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 	}
 	if (check_destroy_opt_in(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
 		return -EINVAL;
+	if (sc_validate_fill(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
+		return -EINVAL;
 	for (int r = 0; r < c->nranks; r++) {
 		const struct sc_place *p = &places[r];
 		const struct sc_target_spec *t = &plan->targets[p->target];

@@ -30,6 +30,7 @@ static void print_steady(const struct sc_run_record *rec)
 		sc_report_steady_text(stdout, rec, &g[k]);
 	sc_steady_groups_free(g, n);
 }
+#include "fill_text.h"
 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {
@@ -78,6 +79,7 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 		}
 		sc_report_drives_inventory(stdout, &rec);
 		sc_report_drives_endurance(stdout, &rec);
+		sc_report_stages_table(stdout, &rec);
 		printf("results: %s/results.json\n", dir);
 	}
 	free(proj);

@@ -208,6 +208,9 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 	} else if (p->workload == SC_WORKLOAD_INGEST) {
 		sc_json_put(b, o, "ingest",
 		     echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
+	} else if (p->workload == SC_WORKLOAD_FILL) {
+		sc_json_put(b, o, "fill",
+			    echo_object(b, &sc_fields_fill_spec, &p->fill, NULL, NULL));
 	}
 	if (p->steady.max_rounds)
 		sc_json_put(b, o, "steady_state",

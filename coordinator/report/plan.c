@@ -232,6 +232,27 @@ static void print_ingest_phase(uint32_t p, const struct sc_phase *ph,
 		       sc_fmt_bytes(b4, sizeof(b4), planned->read_bytes));
 }
 
+/* The printed line of fill phase or idle step p. */
+static void print_fill_phase(uint32_t p, const struct sc_phase *ph,
+			     const struct sc_planned_bytes *planned)
+{
+	const struct sc_io_spec *io = &ph->io;
+	char b1[32], b2[32], b3[32], b4[32];
+
+	if (ph->workload == SC_WORKLOAD_IDLE) {
+		printf("  phase %u %s: idle %s, no I/O\n", p, ph->name,
+		       sc_fmt_duration(b1, sizeof(b1), io->runtime_ns));
+		return;
+	}
+	printf("  phase %u %s: fill %u jobs x %s, %u sequential pass(es) in %s at QD %u", p,
+	       ph->name, io->jobs, sc_fmt_bytes(b1, sizeof(b1), io->size_bytes), ph->fill.passes,
+	       sc_fmt_bytes(b2, sizeof(b2), io->bs_bytes), io->iodepth);
+	if (ph->fill.random_passes)
+		printf(", then %u random pass(es) in %s", ph->fill.random_passes,
+		       sc_fmt_bytes(b3, sizeof(b3), ph->fill.random_bs_bytes));
+	printf("; cluster write %s\n", sc_fmt_bytes(b4, sizeof(b4), planned->write_bytes));
+}
+
 /* The printed line of io phase p. */
 static void print_io_phase(uint32_t p, const struct sc_phase *ph,
 			   const struct sc_planned_bytes *planned)
@@ -270,6 +291,8 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 			print_ckpt_phase(p, ph, &pf->phase_bytes[p]);
 		else if (ph->workload == SC_WORKLOAD_INGEST)
 			print_ingest_phase(p, ph, &pf->phase_bytes[p]);
+		else if (ph->workload == SC_WORKLOAD_FILL || ph->workload == SC_WORKLOAD_IDLE)
+			print_fill_phase(p, ph, &pf->phase_bytes[p]);
 		else
 			print_io_phase(p, ph, &pf->phase_bytes[p]);
 	}

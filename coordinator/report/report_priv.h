@@ -77,6 +77,7 @@ struct report_results {
 	struct jb b;
 	struct json_object *root;
 	struct json_object *phases;
+	struct json_object *stages; /* one row per phase (results_fill.c) */
 };
 
 /* results.c: starts the document: run header, definitions and plan echo. */
@@ -200,5 +201,12 @@ struct json_object *sc_report_json_endurance(struct jb *b, const struct sc_run_r
 /* o[key]: the n seconds' max_temp_mk in deg C, null where none was read. */
 void sc_report_json_put_temps(struct jb *b, struct json_object *o, const char *key,
 			      const struct sc_second *s, uint32_t n);
+/* results_fill.c: a fill phase's "write_cliff" (the cliff of every drive
+ * and of the cluster), and a phase's row of the run's "stages". */
+struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run_record *rec,
+					       const struct sc_phase_record *pr,
+					       const struct sc_phase_figures *f);
+struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph,
+					 const struct sc_phase_figures *f);
 
 #endif

@@ -34,6 +34,12 @@ static const char *const definitions[][2] = {
     {"temperature", "max_temperature_c: the hottest NVMe drive's hwmon temperature read in "
 		    "the second (read 4 times a second), deg C; null: none read (no NVMe "
 		    "telemetry, or no hwmon)"},
+    {"write_cliff", "a fill phase's sequential passes, each whole second: initial rate = median "
+		    "of the first initial_window_ns; the cliff = the first second from which the "
+		    "rate stays below cliff_fraction x the initial rate for hold_window_ns in a "
+		    "row; cache = bytes written before it; after = median rate from it on"},
+    {"stages", "one row per phase, side by side: last-done bandwidth, IOPS, p99 and p99.99 of "
+	       "both directions merged, volatility of the direction that moved more bytes"},
 };
 
 static struct json_object *definitions_json(struct jb *b)
@@ -78,6 +84,8 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	if (ph && ph->io.verify != SC_VERIFY_NONE)
 		sc_json_put(b, o, "verify", sc_report_json_verify(b, rec, pr, ph));
 	sc_json_put(b, o, "drives", sc_report_json_phase_drives(b, pr));
+	if (ph && ph->workload == SC_WORKLOAD_FILL)
+		sc_json_put(b, o, "write_cliff", sc_report_json_write_cliff(b, rec, pr, f));
 	return o;
 }
 
@@ -104,12 +112,17 @@ void sc_report_results_init(struct report_results *r, const struct sc_run_record
 	r->b.nomem = 0;
 	r->root = results_root(&r->b, rec);
 	r->phases = sc_json_new(&r->b, json_object_new_array());
+	r->stages = sc_json_new(&r->b, json_object_new_array());
 }
 
 void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
 			     const struct sc_phase_record *pr, const struct sc_phase_figures *f)
 {
+	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
+
 	sc_json_push(&r->b, r->phases, phase_json(&r->b, rec, pr, f));
+	if (ph)
+		sc_json_push(&r->b, r->stages, sc_report_json_stage(&r->b, ph, f));
 }
 
 /* {"error": why}: the run's model: section could not be projected. */
@@ -129,6 +142,8 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 	r->phases = NULL; /* the root owns it now */
 	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec));
 	sc_json_put(&r->b, r->root, "endurance", sc_report_json_endurance(&r->b, r->rec));
+	sc_json_put(&r->b, r->root, "stages", r->stages);
+	r->stages = NULL;
 	if (r->model)
 		sc_json_put(&r->b, r->root, "model", sc_report_json_model(&r->b, r->model));
 	else if (r->model_error && r->model_error[0])
@@ -139,7 +154,9 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 void sc_report_results_exit(struct report_results *r)
 {
 	json_object_put(r->phases);
+	json_object_put(r->stages);
 	json_object_put(r->root);
 	r->phases = NULL;
+	r->stages = NULL;
 	r->root = NULL;
 }

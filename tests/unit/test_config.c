@@ -419,6 +419,72 @@ static void test_sweep(void)
 }
 
 /* Every default of a phase that says only rw. */
+/* fill phases and idle steps: their defaults, a file target filled whole,
+ * --set reaching them, and what they refuse. */
+static void test_fill_idle(void)
+{
+	static const char *const sets[] = {"idle=3s", "passes=1"};
+	const struct sc_plan *p;
+	struct sc_config *cfg;
+	char path[512];
+
+	cfg = load_ok("targets: [{path: @D}]\nphases:\n  - {workload: fill, size: 1MiB}\n"
+		      "  - idle: 90s\n  - {name: quiet, idle: 2s}\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	p = sc_config_plan(cfg);
+	CHECK(p->nphases == 3, "nphases %u", p->nphases);
+	CHECK(p->phases[0].workload == SC_WORKLOAD_FILL && p->phases[0].io.rw == SC_RW_WRITE &&
+		  p->phases[0].io.bs_bytes == 128 * KIB && p->phases[0].io.iodepth == 32 &&
+		  p->phases[0].io.jobs == 1 && p->phases[0].io.size_bytes == MIB &&
+		  p->phases[0].io.io_bytes == 2 * MIB && p->phases[0].io.runtime_ns == 0,
+	      "fill defaults");
+	CHECK(p->phases[0].fill.passes == 2 && p->phases[0].fill.random_passes == 0 &&
+		  p->phases[0].fill.random_bs_bytes == 4 * KIB &&
+		  p->phases[0].fill.cliff_fraction == 0.5,
+	      "fill spec defaults");
+	CHECK(p->phases[1].workload == SC_WORKLOAD_IDLE && p->phases[1].io.runtime_ns == 90 * NS &&
+		  !strcmp(p->phases[1].name, "phase1"),
+	      "idle step: 90 s, default name");
+	CHECK(!strcmp(p->phases[2].name, "quiet") && p->phases[2].io.runtime_ns == 2 * NS,
+	      "named idle step");
+	sc_config_destroy(cfg);
+	/* a file target: each job's share of its capacity, every pass */
+	cfg = load_ok("targets: [{path: @F, allow_destroy: true}]\nphases:\n"
+		      "  - {workload: fill, jobs: 2, bs: 64KiB, passes: 1, random_passes: 3}\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (cfg) {
+		p = sc_config_plan(cfg);
+		CHECK(p->phases[0].io.size_bytes == MIB / 2 && p->phases[0].io.io_bytes == 2 * MIB,
+		      "file fill: size %" PRIu64 ", io_size %" PRIu64, p->phases[0].io.size_bytes,
+		      p->phases[0].io.io_bytes);
+		sc_config_destroy(cfg);
+	}
+	/* bare --set keys reach the phases that take them */
+	cfg = load_ok("targets: [{path: @D}]\nphases:\n  - {workload: fill, size: 1MiB}\n"
+		      "  - idle: 90s\n  - {rw: read, size: 1MiB}\n",
+		      sets, 2, path, sizeof(path), __LINE__);
+	if (cfg) {
+		p = sc_config_plan(cfg);
+		CHECK(p->phases[0].fill.passes == 1 && p->phases[0].io.io_bytes == MIB,
+		      "--set passes=1");
+		CHECK(p->phases[1].io.runtime_ns == 3 * NS, "--set idle=3s");
+		sc_config_destroy(cfg);
+	}
+	EXPECT_ERR("targets: [{path: @D}]\nphases:\n"
+		   "  - {workload: fill, size: 1MiB, bs: 4KiB, random_bs: 8KiB}\n",
+		   "@P:3:55: phases.0.random_bs: random_bs 8KiB does not divide bs 4KiB");
+	EXPECT_ERR("targets: [{path: @D}]\nphases:\n  - {workload: fill, size: 100KiB}\n",
+		   "@P:3:28: phases.0.size: 100KiB is not a whole number of bs 128KiB");
+	EXPECT_ERR("targets: [{path: @D}]\nphases:\n  - {workload: idle}\n",
+		   "@P:3:5: phases.0: no idle duration");
+	EXPECT_ERR("targets: [{path: @D}]\nphases:\n  - {workload: io, rw: read, idle: 5s}\n",
+		   "@P:3:30: phases.0.idle: not a key of workload io (idle is for workload idle)");
+	EXPECT_ERR("targets: [{path: @F}]\nphases:\n  - {workload: fill}\n",
+		   "@P:3:16: phases.0.workload: a fill would overwrite the data of the file");
+}
+
 static void test_defaults(void)
 {
 	struct sc_config *cfg;
@@ -688,7 +754,7 @@ static void test_errors(void)
 		   "@P:5:10: phases.0.jobs: no value given (expected a whole number)");
 	EXPECT_ERR(HEAD "    workload: ckpt\n",
 		   "@P:5:15: phases.0.workload: \"ckpt\" is not a workload (known: io, "
-		   "checkpoint, ingest, kvcache)");
+		   "checkpoint, ingest, kvcache, fill, idle)");
 	EXPECT_ERR(
 	    HEAD "    engine: aio\n",
 	    "@P:5:13: phases.0.engine: \"aio\" is not an engine (known: io_uring, psync, null, "
@@ -1008,7 +1074,7 @@ static void test_checkpoint_errors(void)
 	/* Keys of other workloads name their workload; bs hints block_size. */
 	EXPECT_ERR(CKPT_HEAD "    bs: 1MiB\n",
 		   "@P:6:5: phases.0.bs: not a key of workload checkpoint (use block_size here; "
-		   "bs is for workload io, kvcache)");
+		   "bs is for workload io, kvcache, fill)");
 	EXPECT_ERR(CKPT_HEAD "    runtime: 10s\n",
 		   "@P:6:5: phases.0.runtime: not a key of workload checkpoint (runtime is for "
 		   "workload io, ingest, kvcache)");
@@ -1180,7 +1246,7 @@ static void test_ingest(void)
 
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    bs: 4KiB\n",
 		   "@P:5:5: phases.0.bs: not a key of workload ingest (use sample_size here; bs is "
-		   "for workload io, kvcache)");
+		   "for workload io, kvcache, fill)");
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    runtime: 5s\n"
 		   "    epochs: 2\n",
 		   "@P:6:13: phases.0.epochs: runtime and epochs are alternatives");
@@ -1524,6 +1590,7 @@ int main(void)
 	test_full_plan();
 	test_sweep();
 	test_defaults();
+	test_fill_idle();
 	test_env();
 	test_set();
 	test_errors();

@@ -408,6 +408,14 @@ static const char *const unitless[] = {
     "media_errors",
     "media_errors_added",
     "critical_warning",
+    "volatility",
+    "cliff_fraction",
+    "seconds_analysed",
+    "drives",
+    "drives_with_cliff",
+    "min_cache_rank",
+    "passes",
+    "random_passes",
 };
 
 static int has_suffix(const char *s, const char *suf)
@@ -1012,6 +1020,59 @@ static void test_results(void)
 	sc_run_record_exit(&run);
 }
 
+/* A fill phase's write_cliff (every drive and the cluster) and the run's
+ * stages in results.json: there, every number naming its unit, and the
+ * fill spec carried through results.pb. */
+static void test_fill_results(void)
+{
+	struct sc_run_record run, back;
+	char dir[128], path[256], err[256] = "";
+	struct json_object *root, *wc, *st;
+	uint8_t *buf;
+	size_t len;
+	int rc;
+
+	make_run(&run, 1);
+	run.plan.phases[0].workload = SC_WORKLOAD_FILL;
+	run.plan.phases[0].fill = (struct sc_fill_spec){.passes = 2,
+							.random_passes = 1,
+							.random_bs_bytes = 4096,
+							.cliff_fraction = 0.25,
+							.whole = true};
+	snprintf(dir, sizeof(dir), "%s/fill", tmpdir);
+	rc = sc_report_results(dir, &run, err, sizeof(err));
+	CHECK(rc == 0, "fill results: %d %s", rc, err);
+	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
+	CHECK(root, "results.json parses: %s", json_util_get_last_err());
+	if (root) {
+		check_units(root, "", 0);
+		wc = get(idx(get(root, "phases"), 0), "write_cliff");
+		CHECK(get_dbl(wc, "cliff_fraction") == 0.25, "write_cliff.cliff_fraction");
+		CHECK(len_of(get(wc, "drives")) == 2, "a cliff row per drive");
+		CHECK(get_u64(get(wc, "cluster"), "drives") == 2, "cluster: 2 drives");
+		CHECK(len_of(get(idx(get(wc, "drives"), 1), "write_bytes_per_s")) == 3,
+		      "drive 1: its 3 seconds");
+		st = get(root, "stages");
+		CHECK(len_of(st) == 1 && !strcmp(get_str(idx(st, 0), "name"), "seqwrite") &&
+			  !strcmp(get_str(idx(st, 0), "workload"), "fill"),
+		      "stages: one row, the fill phase");
+		json_object_put(root);
+	}
+	buf = (uint8_t *)slurp(path_in(path, sizeof(path), dir, "results.pb"), &len);
+	CHECK(buf && sc_run_record_unpack(buf, len, &back) == 0, "results.pb unpacks");
+	if (buf && back.plan.nphases) {
+		const struct sc_fill_spec *f = &back.plan.phases[0].fill;
+
+		CHECK(back.plan.phases[0].workload == SC_WORKLOAD_FILL && f->passes == 2 &&
+			  f->random_passes == 1 && f->random_bs_bytes == 4096 &&
+			  f->cliff_fraction == 0.25 && f->whole,
+		      "the fill spec through results.pb");
+		sc_run_record_exit(&back);
+	}
+	free(buf);
+	sc_run_record_exit(&run);
+}
+
 static void test_write_atomic(void)
 {
 	char dir[128], path[256], names[256];
@@ -1212,6 +1273,7 @@ int main(void)
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_report");
 	test_write_atomic();
 	test_results();
+	test_fill_results();
 	test_plan();
 	check_rmtree(tmpdir);
 	return check_exit("test_report");
