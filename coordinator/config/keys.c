@@ -198,6 +198,7 @@
 #include "layout.h"
 #include "plan.h"
 #include "units.h"
+#include "wdata.h"
 
 /* Ranges of the schema (documented above and in the README's config
  * reference). */
@@ -253,6 +254,9 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_INJECT] = "inject",
     [PK_EMULATE] = "emulate",
     [PK_SERIALIZE] = "serialize",
+    [PK_COMPRESSIBLE] = "compressible",
+    [PK_DEDUPE] = "dedupe",
+    [PK_REUSE_BUFFERS] = "reuse_buffers",
     [PK_COUNT] = NULL,
 };
 
@@ -314,6 +318,9 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_INJECT] = WL_ALL,
     [PK_EMULATE] = WL_ALL,
     [PK_SERIALIZE] = WL(CHECKPOINT),
+    [PK_COMPRESSIBLE] = WL_IO | WL(CHECKPOINT),
+    [PK_DEDUPE] = WL_IO | WL(CHECKPOINT),
+    [PK_REUSE_BUFFERS] = WL_IO | WL(CHECKPOINT),
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -382,6 +389,9 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_INJECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_EMULATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_SERIALIZE] = PHASE(CFG_VT_SERIALIZE, 0, 0, false),
+    [PK_COMPRESSIBLE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
+    [PK_DEDUPE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
+    [PK_REUSE_BUFFERS] = PHASE(CFG_VT_BOOL, 0, 1, false),
 };
 #undef PHASE
 

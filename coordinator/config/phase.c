@@ -75,6 +75,9 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	    [PK_ON_ERROR] = &pv->on_error,
 	    [PK_TIMEOUT] = &pv->timeout,
 	    [PK_SERIALIZE] = &pv->serialize,
+	    [PK_COMPRESSIBLE] = &pv->compressible,
+	    [PK_DEDUPE] = &pv->dedupe,
+	    [PK_REUSE_BUFFERS] = &pv->reuse_buffers,
 	};
 	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
 	const char *inname = *in ? pv->name : "";

@@ -64,6 +64,10 @@ enum pkey {
 	PK_INJECT,
 	PK_EMULATE,
 	PK_SERIALIZE,
+	/* what writes carry (io, kvcache, checkpoint) */
+	PK_COMPRESSIBLE,
+	PK_DEDUPE,
+	PK_REUSE_BUFFERS,
 	PK_COUNT
 };
 
@@ -100,6 +104,8 @@ struct cfg_phase {
 	const struct cfg_node *emulate_from;  /* emulate's latency_from, or NULL */
 	const struct cfg_node *emulate_phase; /* emulate's latency_phase, or NULL */
 	uint32_t ncells;
+	/* what writes carry */
+	uint64_t compressible, dedupe, reuse_buffers;
 };
 
 /* One target as read, and what probing it here found. */
@@ -233,6 +239,17 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
  * phases re-read a kept run (--run-id names it), only read, and make up
  * the whole run. */
 int sc_cfg_check_verify(struct cfg_check *c);
+
+/* compressible, dedupe and reuse_buffers of config phase i: set in the
+ * phase itself, they need a phase that writes without verify (which
+ * writes blocks of its own); from defaults, they are left out where they
+ * do not apply (write_data.c). */
+int sc_cfg_check_write_data(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* Sets plan phase ph's compressible_pct, dedupe_pct and reuse_buffers
+ * from config phase pv where they apply (a cell that writes, without
+ * verify); elsewhere they stay 0 (write_data.c). */
+void sc_cfg_build_write_data(const struct cfg_phase *pv, struct sc_phase *ph);
 
 /* ---- targets (targets.c) ---- */
 
