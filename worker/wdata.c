@@ -4,11 +4,16 @@
 
 #include <string.h>
 
-/* Salts the key of a pool block, so that it is no block's own key. */
+#include "pattern.h"
+
+/* Salts: the base pattern's seed, and the key of a pool block (so that it
+ * is no block's own key). */
+#define BASE_SALT 0xba5eda7a5eedull
 #define POOL_SALT 0xdede0b10c5eedull
-/* Random bytes are made 8 bytes per lane, LANES lanes per step. */
-#define LANES	  4u
 #define PCT_SCALE 100u
+
+/* 16 bytes at a time: one XOR per 16 bytes keeps the fill at memory speed. */
+typedef unsigned char v16u8 __attribute__((vector_size(16)));
 
 static uint64_t mix64(uint64_t z)
 {
@@ -17,44 +22,36 @@ static uint64_t mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-/* xorshift64 (Marsaglia, shifts 13, 7, 17): a few cycles per 8 bytes,
- * more than random enough for data that must not compress. */
-static inline uint64_t xorshift(uint64_t x)
+/* dst = src XOR the 16 bytes of k0, k1 (native order) repeated, n bytes. */
+static void xor_keys(unsigned char *dst, const unsigned char *src, size_t n, uint64_t k0,
+		     uint64_t k1)
 {
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return x;
-}
-
-/* len bytes of key's random stream at b: LANES independent generators
- * side by side, so that a step does not wait for the one before. */
-static void random_bytes(unsigned char *b, size_t len, uint64_t key)
-{
-	uint64_t s[LANES], w;
+	unsigned char kb[sizeof(v16u8)];
+	v16u8 k, v;
 	size_t i = 0;
 
-	for (unsigned k = 0; k < LANES; k++)
-		s[k] = mix64(key + (k + 1) * 0x9e3779b97f4a7c15ull) | 1; /* never 0 */
-	for (; i + sizeof(s) <= len; i += sizeof(s)) {
-		for (unsigned k = 0; k < LANES; k++)
-			s[k] = xorshift(s[k]);
-		memcpy(b + i, s, sizeof(s));
+	memcpy(kb, &k0, sizeof(k0));
+	memcpy(kb + sizeof(k0), &k1, sizeof(k1));
+	memcpy(&k, kb, sizeof(k));
+	for (; i + sizeof(v) <= n; i += sizeof(v)) {
+		memcpy(&v, src + i, sizeof(v));
+		v ^= k;
+		memcpy(dst + i, &v, sizeof(v));
 	}
-	for (; i < len; i += sizeof(w)) {
-		s[0] = xorshift(s[0]);
-		w = s[0];
-		memcpy(b + i, &w, len - i < sizeof(w) ? len - i : sizeof(w));
-	}
+	for (; i < n; i++)
+		dst[i] = src[i] ^ kb[i % sizeof(kb)];
 }
 
 void sc_wdata_init(struct sc_wdata *w, uint64_t job_seed, uint32_t compressible_pct,
-		   uint32_t dedupe_pct)
+		   uint32_t dedupe_pct, void *base, size_t base_len)
 {
 	w->seed = mix64(job_seed);
 	w->seq = 0;
 	w->compressible_pct = compressible_pct < PCT_SCALE ? compressible_pct : PCT_SCALE;
 	w->dedupe_pct = dedupe_pct < PCT_SCALE ? dedupe_pct : PCT_SCALE;
+	w->base = base;
+	w->base_len = base_len;
+	sc_pattern_fill(base, base_len, w->seed ^ BASE_SALT);
 }
 
 void sc_wdata_fill(struct sc_wdata *w, void *buf, size_t len)
@@ -65,6 +62,6 @@ void sc_wdata_fill(struct sc_wdata *w, void *buf, size_t len)
 	/* a repeat: the key of one pool block (low bits decide, high pick) */
 	if (w->dedupe_pct && key % PCT_SCALE < w->dedupe_pct)
 		key = mix64(w->seed ^ POOL_SALT ^ ((key >> 32) % SC_WDATA_POOL));
-	random_bytes(buf, rnd, key);
+	xor_keys(buf, w->base, rnd, key, mix64(key));
 	memset((unsigned char *)buf + rnd, 0, len - rnd);
 }
