@@ -77,6 +77,7 @@ struct report_results {
 	struct jb b;
 	struct json_object *root;
 	struct json_object *phases;
+	const struct sc_sweeps *sweeps;		  /* the run's sweeps, or NULL */
 };
 
 /* results.c: starts the document: run header, definitions and plan echo. */
@@ -141,6 +142,11 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_re
 struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_phase_record *pr);
 struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec);
 
+struct sc_sweeps;
+/* sweep.c: every sweep of the run, [{"name", "config_index", "sweep":
+ * {"axes": [{"key", "values"}], "cells": [...]}}], cells in expansion order. */
+struct json_object *sc_report_json_sweeps(struct jb *b, const struct sc_sweeps *s);
+
 /* ------------------------------------------------------------------- csv.c */
 
 /* The CSV tables, in this order. */
@@ -148,10 +154,11 @@ enum report_csv_table {
 	REPORT_CSV_PHASES,          /* phases.csv: a row per phase */
 	REPORT_CSV_RANKS,           /* ranks.csv: a row per rank and phase */
 	REPORT_CSV_SERIES,          /* timeseries.csv: a row per second and phase */
+	REPORT_CSV_SWEEP,           /* sweep.csv: a row per sweep cell and scope */
 	REPORT_CSV_TABLES
 };
 
-/* phases.csv, ranks.csv and timeseries.csv while they are built, in
+/* The CSV tables (phases, ranks, timeseries, sweep) while they are built, in
  * memory. */
 struct report_csv {
 	FILE *f[REPORT_CSV_TABLES];
@@ -159,7 +166,7 @@ struct report_csv {
 	size_t len[REPORT_CSV_TABLES];
 };
 
-/* Opens the three tables and writes their header lines.  0 or -ENOMEM. */
+/* Opens the tables and writes their header lines.  0 or -ENOMEM. */
 int sc_report_csv_init(struct report_csv *c);
 
 /* Adds the row of phase pr to phases.csv, a row per rank to ranks.csv and
@@ -167,14 +174,18 @@ int sc_report_csv_init(struct report_csv *c);
 void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
 			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
-/* Completes the three tables: buf and len then hold them.  0 or -ENOMEM. */
+/* Completes the tables: buf and len then hold them.  0 or -ENOMEM. */
 int sc_report_csv_finish(struct report_csv *c);
 
-/* Writes the finished tables as dir/phases.csv, dir/ranks.csv and
- * dir/timeseries.csv, stopping at the first that fails.  0 or -errno, with
- * a message in err. */
+/* Writes the finished tables as dir/phases.csv, dir/ranks.csv,
+ * dir/timeseries.csv and dir/sweep.csv, stopping at the first that fails.
+ * 0 or -errno, with a message in err. */
 int sc_report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen);
 
 void sc_report_csv_exit(struct report_csv *c);
+
+/* Adds the rows of every sweep cell to sweep.csv: the cluster's, then one
+ * per node; a cell not measured has its cluster row with empty figures. */
+void sc_report_csv_sweeps(struct report_csv *c, const struct sc_sweeps *s);
 
 #endif

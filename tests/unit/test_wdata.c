@@ -1,6 +1,7 @@
 /* test_wdata.c -- the data writes carry: each block its own, the same
- * seed the same blocks, no 512-byte piece twice, compressible's zero run of exactly its share,
- * dedupe's repeats drawn from the pool at about their share. */
+ * seed the same blocks, no 512-byte piece twice, compressible's zero run
+ * of exactly its share, dedupe's repeats drawn from the pool at about
+ * their share. */
 #include <stdlib.h>
 #include <string.h>
 
