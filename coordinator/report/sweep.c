@@ -16,8 +16,8 @@ static struct json_object *scope_json(struct jb *b, struct json_object *o,
 {
 	struct json_object *lat = sc_json_new(b, json_object_new_object());
 
-	sc_json_put_dbl(b, o, "bytes_per_s", f->bw_bytes_per_s);
-	sc_json_put_mbps(b, o, "MBps", f->bw_bytes_per_s);
+	sc_json_put_dbl(b, o, "bw_bytes_per_s", f->bw_bytes_per_s);
+	sc_json_put_mbps(b, o, "bw_MBps", f->bw_bytes_per_s);
 	sc_json_put_dbl(b, o, "iops", f->iops);
 	sc_json_put(b, lat, "read", sc_report_json_lat(b, &f->lat[SC_DIR_READ]));
 	sc_json_put(b, lat, "write", sc_report_json_lat(b, &f->lat[SC_DIR_WRITE]));
