@@ -63,14 +63,13 @@ static int add_sweep(struct sc_sweeps *s, const struct sc_plan *plan, uint32_t p
 	if (!sw->cells)
 		return -ENOMEM;
 	/* a group's cells are consecutive plan phases, cell 0 first */
-	for (uint32_t q = p; q < plan->nphases && sweep_of(s, &plan->phases[q]) == sw; q++) {
+	for (uint32_t q = p;
+	     q < plan->nphases && sweep_of(s, &plan->phases[q]) == sw && sw->ncells < ph->ncells;
+	     q++) {
 		const struct sc_phase *c = &plan->phases[q];
 
-		if (c->cell >= ph->ncells)
-			continue;
-		sw->cells[c->cell] = (struct sc_sweep_cell){
-		    .phase = q, .v = {c->io.rw, c->io.bs_bytes, c->io.iodepth}};
-		sw->ncells = c->cell + 1 > sw->ncells ? c->cell + 1 : sw->ncells;
+		sw->cells[sw->ncells++] = (struct sc_sweep_cell){
+		    .phase = q, .cell = c->cell, .v = {c->io.rw, c->io.bs_bytes, c->io.iodepth}};
 	}
 	return make_axes(sw);
 }
@@ -95,11 +94,13 @@ int sc_sweeps_add(struct sc_sweeps *s, const struct sc_phase_record *pr,
 	const struct sc_phase *ph =
 	    pr->phase < s->plan->nphases ? &s->plan->phases[pr->phase] : NULL;
 	struct sc_sweep *sw = ph && is_sweep(ph) ? sweep_of(s, ph) : NULL;
-	struct sc_sweep_cell *c;
+	struct sc_sweep_cell *c = NULL;
 
-	if (!sw || ph->cell >= sw->ncells || sw->cells[ph->cell].phase != pr->phase)
+	for (uint32_t i = 0; sw && i < sw->ncells && !c; i++)
+		if (sw->cells[i].phase == pr->phase)
+			c = &sw->cells[i];
+	if (!c)
 		return 0;
-	c = &sw->cells[ph->cell];
 	free(c->nodes);
 	c->nodes = calloc(fig->nodes_len ? fig->nodes_len : 1, sizeof(*c->nodes));
 	if (!c->nodes)

@@ -35,6 +35,7 @@ struct sc_sweep_node {
 
 struct sc_sweep_cell {
 	uint32_t phase;		     /* index into plan.phases */
+	uint32_t cell;		     /* its cell number in the sweep */
 	uint64_t v[SC_SWEEP_AXES];   /* its rw (an enum sc_rw), bs_bytes, iodepth */
 	uint32_t at[SC_SWEEP_AXES];  /* index of each value in its axis */
 	bool measured;		     /* the run has the phase's record */
@@ -50,8 +51,9 @@ struct sc_sweep {
 	uint32_t naxis[SC_SWEEP_AXES];
 	uint64_t *axis[SC_SWEEP_AXES]; /* heap: each axis's values in the order
 					* of the cells (config order) */
-	uint32_t ncells;
-	struct sc_sweep_cell *cells; /* heap, in expansion (plan) order */
+	uint32_t ncells;	       /* the plan's cells of the sweep (all of
+					* them in a plan built from a config) */
+	struct sc_sweep_cell *cells;   /* heap, in expansion (plan) order */
 };
 
 struct sc_sweeps {

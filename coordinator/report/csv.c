@@ -153,7 +153,7 @@ static void sweep_cell_rows(FILE *f, const struct sc_plan *plan, const struct sc
 
 	for (uint32_t n = 0; n <= c->nnodes; n++) {
 		csv_str(f, sw->name, 0);
-		fprintf(f, "%u,", i);
+		fprintf(f, "%u,", c->cell);
 		csv_str(f, plan->phases[c->phase].name, 0);
 		csv_str(f, sc_rw_name((enum sc_rw)c->v[SC_SWEEP_RW]), 0);
 		fprintf(f, "%" PRIu64 ",%" PRIu64 ",", c->v[SC_SWEEP_BS], c->v[SC_SWEEP_IODEPTH]);

@@ -144,7 +144,8 @@ struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run
 
 struct sc_sweeps;
 /* sweep.c: every sweep of the run, [{"name", "config_index", "sweep":
- * {"axes": [{"key", "values"}], "cells": [...]}}], cells in expansion order. */
+ * {"axes": {"rw": [...], "bs_bytes": [...], "iodepth": [...]}, "cells":
+ * [...]}}], cells in expansion order. */
 struct json_object *sc_report_json_sweeps(struct jb *b, const struct sc_sweeps *s);
 
 /* ------------------------------------------------------------------- csv.c */

@@ -25,13 +25,13 @@ static struct json_object *scope_json(struct jb *b, struct json_object *o,
 	return o;
 }
 
-static struct json_object *cell_json(struct jb *b, const struct sc_plan *plan, uint32_t i,
+static struct json_object *cell_json(struct jb *b, const struct sc_plan *plan,
 				     const struct sc_sweep_cell *c)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *nodes;
 
-	sc_json_put_u64(b, o, "cell", i);
+	sc_json_put_u64(b, o, "cell", c->cell);
 	sc_json_put_str(b, o, "phase", plan->phases[c->phase].name);
 	sc_json_put_str(b, o, "rw", sc_rw_name((enum sc_rw)c->v[SC_SWEEP_RW]));
 	sc_json_put_u64(b, o, "bs_bytes", c->v[SC_SWEEP_BS]);
@@ -57,23 +57,23 @@ static struct json_object *cell_json(struct jb *b, const struct sc_plan *plan, u
 	return o;
 }
 
+/* {"rw": [...], "bs_bytes": [...], "iodepth": [...]}: the axes in the
+ * order the cells vary (the last fastest), each one's values in config
+ * order. */
 static struct json_object *axes_json(struct jb *b, const struct sc_sweep *sw)
 {
-	struct json_object *axes = sc_json_new(b, json_object_new_array());
+	struct json_object *axes = sc_json_new(b, json_object_new_object());
 
 	for (int a = 0; a < SC_SWEEP_AXES; a++) {
-		struct json_object *ax = sc_json_new(b, json_object_new_object());
 		struct json_object *v = sc_json_new(b, json_object_new_array());
 
-		sc_json_put_str(b, ax, "key", sc_sweep_axis_names[a]);
 		for (uint32_t i = 0; i < sw->naxis[a]; i++)
 			sc_json_push(b, v,
 				     a == SC_SWEEP_RW
 					 ? sc_json_new(b, json_object_new_string(sc_rw_name(
 							      (enum sc_rw)sw->axis[a][i])))
 					 : sc_json_new(b, json_object_new_uint64(sw->axis[a][i])));
-		sc_json_put(b, ax, "values", v);
-		sc_json_push(b, axes, ax);
+		sc_json_put(b, axes, sc_sweep_axis_names[a], v);
 	}
 	return axes;
 }
@@ -92,7 +92,7 @@ struct json_object *sc_report_json_sweeps(struct jb *b, const struct sc_sweeps *
 		sc_json_put_u64(b, g, "config_index", sw->config_index);
 		sc_json_put(b, o, "axes", axes_json(b, sw));
 		for (uint32_t c = 0; c < sw->ncells; c++)
-			sc_json_push(b, cells, cell_json(b, s->plan, c, &sw->cells[c]));
+			sc_json_push(b, cells, cell_json(b, s->plan, &sw->cells[c]));
 		sc_json_put(b, o, "cells", cells);
 		sc_json_put(b, g, "sweep", o);
 		sc_json_push(b, a, g);

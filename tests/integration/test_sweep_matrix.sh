@@ -22,8 +22,8 @@ d = json.load(open(sys.argv[1]))
 sweeps = d["sweeps"]
 assert len(sweeps) == 1 and sweeps[0]["name"] == "gdsio", [s["name"] for s in sweeps]
 sw = sweeps[0]["sweep"]
-axes = {a["key"]: a["values"] for a in sw["axes"]}
-assert [a["key"] for a in sw["axes"]] == ["rw", "bs_bytes", "iodepth"], sw["axes"]
+axes = sw["axes"]
+assert list(axes) == ["rw", "bs_bytes", "iodepth"], axes
 assert axes == {"rw": ["write", "read"], "bs_bytes": [1048576, 16384], "iodepth": [1, 8]}, axes
 cells = sw["cells"]
 want = [(r, b, q) for r in axes["rw"] for b in axes["bs_bytes"] for q in axes["iodepth"]]

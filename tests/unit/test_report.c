@@ -883,7 +883,7 @@ static void test_results(void)
 	rc = sc_report_results(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "results after phase 1: %d %s", rc, err);
 	list_dir(dir, names, sizeof(names));
-	CHECK(!strcmp(names, "phases.csv ranks.csv results.json results.pb timeseries.csv"),
+	CHECK(!strcmp(names, "phases.csv ranks.csv results.json results.pb sweep.csv timeseries.csv"),
 	      "files: %s", names);
 
 	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));

@@ -83,7 +83,8 @@ static void check_matrix(const struct sc_plan *plan)
 	for (uint32_t c = 0; c < sw->ncells; c++) {
 		const struct sc_sweep_cell *cell = &sw->cells[c];
 
-		CHECK(cell->phase == c && !cell->measured, "cell %u: phase %u", c, cell->phase);
+		CHECK(cell->phase == c && cell->cell == c && !cell->measured, "cell %u: phase %u",
+		      c, cell->phase);
 		CHECK(cell->at[SC_SWEEP_RW] == c / 24 && cell->at[SC_SWEEP_BS] == c / 8 % 3 &&
 			  cell->at[SC_SWEEP_IODEPTH] == c % 8,
 		      "cell %u at %u,%u,%u", c, cell->at[0], cell->at[1], cell->at[2]);
