@@ -6,6 +6,7 @@ fresh seeded data just before it is queued), in alternating rounds;
 medians and the spread (lowest..highest).  A benchmark, not a test.
 
     python3 bench/write_data_cost.py [--dir DIR] [--seconds 5] [--rounds 5] [--bs 4KiB,128KiB]
+        [--cases null,io_uring]
 
 Two cases, one job at QD32, one rank:
   null engine, randwrite: no device at all, so the difference is the cost of
@@ -51,11 +52,12 @@ def main():
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--bs", default="4KiB,128KiB", help="block sizes, comma-separated")
+    ap.add_argument("--cases", default="null,io_uring", help="cases, comma-separated")
     a = benchlib.parse(ap)
     rows = []
     with benchlib.workdir("sc-wdata-bench.", a.dir or "/var/tmp") as work:
         for bs in a.bs.split(","):
-            for case in ("null", "io_uring"):
+            for case in a.cases.split(","):
                 res = {"reuse": [], "fresh": []}
                 for i in range(a.rounds):
                     order = ["reuse", "fresh"] if i % 2 == 0 else ["fresh", "reuse"]

@@ -126,6 +126,15 @@
  *     verify_only bool, default false: read back and check a kept run
  *                (named by --run-id); rw read or randread; verify defaults
  *                to crc32c; all phases of the run or none
+ *     compressible 0..100 percent ("50%" or 50), default 0: that share of
+ *                each block written is zeros (worker/wdata.h)
+ *     dedupe     0..100 percent, default 0: that share of the blocks written
+ *                repeats one of a small seeded pool
+ *     reuse_buffers bool, default false: write the buffers filled once at
+ *                setup again and again instead of fresh data per write
+ *                (to measure its cost).  These three: set in the phase,
+ *                only on a phase that writes and without verify (exit 2);
+ *                from defaults, left out where they do not apply
  *   workload kvcache, KV-cache swap: the io keys, with the defaults rw
  *     randrw, rwmixread 70, bs 4KiB, jobs 8, iodepth 128, size 1GiB, rate 0.
  *   Sweeps (io and kvcache) expand into cells: rw, then bs, then iodepth
@@ -153,6 +162,8 @@
  *                are written
  *     restore_shift 0..2^32-1, default 0, only with restore: read the shards
  *                of the node this many nodes on
+ *     compressible, dedupe, reuse_buffers as for io (the writes of
+ *                serialize: raw)
  *     serialize  raw (default: the files' bytes as they are, through the
  *                engine) | torch: each file inside torch.save's zip
  *                container (worker/workload/torch_zip.h), written with

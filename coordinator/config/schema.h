@@ -242,7 +242,7 @@ int sc_cfg_check_verify(struct cfg_check *c);
 
 /* compressible, dedupe and reuse_buffers of config phase i: set in the
  * phase itself, they need a phase that writes without verify (which
- * writes blocks of its own); from defaults, they are left out where they
+ * writes blocks of its own) or serialize: torch; from defaults, they are left out where they
  * do not apply (write_data.c). */
 int sc_cfg_check_write_data(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
 

@@ -38,6 +38,12 @@ int sc_cfg_check_write_data(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 						 "%s applies to the data a phase writes, and this "
 						 "phase only reads (leave %s out)",
 						 key, key);
+		if (pv->workload == SC_WORKLOAD_CHECKPOINT && pv->serialize == SC_SERIALIZE_TORCH)
+			return sc_cfg_fail_value(c, pv, i, pv->src[k], k,
+						 "%s does not go with serialize: torch, which "
+						 "writes its tensor from memory as it is (use "
+						 "serialize: raw, or leave %s out)",
+						 key, key);
 		if (pv->verify != SC_VERIFY_NONE)
 			return sc_cfg_fail_value(
 			    c, pv, i, pv->src[k], k,
@@ -50,8 +56,9 @@ int sc_cfg_check_write_data(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 
 void sc_cfg_build_write_data(const struct cfg_phase *pv, struct sc_phase *ph)
 {
-	bool writes =
-	    ph->workload == SC_WORKLOAD_CHECKPOINT ? !ph->ckpt.restore : sc_rw_writes(ph->io.rw);
+	bool writes = ph->workload == SC_WORKLOAD_CHECKPOINT
+			  ? !ph->ckpt.restore && ph->ckpt.serialize == SC_SERIALIZE_RAW
+			  : sc_rw_writes(ph->io.rw);
 
 	/* from defaults, left out where they do not apply */
 	if (!writes || ph->io.verify != SC_VERIFY_NONE)

@@ -6,7 +6,9 @@
 # with zlib to 45..55% (half of each block random, deflate adding well
 # under 1%); dedupe: 50% repeats 40..56% of the blocks (expected 50% less
 # the 16 pool blocks' first writes, about 48.4% of 1024; +-3 sigma);
-# the plan echo in results.json carries the keys.
+# the plan echo in results.json carries the keys; a checkpoint's files are
+# fresh data (every 4 KiB block distinct, zlib 99..101%) or, with
+# compressible: 50%, compress to 45..55%.
 . "$(dirname "$0")/lib.sh"
 
 BLOCKS=1024
@@ -90,3 +92,32 @@ assert h["compressible_pct"] == 50 and h["dedupe_pct"] == 0 and h["reuse_buffers
 assert r["reuse_buffers"] is True, r
 PY
 echo "ok: results.json's plan carries compressible_pct, dedupe_pct, reuse_buffers"
+
+# 6. checkpoint writes carry fresh data too, compressible as asked
+for keys in "" "compressible: 50%"; do
+	id=ck$([ -n "$keys" ] && echo 50 || echo 0)
+	cat >"$T/$id.yaml" <<YAML
+targets:
+  - path: $T/target
+    keep: true
+phases:
+  - name: ck
+    workload: checkpoint
+    model: llama3-8b
+    scale: 0.0002
+    block_size: 64KiB
+    $keys
+YAML
+	sc_mpirun 1 "$T/$id.yaml" --run-id "$id" --output "$T/out-$id" ||
+		{ cat "$T/out.log"; fail "checkpoint $id failed"; }
+	f=$(find "$T/target/ssdcluster-$id" -name '*optim_states.pt' | head -1)
+	[ -n "$f" ] || fail "checkpoint $id: no optimizer file"
+	read -r n d dup z <<<"$(stats "$f")"
+	if [ -z "$keys" ]; then
+		between 99 "$z" 101 || fail "checkpoint data compresses to $z%"
+		[ "$d" = "$n" ] || fail "checkpoint: $d distinct of $n blocks"
+	else
+		between 45 "$z" 55 || fail "checkpoint compressible 50%: zlib gives $z%"
+	fi
+	echo "ok: checkpoint ${keys:-fresh}: zlib $z%, $d distinct 4 KiB blocks of $n"
+done
