@@ -42,16 +42,9 @@ def measure(a, work, case, bs, reuse):
     return ph["cluster"]["iops"], (ru.ru_utime + ru.ru_stime) * 1e9 / ios
 
 
-def spread(xs):
-    return f"{min(xs):,.0f}..{max(xs):,.0f}"
-
-
 def main():
     ap = benchlib.parser(__doc__)
-    ap.add_argument("--dir", help="where the temp file goes (default: temp dir in /var/tmp)")
-    ap.add_argument("--seconds", type=int, default=5)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--bs", default="4KiB,128KiB", help="block sizes, comma-separated")
+    benchlib.io_args(ap, "the 256 MiB temp file")
     ap.add_argument("--cases", default="null,io_uring", help="cases, comma-separated")
     a = benchlib.parse(ap)
     rows = []
@@ -74,10 +67,11 @@ def main():
           f"{'CPU/IO reuse':>13} {'CPU/IO fresh':>13} {'added':>9}")
     for case, bs, res in rows:
         iops = {m: [x[0] for x in res[m]] for m in res}
+        low_high = {m: f"{min(iops[m]):,.0f}..{max(iops[m]):,.0f}" for m in res}
         cpu = {m: statistics.median(x[1] for x in res[m]) for m in res}
         i0, i1 = statistics.median(iops["reuse"]), statistics.median(iops["fresh"])
-        print(f"{case:<9} {bs:>7} {i0:>10,.0f} ({spread(iops['reuse']):>13}) "
-              f"{i1:>10,.0f} ({spread(iops['fresh']):>13}) {i1 / i0:>6.2f} "
+        print(f"{case:<9} {bs:>7} {i0:>10,.0f} ({low_high['reuse']:>13}) "
+              f"{i1:>10,.0f} ({low_high['fresh']:>13}) {i1 / i0:>6.2f} "
               f"{cpu['reuse']:>10,.0f} ns {cpu['fresh']:>10,.0f} ns "
               f"{cpu['fresh'] - cpu['reuse']:>6,.0f} ns")
 
