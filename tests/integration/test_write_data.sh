@@ -8,7 +8,8 @@
 # the 16 pool blocks' first writes, about 48.4% of 1024; +-3 sigma);
 # the plan echo in results.json carries the keys; a checkpoint's files are
 # fresh data (every 4 KiB block distinct, zlib 99..101%) or, with
-# compressible: 50%, compress to 45..55%.
+# compressible: 50%, compress to 45..55%; data laid out for a phase that
+# reads is fresh too.
 . "$(dirname "$0")/lib.sh"
 
 BLOCKS=1024
@@ -121,3 +122,22 @@ YAML
 	fi
 	echo "ok: checkpoint ${keys:-fresh}: zlib $z%, $d distinct 4 KiB blocks of $n"
 done
+
+# 7. data laid out for a phase that reads before anything wrote it: fresh too
+cat >"$T/layout.yaml" <<YAML
+targets:
+  - path: $T/target
+    keep: true
+phases:
+  - name: r
+    rw: read
+    bs: 4KiB
+    size: $((BLOCKS * 4))KiB
+    direct: false
+YAML
+sc_mpirun 1 "$T/layout.yaml" --run-id laid --output "$T/out-laid" ||
+	{ cat "$T/out.log"; fail "read phase with lay-out failed"; }
+read -r n d dup z <<<"$(stats "$T/target/ssdcluster-laid/r0.j0.dat")"
+[ "$n" = $BLOCKS ] && [ "$d" = $BLOCKS ] || fail "laid out: $d distinct of $n blocks"
+between 99 "$z" 101 || fail "laid-out data compresses to $z%"
+echo "ok: laid-out data: $d distinct blocks of $n, zlib $z%"
