@@ -32,7 +32,8 @@ static inline uint64_t next_u64(struct sc_pattern *p)
 	return r;
 }
 
-void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t rank, uint32_t job)
+void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t rank,
+		     uint32_t job)
 {
 	uint64_t x = io->seed;
 

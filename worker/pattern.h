@@ -8,13 +8,13 @@
 #include "plan.h"
 
 struct sc_pattern {
-	uint64_t seed;	  /* this job's seed (phase seed, rank, job) */
-	uint64_t s[4];	  /* xoshiro256** state */
-	uint64_t nblocks; /* blocks of bs in the region */
+	uint64_t seed;          /* this job's seed (phase seed, rank, job) */
+	uint64_t s[4];          /* xoshiro256** state */
+	uint64_t nblocks;       /* blocks of bs in the region */
 	uint64_t bs_bytes;
-	uint64_t next_block; /* sequential patterns */
+	uint64_t next_block;    /* sequential patterns */
 	enum sc_rw rw;
-	uint32_t read_pct; /* randrw */
+	uint32_t read_pct;      /* randrw */
 };
 
 /* Seeds the generator of job `job` of `rank` from io->seed: the same

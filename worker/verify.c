@@ -97,8 +97,8 @@ static uint64_t mix64(uint64_t z)
  * another. */
 static uint64_t pattern_key(const struct sc_verify_header *h)
 {
-	return mix64(h->run_id ^
-		     mix64(h->offset ^ mix64(h->seq ^ mix64((uint64_t)h->phase << 32 | h->rank))));
+	return mix64(h->run_id ^ mix64(h->offset ^ mix64(h->seq ^ mix64((uint64_t)h->phase << 32 |
+									 h->rank))));
 }
 
 /* Seeds the base pattern from the run: the same for every block of a run. */
