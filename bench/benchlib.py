@@ -10,6 +10,15 @@ def parser(doc):
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
+def io_args(ap, what):
+    """Adds what the I/O cost benchmarks take: --dir (where WHAT goes),
+    --seconds and --rounds per case, --bs (comma-separated sizes)."""
+    ap.add_argument("--dir", help=f"where {what} goes (default: temp dir in /var/tmp)")
+    ap.add_argument("--seconds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--bs", default="4KiB,128KiB", help="block sizes, comma-separated")
+
+
 def parse(ap):
     """Adds --bin (default $SC_BIN or build/ssdcluster), parses the command
     line and exits unless that binary is built."""

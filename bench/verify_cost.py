@@ -71,10 +71,7 @@ def lay_out(a, work, bs):
 
 def main():
     ap = benchlib.parser(__doc__)
-    ap.add_argument("--dir", help="where the 256 MiB file goes (default: temp dir in /var/tmp)")
-    ap.add_argument("--seconds", type=int, default=5)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--bs", default="4KiB,128KiB", help="block sizes, comma-separated")
+    benchlib.io_args(ap, "the 256 MiB file")
     a = benchlib.parse(ap)
     with benchlib.workdir("sc-verify-bench.", a.dir or "/var/tmp") as work:
         rows = []

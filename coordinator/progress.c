@@ -8,8 +8,10 @@
 #include "verify.h"
 #include "analysis/live.h"
 #include "analysis/stages.h"
+#include "analysis/sweep_matrix.h"
 #include "analysis/workload_figures.h"
 #include "report/fill_text.h"
+#include "report/report.h"
 
 /* Nanoseconds in a millisecond, for the checkpoint trend. */
 #define NS_PER_MS 1e6
@@ -138,6 +140,20 @@ static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct 
 	sc_ckpt_groups_free(g, n);
 }
 
+/* The grids of ph's sweep, once its last cell ran. */
+static void sweep_summary(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph)
+{
+	struct sc_sweeps s;
+	const struct sc_sweep *sw;
+
+	if (sc_sweeps_of(&s, rec))
+		return;
+	sw = sc_sweeps_find(&s, ph->group);
+	if (sw)
+		sc_report_sweep_grids(f, sw);
+	sc_sweeps_exit(&s);
+}
+
 /* The phase's failed I/Os by errno, and the first one in full. */
 static void failed_ios_line(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph,
 			    const struct sc_phase_figures *fig)
@@ -195,6 +211,9 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 		ckpt_summary(f, rec, ph);
 	if (ph->workload == SC_WORKLOAD_FILL)
 		sc_report_write_cliff_text(f, rec, pr, fig);
+	if ((ph->workload == SC_WORKLOAD_IO || ph->workload == SC_WORKLOAD_KVCACHE) &&
+	    ph->ncells > 1 && ph->cell + 1 == ph->ncells)
+		sweep_summary(f, rec, ph);
 }
 
 void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run)

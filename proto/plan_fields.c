@@ -106,6 +106,9 @@ static const struct sc_field io_rows[] = {
 		    SC_EMULATE_CDF_MAX),
 	F_ARRAY_MAX(emulate_write_cdf, emulate.write_cdf, emulate.nwrite_cdf, point_fields,
 		    SC_EMULATE_CDF_MAX),
+	F_U32(compressible_pct, compressible_pct),
+	F_U32(dedupe_pct, dedupe_pct),
+	F_BOOL(reuse_buffers, reuse_buffers),
 };
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST

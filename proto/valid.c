@@ -32,7 +32,8 @@ static bool present(uint32_t n, const void *p)
 
 static bool io_ok(const struct sc_io_spec *io)
 {
-	return io->rwmixread_pct <= PCT_MAX && io->inject.ppm <= PPM_MAX;
+	return io->rwmixread_pct <= PCT_MAX && io->inject.ppm <= PPM_MAX &&
+	       io->compressible_pct <= PCT_MAX && io->dedupe_pct <= PCT_MAX;
 }
 
 /* Only a checkpoint phase's spec is checked: the others carry it zeroed. */

@@ -109,6 +109,7 @@ static void issue(struct loop *l, uint64_t now)
 	const struct sc_engine_ops *eops = j->ops;
 	struct sc_engine *eng = j->eng;
 	struct sc_verifier *vfy = j->vfy;
+	struct sc_wdata *wd = j->wd;
 	struct sc_pace *pace = lp->pace;
 	int (*next)(struct job *, struct sc_io *) = l->ops->next;
 	uint64_t budget = lp->budget_bytes, every = lp->fsync_every, issued = l->issued;
@@ -125,6 +126,9 @@ static void issue(struct loop *l, uint64_t now)
 		/* verify: a write's buffer gets its block just before it is queued */
 		if (vfy && x->op == SC_OP_WRITE)
 			sc_verifier_fill(vfy, j->iov[x->buf].iov_base, x->offset);
+		/* else fresh data: each write its own bytes, on this thread */
+		else if (wd && x->op == SC_OP_WRITE)
+			sc_wdata_fill(wd, j->iov[x->buf].iov_base, x->len);
 		rc = eops->queue(eng, x);
 		if (rc) {
 			queue_failed(j, l->ops, x, rc);

@@ -17,6 +17,7 @@
 #include "pattern.h"
 #include "units.h"
 #include "verify.h"
+#include "wdata.h"
 
 /* Buffers are aligned for O_DIRECT on any logical block size up to 4 KiB. */
 #define BUF_ALIGN 4096u
@@ -72,6 +73,9 @@ struct job {
 				  * wrapper's state */
 	struct sc_emulate_state emulate; /* engine emulated: its model and draws */
 	struct sc_verifier *vfy;  /* verify: crc32c (io workloads), else NULL */
+	struct sc_wdata wdata;    /* what writes carry (sc_job_alloc seeds it) */
+	struct sc_wdata *wd;      /* &wdata: every write is refilled before it
+				   * is queued; NULL: buffers reused, or verify */
 };
 
 struct sc_run {
@@ -116,7 +120,9 @@ const char *sc_job_op_name(const struct sc_io *io);
 
 /* Allocates depth I/O slots (with what the I/O loop keeps per slot), each
  * with its own bs_bytes buffer filled with the job's pseudo-random data
- * (freed by the runner).  0 or -ENOMEM. */
+ * (freed by the runner), and seeds j->wdata from j->pat (seeded first):
+ * unless the phase reuses buffers (or verifies), the I/O loop refills a
+ * write's buffer from it before each write.  0 or -ENOMEM. */
 int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes);
 
 /* True when untimed preparation should give up (sc_run_set_cancel). */

@@ -82,6 +82,27 @@ int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 	return write;
 }
 
+/* One step of sc_pattern_xor. */
+typedef unsigned char v16u8 __attribute__((vector_size(SC_PATTERN_KEY_BYTES)));
+
+void sc_pattern_xor(void *dst, const void *src, size_t len,
+		    const unsigned char key[SC_PATTERN_KEY_BYTES])
+{
+	const unsigned char *s = src;
+	unsigned char *d = dst;
+	v16u8 k, v;
+	size_t i = 0;
+
+	memcpy(&k, key, sizeof(k));
+	for (; i + sizeof(v) <= len; i += sizeof(v)) {
+		memcpy(&v, s + i, sizeof(v));
+		v ^= k;
+		memcpy(d + i, &v, sizeof(v));
+	}
+	for (; i < len; i++)
+		d[i] = s[i] ^ key[i % SC_PATTERN_KEY_BYTES];
+}
+
 void sc_pattern_fill(void *buf, size_t len, uint64_t seed)
 {
 	uint64_t x = seed, w;

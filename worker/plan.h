@@ -163,6 +163,15 @@ struct sc_io_spec {
 	uint64_t timeout_ns;        /* 0: the planned duration plus a grace period */
 	struct sc_inject inject;    /* tests: injected I/O errors */
 	struct sc_emulate emulate;  /* engine emulated only */
+	/* What writes carry (worker/wdata.h): fresh seeded data for every
+	 * write, compressible_pct of each block a zero run (0..100),
+	 * dedupe_pct of the blocks a repeat of a small seeded pool (0..100);
+	 * reuse_buffers: each slot's buffer filled once and written again and
+	 * again instead (data a compressing or deduplicating drive flatters;
+	 * for measuring what fresh data costs).  verify fills its own blocks. */
+	uint32_t compressible_pct;
+	uint32_t dedupe_pct;
+	bool reuse_buffers;
 };
 
 /* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,

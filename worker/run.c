@@ -147,10 +147,16 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 	j->iov = calloc(depth, sizeof(*j->iov));
 	if (!j->ios || !j->done || !j->queued || !j->free_slots || !j->slot_want || !j->iov)
 		return -ENOMEM;
-	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)depth * bs_bytes))
+	/* one block more: the base pattern of the job's write data */
+	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)(depth + 1) * bs_bytes))
 		return -ENOMEM;
-	sc_pattern_fill(j->bufmem, (size_t)depth * bs_bytes, j->pat.seed);
+	sc_wdata_init(&j->wdata, j->pat.seed, j->run->io->compressible_pct,
+		      j->run->io->dedupe_pct, (char *)j->bufmem + (size_t)depth * bs_bytes,
+		      bs_bytes);
+	j->wd = j->run->io->reuse_buffers || j->run->io->verify ? NULL : &j->wdata;
 	for (uint32_t i = 0; i < depth; i++) {
+		/* reused buffers still carry the phase's compressible/dedupe */
+		sc_wdata_fill(&j->wdata, (char *)j->bufmem + (size_t)i * bs_bytes, bs_bytes);
 		j->iov[i].iov_base = (char *)j->bufmem + (size_t)i * bs_bytes;
 		j->iov[i].iov_len = bs_bytes;
 		j->ios[i].buf = i;

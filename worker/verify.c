@@ -109,26 +109,14 @@ void sc_verify_base(void *base, uint32_t len, uint64_t run_id)
 	sc_pattern_fill(base, len, mix64(run_id ^ BASE_SEED));
 }
 
-/* 16 bytes at a time: one XOR per 16 bytes keeps the fill at memory speed. */
-typedef unsigned char v16u8 __attribute__((vector_size(16)));
-
 /* dst = src XOR the key's 8 bytes (little-endian) repeated, over n bytes. */
 static void xor_key(unsigned char *dst, const unsigned char *src, size_t n, uint64_t key)
 {
-	unsigned char kb[16];
-	v16u8 k, v;
-	size_t i = 0;
+	unsigned char kb[SC_PATTERN_KEY_BYTES];
 
 	put64(kb, key);
 	put64(kb + 8, key);
-	memcpy(&k, kb, sizeof(k));
-	for (; i + sizeof(v) <= n; i += sizeof(v)) {
-		memcpy(&v, src + i, sizeof(v));
-		v ^= k;
-		memcpy(dst + i, &v, sizeof(v));
-	}
-	for (; i < n; i++)
-		dst[i] = src[i] ^ kb[i % 8];
+	sc_pattern_xor(dst, src, n, kb);
 }
 
 static void encode(unsigned char *b, const struct sc_verify_header *h)

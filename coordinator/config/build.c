@@ -223,6 +223,8 @@ static int fill_cells(const struct cfg_check *c, uint32_t i, struct sc_plan *pla
 
 		plan->nphases++;
 		err = fill_phase(pv, i, cell, &plan->phases[(*at)++]);
+		if (!err)
+			sc_cfg_build_write_data(pv, &plan->phases[*at - 1]);
 		to->nread_cdf = em.nread_cdf;
 		to->nwrite_cdf = em.nwrite_cdf;
 		if (!err)

@@ -171,7 +171,8 @@ enum cfg_vtype {
 	CFG_VT_MODEL,	 /* a name in the checkpoint model catalogue */
 	CFG_VT_VERIFY,	 /* none | crc32c */
 	CFG_VT_ON_ERROR,	 /* stop-phase | continue | abort */
-	CFG_VT_SERIALIZE /* raw | torch */
+	CFG_VT_SERIALIZE, /* raw | torch */
+	CFG_VT_PERCENT	  /* a whole percentage: "50%" or "50" */
 };
 
 struct cfg_keydef {

@@ -141,6 +141,15 @@
  *                is skipped by a phase that sets runtime or io_size or
  *                sweeps; a default runtime, io_size or ramp by a phase
  *                that sets steady_state.
+ *     compressible 0..100 percent ("50%" or 50), default 0: that share of
+ *                each block written is zeros (worker/wdata.h)
+ *     dedupe     0..100 percent, default 0: that share of the blocks written
+ *                repeats one of a small seeded pool
+ *     reuse_buffers bool, default false: write the buffers filled once at
+ *                setup again and again instead of fresh data per write
+ *                (to measure its cost).  These three: set in the phase,
+ *                only on a phase that writes and without verify (exit 2);
+ *                from defaults, left out where they do not apply
  *   workload kvcache, KV-cache swap: the io keys, with the defaults rw
  *     randrw, rwmixread 70, bs 4KiB, jobs 8, iodepth 128, size 1GiB, rate 0.
  *   Sweeps (io and kvcache) expand into cells: rw, then bs, then iodepth
@@ -168,6 +177,8 @@
  *                are written
  *     restore_shift 0..2^32-1, default 0, only with restore: read the shards
  *                of the node this many nodes on
+ *     compressible, dedupe, reuse_buffers as for io (the writes of
+ *                serialize: raw)
  *     serialize  raw (default: the files' bytes as they are, through the
  *                engine) | torch: each file inside torch.save's zip
  *                container (worker/workload/torch_zip.h), written with
@@ -237,6 +248,7 @@
 #include "layout.h"
 #include "plan.h"
 #include "units.h"
+#include "wdata.h"
 
 /* Ranges of the schema (documented above and in the README's config
  * reference). */
@@ -299,6 +311,9 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_RANDOM_BS] = "random_bs",
     [PK_CLIFF_FRACTION] = "cliff_fraction",
     [PK_IDLE] = "idle",
+    [PK_COMPRESSIBLE] = "compressible",
+    [PK_DEDUPE] = "dedupe",
+    [PK_REUSE_BUFFERS] = "reuse_buffers",
     [PK_COUNT] = NULL,
 };
 
@@ -366,6 +381,9 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_RANDOM_BS] = WL(FILL),
     [PK_CLIFF_FRACTION] = WL(FILL),
     [PK_IDLE] = WL(IDLE),
+    [PK_COMPRESSIBLE] = WL_IO | WL(CHECKPOINT),
+    [PK_DEDUPE] = WL_IO | WL(CHECKPOINT),
+    [PK_REUSE_BUFFERS] = WL_IO | WL(CHECKPOINT),
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -440,6 +458,9 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_RANDOM_BS] = PHASE(CFG_VT_SIZE, 1, MAX_BS_BYTES, false),
     [PK_CLIFF_FRACTION] = PHASE(CFG_VT_FRACTION, 0, 0, false), /* < 1: fill.c */
     [PK_IDLE] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
+    [PK_COMPRESSIBLE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
+    [PK_DEDUPE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
+    [PK_REUSE_BUFFERS] = PHASE(CFG_VT_BOOL, 0, 1, false),
 };
 #undef PHASE
 

@@ -79,6 +79,9 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	    [PK_RANDOM_PASSES] = &pv->random_passes,
 	    [PK_RANDOM_BS] = &pv->random_bs,
 	    [PK_IDLE] = &pv->idle,
+	    [PK_COMPRESSIBLE] = &pv->compressible,
+	    [PK_DEDUPE] = &pv->dedupe,
+	    [PK_REUSE_BUFFERS] = &pv->reuse_buffers,
 	};
 	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
 	const char *inname = *in ? pv->name : "";

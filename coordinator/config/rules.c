@@ -253,6 +253,8 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 		sc_cfg_steady_rounds(pv);
 	if (!err)
 		err = check_emulate(c, i, pv);
+	if (!err)
+		err = sc_cfg_check_write_data(c, i, pv);
 	return err ? err : check_timeout(c, pv);
 }
 

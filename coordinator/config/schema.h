@@ -73,6 +73,10 @@ enum pkey {
 	PK_CLIFF_FRACTION,
 	/* idle */
 	PK_IDLE,
+	/* what writes carry (io, kvcache, checkpoint) */
+	PK_COMPRESSIBLE,
+	PK_DEDUPE,
+	PK_REUSE_BUFFERS,
 	PK_COUNT
 };
 
@@ -115,6 +119,8 @@ struct cfg_phase {
 	double cliff_fraction;
 	/* idle */
 	uint64_t idle;
+	/* what writes carry */
+	uint64_t compressible, dedupe, reuse_buffers;
 };
 
 /* One target as read, and what probing it here found. */
@@ -290,6 +296,16 @@ int sc_cfg_fill_size(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
 /* Plan phase ph from fill phase pv / idle step pv, after fill_common. */
 void sc_cfg_build_fill(const struct cfg_phase *pv, struct sc_phase *ph);
 void sc_cfg_build_idle(const struct cfg_phase *pv, struct sc_phase *ph);
+/* compressible, dedupe and reuse_buffers of config phase i: set in the
+ * phase itself, they need a phase that writes without verify (which
+ * writes blocks of its own) or serialize: torch; from defaults, they are left out where they
+ * do not apply (write_data.c). */
+int sc_cfg_check_write_data(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* Sets plan phase ph's compressible_pct, dedupe_pct and reuse_buffers
+ * from config phase pv where they apply (a cell that writes, without
+ * verify); elsewhere they stay 0 (write_data.c). */
+void sc_cfg_build_write_data(const struct cfg_phase *pv, struct sc_phase *ph);
 
 /* ---- targets (targets.c) ---- */
 

@@ -82,6 +82,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "stop-phase, continue or abort";
 	case CFG_VT_SERIALIZE:
 		return "raw or torch";
+	case CFG_VT_PERCENT:
+		return "a percentage";
 	}
 	return "a value";
 }
@@ -300,6 +302,28 @@ static int parse_duration(struct cfg_doc *d, const struct cfg_node *n, const str
 	return 0;
 }
 
+/* A whole percentage in def's range: "50%" or "50". */
+static int parse_percent(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
+			 uint64_t *out)
+{
+	const char *s = n->str;
+	size_t len = strlen(s);
+	uint64_t v = 0;
+	int err;
+
+	if (len > 1 && s[len - 1] == '%')
+		len--;
+	err = parse_digits(s, len, &v);
+	if (err == -EINVAL)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a percentage (write a whole number "
+					"of percent: 50%%)", s);
+	if (err || v < def->min || v > def->max)
+		return sc_cfg_fail_node(d, n, "%s is out of range (%" PRIu64 "%%..%" PRIu64 "%%)",
+					s, def->min, def->max);
+	*out = v;
+	return 0;
+}
+
 /* One scalar of type def into *out (text types: checked, left in the
  * node).  0 or -EINVAL. */
 int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
@@ -353,6 +377,8 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 		return parse_size(d, n, def, out);
 	case CFG_VT_DURATION:
 		return parse_duration(d, n, def, out);
+	case CFG_VT_PERCENT:
+		return parse_percent(d, n, def, out);
 	}
 	return 0;
 }

@@ -1,6 +1,7 @@
-/* csv.c -- the three CSV tables, built in memory: phases.csv (a row per
- * phase), ranks.csv (a row per rank and phase) and timeseries.csv (a row
- * per second of the cluster series and phase). */
+/* csv.c -- the CSV tables, built in memory: phases.csv (a row per
+ * phase), ranks.csv (a row per rank and phase), timeseries.csv (a row
+ * per second of the cluster series and phase) and sweep.csv (a row per
+ * sweep cell and scope: the cluster, then each node). */
 #include "report.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 
 #include "analysis/aggregate.h"
 #include "report_priv.h"
+#include "analysis/sweep_matrix.h"
 #include "analysis/workload_figures.h"
 
 /* Latencies in the CSV tables are microseconds. */
@@ -30,6 +32,9 @@ static const struct {
     [REPORT_CSV_SERIES] = {"timeseries.csv", "phase,second,read_MB,written_MB,ios_read,"
 					     "ios_written,max_read_latency_us,"
 					     "max_write_latency_us,max_temperature_C\n"},
+    [REPORT_CSV_SWEEP] = {"sweep.csv", "sweep,cell,phase,rw,bs_bytes,iodepth,scope,node,host,"
+				       "MBps,iops,read_mean_us,read_p99_us,read_p99.99_us,"
+				       "write_mean_us,write_p99_us,write_p99.99_us,status\n"},
 };
 
 /* One CSV field, quoted when it holds a comma, quote or line break. */
@@ -126,6 +131,56 @@ static void series_csv_rows(FILE *f, const struct sc_run_record *rec,
 				((double)s->max_temp_mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C);
 		fputc('\n', f);
 	}
+}
+
+/* One scope's figures of a sweep cell: MB/s, IOPS, then mean, p99 and
+ * p99.99 in microseconds per direction (empty without I/Os of it). */
+static void sweep_figures(FILE *f, const struct sc_sweep_figures *s)
+{
+	static const double pts[] = {99, 99.99};
+
+	fprintf(f, "%.3f,%.1f,", s->bw_bytes_per_s / BYTES_PER_MB, s->iops);
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		if (s->lat[d].count)
+			fprintf(f, "%.3f", s->lat[d].mean_ns / NS_PER_US);
+		fputc(',', f);
+		for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
+			csv_us(f, &s->lat[d], sc_pct_index(pts[i]));
+	}
+}
+
+/* Rows of cell i of sweep sw: the cluster's, then each node's. */
+static void sweep_cell_rows(FILE *f, const struct sc_plan *plan, const struct sc_sweep *sw,
+			    uint32_t i)
+{
+	const struct sc_sweep_cell *c = &sw->cells[i];
+	const char *status = c->measured ? sc_phase_status_name(c->status) : "not run";
+
+	for (uint32_t n = 0; n <= c->nnodes; n++) {
+		csv_str(f, sw->name, 0);
+		fprintf(f, "%u,", c->cell);
+		csv_str(f, plan->phases[c->phase].name, 0);
+		csv_str(f, sc_rw_name((enum sc_rw)c->v[SC_SWEEP_RW]), 0);
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",", c->v[SC_SWEEP_BS], c->v[SC_SWEEP_IODEPTH]);
+		if (n == 0) {
+			fputs("cluster,,,", f);
+		} else {
+			fprintf(f, "node,%u,", c->nodes[n - 1].node);
+			csv_str(f, c->nodes[n - 1].host, 0);
+		}
+		if (c->measured)
+			sweep_figures(f, n ? &c->nodes[n - 1].f : &c->cluster);
+		else
+			fputs(",,,,,,,,", f);
+		csv_str(f, status, 1);
+	}
+}
+
+void sc_report_csv_sweeps(struct report_csv *c, const struct sc_sweeps *s)
+{
+	for (uint32_t k = 0; k < s->n; k++)
+		for (uint32_t i = 0; i < s->s[k].ncells; i++)
+			sweep_cell_rows(c->f[REPORT_CSV_SWEEP], s->plan, &s->s[k], i);
 }
 
 int sc_report_csv_init(struct report_csv *c)

@@ -274,6 +274,11 @@ static void print_io_phase(uint32_t p, const struct sc_phase *ph,
 		       sc_fmt_bytes(b3, sizeof(b3), io->io_bytes),
 		       sc_fmt_bytes(b1, sizeof(b1), planned->read_bytes),
 		       sc_fmt_bytes(b4, sizeof(b4), planned->write_bytes));
+	if (io->compressible_pct || io->dedupe_pct || io->reuse_buffers)
+		printf("    write data: %s, compressible %u%%, dedupe %u%%\n",
+		       io->reuse_buffers ? "each slot's buffer written again and again"
+					 : "fresh for every write",
+		       io->compressible_pct, io->dedupe_pct);
 }
 
 static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ranks, uint32_t nranks,

@@ -1,8 +1,8 @@
 /* report.c -- report files written atomically, and sc_report_results.
  *
  * results.pb is encoded here; results*.c build results.json (with the
- * builder of json.c), csv.c phases.csv, ranks.csv and timeseries.csv, and
- * plan.c plan.json and the printed plan.
+ * builder of json.c), csv.c phases.csv, ranks.csv, timeseries.csv and
+ * sweep.csv, plan.c plan.json and the printed plan.
  */
 #include "report.h"
 
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/sweep_matrix.h"
 #include "codec.h"
 #include "report_priv.h"
 
@@ -180,6 +181,7 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 {
 	struct report_results json = {0};
 	struct report_csv csv = {0};
+	struct sc_sweeps sweeps = {0};
 	char *text;
 	size_t text_len;
 	int rc;
@@ -191,6 +193,8 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 		return rc;
 
 	rc = sc_report_csv_init(&csv);
+	if (!rc)
+		rc = sc_sweeps_init(&sweeps, &rec->plan);
 	if (rc)
 		goto out_nomem;
 	sc_report_results_init(&json, rec);
@@ -205,8 +209,13 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 			goto out_nomem;
 		sc_report_results_phase(&json, rec, pr, &fig);
 		sc_report_csv_phase(&csv, rec, pr, &fig);
+		rc = sc_sweeps_add(&sweeps, pr, &fig);
 		sc_phase_figures_exit(&fig);
+		if (rc)
+			goto out_nomem;
 	}
+	sc_report_csv_sweeps(&csv, &sweeps);
+	json.sweeps = &sweeps;
 	rc = sc_report_csv_finish(&csv);
 	if (rc)
 		goto out_nomem;
@@ -226,5 +235,6 @@ out_nomem:
 out_free:
 	sc_report_csv_exit(&csv);
 	sc_report_results_exit(&json);
+	sc_sweeps_exit(&sweeps);
 	return rc;
 }

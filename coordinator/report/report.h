@@ -4,6 +4,7 @@
 #define SC_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "layout.h"
@@ -34,5 +35,12 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
  * -errno, with a message in err. */
 int sc_report_plan(const char *dir, const struct sc_plan *plan, const struct sc_dry_rank *ranks,
 		   uint32_t nranks, char *err, size_t errlen);
+
+struct sc_sweep;
+
+/* Prints sweep sw (analysis/sweep_matrix.h) as one grid per rw value: the
+ * cluster's MB/s, a row per bs and a column per iodepth, "-" for a cell
+ * not measured (sweep.c). */
+void sc_report_sweep_grids(FILE *f, const struct sc_sweep *sw);
 
 #endif

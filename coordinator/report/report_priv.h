@@ -78,6 +78,7 @@ struct report_results {
 	struct json_object *root;
 	struct json_object *phases;
 	struct json_object *stages; /* one row per phase (results_fill.c) */
+	const struct sc_sweeps *sweeps;		  /* the run's sweeps, or NULL */
 };
 
 /* results.c: starts the document: run header, definitions and plan echo. */
@@ -142,6 +143,12 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_re
 struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_phase_record *pr);
 struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec);
 
+struct sc_sweeps;
+/* sweep.c: every sweep of the run, [{"name", "config_index", "sweep":
+ * {"axes": {"rw": [...], "bs_bytes": [...], "iodepth": [...]}, "cells":
+ * [...]}}], cells in expansion order. */
+struct json_object *sc_report_json_sweeps(struct jb *b, const struct sc_sweeps *s);
+
 /* ------------------------------------------------------------------- csv.c */
 
 /* The CSV tables, in this order. */
@@ -149,10 +156,11 @@ enum report_csv_table {
 	REPORT_CSV_PHASES,          /* phases.csv: a row per phase */
 	REPORT_CSV_RANKS,           /* ranks.csv: a row per rank and phase */
 	REPORT_CSV_SERIES,          /* timeseries.csv: a row per second and phase */
+	REPORT_CSV_SWEEP,           /* sweep.csv: a row per sweep cell and scope */
 	REPORT_CSV_TABLES
 };
 
-/* phases.csv, ranks.csv and timeseries.csv while they are built, in
+/* The CSV tables (phases, ranks, timeseries, sweep) while they are built, in
  * memory. */
 struct report_csv {
 	FILE *f[REPORT_CSV_TABLES];
@@ -160,7 +168,7 @@ struct report_csv {
 	size_t len[REPORT_CSV_TABLES];
 };
 
-/* Opens the three tables and writes their header lines.  0 or -ENOMEM. */
+/* Opens the tables and writes their header lines.  0 or -ENOMEM. */
 int sc_report_csv_init(struct report_csv *c);
 
 /* Adds the row of phase pr to phases.csv, a row per rank to ranks.csv and
@@ -168,12 +176,12 @@ int sc_report_csv_init(struct report_csv *c);
 void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
 			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
-/* Completes the three tables: buf and len then hold them.  0 or -ENOMEM. */
+/* Completes the tables: buf and len then hold them.  0 or -ENOMEM. */
 int sc_report_csv_finish(struct report_csv *c);
 
-/* Writes the finished tables as dir/phases.csv, dir/ranks.csv and
- * dir/timeseries.csv, stopping at the first that fails.  0 or -errno, with
- * a message in err. */
+/* Writes the finished tables as dir/phases.csv, dir/ranks.csv,
+ * dir/timeseries.csv and dir/sweep.csv, stopping at the first that fails.
+ * 0 or -errno, with a message in err. */
 int sc_report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen);
 
 void sc_report_csv_exit(struct report_csv *c);
@@ -208,5 +216,8 @@ struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run
 					       const struct sc_phase_figures *f);
 struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph,
 					 const struct sc_phase_figures *f);
+/* Adds the rows of every sweep cell to sweep.csv: the cluster's, then one
+ * per node; a cell not measured has its cluster row with empty figures. */
+void sc_report_csv_sweeps(struct report_csv *c, const struct sc_sweeps *s);
 
 #endif

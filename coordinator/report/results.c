@@ -137,6 +137,8 @@ static struct json_object *model_error_json(struct jb *b, const char *why)
 char *sc_report_results_text(struct report_results *r, size_t *len)
 {
 	sc_json_put(&r->b, r->root, "checkpoints", sc_report_json_checkpoints(&r->b, r->rec));
+	if (r->sweeps)
+		sc_json_put(&r->b, r->root, "sweeps", sc_report_json_sweeps(&r->b, r->sweeps));
 	sc_json_put(&r->b, r->root, "phases", r->phases);
 	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec));
 	r->phases = NULL; /* the root owns it now */

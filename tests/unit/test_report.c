@@ -950,6 +950,36 @@ static void check_drives_json(struct json_object *root)
 	      "endurance: no capacity for a target without NVMe: null");
 }
 
+/* The run's one sweep: cell 1 of 3 of group "sweep" (the plan holds only
+ * that cell), its figures the same as its phase's (ph). */
+static void check_sweeps(struct json_object *sweeps, struct json_object *ph)
+{
+	struct json_object *sw, *cells, *c, *axes;
+
+	CHECK(len_of(sweeps) == 1, "%zu sweeps", len_of(sweeps));
+	if (len_of(sweeps) != 1)
+		return;
+	CHECK(!strcmp(get_str(idx(sweeps, 0), "name"), "sweep"), "sweep name");
+	sw = get(idx(sweeps, 0), "sweep");
+	axes = get(sw, "axes");
+	CHECK(len_of(get(axes, "bs_bytes")) == 1 && len_of(get(axes, "iodepth")) == 1 &&
+		  !strcmp(json_object_get_string(idx(get(axes, "rw"), 0)), "randrw"),
+	      "axes of the one cell");
+	cells = get(sw, "cells");
+	CHECK(len_of(cells) == 1, "%zu cells, want the plan's 1", len_of(cells));
+	if (len_of(cells) != 1)
+		return;
+	c = idx(cells, 0);
+	CHECK(get_u64(c, "cell") == 1 && get_u64(c, "bs_bytes") == 4096 &&
+		  get_u64(c, "iodepth") == 32 && json_object_get_boolean(get(c, "measured")),
+	      "the cell: its number, bs, iodepth, measured");
+	CHECK(get_dbl(get(c, "cluster"), "bw_MBps") ==
+		      get_dbl(get(ph, "cluster"), "lastdone_bw_MBps") &&
+		  get_dbl(get(c, "cluster"), "iops") == get_dbl(get(ph, "cluster"), "iops"),
+	      "the cell's cluster figures are its phase's");
+	CHECK(len_of(get(c, "nodes")) == len_of(get(ph, "nodes")), "a row per node");
+}
+
 static void test_results(void)
 {
 	struct sc_run_record run, back;
@@ -971,7 +1001,7 @@ static void test_results(void)
 	rc = sc_report_results(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "results after phase 1: %d %s", rc, err);
 	list_dir(dir, names, sizeof(names));
-	CHECK(!strcmp(names, "phases.csv ranks.csv results.json results.pb timeseries.csv"),
+	CHECK(!strcmp(names, "phases.csv ranks.csv results.json results.pb sweep.csv timeseries.csv"),
 	      "files: %s", names);
 
 	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
@@ -1002,6 +1032,7 @@ static void test_results(void)
 		struct json_object *rd =
 		    get(get(get(idx(phases, 0), "cluster"), "latency_ns"), "read");
 		CHECK(has_null(rd, "p99") && get_u64(rd, "count") == 0, "phase 0: read p99 null");
+		check_sweeps(get(root, "sweeps"), idx(phases, 1));
 		json_object_put(root);
 	}
 

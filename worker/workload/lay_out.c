@@ -1,6 +1,6 @@
 /* lay_out.c -- writes the data a phase reads before it exists (untimed,
- * while the phase is prepared): the job's region of its file, or with
- * verify the blocks its reads check. */
+ * while the phase is prepared): the job's region of its file, fresh data
+ * in every chunk (wdata.h), or with verify the blocks its reads check. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -44,14 +44,16 @@ static int write_all(int fd, const char *buf, size_t n, uint64_t off)
 int sc_lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errlen)
 {
 	size_t chunk = layout_chunk(j);
-	void *buf;
+	struct sc_wdata wd;
+	char *buf;
 	int fd = j->fd, fl = fcntl(fd, F_GETFL), rc = 0;
 
 	if (j->vfy)
 		from -= (from - j->base) % j->vfy->bs;
-	if (posix_memalign(&buf, BUF_ALIGN, chunk))
+	/* the chunk, and the base pattern of its fresh data after it */
+	if (posix_memalign((void **)&buf, BUF_ALIGN, 2 * chunk))
 		return -ENOMEM;
-	sc_pattern_fill(buf, chunk, j->pat.seed ^ LAY_OUT_SEED_SALT);
+	sc_wdata_init(&wd, j->pat.seed ^ LAY_OUT_SEED_SALT, 0, 0, buf + chunk, chunk);
 	/* buffered through the job's own descriptor: the file is not looked up
 	 * by name again */
 	if (fl < 0 || ((fl & O_DIRECT) && fcntl(fd, F_SETFL, fl & ~O_DIRECT) != 0)) {
@@ -69,6 +71,8 @@ int sc_lay_out(struct job *j, uint64_t from, uint64_t to, char *err, size_t errl
 		}
 		if (j->vfy)
 			sc_verifier_fill_range(j->vfy, buf, n, off);
+		else /* data a deduplicating drive cannot flatter either */
+			sc_wdata_fill(&wd, buf, n);
 		rc = write_all(fd, buf, n, off);
 		if (rc) {
 			snprintf(err, errlen, "%s: laying out %llu B before the phase: %s", j->path,
