@@ -40,6 +40,12 @@ SAME_ENUM(SC_ON_ERROR_COUNT, SSDCLUSTER__ON_ERROR__ON_ERROR_ABORT + 1);
 SAME_ENUM(SC_SERIALIZE_RAW, SSDCLUSTER__SERIALIZE__SERIALIZE_RAW);
 SAME_ENUM(SC_SERIALIZE_TORCH, SSDCLUSTER__SERIALIZE__SERIALIZE_TORCH);
 SAME_ENUM(SC_SERIALIZE_COUNT, SSDCLUSTER__SERIALIZE__SERIALIZE_TORCH + 1);
+SAME_ENUM(SC_EXPECT_MIN_BW, SSDCLUSTER__EXPECT_METRIC__EXPECT_MIN_BW);
+SAME_ENUM(SC_EXPECT_MIN_IOPS_PER_DRIVE, SSDCLUSTER__EXPECT_METRIC__EXPECT_MIN_IOPS_PER_DRIVE);
+SAME_ENUM(SC_EXPECT_MAX_WRITE_P99_99, SSDCLUSTER__EXPECT_METRIC__EXPECT_MAX_WRITE_P99_99);
+SAME_ENUM(SC_EXPECT_MIN_AU, SSDCLUSTER__EXPECT_METRIC__EXPECT_MIN_AU);
+SAME_ENUM(SC_EXPECT_NO_MEDIA_ERRORS, SSDCLUSTER__EXPECT_METRIC__EXPECT_NO_MEDIA_ERRORS);
+SAME_ENUM(SC_EXPECT_COUNT, SSDCLUSTER__EXPECT_METRIC__EXPECT_NO_MEDIA_ERRORS + 1);
 
 /* Target <-> struct sc_target_spec */
 #define SC_LIST Ssdcluster__Target, struct sc_target_spec
@@ -51,6 +57,7 @@ static const struct sc_field target_rows[] = {
 	F_BOOL(allow_destroy, allow_destroy),
 	F_STR_OR_NULL(hosts, hosts), /* NULL: every host */
 	F_BOOL(wipe_signatures_ok, wipe_signatures_ok),
+	F_U64(throttle_bytes_per_s, throttle_bytes_per_s),
 };
 SC_FIELDS(sc_fields_target, target_rows, ssdcluster__target__descriptor, NULL);
 #undef SC_LIST
@@ -162,6 +169,15 @@ static const struct sc_field ingest_rows[] = {
 SC_FIELDS(sc_fields_ingest_spec, ingest_rows, ssdcluster__ingest_spec__descriptor, NULL);
 #undef SC_LIST
 
+/* Expect <-> struct sc_expect */
+#define SC_LIST Ssdcluster__Expect, struct sc_expect
+static const struct sc_field expect_rows[] = {
+	F_ENUM(metric, metric, sc_expect_metric_names),
+	F_DOUBLE(value, value),
+};
+static SC_FIELDS(expect_fields, expect_rows, ssdcluster__expect__descriptor, NULL);
+#undef SC_LIST
+
 /* Phase <-> struct sc_phase.  Every phase carries all three specs: those
  * of other workloads all zero. */
 #define SC_LIST Ssdcluster__Phase, struct sc_phase
@@ -176,6 +192,7 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
 	F_MSG(ingest, ingest, sc_fields_ingest_spec),
 	F_ENUM(stonewall, stonewall, sc_stonewall_names),
+	F_ARRAY_MAX(expect, expect, nexpect, expect_fields, SC_EXPECT_MAX),
 };
 SC_FIELDS(sc_fields_phase, phase_rows, ssdcluster__phase__descriptor, NULL);
 #undef SC_LIST
@@ -198,6 +215,8 @@ static const struct sc_field plan_rows[] = {
 	F_ARRAY(phases, phases, nphases, sc_fields_phase),
 	F_BOOL(allow_destroy, allow_destroy),
 	F_ARRAY_MAX(model, model, nmodel, sc_fields_model_param, SC_PLAN_MODEL_MAX),
+	F_DOUBLE(outlier_k, outlier_k),
+	F_DOUBLE(outlier_mad_floor, outlier_mad_floor),
 };
 SC_FIELDS(sc_fields_plan, plan_rows, ssdcluster__plan__descriptor, NULL);
 #undef SC_LIST

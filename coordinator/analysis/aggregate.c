@@ -275,6 +275,8 @@ static int build_rank_rows(const struct sc_phase_record *rec, struct sc_phase_fi
 		row->total_bytes = r->bytes[SC_DIR_READ] + r->bytes[SC_DIR_WRITE];
 		row->bw_bytes_per_s =
 		    sc_per_second(row->total_bytes, measured_start(rec, r), r->end_ns);
+		row->iops = sc_per_second(r->ios[SC_DIR_READ] + r->ios[SC_DIR_WRITE],
+					  measured_start(rec, r), r->end_ns);
 	}
 	return 0;
 }

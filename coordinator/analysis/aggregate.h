@@ -55,6 +55,7 @@ struct sc_rank_row {
 	double bw_bytes_per_s;      /* bytes / its own measured time: from its
 				     * start, or the end of the ramp when it
 				     * started before that, to its end */
+	double iops;                /* reads + writes over the same time */
 };
 
 /* A kept failed I/O and the rank that kept it (both in the phase record). */

@@ -171,7 +171,8 @@ enum cfg_vtype {
 	CFG_VT_MODEL,	 /* a name in the checkpoint model catalogue */
 	CFG_VT_VERIFY,	 /* none | crc32c */
 	CFG_VT_ON_ERROR,	 /* stop-phase | continue | abort */
-	CFG_VT_SERIALIZE /* raw | torch */
+	CFG_VT_SERIALIZE, /* raw | torch */
+	CFG_VT_BANDWIDTH  /* bytes per second: a size, "/s" optional: "20MB/s" */
 };
 
 struct cfg_keydef {

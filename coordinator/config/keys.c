@@ -68,7 +68,7 @@
  *     timeout    duration, default: the planned duration plus a grace
  *                period (coordinator/deadline.h); a rank that has not
  *                finished by then, counted from the phase's common start,
- *                ends the run (exit 3); with runtime, longer than
+ *                ends the run (exit 4); with runtime, longer than
  *                runtime + ramp
  *     inject     tests: a mapping {every: N, errno: E} (reads and writes N,
  *                2N, ... of each job fail; N 1..2^63) or {probability: P,
@@ -253,6 +253,7 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_INJECT] = "inject",
     [PK_EMULATE] = "emulate",
     [PK_SERIALIZE] = "serialize",
+    [PK_EXPECT] = "expect",
     [PK_COUNT] = NULL,
 };
 
@@ -260,12 +261,13 @@ const char *const sc_cfg_target_keys[TK_COUNT + 1] = {
     [TK_PATH] = "path",	  [TK_CAPACITY] = "capacity",
     [TK_KEEP] = "keep",	  [TK_ALLOW_DESTROY] = "allow_destroy",
     [TK_HOSTS] = "hosts", [TK_WIPE_SIGNATURES_OK] = "wipe_signatures_ok",
-    [TK_COUNT] = NULL,
+    [TK_THROTTLE] = "throttle", [TK_COUNT] = NULL,
 };
 
 const char *const sc_cfg_top_keys[] = {"targets", "defaults", "phases", "memory_per_rank", "model",
+				       "outliers", NULL};
+const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", "model", "outliers",
 				       NULL};
-const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", "model", NULL};
 
 /* Which workloads take each phase key. */
 #define WL(w)  (1u << SC_WORKLOAD_##w)
@@ -314,6 +316,7 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_INJECT] = WL_ALL,
     [PK_EMULATE] = WL_ALL,
     [PK_SERIALIZE] = WL(CHECKPOINT),
+    [PK_EXPECT] = WL_ALL,
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -382,6 +385,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_INJECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_EMULATE] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: nested.c */
     [PK_SERIALIZE] = PHASE(CFG_VT_SERIALIZE, 0, 0, false),
+    [PK_EXPECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: expect_section.c */
 };
 #undef PHASE
 
@@ -392,6 +396,7 @@ const struct cfg_keydef sc_cfg_target_defs[TK_COUNT] = {
     [TK_ALLOW_DESTROY] = {.type = CFG_VT_BOOL, .max = 1},
     [TK_HOSTS] = {.type = CFG_VT_TEXT},
     [TK_WIPE_SIGNATURES_OK] = {.type = CFG_VT_BOOL, .max = 1},
+    [TK_THROTTLE] = {.type = CFG_VT_BANDWIDTH, .min = 1, .max = UINT64_MAX},
 };
 
 bool sc_cfg_takes(uint64_t w, enum pkey k)

@@ -119,6 +119,8 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 		return sc_cfg_parse_inject(c, pv, n);
 	case PK_EMULATE:
 		return sc_cfg_parse_emulate(c, pv, n);
+	case PK_EXPECT:
+		return sc_cfg_parse_expect(c, pv, n);
 	case PK_SCALE:
 		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
 		if (!err)

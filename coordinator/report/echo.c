@@ -209,6 +209,8 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 		sc_json_put(b, o, "ingest",
 		     echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
 	}
+	if (p->nexpect)
+		echo_fields(b, o, &sc_fields_phase, p, "expect", "expect");
 	return o;
 }
 
