@@ -20,6 +20,7 @@
 #include "progress.h"
 #include "record.h"
 #include "report/cmd.h"
+#include "report/verdict.h"
 
 /* Room for why a phase could not start or stopped (every rank's message). */
 #define ERR_MAX 8192
@@ -220,7 +221,11 @@ static int end_run(struct driver *d)
 				d->outdir);
 			d->status = SC_EXIT_RUN_FAILED;
 		}
-		if (!d->cli->quiet && d->status == 0)
+		/* printed whatever the status: the verdict of what was measured */
+		if (d->rec.nphases && sc_report_verdict(&d->rec, d->cli->quiet) == 1 &&
+		    d->status == 0)
+			d->status = SC_EXIT_VERDICT_FAILED;
+		if (!d->cli->quiet && (d->status == 0 || d->status == SC_EXIT_VERDICT_FAILED))
 			printf("results: %s/results.json\n", d->outdir);
 		d->x->rec = NULL;
 		d->x->plan = NULL;

@@ -14,9 +14,11 @@
 #include "model.h"
 #include "model/project.h"
 #include "report.h"
+#include "verdict.h"
 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {
+	int failed = 0;
 	struct sc_run_record rec;
 	struct sc_model_projection *proj;
 	char err[1024], why[1024], dir[4096];
@@ -59,10 +61,13 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 			putchar('\n');
 			sc_report_model_table(stdout, proj);
 		}
-		printf("results: %s/results.json\n", dir);
 	}
+	if (!rc)
+		failed = sc_report_verdict(&rec, quiet);
+	if (!rc && !quiet)
+		printf("results: %s/results.json\n", dir);
 	free(proj);
 	sc_run_record_exit(&rec);
-	return rc ? 1 : 0;
+	return rc || failed < 0 ? 1 : failed ? 3 : 0;
 }
 

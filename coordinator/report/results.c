@@ -5,6 +5,7 @@
 
 #include "model.h"
 #include "report_priv.h"
+#include "verdict.h"
 
 static const char *const definitions[][2] = {
     {"lastdone_bw", "all bytes of all ranks / (latest rank end - earliest rank start after "
@@ -121,7 +122,27 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 		sc_json_put(&r->b, r->root, "model", sc_report_json_model(&r->b, r->model));
 	else if (r->model_error && r->model_error[0])
 		sc_json_put(&r->b, r->root, "model", model_error_json(&r->b, r->model_error));
+	sc_report_results_verdict(r);
 	return sc_json_text(&r->b, r->root, len);
+}
+
+void sc_report_results_verdict(struct report_results *r)
+{
+	struct sc_verdict v;
+	struct sc_outliers o;
+
+	if (sc_verdict_of_run(r->rec, &v)) {
+		r->b.nomem = 1;
+		return;
+	}
+	if (sc_outliers_of_run(r->rec, &o)) {
+		sc_verdict_exit(&v);
+		r->b.nomem = 1;
+		return;
+	}
+	sc_json_put(&r->b, r->root, "verdict", sc_report_json_verdict(&r->b, &v, &o));
+	sc_outliers_exit(&o);
+	sc_verdict_exit(&v);
 }
 
 void sc_report_results_exit(struct report_results *r)

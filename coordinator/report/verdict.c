@@ -1,0 +1,296 @@
+/* verdict.c -- the PASS/FAIL table, the outliers and the verdict line, and
+ * results.json's "verdict" (verdict.h). */
+#include "verdict.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <string.h>
+
+#include "report_priv.h"
+
+/* Room for one formatted figure or place. */
+#define FIG_MAX	  48
+#define PLACE_MAX 640
+/* A fraction shown as a percentage. */
+#define PERCENT 100.0
+
+/* value in metric m's unit, with its unit. */
+static const char *fmt_value(char *buf, size_t len, enum sc_expect_metric m, double value)
+{
+	switch (sc_verdict_unit(m)) {
+	case SC_UNIT_BW:
+		return sc_fmt_rate(buf, len, value);
+	case SC_UNIT_IOPS:
+		return sc_fmt_iops(buf, len, value);
+	case SC_UNIT_NS:
+		return sc_fmt_duration(buf, len, value > 0 ? (uint64_t)value : 0);
+	case SC_UNIT_FRACTION:
+		snprintf(buf, len, "%.1f%%", value * PERCENT);
+		return buf;
+	case SC_UNIT_FLAG:
+		break;
+	}
+	snprintf(buf, len, "%s", value != 0 ? "yes" : "no");
+	return buf;
+}
+
+/* The unit of metric m as results.json names it. */
+static const char *unit_key(enum sc_expect_metric m)
+{
+	static const char *const names[] = {[SC_UNIT_BW] = "bytes_per_s",
+					    [SC_UNIT_IOPS] = "iops",
+					    [SC_UNIT_NS] = "ns",
+					    [SC_UNIT_FRACTION] = "fraction",
+					    [SC_UNIT_FLAG] = "flag"};
+
+	return names[sc_verdict_unit(m)];
+}
+
+/* Where check c stands: "cluster", "node 1 (host)", "rank 3 on host,
+ * target 2 (/path)". */
+static const char *fmt_place(char *buf, size_t len, const struct sc_check *c)
+{
+	if (c->scope == SC_SCOPE_NODE)
+		snprintf(buf, len, "node %" PRIu32 " (%s)", c->node, c->host ? c->host : "?");
+	else if (c->scope == SC_SCOPE_DRIVE)
+		snprintf(buf, len, "rank %" PRIu32 " on %s, target %" PRIu32 " (%s)", c->rank,
+			 c->host ? c->host : "?", c->target, c->target_path ? c->target_path : "?");
+	else
+		snprintf(buf, len, "cluster");
+	return buf;
+}
+
+/* How required bounds the measure: ">=", "<=", or nothing for yes/no. */
+static const char *relation(enum sc_expect_metric m)
+{
+	if (sc_verdict_unit(m) == SC_UNIT_FLAG)
+		return "  ";
+	return sc_verdict_is_minimum(m) ? ">=" : "<=";
+}
+
+/* One line of the table. */
+static void print_line(FILE *f, const struct sc_check *c, const char *place, double measured,
+		       const char *result)
+{
+	char m[FIG_MAX], r[FIG_MAX];
+
+	if (c->result == SC_CHECK_NOT_MEASURED) {
+		fprintf(f, "  %-28s %-24s %-40s %-14s %s %-14s %s (%s)\n", c->phase_name,
+			sc_expect_metric_name(c->metric), place, "-", relation(c->metric),
+			fmt_value(r, sizeof(r), c->metric, c->required), result,
+			c->note ? c->note : "");
+		return;
+	}
+	fprintf(f, "  %-28s %-24s %-40s %-14s %s %-14s %s\n", c->phase_name,
+		sc_expect_metric_name(c->metric), place,
+		fmt_value(m, sizeof(m), c->metric, measured), relation(c->metric),
+		fmt_value(r, sizeof(r), c->metric, c->required), result);
+}
+
+/* True when a is worse than b for metric m (lower for a minimum). */
+static bool worse(enum sc_expect_metric m, double a, double b)
+{
+	return sc_verdict_is_minimum(m) ? a < b : a > b;
+}
+
+/* Checks [from, to) of one threshold at node or drive scope: each failed
+ * one on its line, the passing ones on one line with the worst of them. */
+static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
+{
+	const struct sc_check *w = NULL;
+	uint32_t npass = 0;
+	char place[PLACE_MAX], at[PLACE_MAX];
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (c[i].result != SC_CHECK_PASS) {
+			print_line(f, &c[i], fmt_place(place, sizeof(place), &c[i]), c[i].measured,
+				   sc_check_result_name(c[i].result));
+			continue;
+		}
+		npass++;
+		if (!w || worse(c->metric, c[i].measured, w->measured))
+			w = &c[i];
+	}
+	if (!w)
+		return;
+	snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss, worst:", npass, n,
+		 sc_check_scope_name(c->scope));
+	print_line(f, w, place, w->measured, "PASS");
+	fprintf(f, "  %-28s %-24s   %s\n", "", "", fmt_place(at, sizeof(at), w));
+}
+
+static void print_checks(FILE *f, const struct sc_verdict *v)
+{
+	char place[PLACE_MAX];
+
+	fprintf(f, "\nexpect: thresholds\n  %-28s %-24s %-40s %-14s    %-14s %s\n", "phase",
+		"threshold", "where", "measured", "required", "result");
+	for (uint32_t i = 0; i < v->nchecks;) {
+		const struct sc_check *c = &v->checks[i];
+		uint32_t n = 1;
+
+		while (i + n < v->nchecks && v->checks[i + n].phase == c->phase &&
+		       v->checks[i + n].metric == c->metric && c->scope != SC_SCOPE_CLUSTER)
+			n++;
+		if (c->scope == SC_SCOPE_CLUSTER)
+			print_line(f, c, fmt_place(place, sizeof(place), c), c->measured,
+				   sc_check_result_name(c->result));
+		else
+			print_group(f, c, n);
+		i += n;
+	}
+}
+
+static void print_outliers(FILE *f, const struct sc_outliers *o)
+{
+	char val[FIG_MAX], med[FIG_MAX];
+
+	fprintf(f,
+		"\noutliers (more than %.3g median absolute deviations from the median of the "
+		"phase's drives or nodes, at least %u of them; MAD at least %.3g%% of the "
+		"median):%s\n",
+		o->k, SC_OUTLIER_MIN_PEERS, o->mad_floor * PERCENT, o->n ? "" : " none");
+	for (uint32_t i = 0; i < o->n; i++) {
+		const struct sc_outlier *x = &o->v[i];
+		bool bw = x->figure == SC_OUTLIER_BW;
+
+		fprintf(f, "  %s: ", x->phase_name);
+		if (x->scope == SC_SCOPE_DRIVE)
+			fprintf(f, "rank %" PRIu32 " on %s, target %" PRIu32 " (%s)", x->rank,
+				x->host ? x->host : "?", x->target,
+				x->target_path ? x->target_path : "?");
+		else
+			fprintf(f, "node %" PRIu32 " (%s)", x->node, x->host ? x->host : "?");
+		fprintf(f, ": %s %s, median of %" PRIu32 " %ss %s, %+.1f MADs (%s)\n",
+			sc_outlier_figure_name(x->figure),
+			bw ? sc_fmt_rate(val, sizeof(val), x->value)
+			   : sc_fmt_iops(val, sizeof(val), x->value),
+			x->peers, sc_check_scope_name(x->scope),
+			bw ? sc_fmt_rate(med, sizeof(med), x->median)
+			   : sc_fmt_iops(med, sizeof(med), x->median),
+			x->deviations, x->deviations < 0 ? "low" : "high");
+	}
+}
+
+void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct sc_outliers *o)
+{
+	if (v->nchecks)
+		print_checks(f, v);
+	print_outliers(f, o);
+	if (!v->nchecks)
+		return;
+	/* the checks counted are those decided; not measured ones apart */
+	if (v->nfailed)
+		fprintf(f, "verdict: FAIL (%u of %u checks", v->nfailed,
+			v->nchecks - v->nunmeasured);
+	else
+		fprintf(f, "verdict: PASS (%u checks", v->nchecks - v->nunmeasured);
+	if (v->nunmeasured)
+		fprintf(f, ", %u not measured", v->nunmeasured);
+	fputs(")\n", f);
+}
+
+static struct json_object *check_json(struct jb *b, const struct sc_check *c)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_str(b, o, "phase", c->phase_name);
+	sc_json_put_u64(b, o, "phase_index", c->phase);
+	sc_json_put_str(b, o, "group", c->group);
+	sc_json_put_str(b, o, "metric", sc_expect_metric_name(c->metric));
+	sc_json_put_str(b, o, "scope", sc_check_scope_name(c->scope));
+	if (c->scope != SC_SCOPE_CLUSTER)
+		sc_report_json_node_host(b, o, c->node, c->host);
+	if (c->scope == SC_SCOPE_DRIVE) {
+		sc_json_put_u64(b, o, "rank", c->rank);
+		sc_json_put_u64(b, o, "target", c->target);
+		sc_json_put_str(b, o, "target_path", c->target_path);
+	}
+	sc_json_put_str(b, o, "unit", unit_key(c->metric));
+	if (c->result == SC_CHECK_NOT_MEASURED)
+		sc_json_put_null(b, o, "measured");
+	else
+		sc_json_put_dbl(b, o, "measured", c->measured);
+	sc_json_put_str(b, o, "bound", sc_verdict_is_minimum(c->metric) ? "min" : "max");
+	sc_json_put_dbl(b, o, "required", c->required);
+	sc_json_put_str(b, o, "result",
+			c->result == SC_CHECK_PASS   ? "pass"
+			: c->result == SC_CHECK_FAIL ? "fail"
+						     : "not_measured");
+	if (c->note)
+		sc_json_put_str(b, o, "note", c->note);
+	return o;
+}
+
+static struct json_object *outlier_json(struct jb *b, const struct sc_outlier *x)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	const char *unit = x->figure == SC_OUTLIER_BW ? "bytes_per_s" : "iops";
+
+	sc_json_put_str(b, o, "phase", x->phase_name);
+	sc_json_put_u64(b, o, "phase_index", x->phase);
+	sc_json_put_str(b, o, "scope", sc_check_scope_name(x->scope));
+	sc_report_json_node_host(b, o, x->node, x->host);
+	if (x->scope == SC_SCOPE_DRIVE) {
+		sc_json_put_u64(b, o, "rank", x->rank);
+		sc_json_put_u64(b, o, "target", x->target);
+		sc_json_put_str(b, o, "target_path", x->target_path);
+	}
+	sc_json_put_str(b, o, "figure", x->figure == SC_OUTLIER_BW ? "bw" : "iops");
+	sc_json_put_str(b, o, "unit", unit);
+	sc_json_put_dbl(b, o, "value", x->value);
+	sc_json_put_dbl(b, o, "median", x->median);
+	sc_json_put_dbl(b, o, "mad", x->mad);
+	sc_json_put_dbl(b, o, "deviations", x->deviations);
+	sc_json_put_u64(b, o, "peers", x->peers);
+	return o;
+}
+
+struct json_object *sc_report_json_verdict(struct jb *b, const struct sc_verdict *v,
+					   const struct sc_outliers *o)
+{
+	struct json_object *r = sc_json_new(b, json_object_new_object());
+	struct json_object *checks = sc_json_new(b, json_object_new_array());
+	struct json_object *outs = sc_json_new(b, json_object_new_array());
+
+	if (v->nchecks)
+		sc_json_put_bool(b, r, "pass", v->nfailed == 0);
+	else
+		sc_json_put_null(b, r, "pass");
+	sc_json_put_u64(b, r, "nchecks", v->nchecks);
+	sc_json_put_u64(b, r, "nfailed", v->nfailed);
+	sc_json_put_u64(b, r, "not_measured", v->nunmeasured);
+	for (uint32_t i = 0; i < v->nchecks; i++)
+		sc_json_push(b, checks, check_json(b, &v->checks[i]));
+	sc_json_put(b, r, "checks", checks);
+	sc_json_put_dbl(b, r, "outlier_k", o->k);
+	sc_json_put_dbl(b, r, "outlier_mad_floor", o->mad_floor);
+	for (uint32_t i = 0; i < o->n; i++)
+		sc_json_push(b, outs, outlier_json(b, &o->v[i]));
+	sc_json_put(b, r, "outliers", outs);
+	return r;
+}
+
+int sc_report_verdict(const struct sc_run_record *rec, bool quiet)
+{
+	struct sc_verdict v;
+	struct sc_outliers o;
+	int failed;
+
+	if (sc_verdict_of_run(rec, &v))
+		return -ENOMEM;
+	if (sc_outliers_of_run(rec, &o)) {
+		sc_verdict_exit(&v);
+		return -ENOMEM;
+	}
+	if (!quiet)
+		sc_report_verdict_table(stdout, &v, &o);
+	else if (v.nfailed)
+		fprintf(stderr, "ssdcluster: verdict: FAIL (%u of %u checks)\n", v.nfailed,
+			v.nchecks - v.nunmeasured);
+	failed = v.nfailed > 0;
+	sc_outliers_exit(&o);
+	sc_verdict_exit(&v);
+	return failed;
+}
