@@ -232,6 +232,10 @@ static int end_run(struct driver *d)
 		if (d->plan == &d->rec.plan)
 			sc_run_record_exit(&d->rec);
 	}
+	/* a failed verdict is rank 0's to know: every rank exits with it,
+	 * so that mpirun does too */
+	if (!c->stop_sig && sc_cluster_bcast_int(c, d->status) == SC_EXIT_VERDICT_FAILED)
+		d->status = SC_EXIT_VERDICT_FAILED;
 	free(d->err);
 	/* the launcher kills this process a moment after its SIGTERM, and
 	 * MPI_Finalize would wait for it: once the files are gone, end now.

@@ -124,7 +124,7 @@ static int flag_among(struct found *f, const double *values, const uint32_t *row
 			const struct sc_node_row *nr = &f->fig->nodes[rows[idx[i]]];
 
 			o->node = nr->node;
-			o->host = nr->host;
+			o->host = sc_verdict_node_host(f->pr, nr->node);
 		}
 	}
 	free(idx);

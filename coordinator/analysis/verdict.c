@@ -212,6 +212,14 @@ static void not_measured(const struct eval_ctx *x, const struct sc_expect *e,
 		c->note = why;
 }
 
+const char *sc_verdict_node_host(const struct sc_phase_record *pr, uint32_t node)
+{
+	for (uint32_t i = 0; i < pr->nranks; i++)
+		if (pr->ranks[i].node == node)
+			return pr->ranks[i].host;
+	return NULL;
+}
+
 /* One check per node row (nodes that ran ranks), measured by get. */
 static void per_node(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out,
 		     double (*get)(const struct sc_node_row *n))
@@ -226,7 +234,7 @@ static void per_node(const struct eval_ctx *x, const struct sc_expect *e, struct
 		if (!c)
 			return;
 		c->node = n->node;
-		c->host = n->host;
+		c->host = sc_verdict_node_host(x->pr, n->node);
 		decide(c, get(n));
 	}
 }

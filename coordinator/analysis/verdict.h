@@ -88,6 +88,10 @@ bool sc_verdict_is_minimum(enum sc_expect_metric m);
 const char *sc_verdict_cannot(enum sc_expect_metric m, enum sc_workload w, bool reads, bool writes,
 			      char *buf, size_t len);
 
+/* The host of node in pr (from its first rank's row: record-owned, unlike
+ * a node row's), or NULL when no rank of pr is on it. */
+const char *sc_verdict_node_host(const struct sc_phase_record *pr, uint32_t node);
+
 /* The name of a scope and of a result ("cluster", "PASS"). */
 const char *sc_check_scope_name(enum sc_check_scope s);
 const char *sc_check_result_name(enum sc_check_result r);

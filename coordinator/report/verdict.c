@@ -69,23 +69,19 @@ static const char *relation(enum sc_expect_metric m)
 	return sc_verdict_is_minimum(m) ? ">=" : "<=";
 }
 
-/* One line of the table. */
-static void print_line(FILE *f, const struct sc_check *c, const char *place, double measured,
-		       const char *result)
+/* One line of the table: phase, threshold, measured, required, result,
+ * then where (and why a check was not measured). */
+static void print_line(FILE *f, const struct sc_check *c, const char *place)
 {
 	char m[FIG_MAX], r[FIG_MAX];
+	bool nm = c->result == SC_CHECK_NOT_MEASURED;
 
-	if (c->result == SC_CHECK_NOT_MEASURED) {
-		fprintf(f, "  %-28s %-24s %-40s %-14s %s %-14s %s (%s)\n", c->phase_name,
-			sc_expect_metric_name(c->metric), place, "-", relation(c->metric),
-			fmt_value(r, sizeof(r), c->metric, c->required), result,
-			c->note ? c->note : "");
-		return;
-	}
-	fprintf(f, "  %-28s %-24s %-40s %-14s %s %-14s %s\n", c->phase_name,
-		sc_expect_metric_name(c->metric), place,
-		fmt_value(m, sizeof(m), c->metric, measured), relation(c->metric),
-		fmt_value(r, sizeof(r), c->metric, c->required), result);
+	fprintf(f, "  %-24s %-24s %-12s %s %-12s %-6s %s%s%s%s\n", c->phase_name,
+		sc_expect_metric_name(c->metric),
+		nm ? "-" : fmt_value(m, sizeof(m), c->metric, c->measured), relation(c->metric),
+		fmt_value(r, sizeof(r), c->metric, c->required),
+		nm ? "n/a" : sc_check_result_name(c->result), place, nm ? " (not measured: " : "",
+		nm && c->note ? c->note : "", nm ? ")" : "");
 }
 
 /* True when a is worse than b for metric m (lower for a minimum). */
@@ -94,8 +90,8 @@ static bool worse(enum sc_expect_metric m, double a, double b)
 	return sc_verdict_is_minimum(m) ? a < b : a > b;
 }
 
-/* Checks [from, to) of one threshold at node or drive scope: each failed
- * one on its line, the passing ones on one line with the worst of them. */
+/* The n checks of one threshold at node or drive scope: each one that did
+ * not pass on its line, the passing ones on one line with the worst. */
 static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 {
 	const struct sc_check *w = NULL;
@@ -104,8 +100,7 @@ static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (c[i].result != SC_CHECK_PASS) {
-			print_line(f, &c[i], fmt_place(place, sizeof(place), &c[i]), c[i].measured,
-				   sc_check_result_name(c[i].result));
+			print_line(f, &c[i], fmt_place(place, sizeof(place), &c[i]));
 			continue;
 		}
 		npass++;
@@ -114,18 +109,17 @@ static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 	}
 	if (!w)
 		return;
-	snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss, worst:", npass, n,
-		 sc_check_scope_name(c->scope));
-	print_line(f, w, place, w->measured, "PASS");
-	fprintf(f, "  %-28s %-24s   %s\n", "", "", fmt_place(at, sizeof(at), w));
+	snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss pass; worst: %s", npass, n,
+		 sc_check_scope_name(c->scope), fmt_place(at, sizeof(at), w));
+	print_line(f, w, place);
 }
 
 static void print_checks(FILE *f, const struct sc_verdict *v)
 {
 	char place[PLACE_MAX];
 
-	fprintf(f, "\nexpect: thresholds\n  %-28s %-24s %-40s %-14s    %-14s %s\n", "phase",
-		"threshold", "where", "measured", "required", "result");
+	fprintf(f, "\nexpect: thresholds\n  %-24s %-24s %-12s    %-12s %-6s %s\n", "phase",
+		"threshold", "measured", "required", "result", "where");
 	for (uint32_t i = 0; i < v->nchecks;) {
 		const struct sc_check *c = &v->checks[i];
 		uint32_t n = 1;
@@ -134,8 +128,7 @@ static void print_checks(FILE *f, const struct sc_verdict *v)
 		       v->checks[i + n].metric == c->metric && c->scope != SC_SCOPE_CLUSTER)
 			n++;
 		if (c->scope == SC_SCOPE_CLUSTER)
-			print_line(f, c, fmt_place(place, sizeof(place), c), c->measured,
-				   sc_check_result_name(c->result));
+			print_line(f, c, fmt_place(place, sizeof(place), c));
 		else
 			print_group(f, c, n);
 		i += n;
