@@ -49,8 +49,10 @@ int sc_outliers_flag(const double *values, uint32_t n, double k, double mad_floo
 	free(tmp);
 	if (*mad < mad_floor * *median)
 		*mad = mad_floor * *median;
-	if (!(*median > 0) || !(*mad > 0))
-		return 0; /* nothing moved, or identical peers with no floor */
+	if (!(*median > 0))
+		return 0; /* nothing moved */
+	/* MAD 0 (more than half the peers identical, no floor): any value
+	 * apart from them is flagged */
 	for (uint32_t i = 0; i < n; i++)
 		if (fabs(values[i] - *median) > k * *mad)
 			flagged[nflag++] = i;

@@ -9,7 +9,9 @@
  * tiny difference is never flagged: with the defaults a drive is flagged
  * only when it differs from the median by more than 3.5 x 5% = 17.5%.
  * Fewer than SC_OUTLIER_MIN_PEERS drives (or nodes) give no verdict; a
- * median of 0 flags nothing.  Figures come from aggregate.c.
+ * median of 0 flags nothing; with no floor (mad_floor 0: the API only, a
+ * config's is above 0) a MAD of 0 flags every value not equal to the
+ * median.  Figures come from aggregate.c.
  */
 #ifndef SC_OUTLIERS_H
 #define SC_OUTLIERS_H
