@@ -23,6 +23,10 @@
  *     wipe_signatures_ok bool, default false; a block device that carries a
  *                    filesystem, RAID, LVM or partition-table signature is
  *                    written only with it (besides both allow_destroy opt-ins)
+ *     throttle       bandwidth >= 1 B/s ("20MB/s", a size with "/s" optional),
+ *                    default none: each rank on the target moves at most this
+ *                    many bytes per second (its jobs share it; rehearsing an
+ *                    acceptance test, emulating a slow drive)
  *   memory_per_rank: (optional) size >= 1, the memory one rank may
  *     allocate in any phase: its I/O buffers, jobs x iodepth x the unit of
  *     I/O (bs, block_size or sample_size; the largest cell of a sweep), and
@@ -36,6 +40,10 @@
  *     scale, seed, trials; each checked by coordinator/model/params.c; a
  *     list is joined by commas (nodes: [8, 64]).  Needs a checkpoint or
  *     ingest phase.
+ *   outliers: (optional mapping) k: a number in (0, 100], default 3.5 (median
+ *     absolute deviations from the peers' median that flag a drive or node);
+ *     mad_floor: a share in (0, 100%), default 5% (the least MAD, as a share
+ *     of the median).  See coordinator/analysis/outliers.h.
  *   defaults: (optional mapping) any phase key but name, for every phase
  *     whose workload takes it and that does not set it; a default
  *     runtime/io_size/epochs is skipped by a phase that sets an alternative
@@ -77,6 +85,18 @@
  *                name (EIO, ENOSPC, EILSEQ, ENODATA, ETIMEDOUT, EROFS, any
  *                the C library names, any case) or 1..254, default EIO.
  *                Failed I/Os never reach the device; fsyncs never fail.
+ *     expect     a mapping of thresholds for the verdict (expect_section.c,
+ *                analysis/verdict.h): min_bw, min_bw_per_node,
+ *                min_bw_per_drive (bandwidths), min_iops, min_iops_per_node,
+ *                min_iops_per_drive (I/Os per second, "/s" optional),
+ *                max_p99, max_p99_99, max_read_p99, max_read_p99_99,
+ *                max_write_p99, max_write_p99_99 (durations),
+ *                max_checkpoint_duration (checkpoint only), min_au (ingest
+ *                only, a percentage or fraction in (0, 1]), steady_state
+ *                (io and kvcache) and no_media_errors (bools; false checks
+ *                nothing).  A metric the phase (each sweep cell) cannot
+ *                produce is an error: read latency without reads, write
+ *                latency without writes (a checkpoint reads with restore).
  *     emulate    engine emulated only: a mapping {latency: D, spread: D,
  *                bandwidth: S}, each default 0.  Each I/O completes
  *                latency plus an exponential draw of mean spread after its
