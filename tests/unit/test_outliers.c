@@ -10,16 +10,16 @@
 
 #include "check.h"
 
-#define N8	8u
-#define K	SC_OUTLIER_K_DEFAULT
-#define FLOOR	SC_OUTLIER_MAD_FLOOR_DEFAULT
-#define RATE	300e6 /* bytes per second of a healthy drive */
-#define S_NS	INT64_C(1000000000)
-#define THIRD_AT 5u   /* index of the slow drive */
+#define N8	 8u
+#define K	 SC_OUTLIER_K_DEFAULT
+#define FLOOR	 SC_OUTLIER_MAD_FLOOR_DEFAULT
+#define RATE	 300e6 /* bytes per second of a healthy drive */
+#define S_NS	 INT64_C(1000000000)
+#define THIRD_AT 5u /* index of the slow drive */
 
 /* Flags among v, checks the count and, when want_idx >= 0, which one. */
-static void expect_flags(const char *what, const double *v, uint32_t n, double floor,
-			 int want_n, int want_idx)
+static void expect_flags(const char *what, const double *v, uint32_t n, double floor, int want_n,
+			 int want_idx)
 {
 	uint32_t idx[N8 + 1];
 	double median, mad;

@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histogram.h"
 #include "check.h"
+#include "histogram.h"
 
-#define NRANKS	 8u
-#define MB	 1000000.0
-#define S	 INT64_C(1000000000)
-#define BS	 UINT64_C(131072)
-#define LAT_NS	 UINT64_C(200000) /* every write's latency */
-#define SLOW	 5u               /* the rank at a third of the others' rate */
-#define FAST_B	 UINT64_C(300000000)
+#define NRANKS 8u
+#define MB     1000000.0
+#define S      INT64_C(1000000000)
+#define BS     UINT64_C(131072)
+#define LAT_NS UINT64_C(200000) /* every write's latency */
+#define SLOW   5u		/* the rank at a third of the others' rate */
+#define FAST_B UINT64_C(300000000)
 
 /* A plan of one write phase over 8 targets (/t0 .. /t7) with thresholds. */
 static void make_plan(struct sc_plan *plan, const struct sc_expect *e, uint32_t ne)
@@ -119,7 +119,8 @@ static void test_drive_threshold(void)
 		if (i == SLOW) {
 			CHECK(c[i].result == SC_CHECK_FAIL, "slow drive: %s",
 			      sc_check_result_name(c[i].result));
-			CHECK(c[i].measured == 100 * MB, "slow drive measured %g B/s", c[i].measured);
+			CHECK(c[i].measured == 100 * MB, "slow drive measured %g B/s",
+			      c[i].measured);
 			CHECK(c[i].host && !strcmp(c[i].host, "n1"), "slow drive's host");
 			CHECK(c[i].target == SLOW && c[i].target_path &&
 				  !strcmp(c[i].target_path, "/t5"),
@@ -140,7 +141,7 @@ static void test_cluster_node_latency(void)
 {
 	const double cluster_bw = 7 * (double)FAST_B + (double)(FAST_B / 3);
 	const struct sc_expect e[] = {
-	    {SC_EXPECT_MIN_BW, cluster_bw},                 /* exactly met */
+	    {SC_EXPECT_MIN_BW, cluster_bw},		     /* exactly met */
 	    {SC_EXPECT_MIN_BW_PER_NODE, 4 * (double)FAST_B}, /* node n1 is short */
 	    {SC_EXPECT_MAX_WRITE_P99, 2 * (double)LAT_NS},
 	    {SC_EXPECT_MAX_P99, (double)LAT_NS / 2}, /* too strict */
@@ -220,9 +221,9 @@ static void test_cannot(void)
 	CHECK(!sc_verdict_cannot(SC_EXPECT_MAX_CHECKPOINT_DURATION, SC_WORKLOAD_CHECKPOINT, false,
 				 true, buf, sizeof(buf)),
 	      "checkpoint duration on a checkpoint");
-	CHECK(!sc_verdict_cannot(SC_EXPECT_MIN_AU, SC_WORKLOAD_INGEST, true, false, buf,
-				 sizeof(buf)),
-	      "min_au on ingest");
+	CHECK(
+	    !sc_verdict_cannot(SC_EXPECT_MIN_AU, SC_WORKLOAD_INGEST, true, false, buf, sizeof(buf)),
+	    "min_au on ingest");
 	CHECK(sc_verdict_cannot(SC_EXPECT_STEADY_STATE, SC_WORKLOAD_INGEST, true, false, buf,
 				sizeof(buf)),
 	      "steady_state on ingest");
