@@ -79,8 +79,7 @@ static void fill_slot(const struct sc_dry_rank *ranks, uint32_t nranks, struct s
 		if (ranks[i].place.target != s->target)
 			continue;
 		s->nranks++;
-		if (ranks[i].avail_bytes &&
-		    (!s->avail_bytes || ranks[i].avail_bytes < s->avail_bytes))
+		if (ranks[i].avail_bytes && (!s->avail_bytes || ranks[i].avail_bytes < s->avail_bytes))
 			s->avail_bytes = ranks[i].avail_bytes;
 	}
 }

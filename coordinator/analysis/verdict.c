@@ -39,8 +39,7 @@ enum need_dir { NEED_ANY = 0, NEED_READ, NEED_WRITE };
 #define PCT_99	  99.0
 #define PCT_99_99 99.99
 
-static void eval_bw(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
-static void eval_iops(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
+static void eval_rate(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
 static void eval_lat(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
 static void eval_ckpt(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
 static void eval_au(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
@@ -59,18 +58,18 @@ static const struct metric_def {
 	eval_fn eval;
 	const char *what; /* what it measures, for messages */
 } defs[SC_EXPECT_COUNT] = {
-    [SC_EXPECT_MIN_BW] = {SC_UNIT_BW, SC_SCOPE_CLUSTER, true, WL_ALL, NEED_ANY, 0, eval_bw,
+    [SC_EXPECT_MIN_BW] = {SC_UNIT_BW, SC_SCOPE_CLUSTER, true, WL_ALL, NEED_ANY, 0, eval_rate,
 			  "the cluster's last-done bandwidth"},
-    [SC_EXPECT_MIN_BW_PER_NODE] = {SC_UNIT_BW, SC_SCOPE_NODE, true, WL_ALL, NEED_ANY, 0, eval_bw,
+    [SC_EXPECT_MIN_BW_PER_NODE] = {SC_UNIT_BW, SC_SCOPE_NODE, true, WL_ALL, NEED_ANY, 0, eval_rate,
 				   "each node's bandwidth"},
-    [SC_EXPECT_MIN_BW_PER_DRIVE] = {SC_UNIT_BW, SC_SCOPE_DRIVE, true, WL_ALL, NEED_ANY, 0, eval_bw,
-				    "each drive's (rank's) bandwidth"},
-    [SC_EXPECT_MIN_IOPS] = {SC_UNIT_IOPS, SC_SCOPE_CLUSTER, true, WL_ALL, NEED_ANY, 0, eval_iops,
+    [SC_EXPECT_MIN_BW_PER_DRIVE] = {SC_UNIT_BW, SC_SCOPE_DRIVE, true, WL_ALL, NEED_ANY, 0,
+				    eval_rate, "each drive's (rank's) bandwidth"},
+    [SC_EXPECT_MIN_IOPS] = {SC_UNIT_IOPS, SC_SCOPE_CLUSTER, true, WL_ALL, NEED_ANY, 0, eval_rate,
 			    "the cluster's I/Os per second"},
     [SC_EXPECT_MIN_IOPS_PER_NODE] = {SC_UNIT_IOPS, SC_SCOPE_NODE, true, WL_ALL, NEED_ANY, 0,
-				     eval_iops, "each node's I/Os per second"},
+				     eval_rate, "each node's I/Os per second"},
     [SC_EXPECT_MIN_IOPS_PER_DRIVE] = {SC_UNIT_IOPS, SC_SCOPE_DRIVE, true, WL_ALL, NEED_ANY, 0,
-				      eval_iops, "each drive's (rank's) I/Os per second"},
+				      eval_rate, "each drive's (rank's) I/Os per second"},
     [SC_EXPECT_MAX_P99] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL_ALL, NEED_ANY, PCT_99, eval_lat,
 			   "the cluster's p99 latency"},
     [SC_EXPECT_MAX_P99_99] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL_ALL, NEED_ANY, PCT_99_99,
@@ -279,30 +278,20 @@ static double rank_iops(const struct sc_rank_row *r)
 	return r->iops;
 }
 
-static void eval_bw(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+/* Bandwidth or IOPS (by the metric's unit) of the cluster, each node or
+ * each drive. */
+static void eval_rate(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
 {
+	bool iops = defs[e->metric].unit == SC_UNIT_IOPS;
 	struct sc_check *c;
 
 	if (defs[e->metric].scope == SC_SCOPE_NODE)
-		return per_node(x, e, out, node_bw);
+		return per_node(x, e, out, iops ? node_iops : node_bw);
 	if (defs[e->metric].scope == SC_SCOPE_DRIVE)
-		return per_drive(x, e, out, rank_bw);
+		return per_drive(x, e, out, iops ? rank_iops : rank_bw);
 	c = add_check(x, e, out);
 	if (c)
-		decide(c, x->fig->lastdone_bw_bytes_per_s);
-}
-
-static void eval_iops(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
-{
-	struct sc_check *c;
-
-	if (defs[e->metric].scope == SC_SCOPE_NODE)
-		return per_node(x, e, out, node_iops);
-	if (defs[e->metric].scope == SC_SCOPE_DRIVE)
-		return per_drive(x, e, out, rank_iops);
-	c = add_check(x, e, out);
-	if (c)
-		decide(c, x->fig->iops_total);
+		decide(c, iops ? x->fig->iops_total : x->fig->lastdone_bw_bytes_per_s);
 }
 
 static void eval_lat(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)

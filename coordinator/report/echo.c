@@ -7,6 +7,7 @@
 
 #include "fields.h"
 #include "report_priv.h"
+#include "verdict.h"
 
 static struct json_object *echo_object(struct jb *b, const struct sc_fields *m, const void *c,
 				       const char *from, const char *to);
@@ -210,7 +211,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 		     echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
 	}
 	if (p->nexpect)
-		echo_fields(b, o, &sc_fields_phase, p, "expect", "expect");
+		sc_json_put(b, o, "expect", sc_report_json_expect(b, p));
 	return o;
 }
 

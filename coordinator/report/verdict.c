@@ -35,16 +35,34 @@ static const char *fmt_value(char *buf, size_t len, enum sc_expect_metric m, dou
 	return buf;
 }
 
-/* The unit of metric m as results.json names it. */
-static const char *unit_key(enum sc_expect_metric m)
+/* results.json's key for a figure of metric m: what ("measured",
+ * "required") and its unit ("measured_bytes_per_s", "required_ns"; a
+ * fraction as "_pct"; a yes/no as the bare word, a boolean). */
+static const char *figure_key(char *buf, size_t len, const char *what, enum sc_expect_metric m)
 {
-	static const char *const names[] = {[SC_UNIT_BW] = "bytes_per_s",
-					    [SC_UNIT_IOPS] = "iops",
-					    [SC_UNIT_NS] = "ns",
-					    [SC_UNIT_FRACTION] = "fraction",
-					    [SC_UNIT_FLAG] = "flag"};
+	static const char *const sufs[] = {[SC_UNIT_BW] = "_bytes_per_s",
+					   [SC_UNIT_IOPS] = "_iops",
+					   [SC_UNIT_NS] = "_ns",
+					   [SC_UNIT_FRACTION] = "_pct",
+					   [SC_UNIT_FLAG] = ""};
 
-	return names[sc_verdict_unit(m)];
+	snprintf(buf, len, "%s%s", what, sufs[sc_verdict_unit(m)]);
+	return buf;
+}
+
+/* A figure of metric m under its key (figure_key). */
+static void put_figure(struct jb *b, struct json_object *o, const char *what,
+		       enum sc_expect_metric m, double v)
+{
+	char key[FIG_MAX];
+
+	figure_key(key, sizeof(key), what, m);
+	if (sc_verdict_unit(m) == SC_UNIT_FLAG)
+		sc_json_put_bool(b, o, key, v != 0);
+	else if (sc_verdict_unit(m) == SC_UNIT_FRACTION)
+		sc_json_put_dbl(b, o, key, v * PERCENT);
+	else
+		sc_json_put_dbl(b, o, key, v);
 }
 
 /* Where check c stands: "cluster", "node 1 (host)", "rank 3 on host,
@@ -184,29 +202,38 @@ void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct s
 	fputs(")\n", f);
 }
 
+/* Where a check or outlier stands: node and host, and for a drive its
+ * rank and target; nothing at cluster scope. */
+static void put_where(struct jb *b, struct json_object *o, enum sc_check_scope scope, uint32_t node,
+		      const char *host, uint32_t rank, uint32_t target, const char *path)
+{
+	if (scope == SC_SCOPE_CLUSTER)
+		return;
+	sc_report_json_node_host(b, o, node, host);
+	if (scope != SC_SCOPE_DRIVE)
+		return;
+	sc_json_put_u64(b, o, "rank", rank);
+	sc_json_put_u64(b, o, "target", target);
+	sc_json_put_str(b, o, "target_path", path);
+}
+
 static struct json_object *check_json(struct jb *b, const struct sc_check *c)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
+	char key[FIG_MAX];
 
 	sc_json_put_str(b, o, "phase", c->phase_name);
 	sc_json_put_u64(b, o, "phase_index", c->phase);
 	sc_json_put_str(b, o, "group", c->group);
 	sc_json_put_str(b, o, "metric", sc_expect_metric_name(c->metric));
 	sc_json_put_str(b, o, "scope", sc_check_scope_name(c->scope));
-	if (c->scope != SC_SCOPE_CLUSTER)
-		sc_report_json_node_host(b, o, c->node, c->host);
-	if (c->scope == SC_SCOPE_DRIVE) {
-		sc_json_put_u64(b, o, "rank", c->rank);
-		sc_json_put_u64(b, o, "target", c->target);
-		sc_json_put_str(b, o, "target_path", c->target_path);
-	}
-	sc_json_put_str(b, o, "unit", unit_key(c->metric));
+	put_where(b, o, c->scope, c->node, c->host, c->rank, c->target, c->target_path);
 	if (c->result == SC_CHECK_NOT_MEASURED)
-		sc_json_put_null(b, o, "measured");
+		sc_json_put_null(b, o, figure_key(key, sizeof(key), "measured", c->metric));
 	else
-		sc_json_put_dbl(b, o, "measured", c->measured);
+		put_figure(b, o, "measured", c->metric, c->measured);
 	sc_json_put_str(b, o, "bound", sc_verdict_is_minimum(c->metric) ? "min" : "max");
-	sc_json_put_dbl(b, o, "required", c->required);
+	put_figure(b, o, "required", c->metric, c->required);
 	sc_json_put_str(b, o, "result",
 			c->result == SC_CHECK_PASS   ? "pass"
 			: c->result == SC_CHECK_FAIL ? "fail"
@@ -219,22 +246,20 @@ static struct json_object *check_json(struct jb *b, const struct sc_check *c)
 static struct json_object *outlier_json(struct jb *b, const struct sc_outlier *x)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
-	const char *unit = x->figure == SC_OUTLIER_BW ? "bytes_per_s" : "iops";
+	const char *unit = x->figure == SC_OUTLIER_BW ? "_bytes_per_s" : "_iops";
+	char key[FIG_MAX];
 
 	sc_json_put_str(b, o, "phase", x->phase_name);
 	sc_json_put_u64(b, o, "phase_index", x->phase);
 	sc_json_put_str(b, o, "scope", sc_check_scope_name(x->scope));
-	sc_report_json_node_host(b, o, x->node, x->host);
-	if (x->scope == SC_SCOPE_DRIVE) {
-		sc_json_put_u64(b, o, "rank", x->rank);
-		sc_json_put_u64(b, o, "target", x->target);
-		sc_json_put_str(b, o, "target_path", x->target_path);
-	}
+	put_where(b, o, x->scope, x->node, x->host, x->rank, x->target, x->target_path);
 	sc_json_put_str(b, o, "figure", x->figure == SC_OUTLIER_BW ? "bw" : "iops");
-	sc_json_put_str(b, o, "unit", unit);
-	sc_json_put_dbl(b, o, "value", x->value);
-	sc_json_put_dbl(b, o, "median", x->median);
-	sc_json_put_dbl(b, o, "mad", x->mad);
+	snprintf(key, sizeof(key), "value%s", unit);
+	sc_json_put_dbl(b, o, key, x->value);
+	snprintf(key, sizeof(key), "median%s", unit);
+	sc_json_put_dbl(b, o, key, x->median);
+	snprintf(key, sizeof(key), "mad%s", unit);
+	sc_json_put_dbl(b, o, key, x->mad);
 	sc_json_put_dbl(b, o, "deviations", x->deviations);
 	sc_json_put_u64(b, o, "peers", x->peers);
 	return o;
@@ -286,4 +311,14 @@ int sc_report_verdict(const struct sc_run_record *rec, bool quiet)
 	sc_outliers_exit(&o);
 	sc_verdict_exit(&v);
 	return failed;
+}
+
+struct json_object *sc_report_json_expect(struct jb *b, const struct sc_phase *ph)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	for (uint32_t i = 0; i < ph->nexpect; i++)
+		put_figure(b, o, sc_expect_metric_name(ph->expect[i].metric), ph->expect[i].metric,
+			   ph->expect[i].value);
+	return o;
 }

@@ -36,4 +36,9 @@ void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct s
 struct json_object *sc_report_json_verdict(struct jb *b, const struct sc_verdict *v,
 					   const struct sc_outliers *o);
 
+/* A phase's expect: thresholds for the plan echo: each under its metric's
+ * name with its unit ({"min_bw_bytes_per_s": 2e9, "max_p99_ns": 5e6,
+ * "min_au_pct": 90, "steady_state": true}). */
+struct json_object *sc_report_json_expect(struct jb *b, const struct sc_phase *ph);
+
 #endif
