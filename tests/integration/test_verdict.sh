@@ -53,8 +53,8 @@ def need(c, what):
         print("FAIL:", what, json.dumps(v)[:600]); sys.exit(1)
 need(v["pass"] is False and v["nchecks"] == 3 and v["nfailed"] == 1, "pass false, 3 checks, 1 failed")
 bad = [c for c in v["checks"] if c["result"] == "fail"]
-need(len(bad) == 1 and bad[0]["metric"] == "min_bw" and bad[0]["required"] == 1e12
-     and 0 < bad[0]["measured"] < 1e12 and bad[0]["unit"] == "bytes_per_s", "the failed check")
+need(len(bad) == 1 and bad[0]["metric"] == "min_bw" and bad[0]["required_bytes_per_s"] == 1e12
+     and 0 < bad[0]["measured_bytes_per_s"] < 1e12 and bad[0]["bound"] == "min", "the failed check")
 PY
 
 # report: the same verdict printed, the same exit, the same results.json
@@ -98,12 +98,13 @@ ranks = r["phases"][0]["ranks"]
 need(sorted(x["target"] for x in ranks) == list(range(8)), "one rank per target")
 bad = [c for c in v["checks"] if c["result"] == "fail"]
 need(len(bad) == 1 and bad[0]["target_path"] == path and bad[0]["scope"] == "drive"
-     and bad[0]["measured"] < 8e6, "only the throttled drive fails min_bw_per_drive")
+     and bad[0]["measured_bytes_per_s"] < 8e6, "only the throttled drive fails min_bw_per_drive")
 for ph in ("w", "r"):
     low = [o for o in v["outliers"] if o["phase"] == ph and o["figure"] == "bw"
            and o["scope"] == "drive" and o["deviations"] < 0]
     need(any(o["target_path"] == path and o["host"] for o in low), f"{ph}: the throttled drive is a low outlier")
-    print(f"ok: {ph}:", [(o["target_path"], round(o["value"] / 1e6, 1), round(o["median"] / 1e6, 1)) for o in low])
+    print(f"ok: {ph}:", [(o["target_path"], round(o["value_bytes_per_s"] / 1e6, 1),
+                          round(o["median_bytes_per_s"] / 1e6, 1)) for o in low])
 PY
 
 # ---- a threshold the phase cannot produce: exit 2 at its place, no I/O
