@@ -65,6 +65,7 @@ struct found {
 	const struct sc_phase_record *pr;
 	const struct sc_phase_figures *fig;
 	double k, floor;
+	uint32_t judged;
 	struct sc_outlier *v;
 	uint32_t n, cap;
 };
@@ -96,6 +97,7 @@ static int flag_among(struct found *f, const double *values, const uint32_t *row
 	if (!idx)
 		return -ENOMEM;
 	nflag = sc_outliers_flag(values, n, f->k, f->floor, idx, &median, &mad);
+	f->judged += n >= SC_OUTLIER_MIN_PEERS;
 	for (int i = 0; i < nflag; i++) {
 		struct sc_outlier *o = add(f);
 
@@ -200,6 +202,7 @@ int sc_outliers_of_run(const struct sc_run_record *rec, struct sc_outliers *out)
 	}
 	out->k = f.k;
 	out->mad_floor = f.floor;
+	out->judged = f.judged;
 	out->n = f.n;
 	out->v = f.v;
 	return 0;

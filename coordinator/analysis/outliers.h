@@ -51,6 +51,8 @@ struct sc_outlier {
 
 struct sc_outliers {
 	double k, mad_floor; /* as used */
+	uint32_t judged;     /* comparisons made: (phase, figure, scope) with
+			      * at least SC_OUTLIER_MIN_PEERS */
 	uint32_t n;
 	struct sc_outlier *v; /* heap, by phase, figure, scope, rank/node */
 };

@@ -157,6 +157,12 @@ static void print_outliers(FILE *f, const struct sc_outliers *o)
 {
 	char val[FIG_MAX], med[FIG_MAX];
 
+	if (!o->judged) {
+		fprintf(f, "\noutliers: not judged (no phase had %u drives or nodes to compare)\n",
+			SC_OUTLIER_MIN_PEERS);
+		return;
+	}
+
 	fprintf(f,
 		"\noutliers (more than %.3g median absolute deviations from the median of the "
 		"phase's drives or nodes, at least %u of them; MAD at least %.3g%% of the "
@@ -188,7 +194,8 @@ void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct s
 {
 	if (v->nchecks)
 		print_checks(f, v);
-	print_outliers(f, o);
+	if (v->nchecks || o->judged)
+		print_outliers(f, o);
 	if (!v->nchecks)
 		return;
 	/* the checks counted are those decided; not measured ones apart */
@@ -284,6 +291,7 @@ struct json_object *sc_report_json_verdict(struct jb *b, const struct sc_verdict
 	sc_json_put(b, r, "checks", checks);
 	sc_json_put_dbl(b, r, "outlier_k", o->k);
 	sc_json_put_dbl(b, r, "outlier_mad_floor", o->mad_floor);
+	sc_json_put_u64(b, r, "outlier_comparisons", o->judged);
 	for (uint32_t i = 0; i < o->n; i++)
 		sc_json_push(b, outs, outlier_json(b, &o->v[i]));
 	sc_json_put(b, r, "outliers", outs);

@@ -26,7 +26,9 @@ struct json_object;
  * a line of its own with measured vs required and the node, host, rank
  * and target it concerns; the passing checks of one threshold at node or
  * drive scope on one line with the worst of them; checks that could not
- * be measured with why); then the outliers of o (or that there are none);
+ * be measured with why); then the outliers of o (or that there are none,
+ * or that no phase had enough drives or nodes to compare: with checks
+ * only; a run without either prints nothing);
  * then, when v has checks, "verdict: PASS (n checks)" or "verdict: FAIL
  * (k of n checks)". */
 void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct sc_outliers *o);

@@ -95,6 +95,8 @@ static void test_run(void)
 	make_run(&rec);
 	CHECK(sc_outliers_of_run(&rec, &o) == 0, "outliers");
 	CHECK(o.k == K && o.mad_floor == FLOOR, "defaults used: k %g, floor %g", o.k, o.mad_floor);
+	/* drives compared for bandwidth and IOPS; one node is no comparison */
+	CHECK(o.judged == 2, "%u comparisons, want 2", o.judged);
 	/* bandwidth and IOPS each flag the slow drive; one node has no peers */
 	CHECK(o.n == 2, "%u outliers, want 2 (bandwidth and IOPS of rank %u)", o.n, THIRD_AT);
 	for (uint32_t i = 0; i < o.n; i++) {

@@ -378,6 +378,7 @@ static const char *const unitless[] = {
     "deviations",
     "outlier_k",
     "outlier_mad_floor",
+    "outlier_comparisons",
 };
 
 static int has_suffix(const char *s, const char *suf)
