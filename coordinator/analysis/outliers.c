@@ -107,7 +107,7 @@ static int flag_among(struct found *f, const double *values, const uint32_t *row
 		}
 		o->phase = f->pr->phase;
 		o->phase_name = f->rec->plan.phases[f->pr->phase].name;
-		o->scope = scope;
+		o->at.scope = scope;
 		o->figure = fig;
 		o->value = values[idx[i]];
 		o->median = median;
@@ -115,20 +115,10 @@ static int flag_among(struct found *f, const double *values, const uint32_t *row
 		o->deviations = (o->value - median) / mad;
 		o->peers = n;
 		if (scope == SC_SCOPE_DRIVE) {
-			const struct sc_rank_result *r = &f->pr->ranks[idx[i]];
-
-			o->rank = r->rank;
-			o->node = r->node;
-			o->host = r->host;
-			o->target = r->target;
-			o->target_path = r->target < f->rec->plan.ntargets
-					     ? f->rec->plan.targets[r->target].path
-					     : NULL;
+			sc_verdict_drive_where(&f->rec->plan, &f->pr->ranks[idx[i]], &o->at);
 		} else {
-			const struct sc_node_row *nr = &f->fig->nodes[rows[idx[i]]];
-
-			o->node = nr->node;
-			o->host = sc_verdict_node_host(f->pr, nr->node);
+			o->at.node = f->fig->nodes[rows[idx[i]]].node;
+			o->at.host = sc_verdict_node_host(f->pr, o->at.node);
 		}
 	}
 	free(idx);

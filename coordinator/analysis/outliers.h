@@ -33,20 +33,15 @@ enum sc_outlier_figure {
 };
 
 struct sc_outlier {
-	uint32_t phase;		   /* index into plan.phases */
-	const char *phase_name;	   /* plan-owned */
-	enum sc_check_scope scope; /* SC_SCOPE_NODE or SC_SCOPE_DRIVE */
+	uint32_t phase;		/* index into plan.phases */
+	const char *phase_name; /* plan-owned */
 	enum sc_outlier_figure figure;
-	uint32_t node;
-	const char *host;	 /* record-owned */
-	uint32_t rank;		 /* drive scope */
-	uint32_t target;	 /* drive scope: index into plan.targets */
-	const char *target_path; /* drive scope: plan-owned; else NULL */
-	double value;		 /* its figure */
-	double median;		 /* its peers' (all drives or nodes of the phase) */
-	double mad;		 /* the MAD used, after the floor */
-	double deviations;	 /* (value - median) / mad: below 0 is low */
-	uint32_t peers;		 /* drives or nodes compared */
+	struct sc_where at; /* SC_SCOPE_NODE or SC_SCOPE_DRIVE */
+	double value;	    /* its figure */
+	double median;	    /* its peers' (all drives or nodes of the phase) */
+	double mad;	    /* the MAD used, after the floor */
+	double deviations;  /* (value - median) / mad: below 0 is low */
+	uint32_t peers;	    /* drives or nodes compared */
 };
 
 struct sc_outliers {

@@ -186,7 +186,7 @@ static struct sc_check *add_check(const struct eval_ctx *x, const struct sc_expe
 	c->phase_name = x->ph->name;
 	c->group = x->ph->group;
 	c->metric = e->metric;
-	c->scope = defs[e->metric].scope;
+	c->at.scope = defs[e->metric].scope;
 	c->required = e->value;
 	c->result = SC_CHECK_NOT_MEASURED;
 	return c;
@@ -211,6 +211,17 @@ static void not_measured(const struct eval_ctx *x, const struct sc_expect *e,
 		c->note = why;
 }
 
+void sc_verdict_drive_where(const struct sc_plan *plan, const struct sc_rank_result *r,
+			    struct sc_where *w)
+{
+	w->scope = SC_SCOPE_DRIVE;
+	w->node = r->node;
+	w->host = r->host;
+	w->rank = r->rank;
+	w->target = r->target;
+	w->target_path = r->target < plan->ntargets ? plan->targets[r->target].path : NULL;
+}
+
 const char *sc_verdict_node_host(const struct sc_phase_record *pr, uint32_t node)
 {
 	for (uint32_t i = 0; i < pr->nranks; i++)
@@ -232,8 +243,8 @@ static void per_node(const struct eval_ctx *x, const struct sc_expect *e, struct
 		c = add_check(x, e, out);
 		if (!c)
 			return;
-		c->node = n->node;
-		c->host = sc_verdict_node_host(x->pr, n->node);
+		c->at.node = n->node;
+		c->at.host = sc_verdict_node_host(x->pr, n->node);
 		decide(c, get(n));
 	}
 }
@@ -248,12 +259,7 @@ static void per_drive(const struct eval_ctx *x, const struct sc_expect *e, struc
 
 		if (!c)
 			return;
-		c->node = r->node;
-		c->host = r->host;
-		c->rank = r->rank;
-		c->target = r->target;
-		c->target_path =
-		    r->target < x->rec->plan.ntargets ? x->rec->plan.targets[r->target].path : NULL;
+		sc_verdict_drive_where(&x->rec->plan, r, &c->at);
 		decide(c, get(&x->fig->rank_rows[i]));
 	}
 }

@@ -38,6 +38,21 @@ enum sc_check_result {
 	SC_CHECK_NOT_MEASURED, /* the run has no figure for it (yet): neither */
 };
 
+/* What a check or an outlier concerns: the cluster, a node, or a drive
+ * (one rank's row and its target). */
+struct sc_where {
+	enum sc_check_scope scope;
+	uint32_t node;		 /* node and drive scopes */
+	const char *host;	 /* record-owned; NULL at cluster scope */
+	uint32_t rank;		 /* drive scope */
+	uint32_t target;	 /* drive scope: index into plan.targets */
+	const char *target_path; /* drive scope: plan-owned; else NULL */
+	const char *device;	 /* drive scope: the drive's device and serial
+				  * from the telemetry inventory, when the
+				  * record has them; else NULL */
+	const char *serial;
+};
+
 /* One check: one threshold of one phase at one scope. */
 struct sc_check {
 	uint32_t phase;		/* index into plan.phases */
@@ -45,13 +60,8 @@ struct sc_check {
 	const char *group;	/* plan-owned: the config phase (sweep,
 				 * checkpoint group) it belongs to */
 	enum sc_expect_metric metric;
-	enum sc_check_scope scope;
-	uint32_t node;		 /* node and drive scopes */
-	const char *host;	 /* record-owned; NULL at cluster scope */
-	uint32_t rank;		 /* drive scope */
-	uint32_t target;	 /* drive scope: index into plan.targets */
-	const char *target_path; /* drive scope: plan-owned; else NULL */
-	double measured;	 /* in the metric's unit */
+	struct sc_where at; /* scope: the metric's */
+	double measured;    /* in the metric's unit */
 	double required;
 	enum sc_check_result result;
 	const char *note; /* static text: why not measured, or NULL */
@@ -87,6 +97,11 @@ bool sc_verdict_is_minimum(enum sc_expect_metric m);
  * phase; this phase is io").  buf holds the text. */
 const char *sc_verdict_cannot(enum sc_expect_metric m, enum sc_workload w, bool reads, bool writes,
 			      char *buf, size_t len);
+
+/* Fills w for the drive of rank row r (its host, rank, target and target
+ * path from plan). */
+void sc_verdict_drive_where(const struct sc_plan *plan, const struct sc_rank_result *r,
+			    struct sc_where *w);
 
 /* The host of node in pr (from its first rank's row: record-owned, unlike
  * a node row's), or NULL when no rank of pr is on it. */

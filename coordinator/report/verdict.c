@@ -65,17 +65,23 @@ static void put_figure(struct jb *b, struct json_object *o, const char *what,
 		sc_json_put_dbl(b, o, key, v);
 }
 
-/* Where check c stands: "cluster", "node 1 (host)", "rank 3 on host,
- * target 2 (/path)". */
-static const char *fmt_place(char *buf, size_t len, const struct sc_check *c)
+/* Where w stands: "cluster", "node 1 (host)", "rank 3 on host, target 2
+ * (/path)", with the drive's device and serial when known. */
+static const char *fmt_place(char *buf, size_t len, const struct sc_where *w)
 {
-	if (c->scope == SC_SCOPE_NODE)
-		snprintf(buf, len, "node %" PRIu32 " (%s)", c->node, c->host ? c->host : "?");
-	else if (c->scope == SC_SCOPE_DRIVE)
-		snprintf(buf, len, "rank %" PRIu32 " on %s, target %" PRIu32 " (%s)", c->rank,
-			 c->host ? c->host : "?", c->target, c->target_path ? c->target_path : "?");
-	else
-		snprintf(buf, len, "cluster");
+	int n;
+
+	if (w->scope == SC_SCOPE_CLUSTER)
+		return snprintf(buf, len, "cluster"), buf;
+	if (w->scope == SC_SCOPE_NODE)
+		return snprintf(buf, len, "node %" PRIu32 " (%s)", w->node,
+				w->host ? w->host : "?"),
+		       buf;
+	n = snprintf(buf, len, "rank %" PRIu32 " on %s, target %" PRIu32 " (%s)", w->rank,
+		     w->host ? w->host : "?", w->target, w->target_path ? w->target_path : "?");
+	if (n > 0 && (size_t)n < len && (w->device || w->serial))
+		snprintf(buf + n, len - (size_t)n, ", %s serial %s", w->device ? w->device : "?",
+			 w->serial ? w->serial : "?");
 	return buf;
 }
 
@@ -118,7 +124,7 @@ static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (c[i].result != SC_CHECK_PASS) {
-			print_line(f, &c[i], fmt_place(place, sizeof(place), &c[i]));
+			print_line(f, &c[i], fmt_place(place, sizeof(place), &c[i].at));
 			continue;
 		}
 		npass++;
@@ -128,7 +134,7 @@ static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 	if (!w)
 		return;
 	snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss pass; worst: %s", npass, n,
-		 sc_check_scope_name(c->scope), fmt_place(at, sizeof(at), w));
+		 sc_check_scope_name(c->at.scope), fmt_place(at, sizeof(at), &w->at));
 	print_line(f, w, place);
 }
 
@@ -143,10 +149,10 @@ static void print_checks(FILE *f, const struct sc_verdict *v)
 		uint32_t n = 1;
 
 		while (i + n < v->nchecks && v->checks[i + n].phase == c->phase &&
-		       v->checks[i + n].metric == c->metric && c->scope != SC_SCOPE_CLUSTER)
+		       v->checks[i + n].metric == c->metric && c->at.scope != SC_SCOPE_CLUSTER)
 			n++;
-		if (c->scope == SC_SCOPE_CLUSTER)
-			print_line(f, c, fmt_place(place, sizeof(place), c));
+		if (c->at.scope == SC_SCOPE_CLUSTER)
+			print_line(f, c, fmt_place(place, sizeof(place), &c->at));
 		else
 			print_group(f, c, n);
 		i += n;
@@ -155,7 +161,7 @@ static void print_checks(FILE *f, const struct sc_verdict *v)
 
 static void print_outliers(FILE *f, const struct sc_outliers *o)
 {
-	char val[FIG_MAX], med[FIG_MAX];
+	char val[FIG_MAX], med[FIG_MAX], place[PLACE_MAX];
 
 	if (!o->judged) {
 		fprintf(f, "\noutliers: not judged (no phase had %u drives or nodes to compare)\n",
@@ -172,18 +178,12 @@ static void print_outliers(FILE *f, const struct sc_outliers *o)
 		const struct sc_outlier *x = &o->v[i];
 		bool bw = x->figure == SC_OUTLIER_BW;
 
-		fprintf(f, "  %s: ", x->phase_name);
-		if (x->scope == SC_SCOPE_DRIVE)
-			fprintf(f, "rank %" PRIu32 " on %s, target %" PRIu32 " (%s)", x->rank,
-				x->host ? x->host : "?", x->target,
-				x->target_path ? x->target_path : "?");
-		else
-			fprintf(f, "node %" PRIu32 " (%s)", x->node, x->host ? x->host : "?");
+		fprintf(f, "  %s: %s", x->phase_name, fmt_place(place, sizeof(place), &x->at));
 		fprintf(f, ": %s %s, median of %" PRIu32 " %ss %s, %+.1f MADs (%s)\n",
 			sc_outlier_figure_name(x->figure),
 			bw ? sc_fmt_rate(val, sizeof(val), x->value)
 			   : sc_fmt_iops(val, sizeof(val), x->value),
-			x->peers, sc_check_scope_name(x->scope),
+			x->peers, sc_check_scope_name(x->at.scope),
 			bw ? sc_fmt_rate(med, sizeof(med), x->median)
 			   : sc_fmt_iops(med, sizeof(med), x->median),
 			x->deviations, x->deviations < 0 ? "low" : "high");
@@ -209,19 +209,23 @@ void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct s
 	fputs(")\n", f);
 }
 
-/* Where a check or outlier stands: node and host, and for a drive its
- * rank and target; nothing at cluster scope. */
-static void put_where(struct jb *b, struct json_object *o, enum sc_check_scope scope, uint32_t node,
-		      const char *host, uint32_t rank, uint32_t target, const char *path)
+/* Where w stands: scope, node and host, and for a drive its rank and
+ * target (device and serial when known); only the scope for the cluster. */
+static void put_where(struct jb *b, struct json_object *o, const struct sc_where *w)
 {
-	if (scope == SC_SCOPE_CLUSTER)
+	sc_json_put_str(b, o, "scope", sc_check_scope_name(w->scope));
+	if (w->scope == SC_SCOPE_CLUSTER)
 		return;
-	sc_report_json_node_host(b, o, node, host);
-	if (scope != SC_SCOPE_DRIVE)
+	sc_report_json_node_host(b, o, w->node, w->host);
+	if (w->scope != SC_SCOPE_DRIVE)
 		return;
-	sc_json_put_u64(b, o, "rank", rank);
-	sc_json_put_u64(b, o, "target", target);
-	sc_json_put_str(b, o, "target_path", path);
+	sc_json_put_u64(b, o, "rank", w->rank);
+	sc_json_put_u64(b, o, "target", w->target);
+	sc_json_put_str(b, o, "target_path", w->target_path);
+	if (w->device)
+		sc_json_put_str(b, o, "device", w->device);
+	if (w->serial)
+		sc_json_put_str(b, o, "serial", w->serial);
 }
 
 static struct json_object *check_json(struct jb *b, const struct sc_check *c)
@@ -233,8 +237,7 @@ static struct json_object *check_json(struct jb *b, const struct sc_check *c)
 	sc_json_put_u64(b, o, "phase_index", c->phase);
 	sc_json_put_str(b, o, "group", c->group);
 	sc_json_put_str(b, o, "metric", sc_expect_metric_name(c->metric));
-	sc_json_put_str(b, o, "scope", sc_check_scope_name(c->scope));
-	put_where(b, o, c->scope, c->node, c->host, c->rank, c->target, c->target_path);
+	put_where(b, o, &c->at);
 	if (c->result == SC_CHECK_NOT_MEASURED)
 		sc_json_put_null(b, o, figure_key(key, sizeof(key), "measured", c->metric));
 	else
@@ -258,8 +261,7 @@ static struct json_object *outlier_json(struct jb *b, const struct sc_outlier *x
 
 	sc_json_put_str(b, o, "phase", x->phase_name);
 	sc_json_put_u64(b, o, "phase_index", x->phase);
-	sc_json_put_str(b, o, "scope", sc_check_scope_name(x->scope));
-	put_where(b, o, x->scope, x->node, x->host, x->rank, x->target, x->target_path);
+	put_where(b, o, &x->at);
 	sc_json_put_str(b, o, "figure", x->figure == SC_OUTLIER_BW ? "bw" : "iops");
 	snprintf(key, sizeof(key), "value%s", unit);
 	sc_json_put_dbl(b, o, key, x->value);

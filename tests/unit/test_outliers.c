@@ -102,10 +102,10 @@ static void test_run(void)
 	for (uint32_t i = 0; i < o.n; i++) {
 		const struct sc_outlier *x = &o.v[i];
 
-		CHECK(x->scope == SC_SCOPE_DRIVE && x->rank == THIRD_AT, "outlier %u: rank %u", i,
-		      x->rank);
-		CHECK(x->host && !strcmp(x->host, "h") && x->target_path &&
-			  !strcmp(x->target_path, "/d5"),
+		CHECK(x->at.scope == SC_SCOPE_DRIVE && x->at.rank == THIRD_AT,
+		      "outlier %u: rank %u", i, x->at.rank);
+		CHECK(x->at.host && !strcmp(x->at.host, "h") && x->at.target_path &&
+			  !strcmp(x->at.target_path, "/d5"),
 		      "outlier %u named by host and target", i);
 		CHECK(x->deviations < -K && x->peers == N8, "outlier %u: %g MADs of %u peers", i,
 		      x->deviations, x->peers);

@@ -113,18 +113,19 @@ static void test_drive_threshold(void)
 	CHECK(n == NRANKS && v.nchecks == NRANKS, "%u drive checks of %u", n, v.nchecks);
 	CHECK(v.nfailed == 1, "%u failed, want 1 (the slow drive)", v.nfailed);
 	for (uint32_t i = 0; c && i < n; i++) {
-		CHECK(c[i].scope == SC_SCOPE_DRIVE && c[i].rank == i, "check %u: rank %u", i,
-		      c[i].rank);
+		CHECK(c[i].at.scope == SC_SCOPE_DRIVE && c[i].at.rank == i, "check %u: rank %u", i,
+		      c[i].at.rank);
 		CHECK(c[i].required == (double)FAST_B, "required %g", c[i].required);
 		if (i == SLOW) {
 			CHECK(c[i].result == SC_CHECK_FAIL, "slow drive: %s",
 			      sc_check_result_name(c[i].result));
 			CHECK(c[i].measured == 100 * MB, "slow drive measured %g B/s",
 			      c[i].measured);
-			CHECK(c[i].host && !strcmp(c[i].host, "n1"), "slow drive's host");
-			CHECK(c[i].target == SLOW && c[i].target_path &&
-				  !strcmp(c[i].target_path, "/t5"),
-			      "slow drive's target %s", c[i].target_path ? c[i].target_path : "-");
+			CHECK(c[i].at.host && !strcmp(c[i].at.host, "n1"), "slow drive's host");
+			CHECK(c[i].at.target == SLOW && c[i].at.target_path &&
+				  !strcmp(c[i].at.target_path, "/t5"),
+			      "slow drive's target %s",
+			      c[i].at.target_path ? c[i].at.target_path : "-");
 		} else {
 			CHECK(c[i].result == SC_CHECK_PASS, "rank %u (exactly met): %s", i,
 			      sc_check_result_name(c[i].result));
@@ -160,8 +161,10 @@ static void test_cluster_node_latency(void)
 	c = checks_of(&v, SC_EXPECT_MIN_BW_PER_NODE, &n);
 	CHECK(n == 2, "%u node checks, want 2", n);
 	if (n == 2) {
-		CHECK(c[0].result == SC_CHECK_PASS && !strcmp(c[0].host, "n0"), "node n0 passes");
-		CHECK(c[1].result == SC_CHECK_FAIL && !strcmp(c[1].host, "n1") && c[1].node == 1,
+		CHECK(c[0].result == SC_CHECK_PASS && !strcmp(c[0].at.host, "n0"),
+		      "node n0 passes");
+		CHECK(c[1].result == SC_CHECK_FAIL && !strcmp(c[1].at.host, "n1") &&
+			  c[1].at.node == 1,
 		      "node n1 fails");
 	}
 	c = checks_of(&v, SC_EXPECT_MAX_WRITE_P99, &n);
