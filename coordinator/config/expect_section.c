@@ -153,10 +153,13 @@ int sc_cfg_build_expect(struct cfg_check *c, const struct cfg_phase *pv, struct 
 		const char *no = sc_verdict_cannot(pv->expect[i].metric, ph->workload, reads,
 						   writes, why, sizeof(why));
 
+		/* a threshold from defaults names the phase it breaks */
 		if (no)
-			return sc_cfg_fail(c->d, &p->kloc, p->val->path, "%s%s%s", no,
-					   ph->ncells > 1 ? ", in cell " : "",
-					   ph->ncells > 1 ? ph->name : "");
+			return sc_cfg_fail(
+			    c->d, &p->kloc, p->val->path, "%s%s%s", no,
+			    ph->ncells > 1 || strncmp(p->val->path, "phases.", 7) ? ", in phase "
+										  : "",
+			    ph->ncells > 1 || strncmp(p->val->path, "phases.", 7) ? ph->name : "");
 	}
 	ph->expect = malloc(pv->nexpect * sizeof(*ph->expect));
 	if (!ph->expect)

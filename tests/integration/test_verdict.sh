@@ -99,6 +99,12 @@ need(sorted(x["target"] for x in ranks) == list(range(8)), "one rank per target"
 bad = [c for c in v["checks"] if c["result"] == "fail"]
 need(len(bad) == 1 and bad[0]["target_path"] == path and bad[0]["scope"] == "drive"
      and bad[0]["measured_bytes_per_s"] < 8e6, "only the throttled drive fails min_bw_per_drive")
+# the cap holds: the I/O after k bytes starts k / 4 MB/s after the first, so
+# 32 I/Os of 128 KiB move at most 32/31 x 4 MB/s over the rank's time
+for ph in r["phases"]:
+    row = [x for x in ph["ranks"] if x["target"] == 3][0]
+    bw = row["bw_bytes_per_s"]
+    need(bw <= 4e6 * 32 / 31 * 1.001, f"{ph['name']}: throttled rank at {bw / 1e6:.2f} MB/s, cap 4 MB/s")
 for ph in ("w", "r"):
     low = [o for o in v["outliers"] if o["phase"] == ph and o["figure"] == "bw"
            and o["scope"] == "drive" and o["deviations"] < 0]
