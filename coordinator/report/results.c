@@ -27,6 +27,13 @@ static const char *const definitions[][2] = {
 	       "whole block) followed by a pattern seeded from the header; every block read is "
 	       "checked for its magic, offset, run id, length and CRC32C; the sequence is "
 	       "reported, not checked"},
+    {"verdict", "each expect: threshold of a phase against the figure the results hold: a "
+		"minimum is met when measured >= required, a maximum when measured <= "
+		"required; a drive is one rank's row, a node the ranks of one host; a check "
+		"the run could not measure is neither pass nor fail"},
+    {"outliers", "a drive's (or node's) bandwidth or IOPS more than k median absolute "
+		 "deviations from the median of the phase's drives (or nodes), the MAD "
+		 "floored at mad_floor x the median; at least 3 drives (or nodes)"},
 };
 
 static struct json_object *definitions_json(struct jb *b)
