@@ -113,6 +113,43 @@ for ph in ("w", "r"):
                           round(o["median_bytes_per_s"] / 1e6, 1)) for o in low])
 PY
 
+# ---- checkpoint and ingest figures: each cell's duration, the AU
+cat >"$T/ck.yaml" <<YAML
+targets:
+  - path: $T/d0
+phases:
+  - name: ckpt
+    workload: checkpoint
+    engine: emulated
+    model: llama3-8b
+    checkpoints: 2
+    block_size: 1MiB
+    scale: 0.0002
+    emulate: {bandwidth: 512MiB, latency: 50us}
+    expect: {max_checkpoint_duration: 1us, max_write_p99: 10s}
+  - name: ing
+    workload: ingest
+    engine: emulated
+    files: 4
+    file_size: 1MiB
+    sample_size: 128KiB
+    batch: 4
+    compute_per_batch: 5ms
+    epochs: 1
+    emulate: {bandwidth: 1GiB, latency: 50us}
+    expect: {min_au: 1%}
+YAML
+rc=0
+sc_mpirun 1 "$T/ck.yaml" --output "$T/ck" || rc=$?
+[ "$rc" -eq 3 ] || { cat "$T/out.log"; fail "checkpoint longer than 1 us: exit $rc, want 3"; }
+for k in 1 2; do
+	grep -qE "^  ckpt\[ckpt=$k\] +max_checkpoint_duration +[0-9.]+ [mu]?s +<= 1\.00 us +FAIL +cluster$" \
+		"$T/out.log" || { cat "$T/out.log"; fail "checkpoint $k's duration is not a FAIL line"; }
+done
+grep -qE "^  ing +min_au +[0-9.]+% +>= 1\.0% +PASS +cluster$" "$T/out.log" ||
+	{ cat "$T/out.log"; fail "no min_au line for the ingest phase"; }
+grep -q "^verdict: FAIL (2 of 5 checks)$" "$T/out.log" || { cat "$T/out.log"; fail "checkpoint verdict line"; }
+
 # ---- a threshold the phase cannot produce: exit 2 at its place, no I/O
 cat >"$T/cannot.yaml" <<YAML
 targets:
