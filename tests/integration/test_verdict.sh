@@ -4,7 +4,8 @@
 # meets exit 0 with "verdict: PASS"; 8 ranks on 8 dir targets (one rank
 # each), one target throttled: the outlier list names that rank's host and
 # target and its per-drive threshold fails by name; `ssdcluster report`
-# prints the same verdict and exits the same; a threshold on a metric the
+# prints the same verdict and exits the same; each checkpoint cell's
+# duration and an ingest phase's AU are checked; a threshold on a metric the
 # phase cannot produce exits 2 at its file:line:col before any I/O.
 . "$(dirname "$0")/lib.sh"
 
