@@ -97,12 +97,13 @@ void sc_cli_usage(FILE *f)
 	      "the destroy guard refuses on any rank (nothing was written).  A failed I/O\n"
 	      "makes it 1 whatever on_error says (stop-phase, the default: the run ends\n"
 	      "after that phase; continue: every phase runs; abort: every rank stops at\n"
-	      "once); results say per phase how it ended.  3 a rank died or hung: a phase\n"
-	      "passed its deadline (timeout:, default its planned duration + max(30 s,\n"
-	      "10%); the rank, host and phase are named, the phase kept as timed_out).\n"
-	      "130/143 SIGINT/SIGTERM (to mpirun or to any rank) stopped every rank: the\n"
-	      "cut phase is kept as interrupted, the run files removed (mpirun itself\n"
-	      "exits 1 when it is the one signalled).\n",
+	      "once); results say per phase how it ended.  3 an expect: threshold was\n"
+	      "not met (the PASS/FAIL table names it; 1 and 4 take precedence).  4 a\n"
+	      "rank died or hung: a phase passed its deadline (timeout:, default its\n"
+	      "planned duration + max(30 s, 10%); the rank, host and phase are named,\n"
+	      "the phase kept as timed_out).  130/143 SIGINT/SIGTERM (to mpirun or to\n"
+	      "any rank) stopped every rank: the cut phase is kept as interrupted, the\n"
+	      "run files removed (mpirun itself exits 1 when it is the one signalled).\n",
 	      f);
 }
 

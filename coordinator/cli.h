@@ -16,7 +16,8 @@
 enum sc_exit_status {
 	SC_EXIT_RUN_FAILED = 1, /* an I/O error, a verify mismatch, a failed step */
 	SC_EXIT_BAD_INPUT = 2,  /* command line, config, or a target refused */
-	SC_EXIT_RANK_LOST = 3,  /* a rank died or hung past its deadline */
+	SC_EXIT_VERDICT_FAILED = 3, /* every phase ran, an expect: threshold failed */
+	SC_EXIT_RANK_LOST = 4,  /* a rank died or hung past its deadline */
 };
 
 struct sc_cli {

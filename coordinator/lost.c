@@ -11,6 +11,7 @@
 #include "phase.h"
 #include "prepare.h"
 #include "record.h"
+#include "report/verdict.h"
 
 /* When rank 0 ends the run after a wait gave up, how long it waits for the
  * other ranks to remove their run files: shorter when the launcher is
@@ -89,6 +90,8 @@ static void tell_lost(struct sc_cluster *c, struct sc_lost_ctx *x, const char *p
 			c->stop_launcher ? " from the launcher, which is ending the job" : "",
 			c->nlate ? late : "a rank", why);
 	keep_lost_phase(c, x, why);
+	if (x->rec && x->rec->nphases)
+		sc_report_verdict(x->rec, x->cli ? x->cli->quiet : false);
 	fprintf(stderr, "ssdcluster: ending the run (exit %d); results of finished phases are in %s\n",
 		code, x->outdir && x->outdir[0] ? x->outdir : "(none yet)");
 }

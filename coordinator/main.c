@@ -22,6 +22,7 @@
 #include "report/cmd.h"
 #include "steady.h"
 #include "report/fill_text.h"
+#include "report/verdict.h"
 
 /* Room for why a phase could not start or stopped (every rank's message). */
 #define ERR_MAX 8192
@@ -225,13 +226,21 @@ static int end_run(struct driver *d)
 		}
 		if (!d->cli->quiet)
 			sc_report_stages_table(stdout, &d->rec);
-		if (!d->cli->quiet && d->status == 0)
+		/* printed whatever the status: the verdict of what was measured */
+		if (d->rec.nphases && sc_report_verdict(&d->rec, d->cli->quiet) == 1 &&
+		    d->status == 0)
+			d->status = SC_EXIT_VERDICT_FAILED;
+		if (!d->cli->quiet && (d->status == 0 || d->status == SC_EXIT_VERDICT_FAILED))
 			printf("results: %s/results.json\n", d->outdir);
 		d->x->rec = NULL;
 		d->x->plan = NULL;
 		if (d->plan == &d->rec.plan)
 			sc_run_record_exit(&d->rec);
 	}
+	/* a failed verdict is rank 0's to know: every rank exits with it,
+	 * so that mpirun does too */
+	if (!c->stop_sig && sc_cluster_bcast_int(c, d->status) == SC_EXIT_VERDICT_FAILED)
+		d->status = SC_EXIT_VERDICT_FAILED;
 	free(d->err);
 	/* the launcher kills this process a moment after its SIGTERM, and
 	 * MPI_Finalize would wait for it: once the files are gone, end now.

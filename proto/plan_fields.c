@@ -46,6 +46,12 @@ SAME_ENUM(SC_STEADY_IOPS, SSDCLUSTER__STEADY_METRIC__STEADY_IOPS);
 SAME_ENUM(SC_STEADY_BW, SSDCLUSTER__STEADY_METRIC__STEADY_BW);
 SAME_ENUM(SC_STEADY_LAT, SSDCLUSTER__STEADY_METRIC__STEADY_LAT);
 SAME_ENUM(SC_STEADY_METRIC_COUNT, SSDCLUSTER__STEADY_METRIC__STEADY_LAT + 1);
+SAME_ENUM(SC_EXPECT_MIN_BW, SSDCLUSTER__EXPECT_METRIC__EXPECT_MIN_BW);
+SAME_ENUM(SC_EXPECT_MIN_IOPS_PER_DRIVE, SSDCLUSTER__EXPECT_METRIC__EXPECT_MIN_IOPS_PER_DRIVE);
+SAME_ENUM(SC_EXPECT_MAX_WRITE_P99_99, SSDCLUSTER__EXPECT_METRIC__EXPECT_MAX_WRITE_P99_99);
+SAME_ENUM(SC_EXPECT_MIN_AU, SSDCLUSTER__EXPECT_METRIC__EXPECT_MIN_AU);
+SAME_ENUM(SC_EXPECT_NO_MEDIA_ERRORS, SSDCLUSTER__EXPECT_METRIC__EXPECT_NO_MEDIA_ERRORS);
+SAME_ENUM(SC_EXPECT_COUNT, SSDCLUSTER__EXPECT_METRIC__EXPECT_NO_MEDIA_ERRORS + 1);
 
 /* Target <-> struct sc_target_spec */
 #define SC_LIST Ssdcluster__Target, struct sc_target_spec
@@ -57,6 +63,7 @@ static const struct sc_field target_rows[] = {
 	F_BOOL(allow_destroy, allow_destroy),
 	F_STR_OR_NULL(hosts, hosts), /* NULL: every host */
 	F_BOOL(wipe_signatures_ok, wipe_signatures_ok),
+	F_U64(throttle_bytes_per_s, throttle_bytes_per_s),
 };
 SC_FIELDS(sc_fields_target, target_rows, ssdcluster__target__descriptor, NULL);
 #undef SC_LIST
@@ -195,6 +202,15 @@ static const struct sc_field fill_rows[] = {
 SC_FIELDS(sc_fields_fill_spec, fill_rows, ssdcluster__fill_spec__descriptor, NULL);
 #undef SC_LIST
 
+/* Expect <-> struct sc_expect */
+#define SC_LIST Ssdcluster__Expect, struct sc_expect
+static const struct sc_field expect_rows[] = {
+	F_ENUM(metric, metric, sc_expect_metric_names),
+	F_DOUBLE(value, value),
+};
+static SC_FIELDS(expect_fields, expect_rows, ssdcluster__expect__descriptor, NULL);
+#undef SC_LIST
+
 /* Phase <-> struct sc_phase.  Every phase carries all three specs: those
  * of other workloads all zero. */
 #define SC_LIST Ssdcluster__Phase, struct sc_phase
@@ -211,6 +227,7 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(fill, fill, sc_fields_fill_spec),
 	F_ENUM(stonewall, stonewall, sc_stonewall_names),
 	F_MSG(steady, steady, sc_fields_steady_spec),
+	F_ARRAY_MAX(expect, expect, nexpect, expect_fields, SC_EXPECT_MAX),
 };
 SC_FIELDS(sc_fields_phase, phase_rows, ssdcluster__phase__descriptor, NULL);
 #undef SC_LIST
@@ -233,6 +250,8 @@ static const struct sc_field plan_rows[] = {
 	F_ARRAY(phases, phases, nphases, sc_fields_phase),
 	F_BOOL(allow_destroy, allow_destroy),
 	F_ARRAY_MAX(model, model, nmodel, sc_fields_model_param, SC_PLAN_MODEL_MAX),
+	F_DOUBLE(outlier_k, outlier_k),
+	F_DOUBLE(outlier_mad_floor, outlier_mad_floor),
 };
 SC_FIELDS(sc_fields_plan, plan_rows, ssdcluster__plan__descriptor, NULL);
 #undef SC_LIST

@@ -22,6 +22,8 @@ struct loop {
 	uint64_t writes;     /* writes since the last fsync */
 	bool stopping;       /* nothing more is issued */
 	bool until;          /* the engine's reap_until can time a wait */
+	bool throttled;      /* thr caps the job's bytes per second */
+	struct sc_throttle thr;
 };
 
 /* The path of x's file, for a report: ops->path's into buf, or j->path. */
@@ -116,7 +118,9 @@ static void issue(struct loop *l, uint64_t now)
 	uint32_t nfree = l->nfree, nq = l->nq;
 	uint32_t n = l->ops->claim ? l->ops->claim(j, nfree) : nfree;
 
-	for (; n > 0 && issued < budget && (!pace || pace->next_ns <= now); n--) {
+	for (; n > 0 && issued < budget && (!pace || pace->next_ns <= now) &&
+	       (!l->throttled || sc_throttle_due_ns(&l->thr, issued) <= now);
+	     n--) {
 		uint32_t slot = j->free_slots[nfree - 1];
 		struct sc_io *x = &j->ios[slot];
 		int want = next(j, x), rc;
@@ -329,12 +333,49 @@ static int reap(struct loop *l, bool pacing)
 	return n;
 }
 
+/* The job's throttle, when its target has one: its share of the rank's
+ * cap, from now. */
+static void throttle_start(struct loop *l)
+{
+	const struct sc_run *run = l->j->run;
+	uint64_t cap = run->place.target < run->plan->ntargets
+			   ? run->plan->targets[run->place.target].throttle_bytes_per_s
+			   : 0;
+	uint64_t share = cap / (run->njobs ? run->njobs : 1);
+
+	l->throttled = share > 0;
+	if (l->throttled)
+		sc_throttle_init(&l->thr, share, sc_now_ns());
+}
+
+/* Nothing in flight and the throttle holds the next I/O back: sleeps
+ * until it may start (a stop is still noticed within the poll bound).
+ * False when the throttle does not hold it back. */
+static bool throttle_wait(struct loop *l, uint64_t now)
+{
+	uint64_t due, cap = now + SC_STOP_POLL_NS;
+
+	if (!l->throttled || l->stopping)
+		return false;
+	due = sc_throttle_due_ns(&l->thr, l->issued);
+	if (due <= now)
+		return false;
+	if (l->lp->deadline_ns && cap > l->lp->deadline_ns)
+		cap = l->lp->deadline_ns;
+	sc_sleep_until(due < cap ? due : cap);
+	return true;
+}
+
 void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct sc_ioloop *lp)
 {
 	struct loop l = {.j = j, .ops = ops, .lp = lp, .depth = j->run->io->iodepth,
 			 .until = j->ops->reap_until != NULL};
-	/* the clock is read at the top of a round only for a deadline or a pace */
-	bool timed = lp->deadline_ns || lp->pace;
+	bool timed;
+
+	throttle_start(&l);
+	/* the clock is read at the top of a round only for a deadline, a
+	 * pace or a throttle */
+	timed = lp->deadline_ns || lp->pace || l.throttled;
 
 	for (l.nfree = 0; l.nfree < l.depth; l.nfree++)
 		j->free_slots[l.nfree] = l.nfree;
@@ -365,6 +406,8 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 				break; /* cannot queue an fsync on an idle engine */
 			if (pacing)
 				sc_pace_sleep(lp->pace, 0, lp->deadline_ns);
+			else if (l.nq == 0 && throttle_wait(&l, now))
+				continue;
 			else if (ops->idle && ops->idle(j))
 				break;
 			continue;

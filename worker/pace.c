@@ -126,3 +126,9 @@ int sc_pace_reap(struct sc_pace *p, const struct sc_engine_ops *ops, struct sc_e
 		pace_learn(p, wake);
 	return n;
 }
+
+void sc_throttle_init(struct sc_throttle *t, uint64_t bytes_per_s, uint64_t start_ns)
+{
+	t->start_ns = start_ns;
+	t->ns_per_byte = SC_NS_PER_S_F / (double)bytes_per_s;
+}

@@ -59,4 +59,22 @@ void sc_pace_sleep(struct sc_pace *p, uint32_t inflight, uint64_t deadline_ns);
 int sc_pace_reap(struct sc_pace *p, const struct sc_engine_ops *ops, struct sc_engine *e,
 		 struct sc_io **done, uint32_t max, uint64_t deadline_ns);
 
+/* A closed-loop byte cap (a target's throttle: rehearsing an acceptance
+ * test, emulating a slow drive): a job may start its next I/O once the
+ * bytes it issued so far fit its rate since its start, so it moves at most
+ * bytes_per_s on average.  The job's own; no locking, no allocation. */
+struct sc_throttle {
+	uint64_t start_ns;
+	double ns_per_byte;        /* 0: no cap */
+};
+
+/* Starts t at start_ns for a job's share (bytes_per_s > 0) of the cap. */
+void sc_throttle_init(struct sc_throttle *t, uint64_t bytes_per_s, uint64_t start_ns);
+
+/* The instant from which the I/O after issued_bytes may start. */
+static inline uint64_t sc_throttle_due_ns(const struct sc_throttle *t, uint64_t issued_bytes)
+{
+	return t->start_ns + (uint64_t)((double)issued_bytes * t->ns_per_byte);
+}
+
 #endif

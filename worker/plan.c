@@ -31,6 +31,21 @@ SC_ENUM_NAMES_DEFINE(serialize, enum sc_serialize, SC_SERIALIZE_COUNT,
 		     [SC_SERIALIZE_RAW] = "raw", [SC_SERIALIZE_TORCH] = "torch")
 SC_ENUM_NAMES_DEFINE(steady_metric, enum sc_steady_metric, SC_STEADY_METRIC_COUNT,
 		     [SC_STEADY_IOPS] = "iops", [SC_STEADY_BW] = "bw", [SC_STEADY_LAT] = "lat")
+SC_ENUM_NAMES_DEFINE(expect_metric, enum sc_expect_metric, SC_EXPECT_COUNT,
+		     [SC_EXPECT_MIN_BW] = "min_bw",
+		     [SC_EXPECT_MIN_BW_PER_NODE] = "min_bw_per_node",
+		     [SC_EXPECT_MIN_BW_PER_DRIVE] = "min_bw_per_drive",
+		     [SC_EXPECT_MIN_IOPS] = "min_iops",
+		     [SC_EXPECT_MIN_IOPS_PER_NODE] = "min_iops_per_node",
+		     [SC_EXPECT_MIN_IOPS_PER_DRIVE] = "min_iops_per_drive",
+		     [SC_EXPECT_MAX_P99] = "max_p99", [SC_EXPECT_MAX_P99_99] = "max_p99_99",
+		     [SC_EXPECT_MAX_READ_P99] = "max_read_p99",
+		     [SC_EXPECT_MAX_READ_P99_99] = "max_read_p99_99",
+		     [SC_EXPECT_MAX_WRITE_P99] = "max_write_p99",
+		     [SC_EXPECT_MAX_WRITE_P99_99] = "max_write_p99_99",
+		     [SC_EXPECT_MAX_CHECKPOINT_DURATION] = "max_checkpoint_duration",
+		     [SC_EXPECT_MIN_AU] = "min_au", [SC_EXPECT_STEADY_STATE] = "steady_state",
+		     [SC_EXPECT_NO_MEDIA_ERRORS] = "no_media_errors")
 
 const char *sc_enum_name(const struct sc_enum_names *names, int v)
 {
@@ -73,6 +88,7 @@ void sc_plan_exit(struct sc_plan *plan)
 		free(plan->phases[i].group);
 		free(plan->phases[i].io.emulate.read_cdf);
 		free(plan->phases[i].io.emulate.write_cdf);
+		free(plan->phases[i].expect);
 	}
 	for (uint32_t i = 0; i < plan->nmodel; i++) {
 		free(plan->model[i].key);

@@ -137,6 +137,10 @@ struct sc_target_spec {
 	char *hosts;                /* host pattern, NULL = every host */
 	bool wipe_signatures_ok;    /* block targets: a filesystem, RAID, LVM or
 				     * partition-table signature may be overwritten */
+	uint64_t throttle_bytes_per_s; /* each rank on it moves at most this many
+				     * bytes per second (its jobs share it): to
+				     * rehearse an acceptance test or emulate a
+				     * slow drive; 0 = no cap */
 };
 
 /* One cell of work: what each job thread of each rank does. */
@@ -219,6 +223,38 @@ struct sc_fill_spec {
 				     * (resolved once the ranks are placed) */
 };
 
+/* What a phase's expect: threshold bounds (the config key's name, from
+ * sc_expect_metric_names).  The coordinator's analysis/verdict.c says which
+ * phases can produce each and evaluates it; workers ignore it. */
+enum sc_expect_metric {
+	SC_EXPECT_MIN_BW = 0,        /* bytes/s, last-done, cluster */
+	SC_EXPECT_MIN_BW_PER_NODE,   /* bytes/s, each node */
+	SC_EXPECT_MIN_BW_PER_DRIVE,  /* bytes/s, each rank (a rank drives one target) */
+	SC_EXPECT_MIN_IOPS,          /* I/Os per second, cluster */
+	SC_EXPECT_MIN_IOPS_PER_NODE,
+	SC_EXPECT_MIN_IOPS_PER_DRIVE,
+	SC_EXPECT_MAX_P99,           /* ns, reads and writes merged */
+	SC_EXPECT_MAX_P99_99,
+	SC_EXPECT_MAX_READ_P99,      /* ns, reads */
+	SC_EXPECT_MAX_READ_P99_99,
+	SC_EXPECT_MAX_WRITE_P99,     /* ns, writes */
+	SC_EXPECT_MAX_WRITE_P99_99,
+	SC_EXPECT_MAX_CHECKPOINT_DURATION, /* ns, checkpoint cells */
+	SC_EXPECT_MIN_AU,            /* a fraction in (0, 1], ingest */
+	SC_EXPECT_STEADY_STATE,      /* 1: steady state reached (io, kvcache) */
+	SC_EXPECT_NO_MEDIA_ERRORS,   /* 1: no media errors on any drive */
+	SC_EXPECT_COUNT
+};
+
+/* Most thresholds one phase may carry. */
+#define SC_EXPECT_MAX 64u
+
+/* One threshold: the metric and its bound in the metric's unit. */
+struct sc_expect {
+	enum sc_expect_metric metric;
+	double value;
+};
+
 /* When a phase ends on every rank. */
 enum sc_stonewall {
 	SC_STONEWALL_ALL_DONE = 0,  /* every rank completes its own work */
@@ -263,6 +299,9 @@ struct sc_phase {
 	struct sc_ingest_spec ingest; /* SC_WORKLOAD_INGEST */
 	struct sc_steady_spec steady; /* a steady-state round (io, kvcache) */
 	struct sc_fill_spec fill;   /* SC_WORKLOAD_FILL */
+	uint32_t nexpect;           /* the phase's expect: thresholds, in the
+				     * config's order; 0 = none */
+	struct sc_expect *expect;   /* heap (each cell its own copy) */
 };
 
 /* Keys a config's model: section may hold at most. */
@@ -288,6 +327,10 @@ struct sc_plan {
 				     * file or block target is allowed */
 	uint32_t nmodel;            /* the model: section, in order; 0 = none */
 	struct sc_plan_kv *model;
+	double outlier_k;           /* outliers: k, MADs from the peers' median
+				     * that flag a drive or node; 0 = default */
+	double outlier_mad_floor;   /* outliers: mad_floor, the least MAD as a
+				     * fraction of the median; 0 = default */
 };
 
 /* Frees everything the plan owns (not the struct itself); NULL-safe. */
@@ -333,6 +376,7 @@ SC_ENUM_NAMES(verify, enum sc_verify);
 SC_ENUM_NAMES(on_error, enum sc_on_error);
 SC_ENUM_NAMES(serialize, enum sc_serialize);
 SC_ENUM_NAMES(steady_metric, enum sc_steady_metric);
+SC_ENUM_NAMES(expect_metric, enum sc_expect_metric);
 
 /* True when the pattern reads at all, writes at all, picks offsets at random. */
 bool sc_rw_reads(enum sc_rw rw);

@@ -163,6 +163,7 @@ static int fill_targets(const struct cfg_check *c, struct sc_plan *plan)
 		ts->keep = tg->keep;
 		ts->allow_destroy = tg->allow_destroy;
 		ts->wipe_signatures_ok = tg->wipe_signatures_ok;
+		ts->throttle_bytes_per_s = tg->throttle;
 	}
 	return 0;
 }
@@ -212,7 +213,7 @@ static int copy_cdf(struct sc_emulate_point **to, const struct sc_emulate_point 
 
 /* The plan phases of config phase i from plan->phases[*at] on, each with
  * its own copy of the latency distributions latency_from gives. */
-static int fill_cells(const struct cfg_check *c, uint32_t i, struct sc_plan *plan, uint32_t *at)
+static int fill_cells(struct cfg_check *c, uint32_t i, struct sc_plan *plan, uint32_t *at)
 {
 	const struct cfg_phase *pv = &c->pv[i];
 	struct sc_emulate em = {0};
@@ -231,13 +232,15 @@ static int fill_cells(const struct cfg_check *c, uint32_t i, struct sc_plan *pla
 			err = copy_cdf(&to->read_cdf, em.read_cdf, em.nread_cdf);
 		if (!err)
 			err = copy_cdf(&to->write_cdf, em.write_cdf, em.nwrite_cdf);
+		if (!err)
+			err = sc_cfg_build_expect(c, pv, &plan->phases[*at - 1]);
 	}
 	free(em.read_cdf);
 	free(em.write_cdf);
 	return err;
 }
 
-int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_plan *plan)
+int sc_cfg_build_plan(struct cfg_check *c, const char *path, struct sc_plan *plan)
 {
 	uint64_t ncells = 0;
 	uint32_t at = 0;
@@ -259,5 +262,6 @@ int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_pla
 		if (err)
 			return err;
 	}
+	sc_cfg_build_outliers(c, plan);
 	return sc_cfg_build_model_section(c, plan);
 }

@@ -70,6 +70,8 @@ static int load_plan(struct sc_config *cfg, const char *path)
 	if (!err)
 		err = sc_cfg_parse_model_section(&c);
 	if (!err)
+		err = sc_cfg_parse_outliers(&c);
+	if (!err)
 		err = sc_cfg_build_plan(&c, path, &cfg->plan);
 	free(c.tg);
 	free(c.pv);

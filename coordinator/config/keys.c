@@ -23,6 +23,10 @@
  *     wipe_signatures_ok bool, default false; a block device that carries a
  *                    filesystem, RAID, LVM or partition-table signature is
  *                    written only with it (besides both allow_destroy opt-ins)
+ *     throttle       bandwidth >= 1 B/s ("20MB/s", a size with "/s" optional),
+ *                    default none: each rank on the target moves at most this
+ *                    many bytes per second (its jobs share it; rehearsing an
+ *                    acceptance test, emulating a slow drive)
  *   memory_per_rank: (optional) size >= 1, the memory one rank may
  *     allocate in any phase: its I/O buffers, jobs x iodepth x the unit of
  *     I/O (bs, block_size or sample_size; the largest cell of a sweep), and
@@ -38,6 +42,10 @@
  *     ingest phase, unless it holds only dwpd, warranty and
  *     drive_capacity: the rating of the run's drive endurance figures
  *     (coordinator/model/endurance.h), which use them in any run.
+ *   outliers: (optional mapping) k: a number in (0, 100], default 3.5 (median
+ *     absolute deviations from the peers' median that flag a drive or node);
+ *     mad_floor: a share in (0, 100%), default 5% (the least MAD, as a share
+ *     of the median).  See coordinator/analysis/outliers.h.
  *   defaults: (optional mapping) any phase key but name, for every phase
  *     whose workload takes it and that does not set it; a default
  *     runtime/io_size/epochs is skipped by a phase that sets an alternative
@@ -70,7 +78,7 @@
  *     timeout    duration, default: the planned duration plus a grace
  *                period (coordinator/deadline.h); a rank that has not
  *                finished by then, counted from the phase's common start,
- *                ends the run (exit 3); with runtime, longer than
+ *                ends the run (exit 4); with runtime, longer than
  *                runtime + ramp
  *     inject     tests: a mapping {every: N, errno: E} (reads and writes N,
  *                2N, ... of each job fail; N 1..2^63) or {probability: P,
@@ -79,6 +87,18 @@
  *                name (EIO, ENOSPC, EILSEQ, ENODATA, ETIMEDOUT, EROFS, any
  *                the C library names, any case) or 1..254, default EIO.
  *                Failed I/Os never reach the device; fsyncs never fail.
+ *     expect     a mapping of thresholds for the verdict (expect_section.c,
+ *                analysis/verdict.h): min_bw, min_bw_per_node,
+ *                min_bw_per_drive (bandwidths), min_iops, min_iops_per_node,
+ *                min_iops_per_drive (I/Os per second, "/s" optional),
+ *                max_p99, max_p99_99, max_read_p99, max_read_p99_99,
+ *                max_write_p99, max_write_p99_99 (durations),
+ *                max_checkpoint_duration (checkpoint only), min_au (ingest
+ *                only, a percentage or fraction in (0, 1]), steady_state
+ *                (io and kvcache) and no_media_errors (bools; false checks
+ *                nothing).  A metric the phase (each sweep cell) cannot
+ *                produce is an error: read latency without reads, write
+ *                latency without writes (a checkpoint reads with restore).
  *     emulate    engine emulated only: a mapping {latency: D, spread: D,
  *                bandwidth: S}, each default 0.  Each I/O completes
  *                latency plus an exponential draw of mean spread after its
@@ -314,6 +334,7 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_COMPRESSIBLE] = "compressible",
     [PK_DEDUPE] = "dedupe",
     [PK_REUSE_BUFFERS] = "reuse_buffers",
+    [PK_EXPECT] = "expect",
     [PK_COUNT] = NULL,
 };
 
@@ -321,12 +342,13 @@ const char *const sc_cfg_target_keys[TK_COUNT + 1] = {
     [TK_PATH] = "path",	  [TK_CAPACITY] = "capacity",
     [TK_KEEP] = "keep",	  [TK_ALLOW_DESTROY] = "allow_destroy",
     [TK_HOSTS] = "hosts", [TK_WIPE_SIGNATURES_OK] = "wipe_signatures_ok",
-    [TK_COUNT] = NULL,
+    [TK_THROTTLE] = "throttle", [TK_COUNT] = NULL,
 };
 
 const char *const sc_cfg_top_keys[] = {"targets", "defaults", "phases", "memory_per_rank", "model",
+				       "outliers", NULL};
+const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", "model", "outliers",
 				       NULL};
-const char *const sc_cfg_sections[] = {"targets", "defaults", "phases", "model", NULL};
 
 /* Which workloads take each phase key. */
 #define WL(w)  (1u << SC_WORKLOAD_##w)
@@ -384,6 +406,7 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_COMPRESSIBLE] = WL_IO | WL(CHECKPOINT),
     [PK_DEDUPE] = WL_IO | WL(CHECKPOINT),
     [PK_REUSE_BUFFERS] = WL_IO | WL(CHECKPOINT),
+    [PK_EXPECT] = WL_ALL,
 };
 
 /* A key of another workload that means what key means in workload w. */
@@ -461,6 +484,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_COMPRESSIBLE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
     [PK_DEDUPE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
     [PK_REUSE_BUFFERS] = PHASE(CFG_VT_BOOL, 0, 1, false),
+    [PK_EXPECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: expect_section.c */
 };
 #undef PHASE
 
@@ -471,6 +495,7 @@ const struct cfg_keydef sc_cfg_target_defs[TK_COUNT] = {
     [TK_ALLOW_DESTROY] = {.type = CFG_VT_BOOL, .max = 1},
     [TK_HOSTS] = {.type = CFG_VT_TEXT},
     [TK_WIPE_SIGNATURES_OK] = {.type = CFG_VT_BOOL, .max = 1},
+    [TK_THROTTLE] = {.type = CFG_VT_BANDWIDTH, .min = 1, .max = UINT64_MAX},
 };
 
 bool sc_cfg_takes(uint64_t w, enum pkey k)

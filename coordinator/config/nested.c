@@ -456,3 +456,8 @@ int sc_cfg_parse_emulate(struct cfg_check *c, struct cfg_phase *pv, const struct
 	pv->emulate_phase = given[EK_LATENCY_PHASE] ? given[EK_LATENCY_PHASE]->val : NULL;
 	return 0;
 }
+
+int sc_cfg_parse_number(struct cfg_check *c, const struct cfg_node *n, char suffix, double *out)
+{
+	return parse_number(c, n, suffix, out);
+}

@@ -128,6 +128,8 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 		return sc_cfg_parse_emulate(c, pv, n);
 	case PK_STEADY_STATE:
 		return sc_cfg_parse_steady(c, pv, n);
+	case PK_EXPECT:
+		return sc_cfg_parse_expect(c, pv, n);
 	case PK_SCALE:
 		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
 		if (!err)

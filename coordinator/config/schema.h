@@ -77,6 +77,7 @@ enum pkey {
 	PK_COMPRESSIBLE,
 	PK_DEDUPE,
 	PK_REUSE_BUFFERS,
+	PK_EXPECT,
 	PK_COUNT
 };
 
@@ -87,6 +88,7 @@ enum tkey {
 	TK_ALLOW_DESTROY,
 	TK_HOSTS,
 	TK_WIPE_SIGNATURES_OK,
+	TK_THROTTLE,
 	TK_COUNT
 };
 
@@ -121,6 +123,10 @@ struct cfg_phase {
 	uint64_t idle;
 	/* what writes carry */
 	uint64_t compressible, dedupe, reuse_buffers;
+	uint32_t nexpect;                     /* expect: thresholds kept (a yes/no
+					       * one said false is not) */
+	struct sc_expect expect[SC_EXPECT_MAX];
+	const struct cfg_pair *expect_src[SC_EXPECT_MAX]; /* each one's key */
 };
 
 /* One target as read, and what probing it here found. */
@@ -128,6 +134,7 @@ struct cfg_target {
 	const struct cfg_node *map;
 	const char *path, *hosts;
 	uint64_t capacity, keep, allow_destroy, wipe_signatures_ok;
+	uint64_t throttle; /* bytes per second per rank, 0 = none */
 	bool probed;
 	struct sc_target_info info;
 };
@@ -142,6 +149,7 @@ struct cfg_check {
 	uint64_t mem_budget;		 /* I/O buffer bytes a rank may hold */
 	const struct cfg_node *mem_node; /* memory_per_rank, or NULL: default */
 	const struct cfg_node *model;	 /* the model: section, checked, or NULL */
+	double outlier_k, outlier_mad_floor; /* the outliers: section; 0 = default */
 };
 
 /* Every function below that returns int returns 0, -EINVAL with the one
@@ -329,6 +337,26 @@ int sc_cfg_parse_model_section(struct cfg_check *c);
 /* Copies the checked model: section into plan->model, as written. */
 int sc_cfg_build_model_section(const struct cfg_check *c, struct sc_plan *plan);
 
+/* ---- thresholds and outliers (expect_section.c) ---- */
+
+/* expect: a mapping of thresholds (min_bw: 2GB/s, max_p99: 5ms, ...), each
+ * typed by its metric's unit, into pv->expect; a yes/no one that says
+ * false is dropped. */
+int sc_cfg_parse_expect(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n);
+
+/* Copies config phase pv's thresholds into plan phase (cell) ph, after
+ * checking that ph can produce each metric (its workload, and whether it
+ * reads and writes). */
+int sc_cfg_build_expect(struct cfg_check *c, const struct cfg_phase *pv, struct sc_phase *ph);
+
+/* The top-level outliers: {k: 3.5, mad_floor: 5%} into c. */
+int sc_cfg_parse_outliers(struct cfg_check *c);
+void sc_cfg_build_outliers(const struct cfg_check *c, struct sc_plan *plan);
+
+/* A number from n, suffix ('%' divides by 100; 'x' is dropped) optional;
+ * nested.c. */
+int sc_cfg_parse_number(struct cfg_check *c, const struct cfg_node *n, char suffix, double *out);
+
 /* memory_per_rank, or the default budget, into c->mem_budget. */
 int sc_cfg_parse_mem_budget(struct cfg_check *c);
 
@@ -339,7 +367,7 @@ int sc_cfg_check_phase_limits(struct cfg_check *c, uint32_t i, const struct cfg_
 
 /* Builds plan (empty) from the checked targets and phases, one plan
  * phase per cell.  0 or -ENOMEM (plan then holds what was built). */
-int sc_cfg_build_plan(const struct cfg_check *c, const char *path, struct sc_plan *plan);
+int sc_cfg_build_plan(struct cfg_check *c, const char *path, struct sc_plan *plan);
 
 /* ---- the top level (config.c) ---- */
 

@@ -88,6 +88,7 @@ static int parse_target(struct cfg_check *c, uint32_t i, struct cfg_target *t)
 	    [TK_KEEP] = &t->keep,
 	    [TK_ALLOW_DESTROY] = &t->allow_destroy,
 	    [TK_WIPE_SIGNATURES_OK] = &t->wipe_signatures_ok,
+	    [TK_THROTTLE] = &t->throttle,
 	};
 	uint64_t unused;
 	int err;

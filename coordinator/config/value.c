@@ -84,6 +84,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "raw or torch";
 	case CFG_VT_PERCENT:
 		return "a percentage";
+	case CFG_VT_BANDWIDTH:
+		return "a bandwidth";
 	}
 	return "a value";
 }
@@ -283,6 +285,33 @@ static int parse_size(struct cfg_doc *d, const struct cfg_node *n, const struct 
 				sc_cfg_fmt_size(b, sizeof(b), def->max));
 }
 
+/* Bytes per second: a size with an optional "/s" ("20MB/s", "1.5GiB/s"). */
+static int parse_bandwidth(struct cfg_doc *d, const struct cfg_node *n,
+			   const struct cfg_keydef *def, uint64_t *out)
+{
+	char buf[64], a[32];
+	size_t len = strlen(n->str);
+	int err;
+
+	if (len > 2 && strcmp(n->str + len - 2, "/s") == 0)
+		len -= 2;
+	if (len >= sizeof(buf))
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a bandwidth (try 20MB/s, 2GiB/s)",
+					n->str);
+	memcpy(buf, n->str, len);
+	buf[len] = '\0';
+	err = sc_parse_size(buf, out);
+	if (err == -ERANGE)
+		return sc_cfg_fail_node(d, n, "\"%s\" is too large", n->str);
+	if (err)
+		return sc_cfg_fail_node(d, n, "\"%s\" is not a bandwidth (try 20MB/s, 2GiB/s)",
+					n->str);
+	if (*out < def->min)
+		return sc_cfg_fail_node(d, n, "%s is out of range (at least %s/s)", n->str,
+					sc_cfg_fmt_size(a, sizeof(a), def->min));
+	return 0;
+}
+
 static int parse_duration(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
 			  uint64_t *out)
 {
@@ -379,6 +408,8 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 		return parse_duration(d, n, def, out);
 	case CFG_VT_PERCENT:
 		return parse_percent(d, n, def, out);
+	case CFG_VT_BANDWIDTH:
+		return parse_bandwidth(d, n, def, out);
 	}
 	return 0;
 }

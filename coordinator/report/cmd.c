@@ -31,9 +31,11 @@ static void print_steady(const struct sc_run_record *rec)
 	sc_steady_groups_free(g, n);
 }
 #include "fill_text.h"
+#include "verdict.h"
 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {
+	int failed = 0;
 	struct sc_run_record rec;
 	struct sc_model_projection *proj;
 	char err[1024], why[1024], dir[4096];
@@ -80,10 +82,13 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 		sc_report_drives_inventory(stdout, &rec);
 		sc_report_drives_endurance(stdout, &rec);
 		sc_report_stages_table(stdout, &rec);
-		printf("results: %s/results.json\n", dir);
 	}
+	if (!rc)
+		failed = sc_report_verdict(&rec, quiet);
+	if (!rc && !quiet)
+		printf("results: %s/results.json\n", dir);
 	free(proj);
 	sc_run_record_exit(&rec);
-	return rc ? 1 : 0;
+	return rc || failed < 0 ? 1 : failed ? 3 : 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "fields.h"
 #include "report_priv.h"
+#include "verdict.h"
 
 static struct json_object *echo_object(struct jb *b, const struct sc_fields *m, const void *c,
 				       const char *from, const char *to);
@@ -216,6 +217,8 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 	if (p->steady.max_rounds)
 		sc_json_put(b, o, "steady_state",
 			    echo_object(b, &sc_fields_steady_spec, &p->steady, NULL, NULL));
+	if (p->nexpect)
+		sc_json_put(b, o, "expect", sc_report_json_expect(b, p));
 	return o;
 }
 

@@ -93,6 +93,10 @@ char *sc_report_results_text(struct report_results *r, size_t *len);
 
 void sc_report_results_exit(struct report_results *r);
 
+/* Adds "verdict" (report/verdict.h) of the run so far to the document;
+ * sets b.nomem when out of memory. */
+void sc_report_results_verdict(struct report_results *r);
+
 /* The sections of a phase, each a new object (or array) for the document. */
 
 /* results_rows.c (and plan.c): where a row of a node stands, as "node"

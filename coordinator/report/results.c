@@ -5,6 +5,7 @@
 
 #include "model.h"
 #include "report_priv.h"
+#include "verdict.h"
 
 static const char *const definitions[][2] = {
     {"lastdone_bw", "all bytes of all ranks / (latest rank end - earliest rank start after "
@@ -40,6 +41,13 @@ static const char *const definitions[][2] = {
 		    "row; cache = bytes written before it; after = median rate from it on"},
     {"stages", "one row per phase, side by side: last-done bandwidth, IOPS, p99 and p99.99 of "
 	       "both directions merged, volatility of the direction that moved more bytes"},
+    {"verdict", "each expect: threshold of a phase against the figure the results hold: a "
+		"minimum is met when measured >= required, a maximum when measured <= "
+		"required; a drive is one rank's row, a node the ranks of one host; a check "
+		"the run could not measure is neither pass nor fail"},
+    {"outliers", "a drive's (or node's) bandwidth or IOPS more than k median absolute "
+		 "deviations from the median of the phase's drives (or nodes), the MAD "
+		 "floored at mad_floor x the median; at least 3 drives (or nodes)"},
 };
 
 static struct json_object *definitions_json(struct jb *b)
@@ -150,7 +158,27 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 		sc_json_put(&r->b, r->root, "model", sc_report_json_model(&r->b, r->model));
 	else if (r->model_error && r->model_error[0])
 		sc_json_put(&r->b, r->root, "model", model_error_json(&r->b, r->model_error));
+	sc_report_results_verdict(r);
 	return sc_json_text(&r->b, r->root, len);
+}
+
+void sc_report_results_verdict(struct report_results *r)
+{
+	struct sc_verdict v;
+	struct sc_outliers o;
+
+	if (sc_verdict_of_run(r->rec, &v)) {
+		r->b.nomem = 1;
+		return;
+	}
+	if (sc_outliers_of_run(r->rec, &o)) {
+		sc_verdict_exit(&v);
+		r->b.nomem = 1;
+		return;
+	}
+	sc_json_put(&r->b, r->root, "verdict", sc_report_json_verdict(&r->b, &v, &o));
+	sc_outliers_exit(&o);
+	sc_verdict_exit(&v);
 }
 
 void sc_report_results_exit(struct report_results *r)

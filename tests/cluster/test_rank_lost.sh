@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Three hosts (network namespaces), one rank each, over TCP: a rank stopped
 # with SIGSTOP on schost2 is named with that host when the phase's timeout
-# passes (exit 3); SIGTERM to the rank on schost3 stops every rank, the cut
+# passes (exit 4); SIGTERM to the rank on schost3 stops every rank, the cut
 # phase is kept as interrupted and no host keeps run files (exit 143).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh" || exit 1
@@ -30,7 +30,7 @@ rc=0
 wait "$MPIRUN_PID" || rc=$?
 kill -CONT "$pid" 2>/dev/null || true
 cat "$T/run.log"
-[ "$rc" -eq 3 ] || fail "exit $rc after a rank hung, want 3 (124: the run hung)"
+[ "$rc" -eq 4 ] || fail "exit $rc after a rank hung, want 4 (124: the run hung)"
 grep -q "phase middle: rank 1 (host schost2) did not finish" "$T/run.log" ||
 	fail "the message does not name rank 1 on schost2"
 python3 - "$T/stop/results.json" <<'PY' || fail "results.json"

@@ -3,7 +3,7 @@
 # of 3 makes mpirun exit non-zero well within the phase's deadline with
 # phase 1 intact in results.json; a rank stopped with SIGSTOP is caught by
 # the phase's deadline (timeout:), named with its host and phase, the phase
-# is kept as timed_out and the run exits 3.
+# is kept as timed_out and the run exits 4.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ranks_lib.sh"
 
@@ -49,7 +49,7 @@ start_second_phase 3 "$CFG" "$T/stop"
 # 6 s after the phase's start, or the setup deadline (90 s) if the stop
 # landed before the phase started: generous for a loaded machine
 signal_rank "$CFG" 1 STOP 120
-[ "$RC" -eq 3 ] || fail "exit $RC after a rank hung, want 3"
+[ "$RC" -eq 4 ] || fail "exit $RC after a rank hung, want 4"
 grep -q "phase middle: rank 1 (host $(hostname))" "$T/out.log" ||
 	fail "the message does not name the rank, its host and the phase"
 grep -q "deadline" "$T/out.log" || fail "the message does not say the deadline passed"

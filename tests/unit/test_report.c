@@ -97,6 +97,8 @@ static void make_plan(struct sc_plan *p)
 	p->nphases = 2;
 	p->phases = xcalloc(2, sizeof(*p->phases));
 	p->phases[0] = (struct sc_phase){
+	    .nexpect = 5,
+	    .expect = xcalloc(5, sizeof(struct sc_expect)),
 	    .name = xstrdup("seqwrite"),
 	    .group = xstrdup("seqwrite"),
 	    .ncells = 1,
@@ -128,6 +130,12 @@ static void make_plan(struct sc_plan *p)
 		   .engine = SC_ENGINE_PSYNC,
 		   .seed = 7},
 	};
+	/* one threshold of each unit, so that the verdict's keys are checked */
+	p->phases[0].expect[0] = (struct sc_expect){SC_EXPECT_MIN_BW_PER_DRIVE, 1e6};
+	p->phases[0].expect[1] = (struct sc_expect){SC_EXPECT_MIN_IOPS, 1};
+	p->phases[0].expect[2] = (struct sc_expect){SC_EXPECT_MAX_WRITE_P99, 1e9};
+	p->phases[0].expect[3] = (struct sc_expect){SC_EXPECT_MIN_AU, 0.9};
+	p->phases[0].expect[4] = (struct sc_expect){SC_EXPECT_STEADY_STATE, 1};
 }
 
 static struct sc_hist *hist_of(const uint64_t *values, size_t n)
@@ -416,6 +424,15 @@ static const char *const unitless[] = {
     "min_cache_rank",
     "passes",
     "random_passes",
+    "nchecks",
+    "nfailed",
+    "not_measured",
+    "phase_index",
+    "peers",
+    "deviations",
+    "outlier_k",
+    "outlier_mad_floor",
+    "outlier_comparisons",
 };
 
 static int has_suffix(const char *s, const char *suf)
@@ -1011,6 +1028,10 @@ static void test_results(void)
 
 		check_units(root, "", 0);
 		check_drives_json(root);
+		/* the verdict's checks carry their units: one of each kind */
+		CHECK(get_i64(get(root, "verdict"), "nchecks") >= 5, "verdict checks");
+		CHECK(get(json_object_array_get_idx(get(get(root, "plan"), "phases"), 0), "expect"),
+		      "expect echoed");
 		CHECK(!strcmp(get_str(root, "tool"), "ssdcluster"), "tool");
 		CHECK(!strcmp(get_str(root, "version"), "0.1.0-test"), "version");
 		CHECK(get_i64(root, "started_unix_ns") == run.started_unix_ns, "started");

@@ -1,0 +1,205 @@
+/* outliers.c -- drives and nodes far from their peers' median, in median
+ * absolute deviations (outliers.h). */
+#include "outliers.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+
+const char *sc_outlier_figure_name(enum sc_outlier_figure f)
+{
+	return f == SC_OUTLIER_BW ? "bandwidth" : "IOPS";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (n > 0), sorting v. */
+static double median_of(double *v, uint32_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int sc_outliers_flag(const double *values, uint32_t n, double k, double mad_floor,
+		     uint32_t *flagged, double *median, double *mad)
+{
+	double *tmp;
+	uint32_t nflag = 0;
+
+	*median = 0;
+	*mad = 0;
+	if (n < SC_OUTLIER_MIN_PEERS)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, values, n * sizeof(*tmp));
+	*median = median_of(tmp, n);
+	for (uint32_t i = 0; i < n; i++)
+		tmp[i] = fabs(values[i] - *median);
+	*mad = median_of(tmp, n);
+	free(tmp);
+	if (*mad < mad_floor * *median)
+		*mad = mad_floor * *median;
+	if (!(*median > 0))
+		return 0; /* nothing moved */
+	/* MAD 0 (more than half the peers identical, no floor): any value
+	 * apart from them is flagged */
+	for (uint32_t i = 0; i < n; i++)
+		if (fabs(values[i] - *median) > k * *mad)
+			flagged[nflag++] = i;
+	return (int)nflag;
+}
+
+/* The outliers while they are found. */
+struct found {
+	const struct sc_run_record *rec;
+	const struct sc_phase_record *pr;
+	const struct sc_phase_figures *fig;
+	double k, floor;
+	uint32_t judged;
+	struct sc_outlier *v;
+	uint32_t n, cap;
+};
+
+static struct sc_outlier *add(struct found *f)
+{
+	if (f->n == f->cap) {
+		uint32_t cap = f->cap ? 2 * f->cap : 8;
+		struct sc_outlier *v = realloc(f->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		f->v = v;
+		f->cap = cap;
+	}
+	memset(&f->v[f->n], 0, sizeof(f->v[0]));
+	return &f->v[f->n++];
+}
+
+/* Flags among values (one per rank of the phase, or per node row in
+ * rows) and adds what is flagged. */
+static int flag_among(struct found *f, const double *values, const uint32_t *rows, uint32_t n,
+		      enum sc_check_scope scope, enum sc_outlier_figure fig)
+{
+	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	double median, mad;
+	int nflag;
+
+	if (!idx)
+		return -ENOMEM;
+	nflag = sc_outliers_flag(values, n, f->k, f->floor, idx, &median, &mad);
+	f->judged += n >= SC_OUTLIER_MIN_PEERS;
+	for (int i = 0; i < nflag; i++) {
+		struct sc_outlier *o = add(f);
+
+		if (!o) {
+			free(idx);
+			return -ENOMEM;
+		}
+		o->phase = f->pr->phase;
+		o->phase_name = f->rec->plan.phases[f->pr->phase].name;
+		o->at.scope = scope;
+		o->figure = fig;
+		o->value = values[idx[i]];
+		o->median = median;
+		o->mad = mad;
+		o->deviations = (o->value - median) / mad;
+		o->peers = n;
+		if (scope == SC_SCOPE_DRIVE) {
+			sc_verdict_drive_where(&f->rec->plan, &f->pr->ranks[idx[i]], &o->at);
+		} else {
+			o->at.node = f->fig->nodes[rows[idx[i]]].node;
+			o->at.host = sc_verdict_node_host(f->pr, o->at.node);
+		}
+	}
+	free(idx);
+	return nflag < 0 ? nflag : 0;
+}
+
+/* The drive and node outliers of one phase, bandwidth then IOPS. */
+static int phase_outliers(struct found *f)
+{
+	const struct sc_phase_figures *fig = f->fig;
+	uint32_t nr = f->pr->nranks, nn = 0;
+	uint32_t cap = nr > fig->nodes_len ? nr : fig->nodes_len;
+	double *v = malloc((cap ? cap : 1) * sizeof(*v));
+	uint32_t *rows = malloc((cap ? cap : 1) * sizeof(*rows));
+	int err = 0;
+
+	if (!v || !rows) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < fig->nodes_len; i++)
+		if (fig->nodes[i].nranks)
+			rows[nn++] = i;
+	for (int g = SC_OUTLIER_BW; !err && g <= SC_OUTLIER_IOPS; g++) {
+		for (uint32_t i = 0; i < nr; i++)
+			v[i] = g == SC_OUTLIER_BW ? fig->rank_rows[i].bw_bytes_per_s
+						  : fig->rank_rows[i].iops;
+		err = flag_among(f, v, NULL, nr, SC_SCOPE_DRIVE, (enum sc_outlier_figure)g);
+		for (uint32_t i = 0; !err && i < nn; i++) {
+			const struct sc_node_row *row = &fig->nodes[rows[i]];
+
+			v[i] = g == SC_OUTLIER_BW
+				   ? row->bw_bytes_per_s
+				   : row->iops[SC_DIR_READ] + row->iops[SC_DIR_WRITE];
+		}
+		if (!err)
+			err = flag_among(f, v, rows, nn, SC_SCOPE_NODE, (enum sc_outlier_figure)g);
+	}
+out:
+	free(v);
+	free(rows);
+	return err;
+}
+
+int sc_outliers_of_run(const struct sc_run_record *rec, struct sc_outliers *out)
+{
+	struct found f = {.rec = rec};
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	f.k = rec->plan.outlier_k > 0 ? rec->plan.outlier_k : SC_OUTLIER_K_DEFAULT;
+	f.floor = rec->plan.outlier_mad_floor > 0 ? rec->plan.outlier_mad_floor
+						  : SC_OUTLIER_MAD_FLOOR_DEFAULT;
+	for (uint32_t i = 0; !err && i < rec->nphases; i++) {
+		struct sc_phase_figures fig;
+
+		f.pr = &rec->phases[i];
+		if (f.pr->phase >= rec->plan.nphases || f.pr->status == SC_PHASE_TIMED_OUT)
+			continue;
+		if (sc_aggregate_phase(f.pr, &fig)) {
+			err = -ENOMEM;
+			break;
+		}
+		f.fig = &fig;
+		err = phase_outliers(&f);
+		sc_phase_figures_exit(&fig);
+	}
+	if (err) {
+		free(f.v);
+		return err;
+	}
+	out->k = f.k;
+	out->mad_floor = f.floor;
+	out->judged = f.judged;
+	out->n = f.n;
+	out->v = f.v;
+	return 0;
+}
+
+void sc_outliers_exit(struct sc_outliers *o)
+{
+	free(o->v);
+	memset(o, 0, sizeof(*o));
+}

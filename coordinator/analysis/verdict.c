@@ -1,0 +1,407 @@
+/* verdict.c -- the PASS/FAIL verdict: the table of metrics an expect:
+ * threshold may bound, and each one's evaluation (verdict.h). */
+#include "verdict.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "histogram.h"
+#include "workload_figures.h"
+
+/* What an evaluation sees: one finished phase and its figures. */
+struct eval_ctx {
+	const struct sc_run_record *rec;
+	const struct sc_phase_record *pr;
+	const struct sc_phase *ph;
+	const struct sc_phase_figures *fig;
+};
+
+/* The checks while they are made. */
+struct check_list {
+	struct sc_check *v;
+	uint32_t n, cap;
+	int nomem;
+};
+
+typedef void (*eval_fn)(const struct eval_ctx *x, const struct sc_expect *e,
+			struct check_list *out);
+
+/* Which directions a phase must do for a metric. */
+enum need_dir { NEED_ANY = 0, NEED_READ, NEED_WRITE };
+
+#define WL(w)	(1u << SC_WORKLOAD_##w)
+#define WL_ALL	(WL(IO) | WL(CHECKPOINT) | WL(INGEST) | WL(KVCACHE))
+#define WL_IOKV (WL(IO) | WL(KVCACHE))
+/* sc_pct_points entries the latency thresholds read. */
+#define PCT_99	  99.0
+#define PCT_99_99 99.99
+
+static void eval_rate(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
+static void eval_lat(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
+static void eval_ckpt(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
+static void eval_au(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
+static void eval_steady(const struct eval_ctx *x, const struct sc_expect *e,
+			struct check_list *out);
+static void eval_media(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out);
+
+/* The metrics: one row each, by enum sc_expect_metric. */
+static const struct metric_def {
+	enum sc_expect_unit unit;
+	enum sc_check_scope scope;
+	bool minimum;
+	unsigned workloads; /* the phase kinds that produce it */
+	enum need_dir dir;
+	double pct; /* latency: the percentile */
+	eval_fn eval;
+	const char *what; /* what it measures, for messages */
+} defs[SC_EXPECT_COUNT] = {
+    [SC_EXPECT_MIN_BW] = {SC_UNIT_BW, SC_SCOPE_CLUSTER, true, WL_ALL, NEED_ANY, 0, eval_rate,
+			  "the cluster's last-done bandwidth"},
+    [SC_EXPECT_MIN_BW_PER_NODE] = {SC_UNIT_BW, SC_SCOPE_NODE, true, WL_ALL, NEED_ANY, 0, eval_rate,
+				   "each node's bandwidth"},
+    [SC_EXPECT_MIN_BW_PER_DRIVE] = {SC_UNIT_BW, SC_SCOPE_DRIVE, true, WL_ALL, NEED_ANY, 0,
+				    eval_rate, "each drive's (rank's) bandwidth"},
+    [SC_EXPECT_MIN_IOPS] = {SC_UNIT_IOPS, SC_SCOPE_CLUSTER, true, WL_ALL, NEED_ANY, 0, eval_rate,
+			    "the cluster's I/Os per second"},
+    [SC_EXPECT_MIN_IOPS_PER_NODE] = {SC_UNIT_IOPS, SC_SCOPE_NODE, true, WL_ALL, NEED_ANY, 0,
+				     eval_rate, "each node's I/Os per second"},
+    [SC_EXPECT_MIN_IOPS_PER_DRIVE] = {SC_UNIT_IOPS, SC_SCOPE_DRIVE, true, WL_ALL, NEED_ANY, 0,
+				      eval_rate, "each drive's (rank's) I/Os per second"},
+    [SC_EXPECT_MAX_P99] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL_ALL, NEED_ANY, PCT_99, eval_lat,
+			   "the cluster's p99 latency"},
+    [SC_EXPECT_MAX_P99_99] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL_ALL, NEED_ANY, PCT_99_99,
+			      eval_lat, "the cluster's p99.99 latency"},
+    [SC_EXPECT_MAX_READ_P99] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL_ALL, NEED_READ, PCT_99,
+				eval_lat, "the p99 latency of reads"},
+    [SC_EXPECT_MAX_READ_P99_99] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL_ALL, NEED_READ,
+				   PCT_99_99, eval_lat, "the p99.99 latency of reads"},
+    [SC_EXPECT_MAX_WRITE_P99] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL_ALL, NEED_WRITE, PCT_99,
+				 eval_lat, "the p99 latency of writes"},
+    [SC_EXPECT_MAX_WRITE_P99_99] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL_ALL, NEED_WRITE,
+				    PCT_99_99, eval_lat, "the p99.99 latency of writes"},
+    [SC_EXPECT_MAX_CHECKPOINT_DURATION] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL(CHECKPOINT),
+					   NEED_ANY, 0, eval_ckpt, "the duration of a checkpoint"},
+    [SC_EXPECT_MIN_AU] = {SC_UNIT_FRACTION, SC_SCOPE_CLUSTER, true, WL(INGEST), NEED_ANY, 0,
+			  eval_au, "the accelerator utilisation of ingestion"},
+    [SC_EXPECT_STEADY_STATE] = {SC_UNIT_FLAG, SC_SCOPE_CLUSTER, true, WL_IOKV, NEED_ANY, 0,
+				eval_steady, "whether steady state was reached"},
+    [SC_EXPECT_NO_MEDIA_ERRORS] = {SC_UNIT_FLAG, SC_SCOPE_CLUSTER, true, WL_ALL, NEED_ANY, 0,
+				   eval_media, "the drives' media errors"},
+};
+
+enum sc_expect_unit sc_verdict_unit(enum sc_expect_metric m)
+{
+	return defs[m].unit;
+}
+
+enum sc_check_scope sc_verdict_scope(enum sc_expect_metric m)
+{
+	return defs[m].scope;
+}
+
+bool sc_verdict_is_minimum(enum sc_expect_metric m)
+{
+	return defs[m].minimum;
+}
+
+const char *sc_check_scope_name(enum sc_check_scope s)
+{
+	static const char *const names[SC_SCOPE_COUNT] = {"cluster", "node", "drive"};
+
+	return s < SC_SCOPE_COUNT ? names[s] : "?";
+}
+
+const char *sc_check_result_name(enum sc_check_result r)
+{
+	return r == SC_CHECK_PASS ? "PASS" : r == SC_CHECK_FAIL ? "FAIL" : "not measured";
+}
+
+/* "io, kvcache": the workloads in mask. */
+static void workload_list(unsigned mask, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int w = 0; w < SC_WORKLOAD_COUNT && at < len; w++)
+		if (mask & (1u << w))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       sc_workload_name((enum sc_workload)w));
+}
+
+const char *sc_verdict_cannot(enum sc_expect_metric m, enum sc_workload w, bool reads, bool writes,
+			      char *buf, size_t len)
+{
+	const struct metric_def *d = &defs[m];
+	char kinds[96];
+
+	if (!(d->workloads & (1u << w))) {
+		workload_list(d->workloads, kinds, sizeof(kinds));
+		snprintf(buf, len, "%s is measured in %s phases only; this phase is %s", d->what,
+			 kinds, sc_workload_name(w));
+		return buf;
+	}
+	if ((d->dir == NEED_READ && !reads) || (d->dir == NEED_WRITE && !writes)) {
+		snprintf(buf, len, "%s needs a phase that %s, and this one %s", d->what,
+			 d->dir == NEED_READ ? "reads" : "writes",
+			 d->dir == NEED_READ ? "only writes" : "only reads");
+		return buf;
+	}
+	return NULL;
+}
+
+bool sc_verdict_planned(const struct sc_plan *plan)
+{
+	for (uint32_t i = 0; i < plan->nphases; i++)
+		if (plan->phases[i].nexpect)
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------------ the checks */
+
+/* A new check of e in x's phase, result not yet decided; NULL when out
+ * of memory (out->nomem set). */
+static struct sc_check *add_check(const struct eval_ctx *x, const struct sc_expect *e,
+				  struct check_list *out)
+{
+	struct sc_check *c;
+
+	if (out->n == out->cap) {
+		uint32_t cap = out->cap ? 2 * out->cap : 16;
+		struct sc_check *v = realloc(out->v, cap * sizeof(*v));
+
+		if (!v) {
+			out->nomem = 1;
+			return NULL;
+		}
+		out->v = v;
+		out->cap = cap;
+	}
+	c = &out->v[out->n++];
+	memset(c, 0, sizeof(*c));
+	c->phase = x->pr->phase;
+	c->phase_name = x->ph->name;
+	c->group = x->ph->group;
+	c->metric = e->metric;
+	c->at.scope = defs[e->metric].scope;
+	c->required = e->value;
+	c->result = SC_CHECK_NOT_MEASURED;
+	return c;
+}
+
+/* Decides c from its measured value. */
+static void decide(struct sc_check *c, double measured)
+{
+	bool ok = defs[c->metric].minimum ? measured >= c->required : measured <= c->required;
+
+	c->measured = measured;
+	c->result = ok ? SC_CHECK_PASS : SC_CHECK_FAIL;
+}
+
+/* A check of e that the run cannot decide, with why. */
+static void not_measured(const struct eval_ctx *x, const struct sc_expect *e,
+			 struct check_list *out, const char *why)
+{
+	struct sc_check *c = add_check(x, e, out);
+
+	if (c)
+		c->note = why;
+}
+
+void sc_verdict_drive_where(const struct sc_plan *plan, const struct sc_rank_result *r,
+			    struct sc_where *w)
+{
+	w->scope = SC_SCOPE_DRIVE;
+	w->node = r->node;
+	w->host = r->host;
+	w->rank = r->rank;
+	w->target = r->target;
+	w->target_path = r->target < plan->ntargets ? plan->targets[r->target].path : NULL;
+}
+
+const char *sc_verdict_node_host(const struct sc_phase_record *pr, uint32_t node)
+{
+	for (uint32_t i = 0; i < pr->nranks; i++)
+		if (pr->ranks[i].node == node)
+			return pr->ranks[i].host;
+	return NULL;
+}
+
+/* One check per node row (nodes that ran ranks), measured by get. */
+static void per_node(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out,
+		     double (*get)(const struct sc_node_row *n))
+{
+	for (uint32_t i = 0; i < x->fig->nodes_len; i++) {
+		const struct sc_node_row *n = &x->fig->nodes[i];
+		struct sc_check *c;
+
+		if (!n->nranks)
+			continue;
+		c = add_check(x, e, out);
+		if (!c)
+			return;
+		c->at.node = n->node;
+		c->at.host = sc_verdict_node_host(x->pr, n->node);
+		decide(c, get(n));
+	}
+}
+
+/* One check per rank (a drive), measured by get from its row. */
+static void per_drive(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out,
+		      double (*get)(const struct sc_rank_row *r))
+{
+	for (uint32_t i = 0; i < x->pr->nranks; i++) {
+		const struct sc_rank_result *r = &x->pr->ranks[i];
+		struct sc_check *c = add_check(x, e, out);
+
+		if (!c)
+			return;
+		sc_verdict_drive_where(&x->rec->plan, r, &c->at);
+		decide(c, get(&x->fig->rank_rows[i]));
+	}
+}
+
+static double node_bw(const struct sc_node_row *n)
+{
+	return n->bw_bytes_per_s;
+}
+
+static double node_iops(const struct sc_node_row *n)
+{
+	return n->iops[SC_DIR_READ] + n->iops[SC_DIR_WRITE];
+}
+
+static double rank_bw(const struct sc_rank_row *r)
+{
+	return r->bw_bytes_per_s;
+}
+
+static double rank_iops(const struct sc_rank_row *r)
+{
+	return r->iops;
+}
+
+/* Bandwidth or IOPS (by the metric's unit) of the cluster, each node or
+ * each drive. */
+static void eval_rate(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+{
+	bool iops = defs[e->metric].unit == SC_UNIT_IOPS;
+	struct sc_check *c;
+
+	if (defs[e->metric].scope == SC_SCOPE_NODE)
+		return per_node(x, e, out, iops ? node_iops : node_bw);
+	if (defs[e->metric].scope == SC_SCOPE_DRIVE)
+		return per_drive(x, e, out, iops ? rank_iops : rank_bw);
+	c = add_check(x, e, out);
+	if (c)
+		decide(c, iops ? x->fig->iops_total : x->fig->lastdone_bw_bytes_per_s);
+}
+
+static void eval_lat(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+{
+	const struct metric_def *d = &defs[e->metric];
+	const struct sc_lat_summary *s = d->dir == NEED_READ	? &x->fig->lat[SC_DIR_READ]
+					 : d->dir == NEED_WRITE ? &x->fig->lat[SC_DIR_WRITE]
+								: &x->fig->lat_all;
+	struct sc_check *c;
+
+	/* a checkpoint group's cells of the other direction are not its concern */
+	if (x->ph->workload == SC_WORKLOAD_CHECKPOINT &&
+	    ((d->dir == NEED_READ && !x->ph->ckpt.restore) ||
+	     (d->dir == NEED_WRITE && x->ph->ckpt.restore)))
+		return;
+	if (!s->count)
+		return not_measured(x, e, out, "no I/O of that direction completed");
+	c = add_check(x, e, out);
+	if (c)
+		decide(c, (double)s->pct_ns[sc_pct_index(d->pct)]);
+}
+
+static void eval_ckpt(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+{
+	struct sc_ckpt_cell cell;
+	struct sc_check *c;
+
+	sc_ckpt_cell_figures(&x->rec->plan, x->pr, &cell);
+	c = add_check(x, e, out);
+	if (c)
+		decide(c, (double)cell.duration_ns);
+}
+
+static void eval_au(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+{
+	struct sc_ingest_figures in;
+	struct sc_check *c;
+
+	sc_ingest_figures(x->pr, x->fig, &in);
+	c = add_check(x, e, out);
+	if (c)
+		decide(c, in.au);
+}
+
+/* Steady-state detection is not in the record yet: the lead wires it. */
+static void eval_steady(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+{
+	not_measured(x, e, out, "steady-state detection is not in the results yet");
+}
+
+/* SMART media errors are not in the record yet: the lead wires them. */
+static void eval_media(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+{
+	not_measured(x, e, out, "the drives' health logs are not in the results yet");
+}
+
+/* The checks of finished phase pr. */
+static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_record *pr,
+			struct check_list *out)
+{
+	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	struct sc_phase_figures fig;
+	struct eval_ctx x = {.rec = rec, .pr = pr, .ph = ph, .fig = &fig};
+
+	if (pr->status == SC_PHASE_TIMED_OUT) {
+		for (uint32_t i = 0; i < ph->nexpect; i++)
+			not_measured(&x, &ph->expect[i], out, "the phase timed out");
+		return out->nomem ? -ENOMEM : 0;
+	}
+	if (sc_aggregate_phase(pr, &fig))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < ph->nexpect; i++)
+		if (ph->expect[i].metric < SC_EXPECT_COUNT)
+			defs[ph->expect[i].metric].eval(&x, &ph->expect[i], out);
+	sc_phase_figures_exit(&fig);
+	return out->nomem ? -ENOMEM : 0;
+}
+
+int sc_verdict_of_run(const struct sc_run_record *rec, struct sc_verdict *out)
+{
+	struct check_list l = {0};
+
+	memset(out, 0, sizeof(*out));
+	for (uint32_t i = 0; i < rec->nphases; i++) {
+		const struct sc_phase_record *pr = &rec->phases[i];
+
+		if (pr->phase >= rec->plan.nphases || !rec->plan.phases[pr->phase].nexpect)
+			continue;
+		if (phase_checks(rec, pr, &l)) {
+			free(l.v);
+			return -ENOMEM;
+		}
+	}
+	out->checks = l.v;
+	out->nchecks = l.n;
+	for (uint32_t i = 0; i < l.n; i++) {
+		out->nfailed += l.v[i].result == SC_CHECK_FAIL;
+		out->nunmeasured += l.v[i].result == SC_CHECK_NOT_MEASURED;
+	}
+	return 0;
+}
+
+void sc_verdict_exit(struct sc_verdict *v)
+{
+	free(v->checks);
+	memset(v, 0, sizeof(*v));
+}
