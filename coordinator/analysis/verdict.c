@@ -9,6 +9,8 @@
 
 #include "aggregate.h"
 #include "histogram.h"
+#include "steady_state.h"
+#include "telemetry.h"
 #include "workload_figures.h"
 
 /* What an evaluation sees: one finished phase and its figures. */
@@ -86,9 +88,9 @@ static const struct metric_def {
 					   NEED_ANY, 0, eval_ckpt, "the duration of a checkpoint"},
     [SC_EXPECT_MIN_AU] = {SC_UNIT_FRACTION, SC_SCOPE_CLUSTER, true, WL(INGEST), NEED_ANY, 0,
 			  eval_au, "the accelerator utilisation of ingestion"},
-    [SC_EXPECT_STEADY_STATE] = {SC_UNIT_FLAG, SC_SCOPE_CLUSTER, true, WL_IOKV, NEED_ANY, 0,
+    [SC_EXPECT_STEADY_STATE] = {SC_UNIT_FLAG, SC_SCOPE_DRIVE, true, WL_IOKV, NEED_ANY, 0,
 				eval_steady, "whether steady state was reached"},
-    [SC_EXPECT_NO_MEDIA_ERRORS] = {SC_UNIT_FLAG, SC_SCOPE_CLUSTER, true, WL_ALL, NEED_ANY, 0,
+    [SC_EXPECT_NO_MEDIA_ERRORS] = {SC_UNIT_FLAG, SC_SCOPE_DRIVE, true, WL_ALL, NEED_ANY, 0,
 				   eval_media, "the drives' media errors"},
 };
 
@@ -214,12 +216,17 @@ static void not_measured(const struct eval_ctx *x, const struct sc_expect *e,
 void sc_verdict_drive_where(const struct sc_plan *plan, const struct sc_rank_result *r,
 			    struct sc_where *w)
 {
+	const struct sc_drive *d;
+
 	w->scope = SC_SCOPE_DRIVE;
 	w->node = r->node;
 	w->host = r->host;
 	w->rank = r->rank;
 	w->target = r->target;
 	w->target_path = r->target < plan->ntargets ? plan->targets[r->target].path : NULL;
+	d = sc_telemetry_identity(r);
+	w->device = d ? d->device : NULL;
+	w->serial = d ? d->serial : NULL;
 }
 
 const char *sc_verdict_node_host(const struct sc_phase_record *pr, uint32_t node)
@@ -342,16 +349,68 @@ static void eval_au(const struct eval_ctx *x, const struct sc_expect *e, struct 
 		decide(c, in.au);
 }
 
-/* Steady-state detection is not in the record yet: the lead wires it. */
-static void eval_steady(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+/* True when pr is the last round of its steady-state group in rec. */
+static bool last_round(const struct sc_run_record *rec, const struct sc_phase_record *pr)
 {
-	not_measured(x, e, out, "steady-state detection is not in the results yet");
+	uint32_t group = rec->plan.phases[pr->phase].config_index;
+
+	for (uint32_t i = 0; i < rec->nphases; i++)
+		if (rec->phases[i].phase > pr->phase &&
+		    rec->plan.phases[rec->phases[i].phase].config_index == group)
+			return false;
+	return true;
 }
 
-/* SMART media errors are not in the record yet: the lead wires them. */
+/* Steady state (analysis/steady_state.h), judged once per group at its
+ * last round run: one check per drive, 1 when it was steady in the
+ * group's final window. */
+static void eval_steady(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
+{
+	struct sc_steady_group g;
+	int rc;
+
+	if (!x->ph->steady.max_rounds)
+		return not_measured(x, e, out, "the phase has no steady_state rounds");
+	if (!last_round(x->rec, x->pr))
+		return;
+	rc = sc_steady_group_of(x->rec, x->ph->config_index, &g);
+	if (rc == -ENOMEM)
+		out->nomem = 1;
+	if (rc)
+		return not_measured(x, e, out, "no steady-state round of the group was recorded");
+	for (uint32_t i = 0; i < g.ndrives && i < x->pr->nranks; i++) {
+		struct sc_check *c = add_check(x, e, out);
+
+		if (!c)
+			break;
+		sc_verdict_drive_where(&x->rec->plan, &x->pr->ranks[i], &c->at);
+		decide(c, g.drives[i].steady ? 1.0 : 0.0);
+		if (!g.drives[i].steady)
+			c->note = "not steady in the group's final window";
+	}
+	sc_steady_group_exit(&g);
+}
+
+/* Media errors from the drives' SMART health logs (before and after the
+ * phase): one check per drive, 1 when the phase added none. */
 static void eval_media(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
 {
-	not_measured(x, e, out, "the drives' health logs are not in the results yet");
+	for (uint32_t i = 0; i < x->pr->nranks; i++) {
+		const struct sc_rank_result *r = &x->pr->ranks[i];
+		struct sc_check *c = add_check(x, e, out);
+		uint64_t added = 0;
+
+		if (!c)
+			return;
+		sc_verdict_drive_where(&x->rec->plan, r, &c->at);
+		if (sc_telemetry_media_errors(r, &added) == 0) {
+			decide(c, added ? 0.0 : 1.0);
+			if (added)
+				c->note = "the drive's media error count rose during the phase";
+		} else {
+			c->note = "no NVMe health log before and after the phase";
+		}
+	}
 }
 
 /* The checks of finished phase pr. */

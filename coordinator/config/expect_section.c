@@ -153,6 +153,10 @@ int sc_cfg_build_expect(struct cfg_check *c, const struct cfg_phase *pv, struct 
 		const char *no = sc_verdict_cannot(pv->expect[i].metric, ph->workload, reads,
 						   writes, why, sizeof(why));
 
+		if (!no && pv->expect[i].metric == SC_EXPECT_STEADY_STATE && !pv->steady.max_rounds)
+			no = "steady state is judged only in a phase with steady_state: (its "
+			     "rounds)";
+
 		/* a threshold from defaults names the phase it breaks */
 		if (no)
 			return sc_cfg_fail(
