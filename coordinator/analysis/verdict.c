@@ -371,8 +371,6 @@ static void eval_steady(const struct eval_ctx *x, const struct sc_expect *e, str
 
 	if (!x->ph->steady.max_rounds)
 		return not_measured(x, e, out, "the phase has no steady_state rounds");
-	if (!last_round(x->rec, x->pr))
-		return;
 	rc = sc_steady_group_of(x->rec, x->ph->config_index, &g);
 	if (rc == -ENOMEM)
 		out->nomem = 1;
@@ -426,6 +424,9 @@ static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_r
 			not_measured(&x, &ph->expect[i], out, "the phase timed out");
 		return out->nomem ? -ENOMEM : 0;
 	}
+	/* a steady-state group is judged once, by its last round run */
+	if (ph->steady.max_rounds && !last_round(rec, pr))
+		return 0;
 	if (sc_aggregate_phase(pr, &fig))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < ph->nexpect; i++)

@@ -114,22 +114,36 @@ static bool worse(enum sc_expect_metric m, double a, double b)
 	return sc_verdict_is_minimum(m) ? a < b : a > b;
 }
 
-/* The n checks of one threshold at node or drive scope: each one that did
- * not pass on its line, the passing ones on one line with the worst. */
+/* The n checks of one threshold at node or drive scope: each failed one
+ * on its line, the passing ones on one line with the worst, and the ones
+ * not measured on one line when they share one reason. */
 static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 {
-	const struct sc_check *w = NULL;
-	uint32_t npass = 0;
+	const struct sc_check *w = NULL, *nm = NULL;
+	uint32_t npass = 0, nnm = 0;
+	bool one_reason = true;
 	char place[PLACE_MAX], at[PLACE_MAX];
 
 	for (uint32_t i = 0; i < n; i++) {
-		if (c[i].result != SC_CHECK_PASS) {
-			print_line(f, &c[i], fmt_place(place, sizeof(place), &c[i].at));
+		if (c[i].result != SC_CHECK_NOT_MEASURED)
 			continue;
+		one_reason = one_reason && (!nm || nm->note == c[i].note);
+		nm = nm ? nm : &c[i];
+		nnm++;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (c[i].result == SC_CHECK_PASS) {
+			npass++;
+			if (!w || worse(c->metric, c[i].measured, w->measured))
+				w = &c[i];
+		} else if (c[i].result == SC_CHECK_FAIL || !one_reason || nnm == 1) {
+			print_line(f, &c[i], fmt_place(place, sizeof(place), &c[i].at));
 		}
-		npass++;
-		if (!w || worse(c->metric, c[i].measured, w->measured))
-			w = &c[i];
+	}
+	if (nm && one_reason && nnm > 1) {
+		snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss, such as %s", nnm, n,
+			 sc_check_scope_name(c->at.scope), fmt_place(at, sizeof(at), &nm->at));
+		print_line(f, nm, place);
 	}
 	if (!w)
 		return;
