@@ -232,6 +232,8 @@ static int end_run(struct driver *d)
 			d->status = SC_EXIT_VERDICT_FAILED;
 		if (!d->cli->quiet && (d->status == 0 || d->status == SC_EXIT_VERDICT_FAILED))
 			printf("results: %s/results.json\n", d->outdir);
+		if (!d->cli->quiet && d->rec.nphases)
+			sc_report_verdict_exit(stdout, d->plan, d->status);
 		d->x->rec = NULL;
 		d->x->plan = NULL;
 		if (d->plan == &d->rec.plan)

@@ -10,13 +10,13 @@
 
 #include "analysis/aggregate.h"
 #include "analysis/results_file.h"
-#include "progress.h"
+#include "analysis/steady_state.h"
 #include "drives.h"
 #include "model.h"
 #include "model/project.h"
+#include "progress.h"
 #include "report.h"
 #include "steady_text.h"
-#include "analysis/steady_state.h"
 
 /* Every steady-state group of rec, as the run printed it. */
 static void print_steady(const struct sc_run_record *rec)
@@ -35,7 +35,7 @@ static void print_steady(const struct sc_run_record *rec)
 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {
-	int failed = 0;
+	int failed = 0, status;
 	struct sc_run_record rec;
 	struct sc_model_projection *proj;
 	char err[1024], why[1024], dir[4096];
@@ -51,8 +51,7 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 	} else {
 		const char *slash = strrchr(pb, '/');
 
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - pb) : 1,
-			 slash ? pb : ".");
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - pb) : 1, slash ? pb : ".");
 	}
 	proj = sc_model_of_run(&rec, why, sizeof(why));
 	if (!proj && why[0])
@@ -69,8 +68,8 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 
 			if (sc_aggregate_phase(&rec.phases[i], &fig))
 				continue;
-			sc_progress_row(stdout, &rec.plan.phases[rec.phases[i].phase], &rec.phases[i],
-					&fig);
+			sc_progress_row(stdout, &rec.plan.phases[rec.phases[i].phase],
+					&rec.phases[i], &fig);
 			sc_progress_workload(stdout, &rec, &rec.phases[i], &fig);
 			sc_phase_figures_exit(&fig);
 		}
@@ -85,10 +84,12 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 	}
 	if (!rc)
 		failed = sc_report_verdict(&rec, quiet);
-	if (!rc && !quiet)
+	status = rc || failed < 0 ? 1 : failed ? 3 : 0;
+	if (!rc && !quiet) {
 		printf("results: %s/results.json\n", dir);
+		sc_report_verdict_exit(stdout, &rec.plan, status);
+	}
 	free(proj);
 	sc_run_record_exit(&rec);
-	return rc || failed < 0 ? 1 : failed ? 3 : 0;
+	return status;
 }
-

@@ -346,3 +346,14 @@ struct json_object *sc_report_json_expect(struct jb *b, const struct sc_phase *p
 			   ph->expect[i].value);
 	return o;
 }
+
+void sc_report_verdict_exit(FILE *f, const struct sc_plan *plan, int status)
+{
+	const char *why = status == 0	? "every threshold met"
+			  : status == 3 ? "a threshold failed"
+			  : status == 4 ? "a rank was lost; the verdict is of what was measured"
+					: "the run failed; the verdict is of what was measured";
+
+	if (sc_verdict_planned(plan))
+		fprintf(f, "exit status %d: %s\n", status, why);
+}

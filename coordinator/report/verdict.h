@@ -19,6 +19,11 @@
  * there are none), -ENOMEM. */
 int sc_report_verdict(const struct sc_run_record *rec, bool quiet);
 
+/* When plan has expect: thresholds, prints on f the exit status the run
+ * (or report) ends with and what it means ("exit status 3: a threshold
+ * failed"); nothing otherwise. */
+void sc_report_verdict_exit(FILE *f, const struct sc_plan *plan, int status);
+
 struct jb;
 struct json_object;
 
