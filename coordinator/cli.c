@@ -5,6 +5,8 @@
 #include <getopt.h>
 #include <string.h>
 
+static void usage_notes(FILE *f);
+
 void sc_cli_usage(FILE *f)
 {
 	fputs("usage: ssdcluster CONFIG.yaml [--output DIR] [--dry-run] [--set KEY=VALUE]...\n"
@@ -66,45 +68,57 @@ void sc_cli_usage(FILE *f)
 	      "                       and creates, writes and removes nothing.\n"
 	      "  -q, --quiet          print only errors.\n"
 	      "  -V, --version        print the version.\n"
-	      "  -h, --help           print this help.\n"
-	      "\n"
-	      "units: sizes 4KiB 1MiB 1GiB (powers of two), 4KB 1MB 10GB (powers of ten), or\n"
-	      "bytes; durations 250us 500ms 30s 5m 1h.  Values may use ${VAR} and\n"
-	      "${VAR:-default}.  Every number printed carries its unit.\n"
-	      "\n"
-	      "figures: latency percentiles come from the bucket-wise sum of every rank's\n"
-	      "histogram (never averaged).  Last-done bandwidth = all bytes / (latest end -\n"
-	      "earliest start); first-done bandwidth = bytes moved by all ranks until the\n"
-	      "first rank finished / that time.  MB/s = 10^6 bytes per second.\n"
-	      "\n"
-	      "workloads (a phase's workload: key): io (fio-like jobs and sweeps), kvcache\n"
-	      "(4 KiB 70/30 mix, open loop with rate: N/s), checkpoint (LLM checkpoints as\n"
-	      "DLIO writes them: model, tp, pp, zero, scale, restore), ingest (training data:\n"
-	      "samples, batches, emulated compute, accelerator utilisation), fill\n"
-	      "(preconditioning: passes sequential writes over the target, random_passes,\n"
-	      "the write cliff), idle (- idle: 5m, no I/O).  See README.md.\n"
-	      "\n"
-	      "examples:\n"
-	      "  ssdcluster configs/quickstart.yaml\n"
-	      "  SSDCLUSTER_TARGET=/mnt/nvme0 ssdcluster configs/fio_matrix.yaml --set runtime=10s\n"
-	      "  mpirun -np 16 ssdcluster configs/quickstart.yaml --output /tmp/run1\n"
-	      "  ssdcluster configs/quickstart.yaml --dry-run\n"
-	      "  mpirun -np 16 ssdcluster configs/llm_ckpt.yaml --set scale=0.0001\n"
-	      "\n"
-	      "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure, or\n"
-	      "verify: crc32c found blocks that do not hold what was written; the results\n"
-	      "of finished phases are kept); 2 bad command line or config, or a target\n"
-	      "the destroy guard refuses on any rank (nothing was written).  A failed I/O\n"
-	      "makes it 1 whatever on_error says (stop-phase, the default: the run ends\n"
-	      "after that phase; continue: every phase runs; abort: every rank stops at\n"
-	      "once); results say per phase how it ended.  3 an expect: threshold was\n"
-	      "not met (the PASS/FAIL table names it; 1 and 4 take precedence).  4 a\n"
-	      "rank died or hung: a phase passed its deadline (timeout:, default its\n"
-	      "planned duration + max(30 s, 10%); the rank, host and phase are named,\n"
-	      "the phase kept as timed_out).  130/143 SIGINT/SIGTERM (to mpirun or to\n"
-	      "any rank) stopped every rank: the cut phase is kept as interrupted, the\n"
-	      "run files removed (mpirun itself exits 1 when it is the one signalled).\n",
+	      "  -h, --help           print this help.\n",
 	      f);
+	usage_notes(f);
+}
+
+/* The second half of --help: units, figures, workloads, examples, exit
+ * status. */
+static void usage_notes(FILE *f)
+{
+	fputs(
+	    "\n"
+	    "units: sizes 4KiB 1MiB 1GiB (powers of two), 4KB 1MB 10GB (powers of ten), or\n"
+	    "bytes; durations 250us 500ms 30s 5m 1h.  Values may use ${VAR} and\n"
+	    "${VAR:-default}.  Every number printed carries its unit.\n"
+	    "\n"
+	    "figures: latency percentiles come from the bucket-wise sum of every rank's\n"
+	    "histogram (never averaged).  Last-done bandwidth = all bytes / (latest end -\n"
+	    "earliest start); first-done bandwidth = bytes moved by all ranks until the\n"
+	    "first rank finished / that time.  MB/s = 10^6 bytes per second.\n"
+	    "\n"
+	    "workloads (a phase's workload: key): io (fio-like jobs and sweeps), kvcache\n"
+	    "(4 KiB 70/30 mix, open loop with rate: N/s), checkpoint (LLM checkpoints as\n"
+	    "DLIO writes them: model, tp, pp, zero, scale, restore), ingest (training data:\n"
+	    "samples, batches, emulated compute, accelerator utilisation), fill\n"
+	    "(preconditioning: passes sequential writes over the target, random_passes,\n"
+	    "the write cliff), idle (- idle: 5m, no I/O).  Any io or kvcache phase may\n"
+	    "repeat in rounds until every drive is steady (steady_state:); any phase may\n"
+	    "carry expect: thresholds, and the run ends with a PASS/FAIL table.  See\n"
+	    "README.md.\n"
+	    "\n"
+	    "examples:\n"
+	    "  ssdcluster configs/quickstart.yaml\n"
+	    "  SSDCLUSTER_TARGET=/mnt/nvme0 ssdcluster configs/fio_matrix.yaml --set runtime=10s\n"
+	    "  mpirun -np 16 ssdcluster configs/quickstart.yaml --output /tmp/run1\n"
+	    "  ssdcluster configs/quickstart.yaml --dry-run\n"
+	    "  mpirun -np 16 ssdcluster configs/llm_ckpt.yaml --set scale=0.0001\n"
+	    "\n"
+	    "exit status: 0 all phases ran; 1 a run failed (I/O error, rank failure, or\n"
+	    "verify: crc32c found blocks that do not hold what was written; the results\n"
+	    "of finished phases are kept); 2 bad command line or config, or a target\n"
+	    "the destroy guard refuses on any rank (nothing was written).  A failed I/O\n"
+	    "makes it 1 whatever on_error says (stop-phase, the default: the run ends\n"
+	    "after that phase; continue: every phase runs; abort: every rank stops at\n"
+	    "once); results say per phase how it ended.  3 an expect: threshold was\n"
+	    "not met (the PASS/FAIL table names it; 1 and 4 take precedence).  4 a\n"
+	    "rank died or hung: a phase passed its deadline (timeout:, default its\n"
+	    "planned duration + max(30 s, 10%); the rank, host and phase are named,\n"
+	    "the phase kept as timed_out).  130/143 SIGINT/SIGTERM (to mpirun or to\n"
+	    "any rank) stopped every rank: the cut phase is kept as interrupted, the\n"
+	    "run files removed (mpirun itself exits 1 when it is the one signalled).\n",
+	    f);
 }
 
 /* Long options without a short form. */
@@ -203,18 +217,21 @@ static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_
 static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
 	if (optind >= argc) {
-		snprintf(err, errlen, "no config file given (try: ssdcluster configs/quickstart.yaml)");
+		snprintf(err, errlen,
+			 "no config file given (try: ssdcluster configs/quickstart.yaml)");
 		return -EINVAL;
 	}
 	if (strcmp(argv[optind], "model") == 0) {
-		snprintf(err, errlen, "model comes first: ssdcluster model [RESULTS.pb] [OPTIONS] "
-				      "(see ssdcluster model --help)");
+		snprintf(err, errlen,
+			 "model comes first: ssdcluster model [RESULTS.pb] [OPTIONS] "
+			 "(see ssdcluster model --help)");
 		return -EINVAL;
 	}
 	if (strcmp(argv[optind], "report") == 0) {
 		if (optind + 2 != argc) {
-			snprintf(err, errlen, "report takes one results file: ssdcluster report "
-					      "DIR/results.pb");
+			snprintf(err, errlen,
+				 "report takes one results file: ssdcluster report "
+				 "DIR/results.pb");
 			return -EINVAL;
 		}
 		if (cli->dry_run || cli->nsets || cli->run_id) {
@@ -225,7 +242,8 @@ static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, s
 		return 0;
 	}
 	if (optind + 1 < argc) {
-		snprintf(err, errlen, "unexpected argument %s: give one config file", argv[optind + 1]);
+		snprintf(err, errlen, "unexpected argument %s: give one config file",
+			 argv[optind + 1]);
 		return -EINVAL;
 	}
 	cli->config = argv[optind];
@@ -235,12 +253,15 @@ static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, s
 int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen)
 {
 	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'}, {"dry-run", no_argument, NULL, 'n'},
-		{"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
-		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
-		{"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
-		{"run-id", required_argument, NULL, 'r'},
-		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"set", required_argument, NULL, 's'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"version", no_argument, NULL, 'V'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
+	    {"run-id", required_argument, NULL, 'r'},
+	    {NULL, 0, NULL, 0},
 	};
 	int ch, rc;
 

@@ -36,6 +36,37 @@ static bool is_bool_text(const struct cfg_node *n)
 	       (strcmp(n->str, "true") == 0 || strcmp(n->str, "false") == 0);
 }
 
+/* What a value's shape says before its type is read: a list where the
+ * workload sweeps nothing, and fsync's two kinds (a count in io and
+ * kvcache phases, true/false in checkpoint phases).  0 or -EINVAL. */
+static int check_shape(struct cfg_check *c, const struct cfg_phase *pv, enum pkey k,
+		       const struct cfg_node *n)
+{
+	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
+	const char *inname = *in ? pv->name : "";
+
+	if (n->kind == CFG_SEQ && !sc_cfg_sweeps(pv->workload))
+		return sc_cfg_fail_node(
+		    c->d, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
+		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "a checkpoint" : "an ingest",
+		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
+		    in, inname);
+	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
+	    !sc_cfg_is_null(n) && !is_bool_text(n))
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
+		    "write true or false; fsync: N is for io and kvcache phases)%s%s",
+		    n->str, in, inname);
+	if (k == PK_FSYNC && pv->workload != SC_WORKLOAD_CHECKPOINT && is_bool_text(n))
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "\"%s\" is not a whole number (fsync: N fsyncs after every N "
+		    "writes; true or false is for checkpoint phases)%s%s",
+		    n->str, in, inname);
+	return 0;
+}
+
 int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey k,
 			   const struct cfg_node *n)
 {
@@ -83,31 +114,13 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	    [PK_DEDUPE] = &pv->dedupe,
 	    [PK_REUSE_BUFFERS] = &pv->reuse_buffers,
 	};
-	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
-	const char *inname = *in ? pv->name : "";
 	uint64_t v;
 	int err;
 
 	pv->src[k] = n;
-	if (n->kind == CFG_SEQ && !sc_cfg_sweeps(pv->workload))
-		return sc_cfg_fail_node(
-		    c->d, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
-		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "a checkpoint" : "an ingest",
-		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
-		    in, inname);
-	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
-	    !sc_cfg_is_null(n) && !is_bool_text(n))
-		return sc_cfg_fail_node(
-		    c->d, n,
-		    "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
-		    "write true or false; fsync: N is for io and kvcache phases)%s%s",
-		    n->str, in, inname);
-	if (k == PK_FSYNC && pv->workload != SC_WORKLOAD_CHECKPOINT && is_bool_text(n))
-		return sc_cfg_fail_node(
-		    c->d, n,
-		    "\"%s\" is not a whole number (fsync: N fsyncs after every N "
-		    "writes; true or false is for checkpoint phases)%s%s",
-		    n->str, in, inname);
+	err = check_shape(c, pv, k, n);
+	if (err)
+		return err;
 	switch (k) {
 	case PK_RW:
 		return sc_cfg_parse_sweep(c->d, n, &def, &pv->rw);
