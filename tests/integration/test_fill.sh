@@ -134,9 +134,10 @@ SSDCLUSTER_TARGET="$T/lw" sc_mpirun 2 "$SC_SOURCE_DIR/configs/linear_write.yaml"
 	--output "$T/lw_out" || { cat "$T/out.log"; fail "linear_write.yaml exited $?"; }
 grep -q "linear_write: write cliff" "$T/out.log" || fail "linear_write.yaml: no cliff line"
 SSDCLUSTER_TARGET="$T/cons" sc_mpirun 2 "$SC_SOURCE_DIR/configs/consistency.yaml" --set runtime=1s \
-	--set idle=1s --set size=8MiB --set jobs=1 --output "$T/cons_out" ||
+	--set idle=1s --set size=8MiB --set jobs=1 --set phases.steady.steady_state.round=1s \
+	--set phases.steady.steady_state.max_rounds=5 --output "$T/cons_out" ||
 	{ cat "$T/out.log"; fail "consistency.yaml exited $?"; }
-for s in initial degraded steady idle recovery; do
+for s in initial degraded 'steady\[round=1\]' idle recovery; do
 	grep -q "^$s " "$T/out.log" || fail "consistency.yaml: no row for stage $s"
 done
 # a block device is filled whole too (a loop device over a file; as root)
