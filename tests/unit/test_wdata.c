@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pattern.h"
 #include "wdata.h"
 
 #define BS	   4096u
@@ -170,6 +171,36 @@ static void check_short_blocks(void)
 	      "compressible 99%%: zero run of %u bytes", zero_tail(blocks[1]));
 }
 
+#define XOR_LEN_MAX 300u
+#define XOR_SHIFT   7u /* misalignments tried */
+
+/* sc_pattern_xor (its bytes are verify's blocks too) is src XOR the key
+ * repeated, byte for byte, at every length and alignment, whichever step
+ * width the CPU takes. */
+static void check_xor(void)
+{
+	static unsigned char src[XOR_LEN_MAX + XOR_SHIFT], dst[XOR_LEN_MAX + 2 * XOR_SHIFT];
+	unsigned char key[SC_PATTERN_KEY_BYTES];
+	uint32_t bad = 0;
+
+	sc_pattern_fill(src, sizeof(src), 5);
+	sc_pattern_fill(key, sizeof(key), 6);
+	for (uint32_t len = 0; len <= XOR_LEN_MAX; len++)
+		for (uint32_t sh = 0; sh < XOR_SHIFT; sh++) {
+			memset(dst, 0xee, sizeof(dst));
+			sc_pattern_xor(dst + sh, src + (XOR_SHIFT - 1 - sh), len, key);
+			for (uint32_t i = 0; i < sizeof(dst); i++) {
+				unsigned char want = 0xee;
+
+				if (i >= sh && i < sh + len)
+					want = src[XOR_SHIFT - 1 - sh + i - sh] ^
+					       key[(i - sh) % SC_PATTERN_KEY_BYTES];
+				bad += dst[i] != want;
+			}
+		}
+	CHECK(bad == 0, "sc_pattern_xor: %u bytes not src ^ key", bad);
+}
+
 int main(void)
 {
 	static unsigned char first[BS], tail[TAIL_BYTES + 8];
@@ -231,6 +262,7 @@ int main(void)
 	for (uint32_t i = TAIL_BYTES; i < sizeof(tail); i++)
 		CHECK(tail[i] == 0xee, "byte %u past the block written", i);
 	check_short_blocks();
+	check_xor();
 	check_lengths(0);
 	check_lengths(50);
 	return check_exit("test_wdata");
