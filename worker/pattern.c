@@ -85,6 +85,32 @@ int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 /* One step of sc_pattern_xor. */
 typedef unsigned char v16u8 __attribute__((vector_size(SC_PATTERN_KEY_BYTES)));
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define XOR_WIDE 1
+/* Two steps at once, where the CPU has AVX2 (the key twice). */
+typedef unsigned char v32u8 __attribute__((vector_size(2 * SC_PATTERN_KEY_BYTES)));
+
+#define TARGET_AVX2 __attribute__((target("avx2")))
+
+/* sc_pattern_xor 32 bytes a step over the longest prefix of len that
+ * holds whole steps: its bytes. */
+static TARGET_AVX2 size_t xor_wide(unsigned char *d, const unsigned char *s, size_t len,
+				   const unsigned char key[SC_PATTERN_KEY_BYTES])
+{
+	v32u8 k, v;
+	size_t i = 0;
+
+	memcpy(&k, key, SC_PATTERN_KEY_BYTES);
+	memcpy((unsigned char *)&k + SC_PATTERN_KEY_BYTES, key, SC_PATTERN_KEY_BYTES);
+	for (; i + sizeof(v) <= len; i += sizeof(v)) {
+		memcpy(&v, s + i, sizeof(v));
+		v ^= k;
+		memcpy(d + i, &v, sizeof(v));
+	}
+	return i;
+}
+#endif
+
 void sc_pattern_xor(void *dst, const void *src, size_t len,
 		    const unsigned char key[SC_PATTERN_KEY_BYTES])
 {
@@ -93,6 +119,12 @@ void sc_pattern_xor(void *dst, const void *src, size_t len,
 	v16u8 k, v;
 	size_t i = 0;
 
+#ifdef XOR_WIDE
+	/* the same bytes: the refill of 4 KiB in half the time, of 128 KiB
+	 * (where memory bounds it) 15% less (README, Write data) */
+	if (__builtin_cpu_supports("avx2"))
+		i = xor_wide(d, s, len, key);
+#endif
 	memcpy(&k, key, sizeof(k));
 	for (; i + sizeof(v) <= len; i += sizeof(v)) {
 		memcpy(&v, s + i, sizeof(v));
