@@ -204,6 +204,57 @@ static void test_none_and_timed_out(void)
 	sc_run_record_exit(&rec);
 }
 
+/* Sets rank r's one NVMe drive, its media errors before and after. */
+static void give_drive(struct sc_rank_result *r, uint64_t before, uint64_t after)
+{
+	struct sc_drive *d;
+
+	r->ndrives = 1;
+	r->drives = d = xcalloc(1, sizeof(*d));
+	snprintf(d->device, sizeof(d->device), "nvme%un1", r->rank);
+	snprintf(d->serial, sizeof(d->serial), "SN%u", r->rank);
+	d->before.valid = d->after.valid = true;
+	d->before.media_errors = before;
+	d->after.media_errors = after;
+}
+
+/* no_media_errors from the SMART logs: a drive whose count rose fails,
+ * named with its device and serial; one whose count stayed passes; a rank
+ * without NVMe telemetry (or without the log after the phase) is not
+ * measured, never a pass. */
+static void test_media_errors(void)
+{
+	const struct sc_expect e[] = {{SC_EXPECT_NO_MEDIA_ERRORS, 1}};
+	struct sc_run_record rec;
+	struct sc_verdict v;
+	const struct sc_check *c;
+	uint32_t n;
+
+	make_run(&rec, e, 1);
+	for (uint32_t i = 0; i < 6; i++)
+		give_drive(&rec.phases[0].ranks[i], 7, i == 2 ? 9 : 7);
+	rec.phases[0].ranks[5].drives[0].after.valid = false; /* log not read after */
+	CHECK(sc_verdict_of_run(&rec, &v) == 0, "verdict");
+	c = checks_of(&v, SC_EXPECT_NO_MEDIA_ERRORS, &n);
+	CHECK(c && n == NRANKS, "%u checks, want one per drive", n);
+	CHECK(v.nfailed == 1 && v.nunmeasured == 3, "%u failed (want 1), %u not measured (want 3)",
+	      v.nfailed, v.nunmeasured);
+	for (uint32_t i = 0; c && i < n; i++) {
+		enum sc_check_result want = i == 2   ? SC_CHECK_FAIL
+					    : i >= 5 ? SC_CHECK_NOT_MEASURED
+						     : SC_CHECK_PASS;
+
+		CHECK(c[i].result == want, "rank %u: %s", i, sc_check_result_name(c[i].result));
+		if (i < 5)
+			CHECK(c[i].at.serial && c[i].at.device && c[i].at.serial[0] == 'S',
+			      "rank %u: device and serial named", i);
+		if (i >= 6)
+			CHECK(!c[i].at.serial, "rank %u without NVMe: no serial", i);
+	}
+	sc_verdict_exit(&v);
+	sc_run_record_exit(&rec);
+}
+
 /* What a phase can produce. */
 static void test_cannot(void)
 {
@@ -237,6 +288,7 @@ int main(void)
 	test_drive_threshold();
 	test_cluster_node_latency();
 	test_none_and_timed_out();
+	test_media_errors();
 	test_cannot();
 	return check_exit("test_verdict");
 }
