@@ -1,0 +1,37 @@
+/* html_priv.h -- the sections of report.html: html.c writes the page (run
+ * summary, drives, phase table, verdict, steady state, temperature, model)
+ * and calls the phase and workload sections below.  Not for other files.
+ * Each writes to f (output errors are the caller's: ferror(f)) and returns
+ * 0 or -ENOMEM.  Figures come from analysis/ and model/; nothing is derived
+ * again here. */
+#ifndef SC_REPORT_HTML_PRIV_H
+#define SC_REPORT_HTML_PRIV_H
+
+#include <stdio.h>
+
+#include "result.h"
+#include "analysis/aggregate.h"
+
+struct sc_sweeps;
+
+/* html_phase.c: the charts of one phase (pr, whose figures are fig):
+ * cluster bandwidth and IOPS over time with one line per node (a partial
+ * last second scaled to its covered time, never drawn as a drop), latency
+ * percentiles on a nines axis up to p99.9999 per direction, bandwidth per
+ * node and per drive with the slowest marked; for an open-loop phase
+ * response time against service time; for an ingest phase accelerator
+ * utilisation per rank and the batch-wait tail. */
+int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec,
+			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
+
+/* html_phase.c: every checkpoint group of rec: duration per checkpoint,
+ * per node and the cluster maximum, with the trend line, for writes and
+ * restores, and the group's trend figures.  Nothing when rec has none. */
+int sc_html_checkpoints(FILE *f, const struct sc_run_record *rec);
+
+/* html_sweep.c: every sweep of sw as heatmaps of bandwidth (MB/s) and p99
+ * (us) per rw, a row per block size and a column per queue depth, each
+ * cell labelled.  Nothing when sw has none. */
+int sc_html_sweeps(FILE *f, const struct sc_sweeps *sw);
+
+#endif
