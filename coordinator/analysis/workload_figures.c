@@ -41,7 +41,7 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
 		}
 	}
 	c->throughput_bytes_per_s =
-		c->duration_ns > 0 ? (double)c->bytes * SC_NS_PER_S_F / (double)c->duration_ns : 0;
+	    c->duration_ns > 0 ? (double)c->bytes * SC_NS_PER_S_F / (double)c->duration_ns : 0;
 }
 
 static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
@@ -86,6 +86,8 @@ static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
 		t->slope_ns_per_ckpt = den != 0 ? (m * sxy - sx * sy) / den : 0;
 		t->last_first_ratio = first > 0 ? last / first : 0;
 	}
+	if (m)
+		t->intercept_ns = (sy - t->slope_ns_per_ckpt * sx) / m;
 	free(d);
 }
 
@@ -155,6 +157,69 @@ void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups)
 	free(groups);
 }
 
+/* The record of plan phase p in rec, or NULL. */
+static const struct sc_phase_record *record_of(const struct sc_run_record *rec, uint32_t p)
+{
+	for (uint32_t i = 0; i < rec->nphases; i++)
+		if (rec->phases[i].phase == p)
+			return &rec->phases[i];
+	return NULL;
+}
+
+int sc_ckpt_node_durations(const struct sc_run_record *rec, const struct sc_ckpt_group *g,
+			   struct sc_ckpt_node_durations *out)
+{
+	uint32_t nn = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (uint32_t c = 0; c < g->ncells; c++) {
+		const struct sc_phase_record *pr = record_of(rec, g->cells[c].phase);
+
+		for (uint32_t i = 0; pr && i < pr->nranks; i++)
+			if (pr->ranks[i].node + 1 > nn)
+				nn = pr->ranks[i].node + 1;
+	}
+	out->host = calloc(nn ? nn : 1, sizeof(*out->host));
+	out->duration_ns = malloc(((size_t)g->ncells * nn + 1) * sizeof(int64_t));
+	if (!out->host || !out->duration_ns) {
+		sc_ckpt_node_durations_exit(out);
+		return -ENOMEM;
+	}
+	out->ncells = g->ncells;
+	out->nnodes = nn;
+	for (uint32_t c = 0; c < g->ncells; c++) {
+		const struct sc_phase_record *pr = record_of(rec, g->cells[c].phase);
+		int64_t *d = &out->duration_ns[c * nn];
+
+		for (uint32_t n = 0; n < nn; n++)
+			d[n] = -1;
+		for (uint32_t i = 0; pr && i < pr->nranks; i++) {
+			const struct sc_rank_result *r = &pr->ranks[i];
+
+			/* from the common start (0), fsync included */
+			if (r->end_ns > d[r->node])
+				d[r->node] = r->end_ns;
+			if (!out->host[r->node])
+				out->host[r->node] = r->host;
+		}
+	}
+	return 0;
+}
+
+void sc_ckpt_node_durations_exit(struct sc_ckpt_node_durations *d)
+{
+	free(d->host);
+	free(d->duration_ns);
+	memset(d, 0, sizeof(*d));
+}
+
+double sc_rank_au(const struct sc_rank_result *r)
+{
+	int64_t wall = r->end_ns - r->start_ns;
+
+	return wall > 0 ? (double)r->compute_ns / (double)wall : 0;
+}
+
 void sc_ingest_figures(const struct sc_phase_record *rec, const struct sc_phase_figures *fig,
 		       struct sc_ingest_figures *out)
 {
@@ -165,7 +230,7 @@ void sc_ingest_figures(const struct sc_phase_record *rec, const struct sc_phase_
 	for (uint32_t i = 0; i < rec->nranks; i++) {
 		const struct sc_rank_result *r = &rec->ranks[i];
 		int64_t wall = r->end_ns - r->start_ns;
-		double au = wall > 0 ? (double)r->compute_ns / (double)wall : 0;
+		double au = sc_rank_au(r);
 
 		out->samples += r->samples;
 		out->steps += r->steps;
