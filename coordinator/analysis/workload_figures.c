@@ -41,7 +41,7 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
 		}
 	}
 	c->throughput_bytes_per_s =
-	    c->duration_ns > 0 ? (double)c->bytes * SC_NS_PER_S_F / (double)c->duration_ns : 0;
+		c->duration_ns > 0 ? (double)c->bytes * SC_NS_PER_S_F / (double)c->duration_ns : 0;
 }
 
 static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,

@@ -14,12 +14,12 @@
 
 /* One checkpoint cell (write or restore). */
 struct sc_ckpt_cell {
-	uint32_t phase; /* index into plan.phases */
-	uint32_t index; /* 1-based checkpoint */
+	uint32_t phase;             /* index into plan.phases */
+	uint32_t index;             /* 1-based checkpoint */
 	bool restore;
-	uint64_t bytes; /* moved by every rank */
+	uint64_t bytes;             /* moved by every rank */
 	uint64_t files;
-	int64_t duration_ns;	       /* max over ranks of end - common start */
+	int64_t duration_ns;        /* max over ranks of end - common start */
 	double throughput_bytes_per_s; /* bytes / duration */
 	uint32_t slowest_rank;
 	uint32_t slowest_node;
@@ -29,21 +29,21 @@ struct sc_ckpt_cell {
 struct sc_ckpt_trend {
 	uint32_t n;
 	double mean_ns, p50_ns, max_ns;
-	double slope_ns_per_ckpt;      /* least-squares slope of duration vs index */
-	double intercept_ns;	       /* that line's duration at index 0 */
-	double last_first_ratio;       /* last duration / first; 0 when n < 2 */
+	double slope_ns_per_ckpt;   /* least-squares slope of duration vs index */
+	double intercept_ns;        /* that line's duration at index 0 */
+	double last_first_ratio;    /* last duration / first; 0 when n < 2 */
 	double throughput_bytes_per_s; /* all bytes / all durations */
 };
 
 /* A checkpoint group: the cells of one config phase. */
 struct sc_ckpt_group {
-	const char *name;     /* the group's name (plan-owned) */
-	uint32_t first_phase; /* a phase of the group, for its spec */
+	const char *name;           /* the group's name (plan-owned) */
+	uint32_t first_phase;       /* a phase of the group, for its spec */
 	uint32_t ncells;
 	struct sc_ckpt_cell *cells; /* heap, in phase order */
 	struct sc_ckpt_trend write, restore;
-	uint64_t full_size_bytes;  /* one checkpoint at scale 1 */
-	double projected_write_ns; /* full size / measured write throughput */
+	uint64_t full_size_bytes;   /* one checkpoint at scale 1 */
+	double projected_write_ns;  /* full size / measured write throughput */
 	double projected_restore_ns;
 };
 
@@ -62,12 +62,12 @@ void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups);
  * node's ranks of end - common start, as a cell's duration is over all
  * ranks. */
 struct sc_ckpt_node_durations {
-	uint32_t ncells;      /* g->ncells */
-	uint32_t nnodes;      /* 1 + the highest node index in the cells */
-	const char **host;    /* heap, nnodes: each node's host (in rec);
-			       * NULL for a node in no cell */
-	int64_t *duration_ns; /* heap, ncells x nnodes, by cell then node;
-			       * -1 where the node had no rank in the cell */
+	uint32_t ncells;            /* g->ncells */
+	uint32_t nnodes;            /* 1 + the highest node index in the cells */
+	const char **host;          /* heap, nnodes: each node's host (in rec);
+				     * NULL for a node in no cell */
+	int64_t *duration_ns;       /* heap, ncells x nnodes, by cell then node;
+				     * -1 where the node had no rank in the cell */
 };
 
 /* The node durations of group g (from sc_ckpt_groups(rec)).  0 or -ENOMEM
@@ -79,14 +79,14 @@ void sc_ckpt_node_durations_exit(struct sc_ckpt_node_durations *d);
 /* Ingestion figures of one phase. */
 struct sc_ingest_figures {
 	uint64_t samples, steps;
-	double samples_per_s; /* samples / last-done window */
-	uint64_t compute_ns;  /* over all ranks */
-	uint64_t wall_ns;     /* over all ranks: end - start each */
-	double au;	      /* accelerator utilisation: compute / wall */
-	double au_min;	      /* the lowest rank's */
+	double samples_per_s;       /* samples / last-done window */
+	uint64_t compute_ns;        /* over all ranks */
+	uint64_t wall_ns;           /* over all ranks: end - start each */
+	double au;                  /* accelerator utilisation: compute / wall */
+	double au_min;              /* the lowest rank's */
 	uint32_t au_min_rank;
-	bool au_meets_90;		  /* every rank's AU >= 90% (MLPerf's bar) */
-	bool has_batch_wait;		  /* the record has a batch-wait histogram */
+	bool au_meets_90;           /* every rank's AU >= 90% (MLPerf's bar) */
+	bool has_batch_wait;        /* the record has a batch-wait histogram */
 	struct sc_lat_summary batch_wait; /* time a step waited for its batch */
 };
 
@@ -104,8 +104,8 @@ struct sc_open_loop_figures {
 	bool has_resp[SC_DIR_COUNT]; /* the record has that direction's histogram */
 	struct sc_lat_summary resp[SC_DIR_COUNT];
 	struct sc_lat_summary resp_all; /* both directions merged */
-	uint64_t late_ios;		/* started after their intended start */
-	uint64_t unissued_ios;		/* due before the phase ended, never started */
+	uint64_t late_ios;          /* started after their intended start */
+	uint64_t unissued_ios;      /* due before the phase ended, never started */
 };
 
 /* The open-loop figures of rec.  0 or -ENOMEM. */
@@ -113,10 +113,10 @@ int sc_open_loop_figures(const struct sc_phase_record *rec, struct sc_open_loop_
 
 /* Verification figures of one phase (verify: crc32c; zero otherwise). */
 struct sc_verify_figures {
-	uint64_t checked;    /* blocks read and checked, all ranks */
-	uint64_t mismatches; /* of them, blocks that failed a check */
+	uint64_t checked;           /* blocks read and checked, all ranks */
+	uint64_t mismatches;        /* of them, blocks that failed a check */
 	uint32_t ranks_with_mismatches;
-	uint32_t listed; /* mismatches kept in detail, all ranks */
+	uint32_t listed;            /* mismatches kept in detail, all ranks */
 };
 
 void sc_verify_figures(const struct sc_phase_record *rec, struct sc_verify_figures *out);
