@@ -1,0 +1,363 @@
+/* html_phase.c -- report.html's charts of a phase and of the checkpoint
+ * groups (html_priv.h): figures from analysis/, drawn with svg.h. */
+#include "html_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/node_series.h"
+#include "analysis/workload_figures.h"
+#include "html_page.h"
+#include "svg.h"
+#include "units.h"
+
+#define BYTES_PER_MB 1e6
+#define NS_PER_US    1e3
+#define PCT_PER_ONE  100.0
+#define LABEL_MAX    (SC_HOST_MAX + 160)
+
+/* A latency summary to draw on a nines axis, and its legend. */
+struct tail {
+	const char *name;
+	const struct sc_lat_summary *lat;
+};
+
+/* The percentiles of each tail with samples as lines on a nines axis, in
+ * microseconds.  0 or -ENOMEM. */
+static int nines_chart(FILE *f, const char *title, const struct tail *t, uint32_t n)
+{
+	struct sc_svg_chart c = {.title = title,
+				 .x = {.label = "percentile (%)", .scale = SC_SVG_NINES},
+				 .y = {.label = "latency (us)", .scale = SC_SVG_LOG10}};
+	struct sc_svg_series s[2 * SC_DIR_COUNT];
+	double y[2 * SC_DIR_COUNT][SC_NPCT];
+	uint32_t ns = 0;
+
+	for (uint32_t i = 0; i < n && ns < 2 * SC_DIR_COUNT; i++) {
+		if (!t[i].lat->count)
+			continue;
+		for (int k = 0; k < SC_NPCT; k++)
+			y[ns][k] = (double)t[i].lat->pct_ns[k] / NS_PER_US;
+		s[ns] = (struct sc_svg_series){.name = t[i].name,
+					       .x = sc_pct_points,
+					       .y = y[ns],
+					       .n = SC_NPCT,
+					       .markers = true};
+		ns++;
+	}
+	sc_svg_lines(f, &c, s, ns);
+	return 0;
+}
+
+/* The legend of node series s: its host, or "node N". */
+static const char *node_name(char *buf, size_t len, const struct sc_rate_series *s)
+{
+	if (s->host && s->host[0])
+		snprintf(buf, len, "%s", s->host);
+	else
+		snprintf(buf, len, "node %u", s->node);
+	return buf;
+}
+
+/* Bandwidth (MB/s) or IOPS of every node and of the cluster over time.
+ * 0 or -ENOMEM. */
+static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns, bool bw)
+{
+	uint32_t n = ns->nnodes + 1, total = 0;
+	struct sc_svg_series *s = calloc(n, sizeof(*s));
+	char(*names)[LABEL_MAX] = calloc(n, sizeof(*names));
+	double *y = NULL, *at;
+	char title[LABEL_MAX];
+	struct sc_svg_chart c = {
+	    .title = title,
+	    .x = {.label = "time after the measured start (s)", .from_zero = true},
+	    .y = {.label = bw ? "bandwidth (MB/s)" : "IOPS (I/Os per s)", .from_zero = true}};
+
+	for (uint32_t i = 0; i < n; i++)
+		total += i < ns->nnodes ? ns->nodes[i].n : ns->cluster.n;
+	y = malloc((total ? total : 1) * sizeof(*y));
+	if (!s || !names || !y) {
+		free(s);
+		free(names);
+		free(y);
+		return -ENOMEM;
+	}
+	at = y;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sc_rate_series *r = i < ns->nnodes ? &ns->nodes[i] : &ns->cluster;
+
+		for (uint32_t k = 0; k < r->n; k++)
+			at[k] = bw ? r->bw_bytes_per_s[k] / BYTES_PER_MB : r->iops[k];
+		if (i < ns->nnodes)
+			node_name(names[i], LABEL_MAX, r);
+		else
+			snprintf(names[i], LABEL_MAX, "cluster");
+		s[i] = (struct sc_svg_series){
+		    .name = names[i], .x = r->t_s, .y = at, .n = r->n, .markers = r->n < 20};
+		at += r->n;
+	}
+	snprintf(title, sizeof(title), "%s: %s over time, per node and cluster", phase,
+		 bw ? "bandwidth" : "IOPS");
+	sc_svg_lines(f, &c, s, n);
+	free(s);
+	free(names);
+	free(y);
+	return 0;
+}
+
+/* Bandwidth (MB/s) bars of the node rows and of the target rows (drives)
+ * of fig, the slowest of each marked.  0 or -ENOMEM. */
+static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
+		   const struct sc_phase_figures *fig)
+{
+	uint32_t n = fig->nodes_len > fig->targets_len ? fig->nodes_len : fig->targets_len;
+	char(*names)[LABEL_MAX] = calloc(n ? n : 1, sizeof(*names));
+	const char **labels = calloc(n ? n : 1, sizeof(*labels));
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	char title[LABEL_MAX];
+	struct sc_svg_chart c = {.title = title,
+				 .x = {.label = "bandwidth (MB/s)", .from_zero = true}};
+
+	if (!names || !labels || !v) {
+		free(names);
+		free(labels);
+		free(v);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < fig->nodes_len; i++) {
+		snprintf(names[i], LABEL_MAX, "%s", fig->nodes[i].host);
+		labels[i] = names[i];
+		v[i] = fig->nodes[i].bw_bytes_per_s / BYTES_PER_MB;
+	}
+	snprintf(title, sizeof(title), "%s: bandwidth per node", phase);
+	c.y.label = "node";
+	if (fig->nodes_len)
+		sc_svg_bars(f, &c, labels, v, fig->nodes_len, sc_slowest_node_row(fig), "slowest");
+	for (uint32_t i = 0; i < fig->targets_len; i++) {
+		const struct sc_target_row *t = &fig->targets[i];
+
+		snprintf(names[i], LABEL_MAX, "%s %s", t->host,
+			 t->target < rec->plan.ntargets ? rec->plan.targets[t->target].path : "?");
+		labels[i] = names[i];
+		v[i] = t->bw_bytes_per_s / BYTES_PER_MB;
+	}
+	snprintf(title, sizeof(title), "%s: bandwidth per drive (host, target)", phase);
+	c.y.label = "drive";
+	if (fig->targets_len)
+		sc_svg_bars(f, &c, labels, v, fig->targets_len, sc_slowest_target_row(fig),
+			    "slowest");
+	free(names);
+	free(labels);
+	free(v);
+	return 0;
+}
+
+/* Service-time percentiles per direction. */
+static int latency_chart(FILE *f, const char *phase, const struct sc_phase_figures *fig)
+{
+	struct tail t[] = {{"read", &fig->lat[SC_DIR_READ]}, {"write", &fig->lat[SC_DIR_WRITE]}};
+	char title[LABEL_MAX];
+
+	snprintf(title, sizeof(title), "%s: service-time percentiles (nines axis)", phase);
+	return nines_chart(f, title, t, SC_DIR_COUNT);
+}
+
+/* Open loop: response time against service time, per direction. */
+static int open_loop_chart(FILE *f, const char *phase, const struct sc_phase_record *pr,
+			   const struct sc_phase_figures *fig)
+{
+	struct sc_open_loop_figures ol;
+	struct tail t[2 * SC_DIR_COUNT] = {{"read service", &fig->lat[SC_DIR_READ]},
+					   {"read response", &ol.resp[SC_DIR_READ]},
+					   {"write service", &fig->lat[SC_DIR_WRITE]},
+					   {"write response", &ol.resp[SC_DIR_WRITE]}};
+	char title[LABEL_MAX];
+	int err = sc_open_loop_figures(pr, &ol);
+
+	if (err)
+		return err;
+	if (!ol.has_resp[SC_DIR_READ] && !ol.has_resp[SC_DIR_WRITE])
+		return 0;
+	snprintf(title, sizeof(title), "%s: response time vs service time (open loop)", phase);
+	return nines_chart(f, title, t, 2 * SC_DIR_COUNT);
+}
+
+/* Ingest: accelerator utilisation per rank (the lowest marked) and the
+ * batch-wait percentiles.  0 or -ENOMEM. */
+static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_record *pr,
+			 const struct sc_phase_figures *fig)
+{
+	struct sc_ingest_figures ing;
+	uint32_t n = pr->nranks, low = n;
+	char(*names)[LABEL_MAX] = calloc(n ? n : 1, sizeof(*names));
+	const char **labels = calloc(n ? n : 1, sizeof(*labels));
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	char title[LABEL_MAX];
+	struct sc_svg_chart c = {.title = title,
+				 .x = {.label = "accelerator utilisation (%)", .from_zero = true},
+				 .y = {.label = "rank"}};
+	struct tail t = {"batch wait", &ing.batch_wait};
+	int err = 0;
+
+	if (!names || !labels || !v) {
+		err = -ENOMEM;
+		goto out;
+	}
+	sc_ingest_figures(pr, fig, &ing);
+	for (uint32_t i = 0; i < n; i++) {
+		snprintf(names[i], LABEL_MAX, "rank %u (%s)", pr->ranks[i].rank, pr->ranks[i].host);
+		labels[i] = names[i];
+		v[i] = sc_rank_au(&pr->ranks[i]) * PCT_PER_ONE;
+		if (pr->ranks[i].rank == ing.au_min_rank && low == n)
+			low = i;
+	}
+	snprintf(title, sizeof(title), "%s: accelerator utilisation per rank", phase);
+	if (n)
+		sc_svg_bars(f, &c, labels, v, n, low, "lowest");
+	snprintf(title, sizeof(title), "%s: time a step waited for its batch (nines axis)", phase);
+	if (ing.has_batch_wait)
+		err = nines_chart(f, title, &t, 1);
+out:
+	free(names);
+	free(labels);
+	free(v);
+	return err;
+}
+
+int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr,
+			 const struct sc_phase_figures *fig)
+{
+	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	const char *name = ph->name ? ph->name : "phase";
+	struct sc_node_series ns;
+	int err = sc_node_series_init(&ns, pr);
+
+	if (err)
+		return err;
+	if (ns.cluster.n) {
+		err = over_time_chart(f, name, &ns, true);
+		if (!err)
+			err = over_time_chart(f, name, &ns, false);
+	}
+	sc_node_series_exit(&ns);
+	if (!err && (fig->lat[SC_DIR_READ].count || fig->lat[SC_DIR_WRITE].count))
+		err = latency_chart(f, name, fig);
+	if (!err && fig->total_bytes)
+		err = bw_bars(f, rec, name, fig);
+	if (!err)
+		err = open_loop_chart(f, name, pr, fig);
+	if (!err && ph->workload == SC_WORKLOAD_INGEST)
+		err = ingest_charts(f, name, pr, fig);
+	return err;
+}
+
+/* ------------------------------------------------------------ checkpoints */
+
+/* Durations (s) of group g's writes or restores: the cluster's maximum,
+ * each node's, and the least-squares trend.  0 or -ENOMEM. */
+static int ckpt_chart(FILE *f, const struct sc_ckpt_group *g,
+		      const struct sc_ckpt_node_durations *nd, bool restore)
+{
+	const struct sc_ckpt_trend *tr = restore ? &g->restore : &g->write;
+	uint32_t m = tr->n, nser = nd->nnodes + 2, k = 0;
+	double *x = calloc(m + 1, sizeof(*x)), *y = calloc((size_t)(m + 1) * nser, sizeof(*y));
+	struct sc_svg_series *s = calloc(nser, sizeof(*s));
+	char(*names)[LABEL_MAX] = calloc(nser, sizeof(*names)), title[LABEL_MAX];
+	double tx[2], ty[2];
+	struct sc_svg_chart c = {.title = title,
+				 .x = {.label = "checkpoint (number)"},
+				 .y = {.label = "duration (s)", .from_zero = true}};
+
+	if (!x || !y || !s || !names) {
+		free(x), free(y), free(s), free(names);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < g->ncells; i++) {
+		if (g->cells[i].restore != restore || k >= m)
+			continue;
+		x[k] = g->cells[i].index;
+		y[k] = (double)g->cells[i].duration_ns / SC_NS_PER_S_F;
+		for (uint32_t n = 0; n < nd->nnodes; n++) {
+			int64_t d = nd->duration_ns[i * nd->nnodes + n];
+
+			y[(size_t)(n + 1) * m + k] = d < 0 ? NAN : (double)d / SC_NS_PER_S_F;
+		}
+		k++;
+	}
+	s[0] = (struct sc_svg_series){"cluster (slowest rank)", x, y, k, true, false};
+	for (uint32_t n = 0; n < nd->nnodes; n++) {
+		snprintf(names[n], LABEL_MAX, "%s", nd->host[n] ? nd->host[n] : "?");
+		s[n + 1] =
+		    (struct sc_svg_series){names[n], x, y + (size_t)(n + 1) * m, k, true, false};
+	}
+	tx[0] = k ? x[0] : 0;
+	tx[1] = k ? x[k - 1] : 0;
+	for (int i = 0; i < 2; i++)
+		ty[i] = (tr->intercept_ns + tr->slope_ns_per_ckpt * tx[i]) / SC_NS_PER_S_F;
+	s[nser - 1] = (struct sc_svg_series){.name = "trend (least squares, cluster)",
+					     .x = tx,
+					     .y = ty,
+					     .n = k >= 2 ? 2 : 0,
+					     .dashed_trend = true};
+	snprintf(title, sizeof(title), "checkpoint %s: %s duration per checkpoint", g->name,
+		 restore ? "restore" : "write");
+	sc_svg_lines(f, &c, s, k >= 2 ? nser : nser - 1);
+	free(x), free(y), free(s), free(names);
+	return 0;
+}
+
+/* The trend figures of group g, a row for writes and one for restores. */
+static void ckpt_table(FILE *f, const struct sc_ckpt_group *g)
+{
+	static const char *const head[] = {
+	    "kind",    "checkpoints (number)", "mean (s)",	    "p50 (s)",
+	    "max (s)", "slope (s/ckpt)",       "last/first (ratio)"};
+	char caption[LABEL_MAX];
+
+	snprintf(caption, sizeof(caption), "checkpoint %s: duration trend", g->name);
+	sc_html_table_begin(f, caption, head, sizeof(head) / sizeof(head[0]));
+	for (int r = 0; r < 2; r++) {
+		const struct sc_ckpt_trend *t = r ? &g->restore : &g->write;
+
+		if (!t->n)
+			continue;
+		sc_html_row_begin(f);
+		sc_html_cell(f, r ? "restore" : "write");
+		sc_html_num(f, "%.0f", (double)t->n);
+		sc_html_num(f, "%.3f", t->mean_ns / SC_NS_PER_S_F);
+		sc_html_num(f, "%.3f", t->p50_ns / SC_NS_PER_S_F);
+		sc_html_num(f, "%.3f", t->max_ns / SC_NS_PER_S_F);
+		sc_html_num(f, "%.4f", t->slope_ns_per_ckpt / SC_NS_PER_S_F);
+		sc_html_num(f, "%.3f", t->n >= 2 ? t->last_first_ratio : NAN);
+		sc_html_row_end(f);
+	}
+	sc_html_table_end(f);
+}
+
+int sc_html_checkpoints(FILE *f, const struct sc_run_record *rec)
+{
+	struct sc_ckpt_group *g;
+	uint32_t ng;
+	int err = sc_ckpt_groups(rec, &g, &ng);
+
+	if (err || !ng)
+		return err;
+	sc_html_heading(f, 2, "checkpoints", "Checkpoints");
+	for (uint32_t k = 0; k < ng && !err; k++) {
+		struct sc_ckpt_node_durations nd;
+
+		sc_html_heading(f, 3, NULL, g[k].name);
+		err = sc_ckpt_node_durations(rec, &g[k], &nd);
+		if (!err && g[k].write.n)
+			err = ckpt_chart(f, &g[k], &nd, false);
+		if (!err && g[k].restore.n)
+			err = ckpt_chart(f, &g[k], &nd, true);
+		sc_ckpt_node_durations_exit(&nd);
+		if (!err)
+			ckpt_table(f, &g[k]);
+	}
+	sc_ckpt_groups_free(g, ng);
+	return err;
+}
