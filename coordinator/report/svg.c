@@ -13,7 +13,7 @@
 #define DEF_H 300
 /* Average width of one glyph of the 11 px sans-serif text, pixels: enough
  * to decide where a label must be cut. */
-#define CHAR_W 6.2
+#define CHAR_W 6.6
 /* Title font size against the 11 px text. */
 #define TITLE_SCALE (13.0 / 11.0)
 /* Height of one legend row, pixels. */
@@ -286,34 +286,48 @@ static const char *tick_label(char *buf, size_t len, const struct axis *a, doubl
 	return buf;
 }
 
+/* The labels of the n ticks t of x axis a under the plot, moved left
+ * where the last one would leave the chart. */
+static void x_tick_labels(FILE *f, const struct frame *fr, const struct axis *a, const double *t,
+			  int n)
+{
+	char buf[NUM_LEN];
+
+	for (int i = 0; i < n; i++) {
+		double x = pos_t(a, t[i]), half;
+
+		tick_label(buf, sizeof buf, a, t[i]);
+		half = strlen(buf) * CHAR_W / 2;
+		text_at(f, fmin(x, fr->w - 2 - half), fr->b + 14, "middle", " class=\"xtick\"", buf,
+			80);
+	}
+}
+
 /* Grid lines, ticks and tick labels of both axes, the plot box and the
  * axis labels. */
 static void draw_axes(FILE *f, const struct frame *fr, const struct axis *ax, const struct axis *ay,
 		      const struct sc_svg_chart *c)
 {
-	double t[MAX_TICKS];
+	double tx[MAX_TICKS], ty[MAX_TICKS];
+	int nx = ticks(ax, tx), ny = ticks(ay, ty);
 	char buf[NUM_LEN];
-	int n = ticks(ax, t);
 
 	fputs("<g stroke=\"#e3e3e3\" stroke-width=\"1\">\n", f);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < nx; i++)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			pos_t(ax, t[i]), fr->t, pos_t(ax, t[i]), fr->b);
-	for (int i = 0, m = ticks(ay, t); i < m; i++)
+			pos_t(ax, tx[i]), fr->t, pos_t(ax, tx[i]), fr->b);
+	for (int i = 0; i < ny; i++)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", fr->l,
-			pos_t(ay, t[i]), fr->r, pos_t(ay, t[i]));
+			pos_t(ay, ty[i]), fr->r, pos_t(ay, ty[i]));
 	fputs("</g>\n", f);
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		"stroke=\"#888\"/>\n",
 		fr->l, fr->t, fr->r - fr->l, fr->b - fr->t);
-	for (int i = 0; i < n; i++)
-		text_at(f, pos_t(ax, t[i]), fr->b + 14, "middle", " class=\"xtick\"",
-			tick_label(buf, sizeof buf, ax, t[i]), 80);
-	n = ticks(ay, t);
-	for (int i = 0; i < n; i++)
-		text_at(f, fr->l - 5, pos_t(ay, t[i]) + 4, "end", " class=\"ytick\"",
-			tick_label(buf, sizeof buf, ay, t[i]), fr->l - 20);
+	x_tick_labels(f, fr, ax, tx, nx);
+	for (int i = 0; i < ny; i++)
+		text_at(f, fr->l - 5, pos_t(ay, ty[i]) + 4, "end", " class=\"ytick\"",
+			tick_label(buf, sizeof buf, ay, ty[i]), fr->l - 20);
 	axis_labels(f, fr, c->x.label, c->y.label);
 }
 
@@ -456,10 +470,10 @@ void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_ser
 	struct axis ax, ay;
 	struct frame fr;
 
-	frame_init(&fr, w, h, 62, 18, 28 + rows * LEGEND_ROW, 40);
+	frame_init(&fr, w, h, 62, 18, 30 + (rows ? 4 + rows * LEGEND_ROW : 0), 40);
 	svg_begin(f, w, h, c->title);
 	if (ns > 1)
-		legend(f, s, ns, w, 38);
+		legend(f, s, ns, w, 36);
 	if (!data_range(c, s, ns, true, &xlo, &xhi) || !data_range(c, s, ns, false, &ylo, &yhi)) {
 		no_data(f, &fr, c->x.label, c->y.label);
 		svg_end(f);
@@ -491,7 +505,7 @@ static void draw_bar(FILE *f, const struct frame *fr, const struct axis *ax, dou
 			hatch(f, x0, yc - bh / 2, x1 - x0, bh, "#fff");
 	}
 	snprintf(val, sizeof val, "%s%s%s", sc_svg_number(num, sizeof num, v),
-		 isfinite(v) && unit[0] ? " " : "", isfinite(v) ? unit : "");
+		 isfinite(v) && unit[0] ? " " : "", isfinite(v) ? unit : " (not measured)");
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\"%s>", x1 + 4, yc + fs / 3, fs,
 		mark ? " font-weight=\"bold\"" : "");
 	text_fit(f, val, fr->w - x1 - 6);
@@ -499,7 +513,7 @@ static void draw_bar(FILE *f, const struct frame *fr, const struct axis *ax, dou
 		fr->l - 6, yc + fs / 3, fs);
 	text_fit(f, label, fmax(2 * CHAR_W, fr->l - 26 - mlen * CHAR_W));
 	if (mlen) {
-		fputs("<tspan font-weight=\"bold\"> (", f);
+		fputs("&#160;<tspan font-weight=\"bold\">(", f);
 		sc_html_text(f, mark);
 		fputs(")</tspan>", f);
 	}
@@ -526,7 +540,7 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 	double h = c->height ? c->height : fmax(DEF_H, 70 + 20.0 * n);
 	struct sc_svg_axis xa = {.label = c->x.label, .scale = SC_SVG_LINEAR, .from_zero = true};
 	double lo = INFINITY, hi = -INFINITY, band, t[MAX_TICKS];
-	char unit[NUM_LEN], buf[NUM_LEN];
+	char unit[NUM_LEN];
 	struct frame fr;
 	struct axis ax;
 
@@ -551,9 +565,7 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 	fprintf(f,
 		"</g>\n<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n",
 		fr.l, fr.b, fr.r, fr.b);
-	for (int i = 0, m = ticks(&ax, t); i < m; i++)
-		text_at(f, pos_t(&ax, t[i]), fr.b + 14, "middle", " class=\"xtick\"",
-			tick_label(buf, sizeof buf, &ax, t[i]), 80);
+	x_tick_labels(f, &fr, &ax, t, ticks(&ax, t));
 	axis_labels(f, &fr, c->x.label, c->y.label);
 	unit_of(c->x.label, unit, sizeof unit);
 	band = (fr.b - fr.t) / n;
@@ -728,13 +740,15 @@ static bool heat_scale_of(const struct sc_svg_heatmap *h, struct heat_scale *s)
 
 void sc_svg_heatmap(FILE *f, const struct sc_svg_heatmap *h)
 {
+	double corner = h->row_label ? strlen(h->row_label) * CHAR_W + 12 : 0;
+	double lw =
+	    fmin(fmax(label_column(h->rows, h->nrows, NULL, DEF_W) - 20, corner), DEF_W / 3.0);
 	struct frame fr;
 	struct heat_scale s;
 	double cw;
 	bool any = heat_scale_of(h, &s);
 
-	frame_init(&fr, DEF_W, 98 + h->nrows * CELL_H, label_column(h->rows, h->nrows, NULL, DEF_W),
-		   12, 28, 70);
+	frame_init(&fr, DEF_W, 112 + h->nrows * CELL_H, lw, 12, 42, 70);
 	svg_begin(f, fr.w, fr.h, h->title);
 	if (!h->nrows || !h->ncols) {
 		fr.b = fr.t + 2 * CELL_H;
@@ -746,17 +760,14 @@ void sc_svg_heatmap(FILE *f, const struct sc_svg_heatmap *h)
 	for (uint32_t r = 0; r < h->nrows; r++) {
 		double y = fr.t + r * CELL_H;
 
-		text_at(f, fr.l - 6, y + CELL_H / 2 + 4, "end", "", h->rows[r], fr.l - 26);
+		text_at(f, fr.l - 6, y + CELL_H / 2 + 4, "end", "", h->rows[r], fr.l - 10);
 		for (uint32_t c = 0; c < h->ncols; c++)
 			draw_cell(f, h, &s, fr.l + c * cw, y, cw, h->v[(size_t)r * h->ncols + c]);
 	}
 	for (uint32_t c = 0; c < h->ncols; c++)
 		text_at(f, fr.l + (c + 0.5) * cw, fr.b + 14, "middle", "", h->cols[c], cw - 2);
 	text_at(f, (fr.l + fr.r) / 2, fr.b + 30, "middle", "", h->col_label, fr.r - fr.l);
-	fprintf(f, "<text transform=\"rotate(-90)\" x=\"%.1f\" y=\"13\" text-anchor=\"middle\">",
-		-(fr.t + fr.b) / 2);
-	text_fit(f, h->row_label, fr.b - fr.t + 20);
-	fputs("</text>\n", f);
+	text_at(f, fr.l - 6, fr.t - 6, "end", " font-weight=\"bold\"", h->row_label, fr.l - 8);
 	if (any || h->diverging)
 		heat_legend(f, h, &s, 10, fr.b + 40);
 	else
