@@ -154,20 +154,29 @@ static uint32_t lines(const char *svg, uint32_t points, uint32_t *with)
 	return n;
 }
 
-/* The label of the marked bar of svg (the text before " (mark)"). */
+/* The label of the marked bar of svg: the text before the bold
+ * "(mark)" that follows it, without the space between them. */
 static void marked_label(const char *svg, const char *mark, char *out, size_t len)
 {
 	char key[64];
-	const char *at, *gt;
+	const char *at, *tspan, *gt;
+	int n;
 
-	snprintf(key, sizeof(key), "<tspan font-weight=\"bold\"> (%s)</tspan>", mark);
+	snprintf(key, sizeof(key), "(%s)</tspan>", mark);
 	out[0] = '\0';
 	at = strstr(svg, key);
 	if (!at)
 		return;
-	for (gt = at - 1; gt > svg && *gt != '>'; gt--)
+	for (tspan = at; tspan > svg && strncmp(tspan, "<tspan", 6); tspan--)
 		;
-	snprintf(out, len, "%.*s", (int)(at - gt - 1), gt + 1);
+	for (gt = tspan - 1; gt > svg && *gt != '>'; gt--)
+		;
+	n = (int)(tspan - gt - 1);
+	while (n > 0 && gt[n] == ' ')
+		n--;
+	if (n >= 6 && strncmp(gt + 1 + n - 6, "&#160;", 6) == 0)
+		n -= 6;
+	snprintf(out, len, "%.*s", n, gt + 1);
 	if (strstr(at + 1, key))
 		FAIL("more than one bar marked %s", mark);
 }
