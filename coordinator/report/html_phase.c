@@ -107,6 +107,12 @@ static int over_time_chart(FILE *f, const char *phase, const struct sc_node_seri
 	return 0;
 }
 
+/* The bar to mark among n: i, or none (n) when there is one bar alone. */
+static uint32_t mark(uint32_t i, uint32_t n)
+{
+	return n > 1 ? i : n;
+}
+
 /* Bandwidth (MB/s) bars of the node rows and of the target rows (drives)
  * of fig, the slowest of each marked.  0 or -ENOMEM. */
 static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
@@ -134,7 +140,8 @@ static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 	snprintf(title, sizeof(title), "%s: bandwidth per node", phase);
 	c.y.label = "node";
 	if (fig->nodes_len)
-		sc_svg_bars(f, &c, labels, v, fig->nodes_len, sc_slowest_node_row(fig), "slowest");
+		sc_svg_bars(f, &c, labels, v, fig->nodes_len,
+			    mark(sc_slowest_node_row(fig), fig->nodes_len), "slowest");
 	for (uint32_t i = 0; i < fig->targets_len; i++) {
 		const struct sc_target_row *t = &fig->targets[i];
 
@@ -146,8 +153,8 @@ static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 	snprintf(title, sizeof(title), "%s: bandwidth per drive (host, target)", phase);
 	c.y.label = "drive";
 	if (fig->targets_len)
-		sc_svg_bars(f, &c, labels, v, fig->targets_len, sc_slowest_target_row(fig),
-			    "slowest");
+		sc_svg_bars(f, &c, labels, v, fig->targets_len,
+			    mark(sc_slowest_target_row(fig), fig->targets_len), "slowest");
 	free(names);
 	free(labels);
 	free(v);
@@ -215,7 +222,7 @@ static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_recor
 	}
 	snprintf(title, sizeof(title), "%s: accelerator utilisation per rank", phase);
 	if (n)
-		sc_svg_bars(f, &c, labels, v, n, low, "lowest");
+		sc_svg_bars(f, &c, labels, v, n, mark(low, n), "lowest");
 	snprintf(title, sizeof(title), "%s: time a step waited for its batch (nines axis)", phase);
 	if (ing.has_batch_wait)
 		err = nines_chart(f, title, &t, 1);
