@@ -351,7 +351,6 @@ int sc_html_checkpoints(FILE *f, const struct sc_run_record *rec)
 
 	if (err || !ng)
 		return err;
-	sc_html_heading(f, 2, "checkpoints", "Checkpoints");
 	for (uint32_t k = 0; k < ng && !err; k++) {
 		struct sc_ckpt_node_durations nd;
 

@@ -2,7 +2,8 @@
  * summary, drives, phase table, verdict, steady state, temperature, model)
  * and calls the phase and workload sections below.  Not for other files.
  * Each writes to f (output errors are the caller's: ferror(f)) and returns
- * 0 or -ENOMEM.  Figures come from analysis/ and model/; nothing is derived
+ * 0 or -ENOMEM; the caller writes the section's own heading (<h2>), these
+ * write <h3> per checkpoint group and per sweep.  Figures come from analysis/ and model/; nothing is derived
  * again here. */
 #ifndef SC_REPORT_HTML_PRIV_H
 #define SC_REPORT_HTML_PRIV_H

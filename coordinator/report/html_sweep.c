@@ -120,7 +120,6 @@ int sc_html_sweeps(FILE *f, const struct sc_sweeps *sw)
 
 	if (!sw || !sw->n)
 		return 0;
-	sc_html_heading(f, 2, "sweeps", "Sweeps");
 	sc_html_note(f, "Each cell: the cluster's figure for one block size and queue depth; "
 			"\"-\": not measured.");
 	for (uint32_t k = 0; k < sw->n && !err; k++)
