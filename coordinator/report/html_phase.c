@@ -17,6 +17,11 @@
 #define NS_PER_US    1e3
 #define PCT_PER_ONE  100.0
 #define LABEL_MAX    (SC_HOST_MAX + 160)
+/* More node lines than this would not read: the cluster's line alone then
+ * (the bars give every node). */
+#define MAX_NODE_LINES 16
+/* Markers on every point of a series up to this many points. */
+#define MAX_MARKED_POINTS 30
 
 /* A latency summary to draw on a nines axis, and its legend. */
 struct tail {
@@ -61,11 +66,11 @@ static const char *node_name(char *buf, size_t len, const struct sc_rate_series 
 	return buf;
 }
 
-/* Bandwidth (MB/s) or IOPS of every node and of the cluster over time.
- * 0 or -ENOMEM. */
+/* Bandwidth (MB/s) or IOPS of every node (up to MAX_NODE_LINES) and of
+ * the cluster over time.  0 or -ENOMEM. */
 static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns, bool bw)
 {
-	uint32_t n = ns->nnodes + 1, total = 0;
+	uint32_t nodes = ns->nnodes <= MAX_NODE_LINES ? ns->nnodes : 0, n = nodes + 1, total = 0;
 	struct sc_svg_series *s = calloc(n, sizeof(*s));
 	char(*names)[LABEL_MAX] = calloc(n, sizeof(*names));
 	double *y = NULL, *at;
@@ -76,7 +81,7 @@ static int over_time_chart(FILE *f, const char *phase, const struct sc_node_seri
 	    .y = {.label = bw ? "bandwidth (MB/s)" : "IOPS (I/Os per s)", .from_zero = true}};
 
 	for (uint32_t i = 0; i < n; i++)
-		total += i < ns->nnodes ? ns->nodes[i].n : ns->cluster.n;
+		total += i < nodes ? ns->nodes[i].n : ns->cluster.n;
 	y = malloc((total ? total : 1) * sizeof(*y));
 	if (!s || !names || !y) {
 		free(s);
@@ -86,20 +91,23 @@ static int over_time_chart(FILE *f, const char *phase, const struct sc_node_seri
 	}
 	at = y;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct sc_rate_series *r = i < ns->nnodes ? &ns->nodes[i] : &ns->cluster;
+		const struct sc_rate_series *r = i < nodes ? &ns->nodes[i] : &ns->cluster;
 
 		for (uint32_t k = 0; k < r->n; k++)
 			at[k] = bw ? r->bw_bytes_per_s[k] / BYTES_PER_MB : r->iops[k];
-		if (i < ns->nnodes)
+		if (i < nodes)
 			node_name(names[i], LABEL_MAX, r);
 		else
 			snprintf(names[i], LABEL_MAX, "cluster");
-		s[i] = (struct sc_svg_series){
-		    .name = names[i], .x = r->t_s, .y = at, .n = r->n, .markers = r->n < 20};
+		s[i] = (struct sc_svg_series){.name = names[i],
+					      .x = r->t_s,
+					      .y = at,
+					      .n = r->n,
+					      .markers = r->n <= MAX_MARKED_POINTS};
 		at += r->n;
 	}
-	snprintf(title, sizeof(title), "%s: %s over time, per node and cluster", phase,
-		 bw ? "bandwidth" : "IOPS");
+	snprintf(title, sizeof(title), "%s: %s over time, %s", phase, bw ? "bandwidth" : "IOPS",
+		 nodes ? "per node and cluster" : "cluster");
 	sc_svg_lines(f, &c, s, n);
 	free(s);
 	free(names);
@@ -243,6 +251,14 @@ int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct 
 
 	if (err)
 		return err;
+	if (ns.nnodes > MAX_NODE_LINES) {
+		char note[LABEL_MAX];
+
+		snprintf(note, sizeof(note),
+			 "%u nodes: over time, the cluster's line only (the bars give every node).",
+			 ns.nnodes);
+		sc_html_note(f, note);
+	}
 	if (ns.cluster.n) {
 		err = over_time_chart(f, name, &ns, true);
 		if (!err)
@@ -268,7 +284,8 @@ static int ckpt_chart(FILE *f, const struct sc_ckpt_group *g,
 		      const struct sc_ckpt_node_durations *nd, bool restore)
 {
 	const struct sc_ckpt_trend *tr = restore ? &g->restore : &g->write;
-	uint32_t m = tr->n, nser = nd->nnodes + 2, k = 0;
+	uint32_t nodes = nd->nnodes <= MAX_NODE_LINES ? nd->nnodes : 0;
+	uint32_t m = tr->n, nser = nodes + 2, k = 0;
 	double *x = calloc(m + 1, sizeof(*x)), *y = calloc((size_t)(m + 1) * nser, sizeof(*y));
 	struct sc_svg_series *s = calloc(nser, sizeof(*s));
 	char(*names)[LABEL_MAX] = calloc(nser, sizeof(*names)), title[LABEL_MAX];
@@ -286,18 +303,22 @@ static int ckpt_chart(FILE *f, const struct sc_ckpt_group *g,
 			continue;
 		x[k] = g->cells[i].index;
 		y[k] = (double)g->cells[i].duration_ns / SC_NS_PER_S_F;
-		for (uint32_t n = 0; n < nd->nnodes; n++) {
+		for (uint32_t n = 0; n < nodes; n++) {
 			int64_t d = nd->duration_ns[i * nd->nnodes + n];
 
 			y[(size_t)(n + 1) * m + k] = d < 0 ? NAN : (double)d / SC_NS_PER_S_F;
 		}
 		k++;
 	}
-	s[0] = (struct sc_svg_series){"cluster (slowest rank)", x, y, k, true, false};
-	for (uint32_t n = 0; n < nd->nnodes; n++) {
+	s[0] = (struct sc_svg_series){.name = "cluster (slowest rank)",
+				      .x = x,
+				      .y = y,
+				      .n = k,
+				      .markers = k <= MAX_MARKED_POINTS};
+	for (uint32_t n = 0; n < nodes; n++) {
 		snprintf(names[n], LABEL_MAX, "%s", nd->host[n] ? nd->host[n] : "?");
-		s[n + 1] =
-		    (struct sc_svg_series){names[n], x, y + (size_t)(n + 1) * m, k, true, false};
+		s[n + 1] = (struct sc_svg_series){
+		    names[n], x, y + (size_t)(n + 1) * m, k, k <= MAX_MARKED_POINTS, false};
 	}
 	tx[0] = k ? x[0] : 0;
 	tx[1] = k ? x[k - 1] : 0;

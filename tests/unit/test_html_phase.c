@@ -311,6 +311,36 @@ static void check_phase_charts(const struct sc_run_record *rec)
 	}
 }
 
+/* 17 nodes: over time, the cluster's line alone, and a note says so. */
+static void check_many_nodes(const struct sc_run_record *rec)
+{
+	struct sc_phase_record pr = {.phase = 0, .nranks = 17};
+	struct sc_phase_figures fig;
+	struct phase_args a = {rec, &pr, &fig};
+	uint32_t with;
+	char *out, *svg;
+	int rc;
+
+	pr.ranks = xcalloc(pr.nranks, sizeof(*pr.ranks));
+	for (uint32_t i = 0; i < pr.nranks; i++) {
+		make_rank(&pr.ranks[i], i, 0, &rec->plan.phases[0]);
+		pr.ranks[i].node = i;
+		snprintf(pr.ranks[i].host, sizeof(pr.ranks[i].host), "n%u", i);
+	}
+	pr.lat[SC_DIR_READ] = hist_of(1000, 100);
+	CHECK(sc_aggregate_phase(&pr, &fig) == 0, "sc_aggregate_phase failed");
+	out = capture(phase_fn, &a, &rc);
+	CHECK(rc == 0 && strstr(out, "17 nodes: over time, the cluster&#39;s line only"),
+	      "17 nodes: no note that node lines are left out");
+	if ((svg = chart(out, "mix: bandwidth over time, cluster"))) {
+		CHECK(lines(svg, NSEC, &with) == 1, "17 nodes: %u lines", lines(svg, NSEC, &with));
+		free(svg);
+	}
+	free(out);
+	sc_phase_figures_exit(&fig);
+	sc_phase_record_exit(&pr);
+}
+
 /* Every line of the write and restore charts has a point per checkpoint
  * (the trend two); the table gives the trend. */
 static void check_checkpoints(const struct sc_run_record *rec)
@@ -446,6 +476,7 @@ int main(void)
 		for (uint32_t p = 0; p < rec.plan.nphases && getenv("SC_TEST_VERBOSE"); p++)
 			printf("plan phase %u: %s\n", p, rec.plan.phases[p].name);
 		check_phase_charts(&rec);
+		check_many_nodes(&rec);
 		check_checkpoints(&rec);
 		check_sweeps(&rec);
 		check_xml(&rec);
