@@ -174,7 +174,7 @@ static const char *const phase_head[] = {"phase",
 					 "kind",
 					 "rw",
 					 "status",
-					 "direction",
+					 "dir",
 					 "data (MB)",
 					 "last-done (MB/s)",
 					 "first-done (MB/s)",
@@ -240,11 +240,12 @@ static void phase_rows(FILE *f, const struct sc_phase *ph, const struct sc_phase
 
 static int phase_table(FILE *f, const struct sc_run_record *rec)
 {
-	fputs("<section id=\"phase-table\">\n", f);
+	/* 14 columns: scrolled sideways on a narrow screen rather than cut */
+	fputs("<section id=\"phase-table\">\n<div style=\"overflow-x:auto\">\n", f);
 	sc_html_heading(f, 2, NULL, "Phases: cluster figures");
 	if (!rec->nphases) {
 		sc_html_note(f, "No phase has finished yet.");
-		fputs("</section>\n", f);
+		fputs("</div>\n</section>\n", f);
 		return 0;
 	}
 	sc_html_table_begin(f,
@@ -263,7 +264,7 @@ static int phase_table(FILE *f, const struct sc_run_record *rec)
 		sc_phase_figures_exit(&fig);
 	}
 	sc_html_table_end(f);
-	fputs("</section>\n", f);
+	fputs("</div>\n</section>\n", f);
 	return 0;
 }
 

@@ -102,7 +102,8 @@ static void print_line(FILE *f, const struct sc_check *c, const char *place)
 
 	fprintf(f, "  %-24s %-24s %-12s %s %-12s %-6s %s%s%s%s\n", c->phase_name,
 		sc_expect_metric_name(c->metric),
-		nm ? "-" : sc_report_verdict_value(m, sizeof(m), c->metric, c->measured), sc_report_verdict_relation(c->metric),
+		nm ? "-" : sc_report_verdict_value(m, sizeof(m), c->metric, c->measured),
+		sc_report_verdict_relation(c->metric),
 		sc_report_verdict_value(r, sizeof(r), c->metric, c->required),
 		nm ? "n/a" : sc_check_result_name(c->result), place, nm ? " (not measured: " : "",
 		nm && c->note ? c->note : "", nm ? ")" : "");
@@ -137,12 +138,14 @@ static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 			if (!w || worse(c->metric, c[i].measured, w->measured))
 				w = &c[i];
 		} else if (c[i].result == SC_CHECK_FAIL || !one_reason || nnm == 1) {
-			print_line(f, &c[i], sc_report_verdict_place(place, sizeof(place), &c[i].at));
+			print_line(f, &c[i],
+				   sc_report_verdict_place(place, sizeof(place), &c[i].at));
 		}
 	}
 	if (nm && one_reason && nnm > 1) {
 		snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss, such as %s", nnm, n,
-			 sc_check_scope_name(c->at.scope), sc_report_verdict_place(at, sizeof(at), &nm->at));
+			 sc_check_scope_name(c->at.scope),
+			 sc_report_verdict_place(at, sizeof(at), &nm->at));
 		print_line(f, nm, place);
 	}
 	if (!w)
@@ -192,7 +195,8 @@ static void print_outliers(FILE *f, const struct sc_outliers *o)
 		const struct sc_outlier *x = &o->v[i];
 		bool bw = x->figure == SC_OUTLIER_BW;
 
-		fprintf(f, "  %s: %s", x->phase_name, sc_report_verdict_place(place, sizeof(place), &x->at));
+		fprintf(f, "  %s: %s", x->phase_name,
+			sc_report_verdict_place(place, sizeof(place), &x->at));
 		fprintf(f, ": %s %s, median of %" PRIu32 " %ss %s, %+.1f MADs (%s)\n",
 			sc_outlier_figure_name(x->figure),
 			bw ? sc_fmt_rate(val, sizeof(val), x->value)

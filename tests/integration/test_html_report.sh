@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # report.html of a 2-rank run with io, checkpoint, ingest, kvcache and
-# sweep phases: well-formed XML (xmllint), a section for each phase kind,
+# sweep phases (and a steady-state group, an expect: threshold and a
+# model: section): well-formed XML (xmllint), a section for each phase kind,
 # no script and nothing fetched, and every number of its per-phase cluster
 # table the one results.json holds; `ssdcluster report results.pb
 # --output DIR` writes the same page again; and the page is rewritten
@@ -26,6 +27,7 @@ phases:
     iodepth: 8
     size: 4MiB
     io_size: 1MiB
+    expect: {max_read_p99: 10s}
   - name: sw
     rw: randread
     bs: [4KiB, 16KiB]
@@ -62,6 +64,14 @@ phases:
     iodepth: 1
     rate: 2000/s
     runtime: 1s
+  - name: steady
+    engine: emulated
+    rw: write
+    bs: 1MiB
+    iodepth: 4
+    size: 16MiB
+    emulate: {bandwidth: 64MiB}
+    steady_state: {metric: bw, round: 1s, window: 2, max_rounds: 2}
 model:
   nodes: [4, 16]
   gpus_per_node: 2
@@ -123,7 +133,7 @@ class Tables(HTMLParser):
 t = Tables()
 t.feed(page)
 head, rows = t.rows[0], t.rows[1:]
-need(head == ["phase", "kind", "rw", "status", "direction", "data (MB)", "last-done (MB/s)",
+need(head == ["phase", "kind", "rw", "status", "dir", "data (MB)", "last-done (MB/s)",
               "first-done (MB/s)", "IOPS", "mean (us)", "p50 (us)", "p99 (us)", "p99.99 (us)",
               "errors"], f"phase table header: {head}")
 kind_of = [p.get("workload") for p in r["plan"]["phases"]]
@@ -162,9 +172,11 @@ PY
 
 check_page "$T/out/report.html" "$T/out/results.json" io checkpoint ingest kvcache ||
 	fail "report.html"
-for s in summary drives verdict checkpoints sweeps model endurance; do
+for s in summary drives verdict checkpoints sweeps steady-state model endurance; do
 	grep -q "id=\"$s\"" "$T/out/report.html" || fail "no $s section"
 done
+grep -q "<td>rr</td><td>max_read_p99</td><td>cluster</td>.*<strong>PASS</strong>" \
+	"$T/out/report.html" || fail "the verdict table has no PASS row for rr's max_read_p99"
 
 # the same page from results.pb alone
 "$SC_BIN" report "$T/out/results.pb" --output "$T/again" >"$T/report.log" 2>&1 ||
@@ -195,7 +207,7 @@ for _ in $(seq 600); do
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.1
 done
-[ -e "$T/two/report.html" ] || { kill -INT "$pid"; cat "$T/two.log"; fail "no report.html after the first phase"; }
+[ -e "$T/two/report.html" ] || { kill -INT "$pid" 2>/dev/null || true; cat "$T/two.log"; fail "no report.html after the first phase"; }
 cp "$T/two/report.html" "$T/mid.html"
 cp "$T/two/results.json" "$T/mid.json"
 kill -INT "$pid" 2>/dev/null || true
