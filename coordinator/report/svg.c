@@ -22,6 +22,9 @@
 #define NUM_LEN 48
 /* Most ticks an axis gets. */
 #define MAX_TICKS 16
+/* Width of a heatmap legend swatch, pixels: its label ("18300 MB/s",
+ * "-12.5%") fits under it. */
+#define SWATCH_W 66
 /* Height of a heatmap row, pixels. */
 #define CELL_H 24
 
@@ -303,6 +306,17 @@ static void x_tick_labels(FILE *f, const struct frame *fr, const struct axis *a,
 	}
 }
 
+/* The width of the widest tick label of axis a, pixels. */
+static double ytick_width(const struct axis *a)
+{
+	double t[MAX_TICKS], widest = 0;
+	char buf[NUM_LEN];
+
+	for (int i = 0, n = ticks(a, t); i < n; i++)
+		widest = fmax(widest, strlen(tick_label(buf, sizeof buf, a, t[i])) * CHAR_W);
+	return widest;
+}
+
 /* Grid lines, ticks and tick labels of both axes, the plot box and the
  * axis labels. */
 static void draw_axes(FILE *f, const struct frame *fr, const struct axis *ax, const struct axis *ay,
@@ -327,7 +341,7 @@ static void draw_axes(FILE *f, const struct frame *fr, const struct axis *ax, co
 	x_tick_labels(f, fr, ax, tx, nx);
 	for (int i = 0; i < ny; i++)
 		text_at(f, fr->l - 5, pos_t(ay, ty[i]) + 4, "end", " class=\"ytick\"",
-			tick_label(buf, sizeof buf, ay, ty[i]), fr->l - 20);
+			tick_label(buf, sizeof buf, ay, ty[i]), fr->l - 8);
 	axis_labels(f, fr, c->x.label, c->y.label);
 }
 
@@ -464,9 +478,12 @@ static void frame_init(struct frame *fr, double w, double h, double l, double r,
 
 void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_series *s, uint32_t ns)
 {
-	double w = c->width ? c->width : DEF_W, h = c->height ? c->height : DEF_H;
+	double w = c->width ? c->width : DEF_W, h = c->height;
 	int rows = ns > 1 ? legend(NULL, s, ns, w, 0) : 0;
 	double xlo, xhi, ylo, yhi;
+
+	if (!h) /* a legend of more than two rows makes room for itself */
+		h = DEF_H + (rows > 2 ? (rows - 2) * LEGEND_ROW : 0);
 	struct axis ax, ay;
 	struct frame fr;
 
@@ -479,8 +496,9 @@ void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_ser
 		svg_end(f);
 		return;
 	}
-	axis_fit(&ax, &c->x, xlo, xhi, fr.l, fr.r);
 	axis_fit(&ay, &c->y, ylo, yhi, fr.b, fr.t);
+	fr.l = fmin(fmax(fr.l, ytick_width(&ay) + 24), w / 3);
+	axis_fit(&ax, &c->x, xlo, xhi, fr.l, fr.r);
 	draw_axes(f, &fr, &ax, &ay, c);
 	for (uint32_t i = 0; i < ns; i++)
 		draw_series(f, &ax, &ay, &s[i], i);
@@ -526,7 +544,7 @@ static double label_column(const char *const *labels, uint32_t n, const char *ma
 {
 	size_t longest = 0;
 
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; labels && i < n; i++)
 		if (labels[i] && strlen(labels[i]) > longest)
 			longest = strlen(labels[i]);
 	longest += mark_text ? strlen(mark_text) + 3 : 0;
@@ -573,7 +591,7 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 		struct frame row = fr;
 
 		row.t = fr.t + i * band;
-		draw_bar(f, &row, &ax, band, labels[i], v[i],
+		draw_bar(f, &row, &ax, band, labels ? labels[i] : NULL, v[i],
 			 i == marked ? (mark_text ? mark_text : "") : NULL, unit);
 	}
 	svg_end(f);
@@ -679,10 +697,11 @@ static void swatch(FILE *f, double x, double y, struct rgb c, const char *label)
 
 	rgb_hex(fill, sizeof fill, c);
 	fprintf(f,
-		"<rect x=\"%.1f\" y=\"%.1f\" width=\"56\" height=\"12\" fill=\"%s\" "
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"12\" fill=\"%s\" "
 		"stroke=\"#999\" stroke-width=\"0.5\"/>\n",
-		x, y, fill);
-	text_at(f, x + 28, y + 24, "middle", " font-size=\"10\"", label, 56);
+		x, y, SWATCH_W, fill);
+	text_at(f, x + SWATCH_W / 2.0, y + 24, "middle", " font-size=\"10\"", label,
+		SWATCH_W * 1.1);
 }
 
 /* The legend of a heatmap at y: "worse", five swatches from worst to
@@ -702,10 +721,10 @@ static void heat_legend(FILE *f, const struct sc_svg_heatmap *h, const struct he
 		else
 			v = s->lo + (h->lower_better ? 1 - g : g) * (s->hi - s->lo);
 		cell_label(label, sizeof label, h, v);
-		swatch(f, x + k * 58, y, cell_colour(h->diverging, h->diverging ? 2 * g - 1 : g),
-		       label);
+		swatch(f, x + k * (SWATCH_W + 2), y,
+		       cell_colour(h->diverging, h->diverging ? 2 * g - 1 : g), label);
 	}
-	x += 5 * 58 + 6;
+	x += 5 * (SWATCH_W + 2) + 6;
 	text_at(f, x, y + 10, "start", " font-weight=\"bold\"",
 		h->diverging ? "better (B against A)" : "better: darker", 140);
 	if (s->has_gap) {
@@ -760,12 +779,14 @@ void sc_svg_heatmap(FILE *f, const struct sc_svg_heatmap *h)
 	for (uint32_t r = 0; r < h->nrows; r++) {
 		double y = fr.t + r * CELL_H;
 
-		text_at(f, fr.l - 6, y + CELL_H / 2 + 4, "end", "", h->rows[r], fr.l - 10);
+		text_at(f, fr.l - 6, y + CELL_H / 2 + 4, "end", "", h->rows ? h->rows[r] : NULL,
+			fr.l - 10);
 		for (uint32_t c = 0; c < h->ncols; c++)
 			draw_cell(f, h, &s, fr.l + c * cw, y, cw, h->v[(size_t)r * h->ncols + c]);
 	}
 	for (uint32_t c = 0; c < h->ncols; c++)
-		text_at(f, fr.l + (c + 0.5) * cw, fr.b + 14, "middle", "", h->cols[c], cw - 2);
+		text_at(f, fr.l + (c + 0.5) * cw, fr.b + 14, "middle", "",
+			h->cols ? h->cols[c] : NULL, cw - 2);
 	text_at(f, (fr.l + fr.r) / 2, fr.b + 30, "middle", "", h->col_label, fr.r - fr.l);
 	text_at(f, fr.l - 6, fr.t - 6, "end", " font-weight=\"bold\"", h->row_label, fr.l - 8);
 	if (any || h->diverging)
