@@ -89,8 +89,7 @@ static void echo_field(struct jb *b, struct json_object *o, const struct sc_fiel
 	case SC_FIELD_STR:
 	case SC_FIELD_STR_OR_NULL:
 		s = get_ptr(at);
-		sc_json_put_str(b, o, f->name,
-				f->kind == SC_FIELD_STR_OR_NULL && s && !*s ? NULL : s);
+		sc_json_put_str(b, o, f->name, f->kind == SC_FIELD_STR_OR_NULL && s && !*s ? NULL : s);
 		break;
 	case SC_FIELD_CHARS:
 		sc_json_put_str(b, o, f->name, at);
@@ -104,8 +103,7 @@ static void echo_field(struct jb *b, struct json_object *o, const struct sc_fiel
 		elems = get_ptr(at);
 		n = get_u64(c + f->c_count_off, sizeof(uint32_t));
 		for (uint64_t i = 0; i < n; i++)
-			sc_json_push(b, a,
-				     echo_object(b, f->sub, elems + i * f->c_size, NULL, NULL));
+			sc_json_push(b, a, echo_object(b, f->sub, elems + i * f->c_size, NULL, NULL));
 		sc_json_put(b, o, f->name, a);
 		break;
 	default:
@@ -212,7 +210,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 		sc_json_put(b, o, "checkpoint", c);
 	} else if (p->workload == SC_WORKLOAD_INGEST) {
 		sc_json_put(b, o, "ingest",
-			    echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
+		     echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
 	} else if (p->workload == SC_WORKLOAD_FILL) {
 		sc_json_put(b, o, "fill",
 			    echo_object(b, &sc_fields_fill_spec, &p->fill, NULL, NULL));
