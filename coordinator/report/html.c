@@ -70,7 +70,7 @@ static void hosts_text(char *buf, size_t len, const struct sc_run_record *rec)
 	}
 }
 
-static void summary_section(FILE *f, const struct sc_run_record *rec)
+static int summary_section(FILE *f, const struct sc_run_record *rec)
 {
 	static const char *const head[] = {"item", "value"};
 	const struct sc_plan *plan = &rec->plan;
@@ -80,7 +80,8 @@ static void summary_section(FILE *f, const struct sc_run_record *rec)
 	size_t len;
 	char *echo;
 
-	sc_html_heading(f, 2, "summary", "Run summary");
+	fputs("<section id=\"summary\">\n", f);
+	sc_html_heading(f, 2, NULL, "Run summary");
 	sc_html_table_begin(f, NULL, head, 2);
 	fact_row(f, "ssdcluster version", rec->version);
 	if (gmtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
@@ -104,11 +105,12 @@ static void summary_section(FILE *f, const struct sc_run_record *rec)
 
 	echo = sc_report_plan_echo_text(plan, &len);
 	if (!echo)
-		return;
+		return -ENOMEM;
 	fputs("<details><summary>The plan as results.json echoes it</summary>\n<pre>", f);
 	sc_html_text(f, echo);
-	fputs("</pre></details>\n", f);
+	fputs("</pre></details>\n</section>\n", f);
 	free(echo);
+	return 0;
 }
 
 /* ----------------------------------------------------------------- drives */
@@ -154,7 +156,8 @@ static int drives_section(FILE *f, const struct sc_run_record *rec)
 
 	if (sc_inventory_of_run(rec, &inv))
 		return -ENOMEM;
-	sc_html_heading(f, 2, "drives", "Drives");
+	fputs("<section id=\"drives\">\n", f);
+	sc_html_heading(f, 2, NULL, "Drives");
 	if (!inv.n)
 		sc_html_note(f, "No phase looked at its drives yet.");
 	else
@@ -164,6 +167,7 @@ static int drives_section(FILE *f, const struct sc_run_record *rec)
 		drive_row(f, rec, &inv.entries[i]);
 	if (inv.n)
 		sc_html_table_end(f);
+	fputs("</section>\n", f);
 	sc_inventory_exit(&inv);
 	return 0;
 }
@@ -210,7 +214,9 @@ static void phase_rows(FILE *f, const struct sc_phase *ph, const struct sc_phase
 		if (!none && !fig->lat[d].count)
 			continue;
 		sc_html_row_begin(f);
-		sc_html_cell(f, ph ? ph->name : "?");
+		fprintf(f, "<td><a href=\"#phase-%" PRIu32 "\">", pr->phase);
+		sc_html_text(f, ph ? ph->name : "?");
+		fputs("</a></td>", f);
 		sc_html_cell(f, first && ph ? sc_workload_name(ph->workload) : "");
 		sc_html_cell(f, first && ph ? sc_rw_name(ph->io.rw) : "");
 		sc_html_cell(f, first ? sc_phase_status_name(pr->status) : "");
@@ -240,14 +246,16 @@ static void phase_rows(FILE *f, const struct sc_phase *ph, const struct sc_phase
 
 static int phase_table(FILE *f, const struct sc_run_record *rec)
 {
-	/* 14 columns: scrolled sideways on a narrow screen rather than cut */
-	fputs("<section id=\"phase-table\">\n<div style=\"overflow-x:auto\">\n", f);
+	fputs("<section id=\"phase-table\">\n", f);
 	sc_html_heading(f, 2, NULL, "Phases: cluster figures");
 	if (!rec->nphases) {
 		sc_html_note(f, "No phase has finished yet.");
-		fputs("</div>\n</section>\n", f);
+		fputs("</section>\n", f);
 		return 0;
 	}
+	/* 14 columns: a smaller font fits them in the page's width; a narrow
+	 * screen scrolls them sideways rather than cutting them */
+	fputs("<div style=\"overflow-x:auto;font-size:0.85em\">\n", f);
 	sc_html_table_begin(f,
 			    "One row per direction of each phase. Last-done bandwidth = all bytes "
 			    "/ (latest end - earliest start); first-done = bytes moved until the "
@@ -356,21 +364,42 @@ static int workload_sections(FILE *f, const struct sc_run_record *rec)
 
 /* ------------------------------------------------------------- the page */
 
-static int write_page(FILE *f, const struct sc_run_record *rec,
+/* The page's sections, in the order they are shown, for its contents. */
+static const struct {
+	const char *id, *title;
+} sections[] = {
+    {"summary", "run summary"},	    {"drives", "drives"},
+    {"phase-table", "phases"},	    {"verdict", "verdict"},
+    {"phase-0", "each phase"},	    {"checkpoints", "checkpoints"},
+    {"sweeps", "sweeps"},	    {"steady-state", "steady state"},
+    {"temperature", "temperature"}, {"model", "cluster model"},
+    {"endurance", "endurance"},
+};
+
+/* A line of links to the sections the body holds. */
+static void contents(FILE *f, const char *body)
+{
+	char mark[64];
+	int n = 0;
+
+	fputs("<nav><p class=\"note\">Contents:", f);
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		snprintf(mark, sizeof(mark), " id=\"%s\">", sections[i].id);
+		if (!strstr(body, mark))
+			continue;
+		fprintf(f, "%s <a href=\"#%s\">%s</a>", n++ ? " |" : "", sections[i].id,
+			sections[i].title);
+	}
+	fputs("</p></nav>\n", f);
+}
+
+static int write_body(FILE *f, const struct sc_run_record *rec,
 		      const struct sc_model_projection *proj, const char *why)
 {
-	char title[CELL_MAX], sub[CELL_MAX * 2];
-	int rc;
+	int rc = summary_section(f, rec);
 
-	snprintf(title, sizeof(title), "ssdcluster run %s", rec->plan.run_id);
-	snprintf(sub, sizeof(sub),
-		 "%s: %" PRIu32 " rank(s) on %" PRIu32 " node(s), %" PRIu32 " of %" PRIu32
-		 " phase(s) finished",
-		 rec->plan.config_path ? rec->plan.config_path : "?", rec->nranks, rec->nnodes,
-		 rec->nphases, rec->plan.nphases);
-	sc_html_page_begin(f, title, sub);
-	summary_section(f, rec);
-	rc = drives_section(f, rec);
+	if (!rc)
+		rc = drives_section(f, rec);
 	if (!rc)
 		rc = phase_table(f, rec);
 	if (!rc)
@@ -387,8 +416,39 @@ static int write_page(FILE *f, const struct sc_run_record *rec,
 		rc = sc_html_model(f, rec, proj, why);
 	if (!rc)
 		rc = sc_html_endurance(f, rec);
-	sc_html_page_end(f);
 	return rc;
+}
+
+/* The page: its title, the contents, then the body written first. */
+static int write_page(FILE *f, const struct sc_run_record *rec,
+		      const struct sc_model_projection *proj, const char *why)
+{
+	char title[CELL_MAX], sub[CELL_MAX * 2], *body = NULL;
+	size_t len = 0;
+	FILE *b = open_memstream(&body, &len);
+	int rc;
+
+	if (!b)
+		return -ENOMEM;
+	rc = write_body(b, rec, proj, why);
+	if ((fclose(b) || !body) && !rc)
+		rc = -ENOMEM;
+	if (rc) {
+		free(body);
+		return rc;
+	}
+	snprintf(title, sizeof(title), "ssdcluster run %s", rec->plan.run_id);
+	snprintf(sub, sizeof(sub),
+		 "%s: %" PRIu32 " rank(s) on %" PRIu32 " node(s), %" PRIu32 " of %" PRIu32
+		 " phase(s) finished",
+		 rec->plan.config_path ? rec->plan.config_path : "?", rec->nranks, rec->nnodes,
+		 rec->nphases, rec->plan.nphases);
+	sc_html_page_begin(f, title, sub);
+	contents(f, body);
+	fwrite(body, 1, len, f);
+	sc_html_page_end(f);
+	free(body);
+	return 0;
 }
 
 int sc_report_html(const char *dir, const struct sc_run_record *rec,

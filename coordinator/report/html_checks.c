@@ -45,11 +45,11 @@ static void checks_table(FILE *f, const struct sc_verdict *v)
 	char line[TEXT_MAX];
 
 	if (v->nfailed)
-		snprintf(line, sizeof(line), "Verdict: FAIL (%" PRIu32 " of %" PRIu32 " checks%s)",
-			 v->nfailed, v->nchecks - v->nunmeasured,
-			 v->nunmeasured ? ", some not measured" : "");
+		snprintf(line, sizeof(line),
+			 "Verdict: FAIL (%" PRIu32 " of %" PRIu32 " check(s)%s)", v->nfailed,
+			 v->nchecks - v->nunmeasured, v->nunmeasured ? ", some not measured" : "");
 	else
-		snprintf(line, sizeof(line), "Verdict: PASS (%" PRIu32 " checks%s)",
+		snprintf(line, sizeof(line), "Verdict: PASS (%" PRIu32 " check(s)%s)",
 			 v->nchecks - v->nunmeasured, v->nunmeasured ? ", some not measured" : "");
 	fprintf(f, "<p class=\"verdict\"><strong>");
 	sc_html_text(f, line);
