@@ -288,7 +288,8 @@ int sc_html_model(FILE *f, const struct sc_run_record *rec, const struct sc_mode
 	}
 	sc_html_note(f, "The projection of this run to larger clusters, as `ssdcluster model` "
 			"prints it: the tables, then the basis of each figure.");
-	fputs("<pre>", f);
+	/* the basis's long lines wrap rather than run off the page */
+	fputs("<pre style=\"white-space:pre-wrap\">", f);
 	sc_html_text(f, text);
 	fputs("</pre>\n</section>\n", f);
 	free(text);
