@@ -247,7 +247,8 @@ static void axis_fit(struct axis *a, const struct sc_svg_axis *ax, double lo, do
 	a->hi = ceil(hi / a->step - 1e-9) * a->step;
 }
 
-/* The ticks of a fitted axis as transformed values; returns their count. */
+/* The ticks of a fitted axis as transformed values, in order; returns
+ * their count. */
 static int ticks(const struct axis *a, double *t)
 {
 	int n = 0;
@@ -265,6 +266,12 @@ static int ticks(const struct axis *a, double *t)
 		if (v > a->hi + a->step * 1e-6)
 			break;
 		t[n++] = v;
+		/* a log axis of one or two decades gets 2 and 5 as well */
+		if (a->scale == SC_SVG_LOG10 && a->hi - a->lo <= 2 && v < a->hi - 0.5 &&
+		    n + 2 < MAX_TICKS) {
+			t[n++] = v + log10(2);
+			t[n++] = v + log10(5);
+		}
 	}
 	return n;
 }

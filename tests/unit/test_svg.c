@@ -142,19 +142,19 @@ static void test_escaping(void)
 	free(doc);
 }
 
-/* The y pixel of the tick labelled label on the y axis, or NAN. */
-static double ytick_y(const char *doc, const char *label)
+/* Where the tick labelled label of axis cls ("xtick", "ytick") is: its
+ * x, or for a y tick the y of its line; NAN when there is none. */
+static double tick_at(const char *doc, const char *cls, const char *label)
 {
 	char pat[64];
 
-	snprintf(pat, sizeof pat, "class=\"ytick\">%s</text>", label);
+	snprintf(pat, sizeof pat, "class=\"%s\">%s</text>", cls, label);
 	for (const char *p = strstr(doc, "<text "); p; p = strstr(p + 1, "<text ")) {
-		const char *end = strchr(p, '\n');
+		const char *end = strchr(p, '\n'), *hit = strstr(p, pat);
 		double x, y;
 
-		if (end && strstr(p, pat) && strstr(p, pat) < end &&
-		    sscanf(p, "<text x=\"%lf\" y=\"%lf\"", &x, &y) == 2)
-			return y - 4;
+		if (end && hit && hit < end && sscanf(p, "<text x=\"%lf\" y=\"%lf\"", &x, &y) == 2)
+			return cls[0] == 'x' ? x : y - 4;
 	}
 	return NAN;
 }
@@ -172,7 +172,7 @@ static void test_nan_gap(void)
 	int moves = 0, points = 0;
 
 	check_doc(doc, "gap chart");
-	y0 = ytick_y(doc, "0");
+	y0 = tick_at(doc, "ytick", "0");
 	CHECK(isfinite(y0), "no tick at 0 on a from_zero axis");
 	CHECK(d, "no line drawn");
 	for (d = d ? d + 4 : NULL; d && *d && *d != '"';) {
@@ -213,26 +213,35 @@ static bool cell_fill(const char *doc, const char *label, unsigned rgb[3])
 	       sscanf(fill, "fill=\"#%2x%2x%2x", &rgb[0], &rgb[1], &rgb[2]) == 3;
 }
 
+/* A sequential map of nrows block sizes (at most 2) by queue depths 1
+ * and 32. */
+static struct sc_svg_heatmap sweep_map(const char *title, const double *v, uint32_t nrows,
+				       const char *unit)
+{
+	static const char *const rows[] = {"4KiB", "1MiB"}, *const cols[] = {"1", "32"};
+
+	return (struct sc_svg_heatmap){.title = title,
+				       .row_label = "block size",
+				       .col_label = "queue depth",
+				       .rows = rows,
+				       .cols = cols,
+				       .nrows = nrows,
+				       .ncols = 2,
+				       .v = v,
+				       .cell_unit = unit};
+}
+
 /* +10% is green when higher is better, red when lower is, labelled with
  * its sign either way; a cell not measured is "-", hatched. */
 static void test_diverging(void)
 {
-	static const char *const rows[] = {"4KiB"}, *const cols[] = {"1", "32"};
 	double v[2] = {10, NAN};
-	struct sc_svg_heatmap h = {.title = "change <B/A>",
-				   .row_label = "block size",
-				   .col_label = "queue depth",
-				   .rows = rows,
-				   .cols = cols,
-				   .nrows = 1,
-				   .ncols = 2,
-				   .v = v,
-				   .cell_unit = "%",
-				   .diverging = true};
+	struct sc_svg_heatmap h = sweep_map("change <B/A>", v, 1, "%");
 	unsigned rgb[3];
 	char *doc;
 
 	for (int lower = 0; lower < 2; lower++) {
+		h.diverging = true;
 		h.lower_better = lower;
 		doc = heatmap(&h);
 		check_doc(doc, "diverging map");
@@ -256,17 +265,8 @@ static void test_diverging(void)
 /* A sequential cell prints its value as sc_svg_number does, with its unit. */
 static void test_heat_values(void)
 {
-	static const char *const rows[] = {"4KiB", "1MiB"}, *const cols[] = {"1", "32"};
 	double v[4] = {1234.5, 0.01234, 77, 5e6};
-	struct sc_svg_heatmap h = {.title = "bw",
-				   .row_label = "block size",
-				   .col_label = "queue depth",
-				   .rows = rows,
-				   .cols = cols,
-				   .nrows = 2,
-				   .ncols = 2,
-				   .v = v,
-				   .cell_unit = "MB/s"};
+	struct sc_svg_heatmap h = sweep_map("bw", v, 2, "MB/s");
 	char *doc = heatmap(&h), num[32], want[64];
 
 	check_doc(doc, "heatmap");
@@ -280,23 +280,6 @@ static void test_heat_values(void)
 	free(doc);
 }
 
-/* The x pixel of the x tick labelled label, or NAN. */
-static double xtick_x(const char *doc, const char *label)
-{
-	char pat[64];
-
-	snprintf(pat, sizeof pat, "class=\"xtick\">%s</text>", label);
-	for (const char *p = strstr(doc, "<text "); p; p = strstr(p + 1, "<text ")) {
-		const char *end = strchr(p, '\n');
-		double x;
-
-		if (end && strstr(p, pat) && strstr(p, pat) < end &&
-		    sscanf(p, "<text x=\"%lf\"", &x) == 1)
-			return x;
-	}
-	return NAN;
-}
-
 /* p50 < p90 < p99 < p99.9 left to right, each nine as wide as the next,
  * p50 .. p90 log10(5) of one. */
 static void test_nines(void)
@@ -307,8 +290,9 @@ static void test_nines(void)
 				 .x = {.label = "percentile", .scale = SC_SVG_NINES},
 				 .y = {.label = "latency (us)", .scale = SC_SVG_LOG10}};
 	char *doc = lines(&c, &s, 1);
-	double x50 = xtick_x(doc, "p50"), x90 = xtick_x(doc, "p90"), x99 = xtick_x(doc, "p99");
-	double x999 = xtick_x(doc, "p99.9"), nine = x99 - x90;
+	double x50 = tick_at(doc, "xtick", "p50"), x90 = tick_at(doc, "xtick", "p90"),
+	       x99 = tick_at(doc, "xtick", "p99");
+	double x999 = tick_at(doc, "xtick", "p99.9"), nine = x99 - x90;
 
 	check_doc(doc, "nines chart");
 	CHECK(isfinite(x50) && isfinite(x90) && isfinite(x99) && isfinite(x999),
@@ -319,8 +303,9 @@ static void test_nines(void)
 	      x999 - x99);
 	CHECK(fabs((x90 - x50) - log10(5) * nine) < 0.3, "p50..p90 %.1f px, want %.1f", x90 - x50,
 	      log10(5) * nine);
-	CHECK(isfinite(xtick_x(doc, "p99.99")), "axis does not reach p99.99 for p99.95");
-	CHECK(!isfinite(xtick_x(doc, "p99.999")), "axis goes past the nine that holds the data");
+	CHECK(isfinite(tick_at(doc, "xtick", "p99.99")), "axis does not reach p99.99 for p99.95");
+	CHECK(!isfinite(tick_at(doc, "xtick", "p99.999")),
+	      "axis goes past the nine that holds the data");
 	CHECK(strstr(doc, "class=\"ytick\">100</text>") &&
 		  strstr(doc, "class=\"ytick\">1000</text>"),
 	      "log axis has no decade ticks 100 and 1000");
