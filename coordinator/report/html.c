@@ -16,6 +16,7 @@
 
 #include "analysis/aggregate.h"
 #include "analysis/inventory.h"
+#include "analysis/stages.h"
 #include "analysis/sweep_matrix.h"
 #include "html_page.h"
 #include "html_priv.h"
@@ -26,6 +27,8 @@
 #define NS_PER_US    1e3
 #define NS_PER_S     1e9
 #define BYTES_PER_GB 1e9
+/* A fraction shown as a percentage. */
+#define PERCENT 100.0
 /* Room for a short formatted value or list. */
 #define CELL_MAX 256
 
@@ -283,7 +286,17 @@ static void phase_facts(FILE *f, const struct sc_phase *ph, const struct sc_phas
 			const struct sc_phase_figures *fig)
 {
 	char bs[32], dur[32], line[CELL_MAX * 2];
+	struct sc_stage_row st;
 
+	if (ph->workload == SC_WORKLOAD_IDLE) { /* no I/O: only how long it lasted */
+		sc_stage_row(ph, fig, &st);
+		sc_fmt_duration(dur, sizeof(dur),
+				st.duration_ns > 0 ? (uint64_t)st.duration_ns : 0);
+		snprintf(line, sizeof(line), "idle phase: no I/O for %s; status %s", dur,
+			 sc_phase_status_name(pr->status));
+		sc_html_note(f, line);
+		return;
+	}
 	sc_fmt_bytes(bs, sizeof(bs), ph->io.bs_bytes);
 	sc_fmt_duration(dur, sizeof(dur),
 			fig->lastdone_ns > fig->window_start_ns
@@ -296,6 +309,14 @@ static void phase_facts(FILE *f, const struct sc_phase *ph, const struct sc_phas
 		 sc_workload_name(ph->workload), sc_rw_name(ph->io.rw), bs, ph->io.iodepth,
 		 ph->io.jobs, fig->nranks, fig->nnodes, sc_phase_status_name(pr->status), dur);
 	sc_html_note(f, line);
+	sc_stage_row(ph, fig, &st);
+	if (fig->nseconds >= 2) {
+		snprintf(line, sizeof(line),
+			 "Volatility of the %s (stddev / mean of the cluster's bytes per complete "
+			 "second): %.1f%%.",
+			 st.dir == SC_DIR_READ ? "reads" : "writes", st.volatility * PERCENT);
+		sc_html_note(f, line);
+	}
 	if (fig->nranks && fig->slowest_host) {
 		snprintf(line, sizeof(line), "Slowest: rank %" PRIu32 " on node %" PRIu32 " (%s).",
 			 fig->slowest_rank, fig->slowest_node, fig->slowest_host);

@@ -14,6 +14,8 @@
 #define FIG_MAX	  64
 #define PLACE_MAX 640
 #define TEXT_MAX  512
+/* A fraction shown as a percentage. */
+#define PERCENT 100.0
 
 static void check_row(FILE *f, const struct sc_check *c)
 {
@@ -90,7 +92,7 @@ static void outliers_table(FILE *f, const struct sc_outliers *o)
 		 "absolute deviations (MAD) from the median of the phase's drives or nodes (at "
 		 "least %u of them; the MAD at least %.3g%% of the median). %" PRIu32
 		 " comparison(s), %" PRIu32 " outlier(s).",
-		 o->k, SC_OUTLIER_MIN_PEERS, o->mad_floor * 100.0, o->judged, o->n);
+		 o->k, SC_OUTLIER_MIN_PEERS, o->mad_floor * PERCENT, o->judged, o->n);
 	sc_html_note(f, line);
 	if (!o->n)
 		return;
