@@ -3,6 +3,7 @@
  * few places where the echo has always differed from the messages. */
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fields.h"
@@ -232,4 +233,20 @@ struct json_object *sc_report_plan_echo(struct jb *b, const struct sc_plan *plan
 	sc_json_put(b, o, "phases", phases);
 	echo_fields(b, o, &sc_fields_plan, plan, "allow_destroy", NULL);
 	return o;
+}
+
+char *sc_report_plan_echo_text(const struct sc_plan *plan, size_t *len)
+{
+	struct jb b = {0};
+	struct json_object *o = sc_report_plan_echo(&b, plan);
+	char *text = sc_json_text(&b, o, len);
+	char *z = text ? realloc(text, *len + 1) : NULL;
+
+	json_object_put(o);
+	if (!z) {
+		free(text);
+		return NULL;
+	}
+	z[*len] = '\0';
+	return z;
 }

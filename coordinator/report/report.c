@@ -228,6 +228,8 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 	free(text);
 	if (!rc)
 		rc = sc_report_csv_write(&csv, dir, err, errlen);
+	if (!rc)
+		rc = sc_report_html(dir, rec, proj, why, err, errlen);
 	goto out_free;
 
 out_nomem:

@@ -24,10 +24,20 @@ struct sc_model_projection;
 
 /* sc_report_results with the cluster model of the run in results.json
  * ("model"): proj as `ssdcluster model --json` gives it, or, when proj is
- * NULL and why is not empty, {"error": why}; neither, no "model". */
+ * NULL and why is not empty, {"error": why}; neither, no "model".  Writes
+ * report.html as well (sc_report_html, with the same proj and why). */
 int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 			    const struct sc_model_projection *proj, const char *why, char *err,
 			    size_t errlen);
+
+/* report.html in dir: one self-contained page (inline SVG, no script,
+ * nothing fetched) of every finished phase of rec, with the model's tables
+ * when proj is given (else why, when not empty).  Written atomically, as
+ * results.json is, by sc_report_results_model after every phase and by
+ * `ssdcluster report`.  0 or -errno, with a message in err. */
+int sc_report_html(const char *dir, const struct sc_run_record *rec,
+		   const struct sc_model_projection *proj, const char *why, char *err,
+		   size_t errlen);
 
 /* Writes plan.json in dir and prints a readable plan on stdout: what
  * --dry-run shows, per rank its host, node, target, files and planned

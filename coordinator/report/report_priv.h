@@ -66,6 +66,10 @@ char *sc_json_text(struct jb *b, struct json_object *root, size_t *len);
 /* echo.c: the plan's targets and phases, as results.json and plan.json
  * echo them. */
 struct json_object *sc_report_plan_echo(struct jb *b, const struct sc_plan *plan);
+/* The same echo as pretty-printed JSON text ending in a newline and a NUL
+ * (report.html shows it), malloc'd, its length (without the NUL) in *len;
+ * NULL when out of memory. */
+char *sc_report_plan_echo_text(const struct sc_plan *plan, size_t *len);
 
 /* ------------------------------------------- results*.c: results.json */
 

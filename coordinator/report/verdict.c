@@ -16,7 +16,7 @@
 #define PERCENT 100.0
 
 /* value in metric m's unit, with its unit. */
-static const char *fmt_value(char *buf, size_t len, enum sc_expect_metric m, double value)
+const char *sc_report_verdict_value(char *buf, size_t len, enum sc_expect_metric m, double value)
 {
 	switch (sc_verdict_unit(m)) {
 	case SC_UNIT_BW:
@@ -67,7 +67,7 @@ static void put_figure(struct jb *b, struct json_object *o, const char *what,
 
 /* Where w stands: "cluster", "node 1 (host)", "rank 3 on host, target 2
  * (/path)", with the drive's device and serial when known. */
-static const char *fmt_place(char *buf, size_t len, const struct sc_where *w)
+const char *sc_report_verdict_place(char *buf, size_t len, const struct sc_where *w)
 {
 	int n;
 
@@ -86,7 +86,7 @@ static const char *fmt_place(char *buf, size_t len, const struct sc_where *w)
 }
 
 /* How required bounds the measure: ">=", "<=", or nothing for yes/no. */
-static const char *relation(enum sc_expect_metric m)
+const char *sc_report_verdict_relation(enum sc_expect_metric m)
 {
 	if (sc_verdict_unit(m) == SC_UNIT_FLAG)
 		return "  ";
@@ -102,8 +102,9 @@ static void print_line(FILE *f, const struct sc_check *c, const char *place)
 
 	fprintf(f, "  %-24s %-24s %-12s %s %-12s %-6s %s%s%s%s\n", c->phase_name,
 		sc_expect_metric_name(c->metric),
-		nm ? "-" : fmt_value(m, sizeof(m), c->metric, c->measured), relation(c->metric),
-		fmt_value(r, sizeof(r), c->metric, c->required),
+		nm ? "-" : sc_report_verdict_value(m, sizeof(m), c->metric, c->measured),
+		sc_report_verdict_relation(c->metric),
+		sc_report_verdict_value(r, sizeof(r), c->metric, c->required),
 		nm ? "n/a" : sc_check_result_name(c->result), place, nm ? " (not measured: " : "",
 		nm && c->note ? c->note : "", nm ? ")" : "");
 }
@@ -137,18 +138,20 @@ static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 			if (!w || worse(c->metric, c[i].measured, w->measured))
 				w = &c[i];
 		} else if (c[i].result == SC_CHECK_FAIL || !one_reason || nnm == 1) {
-			print_line(f, &c[i], fmt_place(place, sizeof(place), &c[i].at));
+			print_line(f, &c[i],
+				   sc_report_verdict_place(place, sizeof(place), &c[i].at));
 		}
 	}
 	if (nm && one_reason && nnm > 1) {
 		snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss, such as %s", nnm, n,
-			 sc_check_scope_name(c->at.scope), fmt_place(at, sizeof(at), &nm->at));
+			 sc_check_scope_name(c->at.scope),
+			 sc_report_verdict_place(at, sizeof(at), &nm->at));
 		print_line(f, nm, place);
 	}
 	if (!w)
 		return;
 	snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss pass; worst: %s", npass, n,
-		 sc_check_scope_name(c->at.scope), fmt_place(at, sizeof(at), &w->at));
+		 sc_check_scope_name(c->at.scope), sc_report_verdict_place(at, sizeof(at), &w->at));
 	print_line(f, w, place);
 }
 
@@ -166,7 +169,7 @@ static void print_checks(FILE *f, const struct sc_verdict *v)
 		       v->checks[i + n].metric == c->metric && c->at.scope != SC_SCOPE_CLUSTER)
 			n++;
 		if (c->at.scope == SC_SCOPE_CLUSTER)
-			print_line(f, c, fmt_place(place, sizeof(place), &c->at));
+			print_line(f, c, sc_report_verdict_place(place, sizeof(place), &c->at));
 		else
 			print_group(f, c, n);
 		i += n;
@@ -192,7 +195,8 @@ static void print_outliers(FILE *f, const struct sc_outliers *o)
 		const struct sc_outlier *x = &o->v[i];
 		bool bw = x->figure == SC_OUTLIER_BW;
 
-		fprintf(f, "  %s: %s", x->phase_name, fmt_place(place, sizeof(place), &x->at));
+		fprintf(f, "  %s: %s", x->phase_name,
+			sc_report_verdict_place(place, sizeof(place), &x->at));
 		fprintf(f, ": %s %s, median of %" PRIu32 " %ss %s, %+.1f MADs (%s)\n",
 			sc_outlier_figure_name(x->figure),
 			bw ? sc_fmt_rate(val, sizeof(val), x->value)

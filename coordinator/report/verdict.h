@@ -24,6 +24,18 @@ int sc_report_verdict(const struct sc_run_record *rec, bool quiet);
  * failed"); nothing otherwise. */
 void sc_report_verdict_exit(FILE *f, const struct sc_plan *plan, int status);
 
+/* value in metric m's unit, with its unit ("2.10 GB/s", "81.2 us",
+ * "95.0%", "yes"), into buf; returns buf. */
+const char *sc_report_verdict_value(char *buf, size_t len, enum sc_expect_metric m, double value);
+
+/* Where w stands, into buf: "cluster", "node 1 (host)", "rank 3 on host,
+ * target 2 (/path)" with the drive's device and serial when known. */
+const char *sc_report_verdict_place(char *buf, size_t len, const struct sc_where *w);
+
+/* How a threshold of m bounds the measure: ">=", "<=", or blanks for a
+ * yes/no one. */
+const char *sc_report_verdict_relation(enum sc_expect_metric m);
+
 struct jb;
 struct json_object;
 

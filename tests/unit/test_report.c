@@ -997,6 +997,30 @@ static void check_sweeps(struct json_object *sweeps, struct json_object *ph)
 	CHECK(len_of(get(c, "nodes")) == len_of(get(ph, "nodes")), "a row per node");
 }
 
+/* report.html of make_run's run: its drives (model, serial, firmware, or
+ * why none) and the temperatures make_drive_rows read, in their sections. */
+static void check_html(const char *dir)
+{
+	static const char *const want[] = {
+	    "<td>PM1733a</td><td>S6UGNE0R900123</td><td>3.2Q</td>",
+	    "no NVMe telemetry: /mnt/b is on vda (not NVMe)",
+	    "<section id=\"temperature\">",
+	    "temperature (deg C)",
+	    "<section id=\"phase-table\">",
+	};
+	char path[256];
+	size_t len;
+	char *page = slurp(path_in(path, sizeof(path), dir, "report.html"), &len);
+
+	CHECK(page, "report.html readable");
+	if (!page)
+		return;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK(strstr(page, want[i]), "report.html holds %s", want[i]);
+	CHECK(!strstr(page, "<script"), "report.html holds no script");
+	free(page);
+}
+
 static void test_results(void)
 {
 	struct sc_run_record run, back;
@@ -1018,8 +1042,10 @@ static void test_results(void)
 	rc = sc_report_results(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "results after phase 1: %d %s", rc, err);
 	list_dir(dir, names, sizeof(names));
-	CHECK(!strcmp(names, "phases.csv ranks.csv results.json results.pb sweep.csv timeseries.csv"),
+	CHECK(!strcmp(names, "phases.csv ranks.csv report.html results.json results.pb sweep.csv "
+			     "timeseries.csv"),
 	      "files: %s", names);
+	check_html(dir);
 
 	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
 	CHECK(root, "results.json parses: %s", json_util_get_last_err());

@@ -1,0 +1,501 @@
+/* html.c -- report.html: one self-contained page per run in html_page.h's
+ * frame: the run summary, its drives, the per-phase cluster table, a
+ * section per phase (its charts from html_phase.c), the checkpoints and
+ * sweeps, then html_run.c's sections (steady state, temperature, verdict,
+ * outliers, model, endurance).  Formats the figures of analysis/ and
+ * model/ only. */
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/aggregate.h"
+#include "analysis/inventory.h"
+#include "analysis/stages.h"
+#include "analysis/sweep_matrix.h"
+#include "html_page.h"
+#include "html_priv.h"
+#include "html_run.h"
+#include "report_priv.h"
+
+/* Latencies in the tables are microseconds, data sizes MB (10^6 bytes). */
+#define NS_PER_US    1e3
+#define NS_PER_S     1e9
+#define BYTES_PER_GB 1e9
+/* A fraction shown as a percentage. */
+#define PERCENT 100.0
+/* Room for a short formatted value or list. */
+#define CELL_MAX 256
+
+/* ------------------------------------------------------------ run summary */
+
+/* A row of a two-column table: what, and its value. */
+static void fact_row(FILE *f, const char *what, const char *value)
+{
+	sc_html_row_begin(f);
+	sc_html_cell(f, what);
+	sc_html_cell(f, value);
+	sc_html_row_end(f);
+}
+
+static void fact_u64(FILE *f, const char *what, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	fact_row(f, what, buf);
+}
+
+/* "0 (host-a), 1 (host-b)": the nodes and hosts of the run's first phase
+ * (every phase runs on every rank), by node index. */
+static void hosts_text(char *buf, size_t len, const struct sc_run_record *rec)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!rec->nphases)
+		return;
+	for (uint32_t node = 0; node < rec->nnodes && n < len; node++) {
+		const struct sc_phase_record *pr = &rec->phases[0];
+
+		for (uint32_t i = 0; i < pr->nranks; i++) {
+			if (pr->ranks[i].node != node)
+				continue;
+			n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu32 " (%s)", n ? ", " : "",
+					      node, pr->ranks[i].host);
+			break;
+		}
+	}
+}
+
+static int summary_section(FILE *f, const struct sc_run_record *rec)
+{
+	static const char *const head[] = {"item", "value"};
+	const struct sc_plan *plan = &rec->plan;
+	char buf[CELL_MAX * 4];
+	time_t t = (time_t)(rec->started_unix_ns / (int64_t)NS_PER_S);
+	struct tm tm;
+	size_t len;
+	char *echo;
+
+	fputs("<section id=\"summary\">\n", f);
+	sc_html_heading(f, 2, NULL, "Run summary");
+	sc_html_table_begin(f, NULL, head, 2);
+	fact_row(f, "ssdcluster version", rec->version);
+	if (gmtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
+		fact_row(f, "started", buf);
+	fact_row(f, "run id", plan->run_id);
+	fact_row(f, "config", plan->config_path);
+	fact_u64(f, "ranks", rec->nranks);
+	fact_u64(f, "nodes", rec->nnodes);
+	hosts_text(buf, sizeof(buf), rec);
+	fact_row(f, "hosts (node)", buf[0] ? buf : "-");
+	for (uint32_t i = 0; i < plan->ntargets; i++) {
+		snprintf(buf, sizeof(buf), "%s (%s%s%s)", plan->targets[i].path,
+			 sc_target_kind_name(plan->targets[i].kind),
+			 plan->targets[i].hosts ? ", hosts " : "",
+			 plan->targets[i].hosts ? plan->targets[i].hosts : "");
+		fact_row(f, i ? "" : "targets", buf);
+	}
+	fact_u64(f, "phases finished", rec->nphases);
+	fact_u64(f, "phases planned", plan->nphases);
+	sc_html_table_end(f);
+
+	echo = sc_report_plan_echo_text(plan, &len);
+	if (!echo)
+		return -ENOMEM;
+	fputs("<details><summary>The plan as results.json echoes it</summary>\n<pre>", f);
+	sc_html_text(f, echo);
+	fputs("</pre></details>\n</section>\n", f);
+	free(echo);
+	return 0;
+}
+
+/* ----------------------------------------------------------------- drives */
+
+static void ranks_text(char *buf, size_t len, const uint32_t *ranks, uint32_t n)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%" PRIu32, i ? ", " : "", ranks[i]);
+}
+
+static void drive_row(FILE *f, const struct sc_run_record *rec, const struct sc_inventory_entry *x)
+{
+	const struct sc_drive *d = x->drive;
+	char buf[CELL_MAX];
+
+	sc_html_row_begin(f);
+	sc_html_num(f, "%.0f", x->node);
+	sc_html_cell(f, x->host);
+	sc_html_cell(f, x->target < rec->plan.ntargets ? rec->plan.targets[x->target].path : "?");
+	ranks_text(buf, sizeof(buf), x->ranks, x->nranks);
+	sc_html_cell(f, buf);
+	sc_html_cell(f, d ? d->device : "-");
+	sc_html_cell(f, d ? d->model : "-");
+	sc_html_cell(f, d ? d->serial : "-");
+	sc_html_cell(f, d ? d->firmware : "-");
+	if (d && d->capacity_bytes)
+		sc_html_num(f, "%.1f", (double)d->capacity_bytes / BYTES_PER_GB);
+	else
+		sc_html_cell(f, "-");
+	sc_html_cell(f, d ? "NVMe" : x->none);
+	sc_html_row_end(f);
+}
+
+static int drives_section(FILE *f, const struct sc_run_record *rec)
+{
+	static const char *const head[] = {"node",	    "host",	"target", "ranks",
+					   "device",	    "model",	"serial", "firmware",
+					   "capacity (GB)", "telemetry"};
+	struct sc_inventory inv;
+
+	if (sc_inventory_of_run(rec, &inv))
+		return -ENOMEM;
+	fputs("<section id=\"drives\">\n", f);
+	sc_html_heading(f, 2, NULL, "Drives");
+	if (!inv.n)
+		sc_html_note(f, "No phase looked at its drives yet.");
+	else
+		sc_html_table_begin(f, "Each drive once per node, with the ranks that used it",
+				    head, sizeof(head) / sizeof(head[0]));
+	for (uint32_t i = 0; i < inv.n; i++)
+		drive_row(f, rec, &inv.entries[i]);
+	if (inv.n)
+		sc_html_table_end(f);
+	fputs("</section>\n", f);
+	sc_inventory_exit(&inv);
+	return 0;
+}
+
+/* ------------------------------------------------------ per-phase table */
+
+static const char *const phase_head[] = {"phase",
+					 "kind",
+					 "rw",
+					 "status",
+					 "dir",
+					 "data (MB)",
+					 "last-done (MB/s)",
+					 "first-done (MB/s)",
+					 "IOPS",
+					 "mean (us)",
+					 "p50 (us)",
+					 "p99 (us)",
+					 "p99.99 (us)",
+					 "errors"};
+
+/* The latency cells of one direction (mean, p50, p99, p99.99 in us). */
+static void lat_cells(FILE *f, const struct sc_lat_summary *s)
+{
+	static const double pts[] = {50, 99, 99.99};
+
+	sc_html_num(f, "%.1f", s->mean_ns / NS_PER_US);
+	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
+		sc_html_num(f, "%.1f", (double)s->pct_ns[sc_pct_index(pts[i])] / NS_PER_US);
+}
+
+/* One row per direction that moved I/Os (one with "-" when none did): the
+ * phase's figures on its first row, the latencies of each direction. */
+static void phase_rows(FILE *f, const struct sc_phase *ph, const struct sc_phase_record *pr,
+		       const struct sc_phase_figures *fig)
+{
+	static const char *const dir[SC_DIR_COUNT] = {
+	    [SC_DIR_READ] = "read", [SC_DIR_WRITE] = "write"};
+	bool first = true;
+
+	for (int d = 0; d < SC_DIR_COUNT || first; d++) {
+		bool none = d >= SC_DIR_COUNT;
+
+		if (!none && !fig->lat[d].count)
+			continue;
+		sc_html_row_begin(f);
+		fprintf(f, "<td><a href=\"#phase-%" PRIu32 "\">", pr->phase);
+		sc_html_text(f, ph ? ph->name : "?");
+		fputs("</a></td>", f);
+		sc_html_cell(f, first && ph ? sc_workload_name(ph->workload) : "");
+		sc_html_cell(f, first && ph ? sc_rw_name(ph->io.rw) : "");
+		sc_html_cell(f, first ? sc_phase_status_name(pr->status) : "");
+		sc_html_cell(f, none ? "-" : dir[d]);
+		if (first) {
+			sc_html_num(f, "%.3f", (double)fig->total_bytes / BYTES_PER_MB);
+			sc_html_num(f, "%.1f", fig->lastdone_bw_bytes_per_s / BYTES_PER_MB);
+			sc_html_num(f, "%.1f", fig->firstdone_bw_bytes_per_s / BYTES_PER_MB);
+			sc_html_num(f, "%.0f", fig->iops_total);
+		} else {
+			for (int k = 0; k < 4; k++)
+				sc_html_cell(f, "");
+		}
+		if (none)
+			for (int k = 0; k < 4; k++)
+				sc_html_cell(f, "-");
+		else
+			lat_cells(f, &fig->lat[d]);
+		if (first)
+			sc_html_num(f, "%.0f", (double)fig->errors);
+		else
+			sc_html_cell(f, "");
+		sc_html_row_end(f);
+		first = false;
+	}
+}
+
+static int phase_table(FILE *f, const struct sc_run_record *rec)
+{
+	fputs("<section id=\"phase-table\">\n", f);
+	sc_html_heading(f, 2, NULL, "Phases: cluster figures");
+	if (!rec->nphases) {
+		sc_html_note(f, "No phase has finished yet.");
+		fputs("</section>\n", f);
+		return 0;
+	}
+	/* 14 columns: a smaller font fits them in the page's width; a narrow
+	 * screen scrolls them sideways rather than cutting them */
+	fputs("<div style=\"overflow-x:auto;font-size:0.85em\">\n", f);
+	sc_html_table_begin(f,
+			    "One row per direction of each phase. Last-done bandwidth = all bytes "
+			    "/ (latest end - earliest start); first-done = bytes moved until the "
+			    "first rank finished / that time; latency percentiles from the merged "
+			    "histograms of every rank. MB = 10^6 bytes.",
+			    phase_head, sizeof(phase_head) / sizeof(phase_head[0]));
+	for (uint32_t i = 0; i < rec->nphases; i++) {
+		const struct sc_phase_record *pr = &rec->phases[i];
+		struct sc_phase_figures fig;
+
+		if (sc_aggregate_phase(pr, &fig))
+			return -ENOMEM;
+		phase_rows(f, sc_report_phase_of(rec, pr->phase), pr, &fig);
+		sc_phase_figures_exit(&fig);
+	}
+	sc_html_table_end(f);
+	fputs("</div>\n</section>\n", f);
+	return 0;
+}
+
+/* ------------------------------------------------------- phase sections */
+
+/* The facts of a phase in one line under its heading. */
+static void phase_facts(FILE *f, const struct sc_phase *ph, const struct sc_phase_record *pr,
+			const struct sc_phase_figures *fig)
+{
+	char bs[32], dur[32], line[CELL_MAX * 2];
+	struct sc_stage_row st;
+
+	if (ph->workload == SC_WORKLOAD_IDLE) { /* no I/O: only how long it lasted */
+		sc_stage_row(ph, fig, &st);
+		sc_fmt_duration(dur, sizeof(dur),
+				st.duration_ns > 0 ? (uint64_t)st.duration_ns : 0);
+		snprintf(line, sizeof(line), "idle phase: no I/O for %s; status %s", dur,
+			 sc_phase_status_name(pr->status));
+		sc_html_note(f, line);
+		return;
+	}
+	sc_fmt_bytes(bs, sizeof(bs), ph->io.bs_bytes);
+	sc_fmt_duration(dur, sizeof(dur),
+			fig->lastdone_ns > fig->window_start_ns
+			    ? (uint64_t)(fig->lastdone_ns - fig->window_start_ns)
+			    : 0);
+	snprintf(line, sizeof(line),
+		 "%s phase, rw %s, block size %s, queue depth %" PRIu32 ", %" PRIu32
+		 " job(s) per rank; %" PRIu32 " rank(s) on %" PRIu32
+		 " node(s); status %s; measured for %s",
+		 sc_workload_name(ph->workload), sc_rw_name(ph->io.rw), bs, ph->io.iodepth,
+		 ph->io.jobs, fig->nranks, fig->nnodes, sc_phase_status_name(pr->status), dur);
+	sc_html_note(f, line);
+	sc_stage_row(ph, fig, &st);
+	if (fig->nseconds >= 2) {
+		snprintf(line, sizeof(line),
+			 "Volatility of the %s (stddev / mean of the cluster's bytes per complete "
+			 "second): %.1f%%.",
+			 st.dir == SC_DIR_READ ? "reads" : "writes", st.volatility * PERCENT);
+		sc_html_note(f, line);
+	}
+	if (fig->nranks && fig->slowest_host) {
+		snprintf(line, sizeof(line), "Slowest: rank %" PRIu32 " on node %" PRIu32 " (%s).",
+			 fig->slowest_rank, fig->slowest_node, fig->slowest_host);
+		sc_html_note(f, line);
+	}
+}
+
+static int phase_section(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr)
+{
+	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
+	struct sc_phase_figures fig;
+	char id[32];
+	int rc;
+
+	if (!ph)
+		return 0;
+	if (sc_aggregate_phase(pr, &fig))
+		return -ENOMEM;
+	snprintf(id, sizeof(id), "phase-%" PRIu32, pr->phase);
+	fprintf(f, "<section class=\"phase kind-%s\" id=\"%s\">\n", sc_workload_name(ph->workload),
+		id);
+	sc_html_heading(f, 2, NULL, ph->name);
+	phase_facts(f, ph, pr, &fig);
+	rc = sc_html_phase_charts(f, rec, pr, &fig);
+	fputs("</section>\n", f);
+	sc_phase_figures_exit(&fig);
+	return rc;
+}
+
+static bool has_workload(const struct sc_run_record *rec, enum sc_workload w)
+{
+	for (uint32_t i = 0; i < rec->nphases; i++) {
+		const struct sc_phase *ph = sc_report_phase_of(rec, rec->phases[i].phase);
+
+		if (ph && ph->workload == w)
+			return true;
+	}
+	return false;
+}
+
+/* The checkpoint groups and the sweeps of the run, each in its section. */
+static int workload_sections(FILE *f, const struct sc_run_record *rec)
+{
+	struct sc_sweeps sw;
+	int rc = 0;
+
+	if (has_workload(rec, SC_WORKLOAD_CHECKPOINT)) {
+		fputs("<section id=\"checkpoints\">\n", f);
+		sc_html_heading(f, 2, NULL, "Checkpoints");
+		rc = sc_html_checkpoints(f, rec);
+		fputs("</section>\n", f);
+		if (rc)
+			return rc;
+	}
+	if (sc_sweeps_of(&sw, rec))
+		return -ENOMEM;
+	if (sw.n) {
+		fputs("<section id=\"sweeps\">\n", f);
+		sc_html_heading(f, 2, NULL, "Sweeps");
+		rc = sc_html_sweeps(f, &sw);
+		fputs("</section>\n", f);
+	}
+	sc_sweeps_exit(&sw);
+	return rc;
+}
+
+/* ------------------------------------------------------------- the page */
+
+/* The page's sections, in the order they are shown, for its contents. */
+static const struct {
+	const char *id, *title;
+} sections[] = {
+    {"summary", "run summary"},	    {"drives", "drives"},
+    {"phase-table", "phases"},	    {"verdict", "verdict"},
+    {"phase-0", "each phase"},	    {"checkpoints", "checkpoints"},
+    {"sweeps", "sweeps"},	    {"steady-state", "steady state"},
+    {"temperature", "temperature"}, {"model", "cluster model"},
+    {"endurance", "endurance"},
+};
+
+/* A line of links to the sections the body holds. */
+static void contents(FILE *f, const char *body)
+{
+	char mark[64];
+	int n = 0;
+
+	fputs("<nav><p class=\"note\">Contents:", f);
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		snprintf(mark, sizeof(mark), " id=\"%s\">", sections[i].id);
+		if (!strstr(body, mark))
+			continue;
+		fprintf(f, "%s <a href=\"#%s\">%s</a>", n++ ? " |" : "", sections[i].id,
+			sections[i].title);
+	}
+	fputs("</p></nav>\n", f);
+}
+
+static int write_body(FILE *f, const struct sc_run_record *rec,
+		      const struct sc_model_projection *proj, const char *why)
+{
+	int rc = summary_section(f, rec);
+
+	if (!rc)
+		rc = drives_section(f, rec);
+	if (!rc)
+		rc = phase_table(f, rec);
+	if (!rc)
+		rc = sc_html_verdict(f, rec);
+	for (uint32_t i = 0; i < rec->nphases && !rc; i++)
+		rc = phase_section(f, rec, &rec->phases[i]);
+	if (!rc)
+		rc = workload_sections(f, rec);
+	if (!rc)
+		rc = sc_html_steady(f, rec);
+	if (!rc)
+		rc = sc_html_temperature(f, rec);
+	if (!rc)
+		rc = sc_html_model(f, rec, proj, why);
+	if (!rc)
+		rc = sc_html_endurance(f, rec);
+	return rc;
+}
+
+/* The page: its title, the contents, then the body written first. */
+static int write_page(FILE *f, const struct sc_run_record *rec,
+		      const struct sc_model_projection *proj, const char *why)
+{
+	char title[CELL_MAX], sub[CELL_MAX * 2], *body = NULL;
+	size_t len = 0;
+	FILE *b = open_memstream(&body, &len);
+	int rc;
+
+	if (!b)
+		return -ENOMEM;
+	rc = write_body(b, rec, proj, why);
+	if ((fclose(b) || !body) && !rc)
+		rc = -ENOMEM;
+	if (rc) {
+		free(body);
+		return rc;
+	}
+	snprintf(title, sizeof(title), "ssdcluster run %s", rec->plan.run_id);
+	snprintf(sub, sizeof(sub),
+		 "%s: %" PRIu32 " rank(s) on %" PRIu32 " node(s), %" PRIu32 " of %" PRIu32
+		 " phase(s) finished",
+		 rec->plan.config_path ? rec->plan.config_path : "?", rec->nranks, rec->nnodes,
+		 rec->nphases, rec->plan.nphases);
+	sc_html_page_begin(f, title, sub);
+	contents(f, body);
+	fwrite(body, 1, len, f);
+	sc_html_page_end(f);
+	free(body);
+	return 0;
+}
+
+int sc_report_html(const char *dir, const struct sc_run_record *rec,
+		   const struct sc_model_projection *proj, const char *why, char *err,
+		   size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f) {
+		sc_report_set_err(err, errlen, "report.html: out of memory");
+		return -ENOMEM;
+	}
+	rc = write_page(f, rec, proj, why);
+	if (ferror(f) && !rc)
+		rc = -ENOMEM;
+	if (fclose(f) && !rc)
+		rc = -ENOMEM;
+	if (rc) {
+		sc_report_set_err(err, errlen, "report.html: out of memory while building it");
+		free(text);
+		return rc;
+	}
+	rc = sc_report_write_named(dir, "report.html", text, len, err, errlen);
+	free(text);
+	return rc;
+}
