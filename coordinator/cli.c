@@ -224,7 +224,7 @@ static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_
 }
 
 /* What follows the options: CONFIG.yaml, "report RESULTS.pb" or "compare
- * A.pb B.pb".  0 or  * -EINVAL with a message in err. */
+ * A.pb B.pb".  0 or -EINVAL with a message in err. */
 static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
 	if (optind >= argc) {
