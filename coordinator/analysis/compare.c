@@ -81,6 +81,23 @@ const char *sc_compare_verdict_name(enum sc_compare_verdict v)
 	}
 }
 
+/* Whether latency direction d of p has a value in A or B. */
+static bool has_dir(const struct sc_compare_phase *p, int d)
+{
+	const struct sc_compare_value *v = &p->v[sc_compare_lat_fig(d, SC_CMP_MEAN)];
+
+	return isfinite(v->a) || isfinite(v->b);
+}
+
+bool sc_compare_fig_own(const struct sc_compare_phase *p, int fig)
+{
+	if (!isfinite(p->v[fig].a) && !isfinite(p->v[fig].b))
+		return false;
+	if (fig >= sc_compare_lat_fig(SC_CMP_DIR_ALL, 0))
+		return has_dir(p, SC_DIR_READ) && has_dir(p, SC_DIR_WRITE);
+	return true;
+}
+
 /* One run's figures of one phase record, NAN where it has none. */
 static int phase_values(const struct sc_phase_record *pr, double out[SC_CMP_NFIGS])
 {
@@ -455,7 +472,8 @@ static int collect_diffs(struct sc_compare *c)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->nphases; i++)
 		for (int k = 0; k < SC_CMP_NFIGS; k++)
-			add_diff(c, c->phases[i].label, &fig_infos[k], &c->phases[i].v[k]);
+			if (sc_compare_fig_own(&c->phases[i], k))
+				add_diff(c, c->phases[i].label, &fig_infos[k], &c->phases[i].v[k]);
 	for (uint32_t i = 0; i < c->nckpt; i++) {
 		add_diff(c, c->ckpt[i].name, &ckpt_infos[0], &c->ckpt[i].write_mean);
 		add_diff(c, c->ckpt[i].name, &ckpt_infos[1], &c->ckpt[i].restore_mean);

@@ -88,6 +88,12 @@ struct sc_compare_phase {
 	struct sc_compare_value v[SC_CMP_NFIGS];
 };
 
+/* Whether figure fig of p says something of its own: a value in either run,
+ * and for the merged latency figures I/Os in both directions (otherwise they
+ * repeat one direction's).  Only such figures are among the largest
+ * differences. */
+bool sc_compare_fig_own(const struct sc_compare_phase *p, int fig);
+
 /* A pair of sweeps of the same name: their grid on A's axes. */
 struct sc_compare_sweep {
 	const char *name; /* A's (plan-owned) */

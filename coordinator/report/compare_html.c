@@ -194,7 +194,7 @@ static void phase_table(FILE *f, const struct sc_compare_phase *p)
 		const struct sc_compare_fig_info *fi = sc_compare_fig_info(k);
 		const struct sc_compare_value *v = &p->v[k];
 
-		if (!isfinite(v->a) && !isfinite(v->b))
+		if (!sc_compare_fig_own(p, k))
 			continue;
 		sc_html_row_begin(f);
 		sc_html_cell(f, fi->name);

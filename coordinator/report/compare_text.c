@@ -22,22 +22,6 @@ static const char *fig_value(char *buf, size_t len, double v, const struct sc_co
 	return buf;
 }
 
-/* Whether figure k has a value in either run, and (merged latency) is
- * not just one direction again. */
-static bool fig_shown(const struct sc_compare_phase *p, int k)
-{
-	const struct sc_compare_value *v = &p->v[k];
-	int r = sc_compare_lat_fig(SC_DIR_READ, SC_CMP_MEAN);
-	int w = sc_compare_lat_fig(SC_DIR_WRITE, SC_CMP_MEAN);
-
-	if (!isfinite(v->a) && !isfinite(v->b))
-		return false;
-	if (k >= sc_compare_lat_fig(SC_CMP_DIR_ALL, 0))
-		return (isfinite(p->v[r].a) || isfinite(p->v[r].b)) &&
-		       (isfinite(p->v[w].a) || isfinite(p->v[w].b));
-	return true;
-}
-
 static void phase_table(FILE *f, const struct sc_compare_phase *p)
 {
 	char a[48], b[48];
@@ -48,7 +32,7 @@ static void phase_table(FILE *f, const struct sc_compare_phase *p)
 		const struct sc_compare_fig_info *fi = sc_compare_fig_info(k);
 		const struct sc_compare_value *v = &p->v[k];
 
-		if (!fig_shown(p, k))
+		if (!sc_compare_fig_own(p, k))
 			continue;
 		fprintf(f, "  %-16s %16s %16s ", fi->name, fig_value(a, sizeof(a), v->a, fi),
 			fig_value(b, sizeof(b), v->b, fi));
