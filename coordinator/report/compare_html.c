@@ -167,7 +167,7 @@ static void ckpt_chart(FILE *f, const struct sc_compare_ckpt *k)
 			goto out;
 		for (uint32_t i = 0; i < n; i++) {
 			x[j][i] = i + 1;
-			y[j][i] = ns_of[i] / 1e9;
+			y[j][i] = ns_of[i] / 1e6;
 		}
 		s[ns++] = (struct sc_svg_series){
 		    .name = names[j], .x = x[j], .y = y[j], .n = n, .markers = true};
@@ -176,7 +176,7 @@ static void ckpt_chart(FILE *f, const struct sc_compare_ckpt *k)
 	sc_svg_lines(f,
 		     &(struct sc_svg_chart){.title = title,
 					    .x = {.label = "checkpoint (number)"},
-					    .y = {.label = "duration (s)", .from_zero = true}},
+					    .y = {.label = "duration (ms)", .from_zero = true}},
 		     s, ns);
 out:
 	for (int j = 0; j < CKPT_SERIES; j++) {
