@@ -223,6 +223,28 @@ static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_
 	}
 }
 
+/* "report RESULTS.pb" (n 1) or "compare A.pb B.pb" (n 2) at optind: the
+ * files into files[0..n).  0 or -EINVAL with a message in err. */
+static int take_results(struct sc_cli *cli, int argc, char **argv, const char **files, int n,
+			char *err, size_t errlen)
+{
+	const char *word = argv[optind];
+
+	if (optind + 1 + n != argc) {
+		snprintf(err, errlen, "%s takes %s: ssdcluster %s %s", word,
+			 n == 1 ? "one results file" : "two results files", word,
+			 n == 1 ? "DIR/results.pb" : "A/results.pb B/results.pb");
+		return -EINVAL;
+	}
+	if (cli->dry_run || cli->nsets || cli->run_id) {
+		snprintf(err, errlen, "%s takes only --output and --quiet", word);
+		return -EINVAL;
+	}
+	for (int i = 0; i < n; i++)
+		files[i] = argv[optind + 1 + i];
+	return 0;
+}
+
 /* What follows the options: CONFIG.yaml, "report RESULTS.pb" or "compare
  * A.pb B.pb".  0 or -EINVAL with a message in err. */
 static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, size_t errlen)
@@ -238,35 +260,10 @@ static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, s
 			 "(see ssdcluster model --help)");
 		return -EINVAL;
 	}
-	if (strcmp(argv[optind], "compare") == 0) {
-		if (optind + 3 != argc) {
-			snprintf(err, errlen,
-				 "compare takes two results files: ssdcluster compare "
-				 "A/results.pb B/results.pb");
-			return -EINVAL;
-		}
-		if (cli->dry_run || cli->nsets || cli->run_id) {
-			snprintf(err, errlen, "compare takes only --output and --quiet");
-			return -EINVAL;
-		}
-		cli->compare[0] = argv[optind + 1];
-		cli->compare[1] = argv[optind + 2];
-		return 0;
-	}
-	if (strcmp(argv[optind], "report") == 0) {
-		if (optind + 2 != argc) {
-			snprintf(err, errlen,
-				 "report takes one results file: ssdcluster report "
-				 "DIR/results.pb");
-			return -EINVAL;
-		}
-		if (cli->dry_run || cli->nsets || cli->run_id) {
-			snprintf(err, errlen, "report takes only --output and --quiet");
-			return -EINVAL;
-		}
-		cli->report = argv[optind + 1];
-		return 0;
-	}
+	if (strcmp(argv[optind], "compare") == 0)
+		return take_results(cli, argc, argv, cli->compare, 2, err, errlen);
+	if (strcmp(argv[optind], "report") == 0)
+		return take_results(cli, argc, argv, &cli->report, 1, err, errlen);
 	if (optind + 1 < argc) {
 		snprintf(err, errlen, "unexpected argument %s: give one config file",
 			 argv[optind + 1]);
