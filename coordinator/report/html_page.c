@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The whole style sheet: system fonts, tables with right-aligned numbers,
  * charts that shrink with the window, and black on white when printed. */
@@ -27,28 +28,16 @@ static const char page_style[] =
 
 void sc_html_text(FILE *f, const char *s)
 {
-	if (!s)
-		return;
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
+	static const char special[] = "&<>\"'";
+	static const char *const entity[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+
+	for (; s && *s; s++) {
+		const char *e = strchr(special, *s);
+
+		if (e)
+			fputs(entity[e - special], f);
+		else
 			fputc(*s, f);
-		}
 	}
 }
 

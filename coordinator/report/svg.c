@@ -13,7 +13,7 @@
 #define DEF_H 300
 /* Average width of one glyph of the 11 px sans-serif text, pixels: enough
  * to decide where a label must be cut. */
-#define CHAR_W 6.2
+#define CHAR_W 6.6
 /* Title font size against the 11 px text. */
 #define TITLE_SCALE (13.0 / 11.0)
 /* Height of one legend row, pixels. */
@@ -22,6 +22,9 @@
 #define NUM_LEN 48
 /* Most ticks an axis gets. */
 #define MAX_TICKS 16
+/* Width of a heatmap legend swatch, pixels: its label ("18300 MB/s",
+ * "-12.5%") fits under it. */
+#define SWATCH_W 66
 /* Height of a heatmap row, pixels. */
 #define CELL_H 24
 
@@ -244,7 +247,8 @@ static void axis_fit(struct axis *a, const struct sc_svg_axis *ax, double lo, do
 	a->hi = ceil(hi / a->step - 1e-9) * a->step;
 }
 
-/* The ticks of a fitted axis as transformed values; returns their count. */
+/* The ticks of a fitted axis as transformed values, in order; returns
+ * their count. */
 static int ticks(const struct axis *a, double *t)
 {
 	int n = 0;
@@ -262,6 +266,12 @@ static int ticks(const struct axis *a, double *t)
 		if (v > a->hi + a->step * 1e-6)
 			break;
 		t[n++] = v;
+		/* a log axis of one or two decades gets 2 and 5 as well */
+		if (a->scale == SC_SVG_LOG10 && a->hi - a->lo <= 2 && v < a->hi - 0.5 &&
+		    n + 2 < MAX_TICKS) {
+			t[n++] = v + log10(2);
+			t[n++] = v + log10(5);
+		}
 	}
 	return n;
 }
@@ -286,34 +296,59 @@ static const char *tick_label(char *buf, size_t len, const struct axis *a, doubl
 	return buf;
 }
 
+/* The labels of the n ticks t of x axis a under the plot, moved left
+ * where the last one would leave the chart. */
+static void x_tick_labels(FILE *f, const struct frame *fr, const struct axis *a, const double *t,
+			  int n)
+{
+	char buf[NUM_LEN];
+
+	for (int i = 0; i < n; i++) {
+		double x = pos_t(a, t[i]), half;
+
+		tick_label(buf, sizeof buf, a, t[i]);
+		half = strlen(buf) * CHAR_W / 2;
+		text_at(f, fmin(x, fr->w - 2 - half), fr->b + 14, "middle", " class=\"xtick\"", buf,
+			80);
+	}
+}
+
+/* The width of the widest tick label of axis a, pixels. */
+static double ytick_width(const struct axis *a)
+{
+	double t[MAX_TICKS], widest = 0;
+	char buf[NUM_LEN];
+
+	for (int i = 0, n = ticks(a, t); i < n; i++)
+		widest = fmax(widest, strlen(tick_label(buf, sizeof buf, a, t[i])) * CHAR_W);
+	return widest;
+}
+
 /* Grid lines, ticks and tick labels of both axes, the plot box and the
  * axis labels. */
 static void draw_axes(FILE *f, const struct frame *fr, const struct axis *ax, const struct axis *ay,
 		      const struct sc_svg_chart *c)
 {
-	double t[MAX_TICKS];
+	double tx[MAX_TICKS], ty[MAX_TICKS];
+	int nx = ticks(ax, tx), ny = ticks(ay, ty);
 	char buf[NUM_LEN];
-	int n = ticks(ax, t);
 
 	fputs("<g stroke=\"#e3e3e3\" stroke-width=\"1\">\n", f);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < nx; i++)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			pos_t(ax, t[i]), fr->t, pos_t(ax, t[i]), fr->b);
-	for (int i = 0, m = ticks(ay, t); i < m; i++)
+			pos_t(ax, tx[i]), fr->t, pos_t(ax, tx[i]), fr->b);
+	for (int i = 0; i < ny; i++)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", fr->l,
-			pos_t(ay, t[i]), fr->r, pos_t(ay, t[i]));
+			pos_t(ay, ty[i]), fr->r, pos_t(ay, ty[i]));
 	fputs("</g>\n", f);
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		"stroke=\"#888\"/>\n",
 		fr->l, fr->t, fr->r - fr->l, fr->b - fr->t);
-	for (int i = 0; i < n; i++)
-		text_at(f, pos_t(ax, t[i]), fr->b + 14, "middle", " class=\"xtick\"",
-			tick_label(buf, sizeof buf, ax, t[i]), 80);
-	n = ticks(ay, t);
-	for (int i = 0; i < n; i++)
-		text_at(f, fr->l - 5, pos_t(ay, t[i]) + 4, "end", " class=\"ytick\"",
-			tick_label(buf, sizeof buf, ay, t[i]), fr->l - 20);
+	x_tick_labels(f, fr, ax, tx, nx);
+	for (int i = 0; i < ny; i++)
+		text_at(f, fr->l - 5, pos_t(ay, ty[i]) + 4, "end", " class=\"ytick\"",
+			tick_label(buf, sizeof buf, ay, ty[i]), fr->l - 8);
 	axis_labels(f, fr, c->x.label, c->y.label);
 }
 
@@ -450,23 +485,27 @@ static void frame_init(struct frame *fr, double w, double h, double l, double r,
 
 void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_series *s, uint32_t ns)
 {
-	double w = c->width ? c->width : DEF_W, h = c->height ? c->height : DEF_H;
+	double w = c->width ? c->width : DEF_W, h = c->height;
 	int rows = ns > 1 ? legend(NULL, s, ns, w, 0) : 0;
 	double xlo, xhi, ylo, yhi;
+
+	if (!h) /* a legend of more than two rows makes room for itself */
+		h = DEF_H + (rows > 2 ? (rows - 2) * LEGEND_ROW : 0);
 	struct axis ax, ay;
 	struct frame fr;
 
-	frame_init(&fr, w, h, 62, 18, 28 + rows * LEGEND_ROW, 40);
+	frame_init(&fr, w, h, 62, 18, 30 + (rows ? 4 + rows * LEGEND_ROW : 0), 40);
 	svg_begin(f, w, h, c->title);
 	if (ns > 1)
-		legend(f, s, ns, w, 38);
+		legend(f, s, ns, w, 36);
 	if (!data_range(c, s, ns, true, &xlo, &xhi) || !data_range(c, s, ns, false, &ylo, &yhi)) {
 		no_data(f, &fr, c->x.label, c->y.label);
 		svg_end(f);
 		return;
 	}
-	axis_fit(&ax, &c->x, xlo, xhi, fr.l, fr.r);
 	axis_fit(&ay, &c->y, ylo, yhi, fr.b, fr.t);
+	fr.l = fmin(fmax(fr.l, ytick_width(&ay) + 24), w / 3);
+	axis_fit(&ax, &c->x, xlo, xhi, fr.l, fr.r);
 	draw_axes(f, &fr, &ax, &ay, c);
 	for (uint32_t i = 0; i < ns; i++)
 		draw_series(f, &ax, &ay, &s[i], i);
@@ -491,7 +530,7 @@ static void draw_bar(FILE *f, const struct frame *fr, const struct axis *ax, dou
 			hatch(f, x0, yc - bh / 2, x1 - x0, bh, "#fff");
 	}
 	snprintf(val, sizeof val, "%s%s%s", sc_svg_number(num, sizeof num, v),
-		 isfinite(v) && unit[0] ? " " : "", isfinite(v) ? unit : "");
+		 isfinite(v) && unit[0] ? " " : "", isfinite(v) ? unit : " (not measured)");
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\"%s>", x1 + 4, yc + fs / 3, fs,
 		mark ? " font-weight=\"bold\"" : "");
 	text_fit(f, val, fr->w - x1 - 6);
@@ -499,7 +538,7 @@ static void draw_bar(FILE *f, const struct frame *fr, const struct axis *ax, dou
 		fr->l - 6, yc + fs / 3, fs);
 	text_fit(f, label, fmax(2 * CHAR_W, fr->l - 26 - mlen * CHAR_W));
 	if (mlen) {
-		fputs("<tspan font-weight=\"bold\"> (", f);
+		fputs("&#160;<tspan font-weight=\"bold\">(", f);
 		sc_html_text(f, mark);
 		fputs(")</tspan>", f);
 	}
@@ -512,7 +551,7 @@ static double label_column(const char *const *labels, uint32_t n, const char *ma
 {
 	size_t longest = 0;
 
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; labels && i < n; i++)
 		if (labels[i] && strlen(labels[i]) > longest)
 			longest = strlen(labels[i]);
 	longest += mark_text ? strlen(mark_text) + 3 : 0;
@@ -526,7 +565,7 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 	double h = c->height ? c->height : fmax(DEF_H, 70 + 20.0 * n);
 	struct sc_svg_axis xa = {.label = c->x.label, .scale = SC_SVG_LINEAR, .from_zero = true};
 	double lo = INFINITY, hi = -INFINITY, band, t[MAX_TICKS];
-	char unit[NUM_LEN], buf[NUM_LEN];
+	char unit[NUM_LEN];
 	struct frame fr;
 	struct axis ax;
 
@@ -551,9 +590,7 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 	fprintf(f,
 		"</g>\n<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n",
 		fr.l, fr.b, fr.r, fr.b);
-	for (int i = 0, m = ticks(&ax, t); i < m; i++)
-		text_at(f, pos_t(&ax, t[i]), fr.b + 14, "middle", " class=\"xtick\"",
-			tick_label(buf, sizeof buf, &ax, t[i]), 80);
+	x_tick_labels(f, &fr, &ax, t, ticks(&ax, t));
 	axis_labels(f, &fr, c->x.label, c->y.label);
 	unit_of(c->x.label, unit, sizeof unit);
 	band = (fr.b - fr.t) / n;
@@ -561,7 +598,7 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 		struct frame row = fr;
 
 		row.t = fr.t + i * band;
-		draw_bar(f, &row, &ax, band, labels[i], v[i],
+		draw_bar(f, &row, &ax, band, labels ? labels[i] : NULL, v[i],
 			 i == marked ? (mark_text ? mark_text : "") : NULL, unit);
 	}
 	svg_end(f);
@@ -667,10 +704,11 @@ static void swatch(FILE *f, double x, double y, struct rgb c, const char *label)
 
 	rgb_hex(fill, sizeof fill, c);
 	fprintf(f,
-		"<rect x=\"%.1f\" y=\"%.1f\" width=\"56\" height=\"12\" fill=\"%s\" "
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"12\" fill=\"%s\" "
 		"stroke=\"#999\" stroke-width=\"0.5\"/>\n",
-		x, y, fill);
-	text_at(f, x + 28, y + 24, "middle", " font-size=\"10\"", label, 56);
+		x, y, SWATCH_W, fill);
+	text_at(f, x + SWATCH_W / 2.0, y + 24, "middle", " font-size=\"10\"", label,
+		SWATCH_W * 1.1);
 }
 
 /* The legend of a heatmap at y: "worse", five swatches from worst to
@@ -690,10 +728,10 @@ static void heat_legend(FILE *f, const struct sc_svg_heatmap *h, const struct he
 		else
 			v = s->lo + (h->lower_better ? 1 - g : g) * (s->hi - s->lo);
 		cell_label(label, sizeof label, h, v);
-		swatch(f, x + k * 58, y, cell_colour(h->diverging, h->diverging ? 2 * g - 1 : g),
-		       label);
+		swatch(f, x + k * (SWATCH_W + 2), y,
+		       cell_colour(h->diverging, h->diverging ? 2 * g - 1 : g), label);
 	}
-	x += 5 * 58 + 6;
+	x += 5 * (SWATCH_W + 2) + 6;
 	text_at(f, x, y + 10, "start", " font-weight=\"bold\"",
 		h->diverging ? "better (B against A)" : "better: darker", 140);
 	if (s->has_gap) {
@@ -728,13 +766,15 @@ static bool heat_scale_of(const struct sc_svg_heatmap *h, struct heat_scale *s)
 
 void sc_svg_heatmap(FILE *f, const struct sc_svg_heatmap *h)
 {
+	double corner = h->row_label ? strlen(h->row_label) * CHAR_W + 12 : 0;
+	double lw =
+	    fmin(fmax(label_column(h->rows, h->nrows, NULL, DEF_W) - 20, corner), DEF_W / 3.0);
 	struct frame fr;
 	struct heat_scale s;
 	double cw;
 	bool any = heat_scale_of(h, &s);
 
-	frame_init(&fr, DEF_W, 98 + h->nrows * CELL_H, label_column(h->rows, h->nrows, NULL, DEF_W),
-		   12, 28, 70);
+	frame_init(&fr, DEF_W, 112 + h->nrows * CELL_H, lw, 12, 42, 70);
 	svg_begin(f, fr.w, fr.h, h->title);
 	if (!h->nrows || !h->ncols) {
 		fr.b = fr.t + 2 * CELL_H;
@@ -746,17 +786,16 @@ void sc_svg_heatmap(FILE *f, const struct sc_svg_heatmap *h)
 	for (uint32_t r = 0; r < h->nrows; r++) {
 		double y = fr.t + r * CELL_H;
 
-		text_at(f, fr.l - 6, y + CELL_H / 2 + 4, "end", "", h->rows[r], fr.l - 26);
+		text_at(f, fr.l - 6, y + CELL_H / 2 + 4, "end", "", h->rows ? h->rows[r] : NULL,
+			fr.l - 10);
 		for (uint32_t c = 0; c < h->ncols; c++)
 			draw_cell(f, h, &s, fr.l + c * cw, y, cw, h->v[(size_t)r * h->ncols + c]);
 	}
 	for (uint32_t c = 0; c < h->ncols; c++)
-		text_at(f, fr.l + (c + 0.5) * cw, fr.b + 14, "middle", "", h->cols[c], cw - 2);
+		text_at(f, fr.l + (c + 0.5) * cw, fr.b + 14, "middle", "",
+			h->cols ? h->cols[c] : NULL, cw - 2);
 	text_at(f, (fr.l + fr.r) / 2, fr.b + 30, "middle", "", h->col_label, fr.r - fr.l);
-	fprintf(f, "<text transform=\"rotate(-90)\" x=\"%.1f\" y=\"13\" text-anchor=\"middle\">",
-		-(fr.t + fr.b) / 2);
-	text_fit(f, h->row_label, fr.b - fr.t + 20);
-	fputs("</text>\n", f);
+	text_at(f, fr.l - 6, fr.t - 6, "end", " font-weight=\"bold\"", h->row_label, fr.l - 8);
 	if (any || h->diverging)
 		heat_legend(f, h, &s, 10, fr.b + 40);
 	else

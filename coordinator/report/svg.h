@@ -52,7 +52,8 @@ struct sc_svg_series {
 
 /* A line chart of ns series; series i gets colour and dash pattern i (up to
  * 8 distinct, then repeated).  An empty chart (no finite point) is drawn
- * as its frame with "no data". */
+ * as its frame with "no data".  With height 0, a legend of more than two
+ * rows adds its extra rows to the default height. */
 void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_series *s,
 		  uint32_t ns);
 
@@ -60,7 +61,9 @@ void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_ser
  * c->x, from zero), its value printed at its end.  Bar `marked` (or none
  * when marked >= n) is drawn in a contrasting fill, hatched, and its label
  * followed by `mark_text` ("slowest").  c->y's label names the bars
- * ("node", "drive"). */
+ * ("node", "drive").  The x axis is linear whatever c->x.scale says; its
+ * label's unit in parentheses follows each value ("1230 MB/s").  Height 0:
+ * 300 pixels, or 20 a bar when there are many. */
 void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *labels,
 		 const double *v, uint32_t n, uint32_t marked, const char *mark_text);
 
@@ -91,8 +94,8 @@ struct sc_svg_heatmap {
 void sc_svg_heatmap(FILE *f, const struct sc_svg_heatmap *h);
 
 /* v with 3 significant digits and no exponent for 0.001 <= |v| < 1e7
- * ("0.0123", "1.23", "123", "12300"), thousands not grouped; "-" when not
- * finite.  Returns buf. */
+ * ("0.0123", "1.23", "123", "12300"), trailing zeros dropped ("10",
+ * "2.5"), thousands not grouped; "-" when not finite.  Returns buf. */
 const char *sc_svg_number(char *buf, size_t len, double v);
 
 #endif
