@@ -13,6 +13,7 @@ void sc_cli_usage(FILE *f)
 	      "                  [--run-id ID] [--allow-destroy] [--quiet] [--version] [--help]\n"
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
 	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
+	      "       ssdcluster compare A/results.pb B/results.pb [--output DIR]\n"
 	      "       ssdcluster model [RESULTS.pb] [--nodes 8,64,512,4096] ... [--json]\n"
 	      "\n"
 	      "Measures NVMe storage the way a GPU cluster uses it.  Every MPI rank drives\n"
@@ -24,6 +25,16 @@ void sc_cli_usage(FILE *f)
 	      "`ssdcluster report RESULTS.pb` rebuilds results.json and the CSV files from a\n"
 	      "run's results.pb (in its folder, or in --output DIR) and prints its rows; a\n"
 	      "damaged file is refused.  No MPI, no I/O on any target.\n"
+	      "\n"
+	      "`ssdcluster compare A.pb B.pb` sets run B beside run A: phases of the same\n"
+	      "name (sweep cells by rw, bs and iodepth; an axis whose values changed but\n"
+	      "not their count pairs by position, shown as \"16->4\"), bandwidth, IOPS and\n"
+	      "latency (mean, p50, p99, p99.99) of both, the change in %, whether B is\n"
+	      "better (higher bandwidth and IOPS, lower latency and checkpoint times), and\n"
+	      "the largest differences; within 1% is \"no difference\".  It writes\n"
+	      "compare.json and compare.html (difference maps, green where B is better,\n"
+	      "red where worse; checkpoint times overlaid) into --output DIR, by default\n"
+	      "B's folder.  Runs that share no phase, or an unreadable file, exit 2.\n"
 	      "\n"
 	      "`ssdcluster model RESULTS.pb` projects a run's measured drives to GPU clusters\n"
 	      "of 8 to 4096 nodes (checkpoint time and p90, interval, goodput, drives per\n"
@@ -212,8 +223,30 @@ static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_
 	}
 }
 
-/* What follows the options: CONFIG.yaml, or "report RESULTS.pb".  0 or
- * -EINVAL with a message in err. */
+/* "report RESULTS.pb" (n 1) or "compare A.pb B.pb" (n 2) at optind: the
+ * files into files[0..n).  0 or -EINVAL with a message in err. */
+static int take_results(struct sc_cli *cli, int argc, char **argv, const char **files, int n,
+			char *err, size_t errlen)
+{
+	const char *word = argv[optind];
+
+	if (optind + 1 + n != argc) {
+		snprintf(err, errlen, "%s takes %s: ssdcluster %s %s", word,
+			 n == 1 ? "one results file" : "two results files", word,
+			 n == 1 ? "DIR/results.pb" : "A/results.pb B/results.pb");
+		return -EINVAL;
+	}
+	if (cli->dry_run || cli->nsets || cli->run_id) {
+		snprintf(err, errlen, "%s takes only --output and --quiet", word);
+		return -EINVAL;
+	}
+	for (int i = 0; i < n; i++)
+		files[i] = argv[optind + 1 + i];
+	return 0;
+}
+
+/* What follows the options: CONFIG.yaml, "report RESULTS.pb" or "compare
+ * A.pb B.pb".  0 or -EINVAL with a message in err. */
 static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
 	if (optind >= argc) {
@@ -227,20 +260,10 @@ static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, s
 			 "(see ssdcluster model --help)");
 		return -EINVAL;
 	}
-	if (strcmp(argv[optind], "report") == 0) {
-		if (optind + 2 != argc) {
-			snprintf(err, errlen,
-				 "report takes one results file: ssdcluster report "
-				 "DIR/results.pb");
-			return -EINVAL;
-		}
-		if (cli->dry_run || cli->nsets || cli->run_id) {
-			snprintf(err, errlen, "report takes only --output and --quiet");
-			return -EINVAL;
-		}
-		cli->report = argv[optind + 1];
-		return 0;
-	}
+	if (strcmp(argv[optind], "compare") == 0)
+		return take_results(cli, argc, argv, cli->compare, 2, err, errlen);
+	if (strcmp(argv[optind], "report") == 0)
+		return take_results(cli, argc, argv, &cli->report, 1, err, errlen);
 	if (optind + 1 < argc) {
 		snprintf(err, errlen, "unexpected argument %s: give one config file",
 			 argv[optind + 1]);

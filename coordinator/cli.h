@@ -23,6 +23,7 @@ enum sc_exit_status {
 struct sc_cli {
 	const char *config;     /* CONFIG.yaml */
 	const char *report;     /* "report RESULTS.pb": rebuild the outputs */
+	const char *compare[2]; /* "compare A.pb B.pb": run B against run A */
 	const char *output;     /* --output DIR, NULL for the default */
 	bool dry_run;
 	bool quiet;

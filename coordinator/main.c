@@ -278,12 +278,15 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 	return end_run(&d);
 }
 
-/* --help, --version or the report command: no MPI.  Returns the exit
+/* --help, --version, the report or the compare command: no MPI.  Returns the exit
  * status. */
 static int run_without_mpi(const struct sc_cli *cli)
 {
 	if (cli->report)
 		return sc_report_command(cli->report, cli->output, cli->quiet);
+	if (cli->compare[0])
+		return sc_report_compare_command(cli->compare[0], cli->compare[1], cli->output,
+						 cli->quiet);
 	if (launcher_rank() == 0) {
 		if (cli->help)
 			sc_cli_usage(stdout);
@@ -343,7 +346,7 @@ int main(int argc, char **argv)
 	}
 	if (cli.model_argv)
 		return sc_report_model_command(cli.model_argc, cli.model_argv);
-	if (cli.help || cli.version || cli.report)
+	if (cli.help || cli.version || cli.report || cli.compare[0])
 		return run_without_mpi(&cli);
 	if (sc_cluster_init(&c, &argc, &argv)) {
 		fprintf(stderr, "ssdcluster: cannot start MPI\n");

@@ -12,6 +12,14 @@
  * be read or is not a valid results file (message printed). */
 int sc_report_command(const char *pb, const char *output, bool quiet);
 
+/* `ssdcluster compare A.pb B.pb`: reads both results files, compares run B
+ * with run A (analysis/compare.h), prints the comparison unless quiet and
+ * writes compare.json and compare.html into output (NULL: b's folder).
+ * No MPI.  Returns the exit status: 0; 1 when writing failed or memory ran
+ * out; 2 when a file cannot be read or is not a valid results file, or the
+ * runs share no phase (message printed, naming the file). */
+int sc_report_compare_command(const char *a, const char *b, const char *output, bool quiet);
+
 /* `ssdcluster model [RESULTS.pb] [OPTIONS]`: argv holds what follows the
  * word model.  Parses the options (model/params.h keys as --key VALUE or
  * --key=VALUE, --json, --help), reads the results file when one is given,
