@@ -234,6 +234,7 @@ static void account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t
 	j->bytes[dir] += len;
 	j->ios_done[dir]++;
 	atomic_store_explicit(&j->done_bytes, j->bytes[0] + j->bytes[1], memory_order_relaxed);
+	atomic_store_explicit(&j->done_ios, j->ios_done[0] + j->ios_done[1], memory_order_relaxed);
 	if (s) {
 		s->bytes[dir] += len;
 		s->ios[dir]++;
