@@ -11,22 +11,11 @@
 
 mkdir -p "$T/target"
 cat >"$T/run.yaml" <<YAML
-targets:
-  - path: $T/target
-    capacity: 1GiB
-defaults:
-  size: 8MiB
-  jobs: 1
+targets: [{path: $T/target, capacity: 1GiB}]
+defaults: {size: 8MiB, jobs: 1}
 phases:
-  - name: seqwrite
-    rw: write
-    bs: 1MiB
-    iodepth: 4
-  - name: randread
-    rw: randread
-    bs: 4KiB
-    iodepth: 8
-    runtime: 1500ms
+  - {name: seqwrite, rw: write, bs: 1MiB, iodepth: 4}
+  - {name: randread, rw: randread, bs: 4KiB, iodepth: 8, runtime: 1500ms}
 YAML
 export SSDCLUSTER_PROGRESS_INTERVAL_MS=200
 unset SSDCLUSTER_PROGRESS
