@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage_notes(FILE *f);
@@ -10,7 +11,8 @@ static void usage_notes(FILE *f);
 void sc_cli_usage(FILE *f)
 {
 	fputs("usage: ssdcluster CONFIG.yaml [--output DIR] [--dry-run] [--set KEY=VALUE]...\n"
-	      "                  [--run-id ID] [--allow-destroy] [--quiet] [--version] [--help]\n"
+	      "                  [--run-id ID] [--allow-destroy] [--progress=MODE] [--quiet]\n"
+	      "                  [--version] [--help]\n"
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
 	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
 	      "       ssdcluster compare A/results.pb B/results.pb [--output DIR]\n"
@@ -77,7 +79,18 @@ void sc_cli_usage(FILE *f)
 	      "                       kept run ID instead: it opens TARGET/ssdcluster-ID (or\n"
 	      "                       the regions of a file or device), checks every block,\n"
 	      "                       and creates, writes and removes nothing.\n"
-	      "  -q, --quiet          print only errors.\n"
+	      "      --progress=MODE  what rank 0 prints while a phase runs, besides the\n"
+	      "                       row each phase ends with: live (one line rewritten in\n"
+	      "                       place every second), lines (a plain line every 10 s:\n"
+	      "                       phase, elapsed s, ranks done, rank 0's MB/s and IOPS),\n"
+	      "                       none, or auto (the default): live only when stdout is\n"
+	      "                       a terminal and, under mpirun, mpirun's own stdout is\n"
+	      "                       a terminal too (a rank's stdout is mpirun's pseudo-\n"
+	      "                       terminal even when mpirun's output goes to a file or\n"
+	      "                       a batch log); lines otherwise, or when that cannot be\n"
+	      "                       told.  SSDCLUSTER_PROGRESS=MODE in the environment does\n"
+	      "                       the same; the option wins.\n"
+	      "  -q, --quiet          print only errors (no progress either).\n"
 	      "  -V, --version        print the version.\n"
 	      "  -h, --help           print this help.\n",
 	      f);
@@ -133,7 +146,7 @@ static void usage_notes(FILE *f)
 }
 
 /* Long options without a short form. */
-enum { OPT_ALLOW_DESTROY = 0x100 };
+enum { OPT_ALLOW_DESTROY = 0x100, OPT_PROGRESS };
 static bool ascii_alnum(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
@@ -214,6 +227,14 @@ static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_
 		}
 		cli->run_id = optarg;
 		return 0;
+	case OPT_PROGRESS:
+		if (sc_progress_mode_parse(optarg, &cli->progress)) {
+			snprintf(err, errlen, "--progress=%s: expected " SC_PROGRESS_MODE_WORDS,
+				 optarg);
+			return -EINVAL;
+		}
+		cli->progress_given = true;
+		return 0;
 	case ':':
 		snprintf(err, errlen, "%s needs a value (see --help)", argv[optind - 1]);
 		return -EINVAL;
@@ -242,6 +263,22 @@ static int take_results(struct sc_cli *cli, int argc, char **argv, const char **
 	}
 	for (int i = 0; i < n; i++)
 		files[i] = argv[optind + 1 + i];
+	return 0;
+}
+
+/* SSDCLUSTER_PROGRESS=MODE, unless --progress was given.  0 or -EINVAL
+ * with a message in err. */
+static int progress_from_env(struct sc_cli *cli, char *err, size_t errlen)
+{
+	const char *v = getenv("SSDCLUSTER_PROGRESS");
+
+	if (cli->progress_given || !v || !*v)
+		return 0;
+	if (sc_progress_mode_parse(v, &cli->progress)) {
+		snprintf(err, errlen, "SSDCLUSTER_PROGRESS=%s: expected " SC_PROGRESS_MODE_WORDS,
+			 v);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -284,6 +321,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	    {"help", no_argument, NULL, 'h'},
 	    {"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
 	    {"run-id", required_argument, NULL, 'r'},
+	    {"progress", required_argument, NULL, OPT_PROGRESS},
 	    {NULL, 0, NULL, 0},
 	};
 	int ch, rc;
@@ -303,5 +341,8 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	}
 	if (cli->help || cli->version)
 		return 0;
-	return take_operands(cli, argc, argv, err, errlen);
+	rc = take_operands(cli, argc, argv, err, errlen);
+	if (rc)
+		return rc;
+	return cli->config ? progress_from_env(cli, err, errlen) : 0;
 }

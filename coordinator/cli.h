@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "progress_mode.h"
+
 #define SC_CLI_MAX_SETS 256
 /* Characters in a --run-id. */
 #define SC_CLI_RUN_ID_MAX 64
@@ -33,15 +35,19 @@ struct sc_cli {
 	const char *sets[SC_CLI_MAX_SETS]; /* --set KEY=VALUE, in order */
 	uint32_t nsets;
 	const char *run_id;     /* --run-id ID, NULL for a random one */
+	/* --progress=MODE, else SSDCLUSTER_PROGRESS=MODE, else auto (what
+	 * was asked: sc_progress_mode_choose decides what auto gives) */
+	enum sc_progress_mode progress;
+	bool progress_given;    /* --progress was on the command line */
 	/* "model ...": what follows the word model, for the model command
 	 * to parse (model_argv NULL otherwise). */
 	int model_argc;
 	char **model_argv;
 };
 
-/* Parses argv.  "ssdcluster model ..." (model first) is left to the model
- * command: model_argc/model_argv get what follows it.  0, or -EINVAL with
- * a message in err. */
+/* Parses argv, and SSDCLUSTER_PROGRESS from the environment.  "ssdcluster
+ * model ..." (model first) is left to the model command: model_argc/
+ * model_argv get what follows it.  0, or -EINVAL with a message in err. */
 int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t errlen);
 
 /* The --help text. */

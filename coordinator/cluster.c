@@ -23,7 +23,8 @@
  * bound on how late a rank notes its first-done byte count. */
 #define POLL_NS 1000000L
 
-/* How often rank 0's progress callback runs while a phase goes. */
+/* How often rank 0's progress callback runs while a phase goes, unless
+ * it says otherwise. */
 #define TICK_NS SC_NS_PER_S
 
 /* TAG_ARRIVE: a rank entered a collective wait (to rank 0).  TAG_STOP: a
@@ -611,7 +612,8 @@ static void test_broadcasts(struct watch *w, struct wait_run *s)
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes)
 {
-	uint64_t next_tick = sc_now_ns() + TICK_NS, begin = sc_now_ns();
+	uint64_t tick_ns = c->tick.interval_ns ? c->tick.interval_ns : TICK_NS;
+	uint64_t next_tick = sc_now_ns() + tick_ns, begin = sc_now_ns();
 	struct wait_run s = {.run = run, .stonewall = stonewall,
 			     .firstdone_bytes = firstdone_bytes,
 			     .bcast = MPI_REQUEST_NULL, .abort_req = MPI_REQUEST_NULL,
@@ -654,7 +656,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			break;
 		if (c->rank == 0 && c->tick.fn && sc_now_ns() >= next_tick) {
 			c->tick.fn(c->tick.arg, (uint32_t)s.done_msgs + (local_done ? 1u : 0u), run);
-			next_tick += TICK_NS;
+			next_tick += tick_ns;
 		}
 		if (sc_now_ns() >= sc_deadline_wait_end_ns(c, begin)) {
 			if (c->rank == 0)

@@ -13,11 +13,13 @@
 #include "result.h"
 #include "units.h"
 
-/* Rank 0, while it waits: called about once a second with how many ranks
- * have finished the phase so far (set to NULL for none). */
+/* Rank 0, while it waits: called every interval_ns (0: once a second)
+ * with how many ranks have finished the phase so far (set to NULL for
+ * none). */
 struct sc_cluster_tick {
 	void (*fn)(void *arg, uint32_t ranks_done, struct sc_run *run);
 	void *arg;
+	uint64_t interval_ns;
 };
 
 struct sc_cluster;

@@ -18,6 +18,7 @@
 #include "phase.h"
 #include "prepare.h"
 #include "progress.h"
+#include "progress_mode.h"
 #include "record.h"
 #include "report/cmd.h"
 #include "steady.h"
@@ -66,6 +67,7 @@ struct driver {
 	char *err;                      /* ERR_MAX bytes: why a phase failed */
 	int status;                     /* the run's exit status so far */
 	int mismatched;                 /* rank 0: verification found bad data */
+	enum sc_progress_mode progress; /* rank 0: what it prints while a phase runs */
 	uint32_t phases_with_failed_ios; /* rank 0: on_error continue */
 };
 
@@ -83,6 +85,7 @@ static void begin_run(struct driver *d, struct sc_plan *plan)
 	d->plan = &d->rec.plan;
 	d->x->rec = &d->rec;
 	d->x->plan = d->plan;
+	d->progress = sc_progress_mode_choose(d->cli->progress, d->cli->quiet);
 	if (!d->cli->quiet) {
 		printf("ssdcluster %s: %d rank(s) on %u node(s), %u phase(s), results in %s\n",
 		       SC_VERSION, c->nranks, c->nnodes, d->plan->nphases, d->outdir);
@@ -90,21 +93,39 @@ static void begin_run(struct driver *d, struct sc_plan *plan)
 	}
 }
 
-/* Runs phase p on every rank, with rank 0's live line on a terminal.
- * Returns what sc_phase_run returns, its record in *ph. */
+/* Rank 0's progress ticks while a phase runs, as d->progress says: tick
+ * is filled for live, on *live; false for none. */
+static bool progress_tick(const struct driver *d, struct sc_progress_live *live,
+			  struct sc_cluster_tick *tick)
+{
+	switch (d->progress) {
+	case SC_PROGRESS_LIVE:
+		*tick = (struct sc_cluster_tick){.fn = sc_progress_live_tick, .arg = live};
+		return true;
+	case SC_PROGRESS_LINES:
+		*tick = (struct sc_cluster_tick){.fn = sc_progress_lines_tick, .arg = live,
+						 .interval_ns = sc_progress_lines_interval_ns()};
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Runs phase p on every rank, with rank 0's progress.  Returns what
+ * sc_phase_run returns, its record in *ph. */
 static int watch_phase(struct driver *d, uint32_t p, struct sc_phase_record *ph)
 {
 	struct sc_cluster *c = d->c;
+	uint64_t now = sc_now_ns();
 	struct sc_progress_live live = {.f = stdout, .plan = d->plan, .phase = p,
 					.nranks = (uint32_t)c->nranks,
-					.start_ns = sc_now_ns(), .last_ns = sc_now_ns()};
-	struct sc_cluster_tick tick = {.fn = sc_progress_live_tick, .arg = &live};
+					.start_ns = now, .prev = {.ns = now}};
+	struct sc_cluster_tick tick;
 	int rc;
 
 	memset(ph, 0, sizeof(*ph));
 	d->err[0] = '\0';
-	/* a live line only where a person watches */
-	if (c->rank == 0 && !d->cli->quiet && isatty(STDOUT_FILENO))
+	if (c->rank == 0 && progress_tick(d, &live, &tick))
 		sc_cluster_set_tick(c, &tick);
 	d->x->phase = p;
 	d->x->live = &live;

@@ -9,6 +9,7 @@
 #include "result.h"
 #include "run.h"
 #include "analysis/aggregate.h"
+#include "analysis/live.h"
 
 void sc_progress_header(FILE *f);
 /* False for a phase record in which nothing was measured (a phase a stop
@@ -20,19 +21,26 @@ bool sc_progress_measured(const struct sc_phase_record *rec);
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig);
 
-/* A live line on a terminal while phase p runs: elapsed time, ranks done,
- * rank 0's own rate and failed I/Os.  Overwritten in place; erased by the phase's row. */
+/* Rank 0's progress while phase p runs (sc_progress_mode_choose says
+ * which kind): elapsed time, ranks done, rank 0's own MB/s and IOPS since
+ * the previous tick, and its failed I/Os.  The ticks are cluster ticks
+ * (sc_cluster_set_tick) with a struct sc_progress_live as their arg. */
 struct sc_progress_live {
 	FILE *f;
 	const struct sc_plan *plan;
 	uint32_t phase;
 	uint32_t nranks;
 	uint64_t start_ns;          /* CLOCK_MONOTONIC */
-	uint64_t last_bytes, last_ns;
-	int shown;
+	struct sc_live_count prev;  /* at the previous tick (start: zero bytes) */
+	int shown;                  /* columns of the live line on screen */
 };
+/* Live: one line rewritten in place ("\r"), erased by the phase's row
+ * (sc_progress_live_clear). */
 void sc_progress_live_tick(void *arg, uint32_t ranks_done, struct sc_run *run);
 void sc_progress_live_clear(struct sc_progress_live *live);
+/* Lines: the same facts as a plain line ending in "\n" ("  running
+ * PHASE: ..."), nothing to erase. */
+void sc_progress_lines_tick(void *arg, uint32_t ranks_done, struct sc_run *run);
 
 /* After the row: the phase's failed I/Os by errno and the first one, if
  * any; then what the phase's workload adds.  Ingest: samples/s and

@@ -220,6 +220,15 @@ void sc_ioloop_reserve_seconds(struct job *j, uint64_t n)
 	j->nsec = 0;
 }
 
+/* Makes the job's measured bytes and I/Os so far visible to sc_run_bytes
+ * and sc_run_ios: once per reaped batch, not per I/O (the I/Os of a batch
+ * complete at one instant anyway). */
+static inline void publish(struct job *j)
+{
+	atomic_store_explicit(&j->done_bytes, j->bytes[0] + j->bytes[1], memory_order_relaxed);
+	atomic_store_explicit(&j->done_ios, j->ios_done[0] + j->ios_done[1], memory_order_relaxed);
+}
+
 /* Accounts one completed read or write of len bytes: service latency lat,
  * completion at now; ignored before measure_start (ramp). */
 static void account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t now,
@@ -233,7 +242,6 @@ static void account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t
 	sc_hist_record(j->hist[dir], lat);
 	j->bytes[dir] += len;
 	j->ios_done[dir]++;
-	atomic_store_explicit(&j->done_bytes, j->bytes[0] + j->bytes[1], memory_order_relaxed);
 	if (s) {
 		s->bytes[dir] += len;
 		s->ios[dir]++;
@@ -247,6 +255,7 @@ void sc_ioloop_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint6
 		       uint64_t measure_start)
 {
 	account(j, dir, len, lat, now, measure_start);
+	publish(j);
 }
 
 /* Open loop: accounts a completed I/O as account does (service time) and
@@ -328,6 +337,7 @@ static int reap(struct loop *l, bool pacing)
 		j->free_slots[l->nfree++] = x->buf;
 	}
 	l->inflight -= (uint32_t)n;
+	publish(j);
 	if (l->ops->reaped)
 		l->ops->reaped(j, ok, failed);
 	return n;

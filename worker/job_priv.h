@@ -57,6 +57,7 @@ struct job {
 	struct sc_second *sec;
 	uint32_t nsec, capsec;
 	_Atomic uint64_t done_bytes; /* measured bytes, read by sc_run_bytes */
+	_Atomic uint64_t done_ios; /* measured I/Os, read by sc_run_ios */
 	uint64_t bytes[SC_DIR_COUNT], ios_done[SC_DIR_COUNT];
 	uint64_t fsyncs, errors, files, late_ios, samples, steps, compute_ns;
 	uint64_t unissued_ios;    /* open loop: due before the stop, never issued */

@@ -299,6 +299,11 @@ uint64_t sc_run_bytes(struct sc_run *run)
 	return sum_jobs(run, offsetof(struct job, done_bytes));
 }
 
+uint64_t sc_run_ios(struct sc_run *run)
+{
+	return sum_jobs(run, offsetof(struct job, done_ios));
+}
+
 void sc_run_stop(struct sc_run *run)
 {
 	atomic_store(&run->stop, 1);

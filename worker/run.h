@@ -38,6 +38,9 @@ bool sc_run_done(struct sc_run *run);
 /* Bytes completed so far inside the measured window (after ramp). */
 uint64_t sc_run_bytes(struct sc_run *run);
 
+/* Reads and writes completed so far inside the measured window. */
+uint64_t sc_run_ios(struct sc_run *run);
+
 /* Asks every job to stop issuing I/O (stonewall); in-flight I/Os complete. */
 void sc_run_stop(struct sc_run *run);
 

@@ -1,4 +1,4 @@
-/* live.h -- rank 0's own figures while a phase runs, for the live line. */
+/* live.h -- rank 0's own figures while a phase runs, for the progress lines. */
 #ifndef SC_LIVE_H
 #define SC_LIVE_H
 
@@ -6,18 +6,24 @@
 
 #include "plan.h"
 
-struct sc_live_figures {
-	double elapsed_s;           /* since the phase began; 0 before */
-	double rate_bytes_per_s;    /* since the previous tick; 0 when no time
-				     * has passed */
-	uint64_t expected_ns;       /* ramp + runtime of a timed phase, else 0 */
+/* What rank 0 had moved by an instant (CLOCK_MONOTONIC ns): measured
+ * bytes and I/Os (reads and writes) of the phase so far. */
+struct sc_live_count {
+	uint64_t ns, bytes, ios;
 };
 
-/* The figures at now_ns of a phase of io that began at start_ns, having
- * moved bytes by now and last_bytes by the previous tick at last_ns (all
- * CLOCK_MONOTONIC ns). */
-void sc_live_figures(const struct sc_io_spec *io, uint64_t start_ns, uint64_t last_ns,
-		     uint64_t last_bytes, uint64_t now_ns, uint64_t bytes,
+struct sc_live_figures {
+	double elapsed_s;	 /* since the phase began; 0 before */
+	double rate_bytes_per_s; /* since the previous count; 0 when no time
+				  * has passed */
+	double rate_iops;	 /* likewise, I/Os per second */
+	uint64_t expected_ns;	 /* ramp + runtime of a timed phase, else 0 */
+};
+
+/* The figures at now of a phase of io that began at start_ns, the
+ * previous count having been taken at prev. */
+void sc_live_figures(const struct sc_io_spec *io, uint64_t start_ns,
+		     const struct sc_live_count *prev, const struct sc_live_count *now,
 		     struct sc_live_figures *out);
 
 #endif
