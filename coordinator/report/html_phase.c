@@ -18,7 +18,7 @@
 #define PCT_PER_ONE  100.0
 #define LABEL_MAX    (SC_HOST_MAX + 160)
 /* More node lines than this would not read: the cluster's line alone then
- * (the bars give every node). */
+ * (the bars give every node).  One node's line is the cluster's: drawn once. */
 #define MAX_NODE_LINES 16
 /* Markers on every point of a series up to this many points. */
 #define MAX_MARKED_POINTS 30
@@ -70,7 +70,8 @@ static const char *node_name(char *buf, size_t len, const struct sc_rate_series 
  * the cluster over time.  0 or -ENOMEM. */
 static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns, bool bw)
 {
-	uint32_t nodes = ns->nnodes <= MAX_NODE_LINES ? ns->nnodes : 0, n = nodes + 1, total = 0;
+	uint32_t nodes = ns->nnodes > 1 && ns->nnodes <= MAX_NODE_LINES ? ns->nnodes : 0;
+	uint32_t n = nodes + 1, total = 0;
 	struct sc_svg_series *s = calloc(n, sizeof(*s));
 	char(*names)[LABEL_MAX] = calloc(n, sizeof(*names));
 	double *y = NULL, *at;
@@ -284,7 +285,7 @@ static int ckpt_chart(FILE *f, const struct sc_ckpt_group *g,
 		      const struct sc_ckpt_node_durations *nd, bool restore)
 {
 	const struct sc_ckpt_trend *tr = restore ? &g->restore : &g->write;
-	uint32_t nodes = nd->nnodes <= MAX_NODE_LINES ? nd->nnodes : 0;
+	uint32_t nodes = nd->nnodes > 1 && nd->nnodes <= MAX_NODE_LINES ? nd->nnodes : 0;
 	uint32_t m = tr->n, nser = nodes + 2, k = 0;
 	double *x = calloc(m + 1, sizeof(*x)), *y = calloc((size_t)(m + 1) * nser, sizeof(*y));
 	struct sc_svg_series *s = calloc(nser, sizeof(*s));

@@ -562,7 +562,7 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 		 uint32_t n, uint32_t marked, const char *mark_text)
 {
 	double w = c->width ? c->width : DEF_W;
-	double h = c->height ? c->height : fmax(DEF_H, 70 + 20.0 * n);
+	double h = c->height ? c->height : 70 + (n <= 8 ? 32.0 : 20.0) * fmax(n, 2);
 	struct sc_svg_axis xa = {.label = c->x.label, .scale = SC_SVG_LINEAR, .from_zero = true};
 	double lo = INFINITY, hi = -INFINITY, band, t[MAX_TICKS];
 	char unit[NUM_LEN];

@@ -63,7 +63,7 @@ void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_ser
  * followed by `mark_text` ("slowest").  c->y's label names the bars
  * ("node", "drive").  The x axis is linear whatever c->x.scale says; its
  * label's unit in parentheses follows each value ("1230 MB/s").  Height 0:
- * 300 pixels, or 20 a bar when there are many. */
+ * 70 pixels and 32 a bar (20 a bar past 8 bars), at least two bars' worth. */
 void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *labels,
 		 const double *v, uint32_t n, uint32_t marked, const char *mark_text);
 
