@@ -391,10 +391,10 @@ static const struct {
 } sections[] = {
     {"summary", "run summary"},	    {"drives", "drives"},
     {"phase-table", "phases"},	    {"verdict", "verdict"},
-    {"phase-0", "each phase"},	    {"checkpoints", "checkpoints"},
-    {"sweeps", "sweeps"},	    {"steady-state", "steady state"},
-    {"temperature", "temperature"}, {"model", "cluster model"},
-    {"endurance", "endurance"},
+    {"checkpoints", "checkpoints"}, {"sweeps", "sweeps"},
+    {"steady-state", "steady state"}, {"temperature", "temperature"},
+    {"model", "cluster model"},	    {"endurance", "endurance"},
+    {"phase-0", "each phase"},
 };
 
 /* A line of links to the sections the body holds. */
@@ -425,8 +425,6 @@ static int write_body(FILE *f, const struct sc_run_record *rec,
 		rc = phase_table(f, rec);
 	if (!rc)
 		rc = sc_html_verdict(f, rec);
-	for (uint32_t i = 0; i < rec->nphases && !rc; i++)
-		rc = phase_section(f, rec, &rec->phases[i]);
 	if (!rc)
 		rc = workload_sections(f, rec);
 	if (!rc)
@@ -437,6 +435,9 @@ static int write_body(FILE *f, const struct sc_run_record *rec,
 		rc = sc_html_model(f, rec, proj, why);
 	if (!rc)
 		rc = sc_html_endurance(f, rec);
+	/* the detail of every phase last: a run has hundreds of phases */
+	for (uint32_t i = 0; i < rec->nphases && !rc; i++)
+		rc = phase_section(f, rec, &rec->phases[i]);
 	return rc;
 }
 
