@@ -14,8 +14,11 @@
 # measured in the same run (a phase of fixed latency equal to the source's
 # p50: a VM's halted vCPU wakes later from a sleep of that length than from
 # one of 1 us, by 50 us on some machines) and allowed twice over,
-# on top of 25%: a replay drawing from the wrong distribution (another
-# phase, the writes, a unit off) still fails one side or the other.
+# on top of 25%, for the p50; the p99 has only its lower bound against the
+# clock (one late wake-up in a hundred makes it), and the distribution the
+# engine draws from is checked itself: its p50 and p99 are the source's
+# within 10%.  A replay drawing from the wrong distribution (another phase,
+# the writes, a unit off) still fails.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/target"
@@ -81,12 +84,25 @@ fixed = lat(src["rd"], "read", "p50")
 floor = {k: max(0, lat(emu["floor"], "read", k) - fixed) for k in ("p50", "p99")}
 for k in ("p50", "p99"):
     s, e = lat(src["rd"], "read", k), lat(emu["erd"], "read", k)
-    lo, hi = 0.9 * s, 1.25 * s + 2 * floor[k]
+    # p99 above: a late wake-up is 1 in 100 I/Os under load; the tail the
+    # engine draws from is checked in the CDF below, not against the clock
+    lo, hi = 0.9 * s, 1.25 * s + 2 * floor[k] if k == "p50" else float("inf")
     print(f"read {k}: source {s} ns, replay {e} ns, engine overhead {floor[k]} ns, "
           f"allowed {lo:.0f}..{hi:.0f} ns")
     need(lo <= e <= hi, f"replayed read {k} {e} ns outside {lo:.0f}..{hi:.0f} ns")
 plan = {p["name"]: p for p in emu_r["plan"]["phases"]}
 ercdf = plan["erd"]["emulate"]["read_cdf"]
+def cdf_at(cdf, q): # the latency a draw u = q gives (linear within a step)
+    want = q * cdf["count"][-1]
+    for i in range(1, len(cdf["count"])):
+        c0, c1 = cdf["count"][i - 1], cdf["count"][i]
+        if c1 >= want:
+            l0, l1 = cdf["latency_ns"][i - 1], cdf["latency_ns"][i]
+            return l0 + (want - c0) / (c1 - c0) * (l1 - l0)
+for k, q in (("p50", 0.5), ("p99", 0.99)):
+    s, d = lat(src["rd"], "read", k), cdf_at(ercdf, q)
+    print(f"read {k}: source {s} ns, the CDF replayed draws {d:.0f} ns")
+    need(0.9 * s <= d <= 1.1 * s, f"the replayed CDF's {k} {d:.0f} ns is not the source's {s} ns")
 need(ercdf["count"][-1] == src["rd"]["cluster"]["ios_read"],
      f'read CDF of {ercdf["count"][-1]} I/Os, the source read {src["rd"]["cluster"]["ios_read"]}')
 need("write_cdf" not in plan["erd"]["emulate"], "a read phase carries no write CDF")
