@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""perf.py -- ssdcluster against fio on the same files, in alternating
+rounds: the medians (with min-max spread) of issue 12's five cases and the
+ratios ssdcluster/fio.  A benchmark, not a test: run it on a quiet machine.
+
+    python3 bench/perf.py [--rounds 8] [--seconds 10] [--cases 1,2,3,4,5]
+                          [--size-per-rank 64] [--json FILE] [--dir DIR]
+
+Cases (every round runs each chosen case once per tool, in turn; odd rounds
+run the tools of a case in the reverse order, so drift and caches hit both):
+
+  1  4 KiB randread, QD32, O_DIRECT, 1 GiB file, 1 job, --seconds long
+     (1 s ramp): IOPS and p99 latency (ssdcluster: cluster.iops and
+     latency_ns.read.p99; fio: read.iops and lat_ns p99 with
+     --lat_percentiles=1).  fio io_uring twice: default options, and tuned
+     (--fixedbufs=1 --registerfiles=1 --hipri=0 --sqthread_poll=0).
+  2  the same read through the page cache (ssdcluster direct: false; fio
+     --direct=0 --invalidate=0; the file is read once, untimed, before each
+     run so it is cached), no ramp: IOPS and CPU seconds per million I/Os
+     (user+sys of the child from wait4, startup included, over the I/Os
+     the tool reports).
+  3  --ranks (16) ranks, mpirun --oversubscribe, 1 MiB sequential write then
+     read, QD1, O_DIRECT, --size-per-rank MiB each (64): MB/s (ssdcluster:
+     lastdone_bw_MBps of each phase; fio: group_reporting bw_bytes).  Both
+     tools use one file of ranks x size, each rank / job its own region
+     (fio --numjobs=16 --offset_increment=SIZE), overwritten in place;
+     fio twice: io_uring and psync.
+  4  the null engine (no storage I/O: it measures the tool), 4 KiB randread
+     QD32: 1 rank with --progress=none and with --progress=live, and
+     --ranks ranks with none and live.  live needs a terminal: those runs go
+     under `script -qec` (util-linux), and the run is checked to have
+     printed carriage returns.  IOPS and I/Os per CPU second (user+sys of
+     the whole process tree).
+  5  peak RSS per rank at jobs 8 x iodepth 128 x 1 MiB (O_DIRECT reads of
+     the 1 GiB file, 1 rank, 3 s): ssdcluster's ranks[].peak_rss_bytes and
+     its maxrss; fio's maxrss for the same shape with --thread (8 jobs in
+     one process, as ssdcluster's 8 jobs are threads of one rank).
+
+The table's ratio column is ssdcluster's median over the tool's on that
+row (above 1: ssdcluster higher, better for IOPS and MB/s, worse for
+latency, CPU and RSS); in case 4 it is live over none at the same ranks.
+
+Everything goes into a temp folder under /var/tmp (--dir to choose), removed
+at the end.  --json FILE keeps every round's figures.  Needs fio, mpirun
+(case 3 and 4) and script (case 4).
+"""
+import json, os, shlex, shutil, statistics, subprocess, sys, tempfile, time
+
+import benchlib
+
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def run(cmd, env=None, tty=False):
+    """Runs cmd (under `script` when tty, so its stdout is a terminal);
+    returns (wait4 rusage, its output).  Exits on failure."""
+    if tty:
+        cmd = ["script", "-qec", shlex.join(cmd), "/dev/null"]
+    with tempfile.TemporaryFile() as out:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             env=dict(os.environ, **(env or {})))
+        _, status, ru = os.wait4(p.pid, 0)
+        out.seek(0)
+        text = out.read().decode(errors="replace")
+    rc = os.waitstatus_to_exitcode(status)
+    if rc != 0:
+        sys.exit(f"{shlex.join(cmd)} failed ({rc}):\n{text[-4000:]}")
+    return ru, text
+
+
+def cpu(ru):
+    return ru.ru_utime + ru.ru_stime
+
+
+class Bench:
+    def __init__(self, a, work):
+        self.a, self.work, self.n = a, work, 0
+        self.big = os.path.join(work, "rand.dat")
+        self.seq = os.path.join(work, "seq.dat")
+
+    # -- ssdcluster ---------------------------------------------------------
+    def sc(self, yaml, ranks=1, progress="none", tty=False, extra=()):
+        """Runs ssdcluster on config text; returns (results.json, rusage, output)."""
+        self.n += 1
+        cfg = os.path.join(self.work, f"c{self.n}.yaml")
+        out = os.path.join(self.work, f"o{self.n}")
+        with open(cfg, "w") as f:
+            f.write(yaml)
+        cmd = [self.a.bin, cfg, "--output", out, f"--progress={progress}", *extra]
+        if ranks > 1:
+            cmd = ["mpirun", "--oversubscribe", "-np", str(ranks), *cmd]
+        ru, text = run(cmd, env=MPI_ENV, tty=tty)
+        res = json.load(open(os.path.join(out, "results.json")))
+        shutil.rmtree(out, ignore_errors=True)
+        return res, ru, text
+
+    def fio(self, args):
+        out = os.path.join(self.work, "fio.json")
+        ru, _ = run(["fio", *args, "--output-format=json", f"--output={out}"])
+        return json.load(open(out)), ru
+
+    def rand_yaml(self, direct, ramp, jobs=1, iodepth=32, bs="4KiB", size="1GiB",
+                  seconds=None, engine="io_uring", target=None, rw="randread"):
+        return f"""targets:
+  - path: {target or self.big}
+phases:
+  - name: p
+    rw: {rw}
+    bs: {bs}
+    iodepth: {iodepth}
+    jobs: {jobs}
+    size: {size}
+    runtime: {seconds or self.a.seconds}s
+    ramp: {ramp}s
+    direct: {'true' if direct else 'false'}
+    engine: {engine}
+"""
+
+    def fio_rand(self, direct, ramp, extra=()):
+        return ["--name=randread", f"--filename={self.big}", "--size=1G", "--rw=randread",
+                "--bs=4k", "--iodepth=32", "--ioengine=io_uring", f"--direct={int(direct)}",
+                f"--runtime={self.a.seconds}", f"--ramp_time={ramp}", "--time_based",
+                "--numjobs=1", "--lat_percentiles=1", *extra]
+
+    # -- setup ----------------------------------------------------------------
+    def layout(self, path, size_mib):
+        run(["fio", "--name=layout", f"--filename={path}", f"--size={size_mib}M", "--rw=write",
+             "--bs=1M", "--direct=1", "--ioengine=io_uring", "--iodepth=16", "--output=/dev/null"])
+
+    def warm(self):
+        with open(self.big, "rb") as f:
+            while f.read(1 << 24):
+                pass
+
+    # -- cases: each returns [(tool name, callable -> {metric: value})] -------
+    def case1(self):
+        def sc():
+            r, _, _ = self.sc(self.rand_yaml(True, 1))
+            c = r["phases"][0]["cluster"]
+            return {"iops": c["iops"], "p99_us": c["latency_ns"]["read"]["p99"] / 1e3}
+
+        def fio(extra):
+            def f():
+                j, _ = self.fio(self.fio_rand(True, 1, extra))
+                rd = j["jobs"][0]["read"]
+                pct = (rd.get("lat_ns") or {}).get("percentile") or rd["clat_ns"]["percentile"]
+                return {"iops": rd["iops"], "p99_us": pct["99.000000"] / 1e3}
+            return f
+
+        tuned = ["--fixedbufs=1", "--registerfiles=1", "--hipri=0", "--sqthread_poll=0"]
+        return [("ssdcluster", sc), ("fio default", fio([])), ("fio tuned", fio(tuned))]
+
+    def case2(self):
+        def sc():
+            self.warm()
+            r, ru, _ = self.sc(self.rand_yaml(False, 0))
+            c = r["phases"][0]["cluster"]
+            return {"iops": c["iops"], "cpu_s_per_Mio": cpu(ru) / (c["ios_read"] / 1e6)}
+
+        def fio():
+            self.warm()
+            j, ru = self.fio(self.fio_rand(False, 0, ["--invalidate=0"]))
+            rd = j["jobs"][0]["read"]
+            return {"iops": rd["iops"], "cpu_s_per_Mio": cpu(ru) / (rd["total_ios"] / 1e6)}
+
+        return [("ssdcluster", sc), ("fio tuned", fio)]
+
+    def case3(self):
+        a, size = self.a, self.a.size_per_rank
+        yaml = f"""targets:
+  - path: {self.seq}
+    allow_destroy: true
+defaults:
+  bs: 1MiB
+  iodepth: 1
+  jobs: 1
+  size: {size}MiB
+  direct: true
+  engine: io_uring
+phases:
+  - name: seqwrite
+    rw: write
+  - name: seqread
+    rw: read
+"""
+
+        def sc():
+            r, _, _ = self.sc(yaml, ranks=a.ranks, extra=["--allow-destroy"])
+            ph = {p["name"]: p["cluster"] for p in r["phases"]}
+            return {"write_MBps": ph["seqwrite"]["lastdone_bw_MBps"],
+                    "read_MBps": ph["seqread"]["lastdone_bw_MBps"]}
+
+        def fio(engine):
+            def f():
+                res = {}
+                for rw in ("write", "read"):
+                    j, _ = self.fio([f"--name=seq{rw}", f"--filename={self.seq}", f"--rw={rw}",
+                                     "--bs=1M", "--iodepth=1", "--direct=1",
+                                     f"--ioengine={engine}", f"--numjobs={a.ranks}",
+                                     f"--size={size}M", f"--offset_increment={size}M",
+                                     "--group_reporting"])
+                    res[f"{rw}_MBps"] = j["jobs"][0][rw]["bw_bytes"] / 1e6
+                return res
+            return f
+
+        return [("ssdcluster", sc), ("fio io_uring", fio("io_uring")), ("fio psync", fio("psync"))]
+
+    def case4(self):
+        target = os.path.join(self.work, "null")
+
+        def sc(ranks, progress):
+            def f():
+                yaml = self.rand_yaml(False, 0, size="64MiB", engine="null", target=target)
+                r, ru, text = self.sc(yaml, ranks=ranks, progress=progress, tty=progress == "live")
+                c = r["phases"][0]["cluster"]
+                if progress == "live" and "\r" not in text:
+                    sys.exit("--progress=live printed no carriage return under script")
+                return {"iops": c["iops"], "ios_per_cpu_s": c["ios_read"] / cpu(ru)}
+            return f
+
+        r = self.a.ranks
+        return [("1 rank none", sc(1, "none")), ("1 rank live", sc(1, "live")),
+                (f"{r} ranks none", sc(r, "none")), (f"{r} ranks live", sc(r, "live"))]
+
+    def case5(self):
+        secs = min(self.a.seconds, 3)
+
+        def sc():
+            yaml = self.rand_yaml(True, 0, jobs=8, iodepth=128, bs="1MiB", size="128MiB",
+                                  seconds=secs, rw="read")
+            r, ru, _ = self.sc(yaml)
+            ranks = r["phases"][0]["ranks"]
+            return {"peak_rss_MiB": max(x["peak_rss_bytes"] for x in ranks) / 2**20,
+                    "maxrss_MiB": ru.ru_maxrss / 1024}
+
+        def fio():
+            _, ru = self.fio(["--name=rss", f"--filename={self.big}", "--rw=read", "--bs=1M",
+                              "--iodepth=128", "--numjobs=8", "--size=128M",
+                              "--offset_increment=128M", "--direct=1", "--ioengine=io_uring", "--thread",
+                              f"--runtime={secs}", "--time_based"])
+            return {"maxrss_MiB": ru.ru_maxrss / 1024}
+
+        return [("ssdcluster", sc), ("fio io_uring", fio)]
+
+
+# -- the table ---------------------------------------------------------------
+UNITS = {"iops": ("IOPS", 1), "p99_us": ("p99 us", 1), "cpu_s_per_Mio": ("CPU s per M I/Os", 1),
+         "write_MBps": ("write MB/s", 1), "read_MBps": ("read MB/s", 1),
+         "ios_per_cpu_s": ("I/Os per CPU s", 1), "peak_rss_MiB": ("peak RSS MiB", 1),
+         "maxrss_MiB": ("maxrss MiB", 1)}
+TITLES = {1: "4 KiB randread QD32 O_DIRECT, 1 GiB file", 2: "4 KiB randread QD32, page cache",
+          3: "N ranks, 1 MiB sequential, QD1, O_DIRECT", 4: "null engine, 4 KiB randread QD32",
+          5: "peak RSS, jobs 8 x QD128 x 1 MiB"}
+
+
+def fmt(v):
+    if v >= 1e6:
+        return f"{v / 1e6:.3g} M"
+    if v >= 1e4:
+        return f"{v / 1e3:,.1f} K"
+    if v >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+def table(rounds, cases):
+    """Prints median [min-max] per case, tool and metric, and the ratio:
+    ssdcluster's median over the tool's (case 4: live over none)."""
+    print(f"\n{'case':<5}{'tool':<16}{'metric':<18}{'median':>10}  {'min-max':<22}{'ratio':>8}")
+    summary = {}
+    for c in cases:
+        tools = list(rounds[0][str(c)].keys())
+        for metric in rounds[0][str(c)][tools[0]]:
+            base = None
+            for tool in tools:
+                vals = [r[str(c)][tool][metric] for r in rounds if metric in r[str(c)][tool]]
+                if not vals:
+                    continue
+                med = statistics.median(vals)
+                summary.setdefault(str(c), {}).setdefault(tool, {})[metric] = {
+                    "median": med, "min": min(vals), "max": max(vals), "n": len(vals)}
+                if base is None:
+                    base, ratio = med, ""
+                elif c == 4:  # live against none, same ranks
+                    none = summary[str(c)].get(tool.replace("live", "none"), {}).get(metric)
+                    ratio = f"{med / none['median']:.3f}" if "live" in tool and none else ""
+                else:
+                    ratio = f"{base / med:.3f}" if med else "-"
+                spread = f"{fmt(min(vals))} - {fmt(max(vals))}"
+                print(f"{c:<5}{tool:<16}{UNITS[metric][0]:<18}{fmt(med):>10}  {spread:<22}{ratio:>8}")
+    return summary
+
+
+def main():
+    ap = benchlib.parser(__doc__)
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--seconds", type=int, default=10, help="runtime of each timed run (s)")
+    ap.add_argument("--cases", default="1,2,3,4,5", help="which cases, comma-separated")
+    ap.add_argument("--ranks", type=int, default=16, help="ranks (and fio jobs) in cases 3 and 4")
+    ap.add_argument("--size-per-rank", type=int, default=64, help="MiB per rank in case 3")
+    ap.add_argument("--json", help="write every round's figures and the medians here")
+    ap.add_argument("--dir", help="parent of the scratch folder (default /var/tmp)")
+    a = benchlib.parse(ap)
+    a.bin = os.path.abspath(a.bin)
+    cases = [int(x) for x in a.cases.split(",")]
+    for tool in ["fio"] + (["mpirun"] if {3, 4} & set(cases) else []) + (["script"] if 4 in cases else []):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} is not installed")
+    rounds = []
+    t0 = time.time()
+    with benchlib.workdir("sc-perf.", a.dir or "/var/tmp") as work:
+        b = Bench(a, work)
+        if {1, 2, 5} & set(cases):
+            b.layout(b.big, 1024)
+        if 3 in cases:
+            b.layout(b.seq, a.ranks * a.size_per_rank)
+        for i in range(a.rounds):
+            rnd = {}
+            for c in cases:
+                runs = getattr(b, f"case{c}")()
+                order = runs if i % 2 == 0 else runs[::-1]
+                got = {name: fn() for name, fn in order}
+                rnd[str(c)] = {name: got[name] for name, _ in runs}
+                print(f"round {i + 1} case {c}: " + "; ".join(
+                    f"{n} " + ", ".join(f"{fmt(v)} {UNITS[k][0]}" for k, v in m.items())
+                    for n, m in rnd[str(c)].items()), flush=True)
+            rounds.append(rnd)
+    print(f"\n{a.rounds} rounds, {a.seconds} s per timed run, {time.time() - t0:.0f} s in all")
+    for c in cases:
+        print(f"case {c}: {TITLES[c].replace('N ranks', f'{a.ranks} ranks')}")
+    summary = table(rounds, cases)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"args": vars(a), "rounds": rounds, "summary": summary}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
