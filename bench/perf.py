@@ -163,7 +163,7 @@ phases:
             rd = j["jobs"][0]["read"]
             return {"iops": rd["iops"], "cpu_s_per_Mio": cpu(ru) / (rd["total_ios"] / 1e6)}
 
-        return [("ssdcluster", sc), ("fio tuned", fio)]
+        return [("ssdcluster", sc), ("fio default", fio)]
 
     def case3(self):
         a, size = self.a, self.a.size_per_rank
