@@ -95,6 +95,7 @@ struct sc_run {
 	struct sc_hist *hist[SC_HK_COUNT];
 	uint64_t planned_bytes;  /* set by workload setups; else from io */
 	int dirfd;               /* the run directory (not owned), -1: none */
+	struct sc_io_opts opts;  /* options asked, and those jobs ran without */
 };
 
 /* Records the first error of the job (later ones are dropped) and stops

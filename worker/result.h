@@ -11,6 +11,7 @@
 
 #include "drive.h"
 #include "histogram.h"
+#include "io_opts.h"
 #include "plan.h"
 #include "verify.h"
 
@@ -129,6 +130,10 @@ struct sc_rank_result {
 	uint64_t compute_ns;        /* ingest: emulated compute time */
 	int64_t busy_end_ns;        /* ingest: when the last step's compute ended */
 	uint64_t peak_rss_bytes;    /* the rank's peak resident memory so far */
+	uint32_t opts_asked;        /* io_opts.h: bits 1u << enum sc_io_opt the
+				     * phase asked for */
+	uint32_t opts_unavailable;  /* of them, those this rank ran without */
+	char opts_note[SC_IO_OPT_NOTE_MAX]; /* why, per option ("" if none) */
 	struct sc_lat_summary node_lat[SC_DIR_COUNT]; /* node leaders (local
 				     * rank 0) only: the node's merged service
 				     * times; empty on other ranks */

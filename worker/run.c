@@ -220,6 +220,7 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 	run->njobs = run->io->jobs;
 	run->dirfd = dir ? dir->fd : -1;
 	pthread_mutex_init(&run->lock, NULL);
+	sc_io_opts_init(&run->opts);
 	pthread_cond_init(&run->cond, NULL);
 	run->jobs = calloc(run->njobs, sizeof(*run->jobs));
 	if (!run->jobs) {
@@ -335,6 +336,11 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 	return sc_run_collect(run, out);
 }
 
+const struct sc_io_opts *sc_run_opts(const struct sc_run *run)
+{
+	return &run->opts;
+}
+
 const struct sc_hist *sc_run_hist(const struct sc_run *run, int k)
 {
 	return run->hist[k];
@@ -358,6 +364,7 @@ void sc_run_destroy(struct sc_run *run)
 		free(run->hist[k]);
 	free(run->jobs);
 	pthread_mutex_destroy(&run->lock);
+	sc_io_opts_destroy(&run->opts);
 	pthread_cond_destroy(&run->cond);
 	free(run);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "io_opts.h"
 #include "layout.h"
 #include "plan.h"
 #include "result.h"
@@ -60,6 +61,10 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out);
 /* The rank's histogram of kind k (enum sc_hist_kind), merged over its
  * jobs; valid after _finish until _destroy. */
 const struct sc_hist *sc_run_hist(const struct sc_run *run, int k);
+
+/* The I/O options the phase asked for and those this rank's jobs ran
+ * without, with why (io_opts.h); read it after the jobs ended. */
+const struct sc_io_opts *sc_run_opts(const struct sc_run *run);
 
 void sc_run_destroy(struct sc_run *run);
 

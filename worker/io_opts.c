@@ -1,0 +1,60 @@
+/* io_opts.c -- the I/O options a rank could not use, and why (io_opts.h). */
+#include "io_opts.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const opt_names[SC_IO_OPT_COUNT] = {
+    [SC_IO_OPT_SQPOLL] = "sqpoll",
+    [SC_IO_OPT_HIPRI] = "hipri",
+    [SC_IO_OPT_PASSTHRU] = "passthrough",
+    [SC_IO_OPT_CPUS] = "cpus",
+    [SC_IO_OPT_NUMA] = "numa",
+};
+
+const char *sc_io_opt_name(enum sc_io_opt opt)
+{
+	return (unsigned)opt < SC_IO_OPT_COUNT ? opt_names[opt] : "?";
+}
+
+void sc_io_opts_init(struct sc_io_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	pthread_mutex_init(&o->lock, NULL);
+}
+
+void sc_io_opts_destroy(struct sc_io_opts *o)
+{
+	pthread_mutex_destroy(&o->lock);
+}
+
+void sc_io_opts_ask(struct sc_io_opts *o, enum sc_io_opt opt)
+{
+	if ((unsigned)opt >= SC_IO_OPT_COUNT)
+		return;
+	pthread_mutex_lock(&o->lock);
+	o->asked |= 1u << opt;
+	pthread_mutex_unlock(&o->lock);
+}
+
+void sc_io_opts_unavailable(struct sc_io_opts *o, enum sc_io_opt opt, const char *fmt, ...)
+{
+	char why[SC_IO_OPT_NOTE_MAX];
+	size_t len;
+	va_list ap;
+
+	if ((unsigned)opt >= SC_IO_OPT_COUNT)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&o->lock);
+	if (!(o->unavailable & (1u << opt))) {
+		o->unavailable |= 1u << opt;
+		len = strlen(o->note);
+		snprintf(o->note + len, sizeof(o->note) - len, "%s%s: %s", len ? "; " : "",
+			 opt_names[opt], why);
+	}
+	pthread_mutex_unlock(&o->lock);
+}
