@@ -156,9 +156,10 @@ static void issue(struct loop *l, uint64_t now)
 	l->nq = nq;
 }
 
-/* Stamps and submits what issue or queue_fsync queued.  0 or -errno (the
- * job failed). */
-static int submit(struct loop *l)
+/* Stamps what issue or queue_fsync queued and submits it, unless
+ * handover: then the next reap hands it to the engine along with its wait
+ * (submit_reap).  0 or -errno (the job failed). */
+static int submit(struct loop *l, bool handover)
 {
 	struct job *j = l->j;
 	const struct sc_ioloop *lp = l->lp;
@@ -174,12 +175,14 @@ static int submit(struct loop *l)
 		    t - q->intended_ns > SC_PACE_LATE_NS)
 			j->late_ios++;
 	}
+	l->inflight += l->nq;
+	if (handover)
+		return 0;
 	r = j->ops->submit(j->eng);
 	if (r < 0) {
 		sc_job_fail(j, r, "submitting I/O to %s: %s", j->path, strerror(-r));
 		return r;
 	}
-	l->inflight += l->nq;
 	return 0;
 }
 
@@ -305,9 +308,10 @@ static int complete(struct loop *l, struct sc_io *x, uint64_t now)
 	return 1;
 }
 
-/* Reaps what completed (waits for one unless pacing), frees the slots.
- * The count, or -errno (the job failed). */
-static int reap(struct loop *l, bool pacing)
+/* Reaps what completed (waits for one unless pacing), frees the slots;
+ * handover: first submits what submit left queued, in the same engine
+ * call (never when pacing).  The count, or -errno (the job failed). */
+static int reap(struct loop *l, bool pacing, bool handover)
 {
 	struct job *j = l->j;
 	const struct sc_ioloop *lp = l->lp;
@@ -317,7 +321,14 @@ static int reap(struct loop *l, bool pacing)
 						  lp->deadline_ns)
 				   : -EOPNOTSUPP;
 
-	if (n == -EOPNOTSUPP) {
+	if (handover) {
+		n = j->ops->submit_reap(j->eng, j->done, l->depth, 1);
+		if (n < 0) {
+			sc_job_fail(j, n, "submitting or waiting for I/O on %s: %s", j->path,
+				    strerror(-n));
+			return n;
+		}
+	} else if (n == -EOPNOTSUPP) {
 		/* no reap_until, or one that cannot time a wait (io_uring
 		 * before Linux 5.11): reap, and poll with sc_pace_sleep */
 		l->until = false;
@@ -391,7 +402,7 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 		j->free_slots[l.nfree] = l.nfree;
 	for (;;) {
 		uint64_t now = timed ? sc_now_ns() : 0;
-		bool need_fsync, pacing;
+		bool need_fsync, pacing, handover;
 		int n;
 
 		check_stop(&l, now);
@@ -403,12 +414,15 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 		} else if (!l.stopping) {
 			issue(&l, now);
 		}
-		if (l.nq && submit(&l) < 0)
-			break;
 		/* open loop with a slot free: the schedule, not a completion,
 		 * may be what comes next, so never block in reap */
 		pacing = lp->pace && !l.stopping && !need_fsync && l.nfree > 0 &&
 			 l.issued < lp->budget_bytes;
+		/* the I/Os just queued go to the engine with the wait for
+		 * the next completion, in one call where it has one */
+		handover = l.nq && !pacing && j->ops->submit_reap;
+		if (l.nq && submit(&l, handover) < 0)
+			break;
 		if (l.inflight == 0) {
 			if (l.stopping && !need_fsync)
 				break;
@@ -422,7 +436,7 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 				break;
 			continue;
 		}
-		n = reap(&l, pacing);
+		n = reap(&l, pacing, handover);
 		if (n < 0)
 			break;
 		if (pacing && n == 0 && !l.until)

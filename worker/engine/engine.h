@@ -159,6 +159,13 @@ struct sc_engine_ops {
 	 * A deadline already passed reaps without waiting. */
 	int (*reap_until)(struct sc_engine *e, struct sc_io **done, uint32_t max,
 			  uint64_t deadline_ns);
+	/* Optional (NULL: call submit, then reap).  submit and reap(done,
+	 * max, min_wait) as one step: the engine hands its queued I/Os over
+	 * and waits for completions in the same system call where it can.
+	 * Number reaped, or -errno (from submitting or from waiting: the
+	 * caller cannot tell them apart, and need not). */
+	int (*submit_reap)(struct sc_engine *e, struct sc_io **done, uint32_t max,
+			   uint32_t min_wait);
 	/* Waits for I/Os in flight, then frees: call it from the thread that
 	 * submitted, or after that thread has ended. */
 	void (*destroy)(struct sc_engine *e);

@@ -229,6 +229,35 @@ static int uring_reap(struct sc_engine *e, struct sc_io **done, uint32_t max, ui
 	return reap_ready(e, done, max);
 }
 
+/* What the job loop does most: hand over the I/Os just queued and sleep
+ * until one completes.  io_uring_submit_and_wait does both in one
+ * io_uring_enter (to_submit and min_complete together), half the kernel
+ * entries of submit then reap.  Anything it leaves (an SQE the kernel
+ * stopped at, EINTR, EAGAIN) falls to the two-step path, which copes. */
+static int uring_submit_reap(struct sc_engine *e, struct sc_io **done, uint32_t max,
+			     uint32_t min_wait)
+{
+	int ret;
+
+	if (e->nqueued && !e->disabled) {
+		uint32_t want = min_wait, pending = e->nqueued + e->ninflight;
+
+		if (want > pending)
+			want = pending;
+		ret = io_uring_submit_and_wait(&e->ring, want);
+		if (ret > 0) {
+			uint32_t n = (uint32_t)ret < e->nqueued ? (uint32_t)ret : e->nqueued;
+
+			e->nqueued -= n;
+			e->ninflight += n;
+		}
+	}
+	ret = uring_submit(e);
+	if (ret < 0)
+		return ret;
+	return uring_reap(e, done, max, min_wait);
+}
+
 /* liburing 2.3 takes only a relative timeout, which the kernel adds to its
  * CLOCK_MONOTONIC: the wait ends at or just after deadline_ns.  Without
  * EXT_ARG (before Linux 5.11) liburing would queue a timeout SQE of its
@@ -299,5 +328,6 @@ const struct sc_engine_ops sc_engine_uring = {
     .submit = uring_submit,
     .reap = uring_reap,
     .reap_until = uring_reap_until,
+    .submit_reap = uring_submit_reap,
     .destroy = uring_destroy,
 };
