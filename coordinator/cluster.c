@@ -19,9 +19,15 @@
 
 /* Ping-pong rounds per rank when estimating clock offsets. */
 #define CLOCK_ROUNDS 16
-/* How often a waiting rank looks for the first-done signal: also the
- * bound on how late a rank notes its first-done byte count. */
+/* How often a waiting rank looks for the first-done signal while its own
+ * I/O still goes: also the bound on how late a rank notes its first-done
+ * byte count. */
 #define POLL_NS 1000000L
+/* Waits that no measurement hangs on (a rank done with its phase, every
+ * collective between phases) look less and less often, up to this: each
+ * look runs Open MPI's progress engine, and 16 ranks looking every 1 ms
+ * on 2 cores take CPU from the ranks still doing I/O. */
+#define NAP_MAX_NS 8000000L
 
 /* How often rank 0's progress callback runs while a phase goes, unless
  * it says otherwise. */
@@ -51,11 +57,26 @@ struct watch {
 
 static const int arrive_token = 1;
 
-static void nap(void)
+static void nap_ns(long ns)
 {
-	struct timespec ts = {.tv_sec = 0, .tv_nsec = POLL_NS};
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = ns};
 
 	nanosleep(&ts, NULL);
+}
+
+static void nap(void)
+{
+	nap_ns(POLL_NS);
+}
+
+/* The nap of a wait that has looked n times already: POLL_NS four times,
+ * then doubling to NAP_MAX_NS (a wait that ends at once costs no more than
+ * before; a long one looks about 125 times a second). */
+static long backoff_ns(uint64_t n)
+{
+	uint64_t shift = n / 4;
+
+	return shift >= 3 ? NAP_MAX_NS : POLL_NS << shift;
 }
 
 static struct watch *watch_of(struct sc_cluster *c)
@@ -198,7 +219,7 @@ static void give_up(struct sc_cluster *c, int peer, int why)
 
 /*
  * Waits for n non-blocking requests by testing them, until the deadline.
- * quiet: nap between tests.  Open MPI's blocking calls poll the network
+ * quiet: nap between tests (backoff_ns).  Open MPI's blocking calls poll the network
  * without sleeping, so ranks that finish early would take CPU from the
  * ranks (and kernel writeback threads) still doing I/O: measured here as
  * minute-long stalls with 16 ranks on 2 cores.  Waits that may wait on
@@ -208,7 +229,7 @@ static void give_up(struct sc_cluster *c, int peer, int why)
  */
 static void wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, int quiet)
 {
-	uint64_t begin = sc_now_ns(), next_poll = 0;
+	uint64_t begin = sc_now_ns(), next_poll = 0, naps = 0;
 	int done = 0;
 
 	if (peer < 0)
@@ -228,7 +249,7 @@ static void wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, 
 		if (now >= sc_deadline_wait_end_ns(c, begin))
 			give_up(c, peer, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		if (quiet)
-			nap();
+			nap_ns(backoff_ns(naps++));
 	}
 }
 
@@ -609,11 +630,34 @@ static void test_broadcasts(struct watch *w, struct wait_run *s)
 	}
 }
 
+/* Between looks in wait_run: POLL_NS while this rank's I/O goes and the
+ * first "done" has not reached it (its first-done byte count is noted at
+ * most that late); otherwise nothing measured waits on the look, so the
+ * naps grow (backoff_ns, counted in *naps), never past rank 0's next
+ * progress tick. */
+static void wait_run_nap(const struct sc_cluster *c, const struct wait_run *s, int local_done,
+			 uint64_t next_tick, uint64_t *naps)
+{
+	long ns = POLL_NS;
+
+	if (local_done || s->have_first) {
+		ns = backoff_ns((*naps)++);
+		if (c->rank == 0 && c->tick.fn) {
+			uint64_t now = sc_now_ns();
+			uint64_t left = next_tick > now ? next_tick - now : 0;
+
+			if ((uint64_t)ns > left)
+				ns = left > POLL_NS ? (long)left : POLL_NS;
+		}
+	}
+	nap_ns(ns);
+}
+
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 			uint64_t *firstdone_bytes)
 {
 	uint64_t tick_ns = c->tick.interval_ns ? c->tick.interval_ns : TICK_NS;
-	uint64_t next_tick = sc_now_ns() + tick_ns, begin = sc_now_ns();
+	uint64_t next_tick = sc_now_ns() + tick_ns, begin = sc_now_ns(), naps = 0;
 	struct wait_run s = {.run = run, .stonewall = stonewall,
 			     .firstdone_bytes = firstdone_bytes,
 			     .bcast = MPI_REQUEST_NULL, .abort_req = MPI_REQUEST_NULL,
@@ -663,7 +707,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 				late_runs(c, s.done_of, local_done);
 			give_up(c, -1, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		}
-		nap();
+		wait_run_nap(c, &s, local_done, next_tick, &naps);
 	}
 	free(s.done_of);
 	/* every rank is done once all pass this; wait without spinning */
