@@ -4,7 +4,7 @@ rounds: the medians (with min-max spread) of issue 12's five cases and the
 ratios ssdcluster/fio.  A benchmark, not a test: run it on a quiet machine.
 
     python3 bench/perf.py [--rounds 8] [--seconds 10] [--cases 1,2,3,4,5]
-                          [--size-per-rank 64] [--json FILE] [--dir DIR]
+                          [--size-per-rank 256] [--json FILE] [--dir DIR]
 
 Cases (every round runs each chosen case once per tool, in turn; odd rounds
 run the tools of a case in the reverse order, so drift and caches hit both):
@@ -20,7 +20,7 @@ run the tools of a case in the reverse order, so drift and caches hit both):
      (user+sys of the child from wait4, startup included, over the I/Os
      the tool reports).
   3  --ranks (16) ranks, mpirun --oversubscribe, 1 MiB sequential write then
-     read, QD1, O_DIRECT, --size-per-rank MiB each (64): MB/s (ssdcluster:
+     read, QD1, O_DIRECT, --size-per-rank MiB each (256): MB/s (ssdcluster:
      lastdone_bw_MBps of each phase; fio: group_reporting bw_bytes).  Both
      tools use one file of ranks x size, each rank / job its own region
      (fio --numjobs=16 --offset_increment=SIZE), overwritten in place;
@@ -297,7 +297,9 @@ def main():
     ap.add_argument("--seconds", type=int, default=10, help="runtime of each timed run (s)")
     ap.add_argument("--cases", default="1,2,3,4,5", help="which cases, comma-separated")
     ap.add_argument("--ranks", type=int, default=16, help="ranks (and fio jobs) in cases 3 and 4")
-    ap.add_argument("--size-per-rank", type=int, default=64, help="MiB per rank in case 3")
+    ap.add_argument("--size-per-rank", type=int, default=256,
+                    help="MiB per rank in case 3 (256: 4 GiB at 16 ranks, a window of "
+                         "seconds; 64 MiB windows of 0.5 s swing with the disk)")
     ap.add_argument("--json", help="write every round's figures and the medians here")
     ap.add_argument("--dir", help="parent of the scratch folder (default /var/tmp)")
     a = benchlib.parse(ap)
