@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "hist_ref.h"
 
 static struct sc_hist *hist_new(void)
 {
@@ -307,37 +308,10 @@ static void test_extremes(void)
 	free(h);
 }
 
-/* The bucket formula as first written, with branches: the layout the
- * branch-free sc_hist_index must keep exactly (reports and merged results
- * of older runs depend on it). */
-static uint32_t ref_index(uint64_t v)
-{
-	if (v < 256)
-		return (uint32_t)v;
-	uint32_t e = 63u - (uint32_t)__builtin_clzll(v);
-	if (e > 39)
-		return SC_HIST_NBUCKETS - 1;
-	uint32_t sub = (uint32_t)(v >> (e - 7)) & 127u;
-	return 256 + (e - 8) * 128 + sub;
-}
-
-/* The record as first written: bucket, count, saturating sum, min, max. */
-static void ref_record(struct sc_hist *h, uint64_t v)
-{
-	h->buckets[ref_index(v)]++;
-	h->count++;
-	if (__builtin_add_overflow(h->sum_ns, v, &h->sum_ns))
-		h->sum_ns = UINT64_MAX;
-	if (v < h->min_ns)
-		h->min_ns = v;
-	if (v > h->max_ns)
-		h->max_ns = v;
-}
-
-/* Checks sc_hist_index(v) against ref_index; 1 when they differ. */
+/* Checks sc_hist_index(v) against hist_ref_index; 1 when they differ. */
 static int index_differs(uint64_t v)
 {
-	uint32_t got = sc_hist_index(v), want = ref_index(v);
+	uint32_t got = sc_hist_index(v), want = hist_ref_index(v);
 	if (got == want)
 		return 0;
 	FAIL("sc_hist_index(%" PRIu64 ") = %u, the reference formula gives %u", v, got, want);
@@ -375,7 +349,7 @@ static void test_record_reference(void)
 		uint64_t r = rng_next();
 		uint64_t v = (r >> 8) % 2000000 + (r & 255); /* 0 .. 2 ms */
 		sc_hist_record(h, v);
-		ref_record(ref, v);
+		hist_ref_record(ref, v);
 	}
 	CHECK(memcmp(h, ref, sizeof(*h)) == 0, "latency-like values: struct differs");
 	CHECK(h->sum_ns < UINT64_MAX && h->min_ns < 256 && h->max_ns > 1000000,
@@ -387,7 +361,7 @@ static void test_record_reference(void)
 		uint64_t r = rng_next();
 		uint64_t v = r >> (r & 63); /* every magnitude: the sum saturates early */
 		sc_hist_record(h, v);
-		ref_record(ref, v);
+		hist_ref_record(ref, v);
 	}
 	CHECK(memcmp(h, ref, sizeof(*h)) == 0, "all magnitudes: struct differs");
 	CHECK(h->sum_ns == UINT64_MAX && h->count == 1000000, "sum %" PRIu64 " count %" PRIu64,
