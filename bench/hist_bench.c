@@ -1,7 +1,8 @@
 /* hist_bench.c -- what one histogram record costs: sc_hist_record against
  * the branchy record it replaced, in ns per record.  A benchmark, not a test.
  *
- *     hist_bench [--count N] [--reps R] [--mix latency|small] [--json]
+ *     hist_bench [--count N] [--reps R] [--mix latency|small] [--impl both|new|old]
+ *                [--json]
  *
  * Every repetition records N values (default 100 M) into a fresh histogram
  * with each implementation in turn (the order alternating between
@@ -13,8 +14,9 @@
  * exact / linear edge at 256 ns (null-engine latencies), where the old
  * branches are least predictable.  Prints the median and min-max of the R
  * repetitions (default 9) for each, and the ratio of the medians (new over
- * old); --json prints the same as one JSON object instead.  Exits 1 when
- * the two histograms of a repetition differ.
+ * old); --impl new or old times only that one (no ratio); --json prints the
+ * same as one JSON object instead.  Exits 1 when the two histograms of a
+ * repetition differ.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -112,7 +114,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: hist_bench [--count N] [--reps R (1..%d)] "
-		"[--mix latency|small] [--json]\n",
+		"[--mix latency|small] [--impl both|new|old] [--json]\n",
 		MAX_REPS);
 	return 2;
 }
@@ -120,11 +122,12 @@ static int usage(void)
 struct opts {
 	uint64_t count;
 	int reps, small, json;
+	int first, last; /* the implementations timed: impls[first .. last] */
 };
 
 static int parse(int argc, char **argv, struct opts *o)
 {
-	*o = (struct opts){.count = 100000000, .reps = 9};
+	*o = (struct opts){.count = 100000000, .reps = 9, .last = 1};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end = NULL;
@@ -142,6 +145,10 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->reps = (int)strtol(v, &end, 10);
 		else if (!strcmp(a, "--mix") && (!strcmp(v, "latency") || !strcmp(v, "small")))
 			o->small = !strcmp(v, "small");
+		else if (!strcmp(a, "--impl") && (!strcmp(v, "new") || !strcmp(v, "both")))
+			o->last = !strcmp(v, "both");
+		else if (!strcmp(a, "--impl") && !strcmp(v, "old"))
+			o->first = 1;
 		else
 			return -1;
 		if (end && *end)
@@ -154,7 +161,7 @@ static void report(const struct opts *o, double t[2][MAX_REPS])
 {
 	double lo[2], hi[2], med[2];
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = o->first; k <= o->last; k++) {
 		med[k] = median(t[k], o->reps); /* sorts: [0] is min, [reps-1] max */
 		lo[k] = t[k][0];
 		hi[k] = t[k][o->reps - 1];
@@ -162,20 +169,23 @@ static void report(const struct opts *o, double t[2][MAX_REPS])
 	if (o->json) {
 		printf("{\"count\": %" PRIu64 ", \"reps\": %d, \"mix\": \"%s\"", o->count, o->reps,
 		       o->small ? "small" : "latency");
-		for (int k = 0; k < 2; k++)
+		for (int k = o->first; k <= o->last; k++)
 			printf(
 			    ", \"%s\": {\"median_ns\": %.4f, \"min_ns\": %.4f, \"max_ns\": %.4f}",
 			    k ? "old" : "new", med[k], lo[k], hi[k]);
-		printf(", \"ratio\": %.4f}\n", med[0] / med[1]);
+		if (o->first < o->last)
+			printf(", \"ratio\": %.4f", med[0] / med[1]);
+		printf("}\n");
 		return;
 	}
 	printf("hist_bench: %" PRIu64 " records x %d repetitions, mix %s, CLOCK_MONOTONIC\n",
 	       o->count, o->reps,
 	       o->small ? "small (0 .. 1023 ns)" : "latency (log-normal 100 us + constant run)");
-	for (int k = 0; k < 2; k++)
+	for (int k = o->first; k <= o->last; k++)
 		printf("%-22s %.3f ns per record median (min %.3f ns, max %.3f ns)\n",
 		       impl_names[k], med[k], lo[k], hi[k]);
-	printf("ratio new / old (medians): %.3f\n", med[0] / med[1]);
+	if (o->first < o->last)
+		printf("ratio new / old (medians): %.3f\n", med[0] / med[1]);
 }
 
 int main(int argc, char **argv)
@@ -195,9 +205,10 @@ int main(int argc, char **argv)
 	for (int r = 0; r < o.reps; r++) {
 		for (int i = 0; i < 2; i++) {
 			int k = r % 2 ? 1 - i : i; /* odd repetitions: old first */
-			t[k][r] = time_one(impls[k], h[k], pool, o.count);
+			if (k >= o.first && k <= o.last)
+				t[k][r] = time_one(impls[k], h[k], pool, o.count);
 		}
-		if (memcmp(h[0], h[1], sizeof(*h[0]))) {
+		if (o.first < o.last && memcmp(h[0], h[1], sizeof(*h[0]))) {
 			fprintf(stderr, "hist_bench: new and old histograms differ\n");
 			return 1;
 		}

@@ -37,9 +37,9 @@ run the tools of a case in the reverse order, so drift and caches hit both):
      one process, as ssdcluster's 8 jobs are threads of one rank).
   6  histogram record cost: build/hist_bench (beside --bin), 100 M records
      of a latency mix (log-normal around 100 us and a run of a constant
-     100 us) x 9 repetitions, once for sc_hist_record and once for the
-     branchy record it replaced (a copy kept in bench/hist_bench.c):
-     ns per record, the median of each run's 9.  No fio.
+     100 us) x 9 repetitions, a run for sc_hist_record (--impl new) and a
+     run for the branchy record it replaced (--impl old, kept in
+     tests/unit/hist_ref.h): ns per record, the median of each run's 9.
 
 The table's ratio column is ssdcluster's median over the tool's on that
 row (above 1: ssdcluster higher, better for IOPS and MB/s, worse for
@@ -251,7 +251,7 @@ phases:
     def case6(self):
         def rec(impl):
             def f():
-                _, text = run([self.hist_bench(), "--json"])
+                _, text = run([self.hist_bench(), "--impl", impl, "--json"])
                 return {"ns_per_record": json.loads(text)[impl]["median_ns"]}
             return f
 
