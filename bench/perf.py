@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """perf.py -- ssdcluster against fio on the same files, in alternating
-rounds: the medians (with min-max spread) of issue 12's five cases and the
+rounds: the medians (with min-max spread) of issue 12's six cases and the
 ratios ssdcluster/fio.  A benchmark, not a test: run it on a quiet machine.
 
-    python3 bench/perf.py [--rounds 8] [--seconds 10] [--cases 1,2,3,4,5]
+    python3 bench/perf.py [--rounds 8] [--seconds 10] [--cases 1,2,3,4,5,6]
                           [--size-per-rank 256] [--json FILE] [--dir DIR]
 
 Cases (every round runs each chosen case once per tool, in turn; odd rounds
@@ -35,14 +35,20 @@ run the tools of a case in the reverse order, so drift and caches hit both):
      the 1 GiB file, 1 rank, 3 s): ssdcluster's ranks[].peak_rss_bytes and
      its maxrss; fio's maxrss for the same shape with --thread (8 jobs in
      one process, as ssdcluster's 8 jobs are threads of one rank).
+  6  histogram record cost: build/hist_bench (beside --bin), 100 M records
+     of a latency mix (log-normal around 100 us and a run of a constant
+     100 us) x 9 repetitions, a run for sc_hist_record (--impl new) and a
+     run for the branchy record it replaced (--impl old, kept in
+     tests/unit/hist_ref.h): ns per record, the median of each run's 9.
 
 The table's ratio column is ssdcluster's median over the tool's on that
 row (above 1: ssdcluster higher, better for IOPS and MB/s, worse for
-latency, CPU and RSS); in case 4 it is live over none at the same ranks.
+latency, CPU and RSS); in case 4 it is live over none at the same ranks;
+in case 6 it is the new record's ns over the old one's (below 1: faster).
 
 Everything goes into a temp folder under /var/tmp (--dir to choose), removed
-at the end.  --json FILE keeps every round's figures.  Needs fio, mpirun
-(case 3 and 4) and script (case 4).
+at the end.  --json FILE keeps every round's figures.  Needs fio (cases 1,
+2, 3 and 5), mpirun (case 3 and 4), script (case 4) and hist_bench (case 6).
 """
 import json, os, shlex, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -242,15 +248,31 @@ phases:
 
         return [("ssdcluster", sc), ("fio io_uring", fio)]
 
+    def case6(self):
+        def rec(impl):
+            def f():
+                _, text = run([self.hist_bench(), "--impl", impl, "--json"])
+                return {"ns_per_record": json.loads(text)[impl]["median_ns"]}
+            return f
+
+        return [("sc_hist_record", rec("new")), ("old record", rec("old"))]
+
+    def hist_bench(self):
+        """hist_bench, built beside the ssdcluster binary."""
+        path = os.path.join(os.path.dirname(self.a.bin), "hist_bench")
+        if not os.access(path, os.X_OK):
+            sys.exit(f"{path} not found: build it (cmake --build build)")
+        return path
+
 
 # -- the table ---------------------------------------------------------------
 UNITS = {"iops": ("IOPS", 1), "p99_us": ("p99 us", 1), "cpu_s_per_Mio": ("CPU s per M I/Os", 1),
          "write_MBps": ("write MB/s", 1), "read_MBps": ("read MB/s", 1),
          "ios_per_cpu_s": ("I/Os per CPU s", 1), "peak_rss_MiB": ("peak RSS MiB", 1),
-         "maxrss_MiB": ("maxrss MiB", 1)}
+         "maxrss_MiB": ("maxrss MiB", 1), "ns_per_record": ("ns per record", 1)}
 TITLES = {1: "4 KiB randread QD32 O_DIRECT, 1 GiB file", 2: "4 KiB randread QD32, page cache",
           3: "N ranks, 1 MiB sequential, QD1, O_DIRECT", 4: "null engine, 4 KiB randread QD32",
-          5: "peak RSS, jobs 8 x QD128 x 1 MiB"}
+          5: "peak RSS, jobs 8 x QD128 x 1 MiB", 6: "histogram record, 100 M values x 9"}
 
 
 def fmt(v):
@@ -295,7 +317,7 @@ def main():
     ap = benchlib.parser(__doc__)
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--seconds", type=int, default=10, help="runtime of each timed run (s)")
-    ap.add_argument("--cases", default="1,2,3,4,5", help="which cases, comma-separated")
+    ap.add_argument("--cases", default="1,2,3,4,5,6", help="which cases, comma-separated")
     ap.add_argument("--ranks", type=int, default=16, help="ranks (and fio jobs) in cases 3 and 4")
     ap.add_argument("--size-per-rank", type=int, default=256,
                     help="MiB per rank in case 3 (256: 4 GiB at 16 ranks, a window of "
@@ -305,7 +327,8 @@ def main():
     a = benchlib.parse(ap)
     a.bin = os.path.abspath(a.bin)
     cases = [int(x) for x in a.cases.split(",")]
-    for tool in ["fio"] + (["mpirun"] if {3, 4} & set(cases) else []) + (["script"] if 4 in cases else []):
+    for tool in ((["fio"] if {1, 2, 3, 5} & set(cases) else []) + (["mpirun"] if {3, 4} & set(cases) else [])
+                 + (["script"] if 4 in cases else [])):
         if not shutil.which(tool):
             sys.exit(f"{tool} is not installed")
     rounds = []

@@ -14,6 +14,8 @@
 /* Octaves resolved: 2^8 .. 2^40 - 1; larger values share the last bucket. */
 #define LAST_OCTAVE 39u
 #define LAST_BUCKET (SC_HIST_NBUCKETS - 1u)
+/* The first value past the resolved range (2^40 ns). */
+#define RESOLVED_END (UINT64_C(1) << (LAST_OCTAVE + 1u))
 
 /* Percentiles are turned into ranks with integer arithmetic on p scaled by
  * this, so that 99.9 % of 1000 values is rank 999 and not 1000 (p/100*count
@@ -22,20 +24,27 @@
 
 _Static_assert(SC_HIST_NBUCKETS == EXACT_LIMIT + (LAST_OCTAVE - FIRST_OCTAVE + 1u) * SUB_COUNT,
 	       "bucket count does not match the layout");
+/* bucket_of's one formula for exact and linear buckets needs the exact ones
+ * to end where the first split octave starts at SUB_COUNT per octave. */
+_Static_assert(EXACT_LIMIT == 2u * SUB_COUNT && FIRST_OCTAVE == SUB_BITS + 1u,
+	       "exact range does not join the first octave");
 
 const double sc_pct_points[SC_NPCT] = {50, 90, 99, 99.9, 99.99, 99.999, 99.9999};
 const char *const sc_pct_names[SC_NPCT] = {"p50",    "p90",     "p99",     "p99.9",
 					   "p99.99", "p99.999", "p99.9999"};
 
+/* Bucket of v, without a data-dependent branch.  With shift = octave -
+ * SUB_BITS (0 below EXACT_LIMIT: the OR with SUB_COUNT keeps the octave at
+ * SUB_BITS or above), the index is shift * SUB_COUNT + (v >> shift): v's top
+ * SUB_BITS + 1 bits, its top bit counting the octave.  Below EXACT_LIMIT that
+ * is v itself; values past the resolved range are first clamped to its last
+ * value, which the last bucket holds. */
 static inline uint32_t bucket_of(uint64_t v)
 {
-	if (v < EXACT_LIMIT)
-		return (uint32_t)v;
-	uint32_t e = 63u - (uint32_t)__builtin_clzll(v);
-	if (e > LAST_OCTAVE)
-		return LAST_BUCKET;
-	uint32_t sub = (uint32_t)(v >> (e - SUB_BITS)) & (SUB_COUNT - 1u);
-	return EXACT_LIMIT + (e - FIRST_OCTAVE) * SUB_COUNT + sub;
+	uint64_t c = v < RESOLVED_END ? v : RESOLVED_END - 1u; /* a conditional move */
+	uint32_t shift = (63u - SUB_BITS) - (uint32_t)__builtin_clzll(c | SUB_COUNT);
+
+	return (shift << SUB_BITS) + (uint32_t)(c >> shift);
 }
 
 uint32_t sc_hist_index(uint64_t value_ns)
@@ -79,16 +88,18 @@ void sc_hist_init(struct sc_hist *h)
 	h->min_ns = UINT64_MAX;
 }
 
+/* Branch-free: the sum saturates through a mask of the carry, min and max
+ * are selects, so a mix of latencies costs no mispredicted jump. */
 void sc_hist_record(struct sc_hist *h, uint64_t value_ns)
 {
+	uint64_t sum;
+	uint64_t carry = __builtin_add_overflow(h->sum_ns, value_ns, &sum);
+
 	h->buckets[bucket_of(value_ns)]++;
 	h->count++;
-	if (__builtin_add_overflow(h->sum_ns, value_ns, &h->sum_ns))
-		h->sum_ns = UINT64_MAX;
-	if (value_ns < h->min_ns)
-		h->min_ns = value_ns;
-	if (value_ns > h->max_ns)
-		h->max_ns = value_ns;
+	h->sum_ns = sum | (0u - carry); /* all ones on overflow */
+	h->min_ns = value_ns < h->min_ns ? value_ns : h->min_ns;
+	h->max_ns = value_ns > h->max_ns ? value_ns : h->max_ns;
 }
 
 void sc_hist_add(struct sc_hist *dst, const struct sc_hist *src)

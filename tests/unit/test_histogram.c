@@ -1,4 +1,5 @@
-/* test_histogram.c -- bucket geometry, known percentiles, merging, extremes. */
+/* test_histogram.c -- bucket geometry, known percentiles, merging, extremes,
+ * and the branch-free record against the plain formula it replaced. */
 #include "histogram.h"
 
 #include <inttypes.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "hist_ref.h"
 
 static struct sc_hist *hist_new(void)
 {
@@ -306,6 +308,81 @@ static void test_extremes(void)
 	free(h);
 }
 
+/* Checks sc_hist_index(v) against hist_ref_index; 1 when they differ. */
+static int index_differs(uint64_t v)
+{
+	uint32_t got = sc_hist_index(v), want = hist_ref_index(v);
+	if (got == want)
+		return 0;
+	FAIL("sc_hist_index(%" PRIu64 ") = %u, the reference formula gives %u", v, got, want);
+	return 1;
+}
+
+/* Every value up to 2^20, every power of two and its neighbours, and four
+ * million values of every magnitude land where the old formula put them. */
+static void test_index_reference(void)
+{
+	int bad = 0;
+
+	for (uint64_t v = 0; v <= (UINT64_C(1) << 20) && bad < 10; v++)
+		bad += index_differs(v);
+	for (uint32_t b = 0; b < 64 && bad < 10; b++) {
+		uint64_t p = UINT64_C(1) << b;
+		bad += index_differs(p - 1) + index_differs(p) + index_differs(p + 1);
+	}
+	bad += index_differs(UINT64_MAX) + index_differs(UINT64_MAX - 1);
+	for (int n = 0; n < 4000000 && bad < 10; n++) {
+		uint64_t r = rng_next();
+		bad += index_differs(r >> (r & 63)); /* a random magnitude */
+	}
+	CHECK(bad == 0, "%d values off the reference layout", bad);
+}
+
+/* Recorded through sc_hist_record and through the old record, the same
+ * values give the same struct: buckets, count, min, max, and a sum that
+ * saturates at UINT64_MAX and stays there. */
+static void test_record_reference(void)
+{
+	struct sc_hist *h = hist_new(), *ref = hist_new();
+
+	for (int n = 0; n < 1000000; n++) {
+		uint64_t r = rng_next();
+		uint64_t v = (r >> 8) % 2000000 + (r & 255); /* 0 .. 2 ms */
+		sc_hist_record(h, v);
+		hist_ref_record(ref, v);
+	}
+	CHECK(memcmp(h, ref, sizeof(*h)) == 0, "latency-like values: struct differs");
+	CHECK(h->sum_ns < UINT64_MAX && h->min_ns < 256 && h->max_ns > 1000000,
+	      "sum %" PRIu64 " min %" PRIu64 " max %" PRIu64, h->sum_ns, h->min_ns, h->max_ns);
+
+	sc_hist_init(h);
+	sc_hist_init(ref);
+	for (int n = 0; n < 1000000; n++) {
+		uint64_t r = rng_next();
+		uint64_t v = r >> (r & 63); /* every magnitude: the sum saturates early */
+		sc_hist_record(h, v);
+		hist_ref_record(ref, v);
+	}
+	CHECK(memcmp(h, ref, sizeof(*h)) == 0, "all magnitudes: struct differs");
+	CHECK(h->sum_ns == UINT64_MAX && h->count == 1000000, "sum %" PRIu64 " count %" PRIu64,
+	      h->sum_ns, h->count);
+
+	/* one short of the top, then exactly to it, then one past it */
+	sc_hist_init(h);
+	sc_hist_record(h, UINT64_MAX - 10);
+	sc_hist_record(h, 9);
+	CHECK(h->sum_ns == UINT64_MAX - 1, "sum just below the top %" PRIu64, h->sum_ns);
+	sc_hist_record(h, 1);
+	CHECK(h->sum_ns == UINT64_MAX, "sum exactly at the top %" PRIu64, h->sum_ns);
+	sc_hist_record(h, 0);
+	CHECK(h->sum_ns == UINT64_MAX && h->min_ns == 0 && h->max_ns == UINT64_MAX - 10 &&
+		  h->count == 4,
+	      "after the top: sum %" PRIu64 " min %" PRIu64 " max %" PRIu64, h->sum_ns, h->min_ns,
+	      h->max_ns);
+	free(h);
+	free(ref);
+}
+
 static void test_names(void)
 {
 	static const double pts[SC_NPCT] = {50, 90, 99, 99.9, 99.99, 99.999, 99.9999};
@@ -326,5 +403,7 @@ int main(void)
 	test_merge();
 	test_extremes();
 	test_names();
+	test_index_reference();
+	test_record_reference();
 	return check_exit("test_histogram");
 }
