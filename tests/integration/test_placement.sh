@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Placement of job threads (1 rank, mpirun --bind-to none): with cpus: "1"
-# every job thread (named ssdc-job<i>) is pinned to CPU 1 while a 3 s
-# phase runs, the rank's main thread is not, and the run exits 0; cpus:
+# (the last CPU the test may use) every job thread (named ssdc-job<i>) is
+# pinned to CPU 1 while a 3 s phase runs, the rank's main thread is not,
+# and the run exits 0; cpus:
 # "999" (no such CPU) and numa: drive on a drive without a NUMA node
 # (virtio here) run unpinned and exit 0; results.json's plan echo carries
 # cpus and numa, --dry-run's plan a placement line; bad values exit 2 with
@@ -32,35 +33,39 @@ YAML
 
 # run_watch ID : runs config ID on 1 rank (mpirun binds no CPU) and, while
 # it runs, writes "TID COMM CPUS" of each of the rank's threads to
-# $T/ID.tasks (the last look with job threads in it); exit code in $T/ID.rc
+# $T/ID.tasks (the last look with job threads in it) and its pid to
+# $T/ID.pid; exit code in $T/ID.rc
 run_watch() {
-	local id=$1 mpid pid t seen=0
+	local id=$1 mpid pid= seen=0 looks=0
 	"$MPIEXEC" --oversubscribe --bind-to none -np 1 "$SC_BIN" "$T/$id.yaml" \
 		--output "$T/out-$id" >"$T/$id.log" 2>&1 &
 	mpid=$!
 	: >"$T/$id.tasks"
 	# until the run ends (a loaded machine may take long to start it)
-	while kill -0 "$mpid" 2>/dev/null; do
-		sleep 0.1
+	while [ -z "${pid:-}" ] && kill -0 "$mpid" 2>/dev/null; do
+		sleep 0.05
 		pid=$(pgrep -P "$mpid" -x ssdcluster | head -1) || true
-		[ -n "$pid" ] || continue
-		: >"$T/$id.now"
-		for t in /proc/"$pid"/task/*; do
-			printf '%s %s %s\n' "${t##*/}" "$(cat "$t/comm" 2>/dev/null)" \
-				"$(awk '/^Cpus_allowed_list/ {print $2}' "$t/status" 2>/dev/null)" \
-				>>"$T/$id.now"
-		done
+	done
+	while [ -n "${pid:-}" ] && [ -d /proc/"$pid"/task ]; do
+		looks=$((looks + 1))
+		# one look: "TID NAME CPUS" per thread (Name is its comm)
+		awk '/^Name:/ {n = $2} /^Pid:/ {t = $2}
+		     /^Cpus_allowed_list:/ {print t, n, $2}' /proc/"$pid"/task/*/status \
+			>"$T/$id.now" 2>/dev/null || true
 		# a look in which every job thread was read whole (one may end
 		# while it is read)
 		if [ "$(grep -cE ' ssdc-job[0-9]+ [0-9]' "$T/$id.now")" -eq $JOBS ]; then
 			cp "$T/$id.now" "$T/$id.tasks"
+			echo "$pid" >"$T/$id.pid"
 			seen=$((seen + 1))
 			[ $seen -ge 5 ] && break
 		fi
+		sleep 0.05
 	done
 	wait "$mpid" && echo 0 >"$T/$id.rc" || echo $? >"$T/$id.rc"
-	echo "$id: threads seen while it ran:"
+	echo "$id: threads seen while it ran (in $looks looks):"
 	sed 's/^/    /' "$T/$id.tasks"
+	[ -s "$T/$id.tasks" ] || { echo "last look:"; cat "$T/$id.now" "$T/$id.log"; }
 }
 
 # job_cpus ID : the distinct CPU lists of the job threads seen
@@ -73,18 +78,20 @@ plan_echo() {
 }
 
 all=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status)
+# the last CPU this test may use (1 on a 2-CPU machine)
+cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
 
-# 1. cpus: "1": both job threads on CPU 1, the main thread where it was
-config pin 'cpus: "1"'
+# 1. cpus: "$cpu": both job threads on that CPU, the main thread where it was
+config pin "cpus: \"$cpu\""
 run_watch pin
-[ "$(cat "$T/pin.rc")" = 0 ] || { cat "$T/pin.log"; fail "cpus 1: exit $(cat "$T/pin.rc")"; }
-[ "$(grep -c ' ssdc-job' "$T/pin.tasks")" -eq $JOBS ] || fail "cpus 1: job threads not seen"
-[ "$(job_cpus pin)" = "1 " ] || fail "cpus 1: job threads on '$(job_cpus pin)', want 1"
-main=$(awk -v p="$(head -1 "$T/pin.tasks" | cut -d' ' -f1)" '$1 == p {print $3}' "$T/pin.tasks")
-[ "$main" = "$all" ] || fail "cpus 1: the main thread moved to $main (was $all)"
-[ "$(plan_echo pin cpus)" = 1 ] && [ "$(plan_echo pin numa)" = none ] ||
-	fail "cpus 1: plan echo cpus=$(plan_echo pin cpus) numa=$(plan_echo pin numa)"
-echo "ok: cpus: \"1\": job threads' Cpus_allowed_list 1, main thread $main, exit 0"
+[ "$(cat "$T/pin.rc")" = 0 ] || { cat "$T/pin.log"; fail "cpus $cpu: exit $(cat "$T/pin.rc")"; }
+[ "$(grep -c ' ssdc-job' "$T/pin.tasks")" -eq $JOBS ] || fail "cpus $cpu: job threads not seen"
+[ "$(job_cpus pin)" = "$cpu " ] || fail "cpus $cpu: job threads on '$(job_cpus pin)', want $cpu"
+main=$(awk -v p="$(cat "$T/pin.pid")" '$1 == p {print $3}' "$T/pin.tasks")
+[ "$main" = "$all" ] || fail "cpus $cpu: the main thread moved to $main (was $all)"
+[ "$(plan_echo pin cpus)" = "$cpu" ] && [ "$(plan_echo pin numa)" = none ] ||
+	fail "cpus $cpu: plan echo cpus=$(plan_echo pin cpus) numa=$(plan_echo pin numa)"
+echo "ok: cpus: \"$cpu\": job threads' Cpus_allowed_list $cpu, main thread $main, exit 0"
 
 # 2. cpus: "999": no such CPU here; the run goes on, unpinned
 config nocpu 'cpus: "999"'
