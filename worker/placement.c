@@ -16,8 +16,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* Levels of stacking followed (dm over md over partitions ...). */
-#define STACK_DEPTH_MAX 8
+#include "telemetry.h"
+
 /* A sysfs attribute read whole (a cpulist of 1024 CPUs fits). */
 #define ATTR_MAX 4096
 /* Bits of the node mask given to mbind(2): nodes 0..NODE_BITS-2. */
@@ -173,8 +173,9 @@ static int disk_node(const struct node_walk *w, const char *disk)
 }
 
 /* Records what disk directory disk (a whole disk, not stacked) says. */
-static void note_disk(struct node_walk *w, const char *disk)
+static void note_disk(void *arg, const char *disk)
 {
+	struct node_walk *w = arg;
 	const char *name = base_of(disk);
 	int node = disk_node(w, disk);
 
@@ -196,35 +197,6 @@ static void note_disk(struct node_walk *w, const char *disk)
 	}
 }
 
-/* Walks block device directory dev (resolved) down to its disks. */
-static void walk_stack(struct node_walk *w, const char *dev, int depth)
-{
-	char disk[PATH_MAX], slaves[PATH_MAX], member[PATH_MAX + NAME_MAX + 2];
-	char real[PATH_MAX], val[ATTR_MAX];
-	struct dirent *e;
-	bool stacked = false;
-	DIR *d;
-
-	if (depth > STACK_DEPTH_MAX)
-		return;
-	snprintf(disk, sizeof(disk), "%s", dev);
-	if (read_attr(dev, "partition", val, sizeof(val)) == 0)
-		*strrchr(disk, '/') = '\0';
-	if ((size_t)snprintf(slaves, sizeof(slaves), "%s/slaves", disk) < sizeof(slaves) &&
-	    (d = opendir(slaves))) {
-		while ((e = readdir(d))) {
-			snprintf(member, sizeof(member), "%s/%s", slaves, e->d_name);
-			if (e->d_name[0] == '.' || !realpath(member, real))
-				continue;
-			stacked = true;
-			walk_stack(w, real, depth + 1);
-		}
-		closedir(d);
-	}
-	if (!stacked)
-		note_disk(w, disk);
-}
-
 int sc_placement_dev_node(const char *sysfs, dev_t dev, char *why, size_t len)
 {
 	struct node_walk w = {.sysfs = sysfs, .node = -1, .why = why, .len = len};
@@ -237,7 +209,7 @@ int sc_placement_dev_node(const char *sysfs, dev_t dev, char *why, size_t len)
 			 minor(dev), sysfs);
 		return -1;
 	}
-	walk_stack(&w, dir, 0);
+	sc_telemetry_walk_disks(dir, note_disk, &w);
 	if (w.unknown || w.node < 0) {
 		if (!why[0])
 			snprintf(why, len, "%s has no disk below it", base_of(dir));
