@@ -15,6 +15,7 @@
 #include "histogram.h"
 #include "run.h"
 #include "pattern.h"
+#include "placement.h"
 #include "units.h"
 #include "verify.h"
 #include "wdata.h"
@@ -96,6 +97,7 @@ struct sc_run {
 	uint64_t planned_bytes;  /* set by workload setups; else from io */
 	int dirfd;               /* the run directory (not owned), -1: none */
 	struct sc_io_opts opts;  /* options asked, and those jobs ran without */
+	struct sc_placement placement; /* where the job threads run (cpus, numa) */
 };
 
 /* Records the first error of the job (later ones are dropped) and stops

@@ -28,6 +28,17 @@ enum sc_engine_kind {
 	SC_ENGINE_COUNT
 };
 
+/* Where a phase's job threads run (worker/placement.h). */
+enum sc_numa {
+	SC_NUMA_NONE = 0,   /* wherever the scheduler puts them */
+	SC_NUMA_DRIVE,      /* on the CPUs (and buffers in the memory) of the
+			     * NUMA node the rank's target's drive hangs on */
+	SC_NUMA_COUNT
+};
+
+/* Bytes of a phase's cpus: value, its NUL included. */
+#define SC_CPUS_MAX 256u
+
 enum sc_target_kind {
 	SC_TARGET_DIR = 0,  /* files are created in a run subdirectory */
 	SC_TARGET_FILE,     /* an existing regular file, used in place */
@@ -176,6 +187,14 @@ struct sc_io_spec {
 	uint32_t compressible_pct;
 	uint32_t dedupe_pct;
 	bool reuse_buffers;
+	/* Placement (worker/placement.h): cpus, a CPU list in the kernel's
+	 * cpulist syntax ("0-3,8"; "" = none) every job thread of the rank is
+	 * pinned to as a set; numa drive: the job threads on the CPUs of
+	 * the target's drive's NUMA node (within cpus, if given), their
+	 * buffers in its memory.  What a rank cannot do is reported through
+	 * io_opts.h, never a failure. */
+	char cpus[SC_CPUS_MAX];
+	enum sc_numa numa;
 };
 
 /* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,
@@ -375,6 +394,7 @@ SC_ENUM_NAMES(stonewall, enum sc_stonewall);
 SC_ENUM_NAMES(verify, enum sc_verify);
 SC_ENUM_NAMES(on_error, enum sc_on_error);
 SC_ENUM_NAMES(serialize, enum sc_serialize);
+SC_ENUM_NAMES(numa, enum sc_numa);
 SC_ENUM_NAMES(steady_metric, enum sc_steady_metric);
 SC_ENUM_NAMES(expect_metric, enum sc_expect_metric);
 

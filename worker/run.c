@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "job_priv.h"
 #include "pattern.h"
+#include "placement.h"
 #include "rundir.h"
 #include "verify.h"
 
@@ -113,11 +114,35 @@ static const struct workload *workload_of(const struct sc_run *run)
 	}
 }
 
+/* A job thread's name (ps, top, /proc/PID/task/TID/comm): "ssdc-job<i>". */
+static void name_job_thread(const struct job *j)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "ssdc-job%u", j->index);
+	pthread_setname_np(pthread_self(), name);
+}
+
+/* Where the job thread runs: the phase's placement, decided in
+ * sc_run_create. */
+static void place_job_thread(struct job *j)
+{
+	struct sc_run *run = j->run;
+	int rc = sc_placement_pin(&run->placement);
+
+	if (rc)
+		sc_io_opts_unavailable(&run->opts,
+				       run->io->cpus[0] ? SC_IO_OPT_CPUS : SC_IO_OPT_NUMA,
+				       "cannot pin job thread %u: %s", j->index, strerror(-rc));
+}
+
 static void *job_main(void *arg)
 {
 	struct job *j = arg;
 	struct sc_run *run = j->run;
 
+	name_job_thread(j);
+	place_job_thread(j);
 	pthread_mutex_lock(&run->lock);
 	while (!run->released)
 		pthread_cond_wait(&run->cond, &run->lock);
@@ -137,6 +162,19 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
+/* numa: drive: the job's buffers in the memory of the drive's node
+ * before they are first filled. */
+static void bind_job_buffers(struct job *j, size_t len)
+{
+	struct sc_run *run = j->run;
+	int rc = sc_placement_bind(&run->placement, j->bufmem, len);
+
+	if (rc)
+		sc_io_opts_unavailable(&run->opts, SC_IO_OPT_NUMA,
+				       "cannot bind job buffers to NUMA node %d: %s",
+				       run->placement.mem_node, strerror(-rc));
+}
+
 int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 {
 	j->ios = calloc(depth, sizeof(*j->ios));
@@ -150,6 +188,7 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 	/* one block more: the base pattern of the job's write data */
 	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)(depth + 1) * bs_bytes))
 		return -ENOMEM;
+	bind_job_buffers(j, (size_t)(depth + 1) * bs_bytes);
 	sc_wdata_init(&j->wdata, j->pat.seed, j->run->io->compressible_pct,
 		      j->run->io->dedupe_pct, (char *)j->bufmem + (size_t)depth * bs_bytes,
 		      bs_bytes);
@@ -202,6 +241,21 @@ static void job_teardown(struct job *j)
 	free(j->vfy);
 }
 
+/* The phase's placement on this rank (cpus, numa), decided once from the
+ * CPUs the rank may use and its target's drive. */
+static void place_run(struct sc_run *run)
+{
+	const struct sc_plan *plan = run->plan;
+	cpu_set_t allowed;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
+	sc_placement_decide(
+	    SC_PLACEMENT_SYSFS, run->io,
+	    run->place.target < plan->ntargets ? plan->targets[run->place.target].path : "",
+	    &allowed, &run->placement, &run->opts);
+}
+
 int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phase,
 		  const struct sc_place *place, const struct sc_rundir *dir, char *err,
 		  size_t errlen)
@@ -232,6 +286,7 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 		run->jobs[i].run = run;
 		run->jobs[i].index = i;
 	}
+	place_run(run);
 	for (uint32_t i = 0; i < run->njobs; i++) {
 		rc = job_setup(&run->jobs[i], err, errlen);
 		if (rc)

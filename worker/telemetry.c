@@ -233,8 +233,9 @@ static void note_leaf(struct walk *w, const char *name)
 	snprintf(w->leaves + n, sizeof(w->leaves) - n, "%s%s", n ? ", " : "", name);
 }
 
-/* Walks block device directory dev (resolved) down to its NVMe namespaces. */
-static void walk_dev(struct walk *w, const char *dev, int depth)
+/* Walks block device directory dev (resolved) down to its disks. */
+static void walk_stack(const char *dev, int depth, void (*fn)(void *arg, const char *disk),
+		       void *arg)
 {
 	char disk[PATH_MAX], member[PATH_MAX], slaves[PATH_MAX];
 	struct dirent *e;
@@ -252,12 +253,24 @@ static void walk_dev(struct walk *w, const char *dev, int depth)
 			if (e->d_name[0] == '.' || resolve(slaves, e->d_name, member))
 				continue;
 			stacked = true;
-			walk_dev(w, member, depth + 1);
+			walk_stack(member, depth + 1, fn, arg);
 		}
 		closedir(d);
 	}
-	if (stacked)
-		return;
+	if (!stacked)
+		fn(arg, disk);
+}
+
+void sc_telemetry_walk_disks(const char *dev, void (*fn)(void *arg, const char *disk), void *arg)
+{
+	walk_stack(dev, 0, fn, arg);
+}
+
+/* A disk of the walk: an NVMe namespace, or a device noted by name. */
+static void walk_disk(void *arg, const char *disk)
+{
+	struct walk *w = arg;
+
 	if (is_namespace(base_of(disk)))
 		add_namespace(w, disk);
 	else
@@ -277,7 +290,7 @@ int sc_telemetry_probe_dev(const char *sysfs, dev_t dev, const char *what, struc
 			 major(dev), minor(dev), w.sysfs);
 		return 0;
 	}
-	walk_dev(&w, dir, 0);
+	sc_telemetry_walk_disks(dir, walk_disk, &w);
 	if (!t->ndrives)
 		snprintf(t->none, sizeof(t->none), "no NVMe telemetry: %.*s is on %.*s (not NVMe)",
 			 SHOWN_MAX, what, SHOWN_MAX, w.leaves[0] ? w.leaves : base_of(dir));

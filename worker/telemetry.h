@@ -40,6 +40,12 @@ struct sc_telemetry {
  * error, the run goes on without telemetry. */
 int sc_telemetry_probe(const char *sysfs, const char *path, struct sc_telemetry *t);
 
+/* The walk itself from block device directory dev (resolved, under
+ * SYSFS/devices): fn(arg, disk) for each whole disk at its bottom (the
+ * disk of a partition, the members of dm and md devices, down a few
+ * levels), disk a resolved directory. */
+void sc_telemetry_walk_disks(const char *dev, void (*fn)(void *arg, const char *disk), void *arg);
+
 /* The same from a block device number: what the walk does after stat.
  * what names the target in t->none. */
 int sc_telemetry_probe_dev(const char *sysfs, dev_t dev, const char *what, struct sc_telemetry *t);

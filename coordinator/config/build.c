@@ -58,6 +58,8 @@ static int fill_common(const struct cfg_phase *pv, uint32_t i, uint32_t cell, ch
 	ph->io.timeout_ns = pv->timeout;
 	ph->io.inject = pv->inject;
 	ph->io.emulate = pv->emulate;
+	snprintf(ph->io.cpus, sizeof(ph->io.cpus), "%s", pv->cpus);
+	ph->io.numa = (enum sc_numa)pv->numa;
 	return 0;
 }
 

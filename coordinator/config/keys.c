@@ -69,6 +69,17 @@
  *     engine     io_uring (default) | psync | null | emulated (no files:
  *                each I/O is delayed by the drive model `emulate`)
  *     seed       0..2^64-1, default 1 + the phase's index
+ *     cpus       a CPU list in the kernel's cpulist syntax ("0-3,8": CPUs and
+ *                ranges joined by commas, each CPU below 1024 and listed
+ *                once), default none: every job thread of each rank is
+ *                pinned to the set (worker/placement.h); CPUs a rank may not
+ *                use (absent, or outside its mpirun binding) are left out
+ *                and reported unavailable, never an error.  The list is the
+ *                same for every rank: ranks sharing a node share it
+ *     numa       none (default) | drive: job threads on the CPUs of the NUMA
+ *                node of the rank's target's drive (within cpus, if given),
+ *                their buffers in its memory; unavailable (reported, the run
+ *                goes on) where the drive has no node or the machine one
  *     stonewall  all_done (default: every rank completes its work) |
  *                first_done (every rank stops when the first one is done)
  *     on_error   stop-phase (default) | continue | abort: what a rank does
@@ -334,6 +345,8 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_COMPRESSIBLE] = "compressible",
     [PK_DEDUPE] = "dedupe",
     [PK_REUSE_BUFFERS] = "reuse_buffers",
+    [PK_CPUS] = "cpus",
+    [PK_NUMA] = "numa",
     [PK_EXPECT] = "expect",
     [PK_COUNT] = NULL,
 };
@@ -406,6 +419,8 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_COMPRESSIBLE] = WL_IO | WL(CHECKPOINT),
     [PK_DEDUPE] = WL_IO | WL(CHECKPOINT),
     [PK_REUSE_BUFFERS] = WL_IO | WL(CHECKPOINT),
+    [PK_CPUS] = WL_ALL,
+    [PK_NUMA] = WL_ALL,
     [PK_EXPECT] = WL_ALL,
 };
 
@@ -484,6 +499,8 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_COMPRESSIBLE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
     [PK_DEDUPE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
     [PK_REUSE_BUFFERS] = PHASE(CFG_VT_BOOL, 0, 1, false),
+    [PK_CPUS] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a cpulist: phase.c */
+    [PK_NUMA] = PHASE(CFG_VT_NUMA, 0, 0, false),
     [PK_EXPECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: expect_section.c */
 };
 #undef PHASE

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "placement.h"
+
 /* Room for the message of sc_cfg_fail_value (the location, the path and
  * the phase's name go around it). */
 #define VALUE_MSG_BYTES 768u
@@ -67,6 +69,27 @@ static int check_shape(struct cfg_check *c, const struct cfg_phase *pv, enum pke
 	return 0;
 }
 
+/* cpus: a CPU list (worker/placement.h), kept as written.  Whether a
+ * rank has the CPUs is its own business (reported, not an error). */
+static int parse_cpus(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_keydef *def,
+		      const struct cfg_node *n)
+{
+	char why[160];
+	cpu_set_t set;
+	uint64_t v;
+	int err = sc_cfg_parse_scalar(c->d, n, def, &v);
+
+	if (err)
+		return err;
+	if (strlen(n->str) >= sizeof(pv->cpus))
+		return sc_cfg_fail_node(c->d, n, "a CPU list of more than %zu characters",
+					sizeof(pv->cpus) - 1);
+	if (sc_placement_parse_cpulist(n->str, &set, why, sizeof(why)))
+		return sc_cfg_fail_node(c->d, n, "%s", why);
+	snprintf(pv->cpus, sizeof(pv->cpus), "%s", n->str);
+	return 0;
+}
+
 int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey k,
 			   const struct cfg_node *n)
 {
@@ -113,6 +136,7 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	    [PK_COMPRESSIBLE] = &pv->compressible,
 	    [PK_DEDUPE] = &pv->dedupe,
 	    [PK_REUSE_BUFFERS] = &pv->reuse_buffers,
+	    [PK_NUMA] = &pv->numa,
 	};
 	uint64_t v;
 	int err;
@@ -150,6 +174,8 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 		return err;
 	case PK_CLIFF_FRACTION:
 		return sc_cfg_parse_cliff_fraction(c, pv, n);
+	case PK_CPUS:
+		return parse_cpus(c, pv, &def, n);
 	default:
 		return sc_cfg_parse_scalar(c->d, n, &def, dst[k]);
 	}

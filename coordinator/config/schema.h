@@ -77,6 +77,9 @@ enum pkey {
 	PK_COMPRESSIBLE,
 	PK_DEDUPE,
 	PK_REUSE_BUFFERS,
+	/* where the job threads run (worker/placement.h) */
+	PK_CPUS,
+	PK_NUMA,
 	PK_EXPECT,
 	PK_COUNT
 };
@@ -123,6 +126,9 @@ struct cfg_phase {
 	uint64_t idle;
 	/* what writes carry */
 	uint64_t compressible, dedupe, reuse_buffers;
+	/* placement: a cpulist as written ("" = none), none | drive */
+	char cpus[SC_CPUS_MAX];
+	uint64_t numa;
 	uint32_t nexpect;                     /* expect: thresholds kept (a yes/no
 					       * one said false is not) */
 	struct sc_expect expect[SC_EXPECT_MAX];

@@ -86,6 +86,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "a percentage";
 	case CFG_VT_BANDWIDTH:
 		return "a bandwidth";
+	case CFG_VT_NUMA:
+		return "none or drive";
 	}
 	return "a value";
 }
@@ -117,6 +119,7 @@ static const char *const stonewall_list[] = {"all_done", "first_done", NULL};
 static const char *const verify_list[] = {"none", "crc32c", NULL};
 static const char *const on_error_list[] = {"stop-phase", "continue", "abort", NULL};
 static const char *const serialize_list[] = {"raw", "torch", NULL};
+static const char *const numa_list[] = {"none", "drive", NULL};
 
 /* A whole number of decimal digits s[0..len): 0, -EINVAL or -ERANGE. */
 static int parse_digits(const char *s, size_t len, uint64_t *out)
@@ -392,6 +395,8 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 	case CFG_VT_SERIALIZE:
 		return parse_named(d, n, sc_serialize_parse, serialize_list, "a serialize mode",
 				   out);
+	case CFG_VT_NUMA:
+		return parse_named(d, n, sc_numa_parse, numa_list, "a numa placement", out);
 	case CFG_VT_BOOL:
 		return parse_bool(d, n, out);
 	case CFG_VT_UINT:

@@ -281,6 +281,16 @@ static void print_io_phase(uint32_t p, const struct sc_phase *ph,
 		       io->compressible_pct, io->dedupe_pct);
 }
 
+/* The placement line of a phase that asks for one (worker/placement.h). */
+static void print_placement(const struct sc_io_spec *io)
+{
+	if (!io->cpus[0] && io->numa == SC_NUMA_NONE)
+		return;
+	printf("    placement: job threads of each rank on CPUs %s%s\n",
+	       io->cpus[0] ? io->cpus : "any",
+	       io->numa == SC_NUMA_DRIVE ? ", next to the drive (numa: drive)" : "");
+}
+
 static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ranks, uint32_t nranks,
 		       const struct sc_plan_figures *pf)
 {
@@ -300,6 +310,7 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 			print_fill_phase(p, ph, &pf->phase_bytes[p]);
 		else
 			print_io_phase(p, ph, &pf->phase_bytes[p]);
+		print_placement(&ph->io);
 	}
 	for (uint32_t k = 0; k < pf->nslots; k++) {
 		const struct sc_plan_slot *s = &pf->slots[k];

@@ -146,7 +146,13 @@ static void make_plan(struct sc_plan *p)
 		    .on_error = (enum sc_on_error)i,
 		    .timeout_ns = i == 2 ? UINT64_MAX : UINT64_C(90000000000) + i,
 		    .inject = {.every = 1000 * i, .ppm = 1000000u - i, .errno_val = 5 + (int)i},
+		    .numa = i == 1 ? SC_NUMA_DRIVE : SC_NUMA_NONE,
 		};
+		/* none, a list, the longest that fits */
+		if (i == 1)
+			snprintf(ph->io.cpus, sizeof(ph->io.cpus), "0-3,8");
+		else if (i == 2)
+			memset(ph->io.cpus, '7', sizeof(ph->io.cpus) - 1);
 	}
 
 	make_ckpt_phase(&p->phases[3]);
@@ -297,6 +303,8 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		CHECK(u->inject.every == v->inject.every && u->inject.ppm == v->inject.ppm &&
 			  u->inject.errno_val == v->inject.errno_val,
 		      "%s: phases[%u].io.inject", what, i);
+		CHECK(!strcmp(u->cpus, v->cpus) && u->numa == v->numa,
+		      "%s: phases[%u].io.cpus \"%s\" numa %d", what, i, v->cpus, v->numa);
 		compare_ckpt(&x->ckpt, &y->ckpt, what, i);
 		compare_ingest(&x->ingest, &y->ingest, what, i);
 	}

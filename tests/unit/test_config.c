@@ -1091,7 +1091,7 @@ static void test_checkpoint_errors(void)
 		   "checkpoint: name, workload, iodepth, jobs, fsync, direct, engine, seed, "
 		   "stonewall, model, tp, pp, dp, zero, checkpoints, compute_between, block_size, "
 		   "scale, restore, restore_shift, on_error, timeout, inject, emulate, serialize, "
-		   "compressible, dedupe, reuse_buffers, expect)");
+		   "compressible, dedupe, reuse_buffers, cpus, numa, expect)");
 	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
 		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");
 	/* serialize: raw or torch; torch writes buffered files */
@@ -1516,6 +1516,49 @@ static void test_limits(void)
 
 /* inject: every or probability, an errno by name or number, in every
  * workload and from defaults; each mistake at its key. */
+/* cpus and numa: from defaults and per phase, into every cell of a sweep
+ * and every workload's phases; bad values at their file:line:col. */
+static void test_placement_keys(void)
+{
+	const struct sc_plan *p;
+	struct sc_config *cfg;
+	char path[512];
+
+	cfg = load_ok("targets: [{path: @D}]\n"
+		      "defaults:\n  cpus: 0-3,8\n"
+		      "phases:\n"
+		      "  - {rw: read, bs: [4KiB, 8KiB]}\n"
+		      "  - {rw: write, cpus: \"1\", numa: drive}\n"
+		      "  - {workload: fill, size: 1MiB, numa: none}\n"
+		      "  - idle: 1s\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	p = sc_config_plan(cfg);
+	CHECK(p->nphases == 5, "nphases %u", p->nphases);
+	for (uint32_t i = 0; i < 2 && p->nphases == 5; i++)
+		CHECK(!strcmp(p->phases[i].io.cpus, "0-3,8") &&
+			  p->phases[i].io.numa == SC_NUMA_NONE,
+		      "cell %u: cpus from defaults, got \"%s\"", i, p->phases[i].io.cpus);
+	if (p->nphases == 5) {
+		CHECK(!strcmp(p->phases[2].io.cpus, "1") && p->phases[2].io.numa == SC_NUMA_DRIVE,
+		      "the phase's own cpus and numa");
+		CHECK(!strcmp(p->phases[3].io.cpus, "0-3,8"), "a fill phase takes the default");
+		CHECK(!p->phases[4].io.cpus[0], "an idle step has no job threads to place");
+	}
+	sc_config_destroy(cfg);
+	EXPECT_ERR(HEAD "    cpus: 3-1\n",
+		   "@P:5:11: phases.0.cpus: \"3-1\" is not a CPU list at \"3-1\" (CPUs and ranges "
+		   "joined by commas: 0-3,8)");
+	EXPECT_ERR("targets:\n  - path: @D\ndefaults:\n  cpus: 1,1\nphases:\n  - rw: read\n",
+		   "@P:4:9: defaults.cpus: \"1,1\" lists CPU 1 twice");
+	EXPECT_ERR(HEAD "    cpus: [1, 2]\n",
+		   "@P:5:11: phases.0.cpus: expected a text value, got a list");
+	EXPECT_ERR(
+	    HEAD "    numa: local\n",
+	    "@P:5:11: phases.0.numa: \"local\" is not a numa placement (known: none, drive)");
+}
+
 static void test_inject(void)
 {
 	static const char *const sets[] = {"phases.1.inject.every=7"};
@@ -1603,6 +1646,7 @@ int main(void)
 	test_workload_set();
 	test_limits();
 	test_inject();
+	test_placement_keys();
 
 	check_rmtree(dir);
 	return check_exit("test_config");
