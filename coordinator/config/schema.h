@@ -77,6 +77,11 @@ enum pkey {
 	PK_COMPRESSIBLE,
 	PK_DEDUPE,
 	PK_REUSE_BUFFERS,
+	/* io_uring options (every workload with an engine) */
+	PK_SQPOLL,
+	PK_SQPOLL_CPU,
+	PK_HIPRI,
+	PK_PASSTHROUGH,
 	PK_EXPECT,
 	PK_COUNT
 };
@@ -123,6 +128,8 @@ struct cfg_phase {
 	uint64_t idle;
 	/* what writes carry */
 	uint64_t compressible, dedupe, reuse_buffers;
+	/* io_uring options (sqpoll_cpu: only when src[PK_SQPOLL_CPU]) */
+	uint64_t sqpoll, sqpoll_cpu, hipri, passthrough;
 	uint32_t nexpect;                     /* expect: thresholds kept (a yes/no
 					       * one said false is not) */
 	struct sc_expect expect[SC_EXPECT_MAX];
