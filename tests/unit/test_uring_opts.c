@@ -274,6 +274,55 @@ static void test_ng_probe(void)
 	close(fd);
 }
 
+/* hipri on a block device: a loop device (here, no poll queues) is
+ * refused with its name and io_poll; the same device in a sysfs tree whose
+ * queue polls is taken.  Skipped without losetup or root. */
+static void test_poll_block(void)
+{
+	char cmd[400], loop[64] = "", sys[300], p[400], why[SC_URING_WHY_MAX];
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	snprintf(cmd, sizeof(cmd), "losetup --find --show %s 2>/dev/null", file);
+	f = popen(cmd, "r");
+	if (f && fgets(loop, sizeof(loop), f))
+		loop[strcspn(loop, "\n")] = '\0';
+	if (f)
+		pclose(f);
+	if (strncmp(loop, "/dev/loop", 9) != 0) {
+		printf("skipped the block-device check: no loop device here\n");
+		return;
+	}
+	fd = open(loop, O_RDONLY);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0, "open %s", loop);
+	if (fd >= 0) {
+		char want[128];
+
+		snprintf(want, sizeof(want),
+			 "(target is a block device (%s), whose queue/io_poll is 0)", loop + 5);
+		CHECK(sc_uring_poll_check("/sys", fd, why, sizeof(why)) == -EOPNOTSUPP &&
+			  strstr(why, want),
+		      "%s: %s", loop, why);
+		snprintf(sys, sizeof(sys), "%s/sysblk", dir);
+		snprintf(p, sizeof(p), "%s/devices/virtual/block/%s/queue", sys, loop + 5);
+		CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+		snprintf(p, sizeof(p), "%s/dev/block", sys);
+		CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+		snprintf(p, sizeof(p), "%s/dev/block/%u:%u", sys, major(st.st_rdev),
+			 minor(st.st_rdev));
+		snprintf(cmd, sizeof(cmd), "../../devices/virtual/block/%s", loop + 5);
+		CHECK(symlink(cmd, p) == 0, "link %s", p);
+		snprintf(p, sizeof(p), "%s/devices/virtual/block/%s/queue/io_poll", sys, loop + 5);
+		write_text(p, "1\n");
+		CHECK(sc_uring_poll_check(sys, fd, why, sizeof(why)) == 0, "a queue that polls: %s",
+		      why);
+		close(fd);
+	}
+	snprintf(cmd, sizeof(cmd), "losetup -d %s", loop);
+	CHECK(system(cmd) == 0, "%s", cmd);
+}
+
 /* The NVMe commands: fields, blocks, and what is refused. */
 static void test_nvme_cmd(void)
 {
@@ -396,6 +445,7 @@ int main(void)
 	test_figures();
 	test_nvme_cmd();
 	test_ng_probe();
+	test_poll_block();
 	test_file_target();
 	test_sqpoll_bad_cpu();
 	test_sqpoll();
