@@ -105,61 +105,99 @@ static void count_opt_rings(unsigned flags)
 			atomic_fetch_add_explicit(&opt_rings[i], 1, memory_order_relaxed);
 }
 
-/* Option opt_flags[i] is left out: the kernel set up no ring with it
- * (err) but one without it. */
+/* Option opt_flags[i] is left out: the kernel refused it with err. */
 static void refused_opt(const struct sc_engine_conf *conf, size_t i, int err)
 {
 	char cpu[32] = "";
 
+	if (!conf->opts)
+		return;
 	if (opt_flags[i].opt == SC_IO_OPT_SQPOLL && conf->sqpoll_cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " on CPU %d", (int)conf->sqpoll_cpu);
 	sc_io_opts_unavailable(conf->opts, opt_flags[i].opt, "kernel refused %s%s: %s",
 			       opt_flags[i].name, cpu, strerror(-err));
 }
 
-/* A ring with opts (IORING_SETUP_* of the options, sq_thread_cpu in p),
- * with SETUP_FAST when the kernel takes it.  0 or -errno. */
-static int ring_try(struct sc_engine *e, unsigned opts, const struct io_uring_params *p0)
+/* The parameters of a ring with the options opts (IORING_SETUP_* bits):
+ * SQPOLL on sqpoll_cpu when conf names one. */
+static struct io_uring_params opt_params(unsigned opts, const struct sc_engine_conf *conf)
 {
-	struct io_uring_params p = *p0;
-	int ret = -EINVAL;
+	struct io_uring_params p = {.flags = opts};
 
-	if (SETUP_FAST) {
-		p.flags = opts | SETUP_FAST;
-		ret = io_uring_queue_init_params(e->res.depth, &e->ring, &p);
-		if (ret != -EINVAL)
-			return ret;
-	}
-	p = *p0;
-	p.flags = opts;
-	return io_uring_queue_init_params(e->res.depth, &e->ring, &p);
-}
-
-/* Sets up the ring with the options in *opts (IORING_SETUP_* bits); an
- * option without which the kernel then takes the ring is dropped from
- * *opts and reported unavailable with the kernel's reason. */
-static int ring_init(struct sc_engine *e, unsigned *opts, const struct sc_engine_conf *conf)
-{
-	struct io_uring_params p = {0};
-	int ret;
-
-	if ((*opts & IORING_SETUP_SQPOLL) && conf->sqpoll_cpu >= 0) {
+	if ((opts & IORING_SETUP_SQPOLL) && conf->sqpoll_cpu >= 0) {
 		p.flags |= IORING_SETUP_SQ_AFF;
 		p.sq_thread_cpu = (uint32_t)conf->sqpoll_cpu;
 	}
-	ret = ring_try(e, *opts | p.flags, &p);
-	for (size_t i = 0; ret < 0 && i < NOPT_FLAGS; i++) {
-		int refused = ret;
+	return p;
+}
+
+/* A ring of depth entries as p0 says, with SETUP_FAST when the kernel
+ * takes it.  0 or -errno. */
+static int ring_try(uint32_t depth, struct io_uring *ring, const struct io_uring_params *p0)
+{
+	struct io_uring_params p = *p0;
+	int ret;
+
+	if (SETUP_FAST) {
+		p.flags |= SETUP_FAST;
+		ret = io_uring_queue_init_params(depth, ring, &p);
+		if (ret != -EINVAL)
+			return ret;
+		p = *p0;
+	}
+	return io_uring_queue_init_params(depth, ring, &p);
+}
+
+/* The kernel refused a ring with the options *opts: those it refuses
+ * alone are dropped and reported with its reason; when the rest still
+ * fail together, they are dropped and reported with together's.  Then
+ * sets up the ring with what is left.  0 or -errno. */
+static int ring_without_refused(struct sc_engine *e, unsigned *opts,
+				const struct sc_engine_conf *conf, int together)
+{
+	struct io_uring_params p;
+	int ret = together;
+
+	for (size_t i = 0; i < NOPT_FLAGS; i++) {
+		struct io_uring probe;
+		int alone;
 
 		if (!(*opts & opt_flags[i].flags))
 			continue;
+		p = opt_params(opt_flags[i].flags, conf);
+		alone = ring_try(e->res.depth, &probe, &p);
+		if (alone == 0) {
+			io_uring_queue_exit(&probe);
+			continue;
+		}
 		*opts &= ~opt_flags[i].flags;
-		if (opt_flags[i].opt == SC_IO_OPT_SQPOLL)
-			p = (struct io_uring_params){0};
-		ret = ring_try(e, *opts | p.flags, &p);
-		if (ret == 0 && conf->opts)
-			refused_opt(conf, i, refused);
+		refused_opt(conf, i, alone);
 	}
+	if (*opts) {
+		p = opt_params(*opts, conf);
+		ret = ring_try(e->res.depth, &e->ring, &p);
+	}
+	for (size_t i = 0; ret < 0 && i < NOPT_FLAGS; i++)
+		if (*opts & opt_flags[i].flags)
+			refused_opt(conf, i, ret);
+	if (ret < 0 || !*opts) {
+		*opts = 0;
+		p = opt_params(0, conf);
+		ret = ring_try(e->res.depth, &e->ring, &p);
+	}
+	return ret;
+}
+
+/* Sets up the ring with the options in *opts (IORING_SETUP_* bits); one
+ * the kernel refuses is dropped from *opts and reported unavailable with
+ * the kernel's reason. */
+static int ring_init(struct sc_engine *e, unsigned *opts, const struct sc_engine_conf *conf)
+{
+	struct io_uring_params p = opt_params(*opts, conf);
+	int ret = ring_try(e->res.depth, &e->ring, &p);
+
+	if (ret < 0 && *opts)
+		ret = ring_without_refused(e, opts, conf, ret);
 	if (ret == 0) {
 		e->disabled = (e->ring.flags & IORING_SETUP_R_DISABLED) != 0;
 		atomic_fetch_add_explicit(&rings_set_up, 1, memory_order_relaxed);
