@@ -115,6 +115,15 @@ grep -q "note: sqpoll unavailable" "$T/out.log" && [ -s "$T/sqp.pids" ] &&
 grep -q "phase plain: note" "$T/out.log" && fail "a note for a phase that asked nothing"
 echo "ok: rank 0 notes each option some rank ran without, once"
 
+# the dry run's plan names each phase's options
+"$SC_BIN" "$T/opts.yaml" --dry-run --output "$T/dry" >"$T/dry.log" 2>&1 || fail "dry run"
+for opt in sqpoll hipri passthrough; do
+	grep -q "^    io_uring options: $opt (each where the kernel and target have it)\$" "$T/dry.log" ||
+		{ cat "$T/dry.log"; fail "the dry run does not name $opt"; }
+done
+[ "$(grep -c "io_uring options" "$T/dry.log")" = 3 ] || fail "an options line for the plain phase"
+echo "ok: the dry run names each phase's options"
+
 # hipri: true with direct: false is a config error, at the key
 cat >"$T/bad.yaml" <<YAML
 targets:
