@@ -82,9 +82,12 @@ struct rig {
 	struct sc_io ios[DEPTH];
 	struct sc_io_opts opts;
 	struct sc_engine_conf conf;
+	struct sc_engine *e; /* NULL when create failed */
 };
 
-static void rig_init(struct rig *r)
+/* A uring engine on the file with the options asked (cpu -1: any), its
+ * options reported to r->opts. */
+static void rig_init(struct rig *r, bool sqpoll, int32_t cpu, bool hipri, bool passthrough)
 {
 	memset(r, 0, sizeof(*r));
 	r->fd = open(file, O_RDONLY | O_DIRECT);
@@ -98,12 +101,18 @@ static void rig_init(struct rig *r)
 					  .nfds = 1,
 					  .bufs = r->iov,
 					  .nbufs = DEPTH,
-					  .sqpoll_cpu = -1,
+					  .sqpoll = sqpoll,
+					  .sqpoll_cpu = cpu,
+					  .hipri = hipri,
+					  .passthrough = passthrough,
 					  .opts = &r->opts};
+	CHECK(sc_engine_uring.create(&r->e, &r->conf) == 0,
+	      "create: sqpoll %d cpu %d hipri %d passthrough %d", sqpoll, cpu, hipri, passthrough);
 }
 
 static void rig_exit(struct rig *r)
 {
+	sc_engine_uring.destroy(r->e);
 	sc_io_opts_destroy(&r->opts);
 	free(r->mem);
 	close(r->fd);
@@ -115,14 +124,11 @@ static void rig_exit(struct rig *r)
 static void test_sqpoll(void)
 {
 	uint64_t before = sc_engine_uring_sqpoll_rings();
-	struct sc_engine *e = NULL;
 	char why[SC_IO_OPT_NOTE_MAX];
 	struct rig r;
 
-	rig_init(&r);
-	r.conf.sqpoll = true;
-	CHECK(sc_engine_uring.create(&e, &r.conf) == 0, "create with sqpoll");
-	if (!e)
+	rig_init(&r, true, -1, false, false);
+	if (!r.e)
 		goto out;
 	if (r.opts.unavailable & (1u << SC_IO_OPT_SQPOLL)) {
 		sc_io_opts_why(r.opts.note, SC_IO_OPT_SQPOLL, why, sizeof(why));
@@ -134,12 +140,11 @@ static void test_sqpoll(void)
 		CHECK(sc_engine_uring_sqpoll_rings() == before + 1, "one SQPOLL ring counted");
 		CHECK(r.opts.note[0] == '\0', "no note: %s", r.opts.note);
 	}
-	reads_complete(e, r.ios, "sqpoll, first batch");
+	reads_complete(r.e, r.ios, "sqpoll, first batch");
 	if (sc_engine_uring_sqpoll_rings() > before)
 		CHECK(has_sqpoll_thread(), "an iou-sqp-%d thread runs", (int)getpid());
 	usleep(SQ_IDLE_WAIT_US);
-	reads_complete(e, r.ios, "sqpoll, after the SQ thread slept");
-	sc_engine_uring.destroy(e);
+	reads_complete(r.e, r.ios, "sqpoll, after the SQ thread slept");
 out:
 	rig_exit(&r);
 }
@@ -149,14 +154,10 @@ out:
 static void test_sqpoll_bad_cpu(void)
 {
 	uint64_t rings = sc_engine_uring_rings(), sq = sc_engine_uring_sqpoll_rings();
-	struct sc_engine *e = NULL;
 	char why[SC_IO_OPT_NOTE_MAX];
 	struct rig r;
 
-	rig_init(&r);
-	r.conf.sqpoll = true;
-	r.conf.sqpoll_cpu = 8191;
-	CHECK(sc_engine_uring.create(&e, &r.conf) == 0, "create with sqpoll_cpu 8191");
+	rig_init(&r, true, 8191, false, false);
 	sc_io_opts_why(r.opts.note, SC_IO_OPT_SQPOLL, why, sizeof(why));
 	CHECK(r.opts.unavailable == 1u << SC_IO_OPT_SQPOLL, "sqpoll unavailable: %#x",
 	      r.opts.unavailable);
@@ -164,9 +165,8 @@ static void test_sqpoll_bad_cpu(void)
 	      why);
 	CHECK(sc_engine_uring_rings() == rings + 1 && sc_engine_uring_sqpoll_rings() == sq,
 	      "one plain ring");
-	if (e)
-		reads_complete(e, r.ios, "after sqpoll refused");
-	sc_engine_uring.destroy(e);
+	if (r.e)
+		reads_complete(r.e, r.ios, "after sqpoll refused");
 	rig_exit(&r);
 }
 
@@ -175,14 +175,10 @@ static void test_sqpoll_bad_cpu(void)
 static void test_file_target(void)
 {
 	uint64_t iopoll = sc_engine_uring_iopoll_rings(), pt = sc_engine_uring_passthru_rings();
-	struct sc_engine *e = NULL;
 	char why[SC_IO_OPT_NOTE_MAX];
 	struct rig r;
 
-	rig_init(&r);
-	r.conf.hipri = true;
-	r.conf.passthrough = true;
-	CHECK(sc_engine_uring.create(&e, &r.conf) == 0, "create with hipri, passthrough");
+	rig_init(&r, false, -1, true, true);
 	CHECK(r.opts.unavailable == ((1u << SC_IO_OPT_HIPRI) | (1u << SC_IO_OPT_PASSTHRU)),
 	      "both unavailable: %#x", r.opts.unavailable);
 	sc_io_opts_why(r.opts.note, SC_IO_OPT_HIPRI, why, sizeof(why));
@@ -195,9 +191,8 @@ static void test_file_target(void)
 	      "passthrough: %s", why);
 	CHECK(sc_engine_uring_iopoll_rings() == iopoll && sc_engine_uring_passthru_rings() == pt,
 	      "neither ring set up");
-	if (e)
-		reads_complete(e, r.ios, "file, options left out");
-	sc_engine_uring.destroy(e);
+	if (r.e)
+		reads_complete(r.e, r.ios, "file, options left out");
 	rig_exit(&r);
 }
 
