@@ -80,9 +80,7 @@ struct sc_engine {
 	struct io_uring_cqe *cqes[]; /* depth slots for batch reaping */
 };
 
-/* The ring flags of each option, in the order they are given up when the
- * kernel refuses a ring: SQPOLL first, then IOPOLL, then the big entries
- * of NVMe passthrough. */
+/* The ring flags of each option and their names in a reason. */
 static const struct {
 	enum sc_io_opt opt;
 	unsigned flags;
@@ -148,10 +146,11 @@ static int ring_try(uint32_t depth, struct io_uring *ring, const struct io_uring
 	return io_uring_queue_init_params(depth, ring, &p);
 }
 
-/* The kernel refused a ring with the options *opts: those it refuses
- * alone are dropped and reported with its reason; when the rest still
- * fail together, they are dropped and reported with together's.  Then
- * sets up the ring with what is left.  0 or -errno. */
+/* The kernel refused a ring with the options *opts (with together): those
+ * it refuses alone are dropped and reported with its reason for each;
+ * when the rest still fail together, they are dropped too, reported with
+ * the reason for them all.  Then sets up the ring with what is left.
+ * 0 or -errno. */
 static int ring_without_refused(struct sc_engine *e, unsigned *opts,
 				const struct sc_engine_conf *conf, int together)
 {
