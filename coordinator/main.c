@@ -167,9 +167,12 @@ static void keep_ran(struct driver *d, uint32_t p, struct sc_phase_record *ph)
 	if (d->c->rank == 0 && sc_record_keep_phase(rec, ph, d->outdir, d->cli->quiet))
 		d->status = SC_EXIT_RUN_FAILED;
 	d->x->phase = -1;
-	if (d->c->rank == 0 && rec->nphases && rec->phases[rec->nphases - 1].phase == p &&
-	    sc_progress_verify(stderr, rec, &rec->phases[rec->nphases - 1]))
-		d->mismatched = 1;
+	if (d->c->rank == 0 && rec->nphases && rec->phases[rec->nphases - 1].phase == p) {
+		/* options it ran without: a note, never a failure */
+		sc_progress_io_opts(stderr, rec, &rec->phases[rec->nphases - 1]);
+		if (sc_progress_verify(stderr, rec, &rec->phases[rec->nphases - 1]))
+			d->mismatched = 1;
+	}
 }
 
 /* After phase p ended with rc (sc_phase_run): true when the next one

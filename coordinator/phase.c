@@ -153,16 +153,23 @@ static void start_and_wait(struct sc_cluster *c, const struct sc_plan *plan, uin
 	sc_cluster_wait_run(c, run, ph->stonewall == SC_STONEWALL_FIRST_DONE, firstdone);
 }
 
-/* This rank's own row: who it is and what it noted beside the run. */
-static void describe_rank(const struct sc_cluster *c, uint64_t firstdone,
-			  struct sc_rank_result *mine)
+/* This rank's own row: who it is and what it noted beside the run (the
+ * I/O options it was asked for and those it ran without). */
+static void describe_rank(const struct sc_cluster *c, const struct sc_run *run,
+			  uint64_t firstdone, struct sc_rank_result *mine)
 {
+	const struct sc_io_opts *opts = sc_run_opts(run);
+
 	mine->rank = (uint32_t)c->rank;
 	mine->node = c->node;
 	snprintf(mine->host, sizeof(mine->host), "%s", c->host);
 	mine->clock_offset_ns = c->clock_offset_ns;
 	mine->firstdone_bytes = firstdone;
 	mine->peak_rss_bytes = sc_peak_rss_bytes();
+	/* the jobs have ended: nothing writes opts any more */
+	mine->opts_asked = opts->asked;
+	mine->opts_unavailable = opts->unavailable;
+	snprintf(mine->opts_note, sizeof(mine->opts_note), "%s", opts->note);
 }
 
 /* Bucket-wise sums of every rank's histograms into merged[] at rank 0
@@ -280,7 +287,7 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "merging",
 		      "%s after every rank was done");
 	rc = sc_run_finish(run, &mine);
-	describe_rank(c, firstdone, &mine);
+	describe_rank(c, run, firstdone, &mine);
 	sc_drive_watch_end(watch, origin, &mine);
 	gathered = merge(c, plan, p, run, &mine, rec, err, errlen);
 	if (gathered) {

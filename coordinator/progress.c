@@ -6,6 +6,7 @@
 #include "layout.h"
 #include "units.h"
 #include "verify.h"
+#include "analysis/io_options.h"
 #include "analysis/live.h"
 #include "analysis/stages.h"
 #include "analysis/sweep_matrix.h"
@@ -326,4 +327,22 @@ uint64_t sc_progress_verify(FILE *f, const struct sc_run_record *rec,
 			   "verify.first_mismatches)\n",
 			(unsigned long long)(v.mismatches - i), SC_VERIFY_KEEP);
 	return v.mismatches;
+}
+
+int sc_progress_io_opts(FILE *f, const struct sc_run_record *rec,
+			const struct sc_phase_record *pr)
+{
+	struct sc_io_opt_figures opts[SC_IO_OPT_COUNT];
+	int lines = 0;
+
+	sc_io_opt_figures(pr, opts);
+	for (int o = 0; o < SC_IO_OPT_COUNT; o++) {
+		if (!opts[o].unavailable_ranks)
+			continue;
+		fprintf(f, "ssdcluster: phase %s: note: %s unavailable on %u of %u ranks: %s\n",
+			rec->plan.phases[pr->phase].name, sc_io_opt_name((enum sc_io_opt)o),
+			opts[o].unavailable_ranks, opts[o].asked_ranks, opts[o].why);
+		lines++;
+	}
+	return lines;
 }

@@ -56,4 +56,11 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 uint64_t sc_progress_verify(FILE *f, const struct sc_run_record *rec,
 			    const struct sc_phase_record *pr);
 
+/* One line per I/O option of the phase that some rank ran without:
+ * "ssdcluster: phase P: note: sqpoll unavailable on 16 of 16 ranks: why"
+ * (the first rank's reason).  Not a failure: the phase ran without it.
+ * Returns how many lines it printed. */
+int sc_progress_io_opts(FILE *f, const struct sc_run_record *rec,
+			const struct sc_phase_record *pr);
+
 #endif

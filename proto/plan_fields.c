@@ -119,6 +119,10 @@ static const struct sc_field io_rows[] = {
 	F_U32(compressible_pct, compressible_pct),
 	F_U32(dedupe_pct, dedupe_pct),
 	F_BOOL(reuse_buffers, reuse_buffers),
+	F_BOOL(sqpoll, sqpoll),
+	F_I32(sqpoll_cpu, sqpoll_cpu),
+	F_BOOL(hipri, hipri),
+	F_BOOL(passthrough, passthrough),
 	F_CHARS(cpus, cpus),
 	F_ENUM(numa, numa, sc_numa_names),
 };

@@ -219,6 +219,9 @@ static const struct sc_field rank_rows[] = {
 	F_U64(verify_checked, verify_checked),
 	F_U64(verify_mismatches, verify_mismatches),
 	F_ARRAY_MAX(verify_kept, verify_kept, verify_nkept, mismatch_fields, SC_VERIFY_KEEP),
+	F_U32(opts_asked, opts_asked),
+	F_U32(opts_unavailable, opts_unavailable),
+	F_CHARS(opts_note, opts_note),
 };
 
 /* The per-second series travels as one column per member of struct

@@ -33,7 +33,8 @@ static bool present(uint32_t n, const void *p)
 static bool io_ok(const struct sc_io_spec *io)
 {
 	return io->rwmixread_pct <= PCT_MAX && io->inject.ppm <= PPM_MAX &&
-	       io->compressible_pct <= PCT_MAX && io->dedupe_pct <= PCT_MAX;
+	       io->compressible_pct <= PCT_MAX && io->dedupe_pct <= PCT_MAX &&
+	       io->sqpoll_cpu >= -1 && (io->sqpoll || io->sqpoll_cpu <= 0);
 }
 
 /* Only a checkpoint phase's spec is checked: the others carry it zeroed. */
@@ -151,6 +152,9 @@ static bool rank_ok(const struct sc_rank_result *r, const struct sc_plan *plan)
 	if (plan && r->target >= plan->ntargets)
 		return false;
 	if (r->verify_nkept > r->verify_mismatches)
+		return false;
+	/* options: known ones, and unavailable only where asked */
+	if (r->opts_asked >> SC_IO_OPT_COUNT || r->opts_unavailable & ~r->opts_asked)
 		return false;
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		if (!lat_ok(&r->lat[d]) || !lat_ok(&r->resp[d]))

@@ -58,3 +58,44 @@ void sc_io_opts_unavailable(struct sc_io_opts *o, enum sc_io_opt opt, const char
 	}
 	pthread_mutex_unlock(&o->lock);
 }
+
+/* The start of a "<name>: " entry of note at or after from (at note's
+ * start or after "; "), or NULL; any known option when opt is
+ * SC_IO_OPT_COUNT. */
+static const char *entry(const char *note, const char *from, enum sc_io_opt opt, size_t *name_len)
+{
+	for (const char *p = from; *p; p++) {
+		if (p != note && (p < note + 2 || p[-2] != ';' || p[-1] != ' '))
+			continue;
+		for (int o = 0; o < SC_IO_OPT_COUNT; o++) {
+			size_t n = strlen(opt_names[o]);
+
+			if ((opt == SC_IO_OPT_COUNT || (int)opt == o) &&
+			    strncmp(p, opt_names[o], n) == 0 && p[n] == ':' && p[n + 1] == ' ') {
+				*name_len = n + 2;
+				return p;
+			}
+		}
+	}
+	return NULL;
+}
+
+char *sc_io_opts_why(const char *note, enum sc_io_opt opt, char *buf, size_t len)
+{
+	const char *at, *next;
+	size_t n, skip;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if ((unsigned)opt >= SC_IO_OPT_COUNT || !(at = entry(note, note, opt, &skip)))
+		return buf;
+	at += skip;
+	next = entry(note, at, SC_IO_OPT_COUNT, &skip);
+	n = next ? (size_t)(next - 2 - at) : strlen(at);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, at, n);
+	buf[n] = '\0';
+	return buf;
+}

@@ -10,6 +10,7 @@
 #define SC_IO_OPTS_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum sc_io_opt {
@@ -49,5 +50,11 @@ void sc_io_opts_ask(struct sc_io_opts *o, enum sc_io_opt opt);
  * for the I/O path (it locks). */
 void sc_io_opts_unavailable(struct sc_io_opts *o, enum sc_io_opt opt, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Copies opt's reason out of note (a struct sc_io_opts note: "opt: why;
+ * opt: why") into buf of len bytes: the text after "<name>: " up to the
+ * next "; <known option>: " or the end.  Returns buf, "" when note holds
+ * no reason for opt. */
+char *sc_io_opts_why(const char *note, enum sc_io_opt opt, char *buf, size_t len);
 
 #endif

@@ -187,6 +187,15 @@ struct sc_io_spec {
 	uint32_t compressible_pct;
 	uint32_t dedupe_pct;
 	bool reuse_buffers;
+	/* io_uring options (engine io_uring only; a rank that cannot use one
+	 * runs without it and says why, worker/io_opts.h): */
+	bool sqpoll;                /* a kernel thread polls the submission
+				     * queue (IORING_SETUP_SQPOLL) */
+	int32_t sqpoll_cpu;         /* that thread's CPU; -1: the kernel's choice */
+	bool hipri;                 /* polled completions (IORING_SETUP_IOPOLL);
+				     * needs direct */
+	bool passthrough;           /* NVMe commands (IORING_OP_URING_CMD) on a
+				     * /dev/ngXnY character device */
 	/* Placement (worker/placement.h): cpus, a CPU list in the kernel's
 	 * cpulist syntax ("0-3,8"; "" = none) every job thread of the rank is
 	 * pinned to as a set; numa drive: the job threads on the CPUs of

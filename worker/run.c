@@ -78,10 +78,36 @@ void sc_job_engine_init(struct job *j)
 	j->ops = &sc_engine_inject;
 }
 
+/* The phase's io_uring options into conf, each asked for on the run's
+ * options; another engine runs without them. */
+static void engine_opts(struct job *j, struct sc_engine_conf *conf)
+{
+	const struct sc_io_spec *io = j->run->io;
+	const bool on[SC_IO_OPT_COUNT] = {[SC_IO_OPT_SQPOLL] = io->sqpoll,
+					  [SC_IO_OPT_HIPRI] = io->hipri,
+					  [SC_IO_OPT_PASSTHRU] = io->passthrough};
+
+	conf->sqpoll = io->sqpoll;
+	conf->sqpoll_cpu = io->sqpoll_cpu;
+	conf->hipri = io->hipri;
+	conf->passthrough = io->passthrough;
+	conf->opts = &j->run->opts;
+	for (int o = 0; o < SC_IO_OPT_COUNT; o++) {
+		if (!on[o])
+			continue;
+		sc_io_opts_ask(conf->opts, (enum sc_io_opt)o);
+		if (io->engine != SC_ENGINE_URING)
+			sc_io_opts_unavailable(conf->opts, (enum sc_io_opt)o,
+					       "only engine io_uring has it (this phase's is %s)",
+					       sc_engine_name(io->engine));
+	}
+}
+
 int sc_job_engine_create(struct job *j, struct sc_engine_conf *conf)
 {
 	conf->inject = j->ops == &sc_engine_inject ? &j->inject : NULL;
 	conf->emulate = &j->emulate;
+	engine_opts(j, conf);
 	return j->ops->create(&j->eng, conf);
 }
 

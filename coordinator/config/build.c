@@ -58,6 +58,10 @@ static int fill_common(const struct cfg_phase *pv, uint32_t i, uint32_t cell, ch
 	ph->io.timeout_ns = pv->timeout;
 	ph->io.inject = pv->inject;
 	ph->io.emulate = pv->emulate;
+	ph->io.sqpoll = pv->sqpoll != 0;
+	ph->io.sqpoll_cpu = pv->src[PK_SQPOLL_CPU] ? (int32_t)pv->sqpoll_cpu : -1;
+	ph->io.hipri = pv->hipri != 0;
+	ph->io.passthrough = pv->passthrough != 0;
 	snprintf(ph->io.cpus, sizeof(ph->io.cpus), "%s", pv->cpus);
 	ph->io.numa = (enum sc_numa)pv->numa;
 	return 0;

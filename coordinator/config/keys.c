@@ -68,6 +68,14 @@
  *                target's alignment
  *     engine     io_uring (default) | psync | null | emulated (no files:
  *                each I/O is delayed by the drive model `emulate`)
+ *     sqpoll     bool, default false: IORING_SETUP_SQPOLL
+ *     sqpoll_cpu 0..8191, only with sqpoll: true: its thread's CPU
+ *     hipri      bool, default false: polled completions; not with direct:
+ *                false
+ *     passthrough bool, default false: NVMe commands on a /dev/ngXnY
+ *                These three need engine io_uring; a rank whose kernel or
+ *                target lacks one runs without it and says why
+ *                (worker/io_opts.h), never failing the phase
  *     seed       0..2^64-1, default 1 + the phase's index
  *     cpus       a CPU list in the kernel's cpulist syntax ("0-3,8": CPUs and
  *                ranges joined by commas, each CPU below 1024 and listed
@@ -292,6 +300,7 @@
 #define MAX_CHECKPOINTS 10000u
 #define MAX_PREFETCH	1024u /* batches held in memory ahead of compute */
 #define MAX_FILL_PASSES 1000u /* passes of a fill over its region */
+#define MAX_CPU		8191u /* sqpoll_cpu: Linux's NR_CPUS at most */
 
 const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_NAME] = "name",
@@ -345,6 +354,10 @@ const char *const sc_cfg_phase_keys[PK_COUNT + 1] = {
     [PK_COMPRESSIBLE] = "compressible",
     [PK_DEDUPE] = "dedupe",
     [PK_REUSE_BUFFERS] = "reuse_buffers",
+    [PK_SQPOLL] = "sqpoll",
+    [PK_SQPOLL_CPU] = "sqpoll_cpu",
+    [PK_HIPRI] = "hipri",
+    [PK_PASSTHROUGH] = "passthrough",
     [PK_CPUS] = "cpus",
     [PK_NUMA] = "numa",
     [PK_EXPECT] = "expect",
@@ -419,6 +432,10 @@ static const unsigned key_workloads[PK_COUNT] = {
     [PK_COMPRESSIBLE] = WL_IO | WL(CHECKPOINT),
     [PK_DEDUPE] = WL_IO | WL(CHECKPOINT),
     [PK_REUSE_BUFFERS] = WL_IO | WL(CHECKPOINT),
+    [PK_SQPOLL] = WL_ALL,
+    [PK_SQPOLL_CPU] = WL_ALL,
+    [PK_HIPRI] = WL_ALL,
+    [PK_PASSTHROUGH] = WL_ALL,
     [PK_CPUS] = WL_ALL,
     [PK_NUMA] = WL_ALL,
     [PK_EXPECT] = WL_ALL,
@@ -499,6 +516,10 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_COMPRESSIBLE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
     [PK_DEDUPE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
     [PK_REUSE_BUFFERS] = PHASE(CFG_VT_BOOL, 0, 1, false),
+    [PK_SQPOLL] = PHASE(CFG_VT_BOOL, 0, 1, false),
+    [PK_SQPOLL_CPU] = PHASE(CFG_VT_UINT, 0, MAX_CPU, false),
+    [PK_HIPRI] = PHASE(CFG_VT_BOOL, 0, 1, false),
+    [PK_PASSTHROUGH] = PHASE(CFG_VT_BOOL, 0, 1, false),
     [PK_CPUS] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a cpulist: phase.c */
     [PK_NUMA] = PHASE(CFG_VT_NUMA, 0, 0, false),
     [PK_EXPECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: expect_section.c */

@@ -136,6 +136,10 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	    [PK_COMPRESSIBLE] = &pv->compressible,
 	    [PK_DEDUPE] = &pv->dedupe,
 	    [PK_REUSE_BUFFERS] = &pv->reuse_buffers,
+	    [PK_SQPOLL] = &pv->sqpoll,
+	    [PK_SQPOLL_CPU] = &pv->sqpoll_cpu,
+	    [PK_HIPRI] = &pv->hipri,
+	    [PK_PASSTHROUGH] = &pv->passthrough,
 	    [PK_NUMA] = &pv->numa,
 	};
 	uint64_t v;

@@ -226,6 +226,35 @@ static int check_emulate(struct cfg_check *c, uint32_t i, const struct cfg_phase
 				 sc_engine_name((enum sc_engine_kind)pv->engine));
 }
 
+/* The io_uring options: the io_uring engine's alone; sqpoll_cpu places
+ * the thread sqpoll starts; polled completions need O_DIRECT. */
+static int check_uring_opts(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	static const enum pkey keys[] = {PK_SQPOLL, PK_HIPRI, PK_PASSTHROUGH};
+	const uint64_t on[] = {pv->sqpoll, pv->hipri, pv->passthrough};
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (on[k] && pv->engine != SC_ENGINE_URING)
+			return sc_cfg_fail_value(c, pv, i, pv->src[keys[k]], keys[k],
+						 "%s is an option of engine io_uring, but this "
+						 "phase's engine is %s (set engine: io_uring, or "
+						 "leave %s out)",
+						 sc_cfg_phase_keys[keys[k]],
+						 sc_engine_name((enum sc_engine_kind)pv->engine),
+						 sc_cfg_phase_keys[keys[k]]);
+	if (pv->src[PK_SQPOLL_CPU] && !pv->sqpoll)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_SQPOLL_CPU], PK_SQPOLL_CPU,
+					 "sqpoll_cpu places the kernel thread that sqpoll: true "
+					 "starts, but this phase has no sqpoll (add sqpoll: true, "
+					 "or leave sqpoll_cpu out)");
+	if (pv->hipri && !pv->direct)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_HIPRI], PK_HIPRI,
+					 "hipri: true polls for completions, which only O_DIRECT "
+					 "I/O has, but this phase has direct: false (set direct: "
+					 "true, or leave hipri out)");
+	return 0;
+}
+
 int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 {
 	int err = sc_cfg_check_steady(c, i, pv);
@@ -253,6 +282,8 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 		sc_cfg_steady_rounds(pv);
 	if (!err)
 		err = check_emulate(c, i, pv);
+	if (!err)
+		err = check_uring_opts(c, i, pv);
 	if (!err)
 		err = sc_cfg_check_write_data(c, i, pv);
 	return err ? err : check_timeout(c, pv);

@@ -77,6 +77,11 @@ enum pkey {
 	PK_COMPRESSIBLE,
 	PK_DEDUPE,
 	PK_REUSE_BUFFERS,
+	/* io_uring options (every workload with an engine) */
+	PK_SQPOLL,
+	PK_SQPOLL_CPU,
+	PK_HIPRI,
+	PK_PASSTHROUGH,
 	/* where the job threads run (worker/placement.h) */
 	PK_CPUS,
 	PK_NUMA,
@@ -126,6 +131,8 @@ struct cfg_phase {
 	uint64_t idle;
 	/* what writes carry */
 	uint64_t compressible, dedupe, reuse_buffers;
+	/* io_uring options (sqpoll_cpu: only when src[PK_SQPOLL_CPU]) */
+	uint64_t sqpoll, sqpoll_cpu, hipri, passthrough;
 	/* placement: a cpulist as written ("" = none), none | drive */
 	char cpus[SC_CPUS_MAX];
 	uint64_t numa;

@@ -202,7 +202,8 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 	if (p->io.engine == SC_ENGINE_EMULATED)
 		sc_json_put(b, o, "emulate", emulate_json(b, &p->io.emulate));
 	echo_fields(b, o, &sc_fields_io_spec, &p->io, "compressible_pct", "reuse_buffers");
-	echo_fields(b, o, &sc_fields_io_spec, &p->io, "cpus", "numa");
+	/* the I/O options (io_uring's, then placement's): the rest of the spec */
+	echo_fields(b, o, &sc_fields_io_spec, &p->io, "sqpoll", NULL);
 	if (p->workload == SC_WORKLOAD_CHECKPOINT) {
 		/* the model as an object, the layout's keys inline */
 		c = echo_object(b, &sc_fields_ckpt_spec, ck, "model", "model");

@@ -281,6 +281,26 @@ static void print_io_phase(uint32_t p, const struct sc_phase *ph,
 		       io->compressible_pct, io->dedupe_pct);
 }
 
+/* The io_uring options a phase asks for, if any, on a line of their own:
+ * "sqpoll on CPU 3, hipri, passthrough". */
+static void print_uring_opts(const struct sc_io_spec *io)
+{
+	char line[96] = "";
+	size_t n = 0;
+
+	if (io->sqpoll)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", sqpoll");
+	if (io->sqpoll && io->sqpoll_cpu >= 0)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " on CPU %d", (int)io->sqpoll_cpu);
+	if (io->hipri)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", hipri");
+	if (io->passthrough)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", passthrough");
+	if (n)
+		printf("    io_uring options: %s (each where the kernel and target have it)\n",
+		       line + 2);
+}
+
 /* The placement line of a phase that asks for one (worker/placement.h). */
 static void print_placement(const struct sc_io_spec *io)
 {
@@ -310,6 +330,7 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 			print_fill_phase(p, ph, &pf->phase_bytes[p]);
 		else
 			print_io_phase(p, ph, &pf->phase_bytes[p]);
+		print_uring_opts(&ph->io);
 		print_placement(&ph->io);
 	}
 	for (uint32_t k = 0; k < pf->nslots; k++) {

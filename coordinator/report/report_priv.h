@@ -110,6 +110,9 @@ void sc_report_json_node_host(struct jb *b, struct json_object *o, uint32_t node
 /* Latency figures of one direction; null values when it
  * had no I/Os. */
 struct json_object *sc_report_json_lat(struct jb *b, const struct sc_lat_summary *s);
+/* results_io_opts.c: the I/O options the phase asked for (only those),
+ * each {asked_ranks, unavailable_ranks, why (the first reason, or null)}. */
+struct json_object *sc_report_json_io_options(struct jb *b, const struct sc_phase_record *pr);
 /* The cluster row, the node rows, the (node, target) rows, the rank rows
  * and the per-second series. */
 struct json_object *sc_report_json_cluster(struct jb *b, const struct sc_phase_figures *f);

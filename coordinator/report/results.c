@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 
 #include "model.h"
+#include "analysis/io_options.h"
 #include "report_priv.h"
 #include "verdict.h"
 
@@ -83,6 +84,8 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	sc_json_put(b, o, "errors", sc_report_json_rank_errors(b, pr));
 	sc_json_put_str(b, o, "status", sc_phase_status_name(pr->status));
 	sc_json_put(b, o, "io_errors", sc_report_json_io_errors(b, rec, f));
+	if (sc_io_opts_any_asked(pr))
+		sc_json_put(b, o, "io_options", sc_report_json_io_options(b, pr));
 	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
 		sc_json_put(b, o, "checkpoint", sc_report_json_ckpt_cell(b, rec, pr, ph, f));
 	if (ph && ph->workload == SC_WORKLOAD_INGEST)

@@ -192,6 +192,8 @@ static struct json_object *rank_json(struct jb *b, const struct sc_run_record *r
 	put_rate(b, o, "bw", row->bw_bytes_per_s);
 	sc_json_put_u64(b, o, "errors", r->errors);
 	sc_json_put_str(b, o, "error", r->error[0] ? r->error : NULL);
+	if (r->opts_note[0]) /* I/O options this rank ran without, and why */
+		sc_json_put_str(b, o, "io_options_note", r->opts_note);
 	sc_json_put(b, o, "latency_ns", lat_pair_json(b, r->lat));
 	sc_json_put(b, o, "errors_by_errno", sc_report_json_errnos(b, r->errnos, r->nerrnos));
 	for (uint32_t i = 0; i < r->nfailures; i++)

@@ -146,6 +146,10 @@ static void make_plan(struct sc_plan *p)
 		    .on_error = (enum sc_on_error)i,
 		    .timeout_ns = i == 2 ? UINT64_MAX : UINT64_C(90000000000) + i,
 		    .inject = {.every = 1000 * i, .ppm = 1000000u - i, .errno_val = 5 + (int)i},
+		    .sqpoll = i != 1,
+		    .sqpoll_cpu = i == 0 ? -1 : i == 2 ? 8191 : 0,
+		    .hipri = i == 1,
+		    .passthrough = i == 2,
 		    .numa = i == 1 ? SC_NUMA_DRIVE : SC_NUMA_NONE,
 		};
 		/* none, a list, the longest that fits */
@@ -303,6 +307,11 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		CHECK(u->inject.every == v->inject.every && u->inject.ppm == v->inject.ppm &&
 			  u->inject.errno_val == v->inject.errno_val,
 		      "%s: phases[%u].io.inject", what, i);
+		CHECK(u->sqpoll == v->sqpoll && u->sqpoll_cpu == v->sqpoll_cpu &&
+			  u->hipri == v->hipri && u->passthrough == v->passthrough,
+		      "%s: phases[%u].io sqpoll %d/%d cpu %d/%d hipri %d/%d passthrough %d/%d", what,
+		      i, u->sqpoll, v->sqpoll, u->sqpoll_cpu, v->sqpoll_cpu, u->hipri, v->hipri,
+		      u->passthrough, v->passthrough);
 		CHECK(!strcmp(u->cpus, v->cpus) && u->numa == v->numa,
 		      "%s: phases[%u].io.cpus \"%s\" numa %d", what, i, v->cpus, v->numa);
 		compare_ckpt(&x->ckpt, &y->ckpt, what, i);
@@ -492,6 +501,12 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 			memset(f->file, 'f', SC_IO_FAILURE_FILE_MAX - 1);
 	}
 	make_drives(r, seed);
+	/* I/O options: seed 1 the longest note */
+	r->opts_asked = (1u << SC_IO_OPT_COUNT) - 1;
+	r->opts_unavailable = seed == 1 ? r->opts_asked : 1u << SC_IO_OPT_HIPRI;
+	snprintf(r->opts_note, sizeof(r->opts_note), "hipri: no poll queues (target is vda)");
+	if (seed == 1)
+		memset(r->opts_note, 'o', SC_IO_OPT_NOTE_MAX - 1);
 }
 
 static void compare_summary(const struct sc_lat_summary *x, const struct sc_lat_summary *y,
@@ -558,6 +573,10 @@ static void compare_rank(const struct sc_rank_result *a, const struct sc_rank_re
 		      "%s: failures[%u]", what, i);
 	}
 	compare_drives(a, b, what);
+	CHECK(a->opts_asked == b->opts_asked && a->opts_unavailable == b->opts_unavailable &&
+		  strcmp(a->opts_note, b->opts_note) == 0,
+	      "%s: opts %#x/%#x, %#x/%#x, \"%s\"", what, a->opts_asked, b->opts_asked,
+	      a->opts_unavailable, b->opts_unavailable, b->opts_note);
 }
 
 static struct sc_hist *make_hist(uint64_t scale, uint64_t n)
@@ -901,6 +920,12 @@ static void test_run_roundtrip(void)
 static void test_pack_refuses_workloads(void)
 {
 	PLAN_PACK(0, (void)0);
+	/* I/O options: a CPU only with sqpoll, none below -1; unavailable
+	 * only where asked, known options only */
+	PLAN_PACK(-EINVAL, p_.phases[1].io.sqpoll_cpu = 3);
+	PLAN_PACK(-EINVAL, p_.phases[0].io.sqpoll_cpu = -2);
+	RANK_PACK(-EINVAL, r_.opts_asked = 1u << SC_IO_OPT_SQPOLL);
+	RANK_PACK(-EINVAL, r_.opts_asked = r_.opts_unavailable = 1u << SC_IO_OPT_COUNT);
 	PLAN_PACK(-EINVAL, p_.phases[5].workload = SC_WORKLOAD_COUNT);
 	PLAN_PACK(-EINVAL, p_.phases[5].workload = (enum sc_workload)INT_MIN);
 

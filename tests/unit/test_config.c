@@ -1091,7 +1091,8 @@ static void test_checkpoint_errors(void)
 		   "checkpoint: name, workload, iodepth, jobs, fsync, direct, engine, seed, "
 		   "stonewall, model, tp, pp, dp, zero, checkpoints, compute_between, block_size, "
 		   "scale, restore, restore_shift, on_error, timeout, inject, emulate, serialize, "
-		   "compressible, dedupe, reuse_buffers, cpus, numa, expect)");
+		   "compressible, dedupe, reuse_buffers, sqpoll, sqpoll_cpu, hipri, "
+		   "passthrough, cpus, numa, expect)");
 	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
 		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");
 	/* serialize: raw or torch; torch writes buffered files */
@@ -1618,6 +1619,68 @@ static void test_inject(void)
 		   "@P:3:11: defaults.inject: expected a mapping");
 }
 
+/* The io_uring options: parsed from a phase and from defaults into the
+ * plan, and what goes with them checked at the key. */
+static void test_uring_opts(void)
+{
+	static const char *const sets[] = {"phases.2.hipri=false"};
+	struct sc_config *cfg;
+	char path[512];
+
+	cfg = load_ok("targets: [{path: @D}]\n"
+		      "defaults:\n  sqpoll: true\n"
+		      "phases:\n"
+		      "  - {rw: read, sqpoll_cpu: 1, hipri: true}\n"
+		      "  - {rw: read, sqpoll: false, passthrough: true}\n"
+		      "  - {rw: read, hipri: true}\n"
+		      "  - {workload: checkpoint, model: llama3-8b, scale: 0.00001, sqpoll: false}\n",
+		      sets, 1, path, sizeof(path), __LINE__);
+	if (cfg) {
+		const struct sc_plan *p = sc_config_plan(cfg);
+		const struct sc_io_spec *a = &p->phases[0].io, *b = &p->phases[1].io,
+					*c = &p->phases[2].io, *d = &p->phases[3].io;
+
+		CHECK(a->sqpoll && a->sqpoll_cpu == 1 && a->hipri && !a->passthrough,
+		      "sqpoll from defaults, its CPU, hipri: %d %d %d %d", a->sqpoll,
+		      a->sqpoll_cpu, a->hipri, a->passthrough);
+		CHECK(!b->sqpoll && b->sqpoll_cpu == -1 && !b->hipri && b->passthrough,
+		      "the phase's sqpoll: false wins; no CPU is -1; passthrough: %d %d %d",
+		      b->sqpoll, b->sqpoll_cpu, b->passthrough);
+		CHECK(c->sqpoll && c->sqpoll_cpu == -1 && !c->hipri, "--set hipri=false: %d",
+		      c->hipri);
+		CHECK(!d->sqpoll && !d->hipri && !d->passthrough, "a checkpoint cell takes them too");
+	}
+	sc_config_destroy(cfg);
+	EXPECT_ERR(HEAD "    sqpoll: yes\n",
+		   "@P:5:13: phases.0.sqpoll: \"yes\" is not a boolean (write true or false)");
+	EXPECT_ERR(HEAD "    sqpoll: true\n    sqpoll_cpu: -1\n",
+		   "@P:6:17: phases.0.sqpoll_cpu: -1 is out of range (0..8191)");
+	EXPECT_ERR(HEAD "    sqpoll: true\n    sqpoll_cpu: 8192\n",
+		   "@P:6:17: phases.0.sqpoll_cpu: 8192 is out of range (0..8191)");
+	EXPECT_ERR(HEAD "    sqpoll_cpu: 2\n",
+		   "@P:5:17: phases.0.sqpoll_cpu: sqpoll_cpu places the kernel thread that "
+		   "sqpoll: true starts, but this phase has no sqpoll (add sqpoll: true, or leave "
+		   "sqpoll_cpu out)");
+	EXPECT_ERR(HEAD "    direct: false\n    hipri: true\n",
+		   "@P:6:12: phases.0.hipri: hipri: true polls for completions, which only "
+		   "O_DIRECT I/O has, but this phase has direct: false (set direct: true, or leave "
+		   "hipri out)");
+	EXPECT_ERR("targets: [{path: @D}]\ndefaults: {hipri: true}\n"
+		   "phases: [{rw: read, direct: false}]\n",
+		   "@P:2:19: defaults.hipri: hipri: true polls for completions, which only "
+		   "O_DIRECT I/O has, but this phase has direct: false (set direct: true, or leave "
+		   "hipri out), in phase phase0");
+	EXPECT_ERR(HEAD "    engine: psync\n    passthrough: true\n",
+		   "@P:6:18: phases.0.passthrough: passthrough is an option of engine io_uring, "
+		   "but this phase's engine is psync (set engine: io_uring, or leave passthrough "
+		   "out)");
+	EXPECT_ERR(HEAD "    engine: null\n    sqpoll: true\n",
+		   "@P:6:13: phases.0.sqpoll: sqpoll is an option of engine io_uring, but this "
+		   "phase's engine is null (set engine: io_uring, or leave sqpoll out)");
+	EXPECT_ERR(HEAD "    hipri: [true]\n",
+		   "@P:5:12: phases.0.hipri: expected true or false, got a list");
+}
+
 int main(void)
 {
 	FILE *f;
@@ -1646,6 +1709,7 @@ int main(void)
 	test_workload_set();
 	test_limits();
 	test_inject();
+	test_uring_opts();
 	test_placement_keys();
 
 	check_rmtree(dir);

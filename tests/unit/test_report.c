@@ -366,6 +366,9 @@ static int near_mbps(double got_mbps, double bytes_per_s)
 
 /* Keys whose numbers are counts, indices or ratios (no unit to name). */
 static const char *const unitless[] = {
+    "sqpoll_cpu", /* a CPU's number, as rank and node are */
+    "asked_ranks",
+    "unavailable_ranks",
     "nranks",
     "nnodes",
     "rank",

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "io_opts.h"
 #include "pattern.h"
 #include "plan.h"
 
@@ -119,6 +120,19 @@ struct sc_engine_conf {
 				 * flight): each I/O uses the descriptor there
 				 * when it is queued, and io_uring registers
 				 * none */
+	/* io_uring only (other engines ignore them): the phase's options
+	 * (struct sc_io_spec).  One the kernel or the target (fds[0]) lacks
+	 * is left out, never failing create, and said to opts with why
+	 * (sc_io_opts_unavailable; opts NULL: not said). */
+	bool sqpoll;            /* IORING_SETUP_SQPOLL */
+	int32_t sqpoll_cpu;     /* its thread's CPU (SQ_AFF), -1: any */
+	bool hipri;             /* IORING_SETUP_IOPOLL: only on a block device
+				 * whose queue polls (io_poll 1) */
+	bool passthrough;       /* NVMe read/write/flush commands
+				 * (IORING_OP_URING_CMD): only when fds[0]
+				 * is a /dev/ngXnY; offsets and lengths then
+				 * in whole logical blocks */
+	struct sc_io_opts *opts;
 };
 
 struct sc_engine;           /* opaque, one per job thread */
@@ -193,6 +207,11 @@ extern const struct sc_engine_ops sc_engine_inject;
 /* Tests: io_uring rings this process has set up so far (each
  * sc_engine_uring instance sets up one, also inside sc_engine_inject). */
 uint64_t sc_engine_uring_rings(void);
+/* Tests: of them, those set up with IORING_SETUP_SQPOLL, with
+ * IORING_SETUP_IOPOLL, and for NVMe passthrough (SQE128 | CQE32). */
+uint64_t sc_engine_uring_sqpoll_rings(void);
+uint64_t sc_engine_uring_iopoll_rings(void);
+uint64_t sc_engine_uring_passthru_rings(void);
 
 /* The ops for a kind; never NULL for a valid kind. */
 const struct sc_engine_ops *sc_engine_get(enum sc_engine_kind kind);

@@ -8,10 +8,14 @@
 
 #include <errno.h>
 #include <liburing.h>
+#include <linux/nvme_ioctl.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +23,7 @@
 #include "clock.h"
 #include "engine_priv.h"
 #include "units.h"
+#include "uring_target.h"
 
 /* Ring flags to try first; a kernel that knows none of them gets 0.
  * SINGLE_ISSUER binds the ring to the thread that enables it: the ring is
@@ -43,6 +48,12 @@
 #endif
 #define SETUP_FAST (SETUP_ISSUER | SETUP_TASKRUN | SETUP_SUBMIT_ALL)
 
+/* Bytes of an SQE128 entry from its cmd field on. */
+#define URING_CMD_BYTES (2 * sizeof(struct io_uring_sqe) - offsetof(struct io_uring_sqe, cmd))
+
+/* Where the target checks of the options read sysfs. */
+#define SYSFS_ROOT "/sys"
+
 /* Times submit retries a kernel that is briefly short of resources
  * (-EAGAIN) before handing the error to the job. */
 #define SUBMIT_AGAIN_MAX 64
@@ -64,26 +75,132 @@ struct sc_engine {
 	bool fixed_files;	     /* fds registered: SQEs carry the index */
 	bool fixed_bufs;	     /* bufs registered: read/write_fixed */
 	bool disabled;		     /* created R_DISABLED, first submit enables */
+	bool passthru;		     /* NVMe commands (SQE128 | CQE32 ring) */
+	struct sc_nvme_ns ns;	     /* passthru: the namespace of fds[0] */
 	struct io_uring_cqe *cqes[]; /* depth slots for batch reaping */
 };
 
-static int ring_init(struct sc_engine *e)
+/* The ring flags of each option and their names in a reason. */
+static const struct {
+	enum sc_io_opt opt;
+	unsigned flags;
+	const char *name;
+} opt_flags[] = {
+    {SC_IO_OPT_SQPOLL, IORING_SETUP_SQPOLL, "IORING_SETUP_SQPOLL"},
+    {SC_IO_OPT_HIPRI, IORING_SETUP_IOPOLL, "IORING_SETUP_IOPOLL"},
+    {SC_IO_OPT_PASSTHRU, IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
+     "IORING_SETUP_SQE128|IORING_SETUP_CQE32"},
+};
+#define NOPT_FLAGS (sizeof(opt_flags) / sizeof(opt_flags[0]))
+
+/* Rings set up with each option (sc_engine_uring_sqpoll_rings, ...). */
+static _Atomic uint64_t opt_rings[NOPT_FLAGS];
+
+static void count_opt_rings(unsigned flags)
 {
-	struct io_uring_params p = {0};
+	for (size_t i = 0; i < NOPT_FLAGS; i++)
+		if ((flags & opt_flags[i].flags) == opt_flags[i].flags)
+			atomic_fetch_add_explicit(&opt_rings[i], 1, memory_order_relaxed);
+}
+
+/* Option opt_flags[i] is left out: the kernel refused it with err. */
+static void refused_opt(const struct sc_engine_conf *conf, size_t i, int err)
+{
+	char cpu[32] = "";
+
+	if (!conf->opts)
+		return;
+	if (opt_flags[i].opt == SC_IO_OPT_SQPOLL && conf->sqpoll_cpu >= 0)
+		snprintf(cpu, sizeof(cpu), " on CPU %d", (int)conf->sqpoll_cpu);
+	sc_io_opts_unavailable(conf->opts, opt_flags[i].opt, "kernel refused %s%s: %s",
+			       opt_flags[i].name, cpu, strerror(-err));
+}
+
+/* The parameters of a ring with the options opts (IORING_SETUP_* bits):
+ * SQPOLL on sqpoll_cpu when conf names one. */
+static struct io_uring_params opt_params(unsigned opts, const struct sc_engine_conf *conf)
+{
+	struct io_uring_params p = {.flags = opts};
+
+	if ((opts & IORING_SETUP_SQPOLL) && conf->sqpoll_cpu >= 0) {
+		p.flags |= IORING_SETUP_SQ_AFF;
+		p.sq_thread_cpu = (uint32_t)conf->sqpoll_cpu;
+	}
+	return p;
+}
+
+/* A ring of depth entries as p0 says, with SETUP_FAST when the kernel
+ * takes it.  0 or -errno. */
+static int ring_try(uint32_t depth, struct io_uring *ring, const struct io_uring_params *p0)
+{
+	struct io_uring_params p = *p0;
 	int ret;
 
 	if (SETUP_FAST) {
-		p.flags = SETUP_FAST;
-		ret = io_uring_queue_init_params(e->res.depth, &e->ring, &p);
+		p.flags |= SETUP_FAST;
+		ret = io_uring_queue_init_params(depth, ring, &p);
 		if (ret != -EINVAL)
-			goto out;
-		p = (struct io_uring_params){0};
+			return ret;
+		p = *p0;
 	}
-	ret = io_uring_queue_init_params(e->res.depth, &e->ring, &p);
-out:
+	return io_uring_queue_init_params(depth, ring, &p);
+}
+
+/* The kernel refused a ring with the options *opts (with together): those
+ * it refuses alone are dropped and reported with its reason for each;
+ * when the rest still fail together, they are dropped too, reported with
+ * the reason for them all.  Then sets up the ring with what is left.
+ * 0 or -errno. */
+static int ring_without_refused(struct sc_engine *e, unsigned *opts,
+				const struct sc_engine_conf *conf, int together)
+{
+	struct io_uring_params p;
+	int ret = together;
+
+	for (size_t i = 0; i < NOPT_FLAGS; i++) {
+		struct io_uring probe;
+		int alone;
+
+		if (!(*opts & opt_flags[i].flags))
+			continue;
+		p = opt_params(opt_flags[i].flags, conf);
+		alone = ring_try(e->res.depth, &probe, &p);
+		if (alone == 0) {
+			io_uring_queue_exit(&probe);
+			continue;
+		}
+		*opts &= ~opt_flags[i].flags;
+		refused_opt(conf, i, alone);
+	}
+	if (*opts) {
+		p = opt_params(*opts, conf);
+		ret = ring_try(e->res.depth, &e->ring, &p);
+	}
+	for (size_t i = 0; ret < 0 && i < NOPT_FLAGS; i++)
+		if (*opts & opt_flags[i].flags)
+			refused_opt(conf, i, ret);
+	if (ret < 0 || !*opts) {
+		*opts = 0;
+		p = opt_params(0, conf);
+		ret = ring_try(e->res.depth, &e->ring, &p);
+	}
+	return ret;
+}
+
+/* Sets up the ring with the options in *opts (IORING_SETUP_* bits); one
+ * the kernel refuses is dropped from *opts and reported unavailable with
+ * the kernel's reason. */
+static int ring_init(struct sc_engine *e, unsigned *opts, const struct sc_engine_conf *conf)
+{
+	struct io_uring_params p = opt_params(*opts, conf);
+	int ret = ring_try(e->res.depth, &e->ring, &p);
+
+	if (ret < 0 && *opts)
+		ret = ring_without_refused(e, opts, conf, ret);
 	if (ret == 0) {
 		e->disabled = (e->ring.flags & IORING_SETUP_R_DISABLED) != 0;
 		atomic_fetch_add_explicit(&rings_set_up, 1, memory_order_relaxed);
+		count_opt_rings(e->ring.flags);
 	}
 	return ret;
 }
@@ -97,16 +214,42 @@ static int ring_enable(struct io_uring *ring)
 	return ret < 0 ? -errno : 0;
 }
 
+/* The IORING_SETUP_* bits of the options conf asks for that its target
+ * (fds[0]) can have; those it cannot are reported unavailable. */
+static unsigned wanted_opts(struct sc_engine *e, const struct sc_engine_conf *conf)
+{
+	char why[SC_URING_WHY_MAX];
+	int fd = e->res.nfds && !conf->fds_change ? e->res.fds[0] : -1;
+	unsigned opts = conf->sqpoll ? IORING_SETUP_SQPOLL : 0;
+
+	if (conf->hipri) {
+		if (sc_uring_poll_check(SYSFS_ROOT, fd, why, sizeof(why)) == 0)
+			opts |= IORING_SETUP_IOPOLL;
+		else if (conf->opts)
+			sc_io_opts_unavailable(conf->opts, SC_IO_OPT_HIPRI, "%s", why);
+	}
+	if (conf->passthrough) {
+		if (sc_uring_ng_probe(SYSFS_ROOT, fd, &e->ns, why, sizeof(why)) == 0)
+			opts |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
+		else if (conf->opts)
+			sc_io_opts_unavailable(conf->opts, SC_IO_OPT_PASSTHRU, "%s", why);
+	}
+	return opts;
+}
+
 static int uring_create(struct sc_engine **out, const struct sc_engine_conf *conf)
 {
 	int ret;
+	unsigned opts;
 	struct sc_engine *e = engine_alloc(conf, sizeof(*e), sizeof(e->cqes[0]), &ret);
 
 	if (!e)
 		return ret;
-	ret = ring_init(e);
+	opts = wanted_opts(e, conf);
+	ret = ring_init(e, &opts, conf);
 	if (ret < 0)
 		goto out_free;
+	e->passthru = (opts & IORING_SETUP_SQE128) != 0;
 	/* Either may fail (memlock limit, too many files, a buffer the kernel
 	 * cannot pin): the plain path then does the same I/O a little slower.
 	 * Descriptors the caller changes between I/Os are read at each one. */
@@ -124,12 +267,29 @@ out_free:
 	return ret;
 }
 
+/* cmd (an SQE128 entry's) as the NVMe command on sqe. */
+static void prep_nvme(struct io_uring_sqe *sqe, int fd, const struct nvme_uring_cmd *cmd)
+{
+	_Static_assert(sizeof(*cmd) <= URING_CMD_BYTES, "nvme_uring_cmd fits an SQE128 entry");
+	io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
+	sqe->cmd_op = NVME_URING_CMD_IO;
+	/* cmd[] is declared empty: the entry's second half holds the rest */
+	memcpy((char *)sqe + offsetof(struct io_uring_sqe, cmd), cmd, sizeof(*cmd));
+}
+
 static int uring_queue(struct sc_engine *e, struct sc_io *io)
 {
 	struct io_uring_sqe *sqe;
+	struct nvme_uring_cmd cmd;
 	int fd;
 
 	if (!engine_io_valid(io, e->res.nfds, e->res.bufs, e->res.nbufs))
+		return -EINVAL;
+	/* passthrough: whole logical blocks, checked before an SQE is taken */
+	if (e->passthru &&
+	    sc_nvme_cmd_build(&cmd, sizeof(cmd), &e->ns, io->op,
+			      io->op == SC_OP_FSYNC ? NULL : e->res.bufs[io->buf].iov_base, io->len,
+			      io->offset) < 0)
 		return -EINVAL;
 	if (e->nqueued + e->ninflight >= e->res.depth)
 		return -EBUSY;
@@ -138,7 +298,9 @@ static int uring_queue(struct sc_engine *e, struct sc_io *io)
 		return -EBUSY;
 
 	fd = e->fixed_files ? (int)io->file : e->res.fds[io->file];
-	if (io->op == SC_OP_FSYNC) {
+	if (e->passthru) {
+		prep_nvme(sqe, fd, &cmd);
+	} else if (io->op == SC_OP_FSYNC) {
 		io_uring_prep_fsync(sqe, fd, 0);
 	} else {
 		/* what io_uring_prep_{read,write}[_fixed] do */
@@ -194,6 +356,15 @@ static int uring_submit(struct sc_engine *e)
 	return submitted;
 }
 
+/* An NVMe command's result as a read's or write's: its bytes when the
+ * command succeeded (0), -EIO for an NVMe status (> 0). */
+static int32_t nvme_res(int32_t res, const struct sc_io *io)
+{
+	if (res == 0)
+		return (int32_t)io->len;
+	return res < 0 ? res : -EIO;
+}
+
 /* Hands up to max completed I/Os to done[]; how many. */
 static int reap_ready(struct sc_engine *e, struct sc_io **done, uint32_t max)
 {
@@ -205,7 +376,7 @@ static int reap_ready(struct sc_engine *e, struct sc_io **done, uint32_t max)
 	for (unsigned i = 0; i < n; i++) {
 		struct sc_io *io = io_uring_cqe_get_data(e->cqes[i]);
 
-		io->res = e->cqes[i]->res;
+		io->res = e->passthru ? nvme_res(e->cqes[i]->res, io) : e->cqes[i]->res;
 		done[i] = io;
 	}
 	io_uring_cq_advance(&e->ring, n);
@@ -319,6 +490,21 @@ static void uring_destroy(struct sc_engine *e)
 uint64_t sc_engine_uring_rings(void)
 {
 	return atomic_load_explicit(&rings_set_up, memory_order_relaxed);
+}
+
+uint64_t sc_engine_uring_sqpoll_rings(void)
+{
+	return atomic_load_explicit(&opt_rings[0], memory_order_relaxed);
+}
+
+uint64_t sc_engine_uring_iopoll_rings(void)
+{
+	return atomic_load_explicit(&opt_rings[1], memory_order_relaxed);
+}
+
+uint64_t sc_engine_uring_passthru_rings(void)
+{
+	return atomic_load_explicit(&opt_rings[2], memory_order_relaxed);
 }
 
 const struct sc_engine_ops sc_engine_uring = {

@@ -1,0 +1,450 @@
+/* test_uring_opts.c -- the io_uring options: SQPOLL really set up (its
+ * kernel thread running, submissions after it slept still complete) or
+ * reported refused; polled completions and NVMe passthrough reported
+ * unavailable on a file; the /dev/ngXnY probe on a sysfs tree made here;
+ * the NVMe commands; and the notes a rank keeps (worker/io_opts.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/nvme_ioctl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "analysis/io_options.h"
+#include "check.h"
+#include "engine/engine.h"
+#include "engine/uring_target.h"
+#include "io_opts.h"
+
+#define DEPTH	 8u
+#define BS	 4096u
+#define FILE_LEN (1u << 20)
+/* Longer than the SQ thread's default idle time (1 s): it sleeps. */
+#define SQ_IDLE_WAIT_US 1300000u
+
+static char dir[256];
+static char file[300];
+
+/* Whether this process has a thread named iou-sqp-<pid> (an SQPOLL ring's). */
+static int has_sqpoll_thread(void)
+{
+	char want[32], path[300], comm[64];
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/task");
+	int found = 0;
+
+	snprintf(want, sizeof(want), "iou-sqp-%d", (int)getpid());
+	while (d && (de = readdir(d))) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "re");
+		if (f && fgets(comm, sizeof(comm), f) && strncmp(comm, want, strlen(want)) == 0)
+			found = 1;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* DEPTH reads through e, all completed with BS bytes. */
+static void reads_complete(struct sc_engine *e, struct sc_io *ios, const char *what)
+{
+	struct sc_io *done[DEPTH];
+	uint32_t got = 0;
+	int n;
+
+	for (uint32_t i = 0; i < DEPTH; i++) {
+		ios[i] = (struct sc_io){
+		    .offset = (uint64_t)i * BS, .len = BS, .op = SC_OP_READ, .buf = i};
+		CHECK(sc_engine_uring.queue(e, &ios[i]) == 0, "%s: queue %u", what, i);
+	}
+	n = sc_engine_uring.submit(e);
+	CHECK(n == (int)DEPTH, "%s: submitted %d", what, n);
+	while (got < DEPTH && n > 0) {
+		n = sc_engine_uring.reap(e, done, DEPTH, 1);
+		for (int i = 0; i < n; i++)
+			CHECK(done[i]->res == (int32_t)BS, "%s: res %d", what, done[i]->res);
+		got += n > 0 ? (uint32_t)n : 0;
+	}
+	CHECK(got == DEPTH, "%s: %u of %u reads completed", what, got, DEPTH);
+}
+
+struct rig {
+	int fd;
+	void *mem;
+	struct iovec iov[DEPTH];
+	struct sc_io ios[DEPTH];
+	struct sc_io_opts opts;
+	struct sc_engine_conf conf;
+	struct sc_engine *e; /* NULL when create failed */
+};
+
+/* A uring engine on the file with the options asked (cpu -1: any), its
+ * options reported to r->opts. */
+static void rig_init(struct rig *r, bool sqpoll, int32_t cpu, bool hipri, bool passthrough)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = open(file, O_RDONLY | O_DIRECT);
+	CHECK(r->fd >= 0, "open %s: %s", file, strerror(errno));
+	CHECK(posix_memalign(&r->mem, BS, (size_t)DEPTH * BS) == 0, "buffers");
+	for (uint32_t i = 0; i < DEPTH; i++)
+		r->iov[i] = (struct iovec){(char *)r->mem + (size_t)i * BS, BS};
+	sc_io_opts_init(&r->opts);
+	r->conf = (struct sc_engine_conf){.depth = DEPTH,
+					  .fds = &r->fd,
+					  .nfds = 1,
+					  .bufs = r->iov,
+					  .nbufs = DEPTH,
+					  .sqpoll = sqpoll,
+					  .sqpoll_cpu = cpu,
+					  .hipri = hipri,
+					  .passthrough = passthrough,
+					  .opts = &r->opts};
+	CHECK(sc_engine_uring.create(&r->e, &r->conf) == 0,
+	      "create: sqpoll %d cpu %d hipri %d passthrough %d", sqpoll, cpu, hipri, passthrough);
+}
+
+static void rig_exit(struct rig *r)
+{
+	sc_engine_uring.destroy(r->e);
+	sc_io_opts_destroy(&r->opts);
+	free(r->mem);
+	close(r->fd);
+}
+
+/* sqpoll: a ring with SQPOLL and its kernel thread, whose reads complete
+ * also after the thread went to sleep (submit wakes it); or, where the
+ * kernel refuses it, the reason and a plain ring that works. */
+static void test_sqpoll(void)
+{
+	uint64_t before = sc_engine_uring_sqpoll_rings();
+	char why[SC_IO_OPT_NOTE_MAX];
+	struct rig r;
+
+	rig_init(&r, true, -1, false, false);
+	if (!r.e)
+		goto out;
+	if (r.opts.unavailable & (1u << SC_IO_OPT_SQPOLL)) {
+		sc_io_opts_why(r.opts.note, SC_IO_OPT_SQPOLL, why, sizeof(why));
+		CHECK(strncmp(why, "kernel refused IORING_SETUP_SQPOLL: ", 36) == 0, "why: %s",
+		      why);
+		CHECK(sc_engine_uring_sqpoll_rings() == before, "no SQPOLL ring counted");
+		printf("sqpoll unavailable here: %s\n", why);
+	} else {
+		CHECK(sc_engine_uring_sqpoll_rings() == before + 1, "one SQPOLL ring counted");
+		CHECK(r.opts.note[0] == '\0', "no note: %s", r.opts.note);
+	}
+	reads_complete(r.e, r.ios, "sqpoll, first batch");
+	if (sc_engine_uring_sqpoll_rings() > before)
+		CHECK(has_sqpoll_thread(), "an iou-sqp-%d thread runs", (int)getpid());
+	usleep(SQ_IDLE_WAIT_US);
+	reads_complete(r.e, r.ios, "sqpoll, after the SQ thread slept");
+out:
+	rig_exit(&r);
+}
+
+/* sqpoll on a CPU the machine does not have: the kernel refuses, the ring
+ * is a plain one and the note names the CPU. */
+static void test_sqpoll_bad_cpu(void)
+{
+	uint64_t rings = sc_engine_uring_rings(), sq = sc_engine_uring_sqpoll_rings();
+	char why[SC_IO_OPT_NOTE_MAX];
+	struct rig r;
+
+	rig_init(&r, true, 8191, false, false);
+	sc_io_opts_why(r.opts.note, SC_IO_OPT_SQPOLL, why, sizeof(why));
+	CHECK(r.opts.unavailable == 1u << SC_IO_OPT_SQPOLL, "sqpoll unavailable: %#x",
+	      r.opts.unavailable);
+	CHECK(strncmp(why, "kernel refused IORING_SETUP_SQPOLL on CPU 8191: ", 48) == 0, "why: %s",
+	      why);
+	CHECK(sc_engine_uring_rings() == rings + 1 && sc_engine_uring_sqpoll_rings() == sq,
+	      "one plain ring");
+	if (r.e)
+		reads_complete(r.e, r.ios, "after sqpoll refused");
+	rig_exit(&r);
+}
+
+/* hipri and passthrough on a file: both unavailable with their reasons,
+ * before the ring is set up; the reads go through the normal path. */
+static void test_file_target(void)
+{
+	uint64_t iopoll = sc_engine_uring_iopoll_rings(), pt = sc_engine_uring_passthru_rings();
+	char why[SC_IO_OPT_NOTE_MAX];
+	struct rig r;
+
+	rig_init(&r, false, -1, true, true);
+	CHECK(r.opts.unavailable == ((1u << SC_IO_OPT_HIPRI) | (1u << SC_IO_OPT_PASSTHRU)),
+	      "both unavailable: %#x", r.opts.unavailable);
+	sc_io_opts_why(r.opts.note, SC_IO_OPT_HIPRI, why, sizeof(why));
+	CHECK(strncmp(why, "hipri needs a block device with poll queues (target is a file on ",
+		      65) == 0 &&
+		  strstr(why, "?") == NULL,
+	      "hipri: %s", why);
+	sc_io_opts_why(r.opts.note, SC_IO_OPT_PASSTHRU, why, sizeof(why));
+	CHECK(strncmp(why, "passthrough needs /dev/ngXnY; target is a file on ", 50) == 0,
+	      "passthrough: %s", why);
+	CHECK(sc_engine_uring_iopoll_rings() == iopoll && sc_engine_uring_passthru_rings() == pt,
+	      "neither ring set up");
+	if (r.e)
+		reads_complete(r.e, r.ios, "file, options left out");
+	rig_exit(&r);
+}
+
+/* mkdir -p path.  0 or -1. */
+static int mkdir_p(const char *path)
+{
+	char p[400];
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) != 0 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f && fputs(text, f) >= 0, "write %s", path);
+	if (f)
+		fclose(f);
+}
+
+/* A sysfs tree in which /dev/null (char 1:3) is ng0n1 of namespace 3 with
+ * 4 KiB blocks: the probe finds them; a block device or file is refused. */
+static void test_ng_probe(void)
+{
+	char sys[300], p[400];
+	struct sc_nvme_ns ns = {0};
+	char why[SC_URING_WHY_MAX];
+	int fd = open("/dev/null", O_RDONLY);
+	struct stat st;
+
+	CHECK(fd >= 0 && fstat(fd, &st) == 0, "/dev/null");
+	snprintf(sys, sizeof(sys), "%s/sys", dir);
+	snprintf(p, sizeof(p), "%s/devices/virtual/nvme-generic/ng0n1", sys);
+	CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+	snprintf(p, sizeof(p), "%s/class/nvme-generic", sys);
+	CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+	snprintf(p, sizeof(p), "%s/dev/char", sys);
+	CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+	snprintf(p, sizeof(p), "%s/block/nvme0n1/queue", sys);
+	CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+
+	/* not yet an nvme-generic device */
+	CHECK(sc_uring_ng_probe(sys, fd, &ns, why, sizeof(why)) == -ENODEV, "plain char device");
+	CHECK(strstr(why, "passthrough needs /dev/ngXnY; target is the character device 1:3") ==
+		  why,
+	      "why: %s", why);
+
+	snprintf(p, sizeof(p), "%s/dev/char/%u:%u", sys, major(st.st_rdev), minor(st.st_rdev));
+	CHECK(symlink("../../devices/virtual/nvme-generic/ng0n1", p) == 0, "link %s", p);
+	snprintf(p, sizeof(p), "%s/devices/virtual/nvme-generic/ng0n1/subsystem", sys);
+	CHECK(symlink("../../../../class/nvme-generic", p) == 0, "link %s", p);
+	CHECK(sc_uring_ng_probe(sys, fd, &ns, why, sizeof(why)) == -ENODEV, "no namespace yet");
+	CHECK(strstr(why, "/block/nvme0n1 has no nsid or logical_block_size") != NULL, "why: %s",
+	      why);
+
+	snprintf(p, sizeof(p), "%s/block/nvme0n1/nsid", sys);
+	write_text(p, "3\n");
+	snprintf(p, sizeof(p), "%s/block/nvme0n1/queue/logical_block_size", sys);
+	write_text(p, "4096\n");
+	CHECK(sc_uring_ng_probe(sys, fd, &ns, why, sizeof(why)) == 0, "ng0n1: %s", why);
+	CHECK(ns.nsid == 3 && ns.lba_shift == 12, "nsid %u, lba_shift %u", ns.nsid, ns.lba_shift);
+	write_text(p, "4000\n");
+	CHECK(sc_uring_ng_probe(sys, fd, &ns, why, sizeof(why)) == -ENODEV,
+	      "a block size that is no power of two");
+	close(fd);
+}
+
+/* hipri on a block device: a loop device (here, no poll queues) is
+ * refused with its name and io_poll; the same device in a sysfs tree whose
+ * queue polls is taken.  Skipped without losetup or root. */
+static void test_poll_block(void)
+{
+	char cmd[400], loop[64] = "", sys[300], p[400], why[SC_URING_WHY_MAX];
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	snprintf(cmd, sizeof(cmd), "losetup --find --show %s 2>/dev/null", file);
+	f = popen(cmd, "r");
+	if (f && fgets(loop, sizeof(loop), f))
+		loop[strcspn(loop, "\n")] = '\0';
+	if (f)
+		pclose(f);
+	if (strncmp(loop, "/dev/loop", 9) != 0) {
+		printf("skipped the block-device check: no loop device here\n");
+		return;
+	}
+	fd = open(loop, O_RDONLY);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0, "open %s", loop);
+	if (fd >= 0) {
+		char want[128];
+
+		snprintf(want, sizeof(want),
+			 "(target is a block device (%s), whose queue/io_poll is 0)", loop + 5);
+		CHECK(sc_uring_poll_check("/sys", fd, why, sizeof(why)) == -EOPNOTSUPP &&
+			  strstr(why, want),
+		      "%s: %s", loop, why);
+		snprintf(sys, sizeof(sys), "%s/sysblk", dir);
+		snprintf(p, sizeof(p), "%s/devices/virtual/block/%s/queue", sys, loop + 5);
+		CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+		snprintf(p, sizeof(p), "%s/dev/block", sys);
+		CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+		snprintf(p, sizeof(p), "%s/dev/block/%u:%u", sys, major(st.st_rdev),
+			 minor(st.st_rdev));
+		snprintf(cmd, sizeof(cmd), "../../devices/virtual/block/%s", loop + 5);
+		CHECK(symlink(cmd, p) == 0, "link %s", p);
+		snprintf(p, sizeof(p), "%s/devices/virtual/block/%s/queue/io_poll", sys, loop + 5);
+		write_text(p, "1\n");
+		CHECK(sc_uring_poll_check(sys, fd, why, sizeof(why)) == 0, "a queue that polls: %s",
+		      why);
+		close(fd);
+	}
+	snprintf(cmd, sizeof(cmd), "losetup -d %s", loop);
+	CHECK(system(cmd) == 0, "%s", cmd);
+}
+
+/* The NVMe commands: fields, blocks, and what is refused. */
+static void test_nvme_cmd(void)
+{
+	const struct sc_nvme_ns ns = {.nsid = 7, .lba_shift = 12};
+	struct nvme_uring_cmd c;
+	char buf[16];
+	uint64_t far = (UINT64_C(5) << 32) * 4096 + 3 * 4096;
+
+	CHECK(sc_nvme_cmd_build(&c, sizeof(c), &ns, SC_OP_READ, buf, 8192, 40960) == 0, "read");
+	CHECK(c.opcode == 0x02 && c.nsid == 7 && c.addr == (uint64_t)(uintptr_t)buf &&
+		  c.data_len == 8192 && c.cdw10 == 10 && c.cdw11 == 0 && c.cdw12 == 1,
+	      "read: op %u nsid %u len %u slba %u/%u nlb-1 %u", c.opcode, c.nsid, c.data_len,
+	      c.cdw10, c.cdw11, c.cdw12);
+	CHECK(sc_nvme_cmd_build(&c, sizeof(c), &ns, SC_OP_WRITE, buf, 4096, far) == 0, "write");
+	CHECK(c.opcode == 0x01 && c.cdw10 == 3 && c.cdw11 == 5 && c.cdw12 == 0,
+	      "write past 2^32 blocks: op %u slba %u/%u nlb-1 %u", c.opcode, c.cdw10, c.cdw11,
+	      c.cdw12);
+	CHECK(sc_nvme_cmd_build(&c, sizeof(c), &ns, SC_OP_FSYNC, NULL, 0, 0) == 0 &&
+		  c.opcode == 0x00 && c.nsid == 7 && c.data_len == 0,
+	      "fsync is a flush");
+	CHECK(sc_nvme_cmd_build(&c, sizeof(c), &ns, SC_OP_READ, buf, 4096, 512) == -EINVAL,
+	      "offset not whole blocks");
+	CHECK(sc_nvme_cmd_build(&c, sizeof(c), &ns, SC_OP_READ, buf, 6144, 0) == -EINVAL,
+	      "length not whole blocks");
+	CHECK(sc_nvme_cmd_build(&c, sizeof(c), &ns, SC_OP_READ, buf, 0, 0) == -EINVAL, "no blocks");
+	CHECK(sc_nvme_cmd_build(&c, sizeof(c) - 1, &ns, SC_OP_READ, buf, 4096, 0) == -EINVAL,
+	      "short command buffer");
+}
+
+/* A rank's note: the first reason per option, options joined with "; ",
+ * each read back alone, cut to fit. */
+static void test_notes(void)
+{
+	struct sc_io_opts o;
+	char why[SC_IO_OPT_NOTE_MAX], big[400];
+
+	sc_io_opts_init(&o);
+	sc_io_opts_ask(&o, SC_IO_OPT_SQPOLL);
+	sc_io_opts_ask(&o, SC_IO_OPT_HIPRI);
+	sc_io_opts_ask(&o, SC_IO_OPT_NUMA);
+	CHECK(o.asked == 0x13 && !o.unavailable, "asked %#x", o.asked);
+	sc_io_opts_unavailable(&o, SC_IO_OPT_HIPRI, "no poll queues on %s", "vda");
+	sc_io_opts_unavailable(&o, SC_IO_OPT_HIPRI, "a second job's reason");
+	sc_io_opts_unavailable(&o, SC_IO_OPT_NUMA, "cpus: 0-1; node 1 has none");
+	CHECK(strcmp(o.note, "hipri: no poll queues on vda; numa: cpus: 0-1; node 1 has none") == 0,
+	      "note: %s", o.note);
+	CHECK(o.unavailable == ((1u << SC_IO_OPT_HIPRI) | (1u << SC_IO_OPT_NUMA)),
+	      "unavailable %#x", o.unavailable);
+	CHECK(strcmp(sc_io_opts_why(o.note, SC_IO_OPT_HIPRI, why, sizeof(why)),
+		     "no poll queues on vda") == 0,
+	      "hipri's: %s", why);
+	CHECK(strcmp(sc_io_opts_why(o.note, SC_IO_OPT_NUMA, why, sizeof(why)),
+		     "cpus: 0-1; node 1 has none") == 0,
+	      "numa's, with a \"; \" and a colon of its own: %s", why);
+	CHECK(strcmp(sc_io_opts_why(o.note, SC_IO_OPT_SQPOLL, why, sizeof(why)), "") == 0,
+	      "sqpoll has none: %s", why);
+	CHECK(strcmp(sc_io_opts_why(o.note, SC_IO_OPT_HIPRI, why, 8), "no poll") == 0,
+	      "cut to the buffer: %s", why);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	sc_io_opts_unavailable(&o, SC_IO_OPT_SQPOLL, "%s", big);
+	CHECK(strlen(o.note) == SC_IO_OPT_NOTE_MAX - 1, "the note is cut to fit: %zu",
+	      strlen(o.note));
+	CHECK(strlen(sc_io_opts_why(o.note, SC_IO_OPT_SQPOLL, why, sizeof(why))) > 100,
+	      "the cut reason is still read back");
+	sc_io_opts_destroy(&o);
+}
+
+/* Over a phase's ranks: asked and unavailable counted per option, the
+ * lowest unavailable rank's reason kept. */
+static void test_figures(void)
+{
+	struct sc_rank_result r[3];
+	struct sc_phase_record pr = {.nranks = 3, .ranks = r};
+	struct sc_io_opt_figures f[SC_IO_OPT_COUNT];
+
+	memset(r, 0, sizeof(r));
+	CHECK(!sc_io_opts_any_asked(&pr), "nothing asked");
+	for (int i = 0; i < 3; i++) {
+		r[i].rank = (uint32_t)i;
+		r[i].opts_asked = (1u << SC_IO_OPT_SQPOLL) | (1u << SC_IO_OPT_HIPRI);
+	}
+	r[1].opts_unavailable = (1u << SC_IO_OPT_SQPOLL) | (1u << SC_IO_OPT_HIPRI);
+	snprintf(r[1].opts_note, sizeof(r[1].opts_note),
+		 "sqpoll: kernel refused IORING_SETUP_SQPOLL: Operation not permitted; "
+		 "hipri: no poll queues");
+	r[2].opts_unavailable = 1u << SC_IO_OPT_HIPRI;
+	snprintf(r[2].opts_note, sizeof(r[2].opts_note), "hipri: another reason");
+	sc_io_opt_figures(&pr, f);
+	CHECK(sc_io_opts_any_asked(&pr), "asked");
+	CHECK(f[SC_IO_OPT_SQPOLL].asked_ranks == 3 && f[SC_IO_OPT_SQPOLL].unavailable_ranks == 1 &&
+		  !strcmp(f[SC_IO_OPT_SQPOLL].why,
+			  "kernel refused IORING_SETUP_SQPOLL: Operation not permitted"),
+	      "sqpoll: %u %u %s", f[SC_IO_OPT_SQPOLL].asked_ranks,
+	      f[SC_IO_OPT_SQPOLL].unavailable_ranks, f[SC_IO_OPT_SQPOLL].why);
+	CHECK(f[SC_IO_OPT_HIPRI].asked_ranks == 3 && f[SC_IO_OPT_HIPRI].unavailable_ranks == 2 &&
+		  !strcmp(f[SC_IO_OPT_HIPRI].why, "no poll queues"),
+	      "hipri: %u %u %s", f[SC_IO_OPT_HIPRI].asked_ranks,
+	      f[SC_IO_OPT_HIPRI].unavailable_ranks, f[SC_IO_OPT_HIPRI].why);
+	CHECK(f[SC_IO_OPT_NUMA].asked_ranks == 0 && f[SC_IO_OPT_NUMA].why[0] == '\0',
+	      "numa not asked");
+}
+
+int main(void)
+{
+	int fd;
+	char *zero = calloc(1, FILE_LEN);
+
+	check_mkdtemp(dir, sizeof(dir), "test_uring_opts");
+	snprintf(file, sizeof(file), "%s/data", dir);
+	fd = open(file, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	if (fd < 0 || !zero || write(fd, zero, FILE_LEN) != (ssize_t)FILE_LEN) {
+		perror(file);
+		return 1;
+	}
+	close(fd);
+	free(zero);
+
+	test_notes();
+	test_figures();
+	test_nvme_cmd();
+	test_ng_probe();
+	test_poll_block();
+	test_file_target();
+	test_sqpoll_bad_cpu();
+	test_sqpoll();
+
+	check_rmtree(dir);
+	return check_exit("test_uring_opts");
+}
