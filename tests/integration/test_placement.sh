@@ -77,6 +77,14 @@ plan_echo() {
 		"$T/out-$1/results.json" "$2"
 }
 
+# io_opt ID OPT : "asked unavailable why" of OPT in phase 0's io_options
+io_opt() {
+	python3 -c 'import json,sys
+o = json.load(open(sys.argv[1]))["phases"][0].get("io_options", {}).get(sys.argv[2])
+print("%d %d %s" % (o["asked_ranks"], o["unavailable_ranks"], o["why"]) if o else "none")' \
+		"$T/out-$1/results.json" "$2"
+}
+
 all=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status)
 # the last CPU this test may use (1 on a 2-CPU machine)
 cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
@@ -98,9 +106,13 @@ config nocpu 'cpus: "999"'
 run_watch nocpu
 [ "$(cat "$T/nocpu.rc")" = 0 ] || { cat "$T/nocpu.log"; fail "cpus 999: exit $(cat "$T/nocpu.rc")"; }
 [ "$(job_cpus nocpu)" = "$all " ] || fail "cpus 999: job threads on '$(job_cpus nocpu)', want $all"
-# TODO(lead, once h-opts lands): check results.json says cpus unavailable on
-# rank 0 with "none of CPUs 999 is this rank's (it may use 0-1)".
-echo "ok: cpus: \"999\": exit 0, job threads unpinned ($all)"
+case "$(io_opt nocpu cpus)" in
+"1 1 none of CPUs 999 is this rank's"*) ;;
+*) fail "cpus 999: io_options.cpus is '$(io_opt nocpu cpus)'" ;;
+esac
+[ "$(io_opt pin cpus)" = "1 0 " ] || [ "$(io_opt pin cpus)" = "1 0 None" ] ||
+	fail "cpus $cpu: io_options.cpus is '$(io_opt pin cpus)', want used on 1 rank"
+echo "ok: cpus: \"999\": exit 0, job threads unpinned ($all), io_options.cpus: $(io_opt nocpu cpus)"
 
 # 3. numa: drive on this machine's disk (virtio: numa_node -1; or one node)
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
@@ -112,9 +124,11 @@ if [ "$nodes" -le 1 ] || [ "$node" = -1 ]; then
 	[ "$(cat "$T/numa.rc")" = 0 ] || { cat "$T/numa.log"; fail "numa drive: exit $(cat "$T/numa.rc")"; }
 	[ "$(job_cpus numa)" = "$all " ] || fail "numa drive: job threads on '$(job_cpus numa)'"
 	[ "$(plan_echo numa numa)" = drive ] || fail "numa drive: plan echo $(plan_echo numa numa)"
-	# TODO(lead, once h-opts lands): check results.json says numa unavailable
-	# ("vda has no NUMA node (numa_node -1)" on this VM).
-	echo "ok: numa: drive ($nodes node(s), disk $dev): exit 0, job threads unpinned"
+	case "$(io_opt numa numa)" in
+	"1 1 "*"NUMA node"* | "1 1 "*"one node"* | "1 1 "*"node"*) ;;
+	*) fail "numa drive: io_options.numa is '$(io_opt numa numa)'" ;;
+	esac
+	echo "ok: numa: drive ($nodes node(s), disk $dev): exit 0, job threads unpinned, io_options.numa: $(io_opt numa numa)"
 else
 	echo "note: numa: drive not checked: this machine's disk has NUMA node $node"
 fi
