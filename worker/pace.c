@@ -2,8 +2,6 @@
  * the next start (pace.h). */
 #include "pace.h"
 
-#include <sys/prctl.h>
-
 #include "clock.h"
 #include "units.h"
 
@@ -41,9 +39,6 @@ bool sc_pace_init(struct sc_pace *p, const struct sc_io_spec *io, uint32_t index
 		return false;
 	start_ns += SC_NS_PER_S / rate * index / io->jobs;
 	*p = (struct sc_pace){.start_ns = start_ns, .rate = rate, .next_ns = start_ns};
-	/* The default slack (50 us) would make every sleep that late; if the
-	 * kernel refuses, the wake lead absorbs it. */
-	(void)prctl(PR_SET_TIMERSLACK, 1ul, 0ul, 0ul, 0ul);
 	return true;
 }
 

