@@ -23,6 +23,8 @@ struct loop {
 	bool stopping;       /* nothing more is issued */
 	bool until;          /* the engine's reap_until can time a wait */
 	bool throttled;      /* thr caps the job's bytes per second */
+	uint64_t reaped_ns;  /* when the last reap returned (0: not since the
+			      * top of the round); the next round starts then */
 	struct sc_throttle thr;
 };
 
@@ -339,6 +341,7 @@ static int reap(struct loop *l, bool pacing, bool handover)
 		return n;
 	}
 	now = sc_now_ns();
+	l->reaped_ns = now;
 	for (int i = 0; i < n; i++) {
 		struct sc_io *x = j->done[i];
 		int c = complete(l, x, now);
@@ -401,10 +404,13 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 	for (l.nfree = 0; l.nfree < l.depth; l.nfree++)
 		j->free_slots[l.nfree] = l.nfree;
 	for (;;) {
-		uint64_t now = timed ? sc_now_ns() : 0;
+		/* a round follows a reap at once: its clock read will do
+		 * (each costs 75-110 ns on kvm-clock here) */
+		uint64_t now = !timed ? 0 : l.reaped_ns ? l.reaped_ns : sc_now_ns();
 		bool need_fsync, pacing, handover;
 		int n;
 
+		l.reaped_ns = 0;
 		check_stop(&l, now);
 		need_fsync = fsync_due(&l);
 		l.nq = 0;
@@ -439,7 +445,9 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 		n = reap(&l, pacing, handover);
 		if (n < 0)
 			break;
-		if (pacing && n == 0 && !l.until)
+		if (pacing && n == 0 && !l.until) {
 			sc_pace_sleep(lp->pace, l.inflight, lp->deadline_ns);
+			l.reaped_ns = 0; /* slept since */
+		}
 	}
 }
