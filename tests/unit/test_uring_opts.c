@@ -1,7 +1,8 @@
 /* test_uring_opts.c -- the io_uring options: SQPOLL really set up (its
  * kernel thread running, submissions after it slept still complete) or
  * reported refused; polled completions and NVMe passthrough reported
- * unavailable on a file; the /dev/ngXnY probe on a sysfs tree made here;
+ * unavailable on a file; a block device's /dev/ngXnY found on the fake
+ * sysfs tree (tests/data/sysfs);
  * the NVMe commands; and the notes a rank keeps (worker/io_opts.h). */
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +28,7 @@
 
 static char dir[256];
 static char file[300];
+static char sysfs[4096]; /* tests/data/sysfs */
 
 /* Whether this process has a thread named iou-sqp-<pid> (an SQPOLL ring's). */
 static int has_sqpoll_thread(void)
@@ -187,8 +189,12 @@ static void test_file_target(void)
 		  strstr(why, "?") == NULL,
 	      "hipri: %s", why);
 	sc_io_opts_why(r.opts.note, SC_IO_OPT_PASSTHRU, why, sizeof(why));
-	CHECK(strncmp(why, "passthrough needs /dev/ngXnY; target is a file on ", 50) == 0,
-	      "passthrough: %s", why);
+	CHECK(
+	    strncmp(why,
+		    "passthrough needs a block device that is an NVMe namespace; target is a file "
+		    "on ",
+		    80) == 0,
+	    "passthrough: %s", why);
 	CHECK(sc_engine_uring_iopoll_rings() == iopoll && sc_engine_uring_passthru_rings() == pt,
 	      "neither ring set up");
 	if (r.e)
@@ -222,51 +228,100 @@ static void write_text(const char *path, const char *text)
 		fclose(f);
 }
 
-/* A sysfs tree in which /dev/null (char 1:3) is ng0n1 of namespace 3 with
- * 4 KiB blocks: the probe finds them; a block device or file is refused. */
-static void test_ng_probe(void)
+/* Passthrough's namespace for block device maj:min of the fake sysfs
+ * (tests/data/sysfs) with /dev as devroot: the generic device's
+ * descriptor or -errno, its reason in why. */
+static int ng_open(const char *devroot, unsigned maj, unsigned min, struct sc_nvme_ns *ns,
+		   char *why, size_t len)
 {
-	char sys[300], p[400];
-	struct sc_nvme_ns ns = {0};
-	char why[SC_URING_WHY_MAX];
-	int fd = open("/dev/null", O_RDONLY);
-	struct stat st;
+	struct stat st = {.st_mode = S_IFBLK | 0600, .st_rdev = makedev(maj, min)};
 
-	CHECK(fd >= 0 && fstat(fd, &st) == 0, "/dev/null");
-	snprintf(sys, sizeof(sys), "%s/sys", dir);
-	snprintf(p, sizeof(p), "%s/devices/virtual/nvme-generic/ng0n1", sys);
-	CHECK(mkdir_p(p) == 0, "mkdir %s", p);
-	snprintf(p, sizeof(p), "%s/class/nvme-generic", sys);
-	CHECK(mkdir_p(p) == 0, "mkdir %s", p);
-	snprintf(p, sizeof(p), "%s/dev/char", sys);
-	CHECK(mkdir_p(p) == 0, "mkdir %s", p);
-	snprintf(p, sizeof(p), "%s/block/nvme0n1/queue", sys);
-	CHECK(mkdir_p(p) == 0, "mkdir %s", p);
+	why[0] = '\0';
+	return sc_uring_ng_open_stat(sysfs, devroot, &st, O_RDONLY, ns, why, len);
+}
 
-	/* not yet an nvme-generic device */
-	CHECK(sc_uring_ng_probe(sys, fd, &ns, why, sizeof(why)) == -ENODEV, "plain char device");
-	CHECK(strstr(why, "passthrough needs /dev/ngXnY; target is the character device 1:3") ==
-		  why,
-	      "why: %s", why);
+/* A whole namespace's generic device found beside it in sysfs (a plain
+ * one and a multipath head), opened from devroot and checked against the
+ * numbers sysfs gives; everything else refused with a reason naming the
+ * target: a partition, one path of a multipath namespace, a virtio disk,
+ * a loop device, a namespace without a generic device, a device node of
+ * other numbers, no device node. */
+static void test_ng_open(void)
+{
+	char dev[300], dev2[300], p[400], why[SC_URING_WHY_MAX];
+	struct sc_nvme_ns ns;
+	int fd;
 
-	snprintf(p, sizeof(p), "%s/dev/char/%u:%u", sys, major(st.st_rdev), minor(st.st_rdev));
-	CHECK(symlink("../../devices/virtual/nvme-generic/ng0n1", p) == 0, "link %s", p);
-	snprintf(p, sizeof(p), "%s/devices/virtual/nvme-generic/ng0n1/subsystem", sys);
-	CHECK(symlink("../../../../class/nvme-generic", p) == 0, "link %s", p);
-	CHECK(sc_uring_ng_probe(sys, fd, &ns, why, sizeof(why)) == -ENODEV, "no namespace yet");
-	CHECK(strstr(why, "/block/nvme0n1 has no nsid or logical_block_size") != NULL, "why: %s",
-	      why);
+	snprintf(dev, sizeof(dev), "%s/dev", dir);
+	snprintf(dev2, sizeof(dev2), "%s/dev2", dir);
+	CHECK(mkdir(dev, 0700) == 0 && mkdir(dev2, 0700) == 0, "mkdir %s", dev);
+	snprintf(p, sizeof(p), "%s/ng0n1", dev);
+	CHECK(symlink("/dev/null", p) == 0, "link %s", p);
+	snprintf(p, sizeof(p), "%s/ng4n1", dev);
+	CHECK(symlink("/dev/zero", p) == 0, "link %s", p);
+	snprintf(p, sizeof(p), "%s/ng0n1", dev2);
+	CHECK(symlink("/dev/zero", p) == 0, "link %s", p);
 
-	snprintf(p, sizeof(p), "%s/block/nvme0n1/nsid", sys);
-	write_text(p, "3\n");
-	snprintf(p, sizeof(p), "%s/block/nvme0n1/queue/logical_block_size", sys);
-	write_text(p, "4096\n");
-	CHECK(sc_uring_ng_probe(sys, fd, &ns, why, sizeof(why)) == 0, "ng0n1: %s", why);
-	CHECK(ns.nsid == 3 && ns.lba_shift == 12, "nsid %u, lba_shift %u", ns.nsid, ns.lba_shift);
-	write_text(p, "4000\n");
-	CHECK(sc_uring_ng_probe(sys, fd, &ns, why, sizeof(why)) == -ENODEV,
-	      "a block size that is no power of two");
-	close(fd);
+	fd = ng_open(dev, 259, 0, &ns, why, sizeof(why));
+	CHECK(fd >= 0, "nvme0n1: %s", why);
+	CHECK(ns.nsid == 1 && ns.lba_shift == 12 && !strcmp(ns.block, "nvme0n1") &&
+		  !strcmp(ns.ng, "ng0n1"),
+	      "nvme0n1: nsid %u, lba_shift %u, %s, %s", ns.nsid, ns.lba_shift, ns.block, ns.ng);
+	if (fd >= 0)
+		close(fd);
+	fd = ng_open(dev, 259, 4, &ns, why, sizeof(why));
+	CHECK(fd >= 0 && ns.nsid == 2 && ns.lba_shift == 9 && !strcmp(ns.ng, "ng4n1"),
+	      "multipath head nvme4n1: %d %s nsid %u shift %u %s", fd, why, ns.nsid, ns.lba_shift,
+	      ns.ng);
+	if (fd >= 0)
+		close(fd);
+
+	static const struct {
+		unsigned maj, min;
+		const char *why;
+	} refused[] = {
+	    {259, 1, "passthrough needs a whole namespace; target is a partition nvme0n1p1"},
+	    {259, 9,
+	     "passthrough needs the multipath namespace nvme4n1; target nvme4c5n1 is one "
+	     "path of it"},
+	    {254, 0,
+	     "passthrough needs a block device that is an NVMe namespace; target is a "
+	     "block device (vda)"},
+	    {254, 1,
+	     "passthrough needs a block device that is an NVMe namespace; target is a "
+	     "block device (vda1)"},
+	    {7, 0,
+	     "passthrough needs a block device that is an NVMe namespace; target is a block "
+	     "device (loop0)"},
+	    {259, 2,
+	     "passthrough needs the generic device of nvme1n1; sysfs has no ng1n1 of class "
+	     "nvme-generic next to it"},
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		fd = ng_open(dev, refused[i].maj, refused[i].min, &ns, why, sizeof(why));
+		CHECK(fd == -ENODEV && !strcmp(why, refused[i].why), "%u:%u: %d %s", refused[i].maj,
+		      refused[i].min, fd, why);
+	}
+	fd = ng_open(dev2, 259, 0, &ns, why, sizeof(why));
+	CHECK(fd == -ENODEV && strstr(why, "/dev2/ng0n1 (of nvme0n1) is not the character device "
+					   "1:3 sysfs names"),
+	      "another device node: %d %s", fd, why);
+	snprintf(p, sizeof(p), "%s/ng0n1", dev2);
+	unlink(p);
+	fd = ng_open(dev2, 259, 0, &ns, why, sizeof(why));
+	CHECK(fd == -ENOENT && strstr(why, "passthrough: cannot open ") &&
+		  strstr(why, "/dev2/ng0n1 (of nvme0n1): No such file or directory"),
+	      "no device node: %d %s", fd, why);
+
+	/* I/Os in whole blocks of the namespace, known before the run */
+	ns = (struct sc_nvme_ns){.nsid = 1, .lba_shift = 12, .block = "nvme0n1"};
+	CHECK(sc_uring_ng_align(&ns, 8192, why, sizeof(why)) == 0, "8 KiB I/Os on 4 KiB blocks");
+	CHECK(sc_uring_ng_align(&ns, 512, why, sizeof(why)) == -EINVAL &&
+		  !strcmp(why,
+			  "passthrough needs I/Os in whole logical blocks of nvme0n1 (4096 B); "
+			  "this phase's offsets and lengths are multiples of 512 B"),
+	      "512 B I/Os: %s", why);
+	CHECK(sc_uring_ng_align(&ns, 0, why, sizeof(why)) == -EINVAL, "unknown offsets");
 }
 
 /* hipri on a block device: a loop device (here, no poll queues) is
@@ -426,6 +481,13 @@ int main(void)
 	int fd;
 	char *zero = calloc(1, FILE_LEN);
 
+	const char *src = getenv("SC_SOURCE_DIR");
+
+	if (!src) {
+		fprintf(stderr, "test_uring_opts: SC_SOURCE_DIR is not set (run it with ctest)\n");
+		return 1;
+	}
+	snprintf(sysfs, sizeof(sysfs), "%s/tests/data/sysfs", src);
 	check_mkdtemp(dir, sizeof(dir), "test_uring_opts");
 	snprintf(file, sizeof(file), "%s/data", dir);
 	fd = open(file, O_CREAT | O_WRONLY | O_TRUNC, 0600);
@@ -439,7 +501,7 @@ int main(void)
 	test_notes();
 	test_figures();
 	test_nvme_cmd();
-	test_ng_probe();
+	test_ng_open();
 	test_poll_block();
 	test_file_target();
 	test_sqpoll_bad_cpu();

@@ -180,6 +180,19 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	return 0;
 }
 
+/* The largest number every offset (base + n x bs) and length (bs) of the
+ * job is a multiple of: what passthrough checks against its blocks. */
+static uint64_t io_align(uint64_t bs, uint64_t base)
+{
+	while (base) {
+		uint64_t r = bs % base;
+
+		bs = base;
+		base = r;
+	}
+	return bs;
+}
+
 int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 {
 	struct sc_run *run = j->run;
@@ -212,7 +225,8 @@ int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 		sc_ioloop_reserve_seconds(j, (io->runtime_ns + SC_NS_PER_S - 1) / SC_NS_PER_S + 2);
 	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,
-				       .bufs = j->iov, .nbufs = depth};
+				       .bufs = j->iov, .nbufs = depth,
+				       .io_align_bytes = io_align(io->bs_bytes, j->base)};
 	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, j->path,
