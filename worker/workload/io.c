@@ -180,19 +180,6 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	return 0;
 }
 
-/* The largest number every offset (base + n x bs) and length (bs) of the
- * job is a multiple of: what passthrough checks against its blocks. */
-static uint64_t io_align(uint64_t bs, uint64_t base)
-{
-	while (base) {
-		uint64_t r = bs % base;
-
-		bs = base;
-		base = r;
-	}
-	return bs;
-}
-
 int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 {
 	struct sc_run *run = j->run;
@@ -226,7 +213,8 @@ int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,
 				       .bufs = j->iov, .nbufs = depth,
-				       .io_align_bytes = io_align(io->bs_bytes, j->base)};
+				       /* every offset is base + n x bs */
+				       .io_align_bytes = sc_gcd(io->bs_bytes, j->base)};
 	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, j->path,
