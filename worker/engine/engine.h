@@ -136,6 +136,10 @@ struct sc_engine_conf {
 				 * go to its /dev/ngXnY at the same offsets */
 	uint64_t io_align_bytes; /* every offset and length the caller will
 				 * queue is a multiple of this (0: unknown) */
+	const char *sysfs_root; /* tests: a tree the option checks read for
+				 * /sys; NULL: /sys */
+	const char *dev_root;   /* tests: where /dev/ngXnY is opened from;
+				 * NULL: /dev */
 	struct sc_io_opts *opts;
 };
 

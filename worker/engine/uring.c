@@ -229,7 +229,9 @@ static bool passthru_open(struct sc_engine *e, const struct sc_engine_conf *conf
 {
 	char why[SC_URING_WHY_MAX];
 	int fd = e->res.nfds == 1 && !conf->fds_change ? e->res.fds[0] : -1;
-	int ng = sc_uring_ng_open(SYSFS_ROOT, DEV_ROOT, fd, &e->ns, why, sizeof(why));
+	int ng = sc_uring_ng_open(conf->sysfs_root ? conf->sysfs_root : SYSFS_ROOT,
+				  conf->dev_root ? conf->dev_root : DEV_ROOT, fd, &e->ns, why,
+				  sizeof(why));
 
 	if (ng >= 0 && sc_uring_ng_align(&e->ns, conf->io_align_bytes, why, sizeof(why)) != 0) {
 		close(ng);
@@ -253,7 +255,8 @@ static unsigned wanted_opts(struct sc_engine *e, const struct sc_engine_conf *co
 	unsigned opts = conf->sqpoll ? IORING_SETUP_SQPOLL : 0;
 
 	if (conf->hipri) {
-		if (sc_uring_poll_check(SYSFS_ROOT, fd, why, sizeof(why)) == 0)
+		if (sc_uring_poll_check(conf->sysfs_root ? conf->sysfs_root : SYSFS_ROOT, fd, why,
+					sizeof(why)) == 0)
 			opts |= IORING_SETUP_IOPOLL;
 		else if (conf->opts)
 			sc_io_opts_unavailable(conf->opts, SC_IO_OPT_HIPRI, "%s", why);
