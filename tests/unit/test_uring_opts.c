@@ -347,6 +347,27 @@ static void test_ng_open(void)
 	CHECK(sc_uring_ng_align(&ns, 0, why, sizeof(why)) == -EINVAL, "unknown offsets");
 }
 
+/* A loop device over file into loop (len bytes): 0, or -1 when none can
+ * be made here (not root, no losetup), said as what is skipped. */
+static int loop_attach(char *loop, size_t len, const char *what)
+{
+	char cmd[400];
+	FILE *f;
+
+	loop[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "losetup --find --show %s 2>/dev/null", file);
+	f = popen(cmd, "r");
+	if (f && fgets(loop, (int)len, f))
+		loop[strcspn(loop, "\n")] = '\0';
+	if (f)
+		pclose(f);
+	if (strncmp(loop, "/dev/loop", 9) != 0) {
+		printf("skipped %s: no loop device here\n", what);
+		return -1;
+	}
+	return 0;
+}
+
 /* hipri on a block device: a loop device (here, no poll queues) is
  * refused with its name and io_poll; the same device in a sysfs tree whose
  * queue polls is taken.  Skipped without losetup or root. */
@@ -354,19 +375,10 @@ static void test_poll_block(void)
 {
 	char cmd[400], loop[64] = "", sys[300], p[400], why[SC_URING_WHY_MAX];
 	struct stat st;
-	FILE *f;
 	int fd;
 
-	snprintf(cmd, sizeof(cmd), "losetup --find --show %s 2>/dev/null", file);
-	f = popen(cmd, "r");
-	if (f && fgets(loop, sizeof(loop), f))
-		loop[strcspn(loop, "\n")] = '\0';
-	if (f)
-		pclose(f);
-	if (strncmp(loop, "/dev/loop", 9) != 0) {
-		printf("skipped the block-device check: no loop device here\n");
+	if (loop_attach(loop, sizeof(loop), "the block-device check") != 0)
 		return;
-	}
 	fd = open(loop, O_RDONLY);
 	CHECK(fd >= 0 && fstat(fd, &st) == 0, "open %s", loop);
 	if (fd >= 0) {
@@ -452,19 +464,10 @@ static void test_pt_engine(void)
 	struct sc_io *done[DEPTH];
 	struct stat st;
 	struct rig r;
-	FILE *f;
 	int n;
 
-	snprintf(cmd, sizeof(cmd), "losetup --find --show %s 2>/dev/null", file);
-	f = popen(cmd, "r");
-	if (f && fgets(loop, sizeof(loop), f))
-		loop[strcspn(loop, "\n")] = '\0';
-	if (f)
-		pclose(f);
-	if (strncmp(loop, "/dev/loop", 9) != 0) {
-		printf("skipped the passthrough engine check: no loop device here\n");
+	if (loop_attach(loop, sizeof(loop), "the passthrough engine check") != 0)
 		return;
-	}
 	CHECK(stat(loop, &st) == 0, "stat %s", loop);
 	pt_tree(&st, sys, dev, sizeof(sys));
 	snprintf(file_used, sizeof(file_used), "%s", loop);
