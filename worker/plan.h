@@ -194,8 +194,9 @@ struct sc_io_spec {
 	int32_t sqpoll_cpu;         /* that thread's CPU; -1: the kernel's choice */
 	bool hipri;                 /* polled completions (IORING_SETUP_IOPOLL);
 				     * needs direct */
-	bool passthrough;           /* NVMe commands (IORING_OP_URING_CMD) on a
-				     * /dev/ngXnY character device */
+	bool passthrough;           /* NVMe commands (IORING_OP_URING_CMD) on
+				     * the /dev/ngXnY of a block-device target
+				     * that is an NVMe namespace */
 	/* Placement (worker/placement.h): cpus, a CPU list in the kernel's
 	 * cpulist syntax ("0-3,8"; "" = none) every job thread of the rank is
 	 * pinned to as a set; numa drive: the job threads on the CPUs of

@@ -22,6 +22,18 @@ static inline uint64_t sc_round_up(uint64_t v, uint64_t a)
 	return (v + a - 1) / a * a;
 }
 
+/* The greatest common divisor of a and b (a when b is 0). */
+static inline uint64_t sc_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /* "4KiB" -> 4096.  Decimal fractions are allowed ("1.5GiB") when the
  * result is a whole number of bytes.  0 or -EINVAL (not a size), -ERANGE
  * (overflows 64 bits). */

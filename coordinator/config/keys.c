@@ -72,7 +72,8 @@
  *     sqpoll_cpu 0..8191, only with sqpoll: true: its thread's CPU
  *     hipri      bool, default false: polled completions; not with direct:
  *                false
- *     passthrough bool, default false: NVMe commands on a /dev/ngXnY
+ *     passthrough bool, default false: NVMe commands on the /dev/ngXnY
+ *                of a block-device target that is an NVMe namespace
  *                These three need engine io_uring; a rank whose kernel or
  *                target lacks one runs without it and says why
  *                (worker/io_opts.h), never failing the phase

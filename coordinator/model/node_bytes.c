@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "project_parts.h"
+#include "units.h"
 
 /* Each file is scaled to whole 4 KiB blocks, as the checkpoint workload
  * writes it (worker/layout.c sc_layout_ckpt_files). */
@@ -83,17 +84,6 @@ static uint64_t cum(const struct stages *s, uint64_t r)
 	return s->p0[s->pp] + (full - 1) * s->p1[s->pp] + s->p1[st] + in * s->g1[st];
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 static int class_desc(const void *a, const void *b)
 {
 	const struct sc_model_class *x = a, *y = b;
@@ -133,7 +123,7 @@ int sc_model_node_bytes(const struct sc_model *model, const struct sc_ckpt_layou
 	if (ret)
 		goto out;
 	head = (s.mp + g - 1) / g; /* nodes holding data-parallel rank 0 */
-	period = s.mp / gcd(s.mp, g);
+	period = s.mp / sc_gcd(s.mp, g);
 	n = head + period < nodes ? head + period : nodes;
 	out->classes = calloc(n, sizeof(*out->classes));
 	if (!out->classes) {

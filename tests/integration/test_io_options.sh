@@ -7,7 +7,9 @@
 # be unavailable, with their reasons, and rank 0 prints one note line for
 # each.  Where sqpoll is used, each rank's kernel SQ thread (iou-sqp-PID)
 # is seen in /proc while the phase runs.  hipri with direct: false is a
-# config error (exit 2, at the key).
+# config error (exit 2, at the key).  As root, passthrough on a loop
+# device made here (a block device, not NVMe): exit 0, the bytes moved the
+# normal way, unavailable with a reason naming the loop device.
 . "$(dirname "$0")/lib.sh"
 
 IO_KIB=2048 # bytes each rank reads in an io_size phase: 2 MiB
@@ -93,7 +95,8 @@ h, pt, sq = (phases[n]["io_options"][n] for n in ("hipri", "passthrough", "sqpol
 assert h["unavailable_ranks"] == 2, h
 assert h["why"].startswith("hipri needs a block device with poll queues (target is a file on "), h
 assert pt["unavailable_ranks"] == 2, pt
-assert pt["why"].startswith("passthrough needs /dev/ngXnY; target is a file on "), pt
+assert pt["why"].startswith(
+    "passthrough needs a block device that is an NVMe namespace; target is a file on "), pt
 if sq["unavailable_ranks"] == 0:
     assert sqp_threads == 2, f"sqpoll used, but {sqp_threads} rank(s) had an iou-sqp thread"
     print(f"ok: sqpoll used on both ranks, each with its iou-sqp thread")
@@ -123,6 +126,47 @@ for opt in sqpoll hipri passthrough; do
 done
 [ "$(grep -c "io_uring options" "$T/dry.log")" = 3 ] || fail "an options line for the plain phase"
 echo "ok: the dry run names each phase's options"
+
+# passthrough on a block device that is not an NVMe namespace: a loop
+# device over an image file made here (read only)
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	truncate -s 16M "$T/loop.img"
+	LOOP=$(losetup --find --show --direct-io=on "$T/loop.img") || fail "losetup"
+	trap 'losetup -d "$LOOP"; rm -rf "$T"' EXIT
+	cat >"$T/pt.yaml" <<YAML
+targets:
+  - path: $LOOP
+phases:
+  - name: pt
+    rw: randread
+    bs: 4KiB
+    size: 8MiB
+    iodepth: 8
+    direct: true
+    passthrough: true
+    io_size: ${IO_KIB}KiB
+YAML
+	rc=0
+	sc_mpirun 1 "$T/pt.yaml" --output "$T/ptout" || rc=$?
+	[ "$rc" = 0 ] || { cat "$T/out.log"; fail "passthrough on $LOOP exited $rc, want 0"; }
+	python3 - "$T/ptout/results.json" "$IO_KIB" "${LOOP#/dev/}" <<'PY' || fail "results.json of $LOOP"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+io_bytes, loop = int(sys.argv[2]) * 1024, sys.argv[3]
+p = doc["phases"][0]
+c = p["cluster"]
+assert p["status"] == "ok" and c["errors"] == 0, (p["status"], c["errors"])
+assert c["bytes_read"] == io_bytes, (c["bytes_read"], io_bytes)
+o = p["io_options"]["passthrough"]
+assert o["asked_ranks"] == 1 and o["unavailable_ranks"] == 1, o
+want = ("passthrough needs a block device that is an NVMe namespace; "
+        f"target is a block device ({loop})")
+assert o["why"] == want, (o["why"], want)
+print(f"ok: {loop}: {c['bytes_read']} B read the normal way; passthrough: {o['why']}")
+PY
+else
+	echo "note: not root or no losetup: passthrough on a loop device was left out"
+fi
 
 # hipri: true with direct: false is a config error, at the key
 cat >"$T/bad.yaml" <<YAML

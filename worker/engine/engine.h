@@ -129,9 +129,17 @@ struct sc_engine_conf {
 	bool hipri;             /* IORING_SETUP_IOPOLL: only on a block device
 				 * whose queue polls (io_poll 1) */
 	bool passthrough;       /* NVMe read/write/flush commands
-				 * (IORING_OP_URING_CMD): only when fds[0]
-				 * is a /dev/ngXnY; offsets and lengths then
-				 * in whole logical blocks */
+				 * (IORING_OP_URING_CMD): only when fds[0],
+				 * the one file, is a block device that is a
+				 * whole NVMe namespace and io_align_bytes is
+				 * whole logical blocks of it; the I/Os then
+				 * go to its /dev/ngXnY at the same offsets */
+	uint64_t io_align_bytes; /* every offset and length the caller will
+				 * queue is a multiple of this (0: unknown) */
+	const char *sysfs_root; /* tests: a tree the option checks read for
+				 * /sys; NULL: /sys */
+	const char *dev_root;   /* tests: where /dev/ngXnY is opened from;
+				 * NULL: /dev */
 	struct sc_io_opts *opts;
 };
 

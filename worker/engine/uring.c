@@ -51,8 +51,10 @@
 /* Bytes of an SQE128 entry from its cmd field on. */
 #define URING_CMD_BYTES (2 * sizeof(struct io_uring_sqe) - offsetof(struct io_uring_sqe, cmd))
 
-/* Where the target checks of the options read sysfs. */
+/* Where the target checks of the options read sysfs, and where passthrough
+ * opens a namespace's generic device. */
 #define SYSFS_ROOT "/sys"
+#define DEV_ROOT   "/dev"
 
 /* Times submit retries a kernel that is briefly short of resources
  * (-EAGAIN) before handing the error to the job. */
@@ -76,6 +78,8 @@ struct sc_engine {
 	bool fixed_bufs;	     /* bufs registered: read/write_fixed */
 	bool disabled;		     /* created R_DISABLED, first submit enables */
 	bool passthru;		     /* NVMe commands (SQE128 | CQE32 ring) */
+	int ng_fd;		     /* passthru: the generic device of fds[0]'s
+				      * namespace, which the I/Os go to; else -1 */
 	struct sc_nvme_ns ns;	     /* passthru: the namespace of fds[0] */
 	struct io_uring_cqe *cqes[]; /* depth slots for batch reaping */
 };
@@ -104,16 +108,19 @@ static void count_opt_rings(unsigned flags)
 }
 
 /* Option opt_flags[i] is left out: the kernel refused it with err. */
-static void refused_opt(const struct sc_engine_conf *conf, size_t i, int err)
+static void refused_opt(const struct sc_engine *e, const struct sc_engine_conf *conf, size_t i,
+			int err)
 {
-	char cpu[32] = "";
+	char where[96] = "";
 
 	if (!conf->opts)
 		return;
 	if (opt_flags[i].opt == SC_IO_OPT_SQPOLL && conf->sqpoll_cpu >= 0)
-		snprintf(cpu, sizeof(cpu), " on CPU %d", (int)conf->sqpoll_cpu);
+		snprintf(where, sizeof(where), " on CPU %d", (int)conf->sqpoll_cpu);
+	if (opt_flags[i].opt == SC_IO_OPT_PASSTHRU)
+		snprintf(where, sizeof(where), " for %s (of %s)", e->ns.ng, e->ns.block);
 	sc_io_opts_unavailable(conf->opts, opt_flags[i].opt, "kernel refused %s%s: %s",
-			       opt_flags[i].name, cpu, strerror(-err));
+			       opt_flags[i].name, where, strerror(-err));
 }
 
 /* The parameters of a ring with the options opts (IORING_SETUP_* bits):
@@ -170,7 +177,7 @@ static int ring_without_refused(struct sc_engine *e, unsigned *opts,
 			continue;
 		}
 		*opts &= ~opt_flags[i].flags;
-		refused_opt(conf, i, alone);
+		refused_opt(e, conf, i, alone);
 	}
 	if (*opts) {
 		p = opt_params(*opts, conf);
@@ -178,7 +185,7 @@ static int ring_without_refused(struct sc_engine *e, unsigned *opts,
 	}
 	for (size_t i = 0; ret < 0 && i < NOPT_FLAGS; i++)
 		if (*opts & opt_flags[i].flags)
-			refused_opt(conf, i, ret);
+			refused_opt(e, conf, i, ret);
 	if (ret < 0 || !*opts) {
 		*opts = 0;
 		p = opt_params(0, conf);
@@ -214,6 +221,31 @@ static int ring_enable(struct io_uring *ring)
 	return ret < 0 ? -errno : 0;
 }
 
+/* Passthrough for conf's target (one block device, fds[0]): e->ng_fd
+ * opened on its namespace's generic device when the target is a whole
+ * NVMe namespace and the job's I/Os are whole blocks of it; else reported
+ * unavailable, naming the target.  Whether it is. */
+static bool passthru_open(struct sc_engine *e, const struct sc_engine_conf *conf)
+{
+	char why[SC_URING_WHY_MAX];
+	int fd = e->res.nfds == 1 && !conf->fds_change ? e->res.fds[0] : -1;
+	int ng = sc_uring_ng_open(conf->sysfs_root ? conf->sysfs_root : SYSFS_ROOT,
+				  conf->dev_root ? conf->dev_root : DEV_ROOT, fd, &e->ns, why,
+				  sizeof(why));
+
+	if (ng >= 0 && sc_uring_ng_align(&e->ns, conf->io_align_bytes, why, sizeof(why)) != 0) {
+		close(ng);
+		ng = -EINVAL;
+	}
+	if (ng < 0) {
+		if (conf->opts)
+			sc_io_opts_unavailable(conf->opts, SC_IO_OPT_PASSTHRU, "%s", why);
+		return false;
+	}
+	e->ng_fd = ng;
+	return true;
+}
+
 /* The IORING_SETUP_* bits of the options conf asks for that its target
  * (fds[0]) can have; those it cannot are reported unavailable. */
 static unsigned wanted_opts(struct sc_engine *e, const struct sc_engine_conf *conf)
@@ -223,17 +255,14 @@ static unsigned wanted_opts(struct sc_engine *e, const struct sc_engine_conf *co
 	unsigned opts = conf->sqpoll ? IORING_SETUP_SQPOLL : 0;
 
 	if (conf->hipri) {
-		if (sc_uring_poll_check(SYSFS_ROOT, fd, why, sizeof(why)) == 0)
+		if (sc_uring_poll_check(conf->sysfs_root ? conf->sysfs_root : SYSFS_ROOT, fd, why,
+					sizeof(why)) == 0)
 			opts |= IORING_SETUP_IOPOLL;
 		else if (conf->opts)
 			sc_io_opts_unavailable(conf->opts, SC_IO_OPT_HIPRI, "%s", why);
 	}
-	if (conf->passthrough) {
-		if (sc_uring_ng_probe(SYSFS_ROOT, fd, &e->ns, why, sizeof(why)) == 0)
-			opts |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
-		else if (conf->opts)
-			sc_io_opts_unavailable(conf->opts, SC_IO_OPT_PASSTHRU, "%s", why);
-	}
+	if (conf->passthrough && passthru_open(e, conf))
+		opts |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
 	return opts;
 }
 
@@ -245,15 +274,24 @@ static int uring_create(struct sc_engine **out, const struct sc_engine_conf *con
 
 	if (!e)
 		return ret;
+	e->ng_fd = -1;
 	opts = wanted_opts(e, conf);
 	ret = ring_init(e, &opts, conf);
 	if (ret < 0)
 		goto out_free;
 	e->passthru = (opts & IORING_SETUP_SQE128) != 0;
+	if (!e->passthru && e->ng_fd >= 0) {
+		/* the kernel refused the big entries (reported by ring_init) */
+		close(e->ng_fd);
+		e->ng_fd = -1;
+	}
 	/* Either may fail (memlock limit, too many files, a buffer the kernel
 	 * cannot pin): the plain path then does the same I/O a little slower.
-	 * Descriptors the caller changes between I/Os are read at each one. */
-	if (e->res.nfds && !conf->fds_change)
+	 * Descriptors the caller changes between I/Os are read at each one.
+	 * Passthrough's one file is the generic device, at the same index 0. */
+	if (e->passthru)
+		e->fixed_files = io_uring_register_files(&e->ring, &e->ng_fd, 1) == 0;
+	else if (e->res.nfds && !conf->fds_change)
 		e->fixed_files =
 			io_uring_register_files(&e->ring, e->res.fds, e->res.nfds) == 0;
 	if (e->res.nbufs)
@@ -263,6 +301,8 @@ static int uring_create(struct sc_engine **out, const struct sc_engine_conf *con
 	return 0;
 
 out_free:
+	if (e->ng_fd >= 0)
+		close(e->ng_fd);
 	free(e);
 	return ret;
 }
@@ -285,7 +325,8 @@ static int uring_queue(struct sc_engine *e, struct sc_io *io)
 
 	if (!engine_io_valid(io, e->res.nfds, e->res.bufs, e->res.nbufs))
 		return -EINVAL;
-	/* passthrough: whole logical blocks, checked before an SQE is taken */
+	/* passthrough: whole logical blocks (create checked the job's
+	 * alignment; this keeps a stray I/O from becoming a wrong command) */
 	if (e->passthru &&
 	    sc_nvme_cmd_build(&cmd, sizeof(cmd), &e->ns, io->op,
 			      io->op == SC_OP_FSYNC ? NULL : e->res.bufs[io->buf].iov_base, io->len,
@@ -297,7 +338,10 @@ static int uring_queue(struct sc_engine *e, struct sc_io *io)
 	if (!sqe)
 		return -EBUSY;
 
-	fd = e->fixed_files ? (int)io->file : e->res.fds[io->file];
+	if (e->fixed_files)
+		fd = (int)io->file;
+	else
+		fd = e->passthru ? e->ng_fd : e->res.fds[io->file];
 	if (e->passthru) {
 		prep_nvme(sqe, fd, &cmd);
 	} else if (io->op == SC_OP_FSYNC) {
@@ -484,6 +528,8 @@ static void uring_destroy(struct sc_engine *e)
 		e->ninflight -= n;
 	}
 	io_uring_queue_exit(&e->ring);
+	if (e->ng_fd >= 0)
+		close(e->ng_fd);
 	free(e);
 }
 

@@ -212,7 +212,9 @@ int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 		sc_ioloop_reserve_seconds(j, (io->runtime_ns + SC_NS_PER_S - 1) / SC_NS_PER_S + 2);
 	sc_job_engine_init(j);
 	conf = (struct sc_engine_conf){.depth = depth, .fds = &j->fd, .nfds = 1,
-				       .bufs = j->iov, .nbufs = depth};
+				       .bufs = j->iov, .nbufs = depth,
+				       /* every offset is base + n x bs */
+				       .io_align_bytes = sc_gcd(io->bs_bytes, j->base)};
 	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
 		snprintf(err, errlen, "%s engine for %s: %s", j->ops->name, j->path,
