@@ -164,6 +164,18 @@ want = ("passthrough needs a block device that is an NVMe namespace; "
 assert o["why"] == want, (o["why"], want)
 print(f"ok: {loop}: {c['bytes_read']} B read the normal way; passthrough: {o['why']}")
 PY
+	# a write with passthrough asked for gets past no opt-in it lacks: the
+	# device's guard refuses the run before any engine opens anything
+	head -c 16M /dev/urandom >"$T/loop.img.ref" && dd if="$T/loop.img.ref" of="$LOOP" bs=1M \
+		oflag=direct status=none || fail "seeding $LOOP"
+	sed -e 's/rw: randread/rw: randwrite/' "$T/pt.yaml" >"$T/ptw.yaml"
+	for opt in "" "--allow-destroy"; do
+		rc=0
+		sc_mpirun 1 "$T/ptw.yaml" --output "$T/ptw$opt" $opt || rc=$?
+		[ "$rc" = 2 ] || { cat "$T/out.log"; fail "passthrough write on $LOOP without allow_destroy in the config ${opt:+(with $opt) }exited $rc, want 2"; }
+		cmp -s "$T/loop.img.ref" "$LOOP" || fail "passthrough write run changed $LOOP though refused"
+	done
+	echo "ok: a passthrough write on $LOOP without both opt-ins: exit 2, the device unchanged"
 else
 	echo "note: not root or no losetup: passthrough on a loop device was left out"
 fi
