@@ -472,7 +472,7 @@ static int run_one(struct opts o)
 		if (o.seconds_given) {
 			fprintf(stderr,
 				"agg_bench: %u ranks x %u s x %u phases needs about %.1f GiB, over "
-				"--max-gib %.1f: refused\n",
+				"--max-gib %g: refused\n",
 				o.ranks, o.seconds, o.phases, need, o.max_gib);
 			return 2;
 		}
@@ -544,34 +544,45 @@ static int usage(void)
 	return 2;
 }
 
+/* The value of option a: its uint32_t field in o, or NULL (--max-gib,
+ * --json and unknown names). */
+static uint32_t *field_of(struct opts *o, const char *a)
+{
+	const struct {
+		const char *name;
+		uint32_t *field;
+	} fields[] = {{"--ranks", &o->ranks},
+		      {"--ranks-per-node", &o->rpn},
+		      {"--seconds", &o->seconds},
+		      {"--phases", &o->phases}};
+
+	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+		if (!strcmp(a, fields[k].name))
+			return fields[k].field;
+	return NULL;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
 	*o = (struct opts){.rpn = 8, .seconds = 3600, .phases = 1, .max_gib = 8.0};
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		unsigned long n = v ? strtoul(v, NULL, 10) : 0;
+		uint32_t *field = field_of(o, argv[i]);
+		unsigned long n;
 
-		if (!strcmp(a, "--json")) {
-			o->json = 1;
+		o->json |= !strcmp(argv[i], "--json");
+		if (!strcmp(argv[i], "--json"))
+			continue;
+		if (i + 1 >= argc || (!field && strcmp(argv[i], "--max-gib")))
+			return -1;
+		if (!field) {
+			o->max_gib = atof(argv[++i]);
 			continue;
 		}
-		if (!v)
+		o->seconds_given |= field == &o->seconds;
+		n = strtoul(argv[++i], NULL, 10);
+		if (n < 1 || n > 1u << 24)
 			return -1;
-		i++;
-		if (!strcmp(a, "--max-gib"))
-			o->max_gib = atof(v);
-		else if (n < 1 || n > 1u << 24)
-			return -1;
-		else if (!strcmp(a, "--ranks"))
-			o->ranks = (uint32_t)n;
-		else if (!strcmp(a, "--ranks-per-node"))
-			o->rpn = (uint32_t)n;
-		else if (!strcmp(a, "--seconds"))
-			o->seconds = (uint32_t)n, o->seconds_given = 1;
-		else if (!strcmp(a, "--phases"))
-			o->phases = (uint32_t)n;
-		else
-			return -1;
+		*field = (uint32_t)n;
 	}
 	return o->max_gib > 0 ? 0 : -1;
 }
