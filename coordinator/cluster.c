@@ -28,6 +28,9 @@
  * look runs Open MPI's progress engine, and 16 ranks looking every 1 ms
  * on 2 cores take CPU from the ranks still doing I/O. */
 #define NAP_MAX_NS 8000000L
+/* Samples of its byte count a rank keeps while it waits for the first
+ * "done" (one a look: at 8 ms, the last half second). */
+#define SAMPLES 64u
 
 /* How often rank 0's progress callback runs while a phase goes, unless
  * it says otherwise. */
@@ -50,8 +53,10 @@ struct watch {
 				 * once sent (the sends are not waited for) */
 	int stop_sent;          /* this rank sent its stop (rank 0: to all) */
 	int relayed;            /* rank 0 sent a received stop on to all */
-	int first;              /* wait_run's first-done broadcast, "done" */
-	int token;              /* token and abort flag, kept here: see */
+	uint64_t first;         /* wait_run's first-done broadcast: when the
+				 * first rank finished, on rank 0's clock */
+	uint64_t token[2];      /* a "done": {aborted, end on rank 0's clock};
+				 * with the abort flag, kept here: see */
 	int abort_flag;         /* give_up */
 };
 
@@ -570,13 +575,55 @@ struct wait_run {
 	int bcast_started, bcast_done, abort_started, abort_done;
 	int sent, done_msgs, have_first, stopped;
 	char *done_of;                  /* rank 0: the ranks whose "done" came */
+	uint64_t first_end;             /* rank 0: the earliest end a "done"
+					 * carried (its clock), 0: none yet */
+	int64_t offset;                 /* rank 0's clock minus this rank's */
+	uint32_t nsamples;              /* samples taken so far (the ring
+					 * holds the last SAMPLES) */
+	struct { uint64_t t, bytes; } ring[SAMPLES]; /* (now, bytes moved) at
+					 * each look, this rank's clock */
 };
 
-/* The first "done" reached this rank: note the bytes moved so far, and
- * under stonewall stop the run. */
-static void note_first(struct wait_run *s)
+/* Takes a sample of the bytes this rank moved, at now. */
+static void sample(struct wait_run *s, uint64_t now)
 {
-	*s->firstdone_bytes = sc_run_bytes(s->run);
+	s->ring[s->nsamples % SAMPLES].t = now;
+	s->ring[s->nsamples % SAMPLES].bytes = sc_run_bytes(s->run);
+	s->nsamples++;
+}
+
+/* The bytes this rank had moved at t (its clock): between the samples
+ * around t, linear; before the oldest kept, the oldest's count. */
+static uint64_t bytes_at(const struct wait_run *s, uint64_t t)
+{
+	uint32_t n = s->nsamples < SAMPLES ? s->nsamples : SAMPLES;
+	uint32_t last = s->nsamples - 1;
+
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = (last - k) % SAMPLES;
+		uint64_t t1 = s->ring[i].t, b1 = s->ring[i].bytes, t0, b0;
+
+		if (t1 <= t)
+			return b1; /* at or after the newest: as sampled */
+		if (k + 1 == n)
+			return s->ring[i].bytes;
+		t0 = s->ring[(last - k - 1) % SAMPLES].t;
+		b0 = s->ring[(last - k - 1) % SAMPLES].bytes;
+		if (t0 <= t)
+			return b0 + (uint64_t)((double)(b1 - b0) * (double)(t - t0) /
+					       (double)(t1 - t0 ? t1 - t0 : 1));
+	}
+	return 0;
+}
+
+/* The first "done" reached this rank: first is when that rank finished,
+ * on rank 0's clock.  Notes the bytes this rank had moved then (from its
+ * samples, so a late look does not count bytes moved after it), and under
+ * stonewall stops the run. */
+static void note_first(struct wait_run *s, uint64_t first)
+{
+	sample(s, sc_now_ns());
+	*s->firstdone_bytes = bytes_at(s, (uint64_t)((int64_t)first - s->offset));
 	s->have_first = 1;
 	if (s->stonewall)
 		sc_run_stop(s->run);
@@ -595,15 +642,19 @@ static void rank0_step(struct sc_cluster *c, struct watch *w, struct wait_run *s
 		if (!flag)
 			break;
 		s->done_of[st.MPI_SOURCE] = 1;
-		w->abort_flag |= w->token;
+		w->abort_flag |= (int)w->token[0];
+		if (!s->first_end || w->token[1] < s->first_end)
+			s->first_end = w->token[1];
 		if (++s->done_msgs < c->nranks - 1)
-			MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD,
-				  &s->recv);
+			MPI_Irecv(w->token, 2, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_DONE,
+				  MPI_COMM_WORLD, &s->recv);
 	}
 	if (!s->bcast_started && (local_done || s->done_msgs > 0)) {
-		w->first = 1;
-		note_first(s);
-		MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &s->bcast);
+		uint64_t mine = local_done ? sc_run_end_ns(s->run) : 0;
+
+		w->first = s->first_end && (!mine || s->first_end < mine) ? s->first_end : mine;
+		note_first(s, w->first);
+		MPI_Ibcast(&w->first, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &s->bcast);
 		s->bcast_started = 1;
 	}
 	w->abort_flag |= sc_run_aborted(s->run);
@@ -626,29 +677,24 @@ static void test_broadcasts(struct watch *w, struct wait_run *s)
 	if (s->bcast_started && !s->bcast_done) {
 		MPI_Test(&s->bcast, &s->bcast_done, MPI_STATUS_IGNORE);
 		if (s->bcast_done && !s->have_first)
-			note_first(s);
+			note_first(s, w->first);
 	}
 }
 
-/* Between looks in wait_run: POLL_NS while this rank's I/O goes and the
- * first "done" has not reached it (its first-done byte count is noted at
- * most that late); otherwise nothing measured waits on the look, so the
- * naps grow (backoff_ns, counted in *naps), never past rank 0's next
- * progress tick. */
-static void wait_run_nap(const struct sc_cluster *c, const struct wait_run *s, int local_done,
-			 uint64_t next_tick, uint64_t *naps)
+/* Between looks in wait_run: backoff_ns (counted in *naps), never past
+ * rank 0's next progress tick.  Nothing measured hangs on how often a
+ * rank looks: its first-done byte count comes from its samples at the
+ * instant the first rank finished, not from when it heard of it. */
+static void wait_run_nap(const struct sc_cluster *c, uint64_t next_tick, uint64_t *naps)
 {
-	long ns = POLL_NS;
+	long ns = backoff_ns((*naps)++);
 
-	if (local_done || s->have_first) {
-		ns = backoff_ns((*naps)++);
-		if (c->rank == 0 && c->tick.fn) {
-			uint64_t now = sc_now_ns();
-			uint64_t left = next_tick > now ? next_tick - now : 0;
+	if (c->rank == 0 && c->tick.fn) {
+		uint64_t now = sc_now_ns();
+		uint64_t left = next_tick > now ? next_tick - now : 0;
 
-			if ((uint64_t)ns > left)
-				ns = left > POLL_NS ? (long)left : POLL_NS;
-		}
+		if ((uint64_t)ns > left)
+			ns = left > POLL_NS ? (long)left : POLL_NS;
 	}
 	nap_ns(ns);
 }
@@ -670,24 +716,29 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 		sc_cluster_abort(c, 1);
 	/* the buffers of requests that a deadline may abandon live in w */
 	w->first = 0;
-	w->token = 0;
+	w->token[0] = w->token[1] = 0;
 	w->abort_flag = 0;
 	if (c->rank != 0) {
-		MPI_Ibcast(&w->first, 1, MPI_INT, 0, MPI_COMM_WORLD, &s.bcast), s.bcast_started = 1;
+		MPI_Ibcast(&w->first, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &s.bcast), s.bcast_started = 1;
 		MPI_Ibcast(&w->abort_flag, 1, MPI_INT, 0, MPI_COMM_WORLD, &s.abort_req);
 		s.abort_started = 1;
 	} else if (c->nranks > 1)
-		MPI_Irecv(&w->token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &s.recv);
+		MPI_Irecv(w->token, 2, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &s.recv);
+	s.offset = c->clock_offset_ns;
 	for (;;) {
 		int local_done = sc_run_done(run);
+
+		if (!s.have_first)
+			sample(&s, sc_now_ns());
 
 		if (!s.stopped && sc_cluster_poll(c)) {
 			sc_run_stop(run);
 			s.stopped = 1;
 		}
 		if (c->rank != 0 && local_done && !s.sent) {
-			w->token = sc_run_aborted(run);
-			MPI_Isend(&w->token, 1, MPI_INT, 0, TAG_DONE, MPI_COMM_WORLD, &s.send);
+			w->token[0] = (uint64_t)sc_run_aborted(run);
+			w->token[1] = (uint64_t)((int64_t)sc_run_end_ns(run) + c->clock_offset_ns);
+			MPI_Isend(w->token, 2, MPI_UINT64_T, 0, TAG_DONE, MPI_COMM_WORLD, &s.send);
 			s.sent = 1;
 		}
 		if (c->rank == 0)
@@ -707,7 +758,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 				late_runs(c, s.done_of, local_done);
 			give_up(c, -1, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		}
-		wait_run_nap(c, &s, local_done, next_tick, &naps);
+		wait_run_nap(c, next_tick, &naps);
 	}
 	free(s.done_of);
 	/* every rank is done once all pass this; wait without spinning */

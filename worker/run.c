@@ -384,6 +384,16 @@ uint64_t sc_run_bytes(struct sc_run *run)
 	return sum_jobs(run, offsetof(struct job, done_bytes));
 }
 
+uint64_t sc_run_end_ns(struct sc_run *run)
+{
+	uint64_t end = 0;
+
+	for (uint32_t i = 0; i < run->njobs; i++)
+		if (run->jobs[i].last_ns > end)
+			end = run->jobs[i].last_ns;
+	return end;
+}
+
 uint64_t sc_run_ios(struct sc_run *run)
 {
 	return sum_jobs(run, offsetof(struct job, done_ios));

@@ -39,6 +39,10 @@ bool sc_run_done(struct sc_run *run);
 /* Bytes completed so far inside the measured window (after ramp). */
 uint64_t sc_run_bytes(struct sc_run *run);
 
+/* After sc_run_done: when the run's last job ended (its last completion
+ * or, with none, its start; CLOCK_MONOTONIC ns). */
+uint64_t sc_run_end_ns(struct sc_run *run);
+
 /* Reads and writes completed so far inside the measured window. */
 uint64_t sc_run_ios(struct sc_run *run);
 
