@@ -200,6 +200,9 @@ static bool phase_record_ok(const struct sc_phase_record *ph, const struct sc_ru
 		    (i && r->rank <= ph->ranks[i - 1].rank) || !rank_ok(r, &run->plan))
 			return false;
 	}
+	/* node series come with the cluster's, one per node at most */
+	if (ph->nnode_series && (!ph->cluster || ph->nnode_series > run->nnodes))
+		return false;
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		if ((ph->lat[d] && !hist_ok(ph->lat[d])) || (ph->resp[d] && !hist_ok(ph->resp[d])))
 			return false;

@@ -37,6 +37,11 @@ void sc_phase_record_exit(struct sc_phase_record *rec)
 	}
 	free(rec->batch_wait);
 	free(rec->ranks);
+	sc_series_exit(rec->cluster);
+	free(rec->cluster);
+	for (uint32_t i = 0; i < rec->nnode_series; i++)
+		sc_series_exit(&rec->node_series[i]);
+	free(rec->node_series);
 	memset(rec, 0, sizeof(*rec));
 }
 
@@ -52,11 +57,11 @@ void sc_run_record_exit(struct sc_run_record *rec)
 	memset(rec, 0, sizeof(*rec));
 }
 
-SC_ENUM_NAMES_DEFINE(phase_status, enum sc_phase_status, SC_PHASE_STATUS_COUNT,
-		     [SC_PHASE_OK] = "ok", [SC_PHASE_ERRORS] = "errors",
-		     [SC_PHASE_STOPPED_ON_ERROR] = "stopped_on_error",
-		     [SC_PHASE_ABORTED] = "aborted", [SC_PHASE_INTERRUPTED] = "interrupted",
-		     [SC_PHASE_TIMED_OUT] = "timed_out")
+SC_ENUM_NAMES_DEFINE(
+    phase_status, enum sc_phase_status,
+    SC_PHASE_STATUS_COUNT, [SC_PHASE_OK] = "ok", [SC_PHASE_ERRORS] = "errors",
+    [SC_PHASE_STOPPED_ON_ERROR] = "stopped_on_error", [SC_PHASE_ABORTED] = "aborted",
+    [SC_PHASE_INTERRUPTED] = "interrupted", [SC_PHASE_TIMED_OUT] = "timed_out")
 
 enum sc_phase_status sc_phase_status_of(enum sc_on_error on_error,
 					const struct sc_rank_result *ranks, uint32_t nranks)
@@ -96,5 +101,53 @@ void sc_seconds_add(struct sc_second *dst, const struct sc_second *src, uint32_t
 		}
 		if (src[k].max_temp_mk > dst[k].max_temp_mk)
 			dst[k].max_temp_mk = src[k].max_temp_mk;
+	}
+}
+
+void sc_series_exit(struct sc_series *s)
+{
+	if (!s)
+		return;
+	free(s->seconds);
+	s->seconds = NULL;
+	s->nseconds = 0;
+}
+
+void sc_seconds_to_columns(const struct sc_second *s, uint32_t n, uint32_t len, uint64_t *sums,
+			   uint64_t *maxes)
+{
+	for (uint32_t k = 0; k < len; k++) {
+		uint64_t *su = &sums[(size_t)k * SC_SECOND_SUMS];
+		uint64_t *mx = &maxes[(size_t)k * SC_SECOND_MAXES];
+
+		if (k >= n) {
+			memset(su, 0, SC_SECOND_SUMS * sizeof(*su));
+			memset(mx, 0, SC_SECOND_MAXES * sizeof(*mx));
+			continue;
+		}
+		su[0] = s[k].bytes[SC_DIR_READ];
+		su[1] = s[k].bytes[SC_DIR_WRITE];
+		su[2] = s[k].ios[SC_DIR_READ];
+		su[3] = s[k].ios[SC_DIR_WRITE];
+		mx[0] = s[k].max_lat_ns[SC_DIR_READ];
+		mx[1] = s[k].max_lat_ns[SC_DIR_WRITE];
+		mx[2] = s[k].max_temp_mk;
+	}
+}
+
+void sc_seconds_from_columns(struct sc_second *s, uint32_t len, const uint64_t *sums,
+			     const uint64_t *maxes)
+{
+	for (uint32_t k = 0; k < len; k++) {
+		const uint64_t *su = &sums[(size_t)k * SC_SECOND_SUMS];
+		const uint64_t *mx = &maxes[(size_t)k * SC_SECOND_MAXES];
+
+		s[k].bytes[SC_DIR_READ] = su[0];
+		s[k].bytes[SC_DIR_WRITE] = su[1];
+		s[k].ios[SC_DIR_READ] = su[2];
+		s[k].ios[SC_DIR_WRITE] = su[3];
+		s[k].max_lat_ns[SC_DIR_READ] = mx[0];
+		s[k].max_lat_ns[SC_DIR_WRITE] = mx[1];
+		s[k].max_temp_mk = mx[2];
 	}
 }

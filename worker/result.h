@@ -100,6 +100,46 @@ struct sc_second {
  * summed, the larger max_lat_ns and max_temp_mk kept.  dst holds at least n entries. */
 void sc_seconds_add(struct sc_second *dst, const struct sc_second *src, uint32_t n);
 
+/* A per-second series summed over a set of ranks (a node's, or every
+ * rank's) with sc_seconds_add's rules. */
+struct sc_series {
+	uint32_t nseconds;
+	struct sc_second *seconds;  /* heap, nseconds entries (NULL when 0) */
+};
+
+void sc_series_exit(struct sc_series *s);
+
+/* The members of struct sc_second as two flat columns of uint64 for a
+ * reduction with MPI's own operators: SC_SECOND_SUMS summed (bytes, ios per
+ * direction) and SC_SECOND_MAXES kept at their largest (max_lat_ns per
+ * direction, max_temp_mk), second k at [k * SC_SECOND_SUMS] and
+ * [k * SC_SECOND_MAXES]. */
+#define SC_SECOND_SUMS 4
+#define SC_SECOND_MAXES 3
+
+/* Writes the n seconds of s into len >= n seconds of columns, the seconds
+ * past n zero (a shorter series adds nothing there). */
+void sc_seconds_to_columns(const struct sc_second *s, uint32_t n, uint32_t len, uint64_t *sums,
+			   uint64_t *maxes);
+/* The inverse: len seconds into s. */
+void sc_seconds_from_columns(struct sc_second *s, uint32_t len, const uint64_t *sums,
+			     const uint64_t *maxes);
+
+/* What rank 0 keeps of a phase's per-second series (issue 13): the
+ * cluster's always, each node's while nodes x seconds is at most
+ * SC_NODE_SERIES_MAX, each rank's own while ranks x seconds is at most
+ * SC_RANK_SERIES_MAX (56 MiB of struct sc_second each: every rank of a
+ * 291-rank run for an hour).  Past them the rows go without, and the
+ * figures drawn from them (per-node lines, a drive's write curve and
+ * temperatures) are left out, said so where they would be. */
+#define SC_NODE_SERIES_MAX (1u << 20)
+#define SC_RANK_SERIES_MAX (1u << 20)
+
+static inline int sc_series_kept(uint32_t count, uint32_t nseconds, uint32_t max)
+{
+	return (uint64_t)count * nseconds <= max;
+}
+
 /* One rank's phase, as gathered at rank 0.  Times are nanoseconds on rank
  * 0's clock relative to the phase's common start instant. */
 struct sc_rank_result {
@@ -137,7 +177,9 @@ struct sc_rank_result {
 	struct sc_lat_summary node_lat[SC_DIR_COUNT]; /* node leaders (local
 				     * rank 0) only: the node's merged service
 				     * times; empty on other ranks */
-	uint32_t nseconds;
+	uint32_t nseconds;          /* the rank's own series: at rank 0 only
+				     * while sc_series_kept(ranks, seconds,
+				     * SC_RANK_SERIES_MAX), else 0 */
 	struct sc_second *seconds;  /* heap, nseconds entries */
 	uint32_t nerrnos;           /* errors split by errno: entries with */
 	struct sc_errno_count *errnos; /* count > 0, increasing err, summing to
@@ -167,12 +209,24 @@ struct sc_phase_record {
 	int64_t firstdone_ns;       /* first rank's end, relative to start */
 	int64_t merge_ns;           /* rank 0: reducing histograms, gathering
 				     * and unpacking every rank's result */
+	int64_t start_cost_ns;      /* rank 0: from preparing's end to the
+				     * common start's broadcast (clock
+				     * offsets, then the start instant) */
 	uint32_t nranks;
 	struct sc_rank_result *ranks; /* heap, sorted by rank */
 	struct sc_hist *lat[SC_DIR_COUNT]; /* heap, merged over all ranks */
 	struct sc_hist *resp[SC_DIR_COUNT]; /* heap or NULL (no open loop) */
 	struct sc_hist *batch_wait; /* heap or NULL (not ingest) */
 	enum sc_phase_status status;
+	/* The per-second series summed where they were made (each node's
+	 * ranks, then across the nodes): the cluster's, and each node's by
+	 * node index while sc_series_kept(nodes, seconds, SC_NODE_SERIES_MAX)
+	 * (nnode_series 0 past it).  cluster is NULL in records written
+	 * before them: every figure then sums the ranks' own seconds, which
+	 * those records always hold. */
+	struct sc_series *cluster;  /* heap or NULL */
+	uint32_t nnode_series;
+	struct sc_series *node_series; /* heap, nnode_series, by node index */
 };
 
 /* A whole run as results.pb keeps it: the plan and every finished phase. */
@@ -182,6 +236,9 @@ struct sc_run_record {
 	uint32_t nranks;
 	uint32_t nnodes;
 	uint64_t rank0_peak_rss_bytes; /* rank 0's peak resident memory so far */
+	int64_t startup_ns;         /* rank 0: from the cluster's start-up
+				     * (MPI ready) to the plan in every rank's
+				     * hands (parsed, broadcast, checked) */
 	struct sc_plan plan;
 	uint32_t nphases;           /* finished phases, in plan order */
 	struct sc_phase_record *phases;

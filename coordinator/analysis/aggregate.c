@@ -211,8 +211,8 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 			copy_host(row->host, r->host);
 		}
 		row->samples += r->samples;
-		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios, &row->errors,
-			 &row->start_ns, &row->end_ns);
+		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios,
+			 &row->errors, &row->start_ns, &row->end_ns);
 	}
 	free(leader);
 	free(key);
@@ -247,8 +247,8 @@ static int build_targets(const struct sc_phase_record *rec, struct sc_phase_figu
 			row->target = r->target;
 			copy_host(row->host, r->host);
 		}
-		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios, &row->errors,
-			 &row->start_ns, &row->end_ns);
+		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios,
+			 &row->errors, &row->start_ns, &row->end_ns);
 	}
 	free(key);
 	for (uint32_t j = 0; j < n; j++) {
@@ -281,11 +281,24 @@ static int build_rank_rows(const struct sc_phase_record *rec, struct sc_phase_fi
 	return 0;
 }
 
-/* Element-wise sum of the ranks' per-second series (max for latency). */
+/* The cluster's per-second series: as reduced in the cluster, or in
+ * records from before that, the element-wise sum of the ranks' series
+ * (max for latency and temperature). */
 static int build_seconds(const struct sc_phase_record *rec, struct sc_phase_figures *f)
 {
 	uint32_t n = 0;
 
+	if (rec->cluster) {
+		n = rec->cluster->nseconds;
+		if (!n || !rec->cluster->seconds)
+			return 0;
+		f->seconds = malloc(n * sizeof(*f->seconds));
+		if (!f->seconds)
+			return -ENOMEM;
+		memcpy(f->seconds, rec->cluster->seconds, n * sizeof(*f->seconds));
+		f->nseconds = n;
+		return 0;
+	}
 	for (uint32_t i = 0; i < rec->nranks; i++)
 		if (rec->ranks[i].seconds && rec->ranks[i].nseconds > n)
 			n = rec->ranks[i].nseconds;
@@ -346,8 +359,7 @@ static int build_failures(const struct sc_phase_record *rec, struct sc_phase_fig
 		for (uint32_t k = 0; k < rec->ranks[i].nfailures; k++)
 			f->first_failures[f->nfirst_failures++] = (struct sc_failure_ref){
 			    .rank = &rec->ranks[i], .failure = &rec->ranks[i].failures[k]};
-	qsort(f->first_failures, f->nfirst_failures, sizeof(*f->first_failures),
-	      cmp_failure_ref);
+	qsort(f->first_failures, f->nfirst_failures, sizeof(*f->first_failures), cmp_failure_ref);
 	if (f->nfirst_failures > SC_IO_FAILURES_KEPT)
 		f->nfirst_failures = SC_IO_FAILURES_KEPT;
 	return 0;

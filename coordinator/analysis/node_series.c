@@ -2,6 +2,7 @@
 #include "node_series.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,24 +11,43 @@
 
 #define NS_PER_S ((int64_t)SC_NS_PER_S)
 
-/* Adds rank r's seconds into s, growing them to r's length.  0 or -ENOMEM. */
-static int add_rank(struct sc_rate_series *s, const struct sc_rank_result *r)
+/* Adds n seconds into s, growing them to n.  0 or -ENOMEM. */
+static int add_seconds(struct sc_rate_series *s, const struct sc_second *seconds, uint32_t n)
 {
-	if (r->end_ns > s->end_ns)
-		s->end_ns = r->end_ns;
-	if (!r->seconds || !r->nseconds)
+	if (!seconds || !n)
 		return 0;
-	if (r->nseconds > s->nseconds) {
-		struct sc_second *more = realloc(s->seconds, r->nseconds * sizeof(*more));
+	if (n > s->nseconds) {
+		struct sc_second *more = realloc(s->seconds, n * sizeof(*more));
 
 		if (!more)
 			return -ENOMEM;
-		memset(more + s->nseconds, 0, (r->nseconds - s->nseconds) * sizeof(*more));
+		memset(more + s->nseconds, 0, (n - s->nseconds) * sizeof(*more));
 		s->seconds = more;
-		s->nseconds = r->nseconds;
+		s->nseconds = n;
 	}
-	sc_seconds_add(s->seconds, r->seconds, r->nseconds);
+	sc_seconds_add(s->seconds, seconds, n);
 	return 0;
+}
+
+/* Rank r's part of s: its end, and its seconds unless the record holds
+ * the series reduced (reduced). */
+static int add_rank(struct sc_rate_series *s, const struct sc_rank_result *r, bool reduced)
+{
+	if (r->end_ns > s->end_ns)
+		s->end_ns = r->end_ns;
+	return reduced ? 0 : add_seconds(s, r->seconds, r->nseconds);
+}
+
+/* The series the record holds reduced: the cluster's, and each node's it
+ * kept (a node past them has none: its rates are left out). */
+static int add_reduced(struct sc_node_series *out, const struct sc_phase_record *pr)
+{
+	int err = add_seconds(&out->cluster, pr->cluster->seconds, pr->cluster->nseconds);
+
+	for (uint32_t n = 0; n < pr->nnode_series && n < out->nnodes && !err; n++)
+		err = add_seconds(&out->nodes[n], pr->node_series[n].seconds,
+				  pr->node_series[n].nseconds);
+	return err;
 }
 
 /* The rates of s's seconds; its last second scaled to the time it covered
@@ -94,10 +114,12 @@ int sc_node_series_init(struct sc_node_series *out, const struct sc_phase_record
 
 		if (!node->host)
 			node->host = r->host;
-		err = add_rank(node, r);
+		err = add_rank(node, r, pr->cluster != NULL);
 		if (!err)
-			err = add_rank(&out->cluster, r);
+			err = add_rank(&out->cluster, r, pr->cluster != NULL);
 	}
+	if (!err && pr->cluster)
+		err = add_reduced(out, pr);
 	for (uint32_t n = 0; n < nnodes && !err; n++)
 		err = make_rates(&out->nodes[n], pr->measure_start_ns);
 	if (!err)
