@@ -57,11 +57,11 @@ void sc_run_record_exit(struct sc_run_record *rec)
 	memset(rec, 0, sizeof(*rec));
 }
 
-SC_ENUM_NAMES_DEFINE(
-    phase_status, enum sc_phase_status,
-    SC_PHASE_STATUS_COUNT, [SC_PHASE_OK] = "ok", [SC_PHASE_ERRORS] = "errors",
-    [SC_PHASE_STOPPED_ON_ERROR] = "stopped_on_error", [SC_PHASE_ABORTED] = "aborted",
-    [SC_PHASE_INTERRUPTED] = "interrupted", [SC_PHASE_TIMED_OUT] = "timed_out")
+SC_ENUM_NAMES_DEFINE(phase_status, enum sc_phase_status, SC_PHASE_STATUS_COUNT,
+		     [SC_PHASE_OK] = "ok", [SC_PHASE_ERRORS] = "errors",
+		     [SC_PHASE_STOPPED_ON_ERROR] = "stopped_on_error",
+		     [SC_PHASE_ABORTED] = "aborted", [SC_PHASE_INTERRUPTED] = "interrupted",
+		     [SC_PHASE_TIMED_OUT] = "timed_out")
 
 enum sc_phase_status sc_phase_status_of(enum sc_on_error on_error,
 					const struct sc_rank_result *ranks, uint32_t nranks)

@@ -211,8 +211,8 @@ static int build_nodes(const struct sc_phase_record *rec, struct sc_phase_figure
 			copy_host(row->host, r->host);
 		}
 		row->samples += r->samples;
-		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios,
-			 &row->errors, &row->start_ns, &row->end_ns);
+		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios, &row->errors,
+			 &row->start_ns, &row->end_ns);
 	}
 	free(leader);
 	free(key);
@@ -247,8 +247,8 @@ static int build_targets(const struct sc_phase_record *rec, struct sc_phase_figu
 			row->target = r->target;
 			copy_host(row->host, r->host);
 		}
-		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios,
-			 &row->errors, &row->start_ns, &row->end_ns);
+		sum_rank(r, measured_start(rec, r), &row->nranks, row->bytes, row->ios, &row->errors,
+			 &row->start_ns, &row->end_ns);
 	}
 	free(key);
 	for (uint32_t j = 0; j < n; j++) {
@@ -359,7 +359,8 @@ static int build_failures(const struct sc_phase_record *rec, struct sc_phase_fig
 		for (uint32_t k = 0; k < rec->ranks[i].nfailures; k++)
 			f->first_failures[f->nfirst_failures++] = (struct sc_failure_ref){
 			    .rank = &rec->ranks[i], .failure = &rec->ranks[i].failures[k]};
-	qsort(f->first_failures, f->nfirst_failures, sizeof(*f->first_failures), cmp_failure_ref);
+	qsort(f->first_failures, f->nfirst_failures, sizeof(*f->first_failures),
+	      cmp_failure_ref);
 	if (f->nfirst_failures > SC_IO_FAILURES_KEPT)
 		f->nfirst_failures = SC_IO_FAILURES_KEPT;
 	return 0;
