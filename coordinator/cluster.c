@@ -1,6 +1,6 @@
 /* cluster.c -- every MPI call: nodes, plan broadcast, clocks, lockstep
- * starts, the first-done signal, histogram reduction, result gathering,
- * and the deadlines and stops of every wait on other ranks. */
+ * starts, the first-done signal, and the deadlines and stops of every
+ * wait on other ranks (cluster_merge.c: reductions and gathers). */
 #include "cluster.h"
 #include "cluster_priv.h"
 
@@ -231,7 +231,7 @@ static void give_up(struct sc_cluster *c, int peer, int why)
  * one rank waited for, or -1 for a collective (rank 0 then learns that
  * this rank entered it).
  */
-static void wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, int quiet)
+void sc_cluster_wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, int quiet)
 {
 	uint64_t begin = sc_now_ns(), next_poll = 0, naps = 0;
 	int done = 0;
@@ -259,7 +259,7 @@ static void wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, 
 
 static void wait_quietly(struct sc_cluster *c, MPI_Request *req)
 {
-	wait_reqs(c, req, 1, -1, 1);
+	sc_cluster_wait_reqs(c, req, 1, -1, 1);
 }
 
 int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
@@ -324,6 +324,13 @@ int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
 		c->node_of[r] = c->node_of[leader_of[r]];
 	c->node = c->node_of[c->rank];
 	free(leader_of);
+	/* the leaders' communicator, ranked by world rank: its rank i leads node i */
+	MPI_Comm *lead = malloc(sizeof(*lead));
+
+	if (!lead)
+		return -ENOMEM;
+	MPI_Comm_split(MPI_COMM_WORLD, c->local_rank == 0 ? 0 : MPI_UNDEFINED, c->rank, lead);
+	c->leader_comm = lead;
 	c->watch = calloc(1, sizeof(struct watch));
 	if (!c->watch)
 		return -ENOMEM;
@@ -333,6 +340,16 @@ int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+MPI_Comm sc_cluster_node_comm(const struct sc_cluster *c)
+{
+	return *(MPI_Comm *)c->shm_comm;
+}
+
+MPI_Comm sc_cluster_leader_comm(const struct sc_cluster *c)
+{
+	return *(MPI_Comm *)c->leader_comm;
 }
 
 void sc_cluster_exit(struct sc_cluster *c)
@@ -348,6 +365,11 @@ void sc_cluster_exit(struct sc_cluster *c)
 	if (c->shm_comm) {
 		MPI_Comm_free((MPI_Comm *)c->shm_comm);
 		free(c->shm_comm);
+	}
+	if (c->leader_comm) {
+		if (*(MPI_Comm *)c->leader_comm != MPI_COMM_NULL)
+			MPI_Comm_free((MPI_Comm *)c->leader_comm);
+		free(c->leader_comm);
 	}
 	free(c->hosts);
 	free(c->node_of);
@@ -483,48 +505,69 @@ void sc_cluster_barrier(struct sc_cluster *c)
 	wait_quietly(c, &req);
 }
 
-int sc_cluster_sync_clocks(struct sc_cluster *c)
+/* Rank 0's side of the ping-pong with node n's leader (world rank r). */
+static void clock_serve(struct sc_cluster *c, int r)
 {
-	sc_cluster_barrier(c);
-	if (c->rank == 0) {
-		c->clock_offset_ns = 0;
-		for (int r = 1; r < c->nranks; r++) {
-			int go = 1;
+	int go = 1;
 
-			/* rank r waits for its turn asleep (see wait_quietly) */
-			MPI_Send(&go, 1, MPI_INT, r, TAG_CLOCK, MPI_COMM_WORLD);
-			for (int i = 0; i < CLOCK_ROUNDS; i++) {
-				uint64_t t0;
-				MPI_Request req;
+	/* the leader waits for its turn asleep (see wait_quietly) */
+	MPI_Send(&go, 1, MPI_INT, r, TAG_CLOCK, MPI_COMM_WORLD);
+	for (int i = 0; i < CLOCK_ROUNDS; i++) {
+		uint64_t t0;
+		MPI_Request req;
 
-				MPI_Irecv(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD, &req);
-				wait_reqs(c, &req, 1, r, 0);
-				t0 = sc_now_ns();
-				MPI_Send(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD);
-			}
-		}
-		return 0;
+		MPI_Irecv(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD, &req);
+		sc_cluster_wait_reqs(c, &req, 1, r, 0);
+		t0 = sc_now_ns();
+		MPI_Send(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD);
 	}
+}
+
+/* A leader's side: its offset from the round with the lowest round trip. */
+static int64_t clock_ask(struct sc_cluster *c)
+{
 	uint64_t best_rtt = UINT64_MAX;
+	int64_t offset = 0;
 	MPI_Request turn;
 	int go;
 
 	MPI_Irecv(&go, 1, MPI_INT, 0, TAG_CLOCK, MPI_COMM_WORLD, &turn);
-	wait_reqs(c, &turn, 1, 0, 1);
+	sc_cluster_wait_reqs(c, &turn, 1, 0, 1);
 	for (int i = 0; i < CLOCK_ROUNDS; i++) {
 		uint64_t t1 = sc_now_ns(), t0, t2;
 		MPI_Request req;
 
 		MPI_Irecv(&t0, 1, MPI_UINT64_T, 0, TAG_CLOCK, MPI_COMM_WORLD, &req);
 		MPI_Send(&t1, 1, MPI_UINT64_T, 0, TAG_CLOCK, MPI_COMM_WORLD);
-		wait_reqs(c, &req, 1, 0, 0);
+		sc_cluster_wait_reqs(c, &req, 1, 0, 0);
 		t2 = sc_now_ns();
 		if (t2 - t1 < best_rtt) {
 			best_rtt = t2 - t1;
 			/* rank 0 read t0 halfway through the round trip */
-			c->clock_offset_ns = (int64_t)t0 - (int64_t)(t1 + (t2 - t1) / 2);
+			offset = (int64_t)t0 - (int64_t)(t1 + (t2 - t1) / 2);
 		}
 	}
+	return offset;
+}
+
+int sc_cluster_sync_clocks(struct sc_cluster *c)
+{
+	int64_t offset = 0;
+	MPI_Request req;
+
+	sc_cluster_barrier(c);
+	if (c->rank == 0) {
+		/* node 0's ranks share rank 0's clock */
+		for (int r = 1; r < c->nranks; r++)
+			if (c->local_rank_of[r] == 0)
+				clock_serve(c, r);
+	} else if (c->local_rank == 0) {
+		offset = clock_ask(c);
+	}
+	/* the ranks of a node read one clock: their leader's offset is theirs */
+	MPI_Ibcast(&offset, 1, MPI_INT64_T, 0, sc_cluster_node_comm(c), &req);
+	wait_quietly(c, &req);
+	c->clock_offset_ns = offset;
 	return 0;
 }
 
@@ -765,96 +808,3 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 	return 0;
 }
 
-static void reduce_hist_on(struct sc_cluster *c, MPI_Comm comm, int root,
-			   const struct sc_hist *local, struct sc_hist *out)
-{
-	uint64_t sums[2] = {local->count, local->sum_ns}, tot[2] = {0, 0};
-	uint64_t mn = local->min_ns, mx = local->max_ns, gmn = 0, gmx = 0;
-	MPI_Request reqs[4];
-
-	MPI_Ireduce(local->buckets, root ? out->buckets : NULL, SC_HIST_NBUCKETS, MPI_UINT64_T,
-		    MPI_SUM, 0, comm, &reqs[0]);
-	MPI_Ireduce(sums, tot, 2, MPI_UINT64_T, MPI_SUM, 0, comm, &reqs[1]);
-	MPI_Ireduce(&mn, &gmn, 1, MPI_UINT64_T, MPI_MIN, 0, comm, &reqs[2]);
-	MPI_Ireduce(&mx, &gmx, 1, MPI_UINT64_T, MPI_MAX, 0, comm, &reqs[3]);
-	wait_reqs(c, reqs, 4, -1, 1);
-	if (root) {
-		out->count = tot[0];
-		out->sum_ns = tot[1]; /* a wrapped sum only skews the mean */
-		out->min_ns = gmn;
-		out->max_ns = gmx;
-	}
-}
-
-int sc_cluster_reduce_node_hist(struct sc_cluster *c, const struct sc_hist *local,
-				struct sc_hist *out)
-{
-	reduce_hist_on(c, *(MPI_Comm *)c->shm_comm, c->local_rank == 0, local, out);
-	return 0;
-}
-
-int sc_cluster_reduce_hist(struct sc_cluster *c, const struct sc_hist *local, struct sc_hist *out)
-{
-	reduce_hist_on(c, MPI_COMM_WORLD, c->rank == 0, local, out);
-	return 0;
-}
-
-int sc_cluster_gather(struct sc_cluster *c, const uint8_t *buf, size_t len, uint8_t ***bufs,
-		      size_t **lens)
-{
-	int n = (int)len, *counts = NULL, *displs = NULL;
-	uint8_t *all = NULL;
-	int root = c->rank == 0, total = 0;
-	MPI_Request req;
-
-	if (len > INT_MAX)
-		return -EMSGSIZE;
-	if (root) {
-		counts = calloc((size_t)c->nranks, sizeof(int));
-		displs = calloc((size_t)c->nranks, sizeof(int));
-		if (!counts || !displs)
-			sc_cluster_abort(c, 1);
-	}
-	MPI_Igather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
-	wait_quietly(c, &req);
-	if (root) {
-		for (int r = 0; r < c->nranks; r++) {
-			displs[r] = total;
-			if (counts[r] > INT_MAX - total)
-				sc_cluster_abort(c, 1);
-			total += counts[r];
-		}
-		all = malloc(total ? (size_t)total : 1);
-		if (!all)
-			sc_cluster_abort(c, 1);
-	}
-	MPI_Igatherv(buf, n, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-	wait_quietly(c, &req);
-	if (root) {
-		*bufs = calloc((size_t)c->nranks, sizeof(**bufs));
-		*lens = calloc((size_t)c->nranks, sizeof(**lens));
-		if (!*bufs || !*lens)
-			sc_cluster_abort(c, 1);
-		for (int r = 0; r < c->nranks; r++) {
-			(*bufs)[r] = malloc(counts[r] ? (size_t)counts[r] : 1);
-			if (!(*bufs)[r])
-				sc_cluster_abort(c, 1);
-			memcpy((*bufs)[r], all + displs[r], (size_t)counts[r]);
-			(*lens)[r] = (size_t)counts[r];
-		}
-	}
-	free(all);
-	free(counts);
-	free(displs);
-	return 0;
-}
-
-void sc_cluster_free_gathered(struct sc_cluster *c, uint8_t **bufs, size_t *lens)
-{
-	if (!bufs)
-		return;
-	for (int r = 0; r < c->nranks; r++)
-		free(bufs[r]);
-	free(bufs);
-	free(lens);
-}

@@ -44,6 +44,8 @@ struct sc_cluster {
 	uint32_t *local_nranks_of;
 	int64_t clock_offset_ns;        /* rank 0's clock minus ours */
 	void *shm_comm;                 /* MPI_Comm, opaque to callers */
+	void *leader_comm;              /* MPI_Comm of the nodes' leaders
+					 * (MPI_COMM_NULL on other ranks) */
 	struct sc_cluster_tick tick;    /* rank 0's progress callback, or none */
 	/* Deadlines and stops (below) */
 	uint64_t deadline_ns;           /* CLOCK_MONOTONIC instant at which waits
@@ -94,8 +96,11 @@ int sc_cluster_all_ok(struct sc_cluster *c, int ok);
 int sc_cluster_all_ok_max(struct sc_cluster *c, int ok, uint64_t *val);
 void sc_cluster_barrier(struct sc_cluster *c);
 
-/* Estimates this rank's clock offset to rank 0 by ping-pong, keeping the
- * round with the lowest round trip.  Sets c->clock_offset_ns. */
+/* Estimates this rank's clock offset to rank 0: rank 0 ping-pongs with
+ * each node's leader in turn (CLOCK_ROUNDS round trips, keeping the one
+ * with the lowest round trip) and the leader hands its offset to its
+ * node's ranks, which share its clock: O(nodes) round trips at rank 0.
+ * Sets c->clock_offset_ns. */
 int sc_cluster_sync_clocks(struct sc_cluster *c);
 
 /* After a barrier, rank 0 picks an instant lead_ns ahead on its clock;
@@ -124,10 +129,30 @@ int sc_cluster_reduce_node_hist(struct sc_cluster *c, const struct sc_hist *loca
 				struct sc_hist *out);
 
 /* Gathers every rank's packed bytes at rank 0: *bufs[r], *lens[r]
- * (malloc'd; free with sc_cluster_free_gathered). */
+ * (malloc'd; free with sc_cluster_free_gathered), in pieces of ranks
+ * whose bytes add up to at most SC_GATHER_PIECE_MAX (a rank alone may
+ * carry up to INT_MAX), so that no gather's int counts overflow and rank
+ * 0 never holds more than a piece beside the rows.  0, or -EMSGSIZE (this
+ * rank's bytes past INT_MAX: every rank must then abort). */
+#define SC_GATHER_PIECE_MAX (64u << 20)
 int sc_cluster_gather(struct sc_cluster *c, const uint8_t *buf, size_t len, uint8_t ***bufs,
 		      size_t **lens);
 void sc_cluster_free_gathered(struct sc_cluster *c, uint8_t **bufs, size_t *lens);
+
+/* Sums every rank's per-second series (n seconds of mine) where they are
+ * made: on each node's communicator into its leader's *node, then across
+ * the leaders into rank 0's *cluster (MPI_SUM on bytes and I/Os, MPI_MAX
+ * on the maxima: sc_seconds_add's rules), every series padded to the
+ * longest of any rank, whose length is returned on every rank.  node and
+ * cluster (heap seconds; free with sc_series_exit) may be NULL where they
+ * are not filled.  While sc_series_kept(nnodes, length,
+ * SC_NODE_SERIES_MAX), rank 0 also gets every node's series in *nodes
+ * (heap, c->nnodes, by node index); else, and on other ranks, *nodes is
+ * NULL.  Returns the length.  Out of memory aborts
+ * every rank (a collective would hang without this one). */
+uint32_t sc_cluster_reduce_series(struct sc_cluster *c, const struct sc_second *mine, uint32_t n,
+				  struct sc_series *node, struct sc_series *cluster,
+				  struct sc_series **nodes);
 
 /*
  * Deadlines.  Every wait on other ranks gives up at c->deadline_ns (rank 0)

@@ -279,9 +279,10 @@ static int end_run(struct driver *d)
 }
 
 /* Every rank: runs the plan's phases in order.  Returns the exit status. */
+/* startup_ns: rank 0's start-up, for the record. */
 static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct sc_place *place,
 		      struct sc_rundir *rd, const char *outdir, const struct sc_cli *cli,
-		      struct sc_lost_ctx *x)
+		      struct sc_lost_ctx *x, int64_t startup_ns)
 {
 	struct driver d = {.c = c, .place = place, .rd = rd, .outdir = outdir, .cli = cli, .x = x};
 
@@ -289,6 +290,7 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 	if (!d.err)
 		sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
 	begin_run(&d, plan);
+	d.rec.startup_ns = startup_ns;
 	for (uint32_t p = 0; p < d.plan->nphases; p++) {
 		struct sc_phase_record ph;
 		int rc = watch_phase(&d, p, &ph);
@@ -360,6 +362,8 @@ int main(int argc, char **argv)
 	static struct sc_shortfall sf; /* rank 0's messages: too big for a stack frame */
 	char err[CLI_ERR_MAX], outdir[OUTDIR_MAX] = "";
 	int status = 0, claim = -1;
+	uint64_t begin_ns;
+	int64_t startup_ns = 0;
 	struct sc_lost_ctx ctx = {.phase = -1, .cli = &cli, .outdir = outdir};
 	struct sc_cluster_lost lost = {.fn = sc_lost_end_run, .arg = &ctx};
 
@@ -372,6 +376,7 @@ int main(int argc, char **argv)
 		return sc_report_model_command(cli.model_argc, cli.model_argv);
 	if (cli.help || cli.version || cli.report || cli.compare[0])
 		return run_without_mpi(&cli);
+	begin_ns = sc_now_ns();
 	if (sc_cluster_init(&c, &argc, &argv)) {
 		fprintf(stderr, "ssdcluster: cannot start MPI\n");
 		return SC_EXIT_RUN_FAILED;
@@ -387,6 +392,7 @@ int main(int argc, char **argv)
 	status = share_plan(&c, &cli, &plan, places, &sf, &place);
 	if (status)
 		goto out;
+	startup_ns = (int64_t)(sc_now_ns() - begin_ns);
 	ctx.plan = &plan;
 	ctx.place = &place;
 	ctx.places = places;
@@ -403,7 +409,7 @@ int main(int argc, char **argv)
 	status = sc_prepare_dirs(&c, &plan, &place, &rd);
 	if (status)
 		goto out;
-	status = run_phases(&c, &plan, &place, &rd, outdir, &cli, &ctx);
+	status = run_phases(&c, &plan, &place, &rd, outdir, &cli, &ctx, startup_ns);
 out:
 	sc_rundir_exit(&rd);
 	status = sc_cluster_all_ok(&c, status == 0) ? 0 : (status ? status : SC_EXIT_RUN_FAILED);

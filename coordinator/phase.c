@@ -16,9 +16,12 @@
 #include "rankmsg.h"
 
 /* How far ahead of "now" rank 0 sets the common start: enough for the
- * broadcast to reach every rank and their threads to be waiting. */
+ * broadcast to reach every rank (a tree: a step per doubling of the
+ * nodes) and for the ranks of the fullest node, which may share few CPUs,
+ * to be scheduled and their threads waiting. */
 #define START_LEAD_NS 50000000ull
-#define START_LEAD_PER_RANK_NS 200000ull
+#define START_LEAD_PER_LOCAL_RANK_NS 200000ull
+#define START_LEAD_PER_DOUBLING_NS 5000000ull
 
 static int gather_ranks(struct sc_cluster *c, const struct sc_rank_result *mine,
 			struct sc_phase_record *rec)
@@ -29,8 +32,10 @@ static int gather_ranks(struct sc_cluster *c, const struct sc_rank_result *mine,
 
 	if (rc)
 		sc_cluster_abort(c, SC_EXIT_RUN_FAILED); /* the collective would hang without us */
-	sc_cluster_gather(c, buf, len, &bufs, &lens);
+	rc = sc_cluster_gather(c, buf, len, &bufs, &lens);
 	free(buf);
+	if (rc) /* every rank has it: a row past INT_MAX bytes */
+		return c->rank == 0 ? rc : 0;
 	if (c->rank != 0)
 		return 0;
 	rec->ranks = calloc((size_t)c->nranks, sizeof(*rec->ranks));
@@ -131,22 +136,35 @@ static int prepare(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 /* Every rank starts the run at one instant (rank 0's clock) and waits
  * until every rank is done, the first-done byte count in *firstdone and
  * the measured start (common start + ramp, this rank's clock) in *origin. */
+static uint64_t start_lead_ns(const struct sc_cluster *c)
+{
+	uint64_t lead = START_LEAD_NS, most = 0;
+
+	for (uint32_t n = 1; n < c->nnodes; n *= 2)
+		lead += START_LEAD_PER_DOUBLING_NS;
+	for (int r = 0; r < c->nranks; r++)
+		if (c->local_nranks_of[r] > most)
+			most = c->local_nranks_of[r];
+	return lead + START_LEAD_PER_LOCAL_RANK_NS * most;
+}
+
 static void start_and_wait(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 			   const struct sc_place *place, struct sc_run *run, uint64_t budget,
-			   uint64_t *firstdone, uint64_t *origin)
+			   uint64_t *firstdone, uint64_t *origin, uint64_t *start_cost)
 {
 	const struct sc_phase *ph = &plan->phases[p];
-	uint64_t lead = START_LEAD_NS + START_LEAD_PER_RANK_NS * (uint64_t)c->nranks;
-	uint64_t start;
+	uint64_t lead = start_lead_ns(c), start, begin;
 
 	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "starting",
 		      "%s after preparing ended");
+	begin = sc_now_ns();
 	sc_cluster_sync_clocks(c);
 	/* emulated training between checkpoints: every rank idles until the
 	 * common start, so the gap costs no I/O and is not measured */
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT)
 		lead += ph->ckpt.compute_before_ns;
 	start = sc_cluster_common_start(c, lead);
+	*start_cost = sc_now_ns() - begin;
 	*origin = start + ph->io.ramp_ns;
 	run_deadline(c, plan, p, place, start, budget);
 	sc_run_start(run, start);
@@ -233,6 +251,33 @@ static void keep_hists(struct sc_phase_record *rec, struct sc_hist *merged[SC_HK
 	}
 }
 
+/* The per-second series, summed on each node and across the nodes: rank
+ * 0's record gets the cluster's and, under their cap, the nodes'; the
+ * rank's own series stays in its row only under SC_RANK_SERIES_MAX. */
+static void reduce_series(struct sc_cluster *c, struct sc_rank_result *mine,
+			  struct sc_phase_record *rec)
+{
+	struct sc_series *cluster = NULL, *nodes = NULL;
+	uint32_t len;
+
+	if (c->rank == 0) {
+		cluster = calloc(1, sizeof(*cluster));
+		if (!cluster)
+			sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
+	}
+	len = sc_cluster_reduce_series(c, mine->seconds, mine->nseconds, NULL, cluster, &nodes);
+	if (!sc_series_kept((uint32_t)c->nranks, len, SC_RANK_SERIES_MAX)) {
+		free(mine->seconds);
+		mine->seconds = NULL;
+		mine->nseconds = 0;
+	}
+	if (c->rank != 0)
+		return;
+	rec->cluster = cluster;
+	rec->node_series = nodes;
+	rec->nnode_series = nodes ? c->nnodes : 0;
+}
+
 /* Merging: every rank's histograms and row (*mine, whose buffers are
  * freed) reach rank 0's record, the merge alone timed (not the wait for
  * the slowest rank); run is destroyed.  0, or on rank 0 -errno when it
@@ -255,6 +300,7 @@ static int merge(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p, s
 	reduce_node_lat(c, run, mine);
 	if (c->rank == 0)
 		keep_hists(rec, merged);
+	reduce_series(c, mine, rec);
 	sc_run_destroy(run);
 	gathered = gather_ranks(c, mine, rec);
 	sc_rank_result_exit(mine);
@@ -276,13 +322,14 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	struct sc_run *run = NULL;
 	struct sc_drive_watch *watch = NULL;
 	uint64_t firstdone = 0, origin = 0, budget = sc_deadline_run_ns(plan, p, place);
+	uint64_t start_cost = 0;
 	int rc, ok, stopped, gathered;
 
 	rc = prepare(c, plan, p, place, dir, places, rec, &run, &budget, err, errlen);
 	if (rc)
 		return rc;
 	sc_drive_watch_begin(&watch, plan, p, place); /* none when out of memory */
-	start_and_wait(c, plan, p, place, run, budget, &firstdone, &origin);
+	start_and_wait(c, plan, p, place, run, budget, &firstdone, &origin, &start_cost);
 	stopped = c->stop_sig != 0; /* every rank agrees */
 	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "merging",
 		      "%s after every rank was done");
@@ -290,6 +337,8 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	describe_rank(c, run, firstdone, &mine);
 	sc_drive_watch_end(watch, origin, &mine);
 	gathered = merge(c, plan, p, run, &mine, rec, err, errlen);
+	if (c->rank == 0)
+		rec->start_cost_ns = (int64_t)start_cost;
 	if (gathered) {
 		sc_cluster_set_deadline(c, 0, NULL, NULL);
 		return gathered;
