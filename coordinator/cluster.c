@@ -35,19 +35,24 @@
  * it says otherwise. */
 #define TICK_NS SC_NS_PER_S
 
-/* TAG_ARRIVE: a rank entered a collective wait (to rank 0).  TAG_STOP: a
- * rank caught a signal {signal, rank} (to rank 0, which sends it on).
- * TAG_END: rank 0 ends the run after a wait gave up; TAG_ENDED: a rank
- * removed its files and waits to be ended (to rank 0). */
-enum { TAG_CLOCK = 101, TAG_DONE = 102, TAG_ARRIVE = 103, TAG_STOP = 104, TAG_END = 105,
-       TAG_ENDED = 106 };
+/* TAG_WHO: rank 0, whose collective wait gave up, asks every rank how
+ * many collective waits it has entered; TAG_HERE: the answer (to rank 0).
+ * TAG_STOP: a rank caught a signal {signal, rank} (to rank 0, which sends
+ * it on).  TAG_END: rank 0 ends the run after a wait gave up; TAG_ENDED: a
+ * rank removed its files and waits to be ended (to rank 0). */
+enum { TAG_CLOCK = 101, TAG_DONE = 102, TAG_WHO = 103, TAG_STOP = 104, TAG_END = 105,
+       TAG_ENDED = 106, TAG_HERE = 107 };
+/* How long rank 0 waits for the answers to TAG_WHO: every rank in a wait
+ * looks at least every NAP_MAX_NS. */
+#define WHO_WAIT_NS (2 * SC_NS_PER_S)
 /* How long a rank told to end waits for rank 0's MPI_Abort. */
 #define END_LINGER_NS (10 * SC_NS_PER_S)
 
 /* What cluster.c keeps for deadlines and stops (c->watch). */
 struct watch {
 	uint64_t waits;         /* collective waits this rank has entered */
-	uint64_t *arrived;      /* rank 0: collective waits each rank entered */
+	uint64_t *arrived;      /* rank 0, after a wait gave up: collective
+				 * waits each rank said it had entered */
 	int stop_msg[2];        /* {signal, rank} this rank sends; never changed
 				 * once sent (the sends are not waited for) */
 	int stop_sent;          /* this rank sent its stop (rank 0: to all) */
@@ -59,7 +64,7 @@ struct watch {
 	int abort_flag;         /* give_up */
 };
 
-static const int arrive_token = 1;
+static const int who_token = 1;
 
 static void nap_ns(long ns)
 {
@@ -134,6 +139,7 @@ static int drain_stops(struct sc_cluster *c)
 }
 
 static void give_up(struct sc_cluster *c, int peer, int why) __attribute__((noreturn));
+static void answer_who(struct sc_cluster *c);
 
 int sc_cluster_poll(struct sc_cluster *c)
 {
@@ -142,6 +148,8 @@ int sc_cluster_poll(struct sc_cluster *c)
 
 	if (!w || c->lost)
 		return c->stop_sig;
+	if (c->rank != 0)
+		answer_who(c);
 	if (c->rank != 0) {
 		MPI_Iprobe(0, TAG_END, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
 		if (flag) {
@@ -167,33 +175,56 @@ int sc_cluster_poll(struct sc_cluster *c)
 	return c->stop_sig;
 }
 
-/* Rank 0: counts the collective waits the other ranks have entered. */
-static void drain_arrivals(struct sc_cluster *c)
-{
-	struct watch *w = watch_of(c);
-	MPI_Status st;
-	int flag = 0, token;
-
-	for (;;) {
-		MPI_Iprobe(MPI_ANY_SOURCE, TAG_ARRIVE, MPI_COMM_WORLD, &flag, &st);
-		if (!flag)
-			return;
-		MPI_Recv(&token, 1, MPI_INT, st.MPI_SOURCE, TAG_ARRIVE, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
-		w->arrived[st.MPI_SOURCE]++;
-	}
-}
-
-/* This rank enters a collective wait: rank 0 learns of it. */
+/* This rank enters a collective wait: counted, so that it can tell rank
+ * 0 where it is should a wait give up (nothing is sent: rank 0 would
+ * otherwise receive a message per rank per collective). */
 static void arrive(struct sc_cluster *c)
 {
-	struct watch *w = watch_of(c);
+	watch_of(c)->waits++;
+}
 
-	w->waits++;
-	if (c->rank != 0)
-		send_detached(&arrive_token, 1, 0, TAG_ARRIVE);
-	else
-		w->arrived[0] = w->waits;
+/* Rank 0 asks where this rank is (TAG_WHO): the collective waits it has
+ * entered.  The answer is small: a standard send returns at once. */
+static void answer_who(struct sc_cluster *c)
+{
+	int flag = 0, token;
+	uint64_t waits;
+
+	MPI_Iprobe(0, TAG_WHO, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+	if (!flag)
+		return;
+	MPI_Recv(&token, 1, MPI_INT, 0, TAG_WHO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	waits = watch_of(c)->waits;
+	MPI_Send(&waits, 1, MPI_UINT64_T, 0, TAG_HERE, MPI_COMM_WORLD);
+}
+
+/* Rank 0, its collective wait given up: asks every rank how many waits it
+ * entered and gathers the answers for up to WHO_WAIT_NS in w->arrived (0
+ * for a rank that does not answer: dead, or busy outside any wait). */
+static void ask_who(struct sc_cluster *c)
+{
+	struct watch *w = watch_of(c);
+	uint64_t until = sc_now_ns() + WHO_WAIT_NS;
+	int answered = 1;
+
+	for (int r = 1; r < c->nranks; r++)
+		send_detached(&who_token, 1, r, TAG_WHO);
+	w->arrived[0] = w->waits;
+	while (answered < c->nranks && sc_now_ns() < until) {
+		MPI_Status st;
+		uint64_t waits;
+		int flag = 0;
+
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_HERE, MPI_COMM_WORLD, &flag, &st);
+		if (!flag) {
+			nap();
+			continue;
+		}
+		MPI_Recv(&waits, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_HERE, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		w->arrived[st.MPI_SOURCE] = waits;
+		answered++;
+	}
 }
 
 /*
@@ -211,7 +242,7 @@ static void give_up(struct sc_cluster *c, int peer, int why)
 	if (peer >= 0) {
 		sc_cluster_add_late(c, peer);
 	} else if (c->rank == 0 && c->nlate == 0) {
-		drain_arrivals(c);
+		ask_who(c);
 		for (int r = 1; r < c->nranks; r++)
 			if (w->arrived[r] < w->waits)
 				sc_cluster_add_late(c, r);
@@ -246,8 +277,6 @@ void sc_cluster_wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int pe
 
 		if (now >= next_poll) {
 			sc_cluster_poll(c);
-			if (c->rank == 0 && peer < 0)
-				drain_arrivals(c);
 			next_poll = now + POLL_NS;
 		}
 		if (now >= sc_deadline_wait_end_ns(c, begin))
@@ -356,8 +385,6 @@ void sc_cluster_exit(struct sc_cluster *c)
 {
 	if (c->watch) {
 		drain_stops(c); /* stops sent late */
-		if (c->rank == 0)
-			drain_arrivals(c);
 		free(watch_of(c)->arrived);
 		free(c->watch);
 	}

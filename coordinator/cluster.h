@@ -143,7 +143,8 @@ void sc_cluster_free_gathered(struct sc_cluster *c, uint8_t **bufs, size_t *lens
  * made: on each node's communicator into its leader's *node, then across
  * the leaders into rank 0's *cluster (MPI_SUM on bytes and I/Os, MPI_MAX
  * on the maxima: sc_seconds_add's rules), every series padded to the
- * longest of any rank, whose length is returned on every rank.  node and
+ * longest of any rank, whose length is returned on every rank (the
+ * cluster's length); a node's series is as long as its longest rank's.  node and
  * cluster (heap seconds; free with sc_series_exit) may be NULL where they
  * are not filled.  While sc_series_kept(nnodes, length,
  * SC_NODE_SERIES_MAX), rank 0 also gets every node's series in *nodes

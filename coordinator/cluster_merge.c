@@ -104,50 +104,62 @@ static void columns_to_series(struct sc_cluster *c, const struct columns *col,
 }
 
 /* Rank 0 gets every leader's node series (len seconds each, as columns in
- * col at the leaders) in *nodes, by node index. */
-static void gather_nodes(struct sc_cluster *c, const struct columns *col,
+ * col at the leaders, of which the node's own ranks filled node_len) in
+ * *nodes, by node index, each as long as its node's longest rank. */
+static void gather_nodes(struct sc_cluster *c, const struct columns *col, uint32_t node_len,
 			 struct sc_series **nodes)
 {
 	size_t per_sum = (size_t)col->len * SC_SECOND_SUMS;
 	size_t per_max = (size_t)col->len * SC_SECOND_MAXES;
 	uint64_t *sums = NULL, *maxes = NULL;
-	MPI_Request reqs[2];
+	uint32_t *lens = NULL;
+	MPI_Request reqs[3];
 
 	if (c->rank == 0) {
 		sums = alloc_or_abort(c, per_sum * c->nnodes, sizeof(uint64_t));
 		maxes = alloc_or_abort(c, per_max * c->nnodes, sizeof(uint64_t));
+		lens = alloc_or_abort(c, c->nnodes, sizeof(uint32_t));
 	}
 	/* under SC_NODE_SERIES_MAX node-seconds: far below INT_MAX values */
 	MPI_Igather(col->sums, (int)per_sum, MPI_UINT64_T, sums, (int)per_sum, MPI_UINT64_T, 0,
 		    sc_cluster_leader_comm(c), &reqs[0]);
 	MPI_Igather(col->maxes, (int)per_max, MPI_UINT64_T, maxes, (int)per_max, MPI_UINT64_T, 0,
 		    sc_cluster_leader_comm(c), &reqs[1]);
-	wait_all(c, reqs, 2);
+	MPI_Igather(&node_len, 1, MPI_UINT32_T, lens, 1, MPI_UINT32_T, 0,
+		    sc_cluster_leader_comm(c), &reqs[2]);
+	wait_all(c, reqs, 3);
 	if (c->rank == 0 && nodes) {
 		*nodes = alloc_or_abort(c, c->nnodes, sizeof(**nodes));
 		for (uint32_t i = 0; i < c->nnodes; i++) {
-			struct columns one = {col->len, sums + per_sum * i, maxes + per_max * i};
+			/* past the node's longest rank every column is 0 */
+			struct columns one = {lens[i] < col->len ? lens[i] : col->len,
+					      sums + per_sum * i, maxes + per_max * i};
 
 			columns_to_series(c, &one, &(*nodes)[i]);
 		}
 	}
 	free(sums);
 	free(maxes);
+	free(lens);
 }
 
 uint32_t sc_cluster_reduce_series(struct sc_cluster *c, const struct sc_second *mine, uint32_t n,
 				  struct sc_series *node, struct sc_series *cluster,
 				  struct sc_series **nodes)
 {
-	uint32_t len = n;
+	uint32_t len = n, node_len = n;
 	struct columns own = {0}, node_col = {0}, cluster_col = {0};
 	int leader = c->local_rank == 0;
-	MPI_Request req;
+	MPI_Request reqs[2];
 
 	if (nodes)
 		*nodes = NULL;
-	MPI_Iallreduce(&n, &len, 1, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD, &req);
-	wait_all(c, &req, 1);
+	/* every series padded to the longest; a node's cut back to its own
+	 * longest rank's (what summing its ranks' seconds gives) */
+	MPI_Iallreduce(&n, &len, 1, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD, &reqs[0]);
+	MPI_Iallreduce(&n, &node_len, 1, MPI_UINT32_T, MPI_MAX, sc_cluster_node_comm(c),
+		       &reqs[1]);
+	wait_all(c, reqs, 2);
 	columns_alloc(c, &own, len);
 	sc_seconds_to_columns(mine, n, len, own.sums, own.maxes);
 	if (leader)
@@ -159,9 +171,11 @@ uint32_t sc_cluster_reduce_series(struct sc_cluster *c, const struct sc_second *
 			columns_alloc(c, &cluster_col, len);
 		reduce_columns(c, sc_cluster_leader_comm(c), &node_col, &cluster_col);
 		if (sc_series_kept(c->nnodes, len, SC_NODE_SERIES_MAX))
-			gather_nodes(c, &node_col, c->rank == 0 ? nodes : NULL);
-		if (node)
+			gather_nodes(c, &node_col, node_len, c->rank == 0 ? nodes : NULL);
+		if (node) {
 			columns_to_series(c, &node_col, node);
+			node->nseconds = node_len;
+		}
 	}
 	if (c->rank == 0 && cluster)
 		columns_to_series(c, &cluster_col, cluster);

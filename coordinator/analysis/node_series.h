@@ -3,7 +3,10 @@
  *
  * A node's per-second series is the second-by-second sum of its ranks'
  * seconds (second k covers [k s, k+1 s) after the phase's measured start,
- * sc_second); the cluster's is the sum over every rank.  The rate of a
+ * sc_second); the cluster's is the sum over every rank.  Both come from
+ * the record's reduced series (summed in the cluster, result.h), or in
+ * records from before those, from the ranks' own seconds; a node whose
+ * series the record did not keep has none (n == 0).  The rate of a
  * second is its amount per second, except the series' last second: when
  * the series' ranks ended part-way through it (their latest end), its
  * amount is divided by the time it covered, and it is left out when that
