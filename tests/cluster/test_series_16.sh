@@ -57,7 +57,8 @@ echo "== $NP ranks on 4 hosts"
 sc_cluster_mpirun "$T/hosts" "$NP" "$T/run.yaml" --output "$T/out" >"$T/run.log" 2>&1 ||
 	{ cat "$T/run.log"; fail "run exited $? (want 0)"; }
 cat "$T/run.log"
-[ -s "$T/out/results.json" ] && [ -s "$T/out/results.pb" ] || fail "no results.json or results.pb"
+[ -s "$T/out/results.json" ] || fail "no results.json"
+[ -s "$T/out/results.pb" ] || fail "no results.pb"
 
 python3 - "$T/out/results.json" "$T/out/timeseries.csv" <<'PY'
 import csv, json, sys
