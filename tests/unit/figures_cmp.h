@@ -98,27 +98,42 @@ static inline void cmp_seconds(struct cmp *c, const char *field, const struct sc
 	}
 }
 
+/* The members node rows and target rows share, of rows[i]: a and b are
+ * either two struct sc_node_row or two struct sc_target_row. */
+#define CMP_ROW_COMMON(c, rows, i, a, b)                                                           \
+	do {                                                                                       \
+		char f_[96];                                                                       \
+                                                                                                   \
+		cmp_u64(c, CMP_AT(f_, "%s[%u].node", rows, i), (a)->node, (b)->node);              \
+		cmp_str(c, CMP_AT(f_, "%s[%u].host", rows, i), (a)->host, (b)->host);              \
+		cmp_u64(c, CMP_AT(f_, "%s[%u].nranks", rows, i), (a)->nranks, (b)->nranks);        \
+		for (int d_ = 0; d_ < SC_DIR_COUNT; d_++) {                                        \
+			cmp_u64(c, CMP_AT(f_, "%s[%u].bytes[%d]", rows, i, d_), (a)->bytes[d_],    \
+				(b)->bytes[d_]);                                                   \
+			cmp_u64(c, CMP_AT(f_, "%s[%u].ios[%d]", rows, i, d_), (a)->ios[d_],        \
+				(b)->ios[d_]);                                                     \
+			cmp_f64(c, CMP_AT(f_, "%s[%u].iops[%d]", rows, i, d_), (a)->iops[d_],      \
+				(b)->iops[d_]);                                                    \
+		}                                                                                  \
+		cmp_u64(c, CMP_AT(f_, "%s[%u].errors", rows, i), (a)->errors, (b)->errors);        \
+		cmp_i64(c, CMP_AT(f_, "%s[%u].start_ns", rows, i), (a)->start_ns, (b)->start_ns);  \
+		cmp_i64(c, CMP_AT(f_, "%s[%u].end_ns", rows, i), (a)->end_ns, (b)->end_ns);        \
+		cmp_u64(c, CMP_AT(f_, "%s[%u].total_bytes", rows, i), (a)->total_bytes,            \
+			(b)->total_bytes);                                                         \
+		cmp_f64(c, CMP_AT(f_, "%s[%u].bw_bytes_per_s", rows, i), (a)->bw_bytes_per_s,      \
+			(b)->bw_bytes_per_s);                                                      \
+	} while (0)
+
 static inline void cmp_node_row(struct cmp *c, uint32_t i, const struct sc_node_row *a,
 				const struct sc_node_row *b)
 {
 	char f[96];
 
-	cmp_u64(c, CMP_AT(f, "nodes[%u].node", i), a->node, b->node);
-	cmp_str(c, CMP_AT(f, "nodes[%u].host", i), a->host, b->host);
-	cmp_u64(c, CMP_AT(f, "nodes[%u].nranks", i), a->nranks, b->nranks);
-	for (int d = 0; d < SC_DIR_COUNT; d++) {
-		cmp_u64(c, CMP_AT(f, "nodes[%u].bytes[%d]", i, d), a->bytes[d], b->bytes[d]);
-		cmp_u64(c, CMP_AT(f, "nodes[%u].ios[%d]", i, d), a->ios[d], b->ios[d]);
-		cmp_f64(c, CMP_AT(f, "nodes[%u].iops[%d]", i, d), a->iops[d], b->iops[d]);
+	CMP_ROW_COMMON(c, "nodes", i, a, b);
+	for (int d = 0; d < SC_DIR_COUNT; d++)
 		cmp_lat(c, CMP_AT(f, "nodes[%u].lat[%d]", i, d), &a->lat[d], &b->lat[d]);
-	}
-	cmp_u64(c, CMP_AT(f, "nodes[%u].errors", i), a->errors, b->errors);
-	cmp_i64(c, CMP_AT(f, "nodes[%u].start_ns", i), a->start_ns, b->start_ns);
-	cmp_i64(c, CMP_AT(f, "nodes[%u].end_ns", i), a->end_ns, b->end_ns);
 	cmp_i64(c, CMP_AT(f, "nodes[%u].clock_offset_ns", i), a->clock_offset_ns,
 		b->clock_offset_ns);
-	cmp_u64(c, CMP_AT(f, "nodes[%u].total_bytes", i), a->total_bytes, b->total_bytes);
-	cmp_f64(c, CMP_AT(f, "nodes[%u].bw_bytes_per_s", i), a->bw_bytes_per_s, b->bw_bytes_per_s);
 	cmp_u64(c, CMP_AT(f, "nodes[%u].samples", i), a->samples, b->samples);
 	cmp_f64(c, CMP_AT(f, "nodes[%u].samples_per_s", i), a->samples_per_s, b->samples_per_s);
 }
@@ -128,21 +143,8 @@ static inline void cmp_target_row(struct cmp *c, uint32_t i, const struct sc_tar
 {
 	char f[96];
 
-	cmp_u64(c, CMP_AT(f, "targets[%u].node", i), a->node, b->node);
+	CMP_ROW_COMMON(c, "targets", i, a, b);
 	cmp_u64(c, CMP_AT(f, "targets[%u].target", i), a->target, b->target);
-	cmp_str(c, CMP_AT(f, "targets[%u].host", i), a->host, b->host);
-	cmp_u64(c, CMP_AT(f, "targets[%u].nranks", i), a->nranks, b->nranks);
-	for (int d = 0; d < SC_DIR_COUNT; d++) {
-		cmp_u64(c, CMP_AT(f, "targets[%u].bytes[%d]", i, d), a->bytes[d], b->bytes[d]);
-		cmp_u64(c, CMP_AT(f, "targets[%u].ios[%d]", i, d), a->ios[d], b->ios[d]);
-		cmp_f64(c, CMP_AT(f, "targets[%u].iops[%d]", i, d), a->iops[d], b->iops[d]);
-	}
-	cmp_u64(c, CMP_AT(f, "targets[%u].errors", i), a->errors, b->errors);
-	cmp_i64(c, CMP_AT(f, "targets[%u].start_ns", i), a->start_ns, b->start_ns);
-	cmp_i64(c, CMP_AT(f, "targets[%u].end_ns", i), a->end_ns, b->end_ns);
-	cmp_u64(c, CMP_AT(f, "targets[%u].total_bytes", i), a->total_bytes, b->total_bytes);
-	cmp_f64(c, CMP_AT(f, "targets[%u].bw_bytes_per_s", i), a->bw_bytes_per_s,
-		b->bw_bytes_per_s);
 }
 
 /* The cluster's totals and times of two figures. */
