@@ -1,6 +1,7 @@
 /* cluster.c -- every MPI call: nodes, plan broadcast, clocks, lockstep
  * starts, the first-done signal, and the deadlines and stops of every
- * wait on other ranks (cluster_merge.c: reductions and gathers). */
+ * wait on other ranks (cluster_merge.c: reductions and gathers;
+ * cluster_clock.c: clock offsets and the common start). */
 #include "cluster.h"
 #include "cluster_priv.h"
 
@@ -17,8 +18,6 @@
 #include "deadline.h"
 #include "interrupt.h"
 
-/* Ping-pong rounds per rank when estimating clock offsets. */
-#define CLOCK_ROUNDS 16
 /* How often a waiting rank first looks for what it waits for. */
 #define POLL_NS 1000000L
 /* Waits look less and less often, up to this: each look runs Open MPI's
@@ -35,12 +34,12 @@
  * it says otherwise. */
 #define TICK_NS SC_NS_PER_S
 
-/* TAG_WHO: rank 0, whose collective wait gave up, asks every rank how
+/* (SC_TAG_CLOCK = 101: cluster_priv.h.)  TAG_WHO: rank 0, whose collective wait gave up, asks every rank how
  * many collective waits it has entered; TAG_HERE: the answer (to rank 0).
  * TAG_STOP: a rank caught a signal {signal, rank} (to rank 0, which sends
  * it on).  TAG_END: rank 0 ends the run after a wait gave up; TAG_ENDED: a
  * rank removed its files and waits to be ended (to rank 0). */
-enum { TAG_CLOCK = 101, TAG_DONE = 102, TAG_WHO = 103, TAG_STOP = 104, TAG_END = 105,
+enum { TAG_DONE = 102, TAG_WHO = 103, TAG_STOP = 104, TAG_END = 105,
        TAG_ENDED = 106, TAG_HERE = 107 };
 /* How long rank 0 waits for the answers to TAG_WHO: every rank in a wait
  * looks at least every NAP_MAX_NS. */
@@ -252,6 +251,11 @@ static void give_up(struct sc_cluster *c, int peer, int why)
 	sc_cluster_abort(c, 1);
 }
 
+void sc_cluster_give_up(struct sc_cluster *c, int peer, int why)
+{
+	give_up(c, peer, why);
+}
+
 /*
  * Waits for n non-blocking requests by testing them, until the deadline.
  * quiet: nap between tests (backoff_ns).  Open MPI's blocking calls poll the network
@@ -286,7 +290,7 @@ void sc_cluster_wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int pe
 	}
 }
 
-static void wait_quietly(struct sc_cluster *c, MPI_Request *req)
+void sc_cluster_wait_quietly(struct sc_cluster *c, MPI_Request *req)
 {
 	sc_cluster_wait_reqs(c, req, 1, -1, 1);
 }
@@ -481,7 +485,7 @@ int sc_cluster_bcast(struct sc_cluster *c, uint8_t **buf, size_t *len)
 	MPI_Request req;
 
 	MPI_Ibcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req);
-	wait_quietly(c, &req);
+	sc_cluster_wait_quietly(c, &req);
 	if (n > INT_MAX)
 		return -EMSGSIZE;
 	if (c->rank != 0) {
@@ -491,7 +495,7 @@ int sc_cluster_bcast(struct sc_cluster *c, uint8_t **buf, size_t *len)
 		*len = n;
 	}
 	MPI_Ibcast(*buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-	wait_quietly(c, &req);
+	sc_cluster_wait_quietly(c, &req);
 	return 0;
 }
 
@@ -500,7 +504,7 @@ int sc_cluster_bcast_int(struct sc_cluster *c, int v)
 	MPI_Request req;
 
 	MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
-	wait_quietly(c, &req);
+	sc_cluster_wait_quietly(c, &req);
 	return v;
 }
 
@@ -512,7 +516,7 @@ int sc_cluster_all_ok_max(struct sc_cluster *c, int ok, uint64_t *val)
 
 	in[1] = (uint64_t)sc_cluster_poll(c);
 	MPI_Iallreduce(in, out, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req);
-	wait_quietly(c, &req);
+	sc_cluster_wait_quietly(c, &req);
 	sc_cluster_note_stop(c, (int)out[1]);
 	if (val)
 		*val = out[2];
@@ -529,87 +533,9 @@ void sc_cluster_barrier(struct sc_cluster *c)
 	MPI_Request req;
 
 	MPI_Ibarrier(MPI_COMM_WORLD, &req);
-	wait_quietly(c, &req);
+	sc_cluster_wait_quietly(c, &req);
 }
 
-/* Rank 0's side of the ping-pong with node n's leader (world rank r). */
-static void clock_serve(struct sc_cluster *c, int r)
-{
-	int go = 1;
-
-	/* the leader waits for its turn asleep (see wait_quietly) */
-	MPI_Send(&go, 1, MPI_INT, r, TAG_CLOCK, MPI_COMM_WORLD);
-	for (int i = 0; i < CLOCK_ROUNDS; i++) {
-		uint64_t t0;
-		MPI_Request req;
-
-		MPI_Irecv(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD, &req);
-		sc_cluster_wait_reqs(c, &req, 1, r, 0);
-		t0 = sc_now_ns();
-		MPI_Send(&t0, 1, MPI_UINT64_T, r, TAG_CLOCK, MPI_COMM_WORLD);
-	}
-}
-
-/* A leader's side: its offset from the round with the lowest round trip. */
-static int64_t clock_ask(struct sc_cluster *c)
-{
-	uint64_t best_rtt = UINT64_MAX;
-	int64_t offset = 0;
-	MPI_Request turn;
-	int go;
-
-	MPI_Irecv(&go, 1, MPI_INT, 0, TAG_CLOCK, MPI_COMM_WORLD, &turn);
-	sc_cluster_wait_reqs(c, &turn, 1, 0, 1);
-	for (int i = 0; i < CLOCK_ROUNDS; i++) {
-		uint64_t t1 = sc_now_ns(), t0, t2;
-		MPI_Request req;
-
-		MPI_Irecv(&t0, 1, MPI_UINT64_T, 0, TAG_CLOCK, MPI_COMM_WORLD, &req);
-		MPI_Send(&t1, 1, MPI_UINT64_T, 0, TAG_CLOCK, MPI_COMM_WORLD);
-		sc_cluster_wait_reqs(c, &req, 1, 0, 0);
-		t2 = sc_now_ns();
-		if (t2 - t1 < best_rtt) {
-			best_rtt = t2 - t1;
-			/* rank 0 read t0 halfway through the round trip */
-			offset = (int64_t)t0 - (int64_t)(t1 + (t2 - t1) / 2);
-		}
-	}
-	return offset;
-}
-
-int sc_cluster_sync_clocks(struct sc_cluster *c)
-{
-	int64_t offset = 0;
-	MPI_Request req;
-
-	sc_cluster_barrier(c);
-	if (c->rank == 0) {
-		/* node 0's ranks share rank 0's clock */
-		for (int r = 1; r < c->nranks; r++)
-			if (c->local_rank_of[r] == 0)
-				clock_serve(c, r);
-	} else if (c->local_rank == 0) {
-		offset = clock_ask(c);
-	}
-	/* the ranks of a node read one clock: their leader's offset is theirs */
-	MPI_Ibcast(&offset, 1, MPI_INT64_T, 0, sc_cluster_node_comm(c), &req);
-	wait_quietly(c, &req);
-	c->clock_offset_ns = offset;
-	return 0;
-}
-
-uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns)
-{
-	uint64_t start0 = 0;
-	MPI_Request req;
-
-	sc_cluster_barrier(c);
-	if (c->rank == 0)
-		start0 = sc_now_ns() + lead_ns;
-	MPI_Ibcast(&start0, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req);
-	wait_quietly(c, &req);
-	return (uint64_t)((int64_t)start0 - c->clock_offset_ns);
-}
 
 /* Rank 0 after the deadline in wait_run: the ranks not done yet. */
 static void late_runs(struct sc_cluster *c, const char *done_of, int local_done)

@@ -20,6 +20,18 @@ void sc_cluster_add_late(struct sc_cluster *c, int r);
  * quiet: nap between tests. */
 void sc_cluster_wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int peer, int quiet);
 
+/* The clock ping-pong's messages (cluster_clock.c); cluster.c's other
+ * tags follow it. */
+#define SC_TAG_CLOCK 101
+
+/* One collective request, waited for quietly (sc_cluster_wait_reqs). */
+void sc_cluster_wait_quietly(struct sc_cluster *c, MPI_Request *req);
+
+/* A wait on other ranks passed its deadline (why: -ETIMEDOUT, or -EINTR
+ * after a stop): names peer (>= 0) or, on rank 0 in a collective (-1),
+ * the ranks that did not get as far, and ends the process (c->on_lost). */
+void sc_cluster_give_up(struct sc_cluster *c, int peer, int why) __attribute__((noreturn));
+
 /* The communicator of this node's ranks; of every node's leader (local
  * rank 0), MPI_COMM_NULL on other ranks: its rank i is node i's leader. */
 MPI_Comm sc_cluster_node_comm(const struct sc_cluster *c);
