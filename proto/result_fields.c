@@ -284,38 +284,32 @@ static int columns_from_pb(const struct sc_field *rows, size_t nrows, const void
 	return 0;
 }
 
-static int seconds_to_pb(struct sc_arena *a, const void *c, void *pb)
-{
-	const struct sc_rank_result *r = c;
+/* The hooks of a message whose C struct holds a series as nseconds and
+ * seconds (struct sc_rank_result, struct sc_series): name_hooks. */
+#define SERIES_HOOKS(name, ctype, pbtype, rows)                                                    \
+	static int name##_to_pb(struct sc_arena *a, const void *c, void *pb)                      \
+	{                                                                                          \
+		const ctype *x = c;                                                                \
+		return columns_to_pb(a, rows, NROWS(rows), x->seconds, x->nseconds, pb);           \
+	}                                                                                          \
+	static int name##_from_pb(const void *pb, void *c)                                         \
+	{                                                                                          \
+		ctype *x = c;                                                                      \
+		return columns_from_pb(rows, NROWS(rows), pb, x->nseconds, &x->seconds);           \
+	}                                                                                          \
+	static bool name##_ok(const void *c)                                                       \
+	{                                                                                          \
+		const ctype *x = c;                                                                \
+		return !x->nseconds || x->seconds;                                                 \
+	}                                                                                          \
+	static uint64_t name##_cost(const void *pb)                                                \
+	{                                                                                          \
+		return ((const pbtype *)pb)->n_sec_read_bytes * sizeof(struct sc_second);          \
+	}                                                                                          \
+	static const struct sc_field_hooks name##_hooks = {                                        \
+	    .to_pb = name##_to_pb, .from_pb = name##_from_pb, .ok = name##_ok, .cost = name##_cost}
 
-	return columns_to_pb(a, rank_rows, NROWS(rank_rows), r->seconds, r->nseconds, pb);
-}
-
-static int seconds_from_pb(const void *pb, void *c)
-{
-	struct sc_rank_result *r = c;
-
-	return columns_from_pb(rank_rows, NROWS(rank_rows), pb, r->nseconds, &r->seconds);
-}
-
-static bool seconds_ok(const void *c)
-{
-	const struct sc_rank_result *r = c;
-
-	return !r->nseconds || r->seconds;
-}
-
-static uint64_t seconds_cost(const void *pb)
-{
-	return ((const Ssdcluster__RankResult *)pb)->n_sec_read_bytes * sizeof(struct sc_second);
-}
-
-static const struct sc_field_hooks second_hooks = {
-	.to_pb = seconds_to_pb,
-	.from_pb = seconds_from_pb,
-	.ok = seconds_ok,
-	.cost = seconds_cost,
-};
+SERIES_HOOKS(second, struct sc_rank_result, Ssdcluster__RankResult, rank_rows);
 
 SC_FIELDS(sc_fields_rank_result, rank_rows, ssdcluster__rank_result__descriptor, &second_hooks);
 #undef SC_LIST
@@ -333,38 +327,7 @@ static const struct sc_field series_rows[] = {
 	F_HOOK(sec_max_temp_mk, SEC(max_temp_mk)),
 };
 
-static int series_to_pb(struct sc_arena *a, const void *c, void *pb)
-{
-	const struct sc_series *s = c;
-
-	return columns_to_pb(a, series_rows, NROWS(series_rows), s->seconds, s->nseconds, pb);
-}
-
-static int series_from_pb(const void *pb, void *c)
-{
-	struct sc_series *s = c;
-
-	return columns_from_pb(series_rows, NROWS(series_rows), pb, s->nseconds, &s->seconds);
-}
-
-static bool series_ok(const void *c)
-{
-	const struct sc_series *s = c;
-
-	return !s->nseconds || s->seconds;
-}
-
-static uint64_t series_cost(const void *pb)
-{
-	return ((const Ssdcluster__Series *)pb)->n_sec_read_bytes * sizeof(struct sc_second);
-}
-
-static const struct sc_field_hooks series_hooks = {
-	.to_pb = series_to_pb,
-	.from_pb = series_from_pb,
-	.ok = series_ok,
-	.cost = series_cost,
-};
+SERIES_HOOKS(series, struct sc_series, Ssdcluster__Series, series_rows);
 
 static SC_FIELDS(series_fields, series_rows, ssdcluster__series__descriptor, &series_hooks);
 #undef SC_LIST
