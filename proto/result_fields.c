@@ -169,6 +169,16 @@ static const struct sc_field drive_rows[] = {
 static SC_FIELDS(drive_fields, drive_rows, ssdcluster__drive__descriptor, NULL);
 #undef SC_LIST
 
+/* The columns of a per-second series in RankResult and Series (same
+ * names; the temperature column comes apart in RankResult). */
+#define SECOND_COLUMNS                                                                             \
+	F_HOOK(sec_read_bytes, SEC(bytes[SC_DIR_READ])),                                           \
+	    F_HOOK(sec_write_bytes, SEC(bytes[SC_DIR_WRITE])),                                     \
+	    F_HOOK(sec_read_ios, SEC(ios[SC_DIR_READ])),                                           \
+	    F_HOOK(sec_write_ios, SEC(ios[SC_DIR_WRITE])),                                         \
+	    F_HOOK(sec_read_max_lat_ns, SEC(max_lat_ns[SC_DIR_READ])),                             \
+	    F_HOOK(sec_write_max_lat_ns, SEC(max_lat_ns[SC_DIR_WRITE]))
+
 /* RankResult <-> struct sc_rank_result */
 #define SEC(member) offsetof(struct sc_second, member)
 #define SC_LIST Ssdcluster__RankResult, struct sc_rank_result
@@ -192,12 +202,7 @@ static const struct sc_field rank_rows[] = {
 	F_MSG(read_lat, lat[SC_DIR_READ], lat_fields),
 	F_MSG(write_lat, lat[SC_DIR_WRITE], lat_fields),
 	F_U32(nseconds, nseconds),
-	F_HOOK(sec_read_bytes, SEC(bytes[SC_DIR_READ])),
-	F_HOOK(sec_write_bytes, SEC(bytes[SC_DIR_WRITE])),
-	F_HOOK(sec_read_ios, SEC(ios[SC_DIR_READ])),
-	F_HOOK(sec_write_ios, SEC(ios[SC_DIR_WRITE])),
-	F_HOOK(sec_read_max_lat_ns, SEC(max_lat_ns[SC_DIR_READ])),
-	F_HOOK(sec_write_max_lat_ns, SEC(max_lat_ns[SC_DIR_WRITE])),
+	SECOND_COLUMNS,
 	F_MSG_OPT(resp_read, resp[SC_DIR_READ], lat_fields),
 	F_MSG_OPT(resp_write, resp[SC_DIR_WRITE], lat_fields),
 	F_MSG_OPT(batch_wait, batch_wait, lat_fields),
@@ -318,12 +323,7 @@ SC_FIELDS(sc_fields_rank_result, rank_rows, ssdcluster__rank_result__descriptor,
 #define SC_LIST Ssdcluster__Series, struct sc_series
 static const struct sc_field series_rows[] = {
 	F_U32(nseconds, nseconds),
-	F_HOOK(sec_read_bytes, SEC(bytes[SC_DIR_READ])),
-	F_HOOK(sec_write_bytes, SEC(bytes[SC_DIR_WRITE])),
-	F_HOOK(sec_read_ios, SEC(ios[SC_DIR_READ])),
-	F_HOOK(sec_write_ios, SEC(ios[SC_DIR_WRITE])),
-	F_HOOK(sec_read_max_lat_ns, SEC(max_lat_ns[SC_DIR_READ])),
-	F_HOOK(sec_write_max_lat_ns, SEC(max_lat_ns[SC_DIR_WRITE])),
+	SECOND_COLUMNS,
 	F_HOOK(sec_max_temp_mk, SEC(max_temp_mk)),
 };
 
