@@ -54,6 +54,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,9 +101,11 @@ struct times {
 	double from_ms;	       /* sc_seconds_from_columns: cluster, kept nodes */
 	double rank0_ms;       /* rank 0's share of all that */
 	double pack_ms, unpack_ms, figures_ms, write_ms, pb_ms, html_ms;
-	double merge_peak_mib; /* peak RSS from the phase's start to the figures */
-	double write_peak_mib; /* peak RSS while the results were written */
-	double kept_mib;       /* RSS after the write: what rank 0 keeps */
+	double merge_peak_mib;	/* peak RSS from the phase's start to the figures */
+	double write_peak_mib;	/* peak RSS while the results were written */
+	double kept_mib;	/* RSS after the write: what rank 0 keeps */
+	double heap_mib;	/* malloc'd and not freed then (mallinfo2) */
+	uint64_t unpack_faults; /* page faults (first touches) while unpacking */
 	uint64_t gather_bytes, piece_max_bytes, node_series_bytes;
 	uint32_t pieces;
 	uint64_t json_bytes, pb_bytes, html_bytes, ranks_csv_bytes;
@@ -180,6 +183,14 @@ static double peak_rss_mib(void)
 
 	getrusage(RUSAGE_SELF, &ru);
 	return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
+}
+
+static uint64_t minor_faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)ru.ru_minflt;
 }
 
 /* The largest peak seen by stage_peak_mib, and whether the kernel let the
@@ -400,6 +411,7 @@ static void series_from(struct sc_series *s, const struct columns *c, uint32_t l
 static int piece_flush(struct piece *pc, struct sc_phase_record *rec, struct times *t)
 {
 	size_t off = 0;
+	uint64_t f0 = minor_faults();
 	double t0 = now_ms();
 
 	for (uint32_t j = 0; j < pc->n; j++) {
@@ -414,6 +426,7 @@ static int piece_flush(struct piece *pc, struct sc_phase_record *rec, struct tim
 		rec->nranks = i + 1;
 	}
 	t->unpack_ms += now_ms() - t0;
+	t->unpack_faults += minor_faults() - f0;
 	if (pc->n)
 		t->pieces++;
 	if (pc->len > t->piece_max_bytes)
@@ -683,6 +696,7 @@ static int one_phase(const struct opts *o, struct sc_run_record *run, uint32_t p
 		     struct times *t)
 {
 	struct sc_phase_record *rec = &run->phases[p];
+	struct mallinfo2 mi;
 	struct truth tr = {.cluster = xcalloc(o->seconds, sizeof(struct sc_second)),
 			   .node = xcalloc(o->seconds, sizeof(struct sc_second)),
 			   .check_node = nodes_of(o) / 2};
@@ -701,6 +715,8 @@ static int one_phase(const struct opts *o, struct sc_run_record *run, uint32_t p
 	rc = rc ? rc : write_results(run, dir, t);
 	t->write_peak_mib = stage_peak_mib();
 	t->kept_mib = rss_now_mib();
+	mi = mallinfo2();
+	t->heap_mib = (double)(mi.uordblks + mi.hblkhd) / MIB;
 	free(tr.cluster);
 	free(tr.node);
 	return rc;
@@ -723,7 +739,8 @@ static void print_phase_json(uint32_t p, const struct times *t)
 	       "\"merge_ms\": %.2f, \"merge_within_target\": %s, \"write_ms\": %.1f, "
 	       "\"results_pb_ms\": %.1f, \"html_ms\": %.1f, \"json_csv_ms\": %.1f, "
 	       "\"merge_peak_rss_mib\": %.1f, \"write_peak_rss_mib\": %.1f, "
-	       "\"rss_after_mib\": %.1f, \"gather_bytes\": %" PRIu64
+	       "\"rss_after_mib\": %.1f, \"heap_in_use_mib\": %.1f, "
+	       "\"unpack_page_faults\": %" PRIu64 ", \"gather_bytes\": %" PRIu64
 	       ", \"gather_pieces\": %u, \"gather_piece_max_bytes\": %" PRIu64
 	       ", \"node_series_bytes\": %" PRIu64 ", \"results_json_bytes\": %" PRIu64
 	       ", \"results_pb_bytes\": %" PRIu64 ", \"report_html_bytes\": %" PRIu64
@@ -731,8 +748,9 @@ static void print_phase_json(uint32_t p, const struct times *t)
 	       p ? ", " : "", p, reduce_ms(t), t->rank0_ms, t->pack_ms, t->unpack_ms, t->figures_ms,
 	       merge_ms(t), merge_ms(t) <= TARGET_MERGE_MS ? "true" : "false", t->write_ms,
 	       t->pb_ms, t->html_ms, t->write_ms - t->pb_ms - t->html_ms, t->merge_peak_mib,
-	       t->write_peak_mib, t->kept_mib, t->gather_bytes, t->pieces, t->piece_max_bytes,
-	       t->node_series_bytes, t->json_bytes, t->pb_bytes, t->html_bytes, t->ranks_csv_bytes);
+	       t->write_peak_mib, t->kept_mib, t->heap_mib, t->unpack_faults, t->gather_bytes,
+	       t->pieces, t->piece_max_bytes, t->node_series_bytes, t->json_bytes, t->pb_bytes,
+	       t->html_bytes, t->ranks_csv_bytes);
 }
 
 static void print_phase(const struct opts *o, uint32_t p, const struct times *t)
@@ -743,18 +761,19 @@ static void print_phase(const struct opts *o, uint32_t p, const struct times *t)
 	}
 	printf("  phase %u: reduce %.1f ms (every rank's and leader's part, serially here; "
 	       "rank 0's share %.2f ms), pack %.1f ms (all ranks, %.2f us each), "
-	       "unpack %.1f ms, figures+series %.1f ms\n",
+	       "unpack %.1f ms (%" PRIu64 " page faults), figures+series %.1f ms\n",
 	       p, reduce_ms(t), t->rank0_ms, t->pack_ms, t->pack_ms * 1e3 / o->ranks, t->unpack_ms,
-	       t->figures_ms);
+	       t->unpack_faults, t->figures_ms);
 	printf("    merge %.1f ms = rank 0's reduce share %.2f + unpack %.1f + figures %.1f "
 	       "ms: %s the %.0f ms target; peak RSS %.1f MiB from the phase's start to here\n",
 	       merge_ms(t), t->rank0_ms, t->unpack_ms, t->figures_ms,
 	       merge_ms(t) <= TARGET_MERGE_MS ? "within" : "OVER", TARGET_MERGE_MS,
 	       t->merge_peak_mib);
 	printf("    write %.1f ms: results.pb %.1f ms, report.html %.1f ms, results.json + CSV "
-	       "%.1f ms (the rest); peak RSS %.1f MiB while writing, %.1f MiB after\n",
+	       "%.1f ms (the rest); peak RSS %.1f MiB while writing, %.1f MiB after (heap in "
+	       "use %.1f MiB)\n",
 	       t->write_ms, t->pb_ms, t->html_ms, t->write_ms - t->pb_ms - t->html_ms,
-	       t->write_peak_mib, t->kept_mib);
+	       t->write_peak_mib, t->kept_mib, t->heap_mib);
 	printf("    gather %" PRIu64
 	       " B (%.2f MiB, %.0f B per row) in %u piece(s), the largest %" PRIu64
 	       " B; node series at rank 0 %.1f MiB\n",
