@@ -40,8 +40,12 @@
  * merge = rank 0's reduce share + unpack + figures, against issue 13's
  * target (1 s per phase at 32K ranks).  The histograms' reduce is not
  * timed (each rank's histograms are summed into the record's beforehand).
- * Peak RSS is getrusage's ru_maxrss (target: 1 GiB at 32K ranks); growth
- * is it less the RSS before the phases.
+ * Memory per phase: the peak resident set (VmHWM, reset between stages
+ * with /proc/self/clear_refs) from the phase's start to the figures, and
+ * while writing; the RSS and the heap in use (mallinfo2) after the write;
+ * unpack's page faults.  The run's peak is getrusage's ru_maxrss (or the
+ * largest stage peak; target: 1 GiB at 32K ranks), growth is it less the
+ * RSS before the phases.
  *
  * Memory: about EST_BYTES_PER_RANK per rank and phase at rank 0, plus the
  * series kept; above --max-gib (default 8) of estimate the run is refused
