@@ -1,41 +1,64 @@
 /* agg_bench.c -- what rank 0's aggregation costs at scale, without MPI: N
- * synthetic ranks on N / ranks-per-node nodes, each with a per-second
- * series of S seconds per phase.  A benchmark, not a test (issue 13's
- * baseline: it measures today's code and changes none of it).
+ * synthetic ranks on M = N / ranks-per-node nodes, each with a per-second
+ * series of S seconds per phase, through the path of issue 13 (series
+ * reduced where they are made, rows gathered without them, in pieces).
+ * A benchmark, not a test.
  *
  *     agg_bench [--ranks N] [--ranks-per-node R] [--seconds S] [--phases P]
  *               [--max-gib G] [--json]
  *
  * Without --ranks it runs N = 1024, 8192 and 32768 in turn, each in its own
- * child process (so that each peak RSS is its own).  Per phase it times:
- *   pack    every rank's sc_rank_result_pack, as each rank does before the
- *           gather; the sum of the sizes is what MPI_Gatherv would carry
- *           (its int counts and displacements cap it at INT_MAX bytes);
- *   unpack  rank 0's sc_rank_result_unpack of every packed row into the
- *           phase record (phase.c's gather_ranks without the MPI);
- *   figures sc_aggregate_phase and sc_node_series_init (the cluster and
- *           node figures and series the results and report.html show);
- *   write   sc_report_results into a temporary directory: results.pb,
- *           results.json, the CSV tables and report.html, as
- *           sc_record_keep_phase does after every phase (every phase so
- *           far rewritten); of it, the results.pb encode and report.html
- *           alone are timed again separately.
- * The histograms' MPI reduce is not timed (each rank's histograms are
- * summed into the record's beforehand).  Peak RSS is getrusage's
- * ru_maxrss; growth is it less the RSS before the inputs were built.
+ * child process (so that each peak RSS is its own).  Per phase, node by
+ * node, each rank's series is made one rank at a time in a scratch buffer
+ * (never every rank's at once) and goes through the functions the ranks
+ * and rank 0 use:
+ *   reduce  the rank's sc_seconds_to_columns, added into its node's
+ *           columns (sum columns summed, max columns maxed: what
+ *           MPI_Reduce SUM and MAX do on the node's communicator); the
+ *           node's columns added into the cluster's (the reduce across
+ *           node leaders); sc_seconds_from_columns into rec->cluster, and
+ *           into rec->node_series while sc_series_kept(M, S,
+ *           SC_NODE_SERIES_MAX).  Timed whole (every rank's and leader's
+ *           work, done serially here) and as rank 0's share: its own
+ *           columns, its node's adds, every node's add into the cluster's
+ *           (a linear reduce at the root: the most rank 0 can do; a tree
+ *           does log2 of it) and the conversions back;
+ *   pack    each rank's row by sc_rank_result_pack, its own seconds kept
+ *           only while sc_series_kept(N, S, SC_RANK_SERIES_MAX) (summed
+ *           over the ranks here; each rank packs its own, in parallel);
+ *   gather  the packed rows in rank order, in pieces of at most
+ *           GATHER_PIECE_BYTES (a memcpy stands for the transfer; not
+ *           timed): the largest piece and the total are printed;
+ *   unpack  rank 0's sc_rank_result_unpack of every row of each piece into
+ *           rec->ranks, the piece's buffer reused for the next;
+ *   figures sc_aggregate_phase and sc_node_series_init;
+ *   write   sc_report_results into a temporary directory (results.pb,
+ *           results.json, the CSV tables, report.html), as rank 0 does
+ *           after every phase (every phase so far rewritten); results.pb
+ *           (encode and write) and report.html are timed again alone, and
+ *           results.json + CSV is the rest.
+ * merge = rank 0's reduce share + unpack + figures, against issue 13's
+ * target (1 s per phase at 32K ranks).  The histograms' reduce is not
+ * timed (each rank's histograms are summed into the record's beforehand).
+ * Memory per phase: the peak resident set (VmHWM, reset between stages
+ * with /proc/self/clear_refs) from the phase's start to the figures, and
+ * while writing; the RSS and the heap in use (mallinfo2) after the write;
+ * unpack's page faults.  The run's peak is getrusage's ru_maxrss (or the
+ * largest stage peak; target: 1 GiB at 32K ranks), growth is it less the
+ * RSS before the phases.
  *
- * Memory: a rank-second costs about EST_BYTES_PER_RANK_SECOND at rank 0
- * (the packed row, the unpacked struct sc_second, the results.pb encode's
- * columns and output).  Above --max-gib (default 8) of estimate, the run is
- * refused (exit 2) when --seconds was given; otherwise --seconds is reduced
- * to fit 3/4 of it, and the output says so.  Exits 1 when the merged
- * figures disagree with the synthetic inputs (cluster bytes, I/Os and
- * per-second bytes, node count).
+ * Memory: about EST_BYTES_PER_RANK per rank and phase at rank 0, plus the
+ * series kept; above --max-gib (default 8) of estimate the run is refused
+ * (exit 2).  Exits 1 when the merged figures disagree with the synthetic
+ * inputs: cluster bytes, I/Os, the cluster's series (every member of every
+ * second) and per-second bytes, the node count, and one node's series
+ * against the sum of its ranks' series made with sc_seconds_add.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,26 +82,69 @@
 #define GIB	   (1024.0 * 1024.0 * 1024.0)
 #define BS_BYTES   (128u * 1024u)
 #define NTEMPLATES 64 /* latency shapes the ranks share */
-/* Rank 0's bytes per rank-second (packed ~25, unpacked 56, encode columns
- * 56, encoded ~25, rounded up) and per rank (row, JSON objects). */
-#define EST_BYTES_PER_RANK_SECOND 180.0
-#define EST_BYTES_PER_RANK	  32768.0
+/* The gather's largest piece, as issue 13's bounded gather sends it. */
+#define GATHER_PIECE_BYTES (64u << 20)
+/* Issue 13's targets at 32K ranks, one-hour phases. */
+#define TARGET_RSS_MIB	1024.0
+#define TARGET_MERGE_MS 1000.0
+/* Rank 0's bytes per rank and phase: the unpacked row (1664 B), its
+ * results.json, CSV and report.html parts while they are built (the
+ * write's peak: 18.6-19.1 KB per rank and phase measured at 32K ranks,
+ * rounded up). */
+#define EST_BYTES_PER_RANK 20480.0
 
 struct opts {
 	uint32_t ranks, rpn, seconds, phases;
 	double max_gib;
-	int json, seconds_given;
+	int json;
 };
 
 struct times {
+	double cols_ms;	       /* every rank's sc_seconds_to_columns */
+	double node_add_ms;    /* every leader's adds of its ranks' columns */
+	double cluster_add_ms; /* the nodes' columns into the cluster's */
+	double from_ms;	       /* sc_seconds_from_columns: cluster, kept nodes */
+	double rank0_ms;       /* rank 0's share of all that */
 	double pack_ms, unpack_ms, figures_ms, write_ms, pb_ms, html_ms;
-	uint64_t gather_bytes, json_bytes, pb_bytes, html_bytes;
+	double merge_peak_mib;	/* peak RSS from the phase's start to the figures */
+	double write_peak_mib;	/* peak RSS while the results were written */
+	double kept_mib;	/* RSS after the write: what rank 0 keeps */
+	double heap_mib;	/* malloc'd and not freed then (mallinfo2) */
+	uint64_t unpack_faults; /* page faults (first touches) while unpacking */
+	uint64_t gather_bytes, piece_max_bytes, node_series_bytes;
+	uint32_t pieces;
+	uint64_t json_bytes, pb_bytes, html_bytes, ranks_csv_bytes;
 };
 
 /* What the synthetic ranks add up to, to check the merge against. */
 struct truth {
 	uint64_t bytes[SC_DIR_COUNT], ios[SC_DIR_COUNT];
-	uint64_t *sec_bytes; /* per second, reads + writes */
+	struct sc_second *cluster; /* S: the ranks' series by sc_seconds_add */
+	struct sc_second *node;	   /* S: check_node's ranks' series alike */
+	uint32_t check_node;
+	int bad_node; /* check_node's columns disagreed with node */
+};
+
+/* Two columns of len seconds, as sc_seconds_to_columns writes them. */
+struct columns {
+	uint64_t *sums, *maxes;
+};
+
+/* The gather's current piece: packed rows of ranks first.. back to back. */
+struct piece {
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t first, n;
+	size_t *lens; /* per rank (rank 0's counts) */
+};
+
+/* What one phase works with besides the record. */
+struct work {
+	struct sc_hist *tmpl[SC_DIR_COUNT][NTEMPLATES];
+	struct sc_second *scratch; /* one rank's series at a time */
+	struct columns rank, node, cluster;
+	struct piece piece;
+	int node_kept, rank_kept;
 };
 
 static uint64_t rng_state;
@@ -124,6 +190,53 @@ static double peak_rss_mib(void)
 	return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
 }
 
+static uint64_t minor_faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)ru.ru_minflt;
+}
+
+/* The largest peak seen by stage_peak_mib, and whether the kernel let the
+ * peak be reset between stages (else each stage's peak is the run's). */
+static double peak_seen_mib;
+static int peak_resets = 1;
+
+/* The peak resident memory since the last stage_start (VmHWM), in MiB;
+ * ru_maxrss when /proc/self/status has none. */
+static double stage_peak_mib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+	double mib;
+
+	while (f && kib < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) != 1)
+			kib = -1;
+	if (f)
+		fclose(f);
+	mib = kib < 0 ? peak_rss_mib() : (double)kib / 1024.0;
+	if (mib > peak_seen_mib)
+		peak_seen_mib = mib;
+	return mib;
+}
+
+/* A new stage: the peak reset to the resident memory now (Linux's
+ * clear_refs 5), the old peak kept in peak_seen_mib first. */
+static void stage_start(void)
+{
+	FILE *f;
+
+	stage_peak_mib();
+	f = fopen("/proc/self/clear_refs", "w");
+	if (!f || fputs("5", f) < 0)
+		peak_resets = 0;
+	if (f && fclose(f))
+		peak_resets = 0;
+}
+
 static void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
@@ -146,13 +259,22 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-static double estimate_gib(const struct opts *o, uint32_t seconds)
+static uint32_t nodes_of(const struct opts *o)
 {
-	double rs = (double)o->ranks * seconds * o->phases;
+	return (o->ranks + o->rpn - 1) / o->rpn;
+}
 
-	return (rs * EST_BYTES_PER_RANK_SECOND +
-		(double)o->ranks * o->phases * EST_BYTES_PER_RANK) /
-	       GIB;
+/* Rank 0's bytes by estimate: rows per phase, the series kept. */
+static double estimate_gib(const struct opts *o)
+{
+	double series = (double)o->seconds * sizeof(struct sc_second);
+	double kept = series;
+
+	if (sc_series_kept(nodes_of(o), o->seconds, SC_NODE_SERIES_MAX))
+		kept += series * nodes_of(o);
+	if (sc_series_kept(o->ranks, o->seconds, SC_RANK_SERIES_MAX))
+		kept += series * o->ranks;
+	return ((double)o->ranks * EST_BYTES_PER_RANK + kept) * o->phases / GIB;
 }
 
 /* One target, P time-based mixed phases of o->seconds each. */
@@ -209,7 +331,8 @@ static void make_templates(struct sc_hist *t[SC_DIR_COUNT][NTEMPLATES])
 }
 
 /* Rank r's row: about 400 MB/s read and 200 MB/s written per second (+-10
- * %), its series in *seconds (o->seconds entries, reused between ranks). */
+ * %), its series in *seconds (o->seconds entries, reused between ranks);
+ * tr gets its totals and series. */
 static void make_rank(struct sc_rank_result *r, uint32_t rank, const struct opts *o,
 		      struct sc_hist *t[SC_DIR_COUNT][NTEMPLATES], struct sc_second *seconds,
 		      struct truth *tr)
@@ -234,7 +357,6 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, const struct opts
 			s->max_lat_ns[d] = 1000000 + rng_next() % 4000000;
 			r->ios[d] += ios;
 			r->bytes[d] += s->bytes[d];
-			tr->sec_bytes[k] += s->bytes[d];
 		}
 		s->max_temp_mk = SC_TEMP_MK_OFFSET + 40000 + rng_next() % 10000;
 	}
@@ -246,84 +368,272 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, const struct opts
 		tr->bytes[d] += r->bytes[d];
 		tr->ios[d] += r->ios[d];
 	}
+	sc_seconds_add(tr->cluster, seconds, o->seconds);
+	if (r->node == tr->check_node)
+		sc_seconds_add(tr->node, seconds, o->seconds);
 	r->peak_rss_bytes = 64ull << 20;
 }
 
-/* Every rank's row packed as the gather sends it; the record's merged
- * histograms summed from the ranks' shapes. */
-static int pack_all(const struct opts *o, struct sc_phase_record *rec, uint8_t **bufs, size_t *lens,
-		    struct truth *tr, struct times *t)
+static void columns_init(struct columns *c, uint32_t len)
 {
-	struct sc_hist *tmpl[SC_DIR_COUNT][NTEMPLATES];
-	struct sc_second *seconds = xcalloc(o->seconds, sizeof(*seconds));
-	struct sc_rank_result r;
-
-	make_templates(tmpl);
-	for (int d = 0; d < SC_DIR_COUNT; d++) {
-		rec->lat[d] = xcalloc(1, sizeof(struct sc_hist));
-		sc_hist_init(rec->lat[d]);
-	}
-	for (uint32_t i = 0; i < o->ranks; i++) {
-		double t0;
-		int rc;
-
-		make_rank(&r, i, o, tmpl, seconds, tr);
-		for (int d = 0; d < SC_DIR_COUNT; d++)
-			sc_hist_add(rec->lat[d], tmpl[d][i % NTEMPLATES]);
-		t0 = now_ms();
-		rc = sc_rank_result_pack(&r, &bufs[i], &lens[i]);
-		t->pack_ms += now_ms() - t0;
-		if (rc) {
-			fprintf(stderr, "agg_bench: pack of rank %u: %s\n", i, strerror(-rc));
-			return 2;
-		}
-		t->gather_bytes += lens[i];
-	}
-	for (int d = 0; d < SC_DIR_COUNT; d++)
-		for (int k = 0; k < NTEMPLATES; k++)
-			free(tmpl[d][k]);
-	free(seconds);
-	return 0;
+	c->sums = xcalloc((size_t)len * SC_SECOND_SUMS, sizeof(uint64_t));
+	c->maxes = xcalloc((size_t)len * SC_SECOND_MAXES, sizeof(uint64_t));
 }
 
-/* phase.c's gather_ranks at rank 0, without MPI: the packed rows unpacked
- * into rec->ranks (each buffer freed once read). */
-static int unpack_all(const struct opts *o, struct sc_phase_record *rec, uint8_t **bufs,
-		      size_t *lens)
+static void columns_zero(struct columns *c, uint32_t len)
 {
-	rec->ranks = xcalloc(o->ranks, sizeof(*rec->ranks));
-	for (uint32_t i = 0; i < o->ranks; i++) {
-		int rc = sc_rank_result_unpack(bufs[i], lens[i], &rec->ranks[i]);
+	memset(c->sums, 0, (size_t)len * SC_SECOND_SUMS * sizeof(uint64_t));
+	memset(c->maxes, 0, (size_t)len * SC_SECOND_MAXES * sizeof(uint64_t));
+}
 
-		free(bufs[i]);
-		bufs[i] = NULL;
+/* dst op= src over len seconds: what MPI_Reduce with MPI_SUM on the sum
+ * column and MPI_MAX on the max column does at each step. */
+static void columns_add(struct columns *dst, const struct columns *src, uint32_t len)
+{
+	for (size_t k = 0; k < (size_t)len * SC_SECOND_SUMS; k++)
+		dst->sums[k] += src->sums[k];
+	for (size_t k = 0; k < (size_t)len * SC_SECOND_MAXES; k++)
+		if (src->maxes[k] > dst->maxes[k])
+			dst->maxes[k] = src->maxes[k];
+}
+
+static void columns_exit(struct columns *c)
+{
+	free(c->sums);
+	free(c->maxes);
+}
+
+/* A series of len seconds from columns c. */
+static void series_from(struct sc_series *s, const struct columns *c, uint32_t len)
+{
+	s->seconds = xcalloc(len, sizeof(*s->seconds));
+	s->nseconds = len;
+	sc_seconds_from_columns(s->seconds, len, c->sums, c->maxes);
+}
+
+/* Rank 0 unpacks the rows of the current piece into rec->ranks, then the
+ * piece is empty (its buffer kept for the next).  0, or 2 on a bad row. */
+static int piece_flush(struct piece *pc, struct sc_phase_record *rec, struct times *t)
+{
+	size_t off = 0;
+	uint64_t f0 = minor_faults();
+	double t0 = now_ms();
+
+	for (uint32_t j = 0; j < pc->n; j++) {
+		uint32_t i = pc->first + j;
+		int rc = sc_rank_result_unpack(pc->buf + off, pc->lens[i], &rec->ranks[i]);
+
 		if (rc) {
 			fprintf(stderr, "agg_bench: unpack of rank %u: %s\n", i, strerror(-rc));
 			return 2;
 		}
+		off += pc->lens[i];
 		rec->nranks = i + 1;
 	}
-	for (uint32_t i = 0; i < o->ranks; i++)
-		if (i == 0 || rec->ranks[i].end_ns < rec->firstdone_ns)
-			rec->firstdone_ns = rec->ranks[i].end_ns;
+	t->unpack_ms += now_ms() - t0;
+	t->unpack_faults += minor_faults() - f0;
+	if (pc->n)
+		t->pieces++;
+	if (pc->len > t->piece_max_bytes)
+		t->piece_max_bytes = pc->len;
+	pc->first += pc->n;
+	pc->n = 0;
+	pc->len = 0;
 	return 0;
 }
 
-/* 0 when the figures of rec agree with what the ranks were made of. */
-static int check(const struct opts *o, const struct sc_phase_figures *f,
-		 const struct sc_node_series *ns, const struct truth *tr)
+/* Rank i's packed row joins the gather: a new piece when it would pass
+ * GATHER_PIECE_BYTES (the full one unpacked first). */
+static int piece_add(struct piece *pc, struct sc_phase_record *rec, uint32_t i, const uint8_t *row,
+		     size_t len, struct times *t)
 {
-	int bad = 0;
+	if (pc->n && pc->len + len > GATHER_PIECE_BYTES) {
+		int rc = piece_flush(pc, rec, t);
+
+		if (rc)
+			return rc;
+	}
+	if (pc->len + len > pc->cap) {
+		size_t cap = pc->cap ? pc->cap : 1u << 20;
+		uint8_t *more;
+
+		while (cap < pc->len + len)
+			cap *= 2;
+		more = realloc(pc->buf, cap);
+		if (!more) {
+			fprintf(stderr, "agg_bench: out of memory\n");
+			return 2;
+		}
+		pc->buf = more;
+		pc->cap = cap;
+	}
+	memcpy(pc->buf + pc->len, row, len);
+	pc->len += len;
+	pc->lens[i] = len;
+	pc->n++;
+	t->gather_bytes += len;
+	return 0;
+}
+
+/* Rank i's part: its series made in w->scratch and turned into columns
+ * added into its node's; its row packed (its own seconds only while kept)
+ * into the gather.  0 or 2. */
+static int one_rank(const struct opts *o, struct work *w, struct sc_phase_record *rec, uint32_t i,
+		    struct truth *tr, struct times *t)
+{
+	struct sc_rank_result r;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	double t0, dt;
+	int rc;
+
+	make_rank(&r, i, o, w->tmpl, w->scratch, tr);
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		sc_hist_add(rec->lat[d], w->tmpl[d][i % NTEMPLATES]);
+	t0 = now_ms();
+	sc_seconds_to_columns(w->scratch, o->seconds, o->seconds, w->rank.sums, w->rank.maxes);
+	dt = now_ms() - t0;
+	t->cols_ms += dt;
+	t->rank0_ms += i == 0 ? dt : 0;
+	t0 = now_ms();
+	columns_add(&w->node, &w->rank, o->seconds);
+	dt = now_ms() - t0;
+	t->node_add_ms += dt;
+	t->rank0_ms += r.node == 0 ? dt : 0; /* rank 0 leads node 0 */
+	if (!w->rank_kept) {
+		r.nseconds = 0;
+		r.seconds = NULL;
+	}
+	t0 = now_ms();
+	rc = sc_rank_result_pack(&r, &buf, &len);
+	t->pack_ms += now_ms() - t0;
+	if (rc) {
+		fprintf(stderr, "agg_bench: pack of rank %u: %s\n", i, strerror(-rc));
+		return 2;
+	}
+	rc = piece_add(&w->piece, rec, i, buf, len, t);
+	free(buf);
+	return rc;
+}
+
+/* Node m: its ranks one at a time, then its columns into the cluster's
+ * (and into rec->node_series[m] while kept).  check_node's columns are
+ * compared with its ranks' series summed by sc_seconds_add.  0 or 2. */
+static int one_node(const struct opts *o, struct work *w, struct sc_phase_record *rec, uint32_t m,
+		    struct truth *tr, struct times *t)
+{
+	uint32_t end = (m + 1) * o->rpn < o->ranks ? (m + 1) * o->rpn : o->ranks;
+	double t0;
+	int rc = 0;
+
+	columns_zero(&w->node, o->seconds);
+	for (uint32_t i = m * o->rpn; !rc && i < end; i++)
+		rc = one_rank(o, w, rec, i, tr, t);
+	if (rc)
+		return rc;
+	t0 = now_ms();
+	columns_add(&w->cluster, &w->node, o->seconds);
+	t->cluster_add_ms += now_ms() - t0;
+	if (w->node_kept) {
+		t0 = now_ms();
+		series_from(&rec->node_series[m], &w->node, o->seconds);
+		t->from_ms += now_ms() - t0;
+		t->node_series_bytes += (uint64_t)o->seconds * sizeof(struct sc_second);
+	}
+	if (m == tr->check_node) {
+		struct sc_series s;
+
+		series_from(&s, &w->node, o->seconds);
+		tr->bad_node = memcmp(s.seconds, tr->node, o->seconds * sizeof(*s.seconds)) != 0;
+		if (w->node_kept)
+			tr->bad_node |= memcmp(rec->node_series[m].seconds, tr->node,
+					       o->seconds * sizeof(*s.seconds)) != 0;
+		sc_series_exit(&s);
+	}
+	return 0;
+}
+
+static void work_init(struct work *w, const struct opts *o)
+{
+	memset(w, 0, sizeof(*w));
+	make_templates(w->tmpl);
+	w->scratch = xcalloc(o->seconds, sizeof(*w->scratch));
+	columns_init(&w->rank, o->seconds);
+	columns_init(&w->node, o->seconds);
+	columns_init(&w->cluster, o->seconds);
+	w->piece.lens = xcalloc(o->ranks, sizeof(*w->piece.lens));
+	w->node_kept = sc_series_kept(nodes_of(o), o->seconds, SC_NODE_SERIES_MAX);
+	w->rank_kept = sc_series_kept(o->ranks, o->seconds, SC_RANK_SERIES_MAX);
+}
+
+static void work_exit(struct work *w)
+{
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		for (int k = 0; k < NTEMPLATES; k++)
+			free(w->tmpl[d][k]);
+	free(w->scratch);
+	columns_exit(&w->rank);
+	columns_exit(&w->node);
+	columns_exit(&w->cluster);
+	free(w->piece.buf);
+	free(w->piece.lens);
+}
+
+/* The reduce and the gather of one phase into rec, node by node.  0 or 2. */
+static int reduce_gather(const struct opts *o, struct sc_phase_record *rec, struct truth *tr,
+			 struct times *t)
+{
+	uint32_t nodes = nodes_of(o);
+	struct work w;
+	double t0;
+	int rc = 0;
+
+	work_init(&w, o);
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		rec->lat[d] = xcalloc(1, sizeof(struct sc_hist));
+		sc_hist_init(rec->lat[d]);
+	}
+	rec->ranks = xcalloc(o->ranks, sizeof(*rec->ranks));
+	if (w.node_kept) {
+		rec->node_series = xcalloc(nodes, sizeof(*rec->node_series));
+		rec->nnode_series = nodes;
+	}
+	for (uint32_t m = 0; !rc && m < nodes; m++)
+		rc = one_node(o, &w, rec, m, tr, t);
+	rc = rc ? rc : piece_flush(&w.piece, rec, t);
+	if (!rc) {
+		t0 = now_ms();
+		rec->cluster = xcalloc(1, sizeof(*rec->cluster));
+		series_from(rec->cluster, &w.cluster, o->seconds);
+		t->from_ms += now_ms() - t0;
+		t->rank0_ms += t->cluster_add_ms + t->from_ms;
+	}
+	work_exit(&w);
+	for (uint32_t i = 0; i < rec->nranks; i++)
+		if (i == 0 || rec->ranks[i].end_ns < rec->firstdone_ns)
+			rec->firstdone_ns = rec->ranks[i].end_ns;
+	return rc;
+}
+
+/* 0 when the figures of rec agree with what the ranks were made of. */
+static int check(const struct opts *o, const struct sc_phase_record *rec,
+		 const struct sc_phase_figures *f, const struct sc_node_series *ns,
+		 const struct truth *tr)
+{
+	int bad = tr->bad_node;
 
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		bad |= f->bytes[d] != tr->bytes[d] || f->ios[d] != tr->ios[d];
-	bad |= f->nodes_len != (o->ranks + o->rpn - 1) / o->rpn;
+	bad |= f->nodes_len != nodes_of(o) || rec->nranks != o->ranks;
 	bad |= ns->nnodes != f->nodes_len || ns->cluster.nseconds != o->seconds;
+	bad |= !rec->cluster || rec->cluster->nseconds != o->seconds ||
+	       memcmp(rec->cluster->seconds, tr->cluster, o->seconds * sizeof(*tr->cluster));
 	for (uint32_t k = 0; !bad && k < o->seconds; k++)
 		bad |= ns->cluster.seconds[k].bytes[0] + ns->cluster.seconds[k].bytes[1] !=
-		       tr->sec_bytes[k];
+		       tr->cluster[k].bytes[0] + tr->cluster[k].bytes[1];
 	if (bad)
-		fprintf(stderr, "agg_bench: the merged figures disagree with the ranks' sums\n");
+		fprintf(stderr, "agg_bench: the merged figures disagree with the ranks' sums%s\n",
+			tr->bad_node ? " (node series too)" : "");
 	return bad;
 }
 
@@ -351,7 +661,7 @@ static int figures(const struct opts *o, const struct sc_phase_record *rec, cons
 		return 2;
 	}
 	t->figures_ms = now_ms() - t0;
-	bad = check(o, &f, &ns, tr);
+	bad = check(o, rec, &f, &ns, tr);
 	sc_node_series_exit(&ns);
 	sc_phase_figures_exit(&f);
 	return bad;
@@ -373,8 +683,10 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 	t->json_bytes = file_bytes(dir, "results.json");
 	t->pb_bytes = file_bytes(dir, "results.pb");
 	t->html_bytes = file_bytes(dir, "report.html");
+	t->ranks_csv_bytes = file_bytes(dir, "ranks.csv");
 	t0 = now_ms();
 	rc = sc_run_record_pack(run, &buf, &len);
+	rc = rc ? rc : sc_report_write_atomic(dir, "results.pb", buf, len);
 	t->pb_ms = now_ms() - t0;
 	free(buf);
 	t0 = now_ms();
@@ -383,59 +695,99 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 	return rc ? 2 : 0;
 }
 
-/* One phase: inputs, pack, unpack, figures, write; the phase then stays in
+/* One phase: reduce and gather, figures, write; the phase then stays in
  * run (as rank 0 keeps every phase). */
 static int one_phase(const struct opts *o, struct sc_run_record *run, uint32_t p, const char *dir,
 		     struct times *t)
 {
 	struct sc_phase_record *rec = &run->phases[p];
-	uint8_t **bufs = xcalloc(o->ranks, sizeof(*bufs));
-	size_t *lens = xcalloc(o->ranks, sizeof(*lens));
-	struct truth tr = {.sec_bytes = xcalloc(o->seconds, sizeof(uint64_t))};
-	double t0;
+	struct mallinfo2 mi;
+	struct truth tr = {.cluster = xcalloc(o->seconds, sizeof(struct sc_second)),
+			   .node = xcalloc(o->seconds, sizeof(struct sc_second)),
+			   .check_node = nodes_of(o) / 2};
 	int rc;
 
 	memset(t, 0, sizeof(*t));
 	rec->phase = p;
-	rc = pack_all(o, rec, bufs, lens, &tr, t);
-	t0 = now_ms();
-	rc = rc ? rc : unpack_all(o, rec, bufs, lens);
-	t->unpack_ms = now_ms() - t0;
+	stage_start();
+	rc = reduce_gather(o, rec, &tr, t);
 	run->nphases = p + 1;
 	rec->status = SC_PHASE_OK;
 	rc = rc ? rc : figures(o, rec, &tr, t);
+	t->merge_peak_mib = stage_peak_mib();
+	stage_start();
+	run->rank0_peak_rss_bytes = (uint64_t)(peak_seen_mib * MIB);
 	rc = rc ? rc : write_results(run, dir, t);
-	for (uint32_t i = 0; i < o->ranks; i++)
-		free(bufs[i]);
-	free(bufs);
-	free(lens);
-	free(tr.sec_bytes);
+	t->write_peak_mib = stage_peak_mib();
+	t->kept_mib = rss_now_mib();
+	mi = mallinfo2();
+	t->heap_mib = (double)(mi.uordblks + mi.hblkhd) / MIB;
+	free(tr.cluster);
+	free(tr.node);
 	return rc;
+}
+
+static double merge_ms(const struct times *t)
+{
+	return t->rank0_ms + t->unpack_ms + t->figures_ms;
+}
+
+static double reduce_ms(const struct times *t)
+{
+	return t->cols_ms + t->node_add_ms + t->cluster_add_ms + t->from_ms;
+}
+
+static void print_phase_json(uint32_t p, const struct times *t)
+{
+	printf("%s{\"phase\": %u, \"reduce_ms\": %.2f, \"reduce_rank0_ms\": %.2f, "
+	       "\"pack_ms\": %.2f, \"unpack_ms\": %.2f, \"figures_ms\": %.2f, "
+	       "\"merge_ms\": %.2f, \"merge_within_target\": %s, \"write_ms\": %.1f, "
+	       "\"results_pb_ms\": %.1f, \"html_ms\": %.1f, \"json_csv_ms\": %.1f, "
+	       "\"merge_peak_rss_mib\": %.1f, \"write_peak_rss_mib\": %.1f, "
+	       "\"rss_after_mib\": %.1f, \"heap_in_use_mib\": %.1f, "
+	       "\"unpack_page_faults\": %" PRIu64 ", \"gather_bytes\": %" PRIu64
+	       ", \"gather_pieces\": %u, \"gather_piece_max_bytes\": %" PRIu64
+	       ", \"node_series_bytes\": %" PRIu64 ", \"results_json_bytes\": %" PRIu64
+	       ", \"results_pb_bytes\": %" PRIu64 ", \"report_html_bytes\": %" PRIu64
+	       ", \"ranks_csv_bytes\": %" PRIu64 "}",
+	       p ? ", " : "", p, reduce_ms(t), t->rank0_ms, t->pack_ms, t->unpack_ms, t->figures_ms,
+	       merge_ms(t), merge_ms(t) <= TARGET_MERGE_MS ? "true" : "false", t->write_ms,
+	       t->pb_ms, t->html_ms, t->write_ms - t->pb_ms - t->html_ms, t->merge_peak_mib,
+	       t->write_peak_mib, t->kept_mib, t->heap_mib, t->unpack_faults, t->gather_bytes,
+	       t->pieces, t->piece_max_bytes, t->node_series_bytes, t->json_bytes, t->pb_bytes,
+	       t->html_bytes, t->ranks_csv_bytes);
 }
 
 static void print_phase(const struct opts *o, uint32_t p, const struct times *t)
 {
 	if (o->json) {
-		printf("%s{\"phase\": %u, \"pack_ms\": %.1f, \"unpack_ms\": %.1f, "
-		       "\"figures_ms\": %.1f, \"write_ms\": %.1f, \"pb_encode_ms\": %.1f, "
-		       "\"html_ms\": %.1f, \"gather_bytes\": %" PRIu64
-		       ", \"gather_over_int_max\": %s, \"results_json_bytes\": %" PRIu64
-		       ", \"results_pb_bytes\": %" PRIu64 ", \"report_html_bytes\": %" PRIu64 "}",
-		       p ? ", " : "", p, t->pack_ms, t->unpack_ms, t->figures_ms, t->write_ms,
-		       t->pb_ms, t->html_ms, t->gather_bytes,
-		       t->gather_bytes > INT_MAX ? "true" : "false", t->json_bytes, t->pb_bytes,
-		       t->html_bytes);
+		print_phase_json(p, t);
 		return;
 	}
-	printf("  phase %u: pack %.1f ms (all ranks), unpack %.1f ms, figures+series %.1f ms, "
-	       "write %.1f ms (of it results.pb encode %.1f ms, report.html %.1f ms)\n",
-	       p, t->pack_ms, t->unpack_ms, t->figures_ms, t->write_ms, t->pb_ms, t->html_ms);
-	printf("    gather %.1f MiB (%" PRIu64 " B): %s; results.json %.1f MiB, results.pb "
-	       "%.1f MiB, report.html %.1f MiB\n",
-	       t->gather_bytes / MIB, t->gather_bytes,
-	       t->gather_bytes > INT_MAX ? "over INT_MAX, today's MPI_Gatherv would abort the run"
-					 : "under INT_MAX",
-	       t->json_bytes / MIB, t->pb_bytes / MIB, t->html_bytes / MIB);
+	printf("  phase %u: reduce %.1f ms (every rank's and leader's part, serially here; "
+	       "rank 0's share %.2f ms), pack %.1f ms (all ranks, %.2f us each), "
+	       "unpack %.1f ms (%" PRIu64 " page faults), figures+series %.1f ms\n",
+	       p, reduce_ms(t), t->rank0_ms, t->pack_ms, t->pack_ms * 1e3 / o->ranks, t->unpack_ms,
+	       t->unpack_faults, t->figures_ms);
+	printf("    merge %.1f ms = rank 0's reduce share %.2f + unpack %.1f + figures %.1f "
+	       "ms: %s the %.0f ms target; peak RSS %.1f MiB from the phase's start to here\n",
+	       merge_ms(t), t->rank0_ms, t->unpack_ms, t->figures_ms,
+	       merge_ms(t) <= TARGET_MERGE_MS ? "within" : "OVER", TARGET_MERGE_MS,
+	       t->merge_peak_mib);
+	printf("    write %.1f ms: results.pb %.1f ms, report.html %.1f ms, results.json + CSV "
+	       "%.1f ms (the rest); peak RSS %.1f MiB while writing, %.1f MiB after (heap in "
+	       "use %.1f MiB)\n",
+	       t->write_ms, t->pb_ms, t->html_ms, t->write_ms - t->pb_ms - t->html_ms,
+	       t->write_peak_mib, t->kept_mib, t->heap_mib);
+	printf("    gather %" PRIu64
+	       " B (%.2f MiB, %.0f B per row) in %u piece(s), the largest %" PRIu64
+	       " B; node series at rank 0 %.1f MiB\n",
+	       t->gather_bytes, t->gather_bytes / MIB, (double)t->gather_bytes / o->ranks,
+	       t->pieces, t->piece_max_bytes, t->node_series_bytes / MIB);
+	printf("    results.json %.1f MiB, results.pb %.1f MiB, report.html %.1f MiB, ranks.csv "
+	       "%.1f MiB\n",
+	       t->json_bytes / MIB, t->pb_bytes / MIB, t->html_bytes / MIB,
+	       t->ranks_csv_bytes / MIB);
 }
 
 /* Removes dir and the files the results left in it. */
@@ -457,57 +809,90 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, "agg_bench: %s left behind\n", dir);
 }
 
+static void print_head(const struct opts *o)
+{
+	uint32_t nodes = nodes_of(o);
+	int nk = sc_series_kept(nodes, o->seconds, SC_NODE_SERIES_MAX);
+	int rk = sc_series_kept(o->ranks, o->seconds, SC_RANK_SERIES_MAX);
+
+	if (o->json) {
+		printf("{\"ranks\": %u, \"ranks_per_node\": %u, \"nodes\": %u, \"seconds\": %u, "
+		       "\"node_series_kept\": %s, \"rank_series_kept\": %s, "
+		       "\"estimate_gib\": %.2f, \"phases\": [",
+		       o->ranks, o->rpn, nodes, o->seconds, nk ? "true" : "false",
+		       rk ? "true" : "false", estimate_gib(o));
+		return;
+	}
+	printf("%u ranks on %u nodes, %u s per phase, %u phase(s): about %.2f GiB at rank 0 by "
+	       "estimate\n",
+	       o->ranks, nodes, o->seconds, o->phases, estimate_gib(o));
+	printf("  node series kept: %s (nodes x seconds %" PRIu64 ", cap %u); ranks' own series "
+	       "kept: %s (ranks x seconds %" PRIu64 ", cap %u)\n",
+	       nk ? "yes" : "no", (uint64_t)nodes * o->seconds, SC_NODE_SERIES_MAX,
+	       rk ? "yes" : "no", (uint64_t)o->ranks * o->seconds, SC_RANK_SERIES_MAX);
+	printf("  sizeof(struct sc_rank_result) %zu B, sizeof(struct sc_second) %zu B; a "
+	       "series of %u s %zu B, its columns %zu B\n",
+	       sizeof(struct sc_rank_result), sizeof(struct sc_second), o->seconds,
+	       o->seconds * sizeof(struct sc_second),
+	       (size_t)o->seconds * (SC_SECOND_SUMS + SC_SECOND_MAXES) * sizeof(uint64_t));
+}
+
+/* The run's peak: ru_maxrss, or the largest stage peak when the stages'
+ * resets hid an earlier one from it. */
+static double run_peak_mib(void)
+{
+	stage_peak_mib();
+	return peak_rss_mib() > peak_seen_mib ? peak_rss_mib() : peak_seen_mib;
+}
+
+static void print_tail(const struct opts *o, const struct times *worst, double merge_peak,
+		       double base_mib)
+{
+	double peak = run_peak_mib();
+	const char *merge_v = merge_ms(worst) <= TARGET_MERGE_MS ? "within" : "OVER";
+
+	if (o->json) {
+		printf("], \"peak_rss_mib\": %.1f, \"rss_growth_mib\": %.1f, "
+		       "\"merge_peak_rss_mib\": %.1f, \"worst_merge_ms\": %.2f, "
+		       "\"peak_rss_within_target\": %s, \"stage_peaks_reset\": %s}\n",
+		       peak, peak - base_mib, merge_peak, merge_ms(worst),
+		       peak <= TARGET_RSS_MIB ? "true" : "false", peak_resets ? "true" : "false");
+		return;
+	}
+	printf("  peak RSS %.1f MiB (growth %.1f MiB from before the phases): %s the %.0f MiB "
+	       "target; without the writes %.1f MiB: %s it\n",
+	       peak, peak - base_mib, peak <= TARGET_RSS_MIB ? "within" : "OVER", TARGET_RSS_MIB,
+	       merge_peak, merge_peak <= TARGET_RSS_MIB ? "within" : "OVER");
+	printf("  slowest merge %.1f ms: %s the %.0f ms target%s\n", merge_ms(worst), merge_v,
+	       TARGET_MERGE_MS,
+	       peak_resets ? "" : " (the peak could not be reset: stage peaks are the run's)");
+}
+
 static int run_one(struct opts o)
 {
 	struct sc_run_record run;
 	char dir[] = "/tmp/agg_bench.XXXXXX";
-	double base_mib, scaled, need = estimate_gib(&o, o.seconds);
-	struct times t = {0};
-	uint32_t asked = o.seconds;
+	struct times t = {0}, worst = {0};
+	double base_mib, merge_peak = 0;
 	int rc = 0;
 
-	if (need > o.max_gib) {
-		double per_s = estimate_gib(&o, 1) - estimate_gib(&o, 0);
-
-		if (o.seconds_given) {
-			fprintf(stderr,
-				"agg_bench: %u ranks x %u s x %u phases needs about %.1f GiB, over "
-				"--max-gib %g: refused\n",
-				o.ranks, o.seconds, o.phases, need, o.max_gib);
-			return 2;
-		}
-		o.seconds = (uint32_t)((0.75 * o.max_gib - estimate_gib(&o, 0)) / per_s);
-		if (o.seconds < 1) {
-			fprintf(stderr, "agg_bench: %u ranks do not fit in %.1f GiB\n", o.ranks,
-				o.max_gib);
-			return 2;
-		}
+	if (estimate_gib(&o) > o.max_gib) {
+		fprintf(stderr,
+			"agg_bench: %u ranks x %u s x %u phases needs about %.1f GiB, over "
+			"--max-gib %g: refused\n",
+			o.ranks, o.seconds, o.phases, estimate_gib(&o), o.max_gib);
+		return 2;
 	}
 	if (!mkdtemp(dir)) {
 		perror("agg_bench: mkdtemp");
 		return 2;
 	}
 	rng_state = 0x5eed0000ULL + o.ranks;
-	if (!o.json) {
-		printf("%u ranks on %u nodes, %u s per phase, %u phase(s): about %.2f GiB at "
-		       "rank 0 by estimate\n",
-		       o.ranks, (o.ranks + o.rpn - 1) / o.rpn, o.seconds, o.phases,
-		       estimate_gib(&o, o.seconds));
-		if (o.seconds != asked)
-			printf("  (%u s would need about %.1f GiB, over --max-gib %.1f: series "
-			       "cut to %u s; sizeof(struct sc_second) %zu B, so the unpacked "
-			       "series alone are %.2f GiB at %u s)\n",
-			       asked, need, o.max_gib, o.seconds, sizeof(struct sc_second),
-			       (double)o.ranks * asked * sizeof(struct sc_second) / GIB, asked);
-	} else {
-		printf("{\"ranks\": %u, \"ranks_per_node\": %u, \"seconds\": %u, "
-		       "\"seconds_asked\": %u, \"estimate_gib\": %.2f, \"phases\": [",
-		       o.ranks, o.rpn, o.seconds, asked, estimate_gib(&o, o.seconds));
-	}
+	print_head(&o);
 	memset(&run, 0, sizeof(run));
 	run.version = xstrdup(SC_VERSION);
 	run.nranks = o.ranks;
-	run.nnodes = (o.ranks + o.rpn - 1) / o.rpn;
+	run.nnodes = nodes_of(&o);
 	make_plan(&run.plan, &o);
 	run.phases = xcalloc(o.phases, sizeof(*run.phases));
 	base_mib = rss_now_mib();
@@ -515,22 +900,12 @@ static int run_one(struct opts o)
 		rc = one_phase(&o, &run, p, dir, &t);
 		if (!rc)
 			print_phase(&o, p, &t);
-		run.rank0_peak_rss_bytes = (uint64_t)(peak_rss_mib() * MIB);
+		if (merge_ms(&t) > merge_ms(&worst))
+			worst = t;
+		if (t.merge_peak_mib > merge_peak)
+			merge_peak = t.merge_peak_mib;
 	}
-	/* the gather of the series asked for, in proportion to the seconds */
-	scaled = (double)t.gather_bytes * asked / o.seconds;
-	if (o.json)
-		printf("], \"gather_bytes_at_seconds_asked\": %.0f, \"peak_rss_mib\": %.1f, "
-		       "\"rss_growth_mib\": %.1f}\n",
-		       scaled, peak_rss_mib(), peak_rss_mib() - base_mib);
-	else
-		printf("  peak RSS %.1f MiB (growth %.1f MiB from before the inputs)\n",
-		       peak_rss_mib(), peak_rss_mib() - base_mib);
-	if (!o.json && asked != o.seconds)
-		printf("  gather at %u s, by proportion: %.0f B (%.2f GiB): %s\n", asked, scaled,
-		       scaled / GIB,
-		       scaled > INT_MAX ? "over INT_MAX, today's MPI_Gatherv would abort the run"
-					: "under INT_MAX");
+	print_tail(&o, &worst, merge_peak, base_mib);
 	fflush(stdout);
 	sc_run_record_exit(&run);
 	remove_dir(dir);
@@ -578,7 +953,6 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->max_gib = atof(argv[++i]);
 			continue;
 		}
-		o->seconds_given |= field == &o->seconds;
 		n = strtoul(argv[++i], NULL, 10);
 		if (n < 1 || n > 1u << 24)
 			return -1;
