@@ -304,6 +304,7 @@ int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
 	memset(c, 0, sizeof(*c));
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
 		return -EIO;
+	c->mpi_ready_ns = sc_now_ns();
 	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &c->nranks);
 	comm = malloc(sizeof(*comm));

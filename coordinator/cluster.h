@@ -43,6 +43,8 @@ struct sc_cluster {
 	uint32_t *local_rank_of;
 	uint32_t *local_nranks_of;
 	int64_t clock_offset_ns;        /* rank 0's clock minus ours */
+	uint64_t mpi_ready_ns;          /* when MPI_Init_thread returned, before
+					 * node discovery (CLOCK_MONOTONIC) */
 	void *shm_comm;                 /* MPI_Comm, opaque to callers */
 	void *leader_comm;              /* MPI_Comm of the nodes' leaders
 					 * (MPI_COMM_NULL on other ranks) */

@@ -362,7 +362,6 @@ int main(int argc, char **argv)
 	static struct sc_shortfall sf; /* rank 0's messages: too big for a stack frame */
 	char err[CLI_ERR_MAX], outdir[OUTDIR_MAX] = "";
 	int status = 0, claim = -1;
-	uint64_t begin_ns;
 	int64_t startup_ns = 0;
 	struct sc_lost_ctx ctx = {.phase = -1, .cli = &cli, .outdir = outdir};
 	struct sc_cluster_lost lost = {.fn = sc_lost_end_run, .arg = &ctx};
@@ -376,7 +375,6 @@ int main(int argc, char **argv)
 		return sc_report_model_command(cli.model_argc, cli.model_argv);
 	if (cli.help || cli.version || cli.report || cli.compare[0])
 		return run_without_mpi(&cli);
-	begin_ns = sc_now_ns();
 	if (sc_cluster_init(&c, &argc, &argv)) {
 		fprintf(stderr, "ssdcluster: cannot start MPI\n");
 		return SC_EXIT_RUN_FAILED;
@@ -392,7 +390,7 @@ int main(int argc, char **argv)
 	status = share_plan(&c, &cli, &plan, places, &sf, &place);
 	if (status)
 		goto out;
-	startup_ns = (int64_t)(sc_now_ns() - begin_ns);
+	startup_ns = (int64_t)(sc_now_ns() - c.mpi_ready_ns);
 	ctx.plan = &plan;
 	ctx.place = &place;
 	ctx.places = places;

@@ -236,9 +236,11 @@ struct sc_run_record {
 	uint32_t nranks;
 	uint32_t nnodes;
 	uint64_t rank0_peak_rss_bytes; /* rank 0's peak resident memory so far */
-	int64_t startup_ns;         /* rank 0: from the cluster's start-up
-				     * (MPI ready) to the plan in every rank's
-				     * hands (parsed, broadcast, checked) */
+	int64_t startup_ns;         /* rank 0: from MPI_Init's return (node
+				     * discovery, then the config parsed, the
+				     * plan broadcast and checked) to the plan
+				     * in every rank's hands; MPI_Init itself
+				     * (the launcher's) is not in it */
 	struct sc_plan plan;
 	uint32_t nphases;           /* finished phases, in plan order */
 	struct sc_phase_record *phases;
