@@ -65,6 +65,102 @@ int sc_envelope_seal(const ProtobufCMessage *msg, const char *magic, uint8_t **o
 	return 0;
 }
 
+/* A growing output buffer. */
+struct out {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+static int out_put(struct out *o, const void *p, size_t n)
+{
+	if (o->len + n > o->cap) {
+		size_t cap = o->cap ? o->cap : 4096;
+		uint8_t *more;
+
+		while (cap < o->len + n)
+			cap *= 2;
+		more = realloc(o->buf, cap);
+		if (!more)
+			return -ENOMEM;
+		o->buf = more;
+		o->cap = cap;
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+	return 0;
+}
+
+/* A varint, as protobuf writes lengths and keys. */
+static int out_varint(struct out *o, uint64_t v)
+{
+	uint8_t b[10];
+	size_t n = 0;
+
+	do {
+		b[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			b[n] |= 0x80;
+		n++;
+	} while (v);
+	return out_put(o, b, n);
+}
+
+/* The header's room, then msg packed: o's first bytes. */
+static int out_msg(struct out *o, const ProtobufCMessage *msg)
+{
+	size_t n = protobuf_c_message_get_packed_size(msg);
+
+	if (n > UINT32_MAX)
+		return -EMSGSIZE;
+	o->buf = malloc(HEADER_LEN + n);
+	if (!o->buf)
+		return -ENOMEM;
+	o->cap = o->len = HEADER_LEN + n;
+	if (protobuf_c_message_pack(msg, o->buf + HEADER_LEN) != n)
+		return -EINVAL;
+	return 0;
+}
+
+int sc_envelope_seal_parts(const ProtobufCMessage *msg, const char *field, uint32_t nparts,
+			   int (*part)(uint32_t i, uint8_t **bytes, size_t *n, void *arg),
+			   void *arg, const char *magic, uint8_t **out, size_t *len)
+{
+	const ProtobufCFieldDescriptor *f =
+	    protobuf_c_message_descriptor_get_field_by_name(msg->descriptor, field);
+	struct out o = {NULL, 0, 0};
+	int err;
+
+	if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE || f->label != PROTOBUF_C_LABEL_REPEATED)
+		return -EINVAL;
+	err = out_msg(&o, msg);
+	for (uint32_t i = 0; !err && i < nparts; i++) {
+		uint8_t *bytes = NULL;
+		size_t n = 0;
+
+		err = part(i, &bytes, &n, arg);
+		if (!err)
+			err = out_varint(&o, (uint64_t)f->id << 3 | 2); /* length-delimited */
+		if (!err)
+			err = out_varint(&o, n);
+		if (!err)
+			err = out_put(&o, bytes, n);
+		free(bytes);
+	}
+	if (!err && o.len - HEADER_LEN > UINT32_MAX)
+		err = -EMSGSIZE;
+	if (err) {
+		free(o.buf);
+		return err;
+	}
+	memcpy(o.buf, magic, MAGIC_LEN);
+	put_le32(o.buf + LENGTH_AT, (uint32_t)(o.len - HEADER_LEN));
+	put_le32(o.buf + CRC_AT, payload_crc(o.buf + HEADER_LEN, (uint32_t)(o.len - HEADER_LEN)));
+	*out = o.buf;
+	*len = o.len;
+	return 0;
+}
+
 uint64_t sc_envelope_budget(size_t len)
 {
 	uint64_t b = DECODE_BASE_BYTES + (uint64_t)len * DECODE_BYTES_PER_BYTE;

@@ -18,6 +18,16 @@
  * the caller frees.  0, -ENOMEM, or -EMSGSIZE past 4 GiB. */
 int sc_envelope_seal(const ProtobufCMessage *msg, const char *magic, uint8_t **out, size_t *len);
 
+/* The same, for a message packed by parts: msg (packed first) and then
+ * each of the nparts byte strings as one more value of msg's repeated
+ * message field `field` (protobuf takes a message's fields in any order, so
+ * this reads back as msg with those values appended to field).  Each part
+ * is packed when it is appended, by part(i, &bytes, &n, arg), which the
+ * caller frees after; so only one part's message need exist at a time. */
+int sc_envelope_seal_parts(const ProtobufCMessage *msg, const char *field, uint32_t nparts,
+			   int (*part)(uint32_t i, uint8_t **bytes, size_t *n, void *arg),
+			   void *arg, const char *magic, uint8_t **out, size_t *len);
+
 /* The message of type desc in buf, whose envelope must say magic and agree
  * with the payload's length and CRC; free it with
  * protobuf_c_message_free_unpacked(*msg, NULL).  0; -EBADMSG for a wrong

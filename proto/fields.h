@@ -101,6 +101,7 @@ extern const struct sc_fields sc_fields_fill_spec;
 /* RankResult (struct sc_rank_result) and RunRecord (struct sc_run_record):
  * with the plan, every other message is reached from these. */
 extern const struct sc_fields sc_fields_rank_result;
+extern const struct sc_fields sc_fields_phase_record;
 extern const struct sc_fields sc_fields_run_record;
 
 #endif

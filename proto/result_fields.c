@@ -351,7 +351,7 @@ static const struct sc_field phase_record_rows[] = {
 	F_ARRAY(nodes, node_series, nnode_series, series_fields),
 	F_I64(start_cost_ns, start_cost_ns),
 };
-static SC_FIELDS(phase_record_fields, phase_record_rows, ssdcluster__phase_record__descriptor,
+SC_FIELDS(sc_fields_phase_record, phase_record_rows, ssdcluster__phase_record__descriptor,
 		 NULL);
 #undef SC_LIST
 
@@ -363,7 +363,7 @@ static const struct sc_field run_rows[] = {
 	F_U32(nranks, nranks),
 	F_U32(nnodes, nnodes),
 	F_MSG(plan, plan, sc_fields_plan),
-	F_ARRAY(phases, phases, nphases, phase_record_fields),
+	F_ARRAY(phases, phases, nphases, sc_fields_phase_record),
 	F_U64(rank0_peak_rss_bytes, rank0_peak_rss_bytes),
 	F_I64(startup_ns, startup_ns),
 };
