@@ -73,6 +73,28 @@ char *sc_report_plan_echo_text(const struct sc_plan *plan, size_t *len);
 
 /* ------------------------------------------- results*.c: results.json */
 
+/* results.json keeps every per-rank row (a phase's "ranks", "drives" and
+ * write_cliff "drives", a steady-state group's "drives") while the array
+ * has at most this many rows; past it the array is null and beside it
+ * "<key>_file" names the file that holds every row ("ranks.csv") and
+ * "<key>_omitted" counts the rows left out, so that results.json stays a
+ * few MiB at 32K ranks.  A phase's "errors" keeps its first this many. */
+#define SC_JSON_RANKS_MAX 256u
+
+/* report.html's per-rank bars and rows: at most this many (the lowest,
+ * or those not steady, first), the page saying that ranks.csv holds every
+ * rank. */
+#define SC_HTML_RANKS_SHOWN 32u
+
+/* True when results.json holds the n per-rank rows of an array. */
+static inline int sc_report_json_ranks_kept(uint32_t n)
+{
+	return n <= SC_JSON_RANKS_MAX;
+}
+
+/* o[key]: null, with "<key>_file": "ranks.csv" and "<key>_omitted": n. */
+void sc_report_json_put_omitted(struct jb *b, struct json_object *o, const char *key, uint32_t n);
+
 /* results.json while it is built, one phase at a time. */
 struct report_results {
 	const struct sc_run_record *rec;
@@ -132,8 +154,10 @@ struct json_object *sc_report_json_errnos(struct jb *b, const struct sc_errno_co
 struct json_object *sc_report_json_failure(struct jb *b, const struct sc_run_record *rec,
 					   const struct sc_rank_result *r,
 					   const struct sc_io_failure *f);
-/* "rank 3 (host): message", one per rank that failed. */
-struct json_object *sc_report_json_rank_errors(struct jb *b, const struct sc_phase_record *pr);
+/* "rank 3 (host): message", one per rank that failed, the first
+ * SC_JSON_RANKS_MAX of them; the failed ranks past those in *omitted. */
+struct json_object *sc_report_json_rank_errors(struct jb *b, const struct sc_phase_record *pr,
+					       uint32_t *omitted);
 /* The phase's failed I/Os over all ranks: counts by errno and the first
  * ones the ranks kept. */
 struct json_object *sc_report_json_io_errors(struct jb *b, const struct sc_run_record *rec,

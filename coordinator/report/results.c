@@ -66,6 +66,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
+	uint32_t omitted;
 
 	sc_json_put_str(b, o, "name", ph ? ph->name : NULL);
 	sc_json_put_u64(b, o, "index", pr->phase);
@@ -76,12 +77,20 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	sc_json_put_i64(b, o, "measure_start_ns", pr->measure_start_ns);
 	sc_json_put_str(b, o, "stonewall", ph ? sc_stonewall_name(ph->stonewall) : NULL);
 	sc_json_put_i64(b, o, "merge_ns", pr->merge_ns);
+	sc_json_put_i64(b, o, "start_cost_ns", pr->start_cost_ns);
 	sc_json_put(b, o, "cluster", sc_report_json_cluster(b, f));
 	sc_json_put(b, o, "nodes", sc_report_json_nodes(b, f));
 	sc_json_put(b, o, "targets", sc_report_json_targets(b, rec, f));
-	sc_json_put(b, o, "ranks", sc_report_json_ranks(b, rec, pr, f));
+	if (sc_report_json_ranks_kept(pr->nranks))
+		sc_json_put(b, o, "ranks", sc_report_json_ranks(b, rec, pr, f));
+	else
+		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
 	sc_json_put(b, o, "timeseries", sc_report_json_timeseries(b, pr, f));
-	sc_json_put(b, o, "errors", sc_report_json_rank_errors(b, pr));
+	sc_json_put(b, o, "errors", sc_report_json_rank_errors(b, pr, &omitted));
+	if (omitted) { /* every rank's "error" is in ranks.csv */
+		sc_json_put_str(b, o, "errors_file", "ranks.csv");
+		sc_json_put_u64(b, o, "errors_omitted", omitted);
+	}
 	sc_json_put_str(b, o, "status", sc_phase_status_name(pr->status));
 	sc_json_put(b, o, "io_errors", sc_report_json_io_errors(b, rec, f));
 	if (sc_io_opts_any_asked(pr))
@@ -94,7 +103,10 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 		sc_json_put(b, o, "open_loop", sc_report_json_open_loop(b, pr));
 	if (ph && ph->io.verify != SC_VERIFY_NONE)
 		sc_json_put(b, o, "verify", sc_report_json_verify(b, rec, pr, ph));
-	sc_json_put(b, o, "drives", sc_report_json_phase_drives(b, pr));
+	if (sc_report_json_ranks_kept(pr->nranks))
+		sc_json_put(b, o, "drives", sc_report_json_phase_drives(b, pr));
+	else
+		sc_report_json_put_omitted(b, o, "drives", pr->nranks);
 	if (ph && ph->workload == SC_WORKLOAD_FILL)
 		sc_json_put(b, o, "write_cliff", sc_report_json_write_cliff(b, rec, pr, f));
 	return o;
@@ -112,6 +124,7 @@ static struct json_object *results_root(struct jb *b, const struct sc_run_record
 	sc_json_put_u64(b, o, "nranks", rec->nranks);
 	sc_json_put_u64(b, o, "nnodes", rec->nnodes);
 	sc_json_put_u64(b, o, "rank0_peak_rss_bytes", rec->rank0_peak_rss_bytes);
+	sc_json_put_i64(b, o, "startup_ns", rec->startup_ns);
 	sc_json_put(b, o, "definitions", definitions_json(b));
 	sc_json_put(b, o, "plan", sc_report_plan_echo(b, &rec->plan));
 	return o;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/inventory.h"
+#include "analysis/rank_series.h"
 #include "model/endurance.h"
 #include "report_priv.h"
 #include "telemetry.h"
@@ -126,8 +127,10 @@ struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_r
 }
 
 /* One rank's drives in a phase: identity, health before and after, the
- * media errors added, and its temperature series. */
-static struct json_object *rank_drives_json(struct jb *b, const struct sc_rank_result *r)
+ * media errors added, and its temperature series (null with the reason
+ * when its series was not kept: why, else NULL). */
+static struct json_object *rank_drives_json(struct jb *b, const struct sc_rank_result *r,
+					    const char *why)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *a;
@@ -156,16 +159,24 @@ static struct json_object *rank_drives_json(struct jb *b, const struct sc_rank_r
 		sc_json_put_u64(b, o, "media_errors_added", added);
 	else
 		sc_json_put_null(b, o, "media_errors_added");
-	sc_report_json_put_temps(b, o, "max_temperature_c", r->seconds, r->nseconds);
+	if (why) {
+		sc_json_put_null(b, o, "max_temperature_c");
+		sc_json_put_str(b, o, "series_not_kept", why);
+	} else {
+		sc_report_json_put_temps(b, o, "max_temperature_c", r->seconds, r->nseconds);
+	}
 	return o;
 }
 
 struct json_object *sc_report_json_phase_drives(struct jb *b, const struct sc_phase_record *pr)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
+	char buf[SC_SERIES_WHY_MAX];
+	const char *why = sc_rank_series_dropped(pr) ? sc_rank_series_why(pr, buf, sizeof(buf))
+						     : NULL;
 
 	for (uint32_t i = 0; i < pr->nranks; i++)
-		sc_json_push(b, a, rank_drives_json(b, &pr->ranks[i]));
+		sc_json_push(b, a, rank_drives_json(b, &pr->ranks[i], why));
 	return a;
 }
 

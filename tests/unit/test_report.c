@@ -260,6 +260,8 @@ static void make_phase(struct sc_phase_record *ph, uint32_t phase)
 	ph->lat[SC_DIR_WRITE] = hist_of(wlat, 6);
 	ph->lat[SC_DIR_READ] = hist_of(rlat, writes_only ? 0 : 8);
 	ph->status = phase ? SC_PHASE_STOPPED_ON_ERROR : SC_PHASE_ERRORS;
+	ph->merge_ns = 2500000;
+	ph->start_cost_ns = 700000 + phase;
 }
 
 static void make_run(struct sc_run_record *run, uint32_t nphases)
@@ -269,6 +271,8 @@ static void make_run(struct sc_run_record *run, uint32_t nphases)
 	run->started_unix_ns = INT64_C(1735689600123456789);
 	run->nranks = 2;
 	run->nnodes = 2;
+	run->rank0_peak_rss_bytes = 21 * MiB;
+	run->startup_ns = 45000000;
 	make_plan(&run->plan);
 	run->nphases = nphases;
 	run->phases = xcalloc(nphases, sizeof(*run->phases));
@@ -424,6 +428,10 @@ static const char *const unitless[] = {
     "seconds_analysed",
     "drives",
     "drives_with_cliff",
+    "drives_without_series",
+    "ranks_omitted",
+    "drives_omitted",
+    "errors_omitted",
     "min_cache_rank",
     "passes",
     "random_passes",
@@ -862,14 +870,61 @@ static int count_lines(const char *text)
 	return n;
 }
 
+/* The columns of ranks.csv: the first ten as they always were, then (added
+ * at the end) where and when, counters, latency summaries, the error, the
+ * drive's figures and the workloads' own. */
+#define RANKS_CSV_FIELDS 35
+static const char ranks_csv_header[] =
+    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors,verify_mismatches,"
+    "target,start_ns,end_ns,bytes_read,bytes_written,ios_read,ios_written,iops,fsyncs,"
+    "firstdone_bytes,clock_offset_ns,read_mean_us,read_p50_us,read_p99.9_us,read_max_us,"
+    "write_mean_us,write_p50_us,write_p99.9_us,write_max_us,error,media_errors_added,"
+    "max_temperature_C,cliff_start_ns,cache_bytes,au_pct\n";
+
+/* ranks.csv's rows of run (nrows in all, phase by phase, rank by rank):
+ * every field there, and make_rank's values in the new columns. */
+static void check_ranks_csv(const char *ranks, const struct sc_run_record *run, uint32_t nrows)
+{
+	static char f[RANKS_CSV_FIELDS + 1][128];
+	int line = 1;
+
+	CHECK(ranks && !strncmp(ranks, ranks_csv_header, strlen(ranks_csv_header)),
+	      "ranks.csv header, new columns at its end");
+	for (uint32_t p = 0; ranks && p < run->nphases; p++) {
+		for (uint32_t i = 0; i < run->phases[p].nranks; i++, line++) {
+			const struct sc_rank_result *r = &run->phases[p].ranks[i];
+			char want[64];
+
+			CHECK(csv_line(ranks, line, f, RANKS_CSV_FIELDS + 1) == RANKS_CSV_FIELDS,
+			      "ranks.csv row %d has %d fields", line, RANKS_CSV_FIELDS);
+			snprintf(want, sizeof(want), "%u", r->rank);
+			CHECK(!strcmp(f[1], want), "row %d rank %s", line, f[1]);
+			snprintf(want, sizeof(want), "%" PRId64, r->end_ns);
+			CHECK(!strcmp(f[12], want), "row %d end_ns %s, want %s", line, f[12], want);
+			snprintf(want, sizeof(want), "%" PRIu64, r->bytes[SC_DIR_WRITE]);
+			CHECK(!strcmp(f[14], want), "row %d bytes_written %s", line, f[14]);
+			snprintf(want, sizeof(want), "%.3f",
+				 r->lat[SC_DIR_WRITE].pct_ns[3] / 1e3); /* p99.9 */
+			CHECK(!strcmp(f[27], want), "row %d write_p99.9_us %s, want %s", line, f[27],
+			      want);
+			CHECK(!strcmp(f[29], r->error), "row %d error \"%s\"", line, f[29]);
+			/* make_drive_rows: 2 media errors added, 47 deg C the hottest
+			 * second; without the rank's series no temperature */
+			CHECK(!strcmp(f[30], r->ndrives ? "2" : ""), "row %d media errors %s", line,
+			      f[30]);
+			CHECK(!strcmp(f[31], r->ndrives && r->nseconds ? "47.000" : ""),
+			      "row %d max_temperature_C %s", line, f[31]);
+		}
+	}
+	CHECK(line == 1 + (int)nrows, "%d rows checked of %u", line - 1, nrows);
+}
+
 static void check_csvs(const char *dir, const struct sc_run_record *run)
 {
 	static const char phases_header[] =
 	    "phase,rw,lastdone_MBps,firstdone_MBps,iops,read_p50_us,read_p99_us,"
 	    "read_p99.99_us,write_p50_us,write_p99_us,write_p99.99_us,slowest_rank,"
 	    "slowest_host,errors,verify_mismatches,status\n";
-	static const char ranks_header[] =
-	    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors,verify_mismatches\n";
 	char path[256], f[16][128];
 	char *phases = slurp(path_in(path, sizeof(path), dir, "phases.csv"), NULL);
 	char *ranks = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
@@ -877,7 +932,6 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 
 	CHECK(phases && !strncmp(phases, phases_header, strlen(phases_header)),
 	      "phases.csv header");
-	CHECK(ranks && !strncmp(ranks, ranks_header, strlen(ranks_header)), "ranks.csv header");
 	CHECK(count_lines(phases) == 1 + (int)run->nphases, "phases.csv has %d lines",
 	      count_lines(phases));
 	for (uint32_t p = 0; p < run->nphases; p++)
@@ -930,8 +984,7 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 		      f[15]);
 		sc_phase_figures_exit(&fig);
 	}
-	for (int i = 1; ranks && i <= (int)nrows; i++)
-		CHECK(csv_line(ranks, i, f, 16) == 10, "ranks.csv row %d has 10 fields", i);
+	check_ranks_csv(ranks, run, nrows);
 	free(phases);
 	free(ranks);
 }
@@ -1068,6 +1121,13 @@ static void test_results(void)
 		CHECK(!strcmp(get_str(root, "run_id"), "20250101-test"), "run_id");
 		CHECK(get_u64(root, "nranks") == 2 && get_u64(root, "nnodes") == 2,
 		      "nranks/nnodes");
+		CHECK(get_u64(root, "rank0_peak_rss_bytes") == 21 * MiB &&
+			  get_i64(root, "startup_ns") == 45000000,
+		      "rank 0's peak RSS and the start-up's cost");
+		for (uint32_t p = 0; p < len_of(phases); p++)
+			CHECK(get_i64(idx(phases, p), "merge_ns") == 2500000 &&
+				  get_i64(idx(phases, p), "start_cost_ns") == 700000 + p,
+			      "phase %u: merge_ns, start_cost_ns", p);
 		CHECK(strstr(get_str(defs, "lastdone_bw"), "latest") != NULL,
 		      "lastdone definition");
 		CHECK(strstr(get_str(defs, "firstdone_bw"), "first rank") != NULL,
@@ -1151,6 +1211,159 @@ static void test_fill_results(void)
 		sc_run_record_exit(&back);
 	}
 	free(buf);
+	sc_run_record_exit(&run);
+}
+
+/* Phase 0 of make_run's run, a fill phase, with n ranks on two nodes
+ * (alpha, beta), rank i as make_rank's rank i (rank 0 on an NVMe drive,
+ * rank 1 failed); every rank failed when all_fail.  With seconds, the
+ * record is as rank 0 keeps a phase past SC_RANK_SERIES_MAX: the cluster's
+ * series of that many seconds reduced, no node's and no rank's own. */
+static void make_wide_run(struct sc_run_record *run, uint32_t n, uint32_t seconds, int all_fail)
+{
+	struct sc_phase_record *ph;
+
+	make_run(run, 1);
+	run->plan.phases[0].workload = SC_WORKLOAD_FILL;
+	run->plan.phases[0].fill =
+	    (struct sc_fill_spec){.passes = 1, .random_bs_bytes = 4096, .cliff_fraction = 0.5};
+	ph = &run->phases[0];
+	for (uint32_t i = 0; i < ph->nranks; i++)
+		sc_rank_result_exit(&ph->ranks[i]);
+	free(ph->ranks);
+	ph->nranks = n;
+	ph->ranks = xcalloc(n, sizeof(*ph->ranks));
+	for (uint32_t i = 0; i < n; i++) {
+		struct sc_rank_result *r = &ph->ranks[i];
+
+		make_rank(r, i, 1, 1);
+		r->node = i % 2;
+		r->target = i % 2;
+		if (all_fail && !r->error[0])
+			snprintf(r->error, sizeof(r->error), "rank %u: %s", i, strerror(EIO));
+		if (seconds) {
+			free(r->seconds);
+			r->seconds = NULL;
+			r->nseconds = 0;
+		}
+	}
+	run->nranks = n;
+	if (seconds) {
+		ph->cluster = xcalloc(1, sizeof(*ph->cluster));
+		ph->cluster->nseconds = seconds;
+		ph->cluster->seconds = xcalloc(seconds, sizeof(struct sc_second));
+		for (uint32_t k = 0; k < seconds; k++)
+			ph->cluster->seconds[k].bytes[SC_DIR_WRITE] = MiB;
+	}
+}
+
+/* results.json, ranks.csv and report.html of run, written into tmpdir/name:
+ * the document (NULL when it does not parse), the CSV and the page in
+ * *csv and *page (heap). */
+static struct json_object *write_wide(const struct sc_run_record *run, const char *name,
+				      char **csv, char **page)
+{
+	char dir[128], path[256], err[256] = "";
+	int rc;
+	struct json_object *root;
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
+	rc = sc_report_results(dir, run, err, sizeof(err));
+	CHECK(rc == 0, "%s: results: %d %s", name, rc, err);
+	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
+	CHECK(root, "%s: results.json parses", name);
+	*csv = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
+	*page = slurp(path_in(path, sizeof(path), dir, "report.html"), NULL);
+	CHECK(*csv && *page, "%s: ranks.csv and report.html readable", name);
+	return root;
+}
+
+/* An array past SC_JSON_RANKS_MAX rows: null, where they are, how many. */
+static void check_omitted(struct json_object *o, const char *key, uint32_t n)
+{
+	char k[64];
+
+	CHECK(has_null(o, key), "\"%s\": null past %u ranks", key, 256);
+	snprintf(k, sizeof(k), "%s_file", key);
+	CHECK(!strcmp(get_str(o, k), "ranks.csv"), "%s: ranks.csv", k);
+	snprintf(k, sizeof(k), "%s_omitted", key);
+	CHECK(get_u64(o, k) == n, "%s: %u", k, n);
+}
+
+/* 300 ranks: results.json holds no per-rank row (ranks, drives, the write
+ * cliff's drives: each null, saying where they are), lists the first 256
+ * failed ranks of 300 with the rest counted; ranks.csv holds all 300. */
+static void test_many_ranks(void)
+{
+	struct sc_run_record run;
+	struct json_object *root, *ph;
+	char *csv = NULL, *page = NULL;
+
+	make_wide_run(&run, 300, 0, 1);
+	root = write_wide(&run, "wide300", &csv, &page);
+	ph = idx(get(root, "phases"), 0);
+	if (ph) {
+		check_units(root, "", 0);
+		check_omitted(ph, "ranks", 300);
+		check_omitted(ph, "drives", 300);
+		check_omitted(get(ph, "write_cliff"), "drives", 300);
+		CHECK(len_of(get(ph, "nodes")) == 2, "node rows as before");
+		CHECK(get_u64(get(get(ph, "write_cliff"), "cluster"), "drives") == 300,
+		      "the cluster's cliff counts every drive");
+		CHECK(len_of(get(ph, "errors")) == 256 && get_u64(ph, "errors_omitted") == 44 &&
+			  !strcmp(get_str(ph, "errors_file"), "ranks.csv"),
+		      "errors: the first 256 failed ranks, 44 more counted");
+	}
+	CHECK(count_lines(csv) == 1 + 300, "ranks.csv: %d lines", count_lines(csv));
+	check_ranks_csv(csv, &run, 300);
+	json_object_put(root);
+	free(csv);
+	free(page);
+	sc_run_record_exit(&run);
+}
+
+/* 256 ranks (the cap): every per-rank row in results.json.  Their phase
+ * ran 4100 s, so rank 0 kept no rank's own series (256 x 4100 is past
+ * SC_RANK_SERIES_MAX) nor a node's: a drive's temperatures, write curve
+ * and cliff are null with the reason, never an empty (zero) series, and
+ * report.html's chart says the per-node lines are not kept. */
+static void test_series_not_kept(void)
+{
+	struct sc_run_record run;
+	struct json_object *root, *ph, *wc, *dr;
+	char *csv = NULL, *page = NULL;
+
+	make_wide_run(&run, 256, 4100, 0);
+	root = write_wide(&run, "wide256", &csv, &page);
+	ph = idx(get(root, "phases"), 0);
+	if (ph) {
+		check_units(root, "", 0);
+		CHECK(len_of(get(ph, "ranks")) == 256, "256 rank rows");
+		CHECK(len_of(get(ph, "drives")) == 256, "256 drives rows");
+		wc = get(ph, "write_cliff");
+		CHECK(len_of(get(wc, "drives")) == 256, "256 write_cliff rows");
+		CHECK(!json_object_object_get_ex(ph, "ranks_omitted", NULL), "nothing omitted");
+		dr = idx(get(ph, "drives"), 0);
+		CHECK(has_null(dr, "max_temperature_c") &&
+			  strstr(get_str(dr, "series_not_kept"), "SC_RANK_SERIES_MAX"),
+		      "drives[0]: temperatures null, not kept past SC_RANK_SERIES_MAX");
+		dr = idx(get(wc, "drives"), 1);
+		CHECK(has_null(dr, "write_bytes_per_s") && has_null(dr, "cliff") &&
+			  has_null(dr, "seconds_analysed") &&
+			  strstr(get_str(dr, "series_not_kept"), "256 x 4100"),
+		      "write_cliff.drives[1]: curve and cliff null, with the reason");
+		CHECK(get_u64(get(wc, "cluster"), "drives_without_series") == 256 &&
+			  get_u64(get(wc, "cluster"), "seconds_analysed") > 0,
+		      "the cluster's cliff from its own series; 256 drives without");
+		CHECK(len_of(get(get(ph, "timeseries"), "bytes_written")) == 4100,
+		      "the cluster series: 4100 s");
+	}
+	check_ranks_csv(csv, &run, 256);
+	CHECK(page && strstr(page, "per-node series not kept"),
+	      "report.html: the chart says the node series were not kept");
+	json_object_put(root);
+	free(csv);
+	free(page);
 	sc_run_record_exit(&run);
 }
 
@@ -1355,6 +1568,8 @@ int main(void)
 	test_write_atomic();
 	test_results();
 	test_fill_results();
+	test_many_ranks();
+	test_series_not_kept();
 	test_plan();
 	check_rmtree(tmpdir);
 	return check_exit("test_report");
