@@ -10,6 +10,7 @@
 #include "analysis/node_series.h"
 #include "analysis/workload_figures.h"
 #include "html_page.h"
+#include "report_priv.h"
 #include "svg.h"
 #include "units.h"
 
@@ -66,11 +67,14 @@ static const char *node_name(char *buf, size_t len, const struct sc_rate_series 
 	return buf;
 }
 
-/* Bandwidth (MB/s) or IOPS of every node (up to MAX_NODE_LINES) and of
- * the cluster over time.  0 or -ENOMEM. */
-static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns, bool bw)
+/* Bandwidth (MB/s) or IOPS of every node (up to MAX_NODE_LINES, when
+ * per_node: the record holds their series) and of the cluster over time.
+ * 0 or -ENOMEM. */
+static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns, bool bw,
+			   bool per_node)
 {
-	uint32_t nodes = ns->nnodes > 1 && ns->nnodes <= MAX_NODE_LINES ? ns->nnodes : 0;
+	uint32_t nodes =
+	    per_node && ns->nnodes > 1 && ns->nnodes <= MAX_NODE_LINES ? ns->nnodes : 0;
 	uint32_t n = nodes + 1, total = 0;
 	struct sc_svg_series *s = calloc(n, sizeof(*s));
 	char(*names)[LABEL_MAX] = calloc(n, sizeof(*names));
@@ -200,16 +204,61 @@ static int open_loop_chart(FILE *f, const char *phase, const struct sc_phase_rec
 	return nines_chart(f, title, t, 2 * SC_DIR_COUNT);
 }
 
-/* Ingest: accelerator utilisation per rank (the lowest marked) and the
- * batch-wait percentiles.  0 or -ENOMEM. */
+/* A rank's index into the record and its utilisation, to sort by. */
+struct rank_au {
+	double au;
+	uint32_t i;
+};
+
+static int cmp_rank_au(const void *a, const void *b)
+{
+	const struct rank_au *x = a, *y = b;
+
+	if (x->au != y->au)
+		return x->au < y->au ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The indices into pr->ranks of the bars to draw, into at: every rank in
+ * rank order while there are at most SC_HTML_RANKS_SHOWN, else that many
+ * with the lowest utilisation, lowest first.  The count, or 0 and
+ * -ENOMEM in *err. */
+static uint32_t au_shown(const struct sc_phase_record *pr, uint32_t *at, int *err)
+{
+	uint32_t n = pr->nranks;
+	struct rank_au *all;
+
+	*err = 0;
+	if (n <= SC_HTML_RANKS_SHOWN) {
+		for (uint32_t i = 0; i < n; i++)
+			at[i] = i;
+		return n;
+	}
+	all = malloc(n * sizeof(*all));
+	if (!all) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		all[i] = (struct rank_au){sc_rank_au(&pr->ranks[i]), i};
+	qsort(all, n, sizeof(*all), cmp_rank_au);
+	for (uint32_t k = 0; k < SC_HTML_RANKS_SHOWN; k++)
+		at[k] = all[k].i;
+	free(all);
+	return SC_HTML_RANKS_SHOWN;
+}
+
+/* Ingest: accelerator utilisation per rank (the lowest marked; past
+ * SC_HTML_RANKS_SHOWN ranks only the lowest that many) and the batch-wait
+ * percentiles.  0 or -ENOMEM. */
 static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_record *pr,
 			 const struct sc_phase_figures *fig)
 {
 	struct sc_ingest_figures ing;
-	uint32_t n = pr->nranks, low = n;
-	char(*names)[LABEL_MAX] = calloc(n ? n : 1, sizeof(*names));
-	const char **labels = calloc(n ? n : 1, sizeof(*labels));
-	double *v = calloc(n ? n : 1, sizeof(*v));
+	uint32_t at[SC_HTML_RANKS_SHOWN], n, low;
+	char(*names)[LABEL_MAX] = calloc(SC_HTML_RANKS_SHOWN, sizeof(*names));
+	const char *labels[SC_HTML_RANKS_SHOWN];
+	double v[SC_HTML_RANKS_SHOWN];
 	char title[LABEL_MAX];
 	struct sc_svg_chart c = {.title = title,
 				 .x = {.label = "accelerator utilisation (%)", .from_zero = true},
@@ -217,19 +266,33 @@ static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_recor
 	struct tail t = {"batch wait", &ing.batch_wait};
 	int err = 0;
 
-	if (!names || !labels || !v) {
-		err = -ENOMEM;
+	if (!names)
+		return -ENOMEM;
+	n = au_shown(pr, at, &err);
+	if (err)
 		goto out;
-	}
+	low = n;
 	sc_ingest_figures(pr, fig, &ing);
-	for (uint32_t i = 0; i < n; i++) {
-		snprintf(names[i], LABEL_MAX, "rank %u (%s)", pr->ranks[i].rank, pr->ranks[i].host);
-		labels[i] = names[i];
-		v[i] = sc_rank_au(&pr->ranks[i]) * PCT_PER_ONE;
-		if (pr->ranks[i].rank == ing.au_min_rank && low == n)
-			low = i;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct sc_rank_result *r = &pr->ranks[at[k]];
+
+		snprintf(names[k], LABEL_MAX, "rank %u (%s)", r->rank, r->host);
+		labels[k] = names[k];
+		v[k] = sc_rank_au(r) * PCT_PER_ONE;
+		if (r->rank == ing.au_min_rank && low == n)
+			low = k;
 	}
-	snprintf(title, sizeof(title), "%s: accelerator utilisation per rank", phase);
+	if (pr->nranks > n) {
+		snprintf(title, sizeof(title),
+			 "%s: accelerator utilisation, the %u lowest of %u ranks (ranks.csv: "
+			 "au_pct of every rank)",
+			 phase, n, pr->nranks);
+		sc_html_note(f, title);
+		snprintf(title, sizeof(title), "%s: accelerator utilisation, the %u lowest ranks",
+			 phase, n);
+	} else {
+		snprintf(title, sizeof(title), "%s: accelerator utilisation per rank", phase);
+	}
 	if (n)
 		sc_svg_bars(f, &c, labels, v, n, mark(low, n), "lowest");
 	snprintf(title, sizeof(title), "%s: time a step waited for its batch (nines axis)", phase);
@@ -237,8 +300,6 @@ static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_recor
 		err = nines_chart(f, title, &t, 1);
 out:
 	free(names);
-	free(labels);
-	free(v);
 	return err;
 }
 
@@ -249,21 +310,29 @@ int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct 
 	const char *name = ph->name ? ph->name : "phase";
 	struct sc_node_series ns;
 	int err = sc_node_series_init(&ns, pr);
+	/* records with reduced series hold each node's only under the cap */
+	bool per_node = !pr->cluster || pr->nnode_series >= ns.nnodes;
+	char note[LABEL_MAX];
 
 	if (err)
 		return err;
 	if (ns.nnodes > MAX_NODE_LINES) {
-		char note[LABEL_MAX];
-
 		snprintf(note, sizeof(note),
 			 "%u nodes: over time, the cluster's line only (the bars give every node).",
 			 ns.nnodes);
 		sc_html_note(f, note);
+	} else if (ns.nnodes > 1 && !per_node && ns.cluster.n) {
+		snprintf(note, sizeof(note),
+			 "%u nodes: per-node series not kept (nodes x seconds past "
+			 "SC_NODE_SERIES_MAX, %u): over time, the cluster's line only (the bars "
+			 "give every node).",
+			 ns.nnodes, SC_NODE_SERIES_MAX);
+		sc_html_note(f, note);
 	}
 	if (ns.cluster.n) {
-		err = over_time_chart(f, name, &ns, true);
+		err = over_time_chart(f, name, &ns, true, per_node);
 		if (!err)
-			err = over_time_chart(f, name, &ns, false);
+			err = over_time_chart(f, name, &ns, false, per_node);
 	}
 	sc_node_series_exit(&ns);
 	if (!err && (fig->lat[SC_DIR_READ].count || fig->lat[SC_DIR_WRITE].count))
