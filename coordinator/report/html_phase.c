@@ -126,52 +126,152 @@ static uint32_t mark(uint32_t i, uint32_t n)
 	return n > 1 ? i : n;
 }
 
+/* A value and its index, to sort by. */
+struct ranked {
+	double v;
+	uint32_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int sc_html_lowest(const double *v, uint32_t n, uint32_t *at)
+{
+	struct ranked *all;
+
+	if (n <= SC_HTML_ROWS_SHOWN) {
+		for (uint32_t i = 0; i < n; i++)
+			at[i] = i;
+		return (int)n;
+	}
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		all[i] = (struct ranked){v[i], i};
+	qsort(all, n, sizeof(*all), cmp_ranked);
+	for (uint32_t k = 0; k < SC_HTML_ROWS_SHOWN; k++)
+		at[k] = all[k].i;
+	free(all);
+	return SC_HTML_ROWS_SHOWN;
+}
+
+/* Names bar i of a chart into buf. */
+typedef void (*bar_name_fn)(char *buf, size_t len, const void *ctx, uint32_t i);
+
+/* What lowest_bars draws besides the values: each bar's name, the bar
+ * to mark (an index into the values, the analysis' figure) and its mark,
+ * what a bar is ("rank") and where every one of them is. */
+struct bars_of {
+	bar_name_fn name;
+	const void *ctx;
+	uint32_t marked;
+	const char *mark_text, *who, *where;
+};
+
+/* Bars of the n values v (in the chart's unit), named and marked as b
+ * says; past SC_HTML_ROWS_SHOWN only the lowest that many, the title
+ * (c->title) and a note saying so and where every one is.  0 or
+ * -ENOMEM. */
+static int lowest_bars(FILE *f, struct sc_svg_chart *c, const double *v, uint32_t n,
+		       const struct bars_of *b)
+{
+	uint32_t at[SC_HTML_ROWS_SHOWN];
+	const char *labels[SC_HTML_ROWS_SHOWN];
+	double shown[SC_HTML_ROWS_SHOWN];
+	char(*names)[LABEL_MAX] = calloc(SC_HTML_ROWS_SHOWN, sizeof(*names));
+	char title[LABEL_MAX], note[LABEL_MAX * 2];
+	int m = names ? sc_html_lowest(v, n, at) : -ENOMEM;
+	uint32_t marked = m > 0 ? (uint32_t)m : 0; /* none, unless shown */
+
+	if (m < 0) {
+		free(names);
+		return -ENOMEM;
+	}
+	for (int k = 0; k < m; k++) {
+		b->name(names[k], LABEL_MAX, b->ctx, at[k]);
+		labels[k] = names[k];
+		shown[k] = v[at[k]];
+		if (at[k] == b->marked)
+			marked = (uint32_t)k;
+	}
+	if ((uint32_t)m < n) {
+		snprintf(note, sizeof(note), "%s: the %d lowest of %u %ss shown; every %s: %s.",
+			 c->title, m, n, b->who, b->who, b->where);
+		sc_html_note(f, note);
+		snprintf(title, sizeof(title), "%s, the %d lowest", c->title, m);
+		c->title = title;
+	}
+	if (m)
+		sc_svg_bars(f, c, labels, shown, (uint32_t)m, mark(marked, (uint32_t)m),
+			    b->mark_text);
+	free(names);
+	return 0;
+}
+
+static void node_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
+{
+	const struct sc_phase_figures *fig = ctx;
+
+	snprintf(buf, len, "%s", fig->nodes[i].host);
+}
+
+/* The figures and plan a drive's bar is named from. */
+struct drive_names {
+	const struct sc_run_record *rec;
+	const struct sc_phase_figures *fig;
+};
+
+static void drive_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
+{
+	const struct drive_names *d = ctx;
+	const struct sc_target_row *t = &d->fig->targets[i];
+
+	snprintf(buf, len, "%s %s", t->host,
+		 t->target < d->rec->plan.ntargets ? d->rec->plan.targets[t->target].path : "?");
+}
+
 /* Bandwidth (MB/s) bars of the node rows and of the target rows (drives)
- * of fig, the slowest of each marked.  0 or -ENOMEM. */
+ * of fig, the slowest of each marked; past SC_HTML_ROWS_SHOWN of either,
+ * the slowest that many.  0 or -ENOMEM. */
 static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 		   const struct sc_phase_figures *fig)
 {
 	uint32_t n = fig->nodes_len > fig->targets_len ? fig->nodes_len : fig->targets_len;
-	char(*names)[LABEL_MAX] = calloc(n ? n : 1, sizeof(*names));
-	const char **labels = calloc(n ? n : 1, sizeof(*labels));
 	double *v = calloc(n ? n : 1, sizeof(*v));
 	char title[LABEL_MAX];
 	struct sc_svg_chart c = {.title = title,
-				 .x = {.label = "bandwidth (MB/s)", .from_zero = true}};
+				 .x = {.label = "bandwidth (MB/s)", .from_zero = true},
+				 .y = {.label = "node"}};
+	struct drive_names dn = {rec, fig};
+	int err = 0;
 
-	if (!names || !labels || !v) {
-		free(names);
-		free(labels);
-		free(v);
+	if (!v)
 		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < fig->nodes_len; i++) {
-		snprintf(names[i], LABEL_MAX, "%s", fig->nodes[i].host);
-		labels[i] = names[i];
+	for (uint32_t i = 0; i < fig->nodes_len; i++)
 		v[i] = fig->nodes[i].bw_bytes_per_s / BYTES_PER_MB;
-	}
 	snprintf(title, sizeof(title), "%s: bandwidth per node", phase);
-	c.y.label = "node";
 	if (fig->nodes_len)
-		sc_svg_bars(f, &c, labels, v, fig->nodes_len,
-			    mark(sc_slowest_node_row(fig), fig->nodes_len), "slowest");
-	for (uint32_t i = 0; i < fig->targets_len; i++) {
-		const struct sc_target_row *t = &fig->targets[i];
-
-		snprintf(names[i], LABEL_MAX, "%s %s", t->host,
-			 t->target < rec->plan.ntargets ? rec->plan.targets[t->target].path : "?");
-		labels[i] = names[i];
-		v[i] = t->bw_bytes_per_s / BYTES_PER_MB;
-	}
+		err = lowest_bars(f, &c, v, fig->nodes_len,
+				  &(struct bars_of){node_bar_name, fig, sc_slowest_node_row(fig),
+						    "slowest", "node", "results.json nodes"});
+	for (uint32_t i = 0; i < fig->targets_len; i++)
+		v[i] = fig->targets[i].bw_bytes_per_s / BYTES_PER_MB;
 	snprintf(title, sizeof(title), "%s: bandwidth per drive (host, target)", phase);
+	c.title = title;
 	c.y.label = "drive";
-	if (fig->targets_len)
-		sc_svg_bars(f, &c, labels, v, fig->targets_len,
-			    mark(sc_slowest_target_row(fig), fig->targets_len), "slowest");
-	free(names);
-	free(labels);
+	if (!err && fig->targets_len)
+		err = lowest_bars(f, &c, v, fig->targets_len,
+				  &(struct bars_of){drive_bar_name, &dn, sc_slowest_target_row(fig),
+						    "slowest", "drive", "results.json targets"});
 	free(v);
-	return 0;
+	return err;
 }
 
 /* Service-time percentiles per direction. */
@@ -204,61 +304,22 @@ static int open_loop_chart(FILE *f, const char *phase, const struct sc_phase_rec
 	return nines_chart(f, title, t, 2 * SC_DIR_COUNT);
 }
 
-/* A rank's index into the record and its utilisation, to sort by. */
-struct rank_au {
-	double au;
-	uint32_t i;
-};
-
-static int cmp_rank_au(const void *a, const void *b)
+static void rank_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
 {
-	const struct rank_au *x = a, *y = b;
+	const struct sc_phase_record *pr = ctx;
 
-	if (x->au != y->au)
-		return x->au < y->au ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* The indices into pr->ranks of the bars to draw, into at: every rank in
- * rank order while there are at most SC_HTML_RANKS_SHOWN, else that many
- * with the lowest utilisation, lowest first.  The count, or 0 and
- * -ENOMEM in *err. */
-static uint32_t au_shown(const struct sc_phase_record *pr, uint32_t *at, int *err)
-{
-	uint32_t n = pr->nranks;
-	struct rank_au *all;
-
-	*err = 0;
-	if (n <= SC_HTML_RANKS_SHOWN) {
-		for (uint32_t i = 0; i < n; i++)
-			at[i] = i;
-		return n;
-	}
-	all = malloc(n * sizeof(*all));
-	if (!all) {
-		*err = -ENOMEM;
-		return 0;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		all[i] = (struct rank_au){sc_rank_au(&pr->ranks[i]), i};
-	qsort(all, n, sizeof(*all), cmp_rank_au);
-	for (uint32_t k = 0; k < SC_HTML_RANKS_SHOWN; k++)
-		at[k] = all[k].i;
-	free(all);
-	return SC_HTML_RANKS_SHOWN;
+	snprintf(buf, len, "rank %u (%s)", pr->ranks[i].rank, pr->ranks[i].host);
 }
 
 /* Ingest: accelerator utilisation per rank (the lowest marked; past
- * SC_HTML_RANKS_SHOWN ranks only the lowest that many) and the batch-wait
+ * SC_HTML_ROWS_SHOWN ranks only the lowest that many) and the batch-wait
  * percentiles.  0 or -ENOMEM. */
 static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_record *pr,
 			 const struct sc_phase_figures *fig)
 {
 	struct sc_ingest_figures ing;
-	uint32_t at[SC_HTML_RANKS_SHOWN], n, low;
-	char(*names)[LABEL_MAX] = calloc(SC_HTML_RANKS_SHOWN, sizeof(*names));
-	const char *labels[SC_HTML_RANKS_SHOWN];
-	double v[SC_HTML_RANKS_SHOWN];
+	uint32_t n = pr->nranks, low = n;
+	double *v = calloc(n ? n : 1, sizeof(*v));
 	char title[LABEL_MAX];
 	struct sc_svg_chart c = {.title = title,
 				 .x = {.label = "accelerator utilisation (%)", .from_zero = true},
@@ -266,40 +327,23 @@ static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_recor
 	struct tail t = {"batch wait", &ing.batch_wait};
 	int err = 0;
 
-	if (!names)
+	if (!v)
 		return -ENOMEM;
-	n = au_shown(pr, at, &err);
-	if (err)
-		goto out;
-	low = n;
 	sc_ingest_figures(pr, fig, &ing);
-	for (uint32_t k = 0; k < n; k++) {
-		const struct sc_rank_result *r = &pr->ranks[at[k]];
-
-		snprintf(names[k], LABEL_MAX, "rank %u (%s)", r->rank, r->host);
-		labels[k] = names[k];
-		v[k] = sc_rank_au(r) * PCT_PER_ONE;
-		if (r->rank == ing.au_min_rank && low == n)
-			low = k;
+	for (uint32_t i = 0; i < n; i++) {
+		v[i] = sc_rank_au(&pr->ranks[i]) * PCT_PER_ONE;
+		if (pr->ranks[i].rank == ing.au_min_rank && low == n)
+			low = i;
 	}
-	if (pr->nranks > n) {
-		snprintf(title, sizeof(title),
-			 "%s: accelerator utilisation, the %u lowest of %u ranks (ranks.csv: "
-			 "au_pct of every rank)",
-			 phase, n, pr->nranks);
-		sc_html_note(f, title);
-		snprintf(title, sizeof(title), "%s: accelerator utilisation, the %u lowest ranks",
-			 phase, n);
-	} else {
-		snprintf(title, sizeof(title), "%s: accelerator utilisation per rank", phase);
-	}
+	snprintf(title, sizeof(title), "%s: accelerator utilisation per rank", phase);
 	if (n)
-		sc_svg_bars(f, &c, labels, v, n, mark(low, n), "lowest");
+		err = lowest_bars(f, &c, v, n,
+				  &(struct bars_of){rank_bar_name, pr, low, "lowest", "rank",
+						    "ranks.csv au_pct"});
 	snprintf(title, sizeof(title), "%s: time a step waited for its batch (nines axis)", phase);
-	if (ing.has_batch_wait)
+	if (!err && ing.has_batch_wait)
 		err = nines_chart(f, title, &t, 1);
-out:
-	free(names);
+	free(v);
 	return err;
 }
 

@@ -25,6 +25,12 @@ struct sc_sweeps;
 int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec,
 			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
+/* html_phase.c: which of the n values v a chart or table shows, into at
+ * (SC_HTML_ROWS_SHOWN room): every one in order while n <=
+ * SC_HTML_ROWS_SHOWN, else that many of the lowest, lowest first (equal
+ * ones in index order).  The count, or -ENOMEM. */
+int sc_html_lowest(const double *v, uint32_t n, uint32_t *at);
+
 /* html_phase.c: every checkpoint group of rec: duration per checkpoint,
  * per node and the cluster maximum, with the trend line, for writes and
  * restores, and the group's trend figures.  Nothing when rec has none. */

@@ -13,6 +13,7 @@
 #include "analysis/aggregate.h"
 #include "analysis/steady_state.h"
 #include "html_page.h"
+#include "html_priv.h"
 #include "model.h"
 #include "model/endurance.h"
 #include "report_priv.h"
@@ -44,20 +45,20 @@ static const char *steady_axis(enum sc_steady_metric m)
 				    : "IOPS (I/Os per second)";
 }
 
-/* The drives of g the page shows, into at (SC_HTML_RANKS_SHOWN room):
+/* The drives of g the page shows, into at (SC_HTML_ROWS_SHOWN room):
  * every one while there are at most that many, else those not steady
  * first, then steady ones, in drive order.  The count. */
 static uint32_t steady_shown_drives(const struct sc_steady_group *g, uint32_t *at)
 {
 	uint32_t n = 0;
 
-	if (g->ndrives <= SC_HTML_RANKS_SHOWN) {
+	if (g->ndrives <= SC_HTML_ROWS_SHOWN) {
 		for (; n < g->ndrives; n++)
 			at[n] = n;
 		return n;
 	}
 	for (int steady = 0; steady < 2; steady++)
-		for (uint32_t d = 0; d < g->ndrives && n < SC_HTML_RANKS_SHOWN; d++)
+		for (uint32_t d = 0; d < g->ndrives && n < SC_HTML_ROWS_SHOWN; d++)
 			if (g->drives[d].steady == (steady == 1))
 				at[n++] = d;
 	return n;
@@ -179,7 +180,7 @@ int sc_html_steady(FILE *f, const struct sc_run_record *rec)
 {
 	struct sc_steady_group *g;
 	char line[TEXT_MAX];
-	uint32_t n, at[SC_HTML_RANKS_SHOWN], nshown;
+	uint32_t n, at[SC_HTML_ROWS_SHOWN], nshown;
 	int rc = 0;
 
 	if (sc_steady_groups(rec, &g, &n))
@@ -358,6 +359,23 @@ static void endurance_row(FILE *f, const struct sc_run_record *rec,
 	sc_html_row_end(f);
 }
 
+/* The drives of e the table shows, into at: every one while there are at
+ * most SC_HTML_ROWS_SHOWN, else that many the run wrote most, most first.
+ * The count, or -ENOMEM. */
+static int most_written(const struct sc_endurance *e, uint32_t *at)
+{
+	double *v = malloc((e->ndrives ? e->ndrives : 1) * sizeof(*v));
+	int n;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < e->ndrives; i++)
+		v[i] = -(double)e->drives[i].written_bytes;
+	n = sc_html_lowest(v, e->ndrives, at);
+	free(v);
+	return n;
+}
+
 int sc_html_endurance(FILE *f, const struct sc_run_record *rec)
 {
 	static const char *const head[] = {"node",
@@ -373,7 +391,8 @@ int sc_html_endurance(FILE *f, const struct sc_run_record *rec)
 					   "SMART percentage used"};
 	struct sc_endurance e;
 	char err[TEXT_MAX], line[TEXT_MAX];
-	int rc;
+	uint32_t at[SC_HTML_ROWS_SHOWN];
+	int rc, n;
 
 	if (!rec->nphases)
 		return 0;
@@ -390,10 +409,22 @@ int sc_html_endurance(FILE *f, const struct sc_run_record *rec)
 			 e.rating_from_config ? " (from the config's model: section)"
 					      : " (the defaults)");
 		sc_html_note(f, line);
+		n = most_written(&e, at);
+		if (n < 0) {
+			sc_endurance_exit(&e);
+			return n;
+		}
+		if ((uint32_t)n < e.ndrives) {
+			snprintf(line, sizeof(line),
+				 "The %d drives the run wrote most of %" PRIu32
+				 ", most first; every drive: results.json endurance.",
+				 n, e.ndrives);
+			sc_html_note(f, line);
+		}
 		sc_html_table_begin(f, "What the run wrote to each drive against its rating", head,
 				    sizeof(head) / sizeof(head[0]));
-		for (uint32_t i = 0; i < e.ndrives; i++)
-			endurance_row(f, rec, &e.drives[i]);
+		for (int i = 0; i < n; i++)
+			endurance_row(f, rec, &e.drives[at[i]]);
 		sc_html_table_end(f);
 		fputs("</section>\n", f);
 	}

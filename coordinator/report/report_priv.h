@@ -81,10 +81,10 @@ char *sc_report_plan_echo_text(const struct sc_plan *plan, size_t *len);
  * few MiB at 32K ranks.  A phase's "errors" keeps its first this many. */
 #define SC_JSON_RANKS_MAX 256u
 
-/* report.html's per-rank bars and rows: at most this many (the lowest,
- * or those not steady, first), the page saying that ranks.csv holds every
- * rank. */
-#define SC_HTML_RANKS_SHOWN 32u
+/* report.html's bars and rows of ranks, drives and nodes: at most this
+ * many per chart or table (the lowest, or those not steady, first), the
+ * page saying so and which file holds every one. */
+#define SC_HTML_ROWS_SHOWN 32u
 
 /* True when results.json holds the n per-rank rows of an array. */
 static inline int sc_report_json_ranks_kept(uint32_t n)

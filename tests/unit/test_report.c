@@ -1214,12 +1214,14 @@ static void test_fill_results(void)
 	sc_run_record_exit(&run);
 }
 
-/* Phase 0 of make_run's run, a fill phase, with n ranks on two nodes
- * (alpha, beta), rank i as make_rank's rank i (rank 0 on an NVMe drive,
- * rank 1 failed); every rank failed when all_fail.  With seconds, the
+/* Phase 0 of make_run's run, a fill phase, with n ranks on nnodes nodes
+ * (two: alpha, beta; more: h000, h001, ...), rank i as make_rank's rank i
+ * (rank 0 on an NVMe drive, rank 1 failed, the bandwidth growing with i);
+ * every rank failed when all_fail.  With seconds, the
  * record is as rank 0 keeps a phase past SC_RANK_SERIES_MAX: the cluster's
  * series of that many seconds reduced, no node's and no rank's own. */
-static void make_wide_run(struct sc_run_record *run, uint32_t n, uint32_t seconds, int all_fail)
+static void make_wide_run(struct sc_run_record *run, uint32_t n, uint32_t nnodes,
+			  uint32_t seconds, int all_fail)
 {
 	struct sc_phase_record *ph;
 
@@ -1237,8 +1239,10 @@ static void make_wide_run(struct sc_run_record *run, uint32_t n, uint32_t second
 		struct sc_rank_result *r = &ph->ranks[i];
 
 		make_rank(r, i, 1, 1);
-		r->node = i % 2;
+		r->node = i % nnodes;
 		r->target = i % 2;
+		if (nnodes > 2)
+			snprintf(r->host, sizeof(r->host), "h%03u", r->node);
 		if (all_fail && !r->error[0])
 			snprintf(r->error, sizeof(r->error), "rank %u: %s", i, strerror(EIO));
 		if (seconds) {
@@ -1248,6 +1252,7 @@ static void make_wide_run(struct sc_run_record *run, uint32_t n, uint32_t second
 		}
 	}
 	run->nranks = n;
+	run->nnodes = nnodes;
 	if (seconds) {
 		ph->cluster = xcalloc(1, sizeof(*ph->cluster));
 		ph->cluster->nseconds = seconds;
@@ -1299,7 +1304,7 @@ static void test_many_ranks(void)
 	struct json_object *root, *ph;
 	char *csv = NULL, *page = NULL;
 
-	make_wide_run(&run, 300, 0, 1);
+	make_wide_run(&run, 300, 300, 0, 1);
 	root = write_wide(&run, "wide300", &csv, &page);
 	ph = idx(get(root, "phases"), 0);
 	if (ph) {
@@ -1307,7 +1312,7 @@ static void test_many_ranks(void)
 		check_omitted(ph, "ranks", 300);
 		check_omitted(ph, "drives", 300);
 		check_omitted(get(ph, "write_cliff"), "drives", 300);
-		CHECK(len_of(get(ph, "nodes")) == 2, "node rows as before");
+		CHECK(len_of(get(ph, "nodes")) == 300, "node rows as before: 300");
 		CHECK(get_u64(get(get(ph, "write_cliff"), "cluster"), "drives") == 300,
 		      "the cluster's cliff counts every drive");
 		CHECK(len_of(get(ph, "errors")) == 256 && get_u64(ph, "errors_omitted") == 44 &&
@@ -1315,6 +1320,14 @@ static void test_many_ranks(void)
 		      "errors: the first 256 failed ranks, 44 more counted");
 	}
 	CHECK(count_lines(csv) == 1 + 300, "ranks.csv: %d lines", count_lines(csv));
+	/* report.html: 32 of the 300 nodes and drives, the slowest */
+	CHECK(page && strstr(page, "the 32 lowest of 300 nodes shown") &&
+		  strstr(page, "the 32 lowest of 300 drives shown") &&
+		  strstr(page, "The first 32 of 300 drives") &&
+		  strstr(page, "The 32 drives the run wrote most of 300"),
+	      "report.html: each table and chart of nodes and drives says it shows 32");
+	CHECK(page && strstr(page, ">h001 /dev/fake0<") && !strstr(page, ">h299 /dev/fake0<"),
+	      "report.html: the slowest drive's bar, not the fastest's");
 	check_ranks_csv(csv, &run, 300);
 	json_object_put(root);
 	free(csv);
@@ -1333,7 +1346,7 @@ static void test_series_not_kept(void)
 	struct json_object *root, *ph, *wc, *dr;
 	char *csv = NULL, *page = NULL;
 
-	make_wide_run(&run, 256, 4100, 0);
+	make_wide_run(&run, 256, 2, 4100, 0);
 	root = write_wide(&run, "wide256", &csv, &page);
 	ph = idx(get(root, "phases"), 0);
 	if (ph) {
