@@ -1335,6 +1335,34 @@ static void test_many_ranks(void)
 	sc_run_record_exit(&run);
 }
 
+/* A steady-state group of 300 drives, one round of two run: results.json
+ * leaves its drives out (null, where they are); report.html shows 32 of
+ * them, those not steady first, and says so. */
+static void test_steady_wide(void)
+{
+	struct sc_run_record run;
+	struct json_object *root, *g;
+	char *csv = NULL, *page = NULL;
+
+	make_wide_run(&run, 300, 2, 0, 0);
+	run.plan.phases[0].workload = SC_WORKLOAD_IO;
+	run.plan.phases[0].fill = (struct sc_fill_spec){0};
+	run.plan.phases[0].steady = (struct sc_steady_spec){
+	    .max_rounds = 2, .round = 1, .window = 2, .metric = SC_STEADY_BW, .round_ns = S};
+	root = write_wide(&run, "steady300", &csv, &page);
+	g = idx(get(root, "steady_state"), 0);
+	if (g) {
+		check_omitted(g, "drives", 300);
+		CHECK(get_u64(g, "drives_not_steady") == 300, "300 drives not steady after 1 round");
+	}
+	CHECK(page && strstr(page, "300 drives: 32 shown, those not steady first"),
+	      "report.html: 32 of the 300 drives");
+	json_object_put(root);
+	free(csv);
+	free(page);
+	sc_run_record_exit(&run);
+}
+
 /* 256 ranks (the cap): every per-rank row in results.json.  Their phase
  * ran 4100 s, so rank 0 kept no rank's own series (256 x 4100 is past
  * SC_RANK_SERIES_MAX) nor a node's: a drive's temperatures, write curve
@@ -1583,6 +1611,7 @@ int main(void)
 	test_fill_results();
 	test_many_ranks();
 	test_series_not_kept();
+	test_steady_wide();
 	test_plan();
 	check_rmtree(tmpdir);
 	return check_exit("test_report");
