@@ -46,6 +46,18 @@ static const char *const definitions[][2] = {
 		"minimum is met when measured >= required, a maximum when measured <= "
 		"required; a drive is one rank's row, a node the ranks of one host; a check "
 		"the run could not measure is neither pass nor fail"},
+    {"per_rank_rows", "a phase's ranks, drives and write_cliff.drives and a steady-state "
+		      "group's drives hold one row per rank up to 256; past that each is null, "
+		      "with <key>_file (ranks.csv: every rank's row) and <key>_omitted (the rows "
+		      "left out); errors lists the first 256 failed ranks"},
+    {"series_not_kept", "rank 0 keeps each rank's own per-second series while ranks x seconds "
+			"<= 2^20, each node's while nodes x seconds <= 2^20, the cluster's always; "
+			"what is drawn from a series not kept is null, with series_not_kept "
+			"giving the reason, never an empty series"},
+    {"startup", "startup_ns: rank 0, from MPI ready to the plan checked in every rank's "
+		"hands; a phase's start_cost_ns: from preparing's end to the common start's "
+		"broadcast; merge_ns: reducing histograms and series, gathering and unpacking "
+		"the ranks' rows"},
     {"outliers", "a drive's (or node's) bandwidth or IOPS more than k median absolute "
 		 "deviations from the median of the phase's drives (or nodes), the MAD "
 		 "floored at mad_floor x the median; at least 3 drives (or nodes)"},
