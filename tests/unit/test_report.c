@@ -429,6 +429,15 @@ static const char *const unitless[] = {
     "drives",
     "drives_with_cliff",
     "drives_without_series",
+    /* steady state: rounds and drives counted, percentages named */
+    "max_rounds",
+    "round",
+    "window",
+    "window_rounds",
+    "rounds_run",
+    "drives_not_steady",
+    "range_pct_max",
+    "slope_pct_max",
     "ranks_omitted",
     "drives_omitted",
     "errors_omitted",
@@ -1262,25 +1271,59 @@ static void make_wide_run(struct sc_run_record *run, uint32_t n, uint32_t nnodes
 	}
 }
 
-/* results.json, ranks.csv and report.html of run, written into tmpdir/name:
- * the document (NULL when it does not parse), the CSV and the page in
- * *csv and *page (heap). */
-static struct json_object *write_wide(const struct sc_run_record *run, const char *name,
-				      char **csv, char **page)
+/* A wide run and what sc_report_results made of it. */
+struct wide {
+	struct sc_run_record run;
+	struct json_object *root; /* results.json, NULL when it does not parse */
+	char *csv, *page;	  /* ranks.csv and report.html (heap) */
+};
+
+/* What make_wide_run makes, and whether its phase is instead round 1 of
+ * 2 of a steady-state group. */
+struct wide_opts {
+	uint32_t n, nnodes, seconds;
+	int all_fail, steady;
+};
+
+/* make_wide_run's run of o written into tmpdir/name and read back; its
+ * phase 0 in results.json (NULL when missing), every number there naming
+ * its unit. */
+static struct json_object *wide_open(struct wide *w, const char *name, struct wide_opts o)
 {
 	char dir[128], path[256], err[256] = "";
 	int rc;
-	struct json_object *root;
 
+	make_wide_run(&w->run, o.n, o.nnodes, o.seconds, o.all_fail);
+	if (o.steady) {
+		struct sc_phase *ph = &w->run.plan.phases[0];
+
+		ph->workload = SC_WORKLOAD_IO;
+		ph->fill = (struct sc_fill_spec){0};
+		ph->steady = (struct sc_steady_spec){.max_rounds = 2,
+						     .round = 1,
+						     .window = 2,
+						     .metric = SC_STEADY_BW,
+						     .round_ns = S};
+	}
 	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
-	rc = sc_report_results(dir, run, err, sizeof(err));
+	rc = sc_report_results(dir, &w->run, err, sizeof(err));
 	CHECK(rc == 0, "%s: results: %d %s", name, rc, err);
-	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
-	CHECK(root, "%s: results.json parses", name);
-	*csv = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
-	*page = slurp(path_in(path, sizeof(path), dir, "report.html"), NULL);
-	CHECK(*csv && *page, "%s: ranks.csv and report.html readable", name);
-	return root;
+	w->root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
+	CHECK(w->root, "%s: results.json parses", name);
+	w->csv = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
+	w->page = slurp(path_in(path, sizeof(path), dir, "report.html"), NULL);
+	CHECK(w->csv && w->page, "%s: ranks.csv and report.html readable", name);
+	if (w->root)
+		check_units(w->root, "", 0);
+	return w->root ? idx(get(w->root, "phases"), 0) : NULL;
+}
+
+static void wide_close(struct wide *w)
+{
+	json_object_put(w->root);
+	free(w->csv);
+	free(w->page);
+	sc_run_record_exit(&w->run);
 }
 
 /* An array past SC_JSON_RANKS_MAX rows: null, where they are, how many. */
@@ -1300,15 +1343,11 @@ static void check_omitted(struct json_object *o, const char *key, uint32_t n)
  * failed ranks of 300 with the rest counted; ranks.csv holds all 300. */
 static void test_many_ranks(void)
 {
-	struct sc_run_record run;
-	struct json_object *root, *ph;
-	char *csv = NULL, *page = NULL;
+	struct wide w;
+	struct wide_opts o = {.n = 300, .nnodes = 300, .all_fail = 1};
+	struct json_object *ph = wide_open(&w, "wide300", o);
 
-	make_wide_run(&run, 300, 300, 0, 1);
-	root = write_wide(&run, "wide300", &csv, &page);
-	ph = idx(get(root, "phases"), 0);
 	if (ph) {
-		check_units(root, "", 0);
 		check_omitted(ph, "ranks", 300);
 		check_omitted(ph, "drives", 300);
 		check_omitted(get(ph, "write_cliff"), "drives", 300);
@@ -1319,20 +1358,17 @@ static void test_many_ranks(void)
 			  !strcmp(get_str(ph, "errors_file"), "ranks.csv"),
 		      "errors: the first 256 failed ranks, 44 more counted");
 	}
-	CHECK(count_lines(csv) == 1 + 300, "ranks.csv: %d lines", count_lines(csv));
+	CHECK(count_lines(w.csv) == 1 + 300, "ranks.csv: %d lines", count_lines(w.csv));
 	/* report.html: 32 of the 300 nodes and drives, the slowest */
-	CHECK(page && strstr(page, "the 32 lowest of 300 nodes shown") &&
-		  strstr(page, "the 32 lowest of 300 drives shown") &&
-		  strstr(page, "The first 32 of 300 drives") &&
-		  strstr(page, "The 32 drives the run wrote most of 300"),
+	CHECK(w.page && strstr(w.page, "the 32 lowest of 300 nodes shown") &&
+		  strstr(w.page, "the 32 lowest of 300 drives shown") &&
+		  strstr(w.page, "The first 32 of 300 drives") &&
+		  strstr(w.page, "The 32 drives the run wrote most of 300"),
 	      "report.html: each table and chart of nodes and drives says it shows 32");
-	CHECK(page && strstr(page, ">h001 /dev/fake0<") && !strstr(page, ">h299 /dev/fake0<"),
+	CHECK(w.page && strstr(w.page, ">h001 /dev/fake0<") && !strstr(w.page, ">h299 /dev/fake0<"),
 	      "report.html: the slowest drive's bar, not the fastest's");
-	check_ranks_csv(csv, &run, 300);
-	json_object_put(root);
-	free(csv);
-	free(page);
-	sc_run_record_exit(&run);
+	check_ranks_csv(w.csv, &w.run, 300);
+	wide_close(&w);
 }
 
 /* A steady-state group of 300 drives, one round of two run: results.json
@@ -1340,27 +1376,18 @@ static void test_many_ranks(void)
  * them, those not steady first, and says so. */
 static void test_steady_wide(void)
 {
-	struct sc_run_record run;
-	struct json_object *root, *g;
-	char *csv = NULL, *page = NULL;
+	struct wide w;
+	struct json_object *g;
 
-	make_wide_run(&run, 300, 2, 0, 0);
-	run.plan.phases[0].workload = SC_WORKLOAD_IO;
-	run.plan.phases[0].fill = (struct sc_fill_spec){0};
-	run.plan.phases[0].steady = (struct sc_steady_spec){
-	    .max_rounds = 2, .round = 1, .window = 2, .metric = SC_STEADY_BW, .round_ns = S};
-	root = write_wide(&run, "steady300", &csv, &page);
-	g = idx(get(root, "steady_state"), 0);
+	wide_open(&w, "steady300", (struct wide_opts){.n = 300, .nnodes = 2, .steady = 1});
+	g = w.root ? idx(get(w.root, "steady_state"), 0) : NULL;
 	if (g) {
 		check_omitted(g, "drives", 300);
 		CHECK(get_u64(g, "drives_not_steady") == 300, "300 drives not steady after 1 round");
 	}
-	CHECK(page && strstr(page, "300 drives: 32 shown, those not steady first"),
+	CHECK(w.page && strstr(w.page, "300 drives: 32 shown, those not steady first"),
 	      "report.html: 32 of the 300 drives");
-	json_object_put(root);
-	free(csv);
-	free(page);
-	sc_run_record_exit(&run);
+	wide_close(&w);
 }
 
 /* 256 ranks (the cap): every per-rank row in results.json.  Their phase
@@ -1370,15 +1397,11 @@ static void test_steady_wide(void)
  * report.html's chart says the per-node lines are not kept. */
 static void test_series_not_kept(void)
 {
-	struct sc_run_record run;
-	struct json_object *root, *ph, *wc, *dr;
-	char *csv = NULL, *page = NULL;
+	struct wide w;
+	struct wide_opts o = {.n = 256, .nnodes = 2, .seconds = 4100};
+	struct json_object *ph = wide_open(&w, "wide256", o), *wc, *dr;
 
-	make_wide_run(&run, 256, 2, 4100, 0);
-	root = write_wide(&run, "wide256", &csv, &page);
-	ph = idx(get(root, "phases"), 0);
 	if (ph) {
-		check_units(root, "", 0);
 		CHECK(len_of(get(ph, "ranks")) == 256, "256 rank rows");
 		CHECK(len_of(get(ph, "drives")) == 256, "256 drives rows");
 		wc = get(ph, "write_cliff");
@@ -1399,13 +1422,10 @@ static void test_series_not_kept(void)
 		CHECK(len_of(get(get(ph, "timeseries"), "bytes_written")) == 4100,
 		      "the cluster series: 4100 s");
 	}
-	check_ranks_csv(csv, &run, 256);
-	CHECK(page && strstr(page, "per-node series not kept"),
+	check_ranks_csv(w.csv, &w.run, 256);
+	CHECK(w.page && strstr(w.page, "per-node series not kept"),
 	      "report.html: the chart says the node series were not kept");
-	json_object_put(root);
-	free(csv);
-	free(page);
-	sc_run_record_exit(&run);
+	wide_close(&w);
 }
 
 static void test_write_atomic(void)
