@@ -21,7 +21,9 @@ struct sc_sweeps;
  * percentiles on a nines axis up to p99.9999 per direction, bandwidth per
  * node and per drive with the slowest marked; for an open-loop phase
  * response time against service time; for an ingest phase accelerator
- * utilisation per rank and the batch-wait tail. */
+ * utilisation per rank and the batch-wait tail.  Bars of nodes, drives or
+ * ranks: the lowest SC_HTML_ROWS_SHOWN past that many, said so; node lines
+ * over time only where the record holds the node series, said so. */
 int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec,
 			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 

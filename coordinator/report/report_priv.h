@@ -206,8 +206,10 @@ struct report_csv {
 /* Opens the tables and writes their header lines.  0 or -ENOMEM. */
 int sc_report_csv_init(struct report_csv *c);
 
-/* Adds the row of phase pr to phases.csv, a row per rank to ranks.csv and
- * a row per second of the cluster series to timeseries.csv. */
+/* Adds the row of phase pr to phases.csv, a row per rank to ranks.csv
+ * (every rank, however many: results.json leaves them out past
+ * SC_JSON_RANKS_MAX) and a row per second of the cluster series to
+ * timeseries.csv. */
 void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
 			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
@@ -237,7 +239,9 @@ struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_reco
 struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec);
 /* A phase's "drives": per rank its drives' health logs before and after
  * (or why they are missing), the media errors added and the per-second
- * max_temperature_c series. */
+ * max_temperature_c series (null, with "series_not_kept" saying why, when
+ * the record holds no rank's own series: rank_series.h).  The caller
+ * leaves it out past SC_JSON_RANKS_MAX ranks. */
 struct json_object *sc_report_json_phase_drives(struct jb *b, const struct sc_phase_record *pr);
 /* results.json's "endurance" (model/endurance.h). */
 struct json_object *sc_report_json_endurance(struct jb *b, const struct sc_run_record *rec);
