@@ -204,7 +204,7 @@ void sc_report_results_verdict(struct report_results *r)
 		r->b.nomem = 1;
 		return;
 	}
-	sc_json_put(&r->b, r->root, "verdict", sc_report_json_verdict(&r->b, &v, &o));
+	sc_json_put(&r->b, r->root, "verdict", sc_report_json_verdict(&r->b, &v, &o, r->rec->nranks));
 	sc_outliers_exit(&o);
 	sc_verdict_exit(&v);
 }

@@ -441,6 +441,8 @@ static const char *const unitless[] = {
     "ranks_omitted",
     "drives_omitted",
     "errors_omitted",
+    "checks_omitted",
+    "outliers_omitted",
     "min_cache_rank",
     "passes",
     "random_passes",
@@ -1283,6 +1285,7 @@ struct wide {
 struct wide_opts {
 	uint32_t n, nnodes, seconds;
 	int all_fail, steady;
+	double min_drive_bw; /* bytes/s: phase 0's first threshold, when set */
 };
 
 /* make_wide_run's run of o written into tmpdir/name and read back; its
@@ -1294,6 +1297,8 @@ static struct json_object *wide_open(struct wide *w, const char *name, struct wi
 	int rc;
 
 	make_wide_run(&w->run, o.n, o.nnodes, o.seconds, o.all_fail);
+	if (o.min_drive_bw)
+		w->run.plan.phases[0].expect[0].value = o.min_drive_bw;
 	if (o.steady) {
 		struct sc_phase *ph = &w->run.plan.phases[0];
 
@@ -1338,13 +1343,47 @@ static void check_omitted(struct json_object *o, const char *key, uint32_t n)
 	CHECK(get_u64(o, k) == n, "%s: %u", k, n);
 }
 
+/* The verdict of test_many_ranks' run: 93 drives below their threshold,
+ * 207 above.  results.json lists every check that did not pass and counts
+ * the drives' that did; report.html shows at most 32 rows. */
+static void check_wide_verdict(struct json_object *v, const char *page)
+{
+	struct json_object *checks = get(v, "checks");
+	size_t failed_drives = 0, passed_drives = 0, rows = 0;
+	const char *at = page ? strstr(page, "id=\"verdict\"") : NULL;
+	const char *end = at ? strstr(at, "</table>") : NULL;
+
+	for (size_t i = 0; i < len_of(checks); i++) {
+		struct json_object *c = idx(checks, i);
+		int pass = !strcmp(get_str(c, "result"), "pass");
+
+		if (strcmp(get_str(c, "scope"), "drive"))
+			continue;
+		failed_drives += !strcmp(get_str(c, "result"), "fail");
+		passed_drives += pass;
+	}
+	CHECK(failed_drives == 93 && passed_drives == 0,
+	      "verdict: the 93 drives that failed listed (%zu), none that passed (%zu)",
+	      failed_drives, passed_drives);
+	CHECK(len_of(checks) + get_u64(v, "checks_omitted") == get_u64(v, "nchecks") &&
+		  get_u64(v, "checks_omitted") >= 207 &&
+		  !strcmp(get_str(v, "checks_file"), "ranks.csv"),
+	      "verdict: %zu checks listed, the rest counted", len_of(checks));
+	while (at && end && (at = strstr(at + 1, "<tr><td>")) && at < end)
+		rows++;
+	CHECK(page && strstr(page, "304 checks: shown are the cluster"),
+	      "report.html: the checks table says what it shows");
+	CHECK(end && rows == 32, "report.html: %zu check rows, want 32", rows);
+}
+
 /* 300 ranks: results.json holds no per-rank row (ranks, drives, the write
  * cliff's drives: each null, saying where they are), lists the first 256
  * failed ranks of 300 with the rest counted; ranks.csv holds all 300. */
 static void test_many_ranks(void)
 {
 	struct wide w;
-	struct wide_opts o = {.n = 300, .nnodes = 300, .all_fail = 1};
+	/* rank i's bandwidth is (8 + 8i) MiB / (2 + i) s: ranks 0..92 below 8.3 MB/s */
+	struct wide_opts o = {.n = 300, .nnodes = 300, .all_fail = 1, .min_drive_bw = 8.3e6};
 	struct json_object *ph = wide_open(&w, "wide300", o);
 
 	if (ph) {
@@ -1359,6 +1398,7 @@ static void test_many_ranks(void)
 		      "errors: the first 256 failed ranks, 44 more counted");
 	}
 	CHECK(count_lines(w.csv) == 1 + 300, "ranks.csv: %d lines", count_lines(w.csv));
+	check_wide_verdict(w.root ? get(w.root, "verdict") : NULL, w.page);
 	/* report.html: 32 of the 300 nodes and drives, the slowest */
 	CHECK(w.page && strstr(w.page, "the 32 lowest of 300 nodes shown") &&
 		  strstr(w.page, "the 32 lowest of 300 drives shown") &&
