@@ -112,9 +112,14 @@ struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_r
 		struct json_object *ranks = sc_json_new(b, json_object_new_array());
 
 		sc_report_json_node_host(b, o, x->node, x->host);
-		for (uint32_t k = 0; k < x->nranks; k++)
-			sc_json_push(b, ranks, json_object_new_uint64(x->ranks[k]));
-		sc_json_put(b, o, "ranks", ranks);
+		if (sc_report_json_ranks_kept(rec->nranks)) {
+			for (uint32_t k = 0; k < x->nranks; k++)
+				sc_json_push(b, ranks, json_object_new_uint64(x->ranks[k]));
+			sc_json_put(b, o, "ranks", ranks);
+		} else { /* ranks.csv: the rows of this node and target */
+			json_object_put(ranks);
+			sc_report_json_put_omitted(b, o, "ranks", x->nranks);
+		}
 		sc_json_put_str(b, o, "target", target_path(rec, x->target));
 		if (x->drive)
 			put_identity(b, o, x->drive);

@@ -1390,6 +1390,7 @@ static void test_many_ranks(void)
 		check_omitted(ph, "ranks", 300);
 		check_omitted(ph, "drives", 300);
 		check_omitted(get(ph, "write_cliff"), "drives", 300);
+		check_omitted(idx(get(w.root, "inventory"), 1), "ranks", 1);
 		CHECK(len_of(get(ph, "nodes")) == 300, "node rows as before: 300");
 		CHECK(get_u64(get(get(ph, "write_cliff"), "cluster"), "drives") == 300,
 		      "the cluster's cliff counts every drive");
@@ -1447,6 +1448,8 @@ static void test_series_not_kept(void)
 		wc = get(ph, "write_cliff");
 		CHECK(len_of(get(wc, "drives")) == 256, "256 write_cliff rows");
 		CHECK(!json_object_object_get_ex(ph, "ranks_omitted", NULL), "nothing omitted");
+		CHECK(len_of(get(idx(get(w.root, "inventory"), 0), "ranks")) == 128,
+		      "inventory: the 128 ranks of node 0's target 0");
 		dr = idx(get(ph, "drives"), 0);
 		CHECK(has_null(dr, "max_temperature_c") &&
 			  strstr(get_str(dr, "series_not_kept"), "SC_RANK_SERIES_MAX"),
