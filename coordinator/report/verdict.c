@@ -14,8 +14,8 @@
 #define PLACE_MAX 640
 /* A fraction shown as a percentage. */
 #define PERCENT 100.0
-/* Checks of one threshold at node or drive scope that did not pass,
- * printed each on its line; the rest counted. */
+/* Checks of one threshold at node or drive scope that did not pass, and
+ * outliers, printed each on its line; the rest counted. */
 #define LINES_PRINTED 16u
 
 /* value in metric m's unit, with its unit. */
@@ -199,7 +199,7 @@ static void print_outliers(FILE *f, const struct sc_outliers *o)
 		"phase's drives or nodes, at least %u of them; MAD at least %.3g%% of the "
 		"median):%s\n",
 		o->k, SC_OUTLIER_MIN_PEERS, o->mad_floor * PERCENT, o->n ? "" : " none");
-	for (uint32_t i = 0; i < o->n; i++) {
+	for (uint32_t i = 0; i < o->n && i < LINES_PRINTED; i++) {
 		const struct sc_outlier *x = &o->v[i];
 		bool bw = x->figure == SC_OUTLIER_BW;
 
@@ -214,6 +214,9 @@ static void print_outliers(FILE *f, const struct sc_outliers *o)
 			   : sc_fmt_iops(med, sizeof(med), x->median),
 			x->deviations, x->deviations < 0 ? "low" : "high");
 	}
+	if (o->n > LINES_PRINTED)
+		fprintf(f, "  ... and %" PRIu32 " more (results.json: verdict)\n",
+			o->n - LINES_PRINTED);
 }
 
 void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct sc_outliers *o)

@@ -14,6 +14,7 @@
 
 #include "analysis/aggregate.h"
 #include "check.h"
+#include "report/verdict.h"
 #include "codec.h"
 
 #define MiB (UINT64_C(1) << 20)
@@ -1376,6 +1377,32 @@ static void check_wide_verdict(struct json_object *v, const char *page)
 	CHECK(end && rows == 32, "report.html: %zu check rows, want 32", rows);
 }
 
+/* The printed verdict of run: 16 of the 93 drives that failed on lines of
+ * their own, the rest counted. */
+static void check_printed_verdict(const struct sc_run_record *run)
+{
+	struct sc_verdict v;
+	struct sc_outliers o;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f || sc_verdict_of_run(run, &v)) {
+		CHECK(0, "verdict of the run");
+		return;
+	}
+	if (sc_outliers_of_run(run, &o) == 0) {
+		sc_report_verdict_table(f, &v, &o);
+		sc_outliers_exit(&o);
+	}
+	fclose(f);
+	CHECK(text && strstr(text, "... and 77 more drives that did not pass"),
+	      "printed: 16 failed drives, 77 more counted");
+	CHECK(text && count_lines(text) < 60, "printed: %d lines", count_lines(text));
+	free(text);
+	sc_verdict_exit(&v);
+}
+
 /* 300 ranks: results.json holds no per-rank row (ranks, drives, the write
  * cliff's drives: each null, saying where they are), lists the first 256
  * failed ranks of 300 with the rest counted; ranks.csv holds all 300. */
@@ -1400,6 +1427,7 @@ static void test_many_ranks(void)
 	}
 	CHECK(count_lines(w.csv) == 1 + 300, "ranks.csv: %d lines", count_lines(w.csv));
 	check_wide_verdict(w.root ? get(w.root, "verdict") : NULL, w.page);
+	check_printed_verdict(&w.run);
 	/* report.html: 32 of the 300 nodes and drives, the slowest */
 	CHECK(w.page && strstr(w.page, "the 32 lowest of 300 nodes shown") &&
 		  strstr(w.page, "the 32 lowest of 300 drives shown") &&
