@@ -97,8 +97,9 @@ static int steady_charts(FILE *f, const struct sc_steady_group *g, const uint32_
 					      g->rounds, true, false};
 	}
 	if (nshown < g->ndrives)
-		snprintf(title, sizeof(title), "%s: %s per round, %u of %u drives (not steady first)",
-			 g->name, sc_steady_metric_name(g->metric), nshown, g->ndrives);
+		snprintf(title, sizeof(title),
+			 "%s: %s per round, %u of %u drives (not steady first)", g->name,
+			 sc_steady_metric_name(g->metric), nshown, g->ndrives);
 	else
 		snprintf(title, sizeof(title), "%s: %s per round, per drive", g->name,
 			 sc_steady_metric_name(g->metric));

@@ -46,10 +46,12 @@ static const char *const definitions[][2] = {
 		"minimum is met when measured >= required, a maximum when measured <= "
 		"required; a drive is one rank's row, a node the ranks of one host; a check "
 		"the run could not measure is neither pass nor fail"},
-    {"per_rank_rows", "a phase's ranks, drives and write_cliff.drives and a steady-state "
-		      "group's drives hold one row per rank up to 256; past that each is null, "
-		      "with <key>_file (ranks.csv: every rank's row) and <key>_omitted (the rows "
-		      "left out); errors lists the first 256 failed ranks"},
+    {"per_rank_rows", "a phase's ranks, drives and write_cliff.drives, a steady-state "
+		      "group's drives and an inventory entry's ranks hold one row per rank while "
+		      "the run has at most 256 ranks; past that each is null, with <key>_file "
+		      "(ranks.csv: every rank's row) and <key>_omitted (the rows left out); "
+		      "errors then lists the first 256 failed ranks and verdict.checks the "
+		      "first 256 drives that did not pass (errors_omitted, checks_omitted)"},
     {"series_not_kept", "rank 0 keeps each rank's own per-second series while ranks x seconds "
 			"<= 2^20, each node's while nodes x seconds <= 2^20, the cluster's always; "
 			"what is drawn from a series not kept is null, with series_not_kept "
@@ -204,7 +206,8 @@ void sc_report_results_verdict(struct report_results *r)
 		r->b.nomem = 1;
 		return;
 	}
-	sc_json_put(&r->b, r->root, "verdict", sc_report_json_verdict(&r->b, &v, &o, r->rec->nranks));
+	sc_json_put(&r->b, r->root, "verdict",
+		    sc_report_json_verdict(&r->b, &v, &o, r->rec->nranks));
 	sc_outliers_exit(&o);
 	sc_verdict_exit(&v);
 }

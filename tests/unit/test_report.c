@@ -917,8 +917,8 @@ static void check_ranks_csv(const char *ranks, const struct sc_run_record *run, 
 			CHECK(!strcmp(f[14], want), "row %d bytes_written %s", line, f[14]);
 			snprintf(want, sizeof(want), "%.3f",
 				 r->lat[SC_DIR_WRITE].pct_ns[3] / 1e3); /* p99.9 */
-			CHECK(!strcmp(f[27], want), "row %d write_p99.9_us %s, want %s", line, f[27],
-			      want);
+			CHECK(!strcmp(f[27], want), "row %d write_p99.9_us %s, want %s", line,
+			      f[27], want);
 			CHECK(!strcmp(f[29], r->error), "row %d error \"%s\"", line, f[29]);
 			/* make_drive_rows: 2 media errors added, 47 deg C the hottest
 			 * second; without the rank's series no temperature */
@@ -1452,7 +1452,8 @@ static void test_steady_wide(void)
 	g = w.root ? idx(get(w.root, "steady_state"), 0) : NULL;
 	if (g) {
 		check_omitted(g, "drives", 300);
-		CHECK(get_u64(g, "drives_not_steady") == 300, "300 drives not steady after 1 round");
+		CHECK(get_u64(g, "drives_not_steady") == 300,
+		      "300 drives not steady after 1 round");
 	}
 	CHECK(w.page && strstr(w.page, "300 drives: 32 shown, those not steady first"),
 	      "report.html: 32 of the 300 drives");
