@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rank_series.h"
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -120,7 +122,12 @@ int sc_fill_cliffs(const struct sc_plan *plan, const struct sc_phase_record *pr,
 	if (!out->ranks)
 		return -ENOMEM;
 	out->nranks = pr->nranks;
-	for (uint32_t r = 0; r < pr->nranks; r++) {
+	if (sc_rank_series_dropped(pr)) {
+		for (uint32_t r = 0; r < pr->nranks; r++)
+			out->ranks[r] = (struct sc_write_cliff){.fraction = f, .unknown = true};
+		out->ranks_unknown = pr->nranks;
+	}
+	for (uint32_t r = 0; r < pr->nranks && !out->ranks_unknown; r++) {
 		rc = sc_write_cliff_of_seconds(pr->ranks[r].seconds, pr->ranks[r].nseconds, seq, f,
 					       &out->ranks[r]);
 		if (rc)

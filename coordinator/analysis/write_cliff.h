@@ -44,6 +44,9 @@ struct sc_write_cliff {
 	uint32_t second;	    /* the cliff's second, from the phase start */
 	uint64_t cache_bytes;	    /* written before it */
 	double after_bytes_per_s;
+	bool unknown;		    /* a drive whose own series the record
+				     * does not hold (rank_series.h): no
+				     * figure, found false */
 };
 
 /* The cliff of the series bytes[0..n) (bytes written in each whole
@@ -62,12 +65,15 @@ struct sc_fill_cliffs {
 	struct sc_write_cliff *ranks;  /* heap, in the record's rank order */
 	struct sc_write_cliff cluster; /* of the cluster's summed series */
 	uint32_t ranks_with_cliff;
+	uint32_t ranks_unknown;	       /* drives without their own series */
 	uint64_t min_cache_bytes; /* over the drives with a cliff; 0: none */
 	uint32_t min_cache_rank;  /* index into the record's ranks */
 	uint64_t max_cache_bytes;
 };
 
-/* The cliffs of fill phase pr of plan, whose cluster figures are fig.
+/* The cliffs of fill phase pr of plan, whose cluster figures are fig;
+ * every drive's unknown when the record holds no rank's own series
+ * (rank_series.h), the cluster's then from its reduced series.
  * 0, -EINVAL when pr is not a fill phase, or -ENOMEM. */
 int sc_fill_cliffs(const struct sc_plan *plan, const struct sc_phase_record *pr,
 		   const struct sc_phase_figures *fig, struct sc_fill_cliffs *out);

@@ -6,17 +6,23 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/rank_series.h"
 #include "report_priv.h"
 #include "analysis/sweep_matrix.h"
 #include "analysis/workload_figures.h"
+#include "analysis/write_cliff.h"
+#include "telemetry.h"
 
 /* Latencies in the CSV tables are microseconds. */
 #define NS_PER_US 1e3
+/* A fraction as a percentage. */
+#define PERCENT 100.0
 
 /* Each table's file name and header line. */
 static const struct {
@@ -28,7 +34,13 @@ static const struct {
 					 "write_p50_us,write_p99_us,write_p99.99_us,"
 					 "slowest_rank,slowest_host,errors,verify_mismatches,status\n"},
     [REPORT_CSV_RANKS] = {"ranks.csv", "phase,rank,node,host,bytes,MBps,read_p99_us,"
-				       "write_p99_us,errors,verify_mismatches\n"},
+				       "write_p99_us,errors,verify_mismatches,"
+				       "target,start_ns,end_ns,bytes_read,bytes_written,"
+				       "ios_read,ios_written,iops,fsyncs,firstdone_bytes,"
+				       "clock_offset_ns,read_mean_us,read_p50_us,read_p99.9_us,"
+				       "read_max_us,write_mean_us,write_p50_us,write_p99.9_us,"
+				       "write_max_us,error,media_errors_added,"
+				       "max_temperature_C,cliff_start_ns,cache_bytes,au_pct\n"},
     [REPORT_CSV_SERIES] = {"timeseries.csv", "phase,second,read_MB,written_MB,ios_read,"
 					     "ios_written,max_read_latency_us,"
 					     "max_write_latency_us,max_temperature_C\n"},
@@ -89,11 +101,63 @@ static void phases_csv_row(FILE *f, const struct sc_run_record *rec,
 	csv_str(f, sc_phase_status_name(pr->status), 1);
 }
 
+/* Mean, p50, p99.9 and max of one direction in microseconds (empty
+ * without I/Os of it). */
+static void csv_lat_summary(FILE *f, const struct sc_lat_summary *s)
+{
+	if (s->count)
+		fprintf(f, "%.3f", s->mean_ns / NS_PER_US);
+	fputc(',', f);
+	csv_us(f, s, sc_pct_index(50));
+	csv_us(f, s, sc_pct_index(99.9));
+	if (s->count)
+		fprintf(f, "%.3f", (double)s->max_ns / NS_PER_US);
+	fputc(',', f);
+}
+
+/* The columns after verify_mismatches: where and when, the counters,
+ * latency summaries, the error, the drive's media errors added and hottest
+ * second (empty: none read, or its series not kept), a fill phase's cliff
+ * (cl, NULL for any other phase; empty: no cliff or unknown) and an ingest
+ * phase's accelerator utilisation (empty for any other). */
+static void rank_csv_more(FILE *f, const struct sc_rank_result *r, const struct sc_rank_row *row,
+			  const struct sc_write_cliff *cl, bool ingest)
+{
+	uint64_t added, mk = sc_rank_max_temp_mk(r);
+
+	fprintf(f, "%u,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		   ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",",
+		r->target, r->start_ns, r->end_ns, r->bytes[SC_DIR_READ], r->bytes[SC_DIR_WRITE],
+		r->ios[SC_DIR_READ], r->ios[SC_DIR_WRITE], row->iops, r->fsyncs,
+		r->firstdone_bytes, r->clock_offset_ns);
+	csv_lat_summary(f, &r->lat[SC_DIR_READ]);
+	csv_lat_summary(f, &r->lat[SC_DIR_WRITE]);
+	csv_str(f, r->error, 0);
+	if (sc_telemetry_media_errors(r, &added) == 0)
+		fprintf(f, "%" PRIu64, added);
+	fputc(',', f);
+	if (mk)
+		fprintf(f, "%.3f", ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C);
+	fputc(',', f);
+	if (cl && cl->found)
+		fprintf(f, "%" PRIu64 ",%" PRIu64, (uint64_t)cl->second * SC_NS_PER_S,
+			cl->cache_bytes);
+	else
+		fputc(',', f);
+	fputc(',', f);
+	if (ingest)
+		fprintf(f, "%.3f", sc_rank_au(r) * PERCENT);
+	fputc('\n', f);
+}
+
 static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 			   const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
 {
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
 	int p99 = sc_pct_index(99);
+	struct sc_fill_cliffs c = {0};
+	bool fill = ph && ph->workload == SC_WORKLOAD_FILL &&
+		    sc_fill_cliffs(&rec->plan, pr, fig, &c) == 0;
 
 	for (uint32_t i = 0; i < pr->nranks; i++) {
 		const struct sc_rank_result *r = &pr->ranks[i];
@@ -106,8 +170,11 @@ static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 			row->bw_bytes_per_s / BYTES_PER_MB);
 		csv_us(f, &r->lat[SC_DIR_READ], p99);
 		csv_us(f, &r->lat[SC_DIR_WRITE], p99);
-		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", r->errors, r->verify_mismatches);
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",", r->errors, r->verify_mismatches);
+		rank_csv_more(f, r, row, fill ? &c.ranks[i] : NULL,
+			      ph && ph->workload == SC_WORKLOAD_INGEST);
 	}
+	sc_fill_cliffs_exit(&c);
 }
 
 /* The cluster's per-second series: second k after the measured start. */

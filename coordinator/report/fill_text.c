@@ -4,6 +4,7 @@
 
 #include "analysis/stages.h"
 #include "analysis/write_cliff.h"
+#include "report_priv.h"
 #include "units.h"
 
 /* 100 for a fraction printed as a percentage. */
@@ -14,6 +15,10 @@ static void cliff_text(FILE *f, const struct sc_write_cliff *w)
 {
 	char a[32], b[32], c[32];
 
+	if (w->unknown) {
+		fprintf(f, "unknown (the drive's own per-second series not kept at rank 0)\n");
+		return;
+	}
 	if (!w->nseconds) {
 		fprintf(f, "no whole second of sequential writes to analyse\n");
 		return;
@@ -42,6 +47,12 @@ void sc_report_write_cliff_text(FILE *f, const struct sc_run_record *rec,
 	fprintf(f, "  %s: write cliff (rate below %.0f%% of the initial for %u s): cluster: ",
 		ph->name, ph->fill.cliff_fraction * PERCENT, SC_CLIFF_HOLD_SECONDS);
 	cliff_text(f, &c.cluster);
+	if (c.ranks_unknown) { /* not one drive's: say so once */
+		fprintf(f, "    each drive's: unknown (its own per-second series not kept at "
+			   "rank 0: ranks x seconds past SC_RANK_SERIES_MAX)\n");
+		sc_fill_cliffs_exit(&c);
+		return;
+	}
 	for (uint32_t r = 0; r < c.nranks && r < SC_CLIFF_DRIVES_PRINTED; r++) {
 		const struct sc_rank_result *x = &pr->ranks[r];
 
@@ -50,8 +61,9 @@ void sc_report_write_cliff_text(FILE *f, const struct sc_run_record *rec,
 		cliff_text(f, &c.ranks[r]);
 	}
 	if (c.nranks > SC_CLIFF_DRIVES_PRINTED)
-		fprintf(f, "    ... %u drives in all, %u with a cliff (results.json lists each)\n",
-			c.nranks, c.ranks_with_cliff);
+		fprintf(f, "    ... %u drives in all, %u with a cliff (%s lists each)\n",
+			c.nranks, c.ranks_with_cliff,
+			c.nranks <= SC_JSON_RANKS_MAX ? "results.json" : "ranks.csv");
 	sc_fill_cliffs_exit(&c);
 }
 

@@ -156,6 +156,7 @@ static int drives_section(FILE *f, const struct sc_run_record *rec)
 					   "device",	    "model",	"serial", "firmware",
 					   "capacity (GB)", "telemetry"};
 	struct sc_inventory inv;
+	char note[CELL_MAX];
 
 	if (sc_inventory_of_run(rec, &inv))
 		return -ENOMEM;
@@ -163,10 +164,17 @@ static int drives_section(FILE *f, const struct sc_run_record *rec)
 	sc_html_heading(f, 2, NULL, "Drives");
 	if (!inv.n)
 		sc_html_note(f, "No phase looked at its drives yet.");
-	else
+	if (inv.n > SC_HTML_ROWS_SHOWN) {
+		snprintf(note, sizeof(note),
+			 "The first %u of %" PRIu32 " drives, by node; every drive: results.json "
+			 "inventory.",
+			 SC_HTML_ROWS_SHOWN, inv.n);
+		sc_html_note(f, note);
+	}
+	if (inv.n)
 		sc_html_table_begin(f, "Each drive once per node, with the ranks that used it",
 				    head, sizeof(head) / sizeof(head[0]));
-	for (uint32_t i = 0; i < inv.n; i++)
+	for (uint32_t i = 0; i < inv.n && i < SC_HTML_ROWS_SHOWN; i++)
 		drive_row(f, rec, &inv.entries[i]);
 	if (inv.n)
 		sc_html_table_end(f);

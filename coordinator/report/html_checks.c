@@ -7,6 +7,7 @@
 #include <inttypes.h>
 
 #include "html_page.h"
+#include "report_priv.h"
 #include "units.h"
 #include "verdict.h"
 
@@ -56,12 +57,26 @@ static void checks_table(FILE *f, const struct sc_verdict *v)
 	fprintf(f, "<p class=\"verdict\"><strong>");
 	sc_html_text(f, line);
 	fputs("</strong></p>\n", f);
+	if (v->nchecks > SC_HTML_ROWS_SHOWN) {
+		snprintf(line, sizeof(line),
+			 "%" PRIu32 " checks: shown are the cluster's and the nodes' and drives' "
+			 "that did not pass, at most %u; the rest: results.json verdict (past 256 "
+			 "ranks the drives' that passed only counted; each drive's figures in "
+			 "ranks.csv).",
+			 v->nchecks, SC_HTML_ROWS_SHOWN);
+		sc_html_note(f, line);
+	}
 	sc_html_table_begin(f,
 			    "Each expect: threshold of each phase: a minimum is met when measured "
 			    ">= required, a maximum when measured <= required",
 			    head, sizeof(head) / sizeof(head[0]));
-	for (uint32_t i = 0; i < v->nchecks; i++)
+	for (uint32_t i = 0, shown = 0; i < v->nchecks && shown < SC_HTML_ROWS_SHOWN; i++) {
+		if (v->nchecks > SC_HTML_ROWS_SHOWN && v->checks[i].at.scope != SC_SCOPE_CLUSTER &&
+		    v->checks[i].result == SC_CHECK_PASS)
+			continue;
 		check_row(f, &v->checks[i]);
+		shown++;
+	}
 	sc_html_table_end(f);
 }
 
@@ -96,8 +111,14 @@ static void outliers_table(FILE *f, const struct sc_outliers *o)
 	sc_html_note(f, line);
 	if (!o->n)
 		return;
+	if (o->n > SC_HTML_ROWS_SHOWN) {
+		snprintf(line, sizeof(line),
+			 "The first %u outliers shown; every one: results.json verdict.",
+			 SC_HTML_ROWS_SHOWN);
+		sc_html_note(f, line);
+	}
 	sc_html_table_begin(f, NULL, head, sizeof(head) / sizeof(head[0]));
-	for (uint32_t i = 0; i < o->n; i++) {
+	for (uint32_t i = 0; i < o->n && i < SC_HTML_ROWS_SHOWN; i++) {
 		const struct sc_outlier *x = &o->v[i];
 
 		sc_html_row_begin(f);

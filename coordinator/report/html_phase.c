@@ -10,6 +10,7 @@
 #include "analysis/node_series.h"
 #include "analysis/workload_figures.h"
 #include "html_page.h"
+#include "report_priv.h"
 #include "svg.h"
 #include "units.h"
 
@@ -66,11 +67,14 @@ static const char *node_name(char *buf, size_t len, const struct sc_rate_series 
 	return buf;
 }
 
-/* Bandwidth (MB/s) or IOPS of every node (up to MAX_NODE_LINES) and of
- * the cluster over time.  0 or -ENOMEM. */
-static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns, bool bw)
+/* Bandwidth (MB/s) or IOPS of every node (up to MAX_NODE_LINES, when
+ * per_node: the record holds their series) and of the cluster over time.
+ * 0 or -ENOMEM. */
+static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns, bool bw,
+			   bool per_node)
 {
-	uint32_t nodes = ns->nnodes > 1 && ns->nnodes <= MAX_NODE_LINES ? ns->nnodes : 0;
+	uint32_t nodes =
+	    per_node && ns->nnodes > 1 && ns->nnodes <= MAX_NODE_LINES ? ns->nnodes : 0;
 	uint32_t n = nodes + 1, total = 0;
 	struct sc_svg_series *s = calloc(n, sizeof(*s));
 	char(*names)[LABEL_MAX] = calloc(n, sizeof(*names));
@@ -122,52 +126,152 @@ static uint32_t mark(uint32_t i, uint32_t n)
 	return n > 1 ? i : n;
 }
 
+/* A value and its index, to sort by. */
+struct ranked {
+	double v;
+	uint32_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int sc_html_lowest(const double *v, uint32_t n, uint32_t *at)
+{
+	struct ranked *all;
+
+	if (n <= SC_HTML_ROWS_SHOWN) {
+		for (uint32_t i = 0; i < n; i++)
+			at[i] = i;
+		return (int)n;
+	}
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		all[i] = (struct ranked){v[i], i};
+	qsort(all, n, sizeof(*all), cmp_ranked);
+	for (uint32_t k = 0; k < SC_HTML_ROWS_SHOWN; k++)
+		at[k] = all[k].i;
+	free(all);
+	return SC_HTML_ROWS_SHOWN;
+}
+
+/* Names bar i of a chart into buf. */
+typedef void (*bar_name_fn)(char *buf, size_t len, const void *ctx, uint32_t i);
+
+/* What lowest_bars draws besides the values: each bar's name, the bar
+ * to mark (an index into the values, the analysis' figure) and its mark,
+ * what a bar is ("rank") and where every one of them is. */
+struct bars_of {
+	bar_name_fn name;
+	const void *ctx;
+	uint32_t marked;
+	const char *mark_text, *who, *where;
+};
+
+/* Bars of the n values v (in the chart's unit), named and marked as b
+ * says; past SC_HTML_ROWS_SHOWN only the lowest that many, the title
+ * (c->title) and a note saying so and where every one is.  0 or
+ * -ENOMEM. */
+static int lowest_bars(FILE *f, struct sc_svg_chart *c, const double *v, uint32_t n,
+		       const struct bars_of *b)
+{
+	uint32_t at[SC_HTML_ROWS_SHOWN];
+	const char *labels[SC_HTML_ROWS_SHOWN];
+	double shown[SC_HTML_ROWS_SHOWN];
+	char(*names)[LABEL_MAX] = calloc(SC_HTML_ROWS_SHOWN, sizeof(*names));
+	char title[LABEL_MAX], note[LABEL_MAX * 2];
+	int m = names ? sc_html_lowest(v, n, at) : -ENOMEM;
+	uint32_t marked = m > 0 ? (uint32_t)m : 0; /* none, unless shown */
+
+	if (m < 0) {
+		free(names);
+		return -ENOMEM;
+	}
+	for (int k = 0; k < m; k++) {
+		b->name(names[k], LABEL_MAX, b->ctx, at[k]);
+		labels[k] = names[k];
+		shown[k] = v[at[k]];
+		if (at[k] == b->marked)
+			marked = (uint32_t)k;
+	}
+	if ((uint32_t)m < n) {
+		snprintf(note, sizeof(note), "%s: the %d lowest of %u %ss shown; every %s: %s.",
+			 c->title, m, n, b->who, b->who, b->where);
+		sc_html_note(f, note);
+		snprintf(title, sizeof(title), "%s, the %d lowest", c->title, m);
+		c->title = title;
+	}
+	if (m)
+		sc_svg_bars(f, c, labels, shown, (uint32_t)m, mark(marked, (uint32_t)m),
+			    b->mark_text);
+	free(names);
+	return 0;
+}
+
+static void node_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
+{
+	const struct sc_phase_figures *fig = ctx;
+
+	snprintf(buf, len, "%s", fig->nodes[i].host);
+}
+
+/* The figures and plan a drive's bar is named from. */
+struct drive_names {
+	const struct sc_run_record *rec;
+	const struct sc_phase_figures *fig;
+};
+
+static void drive_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
+{
+	const struct drive_names *d = ctx;
+	const struct sc_target_row *t = &d->fig->targets[i];
+
+	snprintf(buf, len, "%s %s", t->host,
+		 t->target < d->rec->plan.ntargets ? d->rec->plan.targets[t->target].path : "?");
+}
+
 /* Bandwidth (MB/s) bars of the node rows and of the target rows (drives)
- * of fig, the slowest of each marked.  0 or -ENOMEM. */
+ * of fig, the slowest of each marked; past SC_HTML_ROWS_SHOWN of either,
+ * the slowest that many.  0 or -ENOMEM. */
 static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 		   const struct sc_phase_figures *fig)
 {
 	uint32_t n = fig->nodes_len > fig->targets_len ? fig->nodes_len : fig->targets_len;
-	char(*names)[LABEL_MAX] = calloc(n ? n : 1, sizeof(*names));
-	const char **labels = calloc(n ? n : 1, sizeof(*labels));
 	double *v = calloc(n ? n : 1, sizeof(*v));
 	char title[LABEL_MAX];
 	struct sc_svg_chart c = {.title = title,
-				 .x = {.label = "bandwidth (MB/s)", .from_zero = true}};
+				 .x = {.label = "bandwidth (MB/s)", .from_zero = true},
+				 .y = {.label = "node"}};
+	struct drive_names dn = {rec, fig};
+	int err = 0;
 
-	if (!names || !labels || !v) {
-		free(names);
-		free(labels);
-		free(v);
+	if (!v)
 		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < fig->nodes_len; i++) {
-		snprintf(names[i], LABEL_MAX, "%s", fig->nodes[i].host);
-		labels[i] = names[i];
+	for (uint32_t i = 0; i < fig->nodes_len; i++)
 		v[i] = fig->nodes[i].bw_bytes_per_s / BYTES_PER_MB;
-	}
 	snprintf(title, sizeof(title), "%s: bandwidth per node", phase);
-	c.y.label = "node";
 	if (fig->nodes_len)
-		sc_svg_bars(f, &c, labels, v, fig->nodes_len,
-			    mark(sc_slowest_node_row(fig), fig->nodes_len), "slowest");
-	for (uint32_t i = 0; i < fig->targets_len; i++) {
-		const struct sc_target_row *t = &fig->targets[i];
-
-		snprintf(names[i], LABEL_MAX, "%s %s", t->host,
-			 t->target < rec->plan.ntargets ? rec->plan.targets[t->target].path : "?");
-		labels[i] = names[i];
-		v[i] = t->bw_bytes_per_s / BYTES_PER_MB;
-	}
+		err = lowest_bars(f, &c, v, fig->nodes_len,
+				  &(struct bars_of){node_bar_name, fig, sc_slowest_node_row(fig),
+						    "slowest", "node", "results.json nodes"});
+	for (uint32_t i = 0; i < fig->targets_len; i++)
+		v[i] = fig->targets[i].bw_bytes_per_s / BYTES_PER_MB;
 	snprintf(title, sizeof(title), "%s: bandwidth per drive (host, target)", phase);
+	c.title = title;
 	c.y.label = "drive";
-	if (fig->targets_len)
-		sc_svg_bars(f, &c, labels, v, fig->targets_len,
-			    mark(sc_slowest_target_row(fig), fig->targets_len), "slowest");
-	free(names);
-	free(labels);
+	if (!err && fig->targets_len)
+		err = lowest_bars(f, &c, v, fig->targets_len,
+				  &(struct bars_of){drive_bar_name, &dn, sc_slowest_target_row(fig),
+						    "slowest", "drive", "results.json targets"});
 	free(v);
-	return 0;
+	return err;
 }
 
 /* Service-time percentiles per direction. */
@@ -200,15 +304,21 @@ static int open_loop_chart(FILE *f, const char *phase, const struct sc_phase_rec
 	return nines_chart(f, title, t, 2 * SC_DIR_COUNT);
 }
 
-/* Ingest: accelerator utilisation per rank (the lowest marked) and the
- * batch-wait percentiles.  0 or -ENOMEM. */
+static void rank_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
+{
+	const struct sc_phase_record *pr = ctx;
+
+	snprintf(buf, len, "rank %u (%s)", pr->ranks[i].rank, pr->ranks[i].host);
+}
+
+/* Ingest: accelerator utilisation per rank (the lowest marked; past
+ * SC_HTML_ROWS_SHOWN ranks only the lowest that many) and the batch-wait
+ * percentiles.  0 or -ENOMEM. */
 static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_record *pr,
 			 const struct sc_phase_figures *fig)
 {
 	struct sc_ingest_figures ing;
 	uint32_t n = pr->nranks, low = n;
-	char(*names)[LABEL_MAX] = calloc(n ? n : 1, sizeof(*names));
-	const char **labels = calloc(n ? n : 1, sizeof(*labels));
 	double *v = calloc(n ? n : 1, sizeof(*v));
 	char title[LABEL_MAX];
 	struct sc_svg_chart c = {.title = title,
@@ -217,27 +327,22 @@ static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_recor
 	struct tail t = {"batch wait", &ing.batch_wait};
 	int err = 0;
 
-	if (!names || !labels || !v) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!v)
+		return -ENOMEM;
 	sc_ingest_figures(pr, fig, &ing);
 	for (uint32_t i = 0; i < n; i++) {
-		snprintf(names[i], LABEL_MAX, "rank %u (%s)", pr->ranks[i].rank, pr->ranks[i].host);
-		labels[i] = names[i];
 		v[i] = sc_rank_au(&pr->ranks[i]) * PCT_PER_ONE;
 		if (pr->ranks[i].rank == ing.au_min_rank && low == n)
 			low = i;
 	}
 	snprintf(title, sizeof(title), "%s: accelerator utilisation per rank", phase);
 	if (n)
-		sc_svg_bars(f, &c, labels, v, n, mark(low, n), "lowest");
+		err = lowest_bars(f, &c, v, n,
+				  &(struct bars_of){rank_bar_name, pr, low, "lowest", "rank",
+						    "ranks.csv au_pct"});
 	snprintf(title, sizeof(title), "%s: time a step waited for its batch (nines axis)", phase);
-	if (ing.has_batch_wait)
+	if (!err && ing.has_batch_wait)
 		err = nines_chart(f, title, &t, 1);
-out:
-	free(names);
-	free(labels);
 	free(v);
 	return err;
 }
@@ -249,21 +354,29 @@ int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct 
 	const char *name = ph->name ? ph->name : "phase";
 	struct sc_node_series ns;
 	int err = sc_node_series_init(&ns, pr);
+	/* records with reduced series hold each node's only under the cap */
+	bool per_node = !pr->cluster || pr->nnode_series >= ns.nnodes;
+	char note[LABEL_MAX];
 
 	if (err)
 		return err;
 	if (ns.nnodes > MAX_NODE_LINES) {
-		char note[LABEL_MAX];
-
 		snprintf(note, sizeof(note),
 			 "%u nodes: over time, the cluster's line only (the bars give every node).",
 			 ns.nnodes);
 		sc_html_note(f, note);
+	} else if (ns.nnodes > 1 && !per_node && ns.cluster.n) {
+		snprintf(note, sizeof(note),
+			 "%u nodes: per-node series not kept (nodes x seconds past "
+			 "SC_NODE_SERIES_MAX, %u): over time, the cluster's line only (the bars "
+			 "give every node).",
+			 ns.nnodes, SC_NODE_SERIES_MAX);
+		sc_html_note(f, note);
 	}
 	if (ns.cluster.n) {
-		err = over_time_chart(f, name, &ns, true);
+		err = over_time_chart(f, name, &ns, true, per_node);
 		if (!err)
-			err = over_time_chart(f, name, &ns, false);
+			err = over_time_chart(f, name, &ns, false, per_node);
 	}
 	sc_node_series_exit(&ns);
 	if (!err && (fig->lat[SC_DIR_READ].count || fig->lat[SC_DIR_WRITE].count))

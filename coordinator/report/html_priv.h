@@ -21,9 +21,17 @@ struct sc_sweeps;
  * percentiles on a nines axis up to p99.9999 per direction, bandwidth per
  * node and per drive with the slowest marked; for an open-loop phase
  * response time against service time; for an ingest phase accelerator
- * utilisation per rank and the batch-wait tail. */
+ * utilisation per rank and the batch-wait tail.  Bars of nodes, drives or
+ * ranks: the lowest SC_HTML_ROWS_SHOWN past that many, said so; node lines
+ * over time only where the record holds the node series, said so. */
 int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec,
 			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
+
+/* html_phase.c: which of the n values v a chart or table shows, into at
+ * (SC_HTML_ROWS_SHOWN room): every one in order while n <=
+ * SC_HTML_ROWS_SHOWN, else that many of the lowest, lowest first (equal
+ * ones in index order).  The count, or -ENOMEM. */
+int sc_html_lowest(const double *v, uint32_t n, uint32_t *at);
 
 /* html_phase.c: every checkpoint group of rec: duration per checkpoint,
  * per node and the cluster maximum, with the trend line, for writes and

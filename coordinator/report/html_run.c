@@ -13,6 +13,7 @@
 #include "analysis/aggregate.h"
 #include "analysis/steady_state.h"
 #include "html_page.h"
+#include "html_priv.h"
 #include "model.h"
 #include "model/endurance.h"
 #include "report_priv.h"
@@ -44,14 +45,34 @@ static const char *steady_axis(enum sc_steady_metric m)
 				    : "IOPS (I/Os per second)";
 }
 
-/* The group's figure per round: per drive (one line each), then the
- * cluster's on a chart of its own (its scale is the drives' sum). */
-static int steady_charts(FILE *f, const struct sc_steady_group *g)
+/* The drives of g the page shows, into at (SC_HTML_ROWS_SHOWN room):
+ * every one while there are at most that many, else those not steady
+ * first, then steady ones, in drive order.  The count. */
+static uint32_t steady_shown_drives(const struct sc_steady_group *g, uint32_t *at)
 {
-	struct sc_svg_series *s = calloc(g->ndrives ? g->ndrives : 1, sizeof(*s));
+	uint32_t n = 0;
+
+	if (g->ndrives <= SC_HTML_ROWS_SHOWN) {
+		for (; n < g->ndrives; n++)
+			at[n] = n;
+		return n;
+	}
+	for (int steady = 0; steady < 2; steady++)
+		for (uint32_t d = 0; d < g->ndrives && n < SC_HTML_ROWS_SHOWN; d++)
+			if (g->drives[d].steady == (steady == 1))
+				at[n++] = d;
+	return n;
+}
+
+/* The group's figure per round: per drive shown (one line each), then
+ * the cluster's on a chart of its own (its scale is the drives' sum). */
+static int steady_charts(FILE *f, const struct sc_steady_group *g, const uint32_t *at,
+			 uint32_t nshown)
+{
+	struct sc_svg_series *s = calloc(nshown ? nshown : 1, sizeof(*s));
 	double *x = calloc(g->rounds ? g->rounds : 1, sizeof(*x));
-	double *y = calloc((size_t)(g->ndrives + 1) * (g->rounds ? g->rounds : 1), sizeof(*y));
-	char(*names)[96] = calloc(g->ndrives ? g->ndrives : 1, sizeof(*names));
+	double *y = calloc((size_t)(nshown + 1) * (g->rounds ? g->rounds : 1), sizeof(*y));
+	char(*names)[96] = calloc(nshown ? nshown : 1, sizeof(*names));
 	char title[TEXT_MAX];
 	struct sc_svg_chart c = {.x = {"round (1 = first)", SC_SVG_LINEAR, false},
 				 .y = {steady_axis(g->metric), SC_SVG_LINEAR, true}};
@@ -63,26 +84,31 @@ static int steady_charts(FILE *f, const struct sc_steady_group *g)
 	}
 	for (uint32_t r = 0; r < g->rounds; r++)
 		x[r] = r + 1;
-	for (uint32_t d = 0; d <= g->ndrives; d++) {
-		const struct sc_steady_series *src = d < g->ndrives ? &g->drives[d] : &g->cluster;
+	for (uint32_t d = 0; d <= nshown; d++) {
+		const struct sc_steady_series *src = d < nshown ? &g->drives[at[d]] : &g->cluster;
 
 		for (uint32_t r = 0; r < g->rounds; r++)
 			y[(size_t)d * g->rounds + r] = steady_shown(g->metric, src->values[r]);
 	}
-	for (uint32_t d = 0; d < g->ndrives; d++) {
-		snprintf(names[d], sizeof(names[d]), "rank %" PRIu32 " (%s)", g->drives[d].rank,
-			 g->drives[d].host);
+	for (uint32_t d = 0; d < nshown; d++) {
+		snprintf(names[d], sizeof(names[d]), "rank %" PRIu32 " (%s)",
+			 g->drives[at[d]].rank, g->drives[at[d]].host);
 		s[d] = (struct sc_svg_series){names[d],	 x,    y + (size_t)d * g->rounds,
 					      g->rounds, true, false};
 	}
-	snprintf(title, sizeof(title), "%s: %s per round, per drive", g->name,
-		 sc_steady_metric_name(g->metric));
+	if (nshown < g->ndrives)
+		snprintf(title, sizeof(title),
+			 "%s: %s per round, %u of %u drives (not steady first)", g->name,
+			 sc_steady_metric_name(g->metric), nshown, g->ndrives);
+	else
+		snprintf(title, sizeof(title), "%s: %s per round, per drive", g->name,
+			 sc_steady_metric_name(g->metric));
 	c.title = title;
-	sc_svg_lines(f, &c, s, g->ndrives);
+	sc_svg_lines(f, &c, s, nshown);
 	snprintf(title, sizeof(title), "%s: %s per round, cluster", g->name,
 		 sc_steady_metric_name(g->metric));
 	sc_svg_lines(f, &c,
-		     &(struct sc_svg_series){"cluster", x, y + (size_t)g->ndrives * g->rounds,
+		     &(struct sc_svg_series){"cluster", x, y + (size_t)nshown * g->rounds,
 					     g->rounds, true, false},
 		     1);
 out_free:
@@ -123,7 +149,8 @@ static void window_row(FILE *f, const char *who, const struct sc_steady_series *
 	sc_html_row_end(f);
 }
 
-static void window_table(FILE *f, const struct sc_steady_group *g)
+static void window_table(FILE *f, const struct sc_steady_group *g, const uint32_t *at,
+			 uint32_t nshown)
 {
 	const char *unit = steady_unit(g->metric);
 	char h[3][32], caption[TEXT_MAX], who[TEXT_MAX];
@@ -139,8 +166,8 @@ static void window_table(FILE *f, const struct sc_steady_group *g)
 		 "(rounds - 1)| <= %.0f%% of its mean (SNIA PTS)",
 		 g->window, SC_STEADY_RANGE_PCT, SC_STEADY_SLOPE_PCT);
 	sc_html_table_begin(f, caption, head, sizeof(head) / sizeof(head[0]));
-	for (uint32_t d = 0; d < g->ndrives; d++) {
-		const struct sc_steady_series *s = &g->drives[d];
+	for (uint32_t d = 0; d < nshown; d++) {
+		const struct sc_steady_series *s = &g->drives[at[d]];
 
 		snprintf(who, sizeof(who), "rank %" PRIu32 " on %s, target %" PRIu32, s->rank,
 			 s->host, s->target);
@@ -154,7 +181,7 @@ int sc_html_steady(FILE *f, const struct sc_run_record *rec)
 {
 	struct sc_steady_group *g;
 	char line[TEXT_MAX];
-	uint32_t n;
+	uint32_t n, at[SC_HTML_ROWS_SHOWN], nshown;
 	int rc = 0;
 
 	if (sc_steady_groups(rec, &g, &n))
@@ -178,9 +205,17 @@ int sc_html_steady(FILE *f, const struct sc_run_record *rec)
 				 g[k].rounds, g[k].max_rounds, g[k].nunsteady,
 				 sc_steady_metric_name(g[k].metric));
 		sc_html_note(f, line);
-		rc = steady_charts(f, &g[k]);
+		nshown = steady_shown_drives(&g[k], at);
+		if (nshown < g[k].ndrives) {
+			snprintf(line, sizeof(line),
+				 "%" PRIu32 " drives: %" PRIu32 " shown, those not steady first; "
+				 "every drive's figure of each round is in ranks.csv.",
+				 g[k].ndrives, nshown);
+			sc_html_note(f, line);
+		}
+		rc = steady_charts(f, &g[k], at, nshown);
 		if (!rc)
-			window_table(f, &g[k]);
+			window_table(f, &g[k], at, nshown);
 	}
 	if (n)
 		fputs("</section>\n", f);
@@ -325,6 +360,23 @@ static void endurance_row(FILE *f, const struct sc_run_record *rec,
 	sc_html_row_end(f);
 }
 
+/* The drives of e the table shows, into at: every one while there are at
+ * most SC_HTML_ROWS_SHOWN, else that many the run wrote most, most first.
+ * The count, or -ENOMEM. */
+static int most_written(const struct sc_endurance *e, uint32_t *at)
+{
+	double *v = malloc((e->ndrives ? e->ndrives : 1) * sizeof(*v));
+	int n;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < e->ndrives; i++)
+		v[i] = -(double)e->drives[i].written_bytes;
+	n = sc_html_lowest(v, e->ndrives, at);
+	free(v);
+	return n;
+}
+
 int sc_html_endurance(FILE *f, const struct sc_run_record *rec)
 {
 	static const char *const head[] = {"node",
@@ -340,7 +392,8 @@ int sc_html_endurance(FILE *f, const struct sc_run_record *rec)
 					   "SMART percentage used"};
 	struct sc_endurance e;
 	char err[TEXT_MAX], line[TEXT_MAX];
-	int rc;
+	uint32_t at[SC_HTML_ROWS_SHOWN];
+	int rc, n;
 
 	if (!rec->nphases)
 		return 0;
@@ -357,10 +410,22 @@ int sc_html_endurance(FILE *f, const struct sc_run_record *rec)
 			 e.rating_from_config ? " (from the config's model: section)"
 					      : " (the defaults)");
 		sc_html_note(f, line);
+		n = most_written(&e, at);
+		if (n < 0) {
+			sc_endurance_exit(&e);
+			return n;
+		}
+		if ((uint32_t)n < e.ndrives) {
+			snprintf(line, sizeof(line),
+				 "The %d drives the run wrote most of %" PRIu32
+				 ", most first; every drive: results.json endurance.",
+				 n, e.ndrives);
+			sc_html_note(f, line);
+		}
 		sc_html_table_begin(f, "What the run wrote to each drive against its rating", head,
 				    sizeof(head) / sizeof(head[0]));
-		for (uint32_t i = 0; i < e.ndrives; i++)
-			endurance_row(f, rec, &e.drives[i]);
+		for (int i = 0; i < n; i++)
+			endurance_row(f, rec, &e.drives[at[i]]);
 		sc_html_table_end(f);
 		fputs("</section>\n", f);
 	}

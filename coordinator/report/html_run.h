@@ -18,7 +18,8 @@ int sc_html_verdict(FILE *f, const struct sc_run_record *rec);
 
 /* html_run.c: every steady-state group (analysis/steady_state.h): its
  * figure per round per drive and for the cluster as line charts, and the
- * final window of each as a table. */
+ * final window of each as a table; past SC_HTML_ROWS_SHOWN drives that
+ * many, those not steady first, said so. */
 int sc_html_steady(FILE *f, const struct sc_run_record *rec);
 
 /* html_run.c: the hottest drive's temperature per second of each phase,
@@ -30,7 +31,8 @@ int sc_html_temperature(FILE *f, const struct sc_run_record *rec);
 int sc_html_model(FILE *f, const struct sc_run_record *rec, const struct sc_model_projection *proj,
 		  const char *why);
 
-/* html_run.c: the endurance each drive spent (model/endurance.h). */
+/* html_run.c: the endurance each drive spent (model/endurance.h); past
+ * SC_HTML_ROWS_SHOWN drives the most written that many, said so. */
 int sc_html_endurance(FILE *f, const struct sc_run_record *rec);
 
 #endif

@@ -38,6 +38,17 @@ void sc_json_put_null(struct jb *b, struct json_object *o, const char *key)
 		b->nomem = 1;
 }
 
+void sc_report_json_put_omitted(struct jb *b, struct json_object *o, const char *key, uint32_t n)
+{
+	char k[64];
+
+	sc_json_put_null(b, o, key);
+	snprintf(k, sizeof(k), "%s_file", key);
+	sc_json_put_str(b, o, k, "ranks.csv");
+	snprintf(k, sizeof(k), "%s_omitted", key);
+	sc_json_put_u64(b, o, k, n);
+}
+
 void sc_json_push(struct jb *b, struct json_object *a, struct json_object *v)
 {
 	if (!a || !v || json_object_array_add(a, v)) {

@@ -73,6 +73,28 @@ char *sc_report_plan_echo_text(const struct sc_plan *plan, size_t *len);
 
 /* ------------------------------------------- results*.c: results.json */
 
+/* results.json keeps every per-rank row (a phase's "ranks", "drives" and
+ * write_cliff "drives", a steady-state group's "drives") while the array
+ * has at most this many rows; past it the array is null and beside it
+ * "<key>_file" names the file that holds every row ("ranks.csv") and
+ * "<key>_omitted" counts the rows left out, so that results.json stays a
+ * few MiB at 32K ranks.  A phase's "errors" keeps its first this many. */
+#define SC_JSON_RANKS_MAX 256u
+
+/* report.html's bars and rows of ranks, drives and nodes: at most this
+ * many per chart or table (the lowest, or those not steady, first), the
+ * page saying so and which file holds every one. */
+#define SC_HTML_ROWS_SHOWN 32u
+
+/* True when results.json holds the n per-rank rows of an array. */
+static inline int sc_report_json_ranks_kept(uint32_t n)
+{
+	return n <= SC_JSON_RANKS_MAX;
+}
+
+/* o[key]: null, with "<key>_file": "ranks.csv" and "<key>_omitted": n. */
+void sc_report_json_put_omitted(struct jb *b, struct json_object *o, const char *key, uint32_t n);
+
 /* results.json while it is built, one phase at a time. */
 struct report_results {
 	const struct sc_run_record *rec;
@@ -132,8 +154,10 @@ struct json_object *sc_report_json_errnos(struct jb *b, const struct sc_errno_co
 struct json_object *sc_report_json_failure(struct jb *b, const struct sc_run_record *rec,
 					   const struct sc_rank_result *r,
 					   const struct sc_io_failure *f);
-/* "rank 3 (host): message", one per rank that failed. */
-struct json_object *sc_report_json_rank_errors(struct jb *b, const struct sc_phase_record *pr);
+/* "rank 3 (host): message", one per rank that failed, the first
+ * SC_JSON_RANKS_MAX of them; the failed ranks past those in *omitted. */
+struct json_object *sc_report_json_rank_errors(struct jb *b, const struct sc_phase_record *pr,
+					       uint32_t *omitted);
 /* The phase's failed I/Os over all ranks: counts by errno and the first
  * ones the ranks kept. */
 struct json_object *sc_report_json_io_errors(struct jb *b, const struct sc_run_record *rec,
@@ -182,8 +206,10 @@ struct report_csv {
 /* Opens the tables and writes their header lines.  0 or -ENOMEM. */
 int sc_report_csv_init(struct report_csv *c);
 
-/* Adds the row of phase pr to phases.csv, a row per rank to ranks.csv and
- * a row per second of the cluster series to timeseries.csv. */
+/* Adds the row of phase pr to phases.csv, a row per rank to ranks.csv
+ * (every rank, however many: results.json leaves them out past
+ * SC_JSON_RANKS_MAX) and a row per second of the cluster series to
+ * timeseries.csv. */
 void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
 			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
@@ -209,11 +235,14 @@ struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_reco
 
 /* results.json's "inventory": every drive once per node (node, host,
  * ranks, target, device, controller, model, serial, firmware,
- * capacity_bytes), or a target's "telemetry": "no NVMe telemetry: ...". */
+ * capacity_bytes), or a target's "telemetry": "no NVMe telemetry: ...";
+ * "ranks" left out past SC_JSON_RANKS_MAX ranks in the run. */
 struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec);
 /* A phase's "drives": per rank its drives' health logs before and after
  * (or why they are missing), the media errors added and the per-second
- * max_temperature_c series. */
+ * max_temperature_c series (null, with "series_not_kept" saying why, when
+ * the record holds no rank's own series: rank_series.h).  The caller
+ * leaves it out past SC_JSON_RANKS_MAX ranks. */
 struct json_object *sc_report_json_phase_drives(struct jb *b, const struct sc_phase_record *pr);
 /* results.json's "endurance" (model/endurance.h). */
 struct json_object *sc_report_json_endurance(struct jb *b, const struct sc_run_record *rec);

@@ -46,6 +46,20 @@ static const char *const definitions[][2] = {
 		"minimum is met when measured >= required, a maximum when measured <= "
 		"required; a drive is one rank's row, a node the ranks of one host; a check "
 		"the run could not measure is neither pass nor fail"},
+    {"per_rank_rows", "a phase's ranks, drives and write_cliff.drives, a steady-state "
+		      "group's drives and an inventory entry's ranks hold one row per rank while "
+		      "the run has at most 256 ranks; past that each is null, with <key>_file "
+		      "(ranks.csv: every rank's row) and <key>_omitted (the rows left out); "
+		      "errors then lists the first 256 failed ranks and verdict.checks the "
+		      "first 256 drives that did not pass (errors_omitted, checks_omitted)"},
+    {"series_not_kept", "rank 0 keeps each rank's own per-second series while ranks x seconds "
+			"<= 2^20, each node's while nodes x seconds <= 2^20, the cluster's always; "
+			"what is drawn from a series not kept is null, with series_not_kept "
+			"giving the reason, never an empty series"},
+    {"startup", "startup_ns: rank 0, from MPI ready to the plan checked in every rank's "
+		"hands; a phase's start_cost_ns: from preparing's end to the common start's "
+		"broadcast; merge_ns: reducing histograms and series, gathering and unpacking "
+		"the ranks' rows"},
     {"outliers", "a drive's (or node's) bandwidth or IOPS more than k median absolute "
 		 "deviations from the median of the phase's drives (or nodes), the MAD "
 		 "floored at mad_floor x the median; at least 3 drives (or nodes)"},
@@ -66,6 +80,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
+	uint32_t omitted;
 
 	sc_json_put_str(b, o, "name", ph ? ph->name : NULL);
 	sc_json_put_u64(b, o, "index", pr->phase);
@@ -76,12 +91,20 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	sc_json_put_i64(b, o, "measure_start_ns", pr->measure_start_ns);
 	sc_json_put_str(b, o, "stonewall", ph ? sc_stonewall_name(ph->stonewall) : NULL);
 	sc_json_put_i64(b, o, "merge_ns", pr->merge_ns);
+	sc_json_put_i64(b, o, "start_cost_ns", pr->start_cost_ns);
 	sc_json_put(b, o, "cluster", sc_report_json_cluster(b, f));
 	sc_json_put(b, o, "nodes", sc_report_json_nodes(b, f));
 	sc_json_put(b, o, "targets", sc_report_json_targets(b, rec, f));
-	sc_json_put(b, o, "ranks", sc_report_json_ranks(b, rec, pr, f));
+	if (sc_report_json_ranks_kept(pr->nranks))
+		sc_json_put(b, o, "ranks", sc_report_json_ranks(b, rec, pr, f));
+	else
+		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
 	sc_json_put(b, o, "timeseries", sc_report_json_timeseries(b, pr, f));
-	sc_json_put(b, o, "errors", sc_report_json_rank_errors(b, pr));
+	sc_json_put(b, o, "errors", sc_report_json_rank_errors(b, pr, &omitted));
+	if (omitted) { /* every rank's "error" is in ranks.csv */
+		sc_json_put_str(b, o, "errors_file", "ranks.csv");
+		sc_json_put_u64(b, o, "errors_omitted", omitted);
+	}
 	sc_json_put_str(b, o, "status", sc_phase_status_name(pr->status));
 	sc_json_put(b, o, "io_errors", sc_report_json_io_errors(b, rec, f));
 	if (sc_io_opts_any_asked(pr))
@@ -94,7 +117,10 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 		sc_json_put(b, o, "open_loop", sc_report_json_open_loop(b, pr));
 	if (ph && ph->io.verify != SC_VERIFY_NONE)
 		sc_json_put(b, o, "verify", sc_report_json_verify(b, rec, pr, ph));
-	sc_json_put(b, o, "drives", sc_report_json_phase_drives(b, pr));
+	if (sc_report_json_ranks_kept(pr->nranks))
+		sc_json_put(b, o, "drives", sc_report_json_phase_drives(b, pr));
+	else
+		sc_report_json_put_omitted(b, o, "drives", pr->nranks);
 	if (ph && ph->workload == SC_WORKLOAD_FILL)
 		sc_json_put(b, o, "write_cliff", sc_report_json_write_cliff(b, rec, pr, f));
 	return o;
@@ -112,6 +138,7 @@ static struct json_object *results_root(struct jb *b, const struct sc_run_record
 	sc_json_put_u64(b, o, "nranks", rec->nranks);
 	sc_json_put_u64(b, o, "nnodes", rec->nnodes);
 	sc_json_put_u64(b, o, "rank0_peak_rss_bytes", rec->rank0_peak_rss_bytes);
+	sc_json_put_i64(b, o, "startup_ns", rec->startup_ns);
 	sc_json_put(b, o, "definitions", definitions_json(b));
 	sc_json_put(b, o, "plan", sc_report_plan_echo(b, &rec->plan));
 	return o;
@@ -179,7 +206,8 @@ void sc_report_results_verdict(struct report_results *r)
 		r->b.nomem = 1;
 		return;
 	}
-	sc_json_put(&r->b, r->root, "verdict", sc_report_json_verdict(&r->b, &v, &o));
+	sc_json_put(&r->b, r->root, "verdict",
+		    sc_report_json_verdict(&r->b, &v, &o, r->rec->nranks));
 	sc_outliers_exit(&o);
 	sc_verdict_exit(&v);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/inventory.h"
+#include "analysis/rank_series.h"
 #include "model/endurance.h"
 #include "report_priv.h"
 #include "telemetry.h"
@@ -111,9 +112,14 @@ struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_r
 		struct json_object *ranks = sc_json_new(b, json_object_new_array());
 
 		sc_report_json_node_host(b, o, x->node, x->host);
-		for (uint32_t k = 0; k < x->nranks; k++)
-			sc_json_push(b, ranks, json_object_new_uint64(x->ranks[k]));
-		sc_json_put(b, o, "ranks", ranks);
+		if (sc_report_json_ranks_kept(rec->nranks)) {
+			for (uint32_t k = 0; k < x->nranks; k++)
+				sc_json_push(b, ranks, json_object_new_uint64(x->ranks[k]));
+			sc_json_put(b, o, "ranks", ranks);
+		} else { /* ranks.csv: the rows of this node and target */
+			json_object_put(ranks);
+			sc_report_json_put_omitted(b, o, "ranks", x->nranks);
+		}
 		sc_json_put_str(b, o, "target", target_path(rec, x->target));
 		if (x->drive)
 			put_identity(b, o, x->drive);
@@ -126,8 +132,10 @@ struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_r
 }
 
 /* One rank's drives in a phase: identity, health before and after, the
- * media errors added, and its temperature series. */
-static struct json_object *rank_drives_json(struct jb *b, const struct sc_rank_result *r)
+ * media errors added, and its temperature series (null with the reason
+ * when its series was not kept: why, else NULL). */
+static struct json_object *rank_drives_json(struct jb *b, const struct sc_rank_result *r,
+					    const char *why)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *a;
@@ -156,16 +164,24 @@ static struct json_object *rank_drives_json(struct jb *b, const struct sc_rank_r
 		sc_json_put_u64(b, o, "media_errors_added", added);
 	else
 		sc_json_put_null(b, o, "media_errors_added");
-	sc_report_json_put_temps(b, o, "max_temperature_c", r->seconds, r->nseconds);
+	if (why) {
+		sc_json_put_null(b, o, "max_temperature_c");
+		sc_json_put_str(b, o, "series_not_kept", why);
+	} else {
+		sc_report_json_put_temps(b, o, "max_temperature_c", r->seconds, r->nseconds);
+	}
 	return o;
 }
 
 struct json_object *sc_report_json_phase_drives(struct jb *b, const struct sc_phase_record *pr)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
+	char buf[SC_SERIES_WHY_MAX];
+	const char *why = sc_rank_series_dropped(pr) ? sc_rank_series_why(pr, buf, sizeof(buf))
+						     : NULL;
 
 	for (uint32_t i = 0; i < pr->nranks; i++)
-		sc_json_push(b, a, rank_drives_json(b, &pr->ranks[i]));
+		sc_json_push(b, a, rank_drives_json(b, &pr->ranks[i], why));
 	return a;
 }
 

@@ -77,17 +77,26 @@ struct json_object *sc_report_json_io_errors(struct jb *b, const struct sc_run_r
 	sc_json_put(b, o, "first_failures", first);
 	return o;
 }
-/* "rank 3 (host): message", one per rank that failed. */
-struct json_object *sc_report_json_rank_errors(struct jb *b, const struct sc_phase_record *pr)
+/* "rank 3 (host): message", one per rank that failed, the first
+ * SC_JSON_RANKS_MAX of them. */
+struct json_object *sc_report_json_rank_errors(struct jb *b, const struct sc_phase_record *pr,
+					       uint32_t *omitted)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
+	uint32_t listed = 0;
 
+	*omitted = 0;
 	for (uint32_t i = 0; i < pr->nranks; i++) {
 		const struct sc_rank_result *r = &pr->ranks[i];
 		char line[SC_HOST_MAX + SC_ERROR_MAX + ERROR_LINE_TEXT_MAX];
 
 		if (!r->errors && !r->error[0])
 			continue;
+		if (listed == SC_JSON_RANKS_MAX) {
+			(*omitted)++;
+			continue;
+		}
+		listed++;
 		if (r->error[0] && r->errors)
 			snprintf(line, sizeof(line), "rank %u (%s): %s (%" PRIu64 " failed I/Os)",
 				 r->rank, r->host, r->error, r->errors);

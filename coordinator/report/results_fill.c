@@ -4,14 +4,30 @@
  * (analysis/stages.h).  Formatting only. */
 #include <json-c/json.h>
 
+#include "analysis/rank_series.h"
 #include "analysis/stages.h"
 #include "analysis/write_cliff.h"
 #include "report_priv.h"
 #include "units.h"
 
+/* Every figure of a cliff null: its drive's series not kept. */
+static void put_cliff_unknown(struct jb *b, struct json_object *o)
+{
+	static const char *const keys[] = {
+	    "seconds_analysed", "initial_bw_bytes_per_s", "initial_bw_MBps", "cliff",
+	    "cliff_start_ns",	"cache_bytes",		  "after_bw_bytes_per_s", "after_bw_MBps"};
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		sc_json_put_null(b, o, keys[k]);
+}
+
 /* One cliff's figures into o; the cliff's own null when there is none. */
 static void put_cliff(struct jb *b, struct json_object *o, const struct sc_write_cliff *w)
 {
+	if (w->unknown) {
+		put_cliff_unknown(b, o);
+		return;
+	}
 	sc_json_put_u64(b, o, "seconds_analysed", w->nseconds);
 	if (w->nseconds) {
 		sc_json_put_dbl(b, o, "initial_bw_bytes_per_s", w->initial_bytes_per_s);
@@ -35,10 +51,12 @@ static void put_cliff(struct jb *b, struct json_object *o, const struct sc_write
 }
 
 static struct json_object *drive_json(struct jb *b, const struct sc_run_record *rec,
+				      const struct sc_phase_record *pr,
 				      const struct sc_rank_result *r,
 				      const struct sc_write_cliff *w)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object()), *curve;
+	char why[SC_SERIES_WHY_MAX];
 
 	sc_json_put_u64(b, o, "rank", r->rank);
 	sc_report_json_node_host(b, o, r->node, r->host);
@@ -46,6 +64,11 @@ static struct json_object *drive_json(struct jb *b, const struct sc_run_record *
 	sc_json_put_str(b, o, "path",
 			r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path : NULL);
 	put_cliff(b, o, w);
+	if (w->unknown) { /* its curve unknown, not empty */
+		sc_json_put_null(b, o, "write_bytes_per_s");
+		sc_json_put_str(b, o, "series_not_kept", sc_rank_series_why(pr, why, sizeof(why)));
+		return o;
+	}
 	curve = sc_json_new(b, json_object_new_array());
 	for (uint32_t k = 0; k < r->nseconds; k++)
 		sc_json_push(b, curve, json_object_new_uint64(r->seconds[k].bytes[SC_DIR_WRITE]));
@@ -61,6 +84,7 @@ static struct json_object *cluster_json(struct jb *b, const struct sc_phase_reco
 	put_cliff(b, o, &c->cluster);
 	sc_json_put_u64(b, o, "drives", c->nranks);
 	sc_json_put_u64(b, o, "drives_with_cliff", c->ranks_with_cliff);
+	sc_json_put_u64(b, o, "drives_without_series", c->ranks_unknown);
 	if (!c->ranks_with_cliff) {
 		sc_json_put_null(b, o, "min_cache_bytes");
 		sc_json_put_null(b, o, "min_cache_rank");
@@ -91,10 +115,14 @@ struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run
 	sc_json_put_u64(b, o, "initial_window_ns", SC_CLIFF_INITIAL_SECONDS * SC_NS_PER_S);
 	sc_json_put_u64(b, o, "hold_window_ns", SC_CLIFF_HOLD_SECONDS * SC_NS_PER_S);
 	sc_json_put(b, o, "cluster", cluster_json(b, pr, &c));
-	drives = sc_json_new(b, json_object_new_array());
-	for (uint32_t r = 0; r < c.nranks; r++)
-		sc_json_push(b, drives, drive_json(b, rec, &pr->ranks[r], &c.ranks[r]));
-	sc_json_put(b, o, "drives", drives);
+	if (sc_report_json_ranks_kept(c.nranks)) {
+		drives = sc_json_new(b, json_object_new_array());
+		for (uint32_t r = 0; r < c.nranks; r++)
+			sc_json_push(b, drives, drive_json(b, rec, pr, &pr->ranks[r], &c.ranks[r]));
+		sc_json_put(b, o, "drives", drives);
+	} else {
+		sc_report_json_put_omitted(b, o, "drives", c.nranks);
+	}
 	sc_fill_cliffs_exit(&c);
 	return o;
 }

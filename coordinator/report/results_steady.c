@@ -87,7 +87,7 @@ static struct json_object *group_json(struct jb *b, const struct sc_run_record *
 				      const struct sc_steady_group *g)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
-	struct json_object *drives = sc_json_new(b, json_object_new_array());
+	struct json_object *drives;
 	struct json_object *crit = sc_json_new(b, json_object_new_object());
 
 	sc_json_put_str(b, o, "group", g->name);
@@ -108,6 +108,11 @@ static struct json_object *group_json(struct jb *b, const struct sc_run_record *
 		sc_json_put_null(b, o, "steady_round");
 	sc_json_put_u64(b, o, "drives_not_steady", g->nunsteady);
 	sc_json_put(b, o, "cluster", series_json(b, rec, g, &g->cluster, false));
+	if (!sc_report_json_ranks_kept(g->ndrives)) { /* each round's rows: ranks.csv */
+		sc_report_json_put_omitted(b, o, "drives", g->ndrives);
+		return o;
+	}
+	drives = sc_json_new(b, json_object_new_array());
 	for (uint32_t i = 0; i < g->ndrives; i++)
 		sc_json_push(b, drives, series_json(b, rec, g, &g->drives[i], true));
 	sc_json_put(b, o, "drives", drives);
@@ -193,6 +198,7 @@ void sc_report_steady_text(FILE *f, const struct sc_run_record *rec,
 		fputc('\n', f);
 	}
 	if (listed < g->nunsteady)
-		fprintf(f, "    ... and %u more (results.json: steady_state)\n",
-			g->nunsteady - listed);
+		fprintf(f, "    ... and %u more (%s)\n", g->nunsteady - listed,
+			sc_report_json_ranks_kept(g->ndrives) ? "results.json: steady_state"
+							      : "ranks.csv: each round's rows");
 }

@@ -14,6 +14,9 @@
 #define PLACE_MAX 640
 /* A fraction shown as a percentage. */
 #define PERCENT 100.0
+/* Checks of one threshold at node or drive scope that did not pass, and
+ * outliers, printed each on its line; the rest counted. */
+#define LINES_PRINTED 16u
 
 /* value in metric m's unit, with its unit. */
 const char *sc_report_verdict_value(char *buf, size_t len, enum sc_expect_metric m, double value)
@@ -121,7 +124,7 @@ static bool worse(enum sc_expect_metric m, double a, double b)
 static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 {
 	const struct sc_check *w = NULL, *nm = NULL;
-	uint32_t npass = 0, nnm = 0;
+	uint32_t npass = 0, nnm = 0, nlines = 0;
 	bool one_reason = true;
 	char place[PLACE_MAX], at[PLACE_MAX];
 
@@ -137,11 +140,16 @@ static void print_group(FILE *f, const struct sc_check *c, uint32_t n)
 			npass++;
 			if (!w || worse(c->metric, c[i].measured, w->measured))
 				w = &c[i];
-		} else if (c[i].result == SC_CHECK_FAIL || !one_reason || nnm == 1) {
+		} else if ((c[i].result == SC_CHECK_FAIL || !one_reason || nnm == 1) &&
+			   nlines++ < LINES_PRINTED) {
 			print_line(f, &c[i],
 				   sc_report_verdict_place(place, sizeof(place), &c[i].at));
 		}
 	}
+	if (nlines > LINES_PRINTED)
+		fprintf(f, "  ... and %" PRIu32 " more %ss that did not pass (results.json: "
+			   "verdict)\n",
+			nlines - LINES_PRINTED, sc_check_scope_name(c->at.scope));
 	if (nm && one_reason && nnm > 1) {
 		snprintf(place, sizeof(place), "%" PRIu32 " of %" PRIu32 " %ss, such as %s", nnm, n,
 			 sc_check_scope_name(c->at.scope),
@@ -191,7 +199,7 @@ static void print_outliers(FILE *f, const struct sc_outliers *o)
 		"phase's drives or nodes, at least %u of them; MAD at least %.3g%% of the "
 		"median):%s\n",
 		o->k, SC_OUTLIER_MIN_PEERS, o->mad_floor * PERCENT, o->n ? "" : " none");
-	for (uint32_t i = 0; i < o->n; i++) {
+	for (uint32_t i = 0; i < o->n && i < LINES_PRINTED; i++) {
 		const struct sc_outlier *x = &o->v[i];
 		bool bw = x->figure == SC_OUTLIER_BW;
 
@@ -206,6 +214,9 @@ static void print_outliers(FILE *f, const struct sc_outliers *o)
 			   : sc_fmt_iops(med, sizeof(med), x->median),
 			x->deviations, x->deviations < 0 ? "low" : "high");
 	}
+	if (o->n > LINES_PRINTED)
+		fprintf(f, "  ... and %" PRIu32 " more (results.json: verdict)\n",
+			o->n - LINES_PRINTED);
 }
 
 void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct sc_outliers *o)
@@ -292,12 +303,27 @@ static struct json_object *outlier_json(struct jb *b, const struct sc_outlier *x
 	return o;
 }
 
+/* Whether a run of nranks ranks lists check c in results.json, the drive
+ * checks listed so far in *drives: every check up to SC_JSON_RANKS_MAX
+ * ranks; past them the cluster's and nodes', and the first
+ * SC_JSON_RANKS_MAX drives' that did not pass. */
+static bool check_listed(const struct sc_check *c, uint32_t nranks, uint32_t *drives)
+{
+	if (sc_report_json_ranks_kept(nranks) || c->at.scope != SC_SCOPE_DRIVE)
+		return true;
+	if (c->result == SC_CHECK_PASS || *drives == SC_JSON_RANKS_MAX)
+		return false;
+	(*drives)++;
+	return true;
+}
+
 struct json_object *sc_report_json_verdict(struct jb *b, const struct sc_verdict *v,
-					   const struct sc_outliers *o)
+					   const struct sc_outliers *o, uint32_t nranks)
 {
 	struct json_object *r = sc_json_new(b, json_object_new_object());
 	struct json_object *checks = sc_json_new(b, json_object_new_array());
 	struct json_object *outs = sc_json_new(b, json_object_new_array());
+	uint32_t drives = 0, omitted = 0;
 
 	if (v->nchecks)
 		sc_json_put_bool(b, r, "pass", v->nfailed == 0);
@@ -306,15 +332,25 @@ struct json_object *sc_report_json_verdict(struct jb *b, const struct sc_verdict
 	sc_json_put_u64(b, r, "nchecks", v->nchecks);
 	sc_json_put_u64(b, r, "nfailed", v->nfailed);
 	sc_json_put_u64(b, r, "not_measured", v->nunmeasured);
-	for (uint32_t i = 0; i < v->nchecks; i++)
-		sc_json_push(b, checks, check_json(b, &v->checks[i]));
+	for (uint32_t i = 0; i < v->nchecks; i++) {
+		if (check_listed(&v->checks[i], nranks, &drives))
+			sc_json_push(b, checks, check_json(b, &v->checks[i]));
+		else
+			omitted++;
+	}
 	sc_json_put(b, r, "checks", checks);
+	if (omitted) {
+		sc_json_put_str(b, r, "checks_file", "ranks.csv");
+		sc_json_put_u64(b, r, "checks_omitted", omitted);
+	}
 	sc_json_put_dbl(b, r, "outlier_k", o->k);
 	sc_json_put_dbl(b, r, "outlier_mad_floor", o->mad_floor);
 	sc_json_put_u64(b, r, "outlier_comparisons", o->judged);
-	for (uint32_t i = 0; i < o->n; i++)
+	for (uint32_t i = 0; i < o->n && i < SC_JSON_RANKS_MAX; i++)
 		sc_json_push(b, outs, outlier_json(b, &o->v[i]));
 	sc_json_put(b, r, "outliers", outs);
+	if (o->n > SC_JSON_RANKS_MAX)
+		sc_json_put_u64(b, r, "outliers_omitted", o->n - SC_JSON_RANKS_MAX);
 	return r;
 }
 

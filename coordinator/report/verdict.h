@@ -51,9 +51,14 @@ struct json_object;
 void sc_report_verdict_table(FILE *f, const struct sc_verdict *v, const struct sc_outliers *o);
 
 /* The object "verdict" of results.json: pass (true, false, or null
- * without checks), counts, checks [...] and outliers [...]. */
+ * without checks), counts, checks [...] and outliers [...].  Of a run of
+ * more than SC_JSON_RANKS_MAX ranks (nranks), checks lists the cluster's
+ * and nodes' and the first SC_JSON_RANKS_MAX drives' that did not pass,
+ * outliers its first SC_JSON_RANKS_MAX; "checks_omitted" and
+ * "outliers_omitted" count the rest, "checks_file" names ranks.csv (each
+ * drive's figures). */
 struct json_object *sc_report_json_verdict(struct jb *b, const struct sc_verdict *v,
-					   const struct sc_outliers *o);
+					   const struct sc_outliers *o, uint32_t nranks);
 
 /* A phase's expect: thresholds for the plan echo: each under its metric's
  * name with its unit ({"min_bw_bytes_per_s": 2e9, "max_p99_ns": 5e6,

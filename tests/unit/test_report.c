@@ -14,6 +14,7 @@
 
 #include "analysis/aggregate.h"
 #include "check.h"
+#include "report/verdict.h"
 #include "codec.h"
 
 #define MiB (UINT64_C(1) << 20)
@@ -260,6 +261,8 @@ static void make_phase(struct sc_phase_record *ph, uint32_t phase)
 	ph->lat[SC_DIR_WRITE] = hist_of(wlat, 6);
 	ph->lat[SC_DIR_READ] = hist_of(rlat, writes_only ? 0 : 8);
 	ph->status = phase ? SC_PHASE_STOPPED_ON_ERROR : SC_PHASE_ERRORS;
+	ph->merge_ns = 2500000;
+	ph->start_cost_ns = 700000 + phase;
 }
 
 static void make_run(struct sc_run_record *run, uint32_t nphases)
@@ -269,6 +272,8 @@ static void make_run(struct sc_run_record *run, uint32_t nphases)
 	run->started_unix_ns = INT64_C(1735689600123456789);
 	run->nranks = 2;
 	run->nnodes = 2;
+	run->rank0_peak_rss_bytes = 21 * MiB;
+	run->startup_ns = 45000000;
 	make_plan(&run->plan);
 	run->nphases = nphases;
 	run->phases = xcalloc(nphases, sizeof(*run->phases));
@@ -424,6 +429,21 @@ static const char *const unitless[] = {
     "seconds_analysed",
     "drives",
     "drives_with_cliff",
+    "drives_without_series",
+    /* steady state: rounds and drives counted, percentages named */
+    "max_rounds",
+    "round",
+    "window",
+    "window_rounds",
+    "rounds_run",
+    "drives_not_steady",
+    "range_pct_max",
+    "slope_pct_max",
+    "ranks_omitted",
+    "drives_omitted",
+    "errors_omitted",
+    "checks_omitted",
+    "outliers_omitted",
     "min_cache_rank",
     "passes",
     "random_passes",
@@ -862,14 +882,61 @@ static int count_lines(const char *text)
 	return n;
 }
 
+/* The columns of ranks.csv: the first ten as they always were, then (added
+ * at the end) where and when, counters, latency summaries, the error, the
+ * drive's figures and the workloads' own. */
+#define RANKS_CSV_FIELDS 35
+static const char ranks_csv_header[] =
+    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors,verify_mismatches,"
+    "target,start_ns,end_ns,bytes_read,bytes_written,ios_read,ios_written,iops,fsyncs,"
+    "firstdone_bytes,clock_offset_ns,read_mean_us,read_p50_us,read_p99.9_us,read_max_us,"
+    "write_mean_us,write_p50_us,write_p99.9_us,write_max_us,error,media_errors_added,"
+    "max_temperature_C,cliff_start_ns,cache_bytes,au_pct\n";
+
+/* ranks.csv's rows of run (nrows in all, phase by phase, rank by rank):
+ * every field there, and make_rank's values in the new columns. */
+static void check_ranks_csv(const char *ranks, const struct sc_run_record *run, uint32_t nrows)
+{
+	static char f[RANKS_CSV_FIELDS + 1][128];
+	int line = 1;
+
+	CHECK(ranks && !strncmp(ranks, ranks_csv_header, strlen(ranks_csv_header)),
+	      "ranks.csv header, new columns at its end");
+	for (uint32_t p = 0; ranks && p < run->nphases; p++) {
+		for (uint32_t i = 0; i < run->phases[p].nranks; i++, line++) {
+			const struct sc_rank_result *r = &run->phases[p].ranks[i];
+			char want[64];
+
+			CHECK(csv_line(ranks, line, f, RANKS_CSV_FIELDS + 1) == RANKS_CSV_FIELDS,
+			      "ranks.csv row %d has %d fields", line, RANKS_CSV_FIELDS);
+			snprintf(want, sizeof(want), "%u", r->rank);
+			CHECK(!strcmp(f[1], want), "row %d rank %s", line, f[1]);
+			snprintf(want, sizeof(want), "%" PRId64, r->end_ns);
+			CHECK(!strcmp(f[12], want), "row %d end_ns %s, want %s", line, f[12], want);
+			snprintf(want, sizeof(want), "%" PRIu64, r->bytes[SC_DIR_WRITE]);
+			CHECK(!strcmp(f[14], want), "row %d bytes_written %s", line, f[14]);
+			snprintf(want, sizeof(want), "%.3f",
+				 r->lat[SC_DIR_WRITE].pct_ns[3] / 1e3); /* p99.9 */
+			CHECK(!strcmp(f[27], want), "row %d write_p99.9_us %s, want %s", line,
+			      f[27], want);
+			CHECK(!strcmp(f[29], r->error), "row %d error \"%s\"", line, f[29]);
+			/* make_drive_rows: 2 media errors added, 47 deg C the hottest
+			 * second; without the rank's series no temperature */
+			CHECK(!strcmp(f[30], r->ndrives ? "2" : ""), "row %d media errors %s", line,
+			      f[30]);
+			CHECK(!strcmp(f[31], r->ndrives && r->nseconds ? "47.000" : ""),
+			      "row %d max_temperature_C %s", line, f[31]);
+		}
+	}
+	CHECK(line == 1 + (int)nrows, "%d rows checked of %u", line - 1, nrows);
+}
+
 static void check_csvs(const char *dir, const struct sc_run_record *run)
 {
 	static const char phases_header[] =
 	    "phase,rw,lastdone_MBps,firstdone_MBps,iops,read_p50_us,read_p99_us,"
 	    "read_p99.99_us,write_p50_us,write_p99_us,write_p99.99_us,slowest_rank,"
 	    "slowest_host,errors,verify_mismatches,status\n";
-	static const char ranks_header[] =
-	    "phase,rank,node,host,bytes,MBps,read_p99_us,write_p99_us,errors,verify_mismatches\n";
 	char path[256], f[16][128];
 	char *phases = slurp(path_in(path, sizeof(path), dir, "phases.csv"), NULL);
 	char *ranks = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
@@ -877,7 +944,6 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 
 	CHECK(phases && !strncmp(phases, phases_header, strlen(phases_header)),
 	      "phases.csv header");
-	CHECK(ranks && !strncmp(ranks, ranks_header, strlen(ranks_header)), "ranks.csv header");
 	CHECK(count_lines(phases) == 1 + (int)run->nphases, "phases.csv has %d lines",
 	      count_lines(phases));
 	for (uint32_t p = 0; p < run->nphases; p++)
@@ -930,8 +996,7 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 		      f[15]);
 		sc_phase_figures_exit(&fig);
 	}
-	for (int i = 1; ranks && i <= (int)nrows; i++)
-		CHECK(csv_line(ranks, i, f, 16) == 10, "ranks.csv row %d has 10 fields", i);
+	check_ranks_csv(ranks, run, nrows);
 	free(phases);
 	free(ranks);
 }
@@ -1068,6 +1133,13 @@ static void test_results(void)
 		CHECK(!strcmp(get_str(root, "run_id"), "20250101-test"), "run_id");
 		CHECK(get_u64(root, "nranks") == 2 && get_u64(root, "nnodes") == 2,
 		      "nranks/nnodes");
+		CHECK(get_u64(root, "rank0_peak_rss_bytes") == 21 * MiB &&
+			  get_i64(root, "startup_ns") == 45000000,
+		      "rank 0's peak RSS and the start-up's cost");
+		for (uint32_t p = 0; p < len_of(phases); p++)
+			CHECK(get_i64(idx(phases, p), "merge_ns") == 2500000 &&
+				  get_i64(idx(phases, p), "start_cost_ns") == 700000 + p,
+			      "phase %u: merge_ns, start_cost_ns", p);
 		CHECK(strstr(get_str(defs, "lastdone_bw"), "latest") != NULL,
 		      "lastdone definition");
 		CHECK(strstr(get_str(defs, "firstdone_bw"), "first rank") != NULL,
@@ -1152,6 +1224,282 @@ static void test_fill_results(void)
 	}
 	free(buf);
 	sc_run_record_exit(&run);
+}
+
+/* Phase 0 of make_run's run, a fill phase, with n ranks on nnodes nodes
+ * (two: alpha, beta; more: h000, h001, ...), rank i as make_rank's rank i
+ * (rank 0 on an NVMe drive, rank 1 failed, the bandwidth growing with i);
+ * every rank failed when all_fail.  With seconds, the
+ * record is as rank 0 keeps a phase past SC_RANK_SERIES_MAX: the cluster's
+ * series of that many seconds reduced, no node's and no rank's own. */
+static void make_wide_run(struct sc_run_record *run, uint32_t n, uint32_t nnodes,
+			  uint32_t seconds, int all_fail)
+{
+	struct sc_phase_record *ph;
+
+	make_run(run, 1);
+	run->plan.phases[0].workload = SC_WORKLOAD_FILL;
+	run->plan.phases[0].fill =
+	    (struct sc_fill_spec){.passes = 1, .random_bs_bytes = 4096, .cliff_fraction = 0.5};
+	ph = &run->phases[0];
+	for (uint32_t i = 0; i < ph->nranks; i++)
+		sc_rank_result_exit(&ph->ranks[i]);
+	free(ph->ranks);
+	ph->nranks = n;
+	ph->ranks = xcalloc(n, sizeof(*ph->ranks));
+	for (uint32_t i = 0; i < n; i++) {
+		struct sc_rank_result *r = &ph->ranks[i];
+
+		make_rank(r, i, 1, 1);
+		r->node = i % nnodes;
+		r->target = i % 2;
+		if (nnodes > 2)
+			snprintf(r->host, sizeof(r->host), "h%03u", r->node);
+		if (all_fail && !r->error[0])
+			snprintf(r->error, sizeof(r->error), "rank %u: %s", i, strerror(EIO));
+		if (seconds) {
+			free(r->seconds);
+			r->seconds = NULL;
+			r->nseconds = 0;
+		}
+	}
+	run->nranks = n;
+	run->nnodes = nnodes;
+	if (seconds) {
+		ph->cluster = xcalloc(1, sizeof(*ph->cluster));
+		ph->cluster->nseconds = seconds;
+		ph->cluster->seconds = xcalloc(seconds, sizeof(struct sc_second));
+		for (uint32_t k = 0; k < seconds; k++)
+			ph->cluster->seconds[k].bytes[SC_DIR_WRITE] = MiB;
+	}
+}
+
+/* A wide run and what sc_report_results made of it. */
+struct wide {
+	struct sc_run_record run;
+	struct json_object *root; /* results.json, NULL when it does not parse */
+	char *csv, *page;	  /* ranks.csv and report.html (heap) */
+};
+
+/* What make_wide_run makes, and whether its phase is instead round 1 of
+ * 2 of a steady-state group. */
+struct wide_opts {
+	uint32_t n, nnodes, seconds;
+	int all_fail, steady;
+	double min_drive_bw; /* bytes/s: phase 0's first threshold, when set */
+};
+
+/* make_wide_run's run of o written into tmpdir/name and read back; its
+ * phase 0 in results.json (NULL when missing), every number there naming
+ * its unit. */
+static struct json_object *wide_open(struct wide *w, const char *name, struct wide_opts o)
+{
+	char dir[128], path[256], err[256] = "";
+	int rc;
+
+	make_wide_run(&w->run, o.n, o.nnodes, o.seconds, o.all_fail);
+	if (o.min_drive_bw)
+		w->run.plan.phases[0].expect[0].value = o.min_drive_bw;
+	if (o.steady) {
+		struct sc_phase *ph = &w->run.plan.phases[0];
+
+		ph->workload = SC_WORKLOAD_IO;
+		ph->fill = (struct sc_fill_spec){0};
+		ph->steady = (struct sc_steady_spec){.max_rounds = 2,
+						     .round = 1,
+						     .window = 2,
+						     .metric = SC_STEADY_BW,
+						     .round_ns = S};
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
+	rc = sc_report_results(dir, &w->run, err, sizeof(err));
+	CHECK(rc == 0, "%s: results: %d %s", name, rc, err);
+	w->root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
+	CHECK(w->root, "%s: results.json parses", name);
+	w->csv = slurp(path_in(path, sizeof(path), dir, "ranks.csv"), NULL);
+	w->page = slurp(path_in(path, sizeof(path), dir, "report.html"), NULL);
+	CHECK(w->csv && w->page, "%s: ranks.csv and report.html readable", name);
+	if (w->root)
+		check_units(w->root, "", 0);
+	return w->root ? idx(get(w->root, "phases"), 0) : NULL;
+}
+
+static void wide_close(struct wide *w)
+{
+	json_object_put(w->root);
+	free(w->csv);
+	free(w->page);
+	sc_run_record_exit(&w->run);
+}
+
+/* An array past SC_JSON_RANKS_MAX rows: null, where they are, how many. */
+static void check_omitted(struct json_object *o, const char *key, uint32_t n)
+{
+	char k[64];
+
+	CHECK(has_null(o, key), "\"%s\": null past %u ranks", key, 256);
+	snprintf(k, sizeof(k), "%s_file", key);
+	CHECK(!strcmp(get_str(o, k), "ranks.csv"), "%s: ranks.csv", k);
+	snprintf(k, sizeof(k), "%s_omitted", key);
+	CHECK(get_u64(o, k) == n, "%s: %u", k, n);
+}
+
+/* The verdict of test_many_ranks' run: 93 drives below their threshold,
+ * 207 above.  results.json lists every check that did not pass and counts
+ * the drives' that did; report.html shows at most 32 rows. */
+static void check_wide_verdict(struct json_object *v, const char *page)
+{
+	struct json_object *checks = get(v, "checks");
+	size_t failed_drives = 0, passed_drives = 0, rows = 0;
+	const char *at = page ? strstr(page, "id=\"verdict\"") : NULL;
+	const char *end = at ? strstr(at, "</table>") : NULL;
+
+	for (size_t i = 0; i < len_of(checks); i++) {
+		struct json_object *c = idx(checks, i);
+		int pass = !strcmp(get_str(c, "result"), "pass");
+
+		if (strcmp(get_str(c, "scope"), "drive"))
+			continue;
+		failed_drives += !strcmp(get_str(c, "result"), "fail");
+		passed_drives += pass;
+	}
+	CHECK(failed_drives == 93 && passed_drives == 0,
+	      "verdict: the 93 drives that failed listed (%zu), none that passed (%zu)",
+	      failed_drives, passed_drives);
+	CHECK(len_of(checks) + get_u64(v, "checks_omitted") == get_u64(v, "nchecks") &&
+		  get_u64(v, "checks_omitted") >= 207 &&
+		  !strcmp(get_str(v, "checks_file"), "ranks.csv"),
+	      "verdict: %zu checks listed, the rest counted", len_of(checks));
+	while (at && end && (at = strstr(at + 1, "<tr><td>")) && at < end)
+		rows++;
+	CHECK(page && strstr(page, "304 checks: shown are the cluster"),
+	      "report.html: the checks table says what it shows");
+	CHECK(end && rows == 32, "report.html: %zu check rows, want 32", rows);
+}
+
+/* The printed verdict of run: 16 of the 93 drives that failed on lines of
+ * their own, the rest counted. */
+static void check_printed_verdict(const struct sc_run_record *run)
+{
+	struct sc_verdict v;
+	struct sc_outliers o;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f || sc_verdict_of_run(run, &v)) {
+		CHECK(0, "verdict of the run");
+		return;
+	}
+	if (sc_outliers_of_run(run, &o) == 0) {
+		sc_report_verdict_table(f, &v, &o);
+		sc_outliers_exit(&o);
+	}
+	fclose(f);
+	CHECK(text && strstr(text, "... and 77 more drives that did not pass"),
+	      "printed: 16 failed drives, 77 more counted");
+	CHECK(text && count_lines(text) < 60, "printed: %d lines", count_lines(text));
+	free(text);
+	sc_verdict_exit(&v);
+}
+
+/* 300 ranks: results.json holds no per-rank row (ranks, drives, the write
+ * cliff's drives: each null, saying where they are), lists the first 256
+ * failed ranks of 300 with the rest counted; ranks.csv holds all 300. */
+static void test_many_ranks(void)
+{
+	struct wide w;
+	/* rank i's bandwidth is (8 + 8i) MiB / (2 + i) s: ranks 0..92 below 8.3 MB/s */
+	struct wide_opts o = {.n = 300, .nnodes = 300, .all_fail = 1, .min_drive_bw = 8.3e6};
+	struct json_object *ph = wide_open(&w, "wide300", o);
+
+	if (ph) {
+		check_omitted(ph, "ranks", 300);
+		check_omitted(ph, "drives", 300);
+		check_omitted(get(ph, "write_cliff"), "drives", 300);
+		check_omitted(idx(get(w.root, "inventory"), 1), "ranks", 1);
+		CHECK(len_of(get(ph, "nodes")) == 300, "node rows as before: 300");
+		CHECK(get_u64(get(get(ph, "write_cliff"), "cluster"), "drives") == 300,
+		      "the cluster's cliff counts every drive");
+		CHECK(len_of(get(ph, "errors")) == 256 && get_u64(ph, "errors_omitted") == 44 &&
+			  !strcmp(get_str(ph, "errors_file"), "ranks.csv"),
+		      "errors: the first 256 failed ranks, 44 more counted");
+	}
+	CHECK(count_lines(w.csv) == 1 + 300, "ranks.csv: %d lines", count_lines(w.csv));
+	check_wide_verdict(w.root ? get(w.root, "verdict") : NULL, w.page);
+	check_printed_verdict(&w.run);
+	/* report.html: 32 of the 300 nodes and drives, the slowest */
+	CHECK(w.page && strstr(w.page, "the 32 lowest of 300 nodes shown") &&
+		  strstr(w.page, "the 32 lowest of 300 drives shown") &&
+		  strstr(w.page, "The first 32 of 300 drives") &&
+		  strstr(w.page, "The 32 drives the run wrote most of 300"),
+	      "report.html: each table and chart of nodes and drives says it shows 32");
+	CHECK(w.page && strstr(w.page, ">h001 /dev/fake0<") && !strstr(w.page, ">h299 /dev/fake0<"),
+	      "report.html: the slowest drive's bar, not the fastest's");
+	check_ranks_csv(w.csv, &w.run, 300);
+	wide_close(&w);
+}
+
+/* A steady-state group of 300 drives, one round of two run: results.json
+ * leaves its drives out (null, where they are); report.html shows 32 of
+ * them, those not steady first, and says so. */
+static void test_steady_wide(void)
+{
+	struct wide w;
+	struct json_object *g;
+
+	wide_open(&w, "steady300", (struct wide_opts){.n = 300, .nnodes = 2, .steady = 1});
+	g = w.root ? idx(get(w.root, "steady_state"), 0) : NULL;
+	if (g) {
+		check_omitted(g, "drives", 300);
+		CHECK(get_u64(g, "drives_not_steady") == 300,
+		      "300 drives not steady after 1 round");
+	}
+	CHECK(w.page && strstr(w.page, "300 drives: 32 shown, those not steady first"),
+	      "report.html: 32 of the 300 drives");
+	wide_close(&w);
+}
+
+/* 256 ranks (the cap): every per-rank row in results.json.  Their phase
+ * ran 4100 s, so rank 0 kept no rank's own series (256 x 4100 is past
+ * SC_RANK_SERIES_MAX) nor a node's: a drive's temperatures, write curve
+ * and cliff are null with the reason, never an empty (zero) series, and
+ * report.html's chart says the per-node lines are not kept. */
+static void test_series_not_kept(void)
+{
+	struct wide w;
+	struct wide_opts o = {.n = 256, .nnodes = 2, .seconds = 4100};
+	struct json_object *ph = wide_open(&w, "wide256", o), *wc, *dr;
+	size_t nlisted = 0;
+
+	if (ph) {
+		CHECK(len_of(get(ph, "ranks")) == 256, "256 rank rows");
+		CHECK(len_of(get(ph, "drives")) == 256, "256 drives rows");
+		wc = get(ph, "write_cliff");
+		CHECK(len_of(get(wc, "drives")) == 256, "256 write_cliff rows");
+		CHECK(!json_object_object_get_ex(ph, "ranks_omitted", NULL), "nothing omitted");
+		for (size_t i = 0; i < len_of(get(w.root, "inventory")); i++)
+			nlisted += len_of(get(idx(get(w.root, "inventory"), i), "ranks"));
+		CHECK(nlisted == 256, "inventory: each of the 256 ranks listed (%zu)", nlisted);
+		dr = idx(get(ph, "drives"), 0);
+		CHECK(has_null(dr, "max_temperature_c") &&
+			  strstr(get_str(dr, "series_not_kept"), "SC_RANK_SERIES_MAX"),
+		      "drives[0]: temperatures null, not kept past SC_RANK_SERIES_MAX");
+		dr = idx(get(wc, "drives"), 1);
+		CHECK(has_null(dr, "write_bytes_per_s") && has_null(dr, "cliff") &&
+			  has_null(dr, "seconds_analysed") &&
+			  strstr(get_str(dr, "series_not_kept"), "256 x 4100"),
+		      "write_cliff.drives[1]: curve and cliff null, with the reason");
+		CHECK(get_u64(get(wc, "cluster"), "drives_without_series") == 256 &&
+			  get_u64(get(wc, "cluster"), "seconds_analysed") > 0,
+		      "the cluster's cliff from its own series; 256 drives without");
+		CHECK(len_of(get(get(ph, "timeseries"), "bytes_written")) == 4100,
+		      "the cluster series: 4100 s");
+	}
+	check_ranks_csv(w.csv, &w.run, 256);
+	CHECK(w.page && strstr(w.page, "per-node series not kept"),
+	      "report.html: the chart says the node series were not kept");
+	wide_close(&w);
 }
 
 static void test_write_atomic(void)
@@ -1355,6 +1703,9 @@ int main(void)
 	test_write_atomic();
 	test_results();
 	test_fill_results();
+	test_many_ranks();
+	test_series_not_kept();
+	test_steady_wide();
 	test_plan();
 	check_rmtree(tmpdir);
 	return check_exit("test_report");

@@ -109,10 +109,46 @@ static void test_of_seconds(void)
 	CHECK(c.nseconds == 19 && !c.found, "cut short: %u seconds, cliff %d", c.nseconds, c.found);
 }
 
+/* A fill phase of 3 ranks whose own series rank 0 did not keep (only the
+ * cluster's, with a knee at 5 s): each drive's cliff unknown, not "no
+ * cliff"; the cluster's found from its series. */
+static void test_series_not_kept(void)
+{
+	struct sc_phase plan_phase = {.workload = SC_WORKLOAD_FILL,
+				      .io = {.size_bytes = UINT64_C(1) << 40, .jobs = 1},
+				      .fill = {.passes = 1, .cliff_fraction = HALF}};
+	struct sc_plan plan = {.nphases = 1, .phases = &plan_phase};
+	struct sc_rank_result ranks[3] = {{.rank = 0}, {.rank = 1}, {.rank = 2}};
+	struct sc_second secs[12] = {0};
+	struct sc_series cluster = {.nseconds = 12, .seconds = secs};
+	struct sc_phase_record pr = {.nranks = 3, .ranks = ranks, .cluster = &cluster};
+	struct sc_phase_figures fig = {.nseconds = 12, .seconds = secs};
+	struct sc_fill_cliffs c;
+
+	for (uint32_t k = 0; k < 12; k++)
+		secs[k].bytes[SC_DIR_WRITE] = k < 5 ? FAST : SLOW;
+	CHECK(sc_fill_cliffs(&plan, &pr, &fig, &c) == 0, "sc_fill_cliffs");
+	CHECK(c.ranks_unknown == 3 && c.ranks_with_cliff == 0, "%u drives unknown, %u with a cliff",
+	      c.ranks_unknown, c.ranks_with_cliff);
+	for (uint32_t r = 0; r < c.nranks; r++)
+		CHECK(c.ranks[r].unknown && !c.ranks[r].found, "drive %u: unknown", r);
+	CHECK(c.cluster.found && c.cluster.second == 5 && !c.cluster.unknown,
+	      "the cluster's cliff at %u s from its own series", c.cluster.second);
+	sc_fill_cliffs_exit(&c);
+	/* with the ranks' own seconds, a drive's cliff is its own again */
+	ranks[1].nseconds = 12;
+	ranks[1].seconds = secs;
+	CHECK(sc_fill_cliffs(&plan, &pr, &fig, &c) == 0, "sc_fill_cliffs");
+	CHECK(c.ranks_unknown == 0 && !c.ranks[0].unknown && c.ranks[1].found,
+	      "series kept: drive 1's cliff found, none unknown");
+	sc_fill_cliffs_exit(&c);
+}
+
 int main(void)
 {
 	test_knee();
 	test_flat_and_noise();
 	test_of_seconds();
+	test_series_not_kept();
 	return check_exit("test_write_cliff");
 }
