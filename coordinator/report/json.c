@@ -105,6 +105,49 @@ void sc_json_put_mbps(struct jb *b, struct json_object *o, const char *key, doub
 	sc_json_put_dbl(b, o, key, round(bytes_per_s) / BYTES_PER_MB);
 }
 
+/* json-c's pretty printer indents a level with two spaces. */
+#define INDENT_PER_LEVEL 2
+
+/* Prints the text kept as the object's userdata (rendered at level 0) at
+ * the object's level: two more spaces per level after every newline. */
+static int rendered_to_string(struct json_object *jso, struct printbuf *pb, int level, int flags)
+{
+	const char *t = json_object_get_userdata(jso), *nl;
+	int pad = (flags & JSON_C_TO_STRING_PRETTY) ? level * INDENT_PER_LEVEL : 0;
+
+	while ((nl = strchr(t, '\n'))) {
+		if (printbuf_memappend(pb, t, (int)(nl - t + 1)) < 0 ||
+		    (pad && printbuf_memset(pb, -1, ' ', pad) < 0))
+			return -1;
+		t = nl + 1;
+	}
+	return printbuf_memappend(pb, t, (int)strlen(t)) < 0 ? -1 : 0;
+}
+
+struct json_object *sc_json_rendered(struct jb *b, struct json_object *o)
+{
+	const char *text;
+	struct json_object *kept;
+	char *copy;
+
+	if (!o || b->nomem) {
+		json_object_put(o);
+		b->nomem = 1;
+		return NULL;
+	}
+	text = json_object_to_json_string_ext(o, JSON_FLAGS);
+	copy = text ? strdup(text) : NULL;
+	json_object_put(o);
+	kept = copy ? json_object_new_object() : NULL;
+	if (!kept) {
+		free(copy);
+		b->nomem = 1;
+		return NULL;
+	}
+	json_object_set_serializer(kept, rendered_to_string, copy, json_object_free_userdata);
+	return kept;
+}
+
 char *sc_json_text(struct jb *b, struct json_object *root, size_t *len)
 {
 	const char *json;

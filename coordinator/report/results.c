@@ -158,7 +158,8 @@ void sc_report_results_phase(struct report_results *r, const struct sc_run_recor
 {
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
 
-	sc_json_push(&r->b, r->phases, phase_json(&r->b, rec, pr, f));
+	/* kept as text: a tree per phase of many nodes would grow with the run */
+	sc_json_push(&r->b, r->phases, sc_json_rendered(&r->b, phase_json(&r->b, rec, pr, f)));
 	if (ph)
 		sc_json_push(&r->b, r->stages, sc_report_json_stage(&r->b, ph, f));
 }
