@@ -295,28 +295,77 @@ void sc_cluster_wait_quietly(struct sc_cluster *c, MPI_Request *req)
 	sc_cluster_wait_reqs(c, req, 1, -1, 1);
 }
 
-int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
-{
-	int provided, is_leader;
-	int *leader_of = NULL;
-	MPI_Comm *comm;
+/* What each rank tells every other at start-up: one allgather. */
+struct who {
+	int32_t leader;             /* its node's lowest world rank */
+	uint32_t local_rank, local_nranks;
+	char host[SC_HOST_MAX];
+};
 
-	memset(c, 0, sizeof(*c));
-	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
-		return -EIO;
-	c->mpi_ready_ns = sc_now_ns();
-	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &c->nranks);
-	comm = malloc(sizeof(*comm));
+/* Node indices in the order of their leaders; c->node_of, local_rank_of,
+ * local_nranks_of and hosts from everyone's who. */
+static void index_nodes(struct sc_cluster *c, const struct who *all)
+{
+	c->nnodes = 0;
+	for (int r = 0; r < c->nranks; r++) {
+		memcpy(c->hosts[r], all[r].host, SC_HOST_MAX);
+		c->local_rank_of[r] = all[r].local_rank;
+		c->local_nranks_of[r] = all[r].local_nranks;
+		if (all[r].leader == r)
+			c->node_of[r] = c->nnodes++;
+	}
+	for (int r = 0; r < c->nranks; r++)
+		c->node_of[r] = c->node_of[all[r].leader];
+	c->node = c->node_of[c->rank];
+}
+
+/* The leaders' communicator, ranked by world rank (its rank i leads node
+ * i), made by the leaders alone (MPI_Comm_create_group): MPI_COMM_NULL
+ * elsewhere.  0 or -ENOMEM. */
+static int leaders_comm(struct sc_cluster *c)
+{
+	MPI_Comm *lead = malloc(sizeof(*lead));
+	int *ranks = malloc(sizeof(int) * (c->nnodes ? c->nnodes : 1));
+	MPI_Group world, group;
+	uint32_t n = 0;
+
+	if (!lead || !ranks) {
+		free(lead);
+		free(ranks);
+		return -ENOMEM;
+	}
+	*lead = MPI_COMM_NULL;
+	for (int r = 0; r < c->nranks; r++)
+		if (c->local_rank_of[r] == 0)
+			ranks[n++] = r;
+	if (c->local_rank == 0) {
+		MPI_Comm_group(MPI_COMM_WORLD, &world);
+		MPI_Group_incl(world, (int)n, ranks, &group);
+		MPI_Comm_create_group(MPI_COMM_WORLD, group, 0, lead);
+		MPI_Group_free(&group);
+		MPI_Group_free(&world);
+	}
+	free(ranks);
+	c->leader_comm = lead;
+	return 0;
+}
+
+/* Who is on which node: the node communicator, one allgather of every
+ * rank's host and place, the leaders' communicator.  0 or -ENOMEM. */
+static int discover_nodes(struct sc_cluster *c)
+{
+	MPI_Comm *comm = malloc(sizeof(*comm));
+	struct who mine = {0}, *all = calloc((size_t)c->nranks, sizeof(*all));
+	int rc;
+
 	c->hosts = calloc((size_t)c->nranks, sizeof(*c->hosts));
 	c->node_of = calloc((size_t)c->nranks, sizeof(*c->node_of));
 	c->local_rank_of = calloc((size_t)c->nranks, sizeof(*c->local_rank_of));
 	c->local_nranks_of = calloc((size_t)c->nranks, sizeof(*c->local_nranks_of));
-	leader_of = calloc((size_t)c->nranks, sizeof(*leader_of));
-	if (!comm || !c->hosts || !c->node_of || !c->local_rank_of || !c->local_nranks_of ||
-	    !leader_of) {
+	if (!comm || !all || !c->hosts || !c->node_of || !c->local_rank_of ||
+	    !c->local_nranks_of) {
 		free(comm);
-		free(leader_of);
+		free(all);
 		return -ENOMEM;
 	}
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, comm);
@@ -326,45 +375,33 @@ int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
 	if (gethostname(c->host, sizeof(c->host)) != 0)
 		snprintf(c->host, sizeof(c->host), "rank%d", c->rank);
 	c->host[sizeof(c->host) - 1] = '\0';
-
-	/* The node's leader is its lowest world rank (local rank 0). */
-	int leader = c->rank;
-
-	MPI_Bcast(&leader, 1, MPI_INT, 0, *comm);
-	MPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, MPI_COMM_WORLD);
-	MPI_Allgather(c->host, SC_HOST_MAX, MPI_CHAR, c->hosts, SC_HOST_MAX, MPI_CHAR,
+	/* the node's leader is its lowest world rank (local rank 0) */
+	mine.leader = c->rank;
+	MPI_Bcast(&mine.leader, 1, MPI_INT32_T, 0, *comm);
+	mine.local_rank = (uint32_t)c->local_rank;
+	mine.local_nranks = (uint32_t)c->local_nranks;
+	memcpy(mine.host, c->host, SC_HOST_MAX);
+	/* every rank runs this binary: the struct's bytes are the same layout */
+	MPI_Allgather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE,
 		      MPI_COMM_WORLD);
-	uint32_t mine[2] = {(uint32_t)c->local_rank, (uint32_t)c->local_nranks};
-	uint32_t *all = malloc(sizeof(mine) * (size_t)c->nranks);
-
-	if (!all) {
-		free(leader_of);
-		return -ENOMEM;
-	}
-	MPI_Allgather(mine, 2, MPI_UINT32_T, all, 2, MPI_UINT32_T, MPI_COMM_WORLD);
-	for (int r = 0; r < c->nranks; r++) {
-		c->local_rank_of[r] = all[2 * r];
-		c->local_nranks_of[r] = all[2 * r + 1];
-	}
+	index_nodes(c, all);
 	free(all);
-	/* Node indices in the order of their leaders. */
-	c->nnodes = 0;
-	for (int r = 0; r < c->nranks; r++) {
-		is_leader = leader_of[r] == r;
-		if (is_leader)
-			c->node_of[r] = c->nnodes++;
-	}
-	for (int r = 0; r < c->nranks; r++)
-		c->node_of[r] = c->node_of[leader_of[r]];
-	c->node = c->node_of[c->rank];
-	free(leader_of);
-	/* the leaders' communicator, ranked by world rank: its rank i leads node i */
-	MPI_Comm *lead = malloc(sizeof(*lead));
+	rc = leaders_comm(c);
+	return rc;
+}
 
-	if (!lead)
+int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
+{
+	int provided;
+
+	memset(c, 0, sizeof(*c));
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+		return -EIO;
+	c->mpi_ready_ns = sc_now_ns();
+	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &c->nranks);
+	if (discover_nodes(c))
 		return -ENOMEM;
-	MPI_Comm_split(MPI_COMM_WORLD, c->local_rank == 0 ? 0 : MPI_UNDEFINED, c->rank, lead);
-	c->leader_comm = lead;
 	c->watch = calloc(1, sizeof(struct watch));
 	if (!c->watch)
 		return -ENOMEM;
