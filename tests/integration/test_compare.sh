@@ -3,7 +3,9 @@
 # that queue depth moves bandwidth and latency the same way on any machine):
 # a run against itself prints "no difference" and exits 0; against a run
 # whose sweep has iodepth 16 lowered to 1, every cell of that column is
-# paired ("16->1"), its bandwidth worse and its p99 better in compare.json,
+# paired ("16->1"), its bandwidth worse and its median latency better in
+# compare.json (not its p99: one scheduling stall on a loaded machine can
+# spoil a tail of a few thousand I/Os),
 # the other cells unchanged in kind; compare.html is well-formed XML with a
 # difference map; checkpoint groups pair; runs that share no phase and a
 # corrupt results file exit 2 naming the cause.
@@ -85,7 +87,7 @@ ph = {p["label"]: {f["figure"]: f for f in p["figures"]} for p in d["phases"]}
 for bs in ("4KiB", "8KiB"):
     cell = ph[f"sweep[bs={bs},iodepth=16->1]"]
     assert cell["bandwidth"]["change_pct"] < 0 and cell["bandwidth"]["verdict"] == "worse", (bs, cell["bandwidth"])
-    assert cell["read p99"]["change_pct"] < 0 and cell["read p99"]["verdict"] == "better", (bs, cell["read p99"])
+    assert cell["read p50"]["change_pct"] < 0 and cell["read p50"]["verdict"] == "better", (bs, cell["read p50"])
     assert cell["read mean"]["verdict"] == "better", (bs, cell["read mean"])
     assert f"sweep[bs={bs},iodepth=32]" in ph, list(ph)
 sw = d["sweeps"]
