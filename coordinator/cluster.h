@@ -142,20 +142,18 @@ int sc_cluster_gather(struct sc_cluster *c, const uint8_t *buf, size_t len, uint
 void sc_cluster_free_gathered(struct sc_cluster *c, uint8_t **bufs, size_t *lens);
 
 /* Sums every rank's per-second series (n seconds of mine) where they are
- * made: on each node's communicator into its leader's *node, then across
- * the leaders into rank 0's *cluster (MPI_SUM on bytes and I/Os, MPI_MAX
- * on the maxima: sc_seconds_add's rules), every series padded to the
- * longest of any rank, whose length is returned on every rank (the
- * cluster's length); a node's series is as long as its longest rank's.  node and
- * cluster (heap seconds; free with sc_series_exit) may be NULL where they
- * are not filled.  While sc_series_kept(nnodes, length,
- * SC_NODE_SERIES_MAX), rank 0 also gets every node's series in *nodes
- * (heap, c->nnodes, by node index); else, and on other ranks, *nodes is
- * NULL.  Returns the length.  Out of memory aborts
- * every rank (a collective would hang without this one). */
+ * made: on each node's communicator into its leader, then across the
+ * leaders into rank 0's *cluster (MPI_SUM on bytes and I/Os, MPI_MAX on
+ * the maxima: sc_seconds_add's rules), every series padded to the longest
+ * of any rank, whose length is returned on every rank.  cluster (heap
+ * seconds; free with sc_series_exit) may be NULL off rank 0.  While
+ * sc_series_kept(nnodes, length, SC_NODE_SERIES_MAX), rank 0 also gets
+ * every node's series in *nodes (heap, c->nnodes, by node index, each as
+ * long as its node's longest rank); else, and on other ranks, *nodes is
+ * NULL.  Out of memory aborts every rank (a collective would hang
+ * without this one). */
 uint32_t sc_cluster_reduce_series(struct sc_cluster *c, const struct sc_second *mine, uint32_t n,
-				  struct sc_series *node, struct sc_series *cluster,
-				  struct sc_series **nodes);
+				  struct sc_series *cluster, struct sc_series **nodes);
 
 /*
  * Deadlines.  Every wait on other ranks gives up at c->deadline_ns (rank 0)

@@ -144,8 +144,7 @@ static void gather_nodes(struct sc_cluster *c, const struct columns *col, uint32
 }
 
 uint32_t sc_cluster_reduce_series(struct sc_cluster *c, const struct sc_second *mine, uint32_t n,
-				  struct sc_series *node, struct sc_series *cluster,
-				  struct sc_series **nodes)
+				  struct sc_series *cluster, struct sc_series **nodes)
 {
 	uint32_t len = n, node_len = n;
 	struct columns own = {0}, node_col = {0}, cluster_col = {0};
@@ -172,10 +171,6 @@ uint32_t sc_cluster_reduce_series(struct sc_cluster *c, const struct sc_second *
 		reduce_columns(c, sc_cluster_leader_comm(c), &node_col, &cluster_col);
 		if (sc_series_kept(c->nnodes, len, SC_NODE_SERIES_MAX))
 			gather_nodes(c, &node_col, node_len, c->rank == 0 ? nodes : NULL);
-		if (node) {
-			columns_to_series(c, &node_col, node);
-			node->nseconds = node_len;
-		}
 	}
 	if (c->rank == 0 && cluster)
 		columns_to_series(c, &cluster_col, cluster);

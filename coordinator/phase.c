@@ -265,7 +265,7 @@ static void reduce_series(struct sc_cluster *c, struct sc_rank_result *mine,
 		if (!cluster)
 			sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
 	}
-	len = sc_cluster_reduce_series(c, mine->seconds, mine->nseconds, NULL, cluster, &nodes);
+	len = sc_cluster_reduce_series(c, mine->seconds, mine->nseconds, cluster, &nodes);
 	if (!sc_series_kept((uint32_t)c->nranks, len, SC_RANK_SERIES_MAX)) {
 		free(mine->seconds);
 		mine->seconds = NULL;
