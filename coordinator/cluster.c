@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "units.h"
+#include "byte_samples.h"
 #include "deadline.h"
 #include "interrupt.h"
 
@@ -26,9 +27,6 @@
  * device over tmpfs: 6.7-9.5 GB/s with 1 ms looks while I/O went,
  * 9.6-11.2 GB/s with these). */
 #define NAP_MAX_NS 8000000L
-/* Samples of its byte count a rank keeps while it waits for the first
- * "done" (one a look: at 8 ms, the last half second). */
-#define SAMPLES 64u
 
 /* How often rank 0's progress callback runs while a phase goes, unless
  * it says otherwise. */
@@ -611,52 +609,30 @@ struct wait_run {
 	uint64_t first_end;             /* rank 0: the earliest end a "done"
 					 * carried (its clock), 0: none yet */
 	int64_t offset;                 /* rank 0's clock minus this rank's */
-	uint32_t nsamples;              /* samples taken so far (the ring
-					 * holds the last SAMPLES) */
-	struct { uint64_t t, bytes; } ring[SAMPLES]; /* (now, bytes moved) at
-					 * each look, this rank's clock */
+	struct sc_byte_samples moved;   /* (now, bytes moved) at each look,
+					 * this rank's clock */
 };
 
 /* Takes a sample of the bytes this rank moved, at now. */
 static void sample(struct wait_run *s, uint64_t now)
 {
-	s->ring[s->nsamples % SAMPLES].t = now;
-	s->ring[s->nsamples % SAMPLES].bytes = sc_run_bytes(s->run);
-	s->nsamples++;
-}
-
-/* The bytes this rank had moved at t (its clock): between the samples
- * around t, linear; before the oldest kept, the oldest's count. */
-static uint64_t bytes_at(const struct wait_run *s, uint64_t t)
-{
-	uint32_t n = s->nsamples < SAMPLES ? s->nsamples : SAMPLES;
-	uint32_t last = s->nsamples - 1;
-
-	for (uint32_t k = 0; k < n; k++) {
-		uint32_t i = (last - k) % SAMPLES;
-		uint64_t t1 = s->ring[i].t, b1 = s->ring[i].bytes, t0, b0;
-
-		if (t1 <= t)
-			return b1; /* at or after the newest: as sampled */
-		if (k + 1 == n)
-			return s->ring[i].bytes;
-		t0 = s->ring[(last - k - 1) % SAMPLES].t;
-		b0 = s->ring[(last - k - 1) % SAMPLES].bytes;
-		if (t0 <= t)
-			return b0 + (uint64_t)((double)(b1 - b0) * (double)(t - t0) /
-					       (double)(t1 - t0 ? t1 - t0 : 1));
-	}
-	return 0;
+	sc_byte_samples_add(&s->moved, now, sc_run_bytes(s->run));
 }
 
 /* The first "done" reached this rank: first is when that rank finished,
- * on rank 0's clock.  Notes the bytes this rank had moved then (from its
- * samples, so a late look does not count bytes moved after it), and under
- * stonewall stops the run. */
+ * on rank 0's clock.  Notes the bytes this rank had moved then: all of
+ * them when its own run had ended by then (the first rank's own count is
+ * exact), else read off its samples, so a late look does not count bytes
+ * moved after it.  Under stonewall, stops the run. */
 static void note_first(struct wait_run *s, uint64_t first)
 {
+	uint64_t t = (uint64_t)((int64_t)first - s->offset);
+
 	sample(s, sc_now_ns());
-	*s->firstdone_bytes = bytes_at(s, (uint64_t)((int64_t)first - s->offset));
+	if (sc_run_done(s->run) && t >= sc_run_end_ns(s->run))
+		*s->firstdone_bytes = sc_run_bytes(s->run);
+	else
+		*s->firstdone_bytes = sc_byte_samples_at(&s->moved, t);
 	s->have_first = 1;
 	if (s->stonewall)
 		sc_run_stop(s->run);
