@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# Stonewall across hosts: with `stonewall: first_done` every rank stops when
-# the first rank has finished, so the cluster moves less than planned and
-# reports the first-done figures; the same phase without it moves exactly
-# the planned bytes.  Ranks on 2 cores with synchronous 4 KiB reads at QD1
-# never all finish in the same millisecond.
+# Stonewall across hosts.  schost1's ranks read at full speed; those of
+# schost2 and schost3 use a target throttled to 2 MB/s a rank, so they
+# cannot finish their 16 MiB in less than 8 s, long after the fast ranks.
+# - `stonewall: first_done`: every rank stops when the first has finished,
+#   so a throttled rank moves less than planned.
+# - without it: every rank moves exactly the planned bytes.
+# In both, a throttled rank's first-done bytes are what it had moved at the
+# instant the first rank finished (read off its samples, however late it
+# heard): within what the throttle allows by then, and not far below it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh" || exit 1
 
 hosts_up 3
 sc_hostfile "$T/hosts" 2 2 2
 NP=6
+THROTTLE=2000000 # bytes per second, each rank of schost2 and schost3
+for h in schost1 schost2 schost3; do mkdir -p "$SC_CL_NODES/$h/fast" "$SC_CL_NODES/$h/slow"; done
 
 # config FILE [STONEWALL_LINE]
 config() {
 	cat >"$1" <<YAML
 targets:
-  - path: $SC_CL_TARGET
+  - path: $SC_CL_TARGET/fast
+    hosts: "schost1"
     capacity: 1GiB
+    keep: false
+  - path: $SC_CL_TARGET/slow
+    hosts: "schost[2-3]"
+    capacity: 1GiB
+    throttle: ${THROTTLE}B/s
     keep: false
 phases:
   - name: randread
@@ -27,7 +39,7 @@ phases:
     iodepth: 1
     jobs: 1
     size: 8MiB
-    io_size: 64MiB
+    io_size: 16MiB
 $2
 YAML
 }
@@ -40,10 +52,10 @@ run() {
 	sc_cluster_mpirun "$T/hosts" "$NP" "$T/$name.yaml" --output "$out" >"$T/run.log" 2>&1 ||
 		{ cat "$T/run.log"; fail "$name: run exited $? (want 0)"; }
 	cat "$T/run.log"
-	python3 - "$out/results.json" "$3" <<'PY'
+	python3 - "$out/results.json" "$3" "$THROTTLE" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-mode = sys.argv[2]
+mode, throttle = sys.argv[2], int(sys.argv[3])
 bad = []
 def need(cond, what):
     if not cond:
@@ -52,7 +64,8 @@ def need(cond, what):
 
 ph = r["phases"][0]
 c, ranks = ph["cluster"], ph["ranks"]
-planned = 6 * (64 << 20)
+each = 16 << 20
+planned = 6 * each
 sw = r["plan"]["phases"][0].get("stonewall")
 need(sw in (None, mode), f"plan echo: stonewall {sw!r}, want {mode!r}")
 need(c["planned_bytes"] == planned, f'planned_bytes {c["planned_bytes"]} == {planned}')
@@ -65,18 +78,40 @@ need(c["firstdone_bytes"] > 0, f'firstdone_bytes {c["firstdone_bytes"]} > 0')
 need(c["firstdone_bw_bytes_per_s"] > 0, f'firstdone_bw_bytes_per_s {c["firstdone_bw_bytes_per_s"]} > 0')
 need(c["firstdone_bytes"] <= c["total_bytes"], "first-done bytes within the total")
 need(c["firstdone_ns"] <= c["lastdone_ns"], "first done before last done")
+need(sum(x["firstdone_bytes"] for x in ranks) == c["firstdone_bytes"], "ranks' first-done bytes sum to the cluster's")
+
+fast = [x for x in ranks if x["host"] == "schost1"]
+slow = [x for x in ranks if x["host"] != "schost1"]
+need(len(fast) == 2 and len(slow) == 4, f"2 fast and 4 throttled ranks: {len(fast)}, {len(slow)}")
+first = min(x["end_ns"] for x in ranks)
+need(first == c["firstdone_ns"], f'first done {c["firstdone_ns"]} is the earliest end {first}')
+first_rank = min(ranks, key=lambda x: x["end_ns"])
+need(first_rank["host"] == "schost1", f'a fast rank finished first: rank {first_rank["rank"]} on {first_rank["host"]}')
+need(first_rank["firstdone_bytes"] == each, "the first rank's first-done bytes are all its work")
+for x in slow:
+    # the throttle lets a rank issue at most THROTTLE bytes a second from
+    # its start, plus the one 4 KiB read in flight
+    secs = (first - x["start_ns"]) / 1e9
+    most = throttle * secs + 4096
+    fd = x["firstdone_bytes"]
+    print(f'rank {x["rank"]} ({x["host"]}): {secs:.3f} s to first done, first-done bytes {fd}, '
+          f'throttle allows {most:.0f}, moved {x["bytes_read"]}')
+    # rank 0 puts both instants on its clock with each host's offset
+    # estimate: 10 ms for their errors
+    need(fd <= most + throttle * 0.010,
+         f'rank {x["rank"]}: first-done bytes {fd} <= throttle x time {most:.0f} (+10 ms for clocks)')
+    need(fd >= most / 2 - 8192, f'rank {x["rank"]}: first-done bytes {fd} >= half of throttle x time {most:.0f}')
+    need(fd <= x["bytes_read"], f'rank {x["rank"]}: first-done bytes {fd} within its bytes {x["bytes_read"]}')
 per_rank = [x["bytes_read"] for x in ranks]
 print(f'{mode}: total {c["total_bytes"]} of {planned} planned, first-done {c["firstdone_bytes"]}, '
       f'per rank {per_rank}')
 if mode == "first_done":
     need(c["total_bytes"] < planned, f'stonewall: total {c["total_bytes"]} < planned {planned}')
-    need(max(per_rank) == 64 << 20, "stonewall: the first rank to finish did all its work")
-    need(min(per_rank) < 64 << 20, "stonewall: some rank was stopped early")
-    # Every rank stops within a poll interval and a message of learning it.
-    need(c["firstdone_bytes"] <= c["total_bytes"] <= planned, "first-done <= total <= planned")
+    need(all(x["bytes_read"] == each for x in fast), "stonewall: the fast ranks did all their work")
+    need(all(x["bytes_read"] < each for x in slow), "stonewall: every throttled rank was stopped early")
 else:
     need(c["total_bytes"] == planned, f'no stonewall: total {c["total_bytes"]} == planned {planned}')
-    need(all(b == 64 << 20 for b in per_rank), "no stonewall: every rank did all its work")
+    need(all(b == each for b in per_rank), "no stonewall: every rank did all its work")
 if bad:
     sys.exit(1)
 print("results.json: all checks passed")
