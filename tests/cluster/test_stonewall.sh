@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Stonewall across hosts.  schost1's ranks read at full speed; those of
-# schost2 and schost3 use a target throttled to 2 MB/s a rank, so they
-# cannot finish their 16 MiB in less than 8 s, long after the fast ranks.
+# schost2 and schost3 use a target throttled to 1 MB/s a rank, so they
+# cannot finish their 8 MiB in less than 8 s, while a fast rank's 2,048
+# reads take well under a second (12 kIOPS a rank here).
 # - `stonewall: first_done`: every rank stops when the first has finished,
-#   so a throttled rank moves less than planned.
+#   so a throttled rank moves less than planned (and the other fast rank
+#   may be stopped a few reads short).
 # - without it: every rank moves exactly the planned bytes.
 # In both, a throttled rank's first-done bytes are what it had moved at the
 # instant the first rank finished (read off its samples, however late it
-# heard): within what the throttle allows by then, and not far below it.
+# heard): within what the throttle allows by then.  (The throttle is a
+# ceiling, not a floor: a stalled rank may be below it.  test_byte_samples
+# pins the reading off the samples exactly.)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh" || exit 1
 
 hosts_up 3
 sc_hostfile "$T/hosts" 2 2 2
 NP=6
-THROTTLE=2000000 # bytes per second, each rank of schost2 and schost3
+THROTTLE=1000000 # bytes per second, each rank of schost2 and schost3
 for h in schost1 schost2 schost3; do mkdir -p "$SC_CL_NODES/$h/fast" "$SC_CL_NODES/$h/slow"; done
 
 # config FILE [STONEWALL_LINE]
@@ -39,7 +43,7 @@ phases:
     iodepth: 1
     jobs: 1
     size: 8MiB
-    io_size: 16MiB
+    io_size: 8MiB
 $2
 YAML
 }
@@ -64,7 +68,7 @@ def need(cond, what):
 
 ph = r["phases"][0]
 c, ranks = ph["cluster"], ph["ranks"]
-each = 16 << 20
+each = 8 << 20
 planned = 6 * each
 sw = r["plan"]["phases"][0].get("stonewall")
 need(sw in (None, mode), f"plan echo: stonewall {sw!r}, want {mode!r}")
@@ -100,14 +104,13 @@ for x in slow:
     # estimate: 10 ms for their errors
     need(fd <= most + throttle * 0.010,
          f'rank {x["rank"]}: first-done bytes {fd} <= throttle x time {most:.0f} (+10 ms for clocks)')
-    need(fd >= most / 2 - 8192, f'rank {x["rank"]}: first-done bytes {fd} >= half of throttle x time {most:.0f}')
     need(fd <= x["bytes_read"], f'rank {x["rank"]}: first-done bytes {fd} within its bytes {x["bytes_read"]}')
 per_rank = [x["bytes_read"] for x in ranks]
 print(f'{mode}: total {c["total_bytes"]} of {planned} planned, first-done {c["firstdone_bytes"]}, '
       f'per rank {per_rank}')
 if mode == "first_done":
     need(c["total_bytes"] < planned, f'stonewall: total {c["total_bytes"]} < planned {planned}')
-    need(all(x["bytes_read"] == each for x in fast), "stonewall: the fast ranks did all their work")
+    need(first_rank["bytes_read"] == each, "stonewall: the first rank did all its work")
     need(all(x["bytes_read"] < each for x in slow), "stonewall: every throttled rank was stopped early")
 else:
     need(c["total_bytes"] == planned, f'no stonewall: total {c["total_bytes"]} == planned {planned}')
