@@ -7,8 +7,10 @@
 # direction, exits 2 with the file's phases named.
 #
 # Why these bounds: the emulated engine completes an I/O no earlier than its
-# draw, so the replay's percentiles cannot fall below the source's (0.9x
-# leaves room for sampling 2048 draws and the bucket width, 0.8%).  Above,
+# draw, so the replay's percentiles cannot fall below the source's but for
+# sampling 2048 draws: the bounds are the replayed CDF's points 5 standard
+# deviations of that sampling away (44.5% and 55.5% for the p50, 97% for
+# the p99), less 1% for the bucket width.  Above,
 # every completion also waits for the thread to wake: tens of microseconds
 # on a loaded 2-core VM, a large share of a 100 us read.  That overhead is
 # measured in the same run (a phase of fixed latency equal to the source's
@@ -82,14 +84,6 @@ def lat(p, d, k):
 # source's p50 comes back late by this much
 fixed = lat(src["rd"], "read", "p50")
 floor = {k: max(0, lat(emu["floor"], "read", k) - fixed) for k in ("p50", "p99")}
-for k in ("p50", "p99"):
-    s, e = lat(src["rd"], "read", k), lat(emu["erd"], "read", k)
-    # p99 above: a late wake-up is 1 in 100 I/Os under load; the tail the
-    # engine draws from is checked in the CDF below, not against the clock
-    lo, hi = 0.9 * s, 1.25 * s + 2 * floor[k] if k == "p50" else float("inf")
-    print(f"read {k}: source {s} ns, replay {e} ns, engine overhead {floor[k]} ns, "
-          f"allowed {lo:.0f}..{hi:.0f} ns")
-    need(lo <= e <= hi, f"replayed read {k} {e} ns outside {lo:.0f}..{hi:.0f} ns")
 plan = {p["name"]: p for p in emu_r["plan"]["phases"]}
 ercdf = plan["erd"]["emulate"]["read_cdf"]
 def cdf_step(cdf, q): # the latencies of the CDF points around share q
@@ -97,6 +91,24 @@ def cdf_step(cdf, q): # the latencies of the CDF points around share q
     for i in range(1, len(cdf["count"])):
         if cdf["count"][i] >= want:
             return cdf["latency_ns"][i - 1], cdf["latency_ns"][i]
+for k in ("p50", "p99"):
+    s, e = lat(src["rd"], "read", k), lat(emu["erd"], "read", k)
+    # The replay's percentile is one of 2,048 draws: its share of draws
+    # below strays from the CDF's by sampling, 1.1% (p50) and 0.22% (p99)
+    # a standard deviation.  The bounds are the CDF's points 5 standard
+    # deviations or more away, so a gap in a two-humped source (seen: p50
+    # 105 us source, 83 us replay) or a heavy tail (p99 792 us source,
+    # 488 us replay) does not fail it.  Above the p50, the wake-up overhead
+    # too; the p99 has no upper bound against the clock (a late wake-up
+    # is 1 in 100 I/Os under load): the tail the engine draws from is
+    # checked in the CDF below.
+    if k == "p50":
+        lo, hi = 0.99 * cdf_step(ercdf, 0.445)[0], 1.25 * cdf_step(ercdf, 0.555)[1] + 2 * floor[k]
+    else:
+        lo, hi = 0.99 * cdf_step(ercdf, 0.97)[0], float("inf")
+    print(f"read {k}: source {s} ns, replay {e} ns, engine overhead {floor[k]} ns, "
+          f"allowed {lo:.0f}..{hi:.0f} ns")
+    need(lo <= e <= hi, f"replayed read {k} {e} ns outside {lo:.0f}..{hi:.0f} ns")
 for k, q in (("p50", 0.5), ("p99", 0.99)):
     s, (a, b) = lat(src["rd"], "read", k), cdf_step(ercdf, q)
     print(f"read {k}: source {s} ns, the CDF replayed draws it between {a} and {b} ns")
