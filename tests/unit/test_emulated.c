@@ -42,7 +42,12 @@
 #define SEED_A	     7u
 #define SEED_B	     8u
 #define DEADLINE_NS  (5u * NS_PER_MS)
-#define LONG_NS	     (200u * NS_PER_MS)
+/* An I/O this far away never completes while reap_until waits for its
+ * deadline; only a hang waits out HANG_NS */
+#define FAR_NS	     (UINT64_C(60) * SC_NS_PER_S)
+#define HANG_NS	     (UINT64_C(30) * SC_NS_PER_S)
+/* 1 MiB at 10 MiB/s: a write 100 ms on the link, an fsync after it none */
+#define SLOW_BW	     (UINT64_C(10) << 20)
 /* The drive model's draws */
 #define SPREAD	     0.3
 #define SPREAD_NEAR  0.02  /* the draws come this near both ends */
@@ -229,30 +234,47 @@ static void test_sequence(void)
 	      "same seed, different completion order");
 }
 
-static void test_deadline_and_fsync(void)
+/* reap_until gives up at its deadline with an I/O far from done: no
+ * earlier (it returns 0 only once the deadline has passed) and not as late
+ * as the I/O. */
+static void test_deadline(void)
 {
 	struct rig g;
-	uint64_t t0;
+	uint64_t t0, took;
 	int r;
 
-	rig_init(&g, LONG_NS, 0, 0, SEED_A);
+	rig_init(&g, FAR_NS, 0, 0, SEED_A);
 	submit_one(&g, 0, SC_OP_WRITE, BLOCK);
 	t0 = sc_now_ns();
 	r = sc_engine_emulated.reap_until(g.e, g.done, DEPTH, t0 + DEADLINE_NS);
+	took = sc_now_ns() - t0;
 	CHECK(r == 0, "reap_until before the completion returned %d", r);
-	CHECK(sc_now_ns() - t0 < LONG_NS, "reap_until slept past its deadline");
+	CHECK(took >= DEADLINE_NS, "reap_until gave up %llu ns before its deadline",
+	      (unsigned long long)(DEADLINE_NS - took));
+	CHECK(took < HANG_NS, "reap_until slept %.1f s past its deadline of 5 ms", took / 1e9);
 	CHECK(sc_engine_emulated.reap(g.e, g.done, DEPTH, 0) == 0, "reap without waiting");
-	submit_one(&g, 1, SC_OP_FSYNC, 0);
-	r = sc_engine_emulated.reap(g.e, g.done, DEPTH, 2);
-	CHECK(r == 2 && g.done[0] == &g.ios[0] && g.done[1] == &g.ios[1] &&
-		  g.ios[1].res == 0,
-	      "write then fsync: %d", r);
 	sc_engine_emulated.destroy(g.e);
 
 	g.conf.emulate = NULL;
 	CHECK(sc_engine_emulated.create(&g.e, &g.conf) == -EINVAL, "create without a model");
 	CHECK(sc_engine_uses_files(SC_ENGINE_EMULATED) == false, "emulated uses no files");
 	CHECK(sc_engine_get(SC_ENGINE_EMULATED) == &sc_engine_emulated, "sc_engine_get");
+}
+
+/* An fsync completes after the write before it, though its own service
+ * time (no transfer) would end first. */
+static void test_fsync_order(void)
+{
+	struct rig g;
+	int r;
+
+	rig_init(&g, LATENCY_NS, 0, SLOW_BW, SEED_A);
+	submit_one(&g, 0, SC_OP_WRITE, BLOCK);
+	submit_one(&g, 1, SC_OP_FSYNC, 0);
+	r = sc_engine_emulated.reap(g.e, g.done, DEPTH, 2);
+	CHECK(r == 2 && g.done[0] == &g.ios[0] && g.done[1] == &g.ios[1] && g.ios[1].res == 0,
+	      "write then fsync: %d", r);
+	sc_engine_emulated.destroy(g.e);
 }
 
 /* Speed factors: within [1 - s, 1 + s], near both ends, mean 1; the same
@@ -412,7 +434,8 @@ int main(void)
 	test_bandwidth();
 	test_seed();
 	test_sequence();
-	test_deadline_and_fsync();
+	test_deadline();
+	test_fsync_order();
 	test_speed();
 	test_speed_jobs();
 	test_fill_formula();

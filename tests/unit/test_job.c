@@ -237,16 +237,20 @@ static void test_mix_and_stop(void)
 	sc_plan_exit(&plan);
 }
 
-/* Times the threads other than the caller gave up the CPU to wait (job
- * threads, ended ones included): a sleep is one, a poll none, and a busy
- * machine adds only the other kind (preemption). */
-static int64_t others_waits(void)
+/* CPU time (user + system) of the threads other than the caller, ended
+ * ones included: the job threads'. */
+static uint64_t others_cpu_ns(void)
 {
 	struct rusage all, self;
+	int64_t us;
 
 	getrusage(RUSAGE_SELF, &all);
 	getrusage(RUSAGE_THREAD, &self);
-	return (int64_t)all.ru_nvcsw - (int64_t)self.ru_nvcsw;
+	us = ((int64_t)all.ru_utime.tv_sec - self.ru_utime.tv_sec +
+	      (int64_t)all.ru_stime.tv_sec - self.ru_stime.tv_sec) * 1000000 +
+	     (all.ru_utime.tv_usec - self.ru_utime.tv_usec) +
+	     (all.ru_stime.tv_usec - self.ru_stime.tv_usec);
+	return us > 0 ? (uint64_t)us * 1000 : 0;
 }
 
 /* Open loop at a rate the engine meets easily: the I/Os due after the ramp
@@ -259,23 +263,24 @@ static void test_open_loop_rate(enum sc_engine_kind engine)
 	struct sc_plan plan;
 	struct sc_rank_result res;
 	struct sc_hist *h = xcalloc(SC_HK_COUNT, sizeof(*h));
-	uint64_t n;
-	int64_t waits;
+	uint64_t n, cpu_ns, wall_ns;
 
 	check_context = sc_engine_name(engine);
-	/* 2001/s over 2 jobs (1001 + 1000: an interval that does not divide
-	 * a second), 100 ms ramp then 500 ms measured: 1000 I/Os */
+	/* 201/s over 2 jobs (101 + 100: an interval that does not divide a
+	 * second), 100 ms ramp then 500 ms measured: 100 I/Os */
 	plan_one(&plan, SC_RW_RANDRW, engine, 2, 4096, 16, 1 << 20, 0);
 	open_run(&plan);
-	plan.phases[0].io.rate_iops = 2001;
+	plan.phases[0].io.rate_iops = 201;
 	plan.phases[0].io.ramp_ns = 100000000ull;
 	plan.phases[0].io.runtime_ns = 500000000ull;
-	waits = others_waits();
+	cpu_ns = others_cpu_ns();
+	wall_ns = sc_now_ns();
 	CHECK(run_phase_keep(&plan, &res, NO_STOP, h) == 0, "open loop: %s", res.error);
-	waits = others_waits() - waits;
+	wall_ns = sc_now_ns() - wall_ns;
+	cpu_ns = others_cpu_ns() - cpu_ns;
 	n = res.ios[0] + res.ios[1];
-	CHECK(n > 0 && n + res.unissued_ios >= 999 && n + res.unissued_ios <= 1001,
-	      "2001 IOPS for 0.5 s after the ramp: %llu done + %llu never started, want 1000",
+	CHECK(n > 0 && n + res.unissued_ios >= 99 && n + res.unissued_ios <= 101,
+	      "201 IOPS for 0.5 s after the ramp: %llu done + %llu never started, want 100",
 	      (unsigned long long)n, (unsigned long long)res.unissued_ios);
 	CHECK(res.ios[0] > 0 && res.ios[1] > 0, "randrw reads and writes");
 	CHECK(res.bytes[0] + res.bytes[1] == n * 4096, "bytes match the I/O count");
@@ -285,13 +290,16 @@ static void test_open_loop_rate(enum sc_engine_kind engine)
 	for (int d = 0; d < 2; d++)
 		CHECK(h[SC_HK_RESP_READ + d].sum_ns >= h[SC_HK_LAT_READ + d].sum_ns,
 		      "response time includes service time (dir %d)", d);
-	/* a job sleeps before each I/O (a wait lead of at most 200 us of
-	 * each 1 ms interval polls only the rest) unless it is a whole
-	 * interval behind: 1200 I/Os with the ramp gave 850-2100 waits on a
-	 * loaded 2-vCPU VM; jobs that polled throughout waited 3-27 times */
-	CHECK(waits >= (int64_t)n / 4,
-	      "a low rate sleeps: the jobs waited %lld times for %llu I/Os", (long long)waits,
-	      (unsigned long long)n);
+	/* a job sleeps before each I/O and polls at most the last 200 us of
+	 * its 10 ms interval, so the jobs use a few % of one CPU; jobs that
+	 * polled throughout use one CPU each while they get one.  A busy
+	 * machine takes CPU time away from the jobs, never adds it (the
+	 * count of sleeps, checked before, fell short on a loaded VM where
+	 * wake-ups came a whole interval late and the jobs had no time to
+	 * sleep) */
+	CHECK(cpu_ns < wall_ns / 4,
+	      "a low rate sleeps: the jobs used %.0f ms of CPU in %.0f ms (want under a quarter)",
+	      cpu_ns / 1e6, wall_ns / 1e6);
 	sc_rank_result_exit(&res);
 	close_run();
 	sc_plan_exit(&plan);
@@ -377,17 +385,18 @@ static uint64_t due_before(uint64_t rate, uint32_t jobs, uint64_t t_ns)
 }
 
 /* Runs a 60 s open-loop phase of 3 jobs at rate, stopped once min_ios
- * are done and not before stop_at_ns after the start.  Fills res; *t_stop
- * and *t_done: when the stop came and when the jobs had ended, after the
- * start. */
+ * are done and not before stop_at_ns after the start.  Fills res; after
+ * the start: *t_stop, when the stop had been sent; *t_seen, the last time
+ * a job was seen running (the jobs ended after it); *t_done, when they
+ * were seen ended (they had ended by then). */
 static void run_open_stopped(struct sc_plan *plan, uint64_t rate, uint64_t min_ios,
 			     uint64_t stop_at_ns, struct sc_rank_result *res, uint64_t *t_stop,
-			     uint64_t *t_done)
+			     uint64_t *t_seen, uint64_t *t_done)
 {
 	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
 	struct sc_run *run = NULL;
 	char err[512];
-	uint64_t start;
+	uint64_t start, now;
 
 	plan->phases[0].io.rate_iops = rate;
 	memset(res, 0, sizeof(*res));
@@ -400,14 +409,29 @@ static void run_open_stopped(struct sc_plan *plan, uint64_t rate, uint64_t min_i
 	/* a held machine only moves the stop later */
 	while (sc_run_bytes(run) < min_ios * 4096 || sc_now_ns() < start + stop_at_ns)
 		usleep(1000);
-	*t_stop = sc_now_ns() - start;
 	sc_run_stop(run);
-	while (!sc_run_done(run))
+	/* read after the stop: every I/O started before it was due by then */
+	*t_stop = sc_now_ns() - start;
+	*t_seen = *t_stop;
+	for (;;) {
+		now = sc_now_ns();
+		if (sc_run_done(run))
+			break;
+		*t_seen = now - start;
 		usleep(1000);
+	}
 	*t_done = sc_now_ns() - start;
 	CHECK(sc_run_finish(run, res) == 0, "stopped open loop: %s", res->error);
 	sc_run_destroy(run);
 }
+
+/* Tries of the stop of a sleeping job before the machine is held to have
+ * been too slow to tell. */
+#define STOP_TRIES 3
+/* The stop of a sleeping job is prompt when the jobs end this soon after
+ * the start: half the 1 s to the job's next I/O, 50 times the longest
+ * sleep between its looks at the stop (SC_STOP_POLL_NS). */
+#define STOP_PROMPT_NS 500000000ull
 
 /* A stop reaches an open-loop job asleep between I/Os: it ends before the
  * job's next I/O is due, and no I/O starts after it; a job whose share of
@@ -416,26 +440,42 @@ static void test_open_loop_stop(void)
 {
 	struct sc_plan plan;
 	struct sc_rank_result res;
-	uint64_t t_stop = 0, t_done = 0;
+	uint64_t t_stop = 0, t_seen = 0, t_done = 0;
+	bool prompt = false, overslept = false;
 
 	plan_one(&plan, SC_RW_RANDREAD, SC_ENGINE_NULL, 3, 4096, 4, 1 << 20, 0);
 	plan.phases[0].io.runtime_ns = 60ull * 1000000000ull;
 	/* 1/s over 3 jobs: job 0 alone, at 0 s then 1 s; stopped after its
-	 * first I/O, the run ends before the second is due */
-	run_open_stopped(&plan, 1, 1, 0, &res, &t_stop, &t_done);
-	CHECK(res.ios[0] >= 1 && res.ios[0] <= due_before(1, 3, t_stop),
-	      "stopped at %.0f ms: %llu I/Os, want 1 to %llu", t_stop / 1e6,
-	      (unsigned long long)res.ios[0], (unsigned long long)due_before(1, 3, t_stop));
-	CHECK(t_stop >= 1000000000ull || t_done < 1000000000ull,
-	      "stop at %.0f ms ends a sleeping 60 s open-loop phase at %.0f ms, after its next "
-	      "I/O was due (1000 ms)",
-	      t_stop / 1e6, t_done / 1e6);
-	sc_rank_result_exit(&res);
+	 * first I/O, the run ends long before the second is due.  A try is
+	 * prompt when the jobs were seen ended within STOP_PROMPT_NS; one
+	 * where a job was seen running STOP_PROMPT_NS after the stop (sent
+	 * before the next I/O was due) overslept; any other try, the test or
+	 * the job thread was held and cannot tell: it is tried again */
+	for (int k = 0; k < STOP_TRIES && !prompt; k++) {
+		run_open_stopped(&plan, 1, 1, 0, &res, &t_stop, &t_seen, &t_done);
+		CHECK(res.ios[0] >= 1 && res.ios[0] <= due_before(1, 3, t_stop),
+		      "stopped at %.0f ms: %llu I/Os, want 1 to %llu", t_stop / 1e6,
+		      (unsigned long long)res.ios[0], (unsigned long long)due_before(1, 3, t_stop));
+		prompt = t_done < STOP_PROMPT_NS;
+		if (t_stop < 1000000000ull && t_seen >= t_stop + STOP_PROMPT_NS)
+			overslept = true;
+		if (!prompt)
+			printf("test_open_loop_stop: try %d stopped at %.0f ms, jobs seen running "
+			       "at %.0f ms, ended by %.0f ms\n",
+			       k + 1, t_stop / 1e6, t_seen / 1e6, t_done / 1e6);
+		sc_rank_result_exit(&res);
+	}
+	CHECK(prompt || !overslept,
+	      "a stop ends a sleeping 60 s open-loop phase: in none of %d tries did the jobs end "
+	      "within %.0f ms, and they ran on %.0f ms after the stop",
+	      STOP_TRIES, STOP_PROMPT_NS / 1e6, STOP_PROMPT_NS / 1e6);
+	if (!prompt && !overslept)
+		printf("test_open_loop_stop: no verdict on a prompt stop (the machine was held)\n");
 
 	/* fewer I/Os per second than jobs: the jobs without a share do none
 	 * (job 0 at 0 ms, job 1 at 333 ms, job 2 none; a share for job 2
 	 * would start it at 667 ms, before the stop at 700 ms) */
-	run_open_stopped(&plan, 2, 2, 700000000ull, &res, &t_stop, &t_done);
+	run_open_stopped(&plan, 2, 2, 700000000ull, &res, &t_stop, &t_seen, &t_done);
 	CHECK(res.ios[0] >= 2 && res.ios[0] <= due_before(2, 3, t_stop),
 	      "2/s over 3 jobs, stopped at %.0f ms: %llu I/Os, want 2 to %llu", t_stop / 1e6,
 	      (unsigned long long)res.ios[0], (unsigned long long)due_before(2, 3, t_stop));
