@@ -13,10 +13,16 @@
 
 # write_config FILE QD: a seqwrite, a sweep over bs x iodepth [QD, 32], a
 # checkpoint group; emulated drives (no data written).  The sweep's drive
-# moves one transfer at a time at 32 MiB/s (122 us per 4 KiB) and adds
-# 100 us: at QD 16 an I/O waits for 15 others' transfers (about 2 ms) at
-# the full 33.5 MB/s; at QD 1 it takes 222 us (4 KiB) or 344 us (8 KiB), at
-# 18 or 24 MB/s.
+# moves one transfer at a time at 8 MiB/s (488 us per 4 KiB, 977 us per
+# 8 KiB) and adds 2 ms: at QD 16 the link never idles (16 transfers queued
+# outlast any wake-up) and an I/O waits for 15 others' transfers, 7.8 ms
+# (4 KiB) or 15.6 ms (8 KiB), at the full 8.4 MB/s a rank; at QD 1 it takes
+# 2.5 or 3.0 ms, at 1.6 or 2.8 MB/s.  So from 16 to 1 bandwidth falls 5x or
+# 3x and latency falls 3.1x or 5.2x: the median flips only if most of run
+# B's I/Os are reaped 5 ms late.  Each cell runs 1 s (not a size: a cell
+# of tens of ms lost its bandwidth order to one stall of a rank, which
+# ends the cell late): a 0.5 s stall of a rank in run A (less done, the
+# end later) leaves A at half its rate, still above B's (a third at most).
 write_config() {
 	cat >"$1" <<YAML
 targets:
@@ -36,8 +42,8 @@ phases:
     bs: [4KiB, 8KiB]
     iodepth: [$2, 32]
     size: 8MiB
-    io_size: 2MiB
-    emulate: {latency: 100us, bandwidth: 32MiB}
+    runtime: 1s
+    emulate: {latency: 2ms, bandwidth: 8MiB}
   - name: ckpt
     workload: checkpoint
     model: llama3.1-405b

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # test_model_emulated.sh -- the cluster model checked on emulated drives: a
-# prediction from a 4-rank run matches, within 10%, what 64 emulated drives
-# take by their model (the slowest of 64 speeds; the bound above allows the
-# 4-rank run's own overhead over its model, which the prediction inherits);
-# the 64-rank run is no faster than that model.  The 64-rank run's time is
-# printed, not checked against the prediction: 64 ranks on a few busy cores
-# measure the machine as much as the drives.
+# prediction from a 4-rank run is what the model's contract (model.h,
+# sc_model_ckpt) makes of the samples that run recorded, within 1% (the
+# resampling's own noise), is the slowest of 64 drives and not of 4, and is
+# no more than 10% under what 64 emulated drives take by their model (the
+# slowest of 64 speeds); the 64-rank run is no faster than that model.
+# Above, the prediction is bounded only by the recorded samples: it inherits
+# the 4-rank run's overhead, and one stall of one rank's checkpoint lands in
+# most trials (a bound from the run's mean overhead failed so).  The 64-rank
+# run's time is printed, not checked against the prediction: 64 ranks on a
+# few busy cores measure the machine as much as the drives.
 #
 # engine: emulated makes every rank its own drive; speed_spread: 30% draws
 # each drive's speed per checkpoint and rank in [0.7, 1.3], so the slowest
@@ -71,7 +75,8 @@ python3 - "$T/o4/results.json" "$T/o64/results.json" "$T/model.json" "$TOLERANCE
 import json, sys
 small = json.load(open(sys.argv[1]))
 large = json.load(open(sys.argv[2]))
-pred = json.load(open(sys.argv[3]))["model"]["sizes"][0]["checkpoint"]["mean_ns"]
+size = json.load(open(sys.argv[3]))["model"]["sizes"][0]
+pred = size["checkpoint"]["mean_ns"]
 tol = float(sys.argv[4])
 BW = 64 * 2**20      # emulate: bandwidth, bytes/s
 SPREAD = 0.30        # emulate: speed_spread
@@ -92,27 +97,67 @@ def ideal_ns(run):
     cells = run["checkpoints"][0]["cells"]
     need(len({c["bytes"] for c in cells}) == 1, "every checkpoint writes the same bytes")
     return cells[0]["bytes"] / run["nranks"] / BW * e_inv_min(run["nranks"]) * 1e9
+def model_ns(run, ref, K):
+    """E[slowest of K drives] by the contract of sc_model_ckpt, computed
+    exactly: a sample is a rank's time from its cell's measured start at
+    ref bytes; row c pools the ceil(32 / S) checkpoints nearest c (a window
+    kept inside the series), each sample moved by trend[c] / trend[i] (the
+    mean over the drives); the slowest of K from the n sorted samples x_j
+    of a row has P(max <= x_j) = (j/n)^K; one row a trial, uniformly.
+    Returns that mean and the largest moved sample."""
+    cells = [p for p in run["phases"] if p["name"].startswith("ckpt[")]
+    drives = sorted({x["rank"] for p in cells for x in p["ranks"]})
+    s, L = len(drives), len(cells)
+    t = {(x["rank"], i): (x["end_ns"] - p["measure_start_ns"]) * ref / x["bytes_written"]
+         for i, p in enumerate(cells) for x in p["ranks"]}
+    need(len(t) == s * L, "every drive wrote in every checkpoint")
+    trend = [sum(t[d, i] for d in drives) / s for i in range(L)]
+    w = min(-(-32 // s), L)
+    total, top = 0, 0
+    for c in range(L):
+        lo = min(c - w // 2 if c > w // 2 else 0, L - w)
+        row = sorted(t[d, i] * trend[c] / trend[i] for i in range(lo, lo + w) for d in drives)
+        n = len(row)
+        total += sum(x * ((j / n) ** K - ((j - 1) / n) ** K) for j, x in enumerate(row, 1))
+        top = max(top, row[-1])
+    return total / L, top
 need(small["nranks"] == 4 and large["nranks"] == 64, "4 and 64 ranks")
 w4 = small["checkpoints"][0]["write"]
 w64 = large["checkpoints"][0]["write"]
 need(w4["checkpoints"] == w64["checkpoints"] >= 8, "the same checkpoints, at least 8")
 meas4, meas64 = w4["mean_duration_ns"], w64["mean_duration_ns"]
 ideal4, ideal64 = ideal_ns(small), ideal_ns(large)
-# The 4-rank run's own overhead over its drives' model (a loaded machine
-# raises it); the prediction inherits it from that run's figures.
-own = max(1.0, meas4 / ideal4)
-lo, hi = (1 - tol) * ideal64, (1 + tol) * ideal64 * own
+# The model from what the 4-rank run recorded: every drive writes the
+# 64-rank run's bytes (ZeRO 3, tp 1, pp 1: what a 4-rank drive wrote).
+ref = size["drive_bytes_max"]
+need(size["checkpoint"]["samples"] == 40 and size["checkpoint"]["drives"] == 64
+     and ref == small["checkpoints"][0]["cells"][0]["bytes"] / 4, "40 samples, 64 drives, the bytes")
+want64, top = model_ns(small, ref, 64)
+want4, _ = model_ns(small, ref, 4)
+lo = (1 - tol) * ideal64
 print(f"4 ranks: mean checkpoint {meas4 / 1e6:.1f} ms, the drives' model {ideal4 / 1e6:.1f} ms "
       f"(x{meas4 / ideal4:.3f})")
-print(f"64 ranks: predicted {pred / 1e6:.1f} ms, the drives' model {ideal64 / 1e6:.1f} ms "
-      f"(allowed {lo / 1e6:.1f}..{hi / 1e6:.1f} ms), measured {meas64 / 1e6:.1f} ms "
+print(f"64 ranks: predicted {pred / 1e6:.1f} ms, from the recorded samples {want64 / 1e6:.1f} ms "
+      f"(the slowest of 4: {want4 / 1e6:.1f} ms), the drives' model {ideal64 / 1e6:.1f} ms "
+      f"(at least {lo / 1e6:.1f} ms; x{pred / ideal64:.3f}), measured {meas64 / 1e6:.1f} ms "
       f"({100 * (pred - meas64) / meas64:+.1f}% from the prediction)")
-# The maximum matters: 64 drives are slower than 4, in the prediction and
-# in the 64-rank run (which a busy machine can only slow further).
-need(pred > meas4 * 1.03, f"the 64-node prediction {pred:.0f} ns is not above 4 ranks' {meas4:.0f} ns")
+# 20,000 trials: the mean of the maxima is within a few 0.01% of its
+# expectation; the largest sample is exact.
+need(abs(pred / want64 - 1) <= 0.01, f"prediction {pred:.0f} ns, the samples give {want64:.0f} ns")
+need(abs(size["checkpoint"]["max_sample_ns"] / top - 1) <= 1e-9,
+     f"max_sample_ns {size['checkpoint']['max_sample_ns']:.0f}, the samples' largest {top:.0f} ns")
+# The maximum matters: the slowest of 64 drawn from the same rows is well
+# above the slowest of 4 (the speeds' spread alone gives about 1.15; a
+# constant added to every sample cannot close it to 1.03 unless it is 3x
+# the checkpoint).
+need(pred > 1.03 * want4, f"the 64-node prediction {pred:.0f} ns is not above 4 drives' {want4:.0f} ns")
+# The emulated engine completes no I/O before its transfer: the 4-rank
+# samples only lose to the machine, the prediction stays above the 64
+# drives' model (resampling 32 of the speeds: within a few %), and the
+# 64-rank run (which a busy machine can only slow further) too.
+need(pred >= lo, f"prediction {pred:.0f} ns under {lo:.0f} ns")
 need(meas64 >= 0.95 * ideal64,
      f"64 emulated drives took {meas64:.0f} ns, faster than their model's {ideal64:.0f} ns")
-need(lo <= pred <= hi, f"prediction {pred:.0f} ns outside {lo:.0f}..{hi:.0f} ns")
 PY
 [ $? -eq 0 ] || fail "prediction against measurement"
 echo "PASS"
