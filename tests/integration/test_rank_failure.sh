@@ -26,7 +26,7 @@ PY
 # --- kill -9 of rank 1 during phase 2 of 3 (deadline: 20 s + 30 s grace)
 CFG=$T/kill9.yaml
 three_phases "$CFG" "$T/kill9-target" false middle "    runtime: 20s"
-start_second_phase 3 "$CFG" "$T/kill9"
+start_second_phase 3 "$CFG" "$T/kill9" middle
 signal_rank "$CFG" 1 KILL 50 # within the phase's deadline
 [ "$RC" -ne 0 ] || fail "mpirun exited 0 after a rank died"
 check_first "$T/kill9/results.json"
@@ -45,7 +45,7 @@ kill_leftovers "$CFG"
 CFG=$T/stop.yaml
 three_phases "$CFG" "$T/stop-target" false middle "    runtime: 4s
     timeout: 6s"
-start_second_phase 3 "$CFG" "$T/stop"
+start_second_phase 3 "$CFG" "$T/stop" middle
 # 6 s after the phase's start, or the setup deadline (90 s) if the stop
 # landed before the phase started: generous for a loaded machine
 signal_rank "$CFG" 1 STOP 120

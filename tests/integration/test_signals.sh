@@ -43,7 +43,7 @@ PY
 run_and_signal() {
 	CFG=$T/$1.yaml
 	three_phases "$CFG" "$T/$1-target" "$2" long "    runtime: 60s"
-	start_second_phase 3 "$CFG" "$T/$1"
+	start_second_phase 3 "$CFG" "$T/$1" long
 	local pid=$MPIRUN_PID
 	if [ "$3" != mpirun ]; then
 		pid=$(rank_pid "$CFG" "$3") || fail "no process for rank $3"
