@@ -1,5 +1,6 @@
 # ranks_lib.sh -- for the dead-rank and signal tests: a three-phase config,
-# start a run in the background, wait for its phases, find a rank's process.
+# start a run in the background, wait until it runs a phase, find a rank's
+# process.
 # Sourced after lib.sh (or tests/cluster/lib.sh, for three_phases and
 # rank_pid).
 
@@ -62,25 +63,6 @@ wait_running() {
 	local i
 	for ((i = 0; i < $3 * 10; i++)); do
 		grep -q "^  running $2: " "$1" 2>/dev/null && return 0
-		kill -0 "$MPIRUN_PID" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
-# phases_in JSON : how many phases results.json holds (0 if none or unreadable)
-phases_in() {
-	python3 - "$1" <<'PY' 2>/dev/null || echo 0
-import json, sys
-print(len(json.load(open(sys.argv[1]))["phases"]))
-PY
-}
-
-# wait_phases JSON N SECONDS : waits until results.json holds N phases
-wait_phases() {
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
-		[ "$(phases_in "$1")" -ge "$2" ] && return 0
 		kill -0 "$MPIRUN_PID" 2>/dev/null || return 1
 		sleep 0.1
 	done
