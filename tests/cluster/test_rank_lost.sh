@@ -5,26 +5,28 @@
 # phase is kept as interrupted and no host keeps run files (exit 143).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh" || exit 1
-# three_phases, wait_phases, rank_pid
+# three_phases, wait_running, rank_pid
 . "$(dirname "$0")/../integration/ranks_lib.sh"
 
 hosts_up 3
 sc_hostfile "$T/hosts" 1 1 1
 
-# start CONFIG OUT : the run in the background (MPIRUN_PID), back once it
-# is a second into phase middle
+# start CONFIG OUT : the run in the background (MPIRUN_PID), back once
+# rank 0 runs phase middle (its progress line; every rank is past
+# preparing it then)
 start() {
-	sc_cluster_mpirun "$T/hosts" 3 "$1" --output "$2" >"$T/run.log" 2>&1 &
+	sc_cluster_mpirun "$T/hosts" 3 "$1" --output "$2" --progress=lines >"$T/run.log" 2>&1 &
 	MPIRUN_PID=$!
-	wait_phases "$2/results.json" 1 30 || { cat "$T/run.log"; fail "phase first never finished"; }
-	sleep 1
+	wait_running "$T/run.log" middle 40 || { cat "$T/run.log"; fail "phase middle never ran"; }
 }
 
-# --- SIGSTOP of rank 1 (schost2), timeout 6 s for a 4 s phase
-three_phases "$T/stop.yaml" "$SC_CL_TARGET" false middle "    runtime: 4s
-    timeout: 6s"
+# --- SIGSTOP of rank 1 (schost2), timeout 18 s for a 15 s phase: the stop
+# lands in phase middle as long as it comes within 15 s of rank 0 running
+# it; the run ends at the timeout whatever the runtime
+three_phases "$T/stop.yaml" "$SC_CL_TARGET" false middle "    runtime: 15s
+    timeout: 18s"
 start "$T/stop.yaml" "$T/stop"
-pid=$(rank_pid "$T/stop.yaml" 1) || fail "no rank 1"
+pid=$(rank_pid "$T/stop.yaml" 1) || { ps -eo pid,stat,etime,args | grep "[s]sdcluster"; cat "$T/run.log"; fail "no rank 1"; }
 kill -STOP "$pid"
 rc=0
 wait "$MPIRUN_PID" || rc=$?
@@ -51,7 +53,7 @@ for h in schost1 schost2 schost3; do rm -rf "${SC_CL_NODES:?}/$h"/ssdcluster-*; 
 # --- SIGTERM to rank 2 (schost3): every rank stops, every host cleans up
 three_phases "$T/term.yaml" "$SC_CL_TARGET" false middle "    runtime: 60s"
 start "$T/term.yaml" "$T/term"
-pid=$(rank_pid "$T/term.yaml" 2) || fail "no rank 2"
+pid=$(rank_pid "$T/term.yaml" 2) || { ps -eo pid,stat,etime,args | grep "[s]sdcluster"; cat "$T/run.log"; fail "no rank 2"; }
 t0=$(date +%s%3N)
 kill -TERM "$pid"
 rc=0

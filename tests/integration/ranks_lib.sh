@@ -1,5 +1,6 @@
 # ranks_lib.sh -- for the dead-rank and signal tests: a three-phase config,
-# start a run in the background, wait for its phases, find a rank's process.
+# start a run in the background, wait until it runs a phase, find a rank's
+# process.
 # Sourced after lib.sh (or tests/cluster/lib.sh, for three_phases and
 # rank_pid).
 
@@ -43,27 +44,25 @@ $5
 YAML
 }
 
-# start_second_phase NP CONFIG OUT : starts the run in the background and
-# returns a second into its second phase (fails when phase 1 never ends)
+# Rank 0 prints a progress line every 200 ms while a phase runs (with
+# --progress=lines), so a test knows when the ranks are in a phase.
+export SSDCLUSTER_PROGRESS_INTERVAL_MS=200
+
+# start_second_phase NP CONFIG OUT NAME : starts the run in the background
+# and returns once rank 0 runs phase NAME, the second (fails when it never
+# does).  Every rank is then past preparing the phase (rank 0 runs it only
+# after the start that every rank joins).
 start_second_phase() {
-	sc_mpirun_bg "$1" "$2" --output "$3"
-	wait_phases "$3/results.json" 1 120 || { cat "$T/out.log"; fail "phase first never finished"; }
-	sleep 1
+	sc_mpirun_bg "$1" "$2" --output "$3" --progress=lines
+	wait_running "$T/out.log" "$4" 120 || { cat "$T/out.log"; fail "phase $4 never ran"; }
 }
 
-# phases_in JSON : how many phases results.json holds (0 if none or unreadable)
-phases_in() {
-	python3 - "$1" <<'PY' 2>/dev/null || echo 0
-import json, sys
-print(len(json.load(open(sys.argv[1]))["phases"]))
-PY
-}
-
-# wait_phases JSON N SECONDS : waits until results.json holds N phases
-wait_phases() {
+# wait_running LOG NAME SECONDS : waits until LOG holds a progress line of
+# phase NAME (rank 0 is running it)
+wait_running() {
 	local i
 	for ((i = 0; i < $3 * 10; i++)); do
-		[ "$(phases_in "$1")" -ge "$2" ] && return 0
+		grep -q "^  running $2: " "$1" 2>/dev/null && return 0
 		kill -0 "$MPIRUN_PID" 2>/dev/null || return 1
 		sleep 0.1
 	done
@@ -76,8 +75,9 @@ rank_pid() {
 	local pid
 	for pid in $(pgrep -f -- "$1"); do
 		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = ssdcluster ] || continue
-		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null |
-			grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
+		# one grep, no pipe: under pipefail, a grep -q that stops at
+		# the match fails the pipe when the writer gets SIGPIPE
+		if grep -qxz -- "OMPI_COMM_WORLD_RANK=$2" "/proc/$pid/environ" 2>/dev/null; then
 			echo "$pid"
 			return 0
 		fi

@@ -7,9 +7,9 @@
 #  - stop-phase (default): the phase stops at the first failure (fewer bytes
 #    than planned, status stopped_on_error), exit 1, the earlier phase intact
 #    in results.json, no later phase;
-#  - abort: the rank that fails first stops every rank at once (the other
-#    one does fewer I/Os than it does under stop-phase), status aborted,
-#    exit 1, no later phase.
+#  - abort: the rank that fails stops every rank at once (the other one,
+#    which alone never fails, ends the phase early), status aborted, exit 1,
+#    no later phase.
 # And `ssdcluster report results.pb` rebuilds these results byte for byte.
 . "$(dirname "$0")/lib.sh"
 
@@ -182,24 +182,27 @@ done
 rebuilt stop2
 
 # ------------------------------------------------------------------- abort
-# Each rank draws its failures from its own seeded stream: with this seed
-# rank 0 fails first and rank 1 much later (checked under stop-phase).  At
-# 1000 I/Os per second the gap is over a second, so under abort rank 1 must
-# have stopped long before its own failure.
-prob_cfg() { # ON_ERROR
-	stop_cfg "    rate: 1000/s
-    seed: 6
-    inject: {probability: 0.002, errno: ETIMEDOUT}
+# Each rank draws its failures from its own seeded stream (phase seed, rank
+# and job), whatever the rate: with this seed and probability one rank fails
+# at its read 380 and the other never fails in the phase's 5,500 reads
+# (checked under stop-phase, at full speed).  Under abort at 500 reads per
+# second, that other rank would run 11 s to the phase's end: it must have
+# stopped well before (the first failure comes 0.8 s into the phase).
+prob_cfg() { # ON_ERROR RATE_LINE
+	stop_cfg "$2
+    seed: 39
+    inject: {probability: 0.0002, errno: ETIMEDOUT}
     on_error: $1" | grep -v "inject: {every" >"$T/prob-$1.yaml"
 }
-prob_cfg stop-phase
-prob_cfg abort
+prob_cfg stop-phase ""
+prob_cfg abort "    rate: 500/s"
 run probstop 2 1 "$T/prob-stop-phase.yaml"
 run abort 2 1 "$T/prob-abort.yaml"
 grep -q "phase faulty aborted on an error (on_error: abort)" "$T/abort.log" ||
 	fail "abort: message"
 python3 - "$T/probstop/results.json" "$T/abort/results.json" <<'PY' || fail "abort: results.json"
 import json, sys
+PLANNED = 5500  # reads per rank in phase faulty
 stop = json.load(open(sys.argv[1]))
 ab = json.load(open(sys.argv[2]))
 for r in (stop, ab):
@@ -207,21 +210,23 @@ for r in (stop, ab):
     assert r["phases"][0]["status"] == "ok"
 sf, af = stop["phases"][1], ab["phases"][1]
 assert sf["status"] == "stopped_on_error" and af["status"] == "aborted", (sf["status"], af["status"])
-# under stop-phase each rank reads until its own first failure
-own = [rk["ios_read"] for rk in sf["ranks"]]
-assert all(rk["errors"] == 1 for rk in sf["ranks"]), sf["ranks"]
-first, late = (0, 1) if own[0] < own[1] else (1, 0)
-assert own[late] - own[first] >= 500, "the seed no longer separates the ranks: %s" % own
-# under abort the first failure stops both: the late rank never reaches its own
+# under stop-phase each rank reads until its own first failure, if any
+own = [(rk["ios_read"], rk["errors"]) for rk in sf["ranks"]]
+failing = [i for i, (n, e) in enumerate(own) if e == 1]
+assert len(failing) == 1, "the seed no longer gives exactly one rank a failure: %s" % own
+first = failing[0]
+late = 1 - first
+assert own[late] == (PLANNED, 0), "the seed no longer spares rank %d: %s" % (late, own)
+# under abort the first failure stops both: the other rank ends its phase early
 ar = af["ranks"]
-assert ar[first]["errors"] == 1 and ar[first]["ios_read"] == own[first], ar[first]
+assert ar[first]["errors"] == 1 and ar[first]["ios_read"] == own[first][0], ar[first]
 assert ar[late]["errors"] == 0 and ar[late]["error"] is None, ar[late]
-assert ar[late]["ios_read"] < own[late], (ar[late]["ios_read"], own[late])
+assert ar[late]["ios_read"] < PLANNED, (ar[late]["ios_read"], PLANNED)
 assert af["io_errors"]["by_errno"] == [{"errno": "ETIMEDOUT", "count": 1}], af["io_errors"]
 f = af["io_errors"]["first_failures"]
 assert len(f) == 1 and f[0]["rank"] == first and f[0]["errno"] == "ETIMEDOUT", f
-print("abort: rank %d failed at read %d; rank %d stopped after %d reads (alone it fails at %d)"
-      % (first, own[first] + 1, late, ar[late]["ios_read"], own[late] + 1))
+print("abort: rank %d failed at read %d; rank %d stopped after %d reads of %d (alone it never fails)"
+      % (first, own[first][0] + 1, late, ar[late]["ios_read"], PLANNED))
 PY
 rebuilt abort
 [ "$(count_entries "$T/target")" -eq 0 ] || fail "run files left behind"
