@@ -601,6 +601,8 @@ struct wait_run {
 	struct sc_run *run;
 	int stonewall;
 	uint64_t *firstdone_bytes;
+	uint64_t *firstdone_at;         /* the first-done instant, this rank's
+					 * clock */
 	MPI_Request bcast, abort_req;   /* the first-done and abort broadcasts */
 	MPI_Request recv, send;         /* rank 0: the next "done"; others: theirs */
 	int bcast_started, bcast_done, abort_started, abort_done;
@@ -629,6 +631,7 @@ static void note_first(struct wait_run *s, uint64_t first)
 	uint64_t t = (uint64_t)((int64_t)first - s->offset);
 
 	sample(s, sc_now_ns());
+	*s->firstdone_at = t;
 	if (sc_run_done(s->run) && t >= sc_run_end_ns(s->run))
 		*s->firstdone_bytes = sc_run_bytes(s->run);
 	else
@@ -709,12 +712,12 @@ static void wait_run_nap(const struct sc_cluster *c, uint64_t next_tick, uint64_
 }
 
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
-			uint64_t *firstdone_bytes)
+			uint64_t *firstdone_bytes, uint64_t *firstdone_at)
 {
 	uint64_t tick_ns = c->tick.interval_ns ? c->tick.interval_ns : TICK_NS;
 	uint64_t next_tick = sc_now_ns() + tick_ns, begin = sc_now_ns(), naps = 0;
 	struct wait_run s = {.run = run, .stonewall = stonewall,
-			     .firstdone_bytes = firstdone_bytes,
+			     .firstdone_bytes = firstdone_bytes, .firstdone_at = firstdone_at,
 			     .bcast = MPI_REQUEST_NULL, .abort_req = MPI_REQUEST_NULL,
 			     .recv = MPI_REQUEST_NULL, .send = MPI_REQUEST_NULL};
 	struct watch *w = watch_of(c);
@@ -724,6 +727,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 	if (c->rank == 0 && !s.done_of)
 		sc_cluster_abort(c, 1);
 	/* the buffers of requests that a deadline may abandon live in w */
+	*firstdone_at = 0;
 	w->first = 0;
 	w->token[0] = w->token[1] = 0;
 	w->abort_flag = 0;

@@ -110,14 +110,16 @@ int sc_cluster_sync_clocks(struct sc_cluster *c);
 uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns);
 
 /* Waits for the local run to finish, running the first-done protocol:
- * when the first rank finishes, every rank notes how many bytes it had
- * moved by then (*firstdone_bytes), and with stonewall stops its run.
+ * when the first rank finishes, every rank notes that instant on its own
+ * clock (*firstdone_at; 0 when no run finished, e.g. a stop) and how many
+ * bytes it had moved by then (*firstdone_bytes), and with stonewall stops
+ * its run.
  * When a rank's run stopped on on_error abort (sc_run_aborted), every
  * rank stops its run; so does a stop (signal).  Ends with an agreement on
  * stops, as sc_cluster_all_ok.  On rank 0, a rank that is not done by the
  * deadline is named in c->late. */
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
-			uint64_t *firstdone_bytes);
+			uint64_t *firstdone_bytes, uint64_t *firstdone_at);
 
 void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick);
 
@@ -159,8 +161,9 @@ uint32_t sc_cluster_reduce_series(struct sc_cluster *c, const struct sc_second *
  * Deadlines.  Every wait on other ranks gives up at c->deadline_ns (rank 0)
  * or SC_CLUSTER_PEER_MARGIN_NS later (other ranks, so that rank 0, which
  * knows who is late, normally speaks first); with no deadline set, a wait
- * gives up SC_CLUSTER_WAIT_DEFAULT_NS after it began.  Rank 0 knows which
- * ranks have not reached a wait: each rank tells it when it enters one.
+ * gives up SC_CLUSTER_WAIT_DEFAULT_NS after it began.  Rank 0 learns which
+ * ranks have not reached a wait when its own gives up: it asks every rank
+ * how far it got, and those that do not answer in time are named late.
  * Giving up sets c->lost and c->late and calls c->on_lost, which ends the
  * process; without one the rank aborts with exit code 1.  A rank that rank
  * 0 tells to end (sc_cluster_end_others) gives up at its next poll with

@@ -134,8 +134,10 @@ static int prepare(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 }
 
 /* Every rank starts the run at one instant (rank 0's clock) and waits
- * until every rank is done, the first-done byte count in *firstdone and
- * the measured start (common start + ramp, this rank's clock) in *origin. */
+ * until every rank is done: the first-done byte count in *firstdone, the
+ * first-done instant in *firstdone_ns (from the common start, as the rows'
+ * end_ns; 0 when no run finished) and the measured start (common start +
+ * ramp, this rank's clock) in *origin. */
 static uint64_t start_lead_ns(const struct sc_cluster *c)
 {
 	uint64_t lead = START_LEAD_NS, most = 0;
@@ -150,10 +152,11 @@ static uint64_t start_lead_ns(const struct sc_cluster *c)
 
 static void start_and_wait(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 			   const struct sc_place *place, struct sc_run *run, uint64_t budget,
-			   uint64_t *firstdone, uint64_t *origin, uint64_t *start_cost)
+			   uint64_t *firstdone, int64_t *firstdone_ns, uint64_t *origin,
+			   uint64_t *start_cost)
 {
 	const struct sc_phase *ph = &plan->phases[p];
-	uint64_t lead = start_lead_ns(c), start, begin;
+	uint64_t lead = start_lead_ns(c), start, begin, first_at;
 
 	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "starting",
 		      "%s after preparing ended");
@@ -168,7 +171,8 @@ static void start_and_wait(struct sc_cluster *c, const struct sc_plan *plan, uin
 	*origin = start + ph->io.ramp_ns;
 	run_deadline(c, plan, p, place, start, budget);
 	sc_run_start(run, start);
-	sc_cluster_wait_run(c, run, ph->stonewall == SC_STONEWALL_FIRST_DONE, firstdone);
+	sc_cluster_wait_run(c, run, ph->stonewall == SC_STONEWALL_FIRST_DONE, firstdone, &first_at);
+	*firstdone_ns = first_at ? (int64_t)(first_at - start) : 0;
 }
 
 /* This rank's own row: who it is and what it noted beside the run (the
@@ -323,13 +327,15 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	struct sc_drive_watch *watch = NULL;
 	uint64_t firstdone = 0, origin = 0, budget = sc_deadline_run_ns(plan, p, place);
 	uint64_t start_cost = 0;
+	int64_t firstdone_ns = 0;
 	int rc, ok, stopped, gathered;
 
 	rc = prepare(c, plan, p, place, dir, places, rec, &run, &budget, err, errlen);
 	if (rc)
 		return rc;
 	sc_drive_watch_begin(&watch, plan, p, place); /* none when out of memory */
-	start_and_wait(c, plan, p, place, run, budget, &firstdone, &origin, &start_cost);
+	start_and_wait(c, plan, p, place, run, budget, &firstdone, &firstdone_ns, &origin,
+		       &start_cost);
 	stopped = c->stop_sig != 0; /* every rank agrees */
 	step_deadline(c, ph, sc_now_ns(), sc_deadline_step_ns((uint32_t)c->nranks), "merging",
 		      "%s after every rank was done");
@@ -337,8 +343,10 @@ int sc_phase_run(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	describe_rank(c, run, firstdone, &mine);
 	sc_drive_watch_end(watch, origin, &mine);
 	gathered = merge(c, plan, p, run, &mine, rec, err, errlen);
-	if (c->rank == 0)
+	if (c->rank == 0) {
 		rec->start_cost_ns = (int64_t)start_cost;
+		rec->firstdone_ns = firstdone_ns;
+	}
 	if (gathered) {
 		sc_cluster_set_deadline(c, 0, NULL, NULL);
 		return gathered;

@@ -206,7 +206,11 @@ struct sc_rank_result {
 struct sc_phase_record {
 	uint32_t phase;             /* index into plan.phases */
 	int64_t measure_start_ns;   /* common start + ramp, relative to start */
-	int64_t firstdone_ns;       /* first rank's end, relative to start */
+	int64_t firstdone_ns;       /* the first rank to finish: its end (the
+				     * instant every rank was told of), from
+				     * the common start like the rows' end_ns;
+				     * 0 when unknown (no run finished, or a
+				     * record written before it was kept) */
 	int64_t merge_ns;           /* rank 0: reducing histograms, gathering
 				     * and unpacking every rank's result */
 	int64_t start_cost_ns;      /* rank 0: from preparing's end to the

@@ -403,6 +403,10 @@ static void sum_ranks(const struct sc_phase_record *rec, struct sc_phase_figures
 			f->slowest_node = r->node;
 		}
 	}
+	/* the instant the ranks were told of (a rank stopped by stonewall may
+	 * have ended before it); records without it: the earliest end */
+	if (rec->firstdone_ns > 0)
+		f->firstdone_ns = rec->firstdone_ns;
 	f->total_bytes = f->bytes[SC_DIR_READ] + f->bytes[SC_DIR_WRITE];
 	f->start_skew_ns = max_start - min_start;
 	if (rec->nranks)

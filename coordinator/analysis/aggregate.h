@@ -75,7 +75,9 @@ struct sc_phase_figures {
 	uint32_t ranks_with_errors;
 	int64_t window_start_ns;    /* earliest start (after ramp) */
 	int64_t lastdone_ns;        /* latest end */
-	int64_t firstdone_ns;       /* earliest end */
+	int64_t firstdone_ns;       /* the first rank's end: the record's
+				     * firstdone_ns, or in records without it
+				     * the earliest end */
 	int64_t start_skew_ns;      /* latest start - earliest start */
 	uint64_t firstdone_bytes;   /* sum of ranks' bytes at first done */
 	double lastdone_bw_bytes_per_s;

@@ -345,6 +345,34 @@ static void test_volatility(void)
 	sc_phase_record_exit(&rec);
 }
 
+/* Stonewall: rank 1 was stopped by the first-done signal, but its last
+ * completion (3 s) came before rank 0 finished (5 s, the instant every
+ * rank was told of, kept in the record): the first-done figures use the
+ * record's instant, not the earliest end; a record without it (0) falls
+ * back to the earliest end. */
+static void test_firstdone_of_record(void)
+{
+	struct sc_phase_record rec;
+	struct sc_phase_figures f;
+
+	make_record(&rec);
+	rec.ranks[1].end_ns = 3 * S;
+	rec.firstdone_ns = 5 * S;
+	CHECK(sc_aggregate_phase(&rec, &f) == 0, "aggregate");
+	CHECK(f.firstdone_ns == 5 * S, "first done %" PRId64 ", want the record's 5 s",
+	      f.firstdone_ns);
+	CHECK(f.firstdone_bw_bytes_per_s == 1.5e9, "first-done bw %.17g (6 GB over 4 s)",
+	      f.firstdone_bw_bytes_per_s);
+	CHECK(f.lastdone_ns == 9 * S, "last done %" PRId64, f.lastdone_ns);
+	sc_phase_figures_exit(&f);
+	rec.firstdone_ns = 0;
+	CHECK(sc_aggregate_phase(&rec, &f) == 0, "aggregate");
+	CHECK(f.firstdone_ns == 3 * S, "no instant kept: the earliest end, %" PRId64,
+	      f.firstdone_ns);
+	sc_phase_figures_exit(&f);
+	sc_phase_record_exit(&rec);
+}
+
 static void test_degenerate(void)
 {
 	struct sc_phase_record rec;
@@ -456,6 +484,7 @@ int main(void)
 	test_percentiles_merged();
 	test_seconds();
 	test_volatility();
+	test_firstdone_of_record();
 	test_degenerate();
 	test_rows_of_many_ranks();
 	return check_exit("test_aggregate");
