@@ -354,7 +354,6 @@ static int discover_nodes(struct sc_cluster *c)
 {
 	MPI_Comm *comm = malloc(sizeof(*comm));
 	struct who mine = {0}, *all = calloc((size_t)c->nranks, sizeof(*all));
-	int rc;
 
 	c->hosts = calloc((size_t)c->nranks, sizeof(*c->hosts));
 	c->node_of = calloc((size_t)c->nranks, sizeof(*c->node_of));
@@ -384,8 +383,7 @@ static int discover_nodes(struct sc_cluster *c)
 		      MPI_COMM_WORLD);
 	index_nodes(c, all);
 	free(all);
-	rc = leaders_comm(c);
-	return rc;
+	return leaders_comm(c);
 }
 
 int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)

@@ -133,11 +133,9 @@ static int prepare(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 	return rc ? rc : -ECANCELED;
 }
 
-/* Every rank starts the run at one instant (rank 0's clock) and waits
- * until every rank is done: the first-done byte count in *firstdone, the
- * first-done instant in *firstdone_ns (from the common start, as the rows'
- * end_ns; 0 when no run finished) and the measured start (common start +
- * ramp, this rank's clock) in *origin. */
+/* How far ahead of now rank 0 puts the common start: the base, more per
+ * doubling of nodes and per rank on the fullest node (the START_LEAD_*
+ * above). */
 static uint64_t start_lead_ns(const struct sc_cluster *c)
 {
 	uint64_t lead = START_LEAD_NS, most = 0;
@@ -150,6 +148,11 @@ static uint64_t start_lead_ns(const struct sc_cluster *c)
 	return lead + START_LEAD_PER_LOCAL_RANK_NS * most;
 }
 
+/* Every rank starts the run at one instant (rank 0's clock) and waits
+ * until every rank is done: the first-done byte count in *firstdone, the
+ * first-done instant in *firstdone_ns (from the common start, as the rows'
+ * end_ns; 0 when no run finished) and the measured start (common start +
+ * ramp, this rank's clock) in *origin. */
 static void start_and_wait(struct sc_cluster *c, const struct sc_plan *plan, uint32_t p,
 			   const struct sc_place *place, struct sc_run *run, uint64_t budget,
 			   uint64_t *firstdone, int64_t *firstdone_ns, uint64_t *origin,
