@@ -34,6 +34,7 @@ struct cfg_node {
 	char *path;		 /* dotted key path: "phases.0.bs.1" */
 	char *str;		 /* scalar text (after ${VAR} expansion) */
 	bool plain;		 /* scalar was not quoted */
+	bool from_env;		 /* scalar took a ${VAR} from the environment */
 	struct cfg_node **items; /* sequence */
 	uint32_t nitems;
 	struct cfg_pair *pairs; /* mapping, in document order */

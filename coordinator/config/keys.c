@@ -16,7 +16,9 @@
  *     allow_destroy  bool, default false; a writing phase on a file or block
  *                    target needs it and --allow-destroy, on every host (and
  *                    a block device must not be in use: see worker/guard.h);
- *                    never taken from --set (nor wipe_signatures_ok)
+ *                    never taken from --set nor a ${VAR} (nor is
+ *                    wipe_signatures_ok); on a target that says it, path and
+ *                    hosts are not either (they decide what it destroys)
  *     hosts          non-empty text; such a target is not probed here (kind
  *                    guessed: /dev/... = block, else dir; capacity 0 = unknown);
  *                    each rank checks it on its own host, destroy guard too

@@ -520,6 +520,7 @@ static int expand_node(struct cfg_doc *d, struct cfg_node *n)
 
 			snprintf(var, sizeof(var), "%.*s", (int)nlen, name);
 			v = getenv(var);
+			n->from_env = true; /* even its default: the environment chose it */
 			if (dflt && (!v || !*v))
 				err = sb_add(&b, dflt, (size_t)(close - dflt));
 			else if (v)

@@ -77,6 +77,54 @@ static int probed_capacity(struct cfg_check *c, struct cfg_target *t, const stru
 				sc_cfg_fmt_size(a, sizeof(a), t->info.size_bytes));
 }
 
+/* The keys that decide what a target that says allow_destroy: true
+ * destroys: where it is and on which hosts. */
+static const enum tkey what_is_destroyed[] = {TK_PATH, TK_HOSTS};
+
+/* The rule of the destroy opt-in: the config file says it, next to the
+ * path it lets the run destroy.  So the opt-ins never come from the
+ * environment (nor from --set: set.c refuses that), and on a target that
+ * opts in, path and hosts come from the file as written: a --set or a
+ * ${VAR} there would point the opt-in at another file or device. */
+static int check_destroy_source(struct cfg_check *c, const struct cfg_target *t,
+				const struct cfg_node *const *src)
+{
+	static const enum tkey optins[] = {TK_ALLOW_DESTROY, TK_WIPE_SIGNATURES_OK};
+
+	for (size_t k = 0; k < sizeof(optins) / sizeof(optins[0]); k++) {
+		const struct cfg_node *n = src[optins[k]];
+
+		if (n && n->from_env && strcmp(n->str, "false") != 0)
+			return sc_cfg_fail_node(
+			    c->d, n,
+			    "%s is never taken from the environment: write true or false "
+			    "in the config file, next to the path it lets the run destroy",
+			    sc_cfg_target_keys[optins[k]]);
+	}
+	if (!t->allow_destroy)
+		return 0;
+	for (size_t k = 0; k < sizeof(what_is_destroyed) / sizeof(what_is_destroyed[0]); k++) {
+		const struct cfg_node *n = src[what_is_destroyed[k]];
+		const char *key = sc_cfg_target_keys[what_is_destroyed[k]];
+
+		if (n && n->loc.set)
+			return sc_cfg_fail_node(
+			    c->d, n,
+			    "%s of a target that says allow_destroy: true is never taken "
+			    "from --set (it would point the opt-in at another file or "
+			    "device): write it in the config file, next to allow_destroy",
+			    key);
+		if (n && n->from_env)
+			return sc_cfg_fail_node(
+			    c->d, n,
+			    "%s of a target that says allow_destroy: true is never taken "
+			    "from the environment (\"%s\" came from a ${VAR}): write it out "
+			    "in the config file, next to allow_destroy",
+			    key, n->str);
+	}
+	return 0;
+}
+
 /* Target i (t, its map set): its keys, then probed here unless it lives
  * on other hosts. */
 static int parse_target(struct cfg_check *c, uint32_t i, struct cfg_target *t)
@@ -114,6 +162,9 @@ static int parse_target(struct cfg_check *c, uint32_t i, struct cfg_target *t)
 		    c->d, m, "no path (every target needs path: DIRECTORY, FILE or DEVICE)");
 	t->path = src[TK_PATH]->str;
 	t->hosts = src[TK_HOSTS] ? src[TK_HOSTS]->str : NULL;
+	err = check_destroy_source(c, t, src);
+	if (err)
+		return err;
 	for (uint32_t j = 0; j < i; j++) {
 		const struct cfg_target *o = &c->tg[j];
 

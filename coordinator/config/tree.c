@@ -88,6 +88,7 @@ struct cfg_node *sc_cfg_node_clone(const struct cfg_node *src)
 	if (!n)
 		return NULL;
 	n->plain = src->plain;
+	n->from_env = src->from_env;
 	if (src->str && !(n->str = strdup(src->str)))
 		goto out_free;
 	if (src->nitems) {

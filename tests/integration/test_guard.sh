@@ -6,72 +6,7 @@
 # even then, and whatever was refused is left exactly as it was.  Also the
 # ways around it an attacker would try: links, .., mknod, --set, defaults:,
 # checkpoint and ingest phases on a device.
-. "$(dirname "$0")/lib.sh"
-
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
-for tool in losetup mountpoint mkfs.ext4 fsck.ext4 blkid sfdisk partx mount umount mknod sha256sum; do
-	command -v "$tool" >/dev/null || { echo "SKIP: no $tool"; exit 77; }
-done
-
-LOOPS=() PIDS=() MOUNTS=("$T/m" "$T/m2" "$T/m3") # unmounted at exit if still mounted
-cleanup() {
-	local rc=$? m d p
-	set +e
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-	for m in "${MOUNTS[@]}"; do mountpoint -q "$m" && umount "$m"; done
-	for d in "${LOOPS[@]}"; do
-		partx -d "$d" 2>/dev/null
-		losetup -d "$d"
-	done
-	rm -rf "$T"
-	exit "$rc"
-}
-trap cleanup EXIT
-
-# new_loop NAME SIZE [losetup options] : a loop device over $T/NAME.img in $LOOP
-new_loop() {
-	local name=$1 size=$2; shift 2
-	truncate -s "$size" "$T/$name.img"
-	LOOP=$(losetup --find --show "$@" "$T/$name.img") || { echo "SKIP: losetup failed"; exit 77; }
-	LOOPS+=("$LOOP")
-}
-
-# mark DEV : writes a random 4 KiB marker at offset 0; its sha256 in $MARK
-mark() {
-	head -c 4096 /dev/urandom >"$T/marker"
-	dd if="$T/marker" of="$1" bs=4096 count=1 conv=notrunc,fsync status=none
-	MARK=$(sha256sum <"$T/marker")
-}
-# head_sum DEV : sha256 of its first 4 KiB, read past the page cache
-head_sum() { dd if="$1" bs=4096 count=1 iflag=direct status=none | sha256sum; }
-marker_kept() { [ "$(head_sum "$1")" = "$MARK" ] || fail "$2: the marker at offset 0 of $1 was overwritten"; }
-
-# config FILE PATH [TARGET_LINE]... : one target, one 4 MiB sequential write
-config() {
-	local file=$1 path=$2; shift 2
-	{
-		echo "targets:"
-		echo "  - path: $path"
-		for l in "$@"; do echo "    $l"; done
-		echo "phases:"
-		echo "  - name: wr"
-		echo "    rw: write"
-		echo "    bs: 1MiB"
-		echo "    size: 4MiB"
-	} >"$file"
-}
-
-# expect RC WANT NP CONFIG ARGS... : exit status RC and WANT in the output
-expect() {
-	local want_rc=$1 want=$2 np=$3 rc=0; shift 3
-	rm -rf "$T/out"
-	sc_mpirun "$np" "$@" --output "$T/out" || rc=$?
-	[ "$rc" -eq "$want_rc" ] || { cat "$T/out.log"; fail "exit $rc, want $want_rc: $*"; }
-	[ -z "$want" ] || grep -qF -- "$want" "$T/out.log" || {
-		cat "$T/out.log"
-		fail "no '$want' in the output of: $*"
-	}
-}
+. "$(dirname "$0")/guard_lib.sh"
 
 # ---- (1) ext4 on a device: refused even with both opt-ins, and intact ----
 new_loop fs 32M
@@ -258,6 +193,38 @@ config "$T/dir.yaml" "$T/dir" 'hosts: "*"'
 expect 2 "allow_destroy" 2 "$T/dir.yaml" --allow-destroy --set "targets.0.path=$BL"
 marker_kept "$BL" "--set targets.0.path"
 echo "ok: the opt-ins come from neither --set nor defaults:, and --set path is guarded"
+# a target that opts in cannot be moved: not by --set of its path or hosts
+# (dotted or bare), nor by a ${VAR} in them; the opt-ins never come from
+# the environment.  The file it names and the device it would move to are
+# both left as they were.
+head -c $((8 << 20)) /dev/urandom >"$T/optin.dat"
+OPTIN=$(sha256sum <"$T/optin.dat")
+mark "$BL"
+for h in "" 'hosts: "*"'; do
+	config "$T/o.yaml" "$T/optin.dat" ${h:+"$h"} "allow_destroy: true"
+	for s in "targets.0.path=$BL" "path=$BL" "targets.0.path=$T/by-id/nvme-Example_SSD_1234"; do
+		expect 2 "path of a target that says allow_destroy: true is never taken from --set" \
+			2 "$T/o.yaml" --allow-destroy --set "$s"
+	done
+	expect 2 "hosts of a target that says allow_destroy: true is never taken from --set" \
+		2 "$T/o.yaml" --allow-destroy --set 'targets.0.hosts=*'
+	expect 2 "hosts of a target that says allow_destroy: true is never taken from --set" \
+		2 "$T/o.yaml" --allow-destroy --set 'hosts=nosuchhost'
+	sed "s|path: $T/optin.dat|path: \${SC_VICTIM:-$T/optin.dat}|" "$T/o.yaml" >"$T/e.yaml"
+	SC_VICTIM=$BL expect 2 "is never taken from the environment (\"$BL\" came from a \${VAR})" \
+		2 "$T/e.yaml" --allow-destroy
+	expect 2 "is never taken from the environment" 2 "$T/e.yaml" --allow-destroy
+	config "$T/v.yaml" "$BL" ${h:+"$h"} 'allow_destroy: ${SC_OPTIN}'
+	SC_OPTIN=true expect 2 "allow_destroy is never taken from the environment" 2 "$T/v.yaml" --allow-destroy
+done
+marker_kept "$BL" "an opted-in target moved by --set or \${VAR}"
+[ "$(sha256sum <"$T/optin.dat")" = "$OPTIN" ] || fail "opted-in file changed by a refused run"
+# what does not move the target still works: --set of another key
+config "$T/o.yaml" "$T/optin.dat" "allow_destroy: true"
+expect 0 "" 1 "$T/o.yaml" --allow-destroy --set size=2MiB --set "targets.0.capacity=8MiB"
+[ "$(sha256sum <"$T/optin.dat")" != "$OPTIN" ] || fail "opted-in file: --set size, but not written"
+marker_kept "$BL" "an opted-in file target run with --set size"
+echo "ok: an opted-in target is moved by neither --set (path, hosts) nor \${VAR}"
 # checkpoint and ingest phases on a device, directly or behind a link that
 # rank 0 takes for a directory (hosts:)
 printf 'targets:\n  - path: PATH\n    allow_destroy: true\n    wipe_signatures_ok: true\n    HOSTS\nphases:\n' >"$T/head.yaml"
