@@ -5,6 +5,7 @@
 #include <blkid.h>
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -15,11 +16,16 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "blkstack.h"
 #include "engine/engine.h"
 
 /* Partitions a device may have that we name in messages; one more than
  * this is still refused as "has partitions". */
 #define MAX_PARTS 256
+
+/* Bytes at the start of a partitioned disk that its table may use (GPT:
+ * the protective MBR, the header and 128 entries of 128 bytes). */
+#define GPT_BYTES (34u * 512u)
 
 /* Files and devices approved for writing in this process (one target per
  * rank, so a few are plenty). */
@@ -87,6 +93,18 @@ static bool is_approved(const struct stat *st)
 	return ok;
 }
 
+/* Whether open file fd is the root of a mount (a file bind-mounted over
+ * a name); false when the kernel cannot tell. */
+static bool mount_root(int fd)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_TYPE, &stx) != 0)
+		return false;
+	return (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
 int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *why, size_t len)
 {
 	struct stat st;
@@ -115,6 +133,13 @@ int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *
 			 path);
 		return -EPERM;
 	}
+	if (kind == SC_TARGET_DIR && S_ISREG(st.st_mode) && mount_root(fd)) {
+		snprintf(why, len,
+			 "%s: refusing to write: a file is mounted over it (a bind mount), so it "
+			 "is not the run's own",
+			 path);
+		return -EPERM;
+	}
 	if (kind == SC_TARGET_DIR && S_ISREG(st.st_mode) && st.st_nlink > 1) {
 		snprintf(why, len,
 			 "%s: refusing to write: the file has other names (%ju hard links), so it "
@@ -131,24 +156,6 @@ int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *
 }
 
 /* ---- sysfs and procfs ---- */
-
-/* Formats root + rest into buf; false when it does not fit. */
-static bool rooted(char *buf, size_t len, const char *root, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static bool rooted(char *buf, size_t len, const char *root, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(buf, len, "%s", root);
-	int m;
-
-	if (n < 0 || (size_t)n >= len)
-		return false;
-	va_start(ap, fmt);
-	m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
-	va_end(ap);
-	return m >= 0 && (size_t)m < len - (size_t)n;
-}
 
 /* A device and its partitions, as sysfs lists them. */
 struct devset {
@@ -188,7 +195,8 @@ static int devset_read(const char *root, dev_t rdev, const char *path, struct de
 	s->more = false;
 	s->dev[0] = rdev;
 	snprintf(s->name[0], sizeof(s->name[0]), "%s", base ? base + 1 : path);
-	if (!rooted(dir, sizeof(dir), root, "/sys/dev/block/%u:%u", major(rdev), minor(rdev)))
+	if (!sc_blkstack_rooted(dir, sizeof(dir), root, "/sys/dev/block/%u:%u", major(rdev),
+				minor(rdev)))
 		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
@@ -265,7 +273,7 @@ static int scan_lines(const char *root, const char *rel, const struct devset *s,
 	FILE *f;
 
 	*idx = -1;
-	if (!rooted(file, sizeof(file), root, "%s", rel))
+	if (!sc_blkstack_rooted(file, sizeof(file), root, "%s", rel))
 		return -ENAMETOOLONG;
 	f = fopen(file, "re");
 	if (!f)
@@ -335,93 +343,222 @@ int sc_guard_mounted(const char *root, dev_t rdev, char *where, size_t len)
 	return rc;
 }
 
-/* The first device of s that another device holds (dm, md, LVM, bcache:
- * entries of sysfs holders/), its index and the holder's name; or -1. */
-static int held_index(const char *root, const struct devset *s, char *holder, size_t len)
-{
-	for (uint32_t i = 0; i < s->n; i++) {
-		char dir[512];
-		struct dirent *e;
-		DIR *d;
-		int found = 0;
+/* Mount namespaces whose mountinfo one look reads at the most (each is
+ * read once, through the first process found in it). */
+#define MOUNT_NS_MAX 4096
 
-		if (!rooted(dir, sizeof(dir), root, "/sys/dev/block/%u:%u/holders",
-			    major(s->dev[i]), minor(s->dev[i])))
+/* Like scan_lines over /proc/self/mountinfo, then over the mountinfo of
+ * every other mount namespace a process of /proc is in (a mount made in a
+ * container or by unshare -m is not in ours).  Where a mount in another
+ * namespace was found, w says which process's.  1 with *idx, 0, or
+ * -errno when our own mountinfo cannot be read. */
+static int scan_mounts(const char *root, const struct devset *s, struct where *w, int *idx)
+{
+	char dir[512], rel[128], (*seen)[64] = NULL;
+	uint32_t nseen = 0;
+	struct dirent *e;
+	DIR *d;
+	int rc = scan_lines(root, "/proc/self/mountinfo", s, mount_line, w, idx);
+
+	if (rc || !sc_blkstack_rooted(dir, sizeof(dir), root, "/proc") || !(d = opendir(dir)))
+		return rc;
+	seen = calloc(MOUNT_NS_MAX, sizeof(*seen));
+	if (seen && sc_blkstack_rooted(rel, sizeof(rel), root, "/proc/self/ns/mnt") &&
+	    readlink(rel, seen[0], sizeof(seen[0]) - 1) > 0)
+		nseen = 1;
+	while (rc == 0 && seen && (e = readdir(d)) != NULL) {
+		char ns[64] = "", link[1024];
+		uint32_t k;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
+		    strspn(e->d_name, "0123456789") != strlen(e->d_name))
 			continue;
-		d = opendir(dir);
-		if (!d)
+		snprintf(link, sizeof(link), "%s/%s/ns/mnt", dir, e->d_name);
+		if (readlink(link, ns, sizeof(ns) - 1) <= 0)
+			continue; /* gone, or a kernel thread */
+		for (k = 0; k < nseen && strcmp(seen[k], ns) != 0; k++)
+			;
+		if (k < nseen || nseen == MOUNT_NS_MAX)
 			continue;
-		while (!found && (e = readdir(d)) != NULL) {
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(holder, len, "%s", e->d_name);
-			found = 1;
+		memcpy(seen[nseen++], ns, sizeof(ns));
+		snprintf(rel, sizeof(rel), "/proc/%s/mountinfo", e->d_name);
+		if (scan_lines(root, rel, s, mount_line, w, idx) == 1) {
+			size_t used = strlen(w->buf);
+
+			snprintf(w->buf + used, w->len - used,
+				 " in another mount namespace (that of process %s)", e->d_name);
+			rc = 1;
 		}
-		closedir(d);
-		if (found)
+	}
+	closedir(d);
+	free(seen);
+	return rc;
+}
+
+/* A /proc/swaps line of a file in the stack (ctx): its stack index, else -1. */
+static int swap_file_line(char *line, const struct devset *s, void *ctx)
+{
+	const struct sc_blkstack *st = ctx;
+	char name[4096];
+	struct stat fst;
+
+	(void)s;
+	if (sscanf(line, "%4095s", name) != 1 || strcmp(name, "Filename") == 0)
+		return -1;
+	unescape(name);
+	if (stat(name, &fst) != 0 || !S_ISREG(fst.st_mode))
+		return -1;
+	for (uint32_t i = 0; i < st->n; i++)
+		if (st->obj[i].file && st->obj[i].dev == fst.st_dev && st->obj[i].ino == fst.st_ino)
+			return (int)i;
+	return -1;
+}
+
+/* The block devices of stack st as a devset (for the mount and swap
+ * scans); map[k] is the stack index of s->dev[k]. */
+static void stack_devset(const struct sc_blkstack *st, struct devset *s, uint32_t *map)
+{
+	s->n = 0;
+	s->more = false;
+	for (uint32_t i = 0; i < st->n && s->n <= MAX_PARTS; i++) {
+		if (st->obj[i].file)
+			continue;
+		map[s->n] = i;
+		s->dev[s->n] = st->obj[i].rdev;
+		snprintf(s->name[s->n], sizeof(s->name[0]), "%s", st->obj[i].name);
+		s->n++;
+	}
+}
+
+/* Index of the first object of st that is built over the target's bytes
+ * (a partition, loop, dm or md device), or -1; the target's own partitions
+ * come last: what is built on them says more. */
+static int first_up(const struct sc_blkstack *st)
+{
+	int part = -1;
+
+	for (uint32_t i = 1; i < st->n; i++) {
+		if (!st->obj[i].up)
+			continue;
+		if (st->obj[i].rel != SC_BLKSTACK_PARTITION || st->obj[i].from != 0)
+			return (int)i;
+		if (part < 0)
+			part = (int)i;
+	}
+	return part;
+}
+
+/* Index of a disk under the target whose partition table the target's
+ * bytes reach (a partition that starts at the table), or -1. */
+static int table_reached(const struct sc_blkstack *st)
+{
+	for (uint32_t i = 1; i < st->n; i++) {
+		const struct sc_blkstack_obj *o = &st->obj[i];
+
+		if (!o->up && !o->file && o->whole_partitioned &&
+		    (o->start_bytes < o->table_end_bytes || o->start_bytes < GPT_BYTES))
 			return (int)i;
 	}
 	return -1;
 }
 
-/* "loop3" for the device itself, "its partition loop3p1" for another. */
-static const char *which(const struct devset *s, int i, char *buf, size_t len)
+/* What to do about an object built over the target's bytes. */
+static const char *undo_hint(const struct sc_blkstack_obj *o)
 {
-	if (i == 0)
-		snprintf(buf, len, "it (%u:%u)", major(s->dev[0]), minor(s->dev[0]));
-	else
-		snprintf(buf, len, "its partition %s (%u:%u)", s->name[i], major(s->dev[i]),
-			 minor(s->dev[i]));
-	return buf;
+	switch (o->rel) {
+	case SC_BLKSTACK_LOOP:
+		return "detach it first (losetup -d)";
+	case SC_BLKSTACK_HOLDER:
+		return "remove that first (dmsetup remove, mdadm --stop, vgchange -an)";
+	default:
+		return "name a partition that no other overlaps, or fix the partition table";
+	}
+}
+
+/* The verdict on stack st once nothing in it is mounted, swap or the root
+ * filesystem: 0 or -EBUSY with why. */
+static int stack_verdict(const struct sc_blkstack *st, char *why, size_t len)
+{
+	char what[1024];
+	int i = first_up(st);
+
+	if (i > 0 && st->obj[i].rel == SC_BLKSTACK_PARTITION && st->obj[i].from == 0) {
+		uint32_t nparts = 0;
+
+		for (uint32_t k = 1; k < st->n; k++)
+			nparts += st->obj[k].rel == SC_BLKSTACK_PARTITION && st->obj[k].from == 0;
+		snprintf(why, len,
+			 "it has partitions (%s%s): name a partition as the target, or "
+			 "remove the partition table first (wipefs, then partx -d)",
+			 st->obj[i].name, nparts > 1 ? ", ..." : "");
+		return -EBUSY;
+	}
+	if (i > 0) {
+		snprintf(why, len, "%s is built on its bytes, which a run would corrupt: %s",
+			 sc_blkstack_describe(st, (uint32_t)i, what, sizeof(what)),
+			 undo_hint(&st->obj[i]));
+		return -EBUSY;
+	}
+	i = table_reached(st);
+	if (i > 0) {
+		snprintf(why, len,
+			 "its bytes include the partition table of %s (they start at byte %" PRIu64
+			 " of it; its first partition starts at %" PRIu64 ")",
+			 sc_blkstack_describe(st, (uint32_t)i, what, sizeof(what)),
+			 st->obj[i].start_bytes, st->obj[i].table_end_bytes);
+		return -EBUSY;
+	}
+	return 0;
 }
 
 int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char *why, size_t len)
 {
+	struct sc_blkstack *st = malloc(sizeof(*st));
 	struct devset *s = malloc(sizeof(*s));
-	char what[128], other[4096];
+	uint32_t map[MAX_PARTS + 1];
+	char what[1024], other[4096] = "";
 	struct where w = {other, sizeof(other)};
 	struct stat rst;
-	int i, mounted, swap = 0, rc = -EBUSY;
+	int i = -1, mounted, swap = 0, rc = -ENOMEM;
 
-	if (!s)
-		return -ENOMEM;
-	rc = devset_read(root, rdev, path, s);
+	(void)path;
+	if (!st || !s)
+		goto out;
+	rc = sc_blkstack_read(root, rdev, st, what, sizeof(what));
 	if (rc) {
-		snprintf(why, len, "cannot read /sys/dev/block/%u:%u to see who uses it (%s)",
-			 major(rdev), minor(rdev), strerror(-rc));
-		free(s);
-		return rc;
+		snprintf(why, len, "cannot see what shares its bytes: %s", what);
+		goto out;
 	}
-	rc = -EBUSY;
-	mounted = scan_lines(root, "/proc/self/mountinfo", s, mount_line, &w, &i);
+	stack_devset(st, s, map);
+	mounted = scan_mounts(root, s, &w, &i);
 	if (mounted == 0)
 		swap = scan_lines(root, "/proc/swaps", s, swap_line, NULL, &i);
+	if (mounted == 0 && swap == 0) {
+		swap = scan_lines(root, "/proc/swaps", s, swap_file_line, st, &i);
+		if (swap == 1)
+			i = -1 - i; /* a stack index, not a devset one */
+	}
+	rc = -EBUSY;
 	if (mounted < 0 || swap < 0) {
 		rc = mounted < 0 ? mounted : swap;
 		snprintf(why, len, "cannot read /proc/%s to see who uses it (%s)",
 			 mounted < 0 ? "self/mountinfo" : "swaps", strerror(-rc));
 	} else if (mounted) {
 		snprintf(why, len, "%s is mounted on %s (unmount it first)",
-			 which(s, i, what, sizeof(what)), other);
+			 sc_blkstack_describe(st, map[i], what, sizeof(what)), other);
 	} else if (swap) {
 		snprintf(why, len, "%s is active swap (swapoff it first)",
-			 which(s, i, what, sizeof(what)));
+			 sc_blkstack_describe(st, i < 0 ? (uint32_t)(-1 - i) : map[i], what,
+					      sizeof(what)));
 	} else if (stat(root[0] ? root : "/", &rst) == 0 && (i = devset_find(s, rst.st_dev)) >= 0) {
-		snprintf(why, len, "%s holds the root filesystem", which(s, i, what, sizeof(what)));
-	} else if ((i = held_index(root, s, other, sizeof(other))) >= 0) {
-		snprintf(why, len,
-			 "%s is held by %s (device-mapper, md RAID or LVM builds on it; remove "
-			 "that first)",
-			 which(s, i, what, sizeof(what)), other);
-	} else if (s->n > 1 || s->more) {
-		snprintf(why, len,
-			 "it has partitions (%s%s%s): name a partition as the target, or "
-			 "remove the partition table first (wipefs, then partx -d)",
-			 s->name[1], s->n > 2 ? ", " : "", s->n > 2 ? s->name[2] : "");
+		snprintf(why, len, "%s holds the root filesystem",
+			 sc_blkstack_describe(st, map[i], what, sizeof(what)));
 	} else {
-		rc = 0;
+		rc = stack_verdict(st, why, len);
 	}
+out:
 	free(s);
+	free(st);
 	return rc;
 }
 

@@ -3,8 +3,9 @@
  * A phase that writes runs on an existing regular file or a block device
  * only when the target says allow_destroy: true and the command line says
  * --allow-destroy.  A block device is refused even then when it is in use
- * (mounted, itself or a partition; has partitions; held by dm, md or LVM;
- * active swap; holds the root filesystem), or when it carries a filesystem,
+ * (anything in its stack of partitions, loop devices, dm and md devices,
+ * under it or over its bytes, mounted, swap or the root filesystem; has
+ * partitions; anything built over its bytes), or when it carries a filesystem,
  * RAID, LVM or partition-table signature and the target does not also say
  * wipe_signatures_ok: true.  Reading needs no opt-in.  Directory targets are
  * not this module's business (the run creates its own files in them).
@@ -56,16 +57,24 @@ int sc_guard_check(const struct sc_plan *plan, uint32_t target, int *claim, char
  * target of kind `kind`: a block device must be one sc_guard_check approved
  * in this process, the file of a file target the very file it approved,
  * and a file in a directory target a regular file with no other name (one
- * hard link).  A descriptor not open for writing passes.  0, or -EPERM with
+ * hard link) and nothing mounted over it.  A descriptor not open for writing passes.  0, or -EPERM with
  * a message naming path. */
 int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *why, size_t len);
 
-/* Whether block device rdev (opened as path, for messages) is in use:
- * mounted (itself or a partition), partitioned, held by another device,
- * active swap, or the root filesystem's.  /proc and /sys are read under
- * root ("" for the real ones; tests give a fake tree).  0 when free; -EBUSY
- * with the reason in why; another -errno, also with a message, when sysfs
- * or procfs cannot be read (nothing is known then). */
+/* Whether block device rdev (opened as path, for messages) is in use,
+ * decided on its whole stack (blkstack.h), both directions: nothing under
+ * it (a partition's disk, a loop device's backing file or device, a dm or
+ * md device's members) and nothing built over its bytes (partitions that
+ * overlap them, loop devices backed by them, holders) may be mounted, in
+ * this or any other mount namespace a process is in, be active swap (a
+ * device or a file) or hold the root filesystem; anything built over its
+ * bytes is in use even unmounted (the target's own partitions: "it has
+ * partitions"); and a partition may not reach into its disk's partition
+ * table.  /proc and /sys are read under root ("" for the real ones; tests
+ * give a fake tree).  0 when free; -EBUSY with the reason (the chain from
+ * the target to what is in use) in why; another -errno, also with a
+ * message, when sysfs or procfs cannot be read or a loop device's backing
+ * cannot be identified (nothing is known then). */
 int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char *why, size_t len);
 
 /* 1 when block device rdev or one of its partitions is mounted (the
