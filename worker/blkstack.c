@@ -503,34 +503,44 @@ static const struct bdev *unknown_loop(const struct table *t)
 	return NULL;
 }
 
-int sc_blkstack_read(const char *root, dev_t rdev, struct sc_blkstack *s, char *why, size_t len)
+int sc_blkstack_read(const char *root, const struct stat *st, struct sc_blkstack *s, char *why,
+		     size_t len)
 {
 	struct table t;
-	const struct bdev *b;
+	const struct bdev *b = NULL;
 	bool dirty[SC_BLKSTACK_MAX] = {false}, grew = true;
 	int rc = table_read(root, &t, why, len);
 
 	s->n = 0;
 	if (rc)
 		return rc;
-	b = by_dev(&t, rdev);
-	if (!b) {
-		snprintf(why, len, "%u:%u is not in %s/sys/class/block", major(rdev), minor(rdev),
-			 root);
+	if (S_ISBLK(st->st_mode) && !(b = by_dev(&t, st->st_rdev))) {
+		snprintf(why, len, "%u:%u is not in %s/sys/class/block", major(st->st_rdev),
+			 minor(st->st_rdev), root);
 		rc = -ENOENT;
 		goto out;
 	}
-	if ((b = unknown_loop(&t)) != NULL) {
+	if (!S_ISBLK(st->st_mode) && !S_ISREG(st->st_mode)) {
+		snprintf(why, len, "neither a block device nor a regular file");
+		rc = -EINVAL;
+		goto out;
+	}
+	if (unknown_loop(&t)) {
+		const struct bdev *u = unknown_loop(&t);
+
 		snprintf(why, len,
 			 "cannot tell what %s is backed by (%s), so not whether it shares "
-			 "this device's bytes (detach it with losetup -d /dev/%s if it is "
-			 "not in use)",
-			 b->name, b->backing, b->name);
+			 "these bytes (detach it with losetup -d /dev/%s if it is not in use)",
+			 u->name, u->backing, u->name);
 		rc = -EIO;
 		goto out;
 	}
-	s->obj[0] = block_obj(&t, by_dev(&t, rdev), -1, SC_BLKSTACK_TARGET, false, 0,
-			      by_dev(&t, rdev)->size_bytes);
+	if (b)
+		s->obj[0] = block_obj(&t, b, -1, SC_BLKSTACK_TARGET, false, 0, b->size_bytes);
+	else
+		s->obj[0] = (struct sc_blkstack_obj){.file = true, .dev = st->st_dev,
+						     .ino = st->st_ino, .start_bytes = 0,
+						     .end_bytes = UINT64_MAX, .from = -1};
 	s->n = 1;
 	dirty[0] = true;
 	while (!rc && grew) {
@@ -573,7 +583,9 @@ static void describe_into(const struct sc_blkstack *s, uint32_t i, char *buf, si
 
 	if (*used >= len)
 		return;
-	if (i == 0) {
+	if (i == 0 && o->file) {
+		n = snprintf(buf + *used, len - *used, "it");
+	} else if (i == 0) {
 		n = snprintf(buf + *used, len - *used, "it (%u:%u)", major(o->rdev),
 			     minor(o->rdev));
 	} else if (o->file) {

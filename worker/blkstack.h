@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Objects one stack holds at the most; a larger stack is an error. */
@@ -64,12 +65,16 @@ struct sc_blkstack {
 	struct sc_blkstack_obj obj[SC_BLKSTACK_MAX]; /* obj[0] is the target */
 };
 
-/* Fills s with block device rdev (obj[0]) and every device and file that
- * shares its bytes, as sysfs under root says now.  0; -ENOENT when rdev is
- * not in sysfs; -E2BIG when the stack holds more than SC_BLKSTACK_MAX
- * objects; -EIO when a loop device's backing cannot be identified; another
- * -errno when sysfs cannot be read.  why says what, on every error. */
-int sc_blkstack_read(const char *root, dev_t rdev, struct sc_blkstack *s, char *why, size_t len);
+/* Fills s with the block device or regular file st describes (obj[0]:
+ * all of it) and every device and file that shares its bytes, as sysfs
+ * under root says now (a file's stack is what is built over it: loop
+ * devices backed by it, and so on up).  0; -ENOENT when a block device is
+ * not in sysfs; -EINVAL when st is neither; -E2BIG when the stack holds
+ * more than SC_BLKSTACK_MAX objects; -EIO when a loop device's backing
+ * cannot be identified; another -errno when sysfs cannot be read.  why
+ * says what, on every error. */
+int sc_blkstack_read(const char *root, const struct stat *st, struct sc_blkstack *s, char *why,
+		     size_t len);
 
 /* "loop5, a loop device over loop3 (bytes 1048576..9437184 of it)": how
  * object i is reached from the target, for messages. */

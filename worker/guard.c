@@ -511,7 +511,8 @@ static int stack_verdict(const struct sc_blkstack *st, char *why, size_t len)
 	return 0;
 }
 
-int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char *why, size_t len)
+/* sc_guard_device_in_use for the block device or file st describes. */
+static int stack_in_use(const char *root, const struct stat *target, char *why, size_t len)
 {
 	struct sc_blkstack *st = malloc(sizeof(*st));
 	struct devset *s = malloc(sizeof(*s));
@@ -521,10 +522,9 @@ int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char 
 	struct stat rst;
 	int i = -1, mounted, swap = 0, rc = -ENOMEM;
 
-	(void)path;
 	if (!st || !s)
 		goto out;
-	rc = sc_blkstack_read(root, rdev, st, what, sizeof(what));
+	rc = sc_blkstack_read(root, target, st, what, sizeof(what));
 	if (rc) {
 		snprintf(why, len, "cannot see what shares its bytes: %s", what);
 		goto out;
@@ -560,6 +560,19 @@ out:
 	free(s);
 	free(st);
 	return rc;
+}
+
+int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char *why, size_t len)
+{
+	struct stat st = {.st_mode = S_IFBLK, .st_rdev = rdev};
+
+	(void)path;
+	return stack_in_use(root, &st, why, len);
+}
+
+int sc_guard_file_in_use(const char *root, const struct stat *st, char *why, size_t len)
+{
+	return stack_in_use(root, st, why, len);
 }
 
 /* ---- signatures ---- */
@@ -655,6 +668,12 @@ int sc_guard_check(const struct sc_plan *plan, uint32_t target, int *claim, char
 		return -EPERM;
 	}
 	if (S_ISREG(st.st_mode)) {
+		rc = sc_guard_file_in_use("", &st, reason, sizeof(reason));
+		if (rc) {
+			snprintf(why + h, len - h, "refused although both opt-ins are given: %s",
+				 reason);
+			return rc;
+		}
 		approve(&st);
 		return 0;
 	}

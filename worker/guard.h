@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "plan.h"
@@ -76,6 +77,11 @@ int sc_guard_check_fd(int fd, enum sc_target_kind kind, const char *path, char *
  * message, when sysfs or procfs cannot be read or a loop device's backing
  * cannot be identified (nothing is known then). */
 int sc_guard_device_in_use(const char *root, dev_t rdev, const char *path, char *why, size_t len);
+
+/* sc_guard_device_in_use for regular file st (a file target): in use when
+ * anything is built over its bytes (a loop device backed by it, mounted or
+ * not, and what is over that) or it is active swap.  Same returns. */
+int sc_guard_file_in_use(const char *root, const struct stat *st, char *why, size_t len);
 
 /* 1 when block device rdev or one of its partitions is mounted (the
  * mount point in where), 0 when not, -errno when /proc/self/mountinfo

@@ -201,7 +201,32 @@ ln -s "$LOW2" "$T/link1"
 ln -s "$T/link1" "$T/link2"
 refused "$T/link2" "a loop device over it" "a chain of symbolic links to the device under a loop"
 
-# ---- (10) with everything gone, a blank loop device over a fresh image runs ----
+# ---- (10) a file target that is the image of a mounted loop device, or
+#           an active swap file; a file nothing is built on runs ----
+new_loop fimg 64M
+victim_fs "$LOOP" "$T/v10"
+config "$T/f.yaml" "$T/fimg.img" "allow_destroy: true"
+expect 2 "a loop device over it is mounted on $T/v10" 1 "$T/f.yaml" --allow-destroy
+config "$T/f.yaml" "$T/fimg.img" 'hosts: "*"' "allow_destroy: true"
+expect 2 "a loop device over it is mounted on $T/v10" 2 "$T/f.yaml" --allow-destroy
+victim_kept "$T/v10" "$LOOP" "a file target that is a mounted loop's image"
+echo "ok: a file target that is a mounted loop device's image is refused"
+if [ -e "$T/swapfile" ] && swapon "$T/swapfile" 2>/dev/null; then
+	SWSUM=$(sha256sum <"$T/swapfile")
+	config "$T/f.yaml" "$T/swapfile" "allow_destroy: true"
+	expect 2 "is active swap" 1 "$T/f.yaml" --allow-destroy
+	swapoff "$T/swapfile"
+	[ "$(sha256sum <"$T/swapfile")" = "$SWSUM" ] || fail "swap file target: changed"
+	echo "ok: a file target that is active swap is refused"
+fi
+head -c $((8 << 20)) /dev/urandom >"$T/plain.dat"
+PSUM=$(sha256sum <"$T/plain.dat")
+config "$T/f.yaml" "$T/plain.dat" "allow_destroy: true"
+expect 0 "" 1 "$T/f.yaml" --allow-destroy
+[ "$(sha256sum <"$T/plain.dat")" != "$PSUM" ] || fail "a free file target was not written"
+echo "ok: a file target nothing is built on runs and is written"
+
+# ---- (11) with everything gone, a blank loop device over a fresh image runs ----
 new_loop fresh 32M
 mark "$LOOP"
 config "$T/ok.yaml" "$LOOP" "allow_destroy: true"

@@ -264,6 +264,16 @@ static void test_in_use_stack(void)
 	expect_use(7, 70, text);
 	expect_use(7, 72, "loop70 (7:70), a loop device over the file");
 	expect_use(7, 75, NULL);
+	/* the image file itself, as a file target: loops are built on it */
+	{
+		struct stat ist;
+		char why[1024] = "";
+
+		CHECK(stat(img, &ist) == 0, "stat %s", img);
+		CHECK(sc_guard_file_in_use(tmp, &ist, why, sizeof(why)) == -EBUSY &&
+			  strstr(why, "loop71 (7:71), a loop device over it is mounted on /x"),
+		      "a file under a mounted loop: %s", why);
+	}
 	/* the same file as active swap */
 	snprintf(text, sizeof(text), "Filename\tType\tSize\tUsed\tPriority\n%s file 16384 0 -2\n",
 		 img);
