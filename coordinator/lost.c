@@ -105,7 +105,7 @@ void sc_lost_end_run(struct sc_cluster *c, void *arg)
 
 	if (c->lost == -ECONNABORTED) {
 		/* rank 0 said what happened and ends the run */
-		sc_prepare_remove_dirs(c, x->plan, x->place, x->rd);
+		(void)sc_prepare_remove_dirs(c, x->plan, x->place, x->rd);
 		sc_cluster_answer_end(c, code);
 	}
 
@@ -122,7 +122,7 @@ void sc_lost_end_run(struct sc_cluster *c, void *arg)
 			"while %s (%s); rank 0 did not end the run: it died or hangs\n",
 			c->rank, c->host, phase, c->nlate ? late : "the other ranks",
 			c->doing[0] ? c->doing : "waiting", c->deadline_why);
-	sc_prepare_remove_dirs(c, x->plan, x->place, x->rd);
+	(void)sc_prepare_remove_dirs(c, x->plan, x->place, x->rd);
 	/* rank 0 lets the other ranks remove their files first; after a
 	 * stop, a rank other than 0 ends by itself (the launcher is ending
 	 * the job, or rank 0 ends it) */

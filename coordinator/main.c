@@ -229,7 +229,8 @@ static int end_run(struct driver *d)
 
 	d->x->phase = -1;
 	sc_cluster_barrier(c);
-	sc_prepare_remove_dirs(c, d->plan, d->place, d->rd);
+	if (sc_prepare_remove_dirs(c, d->plan, d->place, d->rd) && d->status == 0)
+		d->status = SC_EXIT_RUN_FAILED;
 	if (c->rank == 0 && d->status == 0 && d->phases_with_failed_ios) {
 		fprintf(stderr,
 			"ssdcluster: %u phase(s) ran to their end with failed I/Os (on_error: "

@@ -279,8 +279,10 @@ static int make_run_dirs(struct sc_cluster *c, const struct sc_plan *plan,
 		}
 	}
 	sc_rankmsg_print(c, msg);
-	if (sc_rundir_remove(rd) != 0)
-		fprintf(stderr, "ssdcluster: rank %d: could not remove %s\n", c->rank, rd->path);
+	rc = sc_rundir_remove(rd);
+	if (rc)
+		fprintf(stderr, "ssdcluster: rank %d: %s\n", c->rank,
+			sc_rundir_left_text(rd, rc, msg, sizeof(msg)));
 	return SC_EXIT_BAD_INPUT;
 }
 
@@ -291,12 +293,18 @@ int sc_prepare_dirs(struct sc_cluster *c, const struct sc_plan *plan,
 					: make_run_dirs(c, plan, place, rd);
 }
 
-void sc_prepare_remove_dirs(struct sc_cluster *c, const struct sc_plan *plan,
-			    const struct sc_place *place, struct sc_rundir *rd)
+int sc_prepare_remove_dirs(struct sc_cluster *c, const struct sc_plan *plan,
+			   const struct sc_place *place, struct sc_rundir *rd)
 {
+	char msg[MSG_MAX];
+	int rc;
+
 	if (!plan || !place || !rd || plan->targets[place->target].keep)
-		return;
-	if (sc_rundir_remove(rd) != 0)
-		fprintf(stderr, "ssdcluster: rank %d: could not remove every run file in %s\n",
-			c->rank, rd->path);
+		return 0;
+	rc = sc_rundir_remove(rd);
+	if (!rc)
+		return 0;
+	fprintf(stderr, "ssdcluster: rank %d: %s; the run counts as failed\n", c->rank,
+		sc_rundir_left_text(rd, rc, msg, sizeof(msg)));
+	return 1;
 }

@@ -73,9 +73,11 @@ int sc_prepare_dirs(struct sc_cluster *c, const struct sc_plan *plan,
 		    const struct sc_place *place, struct sc_rundir *rd);
 
 /* Removes the run directory this rank made, with everything in it, unless
- * the target says keep (a message when it cannot).  All NULL-safe: none
- * made yet. */
-void sc_prepare_remove_dirs(struct sc_cluster *c, const struct sc_plan *plan,
-			    const struct sc_place *place, struct sc_rundir *rd);
+ * the target says keep.  What is on another mount or filesystem is left
+ * (see sc_rundir_remove).  All NULL-safe: none made yet.  0 when it is
+ * gone (or kept, or not this rank's); 1 when something was left, with a
+ * message naming what and why: the run should then not exit 0. */
+int sc_prepare_remove_dirs(struct sc_cluster *c, const struct sc_plan *plan,
+			   const struct sc_place *place, struct sc_rundir *rd);
 
 #endif

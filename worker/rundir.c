@@ -343,12 +343,121 @@ int sc_rundir_unmark(struct sc_rundir *rd)
 	return unlinkat(rd->fd, MARKER_NAME, 0) == 0 ? 0 : -errno;
 }
 
-/* Removes everything in directory dirfd: symlinks and files are unlinked,
- * directories opened with O_NOFOLLOW and emptied first.  0 or the first
- * -errno (it goes on with the rest). */
-static int remove_below(int dirfd, int depth)
+/* What removal asks statx for: the type, the device, the mount id. */
+#define REMOVE_STATX_MASK (STATX_BASIC_STATS | STATX_MNT_ID)
+/* Why removal left an entry (rd->left). */
+#define LEFT_OTHER_FS	 "a mount point (another filesystem)"
+#define LEFT_OTHER_MOUNT "a mount point (another mount of this filesystem, e.g. a bind mount)"
+#define LEFT_OTHER_DEV	 "on another filesystem (another device number, not a mount point)"
+#define LEFT_MOUNTED_NOW "a mount point (mounted while it was being removed)"
+#define LEFT_TOO_DEEP	 "deeper than removal goes (16 directories)"
+
+/* A removal under way: the run directory's own mount, and what it left. */
+struct sweep {
+	struct statx home; /* the run directory */
+	struct sc_rundir_left *left;
+	char rel[SC_RUNDIR_LEFT_PATH_MAX]; /* the directory being emptied,
+					    * relative to the run directory */
+	int err;			   /* the first -errno of an entry left,
+					    * but -EXDEV */
+};
+
+/* NULL when stx, an entry below the run directory (not followed), is on
+ * the run directory's own mount; else why removal leaves it.  The mount
+ * id tells a bind mount of this filesystem apart; without it (an old
+ * kernel) the device number and the mount-root attribute do. */
+static const char *elsewhere(const struct statx *home, const struct statx *stx)
 {
-	int dup_fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+	bool root = (stx->stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+		    (stx->stx_attributes & STATX_ATTR_MOUNT_ROOT);
+
+	if (stx->stx_dev_major != home->stx_dev_major || stx->stx_dev_minor != home->stx_dev_minor)
+		return root ? LEFT_OTHER_FS : LEFT_OTHER_DEV;
+	if (root || ((home->stx_mask & stx->stx_mask & STATX_MNT_ID) &&
+		     stx->stx_mnt_id != home->stx_mnt_id))
+		return LEFT_OTHER_MOUNT;
+	return NULL;
+}
+
+/* Notes that entry name of the directory being emptied stays: why (NULL:
+ * err says), and err (-EXDEV: on another mount or filesystem). */
+static void leave(struct sweep *w, const char *name, const char *why, int err)
+{
+	struct sc_rundir_left *l = w->left;
+
+	l->n++;
+	if (err == -EXDEV)
+		l->elsewhere++;
+	else if (!w->err)
+		w->err = err;
+	if (l->named < SC_RUNDIR_LEFT_NAMED) {
+		char *path = l->entry[l->named].path;
+		size_t cap = sizeof(l->entry[0].path);
+
+		if (snprintf(path, cap, "%s%s%s", w->rel, w->rel[0] ? "/" : "", name) >= (int)cap)
+			memcpy(path + cap - 4, "...", 4); /* cut, and says so */
+		l->entry[l->named].why = why;
+		l->entry[l->named].err = err;
+		l->named++;
+	}
+}
+
+/* Notes that unlinking entry name failed with errno: EBUSY means it is a
+ * mount point now (mounted since it was looked at). */
+static void leave_errno(struct sweep *w, const char *name)
+{
+	if (errno == EBUSY)
+		leave(w, name, LEFT_MOUNTED_NOW, -EXDEV);
+	else
+		leave(w, name, NULL, -errno);
+}
+
+static int remove_below(struct sweep *w, int dirfd, int depth);
+
+/* Empties and removes directory name of dirfd, once the opened directory
+ * is known to be on the run directory's mount still: it may have become
+ * a mount point since it was looked at. */
+static void remove_dir(struct sweep *w, int dirfd, const char *name, int depth)
+{
+	size_t len = strlen(w->rel);
+	struct statx stx;
+	const char *why;
+	int sub, rc;
+
+	if (depth >= REMOVE_DEPTH_MAX) {
+		leave(w, name, LEFT_TOO_DEEP, -ELOOP);
+		return;
+	}
+	sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0) {
+		if (errno != ENOENT)
+			leave(w, name, NULL, -errno);
+		return;
+	}
+	if (statx(sub, "", AT_EMPTY_PATH, REMOVE_STATX_MASK, &stx) != 0) {
+		leave(w, name, NULL, -errno);
+	} else if ((why = elsewhere(&w->home, &stx)) != NULL) {
+		leave(w, name, why, -EXDEV);
+	} else {
+		snprintf(w->rel + len, sizeof(w->rel) - len, "%s%s", len ? "/" : "", name);
+		rc = remove_below(w, sub, depth + 1);
+		w->rel[len] = '\0';
+		if (rc < 0)
+			leave(w, name, NULL, rc);
+		else if (rc == 0 && unlinkat(dirfd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+			leave_errno(w, name);
+	}
+	close(sub);
+}
+
+/* Removes everything in directory dirfd that is on the run directory's
+ * mount: symlinks and files are unlinked, directories emptied first;
+ * what is elsewhere is left.  0 when nothing is left in it, 1 when
+ * something is (noted), -errno when it cannot be read (not noted). */
+static int remove_below(struct sweep *w, int dirfd, int depth)
+{
+	int dup_fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+	unsigned left_before = w->left->n;
 	struct dirent *e;
 	DIR *d;
 
@@ -356,60 +465,102 @@ static int remove_below(int dirfd, int depth)
 		return -errno;
 	d = fdopendir(dup_fd);
 	if (!d) {
+		rc = -errno;
 		close(dup_fd);
-		return -errno;
+		return rc;
 	}
 	while ((e = readdir(d)) != NULL) {
-		struct stat st;
-		int r = 0;
+		struct statx stx;
+		const char *why;
 
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			r = errno == ENOENT ? 0 : -errno;
-		} else if (S_ISDIR(st.st_mode)) {
-			int sub = depth < REMOVE_DEPTH_MAX
-				      ? openat(dirfd, e->d_name,
-					       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-				      : -1;
-
-			if (sub < 0) {
-				r = depth < REMOVE_DEPTH_MAX ? -errno : -ELOOP;
-			} else {
-				r = remove_below(sub, depth + 1);
-				close(sub);
-			}
-			if (!r && unlinkat(dirfd, e->d_name, AT_REMOVEDIR) != 0 && errno != ENOENT)
-				r = -errno;
+		if (statx(dirfd, e->d_name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+			  REMOVE_STATX_MASK, &stx) != 0) {
+			if (errno != ENOENT)
+				leave(w, e->d_name, NULL, -errno);
+		} else if ((why = elsewhere(&w->home, &stx)) != NULL) {
+			leave(w, e->d_name, why, -EXDEV);
+		} else if (S_ISDIR(stx.stx_mode)) {
+			remove_dir(w, dirfd, e->d_name, depth);
 		} else if (unlinkat(dirfd, e->d_name, 0) != 0 && errno != ENOENT) {
-			r = -errno;
+			leave_errno(w, e->d_name);
 		}
-		if (r && !rc)
-			rc = r;
 	}
 	closedir(d);
-	return rc;
+	return w->left->n != left_before;
 }
 
 int sc_rundir_remove(struct sc_rundir *rd)
 {
+	struct sweep w = {.left = &rd->left};
 	const char *name;
 	struct stat mine, there;
 	int rc;
 
+	memset(&rd->left, 0, sizeof(rd->left));
 	if (!rd->created || rd->fd < 0)
 		return 0;
 	rd->created = false;
-	rc = remove_below(rd->fd, 0);
+	if (statx(rd->fd, "", AT_EMPTY_PATH, REMOVE_STATX_MASK, &w.home) != 0)
+		return -errno;
+	rc = remove_below(&w, rd->fd, 0);
+	if (rd->left.elsewhere)
+		return -EXDEV;
+	if (rc)
+		return rc < 0 ? rc : w.err;
 	name = strrchr(rd->path, '/') + 1; /* sc_layout_run_dir: TARGET/NAME */
 	if (fstat(rd->fd, &mine) != 0)
-		return rc ? rc : -errno;
+		return -errno;
 	/* remove the directory by name only if the name still means it */
 	if (fstatat(rd->parent_fd, name, &there, AT_SYMLINK_NOFOLLOW) != 0)
-		return rc ? rc : (errno == ENOENT ? 0 : -errno);
+		return errno == ENOENT ? 0 : -errno;
 	if (there.st_dev != mine.st_dev || there.st_ino != mine.st_ino)
-		return rc ? rc : -ESTALE;
-	if (!rc && unlinkat(rd->parent_fd, name, AT_REMOVEDIR) != 0)
-		rc = -errno;
-	return rc;
+		return -ESTALE;
+	return unlinkat(rd->parent_fd, name, AT_REMOVEDIR) == 0 ? 0 : -errno;
+}
+
+/* "x: why, y: why, and 2 more": the entries l names. */
+static void left_list(const struct sc_rundir_left *l, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < l->named && used < len; i++)
+		used += (size_t)snprintf(
+		    buf + used, len - used, "%s%s: %s", i ? ", " : "", l->entry[i].path,
+		    l->entry[i].why ? l->entry[i].why : strerror(-l->entry[i].err));
+	if (l->n > l->named && used < len)
+		snprintf(buf + used, len - used, ", and %u more", l->n - l->named);
+}
+
+const char *sc_rundir_left_text(const struct sc_rundir *rd, int err, char *buf, size_t len)
+{
+	const struct sc_rundir_left *l = &rd->left;
+	char list[SC_RUNDIR_LEFT_NAMED * (SC_RUNDIR_LEFT_PATH_MAX + 80) + 32];
+	const char *it = l->n == 1 ? "it" : "them";
+
+	left_list(l, list, sizeof(list));
+	if (err == -EXDEV && l->elsewhere == l->n)
+		snprintf(buf, len,
+			 "left %u entr%s in %s that %s on another mount (%s; unmount %s, then "
+			 "remove the directory): nothing on %s was removed",
+			 l->n, l->n == 1 ? "y" : "ies", rd->path, l->n == 1 ? "is" : "are", list,
+			 it, it);
+	else if (err == -EXDEV)
+		snprintf(buf, len,
+			 "left %u entries in %s, %u of them on another mount, nothing on which was "
+			 "removed (%s); unmount those, then remove the directory",
+			 l->n, rd->path, l->elsewhere, list);
+	else if (err == -ESTALE)
+		snprintf(buf, len,
+			 "%s is no longer the directory the run made (renamed, replaced, or "
+			 "something is mounted on it): left as it is",
+			 rd->path);
+	else if (l->n)
+		snprintf(buf, len, "could not remove %u entr%s in %s (%s): the directory is left",
+			 l->n, l->n == 1 ? "y" : "ies", rd->path, list);
+	else
+		snprintf(buf, len, "could not remove %s: %s", rd->path, strerror(-err));
+	return buf;
 }

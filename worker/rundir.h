@@ -27,13 +27,37 @@
 /* Characters of a key's hex text, with its terminating NUL. */
 #define SC_RUNDIR_KEY_LEN (2u * SC_RUNDIR_KEY_BYTES + 1u)
 
+/* Entries of the run directory a removal left that it names (it counts
+ * them all). */
+#define SC_RUNDIR_LEFT_NAMED 4u
+/* Room for one such entry's path, relative to the run directory. */
+#define SC_RUNDIR_LEFT_PATH_MAX 256u
+
+/* What sc_rundir_remove left in place, and why.  An entry is counted once:
+ * a directory left for what is in it is not, the entry in it is. */
+struct sc_rundir_left {
+	unsigned n;	    /* entries left */
+	unsigned elsewhere; /* of them, on another mount or filesystem: never
+			     * unlinked, never entered */
+	unsigned named;	    /* entries in entry[], in the order found */
+	struct {
+		char path[SC_RUNDIR_LEFT_PATH_MAX]; /* "x", "a/b" (cut if longer) */
+		const char *why;		    /* static text, e.g. "a mount point
+						     * (another filesystem)"; NULL: err */
+		int err;			    /* -EXDEV: on another mount or
+						     * filesystem; else the -errno of
+						     * removing it */
+	} entry[SC_RUNDIR_LEFT_NAMED];
+};
+
 /* A rank's run directory (caller-owned; _init before use, _exit after). */
 struct sc_rundir {
-	int fd;		 /* the run directory (O_DIRECTORY | O_NOFOLLOW), -1: none */
-	int parent_fd;	 /* the target directory holding it, -1: none */
-	bool created;	 /* this process made it: only then does _remove remove it */
-	bool marked;	 /* the marker is still in it */
-	char path[4096]; /* TARGET/ssdcluster-RUN_ID, for messages */
+	int fd;			    /* the run directory (O_DIRECTORY | O_NOFOLLOW), -1: none */
+	int parent_fd;		    /* the target directory holding it, -1: none */
+	bool created;		    /* this process made it: only then does _remove remove it */
+	bool marked;		    /* the marker is still in it */
+	char path[4096];	    /* TARGET/ssdcluster-RUN_ID, for messages */
+	struct sc_rundir_left left; /* what the last _remove left */
 };
 
 void sc_rundir_init(struct sc_rundir *rd);
@@ -73,10 +97,24 @@ int sc_rundir_open_kept(struct sc_rundir *rd, const struct sc_plan *plan,
 int sc_rundir_unmark(struct sc_rundir *rd);
 
 /* Removes the run directory with everything in it if this process created
- * it (else does nothing and returns 0).  Symlinks inside are unlinked,
- * never followed; a run directory swapped for another one is left alone
- * (-ESTALE).  0 or -errno (what could be removed is gone). */
+ * it (else does nothing and returns 0).  It stays on the run directory's
+ * own mount: an entry on another mount (a mount point: a bind mount of a
+ * directory or a file, another filesystem) or with another device number
+ * is left in place, neither unlinked nor entered, and so are the
+ * directories holding it and the run directory.  Symlinks inside are
+ * unlinked, never followed; a run directory swapped for another one (or
+ * with something mounted on its name) is left alone (-ESTALE).  rd->left
+ * says what was left and why.  0; -EXDEV when it left an entry on another
+ * mount or filesystem; or the first other -errno.  Whatever could be
+ * removed is gone. */
 int sc_rundir_remove(struct sc_rundir *rd);
+
+/* What the last sc_rundir_remove of rd, which returned err (< 0), left,
+ * why, and what to do, as one line of text without "ssdcluster: " or a
+ * newline, e.g. "left 1 entry in T/ssdcluster-ID that is on another mount
+ * (x: a mount point (...); unmount it, then remove the directory): nothing
+ * on it was removed".  Returns buf. */
+const char *sc_rundir_left_text(const struct sc_rundir *rd, int err, char *buf, size_t len);
 
 /* How sc_rundir_openat treats a name. */
 enum sc_rundir_how {

@@ -3,12 +3,17 @@
  * the run's key; files and directories below it (and in the ingest
  * dataset) never reached through a symlink, planted even between two
  * phases, and victims left byte for byte; removal takes only what the run
- * made, unlinking symlinks without following them. */
+ * made, unlinking symlinks without following them, and stays on the run
+ * directory's own mount: a bind mount (of a directory or of one file) or a
+ * tmpfs mounted in it is left with every byte, and named. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +25,8 @@
 #include "rundir.h"
 
 #define VICTIM_TEXT "precious bytes that no run may touch\n"
+/* Room for a path below a run directory (struct sc_rundir's path). */
+#define BELOW_RUN_MAX 4400
 
 static char tmpdir[256];
 
@@ -329,6 +336,227 @@ static void test_remove(void)
 	sc_plan_exit(&plan);
 }
 
+/* Mounts for the tests below go in a mount namespace of this process's
+ * own (private: nothing reaches the rest of the machine, and they are
+ * gone when it exits).  False, with the reason printed, when there is
+ * none (not root, no namespaces): those tests are skipped. */
+static bool own_mount_ns(void)
+{
+	static int ok = -1;
+
+	if (ok < 0) {
+		ok = geteuid() == 0 && unshare(CLONE_NEWNS) == 0 &&
+		     mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0;
+		if (!ok)
+			printf("skip: mounts in the run directory (need root and a mount "
+			       "namespace: %s)\n",
+			       geteuid() == 0 ? strerror(errno) : "not root");
+	}
+	return ok;
+}
+
+/* Puts the victims dir/a and dir/sub/b in directory dir (made if new). */
+static void victim_tree(const char *dir)
+{
+	char path[BELOW_RUN_MAX];
+
+	CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir %s", dir);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	victim_make(path);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CHECK(mkdir(path, 0755) == 0, "mkdir %s", path);
+	snprintf(path, sizeof(path), "%s/sub/b", dir);
+	victim_make(path);
+}
+
+/* Whether dir/a and dir/sub/b keep their bytes. */
+static int victim_tree_ok(const char *dir)
+{
+	char a[BELOW_RUN_MAX], b[BELOW_RUN_MAX];
+
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/sub/b", dir);
+	return victim_ok(a) && victim_ok(b);
+}
+
+/* Whether rd's last removal names path with a reason that holds why. */
+static bool left_names(const struct sc_rundir *rd, const char *path, const char *why)
+{
+	for (unsigned i = 0; i < rd->left.named; i++)
+		if (strcmp(rd->left.entry[i].path, path) == 0 && rd->left.entry[i].why &&
+		    strstr(rd->left.entry[i].why, why))
+			return true;
+	return false;
+}
+
+/* What a test mounts in a run directory. */
+enum mount_kind {
+	BIND_DIR,  /* a victim directory, bind mounted on a directory */
+	BIND_FILE, /* a victim file, bind mounted over a file */
+	TMPFS,	   /* a tmpfs holding victims */
+};
+
+/* One mount in a run directory: where (relative to it), what, and the
+ * reason removal gives for leaving it. */
+struct mount_case {
+	const char *at; /* "x", "d/y" */
+	enum mount_kind kind;
+	const char *why;
+};
+
+/* A fresh run directory holding the run's files f0, d/g and the mount
+ * point m->at, with m mounted there; victim: where the victims are (a
+ * bind mount's source, made here: it is victim_NAME in tmpdir; or the
+ * mount point of a tmpfs, which gets them).  False when the mount fails. */
+static bool mount_in_run_dir(struct sc_rundir *rd, const struct sc_plan *plan,
+			     const struct mount_case *m, const char *name, char *victim, size_t len)
+{
+	bool bind = m->kind != TMPFS;
+
+	char err[1024], path[BELOW_RUN_MAX];
+
+	sc_rundir_init(rd);
+	CHECK(sc_rundir_create(rd, plan, &rank0, "k", err, sizeof(err)) == 0, "%s", err);
+	CHECK(sc_rundir_unmark(rd) == 0, "unmark");
+	snprintf(path, sizeof(path), "%s/f0", rd->path);
+	victim_make(path);
+	snprintf(path, sizeof(path), "%s/d", rd->path);
+	CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+	snprintf(path, sizeof(path), "%s/d/g", rd->path);
+	victim_make(path);
+	snprintf(path, sizeof(path), "%s/%s", rd->path, m->at);
+	if (m->kind == BIND_FILE)
+		victim_make(path); /* the run's own file, mounted over */
+	else
+		CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+	if (bind) {
+		snprintf(victim, len, "%s/victim_%s", tmpdir, name);
+		if (m->kind == BIND_FILE)
+			victim_make(victim);
+		else
+			victim_tree(victim);
+	}
+	if (mount(bind ? victim : "sc-test", path, bind ? NULL : "tmpfs", bind ? MS_BIND : 0,
+		  bind ? NULL : "size=1m") != 0) {
+		printf("skip: mount at %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	if (!bind) {
+		snprintf(victim, len, "%s", path);
+		victim_tree(victim);
+	}
+	return true;
+}
+
+/* Removal stays on the run directory's mount: a victim directory bind
+ * mounted on a directory in it (at the top, one level down), a victim
+ * file bind mounted over a file in it, a tmpfs mounted in it.  Each is
+ * left, neither unlinked nor entered: every victim keeps its bytes, the
+ * entry is named with its reason, the run directory stays (-EXDEV), and
+ * the run's own files around it are gone. */
+static void test_remove_mounts(void)
+{
+	const struct mount_case cases[] = {
+	    {"x", BIND_DIR, "another mount of this filesystem"},
+	    {"d/y", BIND_DIR, "another mount of this filesystem"},
+	    {"f", BIND_FILE, "another mount of this filesystem"},
+	    {"t", TMPFS, "another filesystem"},
+	};
+
+	if (!own_mount_ns())
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct mount_case *m = &cases[i];
+		char name[32], target[400], victim[BELOW_RUN_MAX], at[BELOW_RUN_MAX];
+		char path[BELOW_RUN_MAX], text[4096];
+		struct sc_plan plan;
+		struct sc_rundir rd;
+		int rc;
+
+		check_context = m->at;
+		snprintf(name, sizeof(name), "mounts%zu", i);
+		target_dir(target, sizeof(target), name);
+		plan_dir(&plan, target);
+		if (!mount_in_run_dir(&rd, &plan, m, name, victim, sizeof(victim))) {
+			sc_rundir_exit(&rd);
+			sc_plan_exit(&plan);
+			continue;
+		}
+		snprintf(at, sizeof(at), "%s/%s", rd.path, m->at);
+		rc = sc_rundir_remove(&rd);
+		CHECK(rc == -EXDEV, "removal with a mount inside: rc %d, want -EXDEV", rc);
+		CHECK(m->kind == BIND_FILE ? victim_ok(victim) : victim_tree_ok(victim),
+		      "every victim byte survives removal (%s)", victim);
+		CHECK(rd.left.n == 1 && rd.left.elsewhere == 1, "one entry left: %u (%u elsewhere)",
+		      rd.left.n, rd.left.elsewhere);
+		CHECK(left_names(&rd, m->at, m->why), "named with why: %s: %s",
+		      rd.left.entry[0].path,
+		      rd.left.entry[0].why ? rd.left.entry[0].why : "(none)");
+		sc_rundir_left_text(&rd, rc, text, sizeof(text));
+		snprintf(path, sizeof(path),
+			 "left 1 entry in %s that is on another mount (%s: a mount point", rd.path,
+			 m->at);
+		CHECK(strstr(text, path) && strstr(text, "unmount it, then remove the directory") &&
+			  strstr(text, "nothing on it was removed"),
+		      "the message says what, why, what to do: %s", text);
+		snprintf(path, sizeof(path), "%s/f0", rd.path);
+		CHECK(access(path, F_OK) != 0, "the run's own file is removed");
+		snprintf(path, sizeof(path), "%s/d/g", rd.path);
+		CHECK(access(path, F_OK) != 0, "and the one in its subdirectory");
+		CHECK(umount(at) == 0, "umount %s: %s", at, strerror(errno));
+		CHECK(m->kind == BIND_FILE ? victim_ok(victim)
+					   : m->kind == TMPFS || victim_tree_ok(victim),
+		      "the victim keeps its bytes after the unmount");
+		/* nothing but the mount point and the directories holding it */
+		CHECK((m->kind == BIND_FILE ? unlink(at) : rmdir(at)) == 0,
+		      "the mount point stays: %s", at);
+		if (strchr(m->at, '/')) {
+			*strrchr(at, '/') = '\0';
+			CHECK(rmdir(at) == 0, "so does its directory %s", at);
+		}
+		CHECK(rmdir(rd.path) == 0, "and the run directory, holding nothing else");
+		sc_rundir_exit(&rd);
+		sc_plan_exit(&plan);
+	}
+	check_context = NULL;
+}
+
+/* A victim directory bind mounted on the run directory's own name: the
+ * run's files (below its descriptor) go, the name now means the victim,
+ * which is left as it is (-ESTALE). */
+static void test_mount_on_run_dir(void)
+{
+	char target[400], vdir[500], path[BELOW_RUN_MAX], err[1024], text[4096];
+	struct sc_plan plan;
+	struct sc_rundir rd;
+	int rc;
+
+	if (!own_mount_ns())
+		return;
+	target_dir(target, sizeof(target), "mounted_on");
+	plan_dir(&plan, target);
+	snprintf(vdir, sizeof(vdir), "%s/victim_over", tmpdir);
+	victim_tree(vdir);
+	sc_rundir_init(&rd);
+	CHECK(sc_rundir_create(&rd, &plan, &rank0, "k", err, sizeof(err)) == 0, "%s", err);
+	if (mount(vdir, rd.path, NULL, MS_BIND, NULL) != 0) {
+		printf("skip: mount on %s: %s\n", rd.path, strerror(errno));
+	} else {
+		rc = sc_rundir_remove(&rd);
+		CHECK(rc == -ESTALE, "a run directory mounted over: rc %d, want -ESTALE", rc);
+		CHECK(victim_tree_ok(vdir), "the victim mounted on its name keeps every byte");
+		sc_rundir_left_text(&rd, rc, text, sizeof(text));
+		CHECK(strstr(text, rd.path) && strstr(text, "mounted on it"), "message: %s", text);
+		CHECK(umount(rd.path) == 0, "umount %s", rd.path);
+		snprintf(path, sizeof(path), "%s/.ssdcluster-run", rd.path);
+		CHECK(access(path, F_OK) != 0, "the run's own marker below it is removed");
+		CHECK(rmdir(rd.path) == 0, "the run directory is left, empty");
+	}
+	CHECK(victim_tree_ok(vdir), "the victim is whole");
+	sc_rundir_exit(&rd);
+	sc_plan_exit(&plan);
+}
+
 /* The ingest dataset outlives runs: a symlink anywhere below the target
  * is refused; someone else's file is not truncated; victims unchanged. */
 static void test_dataset(void)
@@ -395,6 +623,8 @@ int main(void)
 	test_open_below();
 	test_planted_between_phases();
 	test_remove();
+	test_remove_mounts();
+	test_mount_on_run_dir();
 	test_dataset();
 	check_rmtree(tmpdir);
 	return check_exit("test_rundir");
