@@ -668,6 +668,18 @@ int sc_guard_check(const struct sc_plan *plan, uint32_t target, int *claim, char
 		return -EPERM;
 	}
 	if (S_ISREG(st.st_mode)) {
+		fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd >= 0 && mount_root(fd)) {
+			snprintf(why + h, len - h,
+				 "refused although both opt-ins are given: a file is mounted over "
+				 "it (a bind mount), so writing it would write that file: name "
+				 "the file itself, not a mount of it");
+			close(fd);
+			return -EPERM;
+		}
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
 		rc = sc_guard_file_in_use("", &st, reason, sizeof(reason));
 		if (rc) {
 			snprintf(why + h, len - h, "refused although both opt-ins are given: %s",

@@ -219,6 +219,17 @@ if [ -e "$T/swapfile" ] && swapon "$T/swapfile" 2>/dev/null; then
 	[ "$(sha256sum <"$T/swapfile")" = "$SWSUM" ] || fail "swap file target: changed"
 	echo "ok: a file target that is active swap is refused"
 fi
+# a file bind-mounted over the target's name: writing it writes that file
+head -c $((4 << 20)) /dev/urandom >"$T/bvictim.dat"
+BSUM=$(sha256sum <"$T/bvictim.dat")
+head -c $((4 << 20)) /dev/zero >"$T/bmount.dat"
+mount --bind "$T/bvictim.dat" "$T/bmount.dat"
+MOUNTS+=("$T/bmount.dat")
+config "$T/f.yaml" "$T/bmount.dat" "allow_destroy: true"
+expect 2 "a file is mounted over it (a bind mount)" 1 "$T/f.yaml" --allow-destroy
+umount "$T/bmount.dat"
+[ "$(sha256sum <"$T/bvictim.dat")" = "$BSUM" ] || fail "a file bind-mounted over a file target changed"
+echo "ok: a file target with a file bind-mounted over it is refused"
 head -c $((8 << 20)) /dev/urandom >"$T/plain.dat"
 PSUM=$(sha256sum <"$T/plain.dat")
 config "$T/f.yaml" "$T/plain.dat" "allow_destroy: true"
