@@ -67,6 +67,7 @@ struct driver {
 	char *err;                      /* ERR_MAX bytes: why a phase failed */
 	int status;                     /* the run's exit status so far */
 	int mismatched;                 /* rank 0: verification found bad data */
+	bool stop_told;                 /* a stop cut the run short, and was said */
 	bool results_there;             /* rank 0: results.json is where it is said to be */
 	enum sc_progress_mode progress; /* rank 0: what it prints while a phase runs */
 	uint32_t phases_with_failed_ios; /* rank 0: on_error continue */
@@ -153,6 +154,7 @@ static bool stop_interrupted(struct driver *d, uint32_t p, struct sc_phase_recor
 	}
 	d->x->phase = -1;
 	d->status = sc_interrupt_exit_code(c->stop_sig);
+	d->stop_told = true;
 	return false;
 }
 
@@ -216,6 +218,7 @@ static bool settle_phase(struct driver *d, uint32_t p, struct sc_phase_record *p
 				"finished phases are in %s)\n",
 				sc_interrupt_name(c->stop_sig), name, d->outdir);
 		d->status = sc_interrupt_exit_code(c->stop_sig);
+		d->stop_told = true;
 		return false;
 	}
 	return true;
@@ -260,6 +263,34 @@ static void close_record(struct driver *d)
 		sc_run_record_exit(&d->rec);
 }
 
+/* Every rank, at the very end: rank 0's status (a failed verdict, results
+ * lost) and any stop reach every rank, so that each exits as mpirun
+ * should.  A signal that came after the last phase, when the cleanup and
+ * the results have finished, still makes it 128 + signal.  Returns the
+ * exit status. */
+static int agree_end(struct driver *d)
+{
+	struct sc_cluster *c = d->c;
+	uint64_t status = (uint64_t)d->status;
+
+	sc_cluster_all_ok_max(c, 1, &status);
+	d->status = sc_interrupt_status((int)status, c->stop_sig);
+	if (c->rank == 0 && c->stop_sig && !d->stop_told)
+		fprintf(stderr,
+			"ssdcluster: interrupted by %s after the last phase: the cleanup and the "
+			"results were finished first%s%s%s; exit %d\n",
+			sc_interrupt_name(c->stop_sig), d->results_there ? " (results in " : "",
+			d->results_there ? d->outdir : "", d->results_there ? ")" : "", d->status);
+	/* the launcher kills this process a moment after its SIGTERM, and
+	 * MPI_Finalize would wait for it: once the files are gone, end now.
+	 * Not before: the launcher kills every rank as soon as one ends. */
+	if (c->stop_sig && c->stop_launcher) {
+		sc_cluster_barrier(c);
+		sc_cluster_quit(c, d->status);
+	}
+	return d->status;
+}
+
 /* After the last phase (or the one that stopped the run): the run files
  * go, rank 0 gives the verdict and frees the record.  Returns the exit
  * status. */
@@ -279,19 +310,8 @@ static int end_run(struct driver *d)
 	}
 	if (c->rank == 0)
 		close_record(d);
-	/* a failed verdict is rank 0's to know: every rank exits with it,
-	 * so that mpirun does too */
-	if (!c->stop_sig && sc_cluster_bcast_int(c, d->status) == SC_EXIT_VERDICT_FAILED)
-		d->status = SC_EXIT_VERDICT_FAILED;
 	free(d->err);
-	/* the launcher kills this process a moment after its SIGTERM, and
-	 * MPI_Finalize would wait for it: once the files are gone, end now.
-	 * Not before: the launcher kills every rank as soon as one ends. */
-	if (c->stop_sig && c->stop_launcher) {
-		sc_cluster_barrier(c);
-		sc_cluster_quit(c, d->status ? d->status : sc_interrupt_exit_code(c->stop_sig));
-	}
-	return d->status;
+	return agree_end(d);
 }
 
 /* Every rank: runs the plan's phases in order.  Returns the exit status. */
@@ -431,6 +451,9 @@ out:
 	sc_rundir_exit(&rd);
 	sc_outdir_discard(&od); /* made, and left empty: the run was refused */
 	status = sc_cluster_all_ok(&c, status == 0) ? 0 : (status ? status : SC_EXIT_RUN_FAILED);
+	/* a signal after that agreement came to this rank alone: the run is
+	 * done, and it still ends as a signal ends it */
+	status = sc_interrupt_status(status, c.stop_sig ? c.stop_sig : sc_interrupt_signal());
 	if (claim >= 0)
 		close(claim); /* the device is free again once every rank is done */
 	free(places);
