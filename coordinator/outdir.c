@@ -148,8 +148,8 @@ struct meet {
 	const struct sc_target_spec *t;
 	uint32_t index;
 	char canon[PATH_MAX]; /* the target, resolved (or clean, on other hosts) */
-	bool remote;          /* on other hosts: compared by text */
-	size_t via;           /* the folder's ancestor found to be the target
+	bool remote;	      /* on other hosts: compared by text */
+	size_t via;	      /* the folder's ancestor found to be the target
 			       * by identity: its length in od->canon; 0 none */
 	enum sc_outdir_rel rel;
 };
@@ -198,8 +198,7 @@ static int meet_remote(const struct sc_outdir *od, struct meet *m)
 }
 
 /* True when the folder lies in (or is) target m's run directory. */
-static bool in_run_dir(const struct sc_outdir *od, const struct sc_plan *plan,
-		       const struct meet *m)
+static bool in_run_dir(const struct sc_outdir *od, const struct sc_plan *plan, const struct meet *m)
 {
 	char name[256], dir[PATH_MAX];
 	enum sc_outdir_rel r;
@@ -216,8 +215,8 @@ static bool in_run_dir(const struct sc_outdir *od, const struct sc_plan *plan,
 }
 
 /* err: how the folder meets target m, and what to do. */
-static void describe(const struct sc_outdir *od, const struct sc_plan *plan,
-		     const struct meet *m, char *err, size_t errlen)
+static void describe(const struct sc_outdir *od, const struct sc_plan *plan, const struct meet *m,
+		     char *err, size_t errlen)
 {
 	const char *kind = sc_target_kind_name(m->t->kind);
 	char who[SC_OUTDIR_PATH_MAX + 64], where[PATH_MAX + 128] = "", how[PATH_MAX + 64] = "";
@@ -233,7 +232,8 @@ static void describe(const struct sc_outdir *od, const struct sc_plan *plan,
 	if (m->via && sc_outdir_relation(od->canon, m->canon) == SC_OUTDIR_APART)
 		snprintf(how, sizeof(how), "; %.*s is that %s under another name (a bind mount)",
 			 (int)m->via, od->canon, kind);
-	else if (!getcwd(cwd, sizeof(cwd)) || sc_outdir_lexical(od->path, cwd, clean, sizeof(clean)) ||
+	else if (!getcwd(cwd, sizeof(cwd)) ||
+		 sc_outdir_lexical(od->path, cwd, clean, sizeof(clean)) ||
 		 strcmp(od->canon, clean) != 0)
 		snprintf(how, sizeof(how), "; it resolves to %s (through a symlink)", od->canon);
 	if (in_run_dir(od, plan, m))
@@ -255,8 +255,8 @@ static void describe(const struct sc_outdir *od, const struct sc_plan *plan,
 			 m->t->kind == SC_TARGET_DIR ? m->canon : "");
 }
 
-int sc_outdir_check(struct sc_outdir *od, const char *path, bool given,
-		    const struct sc_plan *plan, const char *host, char *err, size_t errlen)
+int sc_outdir_check(struct sc_outdir *od, const char *path, bool given, const struct sc_plan *plan,
+		    const char *host, char *err, size_t errlen)
 {
 	struct meet *m;
 	int rc;
@@ -271,8 +271,10 @@ int sc_outdir_check(struct sc_outdir *od, const char *path, bool given,
 		return rc;
 	}
 	m = calloc(1, sizeof(*m));
-	if (!m)
+	if (!m) {
+		snprintf(err, errlen, "checking %s: %s", path, strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	for (uint32_t i = 0; !rc && i < plan->ntargets; i++) {
 		memset(m, 0, sizeof(*m));
 		m->t = &plan->targets[i];
@@ -364,7 +366,8 @@ int sc_outdir_create(struct sc_outdir *od, char *err, size_t errlen)
 	buf[i] = '\0';
 	if (stat(buf, &st)) {
 		rc = -errno;
-		snprintf(err, errlen, "%s %s: cannot use %s: %s", who, od->path, buf, strerror(-rc));
+		snprintf(err, errlen, "%s %s: cannot use %s: %s", who, od->path, buf,
+			 strerror(-rc));
 		return rc;
 	}
 	if (!S_ISDIR(st.st_mode))

@@ -24,7 +24,7 @@
 /* Where a folder stands against a target. */
 enum sc_outdir_rel {
 	SC_OUTDIR_APART = 0,
-	SC_OUTDIR_SAME,   /* the same path */
+	SC_OUTDIR_SAME,	  /* the same path */
 	SC_OUTDIR_INSIDE, /* the folder lies below the target */
 	SC_OUTDIR_AROUND, /* the folder holds the target */
 };
@@ -41,12 +41,12 @@ int sc_outdir_lexical(const char *path, const char *cwd, char *buf, size_t len);
 
 /* The results folder of a run (caller-owned; sc_outdir_check fills it). */
 struct sc_outdir {
-	const char *path;               /* as given: where results are written */
-	bool given;                     /* named by --output (else the default) */
+	const char *path;		/* as given: where results are written */
+	bool given;			/* named by --output (else the default) */
 	char canon[SC_OUTDIR_PATH_MAX]; /* its deepest existing ancestor
 					 * resolved (realpath), the rest clean */
-	size_t exist_len;               /* canon[0, exist_len) exists */
-	size_t made_len, made_end;      /* the folders sc_outdir_create made:
+	size_t exist_len;		/* canon[0, exist_len) exists */
+	size_t made_len, made_end;	/* the folders sc_outdir_create made:
 					 * canon[0, made_len) the topmost,
 					 * canon[0, made_end) the deepest; 0 none */
 };
@@ -60,8 +60,8 @@ struct sc_outdir {
  * the folder's resolved and its clean text.  Makes nothing.  0; -EEXIST
  * when the folder meets a target, with err naming it and saying what to
  * do; or -errno (cwd unknown, a path too long) with err. */
-int sc_outdir_check(struct sc_outdir *od, const char *path, bool given,
-		    const struct sc_plan *plan, const char *host, char *err, size_t errlen);
+int sc_outdir_check(struct sc_outdir *od, const char *path, bool given, const struct sc_plan *plan,
+		    const char *host, char *err, size_t errlen);
 
 /* After sc_outdir_check: makes the folder and its missing parents (mode
  * 0755), then proves it a writable directory by writing a block to a

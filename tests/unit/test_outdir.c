@@ -195,8 +195,8 @@ static void test_bind_mount(void)
 	path(outer, sizeof(outer), "outer");
 	join(t, sizeof(t), outer, "tgt");
 	path(b, sizeof(b), "mnt");
-	CHECK(mkdir(outer, 0755) == 0 && mkdir(t, 0755) == 0 && mkdir(b, 0755) == 0,
-	      "set up %s", t);
+	CHECK(mkdir(outer, 0755) == 0 && mkdir(t, 0755) == 0 && mkdir(b, 0755) == 0, "set up %s",
+	      t);
 	if (mount(outer, b, NULL, MS_BIND, NULL) != 0) {
 		printf("bind mount: skipped (%s)\n", strerror(errno));
 		return;
