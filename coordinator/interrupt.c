@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
+
 /* Lock-free atomics (checked below): safe to set in a handler and to read
  * from any thread. */
 static atomic_int caught;
@@ -66,4 +68,11 @@ const char *sc_interrupt_name(int sig)
 int sc_interrupt_exit_code(int sig)
 {
 	return 128 + sig;
+}
+
+int sc_interrupt_status(int status, int sig)
+{
+	if (!sig || status == SC_EXIT_BAD_INPUT)
+		return status;
+	return sc_interrupt_exit_code(sig);
 }

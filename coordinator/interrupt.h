@@ -25,4 +25,13 @@ const char *sc_interrupt_name(int sig);
  * a process that signal ended (130 for SIGINT, 143 for SIGTERM). */
 int sc_interrupt_exit_code(int sig);
 
+/* The exit status of a run that would end with status (0 or an enum
+ * sc_exit_status, cli.h) after sig was caught (0: none): 128 + sig, as
+ * for a run cut short, whenever the run went past its checks, even when
+ * the signal came after the last phase, during the cleanup and the last
+ * results (which still finish); status itself with no signal, or when
+ * the input was refused (SC_EXIT_BAD_INPUT: nothing ran, and that is
+ * what the user must know). */
+int sc_interrupt_status(int status, int sig);
+
 #endif

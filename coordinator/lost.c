@@ -8,6 +8,7 @@
 
 #include "units.h"
 #include "interrupt.h"
+#include "outdir.h"
 #include "phase.h"
 #include "prepare.h"
 #include "record.h"
@@ -92,8 +93,14 @@ static void tell_lost(struct sc_cluster *c, struct sc_lost_ctx *x, const char *p
 	keep_lost_phase(c, x, why);
 	if (x->rec && x->rec->nphases)
 		sc_report_verdict(x->rec, x->cli ? x->cli->quiet : false);
-	fprintf(stderr, "ssdcluster: ending the run (exit %d); results of finished phases are in %s\n",
-		code, x->outdir && x->outdir[0] ? x->outdir : "(none yet)");
+	if (x->outdir && sc_outdir_has_results(x->outdir))
+		fprintf(stderr,
+			"ssdcluster: ending the run (exit %d); results of finished phases are in "
+			"%s\n",
+			code, x->outdir);
+	else
+		fprintf(stderr, "ssdcluster: ending the run (exit %d); no phase finished, no "
+				"results were written\n", code);
 }
 
 void sc_lost_end_run(struct sc_cluster *c, void *arg)

@@ -67,6 +67,8 @@ struct driver {
 	char *err;                      /* ERR_MAX bytes: why a phase failed */
 	int status;                     /* the run's exit status so far */
 	int mismatched;                 /* rank 0: verification found bad data */
+	bool stop_told;                 /* a stop cut the run short, and was said */
+	bool results_there;             /* rank 0: results.json is where it is said to be */
 	enum sc_progress_mode progress; /* rank 0: what it prints while a phase runs */
 	uint32_t phases_with_failed_ios; /* rank 0: on_error continue */
 };
@@ -152,6 +154,7 @@ static bool stop_interrupted(struct driver *d, uint32_t p, struct sc_phase_recor
 	}
 	d->x->phase = -1;
 	d->status = sc_interrupt_exit_code(c->stop_sig);
+	d->stop_told = true;
 	return false;
 }
 
@@ -215,9 +218,77 @@ static bool settle_phase(struct driver *d, uint32_t p, struct sc_phase_record *p
 				"finished phases are in %s)\n",
 				sc_interrupt_name(c->stop_sig), name, d->outdir);
 		d->status = sc_interrupt_exit_code(c->stop_sig);
+		d->stop_told = true;
 		return false;
 	}
 	return true;
+}
+
+/* Rank 0, once the run files are gone: the model, the verdict, and where
+ * the results are, said only when results.json is there (else the run
+ * failed: its results are lost).  Frees the record. */
+static void close_record(struct driver *d)
+{
+	struct sc_run_record *rec = &d->rec;
+	bool quiet = d->cli->quiet;
+
+	if (rec->nphases && sc_record_model(rec, d->outdir, quiet))
+		d->status = SC_EXIT_RUN_FAILED;
+	sc_record_drives(rec, quiet);
+	if (d->mismatched && d->status == 0) {
+		fprintf(stderr, "ssdcluster: verification found mismatches; the run failed\n");
+		d->status = SC_EXIT_RUN_FAILED;
+	}
+	if (!quiet)
+		sc_report_stages_table(stdout, rec);
+	/* printed whatever the status: the verdict of what was measured */
+	if (rec->nphases && sc_report_verdict(rec, quiet) == 1 && d->status == 0)
+		d->status = SC_EXIT_VERDICT_FAILED;
+	d->results_there = sc_outdir_has_results(d->outdir);
+	if (rec->nphases && !d->results_there) {
+		fprintf(stderr,
+			"ssdcluster: %s/results.json is not there (removed, or never written): "
+			"this run's results are lost\n",
+			d->outdir);
+		if (d->status == 0 || d->status == SC_EXIT_VERDICT_FAILED)
+			d->status = SC_EXIT_RUN_FAILED;
+	}
+	if (!quiet && d->results_there)
+		printf("results: %s/results.json\n", d->outdir);
+	if (!quiet && rec->nphases)
+		sc_report_verdict_exit(stdout, d->plan, d->status);
+	d->x->rec = NULL;
+	d->x->plan = NULL;
+	if (d->plan == &d->rec.plan)
+		sc_run_record_exit(&d->rec);
+}
+
+/* Every rank, at the very end: rank 0's status (a failed verdict, results
+ * lost) and any stop reach every rank, so that each exits as mpirun
+ * should.  A signal that came after the last phase, when the cleanup and
+ * the results have finished, still makes it 128 + signal.  Returns the
+ * exit status. */
+static int agree_end(struct driver *d)
+{
+	struct sc_cluster *c = d->c;
+	uint64_t status = (uint64_t)d->status;
+
+	sc_cluster_all_ok_max(c, 1, &status);
+	d->status = sc_interrupt_status((int)status, c->stop_sig);
+	if (c->rank == 0 && c->stop_sig && !d->stop_told)
+		fprintf(stderr,
+			"ssdcluster: interrupted by %s after the last phase: the cleanup and the "
+			"results were finished first%s%s%s; exit %d\n",
+			sc_interrupt_name(c->stop_sig), d->results_there ? " (results in " : "",
+			d->results_there ? d->outdir : "", d->results_there ? ")" : "", d->status);
+	/* the launcher kills this process a moment after its SIGTERM, and
+	 * MPI_Finalize would wait for it: once the files are gone, end now.
+	 * Not before: the launcher kills every rank as soon as one ends. */
+	if (c->stop_sig && c->stop_launcher) {
+		sc_cluster_barrier(c);
+		sc_cluster_quit(c, d->status);
+	}
+	return d->status;
 }
 
 /* After the last phase (or the one that stopped the run): the run files
@@ -234,49 +305,14 @@ static int end_run(struct driver *d)
 	if (c->rank == 0 && d->status == 0 && d->phases_with_failed_ios) {
 		fprintf(stderr,
 			"ssdcluster: %u phase(s) ran to their end with failed I/Os (on_error: "
-			"continue); the run counts as failed (exit 1); results: %s/results.json\n",
-			d->phases_with_failed_ios, d->outdir);
+			"continue); the run counts as failed (exit 1)\n",
+			d->phases_with_failed_ios);
 		d->status = SC_EXIT_RUN_FAILED;
 	}
-	if (c->rank == 0) {
-		if (d->rec.nphases && sc_record_model(&d->rec, d->outdir, d->cli->quiet))
-			d->status = SC_EXIT_RUN_FAILED;
-		sc_record_drives(&d->rec, d->cli->quiet);
-		if (d->mismatched && d->status == 0) {
-			fprintf(stderr,
-				"ssdcluster: verification found mismatches; the run failed (results "
-				"in %s/results.json)\n",
-				d->outdir);
-			d->status = SC_EXIT_RUN_FAILED;
-		}
-		if (!d->cli->quiet)
-			sc_report_stages_table(stdout, &d->rec);
-		/* printed whatever the status: the verdict of what was measured */
-		if (d->rec.nphases && sc_report_verdict(&d->rec, d->cli->quiet) == 1 &&
-		    d->status == 0)
-			d->status = SC_EXIT_VERDICT_FAILED;
-		if (!d->cli->quiet && (d->status == 0 || d->status == SC_EXIT_VERDICT_FAILED))
-			printf("results: %s/results.json\n", d->outdir);
-		if (!d->cli->quiet && d->rec.nphases)
-			sc_report_verdict_exit(stdout, d->plan, d->status);
-		d->x->rec = NULL;
-		d->x->plan = NULL;
-		if (d->plan == &d->rec.plan)
-			sc_run_record_exit(&d->rec);
-	}
-	/* a failed verdict is rank 0's to know: every rank exits with it,
-	 * so that mpirun does too */
-	if (!c->stop_sig && sc_cluster_bcast_int(c, d->status) == SC_EXIT_VERDICT_FAILED)
-		d->status = SC_EXIT_VERDICT_FAILED;
+	if (c->rank == 0)
+		close_record(d);
 	free(d->err);
-	/* the launcher kills this process a moment after its SIGTERM, and
-	 * MPI_Finalize would wait for it: once the files are gone, end now.
-	 * Not before: the launcher kills every rank as soon as one ends. */
-	if (c->stop_sig && c->stop_launcher) {
-		sc_cluster_barrier(c);
-		sc_cluster_quit(c, d->status ? d->status : sc_interrupt_exit_code(c->stop_sig));
-	}
-	return d->status;
+	return agree_end(d);
 }
 
 /* Every rank: runs the plan's phases in order.  Returns the exit status. */
@@ -361,6 +397,7 @@ int main(int argc, char **argv)
 	struct sc_place *places = NULL, place;
 	struct sc_rundir rd;
 	static struct sc_shortfall sf; /* rank 0's messages: too big for a stack frame */
+	static struct sc_outdir od;    /* rank 0's results folder: as large */
 	char err[CLI_ERR_MAX], outdir[OUTDIR_MAX] = "";
 	int status = 0, claim = -1;
 	int64_t startup_ns = 0;
@@ -397,7 +434,9 @@ int main(int argc, char **argv)
 	ctx.places = places;
 	ctx.rd = &rd;
 	sc_prepare_outdir(&cli, &plan, outdir, sizeof(outdir));
-
+	status = sc_prepare_results_dir(&c, &cli, &plan, outdir, &od);
+	if (status)
+		goto out;
 	status = sc_prepare_targets(&c, &plan, &place, cli.dry_run, &claim, &sf);
 	if (status)
 		goto out;
@@ -411,7 +450,11 @@ int main(int argc, char **argv)
 	status = run_phases(&c, &plan, &place, &rd, outdir, &cli, &ctx, startup_ns);
 out:
 	sc_rundir_exit(&rd);
+	sc_outdir_discard(&od); /* made, and left empty: the run was refused */
 	status = sc_cluster_all_ok(&c, status == 0) ? 0 : (status ? status : SC_EXIT_RUN_FAILED);
+	/* a signal after that agreement came to this rank alone: the run is
+	 * done, and it still ends as a signal ends it */
+	status = sc_interrupt_status(status, c.stop_sig ? c.stop_sig : sc_interrupt_signal());
 	if (claim >= 0)
 		close(claim); /* the device is free again once every rank is done */
 	free(places);

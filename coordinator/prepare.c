@@ -126,6 +126,28 @@ void sc_prepare_outdir(const struct sc_cli *cli, const struct sc_plan *plan, cha
 	}
 }
 
+int sc_prepare_results_dir(struct sc_cluster *c, const struct sc_cli *cli,
+			   const struct sc_plan *plan, const char *outdir, struct sc_outdir *od)
+{
+	char *err;
+	int rc = 0;
+
+	memset(od, 0, sizeof(*od));
+	if (c->rank == 0) {
+		err = malloc(ERR_MAX);
+		rc = err ? sc_outdir_check(od, outdir, cli->output != NULL, plan, c->host, err,
+					   ERR_MAX)
+			 : -ENOMEM;
+		if (!rc)
+			rc = sc_outdir_create(od, err, ERR_MAX);
+		if (rc)
+			fprintf(stderr, "ssdcluster: %s; nothing was run\n",
+				err ? err : strerror(-rc));
+		free(err);
+	}
+	return sc_cluster_bcast_int(c, rc ? SC_EXIT_BAD_INPUT : 0);
+}
+
 int sc_prepare_targets(struct sc_cluster *c, const struct sc_plan *plan,
 		       const struct sc_place *place, bool dry_run, int *claim,
 		       struct sc_shortfall *sf)

@@ -16,6 +16,7 @@
 #include "rundir.h"
 #include "cli.h"
 #include "cluster.h"
+#include "outdir.h"
 
 /* Room for the refusals a --dry-run names after its plan. */
 #define SC_PREPARE_SHORT_MAX 8192
@@ -44,6 +45,13 @@ int sc_prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_pl
  * (not over the kept run's own results). */
 void sc_prepare_outdir(const struct sc_cli *cli, const struct sc_plan *plan, char *buf,
 		       size_t len);
+
+/* Every rank, before any I/O: rank 0 checks that the results folder
+ * outdir lies apart from every target and run directory (outdir.h), then
+ * makes it and proves it writable, into *od; the others leave *od empty.
+ * 0 or SC_EXIT_BAD_INPUT (ranks agree), the reason printed by rank 0. */
+int sc_prepare_results_dir(struct sc_cluster *c, const struct sc_cli *cli,
+			   const struct sc_plan *plan, const char *outdir, struct sc_outdir *od);
 
 /* Every rank: its target exists as planned, the destroy guard lets the
  * run write it (*claim: the device held O_EXCL, or -1) and it has room for
