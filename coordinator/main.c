@@ -297,10 +297,14 @@ static int agree_end(struct driver *d)
 static int end_run(struct driver *d)
 {
 	struct sc_cluster *c = d->c;
+	bool left;
 
 	d->x->phase = -1;
 	sc_cluster_barrier(c);
-	if (sc_prepare_remove_dirs(c, d->plan, d->place, d->rd) && d->status == 0)
+	left = sc_prepare_remove_dirs(c, d->plan, d->place, d->rd) != 0;
+	/* what any rank's cleanup left fails the run before rank 0 states
+	 * the status (the verdict's exit line, the results line) */
+	if (!sc_cluster_all_ok(c, !left) && d->status == 0)
 		d->status = SC_EXIT_RUN_FAILED;
 	if (c->rank == 0 && d->status == 0 && d->phases_with_failed_ios) {
 		fprintf(stderr,

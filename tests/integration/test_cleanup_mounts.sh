@@ -113,4 +113,29 @@ unmount_all
 rmdir "$run_dir/x" "$run_dir/t" && rm "$run_dir/f" && rmdir "$run_dir" ||
 	fail "the run directory holds more than its mount points"
 echo "ok: results kept; only the mount points were left"
+
+# The same with two targets: rank 1 makes target 1's run directory and
+# finds the mount there.  Rank 0, which states the run's exit status under
+# its verdict, states 1 (not 0: a threshold the run meets), as mpirun exits.
+mkdir -p "$T/target1"
+sed -e "s|^  - path: $T/target$|&\n  - path: $T/target1|" -e 's|^    rate: 100/s$|&\n    expect: {min_iops: 1}|' \
+	"$T/run.yaml" >"$T/run2.yaml"
+grep -q "target1" "$T/run2.yaml" && grep -q "min_iops" "$T/run2.yaml" || fail "run2.yaml: $(cat "$T/run2.yaml")"
+run_dir1=$T/target1/ssdcluster-mounts2
+sc_mpirun_bg 2 "$T/run2.yaml" --run-id mounts2 --output "$T/out2" --progress=lines
+wait_running "$T/out.log" slow 120 || { cat "$T/out.log"; fail "phase slow never ran (2 targets)"; }
+[ -d "$run_dir1" ] || { cat "$T/out.log"; fail "no run directory $run_dir1"; }
+mkdir "$run_dir1/x"
+mount --bind "$T/victims/dir" "$run_dir1/x" && MOUNTS+=("$run_dir1/x") || fail "cannot bind mount"
+wait_exit "$MPIRUN_PID" 120 || { cat "$T/out.log"; fail "the run did not end (2 targets)"; }
+cat "$T/out.log"
+[ "$(victims_sum "$T/victims")" = "$victims_before" ] || fail "2 targets: a bind-mounted victim changed"
+[ "$RC" -eq 1 ] || fail "2 targets: the run exited $RC after leaving a mount behind, want 1"
+grep -qF "rank 1: left 1 entry in $run_dir1 that is on another mount" "$T/out.log" ||
+	fail "2 targets: rank 1 does not say what it left"
+grep -qF "verdict: PASS" "$T/out.log" || fail "2 targets: the threshold was not met"
+grep -qxF "exit status 1: the run failed; the verdict is of what was measured" "$T/out.log" ||
+	fail "2 targets: rank 0 does not state exit status 1"
+unmount_all
+echo "ok: a mount left in rank 1's run directory: rank 0 states exit status 1, and it is 1"
 echo PASS
