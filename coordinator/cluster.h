@@ -59,6 +59,10 @@ struct sc_cluster {
 	int stop_sig;                   /* the signal stopping the run (caught
 					 * here or by another rank), 0 = none */
 	bool stop_launcher;             /* caught here, sent by the launcher */
+	bool finishing;                 /* after the last phase: a stop that is
+					 * not the launcher's does not shorten
+					 * the waits (the cleanup and the
+					 * results finish, however long) */
 	uint64_t stop_ns;               /* when this rank learned of the stop */
 	int lost;                       /* 0, or why a wait gave up: -ETIMEDOUT
 					 * (deadline), -EINTR (after a stop) or

@@ -300,6 +300,7 @@ static int end_run(struct driver *d)
 	bool left;
 
 	d->x->phase = -1;
+	c->finishing = true;
 	sc_cluster_barrier(c);
 	left = sc_prepare_remove_dirs(c, d->plan, d->place, d->rd) != 0;
 	/* what any rank's cleanup left fails the run before rank 0 states

@@ -141,7 +141,8 @@ static int read_names(const char *dir, const char *rel, char (**names)[64], uint
 			}
 			*names = more;
 		}
-		snprintf((*names)[(*n)++], sizeof(**names), "%s", e->d_name);
+		/* its length was checked above */
+		memcpy((*names)[(*n)++], e->d_name, strlen(e->d_name) + 1);
 	}
 	closedir(d);
 	return 0;

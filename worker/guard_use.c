@@ -222,7 +222,7 @@ int sc_guard_mounted(const char *root, dev_t rdev, char *where, size_t len)
  * -errno when our own mountinfo cannot be read. */
 static int scan_mounts(const char *root, const struct devset *s, struct where *w, int *idx)
 {
-	char dir[512], rel[128], (*seen)[64] = NULL;
+	char dir[512], rel[600], (*seen)[64] = NULL;
 	uint32_t nseen = 0;
 	struct dirent *e;
 	DIR *d;
@@ -249,7 +249,7 @@ static int scan_mounts(const char *root, const struct devset *s, struct where *w
 		if (k < nseen || nseen == MOUNT_NS_MAX)
 			continue;
 		memcpy(seen[nseen++], ns, sizeof(ns));
-		snprintf(rel, sizeof(rel), "/proc/%s/mountinfo", e->d_name);
+		snprintf(rel, sizeof(rel), "/proc/%.20s/mountinfo", e->d_name);
 		if (scan_lines(root, rel, s, mount_line, w, idx) == 1) {
 			size_t used = strlen(w->buf);
 
