@@ -60,9 +60,9 @@ struct sc_cluster {
 					 * here or by another rank), 0 = none */
 	bool stop_launcher;             /* caught here, sent by the launcher */
 	bool finishing;                 /* after the last phase: a stop that is
-					 * not the launcher's does not shorten
-					 * the waits (the cleanup and the
-					 * results finish, however long) */
+					 * not the launcher's gives the waits
+					 * SC_CLUSTER_STOP_GRACE_FINISH_NS (the
+					 * cleanup and the results finish) */
 	uint64_t stop_ns;               /* when this rank learned of the stop */
 	int lost;                       /* 0, or why a wait gave up: -ETIMEDOUT
 					 * (deadline), -EINTR (after a stop) or
@@ -187,6 +187,9 @@ uint32_t sc_cluster_reduce_series(struct sc_cluster *c, const struct sc_second *
 #define SC_CLUSTER_PEER_MARGIN_NS     (10 * SC_NS_PER_S)
 #define SC_CLUSTER_STOP_GRACE_NS      (5 * SC_NS_PER_S)
 #define SC_CLUSTER_STOP_GRACE_KILL_NS (SC_NS_PER_S / 2)
+/* The grace of a stop during the run's last steps (c->finishing): the
+ * cleanup of many run files on a busy machine takes more than 5 s. */
+#define SC_CLUSTER_STOP_GRACE_FINISH_NS (120 * SC_NS_PER_S)
 /* After a stop, ranks other than 0 give up this much later than rank 0. */
 #define SC_CLUSTER_STOP_PEER_MARGIN_NS (SC_NS_PER_S / 5)
 

@@ -94,12 +94,13 @@ uint64_t sc_deadline_wait_end_ns(const struct sc_cluster *c, uint64_t begin_ns)
 
 	if (c->rank != 0)
 		d += SC_CLUSTER_PEER_MARGIN_NS;
-	if (c->stop_sig && !(c->finishing && !c->stop_launcher)) {
+	if (c->stop_sig) {
 		/* each wait after the stop gets the grace: the ranks that are
-		 * alive answer every step well within it (not the run's last
-		 * steps, whose cleanup may take long: they finish) */
+		 * alive answer every step well within it (the run's last
+		 * steps get longer: a cleanup of many files finishes) */
 		uint64_t from = begin_ns > c->stop_ns ? begin_ns : c->stop_ns;
 		uint64_t s = from + (c->stop_launcher ? SC_CLUSTER_STOP_GRACE_KILL_NS
+				     : c->finishing   ? SC_CLUSTER_STOP_GRACE_FINISH_NS
 						      : SC_CLUSTER_STOP_GRACE_NS);
 
 		if (c->rank != 0)

@@ -60,8 +60,8 @@ uint64_t sc_deadline_step_ns(uint32_t nranks);
  * at begin_ns gives up, by cluster.h's "Deadlines" and "Stops": at
  * c->deadline_ns, or SC_CLUSTER_WAIT_DEFAULT_NS after begin_ns when none is
  * set; after a stop, no later than its grace from the stop or begin_ns,
- * whichever is later (not while c->finishing, unless the launcher sent
- * it: the run's last steps finish).  Ranks other than 0 give up a margin later, so that
+ * whichever is later (SC_CLUSTER_STOP_GRACE_FINISH_NS while
+ * c->finishing, unless the launcher sent it: the run's last steps finish).  Ranks other than 0 give up a margin later, so that
  * rank 0, which knows who is late, normally speaks first. */
 uint64_t sc_deadline_wait_end_ns(const struct sc_cluster *c, uint64_t begin_ns);
 
