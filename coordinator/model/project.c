@@ -374,7 +374,8 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 	if (x.drives && !any_fits)
 		return fail(err, errlen,
 			    "model: the layout tp x pp = %u x %u fits none of the cluster sizes "
-			    "with %u accelerators a node: N x %u must be a multiple of %u",
+			    "with %u accelerators a node: N x %u must be a multiple of %u (set nodes, "
+			    "gpus_per_node, tp or pp)",
 			    out->params.tp, out->params.pp, out->params.gpus_per_node,
 			    out->params.gpus_per_node, out->params.tp * out->params.pp);
 	u = (struct sc_model_used){.m = m,

@@ -268,7 +268,8 @@ static int project_measured(const struct model_args *a, struct sc_model_projecti
 	rc = sc_model_project(&m, &p, out, err, sizeof(err));
 	sc_model_measured_free(&m);
 	if (rc) {
-		fprintf(stderr, "ssdcluster: model: %s\n", rc == -ENOMEM ? strerror(ENOMEM) : err);
+		fprintf(stderr, "ssdcluster: %s: %s\n", a->pb,
+			rc == -ENOMEM ? strerror(ENOMEM) : err);
 		return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;
 	}
 	return 0;
@@ -317,8 +318,11 @@ int sc_report_model_command(int argc, char **argv)
 	} else {
 		rc = sc_model_project(NULL, &a.params, &proj, err, sizeof(err));
 		if (rc) {
-			fprintf(stderr, "ssdcluster: model: %s\n",
-				rc == -ENOMEM ? strerror(ENOMEM) : err);
+			const char *msg = rc == -ENOMEM ? strerror(ENOMEM) : err;
+
+			/* most of the projection's messages begin with "model: " */
+			fprintf(stderr, "ssdcluster: %s%s\n",
+				strncmp(msg, "model: ", 7) ? "model: " : "", msg);
 			return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;
 		}
 	}

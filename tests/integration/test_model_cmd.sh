@@ -199,6 +199,11 @@ bad "results and stated drive" "give one or the other" "$pb" --drive-write 7GB/s
 bad "neither results nor drive" "no results file and no --drive-write" --nodes 8
 bad "two results files" "unexpected argument" "$pb" "$pb"
 bad "unknown model" "is not a model of the catalogue" "$pb" --model gpt
+bad "overhead out of range" '--overhead-target: "2" is not a share' "$pb" --overhead-target 2
+bad "gpus 0" '--gpus-per-node: "0"' "$pb" --gpus-per-node 0
+bad "scale 0" '--scale: "0" is not a scale' "$pb" --scale 0
+bad "restart negative" '--restart: "-1m" is not a duration' "$pb" --restart -1m
+bad "layout fits no size" "set nodes, gpus_per_node, tp or pp" "$pb" --nodes 3 --tp 2 --pp 2 --gpus-per-node 1
 bad "missing file" "No such file" "$T/none.pb"
 size=$(stat -c %s "$pb")
 head -c $((size / 2)) "$pb" >"$T/half.pb"
@@ -224,4 +229,22 @@ YAML
 sc_mpirun 1 "$T/io.yaml" --output "$T/io" || { cat "$T/out.log"; fail "io run"; }
 bad "no checkpoint phase" "checkpoint" "$T/io/results.pb"
 grep -q "llm_ckpt.yaml" "$T/bad.err" || { cat "$T/bad.err"; fail "no hint how to produce it"; }
+
+# an ingest phase without compute and no checkpoint: no samples the model
+# can use; the message names the file
+cat >"$T/nocompute.yaml" <<YAML
+targets:
+  - path: $T/target
+phases:
+  - name: ing
+    workload: ingest
+    files: 4
+    file_size: 1MiB
+    sample_size: 128KiB
+    batch: 4
+    compute_per_batch: 0
+    epochs: 1
+YAML
+sc_mpirun 1 "$T/nocompute.yaml" --output "$T/nc" || { cat "$T/out.log"; fail "ingest run"; }
+bad "ingest without compute" "$T/nc/results.pb: model: nothing to project" "$T/nc/results.pb"
 echo PASS
