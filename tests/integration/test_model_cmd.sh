@@ -232,19 +232,11 @@ grep -q "llm_ckpt.yaml" "$T/bad.err" || { cat "$T/bad.err"; fail "no hint how to
 
 # an ingest phase without compute and no checkpoint: no samples the model
 # can use; the message names the file
-cat >"$T/nocompute.yaml" <<YAML
-targets:
-  - path: $T/target
-phases:
-  - name: ing
-    workload: ingest
-    files: 4
-    file_size: 1MiB
-    sample_size: 128KiB
-    batch: 4
-    compute_per_batch: 0
-    epochs: 1
-YAML
+# (the first run's config without its checkpoint phase and compute)
+sed -e '/- name: ckpt/,/restore: false/d' -e 's/compute_per_batch: 5ms/compute_per_batch: 0/' \
+	"$T/ckpt.yaml" >"$T/nocompute.yaml"
+grep -q "compute_per_batch: 0" "$T/nocompute.yaml" && ! grep -q "workload: checkpoint" "$T/nocompute.yaml" ||
+	{ cat "$T/nocompute.yaml"; fail "nocompute.yaml"; }
 sc_mpirun 1 "$T/nocompute.yaml" --output "$T/nc" || { cat "$T/out.log"; fail "ingest run"; }
 bad "ingest without compute" "$T/nc/results.pb: model: nothing to project" "$T/nc/results.pb"
 echo PASS
