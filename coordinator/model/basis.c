@@ -87,30 +87,44 @@ static void restore_basis(const struct sc_model_used *u, struct sc_model_project
 	       "sizing projects the restore at each D as the checkpoint");
 }
 
+/* The restart R in words: its stated (or default) part and the restore. */
+static void restart_words(const struct sc_model_projection *out, bool restore, char *w, size_t n)
+{
+	char r[FIG_MAX];
+
+	snprintf(w, n, "restart R = %s (%s) + %s",
+		 sc_fmt_duration(r, sizeof(r), out->params.restart_ns),
+		 out->params.restart_given ? "--restart / restart:" : "default",
+		 restore ? "the projected restore's E[max] at N [g]"
+			 : "no restore (none measured or stated: restore: true in the config, "
+			   "or --drive-read)");
+}
+
 static void policy_basis(struct sc_model_projection *out, bool restore)
 {
 	const struct sc_model_params *p = &out->params;
-	char r[FIG_MAX], cap[FIG_MAX];
+	char r[SC_MODEL_TEXT_MAX / 2], cap[FIG_MAX];
 
-	put(out, SC_MODEL_FIG_POLICY,
-	    "checkpoint time delta = E[max] at N; node MTBF %.0f h; restart R = %s%s",
-	    (double)p->node_mtbf_ns / NS_PER_H, sc_fmt_duration(r, sizeof(r), p->restart_ns),
-	    restore ? " + the projected restore's E[max] at N [g]" : "");
+	restart_words(out, restore, r, sizeof(r));
+	put(out, SC_MODEL_FIG_POLICY, "checkpoint time delta = E[max] at N; node MTBF %.0f h; %s",
+	    (double)p->node_mtbf_ns / NS_PER_H, r);
 	assume(out, SC_MODEL_FIG_POLICY,
 	       "Young/Daly first order: tau = sqrt(2 delta M), M = node MTBF / N; failures "
 	       "independent and memoryless; a failure loses half a period plus R; figures "
 	       "flagged outside first order when the period reaches M");
 	put(out, SC_MODEL_FIG_SIZING,
 	    "the checkpoint model at D = 1..%u drives a node, the nodes' bytes by class; "
-	    "overhead target %g%%",
+	    "overhead target %g%%; R as [b], the restore projected at each D",
 	    p->max_drives_per_node, p->overhead_target * 100);
 	assume(out, SC_MODEL_FIG_SIZING,
 	       "added drives behave as the measured (or stated) ones and share a node's bytes "
 	       "evenly; no node-level limit (network, PCIe) caps them; overhead = 1 - goodput "
 	       "of the Young/Daly policy");
 	put(out, SC_MODEL_FIG_ENDURANCE,
-	    "the busiest drive's bytes a checkpoint; one checkpoint a Young/Daly period; "
-	    "drive capacity %s, %g DWPD over %g years",
+	    "the busiest node's bytes a checkpoint spread over its D drives, one checkpoint a "
+	    "Young/Daly period at that D: first at the recommended D [c] (the answer), then at "
+	    "%u drive(s) a node (%s); drive capacity %s, %g DWPD over %g years",
+	    p->drives_per_node, out->drives_per_node_from,
 	    sc_fmt_bytes(cap, sizeof(cap), p->drive_capacity_bytes), p->dwpd, p->warranty_years);
 	assume(out, SC_MODEL_FIG_ENDURANCE,
 	       "checkpoints are the only writes; write amplification 1; the rating allows dwpd "

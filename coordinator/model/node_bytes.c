@@ -108,6 +108,24 @@ static uint32_t merge_classes(struct sc_model_class *c, uint32_t n)
 	return k;
 }
 
+/* The ceil(nodes/2)-th smallest node's bytes of the nclasses classes
+ * (busiest first), the nodes outside them writing nothing. */
+static uint64_t median_of(const struct sc_model_class *c, uint32_t nclasses, uint64_t nodes)
+{
+	uint64_t pos = (nodes - 1) / 2, below = nodes; /* nodes at or under class j */
+
+	for (uint32_t j = 0; j < nclasses; j++)
+		below -= c[j].count; /* now: the nodes writing nothing */
+	if (pos < below)
+		return 0;
+	for (uint32_t j = nclasses; j-- > 0;) {
+		below += c[j].count;
+		if (pos < below)
+			return c[j].bytes;
+	}
+	return nclasses ? c[0].bytes : 0;
+}
+
 int sc_model_node_bytes(const struct sc_model *model, const struct sc_ckpt_layout *l,
 			uint32_t nodes, uint32_t gpus_per_node, double scale,
 			struct sc_model_bytes *out)
@@ -138,6 +156,8 @@ int sc_model_node_bytes(const struct sc_model *model, const struct sc_ckpt_layou
 	out->nclasses = merge_classes(out->classes, (uint32_t)n);
 	out->ckpt_bytes = cum(&s, (uint64_t)nodes * g);
 	out->node_bytes_max = out->nclasses ? out->classes[0].bytes : 0;
+	out->nodes_busiest = out->nclasses ? out->classes[0].count : 0;
+	out->node_bytes_median = median_of(out->classes, out->nclasses, nodes);
 out:
 	stages_free(&s);
 	if (ret)

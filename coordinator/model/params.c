@@ -23,6 +23,10 @@
 #define DEFAULT_DRIVE_CAPACITY	    UINT64_C(30720000000000) /* 30.72 TB */
 #define DEFAULT_MAX_DRIVES_PER_NODE 64u
 #define DEFAULT_SEED		    1u
+/* Restart after a failure (reschedule, reload, warm up) before the
+ * restore: the projected restore of the checkpoint is added to it when
+ * there is one (measured restores or --drive-read). */
+#define DEFAULT_RESTART_MINUTES 10u
 static const uint32_t default_nodes[] = {8, 64, 512, 4096};
 
 #define NS_PER_HOUR (UINT64_C(3600) * SC_NS_PER_S)
@@ -45,6 +49,7 @@ void sc_model_params_default(struct sc_model_params *p)
 	memcpy(p->nodes, default_nodes, sizeof(default_nodes));
 	p->gpus_per_node = DEFAULT_GPUS_PER_NODE;
 	p->node_mtbf_ns = (uint64_t)DEFAULT_NODE_MTBF_HOURS * NS_PER_HOUR;
+	p->restart_ns = (uint64_t)DEFAULT_RESTART_MINUTES * 60 * SC_NS_PER_S;
 	p->overhead_target = DEFAULT_OVERHEAD_TARGET;
 	p->dwpd = DEFAULT_DWPD;
 	p->warranty_years = DEFAULT_WARRANTY_YEARS;
@@ -213,7 +218,11 @@ static int set_mtbf(struct sc_model_params *p, const char *shown, const char *v,
 static int set_restart(struct sc_model_params *p, const char *shown, const char *v, char *err,
 		       size_t errlen)
 {
-	return set_duration(shown, v, true, &p->restart_ns, err, errlen);
+	int rc = set_duration(shown, v, true, &p->restart_ns, err, errlen);
+
+	if (!rc)
+		p->restart_given = true;
+	return rc;
 }
 
 /* "5%" or "0.05": a share in (0, 1). */

@@ -116,9 +116,14 @@ static void stated_drive(struct sc_model_drive *d, const uint64_t *bytes, uint64
 /* The drives the checkpoint figures rest on: measured, else the stated
  * write rate as one constant drive (and the stated read rate as its
  * restores), else none. */
-static void choose_drives(struct ctx *x, struct sc_model_params *use)
+static void choose_drives(struct ctx *x, struct sc_model_params *use, char *from, size_t fromlen)
 {
 	const struct sc_model_measured *m = x->m;
+
+	if (use->drives_per_node)
+		snprintf(from, fromlen, "given");
+	else
+		snprintf(from, fromlen, m && m->has_ckpt && m->ndrives ? "measured" : "default");
 
 	if (m && m->has_ckpt && m->ndrives) {
 		x->drives = m->drives;
@@ -164,7 +169,28 @@ static bool layout_fits(const struct sc_model_params *p, struct sc_model_row *ro
 	return true;
 }
 
-/* Policy, sizing and endurance of row from its checkpoint time. */
+/* A node's bytes spread evenly over d drives: the busiest drive's, rounded up. */
+static uint64_t per_drive(uint64_t node_bytes, uint32_t d)
+{
+	return node_bytes / d + (node_bytes % d != 0);
+}
+
+/* Endurance at d drives a node, one checkpoint every period_ns: the
+ * busiest node's bytes spread over its d drives. */
+static int endurance_at(const struct sc_model_params *p, const struct sc_model_bytes *b, uint32_t d,
+			double period_ns, struct sc_model_endurance *out)
+{
+	struct sc_model_endurance_in en = {.bytes_per_drive = per_drive(b->node_bytes_max, d),
+					   .interval_ns = (uint64_t)ceil(period_ns),
+					   .capacity_bytes = p->drive_capacity_bytes,
+					   .dwpd = p->dwpd,
+					   .warranty_years = p->warranty_years};
+
+	return sc_model_endurance(&en, out);
+}
+
+/* Policy, sizing and endurance of row from its checkpoint time: the
+ * endurance at the row's D and at the sizing's answer (the headline). */
 static int row_policy(const struct ctx *x, const struct sc_model_bytes *b, struct sc_model_row *row)
 {
 	const struct sc_model_params *p = x->p;
@@ -186,21 +212,25 @@ static int row_policy(const struct ctx *x, const struct sc_model_bytes *b, struc
 					.max_drives_per_node = p->max_drives_per_node,
 					.trials = p->trials,
 					.seed = p->seed};
-	struct sc_model_endurance_in en = {.bytes_per_drive = row->drive_bytes_max,
-					   .capacity_bytes = p->drive_capacity_bytes,
-					   .dwpd = p->dwpd,
-					   .warranty_years = p->warranty_years};
 	int ret;
 
+	row->restart_ns = restart;
 	if (!pol.ckpt_ns)
 		pol.ckpt_ns = 1;
 	ret = sc_model_policy(&pol, &row->policy);
 	if (!ret)
 		ret = sc_model_size(&si, &row->sizing);
-	en.interval_ns = (uint64_t)ceil(row->policy.period_ns);
 	if (!ret)
-		ret = sc_model_endurance(&en, &row->endurance);
-	return ret;
+		ret = endurance_at(p, b, row->drives_per_node, row->policy.period_ns,
+				   &row->endurance);
+	if (ret)
+		return ret;
+	/* sizing's figures describe max_drives_per_node when none meets the target */
+	row->sized_drives_per_node =
+	    row->sizing.drives_per_node ? row->sizing.drives_per_node : p->max_drives_per_node;
+	row->sized_drive_bytes_max = per_drive(b->node_bytes_max, row->sized_drives_per_node);
+	return endurance_at(p, b, row->sized_drives_per_node, row->sizing.policy.period_ns,
+			    &row->endurance_sized);
 }
 
 /* The checkpoint figures of row: bytes by class, E[max], the tail
@@ -221,7 +251,9 @@ static int row_ckpt(const struct ctx *x, struct sc_model_row *row)
 		return ret;
 	row->ckpt_bytes = b.ckpt_bytes;
 	row->node_bytes_max = b.node_bytes_max;
-	row->drive_bytes_max = b.node_bytes_max / d + (b.node_bytes_max % d != 0);
+	row->node_bytes_median = b.node_bytes_median;
+	row->nodes_busiest = b.nodes_busiest;
+	row->drive_bytes_max = per_drive(b.node_bytes_max, d);
 	cl = calloc(b.nclasses ? b.nclasses : 1, sizeof(*cl));
 	if (!cl) {
 		ret = -ENOMEM;
@@ -232,7 +264,7 @@ static int row_ckpt(const struct ctx *x, struct sc_model_row *row)
 		goto out;
 	}
 	for (uint32_t j = 0; j < b.nclasses; j++) {
-		cl[j].bytes = b.classes[j].bytes / d + (b.classes[j].bytes % d != 0);
+		cl[j].bytes = per_drive(b.classes[j].bytes, d);
 		cl[j].count = b.classes[j].count * d;
 	}
 	ck.classes = cl;
@@ -295,7 +327,7 @@ static int resolve(const struct sc_model_measured *m, struct ctx *x,
 	x->m = m;
 	use->trials = use->trials ? use->trials : SC_MODEL_TRIALS_DEFAULT;
 	use->scale = use->scale > 0 ? use->scale : 1;
-	choose_drives(x, use);
+	choose_drives(x, use, out->drives_per_node_from, sizeof(out->drives_per_node_from));
 	x->ingest =
 	    m && m->has_ingest && m->batch_wait && m->batch_wait->count && m->compute_per_batch_ns;
 	if (!x->drives && !x->ingest && m && m->has_ingest && !m->compute_per_batch_ns)
@@ -342,7 +374,8 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 	if (x.drives && !any_fits)
 		return fail(err, errlen,
 			    "model: the layout tp x pp = %u x %u fits none of the cluster sizes "
-			    "with %u accelerators a node: N x %u must be a multiple of %u",
+			    "with %u accelerators a node: N x %u must be a multiple of %u (set nodes, "
+			    "gpus_per_node, tp or pp)",
 			    out->params.tp, out->params.pp, out->params.gpus_per_node,
 			    out->params.gpus_per_node, out->params.tp * out->params.pp);
 	u = (struct sc_model_used){.m = m,

@@ -42,7 +42,9 @@ struct sc_model_params {
 	uint32_t drives_per_node;	    /* D; 0 = as measured (1 when
 					     * parameters only) */
 	uint64_t node_mtbf_ns;		    /* default 50000 h */
-	uint64_t restart_ns;		    /* R after a failure; default 0 */
+	uint64_t restart_ns;		    /* R after a failure, to which the
+					     * projected restore is added when
+					     * there is one; default 10 min */
 	double overhead_target;		    /* largest 1 - goodput, in (0, 1);
 					     * default 0.05 */
 	double dwpd;			    /* rated drive writes per day; 1 */
@@ -69,6 +71,8 @@ struct sc_model_params {
 	uint64_t seed;			    /* default 1 */
 	uint32_t trials;		    /* 0 = SC_MODEL_TRIALS_DEFAULT */
 	bool json;			    /* the command prints JSON */
+	bool restart_given;		    /* restart was set (else the
+					     * default), for the Basis */
 };
 
 /* The defaults above. */
@@ -161,7 +165,8 @@ struct sc_model_row {
 	uint32_t dp;		  /* data parallel at N */
 	uint32_t drives_per_node; /* D used for ckpt/policy/endurance */
 	uint64_t ckpt_bytes;	  /* one checkpoint of the whole cluster */
-	uint64_t node_bytes_max;  /* the busiest node's share */
+	uint64_t node_bytes_max;  /* the busiest node's share (nodes_busiest
+				   * nodes write it) */
 	uint64_t drive_bytes_max; /* the busiest drive's share */
 	struct sc_model_ckpt ckpt;
 	double ckpt_tail_exp_ns;  /* E[max] under an exponential tail fitted
@@ -175,7 +180,9 @@ struct sc_model_row {
 					* restore's E[max] when measured */
 	struct sc_model_sizing sizing; /* sizing.drives_per_node 0 = none up
 					* to max_drives_per_node */
-	struct sc_model_endurance endurance;
+	struct sc_model_endurance endurance; /* at drives_per_node (the run's
+					      * count, or as given), one
+					      * checkpoint a policy period */
 	/* Ingestion (SC_MODEL_FIG_INGEST / READ_BW present). */
 	double step_wait_p50_ns, step_wait_p90_ns, step_wait_p99_ns;
 	double step_wait_mean_ns;
@@ -183,6 +190,20 @@ struct sc_model_row {
 	double p_step_stall;	  /* 1 - (1 - p_node)^N */
 	double au;		  /* compute / (compute + E[step wait]) */
 	double read_bytes_per_s_node_au90; /* per node, for AU >= 90% */
+	/* The sizing answer's figures (given where the layout fits). */
+	uint64_t restart_ns;	       /* R the policy used: params' restart +
+					* the restore's E[max] when projected */
+	uint64_t node_bytes_median;    /* the median node's (the ceil(N/2)-th
+					* smallest of the N nodes, a node
+					* writing nothing counting 0) */
+	uint64_t nodes_busiest;	       /* nodes that write node_bytes_max */
+	uint32_t sized_drives_per_node; /* D of endurance_sized: sizing's answer,
+					 * max_drives_per_node when none meets
+					 * the target */
+	uint64_t sized_drive_bytes_max; /* the busiest drive's bytes at that D */
+	struct sc_model_endurance endurance_sized; /* at that D, one checkpoint
+						    * a period of sizing.policy:
+						    * the headline endurance */
 };
 
 struct sc_model_projection {
@@ -190,6 +211,8 @@ struct sc_model_projection {
 	bool measured;		       /* from a results file (else stated) */
 	char source[256];	       /* "results.pb of run ID", or
 					* "stated per-drive figures" */
+	char drives_per_node_from[16]; /* params.drives_per_node is
+					* "measured", "given" or "default" */
 	struct sc_model_basis basis[SC_MODEL_FIG_COUNT];
 	uint32_t nrows;
 	struct sc_model_row rows[SC_MODEL_MAX_SIZES];

@@ -13,6 +13,9 @@
 struct sc_model_bytes {
 	uint64_t ckpt_bytes;	 /* all nodes */
 	uint64_t node_bytes_max; /* the busiest node's */
+	uint64_t node_bytes_median; /* the ceil(nodes/2)-th smallest node's
+				     * (nodes writing nothing count 0) */
+	uint64_t nodes_busiest;	    /* nodes writing node_bytes_max */
 	uint32_t nclasses;
 	struct sc_model_class *classes; /* heap: nodes by bytes, busiest first;
 					 * nodes that write nothing left out */

@@ -11,7 +11,7 @@
 #include "report_priv.h"
 
 /* Columns and room of one printed table. */
-#define TABLE_COLS 16
+#define TABLE_COLS 24
 #define CELL_MAX   48
 /* Percent in a share. */
 #define PERCENT 100.0
@@ -109,7 +109,10 @@ static bool row_has(const struct sc_model_projection *p, const struct sc_model_r
 /* Columns of the checkpoint table. */
 enum ckpt_col {
 	CK_NODES, CK_DP, CK_D, CK_BYTES, CK_MEAN, CK_P90, CK_TAIL, CK_RESTORE, CK_TAU, CK_WRITE, CK_LOST, CK_GOODPUT,
-	CK_SIZING, CK_DWPD, CK_YEARS, CK_NCOLS
+	/* endurance at the row's D, then the sizing answer and its endurance */
+	CK_DWPD, CK_YEARS, CK_SIZING, CK_SIZED_OVERHEAD, CK_SIZED_MEAN, CK_SIZED_DWPD, CK_SIZED_YEARS,
+	/* the checkpoint's bytes by node */
+	CK_NODE_TOTAL, CK_NODE_MAX, CK_NODE_BUSIEST, CK_NODE_MEDIAN, CK_NCOLS
 };
 
 /* Whether a size lies beyond the measured samples: stated figures are
@@ -145,10 +148,57 @@ static void ckpt_header(struct table *t, const struct sc_model_projection *p)
 	add_col(t, "writing", SC_MODEL_FIG_POLICY);
 	add_col(t, "lost", SC_MODEL_FIG_POLICY);
 	add_col(t, "goodput", SC_MODEL_FIG_POLICY);
+	/* the row's D in the header: never to be read as the sized answer's */
+	snprintf(name, sizeof(name), "writes/day at %u/node", p->params.drives_per_node);
+	add_col(t, name, SC_MODEL_FIG_ENDURANCE);
+	snprintf(name, sizeof(name), "lasts at %u/node", p->params.drives_per_node);
+	add_col(t, name, SC_MODEL_FIG_ENDURANCE);
 	snprintf(name, sizeof(name), "drives/node for %.3g%%", p->params.overhead_target * PERCENT);
 	add_col(t, name, SC_MODEL_FIG_SIZING);
-	add_col(t, "drive writes/day", SC_MODEL_FIG_ENDURANCE);
-	add_col(t, "rating lasts", SC_MODEL_FIG_ENDURANCE);
+	add_col(t, "overhead there", SC_MODEL_FIG_SIZING);
+	add_col(t, "ckpt mean there", SC_MODEL_FIG_SIZING);
+	add_col(t, "writes/day there", SC_MODEL_FIG_ENDURANCE);
+	add_col(t, "rating lasts there", SC_MODEL_FIG_ENDURANCE);
+	add_col(t, "checkpoint", -1);
+	add_col(t, "busiest node", -1);
+	add_col(t, "busiest nodes", -1);
+	add_col(t, "median node", -1);
+}
+
+/* Drive writes per day and the years the rating lasts, into two cells. */
+static void cell_endurance(char *dwpd, char *years, const struct sc_model_endurance *e)
+{
+	snprintf(dwpd, CELL_MAX, "%.3g DWPD", e->writes_per_day);
+	if (isfinite(e->years))
+		snprintf(years, CELL_MAX, e->years < YEARS_WHOLE ? "%.3g y" : "%.0f y", e->years);
+	else
+		snprintf(years, CELL_MAX, "forever");
+}
+
+/* The sizing answer of row r and the figures at that D. */
+static void sized_cells(char (*c)[CELL_MAX], const struct sc_model_projection *p,
+			const struct sc_model_row *r)
+{
+	if (row_has(p, r, SC_MODEL_FIG_SIZING)) {
+		if (r->sizing.drives_per_node)
+			snprintf(c[CK_SIZING], CELL_MAX, "%u", r->sizing.drives_per_node);
+		else
+			snprintf(c[CK_SIZING], CELL_MAX, "none <= %u", p->params.max_drives_per_node);
+		cell_pct(c[CK_SIZED_OVERHEAD], r->sizing.overhead);
+		cell_dur(c[CK_SIZED_MEAN], r->sizing.ckpt.mean_ns);
+	}
+	if (row_has(p, r, SC_MODEL_FIG_ENDURANCE))
+		cell_endurance(c[CK_SIZED_DWPD], c[CK_SIZED_YEARS], &r->endurance_sized);
+}
+
+/* The checkpoint's bytes by node of row r. */
+static void node_cells(char (*c)[CELL_MAX], const struct sc_model_row *r)
+{
+	sc_fmt_bytes(c[CK_NODE_TOTAL], CELL_MAX, r->ckpt_bytes);
+	sc_fmt_bytes(c[CK_NODE_MAX], CELL_MAX, r->node_bytes_max);
+	snprintf(c[CK_NODE_BUSIEST], CELL_MAX, "%llu of %u", (unsigned long long)r->nodes_busiest,
+		 r->nodes);
+	sc_fmt_bytes(c[CK_NODE_MEDIAN], CELL_MAX, r->node_bytes_median);
 }
 
 /* The cells of row r in the checkpoint table: "-" where a figure is not
@@ -178,21 +228,10 @@ static void ckpt_row(char (*c)[CELL_MAX], const struct sc_model_projection *p,
 		cell_pct(c[CK_LOST], r->policy.lost_share);
 		cell_pct(c[CK_GOODPUT], r->policy.goodput);
 	}
-	if (row_has(p, r, SC_MODEL_FIG_SIZING)) {
-		if (r->sizing.drives_per_node)
-			snprintf(c[CK_SIZING], CELL_MAX, "%u", r->sizing.drives_per_node);
-		else
-			snprintf(c[CK_SIZING], CELL_MAX, "none <= %u", p->params.max_drives_per_node);
-	}
-	if (row_has(p, r, SC_MODEL_FIG_ENDURANCE)) {
-		snprintf(c[CK_DWPD], CELL_MAX, "%.3g DWPD", r->endurance.writes_per_day);
-		if (isfinite(r->endurance.years))
-			snprintf(c[CK_YEARS], CELL_MAX,
-				 r->endurance.years < YEARS_WHOLE ? "%.3g y" : "%.0f y",
-				 r->endurance.years);
-		else
-			snprintf(c[CK_YEARS], CELL_MAX, "forever");
-	}
+	if (row_has(p, r, SC_MODEL_FIG_ENDURANCE))
+		cell_endurance(c[CK_DWPD], c[CK_YEARS], &r->endurance);
+	sized_cells(c, p, r);
+	node_cells(c, r);
 }
 
 /* Columns of the ingest table. */
@@ -244,9 +283,14 @@ static void print_params(FILE *f, const struct sc_model_projection *p)
 		q->gpus_per_node == 1 ? "" : "s");
 	sc_fmt_duration(mtbf, sizeof(mtbf), q->node_mtbf_ns);
 	sc_fmt_duration(restart, sizeof(restart), q->restart_ns);
-	fprintf(f, "node MTBF %s, restart %s, overhead target %.3g %%, sizing up to %u drives per "
-		   "node\n",
-		mtbf, restart, q->overhead_target * PERCENT, q->max_drives_per_node);
+	fprintf(f, "node MTBF %s, restart %s (%s)%s, overhead target %.3g %%, sizing up to %u "
+		   "drives per node\n",
+		mtbf, restart, q->restart_given ? "given" : "default",
+		p->basis[SC_MODEL_FIG_RESTORE].present ? " + the projected restore" : "",
+		q->overhead_target * PERCENT, q->max_drives_per_node);
+	fprintf(f, "drives per node: %u (%s) in the checkpoint and policy tables; the sizing table "
+		   "gives its own\n",
+		q->drives_per_node, p->drives_per_node_from);
 	sc_fmt_bytes(cap, sizeof(cap), q->drive_capacity_bytes);
 	fprintf(f, "drives: %s (%.4g TB), rated %.3g DWPD for %.3g years", cap,
 		(double)q->drive_capacity_bytes / BYTES_PER_TB, q->dwpd, q->warranty_years);
@@ -273,6 +317,10 @@ static void print_notes(FILE *f, const struct sc_model_projection *p)
 		if (!r->layout_fits && p->basis[SC_MODEL_FIG_CKPT].present)
 			fprintf(f, "note: at %u nodes the layout does not fit: %s\n", r->nodes,
 				r->why_not);
+		if (row_has(p, r, SC_MODEL_FIG_SIZING) && !r->sizing.drives_per_node)
+			fprintf(f, "note: at %u nodes no count up to %u drives per node meets the "
+				   "target: the sizing figures are at %u\n",
+				r->nodes, p->params.max_drives_per_node, r->sized_drives_per_node);
 		if (row_has(p, r, SC_MODEL_FIG_POLICY) && r->policy.outside_first_order)
 			fprintf(f, "note: at %u nodes a checkpoint period is not short against the "
 				   "cluster MTBF: Young/Daly's first order no longer holds\n",
@@ -318,8 +366,17 @@ void sc_report_model_table(FILE *f, const struct sc_model_projection *p)
 		fputs("\ncheckpoint of the whole cluster (synchronous: the slowest of the N x D "
 		      "drives)\n", f);
 		print_table(f, &t, CK_DP, CK_TAU);
-		fputs("\ncheckpoint policy, drives and endurance\n", f);
-		print_table(f, &t, CK_TAU, CK_NCOLS);
+		fputs("\ncheckpoint bytes by node (DLIO: data-parallel rank 0's nodes also write the "
+		      "model state; the median node is the ceil(N/2)-th smallest)\n",
+		      f);
+		print_table(f, &t, CK_NODE_TOTAL, CK_NCOLS);
+		fprintf(f, "\ncheckpoint policy and endurance at %u drive(s) per node (%s)\n",
+			p->params.drives_per_node, p->drives_per_node_from);
+		print_table(f, &t, CK_TAU, CK_SIZING);
+		fprintf(f, "\nsizing: the fewest drives per node for %.3g %% overhead, and the "
+			   "overhead, checkpoint and endurance there\n",
+			p->params.overhead_target * PERCENT);
+		print_table(f, &t, CK_SIZING, CK_NODE_TOTAL);
 	}
 	if (p->basis[SC_MODEL_FIG_INGEST].present || p->basis[SC_MODEL_FIG_READ_BW].present)
 		ingest_table(f, p, &t);
@@ -341,6 +398,7 @@ static struct json_object *params_json(struct jb *b, const struct sc_model_param
 	sc_json_put_u64(b, o, "drives_per_node", q->drives_per_node);
 	sc_json_put_u64(b, o, "node_mtbf_ns", q->node_mtbf_ns);
 	sc_json_put_u64(b, o, "restart_ns", q->restart_ns);
+	sc_json_put_str(b, o, "restart_basis", q->restart_given ? "given" : "default");
 	sc_json_put_dbl(b, o, "overhead_target", q->overhead_target);
 	sc_json_put_dbl(b, o, "dwpd", q->dwpd);
 	sc_json_put_dbl(b, o, "warranty_years", q->warranty_years);
@@ -408,6 +466,19 @@ static struct json_object *policy_json(struct jb *b, const struct sc_model_polic
 	return o;
 }
 
+/* Endurance at d drives a node, each writing drive_bytes a checkpoint. */
+static struct json_object *endurance_json(struct jb *b, uint32_t d, uint64_t drive_bytes,
+					  const struct sc_model_endurance *e)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_u64(b, o, "drives_per_node", d);
+	sc_json_put_u64(b, o, "drive_bytes_per_checkpoint", drive_bytes);
+	sc_json_put_dbl(b, o, "drive_writes_per_day", e->writes_per_day);
+	sc_json_put_dbl(b, o, "years", e->years);
+	return o;
+}
+
 /* The ingest figures of row r; the read bandwidth only when present. */
 static struct json_object *ingest_json(struct jb *b, const struct sc_model_projection *p,
 				       const struct sc_model_row *r)
@@ -437,12 +508,19 @@ static void row_ckpt_json(struct jb *b, struct json_object *o, const struct sc_m
 	sc_json_put_u64(b, o, "checkpoint_bytes", r->ckpt_bytes);
 	sc_json_put_u64(b, o, "node_bytes_max", r->node_bytes_max);
 	sc_json_put_u64(b, o, "drive_bytes_max", r->drive_bytes_max);
+	sc_json_put_u64(b, o, "node_bytes_median", r->node_bytes_median);
+	sc_json_put_u64(b, o, "nodes_busiest", r->nodes_busiest);
 	if (row_has(p, r, SC_MODEL_FIG_CKPT))
 		sc_json_put(b, o, "checkpoint", ckpt_json(b, &r->ckpt, r->ckpt_tail_exp_ns));
 	if (row_has(p, r, SC_MODEL_FIG_RESTORE) && r->has_restore)
 		sc_json_put(b, o, "restore", ckpt_json(b, &r->restore, 0));
-	if (row_has(p, r, SC_MODEL_FIG_POLICY))
-		sc_json_put(b, o, "policy", policy_json(b, &r->policy));
+	if (row_has(p, r, SC_MODEL_FIG_POLICY)) {
+		struct json_object *q = policy_json(b, &r->policy);
+
+		sc_json_put_u64(b, q, "restart_ns", r->restart_ns);
+		sc_json_put_bool(b, q, "restart_includes_restore", r->has_restore);
+		sc_json_put(b, o, "policy", q);
+	}
 	if (row_has(p, r, SC_MODEL_FIG_SIZING)) {
 		struct json_object *s = sc_json_new(b, json_object_new_object());
 
@@ -455,11 +533,15 @@ static void row_ckpt_json(struct jb *b, struct json_object *o, const struct sc_m
 		sc_json_put(b, o, "sizing", s);
 	}
 	if (row_has(p, r, SC_MODEL_FIG_ENDURANCE)) {
-		struct json_object *e = sc_json_new(b, json_object_new_object());
+		struct json_object *e = endurance_json(b, r->sized_drives_per_node,
+						       r->sized_drive_bytes_max, &r->endurance_sized);
 
-		sc_json_put_dbl(b, e, "drive_writes_per_day", r->endurance.writes_per_day);
-		sc_json_put_dbl(b, e, "years", r->endurance.years);
+		/* the headline: at the sizing's answer */
+		sc_json_put_bool(b, e, "target_met", r->sizing.drives_per_node != 0);
 		sc_json_put(b, o, "endurance", e);
+		e = endurance_json(b, r->drives_per_node, r->drive_bytes_max, &r->endurance);
+		sc_json_put_str(b, e, "drives_per_node_basis", p->drives_per_node_from);
+		sc_json_put(b, o, "endurance_at_drives_per_node", e);
 	}
 }
 

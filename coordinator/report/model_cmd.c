@@ -49,14 +49,24 @@ void sc_report_model_usage(FILE *f)
 	      "  tau             [b] Young/Daly: sqrt(2 x ckpt mean x node MTBF / N), the\n"
 	      "                  compute time between checkpoints;\n"
 	      "  writing, lost   [b] shares of time spent writing checkpoints and lost to\n"
-	      "                  failures (half a period + restart per failure, the restart\n"
-	      "                  being --restart plus restore mean [g] when measured);\n"
-	      "                  goodput is what remains.\n"
+	      "                  failures (half a period + the restart R per failure, R\n"
+	      "                  being --restart, 10 min unless given, plus restore mean [g]\n"
+	      "                  when measured or --drive-read is stated); goodput is what\n"
+	      "                  remains.  These are at the drives per node of the run\n"
+	      "                  (or --drives-per-node), named in the table's title.\n"
+	      "  busiest node, busiest nodes, median node\n"
+	      "                  one checkpoint's bytes on the busiest node, how many nodes\n"
+	      "                  write that much, and the median node's (DLIO puts the model\n"
+	      "                  state on data-parallel rank 0's nodes).\n"
 	      "  drives/node for [c] the fewest drives per node whose 1 - goodput is at most\n"
-	      "                  the overhead target (\"none <= M\" if M are not enough).\n"
-	      "  drive writes/day, rating lasts\n"
-	      "                  [d] each drive's writes per day at interval tau and the years\n"
-	      "                  its DWPD rating covers at that rate.\n"
+	      "                  the overhead target (\"none <= M\" if M are not enough),\n"
+	      "                  and the overhead and ckpt mean there.\n"
+	      "  writes/day there, rating lasts there\n"
+	      "                  [d] the answer's endurance: each drive's writes per day at\n"
+	      "                  the recommended drives per node (one checkpoint a Young/Daly\n"
+	      "                  period there) and the years its DWPD rating covers.\n"
+	      "  writes/day at D/node, lasts at D/node\n"
+	      "                  [d] the same at the run's D drives per node, labelled with D.\n"
 	      "  step wait, P(step stalled), AU\n"
 	      "                  [e] a step waits for the slowest node's batch: 1 - (1 - p)^N\n"
 	      "                  with p the measured per-node stall probability; AU = compute\n"
@@ -69,7 +79,8 @@ void sc_report_model_usage(FILE *f)
 	      "  --gpus-per-node G      accelerators per node [8]\n"
 	      "  --drives-per-node D    drives per node [as measured; 1 without results]\n"
 	      "  --node-mtbf DUR        one node's mean time between failures [50000h]\n"
-	      "  --restart DUR          time to restart after a failure [0]\n"
+	      "  --restart DUR          time to restart after a failure, before the\n"
+	      "                         projected restore, which is added [10m]\n"
 	      "  --overhead-target S    largest share lost to checkpoints and failures, 5% or\n"
 	      "                         0.05 [5%]\n"
 	      "  --dwpd X               rated drive writes per day [1]\n"
@@ -257,7 +268,8 @@ static int project_measured(const struct model_args *a, struct sc_model_projecti
 	rc = sc_model_project(&m, &p, out, err, sizeof(err));
 	sc_model_measured_free(&m);
 	if (rc) {
-		fprintf(stderr, "ssdcluster: model: %s\n", rc == -ENOMEM ? strerror(ENOMEM) : err);
+		fprintf(stderr, "ssdcluster: %s: %s\n", a->pb,
+			rc == -ENOMEM ? strerror(ENOMEM) : err);
 		return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;
 	}
 	return 0;
@@ -306,8 +318,11 @@ int sc_report_model_command(int argc, char **argv)
 	} else {
 		rc = sc_model_project(NULL, &a.params, &proj, err, sizeof(err));
 		if (rc) {
-			fprintf(stderr, "ssdcluster: model: %s\n",
-				rc == -ENOMEM ? strerror(ENOMEM) : err);
+			const char *msg = rc == -ENOMEM ? strerror(ENOMEM) : err;
+
+			/* most of the projection's messages begin with "model: " */
+			fprintf(stderr, "ssdcluster: %s%s\n",
+				strncmp(msg, "model: ", 7) ? "model: " : "", msg);
 			return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;
 		}
 	}

@@ -56,6 +56,18 @@ grep -qE "[0-9.]+ %" "$T/table.txt" || fail "no share in %"
 grep -qE "[0-9.]+ DWPD" "$T/table.txt" || fail "no drive writes per day"
 grep -q "step wait p99\[e\]" "$T/table.txt" && grep -q "P(step stalled)\[e\]" "$T/table.txt" ||
 	fail "no ingest columns"
+# the sizing answer's endurance in its own table, the run's D labelled
+# with its count; node bytes; the restart's default stated
+grep -q "^sizing: the fewest drives per node" "$T/table.txt" || fail "no sizing table"
+grep -q "writes/day there\[d\]" "$T/table.txt" && grep -q "rating lasts there\[d\]" "$T/table.txt" ||
+	fail "no endurance at the sized drive count"
+grep -qE "writes/day at [0-9]+/node\[d\]" "$T/table.txt" || fail "the run's D not in its header"
+grep -qE "^checkpoint policy and endurance at [0-9]+ drive\(s\) per node \(measured\)" "$T/table.txt" ||
+	fail "the policy table does not name its drive count"
+grep -q "busiest nodes" "$T/table.txt" && grep -q "median node" "$T/table.txt" ||
+	fail "no node bytes table"
+grep -q "restart 600 s (default)" "$T/table.txt" || fail "the default restart is not printed"
+grep -q "restart R = 600 s (default) + no restore" "$T/table.txt" || fail "restart not in the Basis"
 echo "ok: table"
 
 # the same results and seed: the same output, byte for byte
@@ -102,6 +114,25 @@ for s in fit:
     need(0 < pol["write_share"] < 1, f'{s["nodes"]}: write_share')
     need("drives_per_node" in s["sizing"], "sizing.drives_per_node (null when none)")
     need(s["endurance"]["drive_writes_per_day"] > 0, "endurance")
+    e, e0 = s["endurance"], s["endurance_at_drives_per_node"]
+    sized = s["sizing"]["drives_per_node"]
+    need(e["drives_per_node"] == (sized if sized else p["max_drives_per_node"]) and
+         e["target_met"] == (sized is not None), f'{s["nodes"]}: endurance at the answer {e}')
+    need(e0["drives_per_node"] == s["drives_per_node"] and e0["drives_per_node_basis"] == "measured",
+         f'{s["nodes"]}: endurance at the run\'s D {e0}')
+    # drive writes a day: checkpoints a day x the drive's bytes / capacity
+    import math
+    want = 86400e9 / math.ceil(pol["period_ns"]) * s["drive_bytes_max"] / p["drive_capacity_bytes"]
+    need(abs(e0["drive_writes_per_day"] - want) <= 1e-9 * want,
+         f'{s["nodes"]}: DWPD {e0["drive_writes_per_day"]} by hand {want}')
+    need(e0["drive_bytes_per_checkpoint"] == s["drive_bytes_max"], "bytes at the run's D")
+    need(e["drive_bytes_per_checkpoint"] == -(-s["node_bytes_max"] // e["drives_per_node"]),
+         "bytes at the answer: the busiest node's over its drives, rounded up")
+    need(1 <= s["nodes_busiest"] <= s["nodes"] and s["node_bytes_median"] <= s["node_bytes_max"],
+         f'{s["nodes"]}: node bytes')
+    need(pol["restart_ns"] == 600 * 10**9 and pol["restart_includes_restore"] is False,
+         f'{s["nodes"]}: restart {pol["restart_ns"]}')
+need(p["restart_ns"] == 600 * 10**9 and p["restart_basis"] == "default", "restart default")
 need("ingest" in m["basis"], "basis.ingest")
 for s in sizes:
     i = s["ingest"]
@@ -139,6 +170,16 @@ echo "ok: parameters only"
 
 "$SC_BIN" model --help >"$T/help.txt" || fail "--help exited $?"
 grep -q "drive-write" "$T/help.txt" && grep -q "examples:" "$T/help.txt" || fail "--help text"
+grep -q "projected restore, which is added \[10m\]" "$T/help.txt" || fail "--help: restart default"
+
+# a restart given: stated so, and used as R
+"$SC_BIN" model "$pb" --restart 5m --json --nodes 64 >"$T/restart.json" || fail "--restart 5m"
+python3 - "$T/restart.json" <<'PY' || fail "--restart 5m: JSON"
+import json, sys
+m = json.load(open(sys.argv[1]))["model"]
+assert m["params"]["restart_basis"] == "given", m["params"]
+assert m["sizes"][0]["policy"]["restart_ns"] == 300 * 10**9, m["sizes"][0]["policy"]
+PY
 
 bad() { # NAME MESSAGE ARGS...
 	local name=$1 want=$2 rc=0
@@ -158,6 +199,11 @@ bad "results and stated drive" "give one or the other" "$pb" --drive-write 7GB/s
 bad "neither results nor drive" "no results file and no --drive-write" --nodes 8
 bad "two results files" "unexpected argument" "$pb" "$pb"
 bad "unknown model" "is not a model of the catalogue" "$pb" --model gpt
+bad "overhead out of range" '--overhead-target: "2" is not a share' "$pb" --overhead-target 2
+bad "gpus 0" '--gpus-per-node: "0"' "$pb" --gpus-per-node 0
+bad "scale 0" '--scale: "0" is not a scale' "$pb" --scale 0
+bad "restart negative" '--restart: "-1m" is not a duration' "$pb" --restart -1m
+bad "layout fits no size" "set nodes, gpus_per_node, tp or pp" "$pb" --nodes 3 --tp 2 --pp 2 --gpus-per-node 1
 bad "missing file" "No such file" "$T/none.pb"
 size=$(stat -c %s "$pb")
 head -c $((size / 2)) "$pb" >"$T/half.pb"
@@ -183,4 +229,14 @@ YAML
 sc_mpirun 1 "$T/io.yaml" --output "$T/io" || { cat "$T/out.log"; fail "io run"; }
 bad "no checkpoint phase" "checkpoint" "$T/io/results.pb"
 grep -q "llm_ckpt.yaml" "$T/bad.err" || { cat "$T/bad.err"; fail "no hint how to produce it"; }
+
+# an ingest phase without compute and no checkpoint: no samples the model
+# can use; the message names the file
+# (the first run's config without its checkpoint phase and compute)
+sed -e '/- name: ckpt/,/restore: false/d' -e 's/compute_per_batch: 5ms/compute_per_batch: 0/' \
+	"$T/ckpt.yaml" >"$T/nocompute.yaml"
+grep -q "compute_per_batch: 0" "$T/nocompute.yaml" && ! grep -q "workload: checkpoint" "$T/nocompute.yaml" ||
+	{ cat "$T/nocompute.yaml"; fail "nocompute.yaml"; }
+sc_mpirun 1 "$T/nocompute.yaml" --output "$T/nc" || { cat "$T/out.log"; fail "ingest run"; }
+bad "ingest without compute" "$T/nc/results.pb: model: nothing to project" "$T/nc/results.pb"
 echo PASS

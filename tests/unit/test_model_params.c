@@ -52,7 +52,9 @@ static void test_defaults(void)
 	CHECK(p.gpus_per_node == 8, "gpus_per_node %u", p.gpus_per_node);
 	CHECK(p.drives_per_node == 0, "drives_per_node as measured");
 	CHECK(p.node_mtbf_ns == 50000 * NS_PER_H, "node_mtbf");
-	CHECK(p.restart_ns == 0, "restart");
+	/* 10 min before the projected restore, which the projection adds */
+	CHECK(p.restart_ns == 600 * NS_PER_S && !p.restart_given, "restart %llu ns",
+	      (unsigned long long)p.restart_ns);
 	CHECK(p.overhead_target == 0.05, "overhead_target %g", p.overhead_target);
 	CHECK(p.dwpd == 1 && p.warranty_years == 5, "dwpd %g warranty %g", p.dwpd,
 	      p.warranty_years);
@@ -80,10 +82,10 @@ static void test_every_key(void)
 	CHECK(p.gpus_per_node == 4 && p.drives_per_node == 3, "gpus, drives");
 	set_ok(&p, "--node-mtbf", "20000h");
 	CHECK(p.node_mtbf_ns == 20000 * NS_PER_H, "node_mtbf");
-	set_ok(&p, "restart", "10m");
-	CHECK(p.restart_ns == 600 * NS_PER_S, "restart");
+	set_ok(&p, "restart", "5m");
+	CHECK(p.restart_ns == 300 * NS_PER_S && p.restart_given, "restart");
 	set_ok(&p, "restart", "0");
-	CHECK(p.restart_ns == 0, "restart 0");
+	CHECK(p.restart_ns == 0 && p.restart_given, "restart 0");
 	set_ok(&p, "--overhead-target", "5%");
 	CHECK(fabs(p.overhead_target - 0.05) < 1e-15, "5%% -> %g", p.overhead_target);
 	set_ok(&p, "overhead_target", "0.1");

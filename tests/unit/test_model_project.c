@@ -26,6 +26,7 @@ static void params_defaults(struct sc_model_params *p)
 	memcpy(p->nodes, sizes, sizeof(sizes));
 	p->gpus_per_node = 8;
 	p->node_mtbf_ns = 50000ull * 3600 * NS_PER_S;
+	p->restart_ns = 600 * NS_PER_S; /* 10 min, before the projected restore */
 	p->overhead_target = 0.05;
 	p->dwpd = 1;
 	p->warranty_years = 5;
@@ -160,6 +161,196 @@ static void test_node_classes(void)
 		      (unsigned long long)b.node_bytes_max, (unsigned long long)max);
 		sc_model_bytes_free(&b);
 	}
+}
+
+/* The busiest node, how many nodes write that much and the median node,
+ * against node-by-node brute force, in layouts worked out by hand:
+ * - 405b TP8 PP2 ZeRO-1 on 4-GPU nodes, N = 8: a replica is 16 ranks = 4
+ *   nodes, dp = 32 / 16 = 2.  Nodes 0, 1 hold stage 0 (4 tp ranks each:
+ *   embedding + layers 1..63), nodes 2, 3 stage 1 (layers 64..126, head
+ *   and the final norm, which every tp rank keeps whole: heavier), all
+ *   four also an optimizer shard a rank; nodes 4..7 (dp rank 1) only
+ *   optimizer shards.  Busiest: nodes 2 and 3, so 2; the median (4th
+ *   smallest of 8) is an optimizer-only node.
+ * - 405b MLPerf TP8 PP32 ZeRO-1, 8-GPU nodes, N = 64: dp = 2, node k < 32
+ *   holds stage k of dp rank 0.  126 layers over 32 stages: stages 0..29
+ *   four layers, 30 and 31 three; stage 0 adds the embedding (smaller than
+ *   a layer), so node 0 alone is busiest: 1.  The median (32nd smallest)
+ *   is an optimizer-only node (32..63).
+ * - llama3-8b ZeRO-3 TP1 PP1: every node alike, all N busiest, median = max.
+ * - llama3-70b TP8 PP1 ZeRO-0 on 4-GPU nodes, N = 6: nodes 0, 1 (dp rank 0)
+ *   write everything, the other 4 nothing: 2 busiest, median 0. */
+static void test_busiest_and_median(void)
+{
+	struct {
+		const char *model;
+		uint32_t tp, pp, zero, g, nodes;
+		uint32_t busiest_node, median_node, nbusiest;
+	} cases[] = {
+	    {"llama3.1-405b", 8, 2, 1, 4, 8, 2, 4, 2},
+	    {"llama3.1-405b", 8, 32, 1, 8, 64, 0, 32, 1},
+	    {"llama3-8b", 1, 1, 3, 8, 16, 5, 9, 16},
+	    {"llama3-70b", 8, 1, 0, 4, 6, 0, 5, 2},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sc_model model;
+		struct sc_ckpt_layout l = {
+		    .tp = cases[i].tp, .pp = cases[i].pp, .zero_stage = cases[i].zero};
+		struct sc_model_bytes b;
+		uint32_t n = cases[i].nodes, g = cases[i].g;
+		uint64_t max, med;
+
+		sc_ckpt_model_lookup(cases[i].model, &model);
+		l.dp = n * g / (l.tp * l.pp);
+		max = node_bytes(&model, &l, cases[i].busiest_node, g, 1);
+		med = node_bytes(&model, &l, cases[i].median_node, g, 1);
+		CHECK(sc_model_node_bytes(&model, &l, n, g, 1, &b) == 0, "case %zu", i);
+		CHECK(b.node_bytes_max == max && b.nodes_busiest == cases[i].nbusiest &&
+			  b.node_bytes_median == med,
+		      "case %zu: busiest %llu x %llu (want %llu x %u), median %llu (want %llu)", i,
+		      (unsigned long long)b.node_bytes_max, (unsigned long long)b.nodes_busiest,
+		      (unsigned long long)max, cases[i].nbusiest,
+		      (unsigned long long)b.node_bytes_median, (unsigned long long)med);
+		sc_model_bytes_free(&b);
+	}
+	/* the first case's premises, by brute force */
+	{
+		struct sc_model model;
+		struct sc_ckpt_layout l = {.tp = 8, .pp = 2, .dp = 2, .zero_stage = 1};
+
+		sc_ckpt_model_lookup("llama3.1-405b", &model);
+		CHECK(node_bytes(&model, &l, 2, 4, 1) == node_bytes(&model, &l, 3, 4, 1) &&
+			  node_bytes(&model, &l, 3, 4, 1) > node_bytes(&model, &l, 0, 4, 1) &&
+			  node_bytes(&model, &l, 0, 4, 1) > node_bytes(&model, &l, 4, 4, 1) &&
+			  node_bytes(&model, &l, 4, 4, 1) == node_bytes(&model, &l, 7, 4, 1),
+		      "405b TP8 PP2 on 4-GPU nodes: nodes 2 = 3 > 0 > 4 = 7");
+	}
+}
+
+/* Young/Daly by hand for a constant drive of 1 B/ns: a checkpoint of
+ * node_bytes over d drives takes delta = ceil(node_bytes / d) ns. */
+struct yd {
+	double delta, tau, period, overhead, dwpd;
+};
+
+static struct yd young_daly(uint64_t node_bytes, uint32_t d, uint32_t n,
+			    const struct sc_model_params *p)
+{
+	struct yd y;
+	uint64_t per_drive = (node_bytes + d - 1) / d;
+	double m = (double)p->node_mtbf_ns / n;
+
+	y.delta = (double)per_drive;
+	y.tau = sqrt(2 * y.delta * m);
+	y.period = y.tau + y.delta;
+	y.overhead = y.delta / y.period + y.period / (2 * m) + (double)p->restart_ns / m;
+	/* drive writes a day: checkpoints a day x the drive's share / capacity */
+	y.dwpd = 86400e9 / ceil(y.period) * (double)per_drive / (double)p->drive_capacity_bytes;
+	return y;
+}
+
+/* DWPD at the sizing's answer (the headline) and at the measured count:
+ * 1 drive measured, a target between the overheads of 1 and 2 drives a
+ * node (worked by hand), so the answer is 2; each endurance is worked
+ * from its own D's bytes and Young/Daly period. */
+static void test_dwpd_at_answer(void)
+{
+	static const uint32_t sizes[] = {64};
+	struct sc_model_params p;
+	struct sc_model_projection *out = xcalloc(1, sizeof(*out));
+	struct sc_model model;
+	struct sc_ckpt_layout l = {.tp = 4, .pp = 2, .dp = 64, .zero_stage = 1};
+	struct fake f;
+	struct yd y1, y2;
+	uint64_t busiest;
+	char err[256];
+
+	fake_ckpt(&f, 1, 4, 0, "llama3.1-405b", 4, 2, 1); /* 1 GB in 1 s: 1 B/ns */
+	sc_ckpt_model_lookup("llama3.1-405b", &model);
+	busiest = node_bytes(&model, &l, 0, 8, 1); /* node 0: dp rank 0 */
+	params_defaults(&p);
+	set_sizes(&p, 1, sizes);
+	p.node_mtbf_ns = 2000ull * 3600 * NS_PER_S; /* failures often enough to matter */
+	p.drive_capacity_bytes = 7680000000000ull;
+	y1 = young_daly(busiest, 1, 64, &p);
+	y2 = young_daly(busiest, 2, 64, &p);
+	CHECK(y2.overhead < y1.overhead, "by hand: 2 drives beat 1");
+	p.overhead_target = (y1.overhead + y2.overhead) / 2;
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == 0, "project: %s", err);
+	{
+		const struct sc_model_row *r = &out->rows[0];
+
+		CHECK(r->drives_per_node == 1 && !strcmp(out->drives_per_node_from, "measured"),
+		      "the table's D: %u (%s)", r->drives_per_node, out->drives_per_node_from);
+		CHECK(r->sizing.drives_per_node == 2 && r->sized_drives_per_node == 2,
+		      "sized: %u drives", r->sizing.drives_per_node);
+		CHECK(r->sized_drive_bytes_max == (busiest + 1) / 2, "sized bytes/drive %llu",
+		      (unsigned long long)r->sized_drive_bytes_max);
+		CHECK(rel_close(r->endurance_sized.writes_per_day, y2.dwpd, 1e-9) &&
+			  rel_close(r->endurance_sized.years, 5 / y2.dwpd, 1e-9),
+		      "DWPD at the answer %.9g (by hand %.9g), years %.6g",
+		      r->endurance_sized.writes_per_day, y2.dwpd, r->endurance_sized.years);
+		CHECK(rel_close(r->endurance.writes_per_day, y1.dwpd, 1e-9) &&
+			  rel_close(r->endurance.years, 5 / y1.dwpd, 1e-9),
+		      "DWPD at the measured 1 %.9g (by hand %.9g)", r->endurance.writes_per_day,
+		      y1.dwpd);
+		printf("405b TP4 PP2 at 64 nodes, 1 B/ns drives: %.4g DWPD at the measured 1 "
+		       "drive, %.4g at the sized 2\n",
+		       r->endurance.writes_per_day, r->endurance_sized.writes_per_day);
+	}
+	/* none up to the bound meets the target: the figures at the bound */
+	p.max_drives_per_node = 1;
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == 0, "project: %s", err);
+	CHECK(out->rows[0].sizing.drives_per_node == 0 && out->rows[0].sized_drives_per_node == 1 &&
+		  rel_close(out->rows[0].endurance_sized.writes_per_day, y1.dwpd, 1e-9),
+	      "no answer: at the bound");
+	fake_free(&f);
+	free(out);
+}
+
+/* The restart R defaults to 10 min (sc_model_params_default) plus the
+ * projected restore: with a stated 7 GB/s write and 14 GB/s read the
+ * restore takes bytes / 14 GB/s, and goodput is Young/Daly's with that R:
+ * against R = 0 it is lower by exactly R / M = R x N / node MTBF. */
+static void test_restart_default(void)
+{
+	static const uint32_t sizes[] = {64, 512};
+	struct sc_model_params p;
+	struct sc_model_projection *a = xcalloc(1, sizeof(*a)), *z = xcalloc(1, sizeof(*z));
+	char err[256];
+
+	sc_model_params_default(&p);
+	set_sizes(&p, 2, sizes);
+	p.trials = 100;
+	p.drive_write_bytes_per_s = 7e9;
+	p.drive_read_bytes_per_s = 14e9;
+	CHECK(sc_model_project(NULL, &p, a, err, sizeof(err)) == 0, "project: %s", err);
+	CHECK(strstr(a->basis[SC_MODEL_FIG_POLICY].inputs,
+		     "restart R = 600 s (default) + the projected restore's E[max] at N"),
+	      "policy basis: %s", a->basis[SC_MODEL_FIG_POLICY].inputs);
+	p.restart_ns = 0;
+	p.drive_read_bytes_per_s = 0; /* no restore either: R = 0 */
+	CHECK(sc_model_project(NULL, &p, z, err, sizeof(err)) == 0, "project: %s", err);
+	CHECK(strstr(z->basis[SC_MODEL_FIG_POLICY].inputs, "no restore"), "policy basis: %s",
+	      z->basis[SC_MODEL_FIG_POLICY].inputs);
+	for (uint32_t i = 0; i < 2; i++) {
+		const struct sc_model_row *r = &a->rows[i], *r0 = &z->rows[i];
+		double restore = ceil((double)r->drive_bytes_max / 14e9 * 1e9);
+		double m = (double)p.node_mtbf_ns / sizes[i], delta = ceil(r->ckpt.mean_ns);
+		double tau = sqrt(2 * delta * m), period = tau + delta;
+		double want = 1 - delta / period - period / (2 * m) - (600e9 + restore) / m;
+
+		CHECK(fabs((double)r->restart_ns - (600e9 + restore)) <= 1,
+		      "N=%u: R %llu ns, by hand %.0f", sizes[i], (unsigned long long)r->restart_ns,
+		      600e9 + restore);
+		CHECK(rel_close(r->policy.goodput, want, 1e-12), "N=%u: goodput %.15g, by hand %.15g",
+		      sizes[i], r->policy.goodput, want);
+		CHECK(rel_close(r0->policy.goodput - r->policy.goodput, (600e9 + restore) / m, 1e-6),
+		      "N=%u: goodput lower by R/M", sizes[i]);
+	}
+	free(a);
+	free(z);
 }
 
 /* Constant drives: the checkpoint takes the busiest drive's bytes at the
@@ -641,6 +832,9 @@ static void test_from_record(void)
 int main(void)
 {
 	test_node_classes();
+	test_busiest_and_median();
+	test_dwpd_at_answer();
+	test_restart_default();
 	test_constant_and_classes();
 	test_restore();
 	test_layout_fit();

@@ -27,6 +27,7 @@ static void make(struct sc_model_projection *p)
 	p->params.drives_per_node = 2;
 	p->measured = true;
 	snprintf(p->source, sizeof(p->source), "results.pb of run R1");
+	snprintf(p->drives_per_node_from, sizeof(p->drives_per_node_from), "measured");
 	for (int f = SC_MODEL_FIG_CKPT; f <= SC_MODEL_FIG_ENDURANCE; f++) {
 		p->basis[f].present = true;
 		snprintf(p->basis[f].inputs, SC_MODEL_TEXT_MAX, "inputs-%d", f);
@@ -61,7 +62,64 @@ static void make(struct sc_model_projection *p)
 		r->sizing.overhead = 0.02;
 		r->endurance.writes_per_day = 0.25;
 		r->endurance.years = 20;
+		/* the sizing's answer, 1 drive a node at 64 (none up to 64 at
+		 * 4096): other figures than at the measured 2 */
+		r->sized_drives_per_node = i == 1 ? 1 : 64;
+		r->sized_drive_bytes_max = r->node_bytes_max / r->sized_drives_per_node;
+		r->endurance_sized.writes_per_day = i == 1 ? 0.5 : 0.0078;
+		r->endurance_sized.years = i == 1 ? 10 : 641;
+		r->sizing.ckpt.mean_ns = i == 1 ? 25 * NS_PER_S : 0.4 * NS_PER_S;
+		r->node_bytes_median = r->node_bytes_max / 4;
+		r->nodes_busiest = i == 1 ? 1 : 32;
+		r->restart_ns = 600 * NS_PER_S + 3 * NS_PER_S;
+		r->has_restore = true;
 	}
+}
+
+/* The lines of buf from the one starting with title to the next empty
+ * line, copied into out (empty when there is no such title). */
+static void section(const char *buf, const char *title, char *out, size_t len)
+{
+	const char *a = strstr(buf, title), *e;
+
+	out[0] = '\0';
+	if (!a)
+		return;
+	e = strstr(a, "\n\n");
+	snprintf(out, len, "%.*s", (int)(e ? (size_t)(e - a) : strlen(a)), a);
+}
+
+/* Endurance at the sizing's answer and at the measured count, each in its
+ * own table under a header naming its D; the bytes of the busiest and
+ * the median node and how many are busiest. */
+static void test_text_sizing(const char *buf)
+{
+	char sec[4096];
+
+	section(buf, "sizing:", sec, sizeof(sec));
+	CHECK(strstr(sec, "drives/node for 5%[c]") && strstr(sec, "writes/day there[d]") &&
+		  strstr(sec, "rating lasts there[d]"),
+	      "sizing table headers: %s", sec);
+	CHECK(strstr(sec, "0.5 DWPD") && strstr(sec, "10 y") && !strstr(sec, "0.25 DWPD"),
+	      "the sized D's endurance (0.5 DWPD, 10 y), not the measured D's: %s", sec);
+	CHECK(strstr(sec, "25.0 s") && strstr(sec, "0.0078 DWPD") && strstr(sec, "641 y"),
+	      "ckpt mean and endurance at the answer (at the bound when none): %s", sec);
+	section(buf, "checkpoint policy and endurance at 2 drive(s) per node (measured)", sec,
+		sizeof(sec));
+	CHECK(strstr(sec, "writes/day at 2/node[d]") && strstr(sec, "lasts at 2/node[d]") &&
+		  strstr(sec, "0.25 DWPD") && strstr(sec, "20 y") && !strstr(sec, "0.5 DWPD"),
+	      "the measured D's endurance, labelled with its D: %s", sec);
+	CHECK(strstr(buf, "note: at 4096 nodes no count up to 64 drives per node meets the "
+			  "target: the sizing figures are at 64"),
+	      "none meets the target: the figures are at the bound");
+	section(buf, "checkpoint bytes by node", sec, sizeof(sec));
+	/* 5e12 B / 64 = 78125000000 B = 72.8 GiB; a quarter 18.2 GiB */
+	CHECK(strstr(sec, "busiest node") && strstr(sec, "median node") &&
+		  strstr(sec, "72.8 GiB") && strstr(sec, "18.2 GiB") && strstr(sec, "1 of 64") &&
+		  strstr(sec, "32 of 4096"),
+	      "node bytes: %s", sec);
+	/* has_restore but no restore basis in this projection: no "+ restore" */
+	CHECK(strstr(buf, "restart 600 s (default),"), "the default restart on the parameter lines");
 }
 
 static void test_text(const struct sc_model_projection *p)
@@ -74,8 +132,9 @@ static void test_text(const struct sc_model_projection *p)
 	fclose(f);
 	CHECK(strstr(buf, "cluster model from results.pb of run R1"), "source line");
 	CHECK(strstr(buf, "ckpt mean[a]") && strstr(buf, "tau[b]") &&
-		      strstr(buf, "drives/node for 5%[c]") && strstr(buf, "rating lasts[d]"),
+		      strstr(buf, "drives/node for 5%[c]") && strstr(buf, "rating lasts there[d]"),
 	      "marked headers");
+	test_text_sizing(buf);
 	CHECK(strstr(buf, "exp-tail mean[a]"), "the tail column when a size is beyond");
 	CHECK(strstr(buf, "12.5 s") && strstr(buf, "14.0 s") && strstr(buf, "21.0 s"),
 	      "durations with units");
@@ -114,6 +173,43 @@ static void keys_of(struct json_object *o, char *out, size_t len)
 	}
 }
 
+static double num(struct json_object *o, const char *a, const char *b)
+{
+	struct json_object *v = json_object_object_get(a ? json_object_object_get(o, a) : o, b);
+
+	return v ? json_object_get_double(v) : -1;
+}
+
+/* The size of 64 nodes: endurance at the answer (1 drive) as the headline,
+ * at the measured 2 as the second figure, named so; node bytes; restart. */
+static void test_json_sizing(struct json_object *s)
+{
+	struct json_object *e = json_object_object_get(s, "endurance");
+	struct json_object *m = json_object_object_get(s, "endurance_at_drives_per_node");
+	char keys[256];
+
+	keys_of(e, keys, sizeof(keys));
+	CHECK(!strcmp(keys, "drives_per_node,drive_bytes_per_checkpoint,drive_writes_per_day,"
+			    "years,target_met"),
+	      "endurance keys %s", keys);
+	CHECK(num(e, NULL, "drives_per_node") == 1 && num(e, NULL, "drive_writes_per_day") == 0.5 &&
+		  num(e, NULL, "years") == 10 &&
+		  json_object_get_boolean(json_object_object_get(e, "target_met")),
+	      "endurance at the answer");
+	CHECK(num(m, NULL, "drives_per_node") == 2 && num(m, NULL, "drive_writes_per_day") == 0.25 &&
+		  num(m, NULL, "years") == 20 &&
+		  !strcmp(json_object_get_string(json_object_object_get(m, "drives_per_node_basis")),
+			  "measured"),
+	      "endurance at the measured count");
+	CHECK(num(s, NULL, "node_bytes_median") == 78125000000.0 / 4 &&
+		  num(s, NULL, "nodes_busiest") == 1,
+	      "node bytes");
+	CHECK(num(s, "policy", "restart_ns") == 603e9 &&
+		  json_object_get_boolean(json_object_object_get(
+		      json_object_object_get(s, "policy"), "restart_includes_restore")),
+	      "restart used");
+}
+
 static void test_json(const struct sc_model_projection *p)
 {
 	size_t len;
@@ -135,8 +231,13 @@ static void test_json(const struct sc_model_projection *p)
 	keys_of(json_object_object_get(m, "basis"), keys, sizeof(keys));
 	CHECK(!strcmp(keys, "checkpoint_time,policy,sizing,endurance"), "basis keys %s", keys);
 	keys_of(json_object_object_get(m, "params"), keys, sizeof(keys));
-	CHECK(!strstr(keys, "drive_write") && strstr(keys, "nodes,gpus_per_node"),
+	CHECK(!strstr(keys, "drive_write") && strstr(keys, "nodes,gpus_per_node") &&
+		  strstr(keys, "restart_ns,restart_basis"),
 	      "params keys %s", keys);
+	CHECK(!strcmp(json_object_get_string(json_object_object_get(
+			  json_object_object_get(m, "params"), "restart_basis")),
+		      "default"),
+	      "restart_basis default");
 	sizes = json_object_object_get(m, "sizes");
 	CHECK(json_object_array_length(sizes) == 3, "three sizes");
 	keys_of(json_object_array_get_idx(sizes, 0), keys, sizeof(keys));
@@ -144,8 +245,10 @@ static void test_json(const struct sc_model_projection *p)
 	s = json_object_array_get_idx(sizes, 1);
 	keys_of(s, keys, sizeof(keys));
 	CHECK(!strcmp(keys, "nodes,layout_fits,dp,drives_per_node,checkpoint_bytes,"
-			    "node_bytes_max,drive_bytes_max,checkpoint,policy,sizing,endurance"),
+			    "node_bytes_max,drive_bytes_max,node_bytes_median,nodes_busiest,"
+			    "checkpoint,policy,sizing,endurance,endurance_at_drives_per_node"),
 	      "size keys %s", keys);
+	test_json_sizing(s);
 	CHECK(json_object_get_double(json_object_object_get(
 		      json_object_object_get(s, "checkpoint"), "mean_ns")) == 12.5 * NS_PER_S,
 	      "mean_ns");
