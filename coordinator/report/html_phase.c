@@ -38,7 +38,7 @@ static int nines_chart(FILE *f, const char *title, const struct tail *t, uint32_
 	struct sc_svg_chart c = {.title = title,
 				 .x = {.label = "percentile (%)", .scale = SC_SVG_NINES},
 				 .y = {.label = "latency (us)", .scale = SC_SVG_LOG10}};
-	struct sc_svg_series s[2 * SC_DIR_COUNT];
+	struct sc_svg_series s[2 * SC_DIR_COUNT] = {0};
 	double y[2 * SC_DIR_COUNT][SC_NPCT];
 	char names[2 * SC_DIR_COUNT][LABEL_MAX], note[4 * LABEL_MAX] = "";
 	size_t nl = 0;
