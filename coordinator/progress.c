@@ -1,6 +1,7 @@
 /* progress.c -- what rank 0 prints while a run goes: one row per phase. */
 #include "progress.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "layout.h"
@@ -12,6 +13,7 @@
 #include "analysis/sweep_matrix.h"
 #include "analysis/workload_figures.h"
 #include "report/fill_text.h"
+#include "report/pct_text.h"
 #include "report/report.h"
 
 /* Nanoseconds in a millisecond, for the checkpoint trend. */
@@ -47,8 +49,9 @@ bool sc_progress_measured(const struct sc_phase_record *rec)
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig)
 {
+	static const double pts[] = {50.0, 99.0, 99.99};
 	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "", vfy[96] = "";
-	const uint64_t *pct = fig->lat_all.pct_ns;
+	const struct sc_lat_summary *lat = &fig->lat_all;
 
 	if (phase->workload == SC_WORKLOAD_IDLE) { /* no I/O: only how long it lasted */
 		struct sc_stage_row st;
@@ -88,10 +91,11 @@ void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phas
 		sc_fmt_rate(bw, sizeof(bw), fig->lastdone_bw_bytes_per_s),
 		sc_fmt_rate(fbw, sizeof(fbw), fig->firstdone_bw_bytes_per_s),
 		sc_fmt_iops(iops, sizeof(iops), fig->iops_total),
-		sc_fmt_duration(p50, sizeof(p50), pct[sc_pct_index(50.0)]),
-		sc_fmt_duration(p99, sizeof(p99), pct[sc_pct_index(99.0)]),
-		sc_fmt_duration(p9999, sizeof(p9999), pct[sc_pct_index(99.99)]),
+		sc_report_fmt_pct(p50, sizeof(p50), lat, sc_pct_index(pts[0])),
+		sc_report_fmt_pct(p99, sizeof(p99), lat, sc_pct_index(pts[1])),
+		sc_report_fmt_pct(p9999, sizeof(p9999), lat, sc_pct_index(pts[2])),
 		fig->slowest_rank, fig->slowest_node_host ? fig->slowest_node_host : "?", err, vfy);
+	sc_report_pct_note(f, "  ", lat, pts, sizeof(pts) / sizeof(pts[0]));
 	fflush(f);
 }
 
@@ -111,7 +115,7 @@ static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct 
 {
 	struct sc_ckpt_group *g;
 	uint32_t n;
-	char a[32], b[32], c[32], d[32], e[64];
+	char a[32], b[32], c[32], d[32], e[64], ratio[32];
 
 	if (sc_ckpt_groups(rec, &g, &n))
 		return;
@@ -120,12 +124,16 @@ static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct 
 
 		if (strcmp(g[k].name, ph->group ? ph->group : "") != 0)
 			continue;
+		if (isfinite(t->last_first_ratio)) /* NAN from one checkpoint */
+			snprintf(ratio, sizeof(ratio), "%.2f", t->last_first_ratio);
+		else
+			snprintf(ratio, sizeof(ratio), "n/a");
 		fprintf(f, "  %s: %u checkpoint(s) written: duration mean %s, p50 %s, max %s; "
-			   "trend %+.1f ms per checkpoint, last/first %.2f\n",
+			   "trend %+.1f ms per checkpoint, last/first %s\n",
 			g[k].name, t->n, sc_fmt_duration(a, sizeof(a), ns_clamp(t->mean_ns)),
 			sc_fmt_duration(b, sizeof(b), ns_clamp(t->p50_ns)),
 			sc_fmt_duration(c, sizeof(c), ns_clamp(t->max_ns)),
-			t->slope_ns_per_ckpt / NS_PER_MS, t->last_first_ratio);
+			t->slope_ns_per_ckpt / NS_PER_MS, ratio);
 		if (g[k].restore.n)
 			fprintf(f, "  %s: %u restored: duration mean %s, max %s\n", g[k].name,
 				g[k].restore.n,
@@ -207,8 +215,8 @@ void sc_progress_workload(FILE *f, const struct sc_run_record *rec,
 		fprintf(f, "  %s: open loop at %llu IOPS per rank: response p99 %s, p99.99 %s; "
 			   "%llu I/Os started late, %llu due but never started\n",
 			ph->name, (unsigned long long)ph->io.rate_iops,
-			sc_fmt_duration(a, sizeof(a), ol.resp_all.pct_ns[sc_pct_index(99.0)]),
-			sc_fmt_duration(b, sizeof(b), ol.resp_all.pct_ns[sc_pct_index(99.99)]),
+			sc_report_fmt_pct(a, sizeof(a), &ol.resp_all, sc_pct_index(99.0)),
+			sc_report_fmt_pct(b, sizeof(b), &ol.resp_all, sc_pct_index(99.99)),
 			(unsigned long long)ol.late_ios, (unsigned long long)ol.unissued_ios);
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
 		ckpt_summary(f, rec, ph);

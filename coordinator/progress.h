@@ -17,7 +17,9 @@ void sc_progress_header(FILE *f);
 bool sc_progress_measured(const struct sc_phase_record *rec);
 /* One summary row: last-done and first-done bandwidth, IOPS, p50/p99/p99.99
  * over all I/O of the phase (both directions merged), the slowest rank,
- * and what failed or was verified. */
+ * and what failed or was verified.  A percentile too few I/Os support
+ * (analysis/pct_support.h) reads "n/a", and a line under the row gives the
+ * maximum of the samples instead. */
 void sc_progress_row(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
 		     const struct sc_phase_figures *fig);
 

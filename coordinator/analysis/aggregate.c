@@ -57,19 +57,20 @@ static int64_t measured_start(const struct sc_phase_record *rec, const struct sc
 }
 
 /* Coefficient of variation of the complete seconds of d: every second but
- * the last, which the phase's end cuts short. */
+ * the last, which the phase's end cuts short.  NAN (undefined) with fewer
+ * than 2 complete seconds or a mean of 0 (nothing moved in d). */
 static double volatility(const struct sc_second *s, uint32_t nseconds, int d)
 {
 	uint32_t n = nseconds ? nseconds - 1 : 0;
 	double mean = 0, var = 0;
 
 	if (n < 2)
-		return 0;
+		return NAN;
 	for (uint32_t k = 0; k < n; k++)
 		mean += (double)s[k].bytes[d];
 	mean /= n;
 	if (mean <= 0)
-		return 0;
+		return NAN;
 	for (uint32_t k = 0; k < n; k++) {
 		double dev = (double)s[k].bytes[d] - mean;
 

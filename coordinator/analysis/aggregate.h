@@ -101,7 +101,8 @@ struct sc_phase_figures {
 	uint32_t nseconds;
 	struct sc_second *seconds;  /* heap: cluster sum per second */
 	double volatility[SC_DIR_COUNT]; /* stddev/mean of per-second bytes, over
-					  * full seconds; 0 when < 2 seconds */
+					  * full seconds; NAN (undefined) when < 2
+					  * of them or no bytes in the direction */
 	uint32_t nerrnos;
 	struct sc_errno_count *errnos; /* heap: failed I/Os of all ranks by
 					* errno, increasing errno */

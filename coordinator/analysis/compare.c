@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "pct_support.h"
 #include "workload_figures.h"
 
 /* Ns per microsecond, bytes/s per MB/s. */
@@ -112,8 +113,9 @@ static int phase_values(const struct sc_phase_record *pr, double out[SC_CMP_NFIG
 		const struct sc_lat_summary *s = d == SC_CMP_DIR_ALL ? &f.lat_all : &f.lat[d];
 
 		for (int st = 0; st < SC_CMP_NSTATS; st++) {
-			double v = st == SC_CMP_MEAN ? s->mean_ns
-						     : (double)s->pct_ns[sc_pct_index(pct[st])];
+			uint64_t ns = 0; /* a percentile too few samples support: NAN */
+			bool shown = st == SC_CMP_MEAN || sc_lat_pct(s, sc_pct_index(pct[st]), &ns);
+			double v = st == SC_CMP_MEAN ? s->mean_ns : shown ? (double)ns : NAN;
 
 			out[sc_compare_lat_fig(d, st)] = s->count ? v : NAN;
 		}

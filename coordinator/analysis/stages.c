@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "pct_support.h"
+
 void sc_stage_row(const struct sc_phase *ph, const struct sc_phase_figures *f,
 		  struct sc_stage_row *out)
 {
@@ -13,8 +15,9 @@ void sc_stage_row(const struct sc_phase *ph, const struct sc_phase_figures *f,
 	out->duration_ns = f->lastdone_ns - f->window_start_ns;
 	out->bw_bytes_per_s = f->lastdone_bw_bytes_per_s;
 	out->iops = f->iops_total;
-	out->p99_ns = f->lat_all.pct_ns[sc_pct_index(99.0)];
-	out->p9999_ns = f->lat_all.pct_ns[sc_pct_index(99.99)];
+	out->p99_ok = sc_lat_pct(&f->lat_all, sc_pct_index(99.0), &out->p99_ns);
+	out->p9999_ok = sc_lat_pct(&f->lat_all, sc_pct_index(99.99), &out->p9999_ns);
+	out->nsamples = f->lat_all.count;
 	out->dir = f->bytes[SC_DIR_READ] > f->bytes[SC_DIR_WRITE] ? SC_DIR_READ : SC_DIR_WRITE;
 	out->volatility = f->volatility[out->dir];
 }

@@ -18,11 +18,15 @@ struct sc_stage_row {
 	int64_t duration_ns;	   /* latest end - earliest start */
 	double bw_bytes_per_s;	   /* last-done bandwidth */
 	double iops;		   /* both directions */
-	uint64_t p99_ns, p9999_ns; /* both directions' merged histogram */
+	uint64_t p99_ns, p9999_ns; /* both directions' merged histogram; 0
+				    * when not supported: */
+	bool p99_ok, p9999_ok;	   /* supported by its count (pct_support.h) */
+	uint64_t nsamples;	   /* that histogram's count */
 	int dir;		   /* SC_DIR_READ or SC_DIR_WRITE: the one that
 				    * moved more bytes (writes on a tie) */
 	double volatility;	   /* that direction's (DESIGN.md: stddev /
-				    * mean of the per-second bytes) */
+				    * mean of the per-second bytes); NAN
+				    * when undefined (aggregate.h) */
 };
 
 /* The stage row of phase ph, whose cluster figures are f. */

@@ -2,6 +2,7 @@
 #include "workload_figures.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +85,9 @@ static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
 		double den = m * sxx - sx * sx;
 
 		t->slope_ns_per_ckpt = den != 0 ? (m * sxy - sx * sy) / den : 0;
-		t->last_first_ratio = first > 0 ? last / first : 0;
+		t->last_first_ratio = first > 0 ? last / first : NAN;
+	} else {
+		t->last_first_ratio = NAN; /* one checkpoint: no trend to show */
 	}
 	if (m)
 		t->intercept_ns = (sy - t->slope_ns_per_ckpt * sx) / m;

@@ -31,7 +31,8 @@ struct sc_ckpt_trend {
 	double mean_ns, p50_ns, max_ns;
 	double slope_ns_per_ckpt;   /* least-squares slope of duration vs index */
 	double intercept_ns;        /* that line's duration at index 0 */
-	double last_first_ratio;    /* last duration / first; 0 when n < 2 */
+	double last_first_ratio;    /* last duration / first; NAN (undefined)
+				     * when n < 2 or the first is 0 */
 	double throughput_bytes_per_s; /* all bytes / all durations */
 };
 

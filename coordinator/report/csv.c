@@ -68,11 +68,15 @@ static void csv_str(FILE *f, const char *s, int last)
 	fputc(last ? '\n' : ',', f);
 }
 
-/* A latency in microseconds, or an empty field when the direction had no I/O. */
+/* A latency percentile in microseconds, or an empty field when the
+ * direction had too few I/Os to support it (none, or fewer than 1 / (1 -
+ * p/100): pct_support.h). */
 static void csv_us(FILE *f, const struct sc_lat_summary *s, int pct)
 {
-	if (s->count)
-		fprintf(f, "%.3f", (double)s->pct_ns[pct] / NS_PER_US);
+	uint64_t ns;
+
+	if (sc_lat_pct(s, pct, &ns))
+		fprintf(f, "%.3f", (double)ns / NS_PER_US);
 	fputc(',', f);
 }
 
@@ -201,7 +205,8 @@ static void series_csv_rows(FILE *f, const struct sc_run_record *rec,
 }
 
 /* One scope's figures of a sweep cell: MB/s, IOPS, then mean, p99 and
- * p99.99 in microseconds per direction (empty without I/Os of it). */
+ * p99.99 in microseconds per direction (empty without I/Os of it, or
+ * too few for the percentile: pct_support.h). */
 static void sweep_figures(FILE *f, const struct sc_sweep_figures *s)
 {
 	static const double pts[] = {99, 99.99};

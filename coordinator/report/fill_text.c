@@ -4,6 +4,7 @@
 
 #include "analysis/stages.h"
 #include "analysis/write_cliff.h"
+#include "pct_text.h"
 #include "report_priv.h"
 #include "units.h"
 
@@ -79,11 +80,11 @@ static void stage_line(FILE *f, const struct sc_phase *ph, const struct sc_phase
 			"-", "-");
 		return;
 	}
-	snprintf(vol, sizeof(vol), "%.1f%%", s.volatility * PERCENT);
 	fprintf(f, "%-34s %10s %12s %10s %10s %10s %10s\n", s.name, d,
 		sc_fmt_rate(bw, sizeof(bw), s.bw_bytes_per_s), sc_fmt_iops(io, sizeof(io), s.iops),
-		sc_fmt_duration(p99, sizeof(p99), s.p99_ns),
-		sc_fmt_duration(p9999, sizeof(p9999), s.p9999_ns), vol);
+		s.p99_ok ? sc_fmt_duration(p99, sizeof(p99), s.p99_ns) : "n/a",
+		s.p9999_ok ? sc_fmt_duration(p9999, sizeof(p9999), s.p9999_ns) : "n/a",
+		sc_report_fmt_share(vol, sizeof(vol), s.volatility));
 }
 
 void sc_report_stages_table(FILE *f, const struct sc_run_record *rec)

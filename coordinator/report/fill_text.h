@@ -23,7 +23,9 @@ void sc_report_write_cliff_text(FILE *f, const struct sc_run_record *rec,
 
 /* At a run's end, when analysis/stages.h says so (an idle step or a fill
  * phase): one row per finished phase with its duration, bandwidth, IOPS,
- * p99, p99.99 and volatility; an idle step shows only its duration. */
+ * p99, p99.99 and volatility ("n/a" where too few I/Os support a
+ * percentile or the volatility is undefined); an idle step shows only its
+ * duration. */
 void sc_report_stages_table(FILE *f, const struct sc_run_record *rec);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,8 +207,14 @@ static void lat_cells(FILE *f, const struct sc_lat_summary *s)
 	static const double pts[] = {50, 99, 99.99};
 
 	sc_html_num(f, "%.1f", s->mean_ns / NS_PER_US);
-	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
-		sc_html_num(f, "%.1f", (double)s->pct_ns[sc_pct_index(pts[i])] / NS_PER_US);
+	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++) {
+		uint64_t ns;
+
+		if (sc_lat_pct(s, sc_pct_index(pts[i]), &ns))
+			sc_html_num(f, "%.1f", (double)ns / NS_PER_US);
+		else /* too few samples (pct_support.h) */
+			sc_html_cell(f, s->count ? "n/a" : "-");
+	}
 }
 
 /* One row per direction that moved I/Os (one with "-" when none did): the
@@ -318,13 +325,21 @@ static void phase_facts(FILE *f, const struct sc_phase *ph, const struct sc_phas
 		 ph->io.jobs, fig->nranks, fig->nnodes, sc_phase_status_name(pr->status), dur);
 	sc_html_note(f, line);
 	sc_stage_row(ph, fig, &st);
-	if (fig->nseconds >= 2) {
+	if (fig->nseconds < 2) /* under a second: no series to speak of */
+		line[0] = '\0';
+	else if (isfinite(st.volatility))
 		snprintf(line, sizeof(line),
 			 "Volatility of the %s (stddev / mean of the cluster's bytes per complete "
 			 "second): %.1f%%.",
 			 st.dir == SC_DIR_READ ? "reads" : "writes", st.volatility * PERCENT);
+	else
+		snprintf(line, sizeof(line),
+			 "Volatility of the %s: n/a (it needs 2 complete seconds with I/O; the "
+			 "phase had %" PRIu32 ").",
+			 st.dir == SC_DIR_READ ? "reads" : "writes",
+			 fig->nseconds - 1);
+	if (line[0])
 		sc_html_note(f, line);
-	}
 	if (fig->nranks && fig->slowest_host) {
 		snprintf(line, sizeof(line), "Slowest: rank %" PRIu32 " on node %" PRIu32 " (%s).",
 			 fig->slowest_rank, fig->slowest_node, fig->slowest_host);

@@ -30,30 +30,50 @@ struct tail {
 	const struct sc_lat_summary *lat;
 };
 
-/* The percentiles of each tail with samples as lines on a nines axis, in
- * microseconds.  0 or -ENOMEM. */
+/* The percentiles of each tail that its samples support (pct_support.h)
+ * as lines on a nines axis, in microseconds, each legend with its sample
+ * count; a note names the percentiles left out.  0 or -ENOMEM. */
 static int nines_chart(FILE *f, const char *title, const struct tail *t, uint32_t n)
 {
 	struct sc_svg_chart c = {.title = title,
 				 .x = {.label = "percentile (%)", .scale = SC_SVG_NINES},
 				 .y = {.label = "latency (us)", .scale = SC_SVG_LOG10}};
-	struct sc_svg_series s[2 * SC_DIR_COUNT];
+	struct sc_svg_series s[2 * SC_DIR_COUNT] = {0};
 	double y[2 * SC_DIR_COUNT][SC_NPCT];
+	char names[2 * SC_DIR_COUNT][LABEL_MAX], note[4 * LABEL_MAX] = "";
+	size_t nl = 0;
 	uint32_t ns = 0;
 
 	for (uint32_t i = 0; i < n && ns < 2 * SC_DIR_COUNT; i++) {
-		if (!t[i].lat->count)
+		const struct sc_lat_summary *l = t[i].lat;
+		uint64_t v;
+		int k = 0;
+
+		if (!l->count)
 			continue;
-		for (int k = 0; k < SC_NPCT; k++)
-			y[ns][k] = (double)t[i].lat->pct_ns[k] / NS_PER_US;
-		s[ns] = (struct sc_svg_series){.name = t[i].name,
+		for (; k < SC_NPCT && sc_lat_pct(l, k, &v); k++) /* a prefix: the rule */
+			y[ns][k] = (double)v / NS_PER_US;		/* grows with p */
+		if (k < SC_NPCT && nl < sizeof(note))
+			nl += (size_t)snprintf(note + nl, sizeof(note) - nl,
+					       "%s%s: %s and above not drawn (%llu samples; "
+					       "%s needs %llu)",
+					       nl ? "; " : "", t[i].name, sc_pct_names[k],
+					       (unsigned long long)l->count, sc_pct_names[k],
+					       (unsigned long long)sc_pct_min_samples(sc_pct_points[k]));
+		if (!k)
+			continue;
+		snprintf(names[ns], sizeof(names[ns]), "%s (%llu samples)", t[i].name,
+			 (unsigned long long)l->count);
+		s[ns] = (struct sc_svg_series){.name = names[ns],
 					       .x = sc_pct_points,
 					       .y = y[ns],
-					       .n = SC_NPCT,
+					       .n = (uint32_t)k,
 					       .markers = true};
 		ns++;
 	}
 	sc_svg_lines(f, &c, s, ns);
+	if (nl)
+		sc_html_note(f, note);
 	return 0;
 }
 
@@ -472,7 +492,7 @@ static void ckpt_table(FILE *f, const struct sc_ckpt_group *g)
 		sc_html_num(f, "%.3f", t->p50_ns / SC_NS_PER_S_F);
 		sc_html_num(f, "%.3f", t->max_ns / SC_NS_PER_S_F);
 		sc_html_num(f, "%.4f", t->slope_ns_per_ckpt / SC_NS_PER_S_F);
-		sc_html_num(f, "%.3f", t->n >= 2 ? t->last_first_ratio : NAN);
+		sc_html_num(f, "%.3f", t->last_first_ratio); /* NAN: n/a */
 		sc_html_row_end(f);
 	}
 	sc_html_table_end(f);

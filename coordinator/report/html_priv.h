@@ -12,6 +12,7 @@
 
 #include "result.h"
 #include "analysis/aggregate.h"
+#include "analysis/pct_support.h"
 
 struct sc_sweeps;
 

@@ -33,17 +33,19 @@ static void size_label(char *buf, size_t len, uint64_t b)
 }
 
 /* What heatmap `what` shows of the cluster figures of cell c; NAN when
- * the cell was not measured or has no such I/O. */
+ * the cell was not measured or has too few such I/Os for its p99
+ * (pct_support.h). */
 static double cell_figure(const struct sc_sweep_cell *c, enum cell_value what)
 {
 	const struct sc_lat_summary *lat;
+	uint64_t ns;
 
 	if (!c || !c->measured)
 		return NAN;
 	if (what == BW_MB_S)
 		return c->cluster.bw_bytes_per_s / BYTES_PER_MB;
 	lat = &c->cluster.lat[what == P99_READ_US ? SC_DIR_READ : SC_DIR_WRITE];
-	return lat->count ? (double)lat->pct_ns[sc_pct_index(99)] / NS_PER_US : NAN;
+	return sc_lat_pct(lat, sc_pct_index(99), &ns) ? (double)ns / NS_PER_US : NAN;
 }
 
 /* The heatmap of `what` for rw value r of sweep sw.  rows, cols: the tick
@@ -121,7 +123,8 @@ int sc_html_sweeps(FILE *f, const struct sc_sweeps *sw)
 	if (!sw || !sw->n)
 		return 0;
 	sc_html_note(f, "Each cell: the cluster's figure for one block size and queue depth; "
-			"\"-\": not measured.");
+			"\"-\": not measured (a p99 cell also when it had fewer than 100 I/Os: "
+			"a percentile p needs 1 / (1 - p) samples).");
 	for (uint32_t k = 0; k < sw->n && !err; k++)
 		err = sweep_maps(f, &sw->s[k]);
 	return err;

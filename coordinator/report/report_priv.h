@@ -13,6 +13,7 @@
 
 #include "units.h"
 #include "analysis/aggregate.h"
+#include "analysis/pct_support.h"
 #include "report.h"
 
 /* MB/s in every report is decimal: 10^6 bytes per second. */

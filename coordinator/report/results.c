@@ -17,9 +17,15 @@ static const char *const definitions[][2] = {
     {"iops", "I/Os of all ranks / the last-done window"},
     {"percentiles", "cluster latency percentiles come from the bucket-wise sum of every "
 		    "rank's histogram (log-linear, <=0.4% error); per-rank percentiles are "
-		    "never averaged"},
+		    "never averaged; percentile p is shown only from at least 1 / (1 - p) "
+		    "samples (p50 2, p90 10, p99 100, p99.9 1000, p99.99 10^4, p99.9999 10^6): "
+		    "with fewer it is null, with <name>_basis \"max of N samples\" (CSV: an "
+		    "empty cell)"},
     {"volatility", "population stddev / mean of the cluster's per-second bytes over the "
-		   "complete seconds (the last, partial second excluded)"},
+		   "complete seconds (the last, partial second excluded); null with fewer "
+		   "than 2 complete seconds or no bytes in the direction"},
+    {"last_first_ratio", "a checkpoint group's last duration / its first; null with a "
+			 "single checkpoint"},
     {"times", "nanoseconds relative to the phase's common start instant on rank 0's "
 	      "clock"},
     {"units", "MB = 10^6 bytes, MiB = 2^20 bytes; every key names its unit"},

@@ -3,6 +3,7 @@
  * cluster, from analysis/write_cliff.h) and a phase's row of "stages"
  * (analysis/stages.h).  Formatting only. */
 #include <json-c/json.h>
+#include <string.h>
 
 #include "analysis/rank_series.h"
 #include "analysis/stages.h"
@@ -127,6 +128,23 @@ struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run
 	return o;
 }
 
+/* A stage's percentile under key, or null with "<key minus _ns>_basis":
+ * "max of N samples" when its n samples do not support it. */
+static void stage_pct(struct jb *b, struct json_object *o, const char *key, bool ok, uint64_t ns,
+		      uint64_t n)
+{
+	char k[32], why[48];
+	size_t len = strlen(key) - strlen("_ns");
+
+	if (ok) {
+		sc_json_put_u64(b, o, key, ns);
+		return;
+	}
+	sc_json_put_null(b, o, key);
+	snprintf(k, sizeof(k), "%.*s_basis", (int)len, key);
+	sc_json_put_str(b, o, k, sc_pct_basis(n, why, sizeof(why)));
+}
+
 struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph,
 					 const struct sc_phase_figures *f)
 {
@@ -149,8 +167,8 @@ struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph
 	sc_json_put_dbl(b, o, "bw_bytes_per_s", s.bw_bytes_per_s);
 	sc_json_put_mbps(b, o, "bw_MBps", s.bw_bytes_per_s);
 	sc_json_put_dbl(b, o, "iops", s.iops);
-	sc_json_put_u64(b, o, "p99_ns", s.p99_ns);
-	sc_json_put_u64(b, o, "p99.99_ns", s.p9999_ns);
+	stage_pct(b, o, "p99_ns", s.p99_ok, s.p99_ns, s.nsamples);
+	stage_pct(b, o, "p99.99_ns", s.p9999_ok, s.p9999_ns, s.nsamples);
 	sc_json_put_dbl(b, o, "volatility", s.volatility);
 	sc_json_put_str(b, o, "volatility_of", s.dir == SC_DIR_READ ? "read" : "write");
 	return o;

@@ -53,8 +53,18 @@ struct json_object *sc_report_json_lat(struct jb *b, const struct sc_lat_summary
 	sc_json_put_u64(b, o, "min", s->min_ns);
 	sc_json_put_dbl(b, o, "mean", s->mean_ns);
 	sc_json_put_u64(b, o, "max", s->max_ns);
-	for (int i = 0; i < SC_NPCT; i++)
-		sc_json_put_u64(b, o, sc_pct_names[i], s->pct_ns[i]);
+	for (int i = 0; i < SC_NPCT; i++) {
+		char key[32], why[48];
+		uint64_t ns;
+
+		if (sc_lat_pct(s, i, &ns)) {
+			sc_json_put_u64(b, o, sc_pct_names[i], ns);
+			continue;
+		}
+		sc_json_put_null(b, o, sc_pct_names[i]); /* too few samples */
+		snprintf(key, sizeof(key), "%s_basis", sc_pct_names[i]);
+		sc_json_put_str(b, o, key, sc_pct_basis(s->count, why, sizeof(why)));
+	}
 	return o;
 }
 

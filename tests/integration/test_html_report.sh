@@ -156,7 +156,9 @@ for p in r["phases"]:
             row += ["-"] * 4
         else:
             l = lat[d]
-            row += ["%.1f" % (l["mean"] / 1e3)] + ["%.1f" % (l[k] / 1e3) for k in ("p50", "p99", "p99.99")]
+            # a percentile too few samples support is null: "n/a"
+            row += ["%.1f" % (l["mean"] / 1e3)] + ["n/a" if l[k] is None else "%.1f" % (l[k] / 1e3)
+                                                  for k in ("p50", "p99", "p99.99")]
         row += [str(c["errors"]) if j == 0 else ""]
         want.append(row)
 need(len(rows) == len(want), f"{len(rows)} rows in the phase table, want {len(want)}")

@@ -311,6 +311,7 @@ static void test_volatility(void)
 	/* two ranks that alternate: each is volatile, their sum is flat */
 	static const uint64_t alt[2][4] = {{1, 3, 1, 7}, {3, 1, 3, 0}};
 	static const uint64_t two[2] = {5, 9};
+	static const uint64_t three[3] = {5, 9, 1};
 	static const uint64_t zeros[4] = {0, 0, 0, 0};
 	struct sc_phase_record rec;
 	struct sc_phase_figures f;
@@ -319,7 +320,8 @@ static void test_volatility(void)
 	CHECK(sc_aggregate_phase(&rec, &f) == 0, "aggregate");
 	CHECK(near(f.volatility[SC_DIR_WRITE], 0.4), "volatility %.17g",
 	      f.volatility[SC_DIR_WRITE]);
-	CHECK(f.volatility[SC_DIR_READ] == 0, "no reads: volatility 0");
+	CHECK(isnan(f.volatility[SC_DIR_READ]), "no reads: volatility undefined, not %g",
+	      f.volatility[SC_DIR_READ]);
 	sc_phase_figures_exit(&f);
 	sc_phase_record_exit(&rec);
 
@@ -330,17 +332,26 @@ static void test_volatility(void)
 	sc_phase_figures_exit(&f);
 	sc_phase_record_exit(&rec);
 
-	/* two seconds: one complete, too few */
+	/* a 1.5 s phase: one complete second and a partial one, too few for
+	 * a stddev: undefined (null), not 0% */
 	make_series(&rec, 1, two, 2);
 	CHECK(sc_aggregate_phase(&rec, &f) == 0, "aggregate");
-	CHECK(f.volatility[SC_DIR_WRITE] == 0, "one complete second: %g",
+	CHECK(isnan(f.volatility[SC_DIR_WRITE]), "one complete second: %g",
+	      f.volatility[SC_DIR_WRITE]);
+	sc_phase_figures_exit(&f);
+	sc_phase_record_exit(&rec);
+
+	/* two complete seconds 5, 9 (and a partial 1): mean 7, stddev 2 */
+	make_series(&rec, 1, three, 3);
+	CHECK(sc_aggregate_phase(&rec, &f) == 0, "aggregate");
+	CHECK(near(f.volatility[SC_DIR_WRITE], 2.0 / 7.0), "two complete seconds: %.17g",
 	      f.volatility[SC_DIR_WRITE]);
 	sc_phase_figures_exit(&f);
 	sc_phase_record_exit(&rec);
 
 	make_series(&rec, 1, zeros, 4);
 	CHECK(sc_aggregate_phase(&rec, &f) == 0, "aggregate");
-	CHECK(f.volatility[SC_DIR_WRITE] == 0, "mean 0: %g", f.volatility[SC_DIR_WRITE]);
+	CHECK(isnan(f.volatility[SC_DIR_WRITE]), "mean 0: %g", f.volatility[SC_DIR_WRITE]);
 	sc_phase_figures_exit(&f);
 	sc_phase_record_exit(&rec);
 }

@@ -518,6 +518,10 @@ static void check_units(struct json_object *o, const char *path, int in_latency)
 
 /* ------------------------------------------------------------ checks */
 
+/* The samples p50, p90, p99, p99.9, p99.99, p99.999 and p99.9999 need to be
+ * shown: 1 / (1 - p). */
+static const uint64_t pct_needs[SC_NPCT] = {2, 10, 100, 1000, 10000, 100000, 1000000};
+
 static void check_lat(struct json_object *o, const struct sc_lat_summary *s, const char *what)
 {
 	CHECK(get_u64(o, "count") == s->count, "%s count", what);
@@ -532,8 +536,22 @@ static void check_lat(struct json_object *o, const struct sc_lat_summary *s, con
 	CHECK(get_u64(o, "min") == s->min_ns, "%s min", what);
 	CHECK(get_u64(o, "max") == s->max_ns, "%s max", what);
 	CHECK(near(get_dbl(o, "mean"), s->mean_ns), "%s mean", what);
-	for (int i = 0; i < SC_NPCT; i++)
-		CHECK(get_u64(o, sc_pct_names[i]) == s->pct_ns[i], "%s %s", what, sc_pct_names[i]);
+	for (int i = 0; i < SC_NPCT; i++) {
+		char key[32], want[64];
+
+		if (s->count >= pct_needs[i]) {
+			CHECK(get_u64(o, sc_pct_names[i]) == s->pct_ns[i], "%s %s", what,
+			      sc_pct_names[i]);
+			continue;
+		}
+		/* too few samples: null, and what it would have rested on */
+		snprintf(key, sizeof(key), "%s_basis", sc_pct_names[i]);
+		snprintf(want, sizeof(want), "max of %" PRIu64 " sample%s", s->count,
+			 s->count == 1 ? "" : "s");
+		CHECK(has_null(o, sc_pct_names[i]), "%s %s: %" PRIu64 " samples, not null", what,
+		      sc_pct_names[i], s->count);
+		CHECK(!strcmp(get_str(o, key), want), "%s %s: \"%s\"", what, key, get_str(o, key));
+	}
 }
 
 static void check_plan_echo(struct json_object *plan, const struct sc_plan *p)
@@ -628,8 +646,12 @@ static void check_phase_json(struct json_object *o, const struct sc_run_record *
 	CHECK(near(get_dbl(c, "iops"), f.iops_total), "iops");
 	CHECK(near(get_dbl(c, "iops_read"), f.iops[SC_DIR_READ]), "iops_read");
 	CHECK(near(get_dbl(c, "iops_write"), f.iops[SC_DIR_WRITE]), "iops_write");
-	CHECK(near(get_dbl(c, "volatility_read"), f.volatility[SC_DIR_READ]), "volatility_read");
-	CHECK(near(get_dbl(c, "volatility_write"), f.volatility[SC_DIR_WRITE]), "volatility_write");
+	for (int d = 0; d < SC_DIR_COUNT; d++) { /* undefined (NAN): null */
+		const char *k = d == SC_DIR_READ ? "volatility_read" : "volatility_write";
+
+		CHECK(isnan(f.volatility[d]) ? has_null(c, k) : near(get_dbl(c, k), f.volatility[d]),
+		      "%s", k);
+	}
 	lat = get(c, "latency_ns");
 	check_lat(get(lat, "read"), &f.lat[SC_DIR_READ], "cluster read");
 	check_lat(get(lat, "write"), &f.lat[SC_DIR_WRITE], "cluster write");
@@ -917,6 +939,8 @@ static void check_ranks_csv(const char *ranks, const struct sc_run_record *run, 
 			CHECK(!strcmp(f[14], want), "row %d bytes_written %s", line, f[14]);
 			snprintf(want, sizeof(want), "%.3f",
 				 r->lat[SC_DIR_WRITE].pct_ns[3] / 1e3); /* p99.9 */
+			if (r->lat[SC_DIR_WRITE].count < pct_needs[3])
+				want[0] = '\0'; /* too few samples: an empty cell */
 			CHECK(!strcmp(f[27], want), "row %d write_p99.9_us %s, want %s", line,
 			      f[27], want);
 			CHECK(!strcmp(f[29], r->error), "row %d error \"%s\"", line, f[29]);
@@ -983,6 +1007,8 @@ static void check_csvs(const char *dir, const struct sc_run_record *run)
 		CHECK(!strcmp(f[2], want), "row %u lastdone MB/s %s, want %s", p, f[2], want);
 		if (fig.lat[SC_DIR_READ].count) {
 			snprintf(want, sizeof(want), "%.3f", fig.lat[SC_DIR_READ].pct_ns[2] / 1e3);
+			if (fig.lat[SC_DIR_READ].count < pct_needs[2])
+				want[0] = '\0'; /* p99 from < 100 samples: empty */
 			CHECK(!strcmp(f[6], want), "row %u read p99 %s, want %s us", p, f[6], want);
 		} else {
 			CHECK(!f[5][0] && !f[6][0] && !f[7][0], "row %u: no reads, empty", p);
