@@ -203,6 +203,7 @@ char *sc_report_compare_json(const struct sc_compare *c, const struct sc_compare
 	struct jb b = {0};
 	struct json_object *root = sc_json_new(&b, json_object_new_object());
 	struct json_object *arr;
+	char *text;
 
 	sc_json_put(&b, root, "a", run_json(&b, files->a, c->a));
 	sc_json_put(&b, root, "b", run_json(&b, files->b, c->b));
@@ -243,5 +244,7 @@ char *sc_report_compare_json(const struct sc_compare *c, const struct sc_compare
 		sc_json_push(&b, arr, o);
 	}
 	sc_json_put(&b, root, "largest_differences", arr);
-	return sc_json_text(&b, root, len);
+	text = sc_json_text(&b, root, len);
+	json_object_put(root);
+	return text;
 }
