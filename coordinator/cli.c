@@ -16,6 +16,7 @@ void sc_cli_usage(FILE *f)
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
 	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
 	      "       ssdcluster compare A/results.pb B/results.pb [--output DIR]\n"
+	      "       ssdcluster compare A1.pb A2.pb... -- B1.pb B2.pb... [--output DIR]\n"
 	      "       ssdcluster model [RESULTS.pb] [--nodes 8,64,512,4096] ... [--json]\n"
 	      "\n"
 	      "Measures NVMe storage the way a GPU cluster uses it.  Every MPI rank drives\n"
@@ -31,12 +32,21 @@ void sc_cli_usage(FILE *f)
 	      "`ssdcluster compare A.pb B.pb` sets run B beside run A: phases of the same\n"
 	      "name (sweep cells by rw, bs and iodepth; an axis whose values changed but\n"
 	      "not their count pairs by position, shown as \"16->4\"), bandwidth, IOPS and\n"
-	      "latency (mean, p50, p99, p99.99) of both, the change in %, whether B is\n"
-	      "better (higher bandwidth and IOPS, lower latency and checkpoint times), and\n"
-	      "the largest differences; within 1% is \"no difference\".  It writes\n"
-	      "compare.json and compare.html (difference maps, green where B is better,\n"
+	      "latency (mean, p50, p99, p99.99) of both, the change in % and in the\n"
+	      "figure's unit, whether B is better (higher bandwidth and IOPS, lower\n"
+	      "latency and checkpoint times), and the largest differences.  A warning\n"
+	      "names each setting in which paired phases differ (engine, rw, bs, iodepth,\n"
+	      "jobs, direct, rate_iops, checkpoints, model, layout, scale, target kind,\n"
+	      "throttle, ranks, nodes) with A's and B's value.  `compare A1.pb A2.pb --\n"
+	      "B1.pb B2.pb B3.pb` takes several runs a side (all of a side with the same\n"
+	      "settings, else exit 2 naming the setting): each figure is a side's mean\n"
+	      "and spread, the change has Welch's 95% t interval, and a change whose\n"
+	      "interval holds 0 is \"no difference\"; with one run a side the interval is\n"
+	      "unknown and within 1% is \"no difference\".  It writes compare.json and\n"
+	      "compare.html (difference maps in % and in units, green where B is better,\n"
 	      "red where worse; checkpoint times overlaid) into --output DIR, by default\n"
-	      "B's folder.  Runs that share no phase, or an unreadable file, exit 2.\n"
+	      "the folder of B's first file.  Sides that share no phase, or an unreadable\n"
+	      "file, exit 2.\n"
 	      "\n"
 	      "`ssdcluster model RESULTS.pb` projects a run's measured drives to GPU clusters\n"
 	      "of 8 to 4096 nodes (checkpoint time and p90, interval, goodput, drives per\n"
@@ -252,26 +262,78 @@ static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_
 	}
 }
 
-/* "report RESULTS.pb" (n 1) or "compare A.pb B.pb" (n 2) at optind: the
- * files into files[0..n).  0 or -EINVAL with a message in err. */
-static int take_results(struct sc_cli *cli, int argc, char **argv, const char **files, int n,
-			char *err, size_t errlen)
-{
-	const char *word = argv[optind];
+/* What stands for the "--" between compare's sides while getopt runs (it
+ * would take a real "--" for the end of the options and drop it). */
+static char compare_sep[] = "\x1f--";
 
-	if (optind + 1 + n != argc) {
-		snprintf(err, errlen, "%s takes %s: ssdcluster %s %s", word,
-			 n == 1 ? "one results file" : "two results files", word,
-			 n == 1 ? "DIR/results.pb" : "A/results.pb B/results.pb");
-		return -EINVAL;
-	}
+/* Marks the first "--" after the word compare in argv as compare's
+ * separator, before getopt sees it. */
+static void mark_compare_sep(int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc && strcmp(argv[i], "compare") != 0)
+		i++;
+	for (; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			argv[i] = compare_sep;
+			return;
+		}
+}
+
+/* The checks every results command makes: 0 or -EINVAL. */
+static int results_only(const struct sc_cli *cli, const char *word, char *err, size_t errlen)
+{
 	if (cli->dry_run || cli->nsets || cli->run_id) {
 		snprintf(err, errlen, "%s takes only --output and --quiet", word);
 		return -EINVAL;
 	}
-	for (int i = 0; i < n; i++)
-		files[i] = argv[optind + 1 + i];
 	return 0;
+}
+
+/* "report RESULTS.pb" at optind: the file into cli->report.  0 or -EINVAL
+ * with a message in err. */
+static int take_report(struct sc_cli *cli, int argc, char **argv, char *err, size_t errlen)
+{
+	if (optind + 2 != argc) {
+		snprintf(err, errlen,
+			 "report takes one results file: ssdcluster report "
+			 "DIR/results.pb");
+		return -EINVAL;
+	}
+	cli->report = argv[optind + 1];
+	return results_only(cli, "report", err, errlen);
+}
+
+/* "compare A.pb B.pb" or "compare A1.pb [A2.pb...] -- B1.pb [B2.pb...]"
+ * at optind: each side's files into cli->compare.  0 or -EINVAL with a
+ * message in err. */
+static int take_compare(struct sc_cli *cli, int argc, char **argv, char *err, size_t errlen)
+{
+	int first = optind + 1, sep = -1;
+
+	for (int i = first; i < argc; i++)
+		if (argv[i] == compare_sep)
+			sep = i;
+	if (sep < 0 ? argc - first != 2 : sep == first || sep == argc - 1) {
+		snprintf(err, errlen,
+			 "compare takes two results files, or several a side around --: "
+			 "ssdcluster compare A/results.pb B/results.pb, or ssdcluster compare "
+			 "A1/results.pb A2/results.pb -- B1/results.pb B2/results.pb");
+		return -EINVAL;
+	}
+	if (sep < 0) {
+		cli->compare[0] = (const char *const *)&argv[first];
+		cli->compare[1] = (const char *const *)&argv[first + 1];
+		cli->ncompare[0] = cli->ncompare[1] = 1;
+	} else {
+		argv[sep] = (char *)"--";
+		cli->compare[0] = (const char *const *)&argv[first];
+		cli->ncompare[0] = (uint32_t)(sep - first);
+		cli->compare[1] = (const char *const *)&argv[sep + 1];
+		cli->ncompare[1] = (uint32_t)(argc - sep - 1);
+	}
+	return results_only(cli, "compare", err, errlen);
 }
 
 /* SSDCLUSTER_PROGRESS=MODE, unless --progress was given.  0 or -EINVAL
@@ -306,9 +368,9 @@ static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, s
 		return -EINVAL;
 	}
 	if (strcmp(argv[optind], "compare") == 0)
-		return take_results(cli, argc, argv, cli->compare, 2, err, errlen);
+		return take_compare(cli, argc, argv, err, errlen);
 	if (strcmp(argv[optind], "report") == 0)
-		return take_results(cli, argc, argv, &cli->report, 1, err, errlen);
+		return take_report(cli, argc, argv, err, errlen);
 	if (optind + 1 < argc) {
 		snprintf(err, errlen, "unexpected argument %s: give one config file",
 			 argv[optind + 1]);
@@ -342,6 +404,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	}
 	opterr = 0;
 	optind = 1;
+	mark_compare_sep(argc, argv);
 	while ((ch = getopt_long(argc, argv, ":o:ns:qVhr:", opts, NULL)) != -1) {
 		rc = take_option(cli, ch, argv, err, errlen);
 		if (rc)

@@ -25,7 +25,10 @@ enum sc_exit_status {
 struct sc_cli {
 	const char *config;     /* CONFIG.yaml */
 	const char *report;     /* "report RESULTS.pb": rebuild the outputs */
-	const char *compare[2]; /* "compare A.pb B.pb": run B against run A */
+	/* "compare A.pb B.pb" or "compare A1.pb A2.pb -- B1.pb B2.pb": side B's
+	 * runs against side A's (ncompare[0] 0: no compare) */
+	const char *const *compare[2];
+	uint32_t ncompare[2];
 	const char *output;     /* --output DIR, NULL for the default */
 	bool dry_run;
 	bool quiet;

@@ -352,8 +352,8 @@ static int run_without_mpi(const struct sc_cli *cli)
 {
 	if (cli->report)
 		return sc_report_command(cli->report, cli->output, cli->quiet);
-	if (cli->compare[0])
-		return sc_report_compare_command(cli->compare[0], cli->compare[1], cli->output,
+	if (cli->ncompare[0])
+		return sc_report_compare_command(cli->compare, cli->ncompare, cli->output,
 						 cli->quiet);
 	if (launcher_rank() == 0) {
 		if (cli->help)
@@ -416,7 +416,7 @@ int main(int argc, char **argv)
 	}
 	if (cli.model_argv)
 		return sc_report_model_command(cli.model_argc, cli.model_argv);
-	if (cli.help || cli.version || cli.report || cli.compare[0])
+	if (cli.help || cli.version || cli.report || cli.ncompare[0])
 		return run_without_mpi(&cli);
 	if (sc_cluster_init(&c, &argc, &argv)) {
 		fprintf(stderr, "ssdcluster: cannot start MPI\n");

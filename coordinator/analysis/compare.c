@@ -46,11 +46,19 @@ const struct sc_compare_fig_info *sc_compare_fig_info(int fig)
 	return &fig_infos[fig];
 }
 
-void sc_compare_value_set(struct sc_compare_value *v, double a, double b, bool lower_better)
+void sc_compare_value_runs(struct sc_compare_value *v, const double *xa, uint32_t na,
+			   const double *xb, uint32_t nb, bool lower_better)
 {
-	v->a = a;
-	v->b = b;
-	v->change_pct = NAN;
+	double a, b;
+
+	sc_welch_side_of(xa, na, &v->side[0]);
+	sc_welch_side_of(xb, nb, &v->side[1]);
+	v->a = a = v->side[0].mean;
+	v->b = b = v->side[1].mean;
+	v->change = b - a;
+	v->change_pct = v->ci_lo_pct = v->ci_hi_pct = NAN;
+	sc_welch_interval(&v->side[0], &v->side[1], SC_WELCH_CONFIDENCE, &v->ci_lo, &v->ci_hi,
+			  &v->ci_df);
 	v->verdict = SC_CMP_UNKNOWN;
 	if (!isfinite(a) || !isfinite(b))
 		return;
@@ -62,10 +70,18 @@ void sc_compare_value_set(struct sc_compare_value *v, double a, double b, bool l
 		return;
 	}
 	v->change_pct = (b - a) / a * 100.0;
-	if (fabs(v->change_pct) < SC_COMPARE_SAME_PCT)
+	v->ci_lo_pct = v->ci_lo / a * 100.0;
+	v->ci_hi_pct = v->ci_hi / a * 100.0;
+	if (sc_compare_has_interval(v) ? v->ci_lo <= 0 && v->ci_hi >= 0
+				       : fabs(v->change_pct) < SC_COMPARE_SAME_PCT)
 		v->verdict = SC_CMP_SAME;
 	else
 		v->verdict = (v->change_pct < 0) == lower_better ? SC_CMP_BETTER : SC_CMP_WORSE;
+}
+
+void sc_compare_value_set(struct sc_compare_value *v, double a, double b, bool lower_better)
+{
+	sc_compare_value_runs(v, &a, 1, &b, 1, lower_better);
 }
 
 const char *sc_compare_verdict_name(enum sc_compare_verdict v)
@@ -133,25 +149,12 @@ static int32_t record_of(const struct sc_run_record *rec, uint32_t p)
 	return -1;
 }
 
-/* "4KiB", "1MiB", or bytes: the largest binary unit that divides v. */
-static void size_label(char *buf, size_t len, uint64_t v)
-{
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	int u = 0;
-
-	while (u < 4 && v >= 1024 && v % 1024 == 0) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, "%" PRIu64 "%s", v, units[u]);
-}
-
 static void axis_value(char *buf, size_t len, int axis, uint64_t v)
 {
 	if (axis == SC_SWEEP_RW)
 		snprintf(buf, len, "%s", sc_rw_name((enum sc_rw)v));
 	else if (axis == SC_SWEEP_BS)
-		size_label(buf, len, v);
+		sc_compare_size_label(buf, len, v);
 	else
 		snprintf(buf, len, "%" PRIu64, v);
 }
@@ -328,16 +331,65 @@ static void pair_by_name(struct pairing *pg)
 	}
 }
 
+/* The record of the phase named name in rec, or NULL. */
+static const struct sc_phase_record *record_named(const struct sc_run_record *rec, const char *name)
+{
+	for (uint32_t i = 0; i < rec->nphases; i++)
+		if (strcmp(rec->plan.phases[rec->phases[i].phase].name, name) == 0)
+			return &rec->phases[i];
+	return NULL;
+}
+
+/* Each run of side s's figures of the phase named name: x[fig * nruns +
+ * run], NAN for a run without it.  0 or -ENOMEM. */
+static int side_values(const struct sc_compare *c, int s, const char *name, double *x)
+{
+	uint32_t n = c->nruns[s];
+	double v[SC_CMP_NFIGS];
+
+	for (uint32_t r = 0; r < n; r++) {
+		const struct sc_phase_record *pr = record_named(c->runs[s][r], name);
+
+		for (int k = 0; k < SC_CMP_NFIGS; k++)
+			v[k] = NAN;
+		if (pr && phase_values(pr, v))
+			return -ENOMEM;
+		for (int k = 0; k < SC_CMP_NFIGS; k++)
+			x[k * n + r] = v[k];
+	}
+	return 0;
+}
+
+/* Each figure of p over the runs of both sides, the phases named na in A
+ * and nb in B.  0 or -ENOMEM. */
+static int pair_values(const struct sc_compare *c, struct sc_compare_phase *p, const char *na,
+		       const char *nb)
+{
+	double *x[2];
+	int rc = -ENOMEM;
+
+	x[0] = calloc((size_t)c->nruns[0] * SC_CMP_NFIGS, sizeof(double));
+	x[1] = calloc((size_t)c->nruns[1] * SC_CMP_NFIGS, sizeof(double));
+	if (x[0] && x[1] && !side_values(c, 0, na, x[0]) && !side_values(c, 1, nb, x[1])) {
+		for (int k = 0; k < SC_CMP_NFIGS; k++)
+			sc_compare_value_runs(&p->v[k], x[0] + k * c->nruns[0], c->nruns[0],
+					      x[1] + k * c->nruns[1], c->nruns[1],
+					      fig_infos[k].lower_better);
+		rc = 0;
+	}
+	free(x[0]);
+	free(x[1]);
+	return rc;
+}
+
 /* One pair of phase records, A's ra and B's rb, as c's next phase.  0 or
  * -ENOMEM. */
 static int add_phase(struct sc_compare *c, struct pairing *pg, uint32_t ra, uint32_t rb)
 {
 	struct sc_compare_phase *p = &c->phases[c->nphases];
-	double va[SC_CMP_NFIGS], vb[SC_CMP_NFIGS];
 	const struct sc_phase_record *pa = &pg->a->phases[ra], *pb = &pg->b->phases[rb];
+	int n;
 
-	if (phase_values(pa, va) || phase_values(pb, vb))
-		return -ENOMEM;
 	p->phase_a = pa->phase;
 	p->phase_b = pb->phase;
 	p->sweep = pg->sweep_of[ra];
@@ -345,11 +397,16 @@ static int add_phase(struct sc_compare *c, struct pairing *pg, uint32_t ra, uint
 	pg->label[ra] = NULL;
 	if (!p->label)
 		return -ENOMEM;
-	for (int k = 0; k < SC_CMP_NFIGS; k++)
-		sc_compare_value_set(&p->v[k], va[k], vb[k], fig_infos[k].lower_better);
-	if (p->sweep >= 0)
-		c->sweeps[p->sweep].pair[pg->grid_at[ra]] = (int32_t)c->nphases;
 	c->nphases++;
+	if (pair_values(c, p, pg->a->plan.phases[pa->phase].name,
+			pg->b->plan.phases[pb->phase].name))
+		return -ENOMEM;
+	n = sc_compare_settings(pg->a, pa->phase, pg->b, pb->phase, &p->settings);
+	if (n < 0)
+		return n;
+	p->nsettings = (uint32_t)n;
+	if (p->sweep >= 0)
+		c->sweeps[p->sweep].pair[pg->grid_at[ra]] = (int32_t)(c->nphases - 1);
 	return 0;
 }
 
@@ -401,50 +458,105 @@ static int ckpt_series(const struct sc_ckpt_group *g, bool restore, double **out
 	return 0;
 }
 
-/* Checkpoint groups paired by name.  0 or -ENOMEM. */
-static int pair_ckpt(struct sc_compare *c, const struct sc_ckpt_group *ga, uint32_t na,
-		     const struct sc_ckpt_group *gb, uint32_t nb)
+/* Every run's checkpoint groups, side by side: g[s][r], ng[s][r]. */
+struct ckpt_runs {
+	struct sc_ckpt_group **g[2];
+	uint32_t *ng[2];
+};
+
+/* The group named name among run r of side s's, or NULL. */
+static const struct sc_ckpt_group *group_named(const struct ckpt_runs *cr, int s, uint32_t r,
+					       const char *name)
 {
+	for (uint32_t j = 0; j < cr->ng[s][r]; j++)
+		if (strcmp(cr->g[s][r][j].name, name) == 0)
+			return &cr->g[s][r][j];
+	return NULL;
+}
+
+/* The mean write (restore true: restore) durations of group name over each
+ * side's runs into k. */
+static int ckpt_means(const struct sc_compare *c, const struct ckpt_runs *cr, const char *name,
+		      struct sc_compare_ckpt *k)
+{
+	double *x[2][2];
+	int rc = -ENOMEM;
+
+	for (int s = 0; s < 2; s++) {
+		x[s][0] = calloc(c->nruns[s], sizeof(double));
+		x[s][1] = calloc(c->nruns[s], sizeof(double));
+	}
+	if (!x[0][0] || !x[0][1] || !x[1][0] || !x[1][1])
+		goto out;
+	for (int s = 0; s < 2; s++)
+		for (uint32_t r = 0; r < c->nruns[s]; r++) {
+			const struct sc_ckpt_group *g = group_named(cr, s, r, name);
+
+			x[s][0][r] = g && g->write.n ? g->write.mean_ns : NAN;
+			x[s][1][r] = g && g->restore.n ? g->restore.mean_ns : NAN;
+		}
+	sc_compare_value_runs(&k->write_mean, x[0][0], c->nruns[0], x[1][0], c->nruns[1], true);
+	sc_compare_value_runs(&k->restore_mean, x[0][1], c->nruns[0], x[1][1], c->nruns[1], true);
+	rc = 0;
+out:
+	for (int s = 0; s < 2; s++) {
+		free(x[s][0]);
+		free(x[s][1]);
+	}
+	return rc;
+}
+
+/* Checkpoint groups of the first runs paired by name.  0 or -ENOMEM. */
+static int pair_ckpt(struct sc_compare *c, const struct ckpt_runs *cr)
+{
+	uint32_t na = cr->ng[0][0];
+
 	c->ckpt = calloc(na + 1, sizeof(*c->ckpt));
 	if (!c->ckpt)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < na; i++) {
-		const struct sc_ckpt_group *g[2] = {&ga[i], NULL};
+		const struct sc_ckpt_group *g[2] = {&cr->g[0][0][i], NULL};
 		struct sc_compare_ckpt *k = &c->ckpt[c->nckpt];
 
-		for (uint32_t j = 0; j < nb; j++)
-			if (strcmp(gb[j].name, ga[i].name) == 0)
-				g[1] = &gb[j];
+		g[1] = group_named(cr, 1, 0, g[0]->name);
 		if (!g[1])
 			continue;
 		c->nckpt++;
-		k->name = ga[i].name;
+		k->name = g[0]->name;
 		for (int r = 0; r < 2; r++)
 			if (ckpt_series(g[r], false, &k->write_ns[r], &k->nwrite[r]) ||
 			    ckpt_series(g[r], true, &k->restore_ns[r], &k->nrestore[r]))
 				return -ENOMEM;
-		sc_compare_value_set(&k->write_mean, g[0]->write.n ? g[0]->write.mean_ns : NAN,
-				     g[1]->write.n ? g[1]->write.mean_ns : NAN, true);
-		sc_compare_value_set(&k->restore_mean,
-				     g[0]->restore.n ? g[0]->restore.mean_ns : NAN,
-				     g[1]->restore.n ? g[1]->restore.mean_ns : NAN, true);
+		if (ckpt_means(c, cr, k->name, k))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
 static int compare_ckpt(struct sc_compare *c)
 {
-	struct sc_ckpt_group *ga = NULL, *gb = NULL;
-	uint32_t na = 0, nb = 0;
-	int rc;
+	struct ckpt_runs cr;
+	int rc = -ENOMEM;
 
-	rc = sc_ckpt_groups(c->a, &ga, &na);
-	if (!rc)
-		rc = sc_ckpt_groups(c->b, &gb, &nb);
-	if (!rc)
-		rc = pair_ckpt(c, ga, na, gb, nb);
-	sc_ckpt_groups_free(ga, na);
-	sc_ckpt_groups_free(gb, nb);
+	memset(&cr, 0, sizeof(cr));
+	for (int s = 0; s < 2; s++) {
+		cr.g[s] = calloc(c->nruns[s], sizeof(*cr.g[s]));
+		cr.ng[s] = calloc(c->nruns[s], sizeof(*cr.ng[s]));
+		if (!cr.g[s] || !cr.ng[s])
+			goto out;
+	}
+	for (int s = 0; s < 2; s++)
+		for (uint32_t r = 0; r < c->nruns[s]; r++)
+			if (sc_ckpt_groups(c->runs[s][r], &cr.g[s][r], &cr.ng[s][r]))
+				goto out;
+	rc = pair_ckpt(c, &cr);
+out:
+	for (int s = 0; s < 2; s++) {
+		for (uint32_t r = 0; cr.g[s] && cr.ng[s] && r < c->nruns[s]; r++)
+			sc_ckpt_groups_free(cr.g[s][r], cr.ng[s][r]);
+		free(cr.g[s]);
+		free(cr.ng[s]);
+	}
 	return rc;
 }
 
@@ -521,19 +633,74 @@ out:
 	return rc;
 }
 
+/* Whether setting x reads as y. */
+static bool same_setting(const struct sc_compare_setting *x, const struct sc_compare_setting *y)
+{
+	return strcmp(x->name, y->name) == 0 && strcmp(x->a, y->a) == 0 && strcmp(x->b, y->b) == 0;
+}
+
+/* Each setting that differs, once per setting and pair of values, with
+ * the pairs it differs in.  0 or -ENOMEM. */
+static int collect_warnings(struct sc_compare *c)
+{
+	for (uint32_t i = 0; i < c->nphases; i++)
+		for (uint32_t j = 0; j < c->phases[i].nsettings; j++) {
+			const struct sc_compare_setting *s = &c->phases[i].settings[j];
+			struct sc_compare_warning *w = NULL, *more;
+
+			for (uint32_t k = 0; k < c->nwarnings && !w; k++)
+				if (same_setting(c->warnings[k].s, s))
+					w = &c->warnings[k];
+			if (!w) {
+				more = realloc(c->warnings, (c->nwarnings + 1) * sizeof(*more));
+				if (!more)
+					return -ENOMEM;
+				c->warnings = more;
+				w = &more[c->nwarnings++];
+				*w = (struct sc_compare_warning){.s = s,
+								 .first = c->phases[i].label};
+			}
+			w->npairs++;
+			w->last = c->phases[i].label;
+		}
+	return 0;
+}
+
 int sc_compare_runs(const struct sc_run_record *a, const struct sc_run_record *b,
 		    struct sc_compare *out, char *err, size_t errlen)
+{
+	const struct sc_run_record *ra[1] = {a}, *rb[1] = {b};
+	int rc = sc_compare_sides(ra, 1, rb, 1, out, err, errlen);
+
+	if (!rc) { /* the arrays above end here: out keeps its own */
+		out->one[0] = a;
+		out->one[1] = b;
+		out->runs[0] = &out->one[0];
+		out->runs[1] = &out->one[1];
+	}
+	return rc;
+}
+
+int sc_compare_sides(const struct sc_run_record *const *a, uint32_t na,
+		     const struct sc_run_record *const *b, uint32_t nb, struct sc_compare *out,
+		     char *err, size_t errlen)
 {
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	out->a = a;
-	out->b = b;
+	out->a = a[0];
+	out->b = b[0];
+	out->runs[0] = a;
+	out->runs[1] = b;
+	out->nruns[0] = na;
+	out->nruns[1] = nb;
 	rc = pair_phases(out);
 	if (!rc)
 		rc = compare_ckpt(out);
 	if (!rc)
 		rc = collect_diffs(out);
+	if (!rc)
+		rc = collect_warnings(out);
 	if (rc) {
 		snprintf(err, errlen, "out of memory");
 		sc_compare_exit(out);
@@ -543,7 +710,7 @@ int sc_compare_runs(const struct sc_run_record *a, const struct sc_run_record *b
 		snprintf(err, errlen,
 			 "the runs share no phase (A has %u, B has %u; phases pair by name, "
 			 "sweep cells by rw, bs and iodepth)",
-			 a->nphases, b->nphases);
+			 a[0]->nphases, b[0]->nphases);
 		sc_compare_exit(out);
 		return -ENOENT;
 	}
@@ -552,9 +719,12 @@ int sc_compare_runs(const struct sc_run_record *a, const struct sc_run_record *b
 
 void sc_compare_exit(struct sc_compare *c)
 {
-	for (uint32_t i = 0; c->phases && i < c->nphases; i++)
+	for (uint32_t i = 0; c->phases && i < c->nphases; i++) {
 		free(c->phases[i].label);
+		free(c->phases[i].settings);
+	}
 	free(c->phases);
+	free(c->warnings);
 	for (uint32_t k = 0; c->sweeps && k < c->sweeps_a.n; k++) {
 		for (int a = 0; a < SC_SWEEP_AXES; a++) {
 			for (uint32_t i = 0; c->sweeps[k].labels[a] && i < c->sweeps[k].naxis[a];

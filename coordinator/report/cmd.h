@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Reads the results file pb, writes results.json, results.pb and the CSV
@@ -12,13 +13,18 @@
  * be read or is not a valid results file (message printed). */
 int sc_report_command(const char *pb, const char *output, bool quiet);
 
-/* `ssdcluster compare A.pb B.pb`: reads both results files, compares run B
- * with run A (analysis/compare.h), prints the comparison unless quiet and
- * writes compare.json and compare.html into output (NULL: b's folder).
- * No MPI.  Returns the exit status: 0; 1 when writing failed or memory ran
- * out; 2 when a file cannot be read or is not a valid results file, or the
- * runs share no phase (message printed, naming the file). */
-int sc_report_compare_command(const char *a, const char *b, const char *output, bool quiet);
+/* `ssdcluster compare A.pb B.pb` or `compare A1.pb A2.pb -- B1.pb ...`:
+ * reads the results files of side A (files[0][0..n[0])) and side B
+ * (files[1][0..n[1])), compares side B with side A (analysis/compare.h),
+ * prints the comparison unless quiet (then only the settings that differ,
+ * on stderr) and writes compare.json and compare.html into output (NULL:
+ * the folder of B's first file).  No MPI.  Returns the exit status: 0; 1
+ * when writing failed or memory ran out; 2 when a file cannot be read or
+ * is not a valid results file, the runs of one side differ in a setting,
+ * or the sides share no phase (message printed, naming the file or the
+ * setting). */
+int sc_report_compare_command(const char *const *const files[2], const uint32_t n[2],
+			      const char *output, bool quiet);
 
 /* `ssdcluster model [RESULTS.pb] [OPTIONS]`: argv holds what follows the
  * word model.  Parses the options (model/params.h keys as --key VALUE or

@@ -1,5 +1,7 @@
-/* compare_cmd.c -- `ssdcluster compare A.pb B.pb`: two runs' records read
- * back, compared, printed and written as compare.json and compare.html. */
+/* compare_cmd.c -- `ssdcluster compare A.pb B.pb` (or several runs a side,
+ * `compare A1.pb A2.pb -- B1.pb B2.pb`): the runs' records read back,
+ * each side's runs checked for the same settings, compared, printed and
+ * written as compare.json and compare.html. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -58,43 +60,91 @@ static int write_files(const char *dir, const struct sc_compare *c,
 	return rc ? -1 : 0;
 }
 
-int sc_report_compare_command(const char *a, const char *b, const char *output, bool quiet)
+/* Reads every run of both sides into recs[0..n[0] + n[1]) and checks that
+ * each side's share their settings.  0 or an exit status (printed). */
+static int read_sides(const struct sc_compare_files *files, struct sc_run_record *recs,
+		      const struct sc_run_record **side[2])
 {
-	struct sc_run_record ra, rb;
-	struct sc_compare c;
-	struct sc_compare_files files = {a, b};
-	char err[1024], dir[4096];
-	const char *slash = strrchr(b, '/');
-	int status, rc;
+	char err[2048];
+	uint32_t at = 0;
+	int rc;
 
-	memset(&ra, 0, sizeof(ra));
-	memset(&rb, 0, sizeof(rb));
-	status = read_run(a, &ra);
-	if (!status)
-		status = read_run(b, &rb);
-	if (status)
-		goto out;
-	rc = sc_compare_runs(&ra, &rb, &c, err, sizeof(err));
+	for (int s = 0; s < 2; s++) {
+		side[s] = (const struct sc_run_record **)calloc(files->n[s], sizeof(*side[s]));
+		if (!side[s])
+			return 1;
+		for (uint32_t r = 0; r < files->n[s]; r++) {
+			rc = read_run(files->side[s][r], &recs[at]);
+			if (rc)
+				return rc;
+			side[s][r] = &recs[at++];
+		}
+	}
+	for (int s = 0; s < 2; s++) {
+		rc = sc_compare_check_side(side[s], files->side[s], files->n[s], err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "ssdcluster: compare: side %c: %s\n", s ? 'B' : 'A',
+				rc == -ENOMEM ? "out of memory" : err);
+			return rc == -ENOMEM ? 1 : 2;
+		}
+	}
+	return 0;
+}
+
+/* Compares the sides read; prints, writes.  An exit status. */
+static int compare_sides(const struct sc_compare_files *files,
+			 const struct sc_run_record *const *side[2], const char *output, bool quiet)
+{
+	struct sc_compare c;
+	char err[1024], dir[4096];
+	const char *b = files->b, *slash = strrchr(b, '/');
+	int status = 0, rc;
+
+	rc = sc_compare_sides(side[0], files->n[0], side[1], files->n[1], &c, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "ssdcluster: compare %s %s: %s\n", a, b, err);
-		status = rc == -ENOMEM ? 1 : 2;
-		goto out;
+		fprintf(stderr, "ssdcluster: compare %s %s: %s\n", files->a, files->b, err);
+		return rc == -ENOMEM ? 1 : 2;
 	}
 	if (output)
 		snprintf(dir, sizeof(dir), "%s", output);
 	else
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - b) : 1, slash ? b : ".");
 	if (!quiet)
-		sc_report_compare_text(stdout, &c, &files);
-	if (write_files(dir, &c, &files, err, sizeof(err))) {
+		sc_report_compare_text(stdout, &c, files);
+	else
+		sc_report_compare_warnings(stderr, &c);
+	if (write_files(dir, &c, files, err, sizeof(err))) {
 		fprintf(stderr, "ssdcluster: compare: writing %s\n", err);
 		status = 1;
 	} else if (!quiet) {
 		printf("compare: %s/compare.json, %s/compare.html\n", dir, dir);
 	}
 	sc_compare_exit(&c);
-out:
-	sc_run_record_exit(&ra);
-	sc_run_record_exit(&rb);
+	return status;
+}
+
+int sc_report_compare_command(const char *const *const files[2], const uint32_t n[2],
+			      const char *output, bool quiet)
+{
+	struct sc_compare_files f = {
+	    .a = files[0][0], .b = files[1][0], .side = {files[0], files[1]}, .n = {n[0], n[1]}};
+	struct sc_run_record *recs = calloc(n[0] + n[1], sizeof(*recs));
+	const struct sc_run_record **side[2] = {NULL, NULL};
+	int status = 1;
+
+	if (recs) {
+		status = read_sides(&f, recs, side);
+		if (!status)
+			status = compare_sides(
+			    &f, (const struct sc_run_record *const *[2]){side[0], side[1]}, output,
+			    quiet);
+	}
+	for (uint32_t i = 0; recs && i < n[0] + n[1]; i++)
+		sc_run_record_exit(&recs[i]);
+	free(recs);
+	free(side[0]);
+	free(side[1]);
+	if (status == 1 && !recs)
+		fprintf(stderr, "ssdcluster: compare: out of memory\n");
 	return status;
 }

@@ -7,19 +7,89 @@
 #include "compare_report.h"
 #include "report_priv.h"
 
-/* {"figure", "unit", "a", "b", "change_pct", "verdict"}. */
+/* Side s of v in unit: {"runs", "mean", "sd", "min", "max"}. */
+static struct json_object *side_json(struct jb *b, const struct sc_welch_side *w, double scale)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_u64(b, o, "runs", w->n);
+	sc_json_put_dbl(b, o, "mean", w->mean / scale);
+	sc_json_put_dbl(b, o, "sd", w->sd / scale);
+	sc_json_put_dbl(b, o, "min", w->min / scale);
+	sc_json_put_dbl(b, o, "max", w->max / scale);
+	return o;
+}
+
+/* {"figure", "unit", "a", "b", "change", "change_pct", "verdict",
+ * "a_runs", "b_runs" (each side's spread), "interval" (null when
+ * unknown)}: every value but the percentages in unit. */
 static struct json_object *value_json(struct jb *b, const char *fig, const char *unit, double scale,
 				      const struct sc_compare_value *v)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *ci = NULL;
 
 	sc_json_put_str(b, o, "figure", fig);
 	sc_json_put_str(b, o, "unit", unit);
 	sc_json_put_dbl(b, o, "a", v->a / scale);
 	sc_json_put_dbl(b, o, "b", v->b / scale);
+	sc_json_put_dbl(b, o, "change", v->change / scale);
 	sc_json_put_dbl(b, o, "change_pct", v->change_pct);
 	sc_json_put_str(b, o, "verdict", sc_compare_verdict_name(v->verdict));
+	sc_json_put(b, o, "a_runs", side_json(b, &v->side[0], scale));
+	sc_json_put(b, o, "b_runs", side_json(b, &v->side[1], scale));
+	if (sc_compare_has_interval(v)) {
+		ci = sc_json_new(b, json_object_new_object());
+		sc_json_put_dbl(b, ci, "confidence_pct", SC_WELCH_CONFIDENCE * 100);
+		sc_json_put_dbl(b, ci, "low", v->ci_lo / scale);
+		sc_json_put_dbl(b, ci, "high", v->ci_hi / scale);
+		sc_json_put_dbl(b, ci, "low_pct", v->ci_lo_pct);
+		sc_json_put_dbl(b, ci, "high_pct", v->ci_hi_pct);
+		sc_json_put_dbl(b, ci, "df", v->ci_df);
+	}
+	if (ci)
+		sc_json_put(b, o, "interval", ci);
+	else
+		sc_json_put_null(b, o, "interval");
 	return o;
+}
+
+/* [{"setting", "a", "b"}] of the n settings s. */
+static struct json_object *settings_json(struct jb *b, const struct sc_compare_setting *s,
+					 uint32_t n)
+{
+	struct json_object *arr = sc_json_new(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct json_object *o = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_str(b, o, "setting", s[i].name);
+		sc_json_put_str(b, o, "a", s[i].a);
+		sc_json_put_str(b, o, "b", s[i].b);
+		sc_json_push(b, arr, o);
+	}
+	return arr;
+}
+
+/* [{"setting", "a", "b", "pairs", "first", "last"}]: each setting that
+ * differs, once. */
+static struct json_object *warnings_json(struct jb *b, const struct sc_compare *c)
+{
+	struct json_object *arr = sc_json_new(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < c->nwarnings; i++) {
+		const struct sc_compare_warning *w = &c->warnings[i];
+		struct json_object *o = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_str(b, o, "setting", w->s->name);
+		sc_json_put_str(b, o, "a", w->s->a);
+		sc_json_put_str(b, o, "b", w->s->b);
+		sc_json_put_u64(b, o, "pairs", w->npairs);
+		sc_json_put_str(b, o, "first", w->first);
+		sc_json_put_str(b, o, "last", w->last);
+		sc_json_push(b, arr, o);
+	}
+	return arr;
 }
 
 static struct json_object *phase_json(struct jb *b, const struct sc_compare *c,
@@ -38,6 +108,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_compare *c,
 		sc_json_push(b, figs, value_json(b, fi->name, fi->unit, fi->scale, &p->v[k]));
 	}
 	sc_json_put(b, o, "figures", figs);
+	sc_json_put(b, o, "settings_differences", settings_json(b, p->settings, p->nsettings));
 	return o;
 }
 
@@ -132,10 +203,24 @@ char *sc_report_compare_json(const struct sc_compare *c, const struct sc_compare
 	struct jb b = {0};
 	struct json_object *root = sc_json_new(&b, json_object_new_object());
 	struct json_object *arr;
+	char *text;
 
 	sc_json_put(&b, root, "a", run_json(&b, files->a, c->a));
 	sc_json_put(&b, root, "b", run_json(&b, files->b, c->b));
+	for (int s = 0; s < 2; s++) {
+		arr = sc_json_new(&b, json_object_new_array());
+		for (uint32_t r = 0; r < files->n[s]; r++)
+			sc_json_push(&b, arr, run_json(&b, files->side[s][r], c->runs[s][r]));
+		sc_json_put(&b, root, s ? "b_runs" : "a_runs", arr);
+	}
 	sc_json_put_dbl(&b, root, "no_difference_within_pct", SC_COMPARE_SAME_PCT);
+	sc_json_put_dbl(&b, root, "confidence_pct", SC_WELCH_CONFIDENCE * 100);
+	sc_json_put_str(&b, root, "no_difference_rule",
+			c->nruns[0] > 1 && c->nruns[1] > 1
+			    ? "the interval of B - A holds 0 (Welch's t interval)"
+			    : "|change_pct| below no_difference_within_pct (one run on a side: "
+			      "the interval is unknown)");
+	sc_json_put(&b, root, "settings_differences", warnings_json(&b, c));
 	arr = sc_json_new(&b, json_object_new_array());
 	for (uint32_t i = 0; i < c->nphases; i++)
 		sc_json_push(&b, arr, phase_json(&b, c, &c->phases[i]));
@@ -159,5 +244,7 @@ char *sc_report_compare_json(const struct sc_compare *c, const struct sc_compare
 		sc_json_push(&b, arr, o);
 	}
 	sc_json_put(&b, root, "largest_differences", arr);
-	return sc_json_text(&b, root, len);
+	text = sc_json_text(&b, root, len);
+	json_object_put(root);
+	return text;
 }

@@ -5,13 +5,16 @@
 #define SC_REPORT_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/compare.h"
 
 /* The files compared, as given on the command line. */
 struct sc_compare_files {
-	const char *a, *b;
+	const char *a, *b;	    /* each side's first */
+	const char *const *side[2]; /* every run's of A ([0]) and of B */
+	uint32_t n[2];
 };
 
 /* Per shared phase a table A | B | change; a grid of the change per sweep
@@ -19,6 +22,14 @@ struct sc_compare_files {
  * run only; the largest differences ("no difference" when none). */
 void sc_report_compare_text(FILE *f, const struct sc_compare *c,
 			    const struct sc_compare_files *files);
+
+/* One line per setting that differs between paired phases (setting, A's
+ * value, B's, the pairs), each beginning "warning: "; nothing when none. */
+void sc_report_compare_warnings(FILE *f, const struct sc_compare *c);
+
+/* How the comparison decides "no difference": one line, for the text and
+ * the page. */
+void sc_report_compare_method(FILE *f, const struct sc_compare *c);
 
 /* The largest differences, at most max lines ("no difference" when there
  * is none), with a heading; shared by the printed text and the page. */

@@ -652,7 +652,7 @@ static double goodness(const struct sc_svg_heatmap *h, const struct heat_scale *
 static void cell_label(char *buf, size_t len, const struct sc_svg_heatmap *h, double v)
 {
 	const char *unit = h->cell_unit ? h->cell_unit : h->diverging ? "%" : "";
-	bool space = !h->diverging && unit[0] && strcmp(unit, "%") != 0;
+	bool space = unit[0] && strcmp(unit, "%") != 0;
 	char num[NUM_LEN];
 
 	sc_svg_number(num, sizeof num, v);

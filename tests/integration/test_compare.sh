@@ -110,6 +110,8 @@ else
 fi
 grep -q "<svg" "$T/b/compare.html" || fail "compare.html holds no <svg>"
 grep -q "change of bandwidth, B against A" "$T/b/compare.html" || fail "no sweep difference map"
+grep -q "change of bandwidth, B - A (MB/s)" "$T/b/compare.html" || fail "no absolute sweep difference map"
+grep -q "change of latency p99, B - A (us)" "$T/b/compare.html" || fail "no absolute p99 difference map"
 grep -q "Difference map: phases" "$T/b/compare.html" || fail "no phases difference map"
 grep -q "Checkpoint ckpt: duration per checkpoint" "$T/b/compare.html" || fail "no checkpoint chart"
 

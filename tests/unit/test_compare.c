@@ -3,7 +3,12 @@
  * iodepth changed (labelled "16->4"); lower latency and higher bandwidth in
  * B are better, the reverse worse; a run against itself changes nothing
  * ("no difference", no largest difference); phases of one run only are
- * listed; runs that share no phase are an error. */
+ * listed; runs that share no phase are an error.  Several runs a side:
+ * each side's mean and spread, Welch's interval of B - A against one
+ * worked by hand (test_welch.c's samples), "no difference" when it holds
+ * 0 even past 1%; settings that differ between paired phases named with
+ * both values; runs of one side with different settings refused, the
+ * setting named. */
 #include "analysis/compare.h"
 
 #include <errno.h>
@@ -13,6 +18,14 @@
 #include <string.h>
 
 #include "check.h"
+
+/* CHECK(cond, "%s", why), and cond. */
+#define CHECK_OK(cond, why)                                                                        \
+	({                                                                                         \
+		bool ok_ = (cond);                                                                 \
+		CHECK(ok_, "%s", why);                                                             \
+		ok_;                                                                               \
+	})
 #include "config/config.h"
 
 #define S  INT64_C(1000000000)
@@ -203,6 +216,129 @@ static void check_self(const struct sc_run_record *a)
 	sc_compare_exit(&c);
 }
 
+/* Three runs of yaml_a whose seq phase moved mb[i] MB in 1 s. */
+static bool make_runs3(const char *dir, const double mb[3], struct sc_run_record rec[3])
+{
+	bool ok = true;
+
+	for (int i = 0; i < 3; i++) {
+		struct made m[] = {{"seq", (uint64_t)(mb[i] * 1e6), 200 * US}};
+
+		ok = make_run(dir, yaml_a, m, 1, &rec[i]) && ok;
+	}
+	return ok;
+}
+
+/* seq's bandwidth of side A {100, 102, 104} MB/s against B's mb. */
+static void check_runs(const char *dir, const double mb[3], double want_lo, double want_hi,
+		       enum sc_compare_verdict want)
+{
+	static const double mb_a[3] = {100, 102, 104};
+	struct sc_run_record a[3], b[3];
+	const struct sc_run_record *pa[3] = {&a[0], &a[1], &a[2]}, *pb[3] = {&b[0], &b[1], &b[2]};
+	const struct sc_compare_value *v;
+	struct sc_compare c;
+	char err[256];
+
+	if (make_runs3(dir, mb_a, a) && make_runs3(dir, mb, b) &&
+	    CHECK_OK(sc_compare_sides(pa, 3, pb, 3, &c, err, sizeof(err)) == 0, err)) {
+		v = &c.phases[0].v[SC_CMP_BW];
+		CHECK(v->side[0].n == 3 && fabs(v->side[0].mean - 102e6) < 1 &&
+			  fabs(v->side[0].sd - 2e6) < 1 && v->side[0].min == 100e6 &&
+			  v->side[0].max == 104e6,
+		      "A: %u runs, mean %g sd %g", v->side[0].n, v->side[0].mean, v->side[0].sd);
+		CHECK(fabs(v->ci_lo - want_lo) < 100 && fabs(v->ci_hi - want_hi) < 100,
+		      "interval [%.0f, %.0f] B/s, want [%.0f, %.0f]", v->ci_lo, v->ci_hi, want_lo,
+		      want_hi);
+		CHECK(fabs(v->ci_lo_pct - want_lo / 102e6 * 100) < 1e-4, "low %.4f%%",
+		      v->ci_lo_pct);
+		CHECK(v->verdict == want, "B is %s, want %s", sc_compare_verdict_name(v->verdict),
+		      sc_compare_verdict_name(want));
+		CHECK(c.nwarnings == 0, "%u settings differ between runs of one config",
+		      c.nwarnings);
+		sc_compare_exit(&c);
+	}
+	for (int i = 0; i < 3; i++) {
+		sc_run_record_exit(&a[i]);
+		sc_run_record_exit(&b[i]);
+	}
+}
+
+/* The setting named name of p, or NULL. */
+static const struct sc_compare_setting *setting(const struct sc_compare_phase *p, const char *name)
+{
+	for (uint32_t i = 0; p && i < p->nsettings; i++)
+		if (strcmp(p->settings[i].name, name) == 0)
+			return &p->settings[i];
+	return NULL;
+}
+
+static void check_setting(const struct sc_compare_phase *p, const char *name, const char *a,
+			  const char *b)
+{
+	const struct sc_compare_setting *s = setting(p, name);
+
+	CHECK(s && strcmp(s->a, a) == 0 && strcmp(s->b, b) == 0, "%s: %s: %s -> %s, want %s -> %s",
+	      p ? p->label : "?", name, s ? s->a : "(not named)", s ? s->b : "", a, b);
+}
+
+static const char yaml_set_a[] =
+    "  - {name: seq, rw: read, bs: 1MiB, size: 1MiB, engine: emulated}\n"
+    "  - {name: ck, workload: checkpoint, model: llama3.1-405b, tp: 2, pp: 1, zero: 1,\n"
+    "     checkpoints: 2, scale: 0.000002, engine: emulated}\n";
+static const char yaml_set_b[] =
+    "  - {name: seq, rw: read, bs: 4KiB, size: 1MiB, engine: psync, iodepth: 8}\n"
+    "  - {name: ck, workload: checkpoint, model: llama3.1-405b, tp: 2, pp: 1, zero: 1,\n"
+    "     checkpoints: 5, scale: 0.000002, engine: emulated}\n";
+
+/* Pairs whose settings differ: each difference named with both values,
+ * grouped once per setting; the same runs on one side refused. */
+static void check_settings(const char *dir)
+{
+	static const struct made m[] = {
+	    {"seq", 1000000, US}, {"ck[ckpt=1]", 1000000, US}, {"ck[ckpt=2]", 1000000, US}};
+	struct sc_run_record a = {0}, b = {0};
+	const struct sc_run_record *side[2] = {&a, &b};
+	const char *names[2] = {"a.pb", "b.pb"};
+	const struct sc_compare_phase *p;
+	struct sc_compare c;
+	char err[1024];
+
+	if (make_run(dir, yaml_set_a, m, 3, &a) && make_run(dir, yaml_set_b, m, 3, &b) &&
+	    CHECK_OK(sc_compare_runs(&a, &b, &c, err, sizeof(err)) == 0, err)) {
+		p = find(&c, "seq");
+		CHECK(p && p->nsettings == 3, "seq: %u settings differ, want engine, bs, iodepth",
+		      p ? p->nsettings : 0);
+		check_setting(p, "engine", "emulated", "psync");
+		check_setting(p, "bs", "1MiB", "4KiB");
+		check_setting(p, "iodepth", "1", "8");
+		p = find(&c, "ck[ckpt=2]");
+		CHECK(p && p->nsettings == 1, "ck[ckpt=2]: %u settings differ, want checkpoints",
+		      p ? p->nsettings : 0);
+		check_setting(p, "checkpoints", "2", "5");
+		CHECK(c.nwarnings == 4, "%u warnings, want 4 (checkpoints once for 2 pairs)",
+		      c.nwarnings);
+		for (uint32_t i = 0; i < c.nwarnings; i++)
+			if (strcmp(c.warnings[i].s->name, "checkpoints") == 0)
+				CHECK(c.warnings[i].npairs == 2 &&
+					  strcmp(c.warnings[i].first, "ck[ckpt=1]") == 0 &&
+					  strcmp(c.warnings[i].last, "ck[ckpt=2]") == 0,
+				      "checkpoints: %u pairs", c.warnings[i].npairs);
+		sc_compare_exit(&c);
+	}
+	CHECK(sc_compare_check_side(side, names, 2, err, sizeof(err)) == -EINVAL,
+	      "runs of different settings on one side accepted");
+	CHECK(strstr(err, "setting engine of phase seq") && strstr(err, "emulated in a.pb") &&
+		  strstr(err, "psync in b.pb"),
+	      "message: %s", err);
+	CHECK(sc_compare_check_side(side, names, 1, err, sizeof(err)) == 0, "one run refused");
+	side[1] = &a;
+	CHECK(sc_compare_check_side(side, names, 2, err, sizeof(err)) == 0, "same run refused: %s",
+	      err);
+	sc_run_record_exit(&a);
+	sc_run_record_exit(&b);
+}
+
 int main(void)
 {
 	char dir[256], err[256];
@@ -220,6 +356,16 @@ int main(void)
 		      "no shared phase is not an error");
 		CHECK(strstr(err, "share no phase") != NULL, "message: %s", err);
 	}
+	/* B {110, 112, 114}: 10 MB/s more, 10e6 -+ 2.776445 x sqrt(8/3) x 1e6 */
+	check_runs(dir, (const double[3]){110, 112, 114}, 10e6 - 4.533870e6, 10e6 + 4.533870e6,
+		   SC_CMP_BETTER);
+	/* B {98, 104, 110}: +2 MB/s (+1.96%) within the noise: se^2 = (4 + 36) / 3,
+	 * df = (40/3)^2 / ((4/3)^2 / 2 + 12^2 / 2) = 2.439024, t(0.975, df) =
+	 * 3.639411 (the t density integrated by Simpson's rule in python3), so
+	 * 2e6 -+ 3.639411 x sqrt(40/3) x 1e6 = 2e6 -+ 13.289251e6 */
+	check_runs(dir, (const double[3]){98, 104, 110}, 2e6 - 13.289251e6, 2e6 + 13.289251e6,
+		   SC_CMP_SAME);
+	check_settings(dir);
 	sc_run_record_exit(&a);
 	sc_run_record_exit(&b);
 	sc_run_record_exit(&other);
