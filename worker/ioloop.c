@@ -388,9 +388,11 @@ static int reap(struct loop *l, bool pacing, bool handover)
 	uint64_t now, due = held_due(l);
 	int n = 0;
 
+	/* every I/O held: until a departure, or the pace's next start (when
+	 * one already due was not started, only a completion can help) */
 	if (l->inflight > l->nheld)
 		n = engine_reap(l, pacing, handover, due);
-	else if (pacing) /* every I/O held: until a departure, or the pace */
+	else if (pacing && l->lp->pace->next_ns > sc_now_ns())
 		sc_pace_sleep(l->lp->pace, 0, wake_cap(l, due));
 	else
 		sc_sleep_until(due);
