@@ -16,13 +16,15 @@ struct loop {
 	const struct sc_ioloop *lp;
 	uint32_t depth;
 	uint32_t nfree;      /* free slots: the top nfree of j->free_slots */
-	uint32_t inflight;   /* submitted, not yet reaped */
+	uint32_t inflight;   /* submitted, not yet reaped (held ones included) */
+	uint32_t nheld;      /* throttled: done by the engine, reported at
+			      * their departure (j->held) */
 	uint32_t nq;         /* queued this round, not yet submitted */
 	uint64_t issued;     /* bytes of the I/Os started (as next counts them) */
 	uint64_t writes;     /* writes since the last fsync */
 	bool stopping;       /* nothing more is issued */
 	bool until;          /* the engine's reap_until can time a wait */
-	bool throttled;      /* thr caps the job's bytes per second */
+	bool throttled;      /* the job's I/Os pass through thr */
 	uint64_t reaped_ns;  /* when the last reap returned (0: not since the
 			      * top of the round); the next round starts then */
 	struct sc_throttle thr;
@@ -120,9 +122,7 @@ static void issue(struct loop *l, uint64_t now)
 	uint32_t nfree = l->nfree, nq = l->nq;
 	uint32_t n = l->ops->claim ? l->ops->claim(j, nfree) : nfree;
 
-	for (; n > 0 && issued < budget && (!pace || pace->next_ns <= now) &&
-	       (!l->throttled || sc_throttle_due_ns(&l->thr, issued) <= now);
-	     n--) {
+	for (; n > 0 && issued < budget && (!pace || pace->next_ns <= now); n--) {
 		uint32_t slot = j->free_slots[nfree - 1];
 		struct sc_io *x = &j->ios[slot];
 		int want = next(j, x), rc;
@@ -158,9 +158,10 @@ static void issue(struct loop *l, uint64_t now)
 	l->nq = nq;
 }
 
-/* Stamps what issue or queue_fsync queued and submits it, unless
- * handover: then the next reap hands it to the engine along with its wait
- * (submit_reap).  0 or -errno (the job failed). */
+/* Stamps what issue or queue_fsync queued (throttled: with its departure
+ * from the service queue) and submits it, unless handover: then the next
+ * reap hands it to the engine along with its wait (submit_reap).  0 or
+ * -errno (the job failed). */
 static int submit(struct loop *l, bool handover)
 {
 	struct job *j = l->j;
@@ -170,6 +171,8 @@ static int submit(struct loop *l, bool handover)
 
 	for (uint32_t i = 0; i < l->nq; i++)
 		j->queued[i]->submit_ns = t;
+	for (uint32_t i = 0; l->throttled && i < l->nq; i++)
+		j->queued[i]->due_ns = sc_throttle_admit(&l->thr, t, j->queued[i]->len);
 	for (uint32_t i = 0; lp->pace && i < l->nq; i++) {
 		const struct sc_io *q = j->queued[i];
 
@@ -310,47 +313,113 @@ static int complete(struct loop *l, struct sc_io *x, uint64_t now)
 	return 1;
 }
 
-/* Reaps what completed (waits for one unless pacing), frees the slots;
- * handover: first submits what submit left queued, in the same engine
- * call (never when pacing).  The count, or -errno (the job failed). */
+/* Throttled: the earliest departure of the held I/Os; 0: none held. */
+static uint64_t held_due(const struct loop *l)
+{
+	uint64_t due = UINT64_MAX;
+
+	for (uint32_t i = 0; i < l->nheld; i++)
+		if (l->j->held[i]->due_ns < due)
+			due = l->j->held[i]->due_ns;
+	return l->nheld ? due : 0;
+}
+
+/* The earlier of the deadline and due, as a deadline (0: neither). */
+static uint64_t wake_cap(const struct loop *l, uint64_t due)
+{
+	uint64_t d = l->lp->deadline_ns;
+
+	return !d || (due && due < d) ? due : d;
+}
+
+/* Waits for the engine's completions into j->done: for one (not past due,
+ * the first held departure, nor the pace's next start; 0: none) unless
+ * pacing, with what submit left queued when handover.  The count, or
+ * -errno. */
+static int engine_reap(struct loop *l, bool pacing, bool handover, uint64_t due)
+{
+	struct job *j = l->j;
+	struct sc_pace *pace = l->lp->pace;
+	int n;
+
+	if (handover)
+		return j->ops->submit_reap(j->eng, j->done, l->depth, 1);
+	if ((pacing || due) && l->until) {
+		n = pacing ? sc_pace_reap(pace, j->ops, j->eng, j->done, l->depth, wake_cap(l, due))
+			   : j->ops->reap_until(j->eng, j->done, l->depth, due);
+		if (n != -EOPNOTSUPP)
+			return n;
+		/* one that cannot time a wait (io_uring before Linux 5.11) */
+		l->until = false;
+	}
+	/* without a timed wait: reap, and poll while a wait has a bound */
+	n = j->ops->reap(j->eng, j->done, l->depth, pacing || due ? 0 : 1);
+	if (n == 0 && pacing) {
+		sc_pace_sleep(pace, l->inflight - l->nheld, wake_cap(l, due));
+	} else if (n == 0 && due) {
+		uint64_t poll = sc_now_ns() + SC_POLL_INFLIGHT_NS;
+
+		sc_sleep_until(due < poll ? due : poll);
+	}
+	return n;
+}
+
+/* Reports x done at now (complete) and frees its slot. */
+static void finish(struct loop *l, struct sc_io *x, uint64_t now, uint32_t *ok, uint32_t *failed)
+{
+	int c = complete(l, x, now);
+
+	*ok += c > 0;
+	*failed += c == 0;
+	l->j->free_slots[l->nfree++] = x->buf;
+	l->inflight--;
+}
+
+/* Reaps what completed (waits for one unless pacing) and frees the slots;
+ * throttled, holds back an I/O the engine completed before its departure
+ * and reports it once that has come (waiting for it when nothing else can
+ * come first).  handover: first submits what submit left queued, in the
+ * same engine call (never when pacing nor holding).  The count reaped, or
+ * -errno (the job failed). */
 static int reap(struct loop *l, bool pacing, bool handover)
 {
 	struct job *j = l->j;
-	const struct sc_ioloop *lp = l->lp;
 	uint32_t ok = 0, failed = 0;
-	uint64_t now;
-	int n = pacing && l->until ? sc_pace_reap(lp->pace, j->ops, j->eng, j->done, l->depth,
-						  lp->deadline_ns)
-				   : -EOPNOTSUPP;
+	uint64_t now, due = held_due(l);
+	int n = 0;
 
-	if (handover) {
-		n = j->ops->submit_reap(j->eng, j->done, l->depth, 1);
-		if (n < 0) {
-			sc_job_fail(j, n, "submitting or waiting for I/O on %s: %s", j->path,
-				    strerror(-n));
-			return n;
-		}
-	} else if (n == -EOPNOTSUPP) {
-		/* no reap_until, or one that cannot time a wait (io_uring
-		 * before Linux 5.11): reap, and poll with sc_pace_sleep */
-		l->until = false;
-		n = j->ops->reap(j->eng, j->done, l->depth, pacing ? 0 : 1);
-	}
+	/* every I/O held: until a departure, or the pace's next start (when
+	 * one already due was not started, only a completion can help) */
+	if (l->inflight > l->nheld)
+		n = engine_reap(l, pacing, handover, due);
+	else if (pacing && l->lp->pace->next_ns > sc_now_ns())
+		sc_pace_sleep(l->lp->pace, 0, wake_cap(l, due));
+	else
+		sc_sleep_until(due);
 	if (n < 0) {
-		sc_job_fail(j, n, "waiting for I/O on %s: %s", j->path, strerror(-n));
+		sc_job_fail(j, n, "%s on %s: %s",
+			    handover ? "submitting or waiting for I/O" : "waiting for I/O", j->path,
+			    strerror(-n));
 		return n;
 	}
 	now = sc_now_ns();
 	l->reaped_ns = now;
 	for (int i = 0; i < n; i++) {
-		struct sc_io *x = j->done[i];
-		int c = complete(l, x, now);
-
-		ok += c > 0;
-		failed += c == 0;
-		j->free_slots[l->nfree++] = x->buf;
+		if (l->throttled && j->done[i]->due_ns > now)
+			j->held[l->nheld++] = j->done[i];
+		else
+			finish(l, j->done[i], now, &ok, &failed);
 	}
-	l->inflight -= (uint32_t)n;
+	for (uint32_t i = 0; i < l->nheld;) {
+		struct sc_io *x = j->held[i];
+
+		if (x->due_ns > now) {
+			i++;
+			continue;
+		}
+		j->held[i] = j->held[--l->nheld];
+		finish(l, x, now, &ok, &failed);
+	}
 	publish(j);
 	if (l->ops->reaped)
 		l->ops->reaped(j, ok, failed);
@@ -358,7 +427,7 @@ static int reap(struct loop *l, bool pacing, bool handover)
 }
 
 /* The job's throttle, when its target has one: its share of the rank's
- * cap, from now. */
+ * rate. */
 static void throttle_start(struct loop *l)
 {
 	const struct sc_run *run = l->j->run;
@@ -369,38 +438,18 @@ static void throttle_start(struct loop *l)
 
 	l->throttled = share > 0;
 	if (l->throttled)
-		sc_throttle_init(&l->thr, share, sc_now_ns());
-}
-
-/* Nothing in flight and the throttle holds the next I/O back: sleeps
- * until it may start (a stop is still noticed within the poll bound).
- * False when the throttle does not hold it back. */
-static bool throttle_wait(struct loop *l, uint64_t now)
-{
-	uint64_t due, cap = now + SC_STOP_POLL_NS;
-
-	if (!l->throttled || l->stopping)
-		return false;
-	due = sc_throttle_due_ns(&l->thr, l->issued);
-	if (due <= now)
-		return false;
-	if (l->lp->deadline_ns && cap > l->lp->deadline_ns)
-		cap = l->lp->deadline_ns;
-	sc_sleep_until(due < cap ? due : cap);
-	return true;
+		sc_throttle_init(&l->thr, share);
 }
 
 void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct sc_ioloop *lp)
 {
 	struct loop l = {.j = j, .ops = ops, .lp = lp, .depth = j->run->io->iodepth,
 			 .until = j->ops->reap_until != NULL};
-	bool timed;
+	/* the clock is read at the top of a round only for a deadline or a
+	 * pace */
+	bool timed = lp->deadline_ns || lp->pace;
 
 	throttle_start(&l);
-	/* the clock is read at the top of a round only for a deadline, a
-	 * pace or a throttle */
-	timed = lp->deadline_ns || lp->pace || l.throttled;
-
 	for (l.nfree = 0; l.nfree < l.depth; l.nfree++)
 		j->free_slots[l.nfree] = l.nfree;
 	for (;;) {
@@ -408,7 +457,6 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 		 * (each costs 75-110 ns on kvm-clock here) */
 		uint64_t now = !timed ? 0 : l.reaped_ns ? l.reaped_ns : sc_now_ns();
 		bool need_fsync, pacing, handover;
-		int n;
 
 		l.reaped_ns = 0;
 		check_stop(&l, now);
@@ -425,8 +473,9 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 		pacing = lp->pace && !l.stopping && !need_fsync && l.nfree > 0 &&
 			 l.issued < lp->budget_bytes;
 		/* the I/Os just queued go to the engine with the wait for
-		 * the next completion, in one call where it has one */
-		handover = l.nq && !pacing && j->ops->submit_reap;
+		 * the next completion, in one call where it has one (not
+		 * while a held I/O's departure may come first) */
+		handover = l.nq && !pacing && !l.nheld && j->ops->submit_reap;
 		if (l.nq && submit(&l, handover) < 0)
 			break;
 		if (l.inflight == 0) {
@@ -436,18 +485,11 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 				break; /* cannot queue an fsync on an idle engine */
 			if (pacing)
 				sc_pace_sleep(lp->pace, 0, lp->deadline_ns);
-			else if (l.nq == 0 && throttle_wait(&l, now))
-				continue;
 			else if (ops->idle && ops->idle(j))
 				break;
 			continue;
 		}
-		n = reap(&l, pacing, handover);
-		if (n < 0)
+		if (reap(&l, pacing, handover) < 0)
 			break;
-		if (pacing && n == 0 && !l.until) {
-			sc_pace_sleep(lp->pace, l.inflight, lp->deadline_ns);
-			l.reaped_ns = 0; /* slept since */
-		}
 	}
 }

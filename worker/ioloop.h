@@ -8,8 +8,10 @@
  * engine calls, accounting (bytes, latency histograms, the per-second
  * series), failed I/Os
  * (sc_job_io_failed, so on_error applies), the verify hooks (j->vfy),
- * fsyncs, when to stop, and the pace.  Its hot path allocates nothing and
- * takes no lock.  Not for use outside worker/.
+ * fsyncs, when to stop, the pace, and a throttled target's service queue
+ * (an I/O the engine completed is reported no earlier than its departure
+ * from it: sc_throttle).  Its hot path allocates nothing and takes no
+ * lock.  Not for use outside worker/.
  */
 #ifndef SC_IOLOOP_H
 #define SC_IOLOOP_H

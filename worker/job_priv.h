@@ -50,6 +50,7 @@ struct job {
 	struct sc_io *ios;      /* iodepth slots (the I/O loop's) */
 	struct sc_io **done;    /* reap scratch */
 	struct sc_io **queued;  /* submit scratch */
+	struct sc_io **held;    /* throttled: done by the engine, not yet due */
 	uint32_t *free_slots;   /* a stack of the free slots' indexes */
 	uint32_t *slot_want;    /* per slot: bytes its I/O must move */
 	struct iovec *iov;      /* one buffer per slot */

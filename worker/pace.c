@@ -1,5 +1,5 @@
 /* pace.c -- open-loop schedules: intended starts, backlog, and waiting for
- * the next start (pace.h). */
+ * the next start; the throttle's service queue (pace.h). */
 #include "pace.h"
 
 #include "clock.h"
@@ -8,11 +8,6 @@
 /* Faster than one I/O per nanosecond a job's I/Os are all due at once
  * anyway; the cap keeps the schedule's arithmetic within 64 bits. */
 #define RATE_MAX_PER_JOB SC_NS_PER_S
-/* Longest sleep while I/Os are in flight on an engine without reap_until
- * (or whose reap_until is unsupported): it cannot wait for a completion
- * with a timeout, so one that lands while the job sleeps is noticed (and
- * its service and response time stamped) up to this late. */
-#define POLL_INFLIGHT_NS 100000ull
 /* A sleep ends late by the timer slack and the wakeup latency (a few us on
  * bare metal, tens of us in a VM).  A job wakes this much before an
  * intended start and polls the rest of the way; the lead follows the
@@ -103,7 +98,7 @@ static void pace_learn(struct sc_pace *p, uint64_t wake)
 
 void sc_pace_sleep(struct sc_pace *p, uint32_t inflight, uint64_t deadline_ns)
 {
-	uint64_t wake = pace_wake(p, inflight ? POLL_INFLIGHT_NS : SC_STOP_POLL_NS, deadline_ns);
+	uint64_t wake = pace_wake(p, inflight ? SC_POLL_INFLIGHT_NS : SC_STOP_POLL_NS, deadline_ns);
 
 	if (!wake)
 		return;
@@ -122,8 +117,17 @@ int sc_pace_reap(struct sc_pace *p, const struct sc_engine_ops *ops, struct sc_e
 	return n;
 }
 
-void sc_throttle_init(struct sc_throttle *t, uint64_t bytes_per_s, uint64_t start_ns)
+void sc_throttle_init(struct sc_throttle *t, uint64_t bytes_per_s)
 {
-	t->start_ns = start_ns;
-	t->ns_per_byte = SC_NS_PER_S_F / (double)bytes_per_s;
+	*t = (struct sc_throttle){.bytes_per_s = bytes_per_s};
+}
+
+uint64_t sc_throttle_admit(struct sc_throttle *t, uint64_t arrival_ns, uint64_t len_bytes)
+{
+	unsigned __int128 work = (unsigned __int128)len_bytes * SC_NS_PER_S + t->carry;
+	uint64_t start = arrival_ns > t->last_ns ? arrival_ns : t->last_ns;
+
+	t->carry = (uint64_t)(work % t->bytes_per_s);
+	t->last_ns = start + (uint64_t)(work / t->bytes_per_s);
+	return t->last_ns;
 }

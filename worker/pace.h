@@ -6,6 +6,9 @@
  * k / rate seconds, ramp included.  An I/O is issued once that time has come
  * and a slot is free; none is skipped, so a stalled device builds a backlog
  * whose response times grow.
+ *
+ * Also a target's throttle (sc_throttle): the service queue a throttled
+ * job's I/Os pass through, which makes the target a slow drive.
  */
 #ifndef SC_PACE_H
 #define SC_PACE_H
@@ -19,6 +22,12 @@
 /* An I/O submitted more than this after its intended start counts as late
  * (its slot was busy or the loop was behind). */
 #define SC_PACE_LATE_NS 10000ull
+/* Longest sleep while I/Os are in flight on an engine without reap_until
+ * (or whose reap_until is unsupported) and a wait has a bound (the pace, a
+ * throttled I/O's departure): it cannot wait for a completion with a
+ * timeout, so one that lands while the job sleeps is noticed (and its
+ * service and response time stamped) up to this late. */
+#define SC_POLL_INFLIGHT_NS 100000ull
 
 /* One job's schedule (the job's own; no locking). */
 struct sc_pace {
@@ -59,22 +68,27 @@ void sc_pace_sleep(struct sc_pace *p, uint32_t inflight, uint64_t deadline_ns);
 int sc_pace_reap(struct sc_pace *p, const struct sc_engine_ops *ops, struct sc_engine *e,
 		 struct sc_io **done, uint32_t max, uint64_t deadline_ns);
 
-/* A closed-loop byte cap (a target's throttle: rehearsing an acceptance
- * test, emulating a slow drive): a job may start its next I/O once the
- * bytes it issued so far fit its rate since its start, so it moves at most
- * bytes_per_s on average.  The job's own; no locking, no allocation. */
+/* A target's throttle as a slow drive: one FIFO server working at a job's
+ * share of the rate.  An I/O of len bytes that arrives (is submitted) at a
+ * departs at max(a, the previous I/O's departure) + len / rate; the I/O
+ * loop reports it done no earlier than that (nor than the engine says), so
+ * at queue depth Q its latency is about Q x len / rate (Little's law) and
+ * the job moves rate bytes per second.  The job's own; no locking, no
+ * allocation. */
 struct sc_throttle {
-	uint64_t start_ns;
-	double ns_per_byte;        /* 0: no cap */
+	uint64_t bytes_per_s; /* the server's rate, > 0 */
+	uint64_t carry;	      /* of len x 1e9 / bytes_per_s, the remainder the
+			       * service times so far left over: over a busy
+			       * period they add up exactly */
+	uint64_t last_ns;     /* the last I/O admitted departs then; 0: none */
 };
 
-/* Starts t at start_ns for a job's share (bytes_per_s > 0) of the cap. */
-void sc_throttle_init(struct sc_throttle *t, uint64_t bytes_per_s, uint64_t start_ns);
+/* Starts t empty, serving bytes_per_s (> 0). */
+void sc_throttle_init(struct sc_throttle *t, uint64_t bytes_per_s);
 
-/* The instant from which the I/O after issued_bytes may start. */
-static inline uint64_t sc_throttle_due_ns(const struct sc_throttle *t, uint64_t issued_bytes)
-{
-	return t->start_ns + (uint64_t)((double)issued_bytes * t->ns_per_byte);
-}
+/* Queues an I/O of len_bytes (0: an fsync, which takes no service time
+ * but leaves no earlier than the I/Os before it) arriving at arrival_ns:
+ * its departure instant. */
+uint64_t sc_throttle_admit(struct sc_throttle *t, uint64_t arrival_ns, uint64_t len_bytes);
 
 #endif

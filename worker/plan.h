@@ -148,8 +148,9 @@ struct sc_target_spec {
 	char *hosts;                /* host pattern, NULL = every host */
 	bool wipe_signatures_ok;    /* block targets: a filesystem, RAID, LVM or
 				     * partition-table signature may be overwritten */
-	uint64_t throttle_bytes_per_s; /* each rank on it moves at most this many
-				     * bytes per second (its jobs share it): to
+	uint64_t throttle_bytes_per_s; /* each rank on it is a drive of this
+				     * many bytes per second (its jobs share
+				     * it; a service queue, pace.h): to
 				     * rehearse an acceptance test or emulate a
 				     * slow drive; 0 = no cap */
 };

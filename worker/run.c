@@ -209,10 +209,12 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 	j->ios = calloc(depth, sizeof(*j->ios));
 	j->done = calloc(depth, sizeof(*j->done));
 	j->queued = calloc(depth, sizeof(*j->queued));
+	j->held = calloc(depth, sizeof(*j->held));
 	j->free_slots = calloc(depth, sizeof(*j->free_slots));
 	j->slot_want = calloc(depth, sizeof(*j->slot_want));
 	j->iov = calloc(depth, sizeof(*j->iov));
-	if (!j->ios || !j->done || !j->queued || !j->free_slots || !j->slot_want || !j->iov)
+	if (!j->ios || !j->done || !j->queued || !j->held || !j->free_slots || !j->slot_want ||
+	    !j->iov)
 		return -ENOMEM;
 	/* one block more: the base pattern of the job's write data */
 	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)(depth + 1) * bs_bytes))
@@ -256,6 +258,7 @@ static void job_teardown(struct job *j)
 	free(j->ios);
 	free(j->done);
 	free(j->queued);
+	free(j->held);
 	free(j->free_slots);
 	free(j->slot_want);
 	free(j->iov);

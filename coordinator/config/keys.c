@@ -26,9 +26,15 @@
  *                    filesystem, RAID, LVM or partition-table signature is
  *                    written only with it (besides both allow_destroy opt-ins)
  *     throttle       bandwidth >= 1 B/s ("20MB/s", a size with "/s" optional),
- *                    default none: each rank on the target moves at most this
- *                    many bytes per second (its jobs share it; rehearsing an
- *                    acceptance test, emulating a slow drive)
+ *                    default none: each rank on the target is a drive of
+ *                    this many bytes per second (its jobs share it), slow
+ *                    in latency too: an I/O queues behind those submitted
+ *                    before it and completes no earlier than its bytes at
+ *                    that rate after them, so at iodepth Q an I/O of bs
+ *                    takes about Q x bs / rate (Little's law); with engine
+ *                    emulated, at the later of that and the drive model's
+ *                    completion (worker/pace.h; rehearsing an acceptance
+ *                    test, emulating a slow drive)
  *   memory_per_rank: (optional) size >= 1, the memory one rank may
  *     allocate in any phase: its I/O buffers, jobs x iodepth x the unit of
  *     I/O (bs, block_size or sample_size; the largest cell of a sweep), and

@@ -103,8 +103,9 @@ for x in done:
         need(x["firstdone_bytes"] == each,
              f'rank {x["rank"]}, done by the first-done instant: first-done bytes {x["firstdone_bytes"]} are all its work')
 for x in slow:
-    # the throttle lets a rank issue at most THROTTLE bytes a second from
-    # its start, plus the one 4 KiB read in flight
+    # the throttle serves a rank's reads at THROTTLE bytes a second, one
+    # after another from its start: no more can be done by then (the 4 KiB
+    # is slack)
     secs = (first - x["start_ns"]) / 1e9
     most = throttle * secs + 4096
     fd = x["firstdone_bytes"]

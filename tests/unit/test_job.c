@@ -1,7 +1,7 @@
 /* test_job.c -- the phase runner: exact byte counts, files where the layout
  * says, data laid out before reads, fsync counts, stop, errors; open loop
- * (rate, response time, late I/Os); and the layout's placement and capacity
- * arithmetic. */
+ * (rate, response time, late I/Os); a throttled target's latency; and the
+ * layout's placement and capacity arithmetic. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -365,6 +365,42 @@ static void test_open_loop_saturated(void)
 	free(h);
 }
 
+/* A throttled target is a slow drive (pace.h, sc_throttle): 32 writes of
+ * 64 KiB at iodepth 4 on a target throttled to 16 MB/s a rank (jobs share
+ * it), through engine.  An I/O of 64 KiB takes s = 4.096 ms of the job's
+ * share (2 jobs: 8.192 ms) and leaves the service queue no earlier, so no
+ * latency is below s; the first 4 go in together, so the 4th waits for
+ * the 3 before it: some latency is at least 4 s; and a job's 16 or 32
+ * I/Os leave one after another: the rank's time is at least that many s.
+ * Bounds a loaded machine cannot break (it only makes I/Os later). */
+static void test_throttled_drive(enum sc_engine_kind engine, uint32_t jobs)
+{
+	const uint64_t bs = 64 << 10, rate = 16000000, n = 32;
+	const uint64_t s = bs * 1000000000ull * jobs / rate;
+	struct sc_plan plan;
+	struct sc_rank_result res;
+
+	check_context = sc_engine_name(engine);
+	plan_one(&plan, SC_RW_WRITE, engine, jobs, bs, 4, n * bs, n * bs / jobs);
+	plan.targets[0].throttle_bytes_per_s = rate;
+	open_run(&plan);
+	CHECK(run_phase(&plan, &res, 0) == 0, "throttled write: %s", res.error);
+	CHECK(res.bytes[1] == n * bs && res.ios[1] == n, "throttled: %llu bytes, %llu writes",
+	      (unsigned long long)res.bytes[1], (unsigned long long)res.ios[1]);
+	CHECK(res.lat[1].min_ns >= s, "%u job(s): latency min %llu ns, below one service %llu ns",
+	      jobs, (unsigned long long)res.lat[1].min_ns, (unsigned long long)s);
+	CHECK(res.lat[1].max_ns >= 4 * s, "%u job(s): latency max %llu ns, below 4 services %llu",
+	      jobs, (unsigned long long)res.lat[1].max_ns, (unsigned long long)(4 * s));
+	CHECK(res.end_ns - res.start_ns >= (int64_t)(n / jobs * s),
+	      "%u job(s): %llu writes in %lld ns, faster than the 16 MB/s throttle (%llu ns)", jobs,
+	      (unsigned long long)n, (long long)(res.end_ns - res.start_ns),
+	      (unsigned long long)(n / jobs * s));
+	sc_rank_result_exit(&res);
+	close_run();
+	sc_plan_exit(&plan);
+	check_context = NULL;
+}
+
 /* I/Os the open-loop schedule has started before t_ns after the start:
  * job i runs at its share of rate and begins i/jobs of its interval late
  * (pace.h). */
@@ -673,6 +709,9 @@ int main(void)
 	test_open_loop_saturated();
 	test_open_loop_stop();
 	test_inject_on_error();
+	test_throttled_drive(SC_ENGINE_NULL, 1);
+	test_throttled_drive(SC_ENGINE_PSYNC, 1);
+	test_throttled_drive(SC_ENGINE_URING, 2);
 
 	char rundir[400];
 	snprintf(rundir, sizeof(rundir), "%s/ssdcluster-test", tmpdir);

@@ -32,6 +32,7 @@ struct sc_io {
 	int32_t res;            /* on completion: bytes done or -errno */
 	uint64_t submit_ns;     /* the job's bookkeeping; engines ignore these */
 	uint64_t intended_ns;
+	uint64_t due_ns;        /* throttled: reported done no earlier */
 };
 
 /* What the fault-injecting wrapper (sc_engine_inject) fails, and what it
