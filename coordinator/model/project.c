@@ -350,6 +350,9 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 				   .ckpt = x.drives != NULL,
 				   .restore = x.restore != NULL,
 				   .ingest = x.ingest};
+	for (uint32_t i = out->nrows; x.drives && i-- > 0;)
+		if (out->rows[i].layout_fits)
+			u.fit = &out->rows[i].ckpt;
 	for (uint32_t i = 0; i < x.ndrives; i++) {
 		u.nsamples += x.drives[i].nckpts;
 		u.nrestore_samples += x.restore ? x.restore[i].nckpts : 0;
