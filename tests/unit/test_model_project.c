@@ -640,8 +640,32 @@ static void test_from_record(void)
 	rec_free(&rec);
 }
 
+/* Measured drives the estimator cannot use: -EINVAL naming the drive. */
+static void test_impossible_drives(void)
+{
+	struct sc_model_params p;
+	struct sc_model_projection *out = xcalloc(1, sizeof(*out));
+	struct fake f;
+	char err[256] = "";
+
+	fake_ckpt(&f, 4, 10, 0.1, "llama3-8b", 1, 1, 3);
+	params_defaults(&p);
+	f.bytes[2 * 10 + 3] = 0;
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "measured drive 2 wrote 0 bytes in checkpoint 3"),
+	      "0 bytes: %s", err);
+	f.bytes[2 * 10 + 3] = GB;
+	f.d[1].nckpts = 0;
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "measured drive 1 has no checkpoint samples"),
+	      "no samples: %s", err);
+	fake_free(&f);
+	free(out);
+}
+
 int main(void)
 {
+	test_impossible_drives();
 	test_node_classes();
 	test_constant_and_classes();
 	test_restore();
