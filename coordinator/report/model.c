@@ -257,16 +257,18 @@ static void print_fit(FILE *f, const struct sc_model_projection *p)
 			   "%llu\n",
 			c->trials, (unsigned long long)p->params.seed);
 	if (!(c->tail_sigma > 0))
-		fprintf(f, "tail: none (no spread in the samples)\n");
+		fprintf(f, "tail: none (no spread in the samples); ");
 	else if (c->tail_gpd)
 		fprintf(f, "tail: GPD xi=%.2f", c->tail_xi);
 	else
 		fprintf(f, "tail: exponential");
 	if (c->tail_sigma > 0)
-		fprintf(f, " (above %.3g x the trend: %llu of %llu samples); trend %+.3g %% a "
-			   "checkpoint\n",
-			c->tail_threshold, (unsigned long long)c->tail_exceedances,
-			(unsigned long long)c->nsamples, c->trend_per_ckpt * PERCENT);
+		fprintf(f, " (above %.3g x the trend: %llu of %llu samples); ", c->tail_threshold,
+			(unsigned long long)c->tail_exceedances, (unsigned long long)c->nsamples);
+	if (c->trend_per_ckpt != 0)
+		fprintf(f, "trend %+.3g %% a checkpoint\n", c->trend_per_ckpt * PERCENT);
+	else
+		fprintf(f, "trend: flat (no significant slope over the checkpoints)\n");
 	if (p->measured && c->ndrives_measured == 1)
 		fprintf(f, "one drive measured: the spread between drives is assumed to be the "
 			   "spread of its %u checkpoints around its trend\n",
