@@ -58,11 +58,11 @@ static void beyond_words(const struct sc_model_projection *out, char *buf, size_
 
 		if (!out->rows[i].layout_fits || !c->beyond_samples || !(c->mean_ns > 0))
 			continue;
-		at += (size_t)snprintf(buf + at, len - at, "%s%u nodes (%llu drives, band %+.0f%%..%+.0f%%)",
-				       at ? ", " : "", out->rows[i].nodes,
-				       (unsigned long long)c->ndrives_total,
-				       (c->mean_low_ns / c->mean_ns - 1) * 100,
-				       (c->mean_high_ns / c->mean_ns - 1) * 100);
+		at += (size_t)snprintf(
+		    buf + at, len - at, "%s%u nodes (%llu drives, band %+.0f%%..%+.0f%%)",
+		    at ? ", " : "", out->rows[i].nodes, (unsigned long long)c->ndrives_total,
+		    (c->mean_low_ns / c->mean_ns - 1) * 100,
+		    (c->mean_high_ns / c->mean_ns - 1) * 100);
 	}
 	if (!at)
 		snprintf(buf, len, "none");
@@ -78,29 +78,39 @@ static void ckpt_assume(const struct sc_model_used *u, struct sc_model_projectio
 		assume(out, SC_MODEL_FIG_CKPT, "no size fits the layout: no checkpoint figure");
 		return;
 	}
+	if (!u->ckpt_measured) {
+		assume(
+		    out, SC_MODEL_FIG_CKPT,
+		    "every drive of the cluster is the stated one (no spread, no tail, no band): "
+		    "time scales with bytes at the stated rate; a node's bytes spread evenly "
+		    "over its drives");
+		return;
+	}
 	tail_words(c, tail, sizeof(tail));
 	beyond_words(out, beyond, sizeof(beyond));
 	if (c->trend_per_ckpt != 0)
 		snprintf(trend, sizeof(trend), "%+.3g%% a checkpoint", c->trend_per_ckpt * 100);
 	else
 		snprintf(trend, sizeof(trend), "flat (no significant slope)");
-	assume(out, SC_MODEL_FIG_CKPT,
-	       "drives independent, all at the same checkpoint index (fill), drawn at random; "
-	       "a drive's time = trend over the index (log-linear, %s) x a spread pooled over "
-	       "every drive and checkpoint%s; the spread empirical below u = %.3g x the trend, "
-	       "above it tail: %s fitted to the %llu of %llu samples above u (peaks over a "
-	       "threshold, GPD only when it beats the exponential at 5%%); time scales with "
-	       "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
-	       "band: 2.5th..97.5th percentile of %u bootstrap replicates (residuals drawn from the "
-	       "fitted spread and tail, refitted), seed %llu; N x D beyond the %llu independent samples "
-	       "(the figure rests on the fitted tail): %s",
-	       trend,
-	       c->ndrives_measured == 1 ? " (ONE drive measured: the spread between drives is "
-					  "assumed to be its checkpoints' spread around its trend)"
-					: "",
-	       c->tail_threshold, tail, (unsigned long long)c->tail_exceedances,
-	       (unsigned long long)c->nsamples, c->trials, (unsigned long long)p->seed,
-	       (unsigned long long)c->nsamples, u->ckpt_measured ? beyond : "none (stated)");
+	assume(
+	    out, SC_MODEL_FIG_CKPT,
+	    "drives independent, all at the same checkpoint index (fill), drawn at random; "
+	    "a drive's time = trend over the index (log-linear, %s) x a spread pooled over "
+	    "every drive and checkpoint%s; the spread empirical below u = %.3g x the trend, "
+	    "above it tail: %s fitted to the %llu of %llu samples above u (peaks over a "
+	    "threshold, GPD only when it beats the exponential at 5%%); time scales with "
+	    "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
+	    "band: 2.5th..97.5th percentile of %u bootstrap replicates (residuals drawn from the "
+	    "fitted spread and tail, refitted), seed %llu; N x D beyond the %llu independent "
+	    "samples (the figure rests on the fitted tail): %s",
+	    trend,
+	    u->ckpt_measured && c->ndrives_measured == 1
+		? " (ONE drive measured: the spread between drives is "
+		  "assumed to be its checkpoints' spread around its trend)"
+		: "",
+	    c->tail_threshold, tail, (unsigned long long)c->tail_exceedances,
+	    (unsigned long long)c->nsamples, c->trials, (unsigned long long)p->seed,
+	    (unsigned long long)c->nsamples, beyond);
 }
 
 static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection *out)

@@ -1,4 +1,4 @@
-/* model.h -- the cluster model's arithmetic: stragglers by resampling,
+/* model.h -- the cluster model's arithmetic: stragglers (a fitted tail),
  * Young/Daly checkpoint policy, tail at scale, endurance, sizing.
  *
  * Pure functions: no MPI, no I/O, no globals.  Every function checks its

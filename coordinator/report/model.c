@@ -250,12 +250,12 @@ static void print_fit(FILE *f, const struct sc_model_projection *p)
 	for (uint32_t i = 0; i < p->nrows && !c; i++)
 		if (row_has(p, &p->rows[i], SC_MODEL_FIG_CKPT))
 			c = &p->rows[i].ckpt;
-	if (!c)
+	if (!c || !p->measured) /* a stated drive: the note below says so */
 		return;
-	if (p->measured)
-		fprintf(f, "band: 95 %% (2.5th..97.5th percentile of %u bootstrap replicates), seed "
-			   "%llu\n",
-			c->trials, (unsigned long long)p->params.seed);
+	fprintf(f,
+		"band: 95 %% (2.5th..97.5th percentile of %u bootstrap replicates), seed "
+		"%llu\n",
+		c->trials, (unsigned long long)p->params.seed);
 	if (!(c->tail_sigma > 0))
 		fprintf(f, "tail: none (no spread in the samples); ");
 	else if (c->tail_gpd)
@@ -270,8 +270,9 @@ static void print_fit(FILE *f, const struct sc_model_projection *p)
 	else
 		fprintf(f, "trend: flat (no significant slope over the checkpoints)\n");
 	if (p->measured && c->ndrives_measured == 1)
-		fprintf(f, "one drive measured: the spread between drives is assumed to be the "
-			   "spread of its %u checkpoints around its trend\n",
+		fprintf(f,
+			"one drive measured: the spread between drives is assumed to be the "
+			"spread of its %u checkpoints around its trend\n",
 			c->nckpts_max);
 }
 

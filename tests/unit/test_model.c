@@ -1,5 +1,5 @@
 /* test_model.c -- the cluster model's arithmetic (coordinator/model/): order
- * statistics by resampling, Young/Daly, tail at scale, endurance, sizing. */
+ * statistics (the fitted tail), Young/Daly, tail at scale, endurance, sizing. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -106,12 +106,8 @@ static void test_trend_not_spread(void)
 			dur[i][c] = (uint64_t)llround(pow(1.1, c) * 1e9);
 		d[i] = (struct sc_model_drive){.nckpts = C, .dur_ns = dur[i]};
 	}
-	struct sc_model_ckpt_in in = {.drives = d,
-				      .ndrives = S,
-				      .nodes = 512,
-				      .drives_per_node = 8,
-				      .trials = 50,
-				      .seed = 3};
+	struct sc_model_ckpt_in in = {
+	    .drives = d, .ndrives = S, .nodes = 512, .drives_per_node = 8, .trials = 50, .seed = 3};
 	CHECK(sc_model_ckpt(&in, &out) == 0, "trend");
 	CHECK(rel_close(out.trend_per_ckpt, 0.1, 1e-6), "trend %.6g a checkpoint, want 0.1",
 	      out.trend_per_ckpt);
@@ -147,8 +143,8 @@ static void test_beyond_largest(void)
 	      out.mean_high_ns, harmonic(4096) * EXP_MEAN_NS);
 	printf("40 exponential quantiles -> 4096 drives: E[max] %.3f s (%.3f..%.3f), H_M m "
 	       "%.3f s, largest sample %.3f s\n",
-	       out.mean_ns / 1e9, out.mean_low_ns / 1e9, out.mean_high_ns / 1e9,
-	       harmonic(4096), out.max_sample_ns / 1e9);
+	       out.mean_ns / 1e9, out.mean_low_ns / 1e9, out.mean_high_ns / 1e9, harmonic(4096),
+	       out.max_sample_ns / 1e9);
 	free(d);
 }
 
