@@ -34,6 +34,85 @@ assume(struct sc_model_projection *out, enum sc_model_figure f, const char *fmt,
 	va_end(ap);
 }
 
+/* The tail a checkpoint figure rests on, in words: "exponential (sigma
+ * 0.21)" or "GPD xi=0.21 (sigma 0.3)", or "none". */
+static void tail_words(const struct sc_model_ckpt *c, char *buf, size_t len)
+{
+	if (!(c->tail_sigma > 0))
+		snprintf(buf, len, "none (no spread above u)");
+	else if (c->tail_gpd)
+		snprintf(buf, len, "GPD xi=%.2f (sigma %.3g)", c->tail_xi, c->tail_sigma);
+	else
+		snprintf(buf, len, "exponential (sigma %.3g)", c->tail_sigma);
+}
+
+/* The sizes where N x D exceeds the samples, with the band's width, into
+ * buf: "512 nodes (4096 drives, band -12%..+25%), ...". */
+static void beyond_words(const struct sc_model_projection *out, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < out->nrows && at < len; i++) {
+		const struct sc_model_ckpt *c = &out->rows[i].ckpt;
+
+		if (!out->rows[i].layout_fits || !c->beyond_samples || !(c->mean_ns > 0))
+			continue;
+		at += (size_t)snprintf(
+		    buf + at, len - at, "%s%u nodes (%llu drives, band %+.0f%%..%+.0f%%)",
+		    at ? ", " : "", out->rows[i].nodes, (unsigned long long)c->ndrives_total,
+		    (c->mean_low_ns / c->mean_ns - 1) * 100,
+		    (c->mean_high_ns / c->mean_ns - 1) * 100);
+	}
+	if (!at)
+		snprintf(buf, len, "none");
+}
+
+static void ckpt_assume(const struct sc_model_used *u, struct sc_model_projection *out)
+{
+	const struct sc_model_params *p = &out->params;
+	const struct sc_model_ckpt *c = u->fit;
+	char tail[FIG_MAX * 2], beyond[SC_MODEL_TEXT_MAX / 2], trend[FIG_MAX];
+
+	if (!c) {
+		assume(out, SC_MODEL_FIG_CKPT, "no size fits the layout: no checkpoint figure");
+		return;
+	}
+	if (!u->ckpt_measured) {
+		assume(
+		    out, SC_MODEL_FIG_CKPT,
+		    "every drive of the cluster is the stated one (no spread, no tail, no band): "
+		    "time scales with bytes at the stated rate; a node's bytes spread evenly "
+		    "over its drives");
+		return;
+	}
+	tail_words(c, tail, sizeof(tail));
+	beyond_words(out, beyond, sizeof(beyond));
+	if (c->trend_per_ckpt != 0)
+		snprintf(trend, sizeof(trend), "%+.3g%% a checkpoint", c->trend_per_ckpt * 100);
+	else
+		snprintf(trend, sizeof(trend), "flat (no significant slope)");
+	assume(
+	    out, SC_MODEL_FIG_CKPT,
+	    "drives independent, all at the same checkpoint index (fill), drawn at random; "
+	    "a drive's time = trend over the index (log-linear, %s) x a spread pooled over "
+	    "every drive and checkpoint%s; the spread empirical below u = %.3g x the trend, "
+	    "above it tail: %s fitted to the %llu of %llu samples above u (peaks over a "
+	    "threshold, GPD only when it beats the exponential at 5%%); time scales with "
+	    "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
+	    "band: 2.5th..97.5th percentile of %u bootstrap replicates (residuals drawn from the "
+	    "fitted spread and tail, refitted), seed %llu; N x D beyond the %llu independent "
+	    "samples (the figure rests on the fitted tail): %s",
+	    trend,
+	    u->ckpt_measured && c->ndrives_measured == 1
+		? " (ONE drive measured: the spread between drives is "
+		  "assumed to be its checkpoints' spread around its trend)"
+		: "",
+	    c->tail_threshold, tail, (unsigned long long)c->tail_exceedances,
+	    (unsigned long long)c->nsamples, c->trials, (unsigned long long)p->seed,
+	    (unsigned long long)c->nsamples, beyond);
+}
+
 static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection *out)
 {
 	const struct sc_model_params *p = &out->params;
@@ -42,7 +121,8 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 
 	if (u->ckpt_measured)
 		put(out, SC_MODEL_FIG_CKPT,
-		    "%llu samples: %u drive(s) x up to %u checkpoints of group %s, run %s; a sample "
+		    "%llu independent samples: %u drive(s) x up to %u checkpoints of group %s, run "
+		    "%s; a sample "
 		    "is a drive's bytes / its slowest rank's time from the common start, fsync "
 		    "included; bytes at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerator(s) and "
 		    "%u drive(s) a node",
@@ -55,15 +135,7 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 		    "at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerator(s) and %u drive(s) a node",
 		    sc_fmt_rate(rate, sizeof(rate), p->drive_write_bytes_per_s), p->model, p->tp,
 		    p->pp, p->zero_stage, p->scale, p->gpus_per_node, p->drives_per_node);
-	assume(out, SC_MODEL_FIG_CKPT,
-	       "drives independent; each of the N x D drives is a measured sample drawn at "
-	       "random from one checkpoint index a trial (all drives at the same fill), "
-	       "pooled with the nearest checkpoints up to %u samples and moved to that "
-	       "index's mean; time scales with "
-	       "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
-	       "no drive slower than the slowest sample (tail_exp: exponential tail fitted to "
-	       "the slowest tenth); %u trials, seed %llu",
-	       SC_MODEL_ROW_MIN_SAMPLES, p->trials, (unsigned long long)p->seed);
+	ckpt_assume(u, out);
 }
 
 static void restore_basis(const struct sc_model_used *u, struct sc_model_projection *out)

@@ -1,4 +1,4 @@
-/* model.h -- the cluster model's arithmetic: stragglers by resampling,
+/* model.h -- the cluster model's arithmetic: stragglers (a fitted tail),
  * Young/Daly checkpoint policy, tail at scale, endurance, sizing.
  *
  * Pure functions: no MPI, no I/O, no globals.  Every function checks its
@@ -12,16 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Trials of the resampling when the caller asks for 0. */
-#define SC_MODEL_TRIALS_DEFAULT 20000u
-
-/* The samples support N x D drives up to this many times the number of
- * distinct samples; beyond it the answer rests on the tail assumption. */
-#define SC_MODEL_SUPPORT_RATIO 20u
-
-/* The samples a resampling row holds at least, pooling neighbouring
- * checkpoints when fewer drives were measured (see sc_model_ckpt). */
-#define SC_MODEL_ROW_MIN_SAMPLES 32u
+/* Bootstrap replicates of the band a projection asks for when its
+ * parameters say 0 (sc_model_ckpt itself draws none when told 0). */
+#define SC_MODEL_TRIALS_DEFAULT 200u
 
 /* One measured drive (target): per checkpoint, in the order written, the
  * bytes it wrote and the time it took.  Both arrays hold nckpts entries,
@@ -57,55 +50,78 @@ struct sc_model_ckpt_in {
 	 * the classes' drives, each rescaled to its class's bytes. */
 	const struct sc_model_class *classes;
 	uint32_t nclasses;
-	uint32_t trials; /* resamples; 0 = SC_MODEL_TRIALS_DEFAULT */
+	uint32_t trials; /* bootstrap replicates of the band; 0 = no band
+			  * (the band is then the point figure) */
 	uint64_t seed;	 /* same input and seed, same output */
 };
 
 /* The projected cluster checkpoint time. */
 struct sc_model_ckpt {
 	double mean_ns;		/* E[max over the N x D drives] */
-	double p90_ns;		/* its 90th percentile (nearest rank) */
-	double max_sample_ns;	/* the slowest value a resampled drive can
-				 * take (rescaled and moved to its trend): no
-				 * projection can exceed it */
-	uint64_t nsamples;	/* distinct samples: checkpoints over all
+	double p90_ns;		/* its 90th percentile */
+	/* The band of each: the 2.5th and 97.5th percentiles of the
+	 * bootstrap replicates (equal to the figure when trials is 0). */
+	double mean_low_ns, mean_high_ns;
+	double p90_low_ns, p90_high_ns;
+	double max_sample_ns;	/* the slowest sample (rescaled); the
+				 * projection may exceed it */
+	uint64_t nsamples;	/* independent samples: checkpoints over all
 				 * measured drives */
 	uint64_t ndrives_total; /* N x D */
-	bool beyond_samples;	/* N x D > SC_MODEL_SUPPORT_RATIO x nsamples:
-				 * the caller must say so */
-	uint32_t trials;	/* resamples drawn */
+	bool beyond_samples;	/* N x D > nsamples: the figure rests on the
+				 * fitted tail; the caller must say so, with
+				 * the band's width */
+	uint32_t trials;	/* bootstrap replicates drawn (0: no band) */
+	/* What the figures rest on. */
+	uint32_t ndrives_measured; /* S */
+	uint32_t nckpts_max;	   /* C, the longest series */
+	double trend_per_ckpt;	   /* the trend's relative change from one
+				    * checkpoint index to the next (0: no
+				    * significant trend) */
+	bool tail_gpd;		   /* tail: generalized Pareto (else
+				    * exponential) */
+	double tail_xi;		   /* its shape (0 for the exponential) */
+	double tail_sigma;	   /* its scale, in units of the trend */
+	double tail_threshold;	   /* u, in units of the trend */
+	uint64_t tail_exceedances; /* samples above u */
 };
 
 /* Projects the time of one synchronous checkpoint of N nodes x D drives:
- * the slowest of the N x D drives.  Each drive of the cluster is drawn
- * with replacement from a row of measured samples; in a trial one
- * checkpoint index c is drawn and every drive of the cluster draws from
- * row c, so all drives are at the same fill together.  Row c holds every
- * measured drive's samples at c and, when fewer than
- * SC_MODEL_ROW_MIN_SAMPLES drives were
- * measured, at the nearest neighbouring checkpoints (a window of
- * ceil(SC_MODEL_ROW_MIN_SAMPLES / S) indices, shifted to stay inside the series): the maximum of
- * thousands of drives needs more than a few samples of the spread, and a
- * drive's speed varies from checkpoint to checkpoint as much as from drive
- * to drive.  A neighbour's sample is moved from its checkpoint's trend to
- * c's (times the ratio of the mean over the drives at c to that at the
- * neighbour), so a cluster that slows as it fills stays slow at the late
- * checkpoints, and the window keeps a drive that slows alone slow there
- * too.  Series of different lengths are aligned by position: with L the
- * longest series, drive d at index c uses its checkpoint
- * floor(c * nckpts_d / L).  A sample's time is dur_ns, or
- * dur_ns * bytes_per_drive / bytes when bytes_per_drive > 0 (the drive's
- * measured throughput at that checkpoint).
- * The max of K draws is drawn directly from its exact distribution over
- * the sorted row of n samples (P(max <= x_(j)) = (j/n)^K), which equals
- * drawing K drives and taking the slowest, at a cost independent of K.
- * With byte classes, one index c is drawn per trial for all classes, each
- * class's slowest drive is drawn from its own exact distribution (K = its
- * drives, times rescaled to its bytes) and the trial takes the slowest
- * class; max_sample_ns is rescaled to the largest class's bytes.
+ * the slowest of the N x D drives, all at the same checkpoint index (the
+ * same fill), the index drawn at random from the measured series.
+ *
+ * A sample's time is dur_ns, or dur_ns * bytes_per_drive / bytes when
+ * bytes_per_drive > 0 (the drive's measured throughput at that
+ * checkpoint).  What moves with the index is separated from the spread:
+ *   trend   m(c) = exp(a + b c), a least-squares line of log time over the
+ *           index of every sample (series of different lengths aligned by
+ *           position: sample i of n at (i + 0.5) L / n - 0.5, L the
+ *           longest); the slope b is kept only when |b| > 2 standard
+ *           errors, else the trend is flat;
+ *   spread  R = time / m(c) of every sample of every drive, pooled: the
+ *           spread between drives and over time, one distribution (with
+ *           one drive measured, its checkpoints' spread around the trend);
+ *   tail    peaks over a threshold: k = max(10, n / 5) exceedances (at
+ *           most n - 1), u the largest residual below them; a generalized
+ *           Pareto (xi in [-0.5, 0.5], maximum likelihood) or the
+ *           exponential (xi = 0) fitted to the excesses, the GPD chosen only
+ *           when k >= 10 and its likelihood ratio over the exponential
+ *           exceeds 3.841 (5%); R's distribution is the empirical one below
+ *           u and the tail (mass k / n) above.
+ * With K drives (of a class) at index c, P(max <= t) = F(t / m(c))^K and
+ * across byte classes the product; E[max] = mean over c of m(c) x E[max of
+ * R] (quadrature of 1 - F^K), p90 the 90th percentile of the mixture over
+ * the indices.  Unlike resampling it may exceed the slowest sample.
+ * The band: trials replicates, each the fitted trend times n residuals
+ * drawn (seeded) from the fitted distribution (a sample below u, else u
+ * plus a draw of the fitted tail), refitted from the start (trend,
+ * threshold, tail choice); the 2.5th..97.5th percentiles of their figures.
+ * The point figures draw nothing: only the band depends on the seed.
+ * Byte classes: each class's times are the reference times (the largest
+ * class's bytes) x its bytes ratio.
  * Returns 0, -EINVAL (no drives, a drive without checkpoints, N or D = 0,
  * bytes 0 with bytes_per_drive > 0 or in a class, a class of no drives,
- * NULL arrays), -ENOMEM. */
+ * NULL arrays, more than 2^32 samples), -ENOMEM. */
 int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out);
 
 /* The alternative tail assumption: E[max over the cluster's drives] when

@@ -314,6 +314,31 @@ static int project_row(const struct ctx *x, uint32_t nodes, struct sc_model_row 
 	return 0;
 }
 
+/* The measured drives the estimator cannot use, named: a drive without
+ * checkpoint samples or with a checkpoint of 0 bytes (nothing to rescale).
+ * 0 or -EINVAL with a message. */
+static int check_drives(const struct ctx *x, char *err, size_t errlen)
+{
+	const char *run = x->m ? x->m->run_id : "";
+
+	for (uint32_t i = 0; x->drives && x->drives != &x->stated && i < x->ndrives; i++) {
+		const struct sc_model_drive *d = &x->drives[i];
+
+		if (!d->nckpts || !d->dur_ns || !d->bytes)
+			return fail(err, errlen,
+				    "model: results of run %s: measured drive %u has no checkpoint "
+				    "samples",
+				    run, i);
+		for (uint32_t c = 0; c < d->nckpts; c++)
+			if (!d->bytes[c])
+				return fail(err, errlen,
+					    "model: results of run %s: measured drive %u wrote 0 "
+					    "bytes in checkpoint %u: its time cannot be rescaled",
+					    run, i, c);
+	}
+	return 0;
+}
+
 /* Fills the parameters as used and the context; 0 or -EINVAL. */
 static int resolve(const struct sc_model_measured *m, struct ctx *x,
 		   struct sc_model_projection *out, char *err, size_t errlen)
@@ -328,6 +353,8 @@ static int resolve(const struct sc_model_measured *m, struct ctx *x,
 	use->trials = use->trials ? use->trials : SC_MODEL_TRIALS_DEFAULT;
 	use->scale = use->scale > 0 ? use->scale : 1;
 	choose_drives(x, use, out->drives_per_node_from, sizeof(out->drives_per_node_from));
+	if (check_drives(x, err, errlen))
+		return -EINVAL;
 	x->ingest =
 	    m && m->has_ingest && m->batch_wait && m->batch_wait->count && m->compute_per_batch_ns;
 	if (!x->drives && !x->ingest && m && m->has_ingest && !m->compute_per_batch_ns)
@@ -383,6 +410,9 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 				   .ckpt = x.drives != NULL,
 				   .restore = x.restore != NULL,
 				   .ingest = x.ingest};
+	for (uint32_t i = out->nrows; x.drives && i-- > 0;)
+		if (out->rows[i].layout_fits)
+			u.fit = &out->rows[i].ckpt;
 	for (uint32_t i = 0; i < x.ndrives; i++) {
 		u.nsamples += x.drives[i].nckpts;
 		u.nrestore_samples += x.restore ? x.restore[i].nckpts : 0;

@@ -29,7 +29,7 @@ struct sc_run_record;
 /* Cluster sizes one projection holds at most. */
 #define SC_MODEL_MAX_SIZES 32u
 /* Longest text of one basis line (inputs or assumptions), NUL included. */
-#define SC_MODEL_TEXT_MAX 512u
+#define SC_MODEL_TEXT_MAX 1024u
 
 /* ---- parameters ---------------------------------------------------- */
 

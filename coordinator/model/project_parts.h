@@ -48,6 +48,9 @@ struct sc_model_used {
 	bool restore;			   /* restore figures given */
 	uint64_t nsamples;		   /* the drives' samples */
 	uint64_t nrestore_samples;	   /* their restores' */
+	/* The checkpoint figure of the first size that has one: the trend and
+	 * tail it rests on (the same at every size); NULL: none. */
+	const struct sc_model_ckpt *fit;
 };
 
 /* Fills out->basis from the parameters as used (out->params) and u. */

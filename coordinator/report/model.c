@@ -86,6 +86,22 @@ static void cell_dur(char *c, double ns)
 		sc_fmt_duration(c, CELL_MAX, (uint64_t)llround(ns));
 }
 
+/* A figure and its band: "1.07 s (978 ms..1.21 s)"; the figure alone
+ * when no band was drawn. */
+static void cell_band(char *c, double ns, double lo, double hi, uint32_t trials)
+{
+	char a[CELL_MAX], b[CELL_MAX], m[CELL_MAX];
+
+	cell_dur(m, ns);
+	if (!trials || !isfinite(lo) || !isfinite(hi)) {
+		snprintf(c, CELL_MAX, "%s", m);
+		return;
+	}
+	cell_dur(a, lo);
+	cell_dur(b, hi);
+	snprintf(c, CELL_MAX, "%.15s (%.12s..%.12s)", m, a, b);
+}
+
 static void cell_pct(char *c, double share)
 {
 	if (!isfinite(share))
@@ -122,14 +138,6 @@ static bool beyond(const struct sc_model_projection *p, const struct sc_model_ro
 	return p->measured && row_has(p, r, SC_MODEL_FIG_CKPT) && r->ckpt.beyond_samples;
 }
 
-static bool any_beyond(const struct sc_model_projection *p)
-{
-	for (uint32_t i = 0; i < p->nrows; i++)
-		if (beyond(p, &p->rows[i]))
-			return true;
-	return false;
-}
-
 static void ckpt_header(struct table *t, const struct sc_model_projection *p)
 {
 	char name[CELL_MAX];
@@ -140,8 +148,9 @@ static void ckpt_header(struct table *t, const struct sc_model_projection *p)
 	add_col(t, "bytes/drive", -1);
 	add_col(t, "ckpt mean", SC_MODEL_FIG_CKPT);
 	add_col(t, "ckpt p90", SC_MODEL_FIG_CKPT);
-	/* the alternative tail, only when some size needs it */
-	add_col(t, any_beyond(p) ? "exp-tail mean" : "", SC_MODEL_FIG_CKPT);
+	/* the exponential-tail alternative: in the JSON only (the fitted
+	 * tail of the mean supersedes it) */
+	add_col(t, "", SC_MODEL_FIG_CKPT);
 	add_col(t, p->basis[SC_MODEL_FIG_RESTORE].present ? "restore mean" : "",
 		SC_MODEL_FIG_RESTORE);
 	add_col(t, "tau", SC_MODEL_FIG_POLICY);
@@ -215,13 +224,14 @@ static void ckpt_row(char (*c)[CELL_MAX], const struct sc_model_projection *p,
 	snprintf(c[CK_D], CELL_MAX, "%u", r->drives_per_node);
 	sc_fmt_bytes(c[CK_BYTES], CELL_MAX, r->drive_bytes_max);
 	if (row_has(p, r, SC_MODEL_FIG_CKPT)) {
-		cell_dur(c[CK_MEAN], r->ckpt.mean_ns);
-		cell_dur(c[CK_P90], r->ckpt.p90_ns);
-		if (beyond(p, r))
-			cell_dur(c[CK_TAIL], r->ckpt_tail_exp_ns);
+		cell_band(c[CK_MEAN], r->ckpt.mean_ns, r->ckpt.mean_low_ns, r->ckpt.mean_high_ns,
+			  p->measured ? r->ckpt.trials : 0);
+		cell_band(c[CK_P90], r->ckpt.p90_ns, r->ckpt.p90_low_ns, r->ckpt.p90_high_ns,
+			  p->measured ? r->ckpt.trials : 0);
 	}
 	if (row_has(p, r, SC_MODEL_FIG_RESTORE) && r->has_restore)
-		cell_dur(c[CK_RESTORE], r->restore.mean_ns);
+		cell_band(c[CK_RESTORE], r->restore.mean_ns, r->restore.mean_low_ns,
+			  r->restore.mean_high_ns, p->measured ? r->restore.trials : 0);
 	if (row_has(p, r, SC_MODEL_FIG_POLICY)) {
 		cell_dur(c[CK_TAU], r->policy.tau_ns);
 		cell_pct(c[CK_WRITE], r->policy.write_share);
@@ -271,6 +281,40 @@ static void ingest_table(FILE *f, const struct sc_model_projection *p, struct ta
 
 /* ------------------------------------------------------------- lines */
 
+/* The fit the checkpoint figures rest on: the band, the trend, the tail. */
+static void print_fit(FILE *f, const struct sc_model_projection *p)
+{
+	const struct sc_model_ckpt *c = NULL;
+
+	for (uint32_t i = 0; i < p->nrows && !c; i++)
+		if (row_has(p, &p->rows[i], SC_MODEL_FIG_CKPT))
+			c = &p->rows[i].ckpt;
+	if (!c || !p->measured) /* a stated drive: the note below says so */
+		return;
+	fprintf(f,
+		"band: 95 %% (2.5th..97.5th percentile of %u bootstrap replicates), seed "
+		"%llu\n",
+		c->trials, (unsigned long long)p->params.seed);
+	if (!(c->tail_sigma > 0))
+		fprintf(f, "tail: none (no spread in the samples); ");
+	else if (c->tail_gpd)
+		fprintf(f, "tail: GPD xi=%.2f", c->tail_xi);
+	else
+		fprintf(f, "tail: exponential");
+	if (c->tail_sigma > 0)
+		fprintf(f, " (above %.3g x the trend: %llu of %llu samples); ", c->tail_threshold,
+			(unsigned long long)c->tail_exceedances, (unsigned long long)c->nsamples);
+	if (c->trend_per_ckpt != 0)
+		fprintf(f, "trend %+.3g %% a checkpoint\n", c->trend_per_ckpt * PERCENT);
+	else
+		fprintf(f, "trend: flat (no significant slope over the checkpoints)\n");
+	if (p->measured && c->ndrives_measured == 1)
+		fprintf(f,
+			"one drive measured: the spread between drives is assumed to be the "
+			"spread of its %u checkpoints around its trend\n",
+			c->nckpts_max);
+}
+
 static void print_params(FILE *f, const struct sc_model_projection *p)
 {
 	const struct sc_model_params *q = &p->params;
@@ -298,14 +342,15 @@ static void print_params(FILE *f, const struct sc_model_projection *p)
 		fprintf(f, ", write %s", sc_fmt_rate(rate, sizeof(rate), q->drive_write_bytes_per_s));
 	if (q->drive_read_bytes_per_s > 0)
 		fprintf(f, ", read %s", sc_fmt_rate(rate, sizeof(rate), q->drive_read_bytes_per_s));
-	fprintf(f, "\nresampling: seed %llu, %u trials\n", (unsigned long long)q->seed, q->trials);
+	fputc('\n', f);
+	print_fit(f, p);
 }
 
 /* The notes and warnings under the tables: a size the layout does not
  * fit, a policy outside its first order, a size beyond the samples. */
 static void print_notes(FILE *f, const struct sc_model_projection *p)
 {
-	char mean[CELL_MAX], tail[CELL_MAX];
+	char mean[CELL_MAX];
 
 	if (!p->measured && p->basis[SC_MODEL_FIG_CKPT].present)
 		fputs("note: the stated drive is one constant figure: every drive is taken as "
@@ -328,12 +373,13 @@ static void print_notes(FILE *f, const struct sc_model_projection *p)
 		if (!beyond(p, r))
 			continue;
 		cell_dur(mean, r->ckpt.mean_ns);
-		cell_dur(tail, r->ckpt_tail_exp_ns);
-		fprintf(f, "warning: at %u nodes, %llu drives are more than %u x the %llu measured "
-			   "samples: the checkpoint time rests on the tail assumption (resampled "
-			   "%s; an exponential tail fitted to the slowest tenth gives %s)\n",
-			r->nodes, (unsigned long long)r->ckpt.ndrives_total, SC_MODEL_SUPPORT_RATIO,
-			(unsigned long long)r->ckpt.nsamples, mean, tail);
+		fprintf(f, "warning: at %u nodes, %llu drives exceed the %llu independent samples: "
+			   "the checkpoint time %s rests on the fitted tail (band %+.0f %%..%+.0f "
+			   "%%)\n",
+			r->nodes, (unsigned long long)r->ckpt.ndrives_total,
+			(unsigned long long)r->ckpt.nsamples, mean,
+			(r->ckpt.mean_low_ns / r->ckpt.mean_ns - 1) * PERCENT,
+			(r->ckpt.mean_high_ns / r->ckpt.mean_ns - 1) * PERCENT);
 	}
 }
 
@@ -449,6 +495,20 @@ static struct json_object *ckpt_json(struct jb *b, const struct sc_model_ckpt *c
 	sc_json_put_u64(b, o, "drives", c->ndrives_total);
 	sc_json_put_bool(b, o, "beyond_samples", c->beyond_samples);
 	sc_json_put_u64(b, o, "trials", c->trials);
+	sc_json_put_dbl(b, o, "mean_low_ns", c->mean_low_ns);
+	sc_json_put_dbl(b, o, "mean_high_ns", c->mean_high_ns);
+	sc_json_put_dbl(b, o, "p90_low_ns", c->p90_low_ns);
+	sc_json_put_dbl(b, o, "p90_high_ns", c->p90_high_ns);
+	sc_json_put_u64(b, o, "drives_measured", c->ndrives_measured);
+	sc_json_put_u64(b, o, "checkpoints_measured", c->nckpts_max);
+	sc_json_put_dbl(b, o, "trend_per_ckpt_share", c->trend_per_ckpt);
+	sc_json_put_str(b, o, "tail", !(c->tail_sigma > 0) ? "none"
+				      : c->tail_gpd	  ? "gpd"
+							  : "exponential");
+	sc_json_put_dbl(b, o, "tail_xi", c->tail_xi);
+	sc_json_put_dbl(b, o, "tail_sigma_x_trend", c->tail_sigma);
+	sc_json_put_dbl(b, o, "tail_threshold_x_trend", c->tail_threshold);
+	sc_json_put_u64(b, o, "tail_exceedances", c->tail_exceedances);
 	return o;
 }
 

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # test_model_emulated.sh -- the cluster model checked on emulated drives: a
-# prediction from a 4-rank run is what the model's contract (model.h,
-# sc_model_ckpt) makes of the samples that run recorded, within 1% (the
-# resampling's own noise), is the slowest of 64 drives and not of 4, and is
-# no more than 10% under what 64 emulated drives take by their model (the
-# slowest of 64 speeds); the 64-rank run is no faster than that model.
-# Above, the prediction is bounded only by the recorded samples: it inherits
-# the 4-rank run's overhead, and one stall of one rank's checkpoint lands in
-# most trials (a bound from the run's mean overhead failed so).  The 64-rank
+# prediction from a 4-rank run (the fitted tail of model.h, sc_model_ckpt;
+# its arithmetic is checked against known truth in
+# tests/unit/test_model_tail.c) is the slowest of 64 drives and not of 4,
+# and is no more than 10% under what 64 emulated drives take by their model
+# (the slowest of 64 speeds), with a band that reaches it; the 64-rank run
+# is no faster than that model.  Above, the prediction is not bounded: it
+# inherits the 4-rank run's overhead.  The 64-rank
 # run's time is printed, not checked against the prediction: 64 ranks on a
 # few busy cores measure the machine as much as the drives.
 #
@@ -18,9 +17,6 @@
 # at scale S/16 writes per rank what the 64-rank run writes at scale S.
 # Each rank writes about 28 MB per checkpoint at 64 MiB/s (about 0.4 s at
 # speed 1), long against the scheduling of 64 ranks on a few cores.
-# One checkpoint index per trial over the 4 drives alone would predict
-# about 10% short (E[max of 64] from 4 samples); pooled rows come within 2%
-# on the review machine.
 . "$(dirname "$0")/lib.sh"
 
 SCALE=0.016         # the 64-rank run's; the 4-rank run's is SCALE / 16
@@ -60,13 +56,11 @@ sc_mpirun 64 "$T/large.yaml" --output "$T/o64" || { cat "$T/out.log"; fail "64-r
 [ "$(count_entries "$T/target")" -eq 0 ] || fail "the emulated runs wrote files"
 
 # The prediction: ssdcluster model from the 4-rank results, for 64 nodes
-# of one accelerator and one drive at the 64-rank run's scale.  With 4
-# drives a resampling row pools the nearest checkpoints (see sc_model_ckpt),
-# each moved to its index's trend.
-"$SC_BIN" model "$T/o4/results.pb" --nodes 64 --gpus-per-node 1 --drives-per-node 1 \
+# of one accelerator and one drive at the 64-rank run's scale (and for 4).
+"$SC_BIN" model "$T/o4/results.pb" --nodes 4,64 --gpus-per-node 1 --drives-per-node 1 \
 	--tp 1 --pp 1 --zero 3 --scale "$SCALE" --json --seed 1 >"$T/model.json" ||
 	fail "ssdcluster model exited $?"
-"$SC_BIN" model "$T/o4/results.pb" --nodes 64 --gpus-per-node 1 --drives-per-node 1 \
+"$SC_BIN" model "$T/o4/results.pb" --nodes 4,64 --gpus-per-node 1 --drives-per-node 1 \
 	--tp 1 --pp 1 --zero 3 --scale "$SCALE" --json --seed 1 >"$T/model2.json" ||
 	fail "ssdcluster model exited $? the second time"
 cmp -s "$T/model.json" "$T/model2.json" || fail "the same results and seed gave different output"
@@ -75,7 +69,7 @@ python3 - "$T/o4/results.json" "$T/o64/results.json" "$T/model.json" "$TOLERANCE
 import json, sys
 small = json.load(open(sys.argv[1]))
 large = json.load(open(sys.argv[2]))
-size = json.load(open(sys.argv[3]))["model"]["sizes"][0]
+size4, size = json.load(open(sys.argv[3]))["model"]["sizes"]
 pred = size["checkpoint"]["mean_ns"]
 tol = float(sys.argv[4])
 BW = 64 * 2**20      # emulate: bandwidth, bytes/s
@@ -97,30 +91,12 @@ def ideal_ns(run):
     cells = run["checkpoints"][0]["cells"]
     need(len({c["bytes"] for c in cells}) == 1, "every checkpoint writes the same bytes")
     return cells[0]["bytes"] / run["nranks"] / BW * e_inv_min(run["nranks"]) * 1e9
-def model_ns(run, ref, K):
-    """E[slowest of K drives] by the contract of sc_model_ckpt, computed
-    exactly: a sample is a rank's time from its cell's measured start at
-    ref bytes; row c pools the ceil(32 / S) checkpoints nearest c (a window
-    kept inside the series), each sample moved by trend[c] / trend[i] (the
-    mean over the drives); the slowest of K from the n sorted samples x_j
-    of a row has P(max <= x_j) = (j/n)^K; one row a trial, uniformly.
-    Returns that mean and the largest moved sample."""
+def largest(run, ref):
+    """The largest sample: a rank's time from its cell's measured start at
+    ref bytes."""
     cells = [p for p in run["phases"] if p["name"].startswith("ckpt[")]
-    drives = sorted({x["rank"] for p in cells for x in p["ranks"]})
-    s, L = len(drives), len(cells)
-    t = {(x["rank"], i): (x["end_ns"] - p["measure_start_ns"]) * ref / x["bytes_written"]
-         for i, p in enumerate(cells) for x in p["ranks"]}
-    need(len(t) == s * L, "every drive wrote in every checkpoint")
-    trend = [sum(t[d, i] for d in drives) / s for i in range(L)]
-    w = min(-(-32 // s), L)
-    total, top = 0, 0
-    for c in range(L):
-        lo = min(c - w // 2 if c > w // 2 else 0, L - w)
-        row = sorted(t[d, i] * trend[c] / trend[i] for i in range(lo, lo + w) for d in drives)
-        n = len(row)
-        total += sum(x * ((j / n) ** K - ((j - 1) / n) ** K) for j, x in enumerate(row, 1))
-        top = max(top, row[-1])
-    return total / L, top
+    return max((x["end_ns"] - p["measure_start_ns"]) * ref / x["bytes_written"]
+               for p in cells for x in p["ranks"])
 need(small["nranks"] == 4 and large["nranks"] == 64, "4 and 64 ranks")
 w4 = small["checkpoints"][0]["write"]
 w64 = large["checkpoints"][0]["write"]
@@ -132,30 +108,31 @@ ideal4, ideal64 = ideal_ns(small), ideal_ns(large)
 ref = size["drive_bytes_max"]
 need(size["checkpoint"]["samples"] == 40 and size["checkpoint"]["drives"] == 64
      and ref == small["checkpoints"][0]["cells"][0]["bytes"] / 4, "40 samples, 64 drives, the bytes")
-want64, top = model_ns(small, ref, 64)
-want4, _ = model_ns(small, ref, 4)
+top = largest(small, ref)
+# the slowest of 4 drives, rescaled to the bytes a drive writes at 64
+want4 = size4["checkpoint"]["mean_ns"] * ref / size4["drive_bytes_max"]
+band = (size["checkpoint"]["mean_low_ns"], size["checkpoint"]["mean_high_ns"])
 lo = (1 - tol) * ideal64
 print(f"4 ranks: mean checkpoint {meas4 / 1e6:.1f} ms, the drives' model {ideal4 / 1e6:.1f} ms "
       f"(x{meas4 / ideal4:.3f})")
-print(f"64 ranks: predicted {pred / 1e6:.1f} ms, from the recorded samples {want64 / 1e6:.1f} ms "
+print(f"64 ranks: predicted {pred / 1e6:.1f} ms (band {band[0] / 1e6:.1f}..{band[1] / 1e6:.1f}) "
       f"(the slowest of 4: {want4 / 1e6:.1f} ms), the drives' model {ideal64 / 1e6:.1f} ms "
       f"(at least {lo / 1e6:.1f} ms; x{pred / ideal64:.3f}), measured {meas64 / 1e6:.1f} ms "
       f"({100 * (pred - meas64) / meas64:+.1f}% from the prediction)")
-# 20,000 trials: the mean of the maxima is within a few 0.01% of its
-# expectation; the largest sample is exact.
-need(abs(pred / want64 - 1) <= 0.01, f"prediction {pred:.0f} ns, the samples give {want64:.0f} ns")
+# The largest sample is exact; the band holds the figure.
+need(band[0] <= pred <= band[1], f"prediction {pred:.0f} ns outside its band {band}")
 need(abs(size["checkpoint"]["max_sample_ns"] / top - 1) <= 1e-9,
      f"max_sample_ns {size['checkpoint']['max_sample_ns']:.0f}, the samples' largest {top:.0f} ns")
-# The maximum matters: the slowest of 64 drawn from the same rows is well
-# above the slowest of 4 (the speeds' spread alone gives about 1.15; a
+# The maximum matters: the slowest of 64 is well above the slowest of 4 (the speeds' spread alone gives about 1.15; a
 # constant added to every sample cannot close it to 1.03 unless it is 3x
 # the checkpoint).
 need(pred > 1.03 * want4, f"the 64-node prediction {pred:.0f} ns is not above 4 drives' {want4:.0f} ns")
 # The emulated engine completes no I/O before its transfer: the 4-rank
 # samples only lose to the machine, the prediction stays above the 64
-# drives' model (resampling 32 of the speeds: within a few %), and the
+# drives' model (less 10%) and its band reaches it, and the
 # 64-rank run (which a busy machine can only slow further) too.
 need(pred >= lo, f"prediction {pred:.0f} ns under {lo:.0f} ns")
+need(band[1] >= ideal64, f"the band's top {band[1]:.0f} ns under the drives' model {ideal64:.0f} ns")
 need(meas64 >= 0.95 * ideal64,
      f"64 emulated drives took {meas64:.0f} ns, faster than their model's {ideal64:.0f} ns")
 PY

@@ -1,5 +1,5 @@
 /* test_model.c -- the cluster model's arithmetic (coordinator/model/): order
- * statistics by resampling, Young/Daly, tail at scale, endurance, sizing. */
+ * statistics (the fitted tail), Young/Daly, tail at scale, endurance, sizing. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -79,94 +79,73 @@ static void test_order_statistics(void)
 		struct sc_model_ckpt out;
 
 		CHECK(sc_model_ckpt(&in, &out) == 0, "constant N=%u", n);
-		CHECK(out.mean_ns == 7e9 && out.p90_ns == 7e9,
+		CHECK(rel_close(out.mean_ns, 7e9, 1e-9) && rel_close(out.p90_ns, 7e9, 1e-9),
 		      "constant N=%u: mean %.17g p90 %.17g", n, out.mean_ns, out.p90_ns);
 	}
 	free(d);
 	free(dur);
 }
 
-/* E[max of k draws] from a row whose values v[i] have counts cnt[i] of
- * total, ascending: sum over i of v[i] (F_i^k - F_(i-1)^k). */
-static double row_emax(const double *v, const double *cnt, int n, double total, double k)
-{
-	double below = 0, e = 0;
-
-	for (int i = 0; i < n; i++) {
-		e += v[i] * (pow((below + cnt[i]) / total, k) - pow(below / total, k));
-		below += cnt[i];
-	}
-	return e;
-}
-
-/* Fewer than SC_MODEL_ROW_MIN_SAMPLES drives: a row pools the neighbouring
- * checkpoints, each moved to the row's trend.  4 drives x 8 checkpoints, all
- * 1 s but drive 0 at checkpoint 0, 3 s.  The trend is 1.5 s at checkpoint
- * 0, 1 s elsewhere, and every row holds all 32 samples:
- *   row 0:  3 x 1 s, 28 x 1.5 s (1 s moved x 1.5), 1 x 3 s
- *   rows 1-7: 3 x 2/3 s (checkpoint 0's 1 s moved / 1.5), 28 x 1 s, 1 x 2 s
- * and E[max of 64] is the mean over the rows of their exact maxima, where
- * one index per trial over the 4 drives only would give (3 + 7 x 1) / 8. */
-static void test_row_pools_neighbours(void)
+/* What moves with the checkpoint index is the trend, not spread: 4 drives
+ * x 8 checkpoints, each 1.1^c s (filling slows every drive alike).  The
+ * trend is found (+10 % a checkpoint), no spread is left, and the slowest
+ * of 4096 drives is the mean over c of 1.1^c s; its p90 the 8th index's
+ * (7 of 8 indices lie under 90 %). */
+static void test_trend_not_spread(void)
 {
 	enum { S = 4, C = 8 };
 	uint64_t dur[S][C];
 	struct sc_model_drive d[S];
 	struct sc_model_ckpt out;
-	const double v0[] = {1, 1.5, 3}, n0[] = {3, 28, 1};
-	const double v1[] = {2.0 / 3, 1, 2}, n1[] = {3, 28, 1};
-	double want;
+	double want = 0;
 
+	for (int c = 0; c < C; c++)
+		want += pow(1.1, c) * 1e9 / C;
 	for (int i = 0; i < S; i++) {
 		for (int c = 0; c < C; c++)
-			dur[i][c] = NS_PER_S;
+			dur[i][c] = (uint64_t)llround(pow(1.1, c) * 1e9);
 		d[i] = (struct sc_model_drive){.nckpts = C, .dur_ns = dur[i]};
 	}
-	dur[0][0] = 3 * NS_PER_S;
-	want = (row_emax(v0, n0, 3, 32, 64) + 7 * row_emax(v1, n1, 3, 32, 64)) / C * 1e9;
-	struct sc_model_ckpt_in in = {.drives = d,
-				      .ndrives = S,
-				      .nodes = 64,
-				      .drives_per_node = 1,
-				      .trials = 200000,
-				      .seed = 3};
-	CHECK(sc_model_ckpt(&in, &out) == 0, "pooled rows");
-	CHECK(rel_close(out.mean_ns, want, 0.01), "pooled rows: E[max] %.5g ns, by hand %.5g ns",
-	      out.mean_ns, want);
-	CHECK(out.max_sample_ns == 3e9, "pooled rows: max sample %.17g", out.max_sample_ns);
-	printf("pooled rows, 4 drives x 8 checkpoints, N=64: E[max] %.4f s (by hand %.4f s)\n",
-	       out.mean_ns / 1e9, want / 1e9);
+	struct sc_model_ckpt_in in = {
+	    .drives = d, .ndrives = S, .nodes = 512, .drives_per_node = 8, .trials = 50, .seed = 3};
+	CHECK(sc_model_ckpt(&in, &out) == 0, "trend");
+	CHECK(rel_close(out.trend_per_ckpt, 0.1, 1e-6), "trend %.6g a checkpoint, want 0.1",
+	      out.trend_per_ckpt);
+	CHECK(rel_close(out.mean_ns, want, 1e-6) && rel_close(out.p90_ns, pow(1.1, 7) * 1e9, 1e-6),
+	      "trend: E[max] %.6g ns (want %.6g), p90 %.6g", out.mean_ns, want, out.p90_ns);
+	CHECK(rel_close(out.mean_low_ns, want, 1e-6) && rel_close(out.mean_high_ns, want, 1e-6),
+	      "no spread, no band: %.6g..%.6g", out.mean_low_ns, out.mean_high_ns);
 }
 
-/* SC_MODEL_ROW_MIN_SAMPLES drives or more: a row is one checkpoint, so a
- * drive that slows alone stays slow where it slowed.  40 drives x 10
- * checkpoints of 1 s, but drive 0 takes 5 s from checkpoint 5 on: the
- * first five checkpoints are 1 s; in the last five the slowest of 64 is
- * 5 s when drive 0 is drawn (1 - (39/40)^64), else 1 s. */
-static void test_drive_slows_alone(void)
+/* Ten samples of an exponential's quantiles, 1 s mean: the fitted tail
+ * goes past the slowest sample (resampling could not), and the choice is
+ * the exponential (nothing says the tail is heavier or lighter). */
+static void test_beyond_largest(void)
 {
-	enum { S = 40, C = 10 };
-	uint64_t *dur = xcalloc(S * C, sizeof(*dur));
-	struct sc_model_drive d[S];
+	enum { N = 40 };
+	uint64_t dur[N];
+	struct sc_model_drive *d;
 	struct sc_model_ckpt out;
-	double hit = 1 - pow(39.0 / 40, 64), want = (1 + (5 * hit + (1 - hit))) / 2 * 1e9;
 
-	for (int i = 0; i < S * C; i++)
-		dur[i] = NS_PER_S;
-	for (int c = 5; c < C; c++)
-		dur[c] = 5 * NS_PER_S;
-	for (int i = 0; i < S; i++)
-		d[i] = (struct sc_model_drive){.nckpts = C, .dur_ns = &dur[i * C]};
-	struct sc_model_ckpt_in in = {.drives = d,
-				      .ndrives = S,
-				      .nodes = 64,
-				      .drives_per_node = 1,
-				      .trials = 200000,
-				      .seed = 5};
-	CHECK(sc_model_ckpt(&in, &out) == 0, "slows alone");
-	CHECK(rel_close(out.mean_ns, want, 0.01), "slows alone: E[max] %.5g ns, by hand %.5g ns",
-	      out.mean_ns, want);
-	free(dur);
+	for (uint32_t i = 0; i < N; i++)
+		dur[i] = (uint64_t)(-EXP_MEAN_NS * log1p(-(i + 0.5) / N));
+	d = one_ckpt_drives(N, NULL, dur);
+	struct sc_model_ckpt_in in = {
+	    .drives = d, .ndrives = N, .nodes = 4096, .drives_per_node = 1, .trials = 200};
+	CHECK(sc_model_ckpt(&in, &out) == 0, "beyond");
+	CHECK(out.mean_ns > out.max_sample_ns && !out.tail_gpd && out.tail_exceedances == 10 &&
+		  out.beyond_samples,
+	      "beyond: E[max] %.4g, largest sample %.4g, gpd %d, k %llu", out.mean_ns,
+	      out.max_sample_ns, out.tail_gpd, (unsigned long long)out.tail_exceedances);
+	CHECK(rel_close(out.mean_ns, harmonic(4096) * EXP_MEAN_NS, 0.10) &&
+		  out.mean_low_ns < out.mean_ns && out.mean_ns < out.mean_high_ns,
+	      "beyond: E[max] %.4g (%.4g..%.4g), H_M m %.4g", out.mean_ns, out.mean_low_ns,
+	      out.mean_high_ns, harmonic(4096) * EXP_MEAN_NS);
+	printf("40 exponential quantiles -> 4096 drives: E[max] %.3f s (%.3f..%.3f), H_M m "
+	       "%.3f s, largest sample %.3f s\n",
+	       out.mean_ns / 1e9, out.mean_low_ns / 1e9, out.mean_high_ns / 1e9, harmonic(4096),
+	       out.max_sample_ns / 1e9);
+	free(d);
 }
 
 /* A drive brings its whole series: every drive 1 s then 3 s (fills up) gives
@@ -193,19 +172,21 @@ static void test_series_and_scale(void)
 	CHECK(sc_model_ckpt(&in, &out) == 0, "series");
 	CHECK(rel_close(out.mean_ns, 2e9, 0.03), "series kept together: mean %.4g, want 2e9",
 	      out.mean_ns);
-	CHECK(out.p90_ns == 3e9 && out.max_sample_ns == 3e9, "p90 %.4g max %.4g", out.p90_ns,
-	      out.max_sample_ns);
+	CHECK(rel_close(out.p90_ns, 3e9, 1e-9) && out.max_sample_ns == 3e9, "p90 %.4g max %.4g",
+	      out.p90_ns, out.max_sample_ns);
 	/* 1 GB/s throughout: 2 GB per drive takes 2 s at any size. */
 	in.bytes_per_drive = 2 * GB;
 	in.nodes = 4096;
 	in.drives_per_node = 8;
 	CHECK(sc_model_ckpt(&in, &out) == 0, "rescaled");
-	CHECK(out.mean_ns == 2e9 && out.p90_ns == 2e9, "rescaled: mean %.17g p90 %.17g",
-	      out.mean_ns, out.p90_ns);
-	/* 2000 samples support up to 20 x 2000 = 40000 drives. */
-	CHECK(out.ndrives_total == 32768 && !out.beyond_samples, "32768 drives flagged");
-	in.nodes = 5001;
-	CHECK(sc_model_ckpt(&in, &out) == 0 && out.beyond_samples, "40008 drives not flagged");
+	CHECK(rel_close(out.mean_ns, 2e9, 1e-9) && rel_close(out.p90_ns, 2e9, 1e-9),
+	      "rescaled: mean %.17g p90 %.17g", out.mean_ns, out.p90_ns);
+	/* 2000 independent samples: 2000 drives rest on them, 2008 on the tail */
+	in.nodes = 250;
+	CHECK(sc_model_ckpt(&in, &out) == 0 && out.ndrives_total == 2000 && !out.beyond_samples,
+	      "2000 drives flagged");
+	in.nodes = 251;
+	CHECK(sc_model_ckpt(&in, &out) == 0 && out.beyond_samples, "2008 drives not flagged");
 	free(d);
 	free(bytes);
 	free(dur);
@@ -226,16 +207,17 @@ static void test_seed(void)
 				      .ndrives = S,
 				      .nodes = 16,
 				      .drives_per_node = 4,
-				      .trials = 5000,
+				      .trials = 200,
 				      .seed = 1234};
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0xff, sizeof(b));
 	CHECK(sc_model_ckpt(&in, &a) == 0 && sc_model_ckpt(&in, &b) == 0, "seed runs");
-	CHECK(a.mean_ns == b.mean_ns && a.p90_ns == b.p90_ns && a.trials == b.trials,
-	      "same seed: mean %.17g vs %.17g, p90 %.17g vs %.17g", a.mean_ns, b.mean_ns, a.p90_ns,
-	      b.p90_ns);
+	CHECK(!memcmp(&a, &b, sizeof(a)), "same seed: mean %.17g vs %.17g, band %.17g vs %.17g",
+	      a.mean_ns, b.mean_ns, a.mean_low_ns, b.mean_low_ns);
 	in.seed = 4321;
-	CHECK(sc_model_ckpt(&in, &c) == 0 && c.mean_ns != a.mean_ns, "another seed, same mean");
+	CHECK(sc_model_ckpt(&in, &c) == 0 && c.mean_ns == a.mean_ns &&
+		  c.mean_low_ns != a.mean_low_ns,
+	      "another seed: the same figure (not drawn), another band");
 	free(d);
 }
 
@@ -464,8 +446,9 @@ static void test_classes(void)
 	struct sc_model_class cl[] = {{4 * GB, 2}, {GB, 1000}};
 	struct sc_model_ckpt_in in = {
 	    .drives = d, .ndrives = S, .classes = cl, .nclasses = 2, .seed = 3};
-	CHECK(sc_model_ckpt(&in, &one) == 0 && one.mean_ns == 4e9 && one.p90_ns == 4e9 &&
-		  one.ndrives_total == 1002 && one.max_sample_ns == 4e9,
+	CHECK(sc_model_ckpt(&in, &one) == 0 && rel_close(one.mean_ns, 4e9, 1e-9) &&
+		  rel_close(one.p90_ns, 4e9, 1e-9) && one.ndrives_total == 1002 &&
+		  one.max_sample_ns == 4e9,
 	      "busiest class: mean %.17g, %llu drives", one.mean_ns,
 	      (unsigned long long)one.ndrives_total);
 	for (uint32_t i = 0; i < S; i++)
@@ -508,8 +491,8 @@ int main(void)
 {
 	test_order_statistics();
 	test_series_and_scale();
-	test_row_pools_neighbours();
-	test_drive_slows_alone();
+	test_trend_not_spread();
+	test_beyond_largest();
 	test_seed();
 	test_policy();
 	test_stall();

@@ -390,7 +390,7 @@ static void test_constant_and_classes(void)
 		      "N=%u: spread over 2 drives", sizes[i]);
 		CHECK(r->ckpt.ndrives_total == 2ull * sizes[i], "N=%u: %llu drives", sizes[i],
 		      (unsigned long long)r->ckpt.ndrives_total);
-		CHECK(r->ckpt.nsamples == 40 && !r->ckpt.beyond_samples == (2 * sizes[i] <= 800),
+		CHECK(r->ckpt.nsamples == 40 && !r->ckpt.beyond_samples == (2 * sizes[i] <= 40),
 		      "N=%u: support", sizes[i]);
 		CHECK(r->policy.tau_ns > 0 && r->policy.goodput > 0 && r->endurance.years > 0,
 		      "N=%u: policy and endurance given", sizes[i]);
@@ -418,7 +418,7 @@ static void test_constant_and_classes(void)
 		  out->basis[SC_MODEL_FIG_ENDURANCE].present &&
 		  !out->basis[SC_MODEL_FIG_INGEST].present,
 	      "basis of the checkpoint figures only");
-	CHECK(strstr(out->basis[SC_MODEL_FIG_CKPT].inputs, "40 samples: 4 drive(s) x up to 10") &&
+	CHECK(strstr(out->basis[SC_MODEL_FIG_CKPT].inputs, "40 independent samples: 4 drive(s) x up to 10") &&
 		  strstr(out->basis[SC_MODEL_FIG_CKPT].inputs, "run test-run"),
 	      "ckpt inputs: %s", out->basis[SC_MODEL_FIG_CKPT].inputs);
 	for (int fig = 0; fig < SC_MODEL_FIG_COUNT; fig++)
@@ -695,7 +695,7 @@ static void test_parameters_only(void)
 }
 
 /* Same inputs and seed: the same bytes; another seed changes only what
- * resampling draws. */
+ * the band (its bootstrap) draws. */
 static void test_determinism(void)
 {
 	struct sc_model_params p;
@@ -713,7 +713,9 @@ static void test_determinism(void)
 	CHECK(!memcmp(a, b, sizeof(*a)), "same seed, different bytes");
 	p.seed = 2;
 	CHECK(sc_model_project(&f.m, &p, b, err, sizeof(err)) == 0, "seed 2");
-	CHECK(a->rows[1].ckpt.mean_ns != b->rows[1].ckpt.mean_ns, "another seed, same E[max]");
+	CHECK(a->rows[1].ckpt.mean_ns == b->rows[1].ckpt.mean_ns &&
+		  a->rows[1].ckpt.mean_low_ns != b->rows[1].ckpt.mean_low_ns,
+	      "another seed: E[max] is not drawn, its band is");
 	CHECK(a->rows[1].ckpt_bytes == b->rows[1].ckpt_bytes &&
 		  a->rows[1].ckpt_tail_exp_ns == b->rows[1].ckpt_tail_exp_ns &&
 		  a->rows[1].ckpt.max_sample_ns == b->rows[1].ckpt.max_sample_ns,
@@ -829,8 +831,32 @@ static void test_from_record(void)
 	rec_free(&rec);
 }
 
+/* Measured drives the estimator cannot use: -EINVAL naming the drive. */
+static void test_impossible_drives(void)
+{
+	struct sc_model_params p;
+	struct sc_model_projection *out = xcalloc(1, sizeof(*out));
+	struct fake f;
+	char err[256] = "";
+
+	fake_ckpt(&f, 4, 10, 0.1, "llama3-8b", 1, 1, 3);
+	params_defaults(&p);
+	f.bytes[2 * 10 + 3] = 0;
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "measured drive 2 wrote 0 bytes in checkpoint 3"),
+	      "0 bytes: %s", err);
+	f.bytes[2 * 10 + 3] = GB;
+	f.d[1].nckpts = 0;
+	CHECK(sc_model_project(&f.m, &p, out, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "measured drive 1 has no checkpoint samples"),
+	      "no samples: %s", err);
+	fake_free(&f);
+	free(out);
+}
+
 int main(void)
 {
+	test_impossible_drives();
 	test_node_classes();
 	test_busiest_and_median();
 	test_dwpd_at_answer();

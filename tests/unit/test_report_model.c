@@ -48,6 +48,15 @@ static void make(struct sc_model_projection *p)
 		r->drive_bytes_max = r->node_bytes_max / 2;
 		r->ckpt.mean_ns = 12.5 * NS_PER_S;
 		r->ckpt.p90_ns = 14 * NS_PER_S;
+		r->ckpt.mean_low_ns = 11 * NS_PER_S;
+		r->ckpt.mean_high_ns = 15 * NS_PER_S;
+		r->ckpt.p90_low_ns = 13 * NS_PER_S;
+		r->ckpt.p90_high_ns = 17 * NS_PER_S;
+		r->ckpt.tail_sigma = 0.25;
+		r->ckpt.tail_threshold = 1.2;
+		r->ckpt.tail_exceedances = 10;
+		r->ckpt.ndrives_measured = 3;
+		r->ckpt.nckpts_max = 10;
 		r->ckpt.max_sample_ns = 15 * NS_PER_S;
 		r->ckpt.nsamples = 30;
 		r->ckpt.ndrives_total = 2ull * r->nodes;
@@ -135,18 +144,22 @@ static void test_text(const struct sc_model_projection *p)
 		      strstr(buf, "drives/node for 5%[c]") && strstr(buf, "rating lasts there[d]"),
 	      "marked headers");
 	test_text_sizing(buf);
-	CHECK(strstr(buf, "exp-tail mean[a]"), "the tail column when a size is beyond");
-	CHECK(strstr(buf, "12.5 s") && strstr(buf, "14.0 s") && strstr(buf, "21.0 s"),
-	      "durations with units");
+	CHECK(!strstr(buf, "exp-tail mean"), "no exponential-tail column: the mean is fitted");
+	CHECK(strstr(buf, "12.5 s (11.0 s..15.0 s)") && strstr(buf, "14.0 s (13.0 s..17.0 s)"),
+	      "figures with their band, units");
+	CHECK(strstr(buf, "band: 95 % (2.5th..97.5th percentile of 100 bootstrap replicates)") &&
+		  strstr(buf, "tail: exponential (above 1.2 x the trend: 10 of 30 samples)"),
+	      "the band and the tail chosen");
 	CHECK(strstr(buf, "60.0 m"), "tau in minutes");
 	CHECK(strstr(buf, "98.7 %") && strstr(buf, "0.34 %"), "shares in %%");
 	CHECK(strstr(buf, "none <= 64"), "no drive count meets the target");
 	CHECK(strstr(buf, "0.25 DWPD") && strstr(buf, "20 y"), "endurance with units");
 	CHECK(strstr(buf, "note: at 8 nodes the layout does not fit: 64 GPUs < TP x PP = 128"),
 	      "layout note");
-	CHECK(strstr(buf, "warning: at 4096 nodes, 8192 drives are more than 20 x the 30 "
-			  "measured samples"),
-	      "beyond-samples warning");
+	CHECK(strstr(buf, "warning: at 4096 nodes, 8192 drives exceed the 30 independent "
+			  "samples: the checkpoint time 12.5 s rests on the fitted tail (band -12 "
+			  "%..+20 %)"),
+	      "beyond-samples warning with the band's width");
 	CHECK(!strstr(buf, "warning: at 64 nodes"), "no warning within the samples");
 	CHECK(strstr(buf, "[a] checkpoint time\n    inputs: inputs-0\n    assumptions: "
 			  "assumptions-0\n"),
@@ -252,6 +265,21 @@ static void test_json(const struct sc_model_projection *p)
 	CHECK(json_object_get_double(json_object_object_get(
 		      json_object_object_get(s, "checkpoint"), "mean_ns")) == 12.5 * NS_PER_S,
 	      "mean_ns");
+	{
+		struct json_object *c = json_object_object_get(s, "checkpoint");
+
+		CHECK(json_object_get_double(json_object_object_get(c, "mean_low_ns")) ==
+				  11 * NS_PER_S &&
+			      json_object_get_double(json_object_object_get(c, "mean_high_ns")) ==
+				  15 * NS_PER_S &&
+			      json_object_get_double(json_object_object_get(c, "p90_low_ns")) ==
+				  13 * NS_PER_S &&
+			      json_object_get_double(json_object_object_get(c, "p90_high_ns")) ==
+				  17 * NS_PER_S &&
+			      !strcmp(json_object_get_string(json_object_object_get(c, "tail")),
+				      "exponential"),
+		      "the band and the tail in the JSON");
+	}
 	s = json_object_array_get_idx(sizes, 2);
 	CHECK(json_object_object_get_ex(json_object_object_get(s, "sizing"), "drives_per_node",
 					&v) &&

@@ -1,0 +1,216 @@
+/* test_model_tail.c -- the checkpoint estimator (sc_model_ckpt) against
+ * known truth: synthetic samples of four tail shapes drawn here, 4 drives
+ * x 10 and x 50 checkpoints, projected to 64, 512 and 4096 drives and
+ * compared with E[max] computed here, independently of the model (H_M x
+ * mean for the exponential, numeric integration of 1 - F^M otherwise).
+ * Over seeded replications the median error must be within 10% and the
+ * band must cover the truth in at least BAND_COVER of them.  A bounded
+ * spread (uniform) is over-estimated from few samples (the GPD's shape is
+ * kept >= -0.5 and the exponential is chosen unless the GPD fits
+ * significantly better): there the figure and its band must not be
+ * optimistic (median error >= -10 %, the truth under the band's top in
+ * BAND_COVER), within 10 % only from 50 checkpoints.  Also one drive
+ * measured: its checkpoints' spread is used. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "model/model.h"
+
+#define S	   4u	 /* measured drives */
+#define MEAN_NS	   200e6 /* 200 ms */
+#define REPS	   100u	 /* seeded replications per case */
+#define BOOT	   200u	 /* bootstrap replicates of the band */
+#define MEDIAN_TOL 0.10	 /* the median error allowed */
+/* Share of replications the band must cover the truth in: 0.90 less the
+ * sampling error of 100 replications (2-3 points): the stall mixture from
+ * 40 samples (0.4 stalls in them on average) is covered in 89 of 100 at
+ * 64 drives, every other case in 92-97 (the band is nominally 95 %). */
+#define BAND_COVER 0.88
+#define STALL_P	   0.01 /* stall mixture: probability ... */
+#define STALL_X	   4.0	/* ... and size (x the mean) of a stall */
+#define UNI_LO	   0.7	/* uniform spread: U(0.7, 1.3) ... */
+#define UNI_HI	   1.3
+#define FILL	   0.5 /* ... times 1 + FILL c / (C - 1) */
+
+enum shape { EXPO, GAMMA2, STALL, UNIFORM_FILL, NSHAPES };
+static const char *const shape_name[NSHAPES] = {"exponential", "gamma(2)", "stall mixture",
+						"uniform + fill"};
+
+/* xorshift64* (Vigna), seeded here: the test's own generator. */
+static uint64_t rng_state;
+
+static double unit(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return ((rng_state * 0x2545F4914F6CDD1Dull >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double expo(double mean)
+{
+	return -mean * log(unit());
+}
+
+/* One sample of shape at checkpoint c of C, in ns. */
+static double draw(enum shape s, uint32_t c, uint32_t C)
+{
+	switch (s) {
+	case EXPO:
+		return expo(MEAN_NS);
+	case GAMMA2: /* shape 2, mean MEAN_NS: two exponentials of half the mean */
+		return expo(MEAN_NS / 2) + expo(MEAN_NS / 2);
+	case STALL:
+		return expo(MEAN_NS) + (unit() < STALL_P ? STALL_X * MEAN_NS : 0);
+	default:
+		return MEAN_NS * (1 + FILL * c / (C - 1)) * (UNI_LO + (UNI_HI - UNI_LO) * unit());
+	}
+}
+
+/* P(X <= x) of one sample, x in units of MEAN_NS (flat shapes). */
+static double cdf(enum shape s, double x)
+{
+	if (x <= 0)
+		return 0;
+	switch (s) {
+	case EXPO:
+		return -expm1(-x);
+	case GAMMA2: /* regularized lower incomplete gamma, shape 2, scale 1/2 */
+		return 1 - exp(-2 * x) * (1 + 2 * x);
+	case STALL:
+		return (1 - STALL_P) * -expm1(-x) +
+		       (x > STALL_X ? STALL_P * -expm1(-(x - STALL_X)) : 0);
+	default:
+		return 0;
+	}
+}
+
+/* E[max of m] in ns: the integral of 1 - F^m by the trapezoid rule on a
+ * fine grid (in units of the mean), or the closed forms. */
+static double truth(enum shape s, uint32_t m, uint32_t C)
+{
+	double h = 1e-4, sum = 0;
+
+	if (s == EXPO) {
+		for (uint32_t k = 1; k <= m; k++)
+			sum += 1.0 / k;
+		return sum * MEAN_NS;
+	}
+	if (s == UNIFORM_FILL) { /* E[max of m U(lo, hi)] x the mean trend */
+		double trend = 0;
+
+		for (uint32_t c = 0; c < C; c++)
+			trend += (1 + FILL * c / (C - 1)) / C;
+		return MEAN_NS * trend * (UNI_LO + (UNI_HI - UNI_LO) * m / (m + 1.0));
+	}
+	for (double x = h / 2;; x += h) {
+		double t = -expm1(m * log(cdf(s, x)));
+
+		sum += t * h;
+		if (x > 1 && t < 1e-14)
+			break;
+	}
+	return sum * MEAN_NS;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* REPS replications of shape from S x C samples to m drives: the median
+ * error and the band's coverage. */
+static void replicate(enum shape s, uint32_t C, uint32_t m)
+{
+	uint64_t dur[S][50];
+	struct sc_model_drive d[S];
+	double err[REPS], want = truth(s, m, C);
+	uint32_t cover = 0, above = 0;
+
+	for (uint32_t r = 0; r < REPS; r++) {
+		struct sc_model_ckpt out;
+
+		rng_state = 0x9e3779b97f4a7c15ull * (r + 1) + C * 7919 + s * 104729;
+		for (uint32_t i = 0; i < S; i++) {
+			for (uint32_t c = 0; c < C; c++)
+				dur[i][c] = (uint64_t)llround(draw(s, c, C));
+			d[i] = (struct sc_model_drive){.nckpts = C, .dur_ns = dur[i]};
+		}
+		struct sc_model_ckpt_in in = {.drives = d,
+					      .ndrives = S,
+					      .nodes = m,
+					      .drives_per_node = 1,
+					      .trials = BOOT,
+					      .seed = r + 1};
+		CHECK(sc_model_ckpt(&in, &out) == 0, "%s C=%u M=%u", shape_name[s], C, m);
+		err[r] = out.mean_ns / want - 1;
+		cover += out.mean_low_ns <= want && want <= out.mean_high_ns;
+		above += want <= out.mean_high_ns;
+	}
+	qsort(err, REPS, sizeof(*err), cmp_double);
+	printf("%-15s %2u x %2u -> %4u drives: truth %7.1f ms, median error %+5.1f %% "
+	       "(5..95%%: %+5.1f..%+5.1f %%), band covers %3.0f %%\n",
+	       shape_name[s], S, C, m, want / 1e6, err[REPS / 2] * 100, err[REPS / 20] * 100,
+	       err[REPS - 1 - REPS / 20] * 100, 100.0 * cover / REPS);
+	if (s == UNIFORM_FILL) {
+		CHECK(err[REPS / 2] >= -MEDIAN_TOL && (C < 50 || err[REPS / 2] <= MEDIAN_TOL),
+		      "%s %u x %u -> %u: median error %+.1f %%", shape_name[s], S, C, m,
+		      err[REPS / 2] * 100);
+		CHECK(above >= BAND_COVER * REPS,
+		      "%s %u x %u -> %u: band's top reaches the truth "
+		      "in %u of %u",
+		      shape_name[s], S, C, m, above, REPS);
+		return;
+	}
+	CHECK(fabs(err[REPS / 2]) <= MEDIAN_TOL, "%s %u x %u -> %u: median error %+.1f %%",
+	      shape_name[s], S, C, m, err[REPS / 2] * 100);
+	CHECK(cover >= BAND_COVER * REPS, "%s %u x %u -> %u: band covers %u of %u", shape_name[s],
+	      S, C, m, cover, REPS);
+}
+
+/* One drive of 10 checkpoints: the spread over its checkpoints is the
+ * spread between drives (a constant series would give no spread). */
+static void test_one_drive(void)
+{
+	uint64_t dur[10];
+	struct sc_model_drive d = {.nckpts = 10, .dur_ns = dur};
+	struct sc_model_ckpt out;
+	double mean = 0, mx = 0;
+
+	rng_state = 12345;
+	for (int c = 0; c < 10; c++) {
+		dur[c] = (uint64_t)llround(70e9 + 5e9 * unit()); /* 70..75 s */
+		mean += dur[c] / 10.0;
+		mx = fmax(mx, (double)dur[c]);
+	}
+	struct sc_model_ckpt_in in = {
+	    .drives = &d, .ndrives = 1, .nodes = 512, .drives_per_node = 1, .trials = BOOT};
+	CHECK(sc_model_ckpt(&in, &out) == 0, "one drive");
+	CHECK(out.ndrives_measured == 1 && out.nsamples == 10 && out.beyond_samples,
+	      "one drive: %u drives, %llu samples", out.ndrives_measured,
+	      (unsigned long long)out.nsamples);
+	CHECK(out.mean_ns > mean * 1.02 && out.tail_sigma > 0,
+	      "one drive: the slowest of 512 %.4g s is its mean %.4g s (no spread)",
+	      out.mean_ns / 1e9, mean / 1e9);
+	CHECK(out.mean_low_ns < out.mean_ns && out.mean_ns < out.mean_high_ns, "one drive: band");
+	printf("one drive, 10 checkpoints of 70..75 s -> 512 drives: %.2f s (%.2f..%.2f), "
+	       "largest sample %.2f s\n",
+	       out.mean_ns / 1e9, out.mean_low_ns / 1e9, out.mean_high_ns / 1e9, mx / 1e9);
+}
+
+int main(void)
+{
+	const uint32_t cs[] = {10, 50}, ms[] = {64, 512, 4096};
+
+	for (int s = 0; s < NSHAPES; s++)
+		for (size_t i = 0; i < 2; i++)
+			for (size_t j = 0; j < 3; j++)
+				replicate((enum shape)s, cs[i], ms[j]);
+	test_one_drive();
+	return check_exit("test_model_tail");
+}
