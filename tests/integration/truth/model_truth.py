@@ -38,12 +38,14 @@ SC_TRUTH_SHAPES (exp,gamma,stall,fill), SC_TRUTH_CKPTS (checkpoints of the
 measured run and of the 64-rank run, 50), SC_TRUTH_NODES (64,512,4096),
 SC_TRUTH_SEED (1: the measured run's phase seed and the model's seed; the
 64-rank run uses seed + 1000), SC_TRUTH_RUN64 (0), SC_TRUTH_TOLERANCE
-(0.10), SC_TRUTH_REPORT_ONLY (0).
+(0.10), SC_TRUTH_REPORT_ONLY (0), SC_TRUTH_ATTEMPTS (3: measured runs
+before the machine is blamed), SC_TRUTH_NICE (-10: the runs' niceness).
 """
 import json
 import math
 import os
 import random
+import shutil
 import subprocess
 import sys
 
@@ -430,6 +432,7 @@ def overhead(shape, tag):
     delays a few cells by tens of ms)."""
     cfg = f"{T}/{tag}-cal.yaml"
     write_config(cfg, shape, CAL_CKPTS, SCALE4, SEED, det=True)
+    shutil.rmtree(f"{T}/{tag}-cal", ignore_errors=True)
     mpirun(MEASURED, [cfg, "--output", f"{T}/{tag}-cal"], f"{T}/{tag}-cal.log")
     _, cells, _ = run_samples(f"{T}/{tag}-cal/results.json")
     d = [t - shape.det_ns(c) for c, cell in enumerate(cells) for t in cell["t"]]
@@ -462,24 +465,29 @@ def disturbed(shape, cells, over):
     return None
 
 
-def measured_run(shape, cfg, tag, drive_bytes, over, problems):
-    """The 4-rank run the model projects from, repeated (same seed, so the
-    same draws) up to ATTEMPTS times while the machine disturbed it."""
+def measured_run(shape, cfg, tag, drive_bytes, problems):
+    """The tool's overhead and the 4-rank run the model projects from, both
+    repeated (same seed, so the same draws) up to ATTEMPTS times while the
+    machine disturbed them.  Returns the overhead, the cells and their
+    durations."""
     for attempt in range(1, ATTEMPTS + 1):
+        over = overhead(shape, tag)
         out = f"{T}/{tag}-o4"
-        subprocess.call(["rm", "-rf", out])
+        shutil.rmtree(out, ignore_errors=True)
         mpirun(MEASURED, [cfg, "--output", out], f"{out}.log")
         n4, cells, durs = run_samples(f"{out}/results.json")
         need(n4 == MEASURED and len(cells) == CKPTS, f"{tag}: {MEASURED} ranks, {CKPTS} checkpoints")
         need(all(c["bytes"] == {drive_bytes} for c in cells), f"{tag}: every rank wrote {drive_bytes} B")
         why = disturbed(shape, cells, over)
-        print(f"measured run {attempt}: {why or 'the drive model (mean, distribution, slowest sample)'}",
-              flush=True)
+        print(f"measured run {attempt}: tool overhead {over / MS:.2f} ms a checkpoint (deterministic drives, "
+              f"{CAL_CKPTS} checkpoints); the samples: "
+              f"{why or 'the drive model (mean, distribution, slowest sample)'}", flush=True)
         if not why:
-            return cells, durs
-    problems.append(f"{tag}: the machine disturbed all {ATTEMPTS} measured runs ({why}): "
-                    f"the verdict would judge the machine")
-    return cells, durs
+            break
+    else:
+        problems.append(f"{tag}: the machine disturbed all {ATTEMPTS} measured runs ({why}): "
+                        f"the verdict would judge the machine")
+    return over, cells, durs
 
 
 def one_shape(shape, rows, problems):
@@ -495,11 +503,8 @@ def one_shape(shape, rows, problems):
         shape.cap = CKPTS * sum(sizes)
         write_config(cfg4, shape, CKPTS, SCALE4, SEED)
     drive_bytes = sum(sizes)
-    over = overhead(shape, tag)
-    print(f"files a rank: {sizes} B; tool overhead {over / MS:.2f} ms a checkpoint "
-          f"(deterministic drives, {CAL_CKPTS} checkpoints)", flush=True)
-
-    cells4, durs4 = measured_run(shape, cfg4, tag, drive_bytes, over, problems)
+    print(f"files a rank: {sizes} B", flush=True)
+    over, cells4, durs4 = measured_run(shape, cfg4, tag, drive_bytes, problems)
     samples = [t for c in cells4 for t in c["t"]]
     print(f"measured: {MEASURED} drives x {CKPTS} checkpoints, slowest sample {max(samples) / MS:.1f} ms, "
           f"cluster of 4 {sum(durs4) / len(durs4) / MS:.1f} ms "
