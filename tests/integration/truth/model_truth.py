@@ -416,7 +416,7 @@ def band_of(ck):
     for k in sorted(keys):
         v = ck[k]
         if isinstance(v, (int, float)):
-            parts.append(f"{k}={v / MS:.0f}" if k.endswith("_ns") else f"{k}={v}")
+            parts.append(f"{k[:-3]}={v / MS:.0f}ms" if k.endswith("_ns") else f"{k}={v}")
         else:
             parts.append(f"{k}={json.dumps(v)}")
     return " ".join(parts) if parts else "-"
@@ -554,7 +554,11 @@ def one_shape(shape, rows, problems):
         exact = e_max_run(shape, n, CKPTS) + over
         truth, src = (real64, "run") if n == 64 and real64 is not None else (exact, "exact")
         err = pred / truth - 1
-        rows.append((tag, n, pred, ck.get("p90_ns"), ck.get("tail_exp_mean_ns"), band_of(ck),
+        band = band_of(ck)
+        if "mean_low_ns" in ck and "mean_high_ns" in ck:
+            inside = ck["mean_low_ns"] <= truth <= ck["mean_high_ns"]
+            band = f"{'covers' if inside else 'MISSES'} the truth: {band}"
+        rows.append((tag, n, pred, ck.get("p90_ns"), ck.get("tail_exp_mean_ns"), band,
                      truth, src, exact, err))
 
 
