@@ -364,6 +364,16 @@ static int engine_reap(struct loop *l, bool pacing, bool handover, uint64_t due)
 	return n;
 }
 
+/* Every I/O held: sleeps until the first departure, the deadline, or
+ * the stop poll bound, whichever comes first (a slow throttle's departure
+ * may be far, and a stop must still be noticed). */
+static void sleep_held(const struct loop *l, uint64_t due)
+{
+	uint64_t wake = wake_cap(l, due), poll = sc_now_ns() + SC_STOP_POLL_NS;
+
+	sc_sleep_until(wake < poll ? wake : poll);
+}
+
 /* Reports x done at now (complete) and frees its slot. */
 static void finish(struct loop *l, struct sc_io *x, uint64_t now, uint32_t *ok, uint32_t *failed)
 {
@@ -395,7 +405,7 @@ static int reap(struct loop *l, bool pacing, bool handover)
 	else if (pacing && l->lp->pace->next_ns > sc_now_ns())
 		sc_pace_sleep(l->lp->pace, 0, wake_cap(l, due));
 	else
-		sc_sleep_until(due);
+		sleep_held(l, due);
 	if (n < 0) {
 		sc_job_fail(j, n, "%s on %s: %s",
 			    handover ? "submitting or waiting for I/O" : "waiting for I/O", j->path,
