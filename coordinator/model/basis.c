@@ -34,16 +34,34 @@ assume(struct sc_model_projection *out, enum sc_model_figure f, const char *fmt,
 	va_end(ap);
 }
 
-/* The tail a checkpoint figure rests on, in words: "exponential (sigma
- * 0.21)" or "GPD xi=0.21 (sigma 0.3)", or "none". */
+/* The tails a checkpoint figure rests on, in words: "above u = 1.3 x
+ * the trend (the slowest 20 of 200 samples) exponential (sigma 0.21);
+ * above u = 1.1 (...) GPD xi=-0.21 (sigma 0.3)", "none" for a tail
+ * without spread. */
 static void tail_words(const struct sc_model_ckpt *c, char *buf, size_t len)
 {
-	if (!(c->tail_sigma > 0))
-		snprintf(buf, len, "none (no spread above u)");
-	else if (c->tail_gpd)
-		snprintf(buf, len, "GPD xi=%.2f (sigma %.3g)", c->tail_xi, c->tail_sigma);
-	else
-		snprintf(buf, len, "exponential (sigma %.3g)", c->tail_sigma);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < SC_MODEL_TAILS && at < len; i++) {
+		const struct sc_model_tail *t = &c->tail[i];
+		int w = snprintf(buf + at, len - at,
+				 "%sabove u = %.3g x the trend (the slowest %llu of %llu samples) ",
+				 i ? "; " : "", t->threshold, (unsigned long long)t->exceedances,
+				 (unsigned long long)c->nsamples);
+
+		at += w > 0 ? (size_t)w : 0;
+		if (at >= len)
+			break;
+		if (!(t->sigma > 0))
+			w = snprintf(buf + at, len - at, "none (no spread above u)");
+		else if (t->gpd)
+			w = snprintf(buf + at, len - at, "GPD xi=%.2f (sigma %.3g)", t->xi,
+				     t->sigma);
+		else
+			w = snprintf(buf + at, len - at, "exponential (sigma %.3g)", t->sigma);
+		at += w > 0 ? (size_t)w : 0;
+	}
 }
 
 /* The sizes where N x D exceeds the samples, with the band's width, into
@@ -96,9 +114,10 @@ static void ckpt_assume(const struct sc_model_used *u, struct sc_model_projectio
 	    out, SC_MODEL_FIG_CKPT,
 	    "drives independent, all at the same checkpoint index (fill), drawn at random; "
 	    "a drive's time = trend over the index (log-linear, %s) x a spread pooled over "
-	    "every drive and checkpoint%s; the spread empirical below u = %.3g x the trend, "
-	    "above it tail: %s fitted to the %llu of %llu samples above u (peaks over a "
-	    "threshold, GPD only when it beats the exponential at 5%%); time scales with "
+	    "every drive and checkpoint%s; the figure the mean of two fits of the spread, each "
+	    "empirical below a threshold u and a tail above it (peaks over a threshold: GPD "
+	    "only when it beats the exponential at 1%% if bounded, at 0.1%% and fitting the "
+	    "excesses if heavy): %s; time scales with "
 	    "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
 	    "band: 2.5th..97.5th percentile of %u bootstrap replicates (residuals drawn from the "
 	    "fitted spread and tail, refitted), seed %llu; N x D beyond the %llu independent "
@@ -108,9 +127,7 @@ static void ckpt_assume(const struct sc_model_used *u, struct sc_model_projectio
 		? " (ONE drive measured: the spread between drives is "
 		  "assumed to be its checkpoints' spread around its trend)"
 		: "",
-	    c->tail_threshold, tail, (unsigned long long)c->tail_exceedances,
-	    (unsigned long long)c->nsamples, c->trials, (unsigned long long)p->seed,
-	    (unsigned long long)c->nsamples, beyond);
+	    tail, c->trials, (unsigned long long)p->seed, (unsigned long long)c->nsamples, beyond);
 }
 
 static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection *out)
@@ -132,7 +149,8 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 	else
 		put(out, SC_MODEL_FIG_CKPT,
 		    "stated drive write rate %s (one constant sample, no measured spread); bytes "
-		    "at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerator(s) and %u drive(s) a node",
+		    "at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerator(s) and %u drive(s) a "
+		    "node",
 		    sc_fmt_rate(rate, sizeof(rate), p->drive_write_bytes_per_s), p->model, p->tp,
 		    p->pp, p->zero_stage, p->scale, p->gpus_per_node, p->drives_per_node);
 	ckpt_assume(u, out);

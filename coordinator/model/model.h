@@ -36,6 +36,21 @@ struct sc_model_class {
 	uint64_t count; /* members, >= 1 */
 };
 
+/* The tails fitted, and which samples they rest on: the slowest 1 /
+ * sc_model_tail_share[i] of them (at least 10). */
+#define SC_MODEL_TAILS 2
+extern const uint32_t sc_model_tail_share[SC_MODEL_TAILS];
+
+/* One tail of a checkpoint's spread above its threshold. */
+struct sc_model_tail {
+	bool gpd;	      /* generalized Pareto (else exponential) */
+	double xi;	      /* its shape (0 for the exponential) */
+	double sigma;	      /* its scale, in units of the trend (0: no
+			       * spread above u, no tail) */
+	double threshold;     /* u, in units of the trend */
+	uint64_t exceedances; /* samples above u */
+};
+
 /* What a cluster checkpoint is projected from. */
 struct sc_model_ckpt_in {
 	const struct sc_model_drive *drives; /* the S measured drives */
@@ -57,8 +72,8 @@ struct sc_model_ckpt_in {
 
 /* The projected cluster checkpoint time. */
 struct sc_model_ckpt {
-	double mean_ns;		/* E[max over the N x D drives] */
-	double p90_ns;		/* its 90th percentile */
+	double mean_ns; /* E[max over the N x D drives] */
+	double p90_ns;	/* its 90th percentile */
 	/* The band of each: the 2.5th and 97.5th percentiles of the
 	 * bootstrap replicates (equal to the figure when trials is 0). */
 	double mean_low_ns, mean_high_ns;
@@ -78,12 +93,9 @@ struct sc_model_ckpt {
 	double trend_per_ckpt;	   /* the trend's relative change from one
 				    * checkpoint index to the next (0: no
 				    * significant trend) */
-	bool tail_gpd;		   /* tail: generalized Pareto (else
-				    * exponential) */
-	double tail_xi;		   /* its shape (0 for the exponential) */
-	double tail_sigma;	   /* its scale, in units of the trend */
-	double tail_threshold;	   /* u, in units of the trend */
-	uint64_t tail_exceedances; /* samples above u */
+	/* The tails, one per threshold (the slowest tenth, the slowest
+	 * fifth of the samples); the figures are the mean of the two's. */
+	struct sc_model_tail tail[SC_MODEL_TAILS];
 };
 
 /* Projects the time of one synchronous checkpoint of N nodes x D drives:
@@ -101,20 +113,24 @@ struct sc_model_ckpt {
  *   spread  R = time / m(c) of every sample of every drive, pooled: the
  *           spread between drives and over time, one distribution (with
  *           one drive measured, its checkpoints' spread around the trend);
- *   tail    peaks over a threshold: k = max(10, n / 5) exceedances (at
- *           most n - 1), u the largest residual below them; a generalized
- *           Pareto (xi in [-0.5, 0.5], maximum likelihood) or the
- *           exponential (xi = 0) fitted to the excesses, the GPD chosen only
- *           when k >= 10 and its likelihood ratio over the exponential
- *           exceeds 3.841 (5%); R's distribution is the empirical one below
- *           u and the tail (mass k / n) above.
+ *   tails   peaks over a threshold, twice: k = max(10, n / 10) and
+ *           max(10, n / 5) exceedances (at most n - 1), u the largest
+ *           residual below them; a generalized Pareto (xi in [-0.5, 0.5],
+ *           maximum likelihood) or the exponential (xi = 0) fitted to the
+ *           excesses, the GPD chosen only when k >= 10 and its likelihood
+ *           ratio over the exponential exceeds 6.635 (1 %) for xi <= 0 or
+ *           10.83 (0.1 %) for xi > 0, a heavy tail also only when the
+ *           excesses' Kolmogorov-Smirnov distance from it is at most
+ *           1.63 / sqrt(k); R's distribution is the empirical one below u
+ *           and the tail (mass k / n) above.
  * With K drives (of a class) at index c, P(max <= t) = F(t / m(c))^K and
  * across byte classes the product; E[max] = mean over c of m(c) x E[max of
  * R] (quadrature of 1 - F^K), p90 the 90th percentile of the mixture over
- * the indices.  Unlike resampling it may exceed the slowest sample.
+ * the indices, each the mean of the two tails' figures.  Unlike resampling
+ * it may exceed the slowest sample.
  * The band: trials replicates, each the fitted trend times n residuals
- * drawn (seeded) from the fitted distribution (a sample below u, else u
- * plus a draw of the fitted tail), refitted from the start (trend,
+ * drawn (seeded) from one fitted distribution (the two tails' in turn; a
+ * sample below u, else u plus a draw of the fitted tail), refitted from the start (trend,
  * threshold, tail choice); the 2.5th..97.5th percentiles of their figures.
  * The point figures draw nothing: only the band depends on the seed.
  * Byte classes: each class's times are the reference times (the largest

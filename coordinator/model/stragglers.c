@@ -137,8 +137,10 @@ struct pool {
 	uint32_t longest;
 	double *val, *pos, *r, *scale, *scratch;
 	double a, b;
-	struct sc_tail tail;
+	struct sc_tail tail[SC_MODEL_TAILS];
 };
+
+const uint32_t sc_model_tail_share[SC_MODEL_TAILS] = {10, 5};
 
 /* The trend: a least-squares line of log time over the position; its
  * slope kept only when |t| > TREND_T. */
@@ -176,7 +178,9 @@ static void fit_pool(struct pool *p)
 	qsort(p->r, p->n, sizeof(*p->r), cmp_double);
 	for (uint32_t c = 0; c < p->longest; c++)
 		p->scale[c] = exp(p->a + p->b * c);
-	sc_tail_fit(p->r, p->n, &p->tail);
+	for (uint32_t i = 0; i < SC_MODEL_TAILS; i++)
+		sc_tail_fit(p->r, p->n, sc_tail_exceedances(p->n, sc_model_tail_share[i]),
+			    &p->tail[i]);
 }
 
 static void pool_free(struct pool *p)
@@ -242,12 +246,19 @@ static int classes_of(const struct sc_model_ckpt_in *in, uint64_t total, struct 
 	return 0;
 }
 
-/* The figures of a fitted pool. */
+/* The figures of a fitted pool: the mean of its tails'. */
 static void pool_max(const struct pool *p, const struct classes *cl, double *mean, double *p90)
 {
-	/* a flat trend is one index */
-	sc_tail_max(&p->tail, cl->ratio, cl->count, cl->n, p->scale, p->b != 0 ? p->longest : 1,
-		    p->scratch, mean, p90);
+	*mean = *p90 = 0;
+	for (uint32_t i = 0; i < SC_MODEL_TAILS; i++) {
+		double m, q;
+
+		/* a flat trend is one index */
+		sc_tail_max(&p->tail[i], cl->ratio, cl->count, cl->n, p->scale,
+			    p->b != 0 ? p->longest : 1, p->scratch, &m, &q);
+		*mean += m / SC_MODEL_TAILS;
+		*p90 += q / SC_MODEL_TAILS;
+	}
 }
 
 /* The q-quantile of the sorted v[0..n), linear between ranks. */
@@ -294,7 +305,8 @@ static int band(const struct sc_model_ckpt_in *in, const struct pool *p, const s
 	memcpy(bp.pos, p->pos, p->n * sizeof(*bp.pos));
 	for (uint32_t b = 0; b < nb; b++) {
 		for (size_t i = 0; i < p->n; i++)
-			bp.val[i] = exp(p->a + p->b * p->pos[i]) * draw_resid(&p->tail, &state);
+			bp.val[i] = exp(p->a + p->b * p->pos[i]) *
+				    draw_resid(&p->tail[b % SC_MODEL_TAILS], &state);
 		fit_pool(&bp);
 		pool_max(&bp, cl, &m[b], &q[b]);
 	}
@@ -324,11 +336,15 @@ static void describe(const struct pool *p, const struct sc_model_ckpt_in *in, ui
 	out->ndrives_measured = in->ndrives;
 	out->nckpts_max = p->longest;
 	out->trend_per_ckpt = expm1(p->b);
-	out->tail_gpd = p->tail.gpd;
-	out->tail_xi = p->tail.gpd ? p->tail.xi : 0;
-	out->tail_sigma = p->tail.sigma;
-	out->tail_threshold = p->tail.u;
-	out->tail_exceedances = p->tail.k;
+	for (uint32_t i = 0; i < SC_MODEL_TAILS; i++) {
+		const struct sc_tail *t = &p->tail[i];
+
+		out->tail[i] = (struct sc_model_tail){.gpd = t->gpd,
+						      .xi = t->gpd ? t->xi : 0,
+						      .sigma = t->sigma,
+						      .threshold = t->u,
+						      .exceedances = t->k};
+	}
 }
 
 int sc_model_ckpt(const struct sc_model_ckpt_in *in, struct sc_model_ckpt *out)

@@ -114,16 +114,45 @@ static double fit_gpd(const struct excess *e, double *xi, double *sigma)
 	return loglik(e, bt, xi, sigma);
 }
 
-void sc_tail_fit(const double *x, size_t n, struct sc_tail *t)
+size_t sc_tail_exceedances(size_t n, size_t share)
 {
-	size_t k = n / SC_TAIL_SHARE;
-	struct excess e;
-	double lexp, lgpd, xi, sigma;
+	size_t k = n / share;
 
 	if (k < SC_TAIL_MIN_EXCEED)
 		k = SC_TAIL_MIN_EXCEED;
-	if (k > n - 1)
-		k = n - 1;
+	return k > n - 1 ? n - 1 : k;
+}
+
+/* The Kolmogorov-Smirnov distance of the excesses from the GPD (xi, sigma). */
+static double ks_gpd(const struct excess *e, double xi, double sigma)
+{
+	double d = 0;
+
+	for (size_t i = 0; i < e->k; i++) {
+		double f = -expm1(-log1p(xi * yi(e, i) / sigma) / xi);
+
+		d = fmax(d, fmax((double)(i + 1) / (double)e->k - f, f - (double)i / (double)e->k));
+	}
+	return d;
+}
+
+/* Whether the GPD (log-likelihood lgpd) is chosen over the exponential
+ * (lexp). */
+static bool gpd_chosen(const struct excess *e, double lgpd, double lexp, double xi, double sigma)
+{
+	if (!(sigma > 0))
+		return false;
+	if (xi <= 0)
+		return 2 * (lgpd - lexp) > SC_TAIL_LR_BOUNDED;
+	return 2 * (lgpd - lexp) > SC_TAIL_LR_HEAVY &&
+	       ks_gpd(e, xi, sigma) <= SC_TAIL_KS / sqrt((double)e->k);
+}
+
+void sc_tail_fit(const double *x, size_t n, size_t k, struct sc_tail *t)
+{
+	struct excess e;
+	double lexp, lgpd, xi, sigma;
+
 	*t = (struct sc_tail){.x = x, .n = n, .below = n - k, .k = k};
 	t->u = x[t->below - 1];
 	t->zeta = (double)k / (double)n;
@@ -139,7 +168,7 @@ void sc_tail_fit(const double *x, size_t n, struct sc_tail *t)
 		return;
 	lexp = -(double)k * (log(e.ymean) + 1);
 	lgpd = fit_gpd(&e, &xi, &sigma);
-	if (2 * (lgpd - lexp) > SC_TAIL_LR_CRIT && sigma > 0) {
+	if (gpd_chosen(&e, lgpd, lexp, xi, sigma)) {
 		t->gpd = true;
 		t->xi = xi;
 		t->sigma = sigma;

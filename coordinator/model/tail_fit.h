@@ -9,16 +9,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The fewest exceedances over the threshold, and the share of the samples
- * above it when more: k = max(SC_TAIL_MIN_EXCEED, n / SC_TAIL_SHARE), at
- * most n - 1. */
+/* The fewest exceedances over a threshold: k = max(SC_TAIL_MIN_EXCEED,
+ * n / share), at most n - 1 (sc_tail_exceedances). */
 #define SC_TAIL_MIN_EXCEED 10u
-#define SC_TAIL_SHARE	   5u
 /* The GPD's shape is kept in [-SC_TAIL_XI_MAX, SC_TAIL_XI_MAX]. */
 #define SC_TAIL_XI_MAX 0.5
-/* Likelihood ratio (chi-square, 1 degree of freedom, 5%) the GPD must
- * beat the exponential by to be chosen. */
-#define SC_TAIL_LR_CRIT 3.841
+/* Likelihood ratio (chi-square, 1 degree of freedom) the GPD must beat
+ * the exponential by to be chosen: 1 % for a bounded tail (xi < 0), 0.1 %
+ * for a heavy one (xi > 0), whose extrapolation grows fastest. */
+#define SC_TAIL_LR_BOUNDED 6.635
+#define SC_TAIL_LR_HEAVY   10.83
+/* A heavy tail must also fit the excesses: their Kolmogorov-Smirnov
+ * distance from the fitted GPD at most SC_TAIL_KS / sqrt(k) (1 %).  The
+ * excesses of a staircase (stalls of one size: clusters of samples with
+ * gaps between them) beat the exponential as a heavy tail and fail this. */
+#define SC_TAIL_KS 1.63
 
 /* The fitted distribution of R: x[0..below) sorted, the samples under the
  * threshold u (P(R <= t) = #(x <= t) / n for t < u); above it mass zeta =
@@ -31,8 +36,12 @@ struct sc_tail {
 	bool gpd; /* the GPD was chosen over the exponential */
 };
 
-/* Fits the tail to the n >= 1 sorted samples x (kept by the caller). */
-void sc_tail_fit(const double *x, size_t n, struct sc_tail *t);
+/* The exceedances of n samples for the slowest 1 / share of them. */
+size_t sc_tail_exceedances(size_t n, size_t share);
+
+/* Fits the tail above the k largest of the n >= 1 sorted samples x (kept
+ * by the caller); k from sc_tail_exceedances. */
+void sc_tail_fit(const double *x, size_t n, size_t k, struct sc_tail *t);
 
 /* P(R <= r). */
 double sc_tail_cdf(const struct sc_tail *t, double r);

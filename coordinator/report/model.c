@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h"
 #include "report_priv.h"
+#include "units.h"
 
 /* Columns and room of one printed table. */
 #define TABLE_COLS 24
@@ -24,12 +24,11 @@
 
 /* The names of the figures, for the Basis block and the JSON "basis". */
 static const char *const fig_title[SC_MODEL_FIG_COUNT] = {
-	"checkpoint time", "checkpoint policy", "sizing", "endurance", "ingest", "read bandwidth",
-	"restore time",
+    "checkpoint time", "checkpoint policy", "sizing",	    "endurance",
+    "ingest",	       "read bandwidth",    "restore time",
 };
 static const char *const fig_key[SC_MODEL_FIG_COUNT] = {
-	"checkpoint_time", "policy", "sizing", "endurance", "ingest", "read_bandwidth",
-	"restore_time",
+    "checkpoint_time", "policy", "sizing", "endurance", "ingest", "read_bandwidth", "restore_time",
 };
 
 /* ------------------------------------------------------------- cells */
@@ -124,11 +123,32 @@ static bool row_has(const struct sc_model_projection *p, const struct sc_model_r
 
 /* Columns of the checkpoint table. */
 enum ckpt_col {
-	CK_NODES, CK_DP, CK_D, CK_BYTES, CK_MEAN, CK_P90, CK_TAIL, CK_RESTORE, CK_TAU, CK_WRITE, CK_LOST, CK_GOODPUT,
+	CK_NODES,
+	CK_DP,
+	CK_D,
+	CK_BYTES,
+	CK_MEAN,
+	CK_P90,
+	CK_TAIL,
+	CK_RESTORE,
+	CK_TAU,
+	CK_WRITE,
+	CK_LOST,
+	CK_GOODPUT,
 	/* endurance at the row's D, then the sizing answer and its endurance */
-	CK_DWPD, CK_YEARS, CK_SIZING, CK_SIZED_OVERHEAD, CK_SIZED_MEAN, CK_SIZED_DWPD, CK_SIZED_YEARS,
+	CK_DWPD,
+	CK_YEARS,
+	CK_SIZING,
+	CK_SIZED_OVERHEAD,
+	CK_SIZED_MEAN,
+	CK_SIZED_DWPD,
+	CK_SIZED_YEARS,
 	/* the checkpoint's bytes by node */
-	CK_NODE_TOTAL, CK_NODE_MAX, CK_NODE_BUSIEST, CK_NODE_MEDIAN, CK_NCOLS
+	CK_NODE_TOTAL,
+	CK_NODE_MAX,
+	CK_NODE_BUSIEST,
+	CK_NODE_MEDIAN,
+	CK_NCOLS
 };
 
 /* Whether a size lies beyond the measured samples: stated figures are
@@ -192,7 +212,8 @@ static void sized_cells(char (*c)[CELL_MAX], const struct sc_model_projection *p
 		if (r->sizing.drives_per_node)
 			snprintf(c[CK_SIZING], CELL_MAX, "%u", r->sizing.drives_per_node);
 		else
-			snprintf(c[CK_SIZING], CELL_MAX, "none <= %u", p->params.max_drives_per_node);
+			snprintf(c[CK_SIZING], CELL_MAX, "none <= %u",
+				 p->params.max_drives_per_node);
 		cell_pct(c[CK_SIZED_OVERHEAD], r->sizing.overhead);
 		cell_dur(c[CK_SIZED_MEAN], r->sizing.ckpt.mean_ns);
 	}
@@ -295,15 +316,22 @@ static void print_fit(FILE *f, const struct sc_model_projection *p)
 		"band: 95 %% (2.5th..97.5th percentile of %u bootstrap replicates), seed "
 		"%llu\n",
 		c->trials, (unsigned long long)p->params.seed);
-	if (!(c->tail_sigma > 0))
-		fprintf(f, "tail: none (no spread in the samples); ");
-	else if (c->tail_gpd)
-		fprintf(f, "tail: GPD xi=%.2f", c->tail_xi);
-	else
-		fprintf(f, "tail: exponential");
-	if (c->tail_sigma > 0)
-		fprintf(f, " (above %.3g x the trend: %llu of %llu samples); ", c->tail_threshold,
-			(unsigned long long)c->tail_exceedances, (unsigned long long)c->nsamples);
+	fprintf(f, "tails (the figure is their mean):");
+	for (uint32_t i = 0; i < SC_MODEL_TAILS; i++) {
+		const struct sc_model_tail *t = &c->tail[i];
+
+		if (!(t->sigma > 0))
+			fprintf(f, " none (no spread in the samples)");
+		else if (t->gpd)
+			fprintf(f, " GPD xi=%.2f", t->xi);
+		else
+			fprintf(f, " exponential");
+		if (t->sigma > 0)
+			fprintf(f, " above %.3g x the trend (%llu of %llu samples)", t->threshold,
+				(unsigned long long)t->exceedances,
+				(unsigned long long)c->nsamples);
+		fprintf(f, i + 1 < SC_MODEL_TAILS ? ";" : "; ");
+	}
 	if (c->trend_per_ckpt != 0)
 		fprintf(f, "trend %+.3g %% a checkpoint\n", c->trend_per_ckpt * PERCENT);
 	else
@@ -321,25 +349,29 @@ static void print_params(FILE *f, const struct sc_model_projection *p)
 	char mtbf[CELL_MAX], restart[CELL_MAX], cap[CELL_MAX], rate[CELL_MAX];
 
 	fprintf(f, "cluster model from %s\n", p->source);
-	fprintf(f, "checkpoint: %s, TP %u x PP %u, ZeRO-%d, at scale %.6g of its bytes; %u GPU%s per "
-		   "node\n",
+	fprintf(f,
+		"checkpoint: %s, TP %u x PP %u, ZeRO-%d, at scale %.6g of its bytes; %u GPU%s per "
+		"node\n",
 		q->model, q->tp, q->pp, (int)q->zero_stage, q->scale, q->gpus_per_node,
 		q->gpus_per_node == 1 ? "" : "s");
 	sc_fmt_duration(mtbf, sizeof(mtbf), q->node_mtbf_ns);
 	sc_fmt_duration(restart, sizeof(restart), q->restart_ns);
-	fprintf(f, "node MTBF %s, restart %s (%s)%s, overhead target %.3g %%, sizing up to %u "
-		   "drives per node\n",
+	fprintf(f,
+		"node MTBF %s, restart %s (%s)%s, overhead target %.3g %%, sizing up to %u "
+		"drives per node\n",
 		mtbf, restart, q->restart_given ? "given" : "default",
 		p->basis[SC_MODEL_FIG_RESTORE].present ? " + the projected restore" : "",
 		q->overhead_target * PERCENT, q->max_drives_per_node);
-	fprintf(f, "drives per node: %u (%s) in the checkpoint and policy tables; the sizing table "
-		   "gives its own\n",
+	fprintf(f,
+		"drives per node: %u (%s) in the checkpoint and policy tables; the sizing table "
+		"gives its own\n",
 		q->drives_per_node, p->drives_per_node_from);
 	sc_fmt_bytes(cap, sizeof(cap), q->drive_capacity_bytes);
 	fprintf(f, "drives: %s (%.4g TB), rated %.3g DWPD for %.3g years", cap,
 		(double)q->drive_capacity_bytes / BYTES_PER_TB, q->dwpd, q->warranty_years);
 	if (q->drive_write_bytes_per_s > 0)
-		fprintf(f, ", write %s", sc_fmt_rate(rate, sizeof(rate), q->drive_write_bytes_per_s));
+		fprintf(f, ", write %s",
+			sc_fmt_rate(rate, sizeof(rate), q->drive_write_bytes_per_s));
 	if (q->drive_read_bytes_per_s > 0)
 		fprintf(f, ", read %s", sc_fmt_rate(rate, sizeof(rate), q->drive_read_bytes_per_s));
 	fputc('\n', f);
@@ -363,19 +395,22 @@ static void print_notes(FILE *f, const struct sc_model_projection *p)
 			fprintf(f, "note: at %u nodes the layout does not fit: %s\n", r->nodes,
 				r->why_not);
 		if (row_has(p, r, SC_MODEL_FIG_SIZING) && !r->sizing.drives_per_node)
-			fprintf(f, "note: at %u nodes no count up to %u drives per node meets the "
-				   "target: the sizing figures are at %u\n",
+			fprintf(f,
+				"note: at %u nodes no count up to %u drives per node meets the "
+				"target: the sizing figures are at %u\n",
 				r->nodes, p->params.max_drives_per_node, r->sized_drives_per_node);
 		if (row_has(p, r, SC_MODEL_FIG_POLICY) && r->policy.outside_first_order)
-			fprintf(f, "note: at %u nodes a checkpoint period is not short against the "
-				   "cluster MTBF: Young/Daly's first order no longer holds\n",
+			fprintf(f,
+				"note: at %u nodes a checkpoint period is not short against the "
+				"cluster MTBF: Young/Daly's first order no longer holds\n",
 				r->nodes);
 		if (!beyond(p, r))
 			continue;
 		cell_dur(mean, r->ckpt.mean_ns);
-		fprintf(f, "warning: at %u nodes, %llu drives exceed the %llu independent samples: "
-			   "the checkpoint time %s rests on the fitted tail (band %+.0f %%..%+.0f "
-			   "%%)\n",
+		fprintf(f,
+			"warning: at %u nodes, %llu drives exceed the %llu independent samples: "
+			"the checkpoint time %s rests on the fitted tail (band %+.0f %%..%+.0f "
+			"%%)\n",
 			r->nodes, (unsigned long long)r->ckpt.ndrives_total,
 			(unsigned long long)r->ckpt.nsamples, mean,
 			(r->ckpt.mean_low_ns / r->ckpt.mean_ns - 1) * PERCENT,
@@ -410,17 +445,20 @@ void sc_report_model_table(FILE *f, const struct sc_model_projection *p)
 		for (uint32_t i = 0; i < p->nrows; i++)
 			ckpt_row(t.cell[t.nrows++], p, &p->rows[i]);
 		fputs("\ncheckpoint of the whole cluster (synchronous: the slowest of the N x D "
-		      "drives)\n", f);
-		print_table(f, &t, CK_DP, CK_TAU);
-		fputs("\ncheckpoint bytes by node (DLIO: data-parallel rank 0's nodes also write the "
-		      "model state; the median node is the ceil(N/2)-th smallest)\n",
+		      "drives)\n",
 		      f);
+		print_table(f, &t, CK_DP, CK_TAU);
+		fputs(
+		    "\ncheckpoint bytes by node (DLIO: data-parallel rank 0's nodes also write the "
+		    "model state; the median node is the ceil(N/2)-th smallest)\n",
+		    f);
 		print_table(f, &t, CK_NODE_TOTAL, CK_NCOLS);
 		fprintf(f, "\ncheckpoint policy and endurance at %u drive(s) per node (%s)\n",
 			p->params.drives_per_node, p->drives_per_node_from);
 		print_table(f, &t, CK_TAU, CK_SIZING);
-		fprintf(f, "\nsizing: the fewest drives per node for %.3g %% overhead, and the "
-			   "overhead, checkpoint and endurance there\n",
+		fprintf(f,
+			"\nsizing: the fewest drives per node for %.3g %% overhead, and the "
+			"overhead, checkpoint and endurance there\n",
 			p->params.overhead_target * PERCENT);
 		print_table(f, &t, CK_SIZING, CK_NODE_TOTAL);
 	}
@@ -482,6 +520,28 @@ static struct json_object *basis_json(struct jb *b, const struct sc_model_projec
 }
 
 /* A checkpoint (or restore) time; the exponential-tail mean when > 0. */
+/* The tails the figure is the mean of. */
+static struct json_object *tails_json(struct jb *b, const struct sc_model_ckpt *c)
+{
+	struct json_object *a = sc_json_new(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < SC_MODEL_TAILS; i++) {
+		const struct sc_model_tail *t = &c->tail[i];
+		struct json_object *o = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_str(b, o, "tail",
+				!(t->sigma > 0) ? "none"
+				: t->gpd	? "gpd"
+						: "exponential");
+		sc_json_put_dbl(b, o, "xi", t->xi);
+		sc_json_put_dbl(b, o, "sigma_x_trend", t->sigma);
+		sc_json_put_dbl(b, o, "threshold_x_trend", t->threshold);
+		sc_json_put_u64(b, o, "exceedances", t->exceedances);
+		sc_json_push(b, a, o);
+	}
+	return a;
+}
+
 static struct json_object *ckpt_json(struct jb *b, const struct sc_model_ckpt *c, double tail_ns)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
@@ -502,13 +562,7 @@ static struct json_object *ckpt_json(struct jb *b, const struct sc_model_ckpt *c
 	sc_json_put_u64(b, o, "drives_measured", c->ndrives_measured);
 	sc_json_put_u64(b, o, "checkpoints_measured", c->nckpts_max);
 	sc_json_put_dbl(b, o, "trend_per_ckpt_share", c->trend_per_ckpt);
-	sc_json_put_str(b, o, "tail", !(c->tail_sigma > 0) ? "none"
-				      : c->tail_gpd	  ? "gpd"
-							  : "exponential");
-	sc_json_put_dbl(b, o, "tail_xi", c->tail_xi);
-	sc_json_put_dbl(b, o, "tail_sigma_x_trend", c->tail_sigma);
-	sc_json_put_dbl(b, o, "tail_threshold_x_trend", c->tail_threshold);
-	sc_json_put_u64(b, o, "tail_exceedances", c->tail_exceedances);
+	sc_json_put(b, o, "tails", tails_json(b, c));
 	return o;
 }
 
@@ -593,8 +647,8 @@ static void row_ckpt_json(struct jb *b, struct json_object *o, const struct sc_m
 		sc_json_put(b, o, "sizing", s);
 	}
 	if (row_has(p, r, SC_MODEL_FIG_ENDURANCE)) {
-		struct json_object *e = endurance_json(b, r->sized_drives_per_node,
-						       r->sized_drive_bytes_max, &r->endurance_sized);
+		struct json_object *e = endurance_json(
+		    b, r->sized_drives_per_node, r->sized_drive_bytes_max, &r->endurance_sized);
 
 		/* the headline: at the sizing's answer */
 		sc_json_put_bool(b, e, "target_met", r->sizing.drives_per_node != 0);

@@ -133,10 +133,13 @@ static void test_beyond_largest(void)
 	struct sc_model_ckpt_in in = {
 	    .drives = d, .ndrives = N, .nodes = 4096, .drives_per_node = 1, .trials = 200};
 	CHECK(sc_model_ckpt(&in, &out) == 0, "beyond");
-	CHECK(out.mean_ns > out.max_sample_ns && !out.tail_gpd && out.tail_exceedances == 10 &&
+	CHECK(out.mean_ns > out.max_sample_ns && !out.tail[0].gpd && !out.tail[1].gpd &&
+		  out.tail[0].exceedances == 10 && out.tail[1].exceedances == 10 &&
 		  out.beyond_samples,
-	      "beyond: E[max] %.4g, largest sample %.4g, gpd %d, k %llu", out.mean_ns,
-	      out.max_sample_ns, out.tail_gpd, (unsigned long long)out.tail_exceedances);
+	      "beyond: E[max] %.4g, largest sample %.4g, gpd %d %d, k %llu %llu", out.mean_ns,
+	      out.max_sample_ns, out.tail[0].gpd, out.tail[1].gpd,
+	      (unsigned long long)out.tail[0].exceedances,
+	      (unsigned long long)out.tail[1].exceedances);
 	CHECK(rel_close(out.mean_ns, harmonic(4096) * EXP_MEAN_NS, 0.10) &&
 		  out.mean_low_ns < out.mean_ns && out.mean_ns < out.mean_high_ns,
 	      "beyond: E[max] %.4g (%.4g..%.4g), H_M m %.4g", out.mean_ns, out.mean_low_ns,

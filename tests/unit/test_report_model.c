@@ -52,9 +52,9 @@ static void make(struct sc_model_projection *p)
 		r->ckpt.mean_high_ns = 15 * NS_PER_S;
 		r->ckpt.p90_low_ns = 13 * NS_PER_S;
 		r->ckpt.p90_high_ns = 17 * NS_PER_S;
-		r->ckpt.tail_sigma = 0.25;
-		r->ckpt.tail_threshold = 1.2;
-		r->ckpt.tail_exceedances = 10;
+		for (uint32_t t = 0; t < SC_MODEL_TAILS; t++)
+			r->ckpt.tail[t] = (struct sc_model_tail){
+			    .sigma = 0.25, .threshold = 1.2, .exceedances = 10};
 		r->ckpt.ndrives_measured = 3;
 		r->ckpt.nckpts_max = 10;
 		r->ckpt.max_sample_ns = 15 * NS_PER_S;
@@ -128,7 +128,8 @@ static void test_text_sizing(const char *buf)
 		  strstr(sec, "32 of 4096"),
 	      "node bytes: %s", sec);
 	/* has_restore but no restore basis in this projection: no "+ restore" */
-	CHECK(strstr(buf, "restart 600 s (default),"), "the default restart on the parameter lines");
+	CHECK(strstr(buf, "restart 600 s (default),"),
+	      "the default restart on the parameter lines");
 }
 
 static void test_text(const struct sc_model_projection *p)
@@ -141,14 +142,15 @@ static void test_text(const struct sc_model_projection *p)
 	fclose(f);
 	CHECK(strstr(buf, "cluster model from results.pb of run R1"), "source line");
 	CHECK(strstr(buf, "ckpt mean[a]") && strstr(buf, "tau[b]") &&
-		      strstr(buf, "drives/node for 5%[c]") && strstr(buf, "rating lasts there[d]"),
+		  strstr(buf, "drives/node for 5%[c]") && strstr(buf, "rating lasts there[d]"),
 	      "marked headers");
 	test_text_sizing(buf);
 	CHECK(!strstr(buf, "exp-tail mean"), "no exponential-tail column: the mean is fitted");
 	CHECK(strstr(buf, "12.5 s (11.0 s..15.0 s)") && strstr(buf, "14.0 s (13.0 s..17.0 s)"),
 	      "figures with their band, units");
 	CHECK(strstr(buf, "band: 95 % (2.5th..97.5th percentile of 100 bootstrap replicates)") &&
-		  strstr(buf, "tail: exponential (above 1.2 x the trend: 10 of 30 samples)"),
+		  strstr(buf, "tails (the figure is their mean): exponential above 1.2 x the trend "
+			      "(10 of 30 samples); exponential above 1.2"),
 	      "the band and the tail chosen");
 	CHECK(strstr(buf, "60.0 m"), "tau in minutes");
 	CHECK(strstr(buf, "98.7 %") && strstr(buf, "0.34 %"), "shares in %%");
@@ -209,11 +211,12 @@ static void test_json_sizing(struct json_object *s)
 		  num(e, NULL, "years") == 10 &&
 		  json_object_get_boolean(json_object_object_get(e, "target_met")),
 	      "endurance at the answer");
-	CHECK(num(m, NULL, "drives_per_node") == 2 && num(m, NULL, "drive_writes_per_day") == 0.25 &&
-		  num(m, NULL, "years") == 20 &&
-		  !strcmp(json_object_get_string(json_object_object_get(m, "drives_per_node_basis")),
-			  "measured"),
-	      "endurance at the measured count");
+	CHECK(
+	    num(m, NULL, "drives_per_node") == 2 && num(m, NULL, "drive_writes_per_day") == 0.25 &&
+		num(m, NULL, "years") == 20 &&
+		!strcmp(json_object_get_string(json_object_object_get(m, "drives_per_node_basis")),
+			"measured"),
+	    "endurance at the measured count");
 	CHECK(num(s, NULL, "node_bytes_median") == 78125000000.0 / 4 &&
 		  num(s, NULL, "nodes_busiest") == 1,
 	      "node bytes");
@@ -262,31 +265,36 @@ static void test_json(const struct sc_model_projection *p)
 			    "checkpoint,policy,sizing,endurance,endurance_at_drives_per_node"),
 	      "size keys %s", keys);
 	test_json_sizing(s);
-	CHECK(json_object_get_double(json_object_object_get(
-		      json_object_object_get(s, "checkpoint"), "mean_ns")) == 12.5 * NS_PER_S,
+	CHECK(json_object_get_double(json_object_object_get(json_object_object_get(s, "checkpoint"),
+							    "mean_ns")) == 12.5 * NS_PER_S,
 	      "mean_ns");
 	{
 		struct json_object *c = json_object_object_get(s, "checkpoint");
 
 		CHECK(json_object_get_double(json_object_object_get(c, "mean_low_ns")) ==
-				  11 * NS_PER_S &&
-			      json_object_get_double(json_object_object_get(c, "mean_high_ns")) ==
-				  15 * NS_PER_S &&
-			      json_object_get_double(json_object_object_get(c, "p90_low_ns")) ==
-				  13 * NS_PER_S &&
-			      json_object_get_double(json_object_object_get(c, "p90_high_ns")) ==
-				  17 * NS_PER_S &&
-			      !strcmp(json_object_get_string(json_object_object_get(c, "tail")),
-				      "exponential"),
+			      11 * NS_PER_S &&
+			  json_object_get_double(json_object_object_get(c, "mean_high_ns")) ==
+			      15 * NS_PER_S &&
+			  json_object_get_double(json_object_object_get(c, "p90_low_ns")) ==
+			      13 * NS_PER_S &&
+			  json_object_get_double(json_object_object_get(c, "p90_high_ns")) ==
+			      17 * NS_PER_S &&
+			  json_object_array_length(json_object_object_get(c, "tails")) ==
+			      SC_MODEL_TAILS &&
+			  !strcmp(
+			      json_object_get_string(json_object_object_get(
+				  json_object_array_get_idx(json_object_object_get(c, "tails"), 1),
+				  "tail")),
+			      "exponential"),
 		      "the band and the tail in the JSON");
 	}
 	s = json_object_array_get_idx(sizes, 2);
-	CHECK(json_object_object_get_ex(json_object_object_get(s, "sizing"), "drives_per_node",
-					&v) &&
-		      v == NULL,
-	      "sizing.drives_per_node null when none");
+	CHECK(
+	    json_object_object_get_ex(json_object_object_get(s, "sizing"), "drives_per_node", &v) &&
+		v == NULL,
+	    "sizing.drives_per_node null when none");
 	CHECK(json_object_get_boolean(json_object_object_get(
-		      json_object_object_get(s, "checkpoint"), "beyond_samples")),
+		  json_object_object_get(s, "checkpoint"), "beyond_samples")),
 	      "beyond_samples");
 	json_object_put(root);
 	free(text);
