@@ -110,24 +110,25 @@ static void ckpt_assume(const struct sc_model_used *u, struct sc_model_projectio
 		snprintf(trend, sizeof(trend), "%+.3g%% a checkpoint", c->trend_per_ckpt * 100);
 	else
 		snprintf(trend, sizeof(trend), "flat (no significant slope)");
-	assume(
-	    out, SC_MODEL_FIG_CKPT,
-	    "drives independent, all at the same checkpoint index (fill), drawn at random; "
-	    "a drive's time = trend over the index (log-linear, %s) x a spread pooled over "
-	    "every drive and checkpoint%s; the figure the mean of two fits of the spread, each "
-	    "empirical below a threshold u and a tail above it (peaks over a threshold: GPD "
-	    "only when it beats the exponential at 1%% if bounded, at 0.1%% and fitting the "
-	    "excesses if heavy): %s; time scales with "
-	    "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
-	    "band: 2.5th..97.5th percentile of %u bootstrap replicates (residuals drawn from the "
-	    "fitted spread and tail, refitted), seed %llu; N x D beyond the %llu independent "
-	    "samples (the figure rests on the fitted tail): %s",
-	    trend,
-	    u->ckpt_measured && c->ndrives_measured == 1
-		? " (ONE drive measured: the spread between drives is "
-		  "assumed to be its checkpoints' spread around its trend)"
-		: "",
-	    tail, c->trials, (unsigned long long)p->seed, (unsigned long long)c->nsamples, beyond);
+	assume(out, SC_MODEL_FIG_CKPT,
+	       "drives independent, all at the same checkpoint index (fill), drawn at random; "
+	       "a drive's time = trend over the index (log-linear, %s) x a spread pooled over "
+	       "every drive and checkpoint%s; the figure the mean of two fits of the spread, each "
+	       "empirical below a threshold u and a tail above it (peaks over a threshold: GPD "
+	       "only when it beats the exponential at 1%% if bounded, at 0.1%% and fitting the "
+	       "excesses if heavy): %s; time scales with "
+	       "bytes at its measured throughput; a node's bytes spread evenly over its drives; "
+	       "band: the union of the 2.5th..97.5th percentile and the basic bootstrap intervals "
+	       "of %u replicates (residuals drawn from the fitted spread and tail, refitted), "
+	       "seed %llu; N x D beyond the %llu independent "
+	       "samples (the figure rests on the fitted tail): %s",
+	       trend,
+	       u->ckpt_measured && c->ndrives_measured == 1
+		   ? " (ONE drive measured: the spread between drives is "
+		     "assumed to be its checkpoints' spread around its trend)"
+		   : "",
+	       tail, c->trials, (unsigned long long)p->seed, (unsigned long long)c->nsamples,
+	       beyond);
 }
 
 static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection *out)

@@ -74,8 +74,9 @@ struct sc_model_ckpt_in {
 struct sc_model_ckpt {
 	double mean_ns; /* E[max over the N x D drives] */
 	double p90_ns;	/* its 90th percentile */
-	/* The band of each: the 2.5th and 97.5th percentiles of the
-	 * bootstrap replicates (equal to the figure when trials is 0). */
+	/* The band of each: the union of the percentile and the basic
+	 * bootstrap intervals at 2.5 %..97.5 % (sc_model_ckpt; equal to the
+	 * figure when trials is 0). */
 	double mean_low_ns, mean_high_ns;
 	double p90_low_ns, p90_high_ns;
 	double max_sample_ns;	/* the slowest sample (rescaled); the
@@ -131,7 +132,9 @@ struct sc_model_ckpt {
  * The band: trials replicates, each the fitted trend times n residuals
  * drawn (seeded) from one fitted distribution (the two tails' in turn; a
  * sample below u, else u plus a draw of the fitted tail), refitted from the start (trend,
- * threshold, tail choice); the 2.5th..97.5th percentiles of their figures.
+ * threshold, tail choice); the band is the union of the 2.5th..97.5th
+ * percentiles of their figures [q_lo, q_hi] and the basic bootstrap
+ * interval [2 x figure - q_hi, 2 x figure - q_lo].
  * The point figures draw nothing: only the band depends on the seed.
  * Byte classes: each class's times are the reference times (the largest
  * class's bytes) x its bytes ratio.

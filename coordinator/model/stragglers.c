@@ -122,8 +122,8 @@ static double sample_ns(const struct sc_model_drive *dr, uint32_t c, uint32_t lo
 #define TREND_T 2.0
 /* A time under 1 ns is taken as 1 ns in the trend's logarithm. */
 #define LOG_FLOOR_NS 1.0
-/* The band: the 2.5th and 97.5th percentiles of the bootstrap replicates
- * (nominally 95 %: the 5th..95th covered the truth in only 86-89 % of the
+/* The band rests on the 2.5th and 97.5th percentiles of the bootstrap
+ * replicates (the 5th..95th covered the truth in only 86-89 % of the
  * seeded replications of tests/unit/test_model_tail.c with 40 samples of
  * a stall mixture). */
 #define BAND_LO 0.025
@@ -169,7 +169,23 @@ static void fit_trend(struct pool *p)
 	p->a = ml - p->b * mp;
 }
 
-/* Trend, residuals, tail of p's values; the trend at each index. */
+/* Whether t is a heavy tail (a GPD with xi > 0), a bounded one (xi < 0). */
+static bool heavy(const struct sc_tail *t)
+{
+	return t->gpd && t->xi > 0;
+}
+
+static bool bounded(const struct sc_tail *t)
+{
+	return t->gpd && t->xi < 0;
+}
+
+/* Trend, residuals, tails of p's values; the trend at each index.  A
+ * heavy tail where the other threshold finds a bounded one is replaced by
+ * the exponential: a staircase of stalls looks heavy above one threshold
+ * (few large gaps over many small excesses) and bounded above the other;
+ * a heavy tail is heavy or (too few excesses to tell) exponential above
+ * both. */
 static void fit_pool(struct pool *p)
 {
 	fit_trend(p);
@@ -181,6 +197,9 @@ static void fit_pool(struct pool *p)
 	for (uint32_t i = 0; i < SC_MODEL_TAILS; i++)
 		sc_tail_fit(p->r, p->n, sc_tail_exceedances(p->n, sc_model_tail_share[i]),
 			    &p->tail[i]);
+	for (uint32_t i = 0; i < SC_MODEL_TAILS; i++)
+		if (heavy(&p->tail[i]) && bounded(&p->tail[SC_MODEL_TAILS - 1 - i]))
+			sc_tail_exponential(&p->tail[i]);
 }
 
 static void pool_free(struct pool *p)
@@ -270,6 +289,20 @@ static double quantile(const double *v, uint32_t n, double q)
 	return i + 1 < n ? v[i] + (h - i) * (v[i + 1] - v[i]) : v[n - 1];
 }
 
+/* The band of figure est from its n sorted replicates v: the union of
+ * the percentile interval [q_lo, q_hi] and the basic one [2 est - q_hi,
+ * 2 est - q_lo].  The replicates repeat the estimator's own bias (a
+ * bounded tail's end point fitted too far out, all of them high); the
+ * basic interval reflects it back, and is the one that covers the truth
+ * there, the percentile one where the replicates' skew matters (stalls). */
+static void band_of(const double *v, uint32_t n, double est, double *lo, double *hi)
+{
+	double qlo = quantile(v, n, BAND_LO), qhi = quantile(v, n, BAND_HI);
+
+	*lo = fmin(qlo, 2 * est - qhi);
+	*hi = fmax(qhi, 2 * est - qlo);
+}
+
 /* One residual from the fitted distribution: a sample below the threshold,
  * or the threshold plus a draw of the fitted tail (inverse transform). */
 static double draw_resid(const struct sc_tail *t, uint64_t *state)
@@ -312,10 +345,8 @@ static int band(const struct sc_model_ckpt_in *in, const struct pool *p, const s
 	}
 	qsort(m, nb, sizeof(*m), cmp_double);
 	qsort(q, nb, sizeof(*q), cmp_double);
-	out->mean_low_ns = quantile(m, nb, BAND_LO);
-	out->mean_high_ns = quantile(m, nb, BAND_HI);
-	out->p90_low_ns = quantile(q, nb, BAND_LO);
-	out->p90_high_ns = quantile(q, nb, BAND_HI);
+	band_of(m, nb, out->mean_ns, &out->mean_low_ns, &out->mean_high_ns);
+	band_of(q, nb, out->p90_ns, &out->p90_low_ns, &out->p90_high_ns);
 out:
 	pool_free(&bp);
 	free(q);

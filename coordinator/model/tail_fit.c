@@ -163,7 +163,7 @@ void sc_tail_fit(const double *x, size_t n, size_t k, struct sc_tail *t)
 	}
 	if (!k || !(e.ymean > 0))
 		return; /* no spread above u: no tail */
-	t->sigma = e.ymean;
+	t->sigma = t->sigma_exp = e.ymean;
 	if (k < SC_TAIL_MIN_EXCEED)
 		return;
 	lexp = -(double)k * (log(e.ymean) + 1);
@@ -310,4 +310,11 @@ void sc_tail_max(const struct sc_tail *t, const double *ratio, const double *cou
 			hi = mid;
 	}
 	*p90 = hi;
+}
+
+void sc_tail_exponential(struct sc_tail *t)
+{
+	t->gpd = false;
+	t->xi = 0;
+	t->sigma = t->sigma_exp;
 }

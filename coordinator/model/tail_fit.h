@@ -33,7 +33,8 @@ struct sc_tail {
 	const double *x;
 	size_t n, below, k;
 	double u, xi, sigma, zeta;
-	bool gpd; /* the GPD was chosen over the exponential */
+	double sigma_exp; /* the exponential's scale (the mean excess) */
+	bool gpd;	  /* the GPD was chosen over the exponential */
 };
 
 /* The exceedances of n samples for the slowest 1 / share of them. */
@@ -42,6 +43,9 @@ size_t sc_tail_exceedances(size_t n, size_t share);
 /* Fits the tail above the k largest of the n >= 1 sorted samples x (kept
  * by the caller); k from sc_tail_exceedances. */
 void sc_tail_fit(const double *x, size_t n, size_t k, struct sc_tail *t);
+
+/* Makes t's tail the exponential fitted to its excesses. */
+void sc_tail_exponential(struct sc_tail *t);
 
 /* P(R <= r). */
 double sc_tail_cdf(const struct sc_tail *t, double r);

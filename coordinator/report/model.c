@@ -313,8 +313,8 @@ static void print_fit(FILE *f, const struct sc_model_projection *p)
 	if (!c || !p->measured) /* a stated drive: the note below says so */
 		return;
 	fprintf(f,
-		"band: 95 %% (2.5th..97.5th percentile of %u bootstrap replicates), seed "
-		"%llu\n",
+		"band: 2.5th..97.5th percentile and basic bootstrap intervals of %u "
+		"replicates, their union; seed %llu\n",
 		c->trials, (unsigned long long)p->params.seed);
 	fprintf(f, "tails (the figure is their mean):");
 	for (uint32_t i = 0; i < SC_MODEL_TAILS; i++) {

@@ -7,10 +7,11 @@
  * band must cover the truth in at least BAND_COVER of them.  A bounded
  * spread (uniform) is over-estimated from few samples (the GPD's shape is
  * kept >= -0.5 and the exponential is chosen unless the GPD fits
- * significantly better): there the figure and its band must not be
- * optimistic (median error >= -10 %, the truth under the band's top in
- * BAND_COVER), within 10 % only from 50 checkpoints.  Also one drive
- * measured: its checkpoints' spread is used. */
+ * significantly better): from 10 checkpoints the figure and its band must
+ * not be optimistic (median error >= -10 %, the truth under the band's
+ * top in BAND_COVER); from 50 within 10 % and covered as the others.
+ * Also a staircase of stalls, and one drive measured: its checkpoints'
+ * spread is used. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,11 +25,8 @@
 #define REPS	   100u	 /* seeded replications per case */
 #define BOOT	   200u	 /* bootstrap replicates of the band */
 #define MEDIAN_TOL 0.10	 /* the median error allowed */
-/* Share of replications the band must cover the truth in: 0.90 less the
- * sampling error of 100 replications (2-3 points): the stall mixture from
- * 40 samples (0.4 stalls in them on average) is covered in 89 of 100 at
- * 64 drives, every other case in 92-97 (the band is nominally 95 %). */
-#define BAND_COVER 0.88
+/* Share of replications the band must cover the truth in (issue 24). */
+#define BAND_COVER 0.90
 #define STALL_P	   0.01 /* stall mixture: probability ... */
 #define STALL_X	   4.0	/* ... and size (x the mean) of a stall */
 #define UNI_LO	   0.7	/* uniform spread: U(0.7, 1.3) ... */
@@ -157,10 +155,9 @@ static void replicate(enum shape s, uint32_t C, uint32_t m)
 	       "(5..95%%: %+5.1f..%+5.1f %%), band covers %3.0f %%\n",
 	       shape_name[s], S, C, m, want / 1e6, err[REPS / 2] * 100, err[REPS / 20] * 100,
 	       err[REPS - 1 - REPS / 20] * 100, 100.0 * cover / REPS);
-	if (s == UNIFORM_FILL) {
-		CHECK(err[REPS / 2] >= -MEDIAN_TOL && (C < 50 || err[REPS / 2] <= MEDIAN_TOL),
-		      "%s %u x %u -> %u: median error %+.1f %%", shape_name[s], S, C, m,
-		      err[REPS / 2] * 100);
+	if (s == UNIFORM_FILL && C < 50) {
+		CHECK(err[REPS / 2] >= -MEDIAN_TOL, "%s %u x %u -> %u: median error %+.1f %%",
+		      shape_name[s], S, C, m, err[REPS / 2] * 100);
 		CHECK(above >= BAND_COVER * REPS,
 		      "%s %u x %u -> %u: band's top reaches the truth "
 		      "in %u of %u",

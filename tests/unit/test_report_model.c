@@ -148,7 +148,7 @@ static void test_text(const struct sc_model_projection *p)
 	CHECK(!strstr(buf, "exp-tail mean"), "no exponential-tail column: the mean is fitted");
 	CHECK(strstr(buf, "12.5 s (11.0 s..15.0 s)") && strstr(buf, "14.0 s (13.0 s..17.0 s)"),
 	      "figures with their band, units");
-	CHECK(strstr(buf, "band: 95 % (2.5th..97.5th percentile of 100 bootstrap replicates)") &&
+	CHECK(strstr(buf, "band: 2.5th..97.5th percentile and basic bootstrap intervals of 100 replicates, their union") &&
 		  strstr(buf, "tails (the figure is their mean): exponential above 1.2 x the trend "
 			      "(10 of 30 samples); exponential above 1.2"),
 	      "the band and the tail chosen");
