@@ -9,7 +9,7 @@
 # minutes more on a 2-core VM);
 # SC_TRUTH_SHAPES, SC_TRUTH_CKPTS, SC_TRUTH_NODES, SC_TRUTH_SEED: other runs;
 # SC_TRUTH_KEEP=DIR keeps the runs' files there.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../integration/lib.sh"
 
 mkdir -p "$T/target"
 rc=0

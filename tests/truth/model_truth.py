@@ -15,11 +15,13 @@ projection's mean is judged against the truth:
                    checkpoints where the distribution moves with them),
                    plus the tool's overhead per checkpoint, measured on
                    deterministic drives of the same shape.
-  N = 64, with SC_TRUTH_RUN64=1: 64 emulated ranks run for real instead
-                   (the mean over their C checkpoints of the slowest
-                   rank's time).  Opt-in: on a 2-core VM 64 ranks take
-                   about 2.7 s a checkpoint (0.3-0.7 s of it the drives),
-                   about 9 minutes for the four shapes.
+  N = 64, also:     64 emulated ranks run for real (the mean over their
+                   checkpoints of the slowest rank's time): the prediction
+                   is printed against it, and the run must agree with the
+                   exact value within 4 of its standard errors plus 3%
+                   (else the machine, not the drives, made it).  On a
+                   2-core VM 64 ranks take about 2.5 s a checkpoint,
+                   about 5 minutes for the four shapes.
 
 The harness checks itself: the quadrature against H_2N for the
 exponential (0.1%), a brute-force Monte Carlo that simulates each drive
@@ -35,10 +37,12 @@ truth, 1 otherwise; SC_TRUTH_REPORT_ONLY=1 prints the same table and exits
 
 Environment: SC_BIN, T (a scratch directory), MPIEXEC (mpirun);
 SC_TRUTH_SHAPES (exp,gamma,stall,fill), SC_TRUTH_CKPTS (checkpoints of the
-measured run and of the 64-rank run, 50), SC_TRUTH_NODES (64,512,4096),
-SC_TRUTH_SEED (1: the measured run's phase seed and the model's seed; the
-64-rank run uses seed + 1000), SC_TRUTH_RUN64 (0), SC_TRUTH_TOLERANCE
-(0.10), SC_TRUTH_REPORT_ONLY (0), SC_TRUTH_ATTEMPTS (3: measured runs
+measured run, 400: 1600 samples; from 200 the exponential's figure at 4096
+drives is within 10% in only about half the seeds, see the README),
+SC_TRUTH_CKPTS64 (checkpoints of the 64-rank run, 30), SC_TRUTH_NODES
+(64,512,4096), SC_TRUTH_SEED (1: the measured run's phase seed and the
+model's seed; the 64-rank run uses seed + 1000), SC_TRUTH_RUN64 (1; 0
+skips the 64-rank run), SC_TRUTH_TOLERANCE (0.10), SC_TRUTH_REPORT_ONLY (0), SC_TRUTH_ATTEMPTS (3: measured runs
 before the machine is blamed), SC_TRUTH_NICE (-10: the runs' niceness).
 """
 import json
@@ -53,12 +57,15 @@ SC_BIN = os.environ["SC_BIN"]
 T = os.environ["T"]
 MPIEXEC = os.environ.get("MPIEXEC", "mpirun")
 SHAPES = os.environ.get("SC_TRUTH_SHAPES", "exp,gamma,stall,fill").split(",")
-CKPTS = int(os.environ.get("SC_TRUTH_CKPTS", "50"))
+CKPTS = int(os.environ.get("SC_TRUTH_CKPTS", "400"))
+CKPTS64 = int(os.environ.get("SC_TRUTH_CKPTS64", "30"))
 NODES = [int(n) for n in os.environ.get("SC_TRUTH_NODES", "64,512,4096").split(",")]
 SEED = int(os.environ.get("SC_TRUTH_SEED", "1"))
-RUN64 = os.environ.get("SC_TRUTH_RUN64", "0") not in ("", "0")
+RUN64 = os.environ.get("SC_TRUTH_RUN64", "1") not in ("", "0")
 TOL = float(os.environ.get("SC_TRUTH_TOLERANCE", "0.10"))
-RUN_TOL = float(os.environ.get("SC_TRUTH_RUN_TOLERANCE", "0.10"))
+# The 64-rank run may differ from the exact value by this share plus 4 of
+# its standard errors.
+RUN_TOL = float(os.environ.get("SC_TRUTH_RUN_TOLERANCE", "0.03"))
 REPORT_ONLY = os.environ.get("SC_TRUTH_REPORT_ONLY", "0") not in ("", "0")
 
 MEASURED = 4          # ranks (drives) of the measured run
@@ -110,7 +117,7 @@ def erlang_sf(y, k):
 class TwoIOs:
     """Two files of one 4 MiB I/O each, latency 0 and spread s: each I/O
     takes Exp(s).  The subclasses run them in parallel or in turn."""
-    s = 100 * MS
+    s = 50 * MS
 
     def emulate(self, det):
         return {"latency": f"{self.s / MS:g}ms"} if det else {"latency": 0, "spread": f"{self.s / MS:g}ms"}
@@ -125,7 +132,7 @@ class Exp2(TwoIOs):
     mean s (P(X > x) = 2e^(-x/s) - e^(-2x/s)), and the slowest of N drives is
     the slowest of 2N exponentials: E = H_2N x s."""
     name = "exp"
-    what = "exponential tail: max of 2 parallel Exp(100 ms) I/Os"
+    what = "exponential tail: max of 2 parallel Exp(50 ms) I/Os"
     io = {"block_size": "4MiB", "iodepth": 1, "jobs": 2}
 
     def det_ns(self, c):
@@ -146,7 +153,7 @@ class Gamma2(TwoIOs):
     """Gamma(2): one job, the two I/Os one after the other: Exp(s) +
     Exp(s), mean 2s."""
     name = "gamma"
-    what = "Gamma(2, 100 ms): 2 sequential Exp I/Os"
+    what = "Gamma(2, 50 ms): 2 sequential Exp I/Os"
     io = {"block_size": "4MiB", "iodepth": 1, "jobs": 1}
 
     def det_ns(self, c):
@@ -165,12 +172,12 @@ class Stall:
     Exp(s), and with probability p a stall of 4 I/O means:
     K L + Gamma(K, s) + S x Binomial(K, p)."""
     name = "stall"
-    what = "12 I/Os of 25 ms + Exp(2.5 ms), stall 1% x 110 ms"
+    what = "12 I/Os of 12.5 ms + Exp(1.25 ms), stall 1% x 55 ms"
     K = 12
-    L = 25 * MS
-    s = 2.5 * MS
+    L = 12.5 * MS
+    s = 1.25 * MS
     p = 0.01
-    S = 110 * MS  # 4 x the I/O's mean (27.5 ms)
+    S = 55 * MS  # 4 x the I/O's mean (13.75 ms)
     io = {"block_size": "256KiB", "iodepth": 1, "jobs": 1}
 
     def emulate(self, det):
@@ -211,8 +218,8 @@ class Fill:
     T_c / f at checkpoint c, T_c the I/Os' sum at speed 1; the slowest of N
     takes T_c / min f: E = T_c x E[1 / min of N speeds]."""
     name = "fill"
-    what = "16 MiB/s, speed_spread 30%, fill_slowdown 2x over the run"
-    B = 16 * 2**20
+    what = "32 MiB/s, speed_spread 30%, fill_slowdown 2x over the run"
+    B = 32 * 2**20
     a = 0.30
     k = 2.0
     io = {"block_size": "256KiB", "iodepth": 4, "jobs": 1}
@@ -220,7 +227,7 @@ class Fill:
     cap = 1            # fill_capacity, bytes, set from the plan
 
     def emulate(self, det):
-        e = {"bandwidth": "16MiB", "fill_slowdown": f"{self.k:g}x", "fill_capacity": self.cap}
+        e = {"bandwidth": "32MiB", "fill_slowdown": f"{self.k:g}x", "fill_capacity": self.cap}
         if not det:
             e["speed_spread"] = f"{100 * self.a:g}%"
         return e
@@ -528,38 +535,48 @@ def one_shape(shape, rows, problems):
               f"exact {q / MS:.1f} ms ({100 * (mc / q - 1):+.2f}%)")
         need(abs(mc - q) <= 4 * se + 0.005 * q, f"Monte Carlo {mc:.0f} +- {se:.0f} ns against exact {q:.0f} ns")
 
-    real64 = None
+    real64 = se64 = None
     if RUN64 and 64 in NODES:
         s64 = predict(f"{T}/{tag}-o4/results.pb", 64, drive_bytes, tag)[1]
         cfg64 = f"{T}/{tag}-64.yaml"
-        write_config(cfg64, shape, CKPTS, s64, SEED + 1000)
+        cap = getattr(shape, "cap", None)
+        if isinstance(shape, Fill):
+            # its checkpoints span the fill of the measured run's
+            shape.cap = CKPTS64 * drive_bytes
+        write_config(cfg64, shape, CKPTS64, s64, SEED + 1000)
+        ex = e_max_run(shape, 64, CKPTS64) + over
+        if isinstance(shape, Fill):
+            shape.cap = cap
         mpirun(64, [cfg64, "--output", f"{T}/{tag}-o64"], f"{T}/{tag}-o64.log")
         n64, cells64, durs64 = run_samples(f"{T}/{tag}-o64/results.json")
-        need(n64 == 64 and len(cells64) == CKPTS, f"{tag}: 64 ranks, {CKPTS} checkpoints")
+        need(n64 == 64 and len(cells64) == CKPTS64, f"{tag}: 64 ranks, {CKPTS64} checkpoints")
         need(all(c["bytes"] == {drive_bytes} and c["ios"] == cells4[0]["ios"] for c in cells64),
              f"{tag}: the 64 ranks write what the 4 wrote")
         real64 = sum(durs64) / len(durs64)
         se64 = math.sqrt(sum((d - real64) ** 2 for d in durs64) / (len(durs64) - 1) / len(durs64))
-        ex = e_max_run(shape, 64, CKPTS) + over
-        print(f"64 ranks for real: {real64 / MS:.1f} +- {se64 / MS:.1f} ms (mean of {CKPTS} checkpoints), "
+        print(f"64 ranks for real: {real64 / MS:.1f} +- {se64 / MS:.1f} ms (mean of {CKPTS64} checkpoints), "
               f"exact {ex / MS:.1f} ms: {100 * (real64 / ex - 1):+.1f}%", flush=True)
-        if abs(real64 / ex - 1) > RUN_TOL:
+        if abs(real64 - ex) > RUN_TOL * ex + 4 * se64:
             problems.append(f"{tag}: the 64-rank run is {100 * (real64 / ex - 1):+.1f}% from the drive "
-                            f"model: the machine, not the drives (SC_TRUTH_RUN_TOLERANCE)")
+                            f"model (beyond {100 * RUN_TOL:g}% + 4 standard errors): the machine, "
+                            f"not the drives (SC_TRUTH_RUN_TOLERANCE)")
 
     for n in NODES:
         size, scale, ratio = predict(f"{T}/{tag}-o4/results.pb", n, drive_bytes, tag)
         ck = size["checkpoint"]
         pred = ck["mean_ns"]
         exact = e_max_run(shape, n, CKPTS) + over
-        truth, src = (real64, "run") if n == 64 and real64 is not None else (exact, "exact")
-        err = pred / truth - 1
+        err = pred / exact - 1
+        run = None
+        if n == 64 and real64 is not None:
+            # the run is a truth with its own noise: within TOL plus 2 of
+            # its standard errors
+            run = (real64, pred / real64 - 1, abs(pred - real64) <= TOL * real64 + 2 * se64)
         band = band_of(ck)
         if "mean_low_ns" in ck and "mean_high_ns" in ck:
-            inside = ck["mean_low_ns"] <= truth <= ck["mean_high_ns"]
+            inside = ck["mean_low_ns"] <= exact <= ck["mean_high_ns"]
             band = f"{'covers' if inside else 'MISSES'} the truth: {band}"
-        rows.append((tag, n, pred, ck.get("p90_ns"), ck.get("tail_exp_mean_ns"), band,
-                     truth, src, exact, err))
+        rows.append((tag, n, pred, ck.get("p90_ns"), band, exact, err, run))
 
 
 def main():
@@ -571,14 +588,15 @@ def main():
             one_shape(ALL[s], rows, problems)
     except HarnessError as e:
         problems.append(str(e))
-    print(f"\nshape   N      predicted   p90        tail_exp   truth      (src)  exact      error   band")
+    print(f"\nshape   N      predicted   p90        exact      error          64 run for real      band")
     bad = 0
-    for tag, n, pred, p90, tail, band, truth, src, exact, err in rows:
-        ok = abs(err) <= TOL
+    for tag, n, pred, p90, band, exact, err, run in rows:
+        ok = abs(err) <= TOL and (run is None or run[2])
         bad += not ok
         f = lambda v: f"{v / MS:8.1f}ms" if v is not None else "       -  "
-        print(f"{tag:7} {n:<6} {f(pred)}  {f(p90)} {f(tail)} {f(truth)} {src:5}  {f(exact)} "
-              f"{100 * err:+6.1f}% {'ok ' if ok else 'BAD'} {band}")
+        vs = f"{f(run[0])} {100 * run[1]:+6.1f}%" if run else " " * 19
+        print(f"{tag:7} {n:<6} {f(pred)}  {f(p90)} {f(exact)} {100 * err:+6.1f}% {'ok ' if ok else 'BAD'}    "
+              f"{vs}  {band}")
     print(f"{len(rows) - bad} of {len(rows)} within {100 * TOL:g}% of the truth")
     for p in problems:
         print(f"FAIL (the harness, not the model): {p}")
