@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "xorshift.h"
 
 #define MS	 1e6 /* ns */
 #define DRIVES	 4u
@@ -28,20 +29,17 @@
 
 static const uint32_t sizes[NSIZES] = {64, 512, 4096};
 
-/* xorshift64* (Vigna), the sweep's own generator. */
+/* The sweep's own generator. */
 static uint64_t rng;
 
 static double unit(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return ((rng * 0x2545F4914F6CDD1Dull >> 11) + 0.5) / 9007199254740992.0;
+	return xs_unit(&rng);
 }
 
 static double expo(double mean)
 {
-	return -mean * log(unit());
+	return xs_expo(&rng, mean);
 }
 
 static double normal(void)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "xorshift.h"
 #include "model/model.h"
 
 #define S	   4u	 /* measured drives */
@@ -37,20 +38,17 @@ enum shape { EXPO, GAMMA2, STALL, UNIFORM_FILL, NSHAPES };
 static const char *const shape_name[NSHAPES] = {"exponential", "gamma(2)", "stall mixture",
 						"uniform + fill"};
 
-/* xorshift64* (Vigna), seeded here: the test's own generator. */
+/* The test's own generator, seeded here. */
 static uint64_t rng_state;
 
 static double unit(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 0x2545F4914F6CDD1Dull >> 11) + 0.5) / 9007199254740992.0;
+	return xs_unit(&rng_state);
 }
 
 static double expo(double mean)
 {
-	return -mean * log(unit());
+	return xs_expo(&rng_state, mean);
 }
 
 /* One sample of shape at checkpoint c of C, in ns. */
