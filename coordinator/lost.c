@@ -9,10 +9,10 @@
 #include "units.h"
 #include "interrupt.h"
 #include "outdir.h"
-#include "phase.h"
+#include "lockstep.h"
 #include "prepare.h"
 #include "record.h"
-#include "report/verdict.h"
+#include "report/verdict_table.h"
 
 /* When rank 0 ends the run after a wait gave up, how long it waits for the
  * other ranks to remove their run files: shorter when the launcher is

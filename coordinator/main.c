@@ -15,7 +15,7 @@
 #include "cluster.h"
 #include "interrupt.h"
 #include "lost.h"
-#include "phase.h"
+#include "lockstep.h"
 #include "prepare.h"
 #include "progress.h"
 #include "progress_mode.h"
@@ -23,7 +23,7 @@
 #include "report/cmd.h"
 #include "steady.h"
 #include "report/fill_text.h"
-#include "report/verdict.h"
+#include "report/verdict_table.h"
 
 /* Room for why a phase could not start or stopped (every rank's message). */
 #define ERR_MAX 8192

@@ -14,7 +14,7 @@
 #include "progress.h"
 #include "model/project.h"
 #include "report/drives.h"
-#include "report/model.h"
+#include "report/projection.h"
 #include "report/report.h"
 
 /* The wall clock, for the record's start: the one place the run reads it. */

@@ -129,8 +129,8 @@ static const struct sc_field io_rows[] = {
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST
 
-/* CkptSpec.Model <-> struct sc_model */
-#define SC_LIST Ssdcluster__CkptSpec__Model, struct sc_model
+/* CkptSpec.Model <-> struct sc_llm */
+#define SC_LIST Ssdcluster__CkptSpec__Model, struct sc_llm
 static const struct sc_field model_rows[] = {
 	F_CHARS(name, name),
 	F_U32(layers, layers),

@@ -19,7 +19,7 @@
 
 struct catalogue_entry {
 	const char *alias; /* another accepted name, or NULL */
-	struct sc_model model;
+	struct sc_llm model;
 	struct sc_ckpt_layout mlperf;
 };
 
@@ -69,7 +69,7 @@ static const struct catalogue_entry *find_entry(const char *name)
 	return NULL;
 }
 
-int sc_ckpt_model_lookup(const char *name, struct sc_model *out)
+int sc_ckpt_model_lookup(const char *name, struct sc_llm *out)
 {
 	const struct catalogue_entry *e = find_entry(name);
 	if (!e)
@@ -123,7 +123,7 @@ static uint64_t add(uint64_t a, uint64_t b, bool *ovf)
  * holds two norms, Q/K/V (K and V have kv_heads heads of hidden/heads
  * each), the attention output, the gated MLP's up+gate (2 x ffn) and down
  * projections; then the final norm, the embedding and the (untied) head. */
-static uint64_t params(const struct sc_model *m, bool *ovf)
+static uint64_t params(const struct sc_llm *m, bool *ovf)
 {
 	uint64_t h = m->hidden, ffn = m->ffn_hidden;
 	uint64_t dim_kv = (h / m->heads) * m->kv_heads;
@@ -140,7 +140,7 @@ static uint64_t params(const struct sc_model *m, bool *ovf)
  * parallel ranks, norms replicated; under ZeRO-3 every tensor is further
  * split over data-parallel ranks (sf).  Integer division per tensor, in
  * DLIO's order. */
-static uint64_t layer_elems(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t idx,
+static uint64_t layer_elems(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t idx,
 			    bool *ovf)
 {
 	uint64_t h = m->hidden, ffn = m->ffn_hidden, tp = l->tp;
@@ -164,7 +164,7 @@ static uint64_t layer_elems(const struct sc_model *m, const struct sc_ckpt_layou
 /* Layers of pipeline stage p, inclusive: transformer layers split evenly,
  * the first layers % pp stages one more; the embedding joins stage 0, the
  * output head and final norm the last stage. */
-static void stage_layers(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t p,
+static void stage_layers(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t p,
 			 uint32_t *first, uint32_t *last)
 {
 	uint32_t per = m->layers / l->pp, extra = m->layers % l->pp;
@@ -182,7 +182,7 @@ static void stage_layers(const struct sc_model *m, const struct sc_ckpt_layout *
 		*first = 0;
 }
 
-static uint64_t layer_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t idx,
+static uint64_t layer_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t idx,
 			    bool *ovf)
 {
 	return mul(layer_elems(m, l, idx, ovf), m->model_dtype_bytes, ovf);
@@ -191,8 +191,8 @@ static uint64_t layer_bytes(const struct sc_model *m, const struct sc_ckpt_layou
 /* Model-state bytes of layers first..last (inclusive), in closed form:
  * every transformer layer 1..L has the same size, so the time taken does
  * not grow with the layer count. */
-static uint64_t range_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l,
-			    uint64_t first, uint64_t last, bool *ovf)
+static uint64_t range_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint64_t first,
+			    uint64_t last, bool *ovf)
 {
 	/* the embedding, the output head and the final norm */
 	const uint64_t special[] = {0, (uint64_t)m->layers + 1, (uint64_t)m->layers + 2};
@@ -208,7 +208,7 @@ static uint64_t range_bytes(const struct sc_model *m, const struct sc_ckpt_layou
 }
 
 /* Model-state bytes one rank of stage p holds (any tp rank: shards are equal). */
-static uint64_t stage_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t p,
+static uint64_t stage_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t p,
 			    bool *ovf)
 {
 	uint32_t first, last;
@@ -220,7 +220,7 @@ static uint64_t stage_bytes(const struct sc_model *m, const struct sc_ckpt_layou
 /* Bytes of one optimizer file: each writer holds an equal share of all
  * parameters (of tp*pp*dp writers under ZeRO 1-3, of tp*pp under ZeRO-0),
  * whatever its stage holds; 0 means no file. */
-static uint64_t optim_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l, bool *ovf)
+static uint64_t optim_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l, bool *ovf)
 {
 	uint64_t writers = (uint64_t)l->tp * l->pp * (l->zero_stage ? l->dp : 1);
 	uint64_t share = params(m, ovf) / writers;
@@ -232,7 +232,7 @@ static uint64_t optim_bytes(const struct sc_model *m, const struct sc_ckpt_layou
 
 /* Totals by layer, not by rank, so that they check the per-rank lists:
  * the stages partition the layers, so the stages' sum is every layer's. */
-static int totals(const struct sc_model *m, const struct sc_ckpt_layout *l, uint64_t *model,
+static int totals(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint64_t *model,
 		  uint64_t *optim)
 {
 	bool ovf = false;
@@ -268,7 +268,7 @@ static bool dtype_ok(uint32_t bytes)
 	return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
 }
 
-int sc_ckpt_layout_check(const struct sc_model *m, const struct sc_ckpt_layout *l, char *err,
+int sc_ckpt_layout_check(const struct sc_llm *m, const struct sc_ckpt_layout *l, char *err,
 			 size_t errlen)
 {
 	if (!m || !l)
@@ -339,7 +339,7 @@ int sc_ckpt_layout_check(const struct sc_model *m, const struct sc_ckpt_layout *
 	return 0;
 }
 
-uint64_t sc_ckpt_model_params(const struct sc_model *m)
+uint64_t sc_ckpt_model_params(const struct sc_llm *m)
 {
 	bool ovf = false;
 	if (!m || !m->heads || !m->hidden)
@@ -365,7 +365,7 @@ __attribute__((format(printf, 6, 7))) static void emit(struct sc_ckpt_file *file
 	(*n)++;
 }
 
-int sc_ckpt_rank_files(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t rank,
+int sc_ckpt_rank_files(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t rank,
 		       struct sc_ckpt_file *files, uint32_t max, uint32_t *nfiles)
 {
 	if (!nfiles)
@@ -418,7 +418,7 @@ out:
 	return n > max ? -ENOSPC : 0;
 }
 
-uint64_t sc_ckpt_rank_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t rank)
+uint64_t sc_ckpt_rank_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t rank)
 {
 	/* A rank writes at most one file per layer plus one optimizer file. */
 	uint32_t n;
@@ -441,7 +441,7 @@ uint64_t sc_ckpt_rank_bytes(const struct sc_model *m, const struct sc_ckpt_layou
 	return sum;
 }
 
-int sc_ckpt_total_parts(const struct sc_model *m, const struct sc_ckpt_layout *l,
+int sc_ckpt_total_parts(const struct sc_llm *m, const struct sc_ckpt_layout *l,
 			uint64_t *model_bytes, uint64_t *optim_bytes_out)
 {
 	uint64_t model, optim;
@@ -456,7 +456,7 @@ int sc_ckpt_total_parts(const struct sc_model *m, const struct sc_ckpt_layout *l
 	return 0;
 }
 
-uint64_t sc_ckpt_total_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l)
+uint64_t sc_ckpt_total_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l)
 {
 	uint64_t model, optim;
 	if (sc_ckpt_total_parts(m, l, &model, &optim))

@@ -22,7 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SC_CKPT_MODEL_NAME_MAX 32 /* sizeof(sc_model.name), NUL included */
+#define SC_CKPT_MODEL_NAME_MAX 32 /* sizeof(sc_llm.name), NUL included */
+/* Scaled checkpoint files and O_DIRECT transfers are multiples of this. */
+#define SC_CKPT_ALIGN 4096u
 
 /* Largest model dimensions accepted: far above any real model (llama3-1t
  * has 128 layers, hidden 25872, ffn 98304, 192 heads, vocab 128256), and
@@ -38,7 +40,7 @@
 /* A dense decoder-only transformer (Llama-style: GQA attention, SwiGLU MLP,
  * untied embedding and output head).  Fill one by sc_ckpt_model_lookup or
  * by hand for an inline spec; sc_ckpt_layout_check validates it. */
-struct sc_model {
+struct sc_llm {
 	char name[SC_CKPT_MODEL_NAME_MAX];
 	uint32_t layers;     /* transformer layers */
 	uint32_t hidden;     /* hidden size */
@@ -75,7 +77,7 @@ struct sc_ckpt_file {
 const char *const *sc_ckpt_model_names(void);
 
 /* Copies the catalogue entry called name into *out.  0 or -ENOENT. */
-int sc_ckpt_model_lookup(const char *name, struct sc_model *out);
+int sc_ckpt_model_lookup(const char *name, struct sc_llm *out);
 
 /* The layout MLPerf Storage v2 prescribes for a catalogue model (closed
  * division): llama3-8b TP1 PP1 DP8 ZeRO-3, llama3-70b TP8 PP1 DP8 ZeRO-3,
@@ -92,12 +94,12 @@ int sc_ckpt_layout_default_dp(struct sc_ckpt_layout *l, uint32_t ranks);
  * dimension 1..SC_CKPT_MAX_*), tp, pp, dp at least 1, tp divides heads, kv_heads divides heads, pp <= layers,
  * ZeRO stage 0..3, no pipeline under ZeRO-3, byte counts within 64 bits.
  * 0, or -EINVAL with a message a user can act on in err (when errlen > 0). */
-int sc_ckpt_layout_check(const struct sc_model *m, const struct sc_ckpt_layout *l, char *err,
+int sc_ckpt_layout_check(const struct sc_llm *m, const struct sc_ckpt_layout *l, char *err,
 			 size_t errlen);
 
 /* Parameter count of the whole model as DLIO counts it (embedding, layers,
  * final norm, output head).  0 for an invalid model. */
-uint64_t sc_ckpt_model_params(const struct sc_model *m);
+uint64_t sc_ckpt_model_params(const struct sc_llm *m);
 
 /* The files rank writes per checkpoint, in write order (model state, then
  * optimizer state), into files[0..max).  *nfiles gets the number of files
@@ -105,20 +107,19 @@ uint64_t sc_ckpt_model_params(const struct sc_model *m);
  * for an invalid model/layout, rank >= tp*pp*dp or nfiles NULL; -ENOSPC
  * when max is too small, with *nfiles set to the number needed (files may
  * be NULL when max is 0). */
-int sc_ckpt_rank_files(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t rank,
+int sc_ckpt_rank_files(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t rank,
 		       struct sc_ckpt_file *files, uint32_t max, uint32_t *nfiles);
 
 /* Bytes rank writes per checkpoint; 0 when the inputs are invalid. */
-uint64_t sc_ckpt_rank_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l,
-			    uint32_t rank);
+uint64_t sc_ckpt_rank_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t rank);
 
 /* Bytes all ranks write per checkpoint, split into model and optimizer
  * state (either pointer may be NULL).  0 or -EINVAL. */
-int sc_ckpt_total_parts(const struct sc_model *m, const struct sc_ckpt_layout *l,
+int sc_ckpt_total_parts(const struct sc_llm *m, const struct sc_ckpt_layout *l,
 			uint64_t *model_bytes, uint64_t *optim_bytes);
 
 /* Bytes all ranks write per checkpoint; 0 when the inputs are invalid. */
-uint64_t sc_ckpt_total_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l);
+uint64_t sc_ckpt_total_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l);
 
 /* bytes * scale rounded to the nearest multiple of align (ties up), so a
  * 405B layout can run in MiB.  A non-zero size never scales to 0: the

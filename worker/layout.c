@@ -269,7 +269,6 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 }
 
 /* Scaled checkpoint files are multiples of this, so O_DIRECT works on them. */
-#define CKPT_ALIGN 4096u
 
 int sc_layout_ckpt_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len)
 {
@@ -332,7 +331,7 @@ int sc_layout_ckpt_files(const struct sc_plan *plan, uint32_t phase, uint32_t ra
 		return rc;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		f[i].bytes = sc_ckpt_scaled(f[i].bytes, ck->scale, CKPT_ALIGN);
+		f[i].bytes = sc_ckpt_scaled(f[i].bytes, ck->scale, SC_CKPT_ALIGN);
 	*files = f;
 	*nfiles = n;
 	return 0;

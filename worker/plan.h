@@ -211,7 +211,7 @@ struct sc_io_spec {
 /* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,
  * jobs (threads sharing the rank's files), direct and engine. */
 struct sc_ckpt_spec {
-	struct sc_model model;      /* resolved: catalogue entry or inline */
+	struct sc_llm model;	      /* resolved: catalogue entry or inline */
 	struct sc_ckpt_layout layout; /* tp, pp, dp (resolved at run), zero */
 	uint32_t checkpoints;       /* checkpoints in the group */
 	uint32_t index;             /* 1-based checkpoint this cell handles */

@@ -14,8 +14,6 @@ struct unit {
 	uint64_t mult;
 };
 
-#define KIB      (UINT64_C(1) << 10)
-
 static const struct unit size_units[] = {
 	{"", 1},
 	{"B", 1},
@@ -200,12 +198,12 @@ static const char *fmt_scaled(char *buf, size_t len, double v, double step,
 const char *sc_fmt_bytes(char *buf, size_t len, uint64_t bytes)
 {
 	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-	if (bytes < KIB) { /* whole bytes are shown as they are */
+	if (bytes < SC_KIB) { /* whole bytes are shown as they are */
 		if (len)
 			snprintf(buf, len, "%" PRIu64 " B", bytes);
 		return buf;
 	}
-	return fmt_scaled(buf, len, (double)bytes, (double)KIB, units,
+	return fmt_scaled(buf, len, (double)bytes, (double)SC_KIB, units,
 			  (int)(sizeof(units) / sizeof(units[0])));
 }
 

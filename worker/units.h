@@ -16,6 +16,13 @@
 #define SC_NS_PER_S   UINT64_C(1000000000)
 #define SC_NS_PER_S_F 1e9
 
+/* Byte units: the one definition (binary, and the decimal megabyte as a
+ * double for rates in MB/s). */
+#define SC_KIB		UINT64_C(1024)
+#define SC_MIB		(SC_KIB * SC_KIB)
+#define SC_GIB		(SC_MIB * SC_KIB)
+#define SC_BYTES_PER_MB 1e6
+
 /* v rounded up to a multiple of a (a > 0; v + a - 1 must not overflow). */
 static inline uint64_t sc_round_up(uint64_t v, uint64_t a)
 {

@@ -12,16 +12,16 @@
 
 #include "aggregate.h"
 #include "pct_support.h"
+#include "units.h"
 #include "workload_figures.h"
 
-/* Ns per microsecond, bytes/s per MB/s. */
-#define NS_PER_US    1e3
-#define BYTES_PER_MB 1e6
+/* Ns per microsecond. */
+#define NS_PER_US 1e3
 /* Largest differences listed at most. */
 #define COMPARE_DIFFS_MAX 4096u
 
 static const struct sc_compare_fig_info fig_infos[SC_CMP_NFIGS] = {
-    [SC_CMP_BW] = {"bandwidth", "MB/s", BYTES_PER_MB, false},
+    [SC_CMP_BW] = {"bandwidth", "MB/s", SC_BYTES_PER_MB, false},
     [SC_CMP_IOPS] = {"IOPS", "IOPS", 1, false},
 #define LAT_INFOS(d, dir)                                                                          \
 	[SC_CMP_LAT + (d)*SC_CMP_NSTATS +                                                          \

@@ -1,7 +1,7 @@
 /* config_priv.h -- the config document, shared by the files of config/:
  * the tree and its paths (tree.c), YAML to tree (yaml.c), --set and ${VAR}
  * (set.c), word lists (words.c), typed values (value.c), and what set.c
- * asks of the schema (keys.c, phase.c).  Not for other files; what the
+ * asks of the schema (keys.c, phases.c).  Not for other files; what the
  * schema's files share besides is schema.h. */
 #ifndef SC_CONFIG_PRIV_H
 #define SC_CONFIG_PRIV_H
@@ -129,7 +129,7 @@ const char *sc_cfg_nearest(const char *word, const char *const *known, size_t n)
 /* words joined as "a, b, c" into buf (cut to len).  Returns buf. */
 const char *sc_cfg_join(char *buf, size_t len, const char *const *words);
 
-/* ---- what --set asks of the schema (keys.c, phase.c) ---- */
+/* ---- what --set asks of the schema (keys.c, phases.c) ---- */
 
 /* Key tables of the schema (keys.c): NULL-terminated.  sc_cfg_phase_keys
  * holds the keys of every workload; which workload takes which is
@@ -143,7 +143,7 @@ extern const char *const sc_cfg_sections[]; /* the top keys that hold lists or m
  * key with value val: -1 when the workload has no such key, 0 when it has
  * but val is not a value of it there (fsync: true in an io phase, a list
  * where the workload does not sweep), 1 when it fits.  Nothing is
- * reported.  An unknown workload takes every phase key (0).  (phase.c) */
+ * reported.  An unknown workload takes every phase key (0).  (phases.c) */
 int sc_cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val);
 
 /* The workloads that take phase key key, "io, kvcache" style, into buf

@@ -9,25 +9,25 @@
 
 /* The built-in defaults of every workload (documented in keys.c and the
  * README's config reference). */
-#define DEFAULT_BS_BYTES   (4 * KIB)
-#define DEFAULT_SIZE_BYTES (64 * MIB)
+#define DEFAULT_BS_BYTES   (4 * SC_KIB)
+#define DEFAULT_SIZE_BYTES (64 * SC_MIB)
 #define DEFAULT_RWMIXREAD  50u
 
 /* kvcache: many small random reads and some writes, deep queues. */
 #define KV_RWMIXREAD  70u
 #define KV_JOBS	      8u
 #define KV_IODEPTH    128u
-#define KV_SIZE_BYTES GIB
+#define KV_SIZE_BYTES SC_GIB
 
 /* checkpoint: PyTorch writes buffered and fsyncs every file. */
-#define CKPT_BLOCK_BYTES MIB
+#define CKPT_BLOCK_BYTES SC_MIB
 #define CKPT_IODEPTH	 8u
 #define CKPT_JOBS	 1u
 
 /* ingest: a dataset of files read at random, sample by sample. */
 #define INGEST_FILES	    64u
-#define INGEST_FILE_BYTES   (64 * MIB)
-#define INGEST_SAMPLE_BYTES (128 * KIB)
+#define INGEST_FILE_BYTES   (64 * SC_MIB)
+#define INGEST_SAMPLE_BYTES (128 * SC_KIB)
 #define INGEST_BATCH	    32u
 #define INGEST_PREFETCH	    2u
 #define INGEST_JOBS	    8u
@@ -35,10 +35,10 @@
 
 /* fill: sequential 128 KiB writes at depth 32, the drive written twice
  * (SNIA PTS), the cliff where the rate falls below half the initial. */
-#define FILL_BS_BYTES	     (128 * KIB)
+#define FILL_BS_BYTES	     (128 * SC_KIB)
 #define FILL_IODEPTH	     32u
 #define FILL_PASSES	     2u
-#define FILL_RANDOM_BS_BYTES (4 * KIB)
+#define FILL_RANDOM_BS_BYTES (4 * SC_KIB)
 #define FILL_CLIFF_FRACTION  0.5
 
 /* The built-in defaults of a phase of pv->workload. */

@@ -2,7 +2,7 @@
  * workloads that take it, and what a key unknown or out of place is told.
  *
  * The document under the schema is yaml.c and tree.c, --set and ${VAR}
- * are set.c, typed values value.c.  The schema (read by phase.c,
+ * are set.c, typed values value.c.  The schema (read by phases.c,
  * defaults.c, nested.c and targets.c, checked by rules.c, targets.c and
  * limits.c, built into the plan by build.c):
  *
@@ -300,7 +300,7 @@
 
 /* Ranges of the schema (documented above and in the README's config
  * reference). */
-#define MAX_BS_BYTES	GIB /* io_uring results are 32-bit */
+#define MAX_BS_BYTES	SC_GIB /* io_uring results are 32-bit */
 #define MAX_IODEPTH	16384u
 #define MAX_JOBS	1024u
 #define MAX_DURATION_NS (30 * 24 * 3600 * SC_NS_PER_S) /* 30 days */
@@ -520,7 +520,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_PASSES] = PHASE(CFG_VT_UINT, 1, MAX_FILL_PASSES, false),
     [PK_RANDOM_PASSES] = PHASE(CFG_VT_UINT, 0, MAX_FILL_PASSES, false),
     [PK_RANDOM_BS] = PHASE(CFG_VT_SIZE, 1, MAX_BS_BYTES, false),
-    [PK_CLIFF_FRACTION] = PHASE(CFG_VT_FRACTION, 0, 0, false), /* < 1: fill.c */
+    [PK_CLIFF_FRACTION] = PHASE(CFG_VT_FRACTION, 0, 0, false), /* < 1: fill_phase.c */
     [PK_IDLE] = PHASE(CFG_VT_DURATION, 1, MAX_DURATION_NS, false),
     [PK_COMPRESSIBLE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
     [PK_DEDUPE] = PHASE(CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, false),
@@ -529,7 +529,7 @@ static const struct cfg_keydef phase_defs[PK_COUNT] = {
     [PK_SQPOLL_CPU] = PHASE(CFG_VT_UINT, 0, MAX_CPU, false),
     [PK_HIPRI] = PHASE(CFG_VT_BOOL, 0, 1, false),
     [PK_PASSTHROUGH] = PHASE(CFG_VT_BOOL, 0, 1, false),
-    [PK_CPUS] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a cpulist: phase.c */
+    [PK_CPUS] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a cpulist: phases.c */
     [PK_NUMA] = PHASE(CFG_VT_NUMA, 0, 0, false),
     [PK_EXPECT] = PHASE(CFG_VT_TEXT, 0, 0, false), /* a mapping: expect_section.c */
 };

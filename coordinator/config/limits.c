@@ -11,7 +11,7 @@
 
 /* Default I/O buffer budget per rank: 4 GiB, or a quarter of this host's
  * memory when that is less. */
-#define DEFAULT_MEM_BUDGET_BYTES (4 * GIB)
+#define DEFAULT_MEM_BUDGET_BYTES (4 * SC_GIB)
 #define MEM_BUDGET_RAM_SHARE	 4u
 
 static uint64_t default_mem_budget(void)

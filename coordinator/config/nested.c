@@ -64,7 +64,7 @@ int sc_cfg_parse_model(struct cfg_check *c, struct cfg_phase *pv, const struct c
 	static const struct cfg_keydef text = {.type = CFG_VT_TEXT};
 	const struct cfg_node *given[MK_COUNT] = {0};
 	uint64_t v[MK_COUNT] = {0}, unused;
-	struct sc_model *m = &pv->model;
+	struct sc_llm *m = &pv->model;
 	uint32_t dtype = DEFAULT_DTYPE_BYTES;
 	char known[160];
 	int err;

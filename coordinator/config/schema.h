@@ -1,5 +1,5 @@
 /* schema.h -- what the files of the config schema share (keys.c, nested.c,
- * phase.c, defaults.c, rules.c, targets.c, limits.c, build.c, config.c):
+ * phases.c, defaults.c, rules.c, targets.c, limits.c, build.c, config.c):
  * the keys, one config phase and one target as read, and the state of one
  * check.  Not for other files; the document under it is config_priv.h. */
 #ifndef SC_CONFIG_SCHEMA_H
@@ -12,10 +12,7 @@
 #include "config_priv.h"
 #include "plan.h"
 #include "target.h"
-
-#define KIB UINT64_C(1024)
-#define MIB (KIB * KIB)
-#define GIB (MIB * KIB)
+#include "units.h"
 
 enum pkey {
 	/* every workload, io, kvcache */
@@ -110,7 +107,7 @@ struct cfg_phase {
 	uint64_t workload, rwmixread, jobs, size, runtime, io_size, ramp;
 	uint64_t fsync, direct, engine, seed, stonewall, rate;
 	/* checkpoint */
-	struct sc_model model;
+	struct sc_llm model;
 	uint64_t tp, pp, dp, zero, checkpoints, compute_between, block_size;
 	uint64_t restore, restore_shift, serialize;
 	double scale;
@@ -238,7 +235,7 @@ void sc_cfg_steady_rounds(struct cfg_phase *pv);
  * "<name>[round=k]".  0 or -ENOMEM. */
 int sc_cfg_build_round(const struct cfg_phase *pv, uint32_t cell, struct sc_phase *ph);
 
-/* ---- phases (phase.c) ---- */
+/* ---- phases (phases.c) ---- */
 
 /* Parses key k of pv's workload from n into pv (n is remembered as the
  * source of the value). */
@@ -294,7 +291,7 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
  * the whole run. */
 int sc_cfg_check_verify(struct cfg_check *c);
 
-/* ---- fill and idle phases (fill.c) ---- */
+/* ---- fill and idle phases (fill_phase.c) ---- */
 
 /* cliff_fraction: a number more than 0 and less than 1, into pv. */
 int sc_cfg_parse_cliff_fraction(struct cfg_check *c, struct cfg_phase *pv,

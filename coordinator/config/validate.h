@@ -44,7 +44,7 @@ int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, 
  * phase without size (sc_fill_spec.whole) gets each job's share of its
  * target: the target's capacity / (ranks of the node on it x jobs), the
  * least over the ranks, rounded down to bs; io_bytes follows.  0, or
- * -EINVAL with a message when a share is less than bs (fill.c). */
+ * -EINVAL with a message when a share is less than bs (fill_phase.c). */
 int sc_validate_fill(const struct sc_config *cfg, struct sc_plan *plan,
 		     const struct sc_place *places, uint32_t nranks, char *err, size_t errlen);
 

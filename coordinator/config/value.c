@@ -144,7 +144,7 @@ static int parse_digits(const char *s, size_t len, uint64_t *out)
 static int parse_model(struct cfg_doc *d, const struct cfg_node *n)
 {
 	const char *const *names = sc_ckpt_model_names();
-	struct sc_model m;
+	struct sc_llm m;
 	char known[256], hint[96] = "";
 	const char *near;
 

@@ -8,7 +8,6 @@
 
 /* Each file is scaled to whole 4 KiB blocks, as the checkpoint workload
  * writes it (worker/layout.c sc_layout_ckpt_files). */
-#define CKPT_ALIGN 4096u
 
 /* Per pipeline stage p: the bytes one rank of data-parallel rank 0 (g0)
  * and of any other (g1) writes, and their prefix sums over stages times
@@ -19,7 +18,7 @@ struct stages {
 };
 
 /* Bytes rank writes per checkpoint, every file scaled.  0 or -errno. */
-static int rank_bytes(const struct sc_model *model, const struct sc_ckpt_layout *l, uint32_t rank,
+static int rank_bytes(const struct sc_llm *model, const struct sc_ckpt_layout *l, uint32_t rank,
 		      double scale, uint64_t *out)
 {
 	struct sc_ckpt_file *f = NULL;
@@ -34,7 +33,7 @@ static int rank_bytes(const struct sc_model *model, const struct sc_ckpt_layout 
 		ret = sc_ckpt_rank_files(model, l, rank, f, n, &n);
 	}
 	for (uint32_t i = 0; !ret && i < n; i++)
-		*out += sc_ckpt_scaled(f[i].bytes, scale, CKPT_ALIGN);
+		*out += sc_ckpt_scaled(f[i].bytes, scale, SC_CKPT_ALIGN);
 	free(f);
 	return ret;
 }
@@ -47,7 +46,7 @@ static void stages_free(struct stages *s)
 	free(s->p1);
 }
 
-static int stages_of(const struct sc_model *model, const struct sc_ckpt_layout *l, double scale,
+static int stages_of(const struct sc_llm *model, const struct sc_ckpt_layout *l, double scale,
 		     struct stages *s)
 {
 	int ret = 0;
@@ -126,9 +125,8 @@ static uint64_t median_of(const struct sc_model_class *c, uint32_t nclasses, uin
 	return nclasses ? c[0].bytes : 0;
 }
 
-int sc_model_node_bytes(const struct sc_model *model, const struct sc_ckpt_layout *l,
-			uint32_t nodes, uint32_t gpus_per_node, double scale,
-			struct sc_model_bytes *out)
+int sc_model_node_bytes(const struct sc_llm *model, const struct sc_ckpt_layout *l, uint32_t nodes,
+			uint32_t gpus_per_node, double scale, struct sc_model_bytes *out)
 {
 	struct stages s;
 	uint64_t g = gpus_per_node, head, period, n;

@@ -365,7 +365,7 @@ static int set_model(struct sc_model_params *p, const char *shown, const char *v
 		     size_t errlen)
 {
 	const char *const *names = sc_ckpt_model_names();
-	struct sc_model m;
+	struct sc_llm m;
 	size_t used;
 
 	if (!sc_ckpt_model_lookup(v, &m)) {

@@ -21,7 +21,7 @@
 /* Everything a row is computed from. */
 struct ctx {
 	const struct sc_model_params *p; /* as used (out->params) */
-	struct sc_model model;
+	struct sc_llm model;
 	const struct sc_model_drive *drives; /* NULL: no checkpoint figures */
 	uint32_t ndrives;
 	const struct sc_model_drive *restore; /* NULL: no restore figures */

@@ -10,7 +10,7 @@
  *   analysis/model_inputs.c  sc_model_measured_from_record: the measured
  *                inputs out of a run record (results.pb);
  *   project.c    sc_model_project: the figures at every size.
- * report/model.c formats a projection (text table, JSON); it computes
+ * report/projection.c formats a projection (text table, JSON); it computes
  * nothing.  No MPI, no I/O on targets.
  */
 #ifndef SC_MODEL_PROJECT_H
@@ -108,7 +108,7 @@ struct sc_model_measured {
 	uint32_t nckpts;	       /* checkpoints of the group */
 	uint32_t nnodes;	       /* nodes of the run */
 	uint32_t drives_per_node;      /* most drives any node used */
-	struct sc_model model;	       /* the group's model and layout */
+	struct sc_llm model;	       /* the group's model and layout */
 	struct sc_ckpt_layout layout;
 	double scale;
 	/* Restores of the same group (read side), when it has them. */

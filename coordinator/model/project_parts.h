@@ -27,9 +27,8 @@ struct sc_model_bytes {
  * A node's bytes repeat with period tp x pp / gcd(tp x pp, G) nodes after
  * the nodes of data-parallel rank 0, so the cost does not grow with the
  * ranks.  0, -EINVAL (model/layout refused), -ENOMEM. */
-int sc_model_node_bytes(const struct sc_model *model, const struct sc_ckpt_layout *l,
-			uint32_t nodes, uint32_t gpus_per_node, double scale,
-			struct sc_model_bytes *out);
+int sc_model_node_bytes(const struct sc_llm *model, const struct sc_ckpt_layout *l, uint32_t nodes,
+			uint32_t gpus_per_node, double scale, struct sc_model_bytes *out);
 void sc_model_bytes_free(struct sc_model_bytes *b);
 
 /* The ingest figures of row (N = row->nodes) from m's merged batch-wait

@@ -12,7 +12,7 @@
 #include "analysis/results_file.h"
 #include "analysis/steady_state.h"
 #include "drives.h"
-#include "model.h"
+#include "projection.h"
 #include "model/project.h"
 #include "progress.h"
 #include "report.h"
@@ -31,7 +31,7 @@ static void print_steady(const struct sc_run_record *rec)
 	sc_steady_groups_free(g, n);
 }
 #include "fill_text.h"
-#include "verdict.h"
+#include "verdict_table.h"
 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {

@@ -89,8 +89,8 @@ static void phases_csv_row(FILE *f, const struct sc_run_record *rec,
 
 	csv_str(f, ph ? ph->name : "", 0);
 	csv_str(f, ph ? sc_rw_name(ph->io.rw) : "", 0);
-	fprintf(f, "%.3f,%.3f,%.1f,", fig->lastdone_bw_bytes_per_s / BYTES_PER_MB,
-		fig->firstdone_bw_bytes_per_s / BYTES_PER_MB, fig->iops_total);
+	fprintf(f, "%.3f,%.3f,%.1f,", fig->lastdone_bw_bytes_per_s / SC_BYTES_PER_MB,
+		fig->firstdone_bw_bytes_per_s / SC_BYTES_PER_MB, fig->iops_total);
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
 			csv_us(f, &fig->lat[d], sc_pct_index(pts[i]));
@@ -171,7 +171,7 @@ static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 		fprintf(f, "%u,%u,", r->rank, r->node);
 		csv_str(f, r->host, 0);
 		fprintf(f, "%" PRIu64 ",%.3f,", row->total_bytes,
-			row->bw_bytes_per_s / BYTES_PER_MB);
+			row->bw_bytes_per_s / SC_BYTES_PER_MB);
 		csv_us(f, &r->lat[SC_DIR_READ], p99);
 		csv_us(f, &r->lat[SC_DIR_WRITE], p99);
 		fprintf(f, "%" PRIu64 ",%" PRIu64 ",", r->errors, r->verify_mismatches);
@@ -192,8 +192,8 @@ static void series_csv_rows(FILE *f, const struct sc_run_record *rec,
 
 		csv_str(f, ph ? ph->name : "", 0);
 		fprintf(f, "%u,%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,", k,
-			(double)s->bytes[SC_DIR_READ] / BYTES_PER_MB,
-			(double)s->bytes[SC_DIR_WRITE] / BYTES_PER_MB, s->ios[SC_DIR_READ],
+			(double)s->bytes[SC_DIR_READ] / SC_BYTES_PER_MB,
+			(double)s->bytes[SC_DIR_WRITE] / SC_BYTES_PER_MB, s->ios[SC_DIR_READ],
 			s->ios[SC_DIR_WRITE], (double)s->max_lat_ns[SC_DIR_READ] / NS_PER_US,
 			(double)s->max_lat_ns[SC_DIR_WRITE] / NS_PER_US);
 		/* the hottest drive in the second, deg C; empty: none read */
@@ -211,7 +211,7 @@ static void sweep_figures(FILE *f, const struct sc_sweep_figures *s)
 {
 	static const double pts[] = {99, 99.99};
 
-	fprintf(f, "%.3f,%.1f,", s->bw_bytes_per_s / BYTES_PER_MB, s->iops);
+	fprintf(f, "%.3f,%.1f,", s->bw_bytes_per_s / SC_BYTES_PER_MB, s->iops);
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
 		if (s->lat[d].count)
 			fprintf(f, "%.3f", s->lat[d].mean_ns / NS_PER_US);

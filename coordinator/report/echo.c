@@ -8,7 +8,7 @@
 
 #include "fields.h"
 #include "report_priv.h"
-#include "verdict.h"
+#include "verdict_table.h"
 
 static struct json_object *echo_object(struct jb *b, const struct sc_fields *m, const void *c,
 				       const char *from, const char *to);

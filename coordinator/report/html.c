@@ -240,9 +240,9 @@ static void phase_rows(FILE *f, const struct sc_phase *ph, const struct sc_phase
 		sc_html_cell(f, first ? sc_phase_status_name(pr->status) : "");
 		sc_html_cell(f, none ? "-" : dir[d]);
 		if (first) {
-			sc_html_num(f, "%.3f", (double)fig->total_bytes / BYTES_PER_MB);
-			sc_html_num(f, "%.1f", fig->lastdone_bw_bytes_per_s / BYTES_PER_MB);
-			sc_html_num(f, "%.1f", fig->firstdone_bw_bytes_per_s / BYTES_PER_MB);
+			sc_html_num(f, "%.3f", (double)fig->total_bytes / SC_BYTES_PER_MB);
+			sc_html_num(f, "%.1f", fig->lastdone_bw_bytes_per_s / SC_BYTES_PER_MB);
+			sc_html_num(f, "%.1f", fig->firstdone_bw_bytes_per_s / SC_BYTES_PER_MB);
 			sc_html_num(f, "%.0f", fig->iops_total);
 		} else {
 			for (int k = 0; k < 4; k++)

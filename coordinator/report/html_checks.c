@@ -1,6 +1,6 @@
 /* html_checks.c -- the PASS/FAIL table of report.html and the outliers:
  * the checks of analysis/verdict.h and analysis/outliers.h, worded as the
- * printed table words them (report/verdict.h). */
+ * printed table words them (report/verdict_table.h). */
 #include "html_run.h"
 
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include "html_page.h"
 #include "report_priv.h"
 #include "units.h"
-#include "verdict.h"
+#include "verdict_table.h"
 
 /* Room for one formatted figure or place. */
 #define FIG_MAX	  64

@@ -14,7 +14,6 @@
 #include "svg.h"
 #include "units.h"
 
-#define BYTES_PER_MB 1e6
 #define NS_PER_US    1e3
 #define PCT_PER_ONE  100.0
 #define LABEL_MAX    (SC_HOST_MAX + 160)
@@ -119,7 +118,7 @@ static int over_time_chart(FILE *f, const char *phase, const struct sc_node_seri
 		const struct sc_rate_series *r = i < nodes ? &ns->nodes[i] : &ns->cluster;
 
 		for (uint32_t k = 0; k < r->n; k++)
-			at[k] = bw ? r->bw_bytes_per_s[k] / BYTES_PER_MB : r->iops[k];
+			at[k] = bw ? r->bw_bytes_per_s[k] / SC_BYTES_PER_MB : r->iops[k];
 		if (i < nodes)
 			node_name(names[i], LABEL_MAX, r);
 		else
@@ -275,14 +274,14 @@ static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 	if (!v)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < fig->nodes_len; i++)
-		v[i] = fig->nodes[i].bw_bytes_per_s / BYTES_PER_MB;
+		v[i] = fig->nodes[i].bw_bytes_per_s / SC_BYTES_PER_MB;
 	snprintf(title, sizeof(title), "%s: bandwidth per node", phase);
 	if (fig->nodes_len)
 		err = lowest_bars(f, &c, v, fig->nodes_len,
 				  &(struct bars_of){node_bar_name, fig, sc_slowest_node_row(fig),
 						    "slowest", "node", "results.json nodes"});
 	for (uint32_t i = 0; i < fig->targets_len; i++)
-		v[i] = fig->targets[i].bw_bytes_per_s / BYTES_PER_MB;
+		v[i] = fig->targets[i].bw_bytes_per_s / SC_BYTES_PER_MB;
 	snprintf(title, sizeof(title), "%s: bandwidth per drive (host, target)", phase);
 	c.title = title;
 	c.y.label = "drive";

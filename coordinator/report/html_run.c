@@ -14,7 +14,7 @@
 #include "analysis/steady_state.h"
 #include "html_page.h"
 #include "html_priv.h"
-#include "model.h"
+#include "projection.h"
 #include "model/endurance.h"
 #include "report_priv.h"
 #include "svg.h"
@@ -30,7 +30,7 @@
 /* A steady-state figure of metric m in the unit the page shows it in. */
 static double steady_shown(enum sc_steady_metric m, double v)
 {
-	return m == SC_STEADY_BW ? v / BYTES_PER_MB : m == SC_STEADY_LAT ? v / NS_PER_US : v;
+	return m == SC_STEADY_BW ? v / SC_BYTES_PER_MB : m == SC_STEADY_LAT ? v / NS_PER_US : v;
 }
 
 static const char *steady_unit(enum sc_steady_metric m)

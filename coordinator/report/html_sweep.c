@@ -10,11 +10,9 @@
 #include "analysis/sweep_matrix.h"
 #include "html_page.h"
 #include "svg.h"
+#include "units.h"
 
-#define BYTES_PER_MB 1e6
 #define NS_PER_US    1e3
-#define KIB	     UINT64_C(1024)
-#define MIB	     (KIB * KIB)
 #define LABEL_MAX    32
 #define TITLE_MAX    256
 
@@ -24,10 +22,10 @@ enum cell_value { BW_MB_S, P99_READ_US, P99_WRITE_US };
 /* A block size as the config spells it, spaced: "4 KiB", "1 MiB". */
 static void size_label(char *buf, size_t len, uint64_t b)
 {
-	if (b && b % MIB == 0)
-		snprintf(buf, len, "%" PRIu64 " MiB", b / MIB);
-	else if (b && b % KIB == 0)
-		snprintf(buf, len, "%" PRIu64 " KiB", b / KIB);
+	if (b && b % SC_MIB == 0)
+		snprintf(buf, len, "%" PRIu64 " MiB", b / SC_MIB);
+	else if (b && b % SC_KIB == 0)
+		snprintf(buf, len, "%" PRIu64 " KiB", b / SC_KIB);
 	else
 		snprintf(buf, len, "%" PRIu64 " B", b);
 }
@@ -43,7 +41,7 @@ static double cell_figure(const struct sc_sweep_cell *c, enum cell_value what)
 	if (!c || !c->measured)
 		return NAN;
 	if (what == BW_MB_S)
-		return c->cluster.bw_bytes_per_s / BYTES_PER_MB;
+		return c->cluster.bw_bytes_per_s / SC_BYTES_PER_MB;
 	lat = &c->cluster.lat[what == P99_READ_US ? SC_DIR_READ : SC_DIR_WRITE];
 	return sc_lat_pct(lat, sc_pct_index(99), &ns) ? (double)ns / NS_PER_US : NAN;
 }

@@ -102,7 +102,7 @@ void sc_json_put_dbl(struct jb *b, struct json_object *o, const char *key, doubl
 
 void sc_json_put_mbps(struct jb *b, struct json_object *o, const char *key, double bytes_per_s)
 {
-	sc_json_put_dbl(b, o, key, round(bytes_per_s) / BYTES_PER_MB);
+	sc_json_put_dbl(b, o, key, round(bytes_per_s) / SC_BYTES_PER_MB);
 }
 
 /* json-c's pretty printer indents a level with two spaces. */

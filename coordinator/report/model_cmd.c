@@ -13,7 +13,7 @@
 #include "analysis/results_file.h"
 #include "model/params.h"
 #include "model/project.h"
-#include "model.h"
+#include "projection.h"
 
 /* Room for a message. */
 #define MODEL_ERR_MAX 1024

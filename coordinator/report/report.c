@@ -2,7 +2,7 @@
  *
  * results.pb is encoded here; results*.c build results.json (with the
  * builder of json.c), csv.c phases.csv, ranks.csv, timeseries.csv and
- * sweep.csv, plan.c plan.json and the printed plan.
+ * sweep.csv, plan_print.c plan.json and the printed plan.
  */
 #include "report.h"
 

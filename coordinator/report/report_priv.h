@@ -17,7 +17,6 @@
 #include "report.h"
 
 /* MB/s in every report is decimal: 10^6 bytes per second. */
-#define BYTES_PER_MB 1e6
 
 struct json_object;
 
@@ -126,13 +125,13 @@ char *sc_report_results_text(struct report_results *r, size_t *len);
 
 void sc_report_results_exit(struct report_results *r);
 
-/* Adds "verdict" (report/verdict.h) of the run so far to the document;
+/* Adds "verdict" (report/verdict_table.h) of the run so far to the document;
  * sets b.nomem when out of memory. */
 void sc_report_results_verdict(struct report_results *r);
 
 /* The sections of a phase, each a new object (or array) for the document. */
 
-/* results_rows.c (and plan.c): where a row of a node stands, as "node"
+/* results_rows.c (and plan_print.c): where a row of a node stands, as "node"
  * then "host". */
 void sc_report_json_node_host(struct jb *b, struct json_object *o, uint32_t node,
 			      const char *host);

@@ -3,10 +3,10 @@
  * results_rows.c, results_errors.c and results_workloads.c). */
 #include <json-c/json.h>
 
-#include "model.h"
+#include "projection.h"
 #include "analysis/io_options.h"
 #include "report_priv.h"
-#include "verdict.h"
+#include "verdict_table.h"
 
 static const char *const definitions[][2] = {
     {"lastdone_bw", "all bytes of all ranks / (latest rank end - earliest rank start after "

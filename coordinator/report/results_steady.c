@@ -139,7 +139,7 @@ struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_reco
 static const char *fmt_figure(char *buf, size_t len, double v, enum sc_steady_metric m)
 {
 	if (m == SC_STEADY_BW)
-		snprintf(buf, len, "%.1f MB/s", v / BYTES_PER_MB);
+		snprintf(buf, len, "%.1f MB/s", v / SC_BYTES_PER_MB);
 	else if (m == SC_STEADY_IOPS)
 		snprintf(buf, len, "%.0f IOPS", v);
 	else

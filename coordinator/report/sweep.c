@@ -119,7 +119,7 @@ static void grid(FILE *f, const struct sc_sweep *sw, uint32_t r)
 
 			if (c && c->measured)
 				fprintf(f, "%*.1f", GRID_COL,
-					c->cluster.bw_bytes_per_s / BYTES_PER_MB);
+					c->cluster.bw_bytes_per_s / SC_BYTES_PER_MB);
 			else
 				fprintf(f, "%*s", GRID_COL, "-");
 		}

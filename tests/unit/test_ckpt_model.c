@@ -13,9 +13,9 @@
 #define MAXFILES 256
 #define SEEN_MAX 8192 /* names checked for repeats, per layout */
 
-static struct sc_model model(const char *name)
+static struct sc_llm model(const char *name)
 {
-	struct sc_model m;
+	struct sc_llm m;
 	memset(&m, 0, sizeof(m));
 	int rc = sc_ckpt_model_lookup(name, &m);
 	CHECK(rc == 0, "lookup %s: %d", name, rc);
@@ -30,7 +30,7 @@ static struct sc_ckpt_layout layout(uint32_t tp, uint32_t pp, uint32_t dp, uint3
 
 /* Every rank's files: bytes add up to the total (which is computed by stage,
  * not by rank), sc_ckpt_rank_bytes agrees, and no name repeats. */
-static void check_ranks_sum(const struct sc_model *m, const struct sc_ckpt_layout *l)
+static void check_ranks_sum(const struct sc_llm *m, const struct sc_ckpt_layout *l)
 {
 	static struct sc_ckpt_file files[MAXFILES];
 	static char seen[SEEN_MAX][SC_CKPT_FILE_NAME_MAX];
@@ -77,7 +77,7 @@ static void test_catalogue(void)
 	const char *const *names = sc_ckpt_model_names();
 	int n = 0;
 	for (; names[n]; n++) {
-		struct sc_model m = model(names[n]);
+		struct sc_llm m = model(names[n]);
 		CHECK(!strcmp(m.name, names[n]), "%s named %s", names[n], m.name);
 		CHECK(m.model_dtype_bytes == 2 && m.optim_bytes_per_param == 12,
 		      "%s: dtype %u, optim %u", names[n], m.model_dtype_bytes,
@@ -90,7 +90,7 @@ static void test_catalogue(void)
 	}
 	CHECK(n == 4, "%d models", n);
 
-	struct sc_model m, alias;
+	struct sc_llm m, alias;
 	CHECK(sc_ckpt_model_lookup("gpt-5", &m) == -ENOENT, "unknown model");
 	CHECK(sc_ckpt_model_lookup(NULL, &m) == -ENOENT, "NULL name");
 	CHECK(sc_ckpt_layout_mlperf("gpt-5", &(struct sc_ckpt_layout){0}) == -ENOENT,
@@ -132,7 +132,7 @@ static void test_mlperf_totals(void)
 	     UINT64_C(16564174094592)},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sc_model m = model(cases[i].name);
+		struct sc_llm m = model(cases[i].name);
 		struct sc_ckpt_layout l =
 		    layout(cases[i].tp, cases[i].pp, cases[i].dp, cases[i].zero);
 		struct sc_ckpt_layout ml;
@@ -148,7 +148,7 @@ static void test_mlperf_totals(void)
 		      "%s: model %" PRIu64 " optim %" PRIu64, cases[i].name, mb, ob);
 		check_ranks_sum(&m, &l);
 	}
-	struct sc_model m = model("llama3-8b");
+	struct sc_llm m = model("llama3-8b");
 	struct sc_ckpt_layout l = layout(1, 1, 8, 3);
 	printf("llama3-8b     TP1 PP1  DP8 ZeRO-3: %" PRIu64 " bytes\n",
 	       sc_ckpt_total_bytes(&m, &l));
@@ -169,7 +169,7 @@ static void check_file(const struct sc_ckpt_file *f, const char *name, uint64_t 
 	CHECK(f->kind == kind, "%s: kind %u, want %d", name, f->kind, kind);
 }
 
-static uint32_t files_of(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t rank,
+static uint32_t files_of(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t rank,
 			 struct sc_ckpt_file *files)
 {
 	uint32_t n = 0;
@@ -183,7 +183,7 @@ static uint32_t files_of(const struct sc_model *m, const struct sc_ckpt_layout *
 static void test_big_rank_files(void)
 {
 	struct sc_ckpt_file f[MAXFILES];
-	struct sc_model m = model("llama3.1-405b");
+	struct sc_llm m = model("llama3.1-405b");
 	struct sc_ckpt_layout l = layout(8, 32, 2, 1);
 	/* h 16384, dim_kv = 16384/128*8 = 1024; per tp rank (/8), fp16:
 	 *   embedding 16384*128256/8 = 262668288 el = 525336576 B
@@ -243,23 +243,23 @@ static void test_big_rank_files(void)
  *     = 41088 params
  *   params = 1000*64 (embedding) + 5*41088 + 64 (final norm) + 1000*64 (head)
  *          = 64000 + 205440 + 64 + 64000 = 333504 */
-static struct sc_model tiny(void)
+static struct sc_llm tiny(void)
 {
-	struct sc_model m = {.name = "tiny",
-			     .layers = 5,
-			     .hidden = 64,
-			     .ffn_hidden = 160,
-			     .heads = 8,
-			     .kv_heads = 2,
-			     .vocab = 1000,
-			     .model_dtype_bytes = 2,
-			     .optim_bytes_per_param = 12};
+	struct sc_llm m = {.name = "tiny",
+			   .layers = 5,
+			   .hidden = 64,
+			   .ffn_hidden = 160,
+			   .heads = 8,
+			   .kv_heads = 2,
+			   .vocab = 1000,
+			   .model_dtype_bytes = 2,
+			   .optim_bytes_per_param = 12};
 	return m;
 }
 
 static void test_tiny_zero1_pipelined(void)
 {
-	struct sc_model m = tiny();
+	struct sc_llm m = tiny();
 	struct sc_ckpt_layout l = layout(2, 2, 2, 1);
 	struct sc_ckpt_file f[MAXFILES];
 	uint32_t n;
@@ -317,7 +317,7 @@ static void test_tiny_zero1_pipelined(void)
 
 static void test_tiny_other_stages(void)
 {
-	struct sc_model m = tiny();
+	struct sc_llm m = tiny();
 	struct sc_ckpt_file f[MAXFILES];
 	struct sc_ckpt_layout l;
 	uint32_t n;
@@ -379,8 +379,7 @@ static void test_tiny_other_stages(void)
 	check_ranks_sum(&m, &l);
 }
 
-static void expect_error(const struct sc_model *m, const struct sc_ckpt_layout *l,
-			 const char *needle)
+static void expect_error(const struct sc_llm *m, const struct sc_ckpt_layout *l, const char *needle)
 {
 	char err[256] = "";
 	int rc = sc_ckpt_layout_check(m, l, err, sizeof(err));
@@ -394,8 +393,8 @@ static void expect_error(const struct sc_model *m, const struct sc_ckpt_layout *
 
 static void test_errors(void)
 {
-	struct sc_model m8 = model("llama3-8b");
-	struct sc_model t = tiny();
+	struct sc_llm m8 = model("llama3-8b");
+	struct sc_llm t = tiny();
 	struct sc_ckpt_layout l;
 
 	l = layout(3, 1, 1, 1);
@@ -412,7 +411,7 @@ static void test_errors(void)
 	expect_error(&t, &l, "more than 2^32");
 
 	l = layout(1, 1, 1, 1);
-	struct sc_model bad = t;
+	struct sc_llm bad = t;
 	bad.kv_heads = 3;
 	expect_error(&bad, &l, "kv_heads 3 must divide the 8 attention heads");
 	bad = t;
@@ -431,7 +430,7 @@ static void test_errors(void)
 	expect_error(&bad, &l, "beyond any real model");
 
 	/* An unknown model has no entry. */
-	struct sc_model m;
+	struct sc_llm m;
 	CHECK(sc_ckpt_model_lookup("llama3-13b", &m) == -ENOENT, "llama3-13b is not catalogued");
 
 	/* err may be omitted. */
@@ -444,27 +443,42 @@ static void test_errors(void)
  * the largest model accepted is sized in closed form, whatever its layers. */
 static void test_huge_models(void)
 {
-	struct sc_model m = {.name = "huge", .layers = 2147483647, .hidden = 4294967295u,
-			     .ffn_hidden = 4294967295u, .heads = 1, .kv_heads = 1,
-			     .vocab = 4294967295u, .model_dtype_bytes = 2,
-			     .optim_bytes_per_param = 12};
+	struct sc_llm m = {.name = "huge",
+			   .layers = 2147483647,
+			   .hidden = 4294967295u,
+			   .ffn_hidden = 4294967295u,
+			   .heads = 1,
+			   .kv_heads = 1,
+			   .vocab = 4294967295u,
+			   .model_dtype_bytes = 2,
+			   .optim_bytes_per_param = 12};
 	struct sc_ckpt_layout l = layout(1, 1, 1, 0);
 
 	expect_error(&m, &l, "beyond any real model");
-	m = (struct sc_model){.name = "huge", .layers = 4294967293u, .hidden = 16, .ffn_hidden = 16,
-			      .heads = 1, .kv_heads = 1, .vocab = 16, .model_dtype_bytes = 2,
-			      .optim_bytes_per_param = 12};
+	m = (struct sc_llm){.name = "huge",
+			    .layers = 4294967293u,
+			    .hidden = 16,
+			    .ffn_hidden = 16,
+			    .heads = 1,
+			    .kv_heads = 1,
+			    .vocab = 16,
+			    .model_dtype_bytes = 2,
+			    .optim_bytes_per_param = 12};
 	l = layout(1, 1, 1, 1);
 	expect_error(&m, &l, "layers 4294967293");
 	l = layout(1, 4000000000u, 1, 1);
 	expect_error(&m, &l, "beyond any real model");
 
 	/* Every dimension at its bound, one stage per layer. */
-	m = (struct sc_model){.name = "largest", .layers = SC_CKPT_MAX_LAYERS,
-			      .hidden = SC_CKPT_MAX_HIDDEN, .ffn_hidden = SC_CKPT_MAX_FFN,
-			      .heads = SC_CKPT_MAX_HEADS, .kv_heads = SC_CKPT_MAX_HEADS,
-			      .vocab = SC_CKPT_MAX_VOCAB, .model_dtype_bytes = 8,
-			      .optim_bytes_per_param = 12};
+	m = (struct sc_llm){.name = "largest",
+			    .layers = SC_CKPT_MAX_LAYERS,
+			    .hidden = SC_CKPT_MAX_HIDDEN,
+			    .ffn_hidden = SC_CKPT_MAX_FFN,
+			    .heads = SC_CKPT_MAX_HEADS,
+			    .kv_heads = SC_CKPT_MAX_HEADS,
+			    .vocab = SC_CKPT_MAX_VOCAB,
+			    .model_dtype_bytes = 8,
+			    .optim_bytes_per_param = 12};
 	l = layout(1, SC_CKPT_MAX_LAYERS, 1, 1);
 	char err[256] = "";
 	CHECK(sc_ckpt_layout_check(&m, &l, err, sizeof(err)) == 0, "largest model: %s", err);

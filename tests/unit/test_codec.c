@@ -208,7 +208,7 @@ static void make_plan(struct sc_plan *p)
 static void compare_ckpt(const struct sc_ckpt_spec *x, const struct sc_ckpt_spec *y,
 			 const char *what, uint32_t i)
 {
-	const struct sc_model *m = &x->model, *n = &y->model;
+	const struct sc_llm *m = &x->model, *n = &y->model;
 
 	CHECK(memcmp(m->name, n->name, sizeof(m->name)) == 0, "%s: phases[%u].ckpt.model.name",
 	      what, i);
@@ -1594,7 +1594,7 @@ static void test_hand_fields(void)
 	CHECK(err == 0 && plan.nphases == 1, "hand-made checkpoint plan: unpack %d", err);
 	if (!err && plan.nphases == 1) {
 		const struct sc_phase *ph = &plan.phases[0];
-		const struct sc_model *m = &ph->ckpt.model;
+		const struct sc_llm *m = &ph->ckpt.model;
 		const struct sc_ckpt_layout *l = &ph->ckpt.layout;
 
 		CHECK(ph->workload == SC_WORKLOAD_CHECKPOINT, "hand plan: workload %d",

@@ -902,7 +902,7 @@ static void test_targets(void)
 
 /* ---- workloads: checkpoint, ingest, kvcache ---- */
 
-static bool same_model(const struct sc_model *a, const struct sc_model *b)
+static bool same_model(const struct sc_llm *a, const struct sc_llm *b)
 {
 	return strcmp(a->name, b->name) == 0 && a->layers == b->layers && a->hidden == b->hidden &&
 	       a->ffn_hidden == b->ffn_hidden && a->heads == b->heads &&
@@ -933,15 +933,15 @@ static void test_checkpoint(void)
 				   "  - rw: read\n";
 	static const char *const names[] = {"ck[ckpt=1]",    "ck[ckpt=2]",    "ck[ckpt=3]",
 					    "ck[restore=1]", "ck[restore=2]", "ck[restore=3]"};
-	static const struct sc_model m405 = {.name = "llama3.1-405b",
-					     .layers = 126,
-					     .hidden = 16384,
-					     .ffn_hidden = 53248,
-					     .heads = 128,
-					     .kv_heads = 8,
-					     .vocab = 128256,
-					     .model_dtype_bytes = 2,
-					     .optim_bytes_per_param = 12};
+	static const struct sc_llm m405 = {.name = "llama3.1-405b",
+					   .layers = 126,
+					   .hidden = 16384,
+					   .ffn_hidden = 53248,
+					   .heads = 128,
+					   .kv_heads = 8,
+					   .vocab = 128256,
+					   .model_dtype_bytes = 2,
+					   .optim_bytes_per_param = 12};
 	struct sc_config *cfg;
 	const struct sc_plan *plan;
 	char path[512];
@@ -1015,15 +1015,15 @@ static void test_checkpoint(void)
 	plan = sc_config_plan(cfg);
 	CHECK(plan->nphases == 2, "nphases %u", plan->nphases);
 	if (plan->nphases == 2) {
-		static const struct sc_model inl = {.name = "inline",
-						    .layers = 4,
-						    .hidden = 512,
-						    .ffn_hidden = 2048,
-						    .heads = 8,
-						    .kv_heads = 8,
-						    .vocab = 32000,
-						    .model_dtype_bytes = 4,
-						    .optim_bytes_per_param = 12};
+		static const struct sc_llm inl = {.name = "inline",
+						  .layers = 4,
+						  .hidden = 512,
+						  .ffn_hidden = 2048,
+						  .heads = 8,
+						  .kv_heads = 8,
+						  .vocab = 32000,
+						  .model_dtype_bytes = 4,
+						  .optim_bytes_per_param = 12};
 		const struct sc_ckpt_spec *ck = &plan->phases[0].ckpt;
 
 		check_cell_io(__LINE__, &plan->phases[0], "phase0[ckpt=1]", "phase0", 0, 0, 1,

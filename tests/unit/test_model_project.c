@@ -95,7 +95,7 @@ static void fake_free(struct fake *f)
 
 /* Brute force: the bytes of node k (ranks k G .. k G + G - 1), every file
  * scaled as the workload scales it. */
-static uint64_t node_bytes(const struct sc_model *m, const struct sc_ckpt_layout *l, uint32_t k,
+static uint64_t node_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint32_t k,
 			   uint32_t g, double scale)
 {
 	struct sc_ckpt_file f[256];
@@ -129,7 +129,7 @@ static void test_node_classes(void)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sc_model model;
+		struct sc_llm model;
 		struct sc_ckpt_layout l = {
 		    .tp = cases[i].tp, .pp = cases[i].pp, .zero_stage = cases[i].zero};
 		struct sc_model_bytes b;
@@ -194,7 +194,7 @@ static void test_busiest_and_median(void)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sc_model model;
+		struct sc_llm model;
 		struct sc_ckpt_layout l = {
 		    .tp = cases[i].tp, .pp = cases[i].pp, .zero_stage = cases[i].zero};
 		struct sc_model_bytes b;
@@ -216,7 +216,7 @@ static void test_busiest_and_median(void)
 	}
 	/* the first case's premises, by brute force */
 	{
-		struct sc_model model;
+		struct sc_llm model;
 		struct sc_ckpt_layout l = {.tp = 8, .pp = 2, .dp = 2, .zero_stage = 1};
 
 		sc_ckpt_model_lookup("llama3.1-405b", &model);
@@ -259,7 +259,7 @@ static void test_dwpd_at_answer(void)
 	static const uint32_t sizes[] = {64};
 	struct sc_model_params p;
 	struct sc_model_projection *out = xcalloc(1, sizeof(*out));
-	struct sc_model model;
+	struct sc_llm model;
 	struct sc_ckpt_layout l = {.tp = 4, .pp = 2, .dp = 64, .zero_stage = 1};
 	struct fake f;
 	struct yd y1, y2;
@@ -400,7 +400,7 @@ static void test_constant_and_classes(void)
 	}
 	/* The busiest node (model state + optimizer) at N = 8. */
 	{
-		struct sc_model model;
+		struct sc_llm model;
 		struct sc_ckpt_layout l = {.tp = 4, .pp = 2, .dp = 8, .zero_stage = 1};
 
 		uint64_t total = 0;

@@ -14,7 +14,7 @@
 
 #include "analysis/aggregate.h"
 #include "check.h"
-#include "report/verdict.h"
+#include "report/verdict_table.h"
 #include "codec.h"
 
 #define MiB (UINT64_C(1) << 20)

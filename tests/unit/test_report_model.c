@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "model/project.h"
-#include "report/model.h"
+#include "report/projection.h"
 
 #define NS_PER_S 1e9
 

@@ -229,7 +229,7 @@ static void test_times(const uint8_t *rec, size_t len)
 static void test_projection(const uint8_t *rec, size_t len)
 {
 	struct sc_run_record r;
-	struct sc_model big;
+	struct sc_llm big;
 	char path[300], out[16384], want[64], line[128];
 	struct rusage ru;
 	uint8_t *packed;

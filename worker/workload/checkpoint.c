@@ -42,7 +42,6 @@
 #include "torch_zip.h"
 
 /* Scaled file sizes are multiples of this, so O_DIRECT works on them. */
-#define CKPT_ALIGN 4096u
 /* serialize: torch: the most one write call moves (Linux's MAX_RW_COUNT,
  * what torch's one write of a larger tensor is cut to). */
 #define TORCH_WRITE_MAX UINT64_C(0x7ffff000)
@@ -231,7 +230,7 @@ static int ckpt_next(struct job *j, struct sc_io *x)
 	uint64_t len = c->size - c->off < bs ? c->size - c->off : bs;
 
 	x->offset = c->off;
-	x->len = (uint32_t)(c->direct ? sc_round_up(len, CKPT_ALIGN) : len);
+	x->len = (uint32_t)(c->direct ? sc_round_up(len, SC_CKPT_ALIGN) : len);
 	if (x->len > bs)
 		x->len = (uint32_t)len;
 	x->op = c->restore ? SC_OP_READ : SC_OP_WRITE;
@@ -261,7 +260,7 @@ static int stream_file(struct job *j, const struct sc_ckpt_file *f)
 	c->off = 0;
 	c->size = f->bytes;
 	sc_ioloop_run(j, &ckpt_ops, &lp);
-	if (j->fd >= 0 && !c->restore && c->direct && c->size % CKPT_ALIGN && !j->err &&
+	if (j->fd >= 0 && !c->restore && c->direct && c->size % SC_CKPT_ALIGN && !j->err &&
 	    ftruncate(j->fd, (off_t)c->size) != 0)
 		sc_job_fail(j, -errno, "trimming %s to %llu B: %s", j->path,
 			    (unsigned long long)c->size, strerror(errno));

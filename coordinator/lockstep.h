@@ -1,7 +1,7 @@
-/* phase.h -- runs one phase on every rank in lockstep and brings what each
+/* lockstep.h -- runs one phase on every rank in lockstep and brings what each
  * rank measured to rank 0 as a phase record. */
-#ifndef SC_PHASE_H
-#define SC_PHASE_H
+#ifndef SC_LOCKSTEP_H
+#define SC_LOCKSTEP_H
 
 #include <stddef.h>
 #include <stdint.h>

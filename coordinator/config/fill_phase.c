@@ -1,4 +1,4 @@
-/* fill.c -- the fill (preconditioning) and idle phases of the config:
+/* fill_phase.c -- the fill (preconditioning) and idle phases of the config:
  * their rules, a fill's size from the targets' capacity, their plan
  * phases. */
 #include "schema.h"

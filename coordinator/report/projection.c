@@ -1,6 +1,6 @@
-/* model.c -- a cluster model projection as a text table with its basis,
+/* projection.c -- a cluster model projection as a text table with its basis,
  * and as the JSON object "model". */
-#include "model.h"
+#include "projection.h"
 
 #include <json-c/json.h>
 #include <math.h>

@@ -1,10 +1,10 @@
-/* model.h -- a cluster model projection (model/project.h) as people and
+/* projection.h -- a cluster model projection (model/project.h) as people and
  * programs read it: the text table with its basis, and the JSON object
  * "model" (the same in `ssdcluster model --json` and in results.json).
  * Formats only: every figure comes computed in the projection.
  */
-#ifndef SC_REPORT_MODEL_H
-#define SC_REPORT_MODEL_H
+#ifndef SC_REPORT_PROJECTION_H
+#define SC_REPORT_PROJECTION_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* verdict.h -- the verdict of a run (analysis/verdict.h) and its outliers
+/* verdict_table.h -- the verdict of a run (analysis/verdict.h) and its outliers
  * (analysis/outliers.h) as people and programs read them: the PASS/FAIL
  * table printed at the end of a run and by `ssdcluster report`, and the
  * object "verdict" of results.json.  Formats only. */
-#ifndef SC_REPORT_VERDICT_H
-#define SC_REPORT_VERDICT_H
+#ifndef SC_REPORT_VERDICT_TABLE_H
+#define SC_REPORT_VERDICT_TABLE_H
 
 #include <stdbool.h>
 #include <stdio.h>

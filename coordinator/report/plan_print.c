@@ -1,4 +1,4 @@
-/* plan.c -- plan.json and the readable plan --dry-run prints. */
+/* plan_print.c -- plan.json and the readable plan --dry-run prints. */
 #include "report.h"
 
 #include <errno.h>

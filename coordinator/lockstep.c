@@ -1,6 +1,6 @@
-/* phase.c -- runs one phase on every rank in lockstep and brings what each
+/* lockstep.c -- runs one phase on every rank in lockstep and brings what each
  * rank measured to rank 0 as a phase record. */
-#include "phase.h"
+#include "lockstep.h"
 
 #include <errno.h>
 #include <stdio.h>

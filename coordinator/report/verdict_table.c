@@ -1,6 +1,6 @@
-/* verdict.c -- the PASS/FAIL table, the outliers and the verdict line, and
- * results.json's "verdict" (verdict.h). */
-#include "verdict.h"
+/* verdict_table.c -- the PASS/FAIL table, the outliers and the verdict line, and
+ * results.json's "verdict" (verdict_table.h). */
+#include "verdict_table.h"
 
 #include <errno.h>
 #include <inttypes.h>

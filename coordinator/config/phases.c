@@ -1,4 +1,4 @@
-/* phase.c -- the phases: list read, one phase after another (its
+/* phases.c -- the phases: list read, one phase after another (its
  * workload first, then its keys, then defaults and the rules of its
  * workload), each key's value into the phase, names unique. */
 #include "schema.h"
