@@ -4,9 +4,9 @@
 # undone at exit (processes, mounts, loop devices, $T).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
 for tool in losetup mountpoint mkfs.ext4 fsck.ext4 blkid sfdisk partx mount umount mknod sha256sum; do
-	command -v "$tool" >/dev/null || { echo "SKIP: no $tool"; exit 77; }
+	command -v "$tool" >/dev/null || skip "no $tool"
 done
 
 LOOPS=() PIDS=() SWAPS=() MOUNTS=("$T/m" "$T/m2" "$T/m3") # unmounted at exit if still mounted (last first)
@@ -32,7 +32,7 @@ trap cleanup EXIT
 new_loop() {
 	local name=$1 size=$2; shift 2
 	truncate -s "$size" "$T/$name.img"
-	LOOP=$(losetup --find --show "$@" "$T/$name.img") || { echo "SKIP: losetup failed"; exit 77; }
+	LOOP=$(losetup --find --show "$@" "$T/$name.img") || skip "losetup failed"
 	LOOPS+=("$LOOP")
 }
 

@@ -11,6 +11,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/sc-it.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# The skip code, ctest's SKIP_RETURN_CODE: this machine cannot judge the
+# test (a tool or privilege missing, a load that leaves no verdict).
+SC_SKIP=77
+skip() { echo "SKIP: $*"; exit "$SC_SKIP"; }
 
 # sc_mpirun NP ARGS... : runs ssdcluster on NP ranks, output in $T/out.log
 sc_mpirun() {

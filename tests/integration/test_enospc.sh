@@ -3,9 +3,9 @@
 # exit 1, and the phase that finished before it kept in results.json.
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root to mount a small tmpfs"; exit 77; fi
+if [ "$(id -u)" -ne 0 ]; then skip "needs root to mount a small tmpfs"; fi
 mkdir -p "$T/mnt"
-mount -t tmpfs -o size=16M sc-enospc "$T/mnt" || { echo "SKIP: cannot mount tmpfs"; exit 77; }
+mount -t tmpfs -o size=16M sc-enospc "$T/mnt" || skip "cannot mount tmpfs"
 trap 'umount "$T/mnt" 2>/dev/null; rm -rf "$T"' EXIT
 mkdir -p "$T/mnt/a" "$T/mnt/b"
 

@@ -55,7 +55,7 @@ printf 'label: dos\nstart=2048, size=40960, type=83\n' | sfdisk -q "$T/part.img"
 new_loop part 64M -P
 PART=$LOOP
 [ -b "${PART}p1" ] || partx -a "$PART" 2>/dev/null
-[ -b "${PART}p1" ] || { echo "SKIP: no partition device for $PART"; exit 77; }
+[ -b "${PART}p1" ] || skip "no partition device for $PART"
 mkfs.ext4 -q "${PART}p1"
 mkdir -p "$T/m3"
 mount "${PART}p1" "$T/m3"

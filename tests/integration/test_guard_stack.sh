@@ -9,7 +9,7 @@
 # partitions, a mount in another mount namespace and a swap file; every
 # victim's bytes are checked (sha256) before and after.
 . "$(dirname "$0")/guard_lib.sh"
-command -v unshare >/dev/null || { echo "SKIP: no unshare"; exit 77; }
+command -v unshare >/dev/null || skip "no unshare"
 
 MOUNTS=()
 # mount_new DEV DIR : mounts DEV on a new DIR, unmounted at exit
@@ -117,7 +117,7 @@ PY
 new_loop_over -P "$T/ovl.img"
 OVL=$LOOP
 [ -b "${OVL}p3" ] || partx -a "$OVL" 2>/dev/null || true
-[ -b "${OVL}p3" ] && [ -b "${OVL}p4" ] || { echo "SKIP: no partition devices for $OVL"; exit 77; }
+[ -b "${OVL}p3" ] && [ -b "${OVL}p4" ] || skip "no partition devices for $OVL"
 if [ -b "${OVL}p2" ]; then
 	victim_fs "${OVL}p2" "$T/v5"
 	refused "${OVL}p1" "$(basename "$OVL")p2" "a partition overlapping a mounted one"

@@ -8,7 +8,7 @@
 # after every phase (read while the run's second phase still runs).
 . "$(dirname "$0")/lib.sh"
 
-command -v xmllint >/dev/null || { echo "SKIP: xmllint (libxml2-utils) not installed"; exit 77; }
+command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) not installed"
 
 mkdir -p "$T/target"
 cat >"$T/all.yaml" <<YAML

@@ -9,7 +9,7 @@
 # file:line:col.  Needs 2 CPUs.
 . "$(dirname "$0")/lib.sh"
 
-[ "$(nproc)" -ge 2 ] || { echo "skip: needs 2 CPUs"; exit 77; }
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 JOBS=2
 mkdir -p "$T/target"
 

@@ -69,7 +69,7 @@ grep -q "SSDCLUSTER_PROGRESS=bogus: expected auto, live, lines or none" "$T/env_
 
 # under a terminal: the tty turns every "\n" into "\r\n"; a live line is
 # a "\r" that does not end a line
-command -v script >/dev/null || { echo "SKIP: no script (util-linux) for the terminal checks"; exit 77; }
+command -v script >/dev/null || skip "no script (util-linux) for the terminal checks"
 # tty NAME ARGS... : the run under script, its terminal's output in $T/NAME.log
 tty() {
 	local name=$1; shift

@@ -66,7 +66,8 @@ assert mid["status"] == "timed_out", mid["status"]
 assert any("rank 1" in e and "deadline" in e for e in mid["errors"]), mid["errors"]
 PY
 kill_leftovers "$CFG"
-sleep 0.5
+# the killed processes gone (polled, up to 10 s) before their files are counted
+for _ in $(seq 100); do pgrep -f -- "$CFG" >/dev/null || break; sleep 0.1; done
 left=$(find "$T/stop-target" -mindepth 1 -maxdepth 1 -name 'ssdcluster-*' | wc -l)
 [ "$left" -eq 0 ] || { ls -laR "$T/stop-target"; fail "run files left after the timeout"; }
 echo PASS

@@ -22,8 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 
 if [ "${SSDCLUSTER_SOAK:-0}" != 1 ]; then
-	echo "skipped: opt-in, set SSDCLUSTER_SOAK=1 (10 minutes; SSDCLUSTER_SOAK_SECONDS to change)"
-	exit 77
+	skip "opt-in, set SSDCLUSTER_SOAK=1 (10 minutes; SSDCLUSTER_SOAK_SECONDS to change)"
 fi
 SECS=${SSDCLUSTER_SOAK_SECONDS:-600}
 case $SECS in '' | *[!0-9]*) fail "SSDCLUSTER_SOAK_SECONDS=$SECS is not a number of seconds" ;; esac

@@ -3,6 +3,9 @@
  *
  * A failure prints "FAIL file:line: [context: ][condition: ]message" on
  * stderr and counts; the test goes on, so one run shows every failure.
+ * A check the machine left without a verdict (held by other load in every
+ * try) is a skip: SKIP_CHECK prints "SKIP file:line: message" and counts,
+ * and check_exit then returns CHECK_SKIP unless something failed.
  * Header only: each test is one executable of one file.
  */
 #ifndef SC_TEST_CHECK_H
@@ -19,8 +22,12 @@
 
 #include "plan.h"
 
-/* Failures so far. */
-static int check_failures;
+/* The exit code of a test that could not judge (ctest's
+ * SKIP_RETURN_CODE, as the integration tests' skip). */
+#define CHECK_SKIP 77
+
+/* Failures and skipped checks so far. */
+static int check_failures, check_skips;
 
 /* When set, printed after file:line in every failure (e.g. which engine). */
 static const char *check_context;
@@ -57,11 +64,34 @@ static inline void check_fail(const char *file, int line, const char *cond, cons
 
 /* main's verdict: prints "name: all checks passed" (stdout) or
  * "name: N check(s) failed" (stderr); returns 0 or 1. */
+static inline void check_skip(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static inline void check_skip(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("SKIP %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	check_skips++;
+}
+
+/* A check this run cannot judge (say why). */
+#define SKIP_CHECK(...) check_skip(__FILE__, __LINE__, __VA_ARGS__)
+
 static inline int check_exit(const char *name)
 {
 	if (check_failures) {
 		fprintf(stderr, "%s: %d check(s) failed\n", name, check_failures);
 		return 1;
+	}
+	if (check_skips) {
+		printf("%s: %d check(s) without a verdict (skipped), every other passed\n", name,
+		       check_skips);
+		return CHECK_SKIP;
 	}
 	printf("%s: all checks passed\n", name);
 	return 0;

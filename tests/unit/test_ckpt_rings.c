@@ -141,7 +141,7 @@ int main(void)
 
 	if (rc) {
 		printf("SKIP io_uring: %s\n", strerror(-rc));
-		return 77;
+		return CHECK_SKIP;
 	}
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "sc_test_ckpt_rings");
 	check_plan_dir(&plan, tmpdir, "rings", "ckpt", NPHASES);

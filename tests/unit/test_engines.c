@@ -693,7 +693,7 @@ static int fixture_open(struct fixture *f)
 		unlink(f->path);
 		if (err == EINVAL) {
 			printf("SKIP: %s does not support O_DIRECT (set TMPDIR)\n", dir);
-			exit(77);
+			exit(CHECK_SKIP);
 		}
 		fprintf(stderr, "open %s O_DIRECT: %s\n", f->path, strerror(err));
 		return -err;
@@ -837,5 +837,5 @@ int main(void)
 
 	if (check_exit("test_engines"))
 		return 1;
-	return skipped ? 77 : 0;
+	return skipped ? CHECK_SKIP : 0;
 }

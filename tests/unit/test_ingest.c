@@ -341,9 +341,9 @@ static void test_prefetch_bound(void)
 			     prefetch, (unsigned long long)want, PREFETCH_TRIES,
 			     (unsigned long long)got);
 		else
-			printf("test_prefetch_bound: prefetch %u: no verdict, every sample missed "
-			       "step 0 in %d tries\n",
-			       prefetch, PREFETCH_TRIES);
+			SKIP_CHECK("test_prefetch_bound: prefetch %u: no verdict, every sample missed "
+				   "step 0 in %d tries",
+				   prefetch, PREFETCH_TRIES);
 	}
 }
 
