@@ -8,7 +8,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SC_WERROR=ON bash scripts/setup.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-(cd build && ctest --output-on-failure --timeout 900 "$@")
+# Labels: unit (run in parallel, one per core), integration, cluster, truth.
+(cd build && ctest --output-on-failure --timeout 900 -L unit -j"$(nproc)" "$@" &&
+	ctest --output-on-failure --timeout 900 -LE unit "$@")
 [ "${SC_ASAN:-1}" = 0 ] && exit 0
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Asan -DSC_WERROR=ON >/dev/null
@@ -18,5 +20,5 @@ cd build-asan
 # the unit tests; the integration tests run under mpirun, whose Open MPI
 # keeps memory to the end, so there they are not.
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure --timeout 900 -R '^unit_' "$@"
-ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure --timeout 900 -R '^integration_' "$@"
+ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure --timeout 900 -L unit -j"$(nproc)" "$@"
+ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure --timeout 900 -L integration "$@"

@@ -15,6 +15,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # test (a tool or privilege missing, a load that leaves no verdict).
 SC_SKIP=77
 skip() { echo "SKIP: $*"; exit "$SC_SKIP"; }
+# 1 when the binary is built with the sanitizers (set by CMake).
+SC_SANITIZED=${SC_SANITIZED:-0}
 
 # sc_mpirun NP ARGS... : runs ssdcluster on NP ranks, output in $T/out.log
 sc_mpirun() {
