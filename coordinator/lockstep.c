@@ -12,8 +12,8 @@
 #include "run.h"
 #include "units.h"
 #include "cli.h"
-#include "deadline.h"
-#include "rankmsg.h"
+#include "cluster/deadline.h"
+#include "cluster/rankmsg.h"
 
 /* How far ahead of "now" rank 0 sets the common start: enough for the
  * broadcast to reach every rank (a tree: a step per doubling of the

@@ -10,7 +10,7 @@
 #include "plan.h"
 #include "result.h"
 #include "rundir.h"
-#include "cluster.h"
+#include "cluster/cluster.h"
 
 /* Every rank calls this for phase p; dir is the rank's run directory
  * (sc_rundir_create/_join, or unused).  Rank 0 gets the record in *rec

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "units.h"
-#include "interrupt.h"
+#include "cluster/interrupt.h"
 #include "outdir.h"
 #include "lockstep.h"
 #include "prepare.h"

@@ -11,7 +11,7 @@
 #include "result.h"
 #include "rundir.h"
 #include "cli.h"
-#include "cluster.h"
+#include "cluster/cluster.h"
 #include "progress.h"
 
 /* What sc_lost_end_run needs to end the run; the phase driver keeps it

@@ -11,7 +11,7 @@
 
 #include "codec.h"
 #include "verify.h"
-#include "rankmsg.h"
+#include "cluster/rankmsg.h"
 #include "config/config.h"
 #include "config/validate.h"
 #include "report/report.h"

@@ -15,7 +15,7 @@
 #include "plan.h"
 #include "rundir.h"
 #include "cli.h"
-#include "cluster.h"
+#include "cluster/cluster.h"
 #include "outdir.h"
 
 /* Room for the refusals a --dry-run names after its plan. */

@@ -7,7 +7,7 @@
 
 #include "plan.h"
 #include "result.h"
-#include "cluster.h"
+#include "cluster/cluster.h"
 
 /* Rank 0: starts rec for a run on c's ranks and nodes, now (wall clock).
  * rec takes over plan (which is left zeroed: sc_plan_exit on it is a no-op);

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cluster.h"
+#include "cluster/cluster.h"
 #include "plan.h"
 #include "result.h"
 

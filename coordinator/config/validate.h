@@ -9,7 +9,7 @@
 
 #include "layout.h"
 #include "plan.h"
-#include "cluster.h"
+#include "cluster/cluster.h"
 #include "config.h"
 
 /* Rank 0: resolves what depends on the rank count (a checkpoint's dp

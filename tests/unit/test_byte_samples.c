@@ -5,7 +5,7 @@
  * instant the first rank finished, not when it heard of it. */
 #include <stdint.h>
 
-#include "byte_samples.h"
+#include "cluster/byte_samples.h"
 #include "check.h"
 
 #define AT(s, t) sc_byte_samples_at((s), (t))

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "deadline.h"
+#include "cluster/deadline.h"
 
 #define S   UINT64_C(1000000000)
 #define MIB (UINT64_C(1) << 20)

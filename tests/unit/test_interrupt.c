@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "cli.h"
-#include "interrupt.h"
+#include "cluster/interrupt.h"
 
 int main(void)
 {
