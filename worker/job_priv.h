@@ -11,11 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
+#include "engine/emulated.h"
 #include "histogram.h"
-#include "run.h"
 #include "pattern.h"
 #include "placement.h"
+#include "run.h"
 #include "units.h"
 #include "verify.h"
 #include "wdata.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "engine/engine.h"
+#include "engine/emulated.h"
 #include "job_priv.h"
 #include "pattern.h"
 #include "placement.h"

@@ -7,7 +7,7 @@
  *                parameters from key=value text, one parser shared by the
  *                command line (--node-mtbf 50000h) and a config's
  *                model: section (node_mtbf: 50000h);
- *   analysis/model_inputs.c  sc_model_measured_from_record: the measured
+ *   model/model_inputs.c     sc_model_measured_from_record: the measured
  *                inputs out of a run record (results.pb);
  *   project.c    sc_model_project: the figures at every size.
  * report/projection.c formats a projection (text table, JSON); it computes

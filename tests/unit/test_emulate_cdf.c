@@ -14,7 +14,7 @@
  * Exit 0 pass, 1 fail.
  */
 #include "analysis/latency_cdf.h"
-#include "engine/engine.h"
+#include "engine/emulated.h"
 
 #include <stdint.h>
 #include <stdio.h>

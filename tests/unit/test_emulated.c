@@ -14,7 +14,7 @@
  *
  * Exit 0 pass, 1 fail.
  */
-#include "engine/engine.h"
+#include "engine/emulated.h"
 
 #include <errno.h>
 #include <math.h>

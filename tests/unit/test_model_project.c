@@ -1,5 +1,5 @@
 /* test_model_project.c -- the cluster model end to end: measured inputs out of a run record
- * (analysis/model_inputs.c) and the projection at every size (model/project.c). */
+ * (model/model_inputs.c) and the projection at every size (model/project.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>

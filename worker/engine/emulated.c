@@ -10,7 +10,7 @@
  * hands back the I/Os whose time has come, sleeping until the next one
  * otherwise.
  */
-#include "engine.h"
+#include "emulated.h"
 
 #include <errno.h>
 #include <math.h>

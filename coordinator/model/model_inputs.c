@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
+#include "analysis/aggregate.h"
+#include "analysis/workload_figures.h"
 #include "result.h"
 #include "units.h"
-#include "workload_figures.h"
 
 /* A drive of the run: one target on one node, or, when the engine is
  * emulated (one emulated drive per rank), one rank. */
