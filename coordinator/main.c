@@ -7,23 +7,24 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "codec.h"
-#include "run.h"
-#include "layout.h"
-#include "rundir.h"
 #include "cli.h"
 #include "cluster/cluster.h"
 #include "cluster/interrupt.h"
-#include "lost.h"
+#include "codec.h"
+#include "layout.h"
 #include "lockstep.h"
+#include "lost.h"
 #include "prepare.h"
 #include "progress.h"
 #include "progress_mode.h"
 #include "record.h"
 #include "report/cmd.h"
-#include "steady.h"
 #include "report/fill_text.h"
+#include "report/phase_rows.h"
 #include "report/verdict_table.h"
+#include "run.h"
+#include "rundir.h"
+#include "steady.h"
 
 /* Room for why a phase could not start or stopped (every rank's message). */
 #define ERR_MAX 8192
@@ -91,7 +92,7 @@ static void begin_run(struct driver *d, struct sc_plan *plan)
 	if (!d->cli->quiet) {
 		printf("ssdcluster %s: %d rank(s) on %u node(s), %u phase(s), results in %s\n",
 		       SC_VERSION, c->nranks, c->nnodes, d->plan->nphases, d->outdir);
-		sc_progress_header(stdout);
+		sc_rows_header(stdout);
 	}
 }
 
@@ -172,8 +173,8 @@ static void keep_ran(struct driver *d, uint32_t p, struct sc_phase_record *ph)
 	d->x->phase = -1;
 	if (d->c->rank == 0 && rec->nphases && rec->phases[rec->nphases - 1].phase == p) {
 		/* options it ran without: a note, never a failure */
-		sc_progress_io_opts(stderr, rec, &rec->phases[rec->nphases - 1]);
-		if (sc_progress_verify(stderr, rec, &rec->phases[rec->nphases - 1]))
+		sc_rows_io_opts(stderr, rec, &rec->phases[rec->nphases - 1]);
+		if (sc_rows_verify(stderr, rec, &rec->phases[rec->nphases - 1]))
 			d->mismatched = 1;
 	}
 }

@@ -8,14 +8,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "run.h"
-#include "units.h"
 #include "analysis/aggregate.h"
-#include "progress.h"
 #include "model/project.h"
 #include "report/drives.h"
+#include "report/phase_rows.h"
 #include "report/projection.h"
 #include "report/report.h"
+#include "run.h"
+#include "units.h"
 
 /* The wall clock, for the record's start: the one place the run reads it. */
 static int64_t unix_now_ns(void)
@@ -58,8 +58,8 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
 	if (!quiet && sc_aggregate_phase(ph, &fig) == 0) {
-		sc_progress_row(stdout, &rec->plan.phases[ph->phase], ph, &fig);
-		sc_progress_workload(stdout, rec, ph, &fig);
+		sc_rows_phase(stdout, &rec->plan.phases[ph->phase], ph, &fig);
+		sc_rows_workload(stdout, rec, ph, &fig);
 		sc_phase_figures_exit(&fig);
 	}
 	if (!quiet && rec->nphases == 1)

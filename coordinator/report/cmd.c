@@ -12,9 +12,9 @@
 #include "analysis/results_file.h"
 #include "analysis/steady_state.h"
 #include "drives.h"
-#include "projection.h"
 #include "model/project.h"
-#include "progress.h"
+#include "phase_rows.h"
+#include "projection.h"
 #include "report.h"
 #include "steady_text.h"
 
@@ -62,15 +62,15 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 	if (!rc && !quiet) {
 		printf("run %s: %u rank(s) on %u node(s), %u phase(s) (ssdcluster %s)\n",
 		       rec.plan.run_id, rec.nranks, rec.nnodes, rec.nphases, rec.version);
-		sc_progress_header(stdout);
+		sc_rows_header(stdout);
 		for (uint32_t i = 0; i < rec.nphases; i++) {
 			struct sc_phase_figures fig;
 
 			if (sc_aggregate_phase(&rec.phases[i], &fig))
 				continue;
-			sc_progress_row(stdout, &rec.plan.phases[rec.phases[i].phase],
-					&rec.phases[i], &fig);
-			sc_progress_workload(stdout, &rec, &rec.phases[i], &fig);
+			sc_rows_phase(stdout, &rec.plan.phases[rec.phases[i].phase], &rec.phases[i],
+				      &fig);
+			sc_rows_workload(stdout, &rec, &rec.phases[i], &fig);
 			sc_phase_figures_exit(&fig);
 		}
 		print_steady(&rec);

@@ -1,0 +1,290 @@
+/* phase_rows.c -- the text rows of a run's phases: one summary row per
+ * phase, what its workload adds under it, its failed verifies and the I/O
+ * options it ran without.  Printed live by rank 0 (main.c, record.c) and
+ * again by `ssdcluster report` (cmd.c). */
+#include "phase_rows.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "analysis/io_options.h"
+#include "analysis/stages.h"
+#include "analysis/sweep_matrix.h"
+#include "analysis/workload_figures.h"
+#include "fill_text.h"
+#include "layout.h"
+#include "pct_text.h"
+#include "report.h"
+#include "units.h"
+#include "verify.h"
+
+/* Nanoseconds in a millisecond, for the checkpoint trend. */
+#define NS_PER_MS 1e6
+/* 100 for a fraction printed as a percentage. */
+#define PERCENT 100
+/* Mismatches printed on stderr after a phase; results.json lists more. */
+#define VERIFY_PRINTED 10u
+
+void sc_rows_header(FILE *f)
+{
+	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  %s\n", "phase", "last-done", "first-done",
+		"IOPS", "p50", "p99", "p99.99", "slowest");
+}
+
+bool sc_rows_measured(const struct sc_phase_record *rec)
+{
+	/* a phase that ran has merged histograms; one a stop or a deadline
+	 * cut short before its first I/O completed has empty ones */
+	int cut = rec->status == SC_PHASE_INTERRUPTED || rec->status == SC_PHASE_TIMED_OUT;
+
+	for (int d = 0; d < SC_DIR_COUNT; d++)
+		if (rec->lat[d] && (!cut || rec->lat[d]->count))
+			return true;
+	return false;
+}
+
+void sc_rows_phase(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
+		   const struct sc_phase_figures *fig)
+{
+	static const double pts[] = {50.0, 99.0, 99.99};
+	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "", vfy[96] = "";
+	const struct sc_lat_summary *lat = &fig->lat_all;
+
+	if (phase->workload == SC_WORKLOAD_IDLE) { /* no I/O: only how long it lasted */
+		struct sc_stage_row st;
+
+		sc_stage_row(phase, fig, &st);
+		fprintf(f, "%-34s idle %s, no I/O%s%s\n", phase->name,
+			sc_fmt_duration(bw, sizeof(bw),
+					st.duration_ns > 0 ? (uint64_t)st.duration_ns : 0),
+			rec->status == SC_PHASE_OK ? "" : ", ",
+			rec->status == SC_PHASE_OK ? "" : sc_phase_status_name(rec->status));
+		fflush(f);
+		return;
+	}
+	if (!sc_rows_measured(rec)) {
+		fprintf(f, "%-34s %s: nothing measured\n", phase->name,
+			sc_phase_status_name(rec->status));
+		fflush(f);
+		return;
+	}
+	if (!fig->errors &&
+	    (rec->status == SC_PHASE_INTERRUPTED || rec->status == SC_PHASE_TIMED_OUT))
+		snprintf(err, sizeof(err), "  %s", sc_phase_status_name(rec->status));
+	else if (fig->errors || rec->status != SC_PHASE_OK)
+		snprintf(err, sizeof(err), "  %llu failed I/Os on %u rank(s), %s",
+			 (unsigned long long)fig->errors, fig->ranks_with_errors,
+			 sc_phase_status_name(rec->status));
+	if (phase->io.verify != SC_VERIFY_NONE && !sc_rw_reads(phase->io.rw)) {
+		snprintf(vfy, sizeof(vfy), "  verify: blocks written with headers");
+	} else if (phase->io.verify != SC_VERIFY_NONE) {
+		struct sc_verify_figures v;
+
+		sc_verify_figures(rec, &v);
+		snprintf(vfy, sizeof(vfy), "  verify: %llu mismatches in %llu blocks",
+			 (unsigned long long)v.mismatches, (unsigned long long)v.checked);
+	}
+	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s%s\n", phase->name,
+		sc_fmt_rate(bw, sizeof(bw), fig->lastdone_bw_bytes_per_s),
+		sc_fmt_rate(fbw, sizeof(fbw), fig->firstdone_bw_bytes_per_s),
+		sc_fmt_iops(iops, sizeof(iops), fig->iops_total),
+		sc_report_fmt_pct(p50, sizeof(p50), lat, sc_pct_index(pts[0])),
+		sc_report_fmt_pct(p99, sizeof(p99), lat, sc_pct_index(pts[1])),
+		sc_report_fmt_pct(p9999, sizeof(p9999), lat, sc_pct_index(pts[2])),
+		fig->slowest_rank, fig->slowest_node_host ? fig->slowest_node_host : "?", err, vfy);
+	sc_report_pct_note(f, "  ", lat, pts, sizeof(pts) / sizeof(pts[0]));
+	fflush(f);
+}
+
+/* A figure in ns as a whole number for printing: NaN and negatives give
+ * 0, anything past 2^64 - 1 saturates (casting an out-of-range double is
+ * undefined; a results file can make a projection that large). */
+static uint64_t ns_clamp(double ns)
+{
+	if (!(ns > 0))
+		return 0;
+	if (ns >= 18446744073709551616.0) /* 2^64 */
+		return UINT64_MAX;
+	return (uint64_t)ns;
+}
+
+static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph)
+{
+	struct sc_ckpt_group *g;
+	uint32_t n;
+	char a[32], b[32], c[32], d[32], e[64], ratio[32];
+
+	if (sc_ckpt_groups(rec, &g, &n))
+		return;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct sc_ckpt_trend *t = &g[k].write;
+
+		if (strcmp(g[k].name, ph->group ? ph->group : "") != 0)
+			continue;
+		if (isfinite(t->last_first_ratio)) /* NAN from one checkpoint */
+			snprintf(ratio, sizeof(ratio), "%.2f", t->last_first_ratio);
+		else
+			snprintf(ratio, sizeof(ratio), "n/a");
+		fprintf(f,
+			"  %s: %u checkpoint(s) written: duration mean %s, p50 %s, max %s; "
+			"trend %+.1f ms per checkpoint, last/first %s\n",
+			g[k].name, t->n, sc_fmt_duration(a, sizeof(a), ns_clamp(t->mean_ns)),
+			sc_fmt_duration(b, sizeof(b), ns_clamp(t->p50_ns)),
+			sc_fmt_duration(c, sizeof(c), ns_clamp(t->max_ns)),
+			t->slope_ns_per_ckpt / NS_PER_MS, ratio);
+		if (g[k].restore.n)
+			fprintf(f, "  %s: %u restored: duration mean %s, max %s\n", g[k].name,
+				g[k].restore.n,
+				sc_fmt_duration(a, sizeof(a), ns_clamp(g[k].restore.mean_ns)),
+				sc_fmt_duration(b, sizeof(b), ns_clamp(g[k].restore.max_ns)));
+		e[0] = '\0';
+		if (g[k].restore.n)
+			snprintf(
+			    e, sizeof(e), ", restore %s",
+			    sc_fmt_duration(d, sizeof(d), ns_clamp(g[k].projected_restore_ns)));
+		fprintf(f, "  %s: full size %s (scale %g): projected write %s at %s%s\n", g[k].name,
+			sc_fmt_bytes(a, sizeof(a), g[k].full_size_bytes), ph->ckpt.scale,
+			sc_fmt_duration(b, sizeof(b), ns_clamp(g[k].projected_write_ns)),
+			sc_fmt_rate(c, sizeof(c), t->throughput_bytes_per_s), e);
+	}
+	sc_ckpt_groups_free(g, n);
+}
+
+/* The grids of ph's sweep, once its last cell ran. */
+static void sweep_summary(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph)
+{
+	struct sc_sweeps s;
+	const struct sc_sweep *sw;
+
+	if (sc_sweeps_of(&s, rec))
+		return;
+	sw = sc_sweeps_find(&s, ph->group);
+	if (sw)
+		sc_report_sweep_grids(f, sw);
+	sc_sweeps_exit(&s);
+}
+
+/* The phase's failed I/Os by errno, and the first one in full. */
+static void failed_ios_line(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph,
+			    const struct sc_phase_figures *fig)
+{
+	static const char *const ops[] = {"read", "write", "fsync"};
+	char name[32];
+
+	if (!fig->errors)
+		return;
+	fprintf(f, "  %s: %llu failed I/Os:", ph->name, (unsigned long long)fig->errors);
+	for (uint32_t i = 0; i < fig->nerrnos; i++)
+		fprintf(f, "%s %s %llu", i ? "," : "",
+			sc_errno_name(fig->errnos[i].err, name, sizeof(name)),
+			(unsigned long long)fig->errnos[i].count);
+	if (fig->nfirst_failures) {
+		const struct sc_rank_result *r = fig->first_failures[0].rank;
+		const struct sc_io_failure *x = fig->first_failures[0].failure;
+
+		fprintf(f, "; first: rank %u (%s) %s of %u B at offset %llu in %s%s%s", r->rank,
+			r->host, x->op < 3 ? ops[x->op] : "I/O", x->len_bytes,
+			(unsigned long long)x->offset_bytes,
+			r->target < rec->plan.ntargets ? rec->plan.targets[r->target].path : "?",
+			x->file[0] ? "/" : "", x->file);
+	}
+	fputc('\n', f);
+}
+
+void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr,
+		      const struct sc_phase_figures *fig)
+{
+	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	struct sc_open_loop_figures ol;
+	char a[32], b[32];
+
+	failed_ios_line(f, rec, ph, fig);
+	if (!sc_rows_measured(pr))
+		return;
+	if (ph->workload == SC_WORKLOAD_INGEST) {
+		struct sc_ingest_figures g;
+
+		sc_ingest_figures(pr, fig, &g);
+		fprintf(f,
+			"  %s: %.0f samples/s, accelerator utilisation %.1f%% (lowest %.1f%%, rank "
+			"%u): %s MLPerf's 90%%\n",
+			ph->name, g.samples_per_s, g.au * PERCENT, g.au_min * PERCENT,
+			g.au_min_rank, g.au_meets_90 ? "meets" : "BELOW");
+	}
+	if (ph->io.rate_iops && sc_open_loop_figures(pr, &ol) == 0)
+		fprintf(f,
+			"  %s: open loop at %llu IOPS per rank: response p99 %s, p99.99 %s; "
+			"%llu I/Os started late, %llu due but never started\n",
+			ph->name, (unsigned long long)ph->io.rate_iops,
+			sc_report_fmt_pct(a, sizeof(a), &ol.resp_all, sc_pct_index(99.0)),
+			sc_report_fmt_pct(b, sizeof(b), &ol.resp_all, sc_pct_index(99.99)),
+			(unsigned long long)ol.late_ios, (unsigned long long)ol.unissued_ios);
+	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
+		ckpt_summary(f, rec, ph);
+	if (ph->workload == SC_WORKLOAD_FILL)
+		sc_report_write_cliff_text(f, rec, pr, fig);
+	if ((ph->workload == SC_WORKLOAD_IO || ph->workload == SC_WORKLOAD_KVCACHE) &&
+	    ph->ncells > 1 && ph->cell + 1 == ph->ncells)
+		sweep_summary(f, rec, ph);
+}
+
+uint64_t sc_rows_verify(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr)
+{
+	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	uint64_t run = sc_verify_run_hash(rec->plan.run_id);
+	const struct sc_rank_result *r;
+	const struct sc_verify_mismatch *m;
+	struct sc_verify_figures v;
+	uint32_t i;
+
+	sc_verify_figures(pr, &v);
+	if (!v.mismatches)
+		return 0;
+	fprintf(f,
+		"ssdcluster: phase %s: verify: %llu mismatches in %llu blocks checked, on %u "
+		"rank(s):\n",
+		ph->name, (unsigned long long)v.mismatches, (unsigned long long)v.checked,
+		v.ranks_with_mismatches);
+	for (i = 0; i < VERIFY_PRINTED && (m = sc_verify_listed(pr, i, &r)); i++) {
+		struct sc_place place = {.rank = r->rank, .target = r->target};
+		char file[4096] = "?", why[64];
+		uint64_t base;
+
+		if (r->target < rec->plan.ntargets)
+			sc_layout_job_file(&rec->plan, &place, pr->phase, m->job, file,
+					   sizeof(file), &base);
+		fprintf(f,
+			"  rank %u (%s): %s offset %llu B: %s failed; expected offset %llu run "
+			"%016llx length %llu B, found offset %llu run %016llx seq %llu length %u "
+			"B crc %08x (the data's is %08x); %u bytes differ from byte %u\n",
+			r->rank, r->host, file, (unsigned long long)m->offset,
+			sc_verify_failed_text(m->failed, why, sizeof(why)),
+			(unsigned long long)m->offset, (unsigned long long)run,
+			(unsigned long long)ph->io.bs_bytes, (unsigned long long)m->found.offset,
+			(unsigned long long)m->found.run_id, (unsigned long long)m->found.seq,
+			m->found.len, m->found.crc, m->crc_data, m->bad_bytes, m->first_bad_byte);
+	}
+	if (v.mismatches > i)
+		fprintf(f,
+			"  (%llu more; results.json lists the first %u under "
+			"verify.first_mismatches)\n",
+			(unsigned long long)(v.mismatches - i), SC_VERIFY_KEEP);
+	return v.mismatches;
+}
+
+int sc_rows_io_opts(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr)
+{
+	struct sc_io_opt_figures opts[SC_IO_OPT_COUNT];
+	int lines = 0;
+
+	sc_io_opt_figures(pr, opts);
+	for (int o = 0; o < SC_IO_OPT_COUNT; o++) {
+		if (!opts[o].unavailable_ranks)
+			continue;
+		fprintf(f, "ssdcluster: phase %s: note: %s unavailable on %u of %u ranks: %s\n",
+			rec->plan.phases[pr->phase].name, sc_io_opt_name((enum sc_io_opt)o),
+			opts[o].unavailable_ranks, opts[o].asked_ranks, opts[o].why);
+		lines++;
+	}
+	return lines;
+}
