@@ -121,7 +121,7 @@ void sc_pattern_xor(void *dst, const void *src, size_t len,
 
 #ifdef XOR_WIDE
 	/* the same bytes: the refill of 4 KiB in half the time, of 128 KiB
-	 * (where memory bounds it) 15% less (README, Write data) */
+	 * (where memory bounds it) 15% less (docs/acceptance.md, Write data) */
 	if (__builtin_cpu_supports("avx2"))
 		i = xor_wide(d, s, len, key);
 #endif

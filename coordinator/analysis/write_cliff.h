@@ -3,7 +3,7 @@
  * phase's sequential passes), the initial rate, the estimated cache size
  * and the rate after the cliff, per drive (rank row) and for the cluster.
  *
- * Definitions (the README states them):
+ * Definitions (docs/acceptance.md states them):
  * - the series is the seconds of the sequential passes only, each whole:
  *   the second in which the sequential bytes were reached (it holds the
  *   switch to random writes or the end) and, when they never were, the

@@ -8,7 +8,7 @@
 #include "engine/engine.h"
 
 /* The built-in defaults of every workload (documented in keys.c and the
- * README's config reference). */
+ * config reference, docs/usage.md). */
 #define DEFAULT_BS_BYTES   (4 * SC_KIB)
 #define DEFAULT_SIZE_BYTES (64 * SC_MIB)
 #define DEFAULT_RWMIXREAD  50u

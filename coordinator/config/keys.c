@@ -298,7 +298,7 @@
 #include "units.h"
 #include "wdata.h"
 
-/* Ranges of the schema (documented above and in the README's config
+/* Ranges of the schema (documented above and in docs/usage.md's config
  * reference). */
 #define MAX_BS_BYTES	SC_GIB /* io_uring results are 32-bit */
 #define MAX_IODEPTH	16384u

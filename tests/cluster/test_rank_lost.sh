@@ -45,7 +45,7 @@ assert row["host"] == "schost2", row
 PY
 
 # The hung rank was killed by the launcher, so whether its run files went
-# depends on when the kill came (one a dead rank made stays behind, README
+# depends on when the kill came (one a dead rank made stays behind, docs/cluster.md
 # "Dead or hung ranks"): clear them, so that what is left below is the
 # SIGTERM run's alone.
 for h in schost1 schost2 schost3; do rm -rf "${SC_CL_NODES:?}/$h"/ssdcluster-*; done

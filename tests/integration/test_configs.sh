@@ -2,7 +2,7 @@
 # Every ready config in configs/ stays valid: each one's plan is built and
 # checked on 2 ranks (8 for llm_ckpt) with --dry-run (no I/O), on temp targets, shrunk where
 # its phases take a size.  Then the review suite runs end to end shrunk as
-# the README shows (pe511_suite.yaml: fill, every sweep, the AI phases),
+# the docs show (pe511_suite.yaml: fill, every sweep, the AI phases),
 # and must give every sweep's cells, the fill's write cliff and the stages.
 . "$(dirname "$0")/lib.sh"
 

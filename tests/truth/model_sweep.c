@@ -6,7 +6,7 @@
  * and size the median error, its 5th..95th percentiles, and the share of
  * replications within 10 %: how often one run of C checkpoints gets the
  * answer right, which one seeded run (tests/truth/test_model_truth.sh)
- * cannot tell.  Not a test (it judges nothing): the README's error tables
+ * cannot tell.  Not a test (it judges nothing): docs/model.md's error tables
  * come from it.
  *
  *   model_sweep [REPS [C [SHAPE,SHAPE...]]]    (200, 400, every shape)

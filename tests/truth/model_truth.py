@@ -3,7 +3,7 @@
 
 For each tail shape: emulated drives whose per-checkpoint time has a
 distribution this file derives from the emulated engine's documented drive
-model (README, "Emulated drives"; nothing here calls the code under test
+model (docs/results.md, "Emulated drives"; nothing here calls the code under test
 for a truth).  4 ranks (4 drives) run C checkpoints; `ssdcluster model`
 projects one synchronous checkpoint of 64, 512 and 4096 drives (one drive
 a node, every drive writing the bytes a measured drive wrote); the
@@ -38,7 +38,7 @@ truth, 1 otherwise; SC_TRUTH_REPORT_ONLY=1 prints the same table and exits
 Environment: SC_BIN, T (a scratch directory), MPIEXEC (mpirun);
 SC_TRUTH_SHAPES (exp,gamma,stall,fill), SC_TRUTH_CKPTS (checkpoints of the
 measured run, 400: 1600 samples; from 200 the exponential's figure at 4096
-drives is within 10% in only about half the seeds, see the README),
+drives is within 10% in only about half the seeds, see docs/model.md),
 SC_TRUTH_CKPTS64 (checkpoints of the 64-rank run, 30), SC_TRUTH_NODES
 (64,512,4096), SC_TRUTH_SEED (1: the measured run's phase seed and the
 model's seed; the 64-rank run uses seed + 1000), SC_TRUTH_RUN64 (1; 0
