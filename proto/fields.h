@@ -6,7 +6,7 @@
  * unpacking (back), the per-field checks both share (proto/convert.c), and
  * the plan echo of results.json and plan.json (coordinator/report/echo.c).
  * Every field of ssdcluster.proto has exactly one row in its message's
- * list, in field number order; tests/unit/test_fields.c walks the
+ * list, in field number order; tests/unit/proto/test_fields.c walks the
  * protobuf-c descriptors so that the lists cannot drift.  The lists:
  * proto/plan_fields.c and proto/result_fields.c.
  *

@@ -124,7 +124,7 @@ static double sample_ns(const struct sc_model_drive *dr, uint32_t c, uint32_t lo
 #define LOG_FLOOR_NS 1.0
 /* The band rests on the 2.5th and 97.5th percentiles of the bootstrap
  * replicates (the 5th..95th covered the truth in only 86-89 % of the
- * seeded replications of tests/unit/test_model_tail.c with 40 samples of
+ * seeded replications of tests/unit/coordinator/test_model_tail.c with 40 samples of
  * a stall mixture). */
 #define BAND_LO 0.025
 #define BAND_HI 0.975

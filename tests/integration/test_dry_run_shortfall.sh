@@ -6,7 +6,7 @@
 
 # One llama3.1-405b checkpoint in llm_ckpt's layout on 8 ranks
 # (TP4 x PP2 x DP1, ZeRO-1) at scale 1: the full-scale bytes the layout
-# gives (its unit figures are in tests/unit/test_ckpt_model.c).
+# gives (its unit figures are in tests/unit/worker/test_ckpt_model.c).
 CKPT_BYTES=5681980178432
 CKPTS=10
 

@@ -2,7 +2,7 @@
 # test_model_emulated.sh -- the cluster model checked on emulated drives: a
 # prediction from a 4-rank run (the fitted tail of model.h, sc_model_ckpt;
 # its arithmetic is checked against known truth in
-# tests/unit/test_model_tail.c) is the slowest of 64 drives and not of 4,
+# tests/unit/coordinator/test_model_tail.c) is the slowest of 64 drives and not of 4,
 # and is no more than 10% under what 64 emulated drives take by their model
 # (the slowest of 64 speeds), with a band that reaches it; the 64-rank run
 # is no faster than that model.  Above, the prediction is not bounded: it

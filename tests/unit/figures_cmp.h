@@ -5,7 +5,7 @@
  *
  * Every number is compared exactly (doubles bit for bit, NaN equal to
  * NaN); each difference is printed on out as "what: field: a != b".
- * Header only, shared by tests/unit/test_series.c and
+ * Header only, shared by tests/unit/coordinator/test_series.c and
  * tests/cluster/series_check.c.
  */
 #ifndef SC_TEST_FIGURES_CMP_H
