@@ -291,6 +291,8 @@
  * without a default is an error at its value.  Defaults do not nest. */
 #include "schema.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "layout.h"
@@ -654,4 +656,25 @@ int sc_cfg_wrong_workload(struct cfg_check *c, const struct cfg_pair *p, const s
 	return sc_cfg_fail(c->d, &p->kloc, p->val->path,
 			   "not a key of workload %s%s (%s is for workload %s)", wname, from,
 			   p->key, owners);
+}
+
+/* Room for the message of sc_cfg_fail_value (the location, the path and
+ * the phase's name go around it). */
+#define VALUE_MSG_BYTES 768u
+
+int sc_cfg_fail_value(struct cfg_check *c, const struct cfg_phase *pv, uint32_t i,
+		      const struct cfg_node *n, enum pkey k, const char *fmt, ...)
+{
+	char msg[VALUE_MSG_BYTES], path[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n && strncmp(n->path, "phases.", 7) == 0)
+		return sc_cfg_fail(c->d, &n->loc, n->path, "%s", msg);
+	if (n) /* from defaults: name the phase it breaks */
+		return sc_cfg_fail(c->d, &n->loc, n->path, "%s, in phase %s", msg, pv->name);
+	snprintf(path, sizeof(path), "phases.%u.%s", i, sc_cfg_phase_keys[k]);
+	return sc_cfg_fail(c->d, &pv->map->loc, path, "%s", msg);
 }

@@ -14,6 +14,13 @@
 #include "target.h"
 #include "units.h"
 
+/* A loaded config (config.h's handle): its document and its plan;
+ * config.c fills it, config_doc.c reads and frees it. */
+struct sc_config {
+	struct cfg_doc doc;
+	struct sc_plan plan;
+};
+
 enum pkey {
 	/* every workload, io, kvcache */
 	PK_NAME,

@@ -176,3 +176,9 @@ void sc_json_push_dbl(struct jb *b, struct json_object *a, double v)
 	}
 	sc_json_push(b, a, new_double(v));
 }
+
+void sc_report_json_node_host(struct jb *b, struct json_object *o, uint32_t node, const char *host)
+{
+	sc_json_put_u64(b, o, "node", node);
+	sc_json_put_str(b, o, "host", host);
+}

@@ -31,12 +31,6 @@ static void put_rate(struct jb *b, struct json_object *o, const char *key, doubl
 	sc_json_put_mbps(b, o, k, bytes_per_s);
 }
 
-void sc_report_json_node_host(struct jb *b, struct json_object *o, uint32_t node, const char *host)
-{
-	sc_json_put_u64(b, o, "node", node);
-	sc_json_put_str(b, o, "host", host);
-}
-
 struct json_object *sc_report_json_lat(struct jb *b, const struct sc_lat_summary *s)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());

@@ -1,0 +1,202 @@
+/* phase_key.c -- one phase key's value into the phase: its shape and
+ * type checked, the workloads it belongs to, and the message for a value
+ * that does not fit (sc_cfg_fail_value, keys.c).  Helpers only: phases.c and defaults.c (the drivers)
+ * call these. */
+#include "schema.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "placement.h"
+
+static bool is_bool_text(const struct cfg_node *n)
+{
+	return n->kind == CFG_SCALAR &&
+	       (strcmp(n->str, "true") == 0 || strcmp(n->str, "false") == 0);
+}
+
+/* What a value's shape says before its type is read: a list where the
+ * workload sweeps nothing, and fsync's two kinds (a count in io and
+ * kvcache phases, true/false in checkpoint phases).  0 or -EINVAL. */
+static int check_shape(struct cfg_check *c, const struct cfg_phase *pv, enum pkey k,
+		       const struct cfg_node *n)
+{
+	const char *in = n->path && strncmp(n->path, "phases.", 7) ? ", in phase " : "";
+	const char *inname = *in ? pv->name : "";
+
+	if (n->kind == CFG_SEQ && !sc_cfg_sweeps(pv->workload))
+		return sc_cfg_fail_node(
+		    c->d, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
+		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "a checkpoint" : "an ingest",
+		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
+		    in, inname);
+	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
+	    !sc_cfg_is_null(n) && !is_bool_text(n))
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "\"%s\" is not a boolean (a checkpoint fsyncs every file or none: "
+		    "write true or false; fsync: N is for io and kvcache phases)%s%s",
+		    n->str, in, inname);
+	if (k == PK_FSYNC && pv->workload != SC_WORKLOAD_CHECKPOINT && is_bool_text(n))
+		return sc_cfg_fail_node(
+		    c->d, n,
+		    "\"%s\" is not a whole number (fsync: N fsyncs after every N "
+		    "writes; true or false is for checkpoint phases)%s%s",
+		    n->str, in, inname);
+	return 0;
+}
+
+/* cpus: a CPU list (worker/placement.h), kept as written.  Whether a
+ * rank has the CPUs is its own business (reported, not an error). */
+static int parse_cpus(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_keydef *def,
+		      const struct cfg_node *n)
+{
+	char why[160];
+	cpu_set_t set;
+	uint64_t v;
+	int err = sc_cfg_parse_scalar(c->d, n, def, &v);
+
+	if (err)
+		return err;
+	if (strlen(n->str) >= sizeof(pv->cpus))
+		return sc_cfg_fail_node(c->d, n, "a CPU list of more than %zu characters",
+					sizeof(pv->cpus) - 1);
+	if (sc_placement_parse_cpulist(n->str, &set, why, sizeof(why)))
+		return sc_cfg_fail_node(c->d, n, "%s", why);
+	snprintf(pv->cpus, sizeof(pv->cpus), "%s", n->str);
+	return 0;
+}
+
+int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey k,
+			   const struct cfg_node *n)
+{
+	const struct cfg_keydef def = sc_cfg_key_def(pv->workload, k);
+	uint64_t *dst[PK_COUNT] = {
+	    [PK_WORKLOAD] = &pv->workload,
+	    [PK_RWMIXREAD] = &pv->rwmixread,
+	    [PK_JOBS] = &pv->jobs,
+	    [PK_SIZE] = &pv->size,
+	    [PK_RUNTIME] = &pv->runtime,
+	    [PK_IO_SIZE] = &pv->io_size,
+	    [PK_RAMP] = &pv->ramp,
+	    [PK_FSYNC] = &pv->fsync,
+	    [PK_DIRECT] = &pv->direct,
+	    [PK_ENGINE] = &pv->engine,
+	    [PK_SEED] = &pv->seed,
+	    [PK_STONEWALL] = &pv->stonewall,
+	    [PK_RATE] = &pv->rate,
+	    [PK_TP] = &pv->tp,
+	    [PK_PP] = &pv->pp,
+	    [PK_DP] = &pv->dp,
+	    [PK_ZERO] = &pv->zero,
+	    [PK_CHECKPOINTS] = &pv->checkpoints,
+	    [PK_COMPUTE_BETWEEN] = &pv->compute_between,
+	    [PK_BLOCK_SIZE] = &pv->block_size,
+	    [PK_RESTORE] = &pv->restore,
+	    [PK_RESTORE_SHIFT] = &pv->restore_shift,
+	    [PK_FILES] = &pv->files,
+	    [PK_FILE_SIZE] = &pv->file_size,
+	    [PK_SAMPLE_SIZE] = &pv->sample_size,
+	    [PK_BATCH] = &pv->batch,
+	    [PK_COMPUTE_PER_BATCH] = &pv->compute_per_batch,
+	    [PK_EPOCHS] = &pv->epochs,
+	    [PK_PREFETCH] = &pv->prefetch,
+	    [PK_VERIFY] = &pv->verify,
+	    [PK_VERIFY_ONLY] = &pv->verify_only,
+	    [PK_ON_ERROR] = &pv->on_error,
+	    [PK_TIMEOUT] = &pv->timeout,
+	    [PK_SERIALIZE] = &pv->serialize,
+	    [PK_PASSES] = &pv->passes,
+	    [PK_RANDOM_PASSES] = &pv->random_passes,
+	    [PK_RANDOM_BS] = &pv->random_bs,
+	    [PK_IDLE] = &pv->idle,
+	    [PK_COMPRESSIBLE] = &pv->compressible,
+	    [PK_DEDUPE] = &pv->dedupe,
+	    [PK_REUSE_BUFFERS] = &pv->reuse_buffers,
+	    [PK_SQPOLL] = &pv->sqpoll,
+	    [PK_SQPOLL_CPU] = &pv->sqpoll_cpu,
+	    [PK_HIPRI] = &pv->hipri,
+	    [PK_PASSTHROUGH] = &pv->passthrough,
+	    [PK_NUMA] = &pv->numa,
+	};
+	uint64_t v;
+	int err;
+
+	pv->src[k] = n;
+	err = check_shape(c, pv, k, n);
+	if (err)
+		return err;
+	switch (k) {
+	case PK_RW:
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->rw);
+	case PK_BS:
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->bs);
+	case PK_IODEPTH:
+		return sc_cfg_parse_sweep(c->d, n, &def, &pv->iodepth);
+	case PK_NAME:
+		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
+		if (!err)
+			snprintf(pv->name, sizeof(pv->name), "%s", n->str);
+		return err;
+	case PK_MODEL:
+		return sc_cfg_parse_model(c, pv, n);
+	case PK_INJECT:
+		return sc_cfg_parse_inject(c, pv, n);
+	case PK_EMULATE:
+		return sc_cfg_parse_emulate(c, pv, n);
+	case PK_STEADY_STATE:
+		return sc_cfg_parse_steady(c, pv, n);
+	case PK_EXPECT:
+		return sc_cfg_parse_expect(c, pv, n);
+	case PK_SCALE:
+		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
+		if (!err)
+			memcpy(&pv->scale, &v, sizeof(pv->scale));
+		return err;
+	case PK_CLIFF_FRACTION:
+		return sc_cfg_parse_cliff_fraction(c, pv, n);
+	case PK_CPUS:
+		return parse_cpus(c, pv, &def, n);
+	default:
+		return sc_cfg_parse_scalar(c->d, n, &def, dst[k]);
+	}
+}
+
+int sc_cfg_parse_key_alone(struct cfg_check *c, uint64_t w, enum pkey k, const struct cfg_node *val)
+{
+	struct cfg_phase *scratch = calloc(1, sizeof(*scratch));
+	int err;
+
+	if (!scratch)
+		return -ENOMEM;
+	scratch->workload = w;
+	scratch->bs.n = scratch->iodepth.n = 1;
+	err = sc_cfg_parse_phase_key(c, scratch, k, val);
+	free(scratch);
+	return err;
+}
+
+bool sc_cfg_key_fits(uint64_t w, enum pkey k, const struct cfg_node *val)
+{
+	struct cfg_doc quiet = {.file = ""};
+	struct cfg_check q = {.d = &quiet};
+	int err = sc_cfg_parse_key_alone(&q, w, k, val);
+
+	return err == 0 || err == -ENOMEM; /* the real parse reports it, if anything */
+}
+
+int sc_cfg_phase_key_fits(const char *key, int workload, const struct cfg_node *val)
+{
+	int k = sc_cfg_key_index(key, sc_cfg_phase_keys);
+
+	if (k < 0)
+		return -1;
+	if (workload < 0 || workload >= SC_WORKLOAD_COUNT)
+		return 0;
+	if (!sc_cfg_takes((uint64_t)workload, (enum pkey)k))
+		return -1;
+	return sc_cfg_key_fits((uint64_t)workload, (enum pkey)k, val) ? 1 : 0;
+}
