@@ -18,6 +18,7 @@ void sc_cli_usage(FILE *f)
 	      "       ssdcluster compare A/results.pb B/results.pb [--output DIR]\n"
 	      "       ssdcluster compare A1.pb A2.pb... -- B1.pb B2.pb... [--output DIR]\n"
 	      "       ssdcluster model [RESULTS.pb] [--nodes 8,64,512,4096] ... [--json]\n"
+	      "       ssdcluster keys [WORKLOAD] [--markdown]\n"
 	      "\n"
 	      "Measures NVMe storage the way a GPU cluster uses it.  Every MPI rank drives\n"
 	      "the targets of its own node with io_uring; all ranks start each phase at\n"
@@ -138,7 +139,8 @@ static void usage_notes(FILE *f)
 	    "the write cliff), idle (- idle: 5m, no I/O).  Any io or kvcache phase may\n"
 	    "repeat in rounds until every drive is steady (steady_state:); any phase may\n"
 	    "carry expect: thresholds, and the run ends with a PASS/FAIL table.  Every\n"
-	    "key: docs/usage.md; what the figures mean: docs/results.md.\n"
+	    "key, its type, range and default: `ssdcluster keys [WORKLOAD]` and\n"
+	    "docs/config.md; what the figures mean: docs/results.md.\n"
 	    "\n"
 	    "examples:\n"
 	    "  ssdcluster configs/quickstart.yaml\n"
@@ -400,6 +402,11 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	if (argc >= 2 && strcmp(argv[1], "model") == 0) {
 		cli->model_argc = argc - 2;
 		cli->model_argv = argv + 2;
+		return 0;
+	}
+	if (argc >= 2 && strcmp(argv[1], "keys") == 0) {
+		cli->keys_argc = argc - 2;
+		cli->keys_argv = argv + 2;
 		return 0;
 	}
 	opterr = 0;

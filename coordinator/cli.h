@@ -46,6 +46,10 @@ struct sc_cli {
 	 * to parse (model_argv NULL otherwise). */
 	int model_argc;
 	char **model_argv;
+	/* "keys ...": the same for the keys command (keys_argv NULL
+	 * otherwise). */
+	int keys_argc;
+	char **keys_argv;
 };
 
 /* Parses argv, and SSDCLUSTER_PROGRESS from the environment.  "ssdcluster

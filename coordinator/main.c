@@ -11,6 +11,7 @@
 #include "cluster/cluster.h"
 #include "cluster/interrupt.h"
 #include "codec.h"
+#include "config/config.h"
 #include "layout.h"
 #include "lockstep.h"
 #include "lost.h"
@@ -417,6 +418,8 @@ int main(int argc, char **argv)
 	}
 	if (cli.model_argv)
 		return sc_report_model_command(cli.model_argc, cli.model_argv);
+	if (cli.keys_argv)
+		return sc_config_keys_command(cli.keys_argc, cli.keys_argv);
 	if (cli.help || cli.version || cli.report || cli.ncompare[0])
 		return run_without_mpi(&cli);
 	if (sc_cluster_init(&c, &argc, &argv)) {

@@ -36,7 +36,31 @@ static char *cell_name(const struct cfg_phase *pv, uint32_t r, uint32_t b, uint3
 	return strdup(buf);
 }
 
-/* What every cell of config phase i has in common. */
+/* Copies v into the plan member of key k's row (1, 4 or 8 bytes: a bool,
+ * a 32-bit number or enum, a 64-bit number). */
+static void store_plan(struct sc_phase *ph, enum pkey k, uint64_t v)
+{
+	char *at = (char *)ph + sc_cfg_keys[k].plan_off;
+	uint32_t v32 = (uint32_t)v;
+	bool b = v != 0;
+
+	switch (sc_cfg_keys[k].plan_bytes) {
+	case sizeof(bool):
+		memcpy(at, &b, sizeof(b));
+		break;
+	case sizeof(uint32_t):
+		memcpy(at, &v32, sizeof(v32));
+		break;
+	case sizeof(uint64_t):
+		memcpy(at, &v, sizeof(v));
+		break;
+	default:
+		break;
+	}
+}
+
+/* What every cell of config phase i has in common: each key it takes whose
+ * row names a plan member, then what build.c works out. */
 static int fill_common(const struct cfg_phase *pv, uint32_t i, uint32_t cell, char *name,
 		       struct sc_phase *ph)
 {
@@ -47,23 +71,16 @@ static int fill_common(const struct cfg_phase *pv, uint32_t i, uint32_t cell, ch
 	ph->config_index = i;
 	ph->cell = cell;
 	ph->ncells = pv->ncells;
-	ph->workload = (enum sc_workload)pv->workload;
-	ph->stonewall = (enum sc_stonewall)pv->stonewall;
-	ph->io.jobs = (uint32_t)pv->jobs;
+	for (int k = 0; k < PK_COUNT; k++)
+		if (sc_cfg_keys[k].u64 && sc_cfg_keys[k].plan_bytes &&
+		    sc_cfg_takes(pv->workload, (enum pkey)k))
+			store_plan(ph, (enum pkey)k,
+				   *(const uint64_t *)((const char *)pv + sc_cfg_keys[k].pv_off));
 	ph->io.iodepth = (uint32_t)pv->iodepth.v[0];
-	ph->io.direct = pv->direct != 0;
-	ph->io.engine = (enum sc_engine_kind)pv->engine;
-	ph->io.seed = pv->seed;
-	ph->io.on_error = (enum sc_on_error)pv->on_error;
-	ph->io.timeout_ns = pv->timeout;
 	ph->io.inject = pv->inject;
 	ph->io.emulate = pv->emulate;
-	ph->io.sqpoll = pv->sqpoll != 0;
 	ph->io.sqpoll_cpu = pv->src[PK_SQPOLL_CPU] ? (int32_t)pv->sqpoll_cpu : -1;
-	ph->io.hipri = pv->hipri != 0;
-	ph->io.passthrough = pv->passthrough != 0;
 	snprintf(ph->io.cpus, sizeof(ph->io.cpus), "%s", pv->cpus);
-	ph->io.numa = (enum sc_numa)pv->numa;
 	return 0;
 }
 
@@ -85,14 +102,7 @@ static int fill_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, uint
 		ph->io.rwmixread_pct = sc_rw_reads(rw) ? 100 : 0;
 	ph->io.bs_bytes = pv->bs.v[b];
 	ph->io.iodepth = (uint32_t)pv->iodepth.v[q];
-	ph->io.size_bytes = pv->size;
-	ph->io.runtime_ns = pv->runtime;
-	ph->io.io_bytes = pv->io_size;
-	ph->io.ramp_ns = pv->ramp;
 	ph->io.fsync_every = sc_rw_writes(rw) ? (uint32_t)pv->fsync : 0;
-	ph->io.rate_iops = pv->rate;
-	ph->io.verify = (enum sc_verify)pv->verify;
-	ph->io.verify_only = pv->verify_only != 0;
 	return 0;
 }
 
@@ -112,20 +122,13 @@ static int fill_ckpt_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell,
 		return err;
 	ph->io.rw = restore ? SC_RW_READ : SC_RW_WRITE;
 	ph->io.rwmixread_pct = restore ? 100 : 0;
-	ph->io.bs_bytes = pv->block_size;
 	ph->ckpt.model = pv->model;
-	ph->ckpt.layout.tp = (uint32_t)pv->tp;
-	ph->ckpt.layout.pp = (uint32_t)pv->pp;
-	ph->ckpt.layout.dp = (uint32_t)pv->dp;
-	ph->ckpt.layout.zero_stage = (uint32_t)pv->zero;
-	ph->ckpt.checkpoints = n;
 	ph->ckpt.index = k;
 	ph->ckpt.restore = restore;
 	ph->ckpt.restore_shift = restore ? (uint32_t)pv->restore_shift : 0;
 	ph->ckpt.compute_before_ns = !restore && k >= 2 ? pv->compute_between : 0;
 	ph->ckpt.scale = pv->scale;
 	ph->ckpt.fsync = !restore && pv->fsync;
-	ph->ckpt.serialize = (enum sc_serialize)pv->serialize;
 	return 0;
 }
 
@@ -138,14 +141,6 @@ static int fill_ingest(const struct cfg_phase *pv, uint32_t i, struct sc_phase *
 	ph->io.rw = SC_RW_RANDREAD;
 	ph->io.rwmixread_pct = 100;
 	ph->io.bs_bytes = pv->sample_size;
-	ph->io.runtime_ns = pv->runtime;
-	ph->ingest.files = (uint32_t)pv->files;
-	ph->ingest.file_bytes = pv->file_size;
-	ph->ingest.sample_bytes = pv->sample_size;
-	ph->ingest.batch = (uint32_t)pv->batch;
-	ph->ingest.compute_per_batch_ns = pv->compute_per_batch;
-	ph->ingest.epochs = (uint32_t)pv->epochs;
-	ph->ingest.prefetch = (uint32_t)pv->prefetch;
 	return 0;
 }
 

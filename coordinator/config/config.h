@@ -42,4 +42,9 @@ const char *sc_config_where(const struct sc_config *cfg, const char *keypath,
 
 void sc_config_destroy(struct sc_config *cfg);
 
+/* `ssdcluster keys [WORKLOAD] [--markdown]` (argv: what follows "keys"):
+ * the phase and target keys, their workloads, types, ranges, defaults and
+ * help, from the key table.  Returns the exit status (2: bad arguments). */
+int sc_config_keys_command(int argc, char **argv);
+
 #endif

@@ -175,7 +175,8 @@ enum cfg_vtype {
 	CFG_VT_SERIALIZE, /* raw | torch */
 	CFG_VT_PERCENT,	  /* a whole percentage: "50%" or "50" */
 	CFG_VT_BANDWIDTH, /* bytes per second: a size, "/s" optional: "20MB/s" */
-	CFG_VT_NUMA	  /* none | drive */
+	CFG_VT_NUMA,	  /* none | drive */
+	CFG_VT_MAP	  /* a mapping, parsed by the key's own parser */
 };
 
 struct cfg_keydef {
@@ -203,6 +204,10 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 /* A swept key: one value, or a list of distinct values. */
 int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
 		       struct cfg_sweep *sw);
+
+/* What def takes, as the reference writes it ("1..1024", "size 1B..1GiB",
+ * "io_uring | psync | null | emulated").  Returns buf. */
+const char *sc_cfg_type_text(const struct cfg_keydef *def, char *buf, size_t len);
 
 /* "4KiB", "1MiB", "1000B": the shortest exact spelling of a size. */
 const char *sc_cfg_fmt_size(char *buf, size_t len, uint64_t v);

@@ -3,95 +3,61 @@
 #include "schema.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "engine/engine.h"
 
-/* The built-in defaults of every workload (documented in keys.c and the
- * config reference, docs/usage.md). */
-#define DEFAULT_BS_BYTES   (4 * SC_KIB)
-#define DEFAULT_SIZE_BYTES (64 * SC_MIB)
-#define DEFAULT_RWMIXREAD  50u
+const char *sc_cfg_default_said(enum pkey k, uint64_t w, char *buf, size_t len)
+{
+	const char *d = sc_cfg_keys[k].dflt, *wname = sc_workload_name((enum sc_workload)w);
+	size_t wlen = strlen(wname), n = strcspn(d, ";");
+	const char *val = d;
 
-/* kvcache: many small random reads and some writes, deep queues. */
-#define KV_RWMIXREAD  70u
-#define KV_JOBS	      8u
-#define KV_IODEPTH    128u
-#define KV_SIZE_BYTES SC_GIB
+	/* "VALUE; WORKLOAD VALUE; ...": the first, unless w has its own */
+	for (const char *p = d + n; *p == ';';) {
+		const char *seg = p + 1 + strspn(p + 1, " ");
+		size_t slen = strcspn(seg, ";");
 
-/* checkpoint: PyTorch writes buffered and fsyncs every file. */
-#define CKPT_BLOCK_BYTES SC_MIB
-#define CKPT_IODEPTH	 8u
-#define CKPT_JOBS	 1u
+		if (slen > wlen && strncmp(seg, wname, wlen) == 0 && seg[wlen] == ' ') {
+			val = seg + wlen + 1;
+			n = slen - wlen - 1;
+		}
+		p = seg + slen;
+	}
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, val, n);
+	buf[n] = '\0';
+	return buf;
+}
 
-/* ingest: a dataset of files read at random, sample by sample. */
-#define INGEST_FILES	    64u
-#define INGEST_FILE_BYTES   (64 * SC_MIB)
-#define INGEST_SAMPLE_BYTES (128 * SC_KIB)
-#define INGEST_BATCH	    32u
-#define INGEST_PREFETCH	    2u
-#define INGEST_JOBS	    8u
-#define INGEST_IODEPTH	    64u
+const char *sc_cfg_default_text(enum pkey k, uint64_t w, char *buf, size_t len)
+{
+	sc_cfg_default_said(k, w, buf, len);
+	return strcmp(buf, "-") == 0 || *buf == '(' ? NULL : buf;
+}
 
-/* fill: sequential 128 KiB writes at depth 32, the drive written twice
- * (SNIA PTS), the cliff where the rate falls below half the initial. */
-#define FILL_BS_BYTES	     (128 * SC_KIB)
-#define FILL_IODEPTH	     32u
-#define FILL_PASSES	     2u
-#define FILL_RANDOM_BS_BYTES (4 * SC_KIB)
-#define FILL_CLIFF_FRACTION  0.5
-
-/* The built-in defaults of a phase of pv->workload. */
 void sc_cfg_builtin_defaults(struct cfg_phase *pv, uint32_t i)
 {
-	pv->bs.n = pv->iodepth.n = 1;
-	pv->bs.v[0] = DEFAULT_BS_BYTES;
-	pv->iodepth.v[0] = 1;
-	pv->rwmixread = DEFAULT_RWMIXREAD;
-	pv->jobs = 1;
-	pv->size = DEFAULT_SIZE_BYTES;
-	pv->direct = 1;
-	pv->engine = SC_ENGINE_URING;
+	struct cfg_doc quiet = {.file = ""};
+	struct cfg_check q = {.d = &quiet};
+	char text[64];
+
+	pv->bs.n = pv->iodepth.n = 1; /* one cell, unless a list sweeps */
 	pv->seed = 1 + (uint64_t)i;
-	switch (pv->workload) {
-	case SC_WORKLOAD_KVCACHE:
-		pv->rw.n = 1;
-		pv->rw.v[0] = SC_RW_RANDRW;
-		pv->rwmixread = KV_RWMIXREAD;
-		pv->jobs = KV_JOBS;
-		pv->iodepth.v[0] = KV_IODEPTH;
-		pv->size = KV_SIZE_BYTES;
-		break;
-	case SC_WORKLOAD_CHECKPOINT:
-		pv->tp = pv->pp = 1;
-		pv->checkpoints = 1;
-		pv->fsync = 1;
-		pv->block_size = CKPT_BLOCK_BYTES;
-		pv->iodepth.v[0] = CKPT_IODEPTH;
-		pv->jobs = CKPT_JOBS;
-		pv->direct = 0;
-		pv->scale = 1.0;
-		break;
-	case SC_WORKLOAD_INGEST:
-		pv->files = INGEST_FILES;
-		pv->file_size = INGEST_FILE_BYTES;
-		pv->sample_size = INGEST_SAMPLE_BYTES;
-		pv->batch = INGEST_BATCH;
-		pv->epochs = 1;
-		pv->prefetch = INGEST_PREFETCH;
-		pv->jobs = INGEST_JOBS;
-		pv->iodepth.v[0] = INGEST_IODEPTH;
-		break;
-	case SC_WORKLOAD_FILL:
-		pv->bs.v[0] = FILL_BS_BYTES;
-		pv->iodepth.v[0] = FILL_IODEPTH;
-		pv->size = 0; /* the target's capacity: sc_cfg_fill_size */
-		pv->passes = FILL_PASSES;
-		pv->random_bs = FILL_RANDOM_BS_BYTES;
-		pv->cliff_fraction = FILL_CLIFF_FRACTION;
-		break;
-	default:
-		break;
+	for (int k = 0; k < PK_COUNT; k++) {
+		struct cfg_node n = {.kind = CFG_SCALAR, .plain = true};
+
+		if (k == PK_WORKLOAD || !sc_cfg_takes(pv->workload, (enum pkey)k))
+			continue;
+		n.str = (char *)sc_cfg_default_text((enum pkey)k, pv->workload, text, sizeof(text));
+		if (!n.str)
+			continue;
+		/* key_table.h's defaults are values of their keys:
+		 * test_key_table.c parses each one */
+		(void)sc_cfg_parse_phase_key(&q, pv, (enum pkey)k, &n);
+		pv->src[k] = NULL; /* built in */
+		pv->rw.node[0] = pv->bs.node[0] = pv->iodepth.node[0] = NULL; /* n goes */
 	}
 }
 

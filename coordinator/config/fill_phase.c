@@ -138,19 +138,20 @@ void sc_cfg_build_fill(const struct cfg_phase *pv, struct sc_phase *ph)
 	ph->io.bs_bytes = pv->bs.v[0];
 	ph->io.size_bytes = pv->size;
 	ph->io.io_bytes = pv->io_size;
-	ph->fill.passes = (uint32_t)pv->passes;
-	ph->fill.random_passes = (uint32_t)pv->random_passes;
-	ph->fill.random_bs_bytes = pv->random_bs;
 	ph->fill.cliff_fraction = pv->cliff_fraction;
 	ph->fill.whole = !pv->src[PK_SIZE];
 }
+
+/* An idle step's unit: one null-engine slot, which moves nothing. */
+#define IDLE_BS_BYTES (4 * SC_KIB)
 
 void sc_cfg_build_idle(const struct cfg_phase *pv, struct sc_phase *ph)
 {
 	ph->io.rw = SC_RW_READ;
 	ph->io.rwmixread_pct = 100;
-	ph->io.bs_bytes = pv->bs.v[0];
-	ph->io.runtime_ns = pv->idle;
+	ph->io.bs_bytes = IDLE_BS_BYTES;
+	ph->io.direct = true;
+	ph->io.seed = pv->seed; /* 1 + its index, as every phase's */
 	ph->io.jobs = 1;
 	ph->io.iodepth = 1;
 	ph->io.engine = SC_ENGINE_NULL; /* no files, nothing opened */

@@ -10,6 +10,7 @@
 
 #include "ckpt_model.h"
 #include "config_priv.h"
+#include "key_table.h"
 #include "plan.h"
 #include "target.h"
 #include "units.h"
@@ -21,130 +22,64 @@ struct sc_config {
 	struct sc_plan plan;
 };
 
-enum pkey {
-	/* every workload, io, kvcache */
-	PK_NAME,
-	PK_WORKLOAD,
-	PK_RW,
-	PK_RWMIXREAD,
-	PK_BS,
-	PK_IODEPTH,
-	PK_JOBS,
-	PK_SIZE,
-	PK_RUNTIME,
-	PK_IO_SIZE,
-	PK_RAMP,
-	PK_FSYNC,
-	PK_DIRECT,
-	PK_ENGINE,
-	PK_SEED,
-	PK_STONEWALL,
-	PK_RATE,
-	/* checkpoint */
-	PK_MODEL,
-	PK_TP,
-	PK_PP,
-	PK_DP,
-	PK_ZERO,
-	PK_CHECKPOINTS,
-	PK_COMPUTE_BETWEEN,
-	PK_BLOCK_SIZE,
-	PK_SCALE,
-	PK_RESTORE,
-	PK_RESTORE_SHIFT,
-	/* ingest */
-	PK_FILES,
-	PK_FILE_SIZE,
-	PK_SAMPLE_SIZE,
-	PK_BATCH,
-	PK_COMPUTE_PER_BATCH,
-	PK_EPOCHS,
-	PK_PREFETCH,
-	/* safety */
-	PK_VERIFY,
-	PK_VERIFY_ONLY,
-	PK_ON_ERROR,
-	PK_TIMEOUT,
-	PK_INJECT,
-	PK_EMULATE,
-	PK_SERIALIZE,
-	/* io, kvcache: rounds until steady (steady_section.c) */
-	PK_STEADY_STATE,
-	/* fill */
-	PK_PASSES,
-	PK_RANDOM_PASSES,
-	PK_RANDOM_BS,
-	PK_CLIFF_FRACTION,
-	/* idle */
-	PK_IDLE,
-	/* what writes carry (io, kvcache, checkpoint) */
-	PK_COMPRESSIBLE,
-	PK_DEDUPE,
-	PK_REUSE_BUFFERS,
-	/* io_uring options (every workload with an engine) */
-	PK_SQPOLL,
-	PK_SQPOLL_CPU,
-	PK_HIPRI,
-	PK_PASSTHROUGH,
-	/* where the job threads run (worker/placement.h) */
-	PK_CPUS,
-	PK_NUMA,
-	PK_EXPECT,
-	PK_COUNT
-};
+/* The phase keys, PK_<ID> in key_table.h's order. */
+#define PK_ENUM(ID, ...) PK_##ID,
+enum pkey { SC_PHASE_KEYS(PK_ENUM, PK_ENUM) PK_COUNT };
+#undef PK_ENUM
 
-enum tkey {
-	TK_PATH,
-	TK_CAPACITY,
-	TK_KEEP,
-	TK_ALLOW_DESTROY,
-	TK_HOSTS,
-	TK_WIPE_SIGNATURES_OK,
-	TK_THROTTLE,
-	TK_COUNT
-};
+/* The target keys, TK_<ID> in key_table.h's order. */
+#define TK_ENUM(ID, ...) TK_##ID,
+enum tkey { SC_TARGET_KEYS(TK_ENUM) TK_COUNT };
+#undef TK_ENUM
 
 /* One config phase after defaults, before expansion into cells. */
+#define PK_MEMBER(ID, key, ...) uint64_t key;
+#define PK_OWN_MEMBER(...)
 struct cfg_phase {
 	const struct cfg_node *map;	      /* the phase's mapping */
 	const struct cfg_node *src[PK_COUNT]; /* value's node; NULL: built in */
 	bool own[PK_COUNT];		      /* set in the phase itself */
+	/* every U64 key of key_table.h, a member named after it */
+	SC_PHASE_KEYS(PK_MEMBER, PK_OWN_MEMBER)
+	/* the OWN keys, each parsed by phase_key.c */
 	char name[CFG_MAX_NAME_LEN + 1];
 	struct cfg_sweep rw, bs, iodepth;
-	uint64_t workload, rwmixread, jobs, size, runtime, io_size, ramp;
-	uint64_t fsync, direct, engine, seed, stonewall, rate;
-	/* checkpoint */
 	struct sc_llm model;
-	uint64_t tp, pp, dp, zero, checkpoints, compute_between, block_size;
-	uint64_t restore, restore_shift, serialize;
 	double scale;
-	/* ingest */
-	uint64_t files, file_size, sample_size, batch, compute_per_batch, epochs, prefetch;
-	/* safety */
-	uint64_t verify, verify_only, on_error, timeout;
 	struct sc_inject inject;
 	struct sc_emulate emulate;	      /* its latency CDFs: at build (emulate_from.c) */
 	const struct cfg_node *emulate_from;  /* emulate's latency_from, or NULL */
 	const struct cfg_node *emulate_phase; /* emulate's latency_phase, or NULL */
-	uint32_t ncells;
 	struct sc_steady_spec steady; /* steady_state:, max_rounds 0 = none */
-	/* fill (size 0: the targets' capacity, resolved by sc_cfg_fill_size) */
-	uint64_t passes, random_passes, random_bs;
 	double cliff_fraction;
-	/* idle */
-	uint64_t idle;
-	/* what writes carry */
-	uint64_t compressible, dedupe, reuse_buffers;
-	/* io_uring options (sqpoll_cpu: only when src[PK_SQPOLL_CPU]) */
-	uint64_t sqpoll, sqpoll_cpu, hipri, passthrough;
-	/* placement: a cpulist as written ("" = none), none | drive */
-	char cpus[SC_CPUS_MAX];
-	uint64_t numa;
-	uint32_t nexpect;                     /* expect: thresholds kept (a yes/no
-					       * one said false is not) */
+	char cpus[SC_CPUS_MAX]; /* a cpulist as written ("" = none) */
+	uint32_t nexpect;	/* expect: thresholds kept (a yes/no one said
+				 * false is not) */
 	struct sc_expect expect[SC_EXPECT_MAX];
 	const struct cfg_pair *expect_src[SC_EXPECT_MAX]; /* each one's key */
+	/* worked out by the rules */
+	uint32_t ncells;
 };
+#undef PK_MEMBER
+#undef PK_OWN_MEMBER
+
+/* One row of key_table.h: what the parser, the defaults, the validator,
+ * the plan builder and `ssdcluster keys` know of a phase key. */
+struct cfg_keyrow {
+	const char *name;
+	unsigned takes;	      /* workloads that take it: 1u << enum sc_workload */
+	struct cfg_keydef def; /* its type and range (sc_cfg_key_def: per workload) */
+	bool u64;	      /* kept in the uint64_t member at pv_off */
+	size_t pv_off;	      /* offsetof(struct cfg_phase, member), U64 rows */
+	size_t plan_off;      /* offsetof(struct sc_phase, member) and its */
+	size_t plan_bytes;    /* size (1, 4 or 8); 0: build.c fills it */
+	const char *dflt;     /* the built-in default, key_table.h's syntax */
+	const char *help;     /* one line */
+};
+
+/* The rows, by enum pkey (keys.c). */
+extern const struct cfg_keyrow sc_cfg_keys[PK_COUNT];
+
 
 /* One target as read, and what probing it here found. */
 struct cfg_target {
@@ -174,8 +109,10 @@ struct cfg_check {
 
 /* ---- keys (keys.c) ---- */
 
-/* How a target key is typed, by enum tkey. */
+/* How a target key is typed, its default and help, by enum tkey. */
 extern const struct cfg_keydef sc_cfg_target_defs[TK_COUNT];
+extern const char *const sc_cfg_target_dflt[TK_COUNT];
+extern const char *const sc_cfg_target_help[TK_COUNT];
 
 /* Whether workload w (an enum sc_workload) takes key k. */
 bool sc_cfg_takes(uint64_t w, enum pkey k);
@@ -275,7 +212,16 @@ int sc_cfg_parse_phases(struct cfg_check *c);
  * workload) and sets c->defaults. */
 int sc_cfg_parse_defaults(struct cfg_check *c);
 
-/* The built-in defaults of config phase i, by pv->workload. */
+/* Key k's built-in default for workload w as key_table.h's default column
+ * says it ("4KiB", "-" for none, "(...)" for one the code works out), into
+ * buf.  Returns buf. */
+const char *sc_cfg_default_said(enum pkey k, uint64_t w, char *buf, size_t len);
+
+/* The same as a value to parse, or NULL: none, or worked out by the code. */
+const char *sc_cfg_default_text(enum pkey k, uint64_t w, char *buf, size_t len);
+
+/* The built-in defaults of config phase i, by pv->workload: key_table.h's
+ * defaults of the keys it takes, and seed 1 + i. */
 void sc_cfg_builtin_defaults(struct cfg_phase *pv, uint32_t i);
 
 /* Fills from defaults: what phase pv leaves out and takes, skipping a

@@ -88,6 +88,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "a bandwidth";
 	case CFG_VT_NUMA:
 		return "none or drive";
+	case CFG_VT_MAP:
+		return "a mapping";
 	}
 	return "a value";
 }
@@ -415,6 +417,8 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 		return parse_percent(d, n, def, out);
 	case CFG_VT_BANDWIDTH:
 		return parse_bandwidth(d, n, def, out);
+	case CFG_VT_MAP:
+		return sc_cfg_fail_node(d, n, "expected %s", type_word(def->type));
 	}
 	return 0;
 }
@@ -455,4 +459,84 @@ int sc_cfg_parse_sweep(struct cfg_doc *d, const struct cfg_node *n, const struct
 		sw->n++;
 	}
 	return 0;
+}
+
+/* "1", "2^32-1", "2^64-1": a bound as the reference writes it. */
+static const char *bound_text(char *buf, size_t len, uint64_t v)
+{
+	if (v == UINT64_MAX)
+		return "2^64-1";
+	if (v == UINT32_MAX)
+		return "2^32-1";
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+/* words joined as "a | b | c". */
+static const char *choices(char *buf, size_t len, const char *const *words)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; words[i] && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " | " : "", words[i]);
+	return buf;
+}
+
+const char *sc_cfg_type_text(const struct cfg_keydef *def, char *buf, size_t len)
+{
+	const char *workloads[SC_WORKLOAD_COUNT + 1];
+	char lo[32], hi[32];
+
+	switch (def->type) {
+	case CFG_VT_UINT:
+	case CFG_VT_PERCENT:
+	case CFG_VT_RATE:
+		snprintf(buf, len, "%s%s..%s%s", def->type == CFG_VT_RATE ? "I/Os per second " : "",
+			 bound_text(lo, sizeof(lo), def->min), bound_text(hi, sizeof(hi), def->max),
+			 def->type == CFG_VT_PERCENT ? " percent" : "");
+		break;
+	case CFG_VT_SIZE:
+	case CFG_VT_BANDWIDTH:
+		if (def->max == UINT64_MAX)
+			snprintf(buf, len, "%s >= %s%s", def->type == CFG_VT_SIZE ? "size" : "bandwidth",
+				 sc_cfg_fmt_size(lo, sizeof(lo), def->min),
+				 def->type == CFG_VT_SIZE ? "" : "/s");
+		else
+			snprintf(buf, len, "size %s..%s", sc_cfg_fmt_size(lo, sizeof(lo), def->min),
+				 sc_cfg_fmt_size(hi, sizeof(hi), def->max));
+		break;
+	case CFG_VT_DURATION:
+		snprintf(buf, len, "duration %s 30 days at most", def->min ? "> 0," : ">= 0,");
+		break;
+	case CFG_VT_FRACTION:
+		snprintf(buf, len, "a number in (0, 1]");
+		break;
+	case CFG_VT_BOOL:
+		snprintf(buf, len, "true | false");
+		break;
+	case CFG_VT_WORKLOAD:
+		for (int w = 0; w < SC_WORKLOAD_COUNT; w++)
+			workloads[w] = sc_workload_name((enum sc_workload)w);
+		workloads[SC_WORKLOAD_COUNT] = NULL;
+		return choices(buf, len, workloads);
+	case CFG_VT_RW:
+		return choices(buf, len, rw_list);
+	case CFG_VT_ENGINE:
+		return choices(buf, len, engine_list);
+	case CFG_VT_STONEWALL:
+		return choices(buf, len, stonewall_list);
+	case CFG_VT_VERIFY:
+		return choices(buf, len, verify_list);
+	case CFG_VT_ON_ERROR:
+		return choices(buf, len, on_error_list);
+	case CFG_VT_SERIALIZE:
+		return choices(buf, len, serialize_list);
+	case CFG_VT_NUMA:
+		return choices(buf, len, numa_list);
+	default:
+		snprintf(buf, len, "%s", type_word(def->type));
+		break;
+	}
+	return buf;
 }

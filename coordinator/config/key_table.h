@@ -1,0 +1,194 @@
+/* key_table.h -- every phase key of the config in one table, one row a key:
+ * its name, the workloads that take it, its type and range, whether a list
+ * sweeps it, the plan member it fills, its built-in default and one line of
+ * help.  The parser, the defaults, the validator's key checks, the plan
+ * builder, `ssdcluster keys` and docs/config.md all read it (keys.c expands
+ * it; test_key_table.c checks what cannot be checked at compile time).
+ *
+ * Adding a phase key: a row here, the plan member it fills (worker/plan.h),
+ * the proto field list (proto/fields.h), and the code that uses it.
+ *
+ * A row is U64(...) when its value is a whole number (sizes, durations,
+ * booleans and names of enums too) kept in a uint64_t member of struct
+ * cfg_phase named after the key (generated from this table), or OWN(...)
+ * when the key has a storage and parser of its own (a sweep, a mapping, a
+ * text, a fraction): phase_key.c parses it.  The columns:
+ *
+ *   ID       PK_<ID> in enum pkey
+ *   key      the key's name in YAML (and the cfg_phase member of a U64 row)
+ *   takes    the workloads that take it (KW_...)
+ *   type     its enum cfg_vtype, with min and max (0, 0: the type's own)
+ *   sweep    SWEEP when a list expands an io or kvcache phase into cells
+ *   plan     PLAN(member of struct sc_phase) when the value is copied into
+ *            every cell as it is; NO_PLAN when build.c decides per cell
+ *   default  the built-in default: a value as YAML would give it for every
+ *            workload that takes the key, then "; WORKLOAD VALUE" for one
+ *            that differs ("-": none; "(...)": worked out by the code, as
+ *            said)
+ *   help     one line for `ssdcluster keys` and docs/config.md
+ */
+#ifndef SC_CONFIG_KEY_TABLE_H
+#define SC_CONFIG_KEY_TABLE_H
+
+#include "layout.h"
+#include "units.h"
+#include "wdata.h"
+
+/* Ranges of the schema. */
+#define MAX_BS_BYTES	SC_GIB /* io_uring results are 32-bit */
+#define MAX_IODEPTH	16384u
+#define MAX_JOBS	1024u
+#define MAX_DURATION_NS (30 * 24 * 3600 * SC_NS_PER_S) /* 30 days */
+#define MAX_RATE_IOPS	UINT64_C(1000000000)	       /* per rank */
+#define MAX_ZERO_STAGE	3u
+#define MAX_CHECKPOINTS 10000u
+#define MAX_PREFETCH	1024u /* batches held in memory ahead of compute */
+#define MAX_FILL_PASSES 1000u /* passes of a fill over its region */
+#define MAX_CPU		8191u /* sqpoll_cpu: Linux's NR_CPUS at most */
+
+/* Which workloads take a key: a mask of enum sc_workload. */
+#define KW(w)  (1u << SC_WORKLOAD_##w)
+#define KW_IO  (KW(IO) | KW(KVCACHE))
+#define KW_RUN (KW(IO) | KW(CHECKPOINT) | KW(INGEST) | KW(KVCACHE) | KW(FILL))
+#define KW_ANY (KW_RUN | KW(IDLE))
+
+/* clang-format off */
+#define SC_PHASE_KEYS(U64, OWN)                                                                    \
+OWN(NAME, name, KW_ANY, CFG_VT_NAME, 0, 0, 0, NO_PLAN, "(phase<i>, i from 0)",                     \
+    "[A-Za-z0-9][A-Za-z0-9_.-]{0,63}, unique; a checkpoint phase's directory is named after it")   \
+U64(WORKLOAD, workload, KW_ANY, CFG_VT_WORKLOAD, 0, 0, 0, PLAN(workload), "io",                    \
+    "picks the keys a phase takes; a list entry - idle: 5m is an idle step")\
+OWN(RW, rw, KW_IO, CFG_VT_RW, 0, 0, SWEEP, NO_PLAN, "-; kvcache randrw",                           \
+    "the access pattern; required in io phases")                         \
+U64(RWMIXREAD, rwmixread, KW_IO, CFG_VT_UINT, 0, 100, 0, NO_PLAN, "50; kvcache 70",                \
+    "percent of reads, with rw randrw only")                                                      \
+OWN(BS, bs, KW_IO | KW(FILL), CFG_VT_SIZE, 1, MAX_BS_BYTES, SWEEP, NO_PLAN, "4KiB; fill 128KiB",   \
+    "block size, the unit of I/O; at most size")                                                  \
+OWN(IODEPTH, iodepth, KW_RUN, CFG_VT_UINT, 1, MAX_IODEPTH, SWEEP, NO_PLAN,                         \
+    "1; kvcache 128; checkpoint 8; ingest 64; fill 32", "I/Os in flight per job")                  \
+U64(JOBS, jobs, KW_RUN, CFG_VT_UINT, 1, MAX_JOBS, 0, PLAN(io.jobs), "1; kvcache 8; ingest 8",      \
+    "threads per rank, one io_uring ring each")                                                   \
+U64(SIZE, size, KW_IO | KW(FILL), CFG_VT_SIZE, 1, UINT64_MAX, 0, PLAN(io.size_bytes),             \
+    "64MiB; kvcache 1GiB; fill (the targets' capacity per job)",                                  \
+    "file or region per job, a multiple of bs; a fill of a directory target needs it")            \
+U64(RUNTIME, runtime, KW_IO | KW(INGEST), CFG_VT_DURATION, 1, MAX_DURATION_NS, 0,                  \
+    PLAN(io.runtime_ns), "-", "time-based run (at most 30 days); an alternative to io_size, epochs")\
+U64(IO_SIZE, io_size, KW_IO, CFG_VT_SIZE, 1, UINT64_MAX, 0, PLAN(io.io_bytes), "(size, once)",    \
+    "bytes each job moves, a multiple of bs; an alternative to runtime")                          \
+U64(RAMP, ramp, KW_IO, CFG_VT_DURATION, 0, MAX_DURATION_NS, 0, PLAN(io.ramp_ns), "-",              \
+    "with runtime: run this long first, not measured (shorter than runtime)")                     \
+U64(FSYNC, fsync, KW_IO | KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0, NO_PLAN,                  \
+    "0; checkpoint true", "io, kvcache: fsync after every N writes; checkpoint: true or false")    \
+U64(DIRECT, direct, KW_RUN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.direct), "true; checkpoint false",      \
+    "O_DIRECT; the unit of I/O must be a multiple of every target's alignment")                   \
+U64(ENGINE, engine, KW_RUN, CFG_VT_ENGINE, 0, 0, 0, PLAN(io.engine), "io_uring",                  \
+    "null measures the tool itself; emulated runs the drive model emulate, no files")           \
+U64(SEED, seed, KW_RUN, CFG_VT_UINT, 0, UINT64_MAX, 0, PLAN(io.seed), "(1 + the phase's index)",  \
+    "offsets and data are reproducible from it")                                                  \
+U64(STONEWALL, stonewall, KW_RUN, CFG_VT_STONEWALL, 0, 0, 0, PLAN(stonewall), "all_done",          \
+    "all_done: every rank completes its work; first_done: all stop when the first is done")      \
+U64(RATE, rate, KW_IO, CFG_VT_RATE, 0, MAX_RATE_IOPS, 0, PLAN(io.rate_iops), "0",                  \
+    "I/Os per second per rank, open loop (\"5000/s\"); 0 = closed loop")                          \
+OWN(MODEL, model, KW(CHECKPOINT), CFG_VT_MODEL, 0, 0, 0, NO_PLAN, "-",                             \
+    "required: a catalogue name, or {layers, hidden, ffn_hidden, heads, vocab, kv_heads, dtype}")  \
+U64(TP, tp, KW(CHECKPOINT), CFG_VT_UINT, 1, UINT32_MAX, 0, PLAN(ckpt.layout.tp), "1",              \
+    "tensor-parallel degree")                                                                     \
+U64(PP, pp, KW(CHECKPOINT), CFG_VT_UINT, 1, UINT32_MAX, 0, PLAN(ckpt.layout.pp), "1",              \
+    "pipeline-parallel degree")                                                                   \
+U64(DP, dp, KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0, PLAN(ckpt.layout.dp), "0",              \
+    "data-parallel degree; 0 = ranks / (tp x pp), resolved when the ranks are known")             \
+U64(ZERO, zero, KW(CHECKPOINT), CFG_VT_UINT, 0, MAX_ZERO_STAGE, 0, PLAN(ckpt.layout.zero_stage),   \
+    "0", "DeepSpeed ZeRO stage")                                                                  \
+U64(CHECKPOINTS, checkpoints, KW(CHECKPOINT), CFG_VT_UINT, 1, MAX_CHECKPOINTS, 0,                  \
+    PLAN(ckpt.checkpoints), "1", "checkpoints written, each a cell <name>[ckpt=k]")                \
+U64(COMPUTE_BETWEEN, compute_between, KW(CHECKPOINT), CFG_VT_DURATION, 0, MAX_DURATION_NS, 0,      \
+    NO_PLAN, "0s", "emulated training before every checkpoint after the first")                   \
+U64(BLOCK_SIZE, block_size, KW(CHECKPOINT), CFG_VT_SIZE, 1, MAX_BS_BYTES, 0, PLAN(io.bs_bytes),    \
+    "1MiB", "the write and read unit of a checkpoint")                                            \
+OWN(SCALE, scale, KW(CHECKPOINT), CFG_VT_FRACTION, 0, 0, 0, NO_PLAN, "1",                          \
+    "a number in (0, 1]: the share of the model's real bytes written")                            \
+U64(RESTORE, restore, KW(CHECKPOINT), CFG_VT_BOOL, 0, 1, 0, NO_PLAN, "false",                      \
+    "read every checkpoint back after all are written, cells <name>[restore=k]")                  \
+U64(RESTORE_SHIFT, restore_shift, KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0, NO_PLAN, "0",     \
+    "with restore: read the shards of the node this many nodes on")                               \
+U64(FILES, files, KW(INGEST), CFG_VT_UINT, 1, SC_INGEST_MAX_FILES, 0, PLAN(ingest.files), "64",    \
+    "dataset files per node")                                                                     \
+U64(FILE_SIZE, file_size, KW(INGEST), CFG_VT_SIZE, 1, UINT64_MAX, 0, PLAN(ingest.file_bytes),      \
+    "64MiB", "bytes per dataset file, a multiple of sample_size")                                  \
+U64(SAMPLE_SIZE, sample_size, KW(INGEST), CFG_VT_SIZE, 1, MAX_BS_BYTES, 0,                         \
+    PLAN(ingest.sample_bytes), "128KiB", "one sample, the read unit")                             \
+U64(BATCH, batch, KW(INGEST), CFG_VT_UINT, 1, UINT32_MAX, 0, PLAN(ingest.batch), "32",             \
+    "samples per training step")                                                                  \
+U64(COMPUTE_PER_BATCH, compute_per_batch, KW(INGEST), CFG_VT_DURATION, 0, MAX_DURATION_NS, 0,      \
+    PLAN(ingest.compute_per_batch_ns), "0s", "emulated accelerator time per batch")               \
+U64(EPOCHS, epochs, KW(INGEST), CFG_VT_UINT, 1, UINT32_MAX, 0, PLAN(ingest.epochs), "1",           \
+    "passes over the dataset; an alternative to runtime")                                         \
+U64(PREFETCH, prefetch, KW(INGEST), CFG_VT_UINT, 0, MAX_PREFETCH, 0, PLAN(ingest.prefetch), "2",   \
+    "batches read ahead of compute")                                                              \
+U64(VERIFY, verify, KW_IO, CFG_VT_VERIFY, 0, 0, 0, PLAN(io.verify), "none",                        \
+    "crc32c: written blocks carry a header that reads check (bs >= 48B)")                  \
+U64(VERIFY_ONLY, verify_only, KW_IO, CFG_VT_BOOL, 0, 1, 0, PLAN(io.verify_only), "false",          \
+    "re-read and check the kept run --run-id names; all phases of the run or none")               \
+U64(ON_ERROR, on_error, KW_RUN, CFG_VT_ON_ERROR, 0, 0, 0, PLAN(io.on_error), "stop-phase",         \
+    "what a rank does when an I/O fails (a failed I/O fails the run whichever)")                          \
+U64(TIMEOUT, timeout, KW_RUN, CFG_VT_DURATION, 1, MAX_DURATION_NS, 0, PLAN(io.timeout_ns),         \
+    "(the planned duration plus a grace period)",                                                 \
+    "a rank not done by then ends the run (exit 4); longer than runtime + ramp")                  \
+OWN(INJECT, inject, KW_RUN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \
+    "tests: {every: N, errno: E} or {probability: P, errno: E} fails I/Os without the device")    \
+OWN(EMULATE, emulate, KW_RUN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                  \
+    "engine emulated: the drive model {latency, spread, bandwidth, ...} (docs/config.md)")         \
+U64(SERIALIZE, serialize, KW(CHECKPOINT), CFG_VT_SERIALIZE, 0, 0, 0, PLAN(ckpt.serialize), "raw",  \
+    "raw: the files' bytes through the engine; torch: each file in torch.save's zip container")  \
+OWN(STEADY_STATE, steady_state, KW_IO, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                         \
+    "{metric, window, round, max_rounds}: rounds until every drive is steady (SNIA PTS)")         \
+U64(PASSES, passes, KW(FILL), CFG_VT_UINT, 1, MAX_FILL_PASSES, 0, PLAN(fill.passes), "2",          \
+    "sequential passes over each job's region (SNIA PTS: 2)")                                     \
+U64(RANDOM_PASSES, random_passes, KW(FILL), CFG_VT_UINT, 0, MAX_FILL_PASSES, 0,                    \
+    PLAN(fill.random_passes), "0", "then this many x size in random_bs writes at random offsets")  \
+U64(RANDOM_BS, random_bs, KW(FILL), CFG_VT_SIZE, 1, MAX_BS_BYTES, 0, PLAN(fill.random_bs_bytes),   \
+    "4KiB", "the random passes' block size; divides bs")                                          \
+OWN(CLIFF_FRACTION, cliff_fraction, KW(FILL), CFG_VT_FRACTION, 0, 0, 0, NO_PLAN, "0.5",            \
+    "more than 0, less than 1: the write cliff is where the rate falls below it x the initial")   \
+U64(IDLE, idle, KW(IDLE), CFG_VT_DURATION, 1, MAX_DURATION_NS, 0, PLAN(io.runtime_ns), "-",        \
+    "required: how long every rank waits, in lockstep, doing no I/O")                             \
+U64(COMPRESSIBLE, compressible, KW_IO | KW(CHECKPOINT), CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, 0,    \
+    NO_PLAN, "0", "percent of each block written that is zeros (writes without verify)")           \
+U64(DEDUPE, dedupe, KW_IO | KW(CHECKPOINT), CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX, 0, NO_PLAN, "0",  \
+    "percent of the blocks written that repeat one of a small seeded pool")                       \
+U64(REUSE_BUFFERS, reuse_buffers, KW_IO | KW(CHECKPOINT), CFG_VT_BOOL, 0, 1, 0, NO_PLAN, "false",  \
+    "write the buffers filled once at setup again and again (to measure fresh data's cost)")      \
+U64(SQPOLL, sqpoll, KW_RUN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.sqpoll), "false",                        \
+    "engine io_uring: a kernel thread polls the submission queue (IORING_SETUP_SQPOLL)")          \
+U64(SQPOLL_CPU, sqpoll_cpu, KW_RUN, CFG_VT_UINT, 0, MAX_CPU, 0, NO_PLAN, "(the kernel's choice)",  \
+    "with sqpoll: true, the CPU of its thread")                                                   \
+U64(HIPRI, hipri, KW_RUN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.hipri), "false",                           \
+    "engine io_uring: polled completions (IORING_SETUP_IOPOLL); needs direct")                    \
+U64(PASSTHROUGH, passthrough, KW_RUN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.passthrough), "false",         \
+    "engine io_uring: NVMe commands on the /dev/ngXnY of an NVMe block-device target")            \
+OWN(CPUS, cpus, KW_RUN, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "-",                                        \
+    "a cpulist (\"0-3,8\"): every job thread of each rank pinned to these CPUs")                  \
+U64(NUMA, numa, KW_RUN, CFG_VT_NUMA, 0, 0, 0, PLAN(io.numa), "none",                               \
+    "drive: job threads and buffers on the NUMA node of the rank's drive")                 \
+OWN(EXPECT, expect, KW_RUN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \
+    "thresholds for the verdict {min_bw: 2GB/s, max_p99: 5ms, ...} (exit 3 when one fails)")
+
+/* The keys of one target, the same way: T(ID, key, type, min, max, default,
+ * help); TK_<ID> in enum tkey, a uint64_t or text member of cfg_target. */
+#define SC_TARGET_KEYS(T)                                                                          \
+T(PATH, path, CFG_VT_TEXT, 0, 0, "-",                                                              \
+  "required: a directory (made if its parent exists), an existing file or a block device")        \
+T(CAPACITY, capacity, CFG_VT_SIZE, 1, UINT64_MAX, "(a directory's free space, a file's size)",     \
+  "how much of the target the run may use; more than it has is an error")                         \
+T(KEEP, keep, CFG_VT_BOOL, 0, 1, "false", "a directory target keeps the run's files")             \
+T(ALLOW_DESTROY, allow_destroy, CFG_VT_BOOL, 0, 1, "false",                                        \
+  "a file or block target may be written (with --allow-destroy; never from --set or ${VAR})")      \
+T(HOSTS, hosts, CFG_VT_TEXT, 0, 0, "-",                                                            \
+  "the hosts whose ranks use it (\"gpu[01-16]\", globs, commas); checked on each host")           \
+T(WIPE_SIGNATURES_OK, wipe_signatures_ok, CFG_VT_BOOL, 0, 1, "false",                             \
+  "a block device with a filesystem, RAID, LVM or partition signature may be written")            \
+T(THROTTLE, throttle, CFG_VT_BANDWIDTH, 1, UINT64_MAX, "-",                                        \
+  "each rank on it is a drive of this many bytes per second, slow in latency too (\"20MB/s\")")
+/* clang-format on */
+
+#endif
