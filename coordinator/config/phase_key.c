@@ -1,7 +1,7 @@
 /* phase_key.c -- one phase key's value into the phase: its shape and
  * type checked, the workloads it belongs to, and the message for a value
- * that does not fit (sc_cfg_fail_value, keys.c).  Helpers only: phases.c and defaults.c (the drivers)
- * call these. */
+ * that does not fit (sc_cfg_fail_value, keys.c).  Helpers only: phases.c
+ * and defaults.c (the drivers) call these. */
 #include "schema.h"
 
 #include <errno.h>

@@ -9,7 +9,7 @@
 
 #include "units.h"
 
-/* Defaults and bounds (documented in keys.c and docs/usage.md). */
+/* Defaults and bounds (documented in docs/config.md). */
 #define STEADY_DEFAULT_WINDOW	  5u
 #define STEADY_DEFAULT_ROUND_NS	  (60 * SC_NS_PER_S)
 #define STEADY_DEFAULT_MAX_ROUNDS 25u
