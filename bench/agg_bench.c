@@ -32,7 +32,8 @@
  *   unpack  rank 0's sc_rank_result_unpack of every row of each piece into
  *           rec->ranks, the piece's buffer reused for the next;
  *   figures sc_aggregate_phase and sc_node_series_init;
- *   write   sc_report_results into a temporary directory (results.pb,
+ *   write   sc_run_figures_update (the new phase aggregated) and
+ *           sc_report_results into a temporary directory (results.pb,
  *           results.json, the CSV tables, report.html), as rank 0 does
  *           after every phase (every phase so far rewritten); results.pb
  *           (encode and write) and report.html are timed again alone, and
@@ -667,14 +668,19 @@ static int figures(const struct opts *o, const struct sc_phase_record *rec, cons
 	return bad;
 }
 
+/* The run's figures, grown phase by phase as rank 0's record grows them
+ * (one run per process). */
+static struct sc_run_figures run_fg;
+
 static int write_results(const struct sc_run_record *run, const char *dir, struct times *t)
 {
-	char err[1024];
+	char err[1024] = "out of memory";
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	double t0 = now_ms();
-	int rc = sc_report_results(dir, run, err, sizeof(err));
+	int rc = sc_run_figures_update(&run_fg, run);
 
+	rc = rc ? rc : sc_report_results(dir, run, &run_fg, err, sizeof(err));
 	t->write_ms = now_ms() - t0;
 	if (rc) {
 		fprintf(stderr, "agg_bench: %s\n", err);
@@ -690,7 +696,7 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 	t->pb_ms = now_ms() - t0;
 	free(buf);
 	t0 = now_ms();
-	rc = rc ? rc : sc_report_html(dir, run, NULL, NULL, err, sizeof(err));
+	rc = rc ? rc : sc_report_html(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
 	t->html_ms = now_ms() - t0;
 	return rc ? 2 : 0;
 }

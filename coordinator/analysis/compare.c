@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "figures.h"
 #include "pct_support.h"
 #include "units.h"
 #include "workload_figures.h"
@@ -286,14 +287,29 @@ out:
 	return rc;
 }
 
+/* The sweeps of rec, from its figures (figures.h), into *out.  0 or
+ * -ENOMEM. */
+static int sweeps_of_run(struct sc_sweeps *out, const struct sc_run_record *rec)
+{
+	struct sc_run_figures fg;
+	int rc = sc_run_figures_of(&fg, rec);
+
+	if (!rc) {
+		*out = fg.sweeps;
+		memset(&fg.sweeps, 0, sizeof(fg.sweeps));
+	}
+	sc_run_figures_exit(&fg);
+	return rc;
+}
+
 /* Sweeps of the same name in both runs, their cells paired.  0 or -ENOMEM. */
 static int pair_sweeps(struct sc_compare *c, struct pairing *pg)
 {
 	int rc;
 
-	rc = sc_sweeps_of(&c->sweeps_a, pg->a);
+	rc = sweeps_of_run(&c->sweeps_a, pg->a);
 	if (!rc)
-		rc = sc_sweeps_of(&c->sweeps_b, pg->b);
+		rc = sweeps_of_run(&c->sweeps_b, pg->b);
 	if (rc)
 		return rc;
 	c->sweeps = calloc(c->sweeps_a.n + 1, sizeof(*c->sweeps));

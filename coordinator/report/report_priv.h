@@ -104,6 +104,7 @@ void sc_report_json_put_omitted(struct jb *b, struct json_object *o, const char 
 /* results.json while it is built, one phase at a time. */
 struct report_results {
 	const struct sc_run_record *rec;
+	const struct sc_run_figures *fg;	  /* rec's figures */
 	const struct sc_model_projection *model; /* NULL: none */
 	const char *model_error;		  /* why there is none, or NULL */
 	struct jb b;
@@ -114,7 +115,8 @@ struct report_results {
 };
 
 /* results.c: starts the document: run header, definitions and plan echo. */
-void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec);
+void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec,
+			    const struct sc_run_figures *fg);
 
 /* Adds phase pr of rec with its figures f. */
 void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
@@ -182,7 +184,8 @@ struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_run_r
 struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_record *pr,
 					  const struct sc_phase_figures *f);
 struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_phase_record *pr);
-struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec);
+struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec,
+					       const struct sc_run_figures *fg);
 
 struct sc_sweeps;
 /* sweep.c: every sweep of the run, [{"name", "config_index", "sweep":
@@ -236,7 +239,8 @@ void sc_json_push_dbl(struct jb *b, struct json_object *a, double v);
 
 /* "steady_state": one object per steady-state group of rec (its drives,
  * cluster, rounds and final window). */
-struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec);
+struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec,
+					  const struct sc_run_figures *fg);
 /* ------------------------------------- results_drives.c: the drives */
 
 /* results.json's "inventory": every drive once per node (node, host,
