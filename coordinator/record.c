@@ -68,7 +68,7 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 		sc_rows_workload(stdout, rec, fg, i);
 	}
 	if (!quiet && rec->nphases == 1)
-		sc_report_drives_inventory(stdout, rec);
+		sc_report_drives_inventory(stdout, rec, &fg->inventory);
 	return rc;
 }
 

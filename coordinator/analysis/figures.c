@@ -23,6 +23,7 @@ static void spans_exit(struct sc_run_figures *f)
 	f->nsteady = 0;
 	sc_verdict_exit(&f->verdict);
 	sc_outliers_exit(&f->outliers);
+	sc_inventory_exit(&f->inventory);
 }
 
 void sc_run_figures_exit(struct sc_run_figures *f)
@@ -73,6 +74,8 @@ int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *
 		err = sc_verdict_of_run(rec, f->phases, &f->verdict);
 	if (!err)
 		err = sc_outliers_of_run(rec, f->phases, &f->outliers);
+	if (!err)
+		err = sc_inventory_of_run(rec, &f->inventory);
 	if (err)
 		sc_run_figures_exit(f);
 	return err;

@@ -1,14 +1,14 @@
 /* figures.h -- every figure of a run, built once per results write.
  *
  * The run's figures object: each finished phase's figures (aggregate.h),
- * its checkpoint groups, sweeps, steady-state groups, verdict and
- * outliers.  Analysis builds it from the run record; results.json, the
+ * its checkpoint groups, sweeps, steady-state groups, verdict, outliers
+ * and drive inventory.  Analysis builds it from the run record; results.json, the
  * CSV files, report.html, the printed rows, the record and the model only
  * read it.  The record keeps one across the run: each results write
  * aggregates only the phases added since the last (a phase's figures never
  * change once it is recorded); the figures that span phases (checkpoint
- * groups, sweeps, steady state, verdict, outliers) are built again from
- * the phases' figures, which is cheap.
+ * groups, sweeps, steady state, verdict, outliers, inventory) are built
+ * again from the phases' figures and records, which is cheap.
  */
 #ifndef SC_FIGURES_H
 #define SC_FIGURES_H
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "aggregate.h"
+#include "inventory.h"
 #include "outliers.h"
 #include "result.h"
 #include "steady_state.h"
@@ -34,6 +35,7 @@ struct sc_run_figures {
 	struct sc_steady_group *steady; /* heap: the steady-state groups */
 	struct sc_verdict verdict;	/* the expect: checks */
 	struct sc_outliers outliers;	/* the drives and nodes apart */
+	struct sc_inventory inventory;	/* each drive once per node */
 };
 
 /* An empty figures object (no phase). */

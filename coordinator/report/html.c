@@ -151,36 +151,33 @@ static void drive_row(FILE *f, const struct sc_run_record *rec, const struct sc_
 	sc_html_row_end(f);
 }
 
-static int drives_section(FILE *f, const struct sc_run_record *rec)
+static int drives_section(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg)
 {
 	static const char *const head[] = {"node",	    "host",	"target", "ranks",
 					   "device",	    "model",	"serial", "firmware",
 					   "capacity (GB)", "telemetry"};
-	struct sc_inventory inv;
+	const struct sc_inventory *inv = &fg->inventory;
 	char note[CELL_MAX];
 
-	if (sc_inventory_of_run(rec, &inv))
-		return -ENOMEM;
 	fputs("<section id=\"drives\">\n", f);
 	sc_html_heading(f, 2, NULL, "Drives");
-	if (!inv.n)
+	if (!inv->n)
 		sc_html_note(f, "No phase looked at its drives yet.");
-	if (inv.n > SC_HTML_ROWS_SHOWN) {
+	if (inv->n > SC_HTML_ROWS_SHOWN) {
 		snprintf(note, sizeof(note),
 			 "The first %u of %" PRIu32 " drives, by node; every drive: results.json "
 			 "inventory.",
-			 SC_HTML_ROWS_SHOWN, inv.n);
+			 SC_HTML_ROWS_SHOWN, inv->n);
 		sc_html_note(f, note);
 	}
-	if (inv.n)
+	if (inv->n)
 		sc_html_table_begin(f, "Each drive once per node, with the ranks that used it",
 				    head, sizeof(head) / sizeof(head[0]));
-	for (uint32_t i = 0; i < inv.n && i < SC_HTML_ROWS_SHOWN; i++)
-		drive_row(f, rec, &inv.entries[i]);
-	if (inv.n)
+	for (uint32_t i = 0; i < inv->n && i < SC_HTML_ROWS_SHOWN; i++)
+		drive_row(f, rec, &inv->entries[i]);
+	if (inv->n)
 		sc_html_table_end(f);
 	fputs("</section>\n", f);
-	sc_inventory_exit(&inv);
 	return 0;
 }
 
@@ -436,7 +433,7 @@ static int write_body(FILE *f, const struct sc_run_record *rec, const struct sc_
 	int rc = summary_section(f, rec);
 
 	if (!rc)
-		rc = drives_section(f, rec);
+		rc = drives_section(f, rec, fg);
 	if (!rc)
 		rc = phase_table(f, rec, fg);
 	if (!rc)

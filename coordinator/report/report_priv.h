@@ -247,7 +247,8 @@ struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_reco
  * ranks, target, device, controller, model, serial, firmware,
  * capacity_bytes), or a target's "telemetry": "no NVMe telemetry: ...";
  * "ranks" left out past SC_JSON_RANKS_MAX ranks in the run. */
-struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec);
+struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec,
+					     const struct sc_inventory *inv);
 /* A phase's "drives": per rank its drives' health logs before and after
  * (or why they are missing), the media errors added and the per-second
  * max_temperature_c series (null, with "series_not_kept" saying why, when

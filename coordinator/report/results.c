@@ -189,7 +189,7 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 	sc_json_put(&r->b, r->root, "phases", r->phases);
 	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec, r->fg));
 	r->phases = NULL; /* the root owns it now */
-	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec));
+	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec, &r->fg->inventory));
 	sc_json_put(&r->b, r->root, "endurance", sc_report_json_endurance(&r->b, r->rec));
 	sc_json_put(&r->b, r->root, "stages", r->stages);
 	r->stages = NULL;
