@@ -76,6 +76,7 @@
 #include "histogram.h"
 #include "plan.h"
 #include "report/report.h"
+#include "results_file.h"
 #include "result.h"
 
 #define NS_PER_S   1000000000ll
@@ -675,8 +676,6 @@ static struct sc_run_figures run_fg;
 static int write_results(const struct sc_run_record *run, const char *dir, struct times *t)
 {
 	char err[1024] = "out of memory";
-	uint8_t *buf = NULL;
-	size_t len = 0;
 	double t0 = now_ms();
 	int rc = sc_run_figures_update(&run_fg, run);
 
@@ -691,10 +690,8 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 	t->html_bytes = file_bytes(dir, "report.html");
 	t->ranks_csv_bytes = file_bytes(dir, "ranks.csv");
 	t0 = now_ms();
-	rc = sc_run_record_pack(run, &buf, &len);
-	rc = rc ? rc : sc_report_write_atomic(dir, "results.pb", buf, len);
+	rc = sc_results_write(dir, run, err, sizeof(err));
 	t->pb_ms = now_ms() - t0;
-	free(buf);
 	t0 = now_ms();
 	rc = rc ? rc : sc_report_html(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
 	t->html_ms = now_ms() - t0;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/figures.h"
-#include "analysis/results_file.h"
+#include "results_file.h"
 #include "drives.h"
 #include "fill_text.h"
 #include "model/project.h"

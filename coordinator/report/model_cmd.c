@@ -11,7 +11,7 @@
 
 #include "result.h"
 #include "analysis/figures.h"
-#include "analysis/results_file.h"
+#include "results_file.h"
 #include "model/params.h"
 #include "model/project.h"
 #include "projection.h"

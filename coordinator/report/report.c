@@ -1,7 +1,8 @@
-/* report.c -- sc_report_results: every results file of a run (the shared
- * helpers, atomic writes included, are files.c).
+/* report.c -- sc_report_results: every results file of a run, formatted
+ * from the run's figures (analysis/figures.h; the shared helpers are
+ * files.c).
  *
- * results.pb is encoded here; results*.c build results.json (with the
+ * results.pb is written by proto/results_file.c; results*.c build results.json (with the
  * builder of json.c), csv.c phases.csv, ranks.csv, timeseries.csv and
  * sweep.csv, plan_print.c plan.json and the printed plan.
  */
@@ -13,27 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
 #include "report_priv.h"
+#include "results_file.h"
 
 /* ---------------------------------------------------------- sc_report_results */
-
-static int write_results_pb(const char *dir, const struct sc_run_record *rec, char *err,
-			    size_t errlen)
-{
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int rc = sc_run_record_pack(rec, &buf, &len);
-
-	if (rc) {
-		sc_report_set_err(err, errlen, "results.pb: cannot encode the results: %s",
-			       strerror(-rc));
-		return rc;
-	}
-	rc = sc_report_write_named(dir, "results.pb", buf, len, err, errlen);
-	free(buf);
-	return rc;
-}
 
 int sc_report_results(const char *dir, const struct sc_run_record *rec,
 		      const struct sc_run_figures *fg, char *err, size_t errlen)
@@ -53,7 +37,7 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 
 	if (!dir || !dir[0])
 		dir = ".";
-	rc = write_results_pb(dir, rec, err, errlen);
+	rc = sc_results_write(dir, rec, err, errlen);
 	if (rc)
 		return rc;
 

@@ -12,11 +12,8 @@
 #include "analysis/figures.h"
 #include "analysis/plan_figures.h"
 
-/* Writes data to dir/name through a temporary file, fsync and rename, so a
- * reader sees the old file or the new one, never a part.  0 or -errno. */
-int sc_report_write_atomic(const char *dir, const char *name, const void *data, size_t len);
-
-/* results.json and results.pb for every finished phase of rec, in dir,
+/* results.json and results.pb (proto/results_file.h) for every finished
+ * phase of rec, in dir,
  * from fg (rec's figures, analysis/figures.h, brought up to rec by the
  * caller): every figure is formatted, none computed.  0 or -errno, with a
  * message in err. */

@@ -26,7 +26,8 @@ struct json_object;
 void sc_report_set_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* sc_report_write_atomic, with "dir/name: reason" in err on failure. */
+/* sc_atomic_file_write (worker/atomic_file.h), with "dir/name: reason" in
+ * err on failure. */
 int sc_report_write_named(const char *dir, const char *name, const void *data, size_t len,
 			  char *err, size_t errlen);
 

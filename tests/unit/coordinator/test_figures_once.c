@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/results_file.h"
+#include "results_file.h"
 #include "check.h"
 #include "record.h"
 #include "report/cmd.h"

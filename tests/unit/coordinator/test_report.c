@@ -1,7 +1,6 @@
 /* test_report.c -- results.json/.pb/.csv and plan.json read back and checked. */
 #include "report/report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -69,25 +68,6 @@ static char *slurp(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
-}
-
-/* Names in dir, sorted, joined by spaces. */
-static void list_dir(const char *dir, char *out, size_t len)
-{
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-
-	out[0] = '\0';
-	for (int i = 0; i < n; i++) {
-		if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
-			if (out[0])
-				strncat(out, " ", len - strlen(out) - 1);
-			strncat(out, ents[i]->d_name, len - strlen(out) - 1);
-		}
-		free(ents[i]);
-	}
-	if (n >= 0)
-		free(ents);
 }
 
 /* ------------------------------------------------------------- fixtures */
@@ -1148,7 +1128,7 @@ static void test_results(void)
 	make_run(&run, 2);
 	rc = results_of(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "results after phase 1: %d %s", rc, err);
-	list_dir(dir, names, sizeof(names));
+	check_list_dir(dir, names, sizeof(names));
 	CHECK(!strcmp(names, "phases.csv ranks.csv report.html results.json results.pb sweep.csv "
 			     "timeseries.csv"),
 	      "files: %s", names);
@@ -1537,32 +1517,6 @@ static void test_series_not_kept(void)
 	wide_close(&w);
 }
 
-static void test_write_atomic(void)
-{
-	char dir[128], path[256], names[256];
-	char *text;
-	int rc;
-
-	snprintf(dir, sizeof(dir), "%s/a/b/c", tmpdir);
-	rc = sc_report_write_atomic(dir, "x.txt", "old contents\n", 13);
-	CHECK(rc == 0, "write into a missing directory: %d", rc);
-	rc = sc_report_write_atomic(dir, "x.txt", "new\n", 4);
-	CHECK(rc == 0, "replace: %d", rc);
-	text = slurp(path_in(path, sizeof(path), dir, "x.txt"), NULL);
-	CHECK(text && !strcmp(text, "new\n"), "replaced contents \"%s\"", text ? text : "(none)");
-	free(text);
-	list_dir(dir, names, sizeof(names));
-	CHECK(!strcmp(names, "x.txt"), "no temporary left: \"%s\"", names);
-	rc = sc_report_write_atomic(dir, "empty", "", 0);
-	CHECK(rc == 0, "empty file: %d", rc);
-	CHECK(sc_report_write_atomic(dir, "a/b", "x", 1) == -EINVAL, "name with a slash");
-
-	/* a file in the way of the directory */
-	snprintf(dir, sizeof(dir), "%s/a/b/c/x.txt", tmpdir);
-	rc = sc_report_write_atomic(dir, "y", "x", 1);
-	CHECK(rc == -ENOTDIR, "directory is a file: %d", rc);
-}
-
 /* 4 ranks: ranks 0, 1 on alpha (node 0), ranks 2, 3 on beta (node 1).
  * Target 1 is for beta* only, so alpha's ranks share target 0 and beta's
  * are spread over both. */
@@ -1735,7 +1689,6 @@ int main(void)
 {
 	test_status_names();
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_report");
-	test_write_atomic();
 	test_results();
 	test_fill_results();
 	test_many_ranks();
