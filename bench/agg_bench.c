@@ -32,7 +32,8 @@
  *   unpack  rank 0's sc_rank_result_unpack of every row of each piece into
  *           rec->ranks, the piece's buffer reused for the next;
  *   figures sc_aggregate_phase and sc_node_series_init;
- *   write   sc_report_results into a temporary directory (results.pb,
+ *   write   sc_run_figures_update (the new phase aggregated) and
+ *           sc_report_results into a temporary directory (results.pb,
  *           results.json, the CSV tables, report.html), as rank 0 does
  *           after every phase (every phase so far rewritten); results.pb
  *           (encode and write) and report.html are timed again alone, and
@@ -75,6 +76,7 @@
 #include "histogram.h"
 #include "plan.h"
 #include "report/report.h"
+#include "results_file.h"
 #include "result.h"
 
 #define NS_PER_S   1000000000ll
@@ -667,14 +669,17 @@ static int figures(const struct opts *o, const struct sc_phase_record *rec, cons
 	return bad;
 }
 
+/* The run's figures, grown phase by phase as rank 0's record grows them
+ * (one run per process). */
+static struct sc_run_figures run_fg;
+
 static int write_results(const struct sc_run_record *run, const char *dir, struct times *t)
 {
-	char err[1024];
-	uint8_t *buf = NULL;
-	size_t len = 0;
+	char err[1024] = "out of memory";
 	double t0 = now_ms();
-	int rc = sc_report_results(dir, run, err, sizeof(err));
+	int rc = sc_run_figures_update(&run_fg, run);
 
+	rc = rc ? rc : sc_report_results(dir, run, &run_fg, err, sizeof(err));
 	t->write_ms = now_ms() - t0;
 	if (rc) {
 		fprintf(stderr, "agg_bench: %s\n", err);
@@ -685,12 +690,10 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 	t->html_bytes = file_bytes(dir, "report.html");
 	t->ranks_csv_bytes = file_bytes(dir, "ranks.csv");
 	t0 = now_ms();
-	rc = sc_run_record_pack(run, &buf, &len);
-	rc = rc ? rc : sc_report_write_atomic(dir, "results.pb", buf, len);
+	rc = sc_results_write(dir, run, err, sizeof(err));
 	t->pb_ms = now_ms() - t0;
-	free(buf);
 	t0 = now_ms();
-	rc = rc ? rc : sc_report_html(dir, run, NULL, NULL, err, sizeof(err));
+	rc = rc ? rc : sc_report_html(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
 	t->html_ms = now_ms() - t0;
 	return rc ? 2 : 0;
 }

@@ -56,7 +56,7 @@ static void keep_lost_phase(struct sc_cluster *c, struct sc_lost_ctx *x, const c
 	for (uint32_t i = 0; i < c->nlate; i++)
 		snprintf(ph.ranks[c->late[i]].error, sizeof(ph.ranks[0].error), "%.*s",
 			 (int)sizeof(ph.ranks[0].error) - 1, why);
-	sc_record_keep_phase(x->rec, &ph, x->outdir, x->cli->quiet);
+	sc_record_keep_phase(x->rec, x->fg, &ph, x->outdir, x->cli->quiet);
 	x->phase = -1;
 }
 
@@ -92,7 +92,7 @@ static void tell_lost(struct sc_cluster *c, struct sc_lost_ctx *x, const char *p
 			c->nlate ? late : "a rank", why);
 	keep_lost_phase(c, x, why);
 	if (x->rec && x->rec->nphases)
-		sc_report_verdict(x->rec, x->cli ? x->cli->quiet : false);
+		sc_report_verdict(x->fg, x->cli ? x->cli->quiet : false);
 	if (x->outdir && sc_outdir_has_results(x->outdir))
 		fprintf(stderr,
 			"ssdcluster: ending the run (exit %d); results of finished phases are in "

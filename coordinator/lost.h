@@ -14,10 +14,13 @@
 #include "cluster/cluster.h"
 #include "progress.h"
 
+struct sc_run_figures;
+
 /* What sc_lost_end_run needs to end the run; the phase driver keeps it
  * current. */
 struct sc_lost_ctx {
 	struct sc_run_record *rec;      /* rank 0 while phases run, else NULL */
+	struct sc_run_figures *fg;      /* rec's figures, while rec is set */
 	const struct sc_plan *plan;     /* NULL before every rank has it */
 	const struct sc_place *place;   /* this rank's */
 	const struct sc_place *places;  /* rank 0: every rank's */

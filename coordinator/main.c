@@ -66,6 +66,7 @@ struct driver {
 	const struct sc_cli *cli;
 	struct sc_lost_ctx *x;
 	struct sc_run_record rec;       /* rank 0 */
+	struct sc_run_figures fg;       /* rank 0: rec's figures, grown with it */
 	char *err;                      /* ERR_MAX bytes: why a phase failed */
 	int status;                     /* the run's exit status so far */
 	int mismatched;                 /* rank 0: verification found bad data */
@@ -82,12 +83,14 @@ static void begin_run(struct driver *d, struct sc_plan *plan)
 	struct sc_cluster *c = d->c;
 
 	memset(&d->rec, 0, sizeof(d->rec));
+	sc_run_figures_init(&d->fg);
 	d->plan = plan;
 	if (c->rank != 0)
 		return;
 	sc_record_begin(&d->rec, c, plan); /* the record owns the plan from here on */
 	d->plan = &d->rec.plan;
 	d->x->rec = &d->rec;
+	d->x->fg = &d->fg;
 	d->x->plan = d->plan;
 	d->progress = sc_progress_mode_choose(d->cli->progress, d->cli->quiet);
 	if (!d->cli->quiet) {
@@ -147,7 +150,7 @@ static bool stop_interrupted(struct driver *d, uint32_t p, struct sc_phase_recor
 	struct sc_cluster *c = d->c;
 
 	if (c->rank == 0) {
-		sc_record_keep_phase(&d->rec, ph, d->outdir, d->cli->quiet);
+		sc_record_keep_phase(&d->rec, &d->fg, ph, d->outdir, d->cli->quiet);
 		fprintf(stderr,
 			"ssdcluster: phase %s interrupted by %s%s; it is kept marked "
 			"interrupted (results of finished phases are in %s)\n",
@@ -169,7 +172,7 @@ static void keep_ran(struct driver *d, uint32_t p, struct sc_phase_record *ph)
 
 	if (d->c->rank == 0 && ph->status == SC_PHASE_ERRORS)
 		d->phases_with_failed_ios++;
-	if (d->c->rank == 0 && sc_record_keep_phase(rec, ph, d->outdir, d->cli->quiet))
+	if (d->c->rank == 0 && sc_record_keep_phase(rec, &d->fg, ph, d->outdir, d->cli->quiet))
 		d->status = SC_EXIT_RUN_FAILED;
 	d->x->phase = -1;
 	if (d->c->rank == 0 && rec->nphases && rec->phases[rec->nphases - 1].phase == p) {
@@ -234,7 +237,7 @@ static void close_record(struct driver *d)
 	struct sc_run_record *rec = &d->rec;
 	bool quiet = d->cli->quiet;
 
-	if (rec->nphases && sc_record_model(rec, d->outdir, quiet))
+	if (rec->nphases && sc_record_model(rec, &d->fg, d->outdir, quiet))
 		d->status = SC_EXIT_RUN_FAILED;
 	sc_record_drives(rec, quiet);
 	if (d->mismatched && d->status == 0) {
@@ -242,9 +245,9 @@ static void close_record(struct driver *d)
 		d->status = SC_EXIT_RUN_FAILED;
 	}
 	if (!quiet)
-		sc_report_stages_table(stdout, rec);
+		sc_report_stages_table(stdout, rec, &d->fg);
 	/* printed whatever the status: the verdict of what was measured */
-	if (rec->nphases && sc_report_verdict(rec, quiet) == 1 && d->status == 0)
+	if (rec->nphases && sc_report_verdict(&d->fg, quiet) == 1 && d->status == 0)
 		d->status = SC_EXIT_VERDICT_FAILED;
 	d->results_there = sc_outdir_has_results(d->outdir);
 	if (rec->nphases && !d->results_there) {
@@ -260,7 +263,9 @@ static void close_record(struct driver *d)
 	if (!quiet && rec->nphases)
 		sc_report_verdict_exit(stdout, d->plan, d->status);
 	d->x->rec = NULL;
+	d->x->fg = NULL;
 	d->x->plan = NULL;
+	sc_run_figures_exit(&d->fg);
 	if (d->plan == &d->rec.plan)
 		sc_run_record_exit(&d->rec);
 }
@@ -343,7 +348,7 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 			break;
 		/* a steady-state group whose drives are all steady: its
 		 * remaining rounds are skipped */
-		p = sc_steady_after_round(c, d.plan, &d.rec, p, cli->quiet);
+		p = sc_steady_after_round(c, d.plan, &d.rec, &d.fg, p, cli->quiet);
 	}
 	return end_run(&d);
 }

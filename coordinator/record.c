@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/aggregate.h"
 #include "model/project.h"
 #include "report/drives.h"
 #include "report/phase_rows.h"
@@ -38,11 +37,10 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 	memset(plan, 0, sizeof(*plan));
 }
 
-int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
-			 const char *outdir, bool quiet)
+int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
+			 struct sc_phase_record *ph, const char *outdir, bool quiet)
 {
 	struct sc_phase_record *grown;
-	struct sc_phase_figures fig;
 	char err[1024];
 	int rc;
 
@@ -54,16 +52,23 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
 	rec->phases = grown;
 	rec->phases[rec->nphases++] = *ph;
 	rec->rank0_peak_rss_bytes = sc_peak_rss_bytes();
-	rc = sc_report_results(outdir, rec, err, sizeof(err));
+	rc = sc_run_figures_update(fg, rec);
+	if (rc) {
+		fprintf(stderr, "ssdcluster: writing results: out of memory\n");
+		return rc;
+	}
+	rc = sc_report_results(outdir, rec, fg, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
-	if (!quiet && sc_aggregate_phase(ph, &fig) == 0) {
-		sc_rows_phase(stdout, &rec->plan.phases[ph->phase], ph, &fig);
-		sc_rows_workload(stdout, rec, ph, &fig);
-		sc_phase_figures_exit(&fig);
+	if (!quiet) {
+		uint32_t i = rec->nphases - 1;
+
+		sc_rows_phase(stdout, &rec->plan.phases[ph->phase], &rec->phases[i],
+			      &fg->phases[i]);
+		sc_rows_workload(stdout, rec, fg, i);
 	}
 	if (!quiet && rec->nphases == 1)
-		sc_report_drives_inventory(stdout, rec);
+		sc_report_drives_inventory(stdout, rec, &fg->inventory);
 	return rc;
 }
 
@@ -73,7 +78,8 @@ void sc_record_drives(const struct sc_run_record *rec, bool quiet)
 		sc_report_drives_endurance(stdout, rec);
 }
 
-int sc_record_model(const struct sc_run_record *rec, const char *outdir, bool quiet)
+int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		    const char *outdir, bool quiet)
 {
 	struct sc_model_projection *proj;
 	char why[1024], err[1024];
@@ -81,10 +87,10 @@ int sc_record_model(const struct sc_run_record *rec, const char *outdir, bool qu
 
 	if (!rec->plan.nmodel)
 		return 0;
-	proj = sc_model_of_run(rec, why, sizeof(why));
+	proj = sc_model_of_run(rec, fg, why, sizeof(why));
 	if (!proj && why[0])
 		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
-	rc = sc_report_results_model(outdir, rec, proj, why, err, sizeof(err));
+	rc = sc_report_results_model(outdir, rec, fg, proj, why, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
 	if (proj && !quiet) {

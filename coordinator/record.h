@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "analysis/figures.h"
 #include "plan.h"
 #include "result.h"
 #include "cluster/cluster.h"
@@ -16,10 +17,13 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 		     struct sc_plan *plan);
 
 /* Rank 0: adds a finished phase to rec (which takes over what *ph owns,
- * or frees it when it cannot), rewrites the results in outdir and, unless
- * quiet, prints the phase's row.  0 or -errno (message printed). */
-int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
-			 const char *outdir, bool quiet);
+ * or frees it when it cannot), brings fg (rec's figures, kept across the
+ * run: sc_run_figures_init before the first phase) up to it, which
+ * aggregates the new phase alone, rewrites the results in outdir from them
+ * and, unless quiet, prints the phase's row.  0 or -errno (message
+ * printed). */
+int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
+			 struct sc_phase_record *ph, const char *outdir, bool quiet);
 
 /* Rank 0, after the last phase that ran: when the plan has a model:
  * section, projects it from rec, rewrites the results with it ("model" in
@@ -27,7 +31,8 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_phase_record *ph,
  * cannot be made is a warning on stderr and {"error": ...} in the results,
  * not a failed run.  0, or -errno when the results cannot be written
  * (message printed). */
-int sc_record_model(const struct sc_run_record *rec, const char *outdir, bool quiet);
+int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		    const char *outdir, bool quiet);
 
 /* Rank 0, after the last phase that ran: unless quiet, prints the drive
  * writes the run consumed per drive against their rated endurance. */

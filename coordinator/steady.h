@@ -7,17 +7,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/figures.h"
 #include "cluster/cluster.h"
 #include "plan.h"
 #include "result.h"
 
-/* Every rank, after plan phase p ran and was kept (rank 0: in rec).  When
- * p is a steady-state round, rank 0 judges the group from rec
- * (analysis/steady_state.h) and, when every drive is steady or this was
+/* Every rank, after plan phase p ran and was kept (rank 0: in rec, its
+ * figures fg brought up to it).  When p is a steady-state round, rank 0
+ * judges the group from fg (analysis/steady_state.h) and, when every drive is steady or this was
  * the last round, prints the group's line (unless quiet); the decision
  * reaches every rank.  Returns the last phase index done: p, or the
  * group's last round when the rounds after p are skipped. */
 uint32_t sc_steady_after_round(struct sc_cluster *c, const struct sc_plan *plan,
-			       const struct sc_run_record *rec, uint32_t p, bool quiet);
+			       const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			       uint32_t p, bool quiet);
 
 #endif

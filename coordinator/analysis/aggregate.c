@@ -414,10 +414,20 @@ static void sum_ranks(const struct sc_phase_record *rec, struct sc_phase_figures
 		f->slowest_host = host_of_rank(rec, f->slowest_rank);
 }
 
+/* sc_aggregate_phase_calls: rank 0 aggregates on one thread */
+static uint64_t aggregate_calls;
+
+uint64_t sc_aggregate_phase_calls(void)
+{
+	return aggregate_calls;
+}
+
 int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figures *out)
 {
 	struct sc_phase_figures f;
 	int err;
+
+	aggregate_calls++;
 
 	memset(&f, 0, sizeof(f));
 	sum_ranks(rec, &f);

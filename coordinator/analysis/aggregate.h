@@ -118,6 +118,10 @@ struct sc_phase_figures {
 int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figures *out);
 void sc_phase_figures_exit(struct sc_phase_figures *f);
 
+/* For tests: how many times sc_aggregate_phase has run in this process
+ * (the results write aggregates each phase once: analysis/figures.h). */
+uint64_t sc_aggregate_phase_calls(void);
+
 /* amount (bytes, I/Os) per second over [start_ns, end_ns]; 0 for an empty
  * window. */
 double sc_per_second(uint64_t amount, int64_t start_ns, int64_t end_ns);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "figures.h"
 #include "pct_support.h"
 #include "units.h"
 #include "workload_figures.h"
@@ -115,18 +116,15 @@ bool sc_compare_fig_own(const struct sc_compare_phase *p, int fig)
 	return true;
 }
 
-/* One run's figures of one phase record, NAN where it has none. */
-static int phase_values(const struct sc_phase_record *pr, double out[SC_CMP_NFIGS])
+/* One run's figures of one phase (its figures f), NAN where it has none. */
+static void phase_values(const struct sc_phase_figures *f, double out[SC_CMP_NFIGS])
 {
 	static const double pct[SC_CMP_NSTATS] = {0, 50, 99, 99.99};
-	struct sc_phase_figures f;
 
-	if (sc_aggregate_phase(pr, &f))
-		return -ENOMEM;
-	out[SC_CMP_BW] = f.lastdone_bw_bytes_per_s;
-	out[SC_CMP_IOPS] = f.iops_total;
+	out[SC_CMP_BW] = f->lastdone_bw_bytes_per_s;
+	out[SC_CMP_IOPS] = f->iops_total;
 	for (int d = 0; d <= SC_CMP_DIR_ALL; d++) {
-		const struct sc_lat_summary *s = d == SC_CMP_DIR_ALL ? &f.lat_all : &f.lat[d];
+		const struct sc_lat_summary *s = d == SC_CMP_DIR_ALL ? &f->lat_all : &f->lat[d];
 
 		for (int st = 0; st < SC_CMP_NSTATS; st++) {
 			uint64_t ns = 0; /* a percentile too few samples support: NAN */
@@ -136,8 +134,6 @@ static int phase_values(const struct sc_phase_record *pr, double out[SC_CMP_NFIG
 			out[sc_compare_lat_fig(d, st)] = s->count ? v : NAN;
 		}
 	}
-	sc_phase_figures_exit(&f);
-	return 0;
 }
 
 /* The record of plan phase p in rec, or -1. */
@@ -291,17 +287,14 @@ static int pair_sweeps(struct sc_compare *c, struct pairing *pg)
 {
 	int rc;
 
-	rc = sc_sweeps_of(&c->sweeps_a, pg->a);
-	if (!rc)
-		rc = sc_sweeps_of(&c->sweeps_b, pg->b);
-	if (rc)
-		return rc;
-	c->sweeps = calloc(c->sweeps_a.n + 1, sizeof(*c->sweeps));
+	c->sweeps_a = &c->figs[0][0].sweeps; /* pg->a is side A's first run */
+	c->sweeps_b = &c->figs[1][0].sweeps;
+	c->sweeps = calloc(c->sweeps_a->n + 1, sizeof(*c->sweeps));
 	if (!c->sweeps)
 		return -ENOMEM;
-	for (uint32_t k = 0; k < c->sweeps_a.n; k++) {
-		const struct sc_sweep *sa = &c->sweeps_a.s[k];
-		const struct sc_sweep *sb = sc_sweeps_find(&c->sweeps_b, sa->name);
+	for (uint32_t k = 0; k < c->sweeps_a->n; k++) {
+		const struct sc_sweep *sa = &c->sweeps_a->s[k];
+		const struct sc_sweep *sb = sc_sweeps_find(c->sweeps_b, sa->name);
 
 		if (!sb)
 			continue;
@@ -331,13 +324,13 @@ static void pair_by_name(struct pairing *pg)
 	}
 }
 
-/* The record of the phase named name in rec, or NULL. */
-static const struct sc_phase_record *record_named(const struct sc_run_record *rec, const char *name)
+/* The index of the phase named name in rec->phases, or -1. */
+static int64_t record_named(const struct sc_run_record *rec, const char *name)
 {
 	for (uint32_t i = 0; i < rec->nphases; i++)
 		if (strcmp(rec->plan.phases[rec->phases[i].phase].name, name) == 0)
-			return &rec->phases[i];
-	return NULL;
+			return i;
+	return -1;
 }
 
 /* Each run of side s's figures of the phase named name: x[fig * nruns +
@@ -348,12 +341,12 @@ static int side_values(const struct sc_compare *c, int s, const char *name, doub
 	double v[SC_CMP_NFIGS];
 
 	for (uint32_t r = 0; r < n; r++) {
-		const struct sc_phase_record *pr = record_named(c->runs[s][r], name);
+		int64_t i = record_named(c->runs[s][r], name);
 
 		for (int k = 0; k < SC_CMP_NFIGS; k++)
 			v[k] = NAN;
-		if (pr && phase_values(pr, v))
-			return -ENOMEM;
+		if (i >= 0)
+			phase_values(&c->figs[s][r].phases[i], v);
 		for (int k = 0; k < SC_CMP_NFIGS; k++)
 			x[k * n + r] = v[k];
 	}
@@ -546,14 +539,13 @@ static int compare_ckpt(struct sc_compare *c)
 			goto out;
 	}
 	for (int s = 0; s < 2; s++)
-		for (uint32_t r = 0; r < c->nruns[s]; r++)
-			if (sc_ckpt_groups(c->runs[s][r], &cr.g[s][r], &cr.ng[s][r]))
-				goto out;
+		for (uint32_t r = 0; r < c->nruns[s]; r++) {
+			cr.g[s][r] = c->figs[s][r].ckpt;
+			cr.ng[s][r] = c->figs[s][r].nckpt;
+		}
 	rc = pair_ckpt(c, &cr);
 out:
 	for (int s = 0; s < 2; s++) {
-		for (uint32_t r = 0; cr.g[s] && cr.ng[s] && r < c->nruns[s]; r++)
-			sc_ckpt_groups_free(cr.g[s][r], cr.ng[s][r]);
 		free(cr.g[s]);
 		free(cr.ng[s]);
 	}
@@ -681,6 +673,20 @@ int sc_compare_runs(const struct sc_run_record *a, const struct sc_run_record *b
 	return rc;
 }
 
+/* Each run's figures, once: c->figs.  0 or -ENOMEM. */
+static int build_figs(struct sc_compare *c)
+{
+	for (int s = 0; s < 2; s++) {
+		c->figs[s] = calloc(c->nruns[s], sizeof(*c->figs[s]));
+		if (!c->figs[s])
+			return -ENOMEM;
+		for (uint32_t r = 0; r < c->nruns[s]; r++)
+			if (sc_run_figures_update(&c->figs[s][r], c->runs[s][r]))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
 int sc_compare_sides(const struct sc_run_record *const *a, uint32_t na,
 		     const struct sc_run_record *const *b, uint32_t nb, struct sc_compare *out,
 		     char *err, size_t errlen)
@@ -694,7 +700,9 @@ int sc_compare_sides(const struct sc_run_record *const *a, uint32_t na,
 	out->runs[1] = b;
 	out->nruns[0] = na;
 	out->nruns[1] = nb;
-	rc = pair_phases(out);
+	rc = build_figs(out);
+	if (!rc)
+		rc = pair_phases(out);
 	if (!rc)
 		rc = compare_ckpt(out);
 	if (!rc)
@@ -725,7 +733,7 @@ void sc_compare_exit(struct sc_compare *c)
 	}
 	free(c->phases);
 	free(c->warnings);
-	for (uint32_t k = 0; c->sweeps && k < c->sweeps_a.n; k++) {
+	for (uint32_t k = 0; c->sweeps && k < c->sweeps_a->n; k++) {
 		for (int a = 0; a < SC_SWEEP_AXES; a++) {
 			for (uint32_t i = 0; c->sweeps[k].labels[a] && i < c->sweeps[k].naxis[a];
 			     i++)
@@ -744,8 +752,11 @@ void sc_compare_exit(struct sc_compare *c)
 	free(c->only_a);
 	free(c->only_b);
 	free(c->diffs);
-	sc_sweeps_exit(&c->sweeps_a);
-	sc_sweeps_exit(&c->sweeps_b);
+	for (int s = 0; s < 2; s++) {
+		for (uint32_t r = 0; c->figs[s] && r < c->nruns[s]; r++)
+			sc_run_figures_exit(&c->figs[s][r]);
+		free(c->figs[s]);
+	}
 	memset(c, 0, sizeof(*c));
 }
 

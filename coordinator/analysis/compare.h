@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "figures.h"
 #include "result.h"
 #include "sweep_matrix.h"
 #include "welch.h"
@@ -196,7 +197,9 @@ struct sc_compare {
 	const struct sc_run_record *one[2]; /* sc_compare_runs's runs[] */
 	uint32_t nphases;
 	struct sc_compare_phase *phases; /* heap, in A's plan order */
-	struct sc_sweeps sweeps_a, sweeps_b;
+	struct sc_run_figures *figs[2]; /* heap: each run's figures (figures.h),
+					 * built once: figs[side][run] */
+	const struct sc_sweeps *sweeps_a, *sweeps_b; /* the first runs' (in figs) */
 	uint32_t nsweeps;
 	struct sc_compare_sweep *sweeps; /* heap */
 	uint32_t nckpt;

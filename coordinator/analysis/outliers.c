@@ -163,7 +163,8 @@ out:
 	return err;
 }
 
-int sc_outliers_of_run(const struct sc_run_record *rec, struct sc_outliers *out)
+int sc_outliers_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		       struct sc_outliers *out)
 {
 	struct found f = {.rec = rec};
 	int err = 0;
@@ -173,18 +174,11 @@ int sc_outliers_of_run(const struct sc_run_record *rec, struct sc_outliers *out)
 	f.floor = rec->plan.outlier_mad_floor > 0 ? rec->plan.outlier_mad_floor
 						  : SC_OUTLIER_MAD_FLOOR_DEFAULT;
 	for (uint32_t i = 0; !err && i < rec->nphases; i++) {
-		struct sc_phase_figures fig;
-
 		f.pr = &rec->phases[i];
 		if (f.pr->phase >= rec->plan.nphases || f.pr->status == SC_PHASE_TIMED_OUT)
 			continue;
-		if (sc_aggregate_phase(f.pr, &fig)) {
-			err = -ENOMEM;
-			break;
-		}
-		f.fig = &fig;
+		f.fig = &pf[i];
 		err = phase_outliers(&f);
-		sc_phase_figures_exit(&fig);
 	}
 	if (err) {
 		free(f.v);

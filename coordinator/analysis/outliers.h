@@ -52,10 +52,12 @@ struct sc_outliers {
 	struct sc_outlier *v; /* heap, by phase, figure, scope, rank/node */
 };
 
-/* The outliers of every finished phase of rec, with the plan's k and
- * mad_floor (0: the defaults).  0 or -ENOMEM; free with
- * sc_outliers_exit.  Points into rec: valid while it is. */
-int sc_outliers_of_run(const struct sc_run_record *rec, struct sc_outliers *out);
+/* The outliers of every finished phase of rec, from pf (its phases'
+ * figures, by index in rec->phases), with the plan's k and mad_floor (0:
+ * the defaults).  0 or -ENOMEM; free with sc_outliers_exit.  Points into
+ * rec: valid while it is. */
+int sc_outliers_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		       struct sc_outliers *out);
 void sc_outliers_exit(struct sc_outliers *o);
 
 /* The indices among values[0..n) more than k MADs (floored at mad_floor x

@@ -67,27 +67,23 @@ static double rank_mean_lat(const struct sc_rank_result *r)
 	       (double)n;
 }
 
-int sc_steady_round_values(const struct sc_phase_record *pr, enum sc_steady_metric m, double *ranks,
-			   uint32_t nranks, double *cluster)
+int sc_steady_round_values(const struct sc_phase_record *pr, const struct sc_phase_figures *fig,
+			   enum sc_steady_metric m, double *ranks, uint32_t nranks, double *cluster)
 {
-	struct sc_phase_figures f;
-	int err = sc_aggregate_phase(pr, &f);
+	const struct sc_phase_figures *f = fig;
 
-	if (err)
-		return err;
 	for (uint32_t i = 0; i < nranks; i++) {
-		if (i >= pr->nranks || !f.rank_rows) {
+		if (i >= pr->nranks || !f->rank_rows) {
 			ranks[i] = NAN;
 			continue;
 		}
-		ranks[i] = m == SC_STEADY_IOPS ? f.rank_rows[i].iops
-			   : m == SC_STEADY_BW ? f.rank_rows[i].bw_bytes_per_s
+		ranks[i] = m == SC_STEADY_IOPS ? f->rank_rows[i].iops
+			   : m == SC_STEADY_BW ? f->rank_rows[i].bw_bytes_per_s
 					       : rank_mean_lat(&pr->ranks[i]);
 	}
-	*cluster = m == SC_STEADY_IOPS ? f.iops_total
-		   : m == SC_STEADY_BW ? f.lastdone_bw_bytes_per_s
-				       : (f.lat_all.count ? f.lat_all.mean_ns : NAN);
-	sc_phase_figures_exit(&f);
+	*cluster = m == SC_STEADY_IOPS ? f->iops_total
+		   : m == SC_STEADY_BW ? f->lastdone_bw_bytes_per_s
+				       : (f->lat_all.count ? f->lat_all.mean_ns : NAN);
 	return 0;
 }
 
@@ -133,7 +129,8 @@ static int group_begin(const struct sc_phase_record *first, const struct sc_phas
 }
 
 /* The rounds' figures into the group's series (round k at index k). */
-static int group_values(const struct sc_run_record *rec, struct sc_steady_group *g)
+static int group_values(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+			struct sc_steady_group *g)
 {
 	double *row = malloc((g->ndrives ? g->ndrives : 1) * sizeof(double));
 	uint32_t k = 0;
@@ -144,7 +141,8 @@ static int group_values(const struct sc_run_record *rec, struct sc_steady_group 
 
 		if (!round_of(rec, pr, g->config_index))
 			continue;
-		err = sc_steady_round_values(pr, g->metric, row, g->ndrives, &g->cluster.values[k]);
+		err = sc_steady_round_values(pr, &pf[p], g->metric, row, g->ndrives,
+					     &g->cluster.values[k]);
 		for (uint32_t i = 0; !err && i < g->ndrives; i++)
 			g->drives[i].values[k] = row[i];
 		k++;
@@ -178,8 +176,8 @@ static void series_judge(struct sc_steady_series *s, uint32_t end, uint32_t wind
 	s->steady = s->win.steady;
 }
 
-int sc_steady_group_of(const struct sc_run_record *rec, uint32_t config_index,
-		       struct sc_steady_group *g)
+int sc_steady_group_of(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		       uint32_t config_index, struct sc_steady_group *g)
 {
 	const struct sc_phase_record *first = NULL;
 	const struct sc_phase *ph = NULL;
@@ -200,7 +198,7 @@ int sc_steady_group_of(const struct sc_run_record *rec, uint32_t config_index,
 		return -ENOENT;
 	err = group_begin(first, ph, rounds, g);
 	if (!err)
-		err = group_values(rec, g);
+		err = group_values(rec, pf, g);
 	if (err) {
 		sc_steady_group_exit(g);
 		return err;
@@ -225,7 +223,8 @@ void sc_steady_group_exit(struct sc_steady_group *g)
 	memset(g, 0, sizeof(*g));
 }
 
-int sc_steady_groups(const struct sc_run_record *rec, struct sc_steady_group **out, uint32_t *n)
+int sc_steady_groups(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		     struct sc_steady_group **out, uint32_t *n)
 {
 	uint32_t ngroups = 0;
 	struct sc_steady_group *g;
@@ -245,7 +244,7 @@ int sc_steady_groups(const struct sc_run_record *rec, struct sc_steady_group **o
 
 		if (ph->steady.round != 1)
 			continue;
-		err = sc_steady_group_of(rec, ph->config_index, &g[*n]);
+		err = sc_steady_group_of(rec, pf, ph->config_index, &g[*n]);
 		if (err == -ENOENT)
 			continue;
 		if (err) {

@@ -18,6 +18,8 @@
 #include "plan.h"
 #include "result.h"
 
+struct sc_phase_figures;
+
 #define SC_STEADY_RANGE_PCT 20.0 /* largest max - min, % of the mean */
 #define SC_STEADY_SLOPE_PCT 10.0 /* largest |slope x (w - 1)|, % of the mean */
 
@@ -71,27 +73,31 @@ struct sc_steady_group {
 	struct sc_steady_series cluster; /* the cluster's figure per round */
 };
 
-/* The figure a round's record gives for one rank row (rank index i) or,
- * with i == UINT32_MAX, for the cluster: I/Os per second and bytes per
- * second over the measured time, or the mean service time in ns.  NAN
- * when the round has no such row.  0 or -ENOMEM. */
-int sc_steady_round_values(const struct sc_phase_record *pr, enum sc_steady_metric m, double *ranks,
-			   uint32_t nranks, double *cluster);
+/* The figure round record pr (its figures fig, from
+ * analysis/aggregate.h) gives for each of its first nranks rank rows
+ * (into ranks) and for the cluster (*cluster): I/Os per second and bytes
+ * per second over the measured time, or the mean service time in ns.  NAN
+ * when the round has no such row.  0. */
+int sc_steady_round_values(const struct sc_phase_record *pr, const struct sc_phase_figures *fig,
+			   enum sc_steady_metric m, double *ranks, uint32_t nranks, double *cluster);
 
 /* For the verdict: whether the group of config phase config_index reached
  * steady state, per drive (g->drives[i].steady, its rank, node, host and
  * target beside it) and for the cluster (g->cluster.steady), with the
- * figures of the final window.  Fills *g (free with sc_steady_group_exit).
+ * figures of the final window, from pf (the figures of every phase of
+ * rec, by index in rec->phases).  Fills *g (free with sc_steady_group_exit).
  * 0; -ENOENT when that config phase has no steady-state round in rec (no
  * steady_state, or none of its rounds ran); -ENOMEM. */
-int sc_steady_group_of(const struct sc_run_record *rec, uint32_t config_index,
-		       struct sc_steady_group *g);
+int sc_steady_group_of(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		       uint32_t config_index, struct sc_steady_group *g);
 void sc_steady_group_exit(struct sc_steady_group *g);
 
-/* Every steady-state group with a round in rec, by config index, into
+/* Every steady-state group with a round in rec (pf as for
+ * sc_steady_group_of), by config index, into
  * *out (heap, *n of them; free with sc_steady_groups_free).  0 or
  * -ENOMEM. */
-int sc_steady_groups(const struct sc_run_record *rec, struct sc_steady_group **out, uint32_t *n);
+int sc_steady_groups(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		     struct sc_steady_group **out, uint32_t *n);
 void sc_steady_groups_free(struct sc_steady_group *g, uint32_t n);
 
 #endif

@@ -124,19 +124,13 @@ int sc_sweeps_add(struct sc_sweeps *s, const struct sc_phase_record *pr,
 	return 0;
 }
 
-int sc_sweeps_of(struct sc_sweeps *out, const struct sc_run_record *rec)
+int sc_sweeps_of(struct sc_sweeps *out, const struct sc_run_record *rec,
+		 const struct sc_phase_figures *pf)
 {
 	int err = sc_sweeps_init(out, &rec->plan);
 
-	for (uint32_t i = 0; i < rec->nphases && !err && out->n; i++) {
-		struct sc_phase_figures fig;
-
-		err = sc_aggregate_phase(&rec->phases[i], &fig);
-		if (err)
-			break;
-		err = sc_sweeps_add(out, &rec->phases[i], &fig);
-		sc_phase_figures_exit(&fig);
-	}
+	for (uint32_t i = 0; i < rec->nphases && !err && out->n; i++)
+		err = sc_sweeps_add(out, &rec->phases[i], &pf[i]);
 	if (err)
 		sc_sweeps_exit(out);
 	return err;

@@ -72,9 +72,10 @@ int sc_sweeps_init(struct sc_sweeps *out, const struct sc_plan *plan);
 int sc_sweeps_add(struct sc_sweeps *s, const struct sc_phase_record *pr,
 		  const struct sc_phase_figures *fig);
 
-/* sc_sweeps_init and sc_sweeps_add for every phase record of rec (each
- * aggregated here).  0 or -ENOMEM. */
-int sc_sweeps_of(struct sc_sweeps *out, const struct sc_run_record *rec);
+/* sc_sweeps_init and sc_sweeps_add for every phase record of rec, with
+ * pf its figures (by index in rec->phases).  0 or -ENOMEM. */
+int sc_sweeps_of(struct sc_sweeps *out, const struct sc_run_record *rec,
+		 const struct sc_phase_figures *pf);
 
 /* The sweep of group name, or NULL. */
 const struct sc_sweep *sc_sweeps_find(const struct sc_sweeps *s, const char *name);

@@ -19,6 +19,7 @@ struct eval_ctx {
 	const struct sc_phase_record *pr;
 	const struct sc_phase *ph;
 	const struct sc_phase_figures *fig;
+	const struct sc_phase_figures *pf; /* every phase's, by record index */
 };
 
 /* The checks while they are made. */
@@ -371,7 +372,7 @@ static void eval_steady(const struct eval_ctx *x, const struct sc_expect *e, str
 
 	if (!x->ph->steady.max_rounds)
 		return not_measured(x, e, out, "the phase has no steady_state rounds");
-	rc = sc_steady_group_of(x->rec, x->ph->config_index, &g);
+	rc = sc_steady_group_of(x->rec, x->pf, x->ph->config_index, &g);
 	if (rc == -ENOMEM)
 		out->nomem = 1;
 	if (rc)
@@ -411,13 +412,13 @@ static void eval_media(const struct eval_ctx *x, const struct sc_expect *e, stru
 	}
 }
 
-/* The checks of finished phase pr. */
-static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_record *pr,
-			struct check_list *out)
+/* The checks of finished phase rec->phases[at] (its figures pf[at]). */
+static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+			uint32_t at, struct check_list *out)
 {
+	const struct sc_phase_record *pr = &rec->phases[at];
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-	struct sc_phase_figures fig;
-	struct eval_ctx x = {.rec = rec, .pr = pr, .ph = ph, .fig = &fig};
+	struct eval_ctx x = {.rec = rec, .pr = pr, .ph = ph, .fig = &pf[at], .pf = pf};
 
 	if (pr->status == SC_PHASE_TIMED_OUT) {
 		for (uint32_t i = 0; i < ph->nexpect; i++)
@@ -427,16 +428,14 @@ static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_r
 	/* a steady-state group is judged once, by its last round run */
 	if (ph->steady.max_rounds && !last_round(rec, pr))
 		return 0;
-	if (sc_aggregate_phase(pr, &fig))
-		return -ENOMEM;
-	for (uint32_t i = 0; i < ph->nexpect; i++)
-		if (ph->expect[i].metric < SC_EXPECT_COUNT)
-			defs[ph->expect[i].metric].eval(&x, &ph->expect[i], out);
-	sc_phase_figures_exit(&fig);
+	for (uint32_t k = 0; k < ph->nexpect; k++)
+		if (ph->expect[k].metric < SC_EXPECT_COUNT)
+			defs[ph->expect[k].metric].eval(&x, &ph->expect[k], out);
 	return out->nomem ? -ENOMEM : 0;
 }
 
-int sc_verdict_of_run(const struct sc_run_record *rec, struct sc_verdict *out)
+int sc_verdict_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		      struct sc_verdict *out)
 {
 	struct check_list l = {0};
 
@@ -446,7 +445,7 @@ int sc_verdict_of_run(const struct sc_run_record *rec, struct sc_verdict *out)
 
 		if (pr->phase >= rec->plan.nphases || !rec->plan.phases[pr->phase].nexpect)
 			continue;
-		if (phase_checks(rec, pr, &l)) {
+		if (phase_checks(rec, pf, i, &l)) {
 			free(l.v);
 			return -ENOMEM;
 		}

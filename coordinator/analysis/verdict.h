@@ -20,6 +20,8 @@
 #include "plan.h"
 #include "result.h"
 
+struct sc_phase_figures;
+
 /* What a check concerns. */
 enum sc_check_scope { SC_SCOPE_CLUSTER = 0, SC_SCOPE_NODE, SC_SCOPE_DRIVE, SC_SCOPE_COUNT };
 
@@ -77,9 +79,11 @@ struct sc_verdict {
 };
 
 /* The checks of every finished phase of rec with expect: thresholds
- * (none: nchecks 0).  0 or -ENOMEM; free with sc_verdict_exit.  The
+ * (none: nchecks 0), judged on pf (the figures of every phase of rec, by
+ * index in rec->phases).  0 or -ENOMEM; free with sc_verdict_exit.  The
  * checks point into rec: valid while it is. */
-int sc_verdict_of_run(const struct sc_run_record *rec, struct sc_verdict *out);
+int sc_verdict_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		      struct sc_verdict *out);
 void sc_verdict_exit(struct sc_verdict *v);
 
 /* True when any phase of plan carries a threshold. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/latency_cdf.h"
-#include "analysis/results_file.h"
+#include "results_file.h"
 
 /* Room for the message of a file that cannot be read. */
 #define WHY_MAX 1024

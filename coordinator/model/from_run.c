@@ -10,8 +10,8 @@
 #include "project.h"
 #include "result.h"
 
-int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projection *out,
-			 char *err, size_t errlen)
+int sc_model_project_run(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			 struct sc_model_projection *out, char *err, size_t errlen)
 {
 	struct sc_model_params p;
 	struct sc_model_measured m = {0};
@@ -27,7 +27,7 @@ int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projec
 		if (rc)
 			return rc; /* checked when the config was read: a damaged file */
 	}
-	rc = sc_model_measured_from_record(rec, &m, err, errlen);
+	rc = sc_model_measured_from_record(rec, fg, &m, err, errlen);
 	if (!rc)
 		rc = sc_model_project(&m, &p, out, err, errlen);
 	sc_model_measured_free(&m);
@@ -46,7 +46,8 @@ static bool plan_projects(const struct sc_plan *plan)
 	return false;
 }
 
-struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec, char *why,
+struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec,
+					    const struct sc_run_figures *fg, char *why,
 					    size_t whylen)
 {
 	struct sc_model_projection *p;
@@ -57,7 +58,7 @@ struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec, cha
 	if (!rec->plan.nmodel || !plan_projects(&rec->plan))
 		return NULL;
 	p = malloc(sizeof(*p));
-	rc = p ? sc_model_project_run(rec, p, why, whylen) : -ENOMEM;
+	rc = p ? sc_model_project_run(rec, fg, p, why, whylen) : -ENOMEM;
 	if (rc) {
 		if (rc == -ENOMEM || !why[0])
 			snprintf(why, whylen, "%s", strerror(-rc));

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/aggregate.h"
-#include "analysis/workload_figures.h"
+#include "analysis/figures.h"
 #include "result.h"
 #include "units.h"
 
@@ -245,41 +244,33 @@ out:
 }
 
 /* The first checkpoint group with writes, if any, into m.  0 or -ENOMEM. */
-static int find_ckpt(const struct sc_run_record *rec, struct sc_model_measured *m)
+static int find_ckpt(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		     struct sc_model_measured *m)
 {
-	struct sc_ckpt_group *g;
-	uint32_t n;
-	int ret = sc_ckpt_groups(rec, &g, &n);
+	int ret = 0;
 
-	if (ret)
-		return ret;
-	for (uint32_t k = 0; k < n && !m->has_ckpt && !ret; k++)
-		if (g[k].write.n)
-			ret = fill_ckpt(rec, &g[k], m);
-	sc_ckpt_groups_free(g, n);
+	for (uint32_t k = 0; k < fg->nckpt && !m->has_ckpt && !ret; k++)
+		if (fg->ckpt[k].write.n)
+			ret = fill_ckpt(rec, &fg->ckpt[k], m);
 	return ret;
 }
 
-/* Ingest figures of phase record pr into m.  0 or -ENOMEM. */
+/* Ingest figures of phase record pr (its figures fig) into m.  0 or
+ * -ENOMEM. */
 static int fill_ingest(const struct sc_run_record *rec, const struct sc_phase_record *pr,
-		       struct sc_model_measured *m)
+		       const struct sc_phase_figures *fig, struct sc_model_measured *m)
 {
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-	struct sc_phase_figures fig;
 	struct sc_ingest_figures ing;
 	double bw = 0;
-	int ret;
 
 	m->batch_wait = malloc(sizeof(*m->batch_wait));
 	if (!m->batch_wait)
 		return -ENOMEM;
 	*m->batch_wait = *pr->batch_wait;
-	ret = sc_aggregate_phase(pr, &fig);
-	if (ret)
-		return ret;
-	sc_ingest_figures(pr, &fig, &ing);
-	for (uint32_t i = 0; i < fig.nodes_len; i++) {
-		const struct sc_node_row *nr = &fig.nodes[i];
+	sc_ingest_figures(pr, fig, &ing);
+	for (uint32_t i = 0; i < fig->nodes_len; i++) {
+		const struct sc_node_row *nr = &fig->nodes[i];
 		int64_t t = nr->end_ns - nr->start_ns;
 
 		if (nr->nranks > m->ingest_ranks_per_node)
@@ -287,17 +278,17 @@ static int fill_ingest(const struct sc_run_record *rec, const struct sc_phase_re
 		if (t > 0)
 			bw += (double)nr->bytes[SC_DIR_READ] * SC_NS_PER_S_F / (double)t;
 	}
-	m->node_read_bytes_per_s = fig.nodes_len ? bw / fig.nodes_len : 0;
+	m->node_read_bytes_per_s = fig->nodes_len ? bw / fig->nodes_len : 0;
 	m->measured_au = ing.au;
 	m->compute_per_batch_ns = ph->ingest.compute_per_batch_ns;
 	m->batch_bytes = (uint64_t)ph->ingest.batch * ph->ingest.sample_bytes;
 	snprintf(m->ingest_phase, sizeof(m->ingest_phase), "%s", ph->name ? ph->name : "");
 	m->has_ingest = true;
-	sc_phase_figures_exit(&fig);
 	return 0;
 }
 
-int sc_model_measured_from_record(const struct sc_run_record *rec, struct sc_model_measured *m,
+int sc_model_measured_from_record(const struct sc_run_record *rec,
+				  const struct sc_run_figures *fg, struct sc_model_measured *m,
 				  char *err, size_t errlen)
 {
 	const char *id = rec->plan.run_id ? rec->plan.run_id : "?";
@@ -305,14 +296,14 @@ int sc_model_measured_from_record(const struct sc_run_record *rec, struct sc_mod
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->run_id, sizeof(m->run_id), "%s", id);
-	ret = find_ckpt(rec, m);
+	ret = find_ckpt(rec, fg, m);
 	for (uint32_t i = 0; !ret && i < rec->nphases && !m->has_ingest; i++) {
 		const struct sc_phase_record *pr = &rec->phases[i];
 
 		/* a failed or cut-short phase would skew the figures */
 		if (rec->plan.phases[pr->phase].workload == SC_WORKLOAD_INGEST &&
 		    pr->status == SC_PHASE_OK && pr->batch_wait)
-			ret = fill_ingest(rec, pr, m);
+			ret = fill_ingest(rec, pr, &fg->phases[i], m);
 	}
 	if (ret) {
 		sc_model_measured_free(m);

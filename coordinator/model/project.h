@@ -23,6 +23,8 @@
 #include "ckpt_model.h"
 #include "model.h"
 
+struct sc_run_figures;
+
 struct sc_hist;
 struct sc_run_record;
 
@@ -125,11 +127,12 @@ struct sc_model_measured {
 	double node_read_bytes_per_s;	  /* mean over nodes, measured */
 };
 
-/* Fills *m from rec.  A run without a checkpoint write group and without
+/* Fills *m from rec and fg, its figures (analysis/figures.h).  A run without a checkpoint write group and without
  * an ingest phase gives -ENOENT and a message saying which phase kind is
  * missing and how to produce it (a config with workload: checkpoint, as
  * configs/llm_ckpt.yaml).  0, -ENOENT, -ENOMEM. */
-int sc_model_measured_from_record(const struct sc_run_record *rec, struct sc_model_measured *m,
+int sc_model_measured_from_record(const struct sc_run_record *rec,
+				  const struct sc_run_figures *fg, struct sc_model_measured *m,
 				  char *err, size_t errlen);
 void sc_model_measured_free(struct sc_model_measured *m);
 
@@ -227,18 +230,19 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 		     struct sc_model_projection *out, char *err, size_t errlen);
 
 /* The projection a run's config asked for (plan.model, its model:
- * section), from the run's own record; from_run.c.  0; -ENOENT when the
+ * section), from the run's own record and its figures fg; from_run.c.  0; -ENOENT when the
  * plan has no model: section (nothing to do); -EINVAL with a message in
  * err when the record gives the model nothing to project (no checkpoint or
  * ingest phase finished) or a kept setting no longer parses; -ENOMEM. */
-int sc_model_project_run(const struct sc_run_record *rec, struct sc_model_projection *out,
-			 char *err, size_t errlen);
+int sc_model_project_run(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			 struct sc_model_projection *out, char *err, size_t errlen);
 
 /* sc_model_project_run with the projection malloc'd (free it): NULL when
  * the plan has no model: section or no checkpoint or ingest phase (its
  * model: then holds only the endurance rating; why left empty both ways)
  * or when it cannot be made (why says why, "out of memory" included). */
-struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec, char *why,
+struct sc_model_projection *sc_model_of_run(const struct sc_run_record *rec,
+					    const struct sc_run_figures *fg, char *why,
 					    size_t whylen);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "analysis/results_file.h"
+#include "results_file.h"
 #include "cmd.h"
 #include "compare_report.h"
 #include "report_priv.h"

@@ -5,12 +5,14 @@
 
 #include <stdio.h>
 
+#include "analysis/inventory.h"
 #include "result.h"
 
-/* One line per drive of rec's inventory (analysis/inventory.h): node,
- * host, ranks, target and device, model, serial, firmware and capacity,
- * or why the target has no NVMe telemetry. */
-void sc_report_drives_inventory(FILE *f, const struct sc_run_record *rec);
+/* One line per drive of rec's inventory inv (analysis/inventory.h, in the
+ * run's figures): node, host, ranks, target and device, model, serial,
+ * firmware and capacity, or why the target has no NVMe telemetry. */
+void sc_report_drives_inventory(FILE *f, const struct sc_run_record *rec,
+				const struct sc_inventory *inv);
 
 /* One line per drive of rec's endurance (model/endurance.h): bytes
  * written and where from, drive writes, share of the rated lifetime

@@ -27,18 +27,16 @@ static void print_ranks(FILE *f, const struct sc_inventory_entry *x)
 		fprintf(f, ",... (%u)", x->nranks);
 }
 
-void sc_report_drives_inventory(FILE *f, const struct sc_run_record *rec)
+void sc_report_drives_inventory(FILE *f, const struct sc_run_record *rec,
+				const struct sc_inventory *inv)
 {
-	struct sc_inventory inv;
 	char cap[32];
 
-	if (sc_inventory_of_run(rec, &inv) || !inv.n) {
-		sc_inventory_exit(&inv);
+	if (!inv->n)
 		return;
-	}
 	fprintf(f, "drives:\n");
-	for (uint32_t i = 0; i < inv.n; i++) {
-		const struct sc_inventory_entry *x = &inv.entries[i];
+	for (uint32_t i = 0; i < inv->n; i++) {
+		const struct sc_inventory_entry *x = &inv->entries[i];
 
 		fprintf(f, "  node %u %s ", x->node, x->host);
 		print_ranks(f, x);
@@ -50,7 +48,6 @@ void sc_report_drives_inventory(FILE *f, const struct sc_run_record *rec)
 		else
 			fprintf(f, "%s\n", x->none);
 	}
-	sc_inventory_exit(&inv);
 }
 
 static void print_endurance(FILE *f, const struct sc_run_record *rec,

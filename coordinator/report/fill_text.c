@@ -87,7 +87,8 @@ static void stage_line(FILE *f, const struct sc_phase *ph, const struct sc_phase
 		sc_report_fmt_share(vol, sizeof(vol), s.volatility));
 }
 
-void sc_report_stages_table(FILE *f, const struct sc_run_record *rec)
+void sc_report_stages_table(FILE *f, const struct sc_run_record *rec,
+			    const struct sc_run_figures *fg)
 {
 	if (!rec->nphases || !sc_stages_shown(&rec->plan))
 		return;
@@ -95,11 +96,8 @@ void sc_report_stages_table(FILE *f, const struct sc_run_record *rec)
 		"duration", "bandwidth", "IOPS", "p99", "p99.99", "volatility");
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		const struct sc_phase_record *pr = &rec->phases[i];
-		struct sc_phase_figures fig;
 
-		if (pr->phase >= rec->plan.nphases || sc_aggregate_phase(pr, &fig))
-			continue;
-		stage_line(f, &rec->plan.phases[pr->phase], &fig);
-		sc_phase_figures_exit(&fig);
+		if (pr->phase < rec->plan.nphases)
+			stage_line(f, &rec->plan.phases[pr->phase], &fg->phases[i]);
 	}
 }

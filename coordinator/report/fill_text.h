@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/figures.h"
 #include "result.h"
 
 /* Drives whose cliff is printed after a fill phase's row (results.json
@@ -25,7 +26,8 @@ void sc_report_write_cliff_text(FILE *f, const struct sc_run_record *rec,
  * phase): one row per finished phase with its duration, bandwidth, IOPS,
  * p99, p99.99 and volatility ("n/a" where too few I/Os support a
  * percentile or the volatility is undefined); an idle step shows only its
- * duration. */
-void sc_report_stages_table(FILE *f, const struct sc_run_record *rec);
+ * duration.  fg: rec's figures (analysis/figures.h). */
+void sc_report_stages_table(FILE *f, const struct sc_run_record *rec,
+			    const struct sc_run_figures *fg);
 
 #endif

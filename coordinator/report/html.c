@@ -151,36 +151,33 @@ static void drive_row(FILE *f, const struct sc_run_record *rec, const struct sc_
 	sc_html_row_end(f);
 }
 
-static int drives_section(FILE *f, const struct sc_run_record *rec)
+static int drives_section(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg)
 {
 	static const char *const head[] = {"node",	    "host",	"target", "ranks",
 					   "device",	    "model",	"serial", "firmware",
 					   "capacity (GB)", "telemetry"};
-	struct sc_inventory inv;
+	const struct sc_inventory *inv = &fg->inventory;
 	char note[CELL_MAX];
 
-	if (sc_inventory_of_run(rec, &inv))
-		return -ENOMEM;
 	fputs("<section id=\"drives\">\n", f);
 	sc_html_heading(f, 2, NULL, "Drives");
-	if (!inv.n)
+	if (!inv->n)
 		sc_html_note(f, "No phase looked at its drives yet.");
-	if (inv.n > SC_HTML_ROWS_SHOWN) {
+	if (inv->n > SC_HTML_ROWS_SHOWN) {
 		snprintf(note, sizeof(note),
 			 "The first %u of %" PRIu32 " drives, by node; every drive: results.json "
 			 "inventory.",
-			 SC_HTML_ROWS_SHOWN, inv.n);
+			 SC_HTML_ROWS_SHOWN, inv->n);
 		sc_html_note(f, note);
 	}
-	if (inv.n)
+	if (inv->n)
 		sc_html_table_begin(f, "Each drive once per node, with the ranks that used it",
 				    head, sizeof(head) / sizeof(head[0]));
-	for (uint32_t i = 0; i < inv.n && i < SC_HTML_ROWS_SHOWN; i++)
-		drive_row(f, rec, &inv.entries[i]);
-	if (inv.n)
+	for (uint32_t i = 0; i < inv->n && i < SC_HTML_ROWS_SHOWN; i++)
+		drive_row(f, rec, &inv->entries[i]);
+	if (inv->n)
 		sc_html_table_end(f);
 	fputs("</section>\n", f);
-	sc_inventory_exit(&inv);
 	return 0;
 }
 
@@ -262,7 +259,7 @@ static void phase_rows(FILE *f, const struct sc_phase *ph, const struct sc_phase
 	}
 }
 
-static int phase_table(FILE *f, const struct sc_run_record *rec)
+static int phase_table(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg)
 {
 	fputs("<section id=\"phase-table\">\n", f);
 	sc_html_heading(f, 2, NULL, "Phases: cluster figures");
@@ -282,12 +279,8 @@ static int phase_table(FILE *f, const struct sc_run_record *rec)
 			    phase_head, sizeof(phase_head) / sizeof(phase_head[0]));
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		const struct sc_phase_record *pr = &rec->phases[i];
-		struct sc_phase_figures fig;
 
-		if (sc_aggregate_phase(pr, &fig))
-			return -ENOMEM;
-		phase_rows(f, sc_report_phase_of(rec, pr->phase), pr, &fig);
-		sc_phase_figures_exit(&fig);
+		phase_rows(f, sc_report_phase_of(rec, pr->phase), pr, &fg->phases[i]);
 	}
 	sc_html_table_end(f);
 	fputs("</div>\n</section>\n", f);
@@ -347,25 +340,25 @@ static void phase_facts(FILE *f, const struct sc_phase *ph, const struct sc_phas
 	}
 }
 
-static int phase_section(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr)
+/* The section of rec->phases[i], its figures fg->phases[i]. */
+static int phase_section(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			 uint32_t i)
 {
+	const struct sc_phase_record *pr = &rec->phases[i];
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
-	struct sc_phase_figures fig;
+	const struct sc_phase_figures *fig = &fg->phases[i];
 	char id[32];
 	int rc;
 
 	if (!ph)
 		return 0;
-	if (sc_aggregate_phase(pr, &fig))
-		return -ENOMEM;
 	snprintf(id, sizeof(id), "phase-%" PRIu32, pr->phase);
 	fprintf(f, "<section class=\"phase kind-%s\" id=\"%s\">\n", sc_workload_name(ph->workload),
 		id);
 	sc_html_heading(f, 2, NULL, ph->name);
-	phase_facts(f, ph, pr, &fig);
-	rc = sc_html_phase_charts(f, rec, pr, &fig);
+	phase_facts(f, ph, pr, fig);
+	rc = sc_html_phase_charts(f, rec, pr, fig);
 	fputs("</section>\n", f);
-	sc_phase_figures_exit(&fig);
 	return rc;
 }
 
@@ -381,28 +374,25 @@ static bool has_workload(const struct sc_run_record *rec, enum sc_workload w)
 }
 
 /* The checkpoint groups and the sweeps of the run, each in its section. */
-static int workload_sections(FILE *f, const struct sc_run_record *rec)
+static int workload_sections(FILE *f, const struct sc_run_record *rec,
+			     const struct sc_run_figures *fg)
 {
-	struct sc_sweeps sw;
 	int rc = 0;
 
 	if (has_workload(rec, SC_WORKLOAD_CHECKPOINT)) {
 		fputs("<section id=\"checkpoints\">\n", f);
 		sc_html_heading(f, 2, NULL, "Checkpoints");
-		rc = sc_html_checkpoints(f, rec);
+		rc = sc_html_checkpoints(f, rec, fg);
 		fputs("</section>\n", f);
 		if (rc)
 			return rc;
 	}
-	if (sc_sweeps_of(&sw, rec))
-		return -ENOMEM;
-	if (sw.n) {
+	if (fg->sweeps.n) {
 		fputs("<section id=\"sweeps\">\n", f);
 		sc_html_heading(f, 2, NULL, "Sweeps");
-		rc = sc_html_sweeps(f, &sw);
+		rc = sc_html_sweeps(f, &fg->sweeps);
 		fputs("</section>\n", f);
 	}
-	sc_sweeps_exit(&sw);
 	return rc;
 }
 
@@ -437,35 +427,35 @@ static void contents(FILE *f, const char *body)
 	fputs("</p></nav>\n", f);
 }
 
-static int write_body(FILE *f, const struct sc_run_record *rec,
+static int write_body(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
 		      const struct sc_model_projection *proj, const char *why)
 {
 	int rc = summary_section(f, rec);
 
 	if (!rc)
-		rc = drives_section(f, rec);
+		rc = drives_section(f, rec, fg);
 	if (!rc)
-		rc = phase_table(f, rec);
+		rc = phase_table(f, rec, fg);
 	if (!rc)
-		rc = sc_html_verdict(f, rec);
+		rc = sc_html_verdict(f, fg);
 	if (!rc)
-		rc = workload_sections(f, rec);
+		rc = workload_sections(f, rec, fg);
 	if (!rc)
-		rc = sc_html_steady(f, rec);
+		rc = sc_html_steady(f, fg);
 	if (!rc)
-		rc = sc_html_temperature(f, rec);
+		rc = sc_html_temperature(f, rec, fg);
 	if (!rc)
 		rc = sc_html_model(f, rec, proj, why);
 	if (!rc)
 		rc = sc_html_endurance(f, rec);
 	/* the detail of every phase last: a run has hundreds of phases */
 	for (uint32_t i = 0; i < rec->nphases && !rc; i++)
-		rc = phase_section(f, rec, &rec->phases[i]);
+		rc = phase_section(f, rec, fg, i);
 	return rc;
 }
 
 /* The page: its title, the contents, then the body written first. */
-static int write_page(FILE *f, const struct sc_run_record *rec,
+static int write_page(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
 		      const struct sc_model_projection *proj, const char *why)
 {
 	char title[CELL_MAX], sub[CELL_MAX * 2], *body = NULL;
@@ -475,7 +465,7 @@ static int write_page(FILE *f, const struct sc_run_record *rec,
 
 	if (!b)
 		return -ENOMEM;
-	rc = write_body(b, rec, proj, why);
+	rc = write_body(b, rec, fg, proj, why);
 	if ((fclose(b) || !body) && !rc)
 		rc = -ENOMEM;
 	if (rc) {
@@ -497,8 +487,8 @@ static int write_page(FILE *f, const struct sc_run_record *rec,
 }
 
 int sc_report_html(const char *dir, const struct sc_run_record *rec,
-		   const struct sc_model_projection *proj, const char *why, char *err,
-		   size_t errlen)
+		   const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+		   const char *why, char *err, size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -509,7 +499,7 @@ int sc_report_html(const char *dir, const struct sc_run_record *rec,
 		sc_report_set_err(err, errlen, "report.html: out of memory");
 		return -ENOMEM;
 	}
-	rc = write_page(f, rec, proj, why);
+	rc = write_page(f, rec, fg, proj, why);
 	if (ferror(f) && !rc)
 		rc = -ENOMEM;
 	if (fclose(f) && !rc)

@@ -135,26 +135,17 @@ static void outliers_table(FILE *f, const struct sc_outliers *o)
 	sc_html_table_end(f);
 }
 
-int sc_html_verdict(FILE *f, const struct sc_run_record *rec)
+int sc_html_verdict(FILE *f, const struct sc_run_figures *fg)
 {
-	struct sc_verdict v;
-	struct sc_outliers o;
+	const struct sc_verdict *v = &fg->verdict;
 
-	if (sc_verdict_of_run(rec, &v))
-		return -ENOMEM;
-	if (sc_outliers_of_run(rec, &o)) {
-		sc_verdict_exit(&v);
-		return -ENOMEM;
-	}
 	fputs("<section id=\"verdict\">\n", f);
 	sc_html_heading(f, 2, NULL, "Verdict: thresholds and outliers");
-	if (v.nchecks)
-		checks_table(f, &v);
+	if (v->nchecks)
+		checks_table(f, v);
 	else
 		sc_html_note(f, "No expect: thresholds in this run: no PASS/FAIL verdict.");
-	outliers_table(f, &o);
+	outliers_table(f, &fg->outliers);
 	fputs("</section>\n", f);
-	sc_outliers_exit(&o);
-	sc_verdict_exit(&v);
 	return 0;
 }

@@ -497,14 +497,12 @@ static void ckpt_table(FILE *f, const struct sc_ckpt_group *g)
 	sc_html_table_end(f);
 }
 
-int sc_html_checkpoints(FILE *f, const struct sc_run_record *rec)
+int sc_html_checkpoints(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg)
 {
-	struct sc_ckpt_group *g;
-	uint32_t ng;
-	int err = sc_ckpt_groups(rec, &g, &ng);
+	const struct sc_ckpt_group *g = fg->ckpt;
+	uint32_t ng = fg->nckpt;
+	int err = 0;
 
-	if (err || !ng)
-		return err;
 	for (uint32_t k = 0; k < ng && !err; k++) {
 		struct sc_ckpt_node_durations nd;
 
@@ -518,6 +516,5 @@ int sc_html_checkpoints(FILE *f, const struct sc_run_record *rec)
 		if (!err)
 			ckpt_table(f, &g[k]);
 	}
-	sc_ckpt_groups_free(g, ng);
 	return err;
 }

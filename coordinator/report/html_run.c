@@ -177,15 +177,13 @@ static void window_table(FILE *f, const struct sc_steady_group *g, const uint32_
 	sc_html_table_end(f);
 }
 
-int sc_html_steady(FILE *f, const struct sc_run_record *rec)
+int sc_html_steady(FILE *f, const struct sc_run_figures *fg)
 {
-	struct sc_steady_group *g;
+	const struct sc_steady_group *g = fg->steady;
 	char line[TEXT_MAX];
-	uint32_t n, at[SC_HTML_ROWS_SHOWN], nshown;
+	uint32_t n = fg->nsteady, at[SC_HTML_ROWS_SHOWN], nshown;
 	int rc = 0;
 
-	if (sc_steady_groups(rec, &g, &n))
-		return -ENOMEM;
 	if (n) {
 		fputs("<section id=\"steady-state\">\n", f);
 		sc_html_heading(f, 2, NULL, "Steady-state convergence");
@@ -219,7 +217,6 @@ int sc_html_steady(FILE *f, const struct sc_run_record *rec)
 	}
 	if (n)
 		fputs("</section>\n", f);
-	sc_steady_groups_free(g, n);
 	return rc;
 }
 
@@ -242,33 +239,27 @@ static bool phase_temps(const struct sc_phase_figures *fig, double *x, double *y
 }
 
 /* The series of every phase with a temperature; their buffers in xy. */
-static int temp_series(const struct sc_run_record *rec, struct sc_svg_series *s, double **xy,
-		       uint32_t *ns)
+static int temp_series(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		       struct sc_svg_series *s, double **xy, uint32_t *ns)
 {
 	*ns = 0;
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		const struct sc_phase *ph = sc_report_phase_of(rec, rec->phases[i].phase);
-		struct sc_phase_figures fig;
-		double *buf;
+		const struct sc_phase_figures *fig = &fg->phases[i];
+		double *buf = malloc(2 * sizeof(double) * (fig->nseconds ? fig->nseconds : 1));
 
-		if (sc_aggregate_phase(&rec->phases[i], &fig))
+		if (!buf)
 			return -ENOMEM;
-		buf = malloc(2 * sizeof(double) * (fig.nseconds ? fig.nseconds : 1));
-		if (!buf) {
-			sc_phase_figures_exit(&fig);
-			return -ENOMEM;
-		}
 		xy[i] = buf;
-		if (phase_temps(&fig, buf, buf + fig.nseconds))
+		if (phase_temps(fig, buf, buf + fig->nseconds))
 			s[(*ns)++] =
-			    (struct sc_svg_series){ph ? ph->name : "?", buf,   buf + fig.nseconds,
-						   fig.nseconds,	false, false};
-		sc_phase_figures_exit(&fig);
+			    (struct sc_svg_series){ph ? ph->name : "?", buf,   buf + fig->nseconds,
+						   fig->nseconds,	false, false};
 	}
 	return 0;
 }
 
-int sc_html_temperature(FILE *f, const struct sc_run_record *rec)
+int sc_html_temperature(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg)
 {
 	struct sc_svg_series *s = calloc(rec->nphases ? rec->nphases : 1, sizeof(*s));
 	double **xy = calloc(rec->nphases ? rec->nphases : 1, sizeof(*xy));
@@ -276,7 +267,7 @@ int sc_html_temperature(FILE *f, const struct sc_run_record *rec)
 				 .x = {"time into the phase (s)", SC_SVG_LINEAR, true},
 				 .y = {"temperature (deg C)", SC_SVG_LINEAR, false}};
 	uint32_t ns = 0;
-	int rc = s && xy ? temp_series(rec, s, xy, &ns) : -ENOMEM;
+	int rc = s && xy ? temp_series(rec, fg, s, xy, &ns) : -ENOMEM;
 
 	if (!rc && ns) {
 		fputs("<section id=\"temperature\">\n", f);

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "result.h"
-#include "analysis/results_file.h"
+#include "analysis/figures.h"
+#include "results_file.h"
 #include "model/params.h"
 #include "model/project.h"
 #include "projection.h"
@@ -250,6 +251,7 @@ static int run_params(const struct model_args *a, const struct sc_run_record *re
 static int project_measured(const struct model_args *a, struct sc_model_projection *out)
 {
 	struct sc_run_record rec;
+	struct sc_run_figures fg;
 	struct sc_model_measured m;
 	struct sc_model_params p;
 	char err[MODEL_ERR_MAX];
@@ -260,9 +262,13 @@ static int project_measured(const struct model_args *a, struct sc_model_projecti
 		fprintf(stderr, "ssdcluster: %s: %s\n", a->pb, err);
 		return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;
 	}
+	sc_run_figures_init(&fg);
 	rc = run_params(a, &rec, &p, err, sizeof(err));
 	if (!rc)
-		rc = sc_model_measured_from_record(&rec, &m, err, sizeof(err));
+		rc = sc_run_figures_update(&fg, &rec);
+	if (!rc)
+		rc = sc_model_measured_from_record(&rec, &fg, &m, err, sizeof(err));
+	sc_run_figures_exit(&fg);
 	sc_run_record_exit(&rec);
 	if (rc) {
 		fprintf(stderr, "ssdcluster: %s: %s\n", a->pb,

@@ -108,14 +108,12 @@ static uint64_t ns_clamp(double ns)
 	return (uint64_t)ns;
 }
 
-static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph)
+static void ckpt_summary(FILE *f, const struct sc_run_figures *fg, const struct sc_phase *ph)
 {
-	struct sc_ckpt_group *g;
-	uint32_t n;
+	const struct sc_ckpt_group *g = fg->ckpt;
+	uint32_t n = fg->nckpt;
 	char a[32], b[32], c[32], d[32], e[64], ratio[32];
 
-	if (sc_ckpt_groups(rec, &g, &n))
-		return;
 	for (uint32_t k = 0; k < n; k++) {
 		const struct sc_ckpt_trend *t = &g[k].write;
 
@@ -147,21 +145,15 @@ static void ckpt_summary(FILE *f, const struct sc_run_record *rec, const struct 
 			sc_fmt_duration(b, sizeof(b), ns_clamp(g[k].projected_write_ns)),
 			sc_fmt_rate(c, sizeof(c), t->throughput_bytes_per_s), e);
 	}
-	sc_ckpt_groups_free(g, n);
 }
 
 /* The grids of ph's sweep, once its last cell ran. */
-static void sweep_summary(FILE *f, const struct sc_run_record *rec, const struct sc_phase *ph)
+static void sweep_summary(FILE *f, const struct sc_run_figures *fg, const struct sc_phase *ph)
 {
-	struct sc_sweeps s;
-	const struct sc_sweep *sw;
+	const struct sc_sweep *sw = sc_sweeps_find(&fg->sweeps, ph->group);
 
-	if (sc_sweeps_of(&s, rec))
-		return;
-	sw = sc_sweeps_find(&s, ph->group);
 	if (sw)
 		sc_report_sweep_grids(f, sw);
-	sc_sweeps_exit(&s);
 }
 
 /* The phase's failed I/Os by errno, and the first one in full. */
@@ -191,9 +183,11 @@ static void failed_ios_line(FILE *f, const struct sc_run_record *rec, const stru
 	fputc('\n', f);
 }
 
-void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr,
-		      const struct sc_phase_figures *fig)
+void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		      uint32_t i)
 {
+	const struct sc_phase_record *pr = &rec->phases[i];
+	const struct sc_phase_figures *fig = &fg->phases[i];
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
 	struct sc_open_loop_figures ol;
 	char a[32], b[32];
@@ -220,12 +214,12 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 			sc_report_fmt_pct(b, sizeof(b), &ol.resp_all, sc_pct_index(99.99)),
 			(unsigned long long)ol.late_ios, (unsigned long long)ol.unissued_ios);
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
-		ckpt_summary(f, rec, ph);
+		ckpt_summary(f, fg, ph);
 	if (ph->workload == SC_WORKLOAD_FILL)
 		sc_report_write_cliff_text(f, rec, pr, fig);
 	if ((ph->workload == SC_WORKLOAD_IO || ph->workload == SC_WORKLOAD_KVCACHE) &&
 	    ph->ncells > 1 && ph->cell + 1 == ph->ncells)
-		sweep_summary(f, rec, ph);
+		sweep_summary(f, fg, ph);
 }
 
 uint64_t sc_rows_verify(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr)

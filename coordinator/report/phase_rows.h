@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/figures.h"
 #include "plan.h"
 #include "result.h"
 
@@ -26,9 +27,10 @@ void sc_rows_phase(FILE *f, const struct sc_phase *phase, const struct sc_phase_
  * any; then what the phase's workload adds.  Ingest: samples/s and
  * accelerator utilisation; open loop: response-time p99 and late I/Os;
  * the last cell of a checkpoint group: the group's trend and full-size
- * projection. */
-void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr,
-		      const struct sc_phase_figures *fig);
+ * projection.  Of rec->phases[i], with fg rec's figures
+ * (analysis/figures.h). */
+void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		      uint32_t i);
 
 /* A phase whose reads found verify mismatches: how many, and the first
  * ones (rank, host, file, offset, what failed, expected vs found).  Prints

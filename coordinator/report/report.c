@@ -1,7 +1,8 @@
-/* report.c -- sc_report_results: every results file of a run (the shared
- * helpers, atomic writes included, are files.c).
+/* report.c -- sc_report_results: every results file of a run, formatted
+ * from the run's figures (analysis/figures.h; the shared helpers are
+ * files.c).
  *
- * results.pb is encoded here; results*.c build results.json (with the
+ * results.pb is written by proto/results_file.c; results*.c build results.json (with the
  * builder of json.c), csv.c phases.csv, ranks.csv, timeseries.csv and
  * sweep.csv, plan_print.c plan.json and the printed plan.
  */
@@ -13,76 +14,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/aggregate.h"
-#include "analysis/sweep_matrix.h"
-#include "codec.h"
 #include "report_priv.h"
+#include "results_file.h"
 
 /* ---------------------------------------------------------- sc_report_results */
 
-static int write_results_pb(const char *dir, const struct sc_run_record *rec, char *err,
-			    size_t errlen)
+int sc_report_results(const char *dir, const struct sc_run_record *rec,
+		      const struct sc_run_figures *fg, char *err, size_t errlen)
 {
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int rc = sc_run_record_pack(rec, &buf, &len);
-
-	if (rc) {
-		sc_report_set_err(err, errlen, "results.pb: cannot encode the results: %s",
-			       strerror(-rc));
-		return rc;
-	}
-	rc = sc_report_write_named(dir, "results.pb", buf, len, err, errlen);
-	free(buf);
-	return rc;
-}
-
-int sc_report_results(const char *dir, const struct sc_run_record *rec, char *err, size_t errlen)
-{
-	return sc_report_results_model(dir, rec, NULL, NULL, err, errlen);
+	return sc_report_results_model(dir, rec, fg, NULL, NULL, err, errlen);
 }
 
 int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
-			    const struct sc_model_projection *proj, const char *why, char *err,
-			    size_t errlen)
+			    const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+			    const char *why, char *err, size_t errlen)
 {
 	struct report_results json = {0};
 	struct report_csv csv = {0};
-	struct sc_sweeps sweeps = {0};
 	char *text;
 	size_t text_len;
 	int rc;
 
 	if (!dir || !dir[0])
 		dir = ".";
-	rc = write_results_pb(dir, rec, err, errlen);
+	rc = sc_results_write(dir, rec, err, errlen);
 	if (rc)
 		return rc;
 
 	rc = sc_report_csv_init(&csv);
-	if (!rc)
-		rc = sc_sweeps_init(&sweeps, &rec->plan);
 	if (rc)
 		goto out_nomem;
-	sc_report_results_init(&json, rec);
+	sc_report_results_init(&json, rec, fg);
 	json.model = proj;
 	json.model_error = why;
 	for (uint32_t i = 0; i < rec->nphases; i++) {
-		const struct sc_phase_record *pr = &rec->phases[i];
-		struct sc_phase_figures fig;
-
-		rc = sc_aggregate_phase(pr, &fig);
-		if (rc)
-			goto out_nomem;
-		sc_report_results_phase(&json, rec, pr, &fig);
-		sc_report_csv_phase(&csv, rec, pr, &fig);
-		rc = sc_sweeps_add(&sweeps, pr, &fig);
-		sc_phase_figures_exit(&fig);
-		if (rc)
-			goto out_nomem;
+		sc_report_results_phase(&json, rec, &rec->phases[i], &fg->phases[i]);
+		sc_report_csv_phase(&csv, rec, &rec->phases[i], &fg->phases[i]);
 	}
-	sc_report_csv_sweeps(&csv, &sweeps);
-	json.sweeps = &sweeps;
+	sc_report_csv_sweeps(&csv, &fg->sweeps);
+	json.sweeps = &fg->sweeps;
 	rc = sc_report_csv_finish(&csv);
 	if (rc)
 		goto out_nomem;
@@ -96,7 +66,7 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 	if (!rc)
 		rc = sc_report_csv_write(&csv, dir, err, errlen);
 	if (!rc)
-		rc = sc_report_html(dir, rec, proj, why, err, errlen);
+		rc = sc_report_html(dir, rec, fg, proj, why, err, errlen);
 	goto out_free;
 
 out_nomem:
@@ -104,6 +74,5 @@ out_nomem:
 out_free:
 	sc_report_csv_exit(&csv);
 	sc_report_results_exit(&json);
-	sc_sweeps_exit(&sweeps);
 	return rc;
 }

@@ -9,16 +9,16 @@
 
 #include "layout.h"
 #include "result.h"
+#include "analysis/figures.h"
 #include "analysis/plan_figures.h"
 
-/* Writes data to dir/name through a temporary file, fsync and rename, so a
- * reader sees the old file or the new one, never a part.  0 or -errno. */
-int sc_report_write_atomic(const char *dir, const char *name, const void *data, size_t len);
-
-/* results.json and results.pb for every finished phase of rec, in dir.
- * 0 or -errno, with a message in err. */
-int sc_report_results(const char *dir, const struct sc_run_record *rec, char *err,
-		      size_t errlen);
+/* results.json and results.pb (proto/results_file.h) for every finished
+ * phase of rec, in dir,
+ * from fg (rec's figures, analysis/figures.h, brought up to rec by the
+ * caller): every figure is formatted, none computed.  0 or -errno, with a
+ * message in err. */
+int sc_report_results(const char *dir, const struct sc_run_record *rec,
+		      const struct sc_run_figures *fg, char *err, size_t errlen);
 
 struct sc_model_projection;
 
@@ -27,8 +27,8 @@ struct sc_model_projection;
  * NULL and why is not empty, {"error": why}; neither, no "model".  Writes
  * report.html as well (sc_report_html, with the same proj and why). */
 int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
-			    const struct sc_model_projection *proj, const char *why, char *err,
-			    size_t errlen);
+			    const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+			    const char *why, char *err, size_t errlen);
 
 /* report.html in dir: one self-contained page (inline SVG, no script,
  * nothing fetched) of every finished phase of rec, with the model's tables
@@ -36,8 +36,8 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
  * results.json is, by sc_report_results_model after every phase and by
  * `ssdcluster report`.  0 or -errno, with a message in err. */
 int sc_report_html(const char *dir, const struct sc_run_record *rec,
-		   const struct sc_model_projection *proj, const char *why, char *err,
-		   size_t errlen);
+		   const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+		   const char *why, char *err, size_t errlen);
 
 /* Writes plan.json in dir and prints a readable plan on stdout: what
  * --dry-run shows, per rank its host, node, target, files and planned

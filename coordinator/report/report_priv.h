@@ -26,7 +26,8 @@ struct json_object;
 void sc_report_set_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* sc_report_write_atomic, with "dir/name: reason" in err on failure. */
+/* sc_atomic_file_write (worker/atomic_file.h), with "dir/name: reason" in
+ * err on failure. */
 int sc_report_write_named(const char *dir, const char *name, const void *data, size_t len,
 			  char *err, size_t errlen);
 
@@ -104,6 +105,7 @@ void sc_report_json_put_omitted(struct jb *b, struct json_object *o, const char 
 /* results.json while it is built, one phase at a time. */
 struct report_results {
 	const struct sc_run_record *rec;
+	const struct sc_run_figures *fg;	  /* rec's figures */
 	const struct sc_model_projection *model; /* NULL: none */
 	const char *model_error;		  /* why there is none, or NULL */
 	struct jb b;
@@ -114,7 +116,8 @@ struct report_results {
 };
 
 /* results.c: starts the document: run header, definitions and plan echo. */
-void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec);
+void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec,
+			    const struct sc_run_figures *fg);
 
 /* Adds phase pr of rec with its figures f. */
 void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
@@ -182,7 +185,8 @@ struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_run_r
 struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_record *pr,
 					  const struct sc_phase_figures *f);
 struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_phase_record *pr);
-struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec);
+struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec,
+					       const struct sc_run_figures *fg);
 
 struct sc_sweeps;
 /* sweep.c: every sweep of the run, [{"name", "config_index", "sweep":
@@ -236,14 +240,16 @@ void sc_json_push_dbl(struct jb *b, struct json_object *a, double v);
 
 /* "steady_state": one object per steady-state group of rec (its drives,
  * cluster, rounds and final window). */
-struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec);
+struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec,
+					  const struct sc_run_figures *fg);
 /* ------------------------------------- results_drives.c: the drives */
 
 /* results.json's "inventory": every drive once per node (node, host,
  * ranks, target, device, controller, model, serial, firmware,
  * capacity_bytes), or a target's "telemetry": "no NVMe telemetry: ...";
  * "ranks" left out past SC_JSON_RANKS_MAX ranks in the run. */
-struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec);
+struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec,
+					     const struct sc_inventory *inv);
 /* A phase's "drives": per rank its drives' health logs before and after
  * (or why they are missing), the media errors added and the per-second
  * max_temperature_c series (null, with "series_not_kept" saying why, when

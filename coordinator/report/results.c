@@ -150,9 +150,11 @@ static struct json_object *results_root(struct jb *b, const struct sc_run_record
 	return o;
 }
 
-void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec)
+void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec,
+			    const struct sc_run_figures *fg)
 {
 	r->rec = rec;
+	r->fg = fg;
 	r->b.nomem = 0;
 	r->root = results_root(&r->b, rec);
 	r->phases = sc_json_new(&r->b, json_object_new_array());
@@ -181,13 +183,13 @@ static struct json_object *model_error_json(struct jb *b, const char *why)
 
 char *sc_report_results_text(struct report_results *r, size_t *len)
 {
-	sc_json_put(&r->b, r->root, "checkpoints", sc_report_json_checkpoints(&r->b, r->rec));
+	sc_json_put(&r->b, r->root, "checkpoints", sc_report_json_checkpoints(&r->b, r->rec, r->fg));
 	if (r->sweeps)
 		sc_json_put(&r->b, r->root, "sweeps", sc_report_json_sweeps(&r->b, r->sweeps));
 	sc_json_put(&r->b, r->root, "phases", r->phases);
-	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec));
+	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec, r->fg));
 	r->phases = NULL; /* the root owns it now */
-	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec));
+	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec, &r->fg->inventory));
 	sc_json_put(&r->b, r->root, "endurance", sc_report_json_endurance(&r->b, r->rec));
 	sc_json_put(&r->b, r->root, "stages", r->stages);
 	r->stages = NULL;
@@ -201,22 +203,9 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 
 void sc_report_results_verdict(struct report_results *r)
 {
-	struct sc_verdict v;
-	struct sc_outliers o;
-
-	if (sc_verdict_of_run(r->rec, &v)) {
-		r->b.nomem = 1;
-		return;
-	}
-	if (sc_outliers_of_run(r->rec, &o)) {
-		sc_verdict_exit(&v);
-		r->b.nomem = 1;
-		return;
-	}
 	sc_json_put(&r->b, r->root, "verdict",
-		    sc_report_json_verdict(&r->b, &v, &o, r->rec->nranks));
-	sc_outliers_exit(&o);
-	sc_verdict_exit(&v);
+		    sc_report_json_verdict(&r->b, &r->fg->verdict, &r->fg->outliers,
+					   r->rec->nranks));
 }
 
 void sc_report_results_exit(struct report_results *r)

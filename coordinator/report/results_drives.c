@@ -97,17 +97,13 @@ static const char *target_path(const struct sc_run_record *rec, uint32_t t)
 	return t < rec->plan.ntargets ? rec->plan.targets[t].path : NULL;
 }
 
-struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec)
+struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_record *rec,
+					     const struct sc_inventory *inv)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
-	struct sc_inventory inv;
 
-	if (sc_inventory_of_run(rec, &inv)) {
-		b->nomem = 1;
-		return a;
-	}
-	for (uint32_t i = 0; i < inv.n; i++) {
-		const struct sc_inventory_entry *x = &inv.entries[i];
+	for (uint32_t i = 0; i < inv->n; i++) {
+		const struct sc_inventory_entry *x = &inv->entries[i];
 		struct json_object *o = sc_json_new(b, json_object_new_object());
 		struct json_object *ranks = sc_json_new(b, json_object_new_array());
 
@@ -127,7 +123,6 @@ struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_r
 			sc_json_put_str(b, o, "telemetry", x->none);
 		sc_json_push(b, a, o);
 	}
-	sc_inventory_exit(&inv);
 	return a;
 }
 

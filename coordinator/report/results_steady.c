@@ -119,19 +119,13 @@ static struct json_object *group_json(struct jb *b, const struct sc_run_record *
 	return o;
 }
 
-struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec)
+struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec,
+					  const struct sc_run_figures *fg)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
-	struct sc_steady_group *g;
-	uint32_t n;
 
-	if (sc_steady_groups(rec, &g, &n)) {
-		b->nomem = 1;
-		return a;
-	}
-	for (uint32_t k = 0; k < n; k++)
-		sc_json_push(b, a, group_json(b, rec, &g[k]));
-	sc_steady_groups_free(g, n);
+	for (uint32_t k = 0; k < fg->nsteady; k++)
+		sc_json_push(b, a, group_json(b, rec, &fg->steady[k]));
 	return a;
 }
 

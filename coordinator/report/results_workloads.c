@@ -164,18 +164,12 @@ static struct json_object *ckpt_group_json(struct jb *b, const struct sc_run_rec
 	return o;
 }
 
-struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec)
+struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec,
+					       const struct sc_run_figures *fg)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
-	struct sc_ckpt_group *g;
-	uint32_t n;
 
-	if (sc_ckpt_groups(rec, &g, &n)) {
-		b->nomem = 1;
-		return a;
-	}
-	for (uint32_t k = 0; k < n; k++)
-		sc_json_push(b, a, ckpt_group_json(b, rec, &g[k]));
-	sc_ckpt_groups_free(g, n);
+	for (uint32_t k = 0; k < fg->nckpt; k++)
+		sc_json_push(b, a, ckpt_group_json(b, rec, &fg->ckpt[k]));
 	return a;
 }

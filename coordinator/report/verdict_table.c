@@ -354,27 +354,16 @@ struct json_object *sc_report_json_verdict(struct jb *b, const struct sc_verdict
 	return r;
 }
 
-int sc_report_verdict(const struct sc_run_record *rec, bool quiet)
+int sc_report_verdict(const struct sc_run_figures *fg, bool quiet)
 {
-	struct sc_verdict v;
-	struct sc_outliers o;
-	int failed;
+	const struct sc_verdict *v = &fg->verdict;
 
-	if (sc_verdict_of_run(rec, &v))
-		return -ENOMEM;
-	if (sc_outliers_of_run(rec, &o)) {
-		sc_verdict_exit(&v);
-		return -ENOMEM;
-	}
 	if (!quiet)
-		sc_report_verdict_table(stdout, &v, &o);
-	else if (v.nfailed)
-		fprintf(stderr, "ssdcluster: verdict: FAIL (%u of %u checks)\n", v.nfailed,
-			v.nchecks - v.nunmeasured);
-	failed = v.nfailed > 0;
-	sc_outliers_exit(&o);
-	sc_verdict_exit(&v);
-	return failed;
+		sc_report_verdict_table(stdout, v, &fg->outliers);
+	else if (v->nfailed)
+		fprintf(stderr, "ssdcluster: verdict: FAIL (%u of %u checks)\n", v->nfailed,
+			v->nchecks - v->nunmeasured);
+	return v->nfailed > 0;
 }
 
 struct json_object *sc_report_json_expect(struct jb *b, const struct sc_phase *ph)

@@ -8,16 +8,17 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "analysis/figures.h"
 #include "analysis/outliers.h"
 #include "analysis/verdict.h"
 #include "result.h"
 
-/* The verdict and outliers of rec, computed and printed on stdout as
- * sc_report_verdict_table does (quiet: only a failed verdict, one line on
- * stderr).  At the end of a run (rank 0; also when a lost rank cut it) and
- * by `ssdcluster report`.  1 when a threshold failed, 0 when none did (or
- * there are none), -ENOMEM. */
-int sc_report_verdict(const struct sc_run_record *rec, bool quiet);
+/* The verdict and outliers of a run (in fg, its figures: analysis/figures.h)
+ * printed on stdout as sc_report_verdict_table does (quiet: only a failed
+ * verdict, one line on stderr).  At the end of a run (rank 0; also when a
+ * lost rank cut it) and by `ssdcluster report`.  1 when a threshold
+ * failed, 0 when none did (or there are none). */
+int sc_report_verdict(const struct sc_run_figures *fg, bool quiet);
 
 /* When plan has expect: thresholds, prints on f the exit status the run
  * (or report) ends with and what it means ("exit status 3: a threshold

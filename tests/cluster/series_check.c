@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/results_file.h"
+#include "results_file.h"
 #include "figures_cmp.h"
 
 /* The reduced series of rec against the sums of its ranks' seconds, and

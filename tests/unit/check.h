@@ -125,6 +125,26 @@ static inline int check_rm_one(const char *path, const struct stat *st, int flag
 	return 0; /* go on with the rest */
 }
 
+/* The names in dir (not . and ..), sorted, space-separated, into out (len
+ * bytes; "" when dir cannot be read). */
+static inline void check_list_dir(const char *dir, char *out, size_t len)
+{
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
+			if (out[0])
+				strncat(out, " ", len - strlen(out) - 1);
+			strncat(out, ents[i]->d_name, len - strlen(out) - 1);
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+}
+
 /* Removes path and everything below it, as much as it can. */
 static inline void check_rmtree(const char *path)
 {

@@ -229,7 +229,13 @@ static int phase_fn(FILE *f, const void *arg)
 
 static int ckpt_fn(FILE *f, const void *arg)
 {
-	return sc_html_checkpoints(f, arg);
+	struct sc_run_figures fg;
+	int rc = sc_run_figures_of(&fg, arg);
+
+	if (!rc)
+		rc = sc_html_checkpoints(f, arg, &fg);
+	sc_run_figures_exit(&fg);
+	return rc;
 }
 
 static int sweep_fn(FILE *f, const void *arg)
@@ -385,7 +391,11 @@ static void check_sweeps(const struct sc_run_record *rec)
 	char *out, *svg, got[64], num[32], want[64];
 	int rc;
 
-	CHECK(sc_sweeps_of(&sw, rec) == 0, "sc_sweeps_of failed");
+	struct sc_run_figures fg;
+
+	CHECK(sc_run_figures_of(&fg, rec) == 0, "sc_run_figures_of failed");
+	CHECK(sc_sweeps_of(&sw, rec, fg.phases) == 0, "sc_sweeps_of failed");
+	sc_run_figures_exit(&fg);
 	out = capture(sweep_fn, &sw, &rc);
 	CHECK(rc == 0, "sc_html_sweeps returned %d", rc);
 	s = sc_sweeps_find(&sw, "sw");
@@ -422,7 +432,7 @@ static void check_sweeps(const struct sc_run_record *rec)
 static void check_xml(const struct sc_run_record *rec)
 {
 	char path[512], cmd[600];
-	struct sc_sweeps sw;
+	struct sc_run_figures fg;
 	FILE *f;
 	int rc;
 
@@ -438,9 +448,10 @@ static void check_xml(const struct sc_run_record *rec)
 		CHECK(sc_html_phase_charts(f, rec, &rec->phases[i], &fig) == 0, "phase %u", i);
 		sc_phase_figures_exit(&fig);
 	}
-	CHECK(sc_html_checkpoints(f, rec) == 0, "sc_html_checkpoints failed");
-	CHECK(sc_sweeps_of(&sw, rec) == 0 && sc_html_sweeps(f, &sw) == 0, "sc_html_sweeps failed");
-	sc_sweeps_exit(&sw);
+	CHECK(ckpt_fn(f, rec) == 0, "sc_html_checkpoints failed");
+	CHECK(sc_run_figures_of(&fg, rec) == 0, "sc_run_figures_of failed");
+	CHECK(sc_html_sweeps(f, &fg.sweeps) == 0, "sc_html_sweeps failed");
+	sc_run_figures_exit(&fg);
 	sc_html_page_end(f);
 	CHECK(!ferror(f), "writing %s", path);
 	fclose(f);

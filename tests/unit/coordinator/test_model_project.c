@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "analysis/figures.h"
 #include "check.h"
 #include "histogram.h"
 #include "model/project.h"
@@ -789,6 +790,19 @@ static void rec_free(struct sc_run_record *rec)
 
 /* Drives out of a record: a target per node, or a rank when emulated;
  * a failed cell is skipped; no checkpoint or ingest: -ENOENT. */
+/* sc_model_measured_from_record with rec's figures built here. */
+static int measured_of(const struct sc_run_record *rec, struct sc_model_measured *m, char *err,
+		       size_t errlen)
+{
+	struct sc_run_figures fg;
+	int rc = sc_run_figures_of(&fg, rec);
+
+	if (!rc)
+		rc = sc_model_measured_from_record(rec, &fg, m, err, errlen);
+	sc_run_figures_exit(&fg);
+	return rc;
+}
+
 static void test_from_record(void)
 {
 	struct sc_run_record rec;
@@ -797,7 +811,7 @@ static void test_from_record(void)
 
 	rec_make(&rec, 3, SC_ENGINE_PSYNC);
 	rec.phases[1].status = SC_PHASE_TIMED_OUT;
-	CHECK(sc_model_measured_from_record(&rec, &m, err, sizeof(err)) == 0, "record: %s", err);
+	CHECK(measured_of(&rec, &m, err, sizeof(err)) == 0, "record: %s", err);
 	CHECK(m.has_ckpt && !m.has_ingest && m.ndrives == 2 && m.drives_per_node == 1 &&
 		  m.nckpts == 2 && !strcmp(m.ckpt_group, "ckpt") && !strcmp(m.run_id, "rec-run"),
 	      "2 drives (a target on each of 2 nodes), 2 cells ok: %u drives, %u ckpts", m.ndrives,
@@ -817,14 +831,14 @@ static void test_from_record(void)
 	rec_free(&rec);
 
 	rec_make(&rec, 2, SC_ENGINE_EMULATED);
-	CHECK(sc_model_measured_from_record(&rec, &m, err, sizeof(err)) == 0, "emulated: %s", err);
+	CHECK(measured_of(&rec, &m, err, sizeof(err)) == 0, "emulated: %s", err);
 	CHECK(m.ndrives == 4 && m.drives_per_node == 2 && m.drives[3].bytes[0] == 4000000 &&
 		  m.drives[3].dur_ns[1] == 5000000,
 	      "emulated: a drive a rank: %u drives, %u a node", m.ndrives, m.drives_per_node);
 	sc_model_measured_free(&m);
 	for (uint32_t i = 0; i + 1 < rec.nphases; i++)
 		rec.plan.phases[i].workload = SC_WORKLOAD_IO;
-	CHECK(sc_model_measured_from_record(&rec, &m, err, sizeof(err)) == -ENOENT &&
+	CHECK(measured_of(&rec, &m, err, sizeof(err)) == -ENOENT &&
 		  strstr(err, "rec-run") && strstr(err, "workload: checkpoint") &&
 		  strstr(err, "configs/llm_ckpt.yaml") && strstr(err, "workload: ingest"),
 	      "no checkpoint or ingest: %s", err);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/figures.h"
 #include "check.h"
 
 #define N8	 8u
@@ -16,6 +17,18 @@
 #define RATE	 300e6 /* bytes per second of a healthy drive */
 #define S_NS	 INT64_C(1000000000)
 #define THIRD_AT 5u /* index of the slow drive */
+
+/* sc_outliers_of_run on rec's figures, built here. */
+static int outliers_of(const struct sc_run_record *rec, struct sc_outliers *o)
+{
+	struct sc_run_figures fg;
+	int rc = sc_run_figures_of(&fg, rec);
+
+	if (!rc)
+		rc = sc_outliers_of_run(rec, fg.phases, o);
+	sc_run_figures_exit(&fg);
+	return rc;
+}
 
 /* Flags among v, checks the count and, when want_idx >= 0, which one. */
 static void expect_flags(const char *what, const double *v, uint32_t n, double floor, int want_n,
@@ -93,7 +106,7 @@ static void test_run(void)
 	struct sc_outliers o;
 
 	make_run(&rec);
-	CHECK(sc_outliers_of_run(&rec, &o) == 0, "outliers");
+	CHECK(outliers_of(&rec, &o) == 0, "outliers");
 	CHECK(o.k == K && o.mad_floor == FLOOR, "defaults used: k %g, floor %g", o.k, o.mad_floor);
 	/* drives compared for bandwidth and IOPS; one node is no comparison */
 	CHECK(o.judged == 2, "%u comparisons, want 2", o.judged);
@@ -115,7 +128,7 @@ static void test_run(void)
 	sc_outliers_exit(&o);
 	/* the config's k: a k this large flags nothing */
 	rec.plan.outlier_k = 50;
-	CHECK(sc_outliers_of_run(&rec, &o) == 0 && o.n == 0 && o.k == 50, "k 50 flags none");
+	CHECK(outliers_of(&rec, &o) == 0 && o.n == 0 && o.k == 50, "k 50 flags none");
 	sc_outliers_exit(&o);
 	sc_run_record_exit(&rec);
 }

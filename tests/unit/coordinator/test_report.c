@@ -1,7 +1,6 @@
 /* test_report.c -- results.json/.pb/.csv and plan.json read back and checked. */
 #include "report/report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/figures.h"
 #include "check.h"
 #include "report/verdict_table.h"
 #include "codec.h"
@@ -21,6 +21,18 @@
 #define S   INT64_C(1000000000)
 
 static char tmpdir[100];
+
+/* sc_report_results with run's figures, built here. */
+static int results_of(const char *dir, const struct sc_run_record *run, char *err, size_t errlen)
+{
+	struct sc_run_figures fg;
+	int rc = sc_run_figures_of(&fg, run);
+
+	if (!rc)
+		rc = sc_report_results(dir, run, &fg, err, errlen);
+	sc_run_figures_exit(&fg);
+	return rc;
+}
 
 static char *path_in(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -56,25 +68,6 @@ static char *slurp(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
-}
-
-/* Names in dir, sorted, joined by spaces. */
-static void list_dir(const char *dir, char *out, size_t len)
-{
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-
-	out[0] = '\0';
-	for (int i = 0; i < n; i++) {
-		if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
-			if (out[0])
-				strncat(out, " ", len - strlen(out) - 1);
-			strncat(out, ents[i]->d_name, len - strlen(out) - 1);
-		}
-		free(ents[i]);
-	}
-	if (n >= 0)
-		free(ents);
 }
 
 /* ------------------------------------------------------------- fixtures */
@@ -1127,15 +1120,15 @@ static void test_results(void)
 	make_run(&run, 1);
 	snprintf(dir, sizeof(dir), "%s/run1", tmpdir);
 	/* after the first phase */
-	rc = sc_report_results(dir, &run, err, sizeof(err));
+	rc = results_of(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "results after phase 0: %d %s", rc, err);
 	sc_run_record_exit(&run);
 
 	/* after the second: every file replaced, nothing else left behind */
 	make_run(&run, 2);
-	rc = sc_report_results(dir, &run, err, sizeof(err));
+	rc = results_of(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "results after phase 1: %d %s", rc, err);
-	list_dir(dir, names, sizeof(names));
+	check_list_dir(dir, names, sizeof(names));
 	CHECK(!strcmp(names, "phases.csv ranks.csv report.html results.json results.pb sweep.csv "
 			     "timeseries.csv"),
 	      "files: %s", names);
@@ -1219,7 +1212,7 @@ static void test_fill_results(void)
 							.cliff_fraction = 0.25,
 							.whole = true};
 	snprintf(dir, sizeof(dir), "%s/fill", tmpdir);
-	rc = sc_report_results(dir, &run, err, sizeof(err));
+	rc = results_of(dir, &run, err, sizeof(err));
 	CHECK(rc == 0, "fill results: %d %s", rc, err);
 	root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
 	CHECK(root, "results.json parses: %s", json_util_get_last_err());
@@ -1338,7 +1331,7 @@ static struct json_object *wide_open(struct wide *w, const char *name, struct wi
 						     .round_ns = S};
 	}
 	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
-	rc = sc_report_results(dir, &w->run, err, sizeof(err));
+	rc = results_of(dir, &w->run, err, sizeof(err));
 	CHECK(rc == 0, "%s: results: %d %s", name, rc, err);
 	w->root = json_object_from_file(path_in(path, sizeof(path), dir, "results.json"));
 	CHECK(w->root, "%s: results.json parses", name);
@@ -1407,26 +1400,22 @@ static void check_wide_verdict(struct json_object *v, const char *page)
  * their own, the rest counted. */
 static void check_printed_verdict(const struct sc_run_record *run)
 {
-	struct sc_verdict v;
-	struct sc_outliers o;
+	struct sc_run_figures fg;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	if (!f || sc_verdict_of_run(run, &v)) {
+	if (!f || sc_run_figures_of(&fg, run)) {
 		CHECK(0, "verdict of the run");
 		return;
 	}
-	if (sc_outliers_of_run(run, &o) == 0) {
-		sc_report_verdict_table(f, &v, &o);
-		sc_outliers_exit(&o);
-	}
+	sc_report_verdict_table(f, &fg.verdict, &fg.outliers);
+	sc_run_figures_exit(&fg);
 	fclose(f);
 	CHECK(text && strstr(text, "... and 77 more drives that did not pass"),
 	      "printed: 16 failed drives, 77 more counted");
 	CHECK(text && count_lines(text) < 60, "printed: %d lines", count_lines(text));
 	free(text);
-	sc_verdict_exit(&v);
 }
 
 /* 300 ranks: results.json holds no per-rank row (ranks, drives, the write
@@ -1526,32 +1515,6 @@ static void test_series_not_kept(void)
 	CHECK(w.page && strstr(w.page, "per-node series not kept"),
 	      "report.html: the chart says the node series were not kept");
 	wide_close(&w);
-}
-
-static void test_write_atomic(void)
-{
-	char dir[128], path[256], names[256];
-	char *text;
-	int rc;
-
-	snprintf(dir, sizeof(dir), "%s/a/b/c", tmpdir);
-	rc = sc_report_write_atomic(dir, "x.txt", "old contents\n", 13);
-	CHECK(rc == 0, "write into a missing directory: %d", rc);
-	rc = sc_report_write_atomic(dir, "x.txt", "new\n", 4);
-	CHECK(rc == 0, "replace: %d", rc);
-	text = slurp(path_in(path, sizeof(path), dir, "x.txt"), NULL);
-	CHECK(text && !strcmp(text, "new\n"), "replaced contents \"%s\"", text ? text : "(none)");
-	free(text);
-	list_dir(dir, names, sizeof(names));
-	CHECK(!strcmp(names, "x.txt"), "no temporary left: \"%s\"", names);
-	rc = sc_report_write_atomic(dir, "empty", "", 0);
-	CHECK(rc == 0, "empty file: %d", rc);
-	CHECK(sc_report_write_atomic(dir, "a/b", "x", 1) == -EINVAL, "name with a slash");
-
-	/* a file in the way of the directory */
-	snprintf(dir, sizeof(dir), "%s/a/b/c/x.txt", tmpdir);
-	rc = sc_report_write_atomic(dir, "y", "x", 1);
-	CHECK(rc == -ENOTDIR, "directory is a file: %d", rc);
 }
 
 /* 4 ranks: ranks 0, 1 on alpha (node 0), ranks 2, 3 on beta (node 1).
@@ -1726,7 +1689,6 @@ int main(void)
 {
 	test_status_names();
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_report");
-	test_write_atomic();
 	test_results();
 	test_fill_results();
 	test_many_ranks();

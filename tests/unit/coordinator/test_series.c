@@ -14,7 +14,7 @@
 
 #include "analysis/aggregate.h"
 #include "analysis/node_series.h"
-#include "analysis/results_file.h"
+#include "results_file.h"
 #include "check.h"
 #include "codec.h"
 #include "figures_cmp.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/figures.h"
 #include "check.h"
 #include "config/config.h"
 
@@ -17,6 +18,30 @@
 #define WINDOW	  5u
 #define EXCURSION 0.25	/* +-25% */
 #define DRIFT	  1.035 /* 3.5% a round */
+
+/* sc_steady_group_of on rec's figures, built here. */
+static int group_of(const struct sc_run_record *rec, uint32_t ci, struct sc_steady_group *g)
+{
+	struct sc_run_figures fg;
+	int rc = sc_run_figures_of(&fg, rec);
+
+	if (!rc)
+		rc = sc_steady_group_of(rec, fg.phases, ci, g);
+	sc_run_figures_exit(&fg);
+	return rc;
+}
+
+/* sc_steady_groups on rec's figures, built here. */
+static int groups_of(const struct sc_run_record *rec, struct sc_steady_group **g, uint32_t *n)
+{
+	struct sc_run_figures fg;
+	int rc = sc_run_figures_of(&fg, rec);
+
+	if (!rc)
+		rc = sc_steady_groups(rec, fg.phases, g, n);
+	sc_run_figures_exit(&fg);
+	return rc;
+}
 
 static int near(double got, double want)
 {
@@ -183,7 +208,7 @@ static void test_group_flags_drive(void)
 	struct sc_steady_group g;
 
 	make_record(&rec, 6, 2, one_unsettled);
-	CHECK(sc_steady_group_of(&rec, 0, &g) == 0, "group of config phase 0");
+	CHECK(group_of(&rec, 0, &g) == 0, "group of config phase 0");
 	CHECK(!g.steady && g.round == 0 && g.rounds == 6, "steady %d at %u after %u rounds",
 	      g.steady, g.round, g.rounds);
 	CHECK(g.ndrives == 2 && g.nunsteady == 1, "%u drives, %u not steady", g.ndrives,
@@ -198,7 +223,7 @@ static void test_group_flags_drive(void)
 	CHECK(!g.cluster.steady && near(g.cluster.values[0], 175e6), "cluster %g",
 	      g.cluster.values[0]);
 	sc_steady_group_exit(&g);
-	CHECK(sc_steady_group_of(&rec, 1, &g) == -ENOENT, "config phase 1 has no rounds");
+	CHECK(group_of(&rec, 1, &g) == -ENOENT, "config phase 1 has no rounds");
 	sc_run_record_exit(&rec);
 }
 
@@ -210,7 +235,7 @@ static void test_group_steady(void)
 
 	/* every drive steady over rounds 2..4: the run stopped after round 4 */
 	make_record(&rec, 4, 2, both_settle);
-	CHECK(sc_steady_groups(&rec, &gs, &n) == 0 && n == 1, "%u group(s)", n);
+	CHECK(groups_of(&rec, &gs, &n) == 0 && n == 1, "%u group(s)", n);
 	if (n == 1) {
 		CHECK(gs[0].steady && gs[0].round == 4 && gs[0].nunsteady == 0,
 		      "steady %d at round %u", gs[0].steady, gs[0].round);
@@ -225,7 +250,7 @@ static void test_group_steady(void)
 	sc_run_record_exit(&rec);
 	/* fewer rounds than the window: nothing judged */
 	make_record(&rec, 2, 2, both_settle);
-	CHECK(sc_steady_groups(&rec, &gs, &n) == 0 && n == 1 && !gs[0].steady &&
+	CHECK(groups_of(&rec, &gs, &n) == 0 && n == 1 && !gs[0].steady &&
 		  gs[0].cluster.win.last_round == 0,
 	      "2 rounds of window 3");
 	sc_steady_groups_free(gs, n);

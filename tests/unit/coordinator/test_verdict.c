@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/figures.h"
 #include "check.h"
 #include "histogram.h"
 
@@ -19,6 +20,18 @@
 #define LAT_NS UINT64_C(200000) /* every write's latency */
 #define SLOW   5u		/* the rank at a third of the others' rate */
 #define FAST_B UINT64_C(300000000)
+
+/* sc_verdict_of_run on rec's figures, built here. */
+static int verdict_of(const struct sc_run_record *rec, struct sc_verdict *v)
+{
+	struct sc_run_figures fg;
+	int rc = sc_run_figures_of(&fg, rec);
+
+	if (!rc)
+		rc = sc_verdict_of_run(rec, fg.phases, v);
+	sc_run_figures_exit(&fg);
+	return rc;
+}
 
 /* A plan of one write phase over 8 targets (/t0 .. /t7) with thresholds. */
 static void make_plan(struct sc_plan *plan, const struct sc_expect *e, uint32_t ne)
@@ -108,7 +121,7 @@ static void test_drive_threshold(void)
 	uint32_t n;
 
 	make_run(&rec, e, 1);
-	CHECK(sc_verdict_of_run(&rec, &v) == 0, "verdict");
+	CHECK(verdict_of(&rec, &v) == 0, "verdict");
 	c = checks_of(&v, SC_EXPECT_MIN_BW_PER_DRIVE, &n);
 	CHECK(n == NRANKS && v.nchecks == NRANKS, "%u drive checks of %u", n, v.nchecks);
 	CHECK(v.nfailed == 1, "%u failed, want 1 (the slow drive)", v.nfailed);
@@ -154,7 +167,7 @@ static void test_cluster_node_latency(void)
 	uint32_t n;
 
 	make_run(&rec, e, sizeof(e) / sizeof(e[0]));
-	CHECK(sc_verdict_of_run(&rec, &v) == 0, "verdict");
+	CHECK(verdict_of(&rec, &v) == 0, "verdict");
 	c = checks_of(&v, SC_EXPECT_MIN_BW, &n);
 	CHECK(n == 1 && c && c->result == SC_CHECK_PASS && c->measured == cluster_bw,
 	      "cluster bandwidth exactly met passes (%g)", c ? c->measured : 0);
@@ -193,11 +206,11 @@ static void test_none_and_timed_out(void)
 	make_run(&rec, e, 1);
 	rec.plan.phases[0].nexpect = 0;
 	CHECK(!sc_verdict_planned(&rec.plan), "no thresholds planned");
-	CHECK(sc_verdict_of_run(&rec, &v) == 0 && v.nchecks == 0, "no checks");
+	CHECK(verdict_of(&rec, &v) == 0 && v.nchecks == 0, "no checks");
 	sc_verdict_exit(&v);
 	rec.plan.phases[0].nexpect = 1;
 	rec.phases[0].status = SC_PHASE_TIMED_OUT;
-	CHECK(sc_verdict_of_run(&rec, &v) == 0 && v.nchecks == 1 && v.nunmeasured == 1 &&
+	CHECK(verdict_of(&rec, &v) == 0 && v.nchecks == 1 && v.nunmeasured == 1 &&
 		  v.nfailed == 0,
 	      "timed out: not measured");
 	sc_verdict_exit(&v);
@@ -234,7 +247,7 @@ static void test_media_errors(void)
 	for (uint32_t i = 0; i < 6; i++)
 		give_drive(&rec.phases[0].ranks[i], 7, i == 2 ? 9 : 7);
 	rec.phases[0].ranks[5].drives[0].after.valid = false; /* log not read after */
-	CHECK(sc_verdict_of_run(&rec, &v) == 0, "verdict");
+	CHECK(verdict_of(&rec, &v) == 0, "verdict");
 	c = checks_of(&v, SC_EXPECT_NO_MEDIA_ERRORS, &n);
 	CHECK(c && n == NRANKS, "%u checks, want one per drive", n);
 	CHECK(v.nfailed == 1 && v.nunmeasured == 3, "%u failed (want 1), %u not measured (want 3)",

@@ -1,4 +1,5 @@
-/* results_file.c -- a run's results.pb read back whole into its record. */
+/* results_file.c -- results.pb written and read back whole: in proto/,
+ * the room below config, analysis, model and report, which all use it. */
 #include "results_file.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "codec.h"
 
 /* Largest results file read: a run of 1000 ranks x 100 phases x a minute
@@ -129,4 +131,21 @@ int sc_results_read(const char *pb, struct sc_run_record *rec, char *err, size_t
 					  "results of its size need"
 					: strerror(-rc));
 	return rc == -ENOMEM ? rc : rc ? -EBADMSG : 0;
+}
+
+int sc_results_write(const char *dir, const struct sc_run_record *rec, char *err, size_t errlen)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc = sc_run_record_pack(rec, &buf, &len);
+
+	if (rc) {
+		snprintf(err, errlen, "results.pb: cannot encode the results: %s", strerror(-rc));
+		return rc;
+	}
+	rc = sc_atomic_file_write(dir, "results.pb", buf, len);
+	free(buf);
+	if (rc)
+		snprintf(err, errlen, "%s/results.pb: %s", dir, strerror(-rc));
+	return rc;
 }

@@ -1,0 +1,58 @@
+/* figures.h -- every figure of a run, built once per results write.
+ *
+ * The run's figures object: each finished phase's figures (aggregate.h),
+ * its checkpoint groups, sweeps, steady-state groups, verdict, outliers
+ * and drive inventory.  Analysis builds it from the run record; results.json, the
+ * CSV files, report.html, the printed rows, the record and the model only
+ * read it.  The record keeps one across the run: each results write
+ * aggregates only the phases added since the last (a phase's figures never
+ * change once it is recorded); the figures that span phases (checkpoint
+ * groups, sweeps, steady state, verdict, outliers, inventory) are built
+ * again from the phases' figures and records, which is cheap.
+ */
+#ifndef SC_FIGURES_H
+#define SC_FIGURES_H
+
+#include <stdint.h>
+
+#include "aggregate.h"
+#include "inventory.h"
+#include "outliers.h"
+#include "result.h"
+#include "steady_state.h"
+#include "sweep_matrix.h"
+#include "verdict.h"
+#include "workload_figures.h"
+
+struct sc_run_figures {
+	uint32_t nphases;		 /* phases of the record aggregated */
+	uint32_t cap;			 /* room in phases */
+	struct sc_phase_figures *phases; /* heap: phases[i] of rec->phases[i] */
+	uint32_t nckpt;
+	struct sc_ckpt_group *ckpt; /* heap: the checkpoint groups */
+	struct sc_sweeps sweeps;    /* the sweep matrices */
+	uint32_t nsteady;
+	struct sc_steady_group *steady; /* heap: the steady-state groups */
+	struct sc_verdict verdict;	/* the expect: checks */
+	struct sc_outliers outliers;	/* the drives and nodes apart */
+	struct sc_inventory inventory;	/* each drive once per node */
+};
+
+/* An empty figures object (no phase). */
+void sc_run_figures_init(struct sc_run_figures *f);
+
+/* Brings f up to rec: aggregates rec's phases from f->nphases on (all of
+ * them when rec has fewer phases than f, which means another record), and
+ * builds again the figures that span phases.  rec may only have grown
+ * since the last call (phases appended, none changed).  The figures point
+ * into rec: valid while it is and until the next call.  0 or -ENOMEM (f
+ * then empty). */
+int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *rec);
+
+/* sc_run_figures_init and sc_run_figures_update: the figures of rec from
+ * nothing (a record read back, or one compared).  0 or -ENOMEM. */
+int sc_run_figures_of(struct sc_run_figures *f, const struct sc_run_record *rec);
+
+void sc_run_figures_exit(struct sc_run_figures *f);
+
+#endif

@@ -1,0 +1,111 @@
+/* atomic_file.c -- a file written whole or not at all: through a
+ * temporary file in its folder, fsync and rename (atomic_file.h). */
+#include "atomic_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* mkdir -p: creates dir and its missing parents.  0 or -errno. */
+static int mkdir_p(const char *dir)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		if (buf[i - 1] == '/')
+			continue; /* "a//b" */
+		buf[i] = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		buf[i] = i < n ? '/' : '\0';
+	}
+	if (stat(dir, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int sc_atomic_file_write(const char *dir, const char *name, const void *data, size_t len)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int fd, dfd, err;
+
+	if (!dir || !dir[0])
+		dir = ".";
+	if (!name || !name[0] || strchr(name, '/'))
+		return -EINVAL;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path) ||
+	    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	err = mkdir_p(dir);
+	if (err)
+		return err;
+
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* mkostemp makes it 0600; results are for everyone who may read dir */
+	if (fchmod(fd, 0644)) {
+		err = -errno;
+		goto out_close;
+	}
+	err = write_all(fd, data, len);
+	if (err)
+		goto out_close;
+	if (fsync(fd)) {
+		err = -errno;
+		goto out_close;
+	}
+	if (close(fd)) {
+		fd = -1;
+		err = -errno;
+		goto out_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path)) {
+		err = -errno;
+		goto out_unlink;
+	}
+	/* make the rename itself durable */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	err = fsync(dfd) && errno != EINVAL ? -errno : 0;
+	close(dfd);
+	return err;
+
+out_close:
+	close(fd);
+out_unlink:
+	unlink(tmp);
+	return err;
+}

@@ -1,0 +1,17 @@
+/* atomic_file.h -- a file written whole or not at all.  In the worker, the
+ * lowest room, so that every file a run leaves (the results file in
+ * proto/results_file.c, the report files in coordinator/report/) is written
+ * the one way. */
+#ifndef SC_ATOMIC_FILE_H
+#define SC_ATOMIC_FILE_H
+
+#include <stddef.h>
+
+/* Writes data to dir/name through a temporary file, fsync and rename (the
+ * folder fsynced too), so a reader sees the old file or the new one, never
+ * a part; dir (NULL or "": ".") and its missing parents are made, 0755, and
+ * the file is 0644.  0, -EINVAL for a name that is empty or holds a '/',
+ * or another -errno. */
+int sc_atomic_file_write(const char *dir, const char *name, const void *data, size_t len);
+
+#endif
