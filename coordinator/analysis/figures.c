@@ -1,5 +1,6 @@
-/* figures.c -- the run's figures object: each phase aggregated once, the
- * figures that span phases built from theirs (figures.h). */
+/* figures.c -- the run's figures object: each phase aggregated and its
+ * workload figures built once, the figures that span phases built from
+ * theirs (figures.h). */
 #include "figures.h"
 
 #include <errno.h>
@@ -29,9 +30,12 @@ static void spans_exit(struct sc_run_figures *f)
 void sc_run_figures_exit(struct sc_run_figures *f)
 {
 	spans_exit(f);
-	for (uint32_t i = 0; i < f->nphases; i++)
+	for (uint32_t i = 0; i < f->nphases; i++) {
 		sc_phase_figures_exit(&f->phases[i]);
+		sc_workload_figures_exit(&f->work[i]);
+	}
 	free(f->phases);
+	free(f->work);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -41,6 +45,7 @@ static int add_phases(struct sc_run_figures *f, const struct sc_run_record *rec)
 	if (rec->nphases > f->cap) {
 		uint32_t cap = f->cap ? f->cap : 16;
 		struct sc_phase_figures *grown;
+		struct sc_workload_figures *work;
 
 		while (cap < rec->nphases)
 			cap *= 2;
@@ -48,11 +53,23 @@ static int add_phases(struct sc_run_figures *f, const struct sc_run_record *rec)
 		if (!grown)
 			return -ENOMEM;
 		f->phases = grown;
+		work = realloc(f->work, cap * sizeof(*work));
+		if (!work)
+			return -ENOMEM;
+		f->work = work;
 		f->cap = cap;
 	}
-	for (; f->nphases < rec->nphases; f->nphases++)
-		if (sc_aggregate_phase(&rec->phases[f->nphases], &f->phases[f->nphases]))
+	for (; f->nphases < rec->nphases; f->nphases++) {
+		const struct sc_phase_record *pr = &rec->phases[f->nphases];
+		struct sc_phase_figures *fig = &f->phases[f->nphases];
+
+		if (sc_aggregate_phase(pr, fig))
 			return -ENOMEM;
+		if (sc_workload_figures_of(&rec->plan, pr, fig, &f->work[f->nphases])) {
+			sc_phase_figures_exit(fig);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -71,7 +88,7 @@ int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *
 	if (!err)
 		err = sc_steady_groups(rec, f->phases, &f->steady, &f->nsteady);
 	if (!err)
-		err = sc_verdict_of_run(rec, f->phases, &f->verdict);
+		err = sc_verdict_of_run(rec, f->phases, f->work, &f->verdict);
 	if (!err)
 		err = sc_outliers_of_run(rec, f->phases, &f->outliers);
 	if (!err)

@@ -1,14 +1,15 @@
 /* figures.h -- every figure of a run, built once per results write.
  *
- * The run's figures object: each finished phase's figures (aggregate.h),
- * its checkpoint groups, sweeps, steady-state groups, verdict, outliers
- * and drive inventory.  Analysis builds it from the run record; results.json, the
- * CSV files, report.html, the printed rows, the record and the model only
- * read it.  The record keeps one across the run: each results write
- * aggregates only the phases added since the last (a phase's figures never
- * change once it is recorded); the figures that span phases (checkpoint
- * groups, sweeps, steady state, verdict, outliers, inventory) are built
- * again from the phases' figures and records, which is cheap.
+ * The run's figures object: each finished phase's figures (aggregate.h)
+ * and what its workload adds (workload_figures.h), its checkpoint groups,
+ * sweeps, steady-state groups, verdict, outliers and drive inventory.
+ * Analysis builds it from the run record; results.json, the CSV files,
+ * report.html, the printed rows, the record and the model only read it.
+ * The record keeps one across the run: each results write aggregates only
+ * the phases added since the last (a phase's figures never change once it
+ * is recorded); the figures that span phases (checkpoint groups, sweeps,
+ * steady state, verdict, outliers, inventory) are built again from the
+ * phases' figures and records, which is cheap.
  */
 #ifndef SC_FIGURES_H
 #define SC_FIGURES_H
@@ -28,6 +29,8 @@ struct sc_run_figures {
 	uint32_t nphases;		 /* phases of the record aggregated */
 	uint32_t cap;			 /* room in phases */
 	struct sc_phase_figures *phases; /* heap: phases[i] of rec->phases[i] */
+	struct sc_workload_figures *work; /* heap: what rec->phases[i]'s workload
+					   * adds, beside phases[i] */
 	uint32_t nckpt;
 	struct sc_ckpt_group *ckpt; /* heap: the checkpoint groups */
 	struct sc_sweeps sweeps;    /* the sweep matrices */

@@ -20,6 +20,7 @@ struct eval_ctx {
 	const struct sc_phase *ph;
 	const struct sc_phase_figures *fig;
 	const struct sc_phase_figures *pf; /* every phase's, by record index */
+	const struct sc_workload_figures *work; /* the phase's workload figures */
 };
 
 /* The checks while they are made. */
@@ -330,24 +331,18 @@ static void eval_lat(const struct eval_ctx *x, const struct sc_expect *e, struct
 
 static void eval_ckpt(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
 {
-	struct sc_ckpt_cell cell;
-	struct sc_check *c;
+	struct sc_check *c = add_check(x, e, out);
 
-	sc_ckpt_cell_figures(&x->rec->plan, x->pr, &cell);
-	c = add_check(x, e, out);
 	if (c)
-		decide(c, (double)cell.duration_ns);
+		decide(c, (double)x->work->ckpt.duration_ns);
 }
 
 static void eval_au(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
 {
-	struct sc_ingest_figures in;
-	struct sc_check *c;
+	struct sc_check *c = add_check(x, e, out);
 
-	sc_ingest_figures(x->pr, x->fig, &in);
-	c = add_check(x, e, out);
 	if (c)
-		decide(c, in.au);
+		decide(c, x->work->ingest.au);
 }
 
 /* True when pr is the last round of its steady-state group in rec. */
@@ -414,11 +409,13 @@ static void eval_media(const struct eval_ctx *x, const struct sc_expect *e, stru
 
 /* The checks of finished phase rec->phases[at] (its figures pf[at]). */
 static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
-			uint32_t at, struct check_list *out)
+			const struct sc_workload_figures *work, uint32_t at,
+			struct check_list *out)
 {
 	const struct sc_phase_record *pr = &rec->phases[at];
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-	struct eval_ctx x = {.rec = rec, .pr = pr, .ph = ph, .fig = &pf[at], .pf = pf};
+	struct eval_ctx x = {
+	    .rec = rec, .pr = pr, .ph = ph, .fig = &pf[at], .pf = pf, .work = &work[at]};
 
 	if (pr->status == SC_PHASE_TIMED_OUT) {
 		for (uint32_t i = 0; i < ph->nexpect; i++)
@@ -435,7 +432,7 @@ static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_f
 }
 
 int sc_verdict_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
-		      struct sc_verdict *out)
+		      const struct sc_workload_figures *work, struct sc_verdict *out)
 {
 	struct check_list l = {0};
 
@@ -445,7 +442,7 @@ int sc_verdict_of_run(const struct sc_run_record *rec, const struct sc_phase_fig
 
 		if (pr->phase >= rec->plan.nphases || !rec->plan.phases[pr->phase].nexpect)
 			continue;
-		if (phase_checks(rec, pf, i, &l)) {
+		if (phase_checks(rec, pf, work, i, &l)) {
 			free(l.v);
 			return -ENOMEM;
 		}

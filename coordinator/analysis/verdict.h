@@ -21,6 +21,7 @@
 #include "result.h"
 
 struct sc_phase_figures;
+struct sc_workload_figures;
 
 /* What a check concerns. */
 enum sc_check_scope { SC_SCOPE_CLUSTER = 0, SC_SCOPE_NODE, SC_SCOPE_DRIVE, SC_SCOPE_COUNT };
@@ -79,11 +80,12 @@ struct sc_verdict {
 };
 
 /* The checks of every finished phase of rec with expect: thresholds
- * (none: nchecks 0), judged on pf (the figures of every phase of rec, by
- * index in rec->phases).  0 or -ENOMEM; free with sc_verdict_exit.  The
- * checks point into rec: valid while it is. */
+ * (none: nchecks 0), judged on pf and work (the figures and workload
+ * figures of every phase of rec, by index in rec->phases).  0 or -ENOMEM;
+ * free with sc_verdict_exit.  The checks point into rec: valid while it
+ * is. */
 int sc_verdict_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
-		      struct sc_verdict *out);
+		      const struct sc_workload_figures *work, struct sc_verdict *out);
 void sc_verdict_exit(struct sc_verdict *v);
 
 /* True when any phase of plan carries a threshold. */

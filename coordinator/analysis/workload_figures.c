@@ -266,7 +266,38 @@ int sc_open_loop_figures(const struct sc_phase_record *rec, struct sc_open_loop_
 		out->late_ios += rec->ranks[i].late_ios;
 		out->unissued_ios += rec->ranks[i].unissued_ios;
 	}
+	if (!out->has_resp[SC_DIR_READ] && !out->has_resp[SC_DIR_WRITE])
+		return 0; /* resp_all: the empty summary */
 	return sc_lat_merged(rec->resp, &out->resp_all);
+}
+
+int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_record *pr,
+			   const struct sc_phase_figures *fig, struct sc_workload_figures *out)
+{
+	const struct sc_phase *ph = pr->phase < plan->nphases ? &plan->phases[pr->phase] : NULL;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
+		sc_ckpt_cell_figures(plan, pr, &out->ckpt);
+	if (ph && ph->workload == SC_WORKLOAD_INGEST) {
+		sc_ingest_figures(pr, fig, &out->ingest);
+		out->rank_au = calloc(pr->nranks ? pr->nranks : 1, sizeof(*out->rank_au));
+		if (!out->rank_au)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < pr->nranks; i++)
+			out->rank_au[i] = sc_rank_au(&pr->ranks[i]);
+	}
+	err = sc_open_loop_figures(pr, &out->open_loop);
+	if (err)
+		sc_workload_figures_exit(out);
+	return err;
+}
+
+void sc_workload_figures_exit(struct sc_workload_figures *w)
+{
+	free(w->rank_au);
+	memset(w, 0, sizeof(*w));
 }
 
 void sc_verify_figures(const struct sc_phase_record *rec, struct sc_verify_figures *out)

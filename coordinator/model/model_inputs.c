@@ -255,20 +255,19 @@ static int find_ckpt(const struct sc_run_record *rec, const struct sc_run_figure
 	return ret;
 }
 
-/* Ingest figures of phase record pr (its figures fig) into m.  0 or
- * -ENOMEM. */
+/* Ingest figures of phase record pr (its figures fig, its ingest
+ * figures ing) into m.  0 or -ENOMEM. */
 static int fill_ingest(const struct sc_run_record *rec, const struct sc_phase_record *pr,
-		       const struct sc_phase_figures *fig, struct sc_model_measured *m)
+		       const struct sc_phase_figures *fig, const struct sc_ingest_figures *ing,
+		       struct sc_model_measured *m)
 {
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-	struct sc_ingest_figures ing;
 	double bw = 0;
 
 	m->batch_wait = malloc(sizeof(*m->batch_wait));
 	if (!m->batch_wait)
 		return -ENOMEM;
 	*m->batch_wait = *pr->batch_wait;
-	sc_ingest_figures(pr, fig, &ing);
 	for (uint32_t i = 0; i < fig->nodes_len; i++) {
 		const struct sc_node_row *nr = &fig->nodes[i];
 		int64_t t = nr->end_ns - nr->start_ns;
@@ -279,7 +278,7 @@ static int fill_ingest(const struct sc_run_record *rec, const struct sc_phase_re
 			bw += (double)nr->bytes[SC_DIR_READ] * SC_NS_PER_S_F / (double)t;
 	}
 	m->node_read_bytes_per_s = fig->nodes_len ? bw / fig->nodes_len : 0;
-	m->measured_au = ing.au;
+	m->measured_au = ing->au;
 	m->compute_per_batch_ns = ph->ingest.compute_per_batch_ns;
 	m->batch_bytes = (uint64_t)ph->ingest.batch * ph->ingest.sample_bytes;
 	snprintf(m->ingest_phase, sizeof(m->ingest_phase), "%s", ph->name ? ph->name : "");
@@ -303,7 +302,7 @@ int sc_model_measured_from_record(const struct sc_run_record *rec,
 		/* a failed or cut-short phase would skew the figures */
 		if (rec->plan.phases[pr->phase].workload == SC_WORKLOAD_INGEST &&
 		    pr->status == SC_PHASE_OK && pr->batch_wait)
-			ret = fill_ingest(rec, pr, &fg->phases[i], m);
+			ret = fill_ingest(rec, pr, &fg->phases[i], &fg->work[i].ingest, m);
 	}
 	if (ret) {
 		sc_model_measured_free(m);

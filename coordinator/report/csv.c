@@ -123,9 +123,9 @@ static void csv_lat_summary(FILE *f, const struct sc_lat_summary *s)
  * latency summaries, the error, the drive's media errors added and hottest
  * second (empty: none read, or its series not kept), a fill phase's cliff
  * (cl, NULL for any other phase; empty: no cliff or unknown) and an ingest
- * phase's accelerator utilisation (empty for any other). */
+ * phase's accelerator utilisation (au, NULL for any other: empty). */
 static void rank_csv_more(FILE *f, const struct sc_rank_result *r, const struct sc_rank_row *row,
-			  const struct sc_write_cliff *cl, bool ingest)
+			  const struct sc_write_cliff *cl, const double *au)
 {
 	uint64_t added, mk = sc_rank_max_temp_mk(r);
 
@@ -149,13 +149,14 @@ static void rank_csv_more(FILE *f, const struct sc_rank_result *r, const struct 
 	else
 		fputc(',', f);
 	fputc(',', f);
-	if (ingest)
-		fprintf(f, "%.3f", sc_rank_au(r) * PERCENT);
+	if (au)
+		fprintf(f, "%.3f", *au * PERCENT);
 	fputc('\n', f);
 }
 
 static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
-			   const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
+			   const struct sc_phase_record *pr, const struct sc_phase_figures *fig,
+			   const struct sc_workload_figures *w)
 {
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
 	int p99 = sc_pct_index(99);
@@ -176,7 +177,7 @@ static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 		csv_us(f, &r->lat[SC_DIR_WRITE], p99);
 		fprintf(f, "%" PRIu64 ",%" PRIu64 ",", r->errors, r->verify_mismatches);
 		rank_csv_more(f, r, row, fill ? &c.ranks[i] : NULL,
-			      ph && ph->workload == SC_WORKLOAD_INGEST);
+			      w->rank_au ? &w->rank_au[i] : NULL);
 	}
 	sc_fill_cliffs_exit(&c);
 }
@@ -268,10 +269,13 @@ int sc_report_csv_init(struct report_csv *c)
 }
 
 void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
-			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
+			 const struct sc_run_figures *fg, uint32_t i)
 {
+	const struct sc_phase_record *pr = &rec->phases[i];
+	const struct sc_phase_figures *fig = &fg->phases[i];
+
 	phases_csv_row(c->f[REPORT_CSV_PHASES], rec, pr, fig);
-	ranks_csv_rows(c->f[REPORT_CSV_RANKS], rec, pr, fig);
+	ranks_csv_rows(c->f[REPORT_CSV_RANKS], rec, pr, fig, &fg->work[i]);
 	series_csv_rows(c->f[REPORT_CSV_SERIES], rec, pr, fig);
 }
 

@@ -357,7 +357,7 @@ static int phase_section(FILE *f, const struct sc_run_record *rec, const struct 
 		id);
 	sc_html_heading(f, 2, NULL, ph->name);
 	phase_facts(f, ph, pr, fig);
-	rc = sc_html_phase_charts(f, rec, pr, fig);
+	rc = sc_html_phase_charts(f, rec, fg, i);
 	fputs("</section>\n", f);
 	return rc;
 }

@@ -304,20 +304,16 @@ static int latency_chart(FILE *f, const char *phase, const struct sc_phase_figur
 }
 
 /* Open loop: response time against service time, per direction. */
-static int open_loop_chart(FILE *f, const char *phase, const struct sc_phase_record *pr,
-			   const struct sc_phase_figures *fig)
+static int open_loop_chart(FILE *f, const char *phase, const struct sc_phase_figures *fig,
+			   const struct sc_open_loop_figures *ol)
 {
-	struct sc_open_loop_figures ol;
 	struct tail t[2 * SC_DIR_COUNT] = {{"read service", &fig->lat[SC_DIR_READ]},
-					   {"read response", &ol.resp[SC_DIR_READ]},
+					   {"read response", &ol->resp[SC_DIR_READ]},
 					   {"write service", &fig->lat[SC_DIR_WRITE]},
-					   {"write response", &ol.resp[SC_DIR_WRITE]}};
+					   {"write response", &ol->resp[SC_DIR_WRITE]}};
 	char title[LABEL_MAX];
-	int err = sc_open_loop_figures(pr, &ol);
 
-	if (err)
-		return err;
-	if (!ol.has_resp[SC_DIR_READ] && !ol.has_resp[SC_DIR_WRITE])
+	if (!ol->has_resp[SC_DIR_READ] && !ol->has_resp[SC_DIR_WRITE])
 		return 0;
 	snprintf(title, sizeof(title), "%s: response time vs service time (open loop)", phase);
 	return nines_chart(f, title, t, 2 * SC_DIR_COUNT);
@@ -334,24 +330,23 @@ static void rank_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
  * SC_HTML_ROWS_SHOWN ranks only the lowest that many) and the batch-wait
  * percentiles.  0 or -ENOMEM. */
 static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_record *pr,
-			 const struct sc_phase_figures *fig)
+			 const struct sc_workload_figures *w)
 {
-	struct sc_ingest_figures ing;
+	const struct sc_ingest_figures *ing = &w->ingest;
 	uint32_t n = pr->nranks, low = n;
 	double *v = calloc(n ? n : 1, sizeof(*v));
 	char title[LABEL_MAX];
 	struct sc_svg_chart c = {.title = title,
 				 .x = {.label = "accelerator utilisation (%)", .from_zero = true},
 				 .y = {.label = "rank"}};
-	struct tail t = {"batch wait", &ing.batch_wait};
+	struct tail t = {"batch wait", &ing->batch_wait};
 	int err = 0;
 
 	if (!v)
 		return -ENOMEM;
-	sc_ingest_figures(pr, fig, &ing);
 	for (uint32_t i = 0; i < n; i++) {
-		v[i] = sc_rank_au(&pr->ranks[i]) * PCT_PER_ONE;
-		if (pr->ranks[i].rank == ing.au_min_rank && low == n)
+		v[i] = w->rank_au[i] * PCT_PER_ONE;
+		if (pr->ranks[i].rank == ing->au_min_rank && low == n)
 			low = i;
 	}
 	snprintf(title, sizeof(title), "%s: accelerator utilisation per rank", phase);
@@ -360,15 +355,17 @@ static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_recor
 				  &(struct bars_of){rank_bar_name, pr, low, "lowest", "rank",
 						    "ranks.csv au_pct"});
 	snprintf(title, sizeof(title), "%s: time a step waited for its batch (nines axis)", phase);
-	if (!err && ing.has_batch_wait)
+	if (!err && ing->has_batch_wait)
 		err = nines_chart(f, title, &t, 1);
 	free(v);
 	return err;
 }
 
-int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr,
-			 const struct sc_phase_figures *fig)
+int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			 uint32_t i)
 {
+	const struct sc_phase_record *pr = &rec->phases[i];
+	const struct sc_phase_figures *fig = &fg->phases[i];
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
 	const char *name = ph->name ? ph->name : "phase";
 	struct sc_node_series ns;
@@ -403,9 +400,9 @@ int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct 
 	if (!err && fig->total_bytes)
 		err = bw_bars(f, rec, name, fig);
 	if (!err)
-		err = open_loop_chart(f, name, pr, fig);
+		err = open_loop_chart(f, name, fig, &fg->work[i].open_loop);
 	if (!err && ph->workload == SC_WORKLOAD_INGEST)
-		err = ingest_charts(f, name, pr, fig);
+		err = ingest_charts(f, name, pr, &fg->work[i]);
 	return err;
 }
 

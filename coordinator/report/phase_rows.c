@@ -189,30 +189,30 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 	const struct sc_phase_record *pr = &rec->phases[i];
 	const struct sc_phase_figures *fig = &fg->phases[i];
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-	struct sc_open_loop_figures ol;
+	const struct sc_workload_figures *w = &fg->work[i];
+	const struct sc_open_loop_figures *ol = &w->open_loop;
 	char a[32], b[32];
 
 	failed_ios_line(f, rec, ph, fig);
 	if (!sc_rows_measured(pr))
 		return;
 	if (ph->workload == SC_WORKLOAD_INGEST) {
-		struct sc_ingest_figures g;
+		const struct sc_ingest_figures *g = &w->ingest;
 
-		sc_ingest_figures(pr, fig, &g);
 		fprintf(f,
 			"  %s: %.0f samples/s, accelerator utilisation %.1f%% (lowest %.1f%%, rank "
 			"%u): %s MLPerf's 90%%\n",
-			ph->name, g.samples_per_s, g.au * PERCENT, g.au_min * PERCENT,
-			g.au_min_rank, g.au_meets_90 ? "meets" : "BELOW");
+			ph->name, g->samples_per_s, g->au * PERCENT, g->au_min * PERCENT,
+			g->au_min_rank, g->au_meets_90 ? "meets" : "BELOW");
 	}
-	if (ph->io.rate_iops && sc_open_loop_figures(pr, &ol) == 0)
+	if (ph->io.rate_iops)
 		fprintf(f,
 			"  %s: open loop at %llu IOPS per rank: response p99 %s, p99.99 %s; "
 			"%llu I/Os started late, %llu due but never started\n",
 			ph->name, (unsigned long long)ph->io.rate_iops,
-			sc_report_fmt_pct(a, sizeof(a), &ol.resp_all, sc_pct_index(99.0)),
-			sc_report_fmt_pct(b, sizeof(b), &ol.resp_all, sc_pct_index(99.99)),
-			(unsigned long long)ol.late_ios, (unsigned long long)ol.unissued_ios);
+			sc_report_fmt_pct(a, sizeof(a), &ol->resp_all, sc_pct_index(99.0)),
+			sc_report_fmt_pct(b, sizeof(b), &ol->resp_all, sc_pct_index(99.99)),
+			(unsigned long long)ol->late_ios, (unsigned long long)ol->unissued_ios);
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
 		ckpt_summary(f, fg, ph);
 	if (ph->workload == SC_WORKLOAD_FILL)

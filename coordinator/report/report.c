@@ -48,8 +48,8 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 	json.model = proj;
 	json.model_error = why;
 	for (uint32_t i = 0; i < rec->nphases; i++) {
-		sc_report_results_phase(&json, rec, &rec->phases[i], &fg->phases[i]);
-		sc_report_csv_phase(&csv, rec, &rec->phases[i], &fg->phases[i]);
+		sc_report_results_phase(&json, rec, fg, i);
+		sc_report_csv_phase(&csv, rec, fg, i);
 	}
 	sc_report_csv_sweeps(&csv, &fg->sweeps);
 	json.sweeps = &fg->sweeps;

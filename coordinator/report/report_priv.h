@@ -121,7 +121,7 @@ void sc_report_results_init(struct report_results *r, const struct sc_run_record
 
 /* Adds phase pr of rec with its figures f. */
 void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
-			     const struct sc_phase_record *pr, const struct sc_phase_figures *f);
+			     const struct sc_run_figures *fg, uint32_t i);
 
 /* The finished document as sc_json_text gives it; NULL when out of memory. */
 char *sc_report_results_text(struct report_results *r, size_t *len);
@@ -177,14 +177,15 @@ struct json_object *sc_report_json_verify(struct jb *b, const struct sc_run_reco
 					  const struct sc_phase *ph);
 
 /* results_workloads.c: what a checkpoint cell, an ingest phase and an
- * open-loop phase add, and every checkpoint group of the run. */
-struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_run_record *rec,
-					     const struct sc_phase_record *pr,
-					     const struct sc_phase *ph,
-					     const struct sc_phase_figures *f);
-struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_record *pr,
-					  const struct sc_phase_figures *f);
-struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_phase_record *pr);
+ * open-loop phase add (their figures from analysis/workload_figures.h),
+ * and every checkpoint group of the run. */
+struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase *ph,
+					     const struct sc_phase_figures *f,
+					     const struct sc_ckpt_cell *c);
+struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_figures *f,
+					  const struct sc_ingest_figures *g);
+struct json_object *sc_report_json_open_loop(struct jb *b,
+					     const struct sc_open_loop_figures *ol);
 struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec,
 					       const struct sc_run_figures *fg);
 
@@ -221,7 +222,7 @@ int sc_report_csv_init(struct report_csv *c);
  * SC_JSON_RANKS_MAX) and a row per second of the cluster series to
  * timeseries.csv. */
 void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
-			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
+			 const struct sc_run_figures *fg, uint32_t i);
 
 /* Completes the tables: buf and len then hold them.  0 or -ENOMEM. */
 int sc_report_csv_finish(struct report_csv *c);

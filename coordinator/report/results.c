@@ -82,7 +82,8 @@ static struct json_object *definitions_json(struct jb *b)
 
 static struct json_object *phase_json(struct jb *b, const struct sc_run_record *rec,
 				      const struct sc_phase_record *pr,
-				      const struct sc_phase_figures *f)
+				      const struct sc_phase_figures *f,
+				      const struct sc_workload_figures *w)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
@@ -116,11 +117,11 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	if (sc_io_opts_any_asked(pr))
 		sc_json_put(b, o, "io_options", sc_report_json_io_options(b, pr));
 	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
-		sc_json_put(b, o, "checkpoint", sc_report_json_ckpt_cell(b, rec, pr, ph, f));
+		sc_json_put(b, o, "checkpoint", sc_report_json_ckpt_cell(b, ph, f, &w->ckpt));
 	if (ph && ph->workload == SC_WORKLOAD_INGEST)
-		sc_json_put(b, o, "ingest", sc_report_json_ingest(b, pr, f));
+		sc_json_put(b, o, "ingest", sc_report_json_ingest(b, f, &w->ingest));
 	if (ph && ph->io.rate_iops)
-		sc_json_put(b, o, "open_loop", sc_report_json_open_loop(b, pr));
+		sc_json_put(b, o, "open_loop", sc_report_json_open_loop(b, &w->open_loop));
 	if (ph && ph->io.verify != SC_VERIFY_NONE)
 		sc_json_put(b, o, "verify", sc_report_json_verify(b, rec, pr, ph));
 	if (sc_report_json_ranks_kept(pr->nranks))
@@ -162,12 +163,15 @@ void sc_report_results_init(struct report_results *r, const struct sc_run_record
 }
 
 void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
-			     const struct sc_phase_record *pr, const struct sc_phase_figures *f)
+			     const struct sc_run_figures *fg, uint32_t i)
 {
+	const struct sc_phase_record *pr = &rec->phases[i];
+	const struct sc_phase_figures *f = &fg->phases[i];
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
 
 	/* kept as text: a tree per phase of many nodes would grow with the run */
-	sc_json_push(&r->b, r->phases, sc_json_rendered(&r->b, phase_json(&r->b, rec, pr, f)));
+	sc_json_push(&r->b, r->phases,
+		     sc_json_rendered(&r->b, phase_json(&r->b, rec, pr, f, &fg->work[i])));
 	if (ph)
 		sc_json_push(&r->b, r->stages, sc_report_json_stage(&r->b, ph, f));
 }

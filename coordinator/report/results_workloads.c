@@ -33,46 +33,41 @@ static void ckpt_cell_sums(struct jb *b, struct json_object *o, const struct sc_
 	sc_json_put_u64(b, o, "slowest_rank", c->slowest_rank);
 }
 
-struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_run_record *rec,
-					     const struct sc_phase_record *pr,
-					     const struct sc_phase *ph,
-					     const struct sc_phase_figures *f)
+struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase *ph,
+					     const struct sc_phase_figures *f,
+					     const struct sc_ckpt_cell *c)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
-	struct sc_ckpt_cell c;
 
-	sc_ckpt_cell_figures(&rec->plan, pr, &c);
 	sc_json_put_u64(b, o, "index", ph->ckpt.index);
 	sc_json_put_bool(b, o, "restore", ph->ckpt.restore);
 	sc_json_put_str(b, o, "path", ckpt_path_name(ph));
-	ckpt_cell_sums(b, o, &c);
+	ckpt_cell_sums(b, o, c);
 	sc_json_put_str(b, o, "slowest_host", f->slowest_node_host);
 	sc_json_put_dbl(b, o, "scale", ph->ckpt.scale);
 	return o;
 }
 
-struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_record *pr,
-					  const struct sc_phase_figures *f)
+struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_figures *f,
+					  const struct sc_ingest_figures *g)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *nodes = sc_json_new(b, json_object_new_array());
-	struct sc_ingest_figures g;
 
-	sc_ingest_figures(pr, f, &g);
-	sc_json_put_u64(b, o, "samples", g.samples);
-	sc_json_put_u64(b, o, "steps", g.steps);
-	sc_json_put_dbl(b, o, "samples_per_s", g.samples_per_s);
+	sc_json_put_u64(b, o, "samples", g->samples);
+	sc_json_put_u64(b, o, "steps", g->steps);
+	sc_json_put_dbl(b, o, "samples_per_s", g->samples_per_s);
 	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
 	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
 	sc_json_put_dbl(b, o, "volatility", f->volatility[SC_DIR_READ]);
-	sc_json_put_u64(b, o, "compute_ns", g.compute_ns);
-	sc_json_put_u64(b, o, "wall_ns", g.wall_ns);
-	sc_json_put_dbl(b, o, "au", g.au);
-	sc_json_put_dbl(b, o, "au_min", g.au_min);
-	sc_json_put_u64(b, o, "au_min_rank", g.au_min_rank);
-	sc_json_put_bool(b, o, "au_meets_90_pct", g.au_meets_90);
-	if (g.has_batch_wait)
-		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, &g.batch_wait));
+	sc_json_put_u64(b, o, "compute_ns", g->compute_ns);
+	sc_json_put_u64(b, o, "wall_ns", g->wall_ns);
+	sc_json_put_dbl(b, o, "au", g->au);
+	sc_json_put_dbl(b, o, "au_min", g->au_min);
+	sc_json_put_u64(b, o, "au_min_rank", g->au_min_rank);
+	sc_json_put_bool(b, o, "au_meets_90_pct", g->au_meets_90);
+	if (g->has_batch_wait)
+		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, &g->batch_wait));
 	else
 		sc_json_put_null(b, o, "batch_wait_ns");
 	for (uint32_t n = 0; n < f->nodes_len; n++) {
@@ -89,25 +84,22 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_re
 	return o;
 }
 
-struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_phase_record *pr)
+struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_open_loop_figures *ol)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *resp = sc_json_new(b, json_object_new_object());
-	struct sc_open_loop_figures ol;
 
-	if (sc_open_loop_figures(pr, &ol))
-		b->nomem = 1;
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
 		const char *key = d == SC_DIR_READ ? "read" : "write";
 
-		if (ol.has_resp[d])
-			sc_json_put(b, resp, key, sc_report_json_lat(b, &ol.resp[d]));
+		if (ol->has_resp[d])
+			sc_json_put(b, resp, key, sc_report_json_lat(b, &ol->resp[d]));
 		else
 			sc_json_put_null(b, resp, key);
 	}
 	sc_json_put(b, o, "response_latency_ns", resp);
-	sc_json_put_u64(b, o, "late_ios", ol.late_ios);
-	sc_json_put_u64(b, o, "unissued_ios", ol.unissued_ios);
+	sc_json_put_u64(b, o, "late_ios", ol->late_ios);
+	sc_json_put_u64(b, o, "unissued_ios", ol->unissued_ios);
 	return o;
 }
 

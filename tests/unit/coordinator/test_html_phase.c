@@ -216,15 +216,15 @@ static char *capture(int (*fn)(FILE *, const void *), const void *arg, int *rc)
 
 struct phase_args {
 	const struct sc_run_record *rec;
-	const struct sc_phase_record *pr;
-	const struct sc_phase_figures *fig;
+	const struct sc_run_figures *fg;
+	uint32_t i;
 };
 
 static int phase_fn(FILE *f, const void *arg)
 {
 	const struct phase_args *a = arg;
 
-	return sc_html_phase_charts(f, a->rec, a->pr, a->fig);
+	return sc_html_phase_charts(f, a->rec, a->fg, a->i);
 }
 
 static int ckpt_fn(FILE *f, const void *arg)
@@ -291,17 +291,19 @@ static void check_io_phase(const char *out)
 
 static void check_phase_charts(const struct sc_run_record *rec)
 {
+	struct sc_run_figures fg;
+
+	if (sc_run_figures_of(&fg, rec))
+		return FAIL("sc_run_figures_of failed");
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		const struct sc_phase_record *pr = &rec->phases[i];
 		const char *name = rec->plan.phases[pr->phase].name;
-		struct sc_phase_figures fig;
-		struct phase_args a = {rec, pr, &fig};
+		struct phase_args a = {rec, &fg, i};
 		char *out, *svg, label[128];
 		int rc;
 
 		if (strcmp(name, "mix") && strcmp(name, "ing") && strcmp(name, "kv"))
 			continue;
-		CHECK(sc_aggregate_phase(pr, &fig) == 0, "sc_aggregate_phase failed");
 		out = capture(phase_fn, &a, &rc);
 		CHECK(rc == 0, "%s: sc_html_phase_charts returned %d", name, rc);
 		if (!strcmp(name, "mix"))
@@ -321,16 +323,17 @@ static void check_phase_charts(const struct sc_run_record *rec)
 			free(chart(out, "ing: time a step waited"));
 		}
 		free(out);
-		sc_phase_figures_exit(&fig);
 	}
+	sc_run_figures_exit(&fg);
 }
 
 /* 17 nodes: over time, the cluster's line alone, and a note says so. */
 static void check_many_nodes(const struct sc_run_record *rec)
 {
 	struct sc_phase_record pr = {.phase = 0, .nranks = 17};
-	struct sc_phase_figures fig;
-	struct phase_args a = {rec, &pr, &fig};
+	struct sc_run_record one = *rec; /* rec's plan, pr its one phase */
+	struct sc_run_figures fg;
+	struct phase_args a = {&one, &fg, 0};
 	uint32_t with;
 	char *out, *svg;
 	int rc;
@@ -342,7 +345,9 @@ static void check_many_nodes(const struct sc_run_record *rec)
 		snprintf(pr.ranks[i].host, sizeof(pr.ranks[i].host), "n%u", i);
 	}
 	pr.lat[SC_DIR_READ] = hist_of(1000, 100);
-	CHECK(sc_aggregate_phase(&pr, &fig) == 0, "sc_aggregate_phase failed");
+	one.phases = &pr;
+	one.nphases = 1;
+	CHECK(sc_run_figures_of(&fg, &one) == 0, "sc_run_figures_of failed");
 	out = capture(phase_fn, &a, &rc);
 	CHECK(rc == 0 && strstr(out, "17 nodes: over time, the cluster&#39;s line only"),
 	      "17 nodes: no note that node lines are left out");
@@ -351,7 +356,7 @@ static void check_many_nodes(const struct sc_run_record *rec)
 		free(svg);
 	}
 	free(out);
-	sc_phase_figures_exit(&fig);
+	sc_run_figures_exit(&fg);
 	sc_phase_record_exit(&pr);
 }
 
@@ -441,15 +446,10 @@ static void check_xml(const struct sc_run_record *rec)
 	if (!f)
 		return FAIL("cannot write %s", path);
 	sc_html_page_begin(f, "test", NULL);
-	for (uint32_t i = 0; i < rec->nphases; i++) {
-		struct sc_phase_figures fig;
-
-		CHECK(sc_aggregate_phase(&rec->phases[i], &fig) == 0, "sc_aggregate_phase failed");
-		CHECK(sc_html_phase_charts(f, rec, &rec->phases[i], &fig) == 0, "phase %u", i);
-		sc_phase_figures_exit(&fig);
-	}
-	CHECK(ckpt_fn(f, rec) == 0, "sc_html_checkpoints failed");
 	CHECK(sc_run_figures_of(&fg, rec) == 0, "sc_run_figures_of failed");
+	for (uint32_t i = 0; i < fg.nphases; i++)
+		CHECK(sc_html_phase_charts(f, rec, &fg, i) == 0, "phase %u", i);
+	CHECK(ckpt_fn(f, rec) == 0, "sc_html_checkpoints failed");
 	CHECK(sc_html_sweeps(f, &fg.sweeps) == 0, "sc_html_sweeps failed");
 	sc_run_figures_exit(&fg);
 	sc_html_page_end(f);

@@ -28,7 +28,7 @@ static int verdict_of(const struct sc_run_record *rec, struct sc_verdict *v)
 	int rc = sc_run_figures_of(&fg, rec);
 
 	if (!rc)
-		rc = sc_verdict_of_run(rec, fg.phases, v);
+		rc = sc_verdict_of_run(rec, fg.phases, fg.work, v);
 	sc_run_figures_exit(&fg);
 	return rc;
 }
