@@ -289,6 +289,8 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 			out->rank_au[i] = sc_rank_au(&pr->ranks[i]);
 	}
 	err = sc_open_loop_figures(pr, &out->open_loop);
+	if (!err && ph && ph->workload == SC_WORKLOAD_FILL)
+		err = sc_fill_cliffs(plan, pr, fig, &out->cliffs);
 	if (err)
 		sc_workload_figures_exit(out);
 	return err;
@@ -297,6 +299,7 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 void sc_workload_figures_exit(struct sc_workload_figures *w)
 {
 	free(w->rank_au);
+	sc_fill_cliffs_exit(&w->cliffs);
 	memset(w, 0, sizeof(*w));
 }
 

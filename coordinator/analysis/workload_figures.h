@@ -1,8 +1,10 @@
 /* workload_figures.h -- what the workloads report beyond the io figures:
  * checkpoint durations, throughput and their trend, ingestion samples/s
  * and accelerator utilisation, open-loop response versus service time,
- * and verification counts.  Computed from phase records at rank 0 (and
- * from results.pb alike). */
+ * a fill phase's write cliffs (write_cliff.h) and verification counts.
+ * Computed from phase records at rank 0 (and from results.pb alike); a
+ * phase's are built once into the run's figures (sc_workload_figures,
+ * figures.h). */
 #ifndef SC_WORKLOAD_FIGURES_H
 #define SC_WORKLOAD_FIGURES_H
 
@@ -11,6 +13,7 @@
 
 #include "aggregate.h"
 #include "result.h"
+#include "write_cliff.h"
 
 /* One checkpoint cell (write or restore). */
 struct sc_ckpt_cell {
@@ -123,6 +126,8 @@ struct sc_workload_figures {
 					        * other */
 	struct sc_open_loop_figures open_loop; /* every phase's (has_resp false, resp_all
 					        * empty: no response times recorded) */
+	struct sc_fill_cliffs cliffs;	       /* a fill phase's write cliffs; zero (no
+					        * ranks) for any other */
 };
 
 /* The workload figures of phase pr of plan, whose cluster figures are fig.

@@ -160,9 +160,7 @@ static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 {
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
 	int p99 = sc_pct_index(99);
-	struct sc_fill_cliffs c = {0};
-	bool fill = ph && ph->workload == SC_WORKLOAD_FILL &&
-		    sc_fill_cliffs(&rec->plan, pr, fig, &c) == 0;
+	bool fill = ph && ph->workload == SC_WORKLOAD_FILL;
 
 	for (uint32_t i = 0; i < pr->nranks; i++) {
 		const struct sc_rank_result *r = &pr->ranks[i];
@@ -176,10 +174,9 @@ static void ranks_csv_rows(FILE *f, const struct sc_run_record *rec,
 		csv_us(f, &r->lat[SC_DIR_READ], p99);
 		csv_us(f, &r->lat[SC_DIR_WRITE], p99);
 		fprintf(f, "%" PRIu64 ",%" PRIu64 ",", r->errors, r->verify_mismatches);
-		rank_csv_more(f, r, row, fill ? &c.ranks[i] : NULL,
+		rank_csv_more(f, r, row, fill ? &w->cliffs.ranks[i] : NULL,
 			      w->rank_au ? &w->rank_au[i] : NULL);
 	}
-	sc_fill_cliffs_exit(&c);
 }
 
 /* The cluster's per-second series: second k after the measured start. */

@@ -35,37 +35,29 @@ static void cliff_text(FILE *f, const struct sc_write_cliff *w)
 }
 
 void sc_report_write_cliff_text(FILE *f, const struct sc_run_record *rec,
-				const struct sc_phase_record *pr,
-				const struct sc_phase_figures *fig)
+				const struct sc_phase_record *pr, const struct sc_fill_cliffs *c)
 {
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-	struct sc_fill_cliffs c;
 
-	if (sc_fill_cliffs(&rec->plan, pr, fig, &c)) {
-		sc_fill_cliffs_exit(&c);
-		return;
-	}
 	fprintf(f, "  %s: write cliff (rate below %.0f%% of the initial for %u s): cluster: ",
 		ph->name, ph->fill.cliff_fraction * PERCENT, SC_CLIFF_HOLD_SECONDS);
-	cliff_text(f, &c.cluster);
-	if (c.ranks_unknown) { /* not one drive's: say so once */
+	cliff_text(f, &c->cluster);
+	if (c->ranks_unknown) { /* not one drive's: say so once */
 		fprintf(f, "    each drive's: unknown (its own per-second series not kept at "
 			   "rank 0: ranks x seconds past SC_RANK_SERIES_MAX)\n");
-		sc_fill_cliffs_exit(&c);
 		return;
 	}
-	for (uint32_t r = 0; r < c.nranks && r < SC_CLIFF_DRIVES_PRINTED; r++) {
+	for (uint32_t r = 0; r < c->nranks && r < SC_CLIFF_DRIVES_PRINTED; r++) {
 		const struct sc_rank_result *x = &pr->ranks[r];
 
 		fprintf(f, "    rank %u (%s) %s: ", x->rank, x->host,
 			x->target < rec->plan.ntargets ? rec->plan.targets[x->target].path : "?");
-		cliff_text(f, &c.ranks[r]);
+		cliff_text(f, &c->ranks[r]);
 	}
-	if (c.nranks > SC_CLIFF_DRIVES_PRINTED)
+	if (c->nranks > SC_CLIFF_DRIVES_PRINTED)
 		fprintf(f, "    ... %u drives in all, %u with a cliff (%s lists each)\n",
-			c.nranks, c.ranks_with_cliff,
-			c.nranks <= SC_JSON_RANKS_MAX ? "results.json" : "ranks.csv");
-	sc_fill_cliffs_exit(&c);
+			c->nranks, c->ranks_with_cliff,
+			c->nranks <= SC_JSON_RANKS_MAX ? "results.json" : "ranks.csv");
 }
 
 static void stage_line(FILE *f, const struct sc_phase *ph, const struct sc_phase_figures *fig)

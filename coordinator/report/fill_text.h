@@ -15,12 +15,11 @@
  * lists every one). */
 #define SC_CLIFF_DRIVES_PRINTED 16u
 
-/* After fill phase pr's row (figures fig): the cluster's write cliff and
- * each drive's (the first SC_CLIFF_DRIVES_PRINTED), rates in MB/s, cache
- * sizes in binary units. */
+/* After fill phase pr's row (its cliffs c, analysis/workload_figures.h):
+ * the cluster's write cliff and each drive's (the first
+ * SC_CLIFF_DRIVES_PRINTED), rates in MB/s, cache sizes in binary units. */
 void sc_report_write_cliff_text(FILE *f, const struct sc_run_record *rec,
-				const struct sc_phase_record *pr,
-				const struct sc_phase_figures *fig);
+				const struct sc_phase_record *pr, const struct sc_fill_cliffs *c);
 
 /* At a run's end, when analysis/stages.h says so (an idle step or a fill
  * phase): one row per finished phase with its duration, bandwidth, IOPS,

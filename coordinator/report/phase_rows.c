@@ -216,7 +216,7 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
 		ckpt_summary(f, fg, ph);
 	if (ph->workload == SC_WORKLOAD_FILL)
-		sc_report_write_cliff_text(f, rec, pr, fig);
+		sc_report_write_cliff_text(f, rec, pr, &w->cliffs);
 	if ((ph->workload == SC_WORKLOAD_IO || ph->workload == SC_WORKLOAD_KVCACHE) &&
 	    ph->ncells > 1 && ph->cell + 1 == ph->ncells)
 		sweep_summary(f, fg, ph);

@@ -266,7 +266,7 @@ void sc_report_json_put_temps(struct jb *b, struct json_object *o, const char *k
  * and of the cluster), and a phase's row of the run's "stages". */
 struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run_record *rec,
 					       const struct sc_phase_record *pr,
-					       const struct sc_phase_figures *f);
+					       const struct sc_fill_cliffs *c);
 struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph,
 					 const struct sc_phase_figures *f);
 /* Adds the rows of every sweep cell to sweep.csv: the cluster's, then one

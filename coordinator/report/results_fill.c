@@ -101,30 +101,23 @@ static struct json_object *cluster_json(struct jb *b, const struct sc_phase_reco
 
 struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run_record *rec,
 					       const struct sc_phase_record *pr,
-					       const struct sc_phase_figures *f)
+					       const struct sc_fill_cliffs *c)
 {
 	struct json_object *o, *drives;
-	struct sc_fill_cliffs c;
 
-	if (sc_fill_cliffs(&rec->plan, pr, f, &c)) {
-		sc_fill_cliffs_exit(&c);
-		b->nomem = 1;
-		return NULL;
-	}
 	o = sc_json_new(b, json_object_new_object());
-	sc_json_put_dbl(b, o, "cliff_fraction", c.cluster.fraction);
+	sc_json_put_dbl(b, o, "cliff_fraction", c->cluster.fraction);
 	sc_json_put_u64(b, o, "initial_window_ns", SC_CLIFF_INITIAL_SECONDS * SC_NS_PER_S);
 	sc_json_put_u64(b, o, "hold_window_ns", SC_CLIFF_HOLD_SECONDS * SC_NS_PER_S);
-	sc_json_put(b, o, "cluster", cluster_json(b, pr, &c));
-	if (sc_report_json_ranks_kept(c.nranks)) {
+	sc_json_put(b, o, "cluster", cluster_json(b, pr, c));
+	if (sc_report_json_ranks_kept(c->nranks)) {
 		drives = sc_json_new(b, json_object_new_array());
-		for (uint32_t r = 0; r < c.nranks; r++)
-			sc_json_push(b, drives, drive_json(b, rec, pr, &pr->ranks[r], &c.ranks[r]));
+		for (uint32_t r = 0; r < c->nranks; r++)
+			sc_json_push(b, drives, drive_json(b, rec, pr, &pr->ranks[r], &c->ranks[r]));
 		sc_json_put(b, o, "drives", drives);
 	} else {
-		sc_report_json_put_omitted(b, o, "drives", c.nranks);
+		sc_report_json_put_omitted(b, o, "drives", c->nranks);
 	}
-	sc_fill_cliffs_exit(&c);
 	return o;
 }
 
