@@ -178,7 +178,9 @@ static void keep_ran(struct driver *d, uint32_t p, struct sc_phase_record *ph)
 	if (d->c->rank == 0 && rec->nphases && rec->phases[rec->nphases - 1].phase == p) {
 		/* options it ran without: a note, never a failure */
 		sc_rows_io_opts(stderr, rec, &rec->phases[rec->nphases - 1]);
-		if (sc_rows_verify(stderr, rec, &rec->phases[rec->nphases - 1]))
+		/* fg lacks it only when out of memory: the run has failed */
+		if (d->fg.nphases == rec->nphases &&
+		    sc_rows_verify(stderr, rec, &d->fg, rec->nphases - 1))
 			d->mismatched = 1;
 	}
 }

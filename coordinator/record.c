@@ -63,8 +63,7 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 	if (!quiet) {
 		uint32_t i = rec->nphases - 1;
 
-		sc_rows_phase(stdout, &rec->plan.phases[ph->phase], &rec->phases[i],
-			      &fg->phases[i]);
+		sc_rows_phase(stdout, rec, fg, i);
 		sc_rows_workload(stdout, rec, fg, i);
 	}
 	if (!quiet && rec->nphases == 1)

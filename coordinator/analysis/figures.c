@@ -93,6 +93,7 @@ int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *
 		err = sc_outliers_of_run(rec, f->phases, &f->outliers);
 	if (!err)
 		err = sc_inventory_of_run(rec, &f->inventory);
+	f->stages_shown = sc_stages_shown(&rec->plan);
 	if (err)
 		sc_run_figures_exit(f);
 	return err;

@@ -14,6 +14,7 @@
 #ifndef SC_FIGURES_H
 #define SC_FIGURES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "aggregate.h"
@@ -39,6 +40,8 @@ struct sc_run_figures {
 	struct sc_verdict verdict;	/* the expect: checks */
 	struct sc_outliers outliers;	/* the drives and nodes apart */
 	struct sc_inventory inventory;	/* each drive once per node */
+	bool stages_shown;		/* the plan shows its stages side by
+					 * side at its end (stages.h) */
 };
 
 /* An empty figures object (no phase). */

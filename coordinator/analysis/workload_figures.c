@@ -291,6 +291,9 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 	err = sc_open_loop_figures(pr, &out->open_loop);
 	if (!err && ph && ph->workload == SC_WORKLOAD_FILL)
 		err = sc_fill_cliffs(plan, pr, fig, &out->cliffs);
+	sc_verify_figures(pr, &out->verify);
+	if (ph)
+		sc_stage_row(ph, fig, &out->stage);
 	if (err)
 		sc_workload_figures_exit(out);
 	return err;

@@ -13,6 +13,7 @@
 
 #include "aggregate.h"
 #include "result.h"
+#include "stages.h"
 #include "write_cliff.h"
 
 /* One checkpoint cell (write or restore). */
@@ -115,27 +116,6 @@ struct sc_open_loop_figures {
 /* The open-loop figures of rec.  0 or -ENOMEM. */
 int sc_open_loop_figures(const struct sc_phase_record *rec, struct sc_open_loop_figures *out);
 
-/* What a recorded phase's workload adds to its cluster figures, built
- * once with them (figures.h). */
-struct sc_workload_figures {
-	struct sc_ckpt_cell ckpt;	       /* a checkpoint phase's cell; zero for any
-					        * other */
-	struct sc_ingest_figures ingest;       /* an ingest phase's; zero for any other */
-	double *rank_au;		       /* heap, an ingest phase's: sc_rank_au of each
-					        * rank, in the record's order; NULL for any
-					        * other */
-	struct sc_open_loop_figures open_loop; /* every phase's (has_resp false, resp_all
-					        * empty: no response times recorded) */
-	struct sc_fill_cliffs cliffs;	       /* a fill phase's write cliffs; zero (no
-					        * ranks) for any other */
-};
-
-/* The workload figures of phase pr of plan, whose cluster figures are fig.
- * 0 or -ENOMEM (out then empty). */
-int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_record *pr,
-			   const struct sc_phase_figures *fig, struct sc_workload_figures *out);
-void sc_workload_figures_exit(struct sc_workload_figures *w);
-
 /* Verification figures of one phase (verify: crc32c; zero otherwise). */
 struct sc_verify_figures {
 	uint64_t checked;           /* blocks read and checked, all ranks */
@@ -150,5 +130,30 @@ void sc_verify_figures(const struct sc_phase_record *rec, struct sc_verify_figur
  * listed), and in *rank its rank's row; NULL past the end. */
 const struct sc_verify_mismatch *sc_verify_listed(const struct sc_phase_record *rec, uint32_t i,
 						  const struct sc_rank_result **rank);
+
+/* What a recorded phase's workload adds to its cluster figures, and its
+ * stage row, built once with them (figures.h). */
+struct sc_workload_figures {
+	struct sc_ckpt_cell ckpt;	       /* a checkpoint phase's cell; zero for any
+					        * other */
+	struct sc_ingest_figures ingest;       /* an ingest phase's; zero for any other */
+	double *rank_au;		       /* heap, an ingest phase's: sc_rank_au of each
+					        * rank, in the record's order; NULL for any
+					        * other */
+	struct sc_open_loop_figures open_loop; /* every phase's (has_resp false, resp_all
+					        * empty: no response times recorded) */
+	struct sc_fill_cliffs cliffs;	       /* a fill phase's write cliffs; zero (no
+					        * ranks) for any other */
+	struct sc_verify_figures verify;       /* every phase's (zero without verify) */
+	struct sc_stage_row stage;	       /* its row of the stages side by side
+					        * (stages.h); zero for a phase beyond
+					        * the plan */
+};
+
+/* The workload figures of phase pr of plan, whose cluster figures are fig.
+ * 0 or -ENOMEM (out then empty). */
+int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_record *pr,
+			   const struct sc_phase_figures *fig, struct sc_workload_figures *out);
+void sc_workload_figures_exit(struct sc_workload_figures *w);
 
 #endif

@@ -27,8 +27,7 @@ static void print_rows(const struct sc_run_record *rec, const struct sc_run_figu
 	       rec->plan.run_id, rec->nranks, rec->nnodes, rec->nphases, rec->version);
 	sc_rows_header(stdout);
 	for (uint32_t i = 0; i < rec->nphases; i++) {
-		sc_rows_phase(stdout, &rec->plan.phases[rec->phases[i].phase], &rec->phases[i],
-			      &fg->phases[i]);
+		sc_rows_phase(stdout, rec, fg, i);
 		sc_rows_workload(stdout, rec, fg, i);
 	}
 	for (uint32_t k = 0; k < fg->nsteady; k++)

@@ -81,11 +81,11 @@ static void csv_us(FILE *f, const struct sc_lat_summary *s, int pct)
 }
 
 static void phases_csv_row(FILE *f, const struct sc_run_record *rec,
-			   const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
+			   const struct sc_phase_record *pr, const struct sc_phase_figures *fig,
+			   const struct sc_verify_figures *v)
 {
 	static const double pts[] = {50, 99, 99.99};
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
-	struct sc_verify_figures v;
 
 	csv_str(f, ph ? ph->name : "", 0);
 	csv_str(f, ph ? sc_rw_name(ph->io.rw) : "", 0);
@@ -100,8 +100,7 @@ static void phases_csv_row(FILE *f, const struct sc_run_record *rec,
 		fputc(',', f);
 	csv_str(f, fig->slowest_host, 0);
 	fprintf(f, "%" PRIu64 ",", fig->errors);
-	sc_verify_figures(pr, &v);
-	fprintf(f, "%" PRIu64 ",", v.mismatches);
+	fprintf(f, "%" PRIu64 ",", v->mismatches);
 	csv_str(f, sc_phase_status_name(pr->status), 1);
 }
 
@@ -271,7 +270,7 @@ void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
 	const struct sc_phase_record *pr = &rec->phases[i];
 	const struct sc_phase_figures *fig = &fg->phases[i];
 
-	phases_csv_row(c->f[REPORT_CSV_PHASES], rec, pr, fig);
+	phases_csv_row(c->f[REPORT_CSV_PHASES], rec, pr, fig, &fg->work[i].verify);
 	ranks_csv_rows(c->f[REPORT_CSV_RANKS], rec, pr, fig, &fg->work[i]);
 	series_csv_rows(c->f[REPORT_CSV_SERIES], rec, pr, fig);
 }

@@ -60,29 +60,27 @@ void sc_report_write_cliff_text(FILE *f, const struct sc_run_record *rec,
 			c->nranks <= SC_JSON_RANKS_MAX ? "results.json" : "ranks.csv");
 }
 
-static void stage_line(FILE *f, const struct sc_phase *ph, const struct sc_phase_figures *fig)
+static void stage_line(FILE *f, const struct sc_stage_row *st)
 {
 	char d[32], bw[32], io[32], p99[32], p9999[32], vol[32];
-	struct sc_stage_row s;
-
-	sc_stage_row(ph, fig, &s);
-	sc_fmt_duration(d, sizeof(d), s.duration_ns > 0 ? (uint64_t)s.duration_ns : 0);
-	if (s.idle) {
-		fprintf(f, "%-34s %10s %12s %10s %10s %10s %10s\n", s.name, d, "idle", "-", "-",
+	sc_fmt_duration(d, sizeof(d), st->duration_ns > 0 ? (uint64_t)st->duration_ns : 0);
+	if (st->idle) {
+		fprintf(f, "%-34s %10s %12s %10s %10s %10s %10s\n", st->name, d, "idle", "-", "-",
 			"-", "-");
 		return;
 	}
-	fprintf(f, "%-34s %10s %12s %10s %10s %10s %10s\n", s.name, d,
-		sc_fmt_rate(bw, sizeof(bw), s.bw_bytes_per_s), sc_fmt_iops(io, sizeof(io), s.iops),
-		s.p99_ok ? sc_fmt_duration(p99, sizeof(p99), s.p99_ns) : "n/a",
-		s.p9999_ok ? sc_fmt_duration(p9999, sizeof(p9999), s.p9999_ns) : "n/a",
-		sc_report_fmt_share(vol, sizeof(vol), s.volatility));
+	fprintf(f, "%-34s %10s %12s %10s %10s %10s %10s\n", st->name, d,
+		sc_fmt_rate(bw, sizeof(bw), st->bw_bytes_per_s),
+		sc_fmt_iops(io, sizeof(io), st->iops),
+		st->p99_ok ? sc_fmt_duration(p99, sizeof(p99), st->p99_ns) : "n/a",
+		st->p9999_ok ? sc_fmt_duration(p9999, sizeof(p9999), st->p9999_ns) : "n/a",
+		sc_report_fmt_share(vol, sizeof(vol), st->volatility));
 }
 
 void sc_report_stages_table(FILE *f, const struct sc_run_record *rec,
 			    const struct sc_run_figures *fg)
 {
-	if (!rec->nphases || !sc_stages_shown(&rec->plan))
+	if (!rec->nphases || !fg->stages_shown)
 		return;
 	fprintf(f, "\nstages side by side:\n%-34s %10s %12s %10s %10s %10s %10s\n", "stage",
 		"duration", "bandwidth", "IOPS", "p99", "p99.99", "volatility");
@@ -90,6 +88,6 @@ void sc_report_stages_table(FILE *f, const struct sc_run_record *rec,
 		const struct sc_phase_record *pr = &rec->phases[i];
 
 		if (pr->phase < rec->plan.nphases)
-			stage_line(f, &rec->plan.phases[pr->phase], &fg->phases[i]);
+			stage_line(f, &fg->work[i].stage);
 	}
 }

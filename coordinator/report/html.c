@@ -291,15 +291,13 @@ static int phase_table(FILE *f, const struct sc_run_record *rec, const struct sc
 
 /* The facts of a phase in one line under its heading. */
 static void phase_facts(FILE *f, const struct sc_phase *ph, const struct sc_phase_record *pr,
-			const struct sc_phase_figures *fig)
+			const struct sc_phase_figures *fig, const struct sc_stage_row *st)
 {
 	char bs[32], dur[32], line[CELL_MAX * 2];
-	struct sc_stage_row st;
 
 	if (ph->workload == SC_WORKLOAD_IDLE) { /* no I/O: only how long it lasted */
-		sc_stage_row(ph, fig, &st);
 		sc_fmt_duration(dur, sizeof(dur),
-				st.duration_ns > 0 ? (uint64_t)st.duration_ns : 0);
+				st->duration_ns > 0 ? (uint64_t)st->duration_ns : 0);
 		snprintf(line, sizeof(line), "idle phase: no I/O for %s; status %s", dur,
 			 sc_phase_status_name(pr->status));
 		sc_html_note(f, line);
@@ -317,19 +315,18 @@ static void phase_facts(FILE *f, const struct sc_phase *ph, const struct sc_phas
 		 sc_workload_name(ph->workload), sc_rw_name(ph->io.rw), bs, ph->io.iodepth,
 		 ph->io.jobs, fig->nranks, fig->nnodes, sc_phase_status_name(pr->status), dur);
 	sc_html_note(f, line);
-	sc_stage_row(ph, fig, &st);
 	if (fig->nseconds < 2) /* under a second: no series to speak of */
 		line[0] = '\0';
-	else if (isfinite(st.volatility))
+	else if (isfinite(st->volatility))
 		snprintf(line, sizeof(line),
 			 "Volatility of the %s (stddev / mean of the cluster's bytes per complete "
 			 "second): %.1f%%.",
-			 st.dir == SC_DIR_READ ? "reads" : "writes", st.volatility * PERCENT);
+			 st->dir == SC_DIR_READ ? "reads" : "writes", st->volatility * PERCENT);
 	else
 		snprintf(line, sizeof(line),
 			 "Volatility of the %s: n/a (it needs 2 complete seconds with I/O; the "
 			 "phase had %" PRIu32 ").",
-			 st.dir == SC_DIR_READ ? "reads" : "writes",
+			 st->dir == SC_DIR_READ ? "reads" : "writes",
 			 fig->nseconds - 1);
 	if (line[0])
 		sc_html_note(f, line);
@@ -356,7 +353,7 @@ static int phase_section(FILE *f, const struct sc_run_record *rec, const struct 
 	fprintf(f, "<section class=\"phase kind-%s\" id=\"%s\">\n", sc_workload_name(ph->workload),
 		id);
 	sc_html_heading(f, 2, NULL, ph->name);
-	phase_facts(f, ph, pr, fig);
+	phase_facts(f, ph, pr, fig, &fg->work[i].stage);
 	rc = sc_html_phase_charts(f, rec, fg, i);
 	fputs("</section>\n", f);
 	return rc;

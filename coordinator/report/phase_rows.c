@@ -43,20 +43,23 @@ bool sc_rows_measured(const struct sc_phase_record *rec)
 	return false;
 }
 
-void sc_rows_phase(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
-		   const struct sc_phase_figures *fig)
+void sc_rows_phase(FILE *f, const struct sc_run_record *run, const struct sc_run_figures *fg,
+		   uint32_t i)
 {
 	static const double pts[] = {50.0, 99.0, 99.99};
 	char bw[32], fbw[32], iops[32], p50[32], p99[32], p9999[32], err[64] = "", vfy[96] = "";
+	const struct sc_phase_record *rec = &run->phases[i];
+	const struct sc_phase *phase = &run->plan.phases[rec->phase];
+	const struct sc_phase_figures *fig = &fg->phases[i];
+	const struct sc_workload_figures *w = &fg->work[i];
 	const struct sc_lat_summary *lat = &fig->lat_all;
 
 	if (phase->workload == SC_WORKLOAD_IDLE) { /* no I/O: only how long it lasted */
-		struct sc_stage_row st;
+		const struct sc_stage_row *st = &w->stage;
 
-		sc_stage_row(phase, fig, &st);
 		fprintf(f, "%-34s idle %s, no I/O%s%s\n", phase->name,
 			sc_fmt_duration(bw, sizeof(bw),
-					st.duration_ns > 0 ? (uint64_t)st.duration_ns : 0),
+					st->duration_ns > 0 ? (uint64_t)st->duration_ns : 0),
 			rec->status == SC_PHASE_OK ? "" : ", ",
 			rec->status == SC_PHASE_OK ? "" : sc_phase_status_name(rec->status));
 		fflush(f);
@@ -78,11 +81,9 @@ void sc_rows_phase(FILE *f, const struct sc_phase *phase, const struct sc_phase_
 	if (phase->io.verify != SC_VERIFY_NONE && !sc_rw_reads(phase->io.rw)) {
 		snprintf(vfy, sizeof(vfy), "  verify: blocks written with headers");
 	} else if (phase->io.verify != SC_VERIFY_NONE) {
-		struct sc_verify_figures v;
-
-		sc_verify_figures(rec, &v);
 		snprintf(vfy, sizeof(vfy), "  verify: %llu mismatches in %llu blocks",
-			 (unsigned long long)v.mismatches, (unsigned long long)v.checked);
+			 (unsigned long long)w->verify.mismatches,
+			 (unsigned long long)w->verify.checked);
 	}
 	fprintf(f, "%-34s %12s %12s %10s %10s %10s %10s  rank %u (%s)%s%s\n", phase->name,
 		sc_fmt_rate(bw, sizeof(bw), fig->lastdone_bw_bytes_per_s),
@@ -222,23 +223,24 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 		sweep_summary(f, fg, ph);
 }
 
-uint64_t sc_rows_verify(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr)
+uint64_t sc_rows_verify(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			uint32_t at)
 {
+	const struct sc_phase_record *pr = &rec->phases[at];
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
 	uint64_t run = sc_verify_run_hash(rec->plan.run_id);
+	const struct sc_verify_figures *v = &fg->work[at].verify;
 	const struct sc_rank_result *r;
 	const struct sc_verify_mismatch *m;
-	struct sc_verify_figures v;
 	uint32_t i;
 
-	sc_verify_figures(pr, &v);
-	if (!v.mismatches)
+	if (!v->mismatches)
 		return 0;
 	fprintf(f,
 		"ssdcluster: phase %s: verify: %llu mismatches in %llu blocks checked, on %u "
 		"rank(s):\n",
-		ph->name, (unsigned long long)v.mismatches, (unsigned long long)v.checked,
-		v.ranks_with_mismatches);
+		ph->name, (unsigned long long)v->mismatches, (unsigned long long)v->checked,
+		v->ranks_with_mismatches);
 	for (i = 0; i < VERIFY_PRINTED && (m = sc_verify_listed(pr, i, &r)); i++) {
 		struct sc_place place = {.rank = r->rank, .target = r->target};
 		char file[4096] = "?", why[64];
@@ -258,12 +260,12 @@ uint64_t sc_rows_verify(FILE *f, const struct sc_run_record *rec, const struct s
 			(unsigned long long)m->found.run_id, (unsigned long long)m->found.seq,
 			m->found.len, m->found.crc, m->crc_data, m->bad_bytes, m->first_bad_byte);
 	}
-	if (v.mismatches > i)
+	if (v->mismatches > i)
 		fprintf(f,
 			"  (%llu more; results.json lists the first %u under "
 			"verify.first_mismatches)\n",
-			(unsigned long long)(v.mismatches - i), SC_VERIFY_KEEP);
-	return v.mismatches;
+			(unsigned long long)(v->mismatches - i), SC_VERIFY_KEEP);
+	return v->mismatches;
 }
 
 int sc_rows_io_opts(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr)

@@ -19,9 +19,10 @@ bool sc_rows_measured(const struct sc_phase_record *rec);
  * over all I/O of the phase (both directions merged), the slowest rank,
  * and what failed or was verified.  A percentile too few I/Os support
  * (analysis/pct_support.h) reads "n/a", and a line under the row gives the
- * maximum of the samples instead. */
-void sc_rows_phase(FILE *f, const struct sc_phase *phase, const struct sc_phase_record *rec,
-		   const struct sc_phase_figures *fig);
+ * maximum of the samples instead.  Of run->phases[i], with fg run's
+ * figures (analysis/figures.h). */
+void sc_rows_phase(FILE *f, const struct sc_run_record *run, const struct sc_run_figures *fg,
+		   uint32_t i);
 
 /* After the row: the phase's failed I/Os by errno and the first one, if
  * any; then what the phase's workload adds.  Ingest: samples/s and
@@ -34,8 +35,10 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 
 /* A phase whose reads found verify mismatches: how many, and the first
  * ones (rank, host, file, offset, what failed, expected vs found).  Prints
- * nothing and returns 0 when there were none; else the mismatch count. */
-uint64_t sc_rows_verify(FILE *f, const struct sc_run_record *rec, const struct sc_phase_record *pr);
+ * nothing and returns 0 when there were none; else the mismatch count.
+ * Of rec->phases[at], with fg rec's figures (analysis/figures.h). */
+uint64_t sc_rows_verify(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			uint32_t at);
 
 /* One line per I/O option of the phase that some rank ran without:
  * "ssdcluster: phase P: note: sqpoll unavailable on 16 of 16 ranks: why"

@@ -171,10 +171,11 @@ struct json_object *sc_report_json_rank_errors(struct jb *b, const struct sc_pha
  * ones the ranks kept. */
 struct json_object *sc_report_json_io_errors(struct jb *b, const struct sc_run_record *rec,
 					     const struct sc_phase_figures *f);
-/* The phase's verification: totals and the first mismatches. */
+/* The phase's verification: totals (v) and the first mismatches. */
 struct json_object *sc_report_json_verify(struct jb *b, const struct sc_run_record *rec,
 					  const struct sc_phase_record *pr,
-					  const struct sc_phase *ph);
+					  const struct sc_phase *ph,
+					  const struct sc_verify_figures *v);
 
 /* results_workloads.c: what a checkpoint cell, an ingest phase and an
  * open-loop phase add (their figures from analysis/workload_figures.h),
@@ -267,8 +268,7 @@ void sc_report_json_put_temps(struct jb *b, struct json_object *o, const char *k
 struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run_record *rec,
 					       const struct sc_phase_record *pr,
 					       const struct sc_fill_cliffs *c);
-struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph,
-					 const struct sc_phase_figures *f);
+struct json_object *sc_report_json_stage(struct jb *b, const struct sc_stage_row *st);
 /* Adds the rows of every sweep cell to sweep.csv: the cluster's, then one
  * per node; a cell not measured has its cluster row with empty figures. */
 void sc_report_csv_sweeps(struct report_csv *c, const struct sc_sweeps *s);

@@ -123,7 +123,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	if (ph && ph->io.rate_iops)
 		sc_json_put(b, o, "open_loop", sc_report_json_open_loop(b, &w->open_loop));
 	if (ph && ph->io.verify != SC_VERIFY_NONE)
-		sc_json_put(b, o, "verify", sc_report_json_verify(b, rec, pr, ph));
+		sc_json_put(b, o, "verify", sc_report_json_verify(b, rec, pr, ph, &w->verify));
 	if (sc_report_json_ranks_kept(pr->nranks))
 		sc_json_put(b, o, "drives", sc_report_json_phase_drives(b, pr));
 	else
@@ -173,7 +173,7 @@ void sc_report_results_phase(struct report_results *r, const struct sc_run_recor
 	sc_json_push(&r->b, r->phases,
 		     sc_json_rendered(&r->b, phase_json(&r->b, rec, pr, f, &fg->work[i])));
 	if (ph)
-		sc_json_push(&r->b, r->stages, sc_report_json_stage(&r->b, ph, f));
+		sc_json_push(&r->b, r->stages, sc_report_json_stage(&r->b, &fg->work[i].stage));
 }
 
 /* {"error": why}: the run's model: section could not be projected. */

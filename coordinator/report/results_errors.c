@@ -175,20 +175,19 @@ static struct json_object *mismatch_json(struct jb *b, const struct sc_run_recor
  * (at most SC_VERIFY_KEEP) in rank order. */
 struct json_object *sc_report_json_verify(struct jb *b, const struct sc_run_record *rec,
 					  const struct sc_phase_record *pr,
-					  const struct sc_phase *ph)
+					  const struct sc_phase *ph,
+					  const struct sc_verify_figures *v)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *first = sc_json_new(b, json_object_new_array());
-	struct sc_verify_figures v;
 	const struct sc_rank_result *r;
 	const struct sc_verify_mismatch *m;
 
-	sc_verify_figures(pr, &v);
 	sc_json_put_str(b, o, "mode", sc_verify_name(ph->io.verify));
 	sc_json_put_bool(b, o, "verify_only", ph->io.verify_only);
-	sc_json_put_u64(b, o, "blocks_checked", v.checked);
-	sc_json_put_u64(b, o, "mismatches", v.mismatches);
-	sc_json_put_u64(b, o, "ranks_with_mismatches", v.ranks_with_mismatches);
+	sc_json_put_u64(b, o, "blocks_checked", v->checked);
+	sc_json_put_u64(b, o, "mismatches", v->mismatches);
+	sc_json_put_u64(b, o, "ranks_with_mismatches", v->ranks_with_mismatches);
 	for (uint32_t i = 0; i < SC_VERIFY_KEEP && (m = sc_verify_listed(pr, i, &r)); i++)
 		sc_json_push(b, first, mismatch_json(b, rec, pr->phase, ph->io.bs_bytes, r, m));
 	sc_json_put(b, o, "first_mismatches", first);

@@ -138,17 +138,14 @@ static void stage_pct(struct jb *b, struct json_object *o, const char *key, bool
 	sc_json_put_str(b, o, k, sc_pct_basis(n, why, sizeof(why)));
 }
 
-struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph,
-					 const struct sc_phase_figures *f)
+struct json_object *sc_report_json_stage(struct jb *b, const struct sc_stage_row *st)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
-	struct sc_stage_row s;
 
-	sc_stage_row(ph, f, &s);
-	sc_json_put_str(b, o, "name", s.name);
-	sc_json_put_str(b, o, "workload", sc_workload_name(s.workload));
-	sc_json_put_i64(b, o, "duration_ns", s.duration_ns);
-	if (s.idle) { /* no I/O: no bandwidth, no latency */
+	sc_json_put_str(b, o, "name", st->name);
+	sc_json_put_str(b, o, "workload", sc_workload_name(st->workload));
+	sc_json_put_i64(b, o, "duration_ns", st->duration_ns);
+	if (st->idle) { /* no I/O: no bandwidth, no latency */
 		static const char *const none[] = {"bw_bytes_per_s", "bw_MBps",	  "iops",
 						   "p99_ns",	     "p99.99_ns", "volatility",
 						   "volatility_of"};
@@ -157,12 +154,12 @@ struct json_object *sc_report_json_stage(struct jb *b, const struct sc_phase *ph
 			sc_json_put_null(b, o, none[k]);
 		return o;
 	}
-	sc_json_put_dbl(b, o, "bw_bytes_per_s", s.bw_bytes_per_s);
-	sc_json_put_mbps(b, o, "bw_MBps", s.bw_bytes_per_s);
-	sc_json_put_dbl(b, o, "iops", s.iops);
-	stage_pct(b, o, "p99_ns", s.p99_ok, s.p99_ns, s.nsamples);
-	stage_pct(b, o, "p99.99_ns", s.p9999_ok, s.p9999_ns, s.nsamples);
-	sc_json_put_dbl(b, o, "volatility", s.volatility);
-	sc_json_put_str(b, o, "volatility_of", s.dir == SC_DIR_READ ? "read" : "write");
+	sc_json_put_dbl(b, o, "bw_bytes_per_s", st->bw_bytes_per_s);
+	sc_json_put_mbps(b, o, "bw_MBps", st->bw_bytes_per_s);
+	sc_json_put_dbl(b, o, "iops", st->iops);
+	stage_pct(b, o, "p99_ns", st->p99_ok, st->p99_ns, st->nsamples);
+	stage_pct(b, o, "p99.99_ns", st->p9999_ok, st->p9999_ns, st->nsamples);
+	sc_json_put_dbl(b, o, "volatility", st->volatility);
+	sc_json_put_str(b, o, "volatility_of", st->dir == SC_DIR_READ ? "read" : "write");
 	return o;
 }
