@@ -82,7 +82,7 @@ int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *
 		sc_run_figures_exit(f);
 	err = add_phases(f, rec);
 	if (!err)
-		err = sc_ckpt_groups(rec, &f->ckpt, &f->nckpt);
+		err = sc_ckpt_groups(rec, f->work, &f->ckpt, &f->nckpt);
 	if (!err)
 		err = sc_sweeps_of(&f->sweeps, rec, f->phases);
 	if (!err)

@@ -94,8 +94,66 @@ static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
 	free(d);
 }
 
-int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **groups,
-		   uint32_t *ngroups)
+/* The record of plan phase p in rec, or NULL. */
+static const struct sc_phase_record *record_of(const struct sc_run_record *rec, uint32_t p)
+{
+	for (uint32_t i = 0; i < rec->nphases; i++)
+		if (rec->phases[i].phase == p)
+			return &rec->phases[i];
+	return NULL;
+}
+
+static void node_durations_exit(struct sc_ckpt_node_durations *d)
+{
+	free(d->host);
+	free(d->duration_ns);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Each node's durations in the cells of group g of rec.  0 or -ENOMEM
+ * (out then empty). */
+static int node_durations(const struct sc_run_record *rec, const struct sc_ckpt_group *g,
+			  struct sc_ckpt_node_durations *out)
+{
+	uint32_t nn = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (uint32_t c = 0; c < g->ncells; c++) {
+		const struct sc_phase_record *pr = record_of(rec, g->cells[c].phase);
+
+		for (uint32_t i = 0; pr && i < pr->nranks; i++)
+			if (pr->ranks[i].node + 1 > nn)
+				nn = pr->ranks[i].node + 1;
+	}
+	out->host = calloc(nn ? nn : 1, sizeof(*out->host));
+	out->duration_ns = malloc(((size_t)g->ncells * nn + 1) * sizeof(int64_t));
+	if (!out->host || !out->duration_ns) {
+		node_durations_exit(out);
+		return -ENOMEM;
+	}
+	out->ncells = g->ncells;
+	out->nnodes = nn;
+	for (uint32_t c = 0; c < g->ncells; c++) {
+		const struct sc_phase_record *pr = record_of(rec, g->cells[c].phase);
+		int64_t *d = &out->duration_ns[c * nn];
+
+		for (uint32_t n = 0; n < nn; n++)
+			d[n] = -1;
+		for (uint32_t i = 0; pr && i < pr->nranks; i++) {
+			const struct sc_rank_result *r = &pr->ranks[i];
+
+			/* from the common start (0), fsync included */
+			if (r->end_ns > d[r->node])
+				d[r->node] = r->end_ns;
+			if (!out->host[r->node])
+				out->host[r->node] = r->host;
+		}
+	}
+	return 0;
+}
+
+int sc_ckpt_groups(const struct sc_run_record *rec, const struct sc_workload_figures *work,
+		   struct sc_ckpt_group **groups, uint32_t *ngroups)
 {
 	struct sc_ckpt_group *g = NULL;
 	uint32_t n = 0;
@@ -129,7 +187,7 @@ int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **group
 		if (!cells)
 			goto out_nomem;
 		cur->cells = cells;
-		sc_ckpt_cell_figures(&rec->plan, pr, &cur->cells[cur->ncells++]);
+		cur->cells[cur->ncells++] = work[i].ckpt;
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		const struct sc_ckpt_spec *ck = &rec->plan.phases[g[k].first_phase].ckpt;
@@ -143,6 +201,8 @@ int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **group
 		if (g[k].restore.throughput_bytes_per_s > 0)
 			g[k].projected_restore_ns = (double)g[k].full_size_bytes * SC_NS_PER_S_F /
 						    g[k].restore.throughput_bytes_per_s;
+		if (node_durations(rec, &g[k], &g[k].nodes))
+			goto out_nomem;
 	}
 	*groups = g;
 	*ngroups = n;
@@ -155,65 +215,11 @@ out_nomem:
 
 void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups)
 {
-	for (uint32_t k = 0; k < ngroups; k++)
+	for (uint32_t k = 0; k < ngroups; k++) {
 		free(groups[k].cells);
+		node_durations_exit(&groups[k].nodes);
+	}
 	free(groups);
-}
-
-/* The record of plan phase p in rec, or NULL. */
-static const struct sc_phase_record *record_of(const struct sc_run_record *rec, uint32_t p)
-{
-	for (uint32_t i = 0; i < rec->nphases; i++)
-		if (rec->phases[i].phase == p)
-			return &rec->phases[i];
-	return NULL;
-}
-
-int sc_ckpt_node_durations(const struct sc_run_record *rec, const struct sc_ckpt_group *g,
-			   struct sc_ckpt_node_durations *out)
-{
-	uint32_t nn = 0;
-
-	memset(out, 0, sizeof(*out));
-	for (uint32_t c = 0; c < g->ncells; c++) {
-		const struct sc_phase_record *pr = record_of(rec, g->cells[c].phase);
-
-		for (uint32_t i = 0; pr && i < pr->nranks; i++)
-			if (pr->ranks[i].node + 1 > nn)
-				nn = pr->ranks[i].node + 1;
-	}
-	out->host = calloc(nn ? nn : 1, sizeof(*out->host));
-	out->duration_ns = malloc(((size_t)g->ncells * nn + 1) * sizeof(int64_t));
-	if (!out->host || !out->duration_ns) {
-		sc_ckpt_node_durations_exit(out);
-		return -ENOMEM;
-	}
-	out->ncells = g->ncells;
-	out->nnodes = nn;
-	for (uint32_t c = 0; c < g->ncells; c++) {
-		const struct sc_phase_record *pr = record_of(rec, g->cells[c].phase);
-		int64_t *d = &out->duration_ns[c * nn];
-
-		for (uint32_t n = 0; n < nn; n++)
-			d[n] = -1;
-		for (uint32_t i = 0; pr && i < pr->nranks; i++) {
-			const struct sc_rank_result *r = &pr->ranks[i];
-
-			/* from the common start (0), fsync included */
-			if (r->end_ns > d[r->node])
-				d[r->node] = r->end_ns;
-			if (!out->host[r->node])
-				out->host[r->node] = r->host;
-		}
-	}
-	return 0;
-}
-
-void sc_ckpt_node_durations_exit(struct sc_ckpt_node_durations *d)
-{
-	free(d->host);
-	free(d->duration_ns);
-	memset(d, 0, sizeof(*d));
 }
 
 double sc_rank_au(const struct sc_rank_result *r)

@@ -16,6 +16,8 @@
 #include "stages.h"
 #include "write_cliff.h"
 
+struct sc_workload_figures;
+
 /* One checkpoint cell (write or restore). */
 struct sc_ckpt_cell {
 	uint32_t phase;             /* index into plan.phases */
@@ -40,6 +42,18 @@ struct sc_ckpt_trend {
 	double throughput_bytes_per_s; /* all bytes / all durations */
 };
 
+/* Each node's durations in the cells of a checkpoint group: the max over
+ * the node's ranks of end - common start, as a cell's duration is over
+ * all ranks. */
+struct sc_ckpt_node_durations {
+	uint32_t ncells;            /* the group's */
+	uint32_t nnodes;            /* 1 + the highest node index in the cells */
+	const char **host;          /* heap, nnodes: each node's host (in the
+				     * record); NULL for a node in no cell */
+	int64_t *duration_ns;       /* heap, ncells x nnodes, by cell then node;
+				     * -1 where the node had no rank in the cell */
+};
+
 /* A checkpoint group: the cells of one config phase. */
 struct sc_ckpt_group {
 	const char *name;           /* the group's name (plan-owned) */
@@ -50,6 +64,7 @@ struct sc_ckpt_group {
 	uint64_t full_size_bytes;   /* one checkpoint at scale 1 */
 	double projected_write_ns;  /* full size / measured write throughput */
 	double projected_restore_ns;
+	struct sc_ckpt_node_durations nodes; /* each node's, by cell */
 };
 
 /* The cell of checkpoint phase pr of plan: its bytes and files, its
@@ -58,28 +73,12 @@ struct sc_ckpt_group {
 void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_record *pr,
 			  struct sc_ckpt_cell *c);
 
-/* The checkpoint groups among rec's finished phases.  0 or -ENOMEM. */
-int sc_ckpt_groups(const struct sc_run_record *rec, struct sc_ckpt_group **groups,
-		   uint32_t *ngroups);
+/* The checkpoint groups among rec's finished phases, their cells those of
+ * work (the workload figures of rec's phases, by index in rec->phases).
+ * 0 or -ENOMEM. */
+int sc_ckpt_groups(const struct sc_run_record *rec, const struct sc_workload_figures *work,
+		   struct sc_ckpt_group **groups, uint32_t *ngroups);
 void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups);
-
-/* Each node's durations in the cells of group g of rec: the max over the
- * node's ranks of end - common start, as a cell's duration is over all
- * ranks. */
-struct sc_ckpt_node_durations {
-	uint32_t ncells;            /* g->ncells */
-	uint32_t nnodes;            /* 1 + the highest node index in the cells */
-	const char **host;          /* heap, nnodes: each node's host (in rec);
-				     * NULL for a node in no cell */
-	int64_t *duration_ns;       /* heap, ncells x nnodes, by cell then node;
-				     * -1 where the node had no rank in the cell */
-};
-
-/* The node durations of group g (from sc_ckpt_groups(rec)).  0 or -ENOMEM
- * (out then empty). */
-int sc_ckpt_node_durations(const struct sc_run_record *rec, const struct sc_ckpt_group *g,
-			   struct sc_ckpt_node_durations *out);
-void sc_ckpt_node_durations_exit(struct sc_ckpt_node_durations *d);
 
 /* Ingestion figures of one phase. */
 struct sc_ingest_figures {

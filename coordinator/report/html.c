@@ -379,7 +379,7 @@ static int workload_sections(FILE *f, const struct sc_run_record *rec,
 	if (has_workload(rec, SC_WORKLOAD_CHECKPOINT)) {
 		fputs("<section id=\"checkpoints\">\n", f);
 		sc_html_heading(f, 2, NULL, "Checkpoints");
-		rc = sc_html_checkpoints(f, rec, fg);
+		rc = sc_html_checkpoints(f, fg);
 		fputs("</section>\n", f);
 		if (rc)
 			return rc;

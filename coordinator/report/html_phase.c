@@ -410,9 +410,9 @@ int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct 
 
 /* Durations (s) of group g's writes or restores: the cluster's maximum,
  * each node's, and the least-squares trend.  0 or -ENOMEM. */
-static int ckpt_chart(FILE *f, const struct sc_ckpt_group *g,
-		      const struct sc_ckpt_node_durations *nd, bool restore)
+static int ckpt_chart(FILE *f, const struct sc_ckpt_group *g, bool restore)
 {
+	const struct sc_ckpt_node_durations *nd = &g->nodes;
 	const struct sc_ckpt_trend *tr = restore ? &g->restore : &g->write;
 	uint32_t nodes = nd->nnodes > 1 && nd->nnodes <= MAX_NODE_LINES ? nd->nnodes : 0;
 	uint32_t m = tr->n, nser = nodes + 2, k = 0;
@@ -494,22 +494,18 @@ static void ckpt_table(FILE *f, const struct sc_ckpt_group *g)
 	sc_html_table_end(f);
 }
 
-int sc_html_checkpoints(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg)
+int sc_html_checkpoints(FILE *f, const struct sc_run_figures *fg)
 {
 	const struct sc_ckpt_group *g = fg->ckpt;
 	uint32_t ng = fg->nckpt;
 	int err = 0;
 
 	for (uint32_t k = 0; k < ng && !err; k++) {
-		struct sc_ckpt_node_durations nd;
-
 		sc_html_heading(f, 3, NULL, g[k].name);
-		err = sc_ckpt_node_durations(rec, &g[k], &nd);
-		if (!err && g[k].write.n)
-			err = ckpt_chart(f, &g[k], &nd, false);
+		if (g[k].write.n)
+			err = ckpt_chart(f, &g[k], false);
 		if (!err && g[k].restore.n)
-			err = ckpt_chart(f, &g[k], &nd, true);
-		sc_ckpt_node_durations_exit(&nd);
+			err = ckpt_chart(f, &g[k], true);
 		if (!err)
 			ckpt_table(f, &g[k]);
 	}

@@ -35,11 +35,11 @@ int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec,
  * ones in index order).  The count, or -ENOMEM. */
 int sc_html_lowest(const double *v, uint32_t n, uint32_t *at);
 
-/* html_phase.c: every checkpoint group of rec (fg->ckpt, rec's figures):
+/* html_phase.c: every checkpoint group of a run (fg->ckpt, its figures):
  * duration per checkpoint, per node and the cluster maximum, with the
  * trend line, for writes and restores, and the group's trend figures.
- * Nothing when rec has none. */
-int sc_html_checkpoints(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg);
+ * Nothing when the run has none. */
+int sc_html_checkpoints(FILE *f, const struct sc_run_figures *fg);
 
 /* html_sweep.c: every sweep of sw as heatmaps of bandwidth (MB/s) and p99
  * (us) per rw, a row per block size and a column per queue depth, each

@@ -233,7 +233,7 @@ static int ckpt_fn(FILE *f, const void *arg)
 	int rc = sc_run_figures_of(&fg, arg);
 
 	if (!rc)
-		rc = sc_html_checkpoints(f, arg, &fg);
+		rc = sc_html_checkpoints(f, &fg);
 	sc_run_figures_exit(&fg);
 	return rc;
 }

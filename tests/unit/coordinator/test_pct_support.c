@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
-#include "analysis/workload_figures.h"
+#include "analysis/figures.h"
 #include "check.h"
 #include "report/pct_text.h"
 #include "report/report_priv.h"
@@ -154,27 +154,25 @@ static void test_last_first(void)
 {
 	static const double one[] = {2.0}, two[] = {2.0, 3.0};
 	struct sc_run_record rec;
-	struct sc_ckpt_group *g;
-	uint32_t n;
+	struct sc_run_figures fg;
 	char buf[32];
 
 	ckpt_record(&rec, one, 1);
-	CHECK(sc_ckpt_groups(&rec, &g, &n) == 0 && n == 1, "one group");
-	if (n == 1) {
-		CHECK(g[0].write.n == 1, "one checkpoint");
-		CHECK(isnan(g[0].write.last_first_ratio), "last/first of one checkpoint: %g",
-		      g[0].write.last_first_ratio);
-		sc_ckpt_groups_free(g, n);
+	CHECK(sc_run_figures_of(&fg, &rec) == 0 && fg.nckpt == 1, "one group");
+	if (fg.nckpt == 1) {
+		CHECK(fg.ckpt[0].write.n == 1, "one checkpoint");
+		CHECK(isnan(fg.ckpt[0].write.last_first_ratio), "last/first of one checkpoint: %g",
+		      fg.ckpt[0].write.last_first_ratio);
 	}
+	sc_run_figures_exit(&fg);
 	sc_run_record_exit(&rec);
 
 	ckpt_record(&rec, two, 2);
-	CHECK(sc_ckpt_groups(&rec, &g, &n) == 0 && n == 1, "one group");
-	if (n == 1) {
-		CHECK(fabs(g[0].write.last_first_ratio - 1.5) < 1e-12, "last/first 3 s / 2 s: %g",
-		      g[0].write.last_first_ratio);
-		sc_ckpt_groups_free(g, n);
-	}
+	CHECK(sc_run_figures_of(&fg, &rec) == 0 && fg.nckpt == 1, "one group");
+	if (fg.nckpt == 1)
+		CHECK(fabs(fg.ckpt[0].write.last_first_ratio - 1.5) < 1e-12,
+		      "last/first 3 s / 2 s: %g", fg.ckpt[0].write.last_first_ratio);
+	sc_run_figures_exit(&fg);
 	sc_run_record_exit(&rec);
 
 	CHECK(!strcmp(sc_report_fmt_share(buf, sizeof(buf), NAN), "n/a"), "volatility NAN");
