@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -422,6 +423,25 @@ uint64_t sc_aggregate_phase_calls(void)
 	return aggregate_calls;
 }
 
+/* The first of the n rows (size bytes each) whose double at off (the
+ * bandwidth) is the lowest; n when there is none. */
+static uint32_t lowest_bw(const void *rows, size_t size, size_t off, uint32_t n)
+{
+	const char *at = rows;
+	uint32_t slow = n;
+	double low = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		double bw = *(const double *)(at + i * size + off);
+
+		if (slow == n || bw < low) {
+			slow = i;
+			low = bw;
+		}
+	}
+	return slow;
+}
+
 int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figures *out)
 {
 	struct sc_phase_figures f;
@@ -458,6 +478,11 @@ int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figure
 	}
 	if (f.slowest_node < f.nodes_len)
 		f.slowest_node_host = f.nodes[f.slowest_node].host;
+	f.lowest_bw_node = lowest_bw(f.nodes, sizeof(*f.nodes),
+				     offsetof(struct sc_node_row, bw_bytes_per_s), f.nodes_len);
+	f.lowest_bw_target =
+	    lowest_bw(f.targets, sizeof(*f.targets), offsetof(struct sc_target_row, bw_bytes_per_s),
+		      f.targets_len);
 	for (int d = 0; d < SC_DIR_COUNT; d++)
 		f.volatility[d] = volatility(f.seconds, f.nseconds, d);
 	*out = f;

@@ -138,34 +138,3 @@ void sc_node_series_exit(struct sc_node_series *s)
 	memset(s, 0, sizeof(*s));
 	s->cluster.node = UINT32_MAX;
 }
-
-/* The first of the n rows (size bytes each) whose double at off (the
- * bandwidth) is the lowest; n when there is none. */
-static uint32_t lowest_bw(const void *rows, size_t size, size_t off, uint32_t n)
-{
-	const char *at = rows;
-	uint32_t slow = n;
-	double low = 0;
-
-	for (uint32_t i = 0; i < n; i++) {
-		double bw = *(const double *)(at + i * size + off);
-
-		if (slow == n || bw < low) {
-			slow = i;
-			low = bw;
-		}
-	}
-	return slow;
-}
-
-uint32_t sc_slowest_node_row(const struct sc_phase_figures *fig)
-{
-	return lowest_bw(fig->nodes, sizeof(*fig->nodes),
-			 offsetof(struct sc_node_row, bw_bytes_per_s), fig->nodes_len);
-}
-
-uint32_t sc_slowest_target_row(const struct sc_phase_figures *fig)
-{
-	return lowest_bw(fig->targets, sizeof(*fig->targets),
-			 offsetof(struct sc_target_row, bw_bytes_per_s), fig->targets_len);
-}

@@ -51,10 +51,4 @@ struct sc_node_series {
 int sc_node_series_init(struct sc_node_series *out, const struct sc_phase_record *pr);
 void sc_node_series_exit(struct sc_node_series *s);
 
-/* The node row (target row) of fig with the lowest bandwidth, the first of
- * equals: the slowest node (drive).  fig->nodes_len (targets_len) when
- * there is none. */
-uint32_t sc_slowest_node_row(const struct sc_phase_figures *fig);
-uint32_t sc_slowest_target_row(const struct sc_phase_figures *fig);
-
 #endif

@@ -278,7 +278,7 @@ static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 	snprintf(title, sizeof(title), "%s: bandwidth per node", phase);
 	if (fig->nodes_len)
 		err = lowest_bars(f, &c, v, fig->nodes_len,
-				  &(struct bars_of){node_bar_name, fig, sc_slowest_node_row(fig),
+				  &(struct bars_of){node_bar_name, fig, fig->lowest_bw_node,
 						    "slowest", "node", "results.json nodes"});
 	for (uint32_t i = 0; i < fig->targets_len; i++)
 		v[i] = fig->targets[i].bw_bytes_per_s / SC_BYTES_PER_MB;
@@ -287,7 +287,7 @@ static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 	c.y.label = "drive";
 	if (!err && fig->targets_len)
 		err = lowest_bars(f, &c, v, fig->targets_len,
-				  &(struct bars_of){drive_bar_name, &dn, sc_slowest_target_row(fig),
+				  &(struct bars_of){drive_bar_name, &dn, fig->lowest_bw_target,
 						    "slowest", "drive", "results.json targets"});
 	free(v);
 	return err;

@@ -206,6 +206,11 @@ static void test_nodes(void)
 	CHECK(f.nodes[1].start_ns == 12 * S / 10 && f.nodes[1].end_ns == 11 * S, "node 1 window");
 	CHECK(near(f.nodes[1].bw_bytes_per_s, 3e9 / 9.8), "node 1 bw %.17g",
 	      f.nodes[1].bw_bytes_per_s);
+	/* the slowest node and drive: node 1's, at 3 GB / 9.8 s */
+	CHECK(f.lowest_bw_node == 1, "lowest-bandwidth node row %u, want 1", f.lowest_bw_node);
+	CHECK(f.targets_len == 2 && f.lowest_bw_target == 1,
+	      "lowest-bandwidth target row %u of %u, want 1 of 2", f.lowest_bw_target,
+	      f.targets_len);
 out:
 	sc_phase_figures_exit(&f);
 	sc_phase_record_exit(&rec);
@@ -396,6 +401,7 @@ static void test_degenerate(void)
 	CHECK(f.nranks == 0 && f.nnodes == 0 && f.nodes_len == 0 && f.total_bytes == 0 &&
 		  f.lastdone_bw_bytes_per_s == 0 && f.nseconds == 0,
 	      "empty figures");
+	CHECK(f.lowest_bw_node == 0 && f.lowest_bw_target == 0, "a slowest row among none");
 	sc_phase_figures_exit(&f);
 
 	/* the first rank finished inside the ramp: no first-done window */

@@ -2,8 +2,8 @@
  * exactly the sum of its ranks' seconds and the cluster's the sum of all;
  * the rate of a last second the phase ended part-way through is its amount
  * over the time it covered, or it is left out under a quarter second; a
- * phase that ends on a whole second keeps every second as it is; the
- * slowest node and drive rows are the lowest bandwidth. */
+ * phase that ends on a whole second keeps every second as it is (the
+ * slowest node and drive rows: test_aggregate.c). */
 #include "analysis/node_series.h"
 
 #include <math.h>
@@ -159,23 +159,6 @@ static void check_own_ends(void)
 	check_context = NULL;
 }
 
-static void check_slowest(void)
-{
-	struct sc_node_row nodes[3] = {
-	    {.bw_bytes_per_s = 5e6}, {.bw_bytes_per_s = 2e6}, {.bw_bytes_per_s = 2e6}};
-	struct sc_target_row targets[2] = {{.bw_bytes_per_s = 1e6}, {.bw_bytes_per_s = 3e6}};
-	struct sc_phase_figures fig = {
-	    .nodes_len = 3, .nodes = nodes, .targets_len = 2, .targets = targets};
-
-	CHECK(sc_slowest_node_row(&fig) == 1, "slowest node row %u, want 1",
-	      sc_slowest_node_row(&fig));
-	CHECK(sc_slowest_target_row(&fig) == 0, "slowest target row %u, want 0",
-	      sc_slowest_target_row(&fig));
-	fig.nodes_len = fig.targets_len = 0;
-	CHECK(sc_slowest_node_row(&fig) == 0 && sc_slowest_target_row(&fig) == 0,
-	      "a slowest row among none");
-}
-
 int main(void)
 {
 	check_phase(2 * S + S / 2, 0.5, false); /* half a second: doubled */
@@ -183,6 +166,5 @@ int main(void)
 	check_phase(3 * S, 1.0, false);		/* whole seconds: as they are */
 	check_phase(4 * S, 1.0, false);		/* ended after its last second */
 	check_own_ends();
-	check_slowest();
 	return check_exit("test_node_series");
 }
