@@ -98,10 +98,10 @@ struct sc_phase_figures {
 	struct sc_node_row *nodes;  /* heap, by node index */
 	uint32_t targets_len;
 	struct sc_target_row *targets; /* heap, by node then target index */
-	uint32_t lowest_bw_node;    /* the node row with the lowest bandwidth,
-				     * the first of equals; nodes_len: none */
-	uint32_t lowest_bw_target;  /* the same of the target rows (the slowest
-				     * drive); targets_len: none */
+	uint32_t lowest_bw_node;       /* the node row with the lowest bandwidth,
+					* the first of equals; nodes_len: none */
+	uint32_t lowest_bw_target;     /* the same of the target rows (the slowest
+					* drive); targets_len: none */
 	uint32_t nseconds;
 	struct sc_second *seconds;  /* heap: cluster sum per second */
 	double volatility[SC_DIR_COUNT]; /* stddev/mean of per-second bytes, over

@@ -409,8 +409,7 @@ static void eval_media(const struct eval_ctx *x, const struct sc_expect *e, stru
 
 /* The checks of finished phase rec->phases[at] (its figures pf[at]). */
 static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
-			const struct sc_workload_figures *work, uint32_t at,
-			struct check_list *out)
+			const struct sc_workload_figures *work, uint32_t at, struct check_list *out)
 {
 	const struct sc_phase_record *pr = &rec->phases[at];
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];

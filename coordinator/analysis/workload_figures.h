@@ -46,12 +46,12 @@ struct sc_ckpt_trend {
  * the node's ranks of end - common start, as a cell's duration is over
  * all ranks. */
 struct sc_ckpt_node_durations {
-	uint32_t ncells;            /* the group's */
-	uint32_t nnodes;            /* 1 + the highest node index in the cells */
-	const char **host;          /* heap, nnodes: each node's host (in the
-				     * record); NULL for a node in no cell */
-	int64_t *duration_ns;       /* heap, ncells x nnodes, by cell then node;
-				     * -1 where the node had no rank in the cell */
+	uint32_t ncells;      /* the group's */
+	uint32_t nnodes;      /* 1 + the highest node index in the cells */
+	const char **host;    /* heap, nnodes: each node's host (in the
+			       * record); NULL for a node in no cell */
+	int64_t *duration_ns; /* heap, ncells x nnodes, by cell then node;
+			       * -1 where the node had no rank in the cell */
 };
 
 /* A checkpoint group: the cells of one config phase. */
@@ -134,19 +134,19 @@ const struct sc_verify_mismatch *sc_verify_listed(const struct sc_phase_record *
  * stage row, built once with them (figures.h). */
 struct sc_workload_figures {
 	struct sc_ckpt_cell ckpt;	       /* a checkpoint phase's cell; zero for any
-					        * other */
+						* other */
 	struct sc_ingest_figures ingest;       /* an ingest phase's; zero for any other */
 	double *rank_au;		       /* heap, an ingest phase's: sc_rank_au of each
-					        * rank, in the record's order; NULL for any
-					        * other */
+						* rank, in the record's order; NULL for any
+						* other */
 	struct sc_open_loop_figures open_loop; /* every phase's (has_resp false, resp_all
-					        * empty: no response times recorded) */
+						* empty: no response times recorded) */
 	struct sc_fill_cliffs cliffs;	       /* a fill phase's write cliffs; zero (no
-					        * ranks) for any other */
+						* ranks) for any other */
 	struct sc_verify_figures verify;       /* every phase's (zero without verify) */
 	struct sc_stage_row stage;	       /* its row of the stages side by side
-					        * (stages.h); zero for a phase beyond
-					        * the plan */
+						* (stages.h); zero for a phase beyond
+						* the plan */
 };
 
 /* The workload figures of phase pr of plan, whose cluster figures are fig.

@@ -55,8 +55,8 @@ void sc_report_write_cliff_text(FILE *f, const struct sc_run_record *rec,
 		cliff_text(f, &c->ranks[r]);
 	}
 	if (c->nranks > SC_CLIFF_DRIVES_PRINTED)
-		fprintf(f, "    ... %u drives in all, %u with a cliff (%s lists each)\n",
-			c->nranks, c->ranks_with_cliff,
+		fprintf(f, "    ... %u drives in all, %u with a cliff (%s lists each)\n", c->nranks,
+			c->ranks_with_cliff,
 			c->nranks <= SC_JSON_RANKS_MAX ? "results.json" : "ranks.csv");
 }
 

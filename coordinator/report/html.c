@@ -326,8 +326,7 @@ static void phase_facts(FILE *f, const struct sc_phase *ph, const struct sc_phas
 		snprintf(line, sizeof(line),
 			 "Volatility of the %s: n/a (it needs 2 complete seconds with I/O; the "
 			 "phase had %" PRIu32 ").",
-			 st->dir == SC_DIR_READ ? "reads" : "writes",
-			 fig->nseconds - 1);
+			 st->dir == SC_DIR_READ ? "reads" : "writes", fig->nseconds - 1);
 	if (line[0])
 		sc_html_note(f, line);
 	if (fig->nranks && fig->slowest_host) {

@@ -26,8 +26,8 @@ struct sc_sweeps;
  * utilisation per rank and the batch-wait tail.  Bars of nodes, drives or
  * ranks: the lowest SC_HTML_ROWS_SHOWN past that many, said so; node lines
  * over time only where the record holds the node series, said so. */
-int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec,
-			 const struct sc_run_figures *fg, uint32_t i);
+int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			 uint32_t i);
 
 /* html_phase.c: which of the n values v a chart or table shows, into at
  * (SC_HTML_ROWS_SHOWN room): every one in order while n <=

@@ -129,7 +129,8 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	else
 		sc_report_json_put_omitted(b, o, "drives", pr->nranks);
 	if (ph && ph->workload == SC_WORKLOAD_FILL)
-		sc_json_put(b, o, "write_cliff", sc_report_json_write_cliff(b, rec, pr, &w->cliffs));
+		sc_json_put(b, o, "write_cliff",
+			    sc_report_json_write_cliff(b, rec, pr, &w->cliffs));
 	return o;
 }
 

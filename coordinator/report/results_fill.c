@@ -113,7 +113,8 @@ struct json_object *sc_report_json_write_cliff(struct jb *b, const struct sc_run
 	if (sc_report_json_ranks_kept(c->nranks)) {
 		drives = sc_json_new(b, json_object_new_array());
 		for (uint32_t r = 0; r < c->nranks; r++)
-			sc_json_push(b, drives, drive_json(b, rec, pr, &pr->ranks[r], &c->ranks[r]));
+			sc_json_push(b, drives,
+				     drive_json(b, rec, pr, &pr->ranks[r], &c->ranks[r]));
 		sc_json_put(b, o, "drives", drives);
 	} else {
 		sc_report_json_put_omitted(b, o, "drives", c->nranks);
