@@ -24,5 +24,21 @@ sc_mpirun() {
 	"$MPIEXEC" --oversubscribe -np "$np" "$SC_BIN" "$@" >"$T/out.log" 2>&1
 }
 
+# fixture NAME [VAR=VALUE]... : the config tests/data/configs/NAME on
+# stdout, its leading comment lines dropped and each ${VAR} replaced by
+# VALUE; a placeholder left unfilled fails the test.
+fixture() {
+	local file=$SC_SOURCE_DIR/tests/data/configs/$1 out kv pat val
+	shift
+	[ -f "$file" ] || fail "no fixture $file"
+	out=$(sed '/^#/d' "$file")
+	for kv in "$@"; do
+		pat="\${${kv%%=*}}" val=${kv#*=}
+		out=${out//"$pat"/"$val"}
+	done
+	case $out in *'${'*) fail "fixture $1: a placeholder is left in: $out" ;; esac
+	printf '%s\n' "$out"
+}
+
 # count_entries DIR : number of entries under DIR (0 if it does not exist)
 count_entries() { [ -e "$1" ] && find "$1" -mindepth 1 | wc -l || echo 0; }

@@ -2,18 +2,7 @@
 # Bad configs and command lines exit 2, say where, and create nothing.
 . "$(dirname "$0")/lib.sh"
 
-good() {
-	cat <<YAML
-targets:
-  - path: $T/target
-    capacity: 64MiB
-phases:
-  - name: w
-    rw: write
-    bs: 1MiB
-    size: 4MiB
-YAML
-}
+good() { fixture write_4mib.yaml TARGET="$T/target" CAPACITY=64MiB; }
 
 expect_exit2() { # NAME EXPECTED_SUBSTRING ARGS...
 	local name=$1 want=$2 rc=0; shift 2

@@ -74,22 +74,13 @@ echo "ok: a run of the same plan is refused with nothing written"
 
 # A configured capacity below the plan: the config check names it, with
 # file:line:col, after the plan.
-cat >"$T/small.yaml" <<YAML
-targets:
-  - path: $T/small
-    capacity: 2MiB
-phases:
-  - name: fill
-    rw: write
-    size: 4MiB
-    bs: 1MiB
-YAML
+fixture write_4mib.yaml TARGET="$T/small" CAPACITY=2MiB >"$T/small.yaml"
 rc=0
 sc_mpirun 2 "$T/small.yaml" --dry-run --output "$T/dry2" || rc=$?
 [ "$rc" -eq 2 ] || { cat "$T/out.log"; fail "dry run over capacity: exit $rc, not 2"; }
 grep -q "small.yaml:3:[0-9]*: targets.0.capacity: .* but capacity is 2.00 MiB" "$T/out.log" ||
 	{ cat "$T/out.log"; fail "dry run over capacity named no shortfall"; }
-grep -q "^  phase 0 fill" "$T/out.log" || { cat "$T/out.log"; fail "no plan printed"; }
+grep -q "^  phase 0 w" "$T/out.log" || { cat "$T/out.log"; fail "no plan printed"; }
 python3 - "$T/dry2/plan.json" <<'PY' || fail "plan.json over capacity: see above"
 import json, sys
 t = json.load(open(sys.argv[1]))["targets"][0]

@@ -217,15 +217,7 @@ grep -q "not a regular file" "$T/fifo.err" || { cat "$T/fifo.err"; fail "FIFO: m
 echo "ok: FIFO refused: $(cat "$T/fifo.err")"
 
 # a run with neither a checkpoint nor an ingest phase: which kind is missing
-cat >"$T/io.yaml" <<YAML
-targets:
-  - path: $T/target
-phases:
-  - name: w
-    rw: write
-    bs: 1MiB
-    size: 2MiB
-YAML
+fixture write_4mib.yaml TARGET="$T/target" CAPACITY=64MiB >"$T/io.yaml"
 sc_mpirun 1 "$T/io.yaml" --output "$T/io" || { cat "$T/out.log"; fail "io run"; }
 bad "no checkpoint phase" "checkpoint" "$T/io/results.pb"
 grep -q "llm_ckpt.yaml" "$T/bad.err" || { cat "$T/bad.err"; fail "no hint how to produce it"; }
