@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scale_hosts.sh -- start-up and merge costs over several hosts: N ranks on
-# H network-namespace hosts made on this machine (tests/cluster/lib.sh; root),
+# H network-namespace hosts made on this machine (tests/cluster/netns_lib.sh; root),
 # a few short phases on the emulated engine, then from results.json:
 # startup_ns (MPI start-up to the plan on every rank), each phase's
 # start_cost_ns (clock offsets, one per node, and the start broadcast) and
@@ -13,7 +13,7 @@
 set -euo pipefail
 export SC_BIN=${SC_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/ssdcluster}
 export SC_CL_MPIRUN_TIMEOUT=${SC_CL_MPIRUN_TIMEOUT:-600}
-. "$(dirname "$0")/../tests/cluster/lib.sh" || exit 1
+. "$(dirname "$0")/../tests/cluster/netns_lib.sh" || exit 1
 
 [ $# -ge 2 ] || set -- 4 8 8 8 16 8
 

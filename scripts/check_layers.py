@@ -4,7 +4,8 @@ files that call each other (a function defined in B and called in A is an
 edge A -> B), no cycle of files that include each other, and no include
 against the rooms' one-way order (worker below proto below coordinator;
 in coordinator, analysis knows nothing of model, report and config, and
-model nothing of report and config); and no two source files of one name.  Prints each finding; exit 1 when
+model nothing of report and config); and no two code files (.c, .h, .sh, .py)
+of one name.  Prints each finding; exit 1 when
 there is one, 0 when none.
 
     python3 scripts/check_layers.py [SOURCE_DIR]
@@ -94,10 +95,14 @@ def main():
                 findings += [f"{f} includes {p}: against the rooms' order" for p in sorted(incs)
                              if any(p.startswith(b) for b in bad)]
     findings += ["include cycle: " + " ".join(c) for c in sccs(includes)]
-    # every source file's name unique in the tree, so a name says one thing
+    # every code file's name unique in the tree, so a name says one thing
     by_name = {}
-    for f in files:
-        by_name.setdefault(os.path.basename(f), []).append(f)
+    for top in ROOMS + ["tests", "scripts", "bench"]:
+        for r, _, fs in os.walk(os.path.join(ROOT, top)):
+            for f in fs:
+                if f.endswith((".c", ".h", ".sh", ".py")):
+                    path = os.path.relpath(os.path.join(r, f), ROOT)
+                    by_name.setdefault(f, []).append(path)
     findings += [f"{n}: one name, {len(fs)} files: " + " ".join(fs)
                  for n, fs in sorted(by_name.items()) if len(fs) > 1]
 

@@ -5,7 +5,7 @@
 # round-robin), and that a host no target matches stops the run with exit 2,
 # naming that host, before anything is written.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh" || exit 1
+. "$(dirname "$0")/netns_lib.sh" || exit 1
 
 hosts_up 3
 sc_hostfile "$T/hosts" 2 2 2

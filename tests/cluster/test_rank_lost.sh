@@ -4,7 +4,7 @@
 # passes (exit 4); SIGTERM to the rank on schost3 stops every rank, the cut
 # phase is kept as interrupted and no host keeps run files (exit 143).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh" || exit 1
+. "$(dirname "$0")/netns_lib.sh" || exit 1
 # three_phases, wait_running, rank_pid
 . "$(dirname "$0")/../integration/ranks_lib.sh"
 

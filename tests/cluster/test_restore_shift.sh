@@ -4,7 +4,7 @@
 # restore_shift: 1 every rank reads the shards of the rank one node on
 # (rank r reads rank (r + 2) mod 4's files), byte for byte.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh" || exit 1
+. "$(dirname "$0")/netns_lib.sh" || exit 1
 
 hosts_up 2
 sc_hostfile "$T/hosts" 2 2

@@ -15,7 +15,7 @@
 set -euo pipefail
 # 16 ranks oversubscribed on this machine start slowly: a longer bound.
 export SC_CL_MPIRUN_TIMEOUT=${SC_CL_MPIRUN_TIMEOUT:-150}
-. "$(dirname "$0")/lib.sh" || exit 1
+. "$(dirname "$0")/netns_lib.sh" || exit 1
 
 CHECKER=${SC_SERIES_CHECK:-$(dirname "$SC_BIN")/series_check}
 [ -x "$CHECKER" ] || fail "series_check not found at $CHECKER (set SC_SERIES_CHECK)"

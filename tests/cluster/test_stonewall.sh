@@ -13,7 +13,7 @@
 # ceiling, not a floor: a stalled rank may be below it.  test_byte_samples
 # pins the reading off the samples exactly.)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh" || exit 1
+. "$(dirname "$0")/netns_lib.sh" || exit 1
 
 hosts_up 3
 sc_hostfile "$T/hosts" 2 2 2

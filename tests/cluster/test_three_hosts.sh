@@ -4,7 +4,7 @@
 # the sum of its ranks', the cluster total is exactly the planned total, clock
 # offsets and start skew are reported, and keep: false leaves no files.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh" || exit 1
+. "$(dirname "$0")/netns_lib.sh" || exit 1
 
 hosts_up 3
 

@@ -1,4 +1,4 @@
-# lib.sh -- several "hosts" on this machine for the cluster tests.
+# netns_lib.sh -- several "hosts" on this machine for the cluster tests.
 #
 # Each host is a network namespace (sc-schostN) joined to the bridge scbr0 by
 # a veth pair, with an address on SC_CL_SUBNET, lo up, a line in /etc/hosts,
