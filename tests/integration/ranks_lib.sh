@@ -1,14 +1,18 @@
 # ranks_lib.sh -- for the dead-rank and signal tests: a three-phase config,
 # start a run in the background, wait until it runs a phase, find a rank's
 # process.
-# Sourced after lib.sh (or tests/cluster/lib.sh, for three_phases and
+# Sourced after lib.sh (or tests/cluster/netns_lib.sh, for three_phases and
 # rank_pid).
 
 # sc_mpirun_bg NP ARGS... : starts ssdcluster on NP ranks in the background;
 # MPIRUN_PID is mpirun's pid, output goes to $T/out.log.
 sc_mpirun_bg() {
 	local np=$1; shift
-	"$MPIEXEC" --oversubscribe -np "$np" "$SC_BIN" "$@" >"$T/out.log" 2>&1 &
+	# emptied here, not by the background job's redirection: a poll of the
+	# log right after this must not find the previous run's lines (on a
+	# busy machine the job may not have started yet)
+	: >"$T/out.log"
+	"$MPIEXEC" --oversubscribe -np "$np" "$SC_BIN" "$@" >>"$T/out.log" 2>&1 &
 	MPIRUN_PID=$!
 }
 
