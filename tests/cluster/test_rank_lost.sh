@@ -15,7 +15,8 @@ sc_hostfile "$T/hosts" 1 1 1
 # rank 0 runs phase middle (its progress line; every rank is past
 # preparing it then)
 start() {
-	sc_cluster_mpirun "$T/hosts" 3 "$1" --output "$2" --progress=lines >"$T/run.log" 2>&1 &
+	: >"$T/run.log" # not the background job: a poll must not see the last run
+	sc_cluster_mpirun "$T/hosts" 3 "$1" --output "$2" --progress=lines >>"$T/run.log" 2>&1 &
 	MPIRUN_PID=$!
 	wait_running "$T/run.log" middle 40 || { cat "$T/run.log"; fail "phase middle never ran"; }
 }
