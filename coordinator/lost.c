@@ -56,7 +56,7 @@ static void keep_lost_phase(struct sc_cluster *c, struct sc_lost_ctx *x, const c
 	for (uint32_t i = 0; i < c->nlate; i++)
 		snprintf(ph.ranks[c->late[i]].error, sizeof(ph.ranks[0].error), "%.*s",
 			 (int)sizeof(ph.ranks[0].error) - 1, why);
-	sc_record_keep_phase(x->rec, x->fg, &ph, x->outdir, x->cli->quiet);
+	sc_record_keep_phase(x->rec, x->fg, x->pace, &ph, x->outdir, x->cli->quiet);
 	x->phase = -1;
 }
 

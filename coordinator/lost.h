@@ -15,12 +15,14 @@
 #include "progress.h"
 
 struct sc_run_figures;
+struct sc_record_pace;
 
 /* What sc_lost_end_run needs to end the run; the phase driver keeps it
  * current. */
 struct sc_lost_ctx {
 	struct sc_run_record *rec;      /* rank 0 while phases run, else NULL */
 	struct sc_run_figures *fg;      /* rec's figures, while rec is set */
+	struct sc_record_pace *pace;    /* when rec's formatted files are rewritten */
 	const struct sc_plan *plan;     /* NULL before every rank has it */
 	const struct sc_place *place;   /* this rank's */
 	const struct sc_place *places;  /* rank 0: every rank's */

@@ -67,6 +67,7 @@ struct driver {
 	struct sc_lost_ctx *x;
 	struct sc_run_record rec;       /* rank 0 */
 	struct sc_run_figures fg;       /* rank 0: rec's figures, grown with it */
+	struct sc_record_pace pace;     /* rank 0: when the formatted files are rewritten */
 	char *err;                      /* ERR_MAX bytes: why a phase failed */
 	int status;                     /* the run's exit status so far */
 	int mismatched;                 /* rank 0: verification found bad data */
@@ -84,6 +85,7 @@ static void begin_run(struct driver *d, struct sc_plan *plan)
 
 	memset(&d->rec, 0, sizeof(d->rec));
 	sc_run_figures_init(&d->fg);
+	memset(&d->pace, 0, sizeof(d->pace));
 	d->plan = plan;
 	if (c->rank != 0)
 		return;
@@ -91,6 +93,7 @@ static void begin_run(struct driver *d, struct sc_plan *plan)
 	d->plan = &d->rec.plan;
 	d->x->rec = &d->rec;
 	d->x->fg = &d->fg;
+	d->x->pace = &d->pace;
 	d->x->plan = d->plan;
 	d->progress = sc_progress_mode_choose(d->cli->progress, d->cli->quiet);
 	if (!d->cli->quiet) {
@@ -150,7 +153,7 @@ static bool stop_interrupted(struct driver *d, uint32_t p, struct sc_phase_recor
 	struct sc_cluster *c = d->c;
 
 	if (c->rank == 0) {
-		sc_record_keep_phase(&d->rec, &d->fg, ph, d->outdir, d->cli->quiet);
+		sc_record_keep_phase(&d->rec, &d->fg, &d->pace, ph, d->outdir, d->cli->quiet);
 		fprintf(stderr,
 			"ssdcluster: phase %s interrupted by %s%s; it is kept marked "
 			"interrupted (results of finished phases are in %s)\n",
@@ -172,7 +175,7 @@ static void keep_ran(struct driver *d, uint32_t p, struct sc_phase_record *ph)
 
 	if (d->c->rank == 0 && ph->status == SC_PHASE_ERRORS)
 		d->phases_with_failed_ios++;
-	if (d->c->rank == 0 && sc_record_keep_phase(rec, &d->fg, ph, d->outdir, d->cli->quiet))
+	if (d->c->rank == 0 && sc_record_keep_phase(rec, &d->fg, &d->pace, ph, d->outdir, d->cli->quiet))
 		d->status = SC_EXIT_RUN_FAILED;
 	d->x->phase = -1;
 	if (d->c->rank == 0 && rec->nphases && rec->phases[rec->nphases - 1].phase == p) {
@@ -239,7 +242,9 @@ static void close_record(struct driver *d)
 	struct sc_run_record *rec = &d->rec;
 	bool quiet = d->cli->quiet;
 
-	if (rec->nphases && sc_record_model(rec, &d->fg, d->outdir, quiet))
+	/* the model rewrites every file; else the formatted ones, if behind */
+	if (rec->nphases && (rec->plan.nmodel ? sc_record_model(rec, &d->fg, d->outdir, quiet)
+					      : sc_record_flush(rec, &d->fg, &d->pace, d->outdir)))
 		d->status = SC_EXIT_RUN_FAILED;
 	sc_record_drives(rec, quiet);
 	if (d->mismatched && d->status == 0) {
@@ -266,6 +271,7 @@ static void close_record(struct driver *d)
 		sc_report_verdict_exit(stdout, d->plan, d->status);
 	d->x->rec = NULL;
 	d->x->fg = NULL;
+	d->x->pace = NULL;
 	d->x->plan = NULL;
 	sc_run_figures_exit(&d->fg);
 	if (d->plan == &d->rec.plan)

@@ -13,6 +13,7 @@
 #include "report/phase_rows.h"
 #include "report/projection.h"
 #include "report/report.h"
+#include "results_file.h"
 #include "run.h"
 #include "units.h"
 
@@ -37,8 +38,41 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 	memset(plan, 0, sizeof(*plan));
 }
 
+/* The formatted files now, and when next: not before SC_RECORD_PACE_RATIO
+ * times what this writing took has passed. */
+static int write_formatted(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			   struct sc_record_pace *pace, const char *outdir)
+{
+	uint64_t begin = sc_now_ns(), end;
+	char err[1024];
+	int rc = sc_report_formatted(outdir, rec, fg, NULL, NULL, err, sizeof(err));
+
+	end = sc_now_ns();
+	pace->due_ns = end + SC_RECORD_PACE_RATIO * (end - begin);
+	pace->behind = rc != 0;
+	if (rc)
+		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+	return rc;
+}
+
+/* After the plan's last phase, one that did not end ok, or when pace says. */
+static bool formatted_due(const struct sc_run_record *rec, const struct sc_record_pace *pace)
+{
+	const struct sc_phase_record *last = &rec->phases[rec->nphases - 1];
+
+	return last->phase + 1 >= rec->plan.nphases || last->status != SC_PHASE_OK ||
+	       sc_now_ns() >= pace->due_ns;
+}
+
+int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		    struct sc_record_pace *pace, const char *outdir)
+{
+	return pace->behind && rec->nphases ? write_formatted(rec, fg, pace, outdir) : 0;
+}
+
 int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
-			 struct sc_phase_record *ph, const char *outdir, bool quiet)
+			 struct sc_record_pace *pace, struct sc_phase_record *ph,
+			 const char *outdir, bool quiet)
 {
 	struct sc_phase_record *grown;
 	char err[1024];
@@ -57,9 +91,12 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 		fprintf(stderr, "ssdcluster: writing results: out of memory\n");
 		return rc;
 	}
-	rc = sc_report_results(outdir, rec, fg, err, sizeof(err));
+	rc = sc_results_write(outdir && outdir[0] ? outdir : ".", rec, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+	pace->behind = true;
+	if (!rc && formatted_due(rec, pace))
+		rc = write_formatted(rec, fg, pace, outdir);
 	if (!quiet) {
 		uint32_t i = rec->nphases - 1;
 

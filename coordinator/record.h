@@ -16,14 +16,36 @@
 void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 		     struct sc_plan *plan);
 
+/* Rank 0: when the files formatted from the record (results.json, the
+ * CSV tables, report.html: sc_report_formatted) are next rewritten.  They
+ * are rewritten whole, and their cost grows with the phases, so after a
+ * phase only when at least SC_RECORD_PACE_RATIO times their last writing
+ * has passed since it (they take at most about a tenth of the run), and
+ * always after the plan's last phase, after a phase that did not end ok
+ * and at the run's end (sc_record_flush).  results.pb, from which
+ * `ssdcluster report` makes them all again, is rewritten after every
+ * phase.  Zero it before the first phase. */
+struct sc_record_pace {
+	uint64_t due_ns;        /* not before (sc_now_ns; 0: after the next phase) */
+	bool behind;            /* a phase is in results.pb and not in them */
+};
+
+#define SC_RECORD_PACE_RATIO 9
+
 /* Rank 0: adds a finished phase to rec (which takes over what *ph owns,
  * or frees it when it cannot), brings fg (rec's figures, kept across the
  * run: sc_run_figures_init before the first phase) up to it, which
- * aggregates the new phase alone, rewrites the results in outdir from them
- * and, unless quiet, prints the phase's row.  0 or -errno (message
- * printed). */
+ * aggregates the new phase alone, rewrites results.pb in outdir and, as
+ * pace says, the files formatted from them, and, unless quiet, prints the
+ * phase's row.  0 or -errno (message printed). */
 int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
-			 struct sc_phase_record *ph, const char *outdir, bool quiet);
+			 struct sc_record_pace *pace, struct sc_phase_record *ph,
+			 const char *outdir, bool quiet);
+
+/* Rank 0, at the run's end: rewrites the formatted files when pace says
+ * they lack a phase.  0 or -errno (message printed). */
+int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		    struct sc_record_pace *pace, const char *outdir);
 
 /* Rank 0, after the last phase that ran: when the plan has a model:
  * section, projects it from rec, rewrites the results with it ("model" in

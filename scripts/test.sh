@@ -9,7 +9,7 @@
 # Labels: unit, integration, cluster, truth.  The unit and integration
 # tests run two at a time (-j2; SC_TEST_JOBS sets it): each is proven to
 # pass beside two busy loops.  The cluster tests run one at a time
-# (RUN_SERIAL).  The truth test (label truth, about 13 minutes) runs last,
+# (RUN_SERIAL).  The truth test (label truth, about 11 minutes) runs last,
 # alone: beside the rest of this script it was disturbed (a measured run
 # rejected, a slow sample kept that moved the projection); SC_TRUTH=0
 # leaves it out.

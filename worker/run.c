@@ -206,6 +206,8 @@ static void bind_job_buffers(struct job *j, size_t len)
 
 int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 {
+	bool no_data;
+
 	j->ios = calloc(depth, sizeof(*j->ios));
 	j->done = calloc(depth, sizeof(*j->done));
 	j->queued = calloc(depth, sizeof(*j->queued));
@@ -220,13 +222,19 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)(depth + 1) * bs_bytes))
 		return -ENOMEM;
 	bind_job_buffers(j, (size_t)(depth + 1) * bs_bytes);
-	sc_wdata_init(&j->wdata, j->pat.seed, j->run->io->compressible_pct,
-		      j->run->io->dedupe_pct, (char *)j->bufmem + (size_t)depth * bs_bytes,
-		      bs_bytes);
-	j->wd = j->run->io->reuse_buffers || j->run->io->verify ? NULL : &j->wdata;
+	/* an engine that reads no byte of them: no data is made (their
+	 * pages are never touched, so they cost no memory either) */
+	no_data = sc_engine_get(j->run->io->engine)->flags & SC_ENGINE_F_NO_DATA;
+	if (!no_data)
+		sc_wdata_init(&j->wdata, j->pat.seed, j->run->io->compressible_pct,
+			      j->run->io->dedupe_pct,
+			      (char *)j->bufmem + (size_t)depth * bs_bytes, bs_bytes);
+	j->wd = no_data || j->run->io->reuse_buffers || j->run->io->verify ? NULL : &j->wdata;
 	for (uint32_t i = 0; i < depth; i++) {
 		/* reused buffers still carry the phase's compressible/dedupe */
-		sc_wdata_fill(&j->wdata, (char *)j->bufmem + (size_t)i * bs_bytes, bs_bytes);
+		if (!no_data)
+			sc_wdata_fill(&j->wdata, (char *)j->bufmem + (size_t)i * bs_bytes,
+				      bs_bytes);
 		j->iov[i].iov_base = (char *)j->bufmem + (size_t)i * bs_bytes;
 		j->iov[i].iov_len = bs_bytes;
 		j->ios[i].buf = i;

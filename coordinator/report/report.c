@@ -29,6 +29,20 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 			    const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 			    const char *why, char *err, size_t errlen)
 {
+	int rc;
+
+	if (!dir || !dir[0])
+		dir = ".";
+	rc = sc_results_write(dir, rec, err, errlen);
+	if (rc)
+		return rc;
+	return sc_report_formatted(dir, rec, fg, proj, why, err, errlen);
+}
+
+int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
+			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+			const char *why, char *err, size_t errlen)
+{
 	struct report_results json = {0};
 	struct report_csv csv = {0};
 	char *text;
@@ -37,10 +51,6 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 
 	if (!dir || !dir[0])
 		dir = ".";
-	rc = sc_results_write(dir, rec, err, errlen);
-	if (rc)
-		return rc;
-
 	rc = sc_report_csv_init(&csv);
 	if (rc)
 		goto out_nomem;

@@ -30,11 +30,18 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 			    const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 			    const char *why, char *err, size_t errlen);
 
+/* sc_report_results_model less results.pb: the files formatted from the
+ * record, results.json, the CSV tables and report.html (which `ssdcluster
+ * report` makes again from results.pb alone). */
+int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
+			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+			const char *why, char *err, size_t errlen);
+
 /* report.html in dir: one self-contained page (inline SVG, no script,
  * nothing fetched) of every finished phase of rec, with the model's tables
  * when proj is given (else why, when not empty).  Written atomically, as
- * results.json is, by sc_report_results_model after every phase and by
- * `ssdcluster report`.  0 or -errno, with a message in err. */
+ * results.json is, by sc_report_formatted and by `ssdcluster report`.  0
+ * or -errno, with a message in err. */
 int sc_report_html(const char *dir, const struct sc_run_record *rec,
 		   const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 		   const char *why, char *err, size_t errlen);

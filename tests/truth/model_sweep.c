@@ -1,5 +1,5 @@
 /* model_sweep.c -- the checkpoint estimator (sc_model_ckpt) over many
- * seeds: for each tail shape, REPS replications of 4 drives x C
+ * seeds: for each tail shape, REPS replications of D drives x C
  * checkpoints drawn here, projected to 64, 512 and 4096 drives without a
  * band, against E[max] computed here (numeric integration of 1 - F^M with
  * F in closed form; nothing from the code under test).  Prints per shape
@@ -9,7 +9,8 @@
  * cannot tell.  Not a test (it judges nothing): docs/model.md's error tables
  * come from it.
  *
- *   model_sweep [REPS [C [SHAPE,SHAPE...]]]    (200, 400, every shape)
+ *   model_sweep [REPS [C [SHAPE,SHAPE... [D]]]]   (200, 400, every shape, 4;
+ *                                                 "all" for every shape)
  */
 #include <math.h>
 #include <stdint.h>
@@ -21,7 +22,7 @@
 #include "xorshift.h"
 
 #define MS	 1e6 /* ns */
-#define DRIVES	 4u
+#define DRIVES_MAX 64u
 #define NSIZES	 3u
 #define TOL	 0.10
 #define STEPS	 400000u /* midpoint steps of the integral */
@@ -29,8 +30,9 @@
 
 static const uint32_t sizes[NSIZES] = {64, 512, 4096};
 
-/* The sweep's own generator. */
+/* The sweep's own generator; the measured drives. */
 static uint64_t rng;
+static uint32_t ndrives = 4;
 
 static double unit(void)
 {
@@ -222,20 +224,20 @@ static int cmp_double(const void *a, const void *b)
 static void sweep(enum shape s, uint32_t reps, uint64_t *dur, double *err)
 {
 	double want[NSIZES];
-	struct sc_model_drive d[DRIVES];
+	struct sc_model_drive d[DRIVES_MAX];
 
 	for (uint32_t j = 0; j < NSIZES; j++)
 		want[j] = truth(s, sizes[j]);
 	for (uint32_t r = 0; r < reps; r++) {
 		rng = 0x9e3779b97f4a7c15ull * (r + 1) + s * 104729 + ckpts;
-		for (uint32_t i = 0; i < DRIVES; i++) {
+		for (uint32_t i = 0; i < ndrives; i++) {
 			for (uint32_t c = 0; c < ckpts; c++)
 				dur[i * ckpts + c] = (uint64_t)llround(draw(s, c));
 			d[i] = (struct sc_model_drive){.nckpts = ckpts, .dur_ns = dur + i * ckpts};
 		}
 		for (uint32_t j = 0; j < NSIZES; j++) {
 			struct sc_model_ckpt_in in = {.drives = d,
-						      .ndrives = DRIVES,
+						      .ndrives = ndrives,
 						      .nodes = sizes[j],
 						      .drives_per_node = 1};
 			struct sc_model_ckpt out;
@@ -256,7 +258,7 @@ static void sweep(enum shape s, uint32_t reps, uint64_t *dur, double *err)
 		qsort(e, reps, sizeof(*e), cmp_double);
 		printf("%-10s %u x %-4u -> %4u drives: truth %7.1f ms, median error %+6.1f %% "
 		       "(5th..95th %+6.1f..%+6.1f %%), within 10 %% in %3.0f %%\n",
-		       names[s], DRIVES, ckpts, sizes[j], want[j] / MS, 100 * e[reps / 2],
+		       names[s], ndrives, ckpts, sizes[j], want[j] / MS, 100 * e[reps / 2],
 		       100 * e[reps / 20], 100 * e[reps - 1 - reps / 20], 100.0 * within / reps);
 	}
 }
@@ -264,16 +266,19 @@ static void sweep(enum shape s, uint32_t reps, uint64_t *dur, double *err)
 int main(int argc, char **argv)
 {
 	uint32_t reps = argc > 1 ? (uint32_t)atoi(argv[1]) : 200;
-	const char *only = argc > 3 ? argv[3] : NULL;
+	const char *only = argc > 3 && strcmp(argv[3], "all") ? argv[3] : NULL;
 	uint64_t *dur;
 	double *err;
 
 	ckpts = argc > 2 ? (uint32_t)atoi(argv[2]) : 400;
-	if (reps < 20 || ckpts < 3) {
-		fprintf(stderr, "usage: model_sweep [REPS >= 20 [CHECKPOINTS >= 3 [SHAPE,...]]]\n");
+	ndrives = argc > 4 ? (uint32_t)atoi(argv[4]) : 4;
+	if (reps < 20 || ckpts < 3 || ndrives < 1 || ndrives > DRIVES_MAX) {
+		fprintf(stderr, "usage: model_sweep [REPS >= 20 [CHECKPOINTS >= 3 [SHAPE,...|all "
+				"[DRIVES 1..%u]]]]\n",
+			DRIVES_MAX);
 		return 2;
 	}
-	dur = malloc(sizeof(*dur) * DRIVES * ckpts);
+	dur = malloc(sizeof(*dur) * ndrives * ckpts);
 	err = malloc(sizeof(*err) * NSIZES * reps);
 	if (!dur || !err)
 		return 1;

@@ -5,7 +5,7 @@
 # 4096 drives within 10% of the exact E[max] of the drive model
 # (model_truth.py says how each is computed and how it checks itself).
 # SC_TRUTH_REPORT_ONLY=1: print the table, do not judge it;
-# SC_TRUTH_RUN64=1: 64 ranks run for real are the truth at 64 (about 9
+# SC_TRUTH_RUN64=1: 64 ranks run for real are the truth at 64 (about 2.5
 # minutes more on a 2-core VM);
 # SC_TRUTH_SHAPES, SC_TRUTH_CKPTS, SC_TRUTH_NODES, SC_TRUTH_SEED: other runs;
 # SC_TRUTH_KEEP=DIR keeps the runs' files there.

@@ -342,7 +342,7 @@ static void emu_destroy(struct sc_engine *e)
 
 const struct sc_engine_ops sc_engine_emulated = {
     .name = "emulated",
-    .flags = SC_ENGINE_F_NO_FILES,
+    .flags = SC_ENGINE_F_NO_FILES | SC_ENGINE_F_NO_DATA,
     .create = emu_create,
     .queue = emu_queue,
     .submit = emu_submit,

@@ -98,6 +98,11 @@ enum sc_engine_flag {
 	/* Moves no data: the phase opens, creates and needs no file (the
 	 * null engine, which measures the tool itself). */
 	SC_ENGINE_F_NO_FILES = 1u << 0,
+	/* Reads and writes no byte of the I/Os' buffers: the job neither
+	 * fills them nor makes fresh write data (the emulated drive, whose
+	 * time is its model's; the null engine still makes the data, as the
+	 * tool's own cost it measures). */
+	SC_ENGINE_F_NO_DATA = 1u << 1,
 };
 
 struct sc_engine_ops {

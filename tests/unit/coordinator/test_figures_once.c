@@ -40,6 +40,7 @@ static void test_record(const char *name, const char *dir)
 	struct sc_run_record *full = read_golden(name, path, sizeof(path));
 	struct sc_run_record rec;
 	struct sc_run_figures fg;
+	struct sc_record_pace pace = {0};
 	uint32_t n;
 
 	if (!full)
@@ -59,7 +60,7 @@ static void test_record(const char *name, const char *dir)
 		struct sc_phase_record ph = full->phases[i]; /* rec takes it over */
 		uint64_t before = sc_aggregate_phase_calls();
 
-		CHECK(sc_record_keep_phase(&rec, &fg, &ph, dir, false) == 0, "%s: keep phase %u",
+		CHECK(sc_record_keep_phase(&rec, &fg, &pace, &ph, dir, false) == 0, "%s: keep phase %u",
 		      name, i);
 		CHECK(sc_aggregate_phase_calls() - before == 1,
 		      "%s: results write after phase %u of %u aggregated %llu phase(s), want 1",

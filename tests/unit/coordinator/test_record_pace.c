@@ -1,0 +1,173 @@
+/* test_record_pace.c -- when rank 0 rewrites the formatted files: a run
+ * record rebuilt phase by phase through sc_record_keep_phase, with the
+ * pace held back (due_ns in the far future), keeps results.pb whole after
+ * every phase while results.json waits; results.json catches up after a
+ * phase that did not end ok, after the plan's last phase and at
+ * sc_record_flush; and a writing sets the next one no earlier than
+ * SC_RECORD_PACE_RATIO times its own cost.  The record is
+ * tests/data/report_golden/sweep.pb. */
+#include "record.h"
+
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "clock.h"
+#include "results_file.h"
+
+/* Phases in dir/results.json, -1 when it cannot be read. */
+static int json_phases(const char *dir)
+{
+	char path[512];
+	struct json_object *o, *a;
+	int n = -1;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	o = json_object_from_file(path);
+	if (o && json_object_object_get_ex(o, "phases", &a))
+		n = (int)json_object_array_length(a);
+	json_object_put(o);
+	return n;
+}
+
+/* Phases in dir/results.pb, -1 when it cannot be read. */
+static int pb_phases(const char *dir)
+{
+	char path[512], err[256];
+	struct sc_run_record rec;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/results.pb", dir);
+	memset(&rec, 0, sizeof(rec));
+	if (sc_results_read(path, &rec, err, sizeof(err)))
+		return -1;
+	n = (int)rec.nphases;
+	sc_run_record_exit(&rec);
+	return n;
+}
+
+/* The golden record, and an empty one that takes over its plan. */
+static struct sc_run_record *golden(struct sc_run_record *rec)
+{
+	const char *src = getenv("SC_SOURCE_DIR");
+	struct sc_run_record *full = xcalloc(1, sizeof(*full));
+	char path[4096], err[1024];
+
+	snprintf(path, sizeof(path), "%s/tests/data/report_golden/sweep.pb", src ? src : ".");
+	if (sc_results_read(path, full, err, sizeof(err))) {
+		FAIL("%s: %s", path, err);
+		free(full);
+		return NULL;
+	}
+	memset(rec, 0, sizeof(*rec));
+	rec->version = full->version;
+	rec->nranks = full->nranks;
+	rec->nnodes = full->nnodes;
+	rec->started_unix_ns = full->started_unix_ns;
+	rec->plan = full->plan;
+	full->version = NULL;
+	memset(&full->plan, 0, sizeof(full->plan));
+	return full;
+}
+
+static void drop(struct sc_run_record *full, struct sc_run_record *rec, struct sc_run_figures *fg)
+{
+	free(full->phases); /* rec took each phase over */
+	full->phases = NULL;
+	full->nphases = 0;
+	sc_run_record_exit(full);
+	free(full);
+	sc_run_figures_exit(fg);
+	sc_run_record_exit(rec);
+}
+
+/* Held back: results.json keeps the first phase until phase bad (which
+ * did not end ok), then until the plan's last phase. */
+static void test_held_back(const char *dir, uint32_t bad)
+{
+	struct sc_run_record rec;
+	struct sc_run_figures fg;
+	struct sc_record_pace pace = {0};
+	struct sc_run_record *full = golden(&rec);
+	uint32_t n;
+
+	if (!full)
+		return;
+	n = full->nphases;
+	CHECK(n >= 4 && rec.plan.nphases == n && bad > 0 && bad + 1 < n,
+	      "sweep.pb: %u phase(s) of a plan of %u, want 4 or more, all of it", n,
+	      rec.plan.nphases);
+	sc_run_figures_init(&fg);
+	for (uint32_t i = 0; i < n; i++) {
+		struct sc_phase_record ph = full->phases[i];
+		int want;
+
+		CHECK(ph.status == SC_PHASE_OK, "sweep.pb: phase %u did not end ok", i);
+		if (i == bad)
+			ph.status = SC_PHASE_ERRORS;
+		if (i > 0)
+			pace.due_ns = UINT64_MAX; /* the formatted files took "forever" */
+		CHECK(sc_record_keep_phase(&rec, &fg, &pace, &ph, dir, true) == 0, "keep phase %u",
+		      i);
+		want = i == 0 || i == bad || i + 1 == n ? (int)i + 1 : i < bad ? 1 : (int)bad + 1;
+		CHECK(pb_phases(dir) == (int)i + 1, "results.pb after phase %u: %d phase(s)", i + 1,
+		      pb_phases(dir));
+		CHECK(json_phases(dir) == want, "results.json after phase %u: %d phase(s), want %d",
+		      i + 1, json_phases(dir), want);
+		CHECK(pace.behind == (want != (int)i + 1), "behind after phase %u: %d", i + 1,
+		      pace.behind);
+	}
+	drop(full, &rec, &fg);
+}
+
+/* A run cut short: sc_record_flush brings results.json up to
+ * results.pb, once. */
+static void test_flush(const char *dir)
+{
+	struct sc_run_record rec;
+	struct sc_run_figures fg;
+	struct sc_record_pace pace = {0};
+	struct sc_run_record *full = golden(&rec);
+	uint64_t before, cost;
+
+	if (!full)
+		return;
+	sc_run_figures_init(&fg);
+	for (uint32_t i = 0; i < 3 && i < full->nphases; i++) {
+		struct sc_phase_record ph = full->phases[i];
+
+		if (i > 0)
+			pace.due_ns = UINT64_MAX;
+		CHECK(sc_record_keep_phase(&rec, &fg, &pace, &ph, dir, true) == 0, "keep %u", i);
+	}
+	CHECK(json_phases(dir) == 1 && pb_phases(dir) == 3 && pace.behind,
+	      "before the flush: results.json %d, results.pb %d phase(s), behind %d",
+	      json_phases(dir), pb_phases(dir), pace.behind);
+	before = sc_now_ns();
+	CHECK(sc_record_flush(&rec, &fg, &pace, dir) == 0, "flush");
+	cost = sc_now_ns() - before;
+	CHECK(json_phases(dir) == 3 && !pace.behind, "after the flush: results.json %d phase(s)",
+	      json_phases(dir));
+	/* the next writing waits 9 times this one (which took at most cost) */
+	CHECK(pace.due_ns > before && pace.due_ns <= sc_now_ns() + SC_RECORD_PACE_RATIO * cost,
+	      "due %llu ns after the flush began, it took %llu ns",
+	      (unsigned long long)(pace.due_ns - before), (unsigned long long)cost);
+	pace.due_ns = 0;
+	CHECK(sc_record_flush(&rec, &fg, &pace, dir) == 0 && pace.due_ns == 0,
+	      "a flush with nothing behind writes nothing");
+	drop(full, &rec, &fg);
+}
+
+int main(void)
+{
+	char dir[256];
+
+	check_mkdtemp(dir, sizeof(dir), "record_pace");
+	test_held_back(dir, 2);
+	test_flush(dir);
+	check_rmtree(dir);
+	return check_exit("test_record_pace");
+}
