@@ -9,6 +9,11 @@ export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_t
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sc-it.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# Each test its own Open MPI session directory: tests run two at a time
+# (-j2) otherwise share /tmp/ompi.HOST.UID, which one job's cleanup can
+# remove while another's mpirun makes it ("mkdir ... File exists", then
+# orte_init failed: seen beside two busy loops).
+export OMPI_MCA_orte_tmpdir_base="$T"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # The skip code, ctest's SKIP_RETURN_CODE: this machine cannot judge the
