@@ -91,6 +91,9 @@ static void tell_lost(struct sc_cluster *c, struct sc_lost_ctx *x, const char *p
 			c->stop_launcher ? " from the launcher, which is ending the job" : "",
 			c->nlate ? late : "a rank", why);
 	keep_lost_phase(c, x, why);
+	/* lost between phases: the formatted files may lack the last ones */
+	if (x->rec && x->pace && x->outdir)
+		(void)sc_record_flush(x->rec, x->fg, x->pace, x->outdir);
 	if (x->rec && x->rec->nphases)
 		sc_report_verdict(x->fg, x->cli ? x->cli->quiet : false);
 	if (x->outdir && sc_outdir_has_results(x->outdir))

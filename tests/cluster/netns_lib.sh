@@ -8,7 +8,7 @@
 # Every host sees its own target directory at the same path, $SC_CL_TARGET
 # (backed by $SC_CL_NODES/schostN), as every node of a cluster has /mnt/nvme0.
 #
-#   . "$(dirname "$0")/lib.sh"      # skips (exit 77) where namespaces cannot be made
+#   . "$(dirname "$0")/netns_lib.sh" # skips (exit 77) where namespaces cannot be made
 #   hosts_up 3                      # schost1..schost3
 #   sc_hostfile "$T/hosts" 4 4 4    # slots per host
 #   sc_cluster_mpirun "$T/hosts" 12 CONFIG --output DIR
