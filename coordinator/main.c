@@ -175,7 +175,8 @@ static void keep_ran(struct driver *d, uint32_t p, struct sc_phase_record *ph)
 
 	if (d->c->rank == 0 && ph->status == SC_PHASE_ERRORS)
 		d->phases_with_failed_ios++;
-	if (d->c->rank == 0 && sc_record_keep_phase(rec, &d->fg, &d->pace, ph, d->outdir, d->cli->quiet))
+	if (d->c->rank == 0 &&
+	    sc_record_keep_phase(rec, &d->fg, &d->pace, ph, d->outdir, d->cli->quiet))
 		d->status = SC_EXIT_RUN_FAILED;
 	d->x->phase = -1;
 	if (d->c->rank == 0 && rec->nphases && rec->phases[rec->nphases - 1].phase == p) {
