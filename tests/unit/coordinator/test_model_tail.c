@@ -11,8 +11,12 @@
  * not be optimistic (median error >= -10 %, the truth under the band's
  * top in BAND_COVER); from 50 within 10 % and covered as the others.
  * Also a staircase of stalls, and one drive measured: its checkpoints'
- * spread is used. */
+ * spread is used.
+ *
+ * ctest-parts: 2 (given "K/N", it runs every Nth case from the Kth: ctest
+ * runs the halves side by side; without it, every case). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,16 +272,34 @@ static void test_one_drive(void)
 	       out.mean_ns / 1e9, out.mean_low_ns / 1e9, out.mean_high_ns / 1e9, mx / 1e9);
 }
 
-int main(void)
+/* Whether case i is this run's: every case, or (argv[1] "K/N") every
+ * Nth from the Kth. */
+static bool mine(int argc, char **argv, unsigned i)
+{
+	unsigned k = 1, n = 1;
+
+	if (argc > 1 && (sscanf(argv[1], "%u/%u", &k, &n) != 2 || !k || k > n)) {
+		fprintf(stderr, "usage: test_model_tail [K/N]\n");
+		exit(2);
+	}
+	return i % n == k - 1;
+}
+
+int main(int argc, char **argv)
 {
 	const uint32_t cs[] = {10, 50}, ms[] = {64, 512, 4096};
+	unsigned i = 0;
 
 	for (int s = 0; s < NSHAPES; s++)
-		for (size_t i = 0; i < 2; i++)
+		for (size_t c = 0; c < 2; c++)
 			for (size_t j = 0; j < 3; j++)
-				replicate((enum shape)s, cs[i], ms[j]);
-	test_staircase(512);
-	test_staircase(4096);
-	test_one_drive();
+				if (mine(argc, argv, i++))
+					replicate((enum shape)s, cs[c], ms[j]);
+	if (mine(argc, argv, i++))
+		test_staircase(512);
+	if (mine(argc, argv, i++))
+		test_staircase(4096);
+	if (mine(argc, argv, i++))
+		test_one_drive();
 	return check_exit("test_model_tail");
 }
