@@ -243,9 +243,11 @@ static void close_record(struct driver *d)
 	struct sc_run_record *rec = &d->rec;
 	bool quiet = d->cli->quiet;
 
-	/* the model rewrites every file; else the formatted ones, if behind */
-	if (rec->nphases && (rec->plan.nmodel ? sc_record_model(rec, &d->fg, d->outdir, quiet)
-					      : sc_record_flush(rec, &d->fg, &d->pace, d->outdir)))
+	/* the model rewrites the formatted files; else they are brought up to
+	 * the record, if behind */
+	if (rec->nphases &&
+	    (rec->plan.nmodel ? sc_record_model(rec, &d->fg, &d->pace, d->outdir, quiet)
+			      : sc_record_flush(rec, &d->fg, &d->pace, d->outdir)))
 		d->status = SC_EXIT_RUN_FAILED;
 	sc_record_drives(rec, quiet);
 	if (d->mismatched && d->status == 0) {

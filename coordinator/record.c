@@ -55,6 +55,30 @@ static int write_formatted(const struct sc_run_record *rec, const struct sc_run_
 	return rc;
 }
 
+/* results.pb brought up to rec: its last phase appended, or rec written
+ * whole when the file lacks an earlier one (a writing failed). */
+static int write_pb(const struct sc_run_record *rec, struct sc_record_pace *pace,
+		    const char *outdir)
+{
+	const char *dir = outdir && outdir[0] ? outdir : ".";
+	char err[1024];
+	int rc;
+
+	if (pace->pb_phases == rec->nphases)
+		return 0;
+	if (pace->pb_phases && pace->pb_phases + 1 == rec->nphases)
+		rc = sc_results_append(dir, rec, rec->nphases - 1, err, sizeof(err));
+	else
+		rc = sc_results_write(dir, rec, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+		pace->pb_phases = 0; /* the next writes it whole */
+		return rc;
+	}
+	pace->pb_phases = rec->nphases;
+	return 0;
+}
+
 /* After the plan's last phase, one that did not end ok, or when pace says. */
 static bool formatted_due(const struct sc_run_record *rec, const struct sc_record_pace *pace)
 {
@@ -67,7 +91,12 @@ static bool formatted_due(const struct sc_run_record *rec, const struct sc_recor
 int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 		    struct sc_record_pace *pace, const char *outdir)
 {
-	return pace->behind && rec->nphases ? write_formatted(rec, fg, pace, outdir) : 0;
+	int rc;
+
+	if (!rec->nphases)
+		return 0;
+	rc = write_pb(rec, pace, outdir);
+	return !rc && pace->behind ? write_formatted(rec, fg, pace, outdir) : rc;
 }
 
 int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
@@ -75,7 +104,6 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 			 const char *outdir, bool quiet)
 {
 	struct sc_phase_record *grown;
-	char err[1024];
 	int rc;
 
 	grown = realloc(rec->phases, (rec->nphases + 1) * sizeof(*grown));
@@ -91,9 +119,7 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 		fprintf(stderr, "ssdcluster: writing results: out of memory\n");
 		return rc;
 	}
-	rc = sc_results_write(outdir && outdir[0] ? outdir : ".", rec, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+	rc = write_pb(rec, pace, outdir);
 	pace->behind = true;
 	if (!rc && formatted_due(rec, pace))
 		rc = write_formatted(rec, fg, pace, outdir);
@@ -115,7 +141,7 @@ void sc_record_drives(const struct sc_run_record *rec, bool quiet)
 }
 
 int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures *fg,
-		    const char *outdir, bool quiet)
+		    struct sc_record_pace *pace, const char *outdir, bool quiet)
 {
 	struct sc_model_projection *proj;
 	char why[1024], err[1024];
@@ -126,9 +152,13 @@ int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures
 	proj = sc_model_of_run(rec, fg, why, sizeof(why));
 	if (!proj && why[0])
 		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
-	rc = sc_report_results_model(outdir, rec, fg, proj, why, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+	rc = write_pb(rec, pace, outdir);
+	if (!rc) {
+		rc = sc_report_formatted(outdir, rec, fg, proj, why, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+		pace->behind = rc != 0;
+	}
 	if (proj && !quiet) {
 		putchar('\n');
 		sc_report_model_table(stdout, proj);

@@ -16,18 +16,21 @@
 void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 		     struct sc_plan *plan);
 
-/* Rank 0: when the files formatted from the record (results.json, the
- * CSV tables, report.html: sc_report_formatted) are next rewritten.  They
- * are rewritten whole, and their cost grows with the phases, so after a
- * phase only when at least SC_RECORD_PACE_RATIO times their last writing
- * has passed since it (they take at most about a tenth of the run), and
- * always after the plan's last phase, after a phase that did not end ok
- * and at the run's end (sc_record_flush).  results.pb, from which
- * `ssdcluster report` makes them all again, is rewritten after every
- * phase.  Zero it before the first phase. */
+/* Rank 0: how far the files hold the record.  results.pb, from which
+ * `ssdcluster report` makes all the others again, gets every phase as it
+ * ends: written whole with the first, each later one appended (costing
+ * that phase alone), or written whole again after a writing failed.  The
+ * files formatted from the record (results.json, the CSV tables,
+ * report.html: sc_report_formatted) are rewritten whole, and their cost
+ * grows with the phases, so after a phase only when at least
+ * SC_RECORD_PACE_RATIO times their last writing has passed since it (they
+ * take at most about a tenth of the run), and always after the plan's last
+ * phase, after a phase that did not end ok and at the run's end
+ * (sc_record_flush).  Zero it before the first phase. */
 struct sc_record_pace {
 	uint64_t due_ns;        /* not before (sc_now_ns; 0: after the next phase) */
 	bool behind;            /* a phase is in results.pb and not in them */
+	uint32_t pb_phases;     /* the record's phases results.pb holds */
 };
 
 #define SC_RECORD_PACE_RATIO 9
@@ -42,19 +45,20 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 			 struct sc_record_pace *pace, struct sc_phase_record *ph,
 			 const char *outdir, bool quiet);
 
-/* Rank 0, at the run's end: rewrites the formatted files when pace says
- * they lack a phase.  0 or -errno (message printed). */
+/* Rank 0, at the run's end: rewrites results.pb, and the formatted files,
+ * when pace says they lack a phase.  0 or -errno (message printed). */
 int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 		    struct sc_record_pace *pace, const char *outdir);
 
 /* Rank 0, after the last phase that ran: when the plan has a model:
- * section, projects it from rec, rewrites the results with it ("model" in
- * results.json) and, unless quiet, prints its table.  A projection that
+ * section, projects it from rec, rewrites the formatted files with it
+ * ("model" in results.json; results.pb too if pace says it lacks a phase)
+ * and, unless quiet, prints its table.  A projection that
  * cannot be made is a warning on stderr and {"error": ...} in the results,
  * not a failed run.  0, or -errno when the results cannot be written
  * (message printed). */
 int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures *fg,
-		    const char *outdir, bool quiet);
+		    struct sc_record_pace *pace, const char *outdir, bool quiet);
 
 /* Rank 0, after the last phase that ran: unless quiet, prints the drive
  * writes the run consumed per drive against their rated endurance. */

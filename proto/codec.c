@@ -14,6 +14,7 @@
 
 #include "convert.h"
 #include "envelope.h"
+#include "ssdcluster.pb-c.h"
 #include "valid.h"
 
 /* What the codec packs on its own. */
@@ -164,6 +165,36 @@ int sc_run_record_pack(const struct sc_run_record *rec, uint8_t **out, size_t *l
 					     SC_ENVELOPE_RUN, out, len);
 	sc_arena_free(&a);
 	return err;
+}
+
+/* What pack_phase packs for sc_run_record_pack_phase. */
+struct one_phase {
+	const struct sc_run_record *rec;
+	uint32_t i;
+};
+
+static int pack_one_phase(uint32_t i, uint8_t **bytes, size_t *n, void *arg)
+{
+	const struct one_phase *o = arg;
+
+	(void)i;
+	return pack_phase(o->i, bytes, n, (void *)o->rec);
+}
+
+int sc_run_record_pack_phase(const struct sc_run_record *rec, uint32_t i, uint8_t **out,
+			     size_t *len)
+{
+	Ssdcluster__RunRecord head = SSDCLUSTER__RUN_RECORD__INIT;
+	struct one_phase o = {rec, i};
+
+	*out = NULL;
+	*len = 0;
+	if (!sc_valid_run_phase(rec, i))
+		return -EINVAL;
+	/* proto3 writes no field at its default: this is the peak alone */
+	head.rank0_peak_rss_bytes = rec->rank0_peak_rss_bytes;
+	return sc_envelope_seal_parts(&head.base, "phases", 1, pack_one_phase, &o, SC_ENVELOPE_RUN,
+				      out, len);
 }
 
 int sc_run_record_unpack(const uint8_t *buf, size_t len, struct sc_run_record *rec)

@@ -38,6 +38,26 @@ int sc_run_record_pack(const struct sc_run_record *rec, uint8_t **out,
 int sc_run_record_unpack(const uint8_t *buf, size_t len,
 			 struct sc_run_record *rec);
 
+/* Phase i of rec, sealed as a part of the results file: a run record
+ * holding that phase alone and rec's rank0_peak_rss_bytes.  Appended to
+ * the bytes of sc_run_record_pack of rec's phases before i (and the parts
+ * of each of them after that), it makes a file that sc_run_record_join
+ * and _unpack read back as rec up to phase i.  -EINVAL for a phase that
+ * _unpack would refuse after the one before it. */
+int sc_run_record_pack_phase(const struct sc_run_record *rec, uint32_t i, uint8_t **out,
+			     size_t *len);
+
+/* buf (len bytes, a results file) made in place into one packed run
+ * record (*joined bytes of buf) for _unpack: its first part, as
+ * sc_run_record_pack wrote it, and each part appended after it
+ * (sc_run_record_pack_phase).  A last part cut short, or zeros, at the
+ * end (the run stopped while appending it) is left out, its bytes in
+ * *torn; *parts says how many were joined.  0, or -EBADMSG when buf is
+ * not a results file, its first part is cut short or any part is damaged
+ * (bytes changed). */
+int sc_run_record_join(uint8_t *buf, size_t len, size_t *joined, uint32_t *parts,
+		       size_t *torn);
+
 /* Every packed buffer starts with a header of this many bytes that gives
  * its length, so a reader can check a file before reading all of it. */
 #define SC_CODEC_HEADER_BYTES 12u

@@ -161,6 +161,76 @@ int sc_envelope_seal_parts(const ProtobufCMessage *msg, const char *field, uint3
 	return 0;
 }
 
+/* Whether buf (len bytes) starts with a whole part sealed with magic;
+ * its bytes in *n. */
+static bool part_ok(const uint8_t *buf, size_t len, const char *magic, size_t *n)
+{
+	uint32_t payload;
+
+	if (len < HEADER_LEN || memcmp(buf, magic, MAGIC_LEN))
+		return false;
+	payload = get_le32(buf + LENGTH_AT);
+	if (payload > len - HEADER_LEN || get_le32(buf + CRC_AT) != payload_crc(buf + HEADER_LEN, payload))
+		return false;
+	*n = HEADER_LEN + payload;
+	return true;
+}
+
+/* Whether the len bytes at p, which are not a whole part, are what a
+ * crash while appending one leaves: a part cut short (its header, or the
+ * payload its header gives, runs past the end), or zeros (the file grew
+ * and the data never reached the drive).  Bytes changed in a whole part
+ * are not. */
+static bool cut_short(const uint8_t *p, size_t len, const char *magic)
+{
+	size_t i = 0;
+
+	while (i < len && !p[i])
+		i++;
+	if (i == len)
+		return true;
+	if (len < HEADER_LEN)
+		return !memcmp(p, magic, len < MAGIC_LEN ? len : MAGIC_LEN);
+	return !memcmp(p, magic, MAGIC_LEN) && get_le32(p + LENGTH_AT) > len - HEADER_LEN;
+}
+
+int sc_envelope_join(uint8_t *buf, size_t len, const char *magic, size_t *joined,
+		     uint32_t *nparts, size_t *torn)
+{
+	size_t at = 0, end = HEADER_LEN; /* next part; end of the joined payloads */
+	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0), parts = 0;
+
+	*joined = 0;
+	*nparts = 0;
+	*torn = 0;
+	while (at < len) {
+		size_t n;
+
+		if (!part_ok(buf + at, len - at, magic, &n)) {
+			if (!parts || !cut_short(buf + at, len - at, magic))
+				return -EBADMSG;
+			*torn = len - at;
+			break;
+		}
+		if (end - HEADER_LEN + n - HEADER_LEN > UINT32_MAX)
+			return -EBADMSG;
+		/* the part's CRC, checked, continues the joined payload's */
+		crc = (uint32_t)crc32_combine(crc, get_le32(buf + at + CRC_AT), (z_off_t)(n - HEADER_LEN));
+		memmove(buf + end, buf + at + HEADER_LEN, n - HEADER_LEN);
+		end += n - HEADER_LEN;
+		at += n;
+		parts++;
+	}
+	if (!parts)
+		return -EBADMSG;
+	memcpy(buf, magic, MAGIC_LEN);
+	put_le32(buf + LENGTH_AT, (uint32_t)(end - HEADER_LEN));
+	put_le32(buf + CRC_AT, crc);
+	*joined = end;
+	*nparts = parts;
+	return 0;
+}
+
 uint64_t sc_envelope_budget(size_t len)
 {
 	uint64_t b = DECODE_BASE_BYTES + (uint64_t)len * DECODE_BYTES_PER_BYTE;
@@ -214,6 +284,12 @@ int sc_envelope_open(const uint8_t *buf, size_t len, const char *magic,
 	if (!*msg)
 		return st.over ? -EFBIG : st.failed ? -ENOMEM : -EBADMSG;
 	return 0;
+}
+
+int sc_run_record_join(uint8_t *buf, size_t len, size_t *joined, uint32_t *parts,
+		       size_t *torn)
+{
+	return sc_envelope_join(buf, len, SC_ENVELOPE_RUN, joined, parts, torn);
 }
 
 int sc_run_record_length(const uint8_t *hdr, size_t len, uint64_t *total)

@@ -28,6 +28,18 @@ int sc_envelope_seal_parts(const ProtobufCMessage *msg, const char *field, uint3
 			   int (*part)(uint32_t i, uint8_t **bytes, size_t *n, void *arg),
 			   void *arg, const char *magic, uint8_t **out, size_t *len);
 
+/* buf (len bytes) as one or more parts, each sealed with magic, made in
+ * place into one sealed buffer whose payload is the parts' payloads in
+ * order (*joined bytes of buf): what a file written as a first part, with
+ * parts appended after it, holds; protobuf reads the payloads one after
+ * the other as the first message merged with the others (their repeated
+ * fields appended, a later scalar over an earlier).  What a crash while
+ * appending leaves at the end (a part cut short, or zeros) is left out,
+ * *torn set to its bytes; a first part cut short, and any part damaged
+ * (bytes changed), is -EBADMSG.  *nparts: the parts joined.  0 or -EBADMSG. */
+int sc_envelope_join(uint8_t *buf, size_t len, const char *magic, size_t *joined,
+		     uint32_t *nparts, size_t *torn);
+
 /* The message of type desc in buf, whose envelope must say magic and agree
  * with the payload's length and CRC; free it with
  * protobuf_c_message_free_unpacked(*msg, NULL).  0; -EBADMSG for a wrong

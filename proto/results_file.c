@@ -1,5 +1,6 @@
-/* results_file.c -- results.pb written and read back whole: in proto/,
- * the room below config, analysis, model and report, which all use it. */
+/* results_file.c -- results.pb written, appended to and read back: in
+ * proto/, the room below config, analysis, model and report, which all
+ * use it. */
 #include "results_file.h"
 
 #include <errno.h>
@@ -19,8 +20,9 @@
 #define RESULTS_MAX_BYTES (UINT64_C(1) << 30)
 
 /* Reads the results file pb whole into *buf: the header first, whose
- * length must match the file's size and stay below RESULTS_MAX_BYTES,
- * then exactly that many bytes.  0, or -errno with why filled in. */
+ * first part must fit in the file, then the file (below
+ * RESULTS_MAX_BYTES), which parts appended after the first make longer.
+ * 0, or -errno with why filled in. */
 static int read_results(const char *pb, uint8_t **buf, size_t *len, char *why, size_t whylen)
 {
 	uint8_t hdr[SC_CODEC_HEADER_BYTES];
@@ -70,7 +72,7 @@ static int read_results(const char *pb, uint8_t **buf, size_t *len, char *why, s
 		snprintf(why, whylen, "not an ssdcluster results file (it does not start as one)");
 		goto out;
 	}
-	if (total != (uint64_t)st.st_size) {
+	if (total > (uint64_t)st.st_size) {
 		err = -EBADMSG;
 		snprintf(why, whylen,
 			 "truncated or damaged: its header gives %llu bytes but the file has "
@@ -78,6 +80,7 @@ static int read_results(const char *pb, uint8_t **buf, size_t *len, char *why, s
 			 (unsigned long long)total, (unsigned long long)st.st_size);
 		goto out;
 	}
+	total = (uint64_t)st.st_size;
 	if (total > RESULTS_MAX_BYTES) {
 		err = -EFBIG;
 		snprintf(why, whylen, "%llu bytes, more than the %llu MiB a results file may be",
@@ -115,13 +118,17 @@ out:
 int sc_results_read(const char *pb, struct sc_run_record *rec, char *err, size_t errlen)
 {
 	uint8_t *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, joined = 0, torn = 0;
+	uint32_t parts = 0;
 	int rc;
 
+	memset(rec, 0, sizeof(*rec));
 	rc = read_results(pb, &buf, &len, err, errlen);
 	if (rc)
 		return rc;
-	rc = sc_run_record_unpack(buf, len, rec);
+	rc = sc_run_record_join(buf, len, &joined, &parts, &torn);
+	if (!rc)
+		rc = sc_run_record_unpack(buf, joined, rec);
 	free(buf);
 	if (rc)
 		snprintf(err, errlen, "%s",
@@ -130,6 +137,13 @@ int sc_results_read(const char *pb, struct sc_run_record *rec, char *err, size_t
 			 : rc == -EFBIG ? "damaged: it would take far more memory to read than "
 					  "results of its size need"
 					: strerror(-rc));
+	else if (torn)
+		snprintf(err, errlen,
+			 "its last %zu bytes, a phase cut off while it was written (the run "
+			 "stopped then), are left out: the %u phase(s) before it are read",
+			 torn, rec->nphases);
+	else
+		err[0] = '\0';
 	return rc == -ENOMEM ? rc : rc ? -EBADMSG : 0;
 }
 
@@ -144,6 +158,24 @@ int sc_results_write(const char *dir, const struct sc_run_record *rec, char *err
 		return rc;
 	}
 	rc = sc_atomic_file_write(dir, "results.pb", buf, len);
+	free(buf);
+	if (rc)
+		snprintf(err, errlen, "%s/results.pb: %s", dir, strerror(-rc));
+	return rc;
+}
+
+int sc_results_append(const char *dir, const struct sc_run_record *rec, uint32_t i, char *err,
+		      size_t errlen)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc = sc_run_record_pack_phase(rec, i, &buf, &len);
+
+	if (rc) {
+		snprintf(err, errlen, "results.pb: cannot encode phase %u: %s", i, strerror(-rc));
+		return rc;
+	}
+	rc = sc_atomic_file_append(dir, "results.pb", buf, len);
 	free(buf);
 	if (rc)
 		snprintf(err, errlen, "%s/results.pb: %s", dir, strerror(-rc));

@@ -222,6 +222,14 @@ static bool run_ok(const struct sc_run_record *run)
 	return true;
 }
 
+bool sc_valid_run_phase(const struct sc_run_record *run, uint32_t i)
+{
+	return i < run->nphases && plan_ok(&run->plan) &&
+	       (!i || run->phases[i].phase > run->phases[i - 1].phase) &&
+	       phase_record_ok(&run->phases[i], run) &&
+	       sc_convert_ok(&sc_fields_phase_record, &run->phases[i]);
+}
+
 bool sc_valid_plan(const struct sc_plan *p)
 {
 	return plan_ok(p) && sc_convert_ok(&sc_fields_plan, p);

@@ -19,4 +19,8 @@ bool sc_valid_rank_result(const struct sc_rank_result *r);
 
 bool sc_valid_run_record(const struct sc_run_record *run);
 
+/* Phase i of run on its own, as appended to results.pb: as
+ * sc_valid_run_record checks it, after the phase before it. */
+bool sc_valid_run_phase(const struct sc_run_record *run, uint32_t i);
+
 #endif

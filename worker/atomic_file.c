@@ -1,5 +1,6 @@
 /* atomic_file.c -- a file written whole or not at all: through a
- * temporary file in its folder, fsync and rename (atomic_file.h). */
+ * temporary file in its folder, fsync and rename; or appended to, cut back
+ * on an error (atomic_file.h). */
 #include "atomic_file.h"
 
 #include <errno.h>
@@ -107,5 +108,36 @@ out_close:
 	close(fd);
 out_unlink:
 	unlink(tmp);
+	return err;
+}
+
+int sc_atomic_file_append(const char *dir, const char *name, const void *data, size_t len)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd, err;
+
+	if (!dir || !dir[0])
+		dir = ".";
+	if (!name || !name[0] || strchr(name, '/'))
+		return -EINVAL;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto out_close;
+	}
+	err = write_all(fd, data, len);
+	if (!err && fdatasync(fd))
+		err = -errno;
+	/* a full drive wrote a part: the file as it was */
+	if (err && ftruncate(fd, st.st_size) == 0)
+		(void)fdatasync(fd);
+out_close:
+	if (close(fd) && !err)
+		err = -errno;
 	return err;
 }

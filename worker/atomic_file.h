@@ -1,4 +1,4 @@
-/* atomic_file.h -- a file written whole or not at all.  In the worker, the
+/* atomic_file.h -- a file written whole or not at all, or appended to.  In the worker, the
  * lowest room, so that every file a run leaves (the results file in
  * proto/results_file.c, the report files in coordinator/report/) is written
  * the one way. */
@@ -13,5 +13,12 @@
  * the file is 0644.  0, -EINVAL for a name that is empty or holds a '/',
  * or another -errno. */
 int sc_atomic_file_write(const char *dir, const char *name, const void *data, size_t len);
+
+/* Appends data to dir/name, which must exist, and flushes it to the drive
+ * (fdatasync): all of it or, on an error, none (the file is cut back to
+ * its length before; a crash while appending can still leave a part of
+ * data at its end, which a reader of the file must allow for).  0 or
+ * -errno. */
+int sc_atomic_file_append(const char *dir, const char *name, const void *data, size_t len);
 
 #endif

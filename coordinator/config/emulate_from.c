@@ -202,6 +202,8 @@ int sc_cfg_emulate_from(const struct cfg_check *c, const struct cfg_phase *pv,
 					"cannot take latencies from %s: %s (latency_from takes "
 					"the results.pb of an earlier run)",
 					from->str, why);
+	if (why[0])
+		fprintf(stderr, "ssdcluster: warning: %s: %s\n", from->str, why);
 	for (int d = 0; d < SC_DIR_COUNT && !err; d++) {
 		h[d] = malloc(sizeof(*h[d])); /* 35 KB: not on the stack */
 		if (!h[d])

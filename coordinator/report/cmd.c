@@ -48,6 +48,8 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 		fprintf(stderr, "ssdcluster: %s: %s\n", pb, err);
 		return rc == -ENOMEM ? 1 : 2;
 	}
+	if (err[0])
+		fprintf(stderr, "ssdcluster: warning: %s: %s\n", pb, err);
 	if (output) {
 		snprintf(dir, sizeof(dir), "%s", output);
 	} else {

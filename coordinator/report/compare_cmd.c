@@ -20,8 +20,11 @@ static int read_run(const char *pb, struct sc_run_record *rec)
 	char err[1024];
 	int rc = sc_results_read(pb, rec, err, sizeof(err));
 
-	if (!rc)
+	if (!rc) {
+		if (err[0])
+			fprintf(stderr, "ssdcluster: compare: warning: %s: %s\n", pb, err);
 		return 0;
+	}
 	fprintf(stderr, "ssdcluster: compare: %s: %s\n", pb, err);
 	return rc == -ENOMEM ? 1 : 2;
 }

@@ -262,6 +262,8 @@ static int project_measured(const struct model_args *a, struct sc_model_projecti
 		fprintf(stderr, "ssdcluster: %s: %s\n", a->pb, err);
 		return rc == -ENOMEM ? EXIT_NOMEM : EXIT_BAD_INPUT;
 	}
+	if (err[0])
+		fprintf(stderr, "ssdcluster: warning: %s: %s\n", a->pb, err);
 	sc_run_figures_init(&fg);
 	rc = run_params(a, &rec, &p, err, sizeof(err));
 	if (!rc)

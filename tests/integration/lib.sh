@@ -47,3 +47,13 @@ fixture() {
 
 # count_entries DIR : number of entries under DIR (0 if it does not exist)
 count_entries() { [ -e "$1" ] && find "$1" -mindepth 1 | wc -l || echo 0; }
+
+# pb_cut PB OUT : OUT is PB cut in the middle of its first part (the run
+# record as first written: a 12-byte header whose bytes 4..7 give its
+# payload's length, then the payload), which every reader refuses as
+# truncated; a cut in a part appended later is a crash's, and is read.
+pb_cut() {
+	local first
+	first=$((12 + $(od -An -tu4 -j4 -N4 "$1" | tr -d ' ')))
+	head -c $((first / 2)) "$1" >"$2"
+}

@@ -152,7 +152,7 @@ bad "{latency_from: $T/src/results.pb, latency_phase: rd}" randwrite \
 	"phase \"rd\" of $T/src/results.pb has no writes, which this phase does"
 bad "{latency_from: $T/src/results.pb, latency_phase: sw}" randrw "has no reads"
 bad "{latency_from: $T/src}" randread "not a regular file"
-head -c "$(($(stat -c %s "$T/src/results.pb") / 2))" "$T/src/results.pb" >"$T/cut.pb"
+pb_cut "$T/src/results.pb" "$T/cut.pb"
 bad "{latency_from: $T/cut.pb}" randread "truncated or damaged"
 # Device nodes and FIFOs are refused without being opened: opening one can
 # act (a watchdog arms) or wait (a FIFO with no writer: the timeout fails).

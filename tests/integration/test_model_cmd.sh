@@ -205,8 +205,7 @@ bad "scale 0" '--scale: "0" is not a scale' "$pb" --scale 0
 bad "restart negative" '--restart: "-1m" is not a duration' "$pb" --restart -1m
 bad "layout fits no size" "set nodes, gpus_per_node, tp or pp" "$pb" --nodes 3 --tp 2 --pp 2 --gpus-per-node 1
 bad "missing file" "No such file" "$T/none.pb"
-size=$(stat -c %s "$pb")
-head -c $((size / 2)) "$pb" >"$T/half.pb"
+pb_cut "$pb" "$T/half.pb"
 bad "truncated" "truncated or damaged" "$T/half.pb"
 echo "not protobuf" >"$T/text.pb"
 bad "not a results file" "not an ssdcluster results file" "$T/text.pb"

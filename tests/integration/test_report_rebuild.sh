@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `ssdcluster report results.pb` rebuilds results.json and the CSV files
 # exactly as the run wrote them; a truncated or damaged file is refused with
-# a clear message and exit 2.
+# a clear message and exit 2; a file whose last phase a crash cut off gives
+# the phases before it, with a warning.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/target"
@@ -21,7 +22,7 @@ phases:
     io_size: 1MiB
 YAML
 sc_mpirun 2 "$T/r.yaml" --output "$T/out" || { cat "$T/out.log"; fail "run"; }
-for f in results.json phases.csv ranks.csv timeseries.csv; do cp "$T/out/$f" "$T/$f.orig"; done
+for f in results.json phases.csv ranks.csv timeseries.csv results.pb; do cp "$T/out/$f" "$T/$f.orig"; done
 rm "$T/out/results.json" "$T/out/phases.csv" "$T/out/ranks.csv" "$T/out/timeseries.csv"
 "$SC_BIN" report "$T/out/results.pb" >"$T/report.log" 2>&1 || { cat "$T/report.log"; fail "report"; }
 cat "$T/report.log"
@@ -39,11 +40,25 @@ bad() { # NAME FILE
 	echo "ok: $1 refused"
 }
 size=$(stat -c %s "$T/out/results.pb")
-head -c $((size / 2)) "$T/out/results.pb" >"$T/half.pb"
+pb_cut "$T/out/results.pb" "$T/half.pb"
 bad "truncated" "$T/half.pb"
 cp "$T/out/results.pb" "$T/flip.pb"
 printf '\xff' | dd of="$T/flip.pb" bs=1 seek=$((size - 10)) conv=notrunc status=none
 bad "one byte changed" "$T/flip.pb"
 echo "not protobuf" >"$T/text.pb"
 bad "not a results file" "$T/text.pb"
+
+# Phase rr's part cut off, as a crash while rank 0 appended it leaves it:
+# phase w is read, with a warning that says so.  (The run's file: the
+# report above wrote results.pb again, whole.)
+head -c $(($(stat -c %s "$T/results.pb.orig") - 5)) "$T/results.pb.orig" >"$T/torn.pb"
+rc=0
+"$SC_BIN" report "$T/torn.pb" --output "$T/torn" >"$T/torn.log" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || { cat "$T/torn.log"; fail "a cut-off last phase: exit $rc, want 0"; }
+grep -q "warning: $T/torn.pb: its last [0-9]* bytes, a phase cut off.* the 1 phase(s) before it are read" \
+	"$T/torn.log" || { cat "$T/torn.log"; fail "a cut-off last phase: no warning"; }
+n=$(python3 -c 'import json,sys; print([p["name"] for p in json.load(open(sys.argv[1]))["phases"]])' \
+	"$T/torn/results.json")
+[ "$n" = "['w']" ] || fail "a cut-off last phase: results.json holds $n, want ['w']"
+echo "ok: a cut-off last phase left out, with a warning"
 echo PASS

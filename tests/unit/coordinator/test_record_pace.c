@@ -1,7 +1,8 @@
 /* test_record_pace.c -- when rank 0 rewrites the formatted files: a run
  * record rebuilt phase by phase through sc_record_keep_phase, with the
  * pace held back (due_ns in the far future), keeps results.pb whole after
- * every phase while results.json waits; results.json catches up after a
+ * every phase (each phase appended: the file before it is the start of the
+ * file after it) while results.json waits; results.json catches up after a
  * phase that did not end ok, after the plan's last phase and at
  * sc_record_flush; and a writing sets the next one no earlier than
  * SC_RECORD_PACE_RATIO times its own cost.  The record is
@@ -31,6 +32,26 @@ static int json_phases(const char *dir)
 		n = (int)json_object_array_length(a);
 	json_object_put(o);
 	return n;
+}
+
+/* The bytes of dir/results.pb (*len of them, malloc'd), or NULL. */
+static unsigned char *pb_bytes(const char *dir, size_t *len)
+{
+	char path[512];
+	unsigned char *buf = NULL;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/results.pb", dir);
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = xcalloc((size_t)n, 1);
+		*len = fread(buf, 1, (size_t)n, f);
+	}
+	fclose(f);
+	return buf;
 }
 
 /* Phases in dir/results.pb, -1 when it cannot be read. */
@@ -96,6 +117,8 @@ static void test_held_back(const char *dir, uint32_t bad)
 	struct sc_run_figures fg;
 	struct sc_record_pace pace = {0};
 	struct sc_run_record *full = golden(&rec);
+	unsigned char *was = NULL;
+	size_t was_len = 0;
 	uint32_t n;
 
 	if (!full)
@@ -107,6 +130,8 @@ static void test_held_back(const char *dir, uint32_t bad)
 	sc_run_figures_init(&fg);
 	for (uint32_t i = 0; i < n; i++) {
 		struct sc_phase_record ph = full->phases[i];
+		unsigned char *now;
+		size_t now_len = 0;
 		int want;
 
 		CHECK(ph.status == SC_PHASE_OK, "sweep.pb: phase %u did not end ok", i);
@@ -119,11 +144,20 @@ static void test_held_back(const char *dir, uint32_t bad)
 		want = i == 0 || i == bad || i + 1 == n ? (int)i + 1 : i < bad ? 1 : (int)bad + 1;
 		CHECK(pb_phases(dir) == (int)i + 1, "results.pb after phase %u: %d phase(s)", i + 1,
 		      pb_phases(dir));
+		now = pb_bytes(dir, &now_len);
+		CHECK(now && now_len > was_len && (!was || memcmp(was, now, was_len) == 0),
+		      "results.pb after phase %u (%zu bytes) does not start with the file before "
+		      "it (%zu bytes): not appended",
+		      i + 1, now_len, was_len);
+		free(was);
+		was = now;
+		was_len = now_len;
 		CHECK(json_phases(dir) == want, "results.json after phase %u: %d phase(s), want %d",
 		      i + 1, json_phases(dir), want);
 		CHECK(pace.behind == (want != (int)i + 1), "behind after phase %u: %d", i + 1,
 		      pace.behind);
 	}
+	free(was);
 	drop(full, n, &rec, &fg);
 }
 
