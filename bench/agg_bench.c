@@ -32,12 +32,13 @@
  *   unpack  rank 0's sc_rank_result_unpack of every row of each piece into
  *           rec->ranks, the piece's buffer reused for the next;
  *   figures sc_aggregate_phase and sc_node_series_init;
- *   write   sc_run_figures_update (the new phase aggregated) and
- *           sc_report_results into a temporary directory (results.pb,
- *           results.json, the CSV tables, report.html), as rank 0 does
- *           after every phase (every phase so far rewritten); results.pb
- *           (encode and write) and report.html are timed again alone, and
- *           results.json + CSV is the rest.
+ *   write   sc_run_figures_update (the new phase aggregated), results.pb
+ *           (the first phase written whole, each later one appended:
+ *           timed alone) and sc_report_formatted into a temporary
+ *           directory (results.json, the CSV tables, report.html, every
+ *           phase so far rewritten), as rank 0 does after a phase of an
+ *           hour; report.html is timed again alone, and results.json +
+ *           CSV is the rest.
  * merge = rank 0's reduce share + unpack + figures, against issue 13's
  * target (1 s per phase at 32K ranks).  The histograms' reduce is not
  * timed (each rank's histograms are summed into the record's beforehand).
@@ -673,13 +674,24 @@ static int figures(const struct opts *o, const struct sc_phase_record *rec, cons
  * (one run per process). */
 static struct sc_run_figures run_fg;
 
+/* As rank 0 writes after a phase of an hour (the pace lets every phase's
+ * formatted files be written): results.pb, its first phase written whole
+ * and each later one appended (timed alone), then results.json, the CSV
+ * tables and report.html from the figures; report.html is timed again
+ * alone. */
 static int write_results(const struct sc_run_record *run, const char *dir, struct times *t)
 {
 	char err[1024] = "out of memory";
-	double t0 = now_ms();
+	double t0 = now_ms(), t1;
+	uint32_t last = run->nphases - 1;
 	int rc = sc_run_figures_update(&run_fg, run);
 
-	rc = rc ? rc : sc_report_results(dir, run, &run_fg, err, sizeof(err));
+	t1 = now_ms();
+	if (!rc)
+		rc = last ? sc_results_append(dir, run, last, err, sizeof(err))
+			  : sc_results_write(dir, run, err, sizeof(err));
+	t->pb_ms = now_ms() - t1;
+	rc = rc ? rc : sc_report_formatted(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
 	t->write_ms = now_ms() - t0;
 	if (rc) {
 		fprintf(stderr, "agg_bench: %s\n", err);
@@ -690,10 +702,7 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 	t->html_bytes = file_bytes(dir, "report.html");
 	t->ranks_csv_bytes = file_bytes(dir, "ranks.csv");
 	t0 = now_ms();
-	rc = sc_results_write(dir, run, err, sizeof(err));
-	t->pb_ms = now_ms() - t0;
-	t0 = now_ms();
-	rc = rc ? rc : sc_report_html(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
+	rc = sc_report_html(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
 	t->html_ms = now_ms() - t0;
 	return rc ? 2 : 0;
 }
