@@ -34,11 +34,12 @@
  *   figures sc_aggregate_phase and sc_node_series_init;
  *   write   sc_run_figures_update (the new phase aggregated), results.pb
  *           (the first phase written whole, each later one appended:
- *           timed alone) and sc_report_formatted into a temporary
- *           directory (results.json, the CSV tables, report.html, every
- *           phase so far rewritten), as rank 0 does after a phase of an
- *           hour; report.html is timed again alone, and results.json +
- *           CSV is the rest.
+ *           timed alone), the phase's rows appended to phases.csv,
+ *           ranks.csv and timeseries.csv, and sc_report_summary into a
+ *           temporary directory (results.json, sweep.csv, report.html,
+ *           every phase so far rewritten), as rank 0 does after a phase
+ *           of an hour; report.html is timed again alone, and
+ *           results.json + CSV is the rest.
  * merge = rank 0's reduce share + unpack + figures, against issue 13's
  * target (1 s per phase at 32K ranks).  The histograms' reduce is not
  * timed (each rank's histograms are summed into the record's beforehand).
@@ -675,10 +676,10 @@ static int figures(const struct opts *o, const struct sc_phase_record *rec, cons
 static struct sc_run_figures run_fg;
 
 /* As rank 0 writes after a phase of an hour (the pace lets every phase's
- * formatted files be written): results.pb, its first phase written whole
- * and each later one appended (timed alone), then results.json, the CSV
- * tables and report.html from the figures; report.html is timed again
- * alone. */
+ * summary files be written): results.pb, its first phase written whole
+ * and each later one appended (timed alone); the CSV tables a phase adds
+ * rows to, likewise; results.json, sweep.csv and report.html from the
+ * figures; report.html is timed again alone. */
 static int write_results(const struct sc_run_record *run, const char *dir, struct times *t)
 {
 	char err[1024] = "out of memory";
@@ -691,7 +692,12 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 		rc = last ? sc_results_append(dir, run, last, err, sizeof(err))
 			  : sc_results_write(dir, run, err, sizeof(err));
 	t->pb_ms = now_ms() - t1;
-	rc = rc ? rc : sc_report_formatted(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
+	if (!rc && !last)
+		rc = sc_report_formatted(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
+	else if (!rc)
+		rc = sc_report_csv_append(dir, run, &run_fg, last, err, sizeof(err));
+	if (!rc && last)
+		rc = sc_report_summary(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
 	t->write_ms = now_ms() - t0;
 	if (rc) {
 		fprintf(stderr, "agg_bench: %s\n", err);

@@ -38,21 +38,52 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 	memset(plan, 0, sizeof(*plan));
 }
 
-/* The formatted files now, and when next: not before SC_RECORD_PACE_RATIO
- * times what this writing took has passed. */
+/* The files formatted from the record, with the model's projection when
+ * given (proj, or why: sc_report_results_model): all of them when the
+ * tables a phase adds rows to lack one (the first phase, or a writing
+ * failed), else the summary files; and when next: not before
+ * SC_RECORD_PACE_RATIO times what this writing took has passed. */
 static int write_formatted(const struct sc_run_record *rec, const struct sc_run_figures *fg,
-			   struct sc_record_pace *pace, const char *outdir)
+			   struct sc_record_pace *pace, const char *outdir,
+			   const struct sc_model_projection *proj, const char *why)
 {
+	bool tables = pace->csv_phases != rec->nphases;
 	uint64_t begin = sc_now_ns(), end;
 	char err[1024];
-	int rc = sc_report_formatted(outdir, rec, fg, NULL, NULL, err, sizeof(err));
+	int rc = tables ? sc_report_formatted(outdir, rec, fg, proj, why, err, sizeof(err))
+			: sc_report_summary(outdir, rec, fg, proj, why, err, sizeof(err));
 
 	end = sc_now_ns();
 	pace->due_ns = end + SC_RECORD_PACE_RATIO * (end - begin);
 	pace->behind = rc != 0;
+	if (tables)
+		pace->csv_phases = rc ? 0 : rec->nphases;
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
 	return rc;
+}
+
+/* The tables a phase adds rows to (phases.csv, ranks.csv, timeseries.csv)
+ * brought up to rec: its last phase's rows appended or, when they lack an
+ * earlier one, every formatted file written. */
+static int write_tables(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			struct sc_record_pace *pace, const char *outdir)
+{
+	char err[1024];
+	int rc;
+
+	if (pace->csv_phases == rec->nphases)
+		return 0;
+	if (!pace->csv_phases || pace->csv_phases + 1 != rec->nphases)
+		return write_formatted(rec, fg, pace, outdir, NULL, NULL);
+	rc = sc_report_csv_append(outdir, rec, fg, rec->nphases - 1, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+		pace->csv_phases = 0; /* the next writes them whole */
+		return rc;
+	}
+	pace->csv_phases = rec->nphases;
+	return 0;
 }
 
 /* results.pb brought up to rec: its last phase appended, or rec written
@@ -96,7 +127,9 @@ int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures
 	if (!rec->nphases)
 		return 0;
 	rc = write_pb(rec, pace, outdir);
-	return !rc && pace->behind ? write_formatted(rec, fg, pace, outdir) : rc;
+	if (!rc)
+		rc = write_tables(rec, fg, pace, outdir);
+	return !rc && pace->behind ? write_formatted(rec, fg, pace, outdir, NULL, NULL) : rc;
 }
 
 int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
@@ -121,8 +154,10 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 	}
 	rc = write_pb(rec, pace, outdir);
 	pace->behind = true;
-	if (!rc && formatted_due(rec, pace))
-		rc = write_formatted(rec, fg, pace, outdir);
+	if (!rc)
+		rc = write_tables(rec, fg, pace, outdir);
+	if (!rc && pace->behind && formatted_due(rec, pace))
+		rc = write_formatted(rec, fg, pace, outdir, NULL, NULL);
 	if (!quiet) {
 		uint32_t i = rec->nphases - 1;
 
@@ -144,7 +179,7 @@ int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures
 		    struct sc_record_pace *pace, const char *outdir, bool quiet)
 {
 	struct sc_model_projection *proj;
-	char why[1024], err[1024];
+	char why[1024];
 	int rc;
 
 	if (!rec->plan.nmodel)
@@ -153,12 +188,10 @@ int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures
 	if (!proj && why[0])
 		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
 	rc = write_pb(rec, pace, outdir);
-	if (!rc) {
-		rc = sc_report_formatted(outdir, rec, fg, proj, why, err, sizeof(err));
-		if (rc)
-			fprintf(stderr, "ssdcluster: writing results: %s\n", err);
-		pace->behind = rc != 0;
-	}
+	if (!rc)
+		rc = write_tables(rec, fg, pace, outdir);
+	if (!rc)
+		rc = write_formatted(rec, fg, pace, outdir, proj, why);
 	if (proj && !quiet) {
 		putchar('\n');
 		sc_report_model_table(stdout, proj);

@@ -17,11 +17,12 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 		     struct sc_plan *plan);
 
 /* Rank 0: how far the files hold the record.  results.pb, from which
- * `ssdcluster report` makes all the others again, gets every phase as it
- * ends: written whole with the first, each later one appended (costing
+ * `ssdcluster report` makes all the others again, and the tables a phase
+ * adds rows to (phases.csv, ranks.csv, timeseries.csv) get every phase as
+ * it ends: written whole with the first, each later one appended (costing
  * that phase alone), or written whole again after a writing failed.  The
- * files formatted from the record (results.json, the CSV tables,
- * report.html: sc_report_formatted) are rewritten whole, and their cost
+ * files that hold figures across the phases (results.json, sweep.csv,
+ * report.html: sc_report_summary) are rewritten whole, and their cost
  * grows with the phases, so after a phase only when at least
  * SC_RECORD_PACE_RATIO times their last writing has passed since it (they
  * take at most about a tenth of the run), and always after the plan's last
@@ -31,6 +32,7 @@ struct sc_record_pace {
 	uint64_t due_ns;        /* not before (sc_now_ns; 0: after the next phase) */
 	bool behind;            /* a phase is in results.pb and not in them */
 	uint32_t pb_phases;     /* the record's phases results.pb holds */
+	uint32_t csv_phases;    /* ... and the tables a phase adds rows to */
 };
 
 #define SC_RECORD_PACE_RATIO 9
@@ -45,8 +47,8 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 			 struct sc_record_pace *pace, struct sc_phase_record *ph,
 			 const char *outdir, bool quiet);
 
-/* Rank 0, at the run's end: rewrites results.pb, and the formatted files,
- * when pace says they lack a phase.  0 or -errno (message printed). */
+/* Rank 0, at the run's end: brings results.pb, the tables and the
+ * formatted files up to rec when pace says they lack a phase.  0 or -errno (message printed). */
 int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 		    struct sc_record_pace *pace, const char *outdir);
 

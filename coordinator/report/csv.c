@@ -1,7 +1,8 @@
 /* csv.c -- the CSV tables, built in memory: phases.csv (a row per
  * phase), ranks.csv (a row per rank and phase), timeseries.csv (a row
  * per second of the cluster series and phase) and sweep.csv (a row per
- * sweep cell and scope: the cluster, then each node). */
+ * sweep cell and scope: the cluster, then each node); or a phase's rows
+ * of the first three, appended to them. */
 #include "report.h"
 
 #include <errno.h>
@@ -252,16 +253,22 @@ void sc_report_csv_sweeps(struct report_csv *c, const struct sc_sweeps *s)
 			sweep_cell_rows(c->f[REPORT_CSV_SWEEP], s->plan, &s->s[k], i);
 }
 
-int sc_report_csv_init(struct report_csv *c)
+/* Opens the tables, with their header lines or (rows to append) without. */
+static int csv_open(struct report_csv *c, bool headers)
 {
 	for (int t = 0; t < REPORT_CSV_TABLES; t++) {
 		c->f[t] = open_memstream(&c->buf[t], &c->len[t]);
 		if (!c->f[t])
 			return -ENOMEM;
 	}
-	for (int t = 0; t < REPORT_CSV_TABLES; t++)
+	for (int t = 0; headers && t < REPORT_CSV_TABLES; t++)
 		fputs(tables[t].header, c->f[t]);
 	return 0;
+}
+
+int sc_report_csv_init(struct report_csv *c)
+{
+	return csv_open(c, true);
 }
 
 void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
@@ -290,12 +297,37 @@ int sc_report_csv_finish(struct report_csv *c)
 	return rc ? -ENOMEM : 0;
 }
 
-int sc_report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen)
+int sc_report_csv_write(const struct report_csv *c, const char *dir, unsigned mask, char *err,
+			size_t errlen)
 {
 	int rc = 0;
 
 	for (int t = 0; t < REPORT_CSV_TABLES && !rc; t++)
-		rc = sc_report_write_named(dir, tables[t].name, c->buf[t], c->len[t], err, errlen);
+		if (mask & 1u << t)
+			rc = sc_report_write_named(dir, tables[t].name, c->buf[t], c->len[t], err,
+						   errlen);
+	return rc;
+}
+
+int sc_report_csv_append(const char *dir, const struct sc_run_record *rec,
+			 const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen)
+{
+	struct report_csv c = {0};
+	int rc = csv_open(&c, false);
+
+	if (!dir || !dir[0])
+		dir = ".";
+	if (!rc) {
+		sc_report_csv_phase(&c, rec, fg, i);
+		rc = sc_report_csv_finish(&c);
+	}
+	if (rc)
+		sc_report_set_err(err, errlen, "%s: out of memory while building the results", dir);
+	for (int t = 0; t < REPORT_CSV_TABLES && !rc; t++)
+		if (REPORT_CSV_PHASE_TABLES & 1u << t)
+			rc = sc_report_append_named(dir, tables[t].name, c.buf[t], c.len[t], err,
+						    errlen);
+	sc_report_csv_exit(&c);
 	return rc;
 }
 

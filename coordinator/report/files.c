@@ -1,6 +1,6 @@
 /* files.c -- what every report file shares: the error message, the atomic
- * write of a file into the output folder (worker/atomic_file.c, with the
- * message), and a phase record's phase.
+ * write of a file into the output folder and the append to one
+ * (worker/atomic_file.c, with the message), and a phase record's phase.
  * Helpers only: the drivers (report.c, cmd.c, compare_cmd.c) call the
  * formatters, which call these, never the other way round. */
 #include "report.h"
@@ -28,6 +28,16 @@ int sc_report_write_named(const char *dir, const char *name, const void *data, s
 			  char *err, size_t errlen)
 {
 	int rc = sc_atomic_file_write(dir, name, data, len);
+
+	if (rc)
+		sc_report_set_err(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
+	return rc;
+}
+
+int sc_report_append_named(const char *dir, const char *name, const void *data, size_t len,
+			   char *err, size_t errlen)
+{
+	int rc = sc_atomic_file_append(dir, name, data, len);
 
 	if (rc)
 		sc_report_set_err(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));

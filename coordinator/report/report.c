@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +40,12 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 	return sc_report_formatted(dir, rec, fg, proj, why, err, errlen);
 }
 
-int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
-			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-			const char *why, char *err, size_t errlen)
+/* The files formatted from the record: results.json, sweep.csv,
+ * report.html and, with tables, phases.csv, ranks.csv and timeseries.csv
+ * (else the caller appends their rows a phase at a time). */
+static int formatted(const char *dir, const struct sc_run_record *rec,
+		     const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+		     const char *why, bool tables, char *err, size_t errlen)
 {
 	struct report_results json = {0};
 	struct report_csv csv = {0};
@@ -59,7 +63,8 @@ int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
 	json.model_error = why;
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		sc_report_results_phase(&json, rec, fg, i);
-		sc_report_csv_phase(&csv, rec, fg, i);
+		if (tables)
+			sc_report_csv_phase(&csv, rec, fg, i);
 	}
 	sc_report_csv_sweeps(&csv, &fg->sweeps);
 	json.sweeps = &fg->sweeps;
@@ -74,7 +79,8 @@ int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
 	rc = sc_report_write_named(dir, "results.json", text, text_len, err, errlen);
 	free(text);
 	if (!rc)
-		rc = sc_report_csv_write(&csv, dir, err, errlen);
+		rc = sc_report_csv_write(&csv, dir,
+					 tables ? REPORT_CSV_ALL : 1u << REPORT_CSV_SWEEP, err, errlen);
 	if (!rc)
 		rc = sc_report_html(dir, rec, fg, proj, why, err, errlen);
 	goto out_free;
@@ -85,4 +91,18 @@ out_free:
 	sc_report_csv_exit(&csv);
 	sc_report_results_exit(&json);
 	return rc;
+}
+
+int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
+			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+			const char *why, char *err, size_t errlen)
+{
+	return formatted(dir, rec, fg, proj, why, true, err, errlen);
+}
+
+int sc_report_summary(const char *dir, const struct sc_run_record *rec,
+		      const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+		      const char *why, char *err, size_t errlen)
+{
+	return formatted(dir, rec, fg, proj, why, false, err, errlen);
 }

@@ -37,6 +37,22 @@ int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
 			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 			const char *why, char *err, size_t errlen);
 
+/* sc_report_formatted less the tables a phase adds rows to (phases.csv,
+ * ranks.csv, timeseries.csv: sc_report_csv_append adds them): the files
+ * that hold figures across the phases, results.json, sweep.csv and
+ * report.html. */
+int sc_report_summary(const char *dir, const struct sc_run_record *rec,
+		      const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+		      const char *why, char *err, size_t errlen);
+
+/* Appends the rows of rec's phase i to dir's phases.csv, ranks.csv and
+ * timeseries.csv, which hold its phases before i (sc_report_formatted,
+ * then sc_report_csv_append of each): that phase's rows alone.  0 or
+ * -errno, with a message in err; after an error a table may hold the
+ * phase and another not (sc_report_formatted writes them all again). */
+int sc_report_csv_append(const char *dir, const struct sc_run_record *rec,
+			 const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen);
+
 /* report.html in dir: one self-contained page (inline SVG, no script,
  * nothing fetched) of every finished phase of rec, with the model's tables
  * when proj is given (else why, when not empty).  Written atomically, as

@@ -26,8 +26,10 @@ struct json_object;
 void sc_report_set_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* sc_atomic_file_write (worker/atomic_file.h), with "dir/name: reason" in
- * err on failure. */
+/* sc_atomic_file_write and sc_atomic_file_append (worker/atomic_file.h),
+ * with "dir/name: reason" in err on failure. */
+int sc_report_append_named(const char *dir, const char *name, const void *data, size_t len,
+			   char *err, size_t errlen);
 int sc_report_write_named(const char *dir, const char *name, const void *data, size_t len,
 			  char *err, size_t errlen);
 
@@ -214,6 +216,11 @@ struct report_csv {
 	size_t len[REPORT_CSV_TABLES];
 };
 
+/* The tables a phase adds rows to (phases, ranks, timeseries), and all. */
+#define REPORT_CSV_PHASE_TABLES                                                                    \
+	(1u << REPORT_CSV_PHASES | 1u << REPORT_CSV_RANKS | 1u << REPORT_CSV_SERIES)
+#define REPORT_CSV_ALL ((1u << REPORT_CSV_TABLES) - 1)
+
 /* Opens the tables and writes their header lines.  0 or -ENOMEM. */
 int sc_report_csv_init(struct report_csv *c);
 
@@ -227,10 +234,11 @@ void sc_report_csv_phase(struct report_csv *c, const struct sc_run_record *rec,
 /* Completes the tables: buf and len then hold them.  0 or -ENOMEM. */
 int sc_report_csv_finish(struct report_csv *c);
 
-/* Writes the finished tables as dir/phases.csv, dir/ranks.csv,
- * dir/timeseries.csv and dir/sweep.csv, stopping at the first that fails.
- * 0 or -errno, with a message in err. */
-int sc_report_csv_write(const struct report_csv *c, const char *dir, char *err, size_t errlen);
+/* Writes the finished tables of mask (a bit per enum report_csv_table) as
+ * dir/phases.csv, dir/ranks.csv, dir/timeseries.csv and dir/sweep.csv,
+ * stopping at the first that fails.  0 or -errno, with a message in err. */
+int sc_report_csv_write(const struct report_csv *c, const char *dir, unsigned mask, char *err,
+			size_t errlen);
 
 void sc_report_csv_exit(struct report_csv *c);
 

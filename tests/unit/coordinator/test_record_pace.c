@@ -2,7 +2,8 @@
  * record rebuilt phase by phase through sc_record_keep_phase, with the
  * pace held back (due_ns in the far future), keeps results.pb whole after
  * every phase (each phase appended: the file before it is the start of the
- * file after it) while results.json waits; results.json catches up after a
+ * file after it), and phases.csv too, while results.json waits (the
+ * tables appended a phase at a time are those written whole at the end); results.json catches up after a
  * phase that did not end ok, after the plan's last phase and at
  * sc_record_flush; and a writing sets the next one no earlier than
  * SC_RECORD_PACE_RATIO times its own cost.  The record is
@@ -17,6 +18,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "report/report.h"
 #include "results_file.h"
 
 /* Phases in dir/results.json, -1 when it cannot be read. */
@@ -34,15 +36,15 @@ static int json_phases(const char *dir)
 	return n;
 }
 
-/* The bytes of dir/results.pb (*len of them, malloc'd), or NULL. */
-static unsigned char *pb_bytes(const char *dir, size_t *len)
+/* The bytes of dir/name (*len of them, malloc'd), or NULL. */
+static unsigned char *file_bytes(const char *dir, const char *name, size_t *len)
 {
 	char path[512];
 	unsigned char *buf = NULL;
 	FILE *f;
 	long n;
 
-	snprintf(path, sizeof(path), "%s/results.pb", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "rb");
 	if (!f)
 		return NULL;
@@ -52,6 +54,20 @@ static unsigned char *pb_bytes(const char *dir, size_t *len)
 	}
 	fclose(f);
 	return buf;
+}
+
+/* Phases in dir/phases.csv (a header line, then a line a phase), -1
+ * when it cannot be read. */
+static int csv_phases(const char *dir)
+{
+	size_t len = 0;
+	unsigned char *b = file_bytes(dir, "phases.csv", &len);
+	int n = -1;
+
+	for (size_t i = 0; b && i < len; i++)
+		n += b[i] == '\n';
+	free(b);
+	return b ? n : -1;
 }
 
 /* Phases in dir/results.pb, -1 when it cannot be read. */
@@ -109,6 +125,29 @@ static void drop(struct sc_run_record *full, uint32_t taken, struct sc_run_recor
 	sc_run_record_exit(rec);
 }
 
+/* The tables a phase adds rows to, appended a phase at a time in dir, are
+ * byte for byte those sc_report_formatted writes of the whole record. */
+static void same_tables(const char *dir, const struct sc_run_record *rec,
+			const struct sc_run_figures *fg)
+{
+	static const char *const names[] = {"phases.csv", "ranks.csv", "timeseries.csv"};
+	char whole[300], err[1024];
+
+	snprintf(whole, sizeof(whole), "%s/whole", dir);
+	CHECK(sc_report_formatted(whole, rec, fg, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+	for (size_t t = 0; t < sizeof(names) / sizeof(names[0]); t++) {
+		size_t alen = 0, wlen = 0;
+		unsigned char *a = file_bytes(dir, names[t], &alen);
+		unsigned char *w = file_bytes(whole, names[t], &wlen);
+
+		CHECK(a && w && alen == wlen && memcmp(a, w, alen) == 0,
+		      "%s appended a phase at a time: %zu bytes, not the %zu written whole",
+		      names[t], alen, wlen);
+		free(a);
+		free(w);
+	}
+}
+
 /* Held back: results.json keeps the first phase until phase bad (which
  * did not end ok), then until the plan's last phase. */
 static void test_held_back(const char *dir, uint32_t bad)
@@ -144,7 +183,7 @@ static void test_held_back(const char *dir, uint32_t bad)
 		want = i == 0 || i == bad || i + 1 == n ? (int)i + 1 : i < bad ? 1 : (int)bad + 1;
 		CHECK(pb_phases(dir) == (int)i + 1, "results.pb after phase %u: %d phase(s)", i + 1,
 		      pb_phases(dir));
-		now = pb_bytes(dir, &now_len);
+		now = file_bytes(dir, "results.pb", &now_len);
 		CHECK(now && now_len > was_len && (!was || memcmp(was, now, was_len) == 0),
 		      "results.pb after phase %u (%zu bytes) does not start with the file before "
 		      "it (%zu bytes): not appended",
@@ -154,10 +193,13 @@ static void test_held_back(const char *dir, uint32_t bad)
 		was_len = now_len;
 		CHECK(json_phases(dir) == want, "results.json after phase %u: %d phase(s), want %d",
 		      i + 1, json_phases(dir), want);
+		CHECK(csv_phases(dir) == (int)i + 1, "phases.csv after phase %u: %d phase(s)", i + 1,
+		      csv_phases(dir));
 		CHECK(pace.behind == (want != (int)i + 1), "behind after phase %u: %d", i + 1,
 		      pace.behind);
 	}
 	free(was);
+	same_tables(dir, &rec, &fg);
 	drop(full, n, &rec, &fg);
 }
 
