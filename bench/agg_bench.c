@@ -35,10 +35,10 @@
  *   write   sc_run_figures_update (the new phase aggregated), results.pb
  *           (the first phase written whole, each later one appended:
  *           timed alone), the phase's rows appended to phases.csv,
- *           ranks.csv and timeseries.csv, and sc_report_summary into a
- *           temporary directory (results.json, sweep.csv, report.html,
- *           every phase so far rewritten), as rank 0 does after a phase
- *           of an hour; report.html is timed again alone, and
+ *           ranks.csv, timeseries.csv and results.json.part, and
+ *           sc_report_running into a temporary directory (results.json
+ *           as the index, sweep.csv, report.html), as rank 0 does after
+ *           a phase of an hour; report.html is timed again alone, and
  *           results.json + CSV is the rest.
  * merge = rank 0's reduce share + unpack + figures, against issue 13's
  * target (1 s per phase at 32K ranks).  The histograms' reduce is not
@@ -693,11 +693,11 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 			  : sc_results_write(dir, run, err, sizeof(err));
 	t->pb_ms = now_ms() - t1;
 	if (!rc && !last)
-		rc = sc_report_formatted(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
+		rc = sc_report_running(dir, run, &run_fg, true, err, sizeof(err));
 	else if (!rc)
-		rc = sc_report_csv_append(dir, run, &run_fg, last, err, sizeof(err));
+		rc = sc_report_rows_append(dir, run, &run_fg, last, err, sizeof(err));
 	if (!rc && last)
-		rc = sc_report_summary(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
+		rc = sc_report_running(dir, run, &run_fg, false, err, sizeof(err));
 	t->write_ms = now_ms() - t0;
 	if (rc) {
 		fprintf(stderr, "agg_bench: %s\n", err);
@@ -743,6 +743,34 @@ static int one_phase(const struct opts *o, struct sc_run_record *run, uint32_t p
 	free(tr.cluster);
 	free(tr.node);
 	return rc;
+}
+
+/* What finish_results measured (end_ms < 0: not reached). */
+static double end_ms = -1;
+static uint64_t end_json_bytes;
+
+/* The run's end: results.json made whole from results.json.part (every
+ * phase's object appended as it ended), sweep.csv and report.html, as
+ * rank 0 writes them once the last phase is over; timed and printed. */
+static int finish_results(const struct opts *o, const struct sc_run_record *run,
+			  const char *dir)
+{
+	char err[1024] = "";
+	double t0 = now_ms(), ms;
+	int rc = sc_report_finished(dir, run, &run_fg, NULL, NULL, false, err, sizeof(err));
+
+	ms = now_ms() - t0;
+	if (rc) {
+		fprintf(stderr, "agg_bench: %s\n", err);
+		return 2;
+	}
+	end_ms = ms;
+	end_json_bytes = file_bytes(dir, "results.json");
+	if (!o->json)
+		printf("  end: results.json whole (%.1f MB, its %u phases from results.json.part), "
+		       "sweep.csv and report.html in %.1f ms\n",
+		       (double)file_bytes(dir, "results.json") / 1e6, run->nphases, ms);
+	return 0;
 }
 
 static double merge_ms(const struct times *t)
@@ -870,10 +898,11 @@ static void print_tail(const struct opts *o, const struct times *worst, double m
 	const char *merge_v = merge_ms(worst) <= TARGET_MERGE_MS ? "within" : "OVER";
 
 	if (o->json) {
-		printf("], \"peak_rss_mib\": %.1f, \"rss_growth_mib\": %.1f, "
+		printf("], \"end_ms\": %.2f, \"end_results_json_bytes\": %" PRIu64
+		       ", \"peak_rss_mib\": %.1f, \"rss_growth_mib\": %.1f, "
 		       "\"merge_peak_rss_mib\": %.1f, \"worst_merge_ms\": %.2f, "
 		       "\"peak_rss_within_target\": %s, \"stage_peaks_reset\": %s}\n",
-		       peak, peak - base_mib, merge_peak, merge_ms(worst),
+		       end_ms, end_json_bytes, peak, peak - base_mib, merge_peak, merge_ms(worst),
 		       peak <= TARGET_RSS_MIB ? "true" : "false", peak_resets ? "true" : "false");
 		return;
 	}
@@ -906,6 +935,7 @@ static int run_one(struct opts o)
 		return 2;
 	}
 	rng_state = 0x5eed0000ULL + o.ranks;
+	end_ms = -1;
 	print_head(&o);
 	memset(&run, 0, sizeof(run));
 	run.version = xstrdup(SC_VERSION);
@@ -923,6 +953,8 @@ static int run_one(struct opts o)
 		if (t.merge_peak_mib > merge_peak)
 			merge_peak = t.merge_peak_mib;
 	}
+	if (!rc)
+		rc = finish_results(&o, &run, dir);
 	print_tail(&o, &worst, merge_peak, base_mib);
 	fflush(stdout);
 	sc_run_record_exit(&run);

@@ -38,51 +38,55 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 	memset(plan, 0, sizeof(*plan));
 }
 
-/* The files formatted from the record, with the model's projection when
- * given (proj, or why: sc_report_results_model): all of them when the
- * tables a phase adds rows to lack one (the first phase, or a writing
- * failed), else the summary files; and when next: not before
- * SC_RECORD_PACE_RATIO times what this writing took has passed. */
+/* The files formatted from the record (report/report.h): while running,
+ * results.json as the index; final, results.json whole, with the model's
+ * projection when given (proj, or why: sc_report_results_model).  The
+ * tables a phase adds rows to are written whole too when they lack one
+ * (the first phase, or a writing failed).  The next writing while running
+ * is not before SC_RECORD_PACE_RATIO times what this one took has
+ * passed. */
 static int write_formatted(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 			   struct sc_record_pace *pace, const char *outdir,
-			   const struct sc_model_projection *proj, const char *why)
+			   const struct sc_model_projection *proj, const char *why, bool final)
 {
-	bool tables = pace->csv_phases != rec->nphases;
+	/* once results.json is whole, results.json.part is gone */
+	bool tables = pace->rows_phases != rec->nphases || pace->whole;
 	uint64_t begin = sc_now_ns(), end;
 	char err[1024];
-	int rc = tables ? sc_report_formatted(outdir, rec, fg, proj, why, err, sizeof(err))
-			: sc_report_summary(outdir, rec, fg, proj, why, err, sizeof(err));
+	int rc = final ? sc_report_finished(outdir, rec, fg, proj, why, tables, err, sizeof(err))
+		       : sc_report_running(outdir, rec, fg, tables, err, sizeof(err));
 
 	end = sc_now_ns();
 	pace->due_ns = end + SC_RECORD_PACE_RATIO * (end - begin);
 	pace->behind = rc != 0;
 	if (tables)
-		pace->csv_phases = rc ? 0 : rec->nphases;
+		pace->rows_phases = rc ? 0 : rec->nphases;
+	pace->whole = final && !rc;
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
 	return rc;
 }
 
-/* The tables a phase adds rows to (phases.csv, ranks.csv, timeseries.csv)
- * brought up to rec: its last phase's rows appended or, when they lack an
- * earlier one, every formatted file written. */
-static int write_tables(const struct sc_run_record *rec, const struct sc_run_figures *fg,
-			struct sc_record_pace *pace, const char *outdir)
+/* The tables a phase adds rows to (phases.csv, ranks.csv, timeseries.csv,
+ * results.json.part) brought up to rec: its last phase's rows appended
+ * or, when they lack an earlier one, every formatted file written. */
+static int write_rows(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		      struct sc_record_pace *pace, const char *outdir)
 {
 	char err[1024];
 	int rc;
 
-	if (pace->csv_phases == rec->nphases)
+	if (pace->rows_phases == rec->nphases && !pace->whole)
 		return 0;
-	if (!pace->csv_phases || pace->csv_phases + 1 != rec->nphases)
-		return write_formatted(rec, fg, pace, outdir, NULL, NULL);
-	rc = sc_report_csv_append(outdir, rec, fg, rec->nphases - 1, err, sizeof(err));
+	if (!pace->rows_phases || pace->rows_phases + 1 != rec->nphases || pace->whole)
+		return write_formatted(rec, fg, pace, outdir, NULL, NULL, false);
+	rc = sc_report_rows_append(outdir, rec, fg, rec->nphases - 1, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
-		pace->csv_phases = 0; /* the next writes them whole */
+		pace->rows_phases = 0; /* the next writes them whole */
 		return rc;
 	}
-	pace->csv_phases = rec->nphases;
+	pace->rows_phases = rec->nphases;
 	return 0;
 }
 
@@ -127,9 +131,11 @@ int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures
 	if (!rec->nphases)
 		return 0;
 	rc = write_pb(rec, pace, outdir);
-	if (!rc)
-		rc = write_tables(rec, fg, pace, outdir);
-	return !rc && pace->behind ? write_formatted(rec, fg, pace, outdir, NULL, NULL) : rc;
+	if (!rc && !pace->whole)
+		rc = write_rows(rec, fg, pace, outdir);
+	if (!rc && !pace->whole)
+		rc = write_formatted(rec, fg, pace, outdir, NULL, NULL, true);
+	return rc;
 }
 
 int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
@@ -155,9 +161,10 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 	rc = write_pb(rec, pace, outdir);
 	pace->behind = true;
 	if (!rc)
-		rc = write_tables(rec, fg, pace, outdir);
+		rc = write_rows(rec, fg, pace, outdir);
+	pace->whole = false;
 	if (!rc && pace->behind && formatted_due(rec, pace))
-		rc = write_formatted(rec, fg, pace, outdir, NULL, NULL);
+		rc = write_formatted(rec, fg, pace, outdir, NULL, NULL, false);
 	if (!quiet) {
 		uint32_t i = rec->nphases - 1;
 
@@ -189,9 +196,9 @@ int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures
 		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
 	rc = write_pb(rec, pace, outdir);
 	if (!rc)
-		rc = write_tables(rec, fg, pace, outdir);
+		rc = write_rows(rec, fg, pace, outdir);
 	if (!rc)
-		rc = write_formatted(rec, fg, pace, outdir, proj, why);
+		rc = write_formatted(rec, fg, pace, outdir, proj, why, true);
 	if (proj && !quiet) {
 		putchar('\n');
 		sc_report_model_table(stdout, proj);

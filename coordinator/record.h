@@ -18,21 +18,26 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 
 /* Rank 0: how far the files hold the record.  results.pb, from which
  * `ssdcluster report` makes all the others again, and the tables a phase
- * adds rows to (phases.csv, ranks.csv, timeseries.csv) get every phase as
- * it ends: written whole with the first, each later one appended (costing
+ * adds rows to (phases.csv, ranks.csv, timeseries.csv and
+ * results.json.part, its objects for results.json) get every phase as it
+ * ends: written whole with the first, each later one appended (costing
  * that phase alone), or written whole again after a writing failed.  The
- * files that hold figures across the phases (results.json, sweep.csv,
- * report.html: sc_report_summary) are rewritten whole, and their cost
- * grows with the phases, so after a phase only when at least
- * SC_RECORD_PACE_RATIO times their last writing has passed since it (they
- * take at most about a tenth of the run), and always after the plan's last
- * phase, after a phase that did not end ok and at the run's end
- * (sc_record_flush).  Zero it before the first phase. */
+ * files that hold figures across the phases (results.json as an index of
+ * the run so far, sweep.csv, report.html: sc_report_running) are rewritten
+ * whole, and their cost grows with the phases, so after a phase only when
+ * at least SC_RECORD_PACE_RATIO times their last writing has passed since
+ * it (they take at most about a tenth of the run), and always after the
+ * plan's last phase and after a phase that did not end ok.  At the run's
+ * end (sc_record_flush, sc_record_model) results.json is made whole from
+ * results.json.part (sc_report_finished).  Zero it before the first
+ * phase. */
 struct sc_record_pace {
 	uint64_t due_ns;        /* not before (sc_now_ns; 0: after the next phase) */
 	bool behind;            /* a phase is in results.pb and not in them */
+	bool whole;             /* results.json is whole, holding every phase
+				 * (and results.json.part is gone) */
 	uint32_t pb_phases;     /* the record's phases results.pb holds */
-	uint32_t csv_phases;    /* ... and the tables a phase adds rows to */
+	uint32_t rows_phases;   /* ... and the tables a phase adds rows to */
 };
 
 #define SC_RECORD_PACE_RATIO 9
@@ -48,7 +53,8 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 			 const char *outdir, bool quiet);
 
 /* Rank 0, at the run's end: brings results.pb, the tables and the
- * formatted files up to rec when pace says they lack a phase.  0 or -errno (message printed). */
+ * formatted files up to rec when pace says they lack a phase, and makes
+ * results.json whole.  0 or -errno (message printed). */
 int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 		    struct sc_record_pace *pace, const char *outdir);
 

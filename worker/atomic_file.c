@@ -1,11 +1,12 @@
 /* atomic_file.c -- a file written whole or not at all: through a
  * temporary file in its folder, fsync and rename; or appended to, cut back
- * on an error (atomic_file.h). */
+ * on an error; or made of pieces, some copied from files (atomic_file.h). */
 #include "atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,47 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int sc_atomic_file_write(const char *dir, const char *name, const void *data, size_t len)
+/* Copies the whole of dir/name to fd's end: in the kernel
+ * (copy_file_range) where it can, else read and write. */
+static int copy_from(int fd, const char *dir, const char *name)
+{
+	char path[PATH_MAX], buf[1 << 16];
+	int src, err = 0;
+	ssize_t n;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	src = open(path, O_RDONLY | O_CLOEXEC);
+	if (src < 0)
+		return -errno;
+	while ((n = copy_file_range(src, NULL, fd, NULL, SIZE_MAX >> 2, 0)) > 0)
+		;
+	if (n < 0 && errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
+	    errno != EOPNOTSUPP)
+		err = -errno;
+	while (!err && n < 0 && (n = read(src, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		err = n < 0 ? -errno : write_all(fd, buf, (size_t)n);
+		n = -1; /* until read says the end */
+	}
+	close(src);
+	return err;
+}
+
+/* The pieces of the new file, in order. */
+static int write_pieces(int fd, const char *dir, const struct sc_atomic_piece *pc, size_t npc)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < npc && !err; i++)
+		err = pc[i].file ? copy_from(fd, dir, pc[i].file)
+				 : write_all(fd, pc[i].data, pc[i].len);
+	return err;
+}
+
+int sc_atomic_file_write_pieces(const char *dir, const char *name,
+				const struct sc_atomic_piece *pc, size_t npc)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	int fd, dfd, err;
@@ -64,6 +105,9 @@ int sc_atomic_file_write(const char *dir, const char *name, const void *data, si
 		dir = ".";
 	if (!name || !name[0] || strchr(name, '/'))
 		return -EINVAL;
+	for (size_t i = 0; i < npc; i++)
+		if (pc[i].file && (!pc[i].file[0] || strchr(pc[i].file, '/')))
+			return -EINVAL;
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path) ||
 	    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name) >= sizeof(tmp))
 		return -ENAMETOOLONG;
@@ -79,7 +123,7 @@ int sc_atomic_file_write(const char *dir, const char *name, const void *data, si
 		err = -errno;
 		goto out_close;
 	}
-	err = write_all(fd, data, len);
+	err = write_pieces(fd, dir, pc, npc);
 	if (err)
 		goto out_close;
 	if (fsync(fd)) {
@@ -109,6 +153,13 @@ out_close:
 out_unlink:
 	unlink(tmp);
 	return err;
+}
+
+int sc_atomic_file_write(const char *dir, const char *name, const void *data, size_t len)
+{
+	struct sc_atomic_piece pc = {.data = data, .len = len};
+
+	return sc_atomic_file_write_pieces(dir, name, &pc, 1);
 }
 
 int sc_atomic_file_append(const char *dir, const char *name, const void *data, size_t len)

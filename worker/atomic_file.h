@@ -14,6 +14,22 @@
  * or another -errno. */
 int sc_atomic_file_write(const char *dir, const char *name, const void *data, size_t len);
 
+/* A piece of a file: len bytes at data or, when file is set, the whole of
+ * the file of that name in the same folder. */
+struct sc_atomic_piece {
+	const void *data;
+	size_t len;
+	const char *file;
+};
+
+/* sc_atomic_file_write of the pieces pc[0..npc) one after the other (a
+ * file piece copied in the kernel where it can, never read whole into
+ * memory).  0, -EINVAL for a name (or a piece's file name) that is empty
+ * or holds a '/', -ENOENT for a piece's file that is not there, or
+ * another -errno. */
+int sc_atomic_file_write_pieces(const char *dir, const char *name,
+				const struct sc_atomic_piece *pc, size_t npc);
+
 /* Appends data to dir/name, which must exist, and flushes it to the drive
  * (fdatasync): all of it or, on an error, none (the file is cut back to
  * its length before; a crash while appending can still leave a part of

@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,47 +106,53 @@ void sc_json_put_mbps(struct jb *b, struct json_object *o, const char *key, doub
 	sc_json_put_dbl(b, o, key, round(bytes_per_s) / SC_BYTES_PER_MB);
 }
 
-/* json-c's pretty printer indents a level with two spaces. */
-#define INDENT_PER_LEVEL 2
-
-/* Prints the text kept as the object's userdata (rendered at level 0) at
- * the object's level: two more spaces per level after every newline. */
-static int rendered_to_string(struct json_object *jso, struct printbuf *pb, int level, int flags)
+char *sc_json_text_at(struct jb *b, struct json_object *o, size_t pad, size_t *len)
 {
-	const char *t = json_object_get_userdata(jso), *nl;
-	int pad = (flags & JSON_C_TO_STRING_PRETTY) ? level * INDENT_PER_LEVEL : 0;
+	const char *t = NULL, *p;
+	size_t tlen = 0, lines = 0;
+	char *out = NULL, *q;
 
-	while ((nl = strchr(t, '\n'))) {
-		if (printbuf_memappend(pb, t, (int)(nl - t + 1)) < 0 ||
-		    (pad && printbuf_memset(pb, -1, ' ', pad) < 0))
-			return -1;
-		t = nl + 1;
+	if (o && !b->nomem)
+		t = json_object_to_json_string_length(o, JSON_FLAGS, &tlen);
+	for (p = t; p && (p = memchr(p, '\n', tlen - (size_t)(p - t))); p++)
+		lines++;
+	if (t)
+		out = malloc(tlen + lines * pad + 1);
+	for (p = t, q = out; out && p < t + tlen; p++) {
+		*q++ = *p;
+		if (*p == '\n') {
+			memset(q, ' ', pad);
+			q += pad;
+		}
 	}
+	if (out) {
+		*q = '\0';
+		*len = (size_t)(q - out);
+	} else {
+		b->nomem = 1;
+	}
+	json_object_put(o);
+	return out;
+}
+
+/* Prints token k (SC_JSON_TOKEN): its number is the object's userdata. */
+static int token_to_string(struct json_object *jso, struct printbuf *pb, int level, int flags)
+{
+	char t[] = SC_JSON_TOKEN_0;
+
+	(void)level;
+	(void)flags;
+	t[1] = (char)('0' + (int)(intptr_t)json_object_get_userdata(jso));
 	return printbuf_memappend(pb, t, (int)strlen(t)) < 0 ? -1 : 0;
 }
 
-struct json_object *sc_json_rendered(struct jb *b, struct json_object *o)
+struct json_object *sc_json_token(struct jb *b, unsigned k)
 {
-	const char *text;
-	struct json_object *kept;
-	char *copy;
+	struct json_object *o = sc_json_new(b, json_object_new_object());
 
-	if (!o || b->nomem) {
-		json_object_put(o);
-		b->nomem = 1;
-		return NULL;
-	}
-	text = json_object_to_json_string_ext(o, JSON_FLAGS);
-	copy = text ? strdup(text) : NULL;
-	json_object_put(o);
-	kept = copy ? json_object_new_object() : NULL;
-	if (!kept) {
-		free(copy);
-		b->nomem = 1;
-		return NULL;
-	}
-	json_object_set_serializer(kept, rendered_to_string, copy, json_object_free_userdata);
-	return kept;
+	if (o)
+		json_object_set_serializer(o, token_to_string, (void *)(intptr_t)(k % 10), NULL);
+	return o;
 }
 
 char *sc_json_text(struct jb *b, struct json_object *root, size_t *len)

@@ -40,12 +40,20 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 	return sc_report_formatted(dir, rec, fg, proj, why, err, errlen);
 }
 
-/* The files formatted from the record: results.json, sweep.csv,
- * report.html and, with tables, phases.csv, ranks.csv and timeseries.csv
- * (else the caller appends their rows a phase at a time). */
+/* What formatted() writes of results.json. */
+enum json_how {
+	JSON_INDEX,     /* the index: its phases in results.json.part */
+	JSON_FROM_PART, /* whole, from results.json.part, which holds rec; removed */
+	JSON_FROM_REC,  /* whole, results.json.part written from rec first; removed */
+};
+
+/* The files formatted from the record: results.json (as how says),
+ * sweep.csv, report.html and, with tables, the tables a phase adds rows
+ * to (phases.csv, ranks.csv, timeseries.csv and results.json.part) written
+ * whole (else the caller appends their rows a phase at a time). */
 static int formatted(const char *dir, const struct sc_run_record *rec,
 		     const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-		     const char *why, bool tables, char *err, size_t errlen)
+		     const char *why, bool tables, enum json_how how, char *err, size_t errlen)
 {
 	struct report_results json = {0};
 	struct report_csv csv = {0};
@@ -61,6 +69,7 @@ static int formatted(const char *dir, const struct sc_run_record *rec,
 	sc_report_results_init(&json, rec, fg);
 	json.model = proj;
 	json.model_error = why;
+	json.index = how == JSON_INDEX;
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		sc_report_results_phase(&json, rec, fg, i);
 		if (tables)
@@ -76,8 +85,15 @@ static int formatted(const char *dir, const struct sc_run_record *rec,
 		rc = -ENOMEM;
 		goto out_nomem;
 	}
-	rc = sc_report_write_named(dir, "results.json", text, text_len, err, errlen);
+	if (tables || how == JSON_FROM_REC)
+		rc = sc_report_json_part_write(dir, rec, fg, err, errlen);
+	if (!rc && how == JSON_INDEX)
+		rc = sc_report_write_named(dir, "results.json", text, text_len, err, errlen);
+	else if (!rc)
+		rc = sc_report_json_spliced(dir, text, text_len, rec->nphases, err, errlen);
 	free(text);
+	if (!rc && how != JSON_INDEX)
+		sc_report_json_part_remove(dir);
 	if (!rc)
 		rc = sc_report_csv_write(&csv, dir,
 					 tables ? REPORT_CSV_ALL : 1u << REPORT_CSV_SWEEP, err, errlen);
@@ -97,12 +113,26 @@ int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
 			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 			const char *why, char *err, size_t errlen)
 {
-	return formatted(dir, rec, fg, proj, why, true, err, errlen);
+	return formatted(dir, rec, fg, proj, why, true, JSON_FROM_REC, err, errlen);
 }
 
-int sc_report_summary(const char *dir, const struct sc_run_record *rec,
-		      const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-		      const char *why, char *err, size_t errlen)
+int sc_report_running(const char *dir, const struct sc_run_record *rec,
+		      const struct sc_run_figures *fg, bool tables, char *err, size_t errlen)
 {
-	return formatted(dir, rec, fg, proj, why, false, err, errlen);
+	return formatted(dir, rec, fg, NULL, NULL, tables, JSON_INDEX, err, errlen);
+}
+
+int sc_report_finished(const char *dir, const struct sc_run_record *rec,
+		       const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+		       const char *why, bool tables, char *err, size_t errlen)
+{
+	return formatted(dir, rec, fg, proj, why, tables, JSON_FROM_PART, err, errlen);
+}
+
+int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
+			  const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen)
+{
+	int rc = sc_report_csv_append(dir, rec, fg, i, err, errlen);
+
+	return rc ? rc : sc_report_json_part_append(dir, rec, fg, i, err, errlen);
 }

@@ -3,6 +3,7 @@
 #ifndef SC_REPORT_H
 #define SC_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -32,26 +33,41 @@ int sc_report_results_model(const char *dir, const struct sc_run_record *rec,
 
 /* sc_report_results_model less results.pb: the files formatted from the
  * record, results.json, the CSV tables and report.html (which `ssdcluster
- * report` makes again from results.pb alone). */
+ * report` makes again from results.pb alone), each written whole. */
 int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
 			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 			const char *why, char *err, size_t errlen);
 
-/* sc_report_formatted less the tables a phase adds rows to (phases.csv,
- * ranks.csv, timeseries.csv: sc_report_csv_append adds them): the files
- * that hold figures across the phases, results.json, sweep.csv and
- * report.html. */
-int sc_report_summary(const char *dir, const struct sc_run_record *rec,
-		      const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-		      const char *why, char *err, size_t errlen);
+/* During a run, so that a phase costs that phase alone: the tables a
+ * phase adds rows to, phases.csv, ranks.csv, timeseries.csv and
+ * results.json.part (every phase's object as results.json will hold it),
+ * grow by a phase's rows as it ends (sc_report_rows_append); results.json
+ * is an index of the run so far (the whole document but its phases:
+ * "phases" null, "phases_file": "results.json.part", "phases_omitted")
+ * and is made whole at the end (sc_report_finished). */
 
-/* Appends the rows of rec's phase i to dir's phases.csv, ranks.csv and
- * timeseries.csv, which hold its phases before i (sc_report_formatted,
- * then sc_report_csv_append of each): that phase's rows alone.  0 or
- * -errno, with a message in err; after an error a table may hold the
- * phase and another not (sc_report_formatted writes them all again). */
-int sc_report_csv_append(const char *dir, const struct sc_run_record *rec,
-			 const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen);
+/* The files that hold figures across the phases: results.json (the
+ * index), sweep.csv and report.html, and with tables the tables a phase
+ * adds rows to, written whole.  0 or -errno, with a message in err. */
+int sc_report_running(const char *dir, const struct sc_run_record *rec,
+		      const struct sc_run_figures *fg, bool tables, char *err, size_t errlen);
+
+/* At a run's end: sc_report_running's files, with results.json whole: the
+ * index's text with results.json.part in the place of its phases (none
+ * rendered again), and the model's projection as sc_report_results_model
+ * takes it.  results.json.part must hold every phase of rec (tables writes
+ * it whole first); it is removed once results.json is written. */
+int sc_report_finished(const char *dir, const struct sc_run_record *rec,
+		       const struct sc_run_figures *fg, const struct sc_model_projection *proj,
+		       const char *why, bool tables, char *err, size_t errlen);
+
+/* Appends the rows of rec's phase i to dir's tables, which hold its phases
+ * before i (sc_report_running with tables, then sc_report_rows_append of
+ * each): that phase's rows alone.  0 or -errno, with a message in err;
+ * after an error a table may hold the phase and another not (write them
+ * whole again). */
+int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
+			  const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen);
 
 /* report.html in dir: one self-contained page (inline SVG, no script,
  * nothing fetched) of every finished phase of rec, with the model's tables

@@ -7,6 +7,7 @@
 #ifndef SC_REPORT_PRIV_H
 #define SC_REPORT_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,12 +52,17 @@ struct json_object *sc_json_new(struct jb *b, struct json_object *o);
 void sc_json_put(struct jb *b, struct json_object *o, const char *key, struct json_object *v);
 void sc_json_put_null(struct jb *b, struct json_object *o, const char *key);
 void sc_json_push(struct jb *b, struct json_object *a, struct json_object *v);
-/* o (taken over) rendered to text now and its tree freed: an object that
- * prints as o did, at its place in the document, holding only the text.
- * For the large parts of results.json (a phase of 4,096 node rows is
- * about 80 MB as a tree, 3 MB as text).  NULL (and b->nomem) when out of
- * memory. */
-struct json_object *sc_json_rendered(struct jb *b, struct json_object *o);
+/* o (taken over, and freed) as text as it prints at its place in a
+ * document, indented pad spaces: every newline followed by them.
+ * Malloc'd, NUL-terminated, its length in *len; NULL (and b->nomem) when
+ * out of memory or nomem was set before. */
+char *sc_json_text_at(struct jb *b, struct json_object *o, size_t pad, size_t *len);
+/* An object that prints as token k (0-9): SC_JSON_TOKEN_0 with its '0' the
+ * digit k.  No other text json-c prints holds a raw \x01 (it writes the
+ * control characters of strings as \u0001), so the token marks a place in
+ * the document's text (where results.json's phases go: json_part.c). */
+struct json_object *sc_json_token(struct jb *b, unsigned k);
+#define SC_JSON_TOKEN_0 "\x01" "0" "\x01"
 void sc_json_put_u64(struct jb *b, struct json_object *o, const char *key, uint64_t v);
 void sc_json_put_i64(struct jb *b, struct json_object *o, const char *key, int64_t v);
 void sc_json_put_bool(struct jb *b, struct json_object *o, const char *key, int v);
@@ -112,7 +118,8 @@ struct report_results {
 	const char *model_error;		  /* why there is none, or NULL */
 	struct jb b;
 	struct json_object *root;
-	struct json_object *phases;
+	uint32_t nphases; /* rec's phases the document has */
+	bool index;       /* its phases in results.json.part, not in it */
 	struct json_object *stages; /* one row per phase (results_fill.c) */
 	const struct sc_sweeps *sweeps;		  /* the run's sweeps, or NULL */
 };
@@ -121,12 +128,50 @@ struct report_results {
 void sc_report_results_init(struct report_results *r, const struct sc_run_record *rec,
 			    const struct sc_run_figures *fg);
 
-/* Adds phase pr of rec with its figures f. */
+/* Adds phase i of rec: its row of "stages" (its object goes to
+ * results.json.part: sc_report_results_phase_text). */
 void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
 			     const struct sc_run_figures *fg, uint32_t i);
 
-/* The finished document as sc_json_text gives it; NULL when out of memory. */
+/* The finished document as sc_json_text gives it; NULL when out of memory.
+ * Its "phases" is, when r->index, null with "phases_file":
+ * "results.json.part" and "phases_omitted": the phases; else the array of
+ * r->nphases phases, each (but the second of more than two) left out and
+ * the first two marked by tokens 0 and 1 (sc_json_token): where
+ * json_part.c puts them. */
 char *sc_report_results_text(struct report_results *r, size_t *len);
+
+/* Phase i of rec, as results.json holds it, indented pad spaces
+ * (sc_json_text_at): malloc'd, its length in *len; NULL when out of
+ * memory. */
+char *sc_report_results_phase_text(const struct sc_run_record *rec,
+				   const struct sc_run_figures *fg, uint32_t i, size_t pad,
+				   size_t *len);
+
+/* json_part.c: results.json's phases kept in results.json.part, each
+ * phase's object appended as it ends, as results.json will hold it (the
+ * first phase's with the file made anew; each later one after the
+ * separator of two). */
+#define SC_REPORT_JSON_PART "results.json.part"
+
+/* Appends phase i of rec to dir's results.json.part, which holds its
+ * phases before i (i = 0: the file made anew, with phase 0 alone).  0 or
+ * -errno, with a message in err; after an error the part is as it was,
+ * unless the machine crashed while appending. */
+int sc_report_json_part_append(const char *dir, const struct sc_run_record *rec,
+			       const struct sc_run_figures *fg, uint32_t i, char *err,
+			       size_t errlen);
+/* results.json.part made anew, holding every phase of rec. */
+int sc_report_json_part_write(const char *dir, const struct sc_run_record *rec,
+			      const struct sc_run_figures *fg, char *err, size_t errlen);
+/* Removes dir's results.json.part, if there. */
+void sc_report_json_part_remove(const char *dir);
+
+/* Writes results.json: text (sc_report_results_text, not an index) with
+ * the place of its phases (tokens 0 and 1) taken by results.json.part,
+ * which holds the nphases phases.  0 or -errno, with a message in err. */
+int sc_report_json_spliced(const char *dir, const char *text, size_t len, uint32_t nphases,
+			   char *err, size_t errlen);
 
 void sc_report_results_exit(struct report_results *r);
 
@@ -239,6 +284,12 @@ int sc_report_csv_finish(struct report_csv *c);
  * stopping at the first that fails.  0 or -errno, with a message in err. */
 int sc_report_csv_write(const struct report_csv *c, const char *dir, unsigned mask, char *err,
 			size_t errlen);
+
+/* Appends the rows of rec's phase i to dir's phases.csv, ranks.csv and
+ * timeseries.csv, which hold its phases before i.  0 or -errno, with a
+ * message in err (sc_report_rows_append). */
+int sc_report_csv_append(const char *dir, const struct sc_run_record *rec,
+			 const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen);
 
 void sc_report_csv_exit(struct report_csv *c);
 

@@ -159,22 +159,46 @@ void sc_report_results_init(struct report_results *r, const struct sc_run_record
 	r->fg = fg;
 	r->b.nomem = 0;
 	r->root = results_root(&r->b, rec);
-	r->phases = sc_json_new(&r->b, json_object_new_array());
+	r->nphases = 0;
 	r->stages = sc_json_new(&r->b, json_object_new_array());
 }
 
 void sc_report_results_phase(struct report_results *r, const struct sc_run_record *rec,
 			     const struct sc_run_figures *fg, uint32_t i)
 {
-	const struct sc_phase_record *pr = &rec->phases[i];
-	const struct sc_phase_figures *f = &fg->phases[i];
-	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
+	const struct sc_phase *ph = sc_report_phase_of(rec, rec->phases[i].phase);
 
-	/* kept as text: a tree per phase of many nodes would grow with the run */
-	sc_json_push(&r->b, r->phases,
-		     sc_json_rendered(&r->b, phase_json(&r->b, rec, pr, f, &fg->work[i])));
+	r->nphases++;
 	if (ph)
 		sc_json_push(&r->b, r->stages, sc_report_json_stage(&r->b, &fg->work[i].stage));
+}
+
+char *sc_report_results_phase_text(const struct sc_run_record *rec,
+				   const struct sc_run_figures *fg, uint32_t i, size_t pad,
+				   size_t *len)
+{
+	struct jb b = {0};
+
+	return sc_json_text_at(&b, phase_json(&b, rec, &rec->phases[i], &fg->phases[i],
+					      &fg->work[i]),
+			       pad, len);
+}
+
+/* "phases": see sc_report_results_text. */
+static void put_phases(struct report_results *r)
+{
+	struct json_object *a;
+
+	if (r->index) {
+		sc_json_put_null(&r->b, r->root, "phases");
+		sc_json_put_str(&r->b, r->root, "phases_file", SC_REPORT_JSON_PART);
+		sc_json_put_u64(&r->b, r->root, "phases_omitted", r->nphases);
+		return;
+	}
+	a = sc_json_new(&r->b, json_object_new_array());
+	for (unsigned k = 0; k < r->nphases && k < 2; k++)
+		sc_json_push(&r->b, a, sc_json_token(&r->b, k));
+	sc_json_put(&r->b, r->root, "phases", a);
 }
 
 /* {"error": why}: the run's model: section could not be projected. */
@@ -191,9 +215,8 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 	sc_json_put(&r->b, r->root, "checkpoints", sc_report_json_checkpoints(&r->b, r->rec, r->fg));
 	if (r->sweeps)
 		sc_json_put(&r->b, r->root, "sweeps", sc_report_json_sweeps(&r->b, r->sweeps));
-	sc_json_put(&r->b, r->root, "phases", r->phases);
+	put_phases(r);
 	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec, r->fg));
-	r->phases = NULL; /* the root owns it now */
 	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec, &r->fg->inventory));
 	sc_json_put(&r->b, r->root, "endurance", sc_report_json_endurance(&r->b, r->rec));
 	sc_json_put(&r->b, r->root, "stages", r->stages);
@@ -215,10 +238,8 @@ void sc_report_results_verdict(struct report_results *r)
 
 void sc_report_results_exit(struct report_results *r)
 {
-	json_object_put(r->phases);
 	json_object_put(r->stages);
 	json_object_put(r->root);
-	r->phases = NULL;
 	r->stages = NULL;
 	r->root = NULL;
 }

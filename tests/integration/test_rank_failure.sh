@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # A rank that dies or hangs ends the run: kill -9 of one rank during phase 2
 # of 3 makes mpirun exit non-zero well within the phase's deadline with
-# phase 1 intact in results.json; a rank stopped with SIGSTOP is caught by
+# phase 1 intact in results.json; kill -9 of rank 0 itself leaves
+# results.json an index of phase 1 (its object in results.json.part) and
+# results.pb, from which `ssdcluster report` makes results.json whole, with
+# phase 1 intact; a rank stopped with SIGSTOP is caught by
 # the phase's deadline (timeout:), named with its host and phase, the phase
 # is kept as timed_out and the run exits 4.
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +42,27 @@ for p in r["phases"][1:]:
     assert p["status"] != "ok", p["status"]
 print("phases kept:", [(p["name"], p["status"]) for p in r["phases"]])
 PY
+kill_leftovers "$CFG"
+
+# --- kill -9 of rank 0 during phase 2 of 3: nothing writes the end
+CFG=$T/kill0.yaml
+three_phases "$CFG" "$T/kill0-target" false middle "    runtime: 20s"
+start_second_phase 3 "$CFG" "$T/kill0" middle
+signal_rank "$CFG" 0 KILL 50
+[ "$RC" -ne 0 ] || fail "mpirun exited 0 after rank 0 died"
+python3 - "$T/kill0/results.json" <<'PY' || fail "results.json: not the index of phase first"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["phases"] is None, "phases in the index"
+assert r["phases_file"] == "results.json.part" and r["phases_omitted"] == 1, r
+PY
+[ -s "$T/kill0/results.json.part" ] || fail "no results.json.part beside the index"
+"$SC_BIN" report "$T/kill0/results.pb" >"$T/report.log" 2>&1 || {
+	cat "$T/report.log"
+	fail "report of the results.pb rank 0 left"
+}
+check_first "$T/kill0/results.json"
+[ ! -e "$T/kill0/results.json.part" ] || fail "results.json.part left after report made results.json whole"
 kill_leftovers "$CFG"
 
 # --- SIGSTOP of rank 1 in a phase with timeout: 18s (planned 15 s)

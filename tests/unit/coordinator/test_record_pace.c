@@ -2,12 +2,15 @@
  * record rebuilt phase by phase through sc_record_keep_phase, with the
  * pace held back (due_ns in the far future), keeps results.pb whole after
  * every phase (each phase appended: the file before it is the start of the
- * file after it), and phases.csv too, while results.json waits (the
- * tables appended a phase at a time are those written whole at the end); results.json catches up after a
- * phase that did not end ok, after the plan's last phase and at
- * sc_record_flush; and a writing sets the next one no earlier than
- * SC_RECORD_PACE_RATIO times its own cost.  The record is
- * tests/data/report_golden/sweep.pb. */
+ * file after it), and phases.csv and results.json.part too (appended
+ * likewise), while results.json, an index of the run (its phases null,
+ * phases_omitted counting them), waits; the index catches up after a
+ * phase that did not end ok and after the plan's last phase, and
+ * sc_record_flush makes results.json whole; the files appended a phase at
+ * a time and results.json made whole from the part are byte for byte
+ * those sc_report_formatted writes of the whole record; and a writing sets
+ * the next one no earlier than SC_RECORD_PACE_RATIO times its own cost.
+ * The record is tests/data/report_golden/sweep.pb. */
 #include "record.h"
 
 #include <json-c/json.h>
@@ -21,19 +24,46 @@
 #include "report/report.h"
 #include "results_file.h"
 
-/* Phases in dir/results.json, -1 when it cannot be read. */
-static int json_phases(const char *dir)
+/* Phases in dir/results.json: those its "phases" holds when whole (and
+ * *index 0), or, an index, its "phases_omitted" (*index 1); -1 when it
+ * cannot be read. */
+static int json_phases_of(const char *dir, int *index)
 {
 	char path[512];
-	struct json_object *o, *a;
+	struct json_object *o, *a, *f, *omitted;
 	int n = -1;
 
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	o = json_object_from_file(path);
-	if (o && json_object_object_get_ex(o, "phases", &a))
+	*index = -1;
+	if (o && json_object_object_get_ex(o, "phases", &a) &&
+	    json_object_is_type(a, json_type_array)) {
 		n = (int)json_object_array_length(a);
+		*index = 0;
+	} else if (o && json_object_object_get_ex(o, "phases", &a) && !a &&
+		   json_object_object_get_ex(o, "phases_file", &f) &&
+		   !strcmp(json_object_get_string(f), "results.json.part") &&
+		   json_object_object_get_ex(o, "phases_omitted", &omitted)) {
+		n = json_object_get_int(omitted);
+		*index = 1;
+	}
 	json_object_put(o);
 	return n;
+}
+
+static int json_phases(const char *dir)
+{
+	int index;
+
+	return json_phases_of(dir, &index);
+}
+
+static int json_index(const char *dir)
+{
+	int index;
+
+	json_phases_of(dir, &index);
+	return index;
 }
 
 /* The bytes of dir/name (*len of them, malloc'd), or NULL. */
@@ -125,12 +155,14 @@ static void drop(struct sc_run_record *full, uint32_t taken, struct sc_run_recor
 	sc_run_record_exit(rec);
 }
 
-/* The tables a phase adds rows to, appended a phase at a time in dir, are
- * byte for byte those sc_report_formatted writes of the whole record. */
+/* The tables a phase adds rows to, appended a phase at a time in dir, and
+ * results.json, made whole from results.json.part, are byte for byte
+ * those sc_report_formatted writes of the whole record. */
 static void same_tables(const char *dir, const struct sc_run_record *rec,
 			const struct sc_run_figures *fg)
 {
-	static const char *const names[] = {"phases.csv", "ranks.csv", "timeseries.csv"};
+	static const char *const names[] = {"phases.csv", "ranks.csv", "timeseries.csv",
+					    "results.json"};
 	char whole[300], err[1024];
 
 	snprintf(whole, sizeof(whole), "%s/whole", dir);
@@ -148,6 +180,23 @@ static void same_tables(const char *dir, const struct sc_run_record *rec,
 	}
 }
 
+/* dir/name after phase i grew from *was (its bytes before it, *was_len
+ * of them, which it takes over): it starts with them. */
+static void appended(const char *dir, const char *name, uint32_t i, unsigned char **was,
+		     size_t *was_len)
+{
+	size_t now_len = 0;
+	unsigned char *now = file_bytes(dir, name, &now_len);
+
+	CHECK(now && now_len > *was_len && (!*was || memcmp(*was, now, *was_len) == 0),
+	      "%s after phase %u (%zu bytes) does not start with the file before it (%zu "
+	      "bytes): not appended",
+	      name, i + 1, now_len, *was_len);
+	free(*was);
+	*was = now;
+	*was_len = now_len;
+}
+
 /* Held back: results.json keeps the first phase until phase bad (which
  * did not end ok), then until the plan's last phase. */
 static void test_held_back(const char *dir, uint32_t bad)
@@ -156,8 +205,8 @@ static void test_held_back(const char *dir, uint32_t bad)
 	struct sc_run_figures fg;
 	struct sc_record_pace pace = {0};
 	struct sc_run_record *full = golden(&rec);
-	unsigned char *was = NULL;
-	size_t was_len = 0;
+	unsigned char *was = NULL, *was_part = NULL;
+	size_t was_len = 0, was_part_len = 0, part_len = 0;
 	uint32_t n;
 
 	if (!full)
@@ -169,8 +218,6 @@ static void test_held_back(const char *dir, uint32_t bad)
 	sc_run_figures_init(&fg);
 	for (uint32_t i = 0; i < n; i++) {
 		struct sc_phase_record ph = full->phases[i];
-		unsigned char *now;
-		size_t now_len = 0;
 		int want;
 
 		CHECK(ph.status == SC_PHASE_OK, "sweep.pb: phase %u did not end ok", i);
@@ -183,22 +230,24 @@ static void test_held_back(const char *dir, uint32_t bad)
 		want = i == 0 || i == bad || i + 1 == n ? (int)i + 1 : i < bad ? 1 : (int)bad + 1;
 		CHECK(pb_phases(dir) == (int)i + 1, "results.pb after phase %u: %d phase(s)", i + 1,
 		      pb_phases(dir));
-		now = file_bytes(dir, "results.pb", &now_len);
-		CHECK(now && now_len > was_len && (!was || memcmp(was, now, was_len) == 0),
-		      "results.pb after phase %u (%zu bytes) does not start with the file before "
-		      "it (%zu bytes): not appended",
-		      i + 1, now_len, was_len);
-		free(was);
-		was = now;
-		was_len = now_len;
-		CHECK(json_phases(dir) == want, "results.json after phase %u: %d phase(s), want %d",
-		      i + 1, json_phases(dir), want);
+		appended(dir, "results.pb", i, &was, &was_len);
+		appended(dir, "results.json.part", i, &was_part, &was_part_len);
+		CHECK(json_phases(dir) == want && json_index(dir) == 1,
+		      "results.json after phase %u: %d phase(s), want %d, in an index (%d)", i + 1,
+		      json_phases(dir), want, json_index(dir));
 		CHECK(csv_phases(dir) == (int)i + 1, "phases.csv after phase %u: %d phase(s)", i + 1,
 		      csv_phases(dir));
 		CHECK(pace.behind == (want != (int)i + 1), "behind after phase %u: %d", i + 1,
 		      pace.behind);
 	}
 	free(was);
+	free(was_part);
+	CHECK(sc_record_flush(&rec, &fg, &pace, dir) == 0, "flush");
+	CHECK(json_phases(dir) == (int)n && json_index(dir) == 0,
+	      "results.json after the flush: %d phase(s), want %u, whole (index %d)",
+	      json_phases(dir), n, json_index(dir));
+	CHECK(!file_bytes(dir, "results.json.part", &part_len),
+	      "results.json.part left after results.json was made whole");
 	same_tables(dir, &rec, &fg);
 	drop(full, n, &rec, &fg);
 }
@@ -224,14 +273,16 @@ static void test_flush(const char *dir)
 			pace.due_ns = UINT64_MAX;
 		CHECK(sc_record_keep_phase(&rec, &fg, &pace, &ph, dir, true) == 0, "keep %u", i);
 	}
-	CHECK(json_phases(dir) == 1 && pb_phases(dir) == 3 && pace.behind,
-	      "before the flush: results.json %d, results.pb %d phase(s), behind %d",
-	      json_phases(dir), pb_phases(dir), pace.behind);
+	CHECK(json_phases(dir) == 1 && json_index(dir) == 1 && pb_phases(dir) == 3 &&
+		  pace.behind,
+	      "before the flush: results.json %d (index %d), results.pb %d phase(s), behind %d",
+	      json_phases(dir), json_index(dir), pb_phases(dir), pace.behind);
 	before = sc_now_ns();
 	CHECK(sc_record_flush(&rec, &fg, &pace, dir) == 0, "flush");
 	cost = sc_now_ns() - before;
-	CHECK(json_phases(dir) == 3 && !pace.behind, "after the flush: results.json %d phase(s)",
-	      json_phases(dir));
+	CHECK(json_phases(dir) == 3 && json_index(dir) == 0 && !pace.behind,
+	      "after the flush: results.json %d phase(s), index %d", json_phases(dir),
+	      json_index(dir));
 	/* the next writing waits 9 times this one (which took at most cost) */
 	CHECK(pace.due_ns > before && pace.due_ns <= sc_now_ns() + SC_RECORD_PACE_RATIO * cost,
 	      "due %llu ns after the flush began, it took %llu ns",

@@ -1,12 +1,15 @@
 /* test_atomic_file.c -- a file written whole or not at all: made with its
  * missing folders, replaced whole, no temporary left beside it, an empty
- * file, a name with a slash refused, a file in the way of the folder. */
+ * file, a name with a slash refused, a file in the way of the folder; one
+ * made of pieces (memory and a file of the folder copied whole), a piece's
+ * file missing or named with a slash refused with the old file kept. */
 #include "atomic_file.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check.h"
 
@@ -23,6 +26,13 @@ static int holds(const char *path, const char *want)
 	fclose(f);
 	buf[n] = '\0';
 	return strcmp(buf, want) == 0;
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long long)st.st_size;
 }
 
 int main(void)
@@ -44,6 +54,35 @@ int main(void)
 	CHECK(rc == 0, "empty file: %d", rc);
 	CHECK(sc_atomic_file_write(dir, "a/b", "x", 1) == -EINVAL, "name with a slash");
 	CHECK(sc_atomic_file_write(dir, "", "x", 1) == -EINVAL, "empty name");
+
+	/* pieces: memory, a file of the folder copied whole, memory */
+	{
+		struct sc_atomic_piece pc[] = {{.data = "head ", .len = 5},
+					       {.file = "x.txt"},
+					       {.data = "tail\n", .len = 5}};
+		char big[200000];
+
+		rc = sc_atomic_file_write_pieces(dir, "pieces", pc, 3);
+		CHECK(rc == 0, "pieces: %d", rc);
+		snprintf(path, sizeof(path), "%s/pieces", dir);
+		CHECK(holds(path, "head new\ntail\n"), "pieces joined in order");
+		pc[1].file = "missing";
+		CHECK(sc_atomic_file_write_pieces(dir, "pieces", pc, 3) == -ENOENT,
+		      "a piece's file that is not there");
+		CHECK(holds(path, "head new\ntail\n"), "the old file kept after a failed write");
+		pc[1].file = "../x.txt";
+		CHECK(sc_atomic_file_write_pieces(dir, "pieces", pc, 3) == -EINVAL,
+		      "a piece's file name with a slash");
+		/* a file piece larger than one copy's buffer */
+		memset(big, 'b', sizeof(big));
+		CHECK(sc_atomic_file_write(dir, "big", big, sizeof(big)) == 0, "big");
+		pc[1].file = "big";
+		CHECK(sc_atomic_file_write_pieces(dir, "pieces", pc, 3) == 0, "big piece");
+		CHECK(file_size(path) == 5 + sizeof(big) + 5, "big piece: %lld bytes",
+		      (long long)file_size(path));
+		check_list_dir(dir, names, sizeof(names));
+		CHECK(!strstr(names, ".pieces"), "no temporary left: \"%s\"", names);
+	}
 
 	/* a file in the way of the directory */
 	snprintf(dir, sizeof(dir), "%s/a/b/c/x.txt", tmp);
