@@ -198,10 +198,15 @@ static void describe_rank(const struct sc_cluster *c, const struct sc_run *run,
 }
 
 /* Bucket-wise sums of every rank's histograms into merged[] at rank 0
- * (malloc'd there, NULL elsewhere). */
+ * (malloc'd there, NULL elsewhere), the kinds this phase can fill in one
+ * collective wait. */
 static void reduce_cluster_hists(struct sc_cluster *c, const struct sc_phase *ph,
 				 struct sc_run *run, struct sc_hist *merged[SC_HK_COUNT])
 {
+	const struct sc_hist *local[SC_HK_COUNT];
+	struct sc_hist *out[SC_HK_COUNT];
+	int n = 0;
+
 	for (int k = 0; k < SC_HK_COUNT; k++) {
 		/* every rank knows which kinds this phase can fill: skip the rest */
 		int used = k <= SC_HK_LAT_WRITE || (k <= SC_HK_RESP_WRITE && ph->io.rate_iops) ||
@@ -213,27 +218,36 @@ static void reduce_cluster_hists(struct sc_cluster *c, const struct sc_phase *ph
 				sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
 			sc_hist_init(merged[k]);
 		}
-		if (used)
-			sc_cluster_reduce_hist(c, sc_run_hist(run, k), merged[k]);
+		if (used) {
+			local[n] = sc_run_hist(run, k);
+			out[n++] = c->rank == 0 ? merged[k] : NULL;
+		}
 	}
+	sc_cluster_reduce_hists(c, local, out, n);
 }
 
 /* Per-node latency: each node's leader summarizes its ranks' sum in its
- * own row (mine->node_lat). */
+ * own row (mine->node_lat), both directions in one wait. */
 static void reduce_node_lat(struct sc_cluster *c, struct sc_run *run,
 			    struct sc_rank_result *mine)
 {
-	for (int d = 0; d < SC_DIR_COUNT; d++) {
-		struct sc_hist *node = c->local_rank == 0 ? malloc(sizeof(*node)) : NULL;
+	const struct sc_hist *local[SC_DIR_COUNT];
+	struct sc_hist *node[SC_DIR_COUNT] = {NULL};
 
-		if (c->local_rank == 0 && !node)
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		local[d] = sc_run_hist(run, SC_HK_LAT_READ + d);
+		if (c->local_rank != 0)
+			continue;
+		node[d] = malloc(sizeof(*node[d]));
+		if (!node[d])
 			sc_cluster_abort(c, SC_EXIT_RUN_FAILED);
-		if (node)
-			sc_hist_init(node);
-		sc_cluster_reduce_node_hist(c, sc_run_hist(run, SC_HK_LAT_READ + d), node);
-		if (node)
-			sc_hist_summarize(node, &mine->node_lat[d]);
-		free(node);
+		sc_hist_init(node[d]);
+	}
+	sc_cluster_reduce_node_hists(c, local, node, SC_DIR_COUNT);
+	for (int d = 0; d < SC_DIR_COUNT; d++) {
+		if (node[d])
+			sc_hist_summarize(node[d], &mine->node_lat[d]);
+		free(node[d]);
 	}
 }
 

@@ -127,14 +127,16 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 
 void sc_cluster_set_tick(struct sc_cluster *c, const struct sc_cluster_tick *tick);
 
-/* Bucket-wise sum of every rank's histogram into out at rank 0 (out may be
- * NULL on other ranks). */
-int sc_cluster_reduce_hist(struct sc_cluster *c, const struct sc_hist *local, struct sc_hist *out);
+/* Bucket-wise sums of every rank's histograms local[0..n) into out[0..n)
+ * at rank 0 (out's members may be NULL on other ranks), in one wait; n at
+ * most 8. */
+int sc_cluster_reduce_hists(struct sc_cluster *c, const struct sc_hist *const *local,
+			    struct sc_hist *const *out, int n);
 
-/* Bucket-wise sum of the histograms of this node's ranks into out at the
- * node's leader (local rank 0; out may be NULL elsewhere). */
-int sc_cluster_reduce_node_hist(struct sc_cluster *c, const struct sc_hist *local,
-				struct sc_hist *out);
+/* The same over this node's ranks, into out at the node's leader (local
+ * rank 0; out's members may be NULL elsewhere). */
+int sc_cluster_reduce_node_hists(struct sc_cluster *c, const struct sc_hist *const *local,
+				 struct sc_hist *const *out, int n);
 
 /* Gathers every rank's packed bytes at rank 0: *bufs[r], *lens[r]
  * (malloc'd; free with sc_cluster_free_gathered), in pieces of ranks

@@ -26,37 +26,52 @@ static void *alloc_or_abort(struct sc_cluster *c, size_t n, size_t size)
 	return p;
 }
 
-static void reduce_hist_on(struct sc_cluster *c, MPI_Comm comm, int root,
-			   const struct sc_hist *local, struct sc_hist *out)
-{
-	uint64_t sums[2] = {local->count, local->sum_ns}, tot[2] = {0, 0};
-	uint64_t mn = local->min_ns, mx = local->max_ns, gmn = 0, gmx = 0;
-	MPI_Request reqs[4];
+/* The most histograms reduced in one wait. */
+#define HISTS_MAX 8
 
-	MPI_Ireduce(local->buckets, root ? out->buckets : NULL, SC_HIST_NBUCKETS, MPI_UINT64_T,
-		    MPI_SUM, 0, comm, &reqs[0]);
-	MPI_Ireduce(sums, tot, 2, MPI_UINT64_T, MPI_SUM, 0, comm, &reqs[1]);
-	MPI_Ireduce(&mn, &gmn, 1, MPI_UINT64_T, MPI_MIN, 0, comm, &reqs[2]);
-	MPI_Ireduce(&mx, &gmx, 1, MPI_UINT64_T, MPI_MAX, 0, comm, &reqs[3]);
-	wait_all(c, reqs, 4);
-	if (root) {
-		out->count = tot[0];
-		out->sum_ns = tot[1]; /* a wrapped sum only skews the mean */
-		out->min_ns = gmn;
-		out->max_ns = gmx;
+/* Each local[i] summed into out[i] at comm's rank 0 (root: this rank is
+ * it), all n in one wait: a collective moves only while the ranks look, so
+ * waiting once for all costs the rounds of one. */
+static void reduce_hists_on(struct sc_cluster *c, MPI_Comm comm, int root,
+			    const struct sc_hist *const *local, struct sc_hist *const *out, int n)
+{
+	uint64_t sums[HISTS_MAX][2], tot[HISTS_MAX][2], mn[HISTS_MAX], mx[HISTS_MAX];
+	uint64_t gmn[HISTS_MAX], gmx[HISTS_MAX];
+	MPI_Request reqs[4 * HISTS_MAX];
+
+	if (n > HISTS_MAX)
+		sc_cluster_abort(c, 1); /* a bug: every rank has the same n */
+	for (int i = 0; i < n; i++) {
+		sums[i][0] = local[i]->count;
+		sums[i][1] = local[i]->sum_ns;
+		mn[i] = local[i]->min_ns;
+		mx[i] = local[i]->max_ns;
+		MPI_Ireduce(local[i]->buckets, root ? out[i]->buckets : NULL, SC_HIST_NBUCKETS,
+			    MPI_UINT64_T, MPI_SUM, 0, comm, &reqs[4 * i]);
+		MPI_Ireduce(sums[i], tot[i], 2, MPI_UINT64_T, MPI_SUM, 0, comm, &reqs[4 * i + 1]);
+		MPI_Ireduce(&mn[i], &gmn[i], 1, MPI_UINT64_T, MPI_MIN, 0, comm, &reqs[4 * i + 2]);
+		MPI_Ireduce(&mx[i], &gmx[i], 1, MPI_UINT64_T, MPI_MAX, 0, comm, &reqs[4 * i + 3]);
+	}
+	wait_all(c, reqs, 4 * n);
+	for (int i = 0; root && i < n; i++) {
+		out[i]->count = tot[i][0];
+		out[i]->sum_ns = tot[i][1]; /* a wrapped sum only skews the mean */
+		out[i]->min_ns = gmn[i];
+		out[i]->max_ns = gmx[i];
 	}
 }
 
-int sc_cluster_reduce_node_hist(struct sc_cluster *c, const struct sc_hist *local,
-				struct sc_hist *out)
+int sc_cluster_reduce_node_hists(struct sc_cluster *c, const struct sc_hist *const *local,
+				 struct sc_hist *const *out, int n)
 {
-	reduce_hist_on(c, sc_cluster_node_comm(c), c->local_rank == 0, local, out);
+	reduce_hists_on(c, sc_cluster_node_comm(c), c->local_rank == 0, local, out, n);
 	return 0;
 }
 
-int sc_cluster_reduce_hist(struct sc_cluster *c, const struct sc_hist *local, struct sc_hist *out)
+int sc_cluster_reduce_hists(struct sc_cluster *c, const struct sc_hist *const *local,
+			    struct sc_hist *const *out, int n)
 {
-	reduce_hist_on(c, MPI_COMM_WORLD, c->rank == 0, local, out);
+	reduce_hists_on(c, MPI_COMM_WORLD, c->rank == 0, local, out, n);
 	return 0;
 }
 
