@@ -211,16 +211,25 @@ for _ in $(seq 600); do
 done
 [ -e "$T/two/report.html" ] || { kill -INT "$pid" 2>/dev/null || true; cat "$T/two.log"; fail "no report.html after the first phase"; }
 cp "$T/two/report.html" "$T/mid.html"
-cp "$T/two/results.json" "$T/mid.json"
+cp "$T/two/results.json" "$T/mid-index.json"
+cp "$T/two/results.pb" "$T/mid.pb"
 kill -INT "$pid" 2>/dev/null || true
 wait "$pid" || true
 xmllint --noout "$T/mid.html" || fail "report.html after the first phase is not well-formed XML"
-python3 - "$T/mid.json" <<'PY' || fail "results.json after the first phase"
+# while the run goes, results.json is an index: its phases in results.json.part
+python3 - "$T/mid-index.json" <<'PY' || fail "results.json after the first phase"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["phases"] is None and r["phases_file"] == "results.json.part", r.get("phases_file")
+assert r["phases_omitted"] == 1, r["phases_omitted"]
+PY
+"$SC_BIN" report "$T/mid.pb" --output "$T/mid" >/dev/null || fail "report of results.pb after the first phase"
+python3 - "$T/mid/results.json" <<'PY' || fail "results.json of results.pb after the first phase"
 import json, sys
 names = [p["name"] for p in json.load(open(sys.argv[1]))["phases"]]
 assert names == ["first"], names
 PY
-check_page "$T/mid.html" "$T/mid.json" io || fail "report.html after the first phase"
+check_page "$T/mid.html" "$T/mid/results.json" io || fail "report.html after the first phase"
 grep -q 'kind-idle' "$T/mid.html" && fail "report.html after the first phase shows the second"
 grep -q 'kind-idle' "$T/two/report.html" || fail "report.html after the interrupt lacks the cut phase"
 check_page "$T/two/report.html" "$T/two/results.json" io idle || fail "report.html after the interrupt"
