@@ -214,10 +214,18 @@ static void lat_cells(FILE *f, const struct sc_lat_summary *s)
 	}
 }
 
+/* The first of the phases shown in detail: the last SC_HTML_PHASES_DETAILED. */
+static uint32_t first_detailed(const struct sc_run_record *rec)
+{
+	return rec->nphases > SC_HTML_PHASES_DETAILED ? rec->nphases - SC_HTML_PHASES_DETAILED
+						      : 0;
+}
+
 /* One row per direction that moved I/Os (one with "-" when none did): the
- * phase's figures on its first row, the latencies of each direction. */
+ * phase's figures on its first row, the latencies of each direction; its
+ * name links to its section when linked (it is shown in detail). */
 static void phase_rows(FILE *f, const struct sc_phase *ph, const struct sc_phase_record *pr,
-		       const struct sc_phase_figures *fig)
+		       const struct sc_phase_figures *fig, bool linked)
 {
 	static const char *const dir[SC_DIR_COUNT] = {
 	    [SC_DIR_READ] = "read", [SC_DIR_WRITE] = "write"};
@@ -229,9 +237,11 @@ static void phase_rows(FILE *f, const struct sc_phase *ph, const struct sc_phase
 		if (!none && !fig->lat[d].count)
 			continue;
 		sc_html_row_begin(f);
-		fprintf(f, "<td><a href=\"#phase-%" PRIu32 "\">", pr->phase);
+		fputs("<td>", f);
+		if (linked)
+			fprintf(f, "<a href=\"#phase-%" PRIu32 "\">", pr->phase);
 		sc_html_text(f, ph ? ph->name : "?");
-		fputs("</a></td>", f);
+		fputs(linked ? "</a></td>" : "</td>", f);
 		sc_html_cell(f, first && ph ? sc_workload_name(ph->workload) : "");
 		sc_html_cell(f, first && ph ? sc_rw_name(ph->io.rw) : "");
 		sc_html_cell(f, first ? sc_phase_status_name(pr->status) : "");
@@ -280,7 +290,8 @@ static int phase_table(FILE *f, const struct sc_run_record *rec, const struct sc
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		const struct sc_phase_record *pr = &rec->phases[i];
 
-		phase_rows(f, sc_report_phase_of(rec, pr->phase), pr, &fg->phases[i]);
+		phase_rows(f, sc_report_phase_of(rec, pr->phase), pr, &fg->phases[i],
+			   i >= first_detailed(rec));
 	}
 	sc_html_table_end(f);
 	fputs("</div>\n</section>\n", f);
@@ -356,6 +367,27 @@ static int phase_section(FILE *f, const struct sc_run_record *rec, const struct 
 	rc = sc_html_phase_charts(f, rec, fg, i);
 	fputs("</section>\n", f);
 	return rc;
+}
+
+/* Where the phases not shown in detail are: a section of its own, in the
+ * place of the first phase's (the contents' "each phase" leads to it). */
+static void folded_note(FILE *f, const struct sc_run_record *rec)
+{
+	uint32_t first = first_detailed(rec);
+	char text[512];
+
+	if (!first)
+		return;
+	fputs("<section class=\"phase\" id=\"phase-0\">\n", f);
+	sc_html_heading(f, 2, NULL, "Earlier phases");
+	snprintf(text, sizeof(text),
+		 "The first %" PRIu32 " of the %" PRIu32 " phases are not shown here phase by "
+		 "phase, only the last %u: each has its rows in the phase table above, and "
+		 "every figure of every phase is in results.json, phases.csv, ranks.csv and "
+		 "timeseries.csv.",
+		 first, rec->nphases, SC_HTML_PHASES_DETAILED);
+	sc_html_note(f, text);
+	fputs("</section>\n", f);
 }
 
 static bool has_workload(const struct sc_run_record *rec, enum sc_workload w)
@@ -444,8 +476,10 @@ static int write_body(FILE *f, const struct sc_run_record *rec, const struct sc_
 		rc = sc_html_model(f, rec, proj, why);
 	if (!rc)
 		rc = sc_html_endurance(f, rec);
-	/* the detail of every phase last: a run has hundreds of phases */
-	for (uint32_t i = 0; i < rec->nphases && !rc; i++)
+	/* the detail of the last phases last: a run has hundreds of phases */
+	if (!rc)
+		folded_note(f, rec);
+	for (uint32_t i = first_detailed(rec); i < rec->nphases && !rc; i++)
 		rc = phase_section(f, rec, fg, i);
 	return rc;
 }

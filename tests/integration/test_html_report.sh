@@ -4,8 +4,11 @@
 # model: section): well-formed XML (xmllint), a section for each phase kind,
 # no script and nothing fetched, and every number of its per-phase cluster
 # table the one results.json holds; `ssdcluster report results.pb
-# --output DIR` writes the same page again; and the page is rewritten
-# after every phase (read while the run's second phase still runs).
+# --output DIR` writes the same page again; the page is rewritten
+# after every phase (read while the run's second phase still runs); and a
+# run of 40 phases (20 checkpoints, each restored) shows the last 32 in
+# detail, the first 8 in the phase table alone, every link of the page
+# leading to a section it has.
 . "$(dirname "$0")/lib.sh"
 
 command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) not installed"
@@ -233,4 +236,23 @@ check_page "$T/mid.html" "$T/mid/results.json" io || fail "report.html after the
 grep -q 'kind-idle' "$T/mid.html" && fail "report.html after the first phase shows the second"
 grep -q 'kind-idle' "$T/two/report.html" || fail "report.html after the interrupt lacks the cut phase"
 check_page "$T/two/report.html" "$T/two/results.json" io idle || fail "report.html after the interrupt"
+
+# Bounded: 40 phases, the last 32 in detail
+fixture ckpt_cells.yaml TARGET="$T/target" CKPTS=20 >"$T/cells.yaml"
+"$MPIEXEC" --oversubscribe -np 1 "$SC_BIN" "$T/cells.yaml" --output "$T/cells" -q >"$T/cells.log" 2>&1 ||
+	{ cat "$T/cells.log"; fail "the 40-phase run"; }
+xmllint --noout "$T/cells/report.html" || fail "the 40-phase report.html is not well-formed XML"
+python3 - "$T/cells/report.html" <<'PY' || fail "the 40-phase report.html"
+import re, sys
+page = open(sys.argv[1]).read()
+sections = re.findall(r'<section class="phase kind-checkpoint" id="phase-(\d+)">', page)
+assert sections == [str(i) for i in range(8, 40)], sections
+assert 'id="phase-0">' in page and "The first 8 of the 40 phases" in page, "no note of the earlier phases"
+ids = set(re.findall(r' id="([^"]+)"', page))
+links = re.findall(r'href="#([^"]+)"', page)
+assert links and all(l in ids for l in links), [l for l in links if l not in ids]
+rows = re.findall(r'<td>(?:<a href="#phase-\d+">)?ckpt\[(?:ckpt|restore)=\d+\]', page)
+assert len(rows) >= 40, len(rows)
+print(f"ok: 40 phases, {len(sections)} in detail, {len(links)} links all inside the page")
+PY
 echo PASS
