@@ -32,16 +32,6 @@
  * it says otherwise. */
 #define TICK_NS SC_NS_PER_S
 
-/* A collective wait first looks this often, FAST_LOOKS times (its first
- * 0.8 ms), before backoff_ns: a collective moves a round only when the
- * ranks it passes through look, so first naps of 1 ms cost every short
- * collective about a millisecond per round.  With these and the
- * histograms reduced in one wait (cluster_merge.c), a phase's merge_ns
- * went from 37-39 to 9-13 ms (4 ranks, emulated checkpoints) and from
- * 104-127 to 46-47 ms (16 ranks on 2 cores, null engine). */
-#define FAST_NAP_NS 50000L
-#define FAST_LOOKS 16
-
 /* (SC_TAG_CLOCK = 101: cluster_priv.h.)  TAG_WHO: rank 0, whose collective wait gave up, asks every rank how
  * many collective waits it has entered; TAG_HERE: the answer (to rank 0).
  * TAG_STOP: a rank caught a signal {signal, rank} (to rank 0, which sends
@@ -93,12 +83,6 @@ static long backoff_ns(uint64_t n)
 	uint64_t shift = n / 4;
 
 	return shift >= 3 ? NAP_MAX_NS : POLL_NS << shift;
-}
-
-/* The nap of a collective wait that has looked n times already. */
-static long wait_nap_ns(uint64_t n)
-{
-	return n < FAST_LOOKS ? FAST_NAP_NS : backoff_ns(n - FAST_LOOKS);
 }
 
 static struct watch *watch_of(struct sc_cluster *c)
@@ -272,7 +256,7 @@ void sc_cluster_give_up(struct sc_cluster *c, int peer, int why)
 
 /*
  * Waits for n non-blocking requests by testing them, until the deadline.
- * quiet: nap between tests (wait_nap_ns).  Open MPI's blocking calls poll the network
+ * quiet: nap between tests (backoff_ns).  Open MPI's blocking calls poll the network
  * without sleeping, so ranks that finish early would take CPU from the
  * ranks (and kernel writeback threads) still doing I/O: measured here as
  * minute-long stalls with 16 ranks on 2 cores.  Waits that may wait on
@@ -300,7 +284,7 @@ void sc_cluster_wait_reqs(struct sc_cluster *c, MPI_Request *reqs, int n, int pe
 		if (now >= sc_deadline_wait_end_ns(c, begin))
 			give_up(c, peer, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		if (quiet)
-			nap_ns(wait_nap_ns(naps++));
+			nap_ns(backoff_ns(naps++));
 	}
 }
 
