@@ -28,7 +28,9 @@ The harness checks itself: the quadrature against H_2N for the
 exponential (0.1%), a brute-force Monte Carlo that simulates each drive
 I/O by I/O against the quadrature at 64 (within its standard error), and
 the measured R drives' mean against the drive model's (5% plus 3
-standard errors: beyond it the machine, not the drives, made the samples)
+standard errors: beyond it the machine, not the drives, made the samples),
+their distribution against the model's shifted by the best-fitting
+constant (Kolmogorov-Smirnov, 0.1%: see disturbed())
 and the real 64-rank run against the exact value (printed, and within
 SC_TRUTH_RUN_TOLERANCE, 10% by default).
 
@@ -47,7 +49,8 @@ as tuned, at 4 x 400),
 SC_TRUTH_CKPTS64 (checkpoints of the 64-rank run, 30), SC_TRUTH_NODES
 (64,512,4096), SC_TRUTH_SEED (1: the measured run's phase seed and the
 model's seed; the 64-rank run uses seed + 1000), SC_TRUTH_RUN64 (1; 0
-skips the 64-rank run), SC_TRUTH_TOLERANCE (0.10), SC_TRUTH_REPORT_ONLY (0), SC_TRUTH_ATTEMPTS (3: measured runs
+skips the 64-rank run), SC_TRUTH_TOLERANCE (0.10), SC_TRUTH_REPORT_ONLY (0), SC_TRUTH_CAL_CKPTS (40: checkpoints of the
+overhead calibration), SC_TRUTH_ATTEMPTS (3: measured runs
 before the machine is blamed), SC_TRUTH_NICE (-10: the runs' niceness).
 """
 import json
@@ -78,7 +81,11 @@ MEASURED = int(os.environ.get("SC_TRUTH_RANKS", "4"))  # ranks (drives) of the m
 # files of 2 and 10 I/Os of 256 KiB); the shards are 1 / ranks of it
 SCALE_MEASURED = 0.0001 * MEASURED / 4
 MS = 1e6              # ns
-CAL_CKPTS = 4         # checkpoints of the overhead calibration
+# Checkpoints of the overhead calibration: a run's first few checkpoints
+# are slower (on a 2-core VM the stall shape's first 4 took 0.6-5.3 ms
+# beyond the model, median 2.3 ms; its 400 measured ones 1.4 ms), so the
+# median is taken over enough of them that the warm-up is its tail.
+CAL_CKPTS = int(os.environ.get("SC_TRUTH_CAL_CKPTS", "40"))
 # The measured run's mean drive may differ from the drive model's by this
 # share (plus 3 standard errors) before the machine, not the drives, is
 # deemed to have made the samples: the verdict would then judge the noise.
@@ -449,34 +456,55 @@ def overhead(shape, tag):
     shutil.rmtree(f"{T}/{tag}-cal", ignore_errors=True)
     mpirun(MEASURED, [cfg, "--output", f"{T}/{tag}-cal"], f"{T}/{tag}-cal.log")
     _, cells, _ = run_samples(f"{T}/{tag}-cal/results.json")
-    d = [t - shape.det_ns(c) for c, cell in enumerate(cells) for t in cell["t"]]
-    need(min(d) > -1e5, f"{tag}: a deterministic drive finished {-min(d) / 1e3:.0f} us before its model")
-    return sorted(d)[len(d) // 2]
+    d = sorted(t - shape.det_ns(c) for c, cell in enumerate(cells) for t in cell["t"])
+    need(d[0] > -1e5, f"{tag}: a deterministic drive finished {-d[0] / 1e3:.0f} us before its model")
+    return d[len(d) // 2]
 
 
 def disturbed(shape, cells, over):
-    """Why the measured samples are not the drive model's (the machine
-    delayed the drives), or None: their mean within MEASURED_TOL plus 3
-    standard errors of the model's, a Kolmogorov-Smirnov distance under
-    its 0.1% critical value, and a slowest sample the model gives at least
-    a 0.1% chance of being reached by the largest of the samples (at 98% of
-    its time less the overhead: the wakeups' own noise)."""
-    xs = [(t - over, c) for c, cell in enumerate(cells) for t in cell["t"]]
+    """Why the measured samples are not the drive model's draws plus a
+    constant, the tool's time a checkpoint (the machine delayed the drives),
+    or None.  The constant is measured beside them (over, the calibration's
+    median), but it moves with the machine's state between runs and within
+    one: on a 2-core VM the stall shape's samples stood best 0.3-2.4 ms
+    above the model where the calibration before them said 0.5-2.6 ms, and
+    that shape's body is narrow (Gamma(12, 1.25 ms), sd 4.3 ms), so 1 ms
+    moved its Kolmogorov-Smirnov distance from 0.02 to 0.06-0.11.  So the
+    samples are judged as the model shifted by the constant that fits
+    them best (the least distance, searched over 0 to MEASURED_TOL of the
+    model's mean): that distance is at most the one at the true constant,
+    so under the model it exceeds the 0.1% critical value less than 0.1%
+    of the time; a machine that delays drives unevenly changes the shape,
+    which no constant fits; one that delays them all alike moves the mean,
+    which must be within MEASURED_TOL plus 3 standard errors of the
+    model's plus over; and the slowest sample, less the fitted constant,
+    must be one the model gives at least a 0.1% chance of being reached by
+    the largest of the samples (at 98% of its time: the wakeups' own
+    noise).  Returns (why or None, the fitted constant)."""
+    xs = [(t, c) for c, cell in enumerate(cells) for t in cell["t"]]
     n = len(xs)
     mean = sum(x for x, _ in xs) / n
     se = math.sqrt(sum((x - mean) ** 2 for x, _ in xs) / (n - 1) / n)
     want = e_max_run(shape, 1, len(cells))
-    if abs(mean - want) > MEASURED_TOL * want + 3 * se:
-        return f"mean drive {mean / MS:.1f} ms, the model's {want / MS:.1f} ms ({100 * (mean / want - 1):+.1f}%)"
-    u = sorted(1 - shape.sf(x, c) for x, c in xs)
-    d = max(max((i + 1) / n - v, v - i / n) for i, v in enumerate(u))
+
+    def ks(off):
+        u = sorted(1 - shape.sf(x - off, c) for x, c in xs)
+        return max(max((i + 1) / n - v, v - i / n) for i, v in enumerate(u))
+
+    top, step = MEASURED_TOL * want, 0.5 * MS
+    d, fit = min((ks(i * step), i * step) for i in range(int(top / step) + 1))
+    d, fit = min((ks(fit + i * step / 10), fit + i * step / 10) for i in range(-10, 11) if fit + i * step / 10 >= 0)
+    if abs(mean - over - want) > MEASURED_TOL * want + 3 * se:
+        return (f"mean drive {(mean - over) / MS:.1f} ms, the model's {want / MS:.1f} ms "
+                f"({100 * ((mean - over) / want - 1):+.1f}%)"), fit
     if d > 1.95 / math.sqrt(n):
-        return f"Kolmogorov-Smirnov distance {d:.3f} from the model (above {1.95 / math.sqrt(n):.3f}: p < 0.1%)"
+        return (f"Kolmogorov-Smirnov distance {d:.3f} from the model shifted by its best fit, "
+                f"{fit / MS:.2f} ms (above {1.95 / math.sqrt(n):.3f}: p < 0.1%)"), fit
     x, c = max(xs)
-    p = -math.expm1(n * math.log1p(-min(shape.sf(0.98 * x, c), 1 - 1e-16)))
+    p = -math.expm1(n * math.log1p(-min(shape.sf(0.98 * (x - fit), c), 1 - 1e-16)))
     if p < 1e-3:
-        return f"slowest sample {(x + over) / MS:.1f} ms, P = {p:.1e} under the model"
-    return None
+        return f"slowest sample {x / MS:.1f} ms, P = {p:.1e} under the model", fit
+    return None, fit
 
 
 def measured_run(shape, cfg, tag, drive_bytes, problems):
@@ -492,9 +520,9 @@ def measured_run(shape, cfg, tag, drive_bytes, problems):
         nm, cells, durs = run_samples(f"{out}/results.json")
         need(nm == MEASURED and len(cells) == CKPTS, f"{tag}: {MEASURED} ranks, {CKPTS} checkpoints")
         need(all(c["bytes"] == {drive_bytes} for c in cells), f"{tag}: every rank wrote {drive_bytes} B")
-        why = disturbed(shape, cells, over)
+        why, fit = disturbed(shape, cells, over)
         print(f"measured run {attempt}: tool overhead {over / MS:.2f} ms a checkpoint (deterministic drives, "
-              f"{CAL_CKPTS} checkpoints); the samples: "
+              f"{CAL_CKPTS} checkpoints; {fit / MS:.2f} ms fits the samples best); the samples: "
               f"{why or 'the drive model (mean, distribution, slowest sample)'}", flush=True)
         if not why:
             break
