@@ -1,6 +1,6 @@
 /* figures.c -- the run's figures object: each phase aggregated and its
- * workload figures built once, the figures that span phases built from
- * theirs (figures.h). */
+ * workload figures built once, and added once to the figures that span
+ * phases (figures.h). */
 #include "figures.h"
 
 #include <errno.h>
@@ -12,19 +12,26 @@ void sc_run_figures_init(struct sc_run_figures *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* Frees what spans phases, keeping the phases' figures. */
-static void spans_exit(struct sc_run_figures *f)
+/* Frees the figures built again with every update. */
+static void rebuilt_exit(struct sc_run_figures *f)
 {
-	sc_ckpt_groups_free(f->ckpt, f->nckpt);
-	f->ckpt = NULL;
-	f->nckpt = 0;
-	sc_sweeps_exit(&f->sweeps);
 	sc_steady_groups_free(f->steady, f->nsteady);
 	f->steady = NULL;
 	f->nsteady = 0;
 	sc_verdict_exit(&f->verdict);
+}
+
+/* Frees what spans phases, keeping the phases' figures. */
+static void spans_exit(struct sc_run_figures *f)
+{
+	rebuilt_exit(f);
+	sc_ckpt_groups_free(f->ckpt, f->nckpt);
+	f->ckpt = NULL;
+	f->nckpt = 0;
+	sc_sweeps_exit(&f->sweeps);
 	sc_outliers_exit(&f->outliers);
 	sc_inventory_exit(&f->inventory);
+	f->nspanned = 0;
 }
 
 void sc_run_figures_exit(struct sc_run_figures *f)
@@ -73,26 +80,41 @@ static int add_phases(struct sc_run_figures *f, const struct sc_run_record *rec)
 	return 0;
 }
 
+/* Adds rec->phases[i] (aggregated in f) to the figures that grow by a
+ * phase. */
+static int span_phase(struct sc_run_figures *f, const struct sc_run_record *rec, uint32_t i)
+{
+	const struct sc_phase_record *pr = &rec->phases[i];
+	int err = sc_ckpt_groups_add(&f->ckpt, &f->nckpt, &rec->plan, pr, &f->work[i]);
+
+	if (!err && f->sweeps.n)
+		err = sc_sweeps_add(&f->sweeps, pr, &f->phases[i]);
+	if (!err)
+		err = sc_outliers_add(&f->outliers, rec, pr, &f->phases[i]);
+	if (!err)
+		err = sc_inventory_add(&f->inventory, rec->nranks, pr);
+	return err;
+}
+
 int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *rec)
 {
 	int err;
 
-	spans_exit(f);
+	rebuilt_exit(f);
 	if (rec->nphases < f->nphases)
 		sc_run_figures_exit(f);
 	err = add_phases(f, rec);
-	if (!err)
-		err = sc_ckpt_groups(rec, f->work, &f->ckpt, &f->nckpt);
-	if (!err)
-		err = sc_sweeps_of(&f->sweeps, rec, f->phases);
+	if (!err && !f->nspanned) {
+		spans_exit(f);
+		sc_outliers_init(&f->outliers, &rec->plan);
+		err = sc_sweeps_init(&f->sweeps, &rec->plan);
+	}
+	for (; !err && f->nspanned < f->nphases; f->nspanned++)
+		err = span_phase(f, rec, f->nspanned);
 	if (!err)
 		err = sc_steady_groups(rec, f->phases, &f->steady, &f->nsteady);
 	if (!err)
 		err = sc_verdict_of_run(rec, f->phases, f->work, &f->verdict);
-	if (!err)
-		err = sc_outliers_of_run(rec, f->phases, &f->outliers);
-	if (!err)
-		err = sc_inventory_of_run(rec, &f->inventory);
 	f->stages_shown = sc_stages_shown(&rec->plan);
 	if (err)
 		sc_run_figures_exit(f);

@@ -32,6 +32,10 @@ struct sc_run_figures {
 	struct sc_phase_figures *phases; /* heap: phases[i] of rec->phases[i] */
 	struct sc_workload_figures *work; /* heap: what rec->phases[i]'s workload
 					   * adds, beside phases[i] */
+	uint32_t nspanned;		 /* phases of the record in ckpt, sweeps,
+					  * outliers and inventory, which grow by
+					  * a phase (the steady-state groups and
+					  * the verdict are built again) */
 	uint32_t nckpt;
 	struct sc_ckpt_group *ckpt; /* heap: the checkpoint groups */
 	struct sc_sweeps sweeps;    /* the sweep matrices */
@@ -48,8 +52,10 @@ struct sc_run_figures {
 void sc_run_figures_init(struct sc_run_figures *f);
 
 /* Brings f up to rec: aggregates rec's phases from f->nphases on (all of
- * them when rec has fewer phases than f, which means another record), and
- * builds again the figures that span phases.  rec may only have grown
+ * them when rec has fewer phases than f, which means another record), adds
+ * them to the figures that span phases (checkpoint groups, sweeps,
+ * outliers, inventory) and builds the steady-state groups and the verdict
+ * again.  rec may only have grown
  * since the last call (phases appended, none changed).  The figures point
  * into rec: valid while it is and until the next call.  0 or -ENOMEM (f
  * then empty). */

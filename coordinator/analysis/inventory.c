@@ -57,37 +57,39 @@ static int add(struct sc_inventory *inv, const struct sc_rank_result *r, const s
 	return add_rank(x, r->rank);
 }
 
-static bool seen(const bool *done, uint32_t n, uint32_t rank)
+int sc_inventory_add(struct sc_inventory *inv, uint32_t nranks, const struct sc_phase_record *pr)
 {
-	return rank < n && done[rank];
+	int rc = 0;
+
+	if (!inv->listed) {
+		inv->listed = calloc(nranks ? nranks : 1, sizeof(*inv->listed));
+		if (!inv->listed)
+			return -ENOMEM;
+		inv->nlisted = nranks;
+	}
+	for (uint32_t i = 0; i < pr->nranks && !rc; i++) {
+		const struct sc_rank_result *r = &pr->ranks[i];
+
+		if ((r->rank < inv->nlisted && inv->listed[r->rank]) ||
+		    (!r->ndrives && !r->telemetry_none[0]))
+			continue; /* listed, or this row never looked */
+		for (uint32_t k = 0; k < r->ndrives && r->drives && !rc; k++)
+			rc = add(inv, r, &r->drives[k]);
+		if (!r->ndrives && !rc)
+			rc = add(inv, r, NULL);
+		if (r->rank < inv->nlisted)
+			inv->listed[r->rank] = true;
+	}
+	return rc;
 }
 
 int sc_inventory_of_run(const struct sc_run_record *rec, struct sc_inventory *inv)
 {
-	bool *done = calloc(rec->nranks ? rec->nranks : 1, sizeof(*done));
 	int rc = 0;
 
 	memset(inv, 0, sizeof(*inv));
-	if (!done)
-		return -ENOMEM;
-	for (uint32_t p = 0; p < rec->nphases && !rc; p++) {
-		const struct sc_phase_record *pr = &rec->phases[p];
-
-		for (uint32_t i = 0; i < pr->nranks && !rc; i++) {
-			const struct sc_rank_result *r = &pr->ranks[i];
-
-			if (seen(done, rec->nranks, r->rank) ||
-			    (!r->ndrives && !r->telemetry_none[0]))
-				continue; /* listed, or this row never looked */
-			for (uint32_t k = 0; k < r->ndrives && r->drives && !rc; k++)
-				rc = add(inv, r, &r->drives[k]);
-			if (!r->ndrives && !rc)
-				rc = add(inv, r, NULL);
-			if (r->rank < rec->nranks)
-				done[r->rank] = true;
-		}
-	}
-	free(done);
+	for (uint32_t p = 0; p < rec->nphases && !rc; p++)
+		rc = sc_inventory_add(inv, rec->nranks, &rec->phases[p]);
 	if (rc)
 		sc_inventory_exit(inv);
 	return rc;
@@ -98,5 +100,6 @@ void sc_inventory_exit(struct sc_inventory *inv)
 	for (uint32_t i = 0; i < inv->n; i++)
 		free(inv->entries[i].ranks);
 	free(inv->entries);
+	free(inv->listed);
 	memset(inv, 0, sizeof(*inv));
 }

@@ -59,30 +59,29 @@ int sc_outliers_flag(const double *values, uint32_t n, double k, double mad_floo
 	return (int)nflag;
 }
 
-/* The outliers while they are found. */
+/* A phase's outliers while they are found. */
 struct found {
 	const struct sc_run_record *rec;
 	const struct sc_phase_record *pr;
 	const struct sc_phase_figures *fig;
-	double k, floor;
-	uint32_t judged;
-	struct sc_outlier *v;
-	uint32_t n, cap;
+	struct sc_outliers *o;
 };
 
 static struct sc_outlier *add(struct found *f)
 {
-	if (f->n == f->cap) {
-		uint32_t cap = f->cap ? 2 * f->cap : 8;
-		struct sc_outlier *v = realloc(f->v, cap * sizeof(*v));
+	struct sc_outliers *o = f->o;
+
+	if (o->n == o->cap) {
+		uint32_t cap = o->cap ? 2 * o->cap : 8;
+		struct sc_outlier *v = realloc(o->v, cap * sizeof(*v));
 
 		if (!v)
 			return NULL;
-		f->v = v;
-		f->cap = cap;
+		o->v = v;
+		o->cap = cap;
 	}
-	memset(&f->v[f->n], 0, sizeof(f->v[0]));
-	return &f->v[f->n++];
+	memset(&o->v[o->n], 0, sizeof(o->v[0]));
+	return &o->v[o->n++];
 }
 
 /* Flags among values (one per rank of the phase, or per node row in
@@ -96,8 +95,8 @@ static int flag_among(struct found *f, const double *values, const uint32_t *row
 
 	if (!idx)
 		return -ENOMEM;
-	nflag = sc_outliers_flag(values, n, f->k, f->floor, idx, &median, &mad);
-	f->judged += n >= SC_OUTLIER_MIN_PEERS;
+	nflag = sc_outliers_flag(values, n, f->o->k, f->o->mad_floor, idx, &median, &mad);
+	f->o->judged += n >= SC_OUTLIER_MIN_PEERS;
 	for (int i = 0; i < nflag; i++) {
 		struct sc_outlier *o = add(f);
 
@@ -163,33 +162,35 @@ out:
 	return err;
 }
 
+void sc_outliers_init(struct sc_outliers *o, const struct sc_plan *plan)
+{
+	memset(o, 0, sizeof(*o));
+	o->k = plan->outlier_k > 0 ? plan->outlier_k : SC_OUTLIER_K_DEFAULT;
+	o->mad_floor = plan->outlier_mad_floor > 0 ? plan->outlier_mad_floor
+						   : SC_OUTLIER_MAD_FLOOR_DEFAULT;
+}
+
+int sc_outliers_add(struct sc_outliers *o, const struct sc_run_record *rec,
+		    const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
+{
+	struct found f = {.rec = rec, .pr = pr, .fig = fig, .o = o};
+
+	if (pr->phase >= rec->plan.nphases || pr->status == SC_PHASE_TIMED_OUT)
+		return 0;
+	return phase_outliers(&f);
+}
+
 int sc_outliers_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
 		       struct sc_outliers *out)
 {
-	struct found f = {.rec = rec};
 	int err = 0;
 
-	memset(out, 0, sizeof(*out));
-	f.k = rec->plan.outlier_k > 0 ? rec->plan.outlier_k : SC_OUTLIER_K_DEFAULT;
-	f.floor = rec->plan.outlier_mad_floor > 0 ? rec->plan.outlier_mad_floor
-						  : SC_OUTLIER_MAD_FLOOR_DEFAULT;
-	for (uint32_t i = 0; !err && i < rec->nphases; i++) {
-		f.pr = &rec->phases[i];
-		if (f.pr->phase >= rec->plan.nphases || f.pr->status == SC_PHASE_TIMED_OUT)
-			continue;
-		f.fig = &pf[i];
-		err = phase_outliers(&f);
-	}
-	if (err) {
-		free(f.v);
-		return err;
-	}
-	out->k = f.k;
-	out->mad_floor = f.floor;
-	out->judged = f.judged;
-	out->n = f.n;
-	out->v = f.v;
-	return 0;
+	sc_outliers_init(out, &rec->plan);
+	for (uint32_t i = 0; !err && i < rec->nphases; i++)
+		err = sc_outliers_add(out, rec, &rec->phases[i], &pf[i]);
+	if (err)
+		sc_outliers_exit(out);
+	return err;
 }
 
 void sc_outliers_exit(struct sc_outliers *o)

@@ -48,7 +48,7 @@ struct sc_outliers {
 	double k, mad_floor; /* as used */
 	uint32_t judged;     /* comparisons made: (phase, figure, scope) with
 			      * at least SC_OUTLIER_MIN_PEERS */
-	uint32_t n;
+	uint32_t n, cap;
 	struct sc_outlier *v; /* heap, by phase, figure, scope, rank/node */
 };
 
@@ -59,6 +59,17 @@ struct sc_outliers {
 int sc_outliers_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
 		       struct sc_outliers *out);
 void sc_outliers_exit(struct sc_outliers *o);
+
+/* No outliers yet, with plan's k and mad_floor (0: the defaults). */
+void sc_outliers_init(struct sc_outliers *o, const struct sc_plan *plan);
+
+/* Adds the outliers of phase record pr of rec (its figures fig) to o
+ * (sc_outliers_init, then these calls for rec's earlier phases, in
+ * order): what sc_outliers_of_run gives for the phases so far, the new
+ * phase costing its ranks alone.  0 or -ENOMEM (o then holds part of the
+ * phase's). */
+int sc_outliers_add(struct sc_outliers *o, const struct sc_run_record *rec,
+		    const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
 /* The indices among values[0..n) more than k MADs (floored at mad_floor x
  * median) from their median, into flagged (room for n), their count

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,15 +95,6 @@ static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
 	free(d);
 }
 
-/* The record of plan phase p in rec, or NULL. */
-static const struct sc_phase_record *record_of(const struct sc_run_record *rec, uint32_t p)
-{
-	for (uint32_t i = 0; i < rec->nphases; i++)
-		if (rec->phases[i].phase == p)
-			return &rec->phases[i];
-	return NULL;
-}
-
 static void node_durations_exit(struct sc_ckpt_node_durations *d)
 {
 	free(d->host);
@@ -110,107 +102,131 @@ static void node_durations_exit(struct sc_ckpt_node_durations *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Each node's durations in the cells of group g of rec.  0 or -ENOMEM
- * (out then empty). */
-static int node_durations(const struct sc_run_record *rec, const struct sc_ckpt_group *g,
-			  struct sc_ckpt_node_durations *out)
+/* d with room for nn nodes (its cells' rows widened, the new nodes' -1)
+ * and a cell more.  0 or -ENOMEM (d unchanged). */
+static int node_durations_grow(struct sc_ckpt_node_durations *d, uint32_t nn)
 {
-	uint32_t nn = 0;
+	int64_t *dur = malloc(((size_t)(d->ncells + 1) * nn + 1) * sizeof(*dur));
+	char(*host)[SC_HOST_MAX] = nn > d->nnodes ? calloc(nn, sizeof(*host)) : d->host;
 
-	memset(out, 0, sizeof(*out));
-	for (uint32_t c = 0; c < g->ncells; c++) {
-		const struct sc_phase_record *pr = record_of(rec, g->cells[c].phase);
-
-		for (uint32_t i = 0; pr && i < pr->nranks; i++)
-			if (pr->ranks[i].node + 1 > nn)
-				nn = pr->ranks[i].node + 1;
-	}
-	out->host = calloc(nn ? nn : 1, sizeof(*out->host));
-	out->duration_ns = malloc(((size_t)g->ncells * nn + 1) * sizeof(int64_t));
-	if (!out->host || !out->duration_ns) {
-		node_durations_exit(out);
+	if (!dur || (nn > d->nnodes && !host)) {
+		free(dur);
+		if (host != d->host)
+			free(host);
 		return -ENOMEM;
 	}
-	out->ncells = g->ncells;
-	out->nnodes = nn;
-	for (uint32_t c = 0; c < g->ncells; c++) {
-		const struct sc_phase_record *pr = record_of(rec, g->cells[c].phase);
-		int64_t *d = &out->duration_ns[c * nn];
-
+	for (uint32_t c = 0; c < d->ncells; c++)
 		for (uint32_t n = 0; n < nn; n++)
-			d[n] = -1;
-		for (uint32_t i = 0; pr && i < pr->nranks; i++) {
-			const struct sc_rank_result *r = &pr->ranks[i];
-
-			/* from the common start (0), fsync included */
-			if (r->end_ns > d[r->node])
-				d[r->node] = r->end_ns;
-			if (!out->host[r->node])
-				out->host[r->node] = r->host;
-		}
+			dur[(size_t)c * nn + n] =
+			    n < d->nnodes ? d->duration_ns[(size_t)c * d->nnodes + n] : -1;
+	if (host != d->host) {
+		if (d->nnodes)
+			memcpy(host, d->host, d->nnodes * sizeof(*host));
+		free(d->host);
+		d->host = host;
 	}
+	free(d->duration_ns);
+	d->duration_ns = dur;
+	d->nnodes = nn;
+	return 0;
+}
+
+/* Adds cell pr's row to d: each node's duration, the max over its ranks of
+ * end - common start (fsync included), -1 where it has none; a node's host
+ * from the first cell it is in.  0 or -ENOMEM (d unchanged). */
+static int node_durations_add(struct sc_ckpt_node_durations *d, const struct sc_phase_record *pr)
+{
+	uint32_t nn = d->nnodes;
+	int64_t *row;
+
+	for (uint32_t i = 0; i < pr->nranks; i++)
+		if (pr->ranks[i].node + 1 > nn)
+			nn = pr->ranks[i].node + 1;
+	if (node_durations_grow(d, nn))
+		return -ENOMEM;
+	row = &d->duration_ns[(size_t)d->ncells * nn];
+	for (uint32_t n = 0; n < nn; n++)
+		row[n] = -1;
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		const struct sc_rank_result *r = &pr->ranks[i];
+
+		if (r->end_ns > row[r->node])
+			row[r->node] = r->end_ns;
+		if (!d->host[r->node][0])
+			snprintf(d->host[r->node], sizeof(d->host[r->node]), "%s", r->host);
+	}
+	d->ncells++;
+	return 0;
+}
+
+/* Group g's trends and projections from its cells. */
+static void group_figures(struct sc_ckpt_group *g, const struct sc_plan *plan)
+{
+	const struct sc_ckpt_spec *ck = &plan->phases[g->first_phase].ckpt;
+
+	trend_of(g->cells, g->ncells, false, &g->write);
+	trend_of(g->cells, g->ncells, true, &g->restore);
+	g->full_size_bytes = sc_ckpt_total_bytes(&ck->model, &ck->layout);
+	g->projected_write_ns = 0;
+	g->projected_restore_ns = 0;
+	if (g->write.throughput_bytes_per_s > 0)
+		g->projected_write_ns = (double)g->full_size_bytes * SC_NS_PER_S_F /
+					g->write.throughput_bytes_per_s;
+	if (g->restore.throughput_bytes_per_s > 0)
+		g->projected_restore_ns = (double)g->full_size_bytes * SC_NS_PER_S_F /
+					  g->restore.throughput_bytes_per_s;
+}
+
+int sc_ckpt_groups_add(struct sc_ckpt_group **groups, uint32_t *ngroups,
+		       const struct sc_plan *plan, const struct sc_phase_record *pr,
+		       const struct sc_workload_figures *w)
+{
+	const struct sc_phase *ph = &plan->phases[pr->phase];
+	struct sc_ckpt_group *g = *groups, *cur = NULL;
+	struct sc_ckpt_cell *cells;
+
+	/* a cell cut short would skew the group's trend */
+	if (ph->workload != SC_WORKLOAD_CHECKPOINT || pr->status != SC_PHASE_OK)
+		return 0;
+	for (uint32_t k = 0; k < *ngroups; k++)
+		if (strcmp(g[k].name, ph->group ? ph->group : "") == 0)
+			cur = &g[k];
+	if (!cur) {
+		struct sc_ckpt_group *more = realloc(g, (*ngroups + 1) * sizeof(*g));
+
+		if (!more)
+			return -ENOMEM;
+		*groups = g = more;
+		cur = &g[(*ngroups)++];
+		memset(cur, 0, sizeof(*cur));
+		cur->name = ph->group ? ph->group : "";
+		cur->first_phase = pr->phase;
+	}
+	cells = realloc(cur->cells, (cur->ncells + 1) * sizeof(*cells));
+	if (!cells)
+		return -ENOMEM;
+	cur->cells = cells;
+	if (node_durations_add(&cur->nodes, pr))
+		return -ENOMEM;
+	cur->cells[cur->ncells++] = w->ckpt;
+	group_figures(cur, plan);
 	return 0;
 }
 
 int sc_ckpt_groups(const struct sc_run_record *rec, const struct sc_workload_figures *work,
 		   struct sc_ckpt_group **groups, uint32_t *ngroups)
 {
-	struct sc_ckpt_group *g = NULL;
-	uint32_t n = 0;
-
 	*groups = NULL;
 	*ngroups = 0;
 	for (uint32_t i = 0; i < rec->nphases; i++) {
-		const struct sc_phase_record *pr = &rec->phases[i];
-		const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-		struct sc_ckpt_group *cur = NULL;
-		struct sc_ckpt_cell *cells;
-
-		/* a cell cut short would skew the group's trend */
-		if (ph->workload != SC_WORKLOAD_CHECKPOINT || pr->status != SC_PHASE_OK)
-			continue;
-		for (uint32_t k = 0; k < n; k++)
-			if (strcmp(g[k].name, ph->group ? ph->group : "") == 0)
-				cur = &g[k];
-		if (!cur) {
-			struct sc_ckpt_group *more = realloc(g, (n + 1) * sizeof(*g));
-
-			if (!more)
-				goto out_nomem;
-			g = more;
-			cur = &g[n++];
-			memset(cur, 0, sizeof(*cur));
-			cur->name = ph->group ? ph->group : "";
-			cur->first_phase = pr->phase;
+		if (sc_ckpt_groups_add(groups, ngroups, &rec->plan, &rec->phases[i], &work[i])) {
+			sc_ckpt_groups_free(*groups, *ngroups);
+			*groups = NULL;
+			*ngroups = 0;
+			return -ENOMEM;
 		}
-		cells = realloc(cur->cells, (cur->ncells + 1) * sizeof(*cells));
-		if (!cells)
-			goto out_nomem;
-		cur->cells = cells;
-		cur->cells[cur->ncells++] = work[i].ckpt;
 	}
-	for (uint32_t k = 0; k < n; k++) {
-		const struct sc_ckpt_spec *ck = &rec->plan.phases[g[k].first_phase].ckpt;
-
-		trend_of(g[k].cells, g[k].ncells, false, &g[k].write);
-		trend_of(g[k].cells, g[k].ncells, true, &g[k].restore);
-		g[k].full_size_bytes = sc_ckpt_total_bytes(&ck->model, &ck->layout);
-		if (g[k].write.throughput_bytes_per_s > 0)
-			g[k].projected_write_ns = (double)g[k].full_size_bytes * SC_NS_PER_S_F /
-						  g[k].write.throughput_bytes_per_s;
-		if (g[k].restore.throughput_bytes_per_s > 0)
-			g[k].projected_restore_ns = (double)g[k].full_size_bytes * SC_NS_PER_S_F /
-						    g[k].restore.throughput_bytes_per_s;
-		if (node_durations(rec, &g[k], &g[k].nodes))
-			goto out_nomem;
-	}
-	*groups = g;
-	*ngroups = n;
 	return 0;
-
-out_nomem:
-	sc_ckpt_groups_free(g, n);
-	return -ENOMEM;
 }
 
 void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups)

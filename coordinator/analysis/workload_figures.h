@@ -48,8 +48,8 @@ struct sc_ckpt_trend {
 struct sc_ckpt_node_durations {
 	uint32_t ncells;      /* the group's */
 	uint32_t nnodes;      /* 1 + the highest node index in the cells */
-	const char **host;    /* heap, nnodes: each node's host (in the
-			       * record); NULL for a node in no cell */
+	char (*host)[SC_HOST_MAX]; /* heap, nnodes: each node's host; "" for
+			       * a node in no cell */
 	int64_t *duration_ns; /* heap, ncells x nnodes, by cell then node;
 			       * -1 where the node had no rank in the cell */
 };
@@ -78,6 +78,17 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
  * 0 or -ENOMEM. */
 int sc_ckpt_groups(const struct sc_run_record *rec, const struct sc_workload_figures *work,
 		   struct sc_ckpt_group **groups, uint32_t *ngroups);
+
+/* Adds phase record pr of plan (its workload figures w) to the groups
+ * (*groups, *ngroups: NULL and 0, or built by these calls from the run's
+ * earlier phases, in order) when it is a checkpoint cell that ended ok:
+ * its cell, its nodes' durations, its group's trends and projections
+ * again; what sc_ckpt_groups gives for the phases so far, the new phase
+ * costing its ranks and its group's cells alone.  0 or -ENOMEM (free the
+ * groups: they may hold part of the cell). */
+int sc_ckpt_groups_add(struct sc_ckpt_group **groups, uint32_t *ngroups,
+		       const struct sc_plan *plan, const struct sc_phase_record *pr,
+		       const struct sc_workload_figures *w);
 void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups);
 
 /* Ingestion figures of one phase. */

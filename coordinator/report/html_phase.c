@@ -446,7 +446,7 @@ static int ckpt_chart(FILE *f, const struct sc_ckpt_group *g, bool restore)
 				      .n = k,
 				      .markers = k <= MAX_MARKED_POINTS};
 	for (uint32_t n = 0; n < nodes; n++) {
-		snprintf(names[n], LABEL_MAX, "%s", nd->host[n] ? nd->host[n] : "?");
+		snprintf(names[n], LABEL_MAX, "%s", nd->host[n][0] ? nd->host[n] : "?");
 		s[n + 1] = (struct sc_svg_series){
 		    names[n], x, y + (size_t)(n + 1) * m, k, k <= MAX_MARKED_POINTS, false};
 	}

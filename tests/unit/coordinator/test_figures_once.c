@@ -4,7 +4,9 @@
  * CSV files, report.html and the printed rows written) aggregates only
  * the phase just added, and `ssdcluster report` on a results file
  * aggregates each of its phases once.  Counted with
- * sc_aggregate_phase_calls.  The records are tests/data/report_golden/. */
+ * sc_aggregate_phase_calls.  The figures that span phases, grown a phase
+ * at a time, format the same files as figures built from the whole
+ * record.  The records are tests/data/report_golden/. */
 #include "analysis/figures.h"
 
 #include <stdio.h>
@@ -15,6 +17,73 @@
 #include "check.h"
 #include "record.h"
 #include "report/cmd.h"
+#include "report/report.h"
+
+static const char *const formatted[] = {"results.json", "sweep.csv", "report.html",
+					"phases.csv"};
+
+/* File name in dir, whole (NUL-terminated; *len its bytes), or NULL. */
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	char path[4096];
+	FILE *f;
+	char *buf = NULL;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = xcalloc(1, (size_t)n + 1);
+		if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		*len = (size_t)n;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The files formatted from rec with fg (grown a phase at a time) are
+ * byte for byte those formatted with figures built from rec at once. */
+static void check_same_as_whole(const char *name, const struct sc_run_record *rec,
+				const struct sc_run_figures *fg, const char *dir)
+{
+	struct sc_run_figures whole;
+	char err[1024], *grown[4] = {0};
+	size_t glen[4] = {0};
+
+	CHECK(sc_report_formatted(dir, rec, fg, NULL, NULL, err, sizeof(err)) == 0, "%s: %s", name,
+	      err);
+	for (int k = 0; k < 4; k++)
+		grown[k] = slurp(dir, formatted[k], &glen[k]);
+	sc_run_figures_init(&whole);
+	CHECK(sc_run_figures_of(&whole, rec) == 0, "%s: figures of the whole record", name);
+	CHECK(sc_report_formatted(dir, rec, &whole, NULL, NULL, err, sizeof(err)) == 0, "%s: %s",
+	      name, err);
+	CHECK(whole.nckpt == fg->nckpt && whole.sweeps.n == fg->sweeps.n &&
+		  whole.outliers.n == fg->outliers.n && whole.inventory.n == fg->inventory.n,
+	      "%s: grown %u checkpoint groups, %u sweeps, %u outliers, %u drives; whole %u, %u, "
+	      "%u, %u",
+	      name, fg->nckpt, fg->sweeps.n, fg->outliers.n, fg->inventory.n, whole.nckpt,
+	      whole.sweeps.n, whole.outliers.n, whole.inventory.n);
+	for (int k = 0; k < 4; k++) {
+		size_t len = 0;
+		char *w = slurp(dir, formatted[k], &len);
+
+		CHECK(grown[k] && w, "%s: %s written", name, formatted[k]);
+		if (grown[k] && w)
+			CHECK(len == glen[k] && memcmp(w, grown[k], len) == 0,
+			      "%s: %s from the figures grown a phase at a time (%zu B) differs from "
+			      "the whole record's (%zu B)",
+			      name, formatted[k], glen[k], len);
+		free(w);
+		free(grown[k]);
+	}
+	sc_run_figures_exit(&whole);
+}
 
 /* The record of file name, NULL (failed) when it cannot be read. */
 static struct sc_run_record *read_golden(const char *name, char *path, size_t len)
@@ -68,6 +137,7 @@ static void test_record(const char *name, const char *dir)
 		CHECK(fg.nphases == i + 1, "%s: figures of %u phase(s) after %u", name, fg.nphases,
 		      i + 1);
 	}
+	check_same_as_whole(name, &rec, &fg, dir);
 	free(full->phases);
 	full->phases = NULL;
 	full->nphases = 0;
@@ -105,6 +175,7 @@ int main(void)
 	check_mkdtemp(dir, sizeof(dir), "figures_once");
 	test_record("sweep.pb", dir);
 	test_record("ai.pb", dir);
+	test_record("fill.pb", dir);
 	test_report_command("sweep.pb", dir);
 	test_report_command("fill.pb", dir);
 	check_rmtree(dir);
