@@ -674,12 +674,15 @@ static int figures(const struct opts *o, const struct sc_phase_record *rec, cons
 /* The run's figures, grown phase by phase as rank 0's record grows them
  * (one run per process). */
 static struct sc_run_figures run_fg;
+/* report.html's phase sections, each rendered once, as rank 0 keeps them. */
+static struct sc_report_html_sections run_html;
 
 /* As rank 0 writes after a phase of an hour (the pace lets every phase's
  * summary files be written): results.pb, its first phase written whole
  * and each later one appended (timed alone); the CSV tables a phase adds
  * rows to, likewise; results.json, sweep.csv and report.html from the
- * figures; report.html is timed again alone. */
+ * figures (report.html's phase sections each rendered once and kept);
+ * report.html is timed again alone, its sections then all kept. */
 static int write_results(const struct sc_run_record *run, const char *dir, struct times *t)
 {
 	char err[1024] = "out of memory";
@@ -693,11 +696,11 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 			  : sc_results_write(dir, run, err, sizeof(err));
 	t->pb_ms = now_ms() - t1;
 	if (!rc && !last)
-		rc = sc_report_running(dir, run, &run_fg, true, err, sizeof(err));
+		rc = sc_report_running(dir, run, &run_fg, true, &run_html, err, sizeof(err));
 	else if (!rc)
 		rc = sc_report_rows_append(dir, run, &run_fg, last, err, sizeof(err));
 	if (!rc && last)
-		rc = sc_report_running(dir, run, &run_fg, false, err, sizeof(err));
+		rc = sc_report_running(dir, run, &run_fg, false, &run_html, err, sizeof(err));
 	t->write_ms = now_ms() - t0;
 	if (rc) {
 		fprintf(stderr, "agg_bench: %s\n", err);
@@ -708,7 +711,7 @@ static int write_results(const struct sc_run_record *run, const char *dir, struc
 	t->html_bytes = file_bytes(dir, "report.html");
 	t->ranks_csv_bytes = file_bytes(dir, "ranks.csv");
 	t0 = now_ms();
-	rc = sc_report_html(dir, run, &run_fg, NULL, NULL, err, sizeof(err));
+	rc = sc_report_html(dir, run, &run_fg, NULL, NULL, &run_html, err, sizeof(err));
 	t->html_ms = now_ms() - t0;
 	return rc ? 2 : 0;
 }
@@ -757,7 +760,8 @@ static int finish_results(const struct opts *o, const struct sc_run_record *run,
 {
 	char err[1024] = "";
 	double t0 = now_ms(), ms;
-	int rc = sc_report_finished(dir, run, &run_fg, NULL, NULL, false, err, sizeof(err));
+	int rc = sc_report_finished(dir, run, &run_fg, NULL, NULL, false, &run_html, err,
+				    sizeof(err));
 
 	ms = now_ms() - t0;
 	if (rc) {

@@ -277,6 +277,7 @@ static void close_record(struct driver *d)
 	d->x->pace = NULL;
 	d->x->plan = NULL;
 	sc_run_figures_exit(&d->fg);
+	sc_record_pace_exit(&d->pace);
 	if (d->plan == &d->rec.plan)
 		sc_run_record_exit(&d->rec);
 }

@@ -38,6 +38,11 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
 	memset(plan, 0, sizeof(*plan));
 }
 
+void sc_record_pace_exit(struct sc_record_pace *pace)
+{
+	sc_report_html_sections_exit(&pace->html);
+}
+
 /* The files formatted from the record (report/report.h): while running,
  * results.json as the index; final, results.json whole, with the model's
  * projection when given (proj, or why: sc_report_results_model).  The
@@ -53,8 +58,9 @@ static int write_formatted(const struct sc_run_record *rec, const struct sc_run_
 	bool tables = pace->rows_phases != rec->nphases || pace->whole;
 	uint64_t begin = sc_now_ns(), end;
 	char err[1024];
-	int rc = final ? sc_report_finished(outdir, rec, fg, proj, why, tables, err, sizeof(err))
-		       : sc_report_running(outdir, rec, fg, tables, err, sizeof(err));
+	int rc = final ? sc_report_finished(outdir, rec, fg, proj, why, tables, &pace->html, err,
+					    sizeof(err))
+		       : sc_report_running(outdir, rec, fg, tables, &pace->html, err, sizeof(err));
 
 	end = sc_now_ns();
 	pace->due_ns = end + SC_RECORD_PACE_RATIO * (end - begin);

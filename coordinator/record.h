@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "result.h"
 #include "cluster/cluster.h"
+#include "report/report.h"
 
 /* Rank 0: starts rec for a run on c's ranks and nodes, now (wall clock).
  * rec takes over plan (which is left zeroed: sc_plan_exit on it is a no-op);
@@ -38,7 +39,13 @@ struct sc_record_pace {
 				 * (and results.json.part is gone) */
 	uint32_t pb_phases;     /* the record's phases results.pb holds */
 	uint32_t rows_phases;   /* ... and the tables a phase adds rows to */
+	struct sc_report_html_sections html; /* report.html's last phases'
+				 * sections, each rendered once: free with
+				 * sc_record_pace_exit */
 };
+
+/* Frees what pace keeps. */
+void sc_record_pace_exit(struct sc_record_pace *pace);
 
 #define SC_RECORD_PACE_RATIO 9
 

@@ -390,6 +390,48 @@ static void folded_note(FILE *f, const struct sc_run_record *rec)
 	fputs("</section>\n", f);
 }
 
+void sc_report_html_sections_exit(struct sc_report_html_sections *s)
+{
+	for (uint32_t k = 0; k < SC_HTML_PHASES_DETAILED; k++)
+		free(s->text[k]);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The section of rec->phases[i] from s when it holds it, else rendered
+ * (and kept in s, when given). */
+static int kept_section(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			uint32_t i, struct sc_report_html_sections *s)
+{
+	uint32_t slot = i % SC_HTML_PHASES_DETAILED;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	int rc;
+
+	if (!s)
+		return phase_section(f, rec, fg, i);
+	if (s->phase[slot] == i + 1) {
+		fwrite(s->text[slot], 1, s->len[slot], f);
+		return 0;
+	}
+	m = open_memstream(&text, &len);
+	if (!m)
+		return -ENOMEM;
+	rc = phase_section(m, rec, fg, i);
+	if ((fclose(m) || !text) && !rc)
+		rc = -ENOMEM;
+	if (rc) {
+		free(text);
+		return rc;
+	}
+	fwrite(text, 1, len, f);
+	free(s->text[slot]);
+	s->text[slot] = text;
+	s->len[slot] = len;
+	s->phase[slot] = i + 1;
+	return 0;
+}
+
 static bool has_workload(const struct sc_run_record *rec, enum sc_workload w)
 {
 	for (uint32_t i = 0; i < rec->nphases; i++) {
@@ -456,7 +498,8 @@ static void contents(FILE *f, const char *body)
 }
 
 static int write_body(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
-		      const struct sc_model_projection *proj, const char *why)
+		      const struct sc_model_projection *proj, const char *why,
+		      struct sc_report_html_sections *kept)
 {
 	int rc = summary_section(f, rec);
 
@@ -480,13 +523,14 @@ static int write_body(FILE *f, const struct sc_run_record *rec, const struct sc_
 	if (!rc)
 		folded_note(f, rec);
 	for (uint32_t i = first_detailed(rec); i < rec->nphases && !rc; i++)
-		rc = phase_section(f, rec, fg, i);
+		rc = kept_section(f, rec, fg, i, kept);
 	return rc;
 }
 
 /* The page: its title, the contents, then the body written first. */
 static int write_page(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
-		      const struct sc_model_projection *proj, const char *why)
+		      const struct sc_model_projection *proj, const char *why,
+		      struct sc_report_html_sections *kept)
 {
 	char title[CELL_MAX], sub[CELL_MAX * 2], *body = NULL;
 	size_t len = 0;
@@ -495,7 +539,7 @@ static int write_page(FILE *f, const struct sc_run_record *rec, const struct sc_
 
 	if (!b)
 		return -ENOMEM;
-	rc = write_body(b, rec, fg, proj, why);
+	rc = write_body(b, rec, fg, proj, why, kept);
 	if ((fclose(b) || !body) && !rc)
 		rc = -ENOMEM;
 	if (rc) {
@@ -518,7 +562,8 @@ static int write_page(FILE *f, const struct sc_run_record *rec, const struct sc_
 
 int sc_report_html(const char *dir, const struct sc_run_record *rec,
 		   const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-		   const char *why, char *err, size_t errlen)
+		   const char *why, struct sc_report_html_sections *kept, char *err,
+		   size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -529,7 +574,7 @@ int sc_report_html(const char *dir, const struct sc_run_record *rec,
 		sc_report_set_err(err, errlen, "report.html: out of memory");
 		return -ENOMEM;
 	}
-	rc = write_page(f, rec, fg, proj, why);
+	rc = write_page(f, rec, fg, proj, why, kept);
 	if (ferror(f) && !rc)
 		rc = -ENOMEM;
 	if (fclose(f) && !rc)

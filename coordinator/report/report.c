@@ -53,7 +53,8 @@ enum json_how {
  * whole (else the caller appends their rows a phase at a time). */
 static int formatted(const char *dir, const struct sc_run_record *rec,
 		     const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-		     const char *why, bool tables, enum json_how how, char *err, size_t errlen)
+		     const char *why, bool tables, enum json_how how,
+		     struct sc_report_html_sections *sections, char *err, size_t errlen)
 {
 	struct report_results json = {0};
 	struct report_csv csv = {0};
@@ -98,7 +99,7 @@ static int formatted(const char *dir, const struct sc_run_record *rec,
 		rc = sc_report_csv_write(&csv, dir,
 					 tables ? REPORT_CSV_ALL : 1u << REPORT_CSV_SWEEP, err, errlen);
 	if (!rc)
-		rc = sc_report_html(dir, rec, fg, proj, why, err, errlen);
+		rc = sc_report_html(dir, rec, fg, proj, why, sections, err, errlen);
 	goto out_free;
 
 out_nomem:
@@ -113,20 +114,22 @@ int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
 			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 			const char *why, char *err, size_t errlen)
 {
-	return formatted(dir, rec, fg, proj, why, true, JSON_FROM_REC, err, errlen);
+	return formatted(dir, rec, fg, proj, why, true, JSON_FROM_REC, NULL, err, errlen);
 }
 
 int sc_report_running(const char *dir, const struct sc_run_record *rec,
-		      const struct sc_run_figures *fg, bool tables, char *err, size_t errlen)
+		      const struct sc_run_figures *fg, bool tables,
+		      struct sc_report_html_sections *sections, char *err, size_t errlen)
 {
-	return formatted(dir, rec, fg, NULL, NULL, tables, JSON_INDEX, err, errlen);
+	return formatted(dir, rec, fg, NULL, NULL, tables, JSON_INDEX, sections, err, errlen);
 }
 
 int sc_report_finished(const char *dir, const struct sc_run_record *rec,
 		       const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-		       const char *why, bool tables, char *err, size_t errlen)
+		       const char *why, bool tables, struct sc_report_html_sections *sections,
+		       char *err, size_t errlen)
 {
-	return formatted(dir, rec, fg, proj, why, tables, JSON_FROM_PART, err, errlen);
+	return formatted(dir, rec, fg, proj, why, tables, JSON_FROM_PART, sections, err, errlen);
 }
 
 int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,

@@ -38,6 +38,26 @@ int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
 			const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 			const char *why, char *err, size_t errlen);
 
+/* report.html's sections of each phase (its facts and charts): the last
+ * this many phases; every phase keeps its rows in the phase table, so that
+ * the page's size and its writing stay bounded however many phases a run
+ * has (a checkpoint run has one per checkpoint and per restore). */
+#define SC_HTML_PHASES_DETAILED 32u
+
+/* The sections of report.html's last phases as rendered: a phase's
+ * section shows that phase alone and never changes, so during a run each
+ * is rendered once and kept here for the writes after (a slot per phase
+ * index modulo SC_HTML_PHASES_DETAILED).  Zero it before the first write;
+ * free it with sc_report_html_sections_exit. */
+struct sc_report_html_sections {
+	uint32_t phase[SC_HTML_PHASES_DETAILED]; /* the record's phase index + 1
+						    * of each slot's text; 0: none */
+	char *text[SC_HTML_PHASES_DETAILED];     /* heap */
+	size_t len[SC_HTML_PHASES_DETAILED];
+};
+
+void sc_report_html_sections_exit(struct sc_report_html_sections *s);
+
 /* During a run, so that a phase costs that phase alone: the tables a
  * phase adds rows to, phases.csv, ranks.csv, timeseries.csv and
  * results.json.part (every phase's object as results.json will hold it),
@@ -47,10 +67,12 @@ int sc_report_formatted(const char *dir, const struct sc_run_record *rec,
  * and is made whole at the end (sc_report_finished). */
 
 /* The files that hold figures across the phases: results.json (the
- * index), sweep.csv and report.html, and with tables the tables a phase
- * adds rows to, written whole.  0 or -errno, with a message in err. */
+ * index), sweep.csv and report.html (its phases' sections kept in
+ * sections, or NULL), and with tables the tables a phase adds rows to,
+ * written whole.  0 or -errno, with a message in err. */
 int sc_report_running(const char *dir, const struct sc_run_record *rec,
-		      const struct sc_run_figures *fg, bool tables, char *err, size_t errlen);
+		      const struct sc_run_figures *fg, bool tables,
+		      struct sc_report_html_sections *sections, char *err, size_t errlen);
 
 /* At a run's end: sc_report_running's files, with results.json whole: the
  * index's text with results.json.part in the place of its phases (none
@@ -59,7 +81,8 @@ int sc_report_running(const char *dir, const struct sc_run_record *rec,
  * it whole first); it is removed once results.json is written. */
 int sc_report_finished(const char *dir, const struct sc_run_record *rec,
 		       const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-		       const char *why, bool tables, char *err, size_t errlen);
+		       const char *why, bool tables, struct sc_report_html_sections *sections,
+		       char *err, size_t errlen);
 
 /* Appends the rows of rec's phase i to dir's tables, which hold its phases
  * before i (sc_report_running with tables, then sc_report_rows_append of
@@ -71,12 +94,15 @@ int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
 
 /* report.html in dir: one self-contained page (inline SVG, no script,
  * nothing fetched) of every finished phase of rec, with the model's tables
- * when proj is given (else why, when not empty).  Written atomically, as
- * results.json is, by sc_report_formatted and by `ssdcluster report`.  0
- * or -errno, with a message in err. */
+ * when proj is given (else why, when not empty); the phases' sections
+ * taken from sections where it holds them, and kept there (NULL: every
+ * one rendered).  Written atomically, as results.json is, by
+ * sc_report_formatted and by `ssdcluster report`.  0 or -errno, with a
+ * message in err. */
 int sc_report_html(const char *dir, const struct sc_run_record *rec,
 		   const struct sc_run_figures *fg, const struct sc_model_projection *proj,
-		   const char *why, char *err, size_t errlen);
+		   const char *why, struct sc_report_html_sections *sections, char *err,
+		   size_t errlen);
 
 /* Writes plan.json in dir and prints a readable plan on stdout: what
  * --dry-run shows, per rank its host, node, target, files and planned

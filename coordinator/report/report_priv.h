@@ -101,12 +101,6 @@ char *sc_report_plan_echo_text(const struct sc_plan *plan, size_t *len);
  * page saying so and which file holds every one. */
 #define SC_HTML_ROWS_SHOWN 32u
 
-/* report.html's sections of each phase (its facts and charts): the last
- * this many phases; every phase keeps its rows in the phase table, so that
- * the page's size and its writing stay bounded however many phases a run
- * has (a checkpoint run has one per checkpoint and per restore). */
-#define SC_HTML_PHASES_DETAILED 32u
-
 /* True when results.json holds the n per-rank rows of an array. */
 static inline int sc_report_json_ranks_kept(uint32_t n)
 {

@@ -255,4 +255,9 @@ rows = re.findall(r'<td>(?:<a href="#phase-\d+">)?ckpt\[(?:ckpt|restore)=\d+\]',
 assert len(rows) >= 40, len(rows)
 print(f"ok: 40 phases, {len(sections)} in detail, {len(links)} links all inside the page")
 PY
+# each phase's section was rendered once during the run and kept
+"$SC_BIN" report "$T/cells/results.pb" --output "$T/cells-again" >/dev/null ||
+	fail "report of the 40-phase results.pb"
+cmp "$T/cells/report.html" "$T/cells-again/report.html" ||
+	fail "the 40-phase report.html, its sections kept across the run, differs from report's"
 echo PASS

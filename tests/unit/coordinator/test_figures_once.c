@@ -144,6 +144,7 @@ static void test_record(const char *name, const char *dir)
 	sc_run_record_exit(full);
 	free(full);
 	sc_run_figures_exit(&fg);
+	sc_record_pace_exit(&pace);
 	sc_run_record_exit(&rec);
 }
 

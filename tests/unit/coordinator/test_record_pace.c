@@ -155,14 +155,15 @@ static void drop(struct sc_run_record *full, uint32_t taken, struct sc_run_recor
 	sc_run_record_exit(rec);
 }
 
-/* The tables a phase adds rows to, appended a phase at a time in dir, and
- * results.json, made whole from results.json.part, are byte for byte
- * those sc_report_formatted writes of the whole record. */
+/* The tables a phase adds rows to, appended a phase at a time in dir,
+ * results.json, made whole from results.json.part, and report.html, its
+ * phases' sections rendered once each, are byte for byte those
+ * sc_report_formatted writes of the whole record. */
 static void same_tables(const char *dir, const struct sc_run_record *rec,
 			const struct sc_run_figures *fg)
 {
 	static const char *const names[] = {"phases.csv", "ranks.csv", "timeseries.csv",
-					    "results.json"};
+					    "results.json", "report.html"};
 	char whole[300], err[1024];
 
 	snprintf(whole, sizeof(whole), "%s/whole", dir);
@@ -249,6 +250,7 @@ static void test_held_back(const char *dir, uint32_t bad)
 	CHECK(!file_bytes(dir, "results.json.part", &part_len),
 	      "results.json.part left after results.json was made whole");
 	same_tables(dir, &rec, &fg);
+	sc_record_pace_exit(&pace);
 	drop(full, n, &rec, &fg);
 }
 
@@ -290,6 +292,7 @@ static void test_flush(const char *dir)
 	pace.due_ns = 0;
 	CHECK(sc_record_flush(&rec, &fg, &pace, dir) == 0 && pace.due_ns == 0,
 	      "a flush with nothing behind writes nothing");
+	sc_record_pace_exit(&pace);
 	drop(full, taken, &rec, &fg);
 }
 
