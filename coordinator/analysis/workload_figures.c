@@ -213,22 +213,6 @@ int sc_ckpt_groups_add(struct sc_ckpt_group **groups, uint32_t *ngroups,
 	return 0;
 }
 
-int sc_ckpt_groups(const struct sc_run_record *rec, const struct sc_workload_figures *work,
-		   struct sc_ckpt_group **groups, uint32_t *ngroups)
-{
-	*groups = NULL;
-	*ngroups = 0;
-	for (uint32_t i = 0; i < rec->nphases; i++) {
-		if (sc_ckpt_groups_add(groups, ngroups, &rec->plan, &rec->phases[i], &work[i])) {
-			sc_ckpt_groups_free(*groups, *ngroups);
-			*groups = NULL;
-			*ngroups = 0;
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
 void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups)
 {
 	for (uint32_t k = 0; k < ngroups; k++) {

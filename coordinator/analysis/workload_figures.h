@@ -73,18 +73,12 @@ struct sc_ckpt_group {
 void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_record *pr,
 			  struct sc_ckpt_cell *c);
 
-/* The checkpoint groups among rec's finished phases, their cells those of
- * work (the workload figures of rec's phases, by index in rec->phases).
- * 0 or -ENOMEM. */
-int sc_ckpt_groups(const struct sc_run_record *rec, const struct sc_workload_figures *work,
-		   struct sc_ckpt_group **groups, uint32_t *ngroups);
-
 /* Adds phase record pr of plan (its workload figures w) to the groups
  * (*groups, *ngroups: NULL and 0, or built by these calls from the run's
  * earlier phases, in order) when it is a checkpoint cell that ended ok:
  * its cell, its nodes' durations, its group's trends and projections
- * again; what sc_ckpt_groups gives for the phases so far, the new phase
- * costing its ranks and its group's cells alone.  0 or -ENOMEM (free the
+ * again: the groups of the phases so far, the new phase costing its ranks
+ * and its group's cells alone.  0 or -ENOMEM (free the
  * groups: they may hold part of the cell). */
 int sc_ckpt_groups_add(struct sc_ckpt_group **groups, uint32_t *ngroups,
 		       const struct sc_plan *plan, const struct sc_phase_record *pr,
