@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,19 +11,6 @@
 
 /* A share as a percentage. */
 #define PCT 100.0
-
-/* What is gathered of a drive across the phases before its figures. */
-struct acc {
-	struct sc_drive_health before; /* the first phase it was in */
-	struct sc_drive_health after;  /* the last */
-	uint32_t rows;		       /* its rank rows in the phase being read */
-};
-
-struct builder {
-	struct sc_endurance *e;
-	struct acc *acc;
-	uint32_t cap;
-};
 
 static bool in_model(const struct sc_plan *plan, const char *key)
 {
@@ -34,97 +20,24 @@ static bool in_model(const struct sc_plan *plan, const char *key)
 	return false;
 }
 
-/* The drive of node with device dev (NVMe), or of target t (none). */
-static int find(struct builder *b, const struct sc_rank_result *r, const struct sc_drive *dev)
-{
-	struct sc_endurance *e = b->e;
-
-	for (uint32_t i = 0; i < e->ndrives; i++) {
-		const struct sc_endurance_drive *x = &e->drives[i];
-
-		if (x->node == r->node && x->nvme == (dev != NULL) &&
-		    (dev ? !strcmp(x->device, dev->device) : x->target == r->target))
-			return (int)i;
-	}
-	return -1;
-}
-
-/* The drive's slot, added (identity from r and dev) when new. */
-static struct sc_endurance_drive *slot(struct builder *b, const struct sc_rank_result *r,
-				       const struct sc_drive *dev, struct acc **acc)
-{
-	struct sc_endurance *e = b->e;
-	struct sc_endurance_drive *x;
-	int i = find(b, r, dev);
-
-	if (i < 0) {
-		if (e->ndrives == b->cap) {
-			uint32_t cap = b->cap ? b->cap * 2 : 8;
-			void *d = realloc(e->drives, cap * sizeof(*e->drives));
-			void *a = d ? realloc(b->acc, cap * sizeof(*b->acc)) : NULL;
-
-			if (d)
-				e->drives = d;
-			if (!a)
-				return NULL;
-			b->acc = a;
-			b->cap = cap;
-		}
-		i = (int)e->ndrives++;
-		x = &e->drives[i];
-		memset(x, 0, sizeof(*x));
-		memset(&b->acc[i], 0, sizeof(b->acc[i]));
-		x->node = r->node;
-		snprintf(x->host, sizeof(x->host), "%s", r->host);
-		x->target = r->target;
-		x->first_rank = r->rank;
-		if (dev) {
-			x->nvme = true;
-			memcpy(x->device, dev->device, sizeof(x->device));
-			memcpy(x->model, dev->model, sizeof(x->model));
-			memcpy(x->serial, dev->serial, sizeof(x->serial));
-			x->capacity_bytes = dev->capacity_bytes;
-			b->acc[i].before = dev->before;
-		}
-	}
-	x = &e->drives[i];
-	*acc = &b->acc[i];
-	if (r->rank < x->first_rank)
-		x->first_rank = r->rank;
-	return x;
-}
-
-/* One rank row of a phase: its written bytes onto each of its drives. */
-static int add_row(struct builder *b, const struct sc_rank_result *r)
-{
-	uint32_t n = r->ndrives && r->drives ? r->ndrives : 1;
-
-	/* a row no rank filled (a phase that timed out) names no drive */
-	if (!r->ndrives && !r->telemetry_none[0] && !r->bytes[SC_DIR_WRITE])
-		return 0;
-	for (uint32_t k = 0; k < n; k++) {
-		const struct sc_drive *dev = r->ndrives && r->drives ? &r->drives[k] : NULL;
-		struct acc *a;
-		struct sc_endurance_drive *x = slot(b, r, dev, &a);
-
-		if (!x)
-			return -ENOMEM;
-		if (__builtin_add_overflow(x->counted_bytes, r->bytes[SC_DIR_WRITE],
-					   &x->counted_bytes))
-			x->counted_bytes = UINT64_MAX;
-		if (dev)
-			a->after = dev->after;
-		a->rows++;
-	}
-	return 0;
-}
-
-/* The figures of drive i once every phase is in. */
+/* Drive x's figures from what the run wrote to it, d. */
 static void finish(struct sc_endurance *e, const struct sc_model_params *p, bool cap_given,
-		   struct sc_endurance_drive *x, const struct acc *a)
+		   struct sc_endurance_drive *x, const struct sc_drive_writes_drive *d)
 {
-	const struct sc_drive_health *h0 = &a->before, *h1 = &a->after;
+	const struct sc_drive_health *h0 = &d->before, *h1 = &d->after;
 
+	memset(x, 0, sizeof(*x));
+	x->node = d->node;
+	memcpy(x->host, d->host, sizeof(x->host));
+	x->target = d->target;
+	x->first_rank = d->first_rank;
+	x->nranks = d->nranks;
+	x->nvme = d->nvme;
+	memcpy(x->device, d->device, sizeof(x->device));
+	memcpy(x->model, d->model, sizeof(x->model));
+	memcpy(x->serial, d->serial, sizeof(x->serial));
+	x->counted_bytes = d->counted_bytes;
+	x->capacity_bytes = d->capacity_bytes;
 	x->source = SC_ENDURANCE_COUNTED;
 	x->written_bytes = x->counted_bytes;
 	if (x->nvme && h0->valid && h1->valid && h1->data_units_written >= h0->data_units_written) {
@@ -163,44 +76,50 @@ static int by_node_rank(const void *pa, const void *pb)
 	return strcmp(a->device, b->device);
 }
 
-int sc_endurance_of_run(const struct sc_run_record *rec, struct sc_endurance *out, char *err,
-			size_t errlen)
+int sc_endurance_of_writes(const struct sc_drive_writes *w, const struct sc_plan *plan,
+			   struct sc_endurance *out, char *err, size_t errlen)
 {
-	struct builder b = {.e = out};
 	struct sc_model_params p;
+	bool cap_given;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	sc_model_params_default(&p);
-	for (uint32_t i = 0; i < rec->plan.nmodel && !rc; i++)
-		rc = sc_model_params_set(&p, rec->plan.model[i].key, rec->plan.model[i].value, err,
-					 errlen);
+	for (uint32_t i = 0; i < plan->nmodel && !rc; i++)
+		rc = sc_model_params_set(&p, plan->model[i].key, plan->model[i].value, err, errlen);
 	if (rc)
 		return rc == -ENOMEM ? rc : -EINVAL;
 	out->dwpd = p.dwpd;
 	out->warranty_years = p.warranty_years;
-	out->rating_from_config = in_model(&rec->plan, "dwpd") || in_model(&rec->plan, "warranty");
-	for (uint32_t ph = 0; ph < rec->nphases && !rc; ph++) {
-		const struct sc_phase_record *pr = &rec->phases[ph];
-
-		for (uint32_t i = 0; i < out->ndrives; i++)
-			b.acc[i].rows = 0;
-		for (uint32_t i = 0; i < pr->nranks && !rc; i++)
-			rc = add_row(&b, &pr->ranks[i]);
-		for (uint32_t i = 0; i < out->ndrives; i++)
-			if (b.acc[i].rows > out->drives[i].nranks)
-				out->drives[i].nranks = b.acc[i].rows;
-	}
-	for (uint32_t i = 0; i < out->ndrives && !rc; i++)
-		finish(out, &p, in_model(&rec->plan, "drive_capacity"), &out->drives[i], &b.acc[i]);
-	free(b.acc);
-	if (rc) {
-		sc_endurance_exit(out);
-		return rc;
-	}
-	if (out->ndrives)
-		qsort(out->drives, out->ndrives, sizeof(*out->drives), by_node_rank);
+	out->rating_from_config = in_model(plan, "dwpd") || in_model(plan, "warranty");
+	if (!w->n)
+		return 0;
+	out->drives = malloc((size_t)w->n * sizeof(*out->drives));
+	if (!out->drives)
+		return -ENOMEM;
+	out->ndrives = w->n;
+	cap_given = in_model(plan, "drive_capacity");
+	for (uint32_t i = 0; i < w->n; i++)
+		finish(out, &p, cap_given, &out->drives[i], &w->drives[i]);
+	qsort(out->drives, out->ndrives, sizeof(*out->drives), by_node_rank);
 	return 0;
+}
+
+int sc_endurance_of_run(const struct sc_run_record *rec, struct sc_endurance *out, char *err,
+			size_t errlen)
+{
+	struct sc_drive_writes w;
+	int rc = 0;
+
+	sc_drive_writes_init(&w);
+	for (uint32_t ph = 0; ph < rec->nphases && !rc; ph++)
+		rc = sc_drive_writes_add(&w, &rec->phases[ph]);
+	if (rc)
+		memset(out, 0, sizeof(*out));
+	else
+		rc = sc_endurance_of_writes(&w, &rec->plan, out, err, errlen);
+	sc_drive_writes_exit(&w);
+	return rc;
 }
 
 void sc_endurance_exit(struct sc_endurance *e)

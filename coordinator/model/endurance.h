@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/drive_writes.h"
 #include "drive.h"
 #include "result.h"
 
@@ -61,8 +62,14 @@ struct sc_endurance {
 	struct sc_endurance_drive *drives; /* heap, by node then first rank */
 };
 
-/* The endurance of every drive of rec.  0, -ENOMEM, or -EINVAL when the
- * plan's model: section cannot be read (why in err). */
+/* The endurance of every drive of w (drive_writes.h: what a run of plan
+ * wrote, phase by phase), rated by plan's model: section.  0, -ENOMEM, or
+ * -EINVAL when the model: section cannot be read (why in err); out is
+ * left empty on an error, to be freed with sc_endurance_exit either way. */
+int sc_endurance_of_writes(const struct sc_drive_writes *w, const struct sc_plan *plan,
+			   struct sc_endurance *out, char *err, size_t errlen);
+
+/* sc_endurance_of_writes of rec's phases, all added at once. */
 int sc_endurance_of_run(const struct sc_run_record *rec, struct sc_endurance *out, char *err,
 			size_t errlen);
 
