@@ -1,19 +1,23 @@
 /* test_endurance.c -- drive writes a run consumed, per drive, against the
- * rating of the config's model: section (model/endurance.h), and the
- * inventory (analysis/inventory.h), on hand-made run records.
+ * rating of the config's model: section (model/endurance.h), gathered
+ * phase by phase (analysis/drive_writes.h), and the inventory
+ * (analysis/inventory.h), on hand-made run records.
  *
  * Exit 0 pass, 1 fail.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/drive_writes.h"
 #include "analysis/inventory.h"
 #include "check.h"
 #include "model/endurance.h"
 
 #define TB UINT64_C(1000000000000)
+#define GB UINT64_C(1000000000)
 
 static struct sc_drive nvme(const char *dev, uint64_t units_before, uint64_t units_after,
 			    uint32_t pct_before, uint32_t pct_after)
@@ -185,10 +189,328 @@ static void test_inventory(void)
 	sc_run_record_exit(&rec);
 }
 
+/* Rank row r of phase p of the grown run (make_grown_run). */
+static void grown_row(struct sc_rank_result *row, uint32_t p, uint32_t r)
+{
+	static const uint32_t node[] = {0, 0, 1, 1, 2};
+
+	row->rank = r;
+	row->node = node[r];
+	snprintf(row->host, sizeof(row->host), "gpu%u", node[r]);
+	row->target = r == 4 ? 2 : r == 2 ? 1 : 0;
+	if (p == 2 || (p == 0 && (r == 0 || r == 3)))
+		return; /* a phase that timed out; ranks 0 and 3 not yet in */
+	row->bytes[SC_DIR_WRITE] = GB;
+	if (r == 2) {
+		snprintf(row->telemetry_none, sizeof(row->telemetry_none),
+			 "no NVMe telemetry: /var/tmp/x is on vda (not NVMe)");
+		return;
+	}
+	row->ndrives = r == 4 ? 2 : 1;
+	row->drives = xcalloc(row->ndrives, sizeof(*row->drives));
+	if (r < 2)
+		row->drives[0] = nvme("nvme0n1", 1000 + 2000 * p, 3000 + 2000 * p, 3 + p, 4 + p);
+	else if (r == 3)
+		row->drives[0] = nvme("nvme1n1", 500 + 1000 * p, 1000 + 1000 * p, 7 + p, 8 + p);
+	else {
+		row->drives[0] = nvme("nvme2n1", 10 * p, 10 * p + 5, 1, 1);
+		row->drives[1] = nvme("nvme3n1", 20 * p, 20 * p + 5, 2, 2);
+		if (p == 3)
+			memset(&row->drives[1].after, 0, sizeof(row->drives[1].after));
+	}
+}
+
+/* A run of 4 phases and 5 ranks on 3 nodes: ranks 0 and 1 share node 0's
+ * nvme0n1 (rank 0 from phase 1 on: its row of phase 0 is empty), rank 2
+ * writes to a target with no NVMe on node 1, rank 3's nvme1n1 on node 1
+ * first appears in phase 1 (its row of phase 0 empty too), rank 4 writes
+ * to a dm target over node 2's nvme2n1 and nvme3n1 (nvme3n1's log not
+ * read after phase 3).  Phase 2 timed out: its rows name no drive.  Every
+ * filled row writes 1 GB. */
+static void make_grown_run(struct sc_run_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->nranks = 5;
+	rec->nnodes = 3;
+	rec->nphases = 4;
+	rec->phases = xcalloc(4, sizeof(*rec->phases));
+	for (uint32_t p = 0; p < 4; p++) {
+		struct sc_phase_record *pr = &rec->phases[p];
+
+		pr->phase = p;
+		pr->nranks = 5;
+		pr->ranks = xcalloc(5, sizeof(*pr->ranks));
+		for (uint32_t r = 0; r < 5; r++)
+			grown_row(&pr->ranks[r], p, r);
+	}
+}
+
+static bool same_double(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* Checks that a and b hold the same figures, every field of every drive. */
+static void check_same(const struct sc_endurance *a, const struct sc_endurance *b, const char *what)
+{
+	CHECK(a->dwpd == b->dwpd && a->warranty_years == b->warranty_years &&
+		  a->rating_from_config == b->rating_from_config,
+	      "%s: the same rating", what);
+	CHECK(a->ndrives == b->ndrives, "%s: %u drives, want %u", what, a->ndrives, b->ndrives);
+	for (uint32_t i = 0; i < a->ndrives && i < b->ndrives; i++) {
+		const struct sc_endurance_drive *x = &a->drives[i], *y = &b->drives[i];
+
+		CHECK(x->node == y->node && !strcmp(x->host, y->host) && x->target == y->target &&
+			  x->first_rank == y->first_rank && x->nranks == y->nranks,
+		      "%s: drive %u: node %u %s target %u rank %u x%u, want %u %s %u %u x%u", what,
+		      i, x->node, x->host, x->target, x->first_rank, x->nranks, y->node, y->host,
+		      y->target, y->first_rank, y->nranks);
+		CHECK(x->nvme == y->nvme && !strcmp(x->device, y->device) &&
+			  !strcmp(x->model, y->model) && !strcmp(x->serial, y->serial),
+		      "%s: drive %u: %s %s %s, want %s %s %s", what, i, x->device, x->model,
+		      x->serial, y->device, y->model, y->serial);
+		CHECK(x->source == y->source && x->written_bytes == y->written_bytes &&
+			  x->counted_bytes == y->counted_bytes,
+		      "%s: drive %u: written %llu counted %llu, want %llu %llu", what, i,
+		      (unsigned long long)x->written_bytes, (unsigned long long)x->counted_bytes,
+		      (unsigned long long)y->written_bytes, (unsigned long long)y->counted_bytes);
+		CHECK(x->capacity_bytes == y->capacity_bytes &&
+			  x->capacity_from_config == y->capacity_from_config &&
+			  same_double(x->drive_writes, y->drive_writes) &&
+			  same_double(x->rated_bytes, y->rated_bytes) &&
+			  same_double(x->life_used_pct, y->life_used_pct),
+		      "%s: drive %u: capacity and rating", what, i);
+		CHECK(x->pct_known == y->pct_known && x->pct_used_before == y->pct_used_before &&
+			  x->pct_used_after == y->pct_used_after,
+		      "%s: drive %u: percentage used %u -> %u, want %u -> %u", what, i,
+		      x->pct_used_before, x->pct_used_after, y->pct_used_before, y->pct_used_after);
+	}
+}
+
+/* Phase record pr's rows poisoned, then freed: what rank 0 does once a
+ * phase's files are written. */
+static void drop_rows(struct sc_phase_record *pr)
+{
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		struct sc_rank_result *r = &pr->ranks[i];
+
+		if (r->drives)
+			memset(r->drives, 0xAA, r->ndrives * sizeof(*r->drives));
+		sc_rank_result_exit(r);
+		memset(r, 0xAA, sizeof(*r));
+	}
+	free(pr->ranks);
+	pr->ranks = NULL;
+	pr->nranks = 0;
+}
+
+/* The grown run's figures, worked out by hand. */
+static void check_grown(const struct sc_endurance *e)
+{
+	static const char *dev[] = {"nvme0n1", "", "nvme1n1", "nvme2n1", "nvme3n1"};
+	static const uint32_t node[] = {0, 1, 1, 2, 2}, rank[] = {0, 2, 3, 4, 4};
+	static const uint32_t nranks[] = {2, 1, 1, 1, 1};
+	static const uint64_t counted[] = {5 * GB, 3 * GB, 2 * GB, 3 * GB, 3 * GB};
+	/* nvme0n1 1000 (rank 1, phase 0) -> 9000 units, nvme1n1 1500 (phase 1) -> 4000,
+	 * nvme2n1 0 -> 35, nvme3n1 counted (no log after phase 3) */
+	static const uint64_t written[] = {8000 * SC_NVME_DATA_UNIT_BYTES, 3 * GB,
+					   2500 * SC_NVME_DATA_UNIT_BYTES,
+					   35 * SC_NVME_DATA_UNIT_BYTES, 3 * GB};
+
+	CHECK(e->ndrives == 5, "5 drives (the timed-out rows name none), got %u", e->ndrives);
+	for (uint32_t i = 0; i < 5 && i < e->ndrives; i++) {
+		const struct sc_endurance_drive *x = &e->drives[i];
+
+		CHECK(x->node == node[i] && x->first_rank == rank[i] && !strcmp(x->device, dev[i]),
+		      "drive %u: node %u rank %u %s, want %u %u %s", i, x->node, x->first_rank,
+		      x->device, node[i], rank[i], dev[i]);
+		CHECK(x->nranks == nranks[i] && x->counted_bytes == counted[i] &&
+			  x->written_bytes == written[i],
+		      "drive %u (%s): %u ranks, counted %llu, written %llu", i, dev[i], x->nranks,
+		      (unsigned long long)x->counted_bytes, (unsigned long long)x->written_bytes);
+	}
+	if (e->ndrives == 5) {
+		CHECK(e->drives[2].source == SC_ENDURANCE_SMART && e->drives[2].pct_known &&
+			  e->drives[2].pct_used_before == 8 && e->drives[2].pct_used_after == 11,
+		      "nvme1n1: SMART from its first phase (1) to the last, %% used %u -> %u",
+		      e->drives[2].pct_used_before, e->drives[2].pct_used_after);
+		CHECK(e->drives[0].pct_used_before == 3 && e->drives[0].pct_used_after == 7,
+		      "nvme0n1: after of phase 3, not of the timed-out phase 2: %u -> %u",
+		      e->drives[0].pct_used_before, e->drives[0].pct_used_after);
+		CHECK(!e->drives[1].nvme && e->drives[1].source == SC_ENDURANCE_COUNTED &&
+			  e->drives[1].target == 1,
+		      "target 1 without NVMe: counted");
+		CHECK(e->drives[4].source == SC_ENDURANCE_COUNTED && !e->drives[4].pct_known,
+		      "nvme3n1: counted, its log after phase 3 not read");
+	}
+}
+
+/* Phases added one by one, each one's rows freed once added: after each,
+ * the figures equal sc_endurance_of_run's of the phases so far. */
+static void test_grown(void)
+{
+	struct sc_run_record whole, run;
+	struct sc_drive_writes w;
+	struct sc_endurance e, want;
+	char err[256] = "";
+	int rc;
+
+	make_grown_run(&whole);
+	make_grown_run(&run);
+	rc = sc_endurance_of_run(&whole, &want, err, sizeof(err));
+	CHECK(rc == 0, "rc %d (%s)", rc, err);
+	check_grown(&want);
+	sc_endurance_exit(&want);
+
+	sc_drive_writes_init(&w);
+	for (uint32_t p = 0; p < run.nphases; p++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "after phase %u", p);
+		rc = sc_drive_writes_add(&w, &run.phases[p]);
+		CHECK(rc == 0 && w.nphases == p + 1, "%s: add rc %d", what, rc);
+		drop_rows(&run.phases[p]);
+		whole.nphases = p + 1;
+		rc = sc_endurance_of_run(&whole, &want, err, sizeof(err));
+		CHECK(rc == 0, "%s: of_run rc %d (%s)", what, rc, err);
+		rc = sc_endurance_of_writes(&w, &run.plan, &e, err, sizeof(err));
+		CHECK(rc == 0, "%s: of_writes rc %d (%s)", what, rc, err);
+		check_same(&e, &want, what);
+		sc_endurance_exit(&e);
+		sc_endurance_exit(&want);
+	}
+	CHECK(whole.nphases == 4, "all 4 phases compared");
+	rc = sc_endurance_of_writes(&w, &run.plan, &e, err, sizeof(err));
+	CHECK(rc == 0, "rc %d (%s)", rc, err);
+	check_grown(&e);
+	sc_endurance_exit(&e);
+	sc_drive_writes_exit(&w);
+	sc_run_record_exit(&run);
+	sc_run_record_exit(&whole);
+}
+
+/* The existing records, their phases added one by one and then freed, with
+ * and without a model: section: the figures of sc_endurance_of_run. */
+static void test_writes_of_run(void)
+{
+	for (int with_model = 0; with_model < 2; with_model++) {
+		struct sc_run_record whole, run;
+		struct sc_drive_writes w;
+		struct sc_endurance e, want;
+		char err[256] = "";
+		int rc = 0;
+
+		make_run(&whole, with_model);
+		make_run(&run, with_model);
+		sc_drive_writes_init(&w);
+		for (uint32_t p = 0; p < run.nphases && !rc; p++) {
+			rc = sc_drive_writes_add(&w, &run.phases[p]);
+			drop_rows(&run.phases[p]);
+		}
+		CHECK(rc == 0 && w.n == 2, "two drives, rc %d n %u", rc, w.n);
+		rc = sc_endurance_of_writes(&w, &run.plan, &e, err, sizeof(err));
+		CHECK(rc == 0, "of_writes rc %d (%s)", rc, err);
+		rc = sc_endurance_of_run(&whole, &want, err, sizeof(err));
+		CHECK(rc == 0, "of_run rc %d (%s)", rc, err);
+		check_same(&e, &want, with_model ? "with model:" : "default rating");
+		sc_endurance_exit(&e);
+		sc_endurance_exit(&want);
+		sc_drive_writes_exit(&w);
+		sc_run_record_exit(&run);
+		sc_run_record_exit(&whole);
+	}
+}
+
+/* A model: section that cannot be read: -EINVAL, why in err, out empty. */
+static void test_writes_bad_model(void)
+{
+	struct sc_run_record rec;
+	struct sc_drive_writes w;
+	struct sc_endurance e;
+	char err[256] = "";
+	int rc;
+
+	make_run(&rec, true);
+	free(rec.plan.model[0].value);
+	rec.plan.model[0].value = xstrdup("three");
+	sc_drive_writes_init(&w);
+	CHECK(sc_drive_writes_add(&w, &rec.phases[0]) == 0, "add");
+	rc = sc_endurance_of_writes(&w, &rec.plan, &e, err, sizeof(err));
+	CHECK(rc == -EINVAL && err[0] && e.ndrives == 0 && !e.drives,
+	      "dwpd three: -EINVAL, got %d (%s)", rc, err);
+	sc_endurance_exit(&e);
+	sc_drive_writes_exit(&w);
+	sc_run_record_exit(&rec);
+}
+
+/* Ranks of the scale case, each on its own drive, and per node. */
+#define SCALE_RANKS	     32768u
+#define SCALE_RANKS_PER_NODE 8u
+
+/* 32,768 rank rows, each on its own drive (8 per node), added twice. */
+static void test_scale(void)
+{
+	struct sc_phase_record pr;
+	struct sc_drive_writes w;
+	struct sc_endurance e;
+	struct sc_plan plan;
+	char err[256] = "";
+	uint64_t total = 0;
+	uint32_t bad = 0;
+	int rc = 0;
+
+	memset(&pr, 0, sizeof(pr));
+	memset(&plan, 0, sizeof(plan));
+	pr.nranks = SCALE_RANKS;
+	pr.ranks = xcalloc(SCALE_RANKS, sizeof(*pr.ranks));
+	for (uint32_t r = 0; r < SCALE_RANKS; r++) {
+		struct sc_rank_result *row = &pr.ranks[r];
+		char dev[16];
+
+		row->rank = r;
+		row->node = r / SCALE_RANKS_PER_NODE;
+		snprintf(row->host, sizeof(row->host), "gpu%u", row->node);
+		row->bytes[SC_DIR_WRITE] = GB + r;
+		row->ndrives = 1;
+		row->drives = xcalloc(1, sizeof(*row->drives));
+		snprintf(dev, sizeof(dev), "nvme%un1", r % SCALE_RANKS_PER_NODE);
+		row->drives[0] = nvme(dev, 100, 100 + r, 1, 2);
+	}
+	sc_drive_writes_init(&w);
+	for (int p = 0; p < 2 && !rc; p++)
+		rc = sc_drive_writes_add(&w, &pr);
+	CHECK(rc == 0 && w.n == SCALE_RANKS, "%u drives, got %u (rc %d)", SCALE_RANKS, w.n, rc);
+	rc = sc_endurance_of_writes(&w, &plan, &e, err, sizeof(err));
+	CHECK(rc == 0 && e.ndrives == SCALE_RANKS, "%u drives rated, got %u (rc %d)", SCALE_RANKS,
+	      e.ndrives, rc);
+	for (uint32_t i = 0; i < e.ndrives; i++) {
+		const struct sc_endurance_drive *x = &e.drives[i];
+		char dev[16];
+
+		snprintf(dev, sizeof(dev), "nvme%un1", i % SCALE_RANKS_PER_NODE);
+		total += x->counted_bytes;
+		if (x->first_rank != i || x->node != i / SCALE_RANKS_PER_NODE || x->nranks != 1 ||
+		    strcmp(x->device, dev) || x->counted_bytes != 2 * (GB + i) ||
+		    x->written_bytes != i * SC_NVME_DATA_UNIT_BYTES)
+			bad++;
+	}
+	CHECK(bad == 0, "%u drives off their rank's own (rank i, its node, 1 rank, 2 x (1 GB + i))",
+	      bad);
+	CHECK(total == 2 * (SCALE_RANKS * GB + (uint64_t)SCALE_RANKS * (SCALE_RANKS - 1) / 2),
+	      "counted in all %llu B", (unsigned long long)total);
+	sc_endurance_exit(&e);
+	sc_drive_writes_exit(&w);
+	sc_phase_record_exit(&pr);
+}
+
 int main(void)
 {
 	test_smart_and_counted();
 	test_config_rating();
 	test_inventory();
+	test_grown();
+	test_writes_of_run();
+	test_writes_bad_model();
+	test_scale();
 	return check_exit("test_endurance");
 }
