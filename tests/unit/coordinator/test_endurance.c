@@ -37,6 +37,43 @@ static struct sc_drive nvme(const char *dev, uint64_t units_before, uint64_t uni
 	return d;
 }
 
+/* rec's phases: nphases of nranks rows each, row (r of phase p) filling
+ * each. */
+static void add_phases(struct sc_run_record *rec, uint32_t nphases, uint32_t nranks,
+		       void (*row)(struct sc_rank_result *, uint32_t p, uint32_t r))
+{
+	rec->nranks = nranks;
+	rec->nphases = nphases;
+	rec->phases = xcalloc(nphases, sizeof(*rec->phases));
+	for (uint32_t p = 0; p < nphases; p++) {
+		struct sc_phase_record *pr = &rec->phases[p];
+
+		pr->phase = p;
+		pr->nranks = nranks;
+		pr->ranks = xcalloc(nranks, sizeof(*pr->ranks));
+		for (uint32_t r = 0; r < nranks; r++)
+			row(&pr->ranks[r], p, r);
+	}
+}
+
+/* Rank row r of phase p of make_run's run. */
+static void run_row(struct sc_rank_result *row, uint32_t p, uint32_t r)
+{
+	row->rank = r;
+	row->node = r / 2;
+	snprintf(row->host, sizeof(row->host), "gpu%u", r / 2);
+	row->target = r / 2;
+	row->bytes[SC_DIR_WRITE] = UINT64_C(1000000000);
+	if (r == 2) {
+		snprintf(row->telemetry_none, sizeof(row->telemetry_none),
+			 "no NVMe telemetry: /var/tmp/x is on vda (not NVMe)");
+		return;
+	}
+	row->ndrives = 1;
+	row->drives = xcalloc(1, sizeof(*row->drives));
+	row->drives[0] = nvme("nvme0n1", 1000 + 2000 * p, 3000 + 2000 * p, 3, p ? 5 : 4);
+}
+
 /* A run of 2 phases and 3 ranks: ranks 0 and 1 on node 0 share nvme0n1,
  * rank 2 on node 1 writes to a target with no NVMe.  Each rank writes
  * 1 GB per phase.  The drive's SMART log goes 1000 -> 3000 units in phase
@@ -44,7 +81,6 @@ static struct sc_drive nvme(const char *dev, uint64_t units_before, uint64_t uni
 static void make_run(struct sc_run_record *rec, bool with_model)
 {
 	memset(rec, 0, sizeof(*rec));
-	rec->nranks = 3;
 	rec->nnodes = 2;
 	rec->plan.ntargets = 2;
 	rec->plan.targets = xcalloc(2, sizeof(*rec->plan.targets));
@@ -57,33 +93,7 @@ static void make_run(struct sc_run_record *rec, bool with_model)
 		rec->plan.model[1] = (struct sc_plan_kv){xstrdup("warranty"), xstrdup("5y")};
 		rec->plan.model[2] = (struct sc_plan_kv){xstrdup("drive_capacity"), xstrdup("1TB")};
 	}
-	rec->nphases = 2;
-	rec->phases = xcalloc(2, sizeof(*rec->phases));
-	for (uint32_t p = 0; p < 2; p++) {
-		struct sc_phase_record *pr = &rec->phases[p];
-
-		pr->phase = p;
-		pr->nranks = 3;
-		pr->ranks = xcalloc(3, sizeof(*pr->ranks));
-		for (uint32_t r = 0; r < 3; r++) {
-			struct sc_rank_result *row = &pr->ranks[r];
-
-			row->rank = r;
-			row->node = r / 2;
-			snprintf(row->host, sizeof(row->host), "gpu%u", r / 2);
-			row->target = r / 2;
-			row->bytes[SC_DIR_WRITE] = UINT64_C(1000000000);
-			if (r == 2) {
-				snprintf(row->telemetry_none, sizeof(row->telemetry_none),
-					 "no NVMe telemetry: /var/tmp/x is on vda (not NVMe)");
-				continue;
-			}
-			row->ndrives = 1;
-			row->drives = xcalloc(1, sizeof(*row->drives));
-			row->drives[0] =
-			    nvme("nvme0n1", 1000 + 2000 * p, 3000 + 2000 * p, 3, p ? 5 : 4);
-		}
-	}
+	add_phases(rec, 2, 3, run_row);
 }
 
 static void test_smart_and_counted(void)
@@ -230,19 +240,8 @@ static void grown_row(struct sc_rank_result *row, uint32_t p, uint32_t r)
 static void make_grown_run(struct sc_run_record *rec)
 {
 	memset(rec, 0, sizeof(*rec));
-	rec->nranks = 5;
 	rec->nnodes = 3;
-	rec->nphases = 4;
-	rec->phases = xcalloc(4, sizeof(*rec->phases));
-	for (uint32_t p = 0; p < 4; p++) {
-		struct sc_phase_record *pr = &rec->phases[p];
-
-		pr->phase = p;
-		pr->nranks = 5;
-		pr->ranks = xcalloc(5, sizeof(*pr->ranks));
-		for (uint32_t r = 0; r < 5; r++)
-			grown_row(&pr->ranks[r], p, r);
-	}
+	add_phases(rec, 4, 5, grown_row);
 }
 
 static bool same_double(double a, double b)
