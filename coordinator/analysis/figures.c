@@ -12,19 +12,13 @@ void sc_run_figures_init(struct sc_run_figures *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* Frees the figures built again with every update. */
-static void rebuilt_exit(struct sc_run_figures *f)
+/* Frees what spans phases, keeping the phases' figures. */
+static void spans_exit(struct sc_run_figures *f)
 {
 	sc_steady_groups_free(f->steady, f->nsteady);
 	f->steady = NULL;
 	f->nsteady = 0;
 	sc_verdict_exit(&f->verdict);
-}
-
-/* Frees what spans phases, keeping the phases' figures. */
-static void spans_exit(struct sc_run_figures *f)
-{
-	rebuilt_exit(f);
 	sc_ckpt_groups_free(f->ckpt, f->nckpt);
 	f->ckpt = NULL;
 	f->nckpt = 0;
@@ -93,6 +87,10 @@ static int span_phase(struct sc_run_figures *f, const struct sc_run_record *rec,
 		err = sc_outliers_add(&f->outliers, rec, pr, &f->phases[i]);
 	if (!err)
 		err = sc_inventory_add(&f->inventory, rec->nranks, pr);
+	if (!err)
+		err = sc_steady_groups_add(&f->steady, &f->nsteady, &rec->plan, pr, &f->phases[i]);
+	if (!err)
+		err = sc_verdict_add(&f->verdict, rec, f->phases, f->work, f->steady, f->nsteady, i);
 	return err;
 }
 
@@ -100,7 +98,6 @@ int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *
 {
 	int err;
 
-	rebuilt_exit(f);
 	if (rec->nphases < f->nphases)
 		sc_run_figures_exit(f);
 	err = add_phases(f, rec);
@@ -111,10 +108,6 @@ int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *
 	}
 	for (; !err && f->nspanned < f->nphases; f->nspanned++)
 		err = span_phase(f, rec, f->nspanned);
-	if (!err)
-		err = sc_steady_groups(rec, f->phases, &f->steady, &f->nsteady);
-	if (!err)
-		err = sc_verdict_of_run(rec, f->phases, f->work, &f->verdict);
 	f->stages_shown = sc_stages_shown(&rec->plan);
 	if (err)
 		sc_run_figures_exit(f);

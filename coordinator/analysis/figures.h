@@ -7,9 +7,9 @@
  * report.html, the printed rows, the record and the model only read it.
  * The record keeps one across the run: each results write aggregates only
  * the phases added since the last (a phase's figures never change once it
- * is recorded); the figures that span phases (checkpoint groups, sweeps,
- * steady state, verdict, outliers, inventory) are built again from the
- * phases' figures and records, which is cheap.
+ * is recorded), and each figure that spans phases (checkpoint groups,
+ * sweeps, steady state, verdict, outliers, inventory) grows by the phase
+ * added alone.
  */
 #ifndef SC_FIGURES_H
 #define SC_FIGURES_H
@@ -32,10 +32,9 @@ struct sc_run_figures {
 	struct sc_phase_figures *phases; /* heap: phases[i] of rec->phases[i] */
 	struct sc_workload_figures *work; /* heap: what rec->phases[i]'s workload
 					   * adds, beside phases[i] */
-	uint32_t nspanned;		 /* phases of the record in ckpt, sweeps,
-					  * outliers and inventory, which grow by
-					  * a phase (the steady-state groups and
-					  * the verdict are built again) */
+	uint32_t nspanned;		 /* phases of the record in the figures
+					  * that span phases (ckpt ... inventory),
+					  * which grow by a phase */
 	uint32_t nckpt;
 	struct sc_ckpt_group *ckpt; /* heap: the checkpoint groups */
 	struct sc_sweeps sweeps;    /* the sweep matrices */
@@ -52,10 +51,9 @@ struct sc_run_figures {
 void sc_run_figures_init(struct sc_run_figures *f);
 
 /* Brings f up to rec: aggregates rec's phases from f->nphases on (all of
- * them when rec has fewer phases than f, which means another record), adds
- * them to the figures that span phases (checkpoint groups, sweeps,
- * outliers, inventory) and builds the steady-state groups and the verdict
- * again.  rec may only have grown
+ * them when rec has fewer phases than f, which means another record) and
+ * adds them to the figures that span phases (checkpoint groups, sweeps,
+ * outliers, inventory, steady-state groups, verdict).  rec may only have grown
  * since the last call (phases appended, none changed).  The figures point
  * into rec: valid while it is and until the next call.  0 or -ENOMEM (f
  * then empty). */

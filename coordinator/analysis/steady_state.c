@@ -87,30 +87,31 @@ int sc_steady_round_values(const struct sc_phase_record *pr, const struct sc_pha
 	return 0;
 }
 
-/* Whether record phase pr is a round of config phase ci. */
-static const struct sc_phase *round_of(const struct sc_run_record *rec,
-				       const struct sc_phase_record *pr, uint32_t ci)
+/* The round of a steady-state group that record phase pr is, or NULL. */
+static const struct sc_phase *round_of(const struct sc_plan *plan,
+				       const struct sc_phase_record *pr)
 {
-	const struct sc_phase *ph =
-	    pr->phase < rec->plan.nphases ? &rec->plan.phases[pr->phase] : NULL;
+	const struct sc_phase *ph = pr->phase < plan->nphases ? &plan->phases[pr->phase] : NULL;
 
-	return ph && ph->config_index == ci && ph->steady.max_rounds ? ph : NULL;
+	return ph && ph->steady.max_rounds ? ph : NULL;
 }
 
-/* The group's header from its first round ph, and room for its series. */
+/* The group's header from its first round ph (record phase first), its
+ * drives' identities copied from first's rows, and room for cap rounds. */
 static int group_begin(const struct sc_phase_record *first, const struct sc_phase *ph,
-		       uint32_t rounds, struct sc_steady_group *g)
+		       uint32_t cap, struct sc_steady_group *g)
 {
+	memset(g, 0, sizeof(*g));
 	g->config_index = ph->config_index;
 	g->name = ph->group;
 	g->metric = ph->steady.metric;
 	g->window = ph->steady.window;
 	g->max_rounds = ph->steady.max_rounds;
 	g->round_ns = ph->steady.round_ns;
-	g->rounds = rounds;
+	g->cap = cap;
 	g->ndrives = first->nranks;
 	g->drives = calloc(g->ndrives ? g->ndrives : 1, sizeof(*g->drives));
-	g->cluster.values = calloc(rounds, sizeof(double));
+	g->cluster.values = calloc(cap, sizeof(double));
 	if (!g->drives || !g->cluster.values)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < g->ndrives; i++) {
@@ -121,34 +122,31 @@ static int group_begin(const struct sc_phase_record *first, const struct sc_phas
 		s->node = r->node;
 		s->target = r->target;
 		snprintf(s->host, sizeof(s->host), "%s", r->host);
-		s->values = calloc(rounds, sizeof(double));
+		s->values = calloc(cap, sizeof(double));
 		if (!s->values)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* The rounds' figures into the group's series (round k at index k). */
-static int group_values(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
-			struct sc_steady_group *g)
+/* Room in every series of g for one more round.  0 or -ENOMEM. */
+static int group_room(struct sc_steady_group *g)
 {
-	double *row = malloc((g->ndrives ? g->ndrives : 1) * sizeof(double));
-	uint32_t k = 0;
-	int err = row ? 0 : -ENOMEM;
+	uint32_t cap = 2 * g->cap;
+	double *v;
 
-	for (uint32_t p = 0; !err && p < rec->nphases; p++) {
-		const struct sc_phase_record *pr = &rec->phases[p];
+	if (g->rounds < g->cap)
+		return 0;
+	for (uint32_t i = 0; i <= g->ndrives; i++) {
+		struct sc_steady_series *s = i < g->ndrives ? &g->drives[i] : &g->cluster;
 
-		if (!round_of(rec, pr, g->config_index))
-			continue;
-		err = sc_steady_round_values(pr, &pf[p], g->metric, row, g->ndrives,
-					     &g->cluster.values[k]);
-		for (uint32_t i = 0; !err && i < g->ndrives; i++)
-			g->drives[i].values[k] = row[i];
-		k++;
+		v = realloc(s->values, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		s->values = v;
 	}
-	free(row);
-	return err;
+	g->cap = cap;
+	return 0;
 }
 
 /* The first round whose window is steady for every drive, or 0. */
@@ -176,42 +174,86 @@ static void series_judge(struct sc_steady_series *s, uint32_t end, uint32_t wind
 	s->steady = s->win.steady;
 }
 
-int sc_steady_group_of(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
-		       uint32_t config_index, struct sc_steady_group *g)
+/* Appends round pr (its figures fig) to g's series and judges the group
+ * on the rounds it has.  0 or -ENOMEM. */
+static int group_add(struct sc_steady_group *g, const struct sc_phase_record *pr,
+		     const struct sc_phase_figures *fig)
 {
-	const struct sc_phase_record *first = NULL;
-	const struct sc_phase *ph = NULL;
-	uint32_t rounds = 0, end;
-	int err;
+	double *row;
+	uint32_t end;
+	int err = group_room(g);
 
-	memset(g, 0, sizeof(*g));
-	for (uint32_t p = 0; p < rec->nphases; p++) {
-		const struct sc_phase *r = round_of(rec, &rec->phases[p], config_index);
-
-		if (r && !first) {
-			first = &rec->phases[p];
-			ph = r;
-		}
-		rounds += r != NULL;
+	row = err ? NULL : malloc((g->ndrives ? g->ndrives : 1) * sizeof(double));
+	if (!row) {
+		free(row);
+		return -ENOMEM;
 	}
-	if (!first)
-		return -ENOENT;
-	err = group_begin(first, ph, rounds, g);
-	if (!err)
-		err = group_values(rec, pf, g);
-	if (err) {
-		sc_steady_group_exit(g);
-		return err;
-	}
+	sc_steady_round_values(pr, fig, g->metric, row, g->ndrives, &g->cluster.values[g->rounds]);
+	for (uint32_t i = 0; i < g->ndrives; i++)
+		g->drives[i].values[g->rounds] = row[i];
+	free(row);
+	g->rounds++;
 	g->round = all_steady_round(g);
 	g->steady = g->round != 0;
 	end = g->steady ? g->round : g->rounds;
+	g->nunsteady = 0;
 	for (uint32_t i = 0; i < g->ndrives; i++) {
 		series_judge(&g->drives[i], end, g->window);
 		g->nunsteady += !g->drives[i].steady;
 	}
 	series_judge(&g->cluster, end, g->window);
 	return 0;
+}
+
+int sc_steady_groups_add(struct sc_steady_group **groups, uint32_t *n, const struct sc_plan *plan,
+			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig)
+{
+	const struct sc_phase *ph = round_of(plan, pr);
+	struct sc_steady_group *g = NULL, *grown;
+	int err;
+
+	if (!ph)
+		return 0;
+	for (uint32_t i = 0; i < *n && !g; i++)
+		if ((*groups)[i].config_index == ph->config_index)
+			g = &(*groups)[i];
+	if (!g) {
+		grown = realloc(*groups, (*n + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		*groups = grown;
+		g = &grown[*n];
+		err = group_begin(pr, ph, ph->steady.max_rounds ? ph->steady.max_rounds : 1, g);
+		if (err) {
+			sc_steady_group_exit(g);
+			return err;
+		}
+		(*n)++;
+	}
+	return group_add(g, pr, fig);
+}
+
+int sc_steady_group_of(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
+		       uint32_t config_index, struct sc_steady_group *g)
+{
+	struct sc_steady_group *groups = NULL;
+	uint32_t n = 0;
+	int err = 0;
+
+	memset(g, 0, sizeof(*g));
+	for (uint32_t p = 0; p < rec->nphases && !err; p++) {
+		const struct sc_phase *ph = round_of(&rec->plan, &rec->phases[p]);
+
+		if (ph && ph->config_index == config_index)
+			err = sc_steady_groups_add(&groups, &n, &rec->plan, &rec->phases[p], &pf[p]);
+	}
+	if (!err && n)
+		*g = groups[0];
+	else
+		sc_steady_groups_free(groups, n);
+	if (!err && n)
+		free(groups);
+	return err ? err : n ? 0 : -ENOENT;
 }
 
 void sc_steady_group_exit(struct sc_steady_group *g)
@@ -226,36 +268,18 @@ void sc_steady_group_exit(struct sc_steady_group *g)
 int sc_steady_groups(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
 		     struct sc_steady_group **out, uint32_t *n)
 {
-	uint32_t ngroups = 0;
-	struct sc_steady_group *g;
+	int err = 0;
 
 	*out = NULL;
 	*n = 0;
-	for (uint32_t p = 0; p < rec->plan.nphases; p++)
-		ngroups += rec->plan.phases[p].steady.round == 1;
-	if (!ngroups)
-		return 0;
-	g = calloc(ngroups, sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	for (uint32_t p = 0; p < rec->plan.nphases; p++) {
-		const struct sc_phase *ph = &rec->plan.phases[p];
-		int err;
-
-		if (ph->steady.round != 1)
-			continue;
-		err = sc_steady_group_of(rec, pf, ph->config_index, &g[*n]);
-		if (err == -ENOENT)
-			continue;
-		if (err) {
-			sc_steady_groups_free(g, *n);
-			*n = 0;
-			return err;
-		}
-		(*n)++;
+	for (uint32_t p = 0; p < rec->nphases && !err; p++)
+		err = sc_steady_groups_add(out, n, &rec->plan, &rec->phases[p], &pf[p]);
+	if (err) {
+		sc_steady_groups_free(*out, *n);
+		*out = NULL;
+		*n = 0;
 	}
-	*out = g;
-	return 0;
+	return err;
 }
 
 void sc_steady_groups_free(struct sc_steady_group *g, uint32_t n)

@@ -63,6 +63,7 @@ struct sc_steady_group {
 	uint32_t window, max_rounds;
 	uint64_t round_ns;
 	uint32_t rounds; /* rounds run (in the record) */
+	uint32_t cap;	 /* room in each series' values */
 	bool steady;	 /* every drive steady in one window ... */
 	uint32_t round;	 /* ... ending at this round (0: never); the
 			  * final window ends here, else at the last
@@ -91,6 +92,16 @@ int sc_steady_round_values(const struct sc_phase_record *pr, const struct sc_pha
 int sc_steady_group_of(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
 		       uint32_t config_index, struct sc_steady_group *g);
 void sc_steady_group_exit(struct sc_steady_group *g);
+
+/* Adds record phase pr (its figures fig) to the groups (*groups, heap,
+ * *n of them, in the order their first rounds came) when it is a round of
+ * one: a group is begun with its first round, its drives' identities
+ * copied from that round's rows, so the groups never point into the
+ * record; each round appends its figures and judges the group again on
+ * the rounds so far.  Rounds come in record order.  0 or -ENOMEM (the
+ * groups as they were). */
+int sc_steady_groups_add(struct sc_steady_group **groups, uint32_t *n, const struct sc_plan *plan,
+			 const struct sc_phase_record *pr, const struct sc_phase_figures *fig);
 
 /* Every steady-state group with a round in rec (pf as for
  * sc_steady_group_of), by config index, into

@@ -19,8 +19,9 @@ struct eval_ctx {
 	const struct sc_phase_record *pr;
 	const struct sc_phase *ph;
 	const struct sc_phase_figures *fig;
-	const struct sc_phase_figures *pf; /* every phase's, by record index */
 	const struct sc_workload_figures *work; /* the phase's workload figures */
+	const struct sc_steady_group *steady;   /* the steady-state groups so far */
+	uint32_t nsteady;
 };
 
 /* The checks while they are made. */
@@ -345,44 +346,30 @@ static void eval_au(const struct eval_ctx *x, const struct sc_expect *e, struct 
 		decide(c, x->work->ingest.au);
 }
 
-/* True when pr is the last round of its steady-state group in rec. */
-static bool last_round(const struct sc_run_record *rec, const struct sc_phase_record *pr)
-{
-	uint32_t group = rec->plan.phases[pr->phase].config_index;
-
-	for (uint32_t i = 0; i < rec->nphases; i++)
-		if (rec->phases[i].phase > pr->phase &&
-		    rec->plan.phases[rec->phases[i].phase].config_index == group)
-			return false;
-	return true;
-}
-
-/* Steady state (analysis/steady_state.h), judged once per group at its
- * last round run: one check per drive, 1 when it was steady in the
- * group's final window. */
+/* Steady state (analysis/steady_state.h), judged on the group's rounds so
+ * far (the verdict keeps the checks of its last round run alone): one
+ * check per drive, 1 when it was steady in the group's final window. */
 static void eval_steady(const struct eval_ctx *x, const struct sc_expect *e, struct check_list *out)
 {
-	struct sc_steady_group g;
-	int rc;
+	const struct sc_steady_group *g = NULL;
 
 	if (!x->ph->steady.max_rounds)
 		return not_measured(x, e, out, "the phase has no steady_state rounds");
-	rc = sc_steady_group_of(x->rec, x->pf, x->ph->config_index, &g);
-	if (rc == -ENOMEM)
-		out->nomem = 1;
-	if (rc)
+	for (uint32_t i = 0; i < x->nsteady && !g; i++)
+		if (x->steady[i].config_index == x->ph->config_index)
+			g = &x->steady[i];
+	if (!g)
 		return not_measured(x, e, out, "no steady-state round of the group was recorded");
-	for (uint32_t i = 0; i < g.ndrives && i < x->pr->nranks; i++) {
+	for (uint32_t i = 0; i < g->ndrives && i < x->pr->nranks; i++) {
 		struct sc_check *c = add_check(x, e, out);
 
 		if (!c)
 			break;
 		sc_verdict_drive_where(&x->rec->plan, &x->pr->ranks[i], &c->at);
-		decide(c, g.drives[i].steady ? 1.0 : 0.0);
-		if (!g.drives[i].steady)
+		decide(c, g->drives[i].steady ? 1.0 : 0.0);
+		if (!g->drives[i].steady)
 			c->note = "not steady in the group's final window";
 	}
-	sc_steady_group_exit(&g);
 }
 
 /* Media errors from the drives' SMART health logs (before and after the
@@ -407,52 +394,93 @@ static void eval_media(const struct eval_ctx *x, const struct sc_expect *e, stru
 	}
 }
 
-/* The checks of finished phase rec->phases[at] (its figures pf[at]). */
-static int phase_checks(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
-			const struct sc_workload_figures *work, uint32_t at, struct check_list *out)
+/* The checks of finished phase rec->phases[at] (its figures pf[at]),
+ * appended to out. */
+static int phase_checks(const struct eval_ctx *x, struct check_list *out)
 {
-	const struct sc_phase_record *pr = &rec->phases[at];
-	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-	struct eval_ctx x = {
-	    .rec = rec, .pr = pr, .ph = ph, .fig = &pf[at], .pf = pf, .work = &work[at]};
+	const struct sc_phase *ph = x->ph;
 
-	if (pr->status == SC_PHASE_TIMED_OUT) {
+	if (x->pr->status == SC_PHASE_TIMED_OUT) {
 		for (uint32_t i = 0; i < ph->nexpect; i++)
-			not_measured(&x, &ph->expect[i], out, "the phase timed out");
+			not_measured(x, &ph->expect[i], out, "the phase timed out");
 		return out->nomem ? -ENOMEM : 0;
 	}
-	/* a steady-state group is judged once, by its last round run */
-	if (ph->steady.max_rounds && !last_round(rec, pr))
-		return 0;
 	for (uint32_t k = 0; k < ph->nexpect; k++)
 		if (ph->expect[k].metric < SC_EXPECT_COUNT)
-			defs[ph->expect[k].metric].eval(&x, &ph->expect[k], out);
+			defs[ph->expect[k].metric].eval(x, &ph->expect[k], out);
 	return out->nomem ? -ENOMEM : 0;
+}
+
+/* Whether rec->phases[at] follows a round of its own steady-state group
+ * that was judged as the group's last (it did not time out): that
+ * round's checks give way to at's, for a group is judged once, by its
+ * last round run. */
+static bool follows_judged_round(const struct sc_run_record *rec, uint32_t at)
+{
+	const struct sc_phase_record *prev = at ? &rec->phases[at - 1] : NULL;
+	const struct sc_phase *ph = &rec->plan.phases[rec->phases[at].phase], *pp;
+
+	if (!prev || prev->phase >= rec->plan.nphases || !ph->steady.max_rounds ||
+	    prev->status == SC_PHASE_TIMED_OUT)
+		return false;
+	pp = &rec->plan.phases[prev->phase];
+	return pp->steady.max_rounds && pp->config_index == ph->config_index;
+}
+
+/* Adds (sign 1) or takes away (-1) the results of checks [from, to). */
+static void count_results(struct sc_verdict *v, uint32_t from, uint32_t to, int sign)
+{
+	for (uint32_t i = from; i < to; i++) {
+		v->nfailed += (uint32_t)sign * (v->checks[i].result == SC_CHECK_FAIL);
+		v->nunmeasured += (uint32_t)sign * (v->checks[i].result == SC_CHECK_NOT_MEASURED);
+	}
+}
+
+int sc_verdict_add(struct sc_verdict *v, const struct sc_run_record *rec,
+		   const struct sc_phase_figures *pf, const struct sc_workload_figures *work,
+		   const struct sc_steady_group *steady, uint32_t nsteady, uint32_t at)
+{
+	const struct sc_phase_record *pr = &rec->phases[at];
+	struct check_list l = {.v = v->checks, .n = v->nchecks, .cap = v->cap};
+	struct eval_ctx x = {.rec = rec, .pr = pr, .fig = &pf[at], .work = &work[at],
+			     .steady = steady, .nsteady = nsteady};
+	int rc = 0;
+
+	if (pr->phase >= rec->plan.nphases) {
+		v->last_from = v->nchecks;
+		return 0;
+	}
+	x.ph = &rec->plan.phases[pr->phase];
+	if (follows_judged_round(rec, at)) {
+		count_results(v, v->last_from, v->nchecks, -1);
+		l.n = v->nchecks = v->last_from;
+	}
+	if (x.ph->nexpect)
+		rc = phase_checks(&x, &l);
+	v->checks = l.v;
+	v->cap = l.cap;
+	if (rc)
+		return rc; /* the checks as they were */
+	v->last_from = v->nchecks;
+	v->nchecks = l.n;
+	count_results(v, v->last_from, v->nchecks, 1);
+	return 0;
 }
 
 int sc_verdict_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
 		      const struct sc_workload_figures *work, struct sc_verdict *out)
 {
-	struct check_list l = {0};
+	struct sc_steady_group *steady;
+	uint32_t nsteady;
+	int rc = sc_steady_groups(rec, pf, &steady, &nsteady);
 
 	memset(out, 0, sizeof(*out));
-	for (uint32_t i = 0; i < rec->nphases; i++) {
-		const struct sc_phase_record *pr = &rec->phases[i];
-
-		if (pr->phase >= rec->plan.nphases || !rec->plan.phases[pr->phase].nexpect)
-			continue;
-		if (phase_checks(rec, pf, work, i, &l)) {
-			free(l.v);
-			return -ENOMEM;
-		}
-	}
-	out->checks = l.v;
-	out->nchecks = l.n;
-	for (uint32_t i = 0; i < l.n; i++) {
-		out->nfailed += l.v[i].result == SC_CHECK_FAIL;
-		out->nunmeasured += l.v[i].result == SC_CHECK_NOT_MEASURED;
-	}
-	return 0;
+	for (uint32_t i = 0; !rc && i < rec->nphases; i++)
+		rc = sc_verdict_add(out, rec, pf, work, steady, nsteady, i);
+	sc_steady_groups_free(steady, nsteady);
+	if (rc)
+		sc_verdict_exit(out);
+	return rc;
 }
 
 void sc_verdict_exit(struct sc_verdict *v)

@@ -21,6 +21,7 @@
 #include "result.h"
 
 struct sc_phase_figures;
+struct sc_steady_group;
 struct sc_workload_figures;
 
 /* What a check concerns. */
@@ -77,7 +78,21 @@ struct sc_verdict {
 				  * node or rank */
 	uint32_t nfailed;
 	uint32_t nunmeasured;
+	uint32_t cap;	    /* room in checks */
+	uint32_t last_from; /* the last phase added: its first check */
 };
+
+/* Adds the checks of rec->phases[at] (judged on pf[at] and work[at],
+ * steady-state groups judged on steady, the groups as of that phase:
+ * analysis/steady_state.h) to v, which holds those of the phases before
+ * it (zeroed before the first).  A round of a steady-state group takes
+ * the place of the group's round before it, for a group is judged once,
+ * by its last round run.  The checks point into rec's plan, and into
+ * rec->phases[at]'s rows (hosts, devices): valid while they are.  0 or
+ * -ENOMEM. */
+int sc_verdict_add(struct sc_verdict *v, const struct sc_run_record *rec,
+		   const struct sc_phase_figures *pf, const struct sc_workload_figures *work,
+		   const struct sc_steady_group *steady, uint32_t nsteady, uint32_t at);
 
 /* The checks of every finished phase of rec with expect: thresholds
  * (none: nchecks 0), judged on pf and work (the figures and workload

@@ -257,6 +257,85 @@ static void test_group_steady(void)
 	sc_run_record_exit(&rec);
 }
 
+/* Gives every round of rec's plan the thresholds e. */
+static void give_expect(struct sc_run_record *rec, const struct sc_expect *e, uint32_t ne)
+{
+	for (uint32_t k = 0; k < rec->plan.nphases; k++) {
+		struct sc_phase *ph = &rec->plan.phases[k];
+
+		ph->expect = xcalloc(ne, sizeof(*e));
+		memcpy(ph->expect, e, ne * sizeof(*e));
+		ph->nexpect = ne;
+	}
+}
+
+/* The figures of rec grown a round at a time, as the run keeps them: after
+ * each round the verdict holds the checks of the group's last round run
+ * alone, judged on the rounds so far; a round that timed out keeps its
+ * "not measured" checks.  Truth from the definitions: with rank 0 flat and
+ * rank 1 +-25%, drive 0 is steady from round 3 and drive 1 never; the
+ * cluster's bandwidth is 175 or 225 MB/s, above 150. */
+static void test_verdict_grown(void)
+{
+	const struct sc_expect e[] = {{SC_EXPECT_STEADY_STATE, 1}, {SC_EXPECT_MIN_BW, 150e6}};
+	struct sc_run_record rec;
+	struct sc_run_figures fg;
+	uint32_t all;
+
+	make_record(&rec, 6, 2, one_unsettled);
+	give_expect(&rec, e, 2);
+	all = rec.nphases;
+	sc_run_figures_init(&fg);
+	for (uint32_t k = 1; k <= all; k++) {
+		const struct sc_verdict *v = &fg.verdict;
+
+		rec.nphases = k;
+		CHECK(sc_run_figures_update(&fg, &rec) == 0, "figures after round %u", k);
+		CHECK(v->nchecks == 3, "round %u: %u checks, want 2 drives + the cluster", k,
+		      v->nchecks);
+		for (uint32_t i = 0; i < v->nchecks; i++)
+			CHECK(v->checks[i].phase == k - 1, "round %u: a check of phase %u", k,
+			      v->checks[i].phase);
+		if (v->nchecks != 3)
+			continue;
+		CHECK(v->checks[0].metric == SC_EXPECT_STEADY_STATE &&
+			  strcmp(v->checks[1].at.host, "host1") == 0,
+		      "round %u: steady checks per drive first", k);
+		/* drive 0 steady once 3 rounds (the window) are in */
+		CHECK((v->checks[0].result == SC_CHECK_PASS) == (k >= 3),
+		      "round %u: drive 0 %s", k, sc_check_result_name(v->checks[0].result));
+		CHECK(v->checks[1].result == SC_CHECK_FAIL && v->checks[1].note,
+		      "round %u: drive 1 fails, with why", k);
+		CHECK(v->checks[2].metric == SC_EXPECT_MIN_BW &&
+			  v->checks[2].result == SC_CHECK_PASS,
+		      "round %u: the cluster's bandwidth passes", k);
+		CHECK(v->nfailed == 1 + (k < 3) && v->nunmeasured == 0,
+		      "round %u: %u failed, %u not measured", k, v->nfailed, v->nunmeasured);
+	}
+	CHECK(fg.nsteady == 1 && fg.steady[0].rounds == all && !fg.steady[0].steady &&
+		  fg.steady[0].nunsteady == 1,
+	      "the grown group: %u rounds, %u not steady", fg.nsteady ? fg.steady[0].rounds : 0,
+	      fg.nsteady ? fg.steady[0].nunsteady : 0);
+	sc_run_figures_exit(&fg);
+
+	/* round 3 timed out: its checks stay, not measured, beside round 6's */
+	rec.phases[2].status = SC_PHASE_TIMED_OUT;
+	sc_run_figures_init(&fg);
+	for (uint32_t k = 1; k <= all; k++) {
+		rec.nphases = k;
+		CHECK(sc_run_figures_update(&fg, &rec) == 0, "figures after round %u", k);
+	}
+	CHECK(fg.verdict.nchecks == 5 && fg.verdict.nunmeasured == 2 && fg.verdict.nfailed == 1,
+	      "timed-out round 3 and round 6: %u checks, %u not measured, %u failed",
+	      fg.verdict.nchecks, fg.verdict.nunmeasured, fg.verdict.nfailed);
+	if (fg.verdict.nchecks == 5)
+		CHECK(fg.verdict.checks[0].phase == 2 && fg.verdict.checks[1].phase == 2 &&
+			  fg.verdict.checks[2].phase == 5,
+		      "by phase: round 3's, then round 6's");
+	sc_run_figures_exit(&fg);
+	sc_run_record_exit(&rec);
+}
+
 /* A config with steady_state expands into max_rounds rounds of runtime
  * round, named "<name>[round=k]"; a default runtime and a bare --set
  * runtime pass such a phase by; a default steady_state passes by a phase
@@ -313,6 +392,7 @@ int main(void)
 	test_window_is_max_rounds();
 	test_group_flags_drive();
 	test_group_steady();
+	test_verdict_grown();
 	test_config_rounds();
 	return check_exit("test_steady_state");
 }
