@@ -249,7 +249,7 @@ static void close_record(struct driver *d)
 	    (rec->plan.nmodel ? sc_record_model(rec, &d->fg, &d->pace, d->outdir, quiet)
 			      : sc_record_flush(rec, &d->fg, &d->pace, d->outdir)))
 		d->status = SC_EXIT_RUN_FAILED;
-	sc_record_drives(rec, quiet);
+	sc_record_drives(rec, &d->fg, quiet);
 	if (d->mismatched && d->status == 0) {
 		fprintf(stderr, "ssdcluster: verification found mismatches; the run failed\n");
 		d->status = SC_EXIT_RUN_FAILED;

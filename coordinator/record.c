@@ -182,10 +182,11 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 	return rc;
 }
 
-void sc_record_drives(const struct sc_run_record *rec, bool quiet)
+void sc_record_drives(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		      bool quiet)
 {
 	if (!quiet && rec->nphases)
-		sc_report_drives_endurance(stdout, rec);
+		sc_report_drives_endurance(stdout, rec, fg);
 }
 
 int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures *fg,

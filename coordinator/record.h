@@ -77,6 +77,7 @@ int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures
 
 /* Rank 0, after the last phase that ran: unless quiet, prints the drive
  * writes the run consumed per drive against their rated endurance. */
-void sc_record_drives(const struct sc_run_record *rec, bool quiet);
+void sc_record_drives(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		      bool quiet);
 
 #endif

@@ -25,6 +25,7 @@ static void spans_exit(struct sc_run_figures *f)
 	sc_sweeps_exit(&f->sweeps);
 	sc_outliers_exit(&f->outliers);
 	sc_inventory_exit(&f->inventory);
+	sc_drive_writes_exit(&f->writes);
 	f->nspanned = 0;
 }
 
@@ -88,6 +89,8 @@ static int span_phase(struct sc_run_figures *f, const struct sc_run_record *rec,
 	if (!err)
 		err = sc_inventory_add(&f->inventory, rec->nranks, pr);
 	if (!err)
+		err = sc_drive_writes_add(&f->writes, pr);
+	if (!err)
 		err = sc_steady_groups_add(&f->steady, &f->nsteady, &rec->plan, pr, &f->phases[i]);
 	if (!err)
 		err = sc_verdict_add(&f->verdict, rec, f->phases, f->work, f->steady, f->nsteady, i);
@@ -104,6 +107,7 @@ int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *
 	if (!err && !f->nspanned) {
 		spans_exit(f);
 		sc_outliers_init(&f->outliers, &rec->plan);
+		sc_drive_writes_init(&f->writes);
 		err = sc_sweeps_init(&f->sweeps, &rec->plan);
 	}
 	for (; !err && f->nspanned < f->nphases; f->nspanned++)

@@ -8,7 +8,7 @@
  * The record keeps one across the run: each results write aggregates only
  * the phases added since the last (a phase's figures never change once it
  * is recorded), and each figure that spans phases (checkpoint groups,
- * sweeps, steady state, verdict, outliers, inventory) grows by the phase
+ * sweeps, steady state, verdict, outliers, inventory, drive writes) grows by the phase
  * added alone.
  */
 #ifndef SC_FIGURES_H
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "aggregate.h"
+#include "drive_writes.h"
 #include "inventory.h"
 #include "outliers.h"
 #include "result.h"
@@ -43,6 +44,7 @@ struct sc_run_figures {
 	struct sc_verdict verdict;	/* the expect: checks */
 	struct sc_outliers outliers;	/* the drives and nodes apart */
 	struct sc_inventory inventory;	/* each drive once per node */
+	struct sc_drive_writes writes;	/* what the run wrote to each drive */
 	bool stages_shown;		/* the plan shows its stages side by
 					 * side at its end (stages.h) */
 };
@@ -53,7 +55,7 @@ void sc_run_figures_init(struct sc_run_figures *f);
 /* Brings f up to rec: aggregates rec's phases from f->nphases on (all of
  * them when rec has fewer phases than f, which means another record) and
  * adds them to the figures that span phases (checkpoint groups, sweeps,
- * outliers, inventory, steady-state groups, verdict).  rec may only have grown
+ * outliers, inventory, drive writes, steady-state groups, verdict).  rec may only have grown
  * since the last call (phases appended, none changed).  The figures point
  * into rec: valid while it is and until the next call.  0 or -ENOMEM (f
  * then empty). */

@@ -75,7 +75,7 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 			sc_report_model_table(stdout, proj);
 		}
 		sc_report_drives_inventory(stdout, &rec, &fg.inventory);
-		sc_report_drives_endurance(stdout, &rec);
+		sc_report_drives_endurance(stdout, &rec, &fg);
 		sc_report_stages_table(stdout, &rec, &fg);
 	}
 	if (!rc)

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "analysis/figures.h"
 #include "analysis/inventory.h"
 #include "result.h"
 
@@ -14,9 +15,11 @@
 void sc_report_drives_inventory(FILE *f, const struct sc_run_record *rec,
 				const struct sc_inventory *inv);
 
-/* One line per drive of rec's endurance (model/endurance.h): bytes
+/* One line per drive of rec's endurance (model/endurance.h, from fg's
+ * drive writes): bytes
  * written and where from, drive writes, share of the rated lifetime
  * writes, percentage used before and after. */
-void sc_report_drives_endurance(FILE *f, const struct sc_run_record *rec);
+void sc_report_drives_endurance(FILE *f, const struct sc_run_record *rec,
+				const struct sc_run_figures *fg);
 
 #endif

@@ -73,12 +73,13 @@ static void print_endurance(FILE *f, const struct sc_run_record *rec,
 	fputc('\n', f);
 }
 
-void sc_report_drives_endurance(FILE *f, const struct sc_run_record *rec)
+void sc_report_drives_endurance(FILE *f, const struct sc_run_record *rec,
+				const struct sc_run_figures *fg)
 {
 	struct sc_endurance e;
 	char err[256];
 
-	if (sc_endurance_of_run(rec, &e, err, sizeof(err))) {
+	if (sc_endurance_of_writes(&fg->writes, &rec->plan, &e, err, sizeof(err))) {
 		fprintf(f, "endurance: %s\n", err);
 		return;
 	}

@@ -518,7 +518,7 @@ static int write_body(FILE *f, const struct sc_run_record *rec, const struct sc_
 	if (!rc)
 		rc = sc_html_model(f, rec, proj, why);
 	if (!rc)
-		rc = sc_html_endurance(f, rec);
+		rc = sc_html_endurance(f, rec, fg);
 	/* the detail of the last phases last: a run has hundreds of phases */
 	if (!rc)
 		folded_note(f, rec);

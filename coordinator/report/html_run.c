@@ -368,7 +368,7 @@ static int most_written(const struct sc_endurance *e, uint32_t *at)
 	return n;
 }
 
-int sc_html_endurance(FILE *f, const struct sc_run_record *rec)
+int sc_html_endurance(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg)
 {
 	static const char *const head[] = {"node",
 					   "host",
@@ -388,7 +388,7 @@ int sc_html_endurance(FILE *f, const struct sc_run_record *rec)
 
 	if (!rec->nphases)
 		return 0;
-	rc = sc_endurance_of_run(rec, &e, err, sizeof(err));
+	rc = sc_endurance_of_writes(&fg->writes, &rec->plan, &e, err, sizeof(err));
 	if (rc)
 		return rc == -ENOMEM ? rc : 0; /* no rating readable: results.json says why */
 	if (e.ndrives) {

@@ -36,6 +36,6 @@ int sc_html_model(FILE *f, const struct sc_run_record *rec, const struct sc_mode
 
 /* html_run.c: the endurance each drive spent (model/endurance.h); past
  * SC_HTML_ROWS_SHOWN drives the most written that many, said so. */
-int sc_html_endurance(FILE *f, const struct sc_run_record *rec);
+int sc_html_endurance(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg);
 
 #endif

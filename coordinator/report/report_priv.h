@@ -317,7 +317,8 @@ struct json_object *sc_report_json_inventory(struct jb *b, const struct sc_run_r
  * leaves it out past SC_JSON_RANKS_MAX ranks. */
 struct json_object *sc_report_json_phase_drives(struct jb *b, const struct sc_phase_record *pr);
 /* results.json's "endurance" (model/endurance.h). */
-struct json_object *sc_report_json_endurance(struct jb *b, const struct sc_run_record *rec);
+struct json_object *sc_report_json_endurance(struct jb *b, const struct sc_run_record *rec,
+					     const struct sc_run_figures *fg);
 /* o[key]: the n seconds' max_temp_mk in deg C, null where none was read. */
 void sc_report_json_put_temps(struct jb *b, struct json_object *o, const char *key,
 			      const struct sc_second *s, uint32_t n);

@@ -218,7 +218,7 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 	put_phases(r);
 	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec, r->fg));
 	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec, &r->fg->inventory));
-	sc_json_put(&r->b, r->root, "endurance", sc_report_json_endurance(&r->b, r->rec));
+	sc_json_put(&r->b, r->root, "endurance", sc_report_json_endurance(&r->b, r->rec, r->fg));
 	sc_json_put(&r->b, r->root, "stages", r->stages);
 	r->stages = NULL;
 	if (r->model)

@@ -217,13 +217,14 @@ static struct json_object *endurance_drive_json(struct jb *b, const struct sc_ru
 	return o;
 }
 
-struct json_object *sc_report_json_endurance(struct jb *b, const struct sc_run_record *rec)
+struct json_object *sc_report_json_endurance(struct jb *b, const struct sc_run_record *rec,
+					     const struct sc_run_figures *fg)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *a;
 	struct sc_endurance e;
 	char err[256];
-	int rc = sc_endurance_of_run(rec, &e, err, sizeof(err));
+	int rc = sc_endurance_of_writes(&fg->writes, &rec->plan, &e, err, sizeof(err));
 
 	if (rc) {
 		if (rc == -ENOMEM)
