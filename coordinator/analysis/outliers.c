@@ -119,6 +119,10 @@ static int flag_among(struct found *f, const double *values, const uint32_t *row
 			o->at.node = f->fig->nodes[rows[idx[i]]].node;
 			o->at.host = sc_verdict_node_host(f->pr, o->at.node);
 		}
+		if (sc_where_keep(&o->at, &f->o->names)) {
+			free(idx);
+			return -ENOMEM;
+		}
 	}
 	free(idx);
 	return nflag < 0 ? nflag : 0;
@@ -195,6 +199,7 @@ int sc_outliers_of_run(const struct sc_run_record *rec, const struct sc_phase_fi
 
 void sc_outliers_exit(struct sc_outliers *o)
 {
+	sc_names_exit(&o->names);
 	free(o->v);
 	memset(o, 0, sizeof(*o));
 }

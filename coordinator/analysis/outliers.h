@@ -50,12 +50,14 @@ struct sc_outliers {
 			      * at least SC_OUTLIER_MIN_PEERS */
 	uint32_t n, cap;
 	struct sc_outlier *v; /* heap, by phase, figure, scope, rank/node */
+	struct sc_names names; /* their hosts, devices and serials */
 };
 
 /* The outliers of every finished phase of rec, from pf (its phases'
  * figures, by index in rec->phases), with the plan's k and mad_floor (0:
  * the defaults).  0 or -ENOMEM; free with sc_outliers_exit.  Points into
- * rec: valid while it is. */
+ * rec's plan (phase names): valid while it is; hosts, devices and serials
+ * are its own copies. */
 int sc_outliers_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
 		       struct sc_outliers *out);
 void sc_outliers_exit(struct sc_outliers *o);

@@ -232,6 +232,20 @@ void sc_verdict_drive_where(const struct sc_plan *plan, const struct sc_rank_res
 	w->serial = d ? d->serial : NULL;
 }
 
+int sc_where_keep(struct sc_where *w, struct sc_names *names)
+{
+	const char **field[] = {&w->host, &w->device, &w->serial};
+
+	for (size_t i = 0; i < sizeof(field) / sizeof(field[0]); i++) {
+		const char *kept = sc_names_keep(names, *field[i]);
+
+		if (*field[i] && !kept)
+			return -ENOMEM;
+		*field[i] = kept;
+	}
+	return 0;
+}
+
 const char *sc_verdict_node_host(const struct sc_phase_record *pr, uint32_t node)
 {
 	for (uint32_t i = 0; i < pr->nranks; i++)
@@ -457,6 +471,8 @@ int sc_verdict_add(struct sc_verdict *v, const struct sc_run_record *rec,
 	}
 	if (x.ph->nexpect)
 		rc = phase_checks(&x, &l);
+	for (uint32_t i = v->nchecks; !rc && i < l.n; i++)
+		rc = sc_where_keep(&l.v[i].at, &v->names);
 	v->checks = l.v;
 	v->cap = l.cap;
 	if (rc)
@@ -485,6 +501,7 @@ int sc_verdict_of_run(const struct sc_run_record *rec, const struct sc_phase_fig
 
 void sc_verdict_exit(struct sc_verdict *v)
 {
+	sc_names_exit(&v->names);
 	free(v->checks);
 	memset(v, 0, sizeof(*v));
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "names.h"
 #include "plan.h"
 #include "result.h"
 
@@ -47,7 +48,7 @@ enum sc_check_result {
 struct sc_where {
 	enum sc_check_scope scope;
 	uint32_t node;		 /* node and drive scopes */
-	const char *host;	 /* record-owned; NULL at cluster scope */
+	const char *host;	 /* NULL at cluster scope */
 	uint32_t rank;		 /* drive scope */
 	uint32_t target;	 /* drive scope: index into plan.targets */
 	const char *target_path; /* drive scope: plan-owned; else NULL */
@@ -80,6 +81,7 @@ struct sc_verdict {
 	uint32_t nunmeasured;
 	uint32_t cap;	    /* room in checks */
 	uint32_t last_from; /* the last phase added: its first check */
+	struct sc_names names; /* the checks' hosts, devices and serials */
 };
 
 /* Adds the checks of rec->phases[at] (judged on pf[at] and work[at],
@@ -87,9 +89,9 @@ struct sc_verdict {
  * analysis/steady_state.h) to v, which holds those of the phases before
  * it (zeroed before the first).  A round of a steady-state group takes
  * the place of the group's round before it, for a group is judged once,
- * by its last round run.  The checks point into rec's plan, and into
- * rec->phases[at]'s rows (hosts, devices): valid while they are.  0 or
- * -ENOMEM. */
+ * by its last round run.  The checks point into rec's plan (valid while
+ * it is) and keep their own hosts, devices and serials: the phase's rank
+ * rows may be freed once it is added.  0 or -ENOMEM. */
 int sc_verdict_add(struct sc_verdict *v, const struct sc_run_record *rec,
 		   const struct sc_phase_figures *pf, const struct sc_workload_figures *work,
 		   const struct sc_steady_group *steady, uint32_t nsteady, uint32_t at);
@@ -97,8 +99,8 @@ int sc_verdict_add(struct sc_verdict *v, const struct sc_run_record *rec,
 /* The checks of every finished phase of rec with expect: thresholds
  * (none: nchecks 0), judged on pf and work (the figures and workload
  * figures of every phase of rec, by index in rec->phases).  0 or -ENOMEM;
- * free with sc_verdict_exit.  The checks point into rec: valid while it
- * is. */
+ * free with sc_verdict_exit.  The checks point into rec's plan: valid
+ * while it is. */
 int sc_verdict_of_run(const struct sc_run_record *rec, const struct sc_phase_figures *pf,
 		      const struct sc_workload_figures *work, struct sc_verdict *out);
 void sc_verdict_exit(struct sc_verdict *v);
@@ -123,6 +125,11 @@ const char *sc_verdict_cannot(enum sc_expect_metric m, enum sc_workload w, bool 
  * path from plan). */
 void sc_verdict_drive_where(const struct sc_plan *plan, const struct sc_rank_result *r,
 			    struct sc_where *w);
+
+/* w's host, device and serial replaced by their copies kept in names
+ * (names.h), valid after the rows they came from are freed.  0 or
+ * -ENOMEM. */
+int sc_where_keep(struct sc_where *w, struct sc_names *names);
 
 /* The host of node in pr (from its first rank's row: record-owned, unlike
  * a node row's), or NULL when no rank of pr is on it. */
