@@ -1,5 +1,5 @@
 /* drive_writes.c -- what a run wrote to each drive, phase by phase, each
- * row's drive found by a hash of (node, device or target) (drive_writes.h). */
+ * row's drive found through a drive index (drive_writes.h, drive_index.h). */
 #include "drive_writes.h"
 
 #include <errno.h>
@@ -7,94 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FNV-1a 64's offset basis and prime. */
-#define FNV_OFFSET UINT64_C(14695981039346656037)
-#define FNV_PRIME  UINT64_C(1099511628211)
-
-/* Drives the first growth makes room for. */
-#define FIRST_CAP 8u
-
-/* What names a drive: its node and device (NVMe), or node and target. */
-struct key {
-	uint32_t node;
-	uint32_t target;
-	const char *device; /* NULL: no NVMe */
-};
-
-static uint64_t fnv(uint64_t h, const void *p, size_t len)
+static struct sc_drive_key key_of(const void *items, uint32_t i)
 {
-	const unsigned char *c = p;
+	const struct sc_drive_writes_drive *x = (const struct sc_drive_writes_drive *)items + i;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ c[i]) * FNV_PRIME;
-	return h;
-}
-
-static uint64_t key_hash(const struct key *k)
-{
-	uint64_t h = fnv(FNV_OFFSET, &k->node, sizeof(k->node));
-	unsigned char nvme = k->device != NULL;
-
-	h = fnv(h, &nvme, 1);
-	if (k->device)
-		return fnv(h, k->device, strnlen(k->device, SC_DRIVE_NAME_MAX));
-	return fnv(h, &k->target, sizeof(k->target));
-}
-
-static bool key_is(const struct key *k, const struct sc_drive_writes_drive *x)
-{
-	if (x->node != k->node || x->nvme != (k->device != NULL))
-		return false;
-	return k->device ? !strncmp(x->device, k->device, SC_DRIVE_NAME_MAX)
-			 : x->target == k->target;
-}
-
-static struct key key_of(const struct sc_drive_writes_drive *x)
-{
-	return (struct key){
+	return (struct sc_drive_key){
 	    .node = x->node, .target = x->target, .device = x->nvme ? x->device : NULL};
-}
-
-/* The slot of k in w->slots: the one holding its drive, or the free one
- * where it would go.  w->nslots is a power of 2 and never full. */
-static uint32_t *slot_of(const struct sc_drive_writes *w, const struct key *k)
-{
-	uint32_t mask = w->nslots - 1;
-
-	for (uint32_t i = (uint32_t)key_hash(k) & mask;; i = (i + 1) & mask) {
-		uint32_t *s = &w->slots[i];
-
-		if (!*s || key_is(k, &w->drives[*s - 1]))
-			return s;
-	}
-}
-
-/* Room for one more drive, the slots rebuilt at twice the new room. */
-static int grow(struct sc_drive_writes *w)
-{
-	uint32_t cap = w->cap ? w->cap * 2 : FIRST_CAP;
-	struct sc_drive_writes_drive *d;
-	uint32_t *slots;
-
-	if (cap > UINT32_MAX / 2)
-		return -ENOMEM;
-	d = realloc(w->drives, cap * sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	w->drives = d;
-	slots = calloc((size_t)cap * 2, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	free(w->slots);
-	w->slots = slots;
-	w->nslots = cap * 2;
-	w->cap = cap;
-	for (uint32_t i = 0; i < w->n; i++) {
-		struct key k = key_of(&w->drives[i]);
-
-		*slot_of(w, &k) = i + 1;
-	}
-	return 0;
 }
 
 /* The drive of row r's device dev (NULL: r's target), added with its
@@ -102,13 +20,18 @@ static int grow(struct sc_drive_writes *w)
 static struct sc_drive_writes_drive *
 drive_of(struct sc_drive_writes *w, const struct sc_rank_result *r, const struct sc_drive *dev)
 {
-	struct key k = {.node = r->node, .target = r->target, .device = dev ? dev->device : NULL};
+	struct sc_drive_key k = {
+	    .node = r->node, .target = r->target, .device = dev ? dev->device : NULL};
 	struct sc_drive_writes_drive *x;
 	uint32_t *s;
 
-	if (w->n == w->cap && grow(w))
-		return NULL;
-	s = slot_of(w, &k);
+	if (w->n == w->cap) {
+		x = sc_drive_index_grow(&w->index, w->drives, sizeof(*x), &w->cap, w->n, key_of);
+		if (!x)
+			return NULL;
+		w->drives = x;
+	}
+	s = sc_drive_index_slot(&w->index, &k, key_of, w->drives);
 	if (*s)
 		return &w->drives[*s - 1];
 	x = &w->drives[w->n++];
@@ -173,6 +96,6 @@ int sc_drive_writes_add(struct sc_drive_writes *w, const struct sc_phase_record 
 void sc_drive_writes_exit(struct sc_drive_writes *w)
 {
 	free(w->drives);
-	free(w->slots);
+	sc_drive_index_exit(&w->index);
 	memset(w, 0, sizeof(*w));
 }

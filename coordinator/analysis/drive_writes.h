@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "drive.h"
+#include "drive_index.h"
 #include "result.h"
 
 struct sc_drive_writes_drive {
@@ -42,8 +43,7 @@ struct sc_drive_writes {
 	uint32_t nphases; /* phase records added */
 	uint32_t n, cap;
 	struct sc_drive_writes_drive *drives; /* heap, in order of first row */
-	uint32_t nslots;		      /* 2 x cap, a power of 2 (or 0) */
-	uint32_t *slots;		      /* heap: index + 1 into drives, 0 free */
+	struct sc_drive_index index;	      /* into drives, room for cap */
 };
 
 /* No drive yet. */
