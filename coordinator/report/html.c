@@ -130,7 +130,7 @@ static void ranks_text(char *buf, size_t len, const uint32_t *ranks, uint32_t n)
 
 static void drive_row(FILE *f, const struct sc_run_record *rec, const struct sc_inventory_entry *x)
 {
-	const struct sc_drive *d = x->drive;
+	const struct sc_inventory_drive *d = x->drive;
 	char buf[CELL_MAX];
 
 	sc_html_row_begin(f);

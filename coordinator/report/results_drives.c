@@ -82,7 +82,7 @@ static struct json_object *health_json(struct jb *b, const struct sc_drive_healt
 	return o;
 }
 
-static void put_identity(struct jb *b, struct json_object *o, const struct sc_drive *d)
+static void put_identity(struct jb *b, struct json_object *o, const struct sc_inventory_drive *d)
 {
 	sc_json_put_str(b, o, "device", d->device);
 	sc_json_put_str(b, o, "controller", d->controller);
