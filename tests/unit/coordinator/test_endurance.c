@@ -15,6 +15,7 @@
 #include "analysis/inventory.h"
 #include "check.h"
 #include "model/endurance.h"
+#include "report/drives.h"
 
 #define TB UINT64_C(1000000000000)
 #define GB UINT64_C(1000000000)
@@ -502,6 +503,204 @@ static void test_scale(void)
 	sc_phase_record_exit(&pr);
 }
 
+/* Drive i ("nvme<i>n1") as rank r's row of phase p names it: every field
+ * says whose it is ("S<r>p<p>d<i>"), the capacity 100 r + 10 p + i + 1
+ * bytes. */
+static struct sc_drive inv_drive(uint32_t i, uint32_t r, uint32_t p)
+{
+	struct sc_drive d;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.device, sizeof(d.device), "nvme%un1", i);
+	snprintf(d.controller, sizeof(d.controller), "C%up%ud%u", r, p, i);
+	snprintf(d.model, sizeof(d.model), "M%up%ud%u", r, p, i);
+	snprintf(d.serial, sizeof(d.serial), "S%up%ud%u", r, p, i);
+	snprintf(d.firmware, sizeof(d.firmware), "F%up%ud%u", r, p, i);
+	d.capacity_bytes = 100 * r + 10 * p + i + 1;
+	return d;
+}
+
+/* Row r's drives: n of them, numbered as dev says. */
+static void inv_drives(struct sc_rank_result *row, uint32_t p, uint32_t n, const uint32_t *dev)
+{
+	row->ndrives = n;
+	row->drives = xcalloc(n, sizeof(*row->drives));
+	for (uint32_t k = 0; k < n; k++)
+		row->drives[k] = inv_drive(dev[k], row->rank, p);
+}
+
+/* Rank row r of phase p of the inventory's run (test_inventory_grown). */
+static void inv_row(struct sc_rank_result *row, uint32_t p, uint32_t r)
+{
+	static const uint32_t target[] = {0, 0, 1, 1, 0, 2};
+	static const uint32_t dev0[] = {0}, dev01[] = {0, 1, 0}, dev5[] = {5};
+
+	row->rank = r;
+	row->node = r / 2;
+	snprintf(row->host, sizeof(row->host), "host%up%u", row->node, p);
+	row->target = target[r];
+	if (r == 0 || (r == 4 && p == 1))
+		inv_drives(row, p, 1, dev0);
+	else if (r == 1 && p)
+		inv_drives(row, p, 3, dev01);
+	else if (r == 4 && p == 2)
+		inv_drives(row, p, 1, dev5);
+	else if (r == 2 || r == 3 || (r == 5 && p == 2))
+		snprintf(row->telemetry_none, sizeof(row->telemetry_none),
+			 "no NVMe telemetry: rank %u phase %u", r, p);
+}
+
+/* The printed inventory of the run of inv_row after each phase, by hand:
+ * node 0's nvme0n1 keeps rank 0's identity of phase 0 (rank 1 joins it in
+ * phase 1, its row naming it twice), ranks 2 and 3 share node 1's target
+ * without NVMe (rank 2's reason), rank 1's nvme1n1 and rank 4's nvme0n1 on
+ * node 2 (not node 0's) come in phase 1, rank 4's nvme5n1 of phase 2 is
+ * left out (rank 4 is listed), rank 5 looks in phase 2 alone. */
+static const char *const inv_printed[] = {
+    "drives:\n"
+    "  node 0 host0p0 rank 0 /mnt/a: nvme0n1 M0p0d0 serial S0p0d0 fw F0p0d0 1 B\n"
+    "  node 1 host1p0 ranks 2,3 /mnt/b: no NVMe telemetry: rank 2 phase 0\n",
+    "drives:\n"
+    "  node 0 host0p0 ranks 0,1 /mnt/a: nvme0n1 M0p0d0 serial S0p0d0 fw F0p0d0 1 B\n"
+    "  node 1 host1p0 ranks 2,3 /mnt/b: no NVMe telemetry: rank 2 phase 0\n"
+    "  node 0 host0p1 rank 1 /mnt/a: nvme1n1 M1p1d1 serial S1p1d1 fw F1p1d1 112 B\n"
+    "  node 2 host2p1 rank 4 /mnt/a: nvme0n1 M4p1d0 serial S4p1d0 fw F4p1d0 411 B\n",
+    "drives:\n"
+    "  node 0 host0p0 ranks 0,1 /mnt/a: nvme0n1 M0p0d0 serial S0p0d0 fw F0p0d0 1 B\n"
+    "  node 1 host1p0 ranks 2,3 /mnt/b: no NVMe telemetry: rank 2 phase 0\n"
+    "  node 0 host0p1 rank 1 /mnt/a: nvme1n1 M1p1d1 serial S1p1d1 fw F1p1d1 112 B\n"
+    "  node 2 host2p1 rank 4 /mnt/a: nvme0n1 M4p1d0 serial S4p1d0 fw F4p1d0 411 B\n"
+    "  node 2 host2p2 rank 5 /mnt/c: no NVMe telemetry: rank 5 phase 2\n",
+};
+
+/* inv as sc_report_drives_inventory prints it (heap). */
+static char *inv_print(const struct sc_run_record *rec, const struct sc_inventory *inv)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	sc_report_drives_inventory(f, rec, inv);
+	fclose(f);
+	return text;
+}
+
+/* A run of 3 phases and 6 ranks on 3 nodes (inv_row) added phase by phase,
+ * each phase's rows poisoned and freed once added: after each phase the
+ * inventory prints as worked out by hand, and holds what the rows said
+ * (the controller is not printed). */
+static void test_inventory_grown(void)
+{
+	static const char *const paths[] = {"/mnt/a", "/mnt/b", "/mnt/c"};
+	struct sc_run_record rec;
+	struct sc_inventory inv;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.nnodes = 3;
+	rec.plan.ntargets = 3;
+	rec.plan.targets = xcalloc(3, sizeof(*rec.plan.targets));
+	for (uint32_t t = 0; t < 3; t++)
+		rec.plan.targets[t].path = xstrdup(paths[t]);
+	add_phases(&rec, 3, 6, inv_row);
+	memset(&inv, 0, sizeof(inv));
+	for (uint32_t p = 0; p < rec.nphases; p++) {
+		int rc = sc_inventory_add(&inv, rec.nranks, &rec.phases[p]);
+		char *got;
+
+		drop_rows(&rec.phases[p]);
+		got = inv_print(&rec, &inv);
+		CHECK(rc == 0 && !strcmp(got, inv_printed[p]),
+		      "after phase %u (rc %d), printed:\n%swant:\n%s", p, rc, got, inv_printed[p]);
+		free(got);
+	}
+	if (inv.n == 5) {
+		const struct sc_inventory_entry *e = inv.entries;
+
+		CHECK(e[0].drive && !strcmp(e[0].drive->controller, "C0p0d0") && e[2].drive &&
+			  !strcmp(e[2].drive->controller, "C1p1d1") && e[3].drive &&
+			  !strcmp(e[3].drive->controller, "C4p1d0"),
+		      "controllers of the rows the drives were first met in");
+		CHECK(!e[1].drive && !e[4].drive && e[1].target == 1 && e[4].target == 2 &&
+			  !e[0].none && !e[2].none && !e[3].none,
+		      "targets without NVMe: no drive; drives: no reason");
+	}
+	sc_inventory_exit(&inv);
+	sc_run_record_exit(&rec);
+}
+
+_Static_assert(SCALE_RANKS / SCALE_RANKS_PER_NODE == 4096, "the scale cases' 4,096 nodes");
+
+/* Rank row r of phase p of the inventory's scale case: rank r's drive is
+ * nvme<r % 8>n1 of its node.  The even ranks look in phase 0, at their
+ * drive; the odd ones in phase 1, at theirs and their even neighbour's (a
+ * target over both); in phase 1 the even ranks name their odd neighbour's
+ * drive (passed over: they are listed). */
+static void inv_scale_row(struct sc_rank_result *row, uint32_t p, uint32_t r)
+{
+	uint32_t dev[2] = {r % SCALE_RANKS_PER_NODE, (r - 1) % SCALE_RANKS_PER_NODE};
+
+	row->rank = r;
+	row->node = r / SCALE_RANKS_PER_NODE;
+	snprintf(row->host, sizeof(row->host), "gpu%u", row->node);
+	if (r % 2 == 0)
+		dev[0] = (r + p) % SCALE_RANKS_PER_NODE;
+	if (p == r % 2)
+		inv_drives(row, p, p ? 2 : 1, dev);
+	else if (p)
+		inv_drives(row, p, 1, dev);
+}
+
+/* 32,768 ranks on 4,096 nodes (8 NVMe drives a node) over 2 phases, each
+ * phase's rows poisoned and freed once added: 32,768 entries, the even
+ * ranks' drives in rank order (ranks r and r + 1), then the odd ranks'
+ * (rank r alone), each with the identity its first rank's row gave. */
+static void test_inventory_scale(void)
+{
+	struct sc_phase_record pr;
+	struct sc_inventory inv;
+	uint32_t bad = 0, first_bad = UINT32_MAX;
+	int rc = 0;
+
+	memset(&inv, 0, sizeof(inv));
+	memset(&pr, 0, sizeof(pr));
+	for (uint32_t p = 0; p < 2 && !rc; p++) {
+		pr.phase = p;
+		pr.nranks = SCALE_RANKS;
+		pr.ranks = xcalloc(SCALE_RANKS, sizeof(*pr.ranks));
+		for (uint32_t r = 0; r < SCALE_RANKS; r++)
+			inv_scale_row(&pr.ranks[r], p, r);
+		rc = sc_inventory_add(&inv, SCALE_RANKS, &pr);
+		drop_rows(&pr);
+	}
+	CHECK(rc == 0 && inv.n == SCALE_RANKS, "%u entries, got %u (rc %d)", SCALE_RANKS, inv.n,
+	      rc);
+	for (uint32_t i = 0; i < inv.n; i++) {
+		const struct sc_inventory_entry *x = &inv.entries[i];
+		uint32_t half = SCALE_RANKS / 2, r = i < half ? 2 * i : 2 * (i - half) + 1;
+		uint32_t p = r % 2, d = r % SCALE_RANKS_PER_NODE, node = r / SCALE_RANKS_PER_NODE;
+		uint32_t nranks = 2 - p;
+		char host[16], dev[16], serial[32], model[32];
+
+		snprintf(host, sizeof(host), "gpu%u", node);
+		snprintf(dev, sizeof(dev), "nvme%un1", d);
+		snprintf(serial, sizeof(serial), "S%up%ud%u", r, p, d);
+		snprintf(model, sizeof(model), "M%up%ud%u", r, p, d);
+		if (x->node != node || strcmp(x->host, host) || !x->drive ||
+		    strcmp(x->drive->device, dev) || strcmp(x->drive->serial, serial) ||
+		    strcmp(x->drive->model, model) ||
+		    x->drive->capacity_bytes != 100 * r + 10 * p + d + 1 || x->nranks != nranks ||
+		    x->ranks[0] != r || (nranks == 2 && x->ranks[1] != r + 1)) {
+			if (!bad++)
+				first_bad = i;
+		}
+	}
+	CHECK(bad == 0, "%u entries off their drive's identity or ranks (the first: entry %u)", bad,
+	      first_bad);
+	sc_inventory_exit(&inv);
+}
+
 int main(void)
 {
 	test_smart_and_counted();
@@ -511,5 +710,7 @@ int main(void)
 	test_writes_of_run();
 	test_writes_bad_model();
 	test_scale();
+	test_inventory_grown();
+	test_inventory_scale();
 	return check_exit("test_endurance");
 }
