@@ -159,6 +159,171 @@ static int node_durations_add(struct sc_ckpt_node_durations *d, const struct sc_
 	return 0;
 }
 
+/* Which drive a rank's share belongs to. */
+struct drive_key {
+	uint32_t node;
+	uint32_t id; /* target, or rank when per_rank */
+	bool per_rank;
+};
+
+/* A rank's share of a cell, then (summed) a drive's. */
+struct share {
+	struct drive_key key;
+	uint64_t bytes;
+	int64_t end_ns; /* from the measured start; 0 when not after it */
+};
+
+/* The drives' order: node, then targets before ranks, then id. */
+static int key_cmp(struct drive_key a, struct drive_key b)
+{
+	if (a.node != b.node)
+		return a.node < b.node ? -1 : 1;
+	if (a.per_rank != b.per_rank)
+		return a.per_rank ? 1 : -1;
+	return (a.id > b.id) - (a.id < b.id);
+}
+
+static int share_cmp(const void *a, const void *b)
+{
+	return key_cmp(((const struct share *)a)->key, ((const struct share *)b)->key);
+}
+
+static struct drive_key drive_key(const struct sc_ckpt_drive *d)
+{
+	return (struct drive_key){.node = d->node, .id = d->id, .per_rank = d->per_rank};
+}
+
+/* Cell pr's shares into s (room for its ranks), one a drive in the
+ * drives' order: the bytes its ranks moved in the cell's direction and
+ * the latest end of them.  Returns how many. */
+static uint32_t cell_shares(const struct sc_plan *plan, const struct sc_phase_record *pr,
+			    struct share *s)
+{
+	const struct sc_phase *ph = &plan->phases[pr->phase];
+	bool per_rank = ph->io.engine == SC_ENGINE_EMULATED;
+	int dir = ph->ckpt.restore ? SC_DIR_READ : SC_DIR_WRITE;
+	uint32_t n = 0;
+
+	for (uint32_t r = 0; r < pr->nranks; r++) {
+		const struct sc_rank_result *rr = &pr->ranks[r];
+		int64_t t = rr->end_ns - pr->measure_start_ns;
+
+		s[r] = (struct share){.key = {.node = rr->node,
+					      .id = per_rank ? rr->rank : rr->target,
+					      .per_rank = per_rank},
+				      .bytes = rr->bytes[dir],
+				      .end_ns = t > 0 ? t : 0};
+	}
+	qsort(s, pr->nranks, sizeof(*s), share_cmp);
+	for (uint32_t r = 0; r < pr->nranks; r++) {
+		if (n && !key_cmp(s[n - 1].key, s[r].key)) {
+			s[n - 1].bytes += s[r].bytes;
+			if (s[r].end_ns > s[n - 1].end_ns)
+				s[n - 1].end_ns = s[r].end_ns;
+		} else {
+			s[n++] = s[r];
+		}
+	}
+	return n;
+}
+
+/* g's drives and those of the n sorted shares s new to it, in order.
+ * 0 or -ENOMEM (g unchanged). */
+static int drives_merge(struct sc_ckpt_group *g, const struct share *s, uint32_t n)
+{
+	struct sc_ckpt_drive *d;
+	uint32_t fresh = 0, i = 0, j = 0, k = 0;
+
+	for (; i < n; i++) {
+		while (j < g->ndrives && key_cmp(drive_key(&g->drives[j]), s[i].key) < 0)
+			j++;
+		fresh += j == g->ndrives || key_cmp(drive_key(&g->drives[j]), s[i].key);
+	}
+	if (!fresh)
+		return 0;
+	d = malloc(((size_t)g->ndrives + fresh) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0, j = 0; i < n || j < g->ndrives;) {
+		int cmp;
+
+		if (i == n)
+			cmp = -1;
+		else if (j == g->ndrives)
+			cmp = 1;
+		else
+			cmp = key_cmp(drive_key(&g->drives[j]), s[i].key);
+		if (cmp <= 0) {
+			d[k++] = g->drives[j++];
+			i += !cmp;
+		} else {
+			d[k++] = (struct sc_ckpt_drive){.node = s[i].key.node,
+							.id = s[i].key.id,
+							.per_rank = s[i].key.per_rank};
+			i++;
+		}
+	}
+	free(g->drives);
+	g->drives = d;
+	g->ndrives = k;
+	return 0;
+}
+
+/* Appends c to series v.  0 or -ENOMEM (v unchanged). */
+static int series_append(struct sc_ckpt_drive_series *v, struct sc_ckpt_drive_cell c)
+{
+	if (v->n == v->cap) {
+		uint32_t cap = v->cap ? 2 * v->cap : 4;
+		struct sc_ckpt_drive_cell *more = realloc(v->cells, cap * sizeof(*more));
+
+		if (!more)
+			return -ENOMEM;
+		v->cells = more;
+		v->cap = cap;
+	}
+	v->cells[v->n++] = c;
+	return 0;
+}
+
+/* Adds cell pr's drives to g: a drive new to g in its place, and to each
+ * drive that moved bytes and ended after the measured start its share,
+ * as a write or a restore.  0 or -ENOMEM. */
+static int drives_add(struct sc_ckpt_group *g, const struct sc_plan *plan,
+		      const struct sc_phase_record *pr)
+{
+	bool restore = plan->phases[pr->phase].ckpt.restore;
+	struct share *s = malloc((pr->nranks ? pr->nranks : 1) * sizeof(*s));
+	uint32_t n, j = 0;
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	n = cell_shares(plan, pr, s);
+	ret = drives_merge(g, s, n);
+	for (uint32_t i = 0; !ret && i < n; i++) {
+		struct sc_ckpt_drive_cell c = {.bytes = s[i].bytes,
+					       .dur_ns = (uint64_t)s[i].end_ns};
+		struct sc_ckpt_drive *d;
+
+		while (key_cmp(drive_key(&g->drives[j]), s[i].key) < 0)
+			j++; /* s[i]'s drive is in g: merged */
+		d = &g->drives[j];
+		if (c.bytes && c.dur_ns)
+			ret = series_append(restore ? &d->restore : &d->write, c);
+	}
+	free(s);
+	return ret;
+}
+
+static void drives_free(struct sc_ckpt_drive *d, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		free(d[i].write.cells);
+		free(d[i].restore.cells);
+	}
+	free(d);
+}
+
 /* Group g's trends and projections from its cells. */
 static void group_figures(struct sc_ckpt_group *g, const struct sc_plan *plan)
 {
@@ -206,7 +371,7 @@ int sc_ckpt_groups_add(struct sc_ckpt_group **groups, uint32_t *ngroups,
 	if (!cells)
 		return -ENOMEM;
 	cur->cells = cells;
-	if (node_durations_add(&cur->nodes, pr))
+	if (node_durations_add(&cur->nodes, pr) || drives_add(cur, plan, pr))
 		return -ENOMEM;
 	cur->cells[cur->ncells++] = w->ckpt;
 	group_figures(cur, plan);
@@ -218,6 +383,7 @@ void sc_ckpt_groups_free(struct sc_ckpt_group *groups, uint32_t ngroups)
 	for (uint32_t k = 0; k < ngroups; k++) {
 		free(groups[k].cells);
 		node_durations_exit(&groups[k].nodes);
+		drives_free(groups[k].drives, groups[k].ndrives);
 	}
 	free(groups);
 }

@@ -54,6 +54,32 @@ struct sc_ckpt_node_durations {
 			       * -1 where the node had no rank in the cell */
 };
 
+/* A drive's share of one checkpoint cell. */
+struct sc_ckpt_drive_cell {
+	uint64_t bytes;       /* its ranks moved in the cell's direction */
+	uint64_t dur_ns;      /* the slowest of them: end - measured start,
+			       * fsync included */
+};
+
+/* A drive's cells of one direction (writes, or restores), in cell order:
+ * those in which it moved bytes and its slowest rank ended after the
+ * measured start. */
+struct sc_ckpt_drive_series {
+	uint32_t n, cap;
+	struct sc_ckpt_drive_cell *cells; /* heap, n (room for cap) */
+};
+
+/* A drive of a checkpoint group, the model's measured drive
+ * (model/model_inputs.c): one target on one node, or one rank when the
+ * cell's engine is emulated (one emulated drive per rank).  Holds no
+ * pointer into the record. */
+struct sc_ckpt_drive {
+	uint32_t node;
+	uint32_t id;                /* target index, or rank when per_rank */
+	bool per_rank;
+	struct sc_ckpt_drive_series write, restore;
+};
+
 /* A checkpoint group: the cells of one config phase. */
 struct sc_ckpt_group {
 	const char *name;           /* the group's name (plan-owned) */
@@ -65,6 +91,11 @@ struct sc_ckpt_group {
 	double projected_write_ns;  /* full size / measured write throughput */
 	double projected_restore_ns;
 	struct sc_ckpt_node_durations nodes; /* each node's, by cell */
+	uint32_t ndrives;
+	struct sc_ckpt_drive *drives; /* heap, ndrives: every drive of the
+				       * group's cells (restores' too), by
+				       * node, then targets before ranks,
+				       * then id */
 };
 
 /* The cell of checkpoint phase pr of plan: its bytes and files, its
@@ -76,10 +107,11 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
 /* Adds phase record pr of plan (its workload figures w) to the groups
  * (*groups, *ngroups: NULL and 0, or built by these calls from the run's
  * earlier phases, in order) when it is a checkpoint cell that ended ok:
- * its cell, its nodes' durations, its group's trends and projections
- * again: the groups of the phases so far, the new phase costing its ranks
- * and its group's cells alone.  0 or -ENOMEM (free the
- * groups: they may hold part of the cell). */
+ * its cell, its nodes' durations, its drives' shares, its group's trends
+ * and projections again: the groups of the phases so far, the new phase
+ * costing its ranks and its group's cells and drives alone.  The groups
+ * hold no pointer into pr's rank rows.  0 or -ENOMEM (free the groups:
+ * they may hold part of the cell). */
 int sc_ckpt_groups_add(struct sc_ckpt_group **groups, uint32_t *ngroups,
 		       const struct sc_plan *plan, const struct sc_phase_record *pr,
 		       const struct sc_workload_figures *w);
