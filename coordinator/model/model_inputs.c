@@ -10,103 +10,6 @@
 #include "result.h"
 #include "units.h"
 
-/* A drive of the run: one target on one node, or, when the engine is
- * emulated (one emulated drive per rank), one rank. */
-struct drive_key {
-	uint32_t node;
-	uint32_t id; /* target, or rank when per_rank */
-	bool per_rank;
-};
-
-/* The drives of one group being collected. */
-struct collect {
-	uint32_t n, cap;
-	struct drive_key *keys;
-};
-
-static int key_cmp(const struct drive_key *a, const struct drive_key *b)
-{
-	if (a->node != b->node)
-		return a->node < b->node ? -1 : 1;
-	if (a->per_rank != b->per_rank)
-		return a->per_rank ? 1 : -1;
-	return (a->id > b->id) - (a->id < b->id);
-}
-
-static int key_qsort(const void *a, const void *b)
-{
-	return key_cmp(a, b);
-}
-
-static struct drive_key key_of(const struct sc_phase *ph, const struct sc_rank_result *r)
-{
-	bool per_rank = ph->io.engine == SC_ENGINE_EMULATED;
-
-	return (struct drive_key){
-	    .node = r->node, .id = per_rank ? r->rank : r->target, .per_rank = per_rank};
-}
-
-/* Index of k in the sorted keys, or -1. */
-static int64_t key_find(const struct collect *c, const struct drive_key *k)
-{
-	uint32_t lo = 0, hi = c->n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int cmp = key_cmp(&c->keys[mid], k);
-
-		if (!cmp)
-			return mid;
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-/* Whether phase record pr is a cell of group name that ended ok. */
-static bool in_group(const struct sc_run_record *rec, const struct sc_phase_record *pr,
-		     const char *name)
-{
-	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
-
-	return ph->workload == SC_WORKLOAD_CHECKPOINT && pr->status == SC_PHASE_OK &&
-	       !strcmp(ph->group ? ph->group : "", name);
-}
-
-/* Every drive of group name's cells, sorted.  0 or -ENOMEM. */
-static int collect_keys(const struct sc_run_record *rec, const char *name, struct collect *c)
-{
-	for (uint32_t i = 0; i < rec->nphases; i++) {
-		const struct sc_phase_record *pr = &rec->phases[i];
-
-		if (!in_group(rec, pr, name))
-			continue;
-		for (uint32_t r = 0; r < pr->nranks; r++) {
-			struct drive_key k = key_of(&rec->plan.phases[pr->phase], &pr->ranks[r]);
-			bool seen = false;
-
-			for (uint32_t j = 0; j < c->n && !seen; j++)
-				seen = !key_cmp(&c->keys[j], &k);
-			if (seen)
-				continue;
-			if (c->n == c->cap) {
-				uint32_t cap = c->cap ? 2 * c->cap : 16;
-				struct drive_key *more = realloc(c->keys, cap * sizeof(*more));
-
-				if (!more)
-					return -ENOMEM;
-				c->keys = more;
-				c->cap = cap;
-			}
-			c->keys[c->n++] = k;
-		}
-	}
-	qsort(c->keys, c->n, sizeof(*c->keys), key_qsort);
-	return 0;
-}
-
 /* Allocates n drives with room for cap checkpoints each.  NULL on -ENOMEM. */
 static struct sc_model_drive *drives_new(uint32_t n, uint32_t cap)
 {
@@ -134,124 +37,76 @@ static void drives_free(struct sc_model_drive *d, uint32_t n)
 	free(d);
 }
 
-/* Appends cell pr to the drives' series: per drive the bytes its ranks
- * moved in direction dir and the slowest rank's time from the measured
- * start (fsync included); a drive that moved nothing gets no entry.  sum
- * and end are scratch of c->n entries. */
-static void add_cell(const struct sc_run_record *rec, const struct sc_phase_record *pr,
-		     const struct collect *c, int dir, struct sc_model_drive *d, uint64_t *sum,
-		     int64_t *end)
+/* Copies series v into drive d (room for v's cells). */
+static void series_copy(const struct sc_ckpt_drive_series *v, struct sc_model_drive *d)
 {
-	memset(sum, 0, c->n * sizeof(*sum));
-	memset(end, 0, c->n * sizeof(*end));
-	for (uint32_t r = 0; r < pr->nranks; r++) {
-		const struct sc_rank_result *rr = &pr->ranks[r];
-		struct drive_key k = key_of(&rec->plan.phases[pr->phase], rr);
-		int64_t i = key_find(c, &k), t = rr->end_ns - pr->measure_start_ns;
+	uint64_t *bytes = (uint64_t *)d->bytes, *dur = (uint64_t *)d->dur_ns;
 
-		if (i < 0)
-			continue;
-		sum[i] += rr->bytes[dir];
-		if (t > end[i])
-			end[i] = t;
+	for (uint32_t c = 0; c < v->n; c++) {
+		bytes[c] = v->cells[c].bytes;
+		dur[c] = v->cells[c].dur_ns;
 	}
-	for (uint32_t i = 0; i < c->n; i++) {
-		uint64_t *bytes = (uint64_t *)d[i].bytes, *dur = (uint64_t *)d[i].dur_ns;
-
-		if (!sum[i] || end[i] <= 0)
-			continue;
-		bytes[d[i].nckpts] = sum[i];
-		dur[d[i].nckpts++] = (uint64_t)end[i];
-	}
+	d->nckpts = v->n;
 }
 
-/* Keeps the drives that wrote in some checkpoint (the others, e.g. ranks
- * of ZeRO-0 that hold nothing, say nothing of a drive's speed); sets
- * ndrives and drives_per_node. */
-static void keep_writers(struct sc_model_measured *m, struct collect *c)
-{
-	uint32_t kept = 0, run = 0;
-
-	for (uint32_t i = 0; i < c->n; i++) {
-		if (!m->drives[i].nckpts) {
-			free((void *)m->drives[i].bytes);
-			free((void *)m->restore_drives[i].bytes);
-			continue;
-		}
-		m->drives[kept] = m->drives[i];
-		m->restore_drives[kept] = m->restore_drives[i];
-		c->keys[kept++] = c->keys[i];
-	}
-	m->ndrives = kept;
-	m->drives_per_node = 0;
-	for (uint32_t i = 0; i < kept; i++) {
-		run = i && c->keys[i].node == c->keys[i - 1].node ? run + 1 : 1;
-		if (run > m->drives_per_node)
-			m->drives_per_node = run;
-	}
-}
-
-/* Fills m's checkpoint inputs from group g of rec.  0 or -ENOMEM. */
-static int fill_ckpt(const struct sc_run_record *rec, const struct sc_ckpt_group *g,
+/* Fills m's checkpoint inputs from group g of plan: its drives that wrote
+ * in some checkpoint (the others, e.g. ranks of ZeRO-0 that hold nothing,
+ * say nothing of a drive's speed), in the group's order, each with its
+ * writes and restores.  Replaces what an earlier group without writers
+ * left in m.  0 or -ENOMEM. */
+static int fill_ckpt(const struct sc_plan *plan, const struct sc_ckpt_group *g,
 		     struct sc_model_measured *m)
 {
-	const struct sc_ckpt_spec *ck = &rec->plan.phases[g->first_phase].ckpt;
-	struct collect c = {0};
-	uint64_t *sum = NULL;
-	int64_t *end = NULL;
-	int ret = collect_keys(rec, g->name, &c);
+	const struct sc_ckpt_spec *ck = &plan->phases[g->first_phase].ckpt;
+	uint32_t n = 0, k = 0, run = 0, node = 0;
 
-	if (ret)
-		goto out;
-	m->drives = drives_new(c.n, g->write.n);
-	m->restore_drives = drives_new(c.n, g->restore.n);
+	for (uint32_t i = 0; i < g->ndrives; i++)
+		n += g->drives[i].write.n > 0;
+	drives_free(m->drives, m->ndrives);
+	drives_free(m->restore_drives, m->ndrives);
+	m->ndrives = 0;
+	m->drives = drives_new(n, g->write.n);
+	m->restore_drives = drives_new(n, g->restore.n);
 	if (!m->drives || !m->restore_drives) {
-		drives_free(m->drives, c.n);
-		drives_free(m->restore_drives, c.n);
+		drives_free(m->drives, n);
+		drives_free(m->restore_drives, n);
 		m->drives = m->restore_drives = NULL;
-		ret = -ENOMEM;
-		goto out;
+		return -ENOMEM;
 	}
-	m->ndrives = c.n;
-	sum = calloc(c.n ? c.n : 1, sizeof(*sum));
-	end = calloc(c.n ? c.n : 1, sizeof(*end));
-	if (!sum || !end) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (uint32_t i = 0; i < rec->nphases; i++) {
-		const struct sc_phase_record *pr = &rec->phases[i];
-		bool restore = rec->plan.phases[pr->phase].ckpt.restore;
+	m->ndrives = n;
+	m->drives_per_node = 0;
+	for (uint32_t i = 0; i < g->ndrives; i++) {
+		const struct sc_ckpt_drive *d = &g->drives[i];
 
-		if (in_group(rec, pr, g->name))
-			add_cell(rec, pr, &c, restore ? SC_DIR_READ : SC_DIR_WRITE,
-				 restore ? m->restore_drives : m->drives, sum, end);
+		if (!d->write.n)
+			continue;
+		series_copy(&d->write, &m->drives[k]);
+		series_copy(&d->restore, &m->restore_drives[k]);
+		m->has_restore |= d->restore.n > 0;
+		run = k && d->node == node ? run + 1 : 1; /* the node's drives so far */
+		if (run > m->drives_per_node)
+			m->drives_per_node = run;
+		node = d->node;
+		k++;
 	}
-	keep_writers(m, &c);
-	for (uint32_t i = 0; i < m->ndrives; i++)
-		m->has_restore |= m->restore_drives[i].nckpts > 0;
-	m->has_ckpt = m->ndrives > 0;
+	m->has_ckpt = n > 0;
 	m->nckpts = g->write.n;
 	snprintf(m->ckpt_group, sizeof(m->ckpt_group), "%s", g->name);
 	m->model = ck->model;
 	m->layout = ck->layout;
 	m->scale = ck->scale;
-out:
-	free(end);
-	free(sum);
-	free(c.keys);
-	return ret;
+	return 0;
 }
 
 /* The first checkpoint group with writes, if any, into m.  0 or -ENOMEM. */
-static int find_ckpt(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+static int find_ckpt(const struct sc_plan *plan, const struct sc_run_figures *fg,
 		     struct sc_model_measured *m)
 {
 	int ret = 0;
 
 	for (uint32_t k = 0; k < fg->nckpt && !m->has_ckpt && !ret; k++)
 		if (fg->ckpt[k].write.n)
-			ret = fill_ckpt(rec, &fg->ckpt[k], m);
+			ret = fill_ckpt(plan, &fg->ckpt[k], m);
 	return ret;
 }
 
@@ -295,7 +150,7 @@ int sc_model_measured_from_record(const struct sc_run_record *rec,
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->run_id, sizeof(m->run_id), "%s", id);
-	ret = find_ckpt(rec, fg, m);
+	ret = find_ckpt(&rec->plan, fg, m);
 	for (uint32_t i = 0; !ret && i < rec->nphases && !m->has_ingest; i++) {
 		const struct sc_phase_record *pr = &rec->phases[i];
 

@@ -127,9 +127,13 @@ struct sc_model_measured {
 	double node_read_bytes_per_s;	  /* mean over nodes, measured */
 };
 
-/* Fills *m from rec and fg, its figures (analysis/figures.h).  A run without a checkpoint write group and without
- * an ingest phase gives -ENOENT and a message saying which phase kind is
- * missing and how to produce it (a config with workload: checkpoint, as
+/* Fills *m from rec and fg, its figures (analysis/figures.h): the
+ * checkpoint inputs from fg's checkpoint groups alone (rec's rank rows
+ * are not read for them: a phase's may be freed once fg holds it), the
+ * ingest inputs from the ingest phase's record and figures.  A run
+ * without a checkpoint write group and without an ingest phase gives
+ * -ENOENT and a message saying which phase kind is missing and how to
+ * produce it (a config with workload: checkpoint, as
  * configs/llm_ckpt.yaml).  0, -ENOENT, -ENOMEM. */
 int sc_model_measured_from_record(const struct sc_run_record *rec,
 				  const struct sc_run_figures *fg, struct sc_model_measured *m,
