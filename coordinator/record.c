@@ -74,8 +74,10 @@ static int write_formatted(const struct sc_run_record *rec, const struct sc_run_
 }
 
 /* The tables a phase adds rows to (phases.csv, ranks.csv, timeseries.csv,
- * results.json.part) brought up to rec: its last phase's rows appended
- * or, when they lack an earlier one, every formatted file written. */
+ * results.json.part) brought up to rec: the phases they lack appended,
+ * one at a time (a failed one is cut back from every table, so the next
+ * writing starts there), or, when they hold none, every formatted file
+ * written. */
 static int write_rows(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 		      struct sc_record_pace *pace, const char *outdir)
 {
@@ -84,40 +86,68 @@ static int write_rows(const struct sc_run_record *rec, const struct sc_run_figur
 
 	if (pace->rows_phases == rec->nphases && !pace->whole)
 		return 0;
-	if (!pace->rows_phases || pace->rows_phases + 1 != rec->nphases || pace->whole)
+	if (!pace->rows_phases || pace->whole)
 		return write_formatted(rec, fg, pace, outdir, NULL, NULL, false);
-	rc = sc_report_rows_append(outdir, rec, fg, rec->nphases - 1, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
-		pace->rows_phases = 0; /* the next writes them whole */
-		return rc;
+	for (; pace->rows_phases < rec->nphases; pace->rows_phases++) {
+		rc = sc_report_rows_append(outdir, rec, fg, pace->rows_phases, err, sizeof(err));
+		if (rc == -ENOTRECOVERABLE) {
+			/* a table could not be cut back: written whole next */
+			fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+			pace->rows_phases = 0;
+			return rc;
+		}
+		if (rc) {
+			fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+			return rc;
+		}
 	}
-	pace->rows_phases = rec->nphases;
 	return 0;
 }
 
-/* results.pb brought up to rec: its last phase appended, or rec written
- * whole when the file lacks an earlier one (a writing failed). */
+/* results.pb brought up to rec: the phases it lacks appended, one at a
+ * time (a failed one is cut back, so the next writing starts there), or
+ * rec written whole when it holds none. */
 static int write_pb(const struct sc_run_record *rec, struct sc_record_pace *pace,
 		    const char *outdir)
 {
 	const char *dir = outdir && outdir[0] ? outdir : ".";
 	char err[1024];
-	int rc;
+	int rc = 0;
 
-	if (pace->pb_phases == rec->nphases)
-		return 0;
-	if (pace->pb_phases && pace->pb_phases + 1 == rec->nphases)
-		rc = sc_results_append(dir, rec, rec->nphases - 1, err, sizeof(err));
-	else
+	if (!pace->pb_phases && rec->nphases) {
 		rc = sc_results_write(dir, rec, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
-		pace->pb_phases = 0; /* the next writes it whole */
-		return rc;
+		if (!rc)
+			pace->pb_phases = rec->nphases;
 	}
-	pace->pb_phases = rec->nphases;
-	return 0;
+	while (!rc && pace->pb_phases < rec->nphases) {
+		rc = sc_results_append(dir, rec, pace->pb_phases, err, sizeof(err));
+		pace->pb_phases += !rc;
+	}
+	if (rc)
+		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
+	return rc;
+}
+
+/* Thins (sc_phase_record_thin, sc_run_figures_thin) every phase of rec
+ * but the last that results.pb and the tables hold, its report.html
+ * section rendered and kept first: rank 0 keeps a phase's rows no longer
+ * than it takes to write them. */
+static void thin_written(struct sc_run_record *rec, struct sc_run_figures *fg,
+			 struct sc_record_pace *pace)
+{
+	uint32_t upto = rec->nphases - 1;
+
+	upto = pace->pb_phases < upto ? pace->pb_phases : upto;
+	upto = pace->rows_phases < upto ? pace->rows_phases : upto;
+	for (; pace->thinned < upto; pace->thinned++) {
+		bool detailed = pace->thinned + SC_HTML_PHASES_DETAILED >= rec->nphases;
+
+		if ((detailed &&
+		     sc_report_html_section_keep(rec, fg, pace->thinned, &pace->html)) ||
+		    sc_run_figures_thin(fg, pace->thinned))
+			return; /* out of memory: kept whole, tried again after the next phase */
+		sc_phase_record_thin(&rec->phases[pace->thinned]);
+	}
 }
 
 /* After the plan's last phase, one that did not end ok, or when pace says. */
@@ -179,6 +209,7 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 	}
 	if (!quiet && rec->nphases == 1)
 		sc_report_drives_inventory(stdout, rec, &fg->inventory);
+	thin_written(rec, fg, pace);
 	return rc;
 }
 

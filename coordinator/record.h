@@ -22,7 +22,12 @@ void sc_record_begin(struct sc_run_record *rec, const struct sc_cluster *c,
  * adds rows to (phases.csv, ranks.csv, timeseries.csv and
  * results.json.part, its objects for results.json) get every phase as it
  * ends: written whole with the first, each later one appended (costing
- * that phase alone), or written whole again after a writing failed.  The
+ * that phase alone; after a failed writing, which is cut back, the phases
+ * they lack are appended at the next).  Once they hold a phase (and it is
+ * not the last), rank 0 frees its rank rows and node series (thinned:
+ * results.pb holds them) and keeps its figures and what the figures that
+ * span phases took from it, so a run's memory does not grow with its
+ * phases' ranks.  The
  * files that hold figures across the phases (results.json as an index of
  * the run so far, sweep.csv, report.html: sc_report_running) are rewritten
  * whole, and their cost grows with the phases, so after a phase only when
@@ -39,6 +44,10 @@ struct sc_record_pace {
 				 * (and results.json.part is gone) */
 	uint32_t pb_phases;     /* the record's phases results.pb holds */
 	uint32_t rows_phases;   /* ... and the tables a phase adds rows to */
+	uint32_t thinned;       /* the record's first phases, thinned
+				 * (sc_phase_record_thin) once results.pb and
+				 * the tables held them: their rows are
+				 * in results.pb alone */
 	struct sc_report_html_sections html; /* report.html's last phases'
 				 * sections, each rendered once: free with
 				 * sc_record_pace_exit */

@@ -29,20 +29,28 @@ void sc_phase_record_exit(struct sc_phase_record *rec)
 {
 	if (!rec)
 		return;
-	for (uint32_t i = 0; i < rec->nranks; i++)
-		sc_rank_result_exit(&rec->ranks[i]);
+	sc_phase_record_thin(rec);
 	for (int d = 0; d < SC_DIR_COUNT; d++) {
 		free(rec->lat[d]);
 		free(rec->resp[d]);
 	}
 	free(rec->batch_wait);
-	free(rec->ranks);
 	sc_series_exit(rec->cluster);
 	free(rec->cluster);
+	memset(rec, 0, sizeof(*rec));
+}
+
+void sc_phase_record_thin(struct sc_phase_record *rec)
+{
+	for (uint32_t i = 0; rec->ranks && i < rec->nranks; i++)
+		sc_rank_result_exit(&rec->ranks[i]);
+	free(rec->ranks);
+	rec->ranks = NULL;
 	for (uint32_t i = 0; i < rec->nnode_series; i++)
 		sc_series_exit(&rec->node_series[i]);
 	free(rec->node_series);
-	memset(rec, 0, sizeof(*rec));
+	rec->node_series = NULL;
+	rec->nnode_series = 0;
 }
 
 void sc_run_record_exit(struct sc_run_record *rec)

@@ -217,7 +217,8 @@ struct sc_phase_record {
 				     * common start's broadcast (clock
 				     * offsets, then the start instant) */
 	uint32_t nranks;
-	struct sc_rank_result *ranks; /* heap, sorted by rank */
+	struct sc_rank_result *ranks; /* heap, sorted by rank; NULL once the
+				       * phase is thinned (nranks kept) */
 	struct sc_hist *lat[SC_DIR_COUNT]; /* heap, merged over all ranks */
 	struct sc_hist *resp[SC_DIR_COUNT]; /* heap or NULL (no open loop) */
 	struct sc_hist *batch_wait; /* heap or NULL (not ingest) */
@@ -252,6 +253,11 @@ struct sc_run_record {
 
 /* Frees what the record owns (ranks, their seconds, histograms). */
 void sc_phase_record_exit(struct sc_phase_record *rec);
+
+/* Frees the phase's rank rows and node series (ranks NULL, nnode_series
+ * 0), keeping the rest: what rank 0 keeps of a phase once results.pb and
+ * the tables hold it (record.h). */
+void sc_phase_record_thin(struct sc_phase_record *rec);
 void sc_rank_result_exit(struct sc_rank_result *r);
 void sc_run_record_exit(struct sc_run_record *rec);
 

@@ -489,6 +489,24 @@ int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figure
 	return 0;
 }
 
+int sc_phase_figures_thin(struct sc_phase_figures *f, struct sc_names *names)
+{
+	const char *host = sc_names_keep(names, f->slowest_host);
+
+	if (f->slowest_host && !host)
+		return -ENOMEM;
+	f->slowest_host = host;
+	free(f->rank_rows);
+	f->rank_rows = NULL;
+	free(f->targets);
+	f->targets = NULL;
+	f->targets_len = 0;
+	free(f->first_failures);
+	f->first_failures = NULL;
+	f->nfirst_failures = 0;
+	return 0;
+}
+
 void sc_phase_figures_exit(struct sc_phase_figures *f)
 {
 	if (!f)

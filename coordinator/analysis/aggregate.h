@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "names.h"
 #include "result.h"
 
 struct sc_node_row {
@@ -116,6 +117,14 @@ struct sc_phase_figures {
 					* time (then rank); valid while the
 					* record is */
 };
+
+/* What the figures of a thinned phase (sc_phase_record_thin) keep: its
+ * slowest host copied into names, its rank rows, target rows and first
+ * failures freed (rank_rows and targets NULL, targets_len and
+ * nfirst_failures 0), the rest (the node rows, the cluster's seconds) as
+ * it was.  0 or
+ * -ENOMEM (f as it was). */
+int sc_phase_figures_thin(struct sc_phase_figures *f, struct sc_names *names);
 
 /* Computes the figures of rec (ranks sorted by rank).  0 or -ENOMEM.
  * slowest_host and first_failures point into rec: valid while it is. */

@@ -38,6 +38,7 @@ void sc_run_figures_exit(struct sc_run_figures *f)
 	}
 	free(f->phases);
 	free(f->work);
+	sc_names_exit(&f->names);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -65,6 +66,10 @@ static int add_phases(struct sc_run_figures *f, const struct sc_run_record *rec)
 		const struct sc_phase_record *pr = &rec->phases[f->nphases];
 		struct sc_phase_figures *fig = &f->phases[f->nphases];
 
+		/* a thinned phase's figures cannot be made again: only after
+		 * running out of memory are they asked for */
+		if (pr->nranks && !pr->ranks)
+			return -ENOMEM;
 		if (sc_aggregate_phase(pr, fig))
 			return -ENOMEM;
 		if (sc_workload_figures_of(&rec->plan, pr, fig, &f->work[f->nphases])) {
@@ -116,6 +121,11 @@ int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *
 	if (err)
 		sc_run_figures_exit(f);
 	return err;
+}
+
+int sc_run_figures_thin(struct sc_run_figures *f, uint32_t i)
+{
+	return i < f->nphases ? sc_phase_figures_thin(&f->phases[i], &f->names) : 0;
 }
 
 int sc_run_figures_of(struct sc_run_figures *f, const struct sc_run_record *rec)

@@ -45,6 +45,7 @@ struct sc_run_figures {
 	struct sc_outliers outliers;	/* the drives and nodes apart */
 	struct sc_inventory inventory;	/* each drive once per node */
 	struct sc_drive_writes writes;	/* what the run wrote to each drive */
+	struct sc_names names;		/* hosts the thinned phases' figures keep */
 	bool stages_shown;		/* the plan shows its stages side by
 					 * side at its end (stages.h) */
 };
@@ -56,14 +57,22 @@ void sc_run_figures_init(struct sc_run_figures *f);
  * them when rec has fewer phases than f, which means another record) and
  * adds them to the figures that span phases (checkpoint groups, sweeps,
  * outliers, inventory, drive writes, steady-state groups, verdict).  rec may only have grown
- * since the last call (phases appended, none changed).  The figures point
- * into rec: valid while it is and until the next call.  0 or -ENOMEM (f
- * then empty). */
+ * since the last call (phases appended, none changed; phases thinned
+ * after being added, sc_run_figures_thin).  The figures point into rec's
+ * plan, and a phase's figures into its record until it is thinned (its
+ * slowest host, its first failures): valid while they are.  The figures
+ * that span phases keep their own names.  0 or -ENOMEM (f then empty; a
+ * record with thinned phases cannot be aggregated again). */
 int sc_run_figures_update(struct sc_run_figures *f, const struct sc_run_record *rec);
 
 /* sc_run_figures_init and sc_run_figures_update: the figures of rec from
  * nothing (a record read back, or one compared).  0 or -ENOMEM. */
 int sc_run_figures_of(struct sc_run_figures *f, const struct sc_run_record *rec);
+
+/* Once rank 0 thinned rec's phase i (sc_phase_record_thin), thins its
+ * figures too (sc_phase_figures_thin): the figures that span phases hold
+ * it already.  0 or -ENOMEM (f as it was). */
+int sc_run_figures_thin(struct sc_run_figures *f, uint32_t i);
 
 void sc_run_figures_exit(struct sc_run_figures *f);
 

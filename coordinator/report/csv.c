@@ -331,6 +331,16 @@ int sc_report_csv_append(const char *dir, const struct sc_run_record *rec,
 	return rc;
 }
 
+uint32_t sc_report_csv_phase_tables(const char **names)
+{
+	uint32_t n = 0;
+
+	for (int t = 0; t < REPORT_CSV_TABLES; t++)
+		if (REPORT_CSV_PHASE_TABLES & 1u << t)
+			names[n++] = tables[t].name;
+	return n;
+}
+
 void sc_report_csv_exit(struct report_csv *c)
 {
 	for (int t = 0; t < REPORT_CSV_TABLES; t++) {

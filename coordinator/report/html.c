@@ -53,28 +53,26 @@ static void fact_u64(FILE *f, const char *what, uint64_t v)
 }
 
 /* "0 (host-a), 1 (host-b)": the nodes and hosts of the run's first phase
- * (every phase runs on every rank), by node index. */
-static void hosts_text(char *buf, size_t len, const struct sc_run_record *rec)
+ * (every phase runs on every rank), by node index, from its node rows
+ * (each named by its lowest rank's host). */
+static void hosts_text(char *buf, size_t len, const struct sc_run_record *rec,
+		       const struct sc_run_figures *fg)
 {
+	const struct sc_phase_figures *fig = fg->nphases ? &fg->phases[0] : NULL;
 	size_t n = 0;
 
 	buf[0] = '\0';
-	if (!rec->nphases)
-		return;
-	for (uint32_t node = 0; node < rec->nnodes && n < len; node++) {
-		const struct sc_phase_record *pr = &rec->phases[0];
+	for (uint32_t i = 0; fig && i < fig->nodes_len && n < len; i++) {
+		const struct sc_node_row *row = &fig->nodes[i];
 
-		for (uint32_t i = 0; i < pr->nranks; i++) {
-			if (pr->ranks[i].node != node)
-				continue;
+		if (row->nranks && row->node < rec->nnodes)
 			n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu32 " (%s)", n ? ", " : "",
-					      node, pr->ranks[i].host);
-			break;
-		}
+					      row->node, row->host);
 	}
 }
 
-static int summary_section(FILE *f, const struct sc_run_record *rec)
+static int summary_section(FILE *f, const struct sc_run_record *rec,
+			   const struct sc_run_figures *fg)
 {
 	static const char *const head[] = {"item", "value"};
 	const struct sc_plan *plan = &rec->plan;
@@ -94,7 +92,7 @@ static int summary_section(FILE *f, const struct sc_run_record *rec)
 	fact_row(f, "config", plan->config_path);
 	fact_u64(f, "ranks", rec->nranks);
 	fact_u64(f, "nodes", rec->nnodes);
-	hosts_text(buf, sizeof(buf), rec);
+	hosts_text(buf, sizeof(buf), rec, fg);
 	fact_row(f, "hosts (node)", buf[0] ? buf : "-");
 	for (uint32_t i = 0; i < plan->ntargets; i++) {
 		snprintf(buf, sizeof(buf), "%s (%s%s%s)", plan->targets[i].path,
@@ -397,10 +395,8 @@ void sc_report_html_sections_exit(struct sc_report_html_sections *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The section of rec->phases[i] from s when it holds it, else rendered
- * (and kept in s, when given). */
-static int kept_section(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
-			uint32_t i, struct sc_report_html_sections *s)
+int sc_report_html_section_keep(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+				uint32_t i, struct sc_report_html_sections *s)
 {
 	uint32_t slot = i % SC_HTML_PHASES_DETAILED;
 	char *text = NULL;
@@ -408,12 +404,8 @@ static int kept_section(FILE *f, const struct sc_run_record *rec, const struct s
 	FILE *m;
 	int rc;
 
-	if (!s)
-		return phase_section(f, rec, fg, i);
-	if (s->phase[slot] == i + 1) {
-		fwrite(s->text[slot], 1, s->len[slot], f);
+	if (s->phase[slot] == i + 1)
 		return 0;
-	}
 	m = open_memstream(&text, &len);
 	if (!m)
 		return -ENOMEM;
@@ -424,12 +416,27 @@ static int kept_section(FILE *f, const struct sc_run_record *rec, const struct s
 		free(text);
 		return rc;
 	}
-	fwrite(text, 1, len, f);
 	free(s->text[slot]);
 	s->text[slot] = text;
 	s->len[slot] = len;
 	s->phase[slot] = i + 1;
 	return 0;
+}
+
+/* The section of rec->phases[i] from s when it holds it, else rendered
+ * (and kept in s, when given). */
+static int kept_section(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			uint32_t i, struct sc_report_html_sections *s)
+{
+	uint32_t slot = i % SC_HTML_PHASES_DETAILED;
+	int rc;
+
+	if (!s)
+		return phase_section(f, rec, fg, i);
+	rc = sc_report_html_section_keep(rec, fg, i, s);
+	if (!rc)
+		fwrite(s->text[slot], 1, s->len[slot], f);
+	return rc;
 }
 
 static bool has_workload(const struct sc_run_record *rec, enum sc_workload w)
@@ -501,7 +508,7 @@ static int write_body(FILE *f, const struct sc_run_record *rec, const struct sc_
 		      const struct sc_model_projection *proj, const char *why,
 		      struct sc_report_html_sections *kept)
 {
-	int rc = summary_section(f, rec);
+	int rc = summary_section(f, rec, fg);
 
 	if (!rc)
 		rc = drives_section(f, rec, fg);

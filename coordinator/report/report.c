@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report_priv.h"
 #include "results_file.h"
@@ -132,10 +134,49 @@ int sc_report_finished(const char *dir, const struct sc_run_record *rec,
 	return formatted(dir, rec, fg, proj, why, tables, JSON_FROM_PART, sections, err, errlen);
 }
 
+/* The tables a phase adds rows to, cut back to the lengths len (-1: not
+ * there) they had.  0, or -1 when one could not be. */
+static int cut_back(const char *dir, const char *const *names, const off_t *len, uint32_t n)
+{
+	char path[4096];
+	struct stat st;
+	int rc = 0;
+
+	for (uint32_t k = 0; k < n; k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+		if (len[k] >= 0 && stat(path, &st) == 0 && st.st_size != len[k] &&
+		    truncate(path, len[k]))
+			rc = -1;
+	}
+	return rc;
+}
+
 int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
 			  const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen)
 {
-	int rc = sc_report_csv_append(dir, rec, fg, i, err, errlen);
+	const char *names[REPORT_CSV_TABLES + 1];
+	off_t len[REPORT_CSV_TABLES + 1];
+	uint32_t n = sc_report_csv_phase_tables(names);
+	char path[4096];
+	struct stat st;
+	size_t at;
+	int rc;
 
-	return rc ? rc : sc_report_json_part_append(dir, rec, fg, i, err, errlen);
+	if (!dir || !dir[0])
+		dir = ".";
+	names[n++] = SC_REPORT_JSON_PART;
+	for (uint32_t k = 0; k < n; k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+		len[k] = stat(path, &st) == 0 ? st.st_size : -1;
+	}
+	rc = sc_report_csv_append(dir, rec, fg, i, err, errlen);
+	if (!rc)
+		rc = sc_report_json_part_append(dir, rec, fg, i, err, errlen);
+	if (rc && cut_back(dir, names, len, n)) {
+		at = strlen(err);
+		snprintf(err + at, errlen - at, "; and a table could not be cut back to its "
+						"phases before: all are written whole next");
+		return -ENOTRECOVERABLE;
+	}
+	return rc;
 }

@@ -87,8 +87,8 @@ int sc_report_finished(const char *dir, const struct sc_run_record *rec,
 /* Appends the rows of rec's phase i to dir's tables, which hold its phases
  * before i (sc_report_running with tables, then sc_report_rows_append of
  * each): that phase's rows alone.  0 or -errno, with a message in err;
- * after an error a table may hold the phase and another not (write them
- * whole again). */
+ * after an error every table is cut back to the phases it held before,
+ * or, when one could not be, -ENOTRECOVERABLE (write them whole again). */
 int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
 			  const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen);
 
@@ -99,6 +99,12 @@ int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
  * one rendered).  Written atomically, as results.json is, by
  * sc_report_formatted and by `ssdcluster report`.  0 or -errno, with a
  * message in err. */
+/* Renders rec's phase i's report.html section into s, unless s holds it
+ * already, for the writes of report.html after: once kept, the phase's
+ * rank rows may be freed.  0 or -ENOMEM. */
+int sc_report_html_section_keep(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+				uint32_t i, struct sc_report_html_sections *s);
+
 int sc_report_html(const char *dir, const struct sc_run_record *rec,
 		   const struct sc_run_figures *fg, const struct sc_model_projection *proj,
 		   const char *why, struct sc_report_html_sections *sections, char *err,

@@ -266,6 +266,10 @@ struct report_csv {
 	(1u << REPORT_CSV_PHASES | 1u << REPORT_CSV_RANKS | 1u << REPORT_CSV_SERIES)
 #define REPORT_CSV_ALL ((1u << REPORT_CSV_TABLES) - 1)
 
+/* The names of the REPORT_CSV_PHASE_TABLES into names (room for
+ * REPORT_CSV_TABLES); how many. */
+uint32_t sc_report_csv_phase_tables(const char **names);
+
 /* Opens the tables and writes their header lines.  0 or -ENOMEM. */
 int sc_report_csv_init(struct report_csv *c);
 

@@ -9,9 +9,11 @@
  * record.  The records are tests/data/report_golden/. */
 #include "analysis/figures.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "results_file.h"
 #include "check.h"
@@ -19,8 +21,8 @@
 #include "report/cmd.h"
 #include "report/report.h"
 
-static const char *const formatted[] = {"results.json", "sweep.csv", "report.html",
-					"phases.csv"};
+static const char *const formatted[] = {"results.json", "sweep.csv",	  "report.html",
+					"phases.csv",	"ranks.csv",	  "timeseries.csv"};
 
 /* File name in dir, whole (NUL-terminated; *len its bytes), or NULL. */
 static char *slurp(const char *dir, const char *name, size_t *len)
@@ -46,43 +48,53 @@ static char *slurp(const char *dir, const char *name, size_t *len)
 	return buf;
 }
 
-/* The files formatted from rec with fg (grown a phase at a time) are
- * byte for byte those formatted with figures built from rec at once. */
-static void check_same_as_whole(const char *name, const struct sc_run_record *rec,
-				const struct sc_run_figures *fg, const char *dir)
+/* The files the run wrote in dir (its figures fg grown a phase at a time,
+ * its phases thinned once written) are byte for byte those `ssdcluster
+ * report` formats from the results.pb it wrote, with figures built from
+ * the whole record at once (into dir/again). */
+static void check_same_as_whole(const char *name, const struct sc_run_figures *fg,
+				const char *dir)
 {
+	struct sc_run_record rec;
 	struct sc_run_figures whole;
-	char err[1024], *grown[4] = {0};
-	size_t glen[4] = {0};
+	char err[1024], path[4096], again[4096];
+	int rc;
 
-	CHECK(sc_report_formatted(dir, rec, fg, NULL, NULL, err, sizeof(err)) == 0, "%s: %s", name,
-	      err);
-	for (int k = 0; k < 4; k++)
-		grown[k] = slurp(dir, formatted[k], &glen[k]);
+	snprintf(path, sizeof(path), "%s/results.pb", dir);
+	snprintf(again, sizeof(again), "%s/again", dir);
+	CHECK(mkdir(again, 0700) == 0 || errno == EEXIST, "%s: %s", again, strerror(errno));
+	memset(&rec, 0, sizeof(rec));
+	rc = sc_results_read(path, &rec, err, sizeof(err));
+	CHECK(rc == 0, "%s: %s", name, err);
+	if (rc)
+		return;
 	sc_run_figures_init(&whole);
-	CHECK(sc_run_figures_of(&whole, rec) == 0, "%s: figures of the whole record", name);
-	CHECK(sc_report_formatted(dir, rec, &whole, NULL, NULL, err, sizeof(err)) == 0, "%s: %s",
-	      name, err);
+	CHECK(sc_run_figures_of(&whole, &rec) == 0, "%s: figures of the whole record", name);
+	CHECK(sc_report_formatted(again, &rec, &whole, NULL, NULL, err, sizeof(err)) == 0,
+	      "%s: %s", name, err);
 	CHECK(whole.nckpt == fg->nckpt && whole.sweeps.n == fg->sweeps.n &&
-		  whole.outliers.n == fg->outliers.n && whole.inventory.n == fg->inventory.n,
-	      "%s: grown %u checkpoint groups, %u sweeps, %u outliers, %u drives; whole %u, %u, "
-	      "%u, %u",
-	      name, fg->nckpt, fg->sweeps.n, fg->outliers.n, fg->inventory.n, whole.nckpt,
-	      whole.sweeps.n, whole.outliers.n, whole.inventory.n);
-	for (int k = 0; k < 4; k++) {
-		size_t len = 0;
-		char *w = slurp(dir, formatted[k], &len);
+		  whole.outliers.n == fg->outliers.n && whole.inventory.n == fg->inventory.n &&
+		  whole.verdict.nchecks == fg->verdict.nchecks && whole.nsteady == fg->nsteady,
+	      "%s: grown %u checkpoint groups, %u sweeps, %u outliers, %u drives, %u checks; "
+	      "whole %u, %u, %u, %u, %u",
+	      name, fg->nckpt, fg->sweeps.n, fg->outliers.n, fg->inventory.n, fg->verdict.nchecks,
+	      whole.nckpt, whole.sweeps.n, whole.outliers.n, whole.inventory.n,
+	      whole.verdict.nchecks);
+	for (size_t k = 0; k < sizeof(formatted) / sizeof(formatted[0]); k++) {
+		size_t len = 0, glen = 0;
+		char *w = slurp(again, formatted[k], &len), *grown = slurp(dir, formatted[k], &glen);
 
-		CHECK(grown[k] && w, "%s: %s written", name, formatted[k]);
-		if (grown[k] && w)
-			CHECK(len == glen[k] && memcmp(w, grown[k], len) == 0,
-			      "%s: %s from the figures grown a phase at a time (%zu B) differs from "
-			      "the whole record's (%zu B)",
-			      name, formatted[k], glen[k], len);
+		CHECK(grown && w, "%s: %s written", name, formatted[k]);
+		if (grown && w)
+			CHECK(len == glen && memcmp(w, grown, len) == 0,
+			      "%s: %s as the run wrote it (%zu B) differs from report's from its "
+			      "results.pb (%zu B)",
+			      name, formatted[k], glen, len);
 		free(w);
-		free(grown[k]);
+		free(grown);
 	}
 	sc_run_figures_exit(&whole);
+	sc_run_record_exit(&rec);
 }
 
 /* The record of file name, NULL (failed) when it cannot be read. */
@@ -137,7 +149,14 @@ static void test_record(const char *name, const char *dir)
 		CHECK(fg.nphases == i + 1, "%s: figures of %u phase(s) after %u", name, fg.nphases,
 		      i + 1);
 	}
-	check_same_as_whole(name, &rec, &fg, dir);
+	/* the run's rank 0 keeps the rows of its last phase alone */
+	CHECK(pace.thinned == n - 1, "%s: %u of %u phases thinned, want all but the last", name,
+	      pace.thinned, n);
+	for (uint32_t i = 0; i + 1 < n; i++)
+		CHECK(!rec.phases[i].ranks && rec.phases[i].nranks, "%s: phase %u thinned", name,
+		      i);
+	CHECK(sc_record_flush(&rec, &fg, &pace, dir) == 0, "%s: flush", name);
+	check_same_as_whole(name, &fg, dir);
 	free(full->phases);
 	full->phases = NULL;
 	full->nphases = 0;

@@ -14,10 +14,13 @@
 #include "record.h"
 
 #include <json-c/json.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/resource.h>
 
 #include "check.h"
 #include "clock.h"
@@ -158,16 +161,26 @@ static void drop(struct sc_run_record *full, uint32_t taken, struct sc_run_recor
 /* The tables a phase adds rows to, appended a phase at a time in dir,
  * results.json, made whole from results.json.part, and report.html, its
  * phases' sections rendered once each, are byte for byte those
- * sc_report_formatted writes of the whole record. */
-static void same_tables(const char *dir, const struct sc_run_record *rec,
-			const struct sc_run_figures *fg)
+ * sc_report_formatted writes of the whole record read back from the
+ * run's results.pb (rank 0 thinned its phases once written). */
+static void same_tables(const char *dir)
 {
 	static const char *const names[] = {"phases.csv", "ranks.csv", "timeseries.csv",
 					    "results.json", "report.html"};
-	char whole[300], err[1024];
+	char whole[300], path[300], err[1024];
+	struct sc_run_record back;
+	struct sc_run_figures fg;
 
 	snprintf(whole, sizeof(whole), "%s/whole", dir);
-	CHECK(sc_report_formatted(whole, rec, fg, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/results.pb", dir);
+	memset(&back, 0, sizeof(back));
+	sc_run_figures_init(&fg);
+	CHECK(sc_results_read(path, &back, err, sizeof(err)) == 0, "%s", err);
+	CHECK(sc_run_figures_of(&fg, &back) == 0, "figures of %s", path);
+	CHECK(sc_report_formatted(whole, &back, &fg, NULL, NULL, err, sizeof(err)) == 0, "%s",
+	      err);
+	sc_run_figures_exit(&fg);
+	sc_run_record_exit(&back);
 	for (size_t t = 0; t < sizeof(names) / sizeof(names[0]); t++) {
 		size_t alen = 0, wlen = 0;
 		unsigned char *a = file_bytes(dir, names[t], &alen);
@@ -249,7 +262,8 @@ static void test_held_back(const char *dir, uint32_t bad)
 	      json_phases(dir), n, json_index(dir));
 	CHECK(!file_bytes(dir, "results.json.part", &part_len),
 	      "results.json.part left after results.json was made whole");
-	same_tables(dir, &rec, &fg);
+	CHECK(pace.thinned + 1 == n, "%u of %u phases thinned once written", pace.thinned, n);
+	same_tables(dir);
 	sc_record_pace_exit(&pace);
 	drop(full, n, &rec, &fg);
 }
@@ -296,6 +310,61 @@ static void test_flush(const char *dir)
 	drop(full, taken, &rec, &fg);
 }
 
+/* Writes that fail (every file held at its size by RLIMIT_FSIZE) for the
+ * phases from 2 to the one before the last: each is cut back, rank 0
+ * keeps those phases' rows (only phases every file holds are thinned),
+ * and the next phase that can be written appends every phase the files
+ * lack; at the end the files are those of the whole record. */
+static void test_writes_fail(const char *top)
+{
+	struct sc_run_record rec;
+	struct sc_run_figures fg;
+	struct sc_record_pace pace = {0};
+	struct sc_run_record *full = golden(&rec);
+	struct rlimit was, lim;
+	char dir[300];
+	size_t len = 0;
+	unsigned char *csv;
+	uint32_t n;
+
+	if (!full)
+		return;
+	snprintf(dir, sizeof(dir), "%s/fails", top);
+	CHECK(mkdir(dir, 0700) == 0, "mkdir %s", dir);
+	n = full->nphases;
+	sc_run_figures_init(&fg);
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &was);
+	for (uint32_t i = 0; i < n; i++) {
+		struct sc_phase_record ph = full->phases[i];
+		bool fails = i >= 2 && i + 1 < n;
+		int rc;
+
+		csv = file_bytes(dir, "phases.csv", &len);
+		free(csv);
+		lim = was;
+		lim.rlim_cur = len + 8; /* below every file with a phase more */
+		if (fails)
+			CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
+		rc = sc_record_keep_phase(&rec, &fg, &pace, &ph, dir, true);
+		setrlimit(RLIMIT_FSIZE, &was);
+		CHECK(fails ? rc != 0 : rc == 0, "phase %u kept: %d", i, rc);
+		CHECK(pb_phases(dir) == (int)(fails ? 2 : i + 1) && csv_phases(dir) == pb_phases(dir),
+		      "after phase %u: results.pb %d phase(s), phases.csv %d", i, pb_phases(dir),
+		      csv_phases(dir));
+		CHECK(pace.thinned == (fails ? 2 : i), "after phase %u: %u thinned", i,
+		      pace.thinned);
+		for (uint32_t k = 0; k <= i; k++)
+			CHECK(!rec.phases[k].ranks == (k < pace.thinned),
+			      "after phase %u: phase %u %s", i, k,
+			      rec.phases[k].ranks ? "whole" : "thinned");
+	}
+	CHECK(sc_record_flush(&rec, &fg, &pace, dir) == 0, "flush");
+	same_tables(dir);
+	sc_record_pace_exit(&pace);
+	drop(full, n, &rec, &fg);
+}
+
 int main(void)
 {
 	char dir[256];
@@ -303,6 +372,7 @@ int main(void)
 	check_mkdtemp(dir, sizeof(dir), "record_pace");
 	test_held_back(dir, 2);
 	test_flush(dir);
+	test_writes_fail(dir);
 	check_rmtree(dir);
 	return check_exit("test_record_pace");
 }
