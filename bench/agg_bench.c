@@ -51,8 +51,9 @@
  * RSS before the phases.
  *
  * Memory: about EST_BYTES_PER_RANK per rank and phase at rank 0, plus the
- * series kept; above --max-gib (default 8) of estimate the run is refused
- * (exit 2).  Exits 1 when the merged figures disagree with the synthetic
+ * series kept, for the newest two phases (the others are thinned once
+ * written: their node rows and the cluster's seconds stay); above
+ * --max-gib (default 8) of estimate the run is refused (exit 2).  Exits 1 when the merged figures disagree with the synthetic
  * inputs: cluster bytes, I/Os, the cluster's series (every member of every
  * second) and per-second bytes, the node count, and one node's series
  * against the sum of its ranks' series made with sc_seconds_add.
@@ -77,6 +78,7 @@
 #include "codec.h"
 #include "histogram.h"
 #include "plan.h"
+#include "record.h"
 #include "report/report.h"
 #include "results_file.h"
 #include "result.h"
@@ -109,7 +111,7 @@ struct times {
 	double cluster_add_ms; /* the nodes' columns into the cluster's */
 	double from_ms;	       /* sc_seconds_from_columns: cluster, kept nodes */
 	double rank0_ms;       /* rank 0's share of all that */
-	double pack_ms, unpack_ms, figures_ms, write_ms, pb_ms, html_ms;
+	double pack_ms, unpack_ms, figures_ms, write_ms, html_ms;
 	double merge_peak_mib;	/* peak RSS from the phase's start to the figures */
 	double write_peak_mib;	/* peak RSS while the results were written */
 	double kept_mib;	/* RSS after the write: what rank 0 keeps */
@@ -278,7 +280,12 @@ static double estimate_gib(const struct opts *o)
 		kept += series * nodes_of(o);
 	if (sc_series_kept(o->ranks, o->seconds, SC_RANK_SERIES_MAX))
 		kept += series * o->ranks;
-	return ((double)o->ranks * EST_BYTES_PER_RANK + kept) * o->phases / GIB;
+	/* rank 0 keeps the rows of the newest two phases at most (a phase is
+	 * thinned once written); of each one before, its node rows and the
+	 * cluster's seconds */
+	return (((double)o->ranks * EST_BYTES_PER_RANK + kept) * (o->phases < 2 ? o->phases : 2) +
+		((double)nodes_of(o) * sizeof(struct sc_node_row) + series) * o->phases) /
+	       GIB;
 }
 
 /* One target, P time-based mixed phases of o->seconds each. */
@@ -674,54 +681,47 @@ static int figures(const struct opts *o, const struct sc_phase_record *rec, cons
 /* The run's figures, grown phase by phase as rank 0's record grows them
  * (one run per process). */
 static struct sc_run_figures run_fg;
-/* report.html's phase sections, each rendered once, as rank 0 keeps them. */
-static struct sc_report_html_sections run_html;
+/* How far the files hold the record, report.html's phase sections each
+ * rendered once and the phases thinned once written, as rank 0 keeps
+ * them. */
+static struct sc_record_pace run_pace;
 
-/* As rank 0 writes after a phase of an hour (the pace lets every phase's
- * summary files be written): results.pb, its first phase written whole
- * and each later one appended (timed alone); the CSV tables a phase adds
- * rows to, likewise; results.json, sweep.csv and report.html from the
- * figures (report.html's phase sections each rendered once and kept);
+/* As rank 0 keeps a phase of an hour (sc_record_keep_phase, the pace
+ * letting every phase's summary files be written): the figures grown by
+ * the phase; results.pb, its first phase written whole and each later
+ * one appended; the CSV tables a phase adds rows to and
+ * results.json.part likewise; results.json as the index, sweep.csv and
+ * report.html from the figures (report.html's phase sections each
+ * rendered once and kept); then the phases written but the last thinned.
  * report.html is timed again alone, its sections then all kept. */
-static int write_results(const struct sc_run_record *run, const char *dir, struct times *t)
+static int write_results(struct sc_run_record *run, struct sc_phase_record *ph, const char *dir,
+			 struct times *t)
 {
 	char err[1024] = "out of memory";
-	double t0 = now_ms(), t1;
-	uint32_t last = run->nphases - 1;
-	int rc = sc_run_figures_update(&run_fg, run);
+	double t0 = now_ms();
+	int rc;
 
-	t1 = now_ms();
-	if (!rc)
-		rc = last ? sc_results_append(dir, run, last, err, sizeof(err))
-			  : sc_results_write(dir, run, err, sizeof(err));
-	t->pb_ms = now_ms() - t1;
-	if (!rc && !last)
-		rc = sc_report_running(dir, run, &run_fg, true, &run_html, err, sizeof(err));
-	else if (!rc)
-		rc = sc_report_rows_append(dir, run, &run_fg, last, err, sizeof(err));
-	if (!rc && last)
-		rc = sc_report_running(dir, run, &run_fg, false, &run_html, err, sizeof(err));
+	run_pace.due_ns = 0; /* a phase of an hour: the formatted files are due */
+	rc = sc_record_keep_phase(run, &run_fg, &run_pace, ph, dir, true);
 	t->write_ms = now_ms() - t0;
-	if (rc) {
-		fprintf(stderr, "agg_bench: %s\n", err);
-		return 2;
-	}
+	if (rc)
+		return 2; /* the message is printed */
 	t->json_bytes = file_bytes(dir, "results.json");
 	t->pb_bytes = file_bytes(dir, "results.pb");
 	t->html_bytes = file_bytes(dir, "report.html");
 	t->ranks_csv_bytes = file_bytes(dir, "ranks.csv");
 	t0 = now_ms();
-	rc = sc_report_html(dir, run, &run_fg, NULL, NULL, &run_html, err, sizeof(err));
+	rc = sc_report_html(dir, run, &run_fg, NULL, NULL, &run_pace.html, err, sizeof(err));
 	t->html_ms = now_ms() - t0;
 	return rc ? 2 : 0;
 }
 
-/* One phase: reduce and gather, figures, write; the phase then stays in
- * run (as rank 0 keeps every phase). */
+/* One phase: reduce and gather, figures, write; run then keeps the phase
+ * as rank 0 does (its rows until the next phase is written). */
 static int one_phase(const struct opts *o, struct sc_run_record *run, uint32_t p, const char *dir,
 		     struct times *t)
 {
-	struct sc_phase_record *rec = &run->phases[p];
+	struct sc_phase_record ph = {0}, *rec = &ph;
 	struct mallinfo2 mi;
 	struct truth tr = {.cluster = xcalloc(o->seconds, sizeof(struct sc_second)),
 			   .node = xcalloc(o->seconds, sizeof(struct sc_second)),
@@ -732,13 +732,14 @@ static int one_phase(const struct opts *o, struct sc_run_record *run, uint32_t p
 	rec->phase = p;
 	stage_start();
 	rc = reduce_gather(o, rec, &tr, t);
-	run->nphases = p + 1;
 	rec->status = SC_PHASE_OK;
 	rc = rc ? rc : figures(o, rec, &tr, t);
 	t->merge_peak_mib = stage_peak_mib();
 	stage_start();
-	run->rank0_peak_rss_bytes = (uint64_t)(peak_seen_mib * MIB);
-	rc = rc ? rc : write_results(run, dir, t);
+	if (rc)
+		sc_phase_record_exit(rec);
+	else
+		rc = write_results(run, rec, dir, t); /* run takes the phase over */
 	t->write_peak_mib = stage_peak_mib();
 	t->kept_mib = rss_now_mib();
 	mi = mallinfo2();
@@ -747,6 +748,10 @@ static int one_phase(const struct opts *o, struct sc_run_record *run, uint32_t p
 	free(tr.node);
 	return rc;
 }
+
+/* The writes of the first and last phase and the slowest merge + write
+ * (run_one keeps them). */
+static double first_write_ms, last_write_ms, worst_merge_write_ms;
 
 /* What finish_results measured (end_ms < 0: not reached). */
 static double end_ms = -1;
@@ -760,7 +765,7 @@ static int finish_results(const struct opts *o, const struct sc_run_record *run,
 {
 	char err[1024] = "";
 	double t0 = now_ms(), ms;
-	int rc = sc_report_finished(dir, run, &run_fg, NULL, NULL, false, &run_html, err,
+	int rc = sc_report_finished(dir, run, &run_fg, NULL, NULL, false, &run_pace.html, err,
 				    sizeof(err));
 
 	ms = now_ms() - t0;
@@ -792,7 +797,7 @@ static void print_phase_json(uint32_t p, const struct times *t)
 	printf("%s{\"phase\": %u, \"reduce_ms\": %.2f, \"reduce_rank0_ms\": %.2f, "
 	       "\"pack_ms\": %.2f, \"unpack_ms\": %.2f, \"figures_ms\": %.2f, "
 	       "\"merge_ms\": %.2f, \"merge_within_target\": %s, \"write_ms\": %.1f, "
-	       "\"results_pb_ms\": %.1f, \"html_ms\": %.1f, \"json_csv_ms\": %.1f, "
+	       "\"merge_write_ms\": %.1f, \"html_again_ms\": %.1f, "
 	       "\"merge_peak_rss_mib\": %.1f, \"write_peak_rss_mib\": %.1f, "
 	       "\"rss_after_mib\": %.1f, \"heap_in_use_mib\": %.1f, "
 	       "\"unpack_page_faults\": %" PRIu64 ", \"gather_bytes\": %" PRIu64
@@ -802,7 +807,7 @@ static void print_phase_json(uint32_t p, const struct times *t)
 	       ", \"ranks_csv_bytes\": %" PRIu64 "}",
 	       p ? ", " : "", p, reduce_ms(t), t->rank0_ms, t->pack_ms, t->unpack_ms, t->figures_ms,
 	       merge_ms(t), merge_ms(t) <= TARGET_MERGE_MS ? "true" : "false", t->write_ms,
-	       t->pb_ms, t->html_ms, t->write_ms - t->pb_ms - t->html_ms, t->merge_peak_mib,
+	       merge_ms(t) + t->write_ms, t->html_ms, t->merge_peak_mib,
 	       t->write_peak_mib, t->kept_mib, t->heap_mib, t->unpack_faults, t->gather_bytes,
 	       t->pieces, t->piece_max_bytes, t->node_series_bytes, t->json_bytes, t->pb_bytes,
 	       t->html_bytes, t->ranks_csv_bytes);
@@ -824,11 +829,12 @@ static void print_phase(const struct opts *o, uint32_t p, const struct times *t)
 	       merge_ms(t), t->rank0_ms, t->unpack_ms, t->figures_ms,
 	       merge_ms(t) <= TARGET_MERGE_MS ? "within" : "OVER", TARGET_MERGE_MS,
 	       t->merge_peak_mib);
-	printf("    write %.1f ms: results.pb %.1f ms, report.html %.1f ms, results.json + CSV "
-	       "%.1f ms (the rest); peak RSS %.1f MiB while writing, %.1f MiB after (heap in "
-	       "use %.1f MiB)\n",
-	       t->write_ms, t->pb_ms, t->html_ms, t->write_ms - t->pb_ms - t->html_ms,
-	       t->write_peak_mib, t->kept_mib, t->heap_mib);
+	printf("    write %.1f ms (the record's keeping of the phase: results.pb, the tables, "
+	       "results.json, sweep.csv, report.html, then thinning; report.html alone again "
+	       "%.1f ms); merge + write %.1f ms; peak RSS %.1f MiB while writing, %.1f MiB "
+	       "after (heap in use %.1f MiB)\n",
+	       t->write_ms, t->html_ms, merge_ms(t) + t->write_ms, t->write_peak_mib, t->kept_mib,
+	       t->heap_mib);
 	printf("    gather %" PRIu64
 	       " B (%.2f MiB, %.0f B per row) in %u piece(s), the largest %" PRIu64
 	       " B; node series at rank 0 %.1f MiB\n",
@@ -905,9 +911,12 @@ static void print_tail(const struct opts *o, const struct times *worst, double m
 		printf("], \"end_ms\": %.2f, \"end_results_json_bytes\": %" PRIu64
 		       ", \"peak_rss_mib\": %.1f, \"rss_growth_mib\": %.1f, "
 		       "\"merge_peak_rss_mib\": %.1f, \"worst_merge_ms\": %.2f, "
-		       "\"peak_rss_within_target\": %s, \"stage_peaks_reset\": %s}\n",
+		       "\"peak_rss_within_target\": %s, \"stage_peaks_reset\": %s, "
+		       "\"first_write_ms\": %.1f, \"last_write_ms\": %.1f, "
+		       "\"worst_merge_write_ms\": %.1f}\n",
 		       end_ms, end_json_bytes, peak, peak - base_mib, merge_peak, merge_ms(worst),
-		       peak <= TARGET_RSS_MIB ? "true" : "false", peak_resets ? "true" : "false");
+		       peak <= TARGET_RSS_MIB ? "true" : "false", peak_resets ? "true" : "false",
+		       first_write_ms, last_write_ms, worst_merge_write_ms);
 		return;
 	}
 	printf("  peak RSS %.1f MiB (growth %.1f MiB from before the phases): %s the %.0f MiB "
@@ -917,6 +926,11 @@ static void print_tail(const struct opts *o, const struct times *worst, double m
 	printf("  slowest merge %.1f ms: %s the %.0f ms target%s\n", merge_ms(worst), merge_v,
 	       TARGET_MERGE_MS,
 	       peak_resets ? "" : " (the peak could not be reset: stage peaks are the run's)");
+	printf("  slowest merge + write %.1f ms: %s the %.0f ms target; the last phase's write "
+	       "%.1f ms, the first's %.1f ms (%+.0f%%; target at most +20%%)\n",
+	       worst_merge_write_ms, worst_merge_write_ms <= TARGET_MERGE_MS ? "within" : "OVER",
+	       TARGET_MERGE_MS, last_write_ms, first_write_ms,
+	       first_write_ms > 0 ? (last_write_ms / first_write_ms - 1) * 100 : 0);
 }
 
 static int run_one(struct opts o)
@@ -946,12 +960,16 @@ static int run_one(struct opts o)
 	run.nranks = o.ranks;
 	run.nnodes = nodes_of(&o);
 	make_plan(&run.plan, &o);
-	run.phases = xcalloc(o.phases, sizeof(*run.phases));
 	base_mib = rss_now_mib();
 	for (uint32_t p = 0; !rc && p < o.phases; p++) {
 		rc = one_phase(&o, &run, p, dir, &t);
-		if (!rc)
+		if (!rc) {
 			print_phase(&o, p, &t);
+			first_write_ms = p ? first_write_ms : t.write_ms;
+			last_write_ms = t.write_ms;
+			if (merge_ms(&t) + t.write_ms > worst_merge_write_ms)
+				worst_merge_write_ms = merge_ms(&t) + t.write_ms;
+		}
 		if (merge_ms(&t) > merge_ms(&worst))
 			worst = t;
 		if (t.merge_peak_mib > merge_peak)
