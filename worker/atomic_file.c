@@ -174,11 +174,16 @@ int sc_atomic_file_append(const char *dir, const char *name, const void *data, s
 		return -EINVAL;
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 		return -ENAMETOOLONG;
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	/* a result file only: never through a link, never a device */
+	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
 		err = -errno;
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
 		goto out_close;
 	}
 	err = write_all(fd, data, len);

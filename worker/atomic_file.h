@@ -30,7 +30,9 @@ struct sc_atomic_piece {
 int sc_atomic_file_write_pieces(const char *dir, const char *name,
 				const struct sc_atomic_piece *pc, size_t npc);
 
-/* Appends data to dir/name, which must exist, and flushes it to the drive
+/* Appends data to dir/name, which must exist and be a regular file (a
+ * symbolic link: -ELOOP, never followed; a device, FIFO or socket:
+ * -EINVAL), and flushes it to the drive
  * (fdatasync): all of it or, on an error, none (the file is cut back to
  * its length before; a crash while appending can still leave a part of
  * data at its end, which a reader of the file must allow for).  0 or

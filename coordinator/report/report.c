@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -66,6 +67,17 @@ static int formatted(const char *dir, const struct sc_run_record *rec,
 
 	if (!dir || !dir[0])
 		dir = ".";
+	/* the tables whole need every phase's rows: a thinned phase has them in
+	 * results.pb alone */
+	for (uint32_t i = 0; (tables || how == JSON_FROM_REC) && i < rec->nphases; i++)
+		if (rec->phases[i].nranks && !rec->phases[i].ranks) {
+			sc_report_set_err(err, errlen,
+					  "%s: the tables cannot be written whole again (phase %u's "
+					  "rows were freed once written); `ssdcluster report "
+					  "%s/results.pb` makes every file from results.pb",
+					  dir, i + 1, dir);
+			return -ENOTRECOVERABLE;
+		}
 	rc = sc_report_csv_init(&csv);
 	if (rc)
 		goto out_nomem;
@@ -135,18 +147,24 @@ int sc_report_finished(const char *dir, const struct sc_run_record *rec,
 }
 
 /* The tables a phase adds rows to, cut back to the lengths len (-1: not
- * there) they had.  0, or -1 when one could not be. */
+ * there, or not a regular file: left alone) they had; a link is never
+ * followed.  0, or -1 when one could not be. */
 static int cut_back(const char *dir, const char *const *names, const off_t *len, uint32_t n)
 {
 	char path[4096];
 	struct stat st;
-	int rc = 0;
+	int rc = 0, fd;
 
 	for (uint32_t k = 0; k < n; k++) {
+		if (len[k] < 0)
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
-		if (len[k] >= 0 && stat(path, &st) == 0 && st.st_size != len[k] &&
-		    truncate(path, len[k]))
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+		    (st.st_size != len[k] && ftruncate(fd, len[k])))
 			rc = -1;
+		if (fd >= 0)
+			close(fd);
 	}
 	return rc;
 }
@@ -167,7 +185,7 @@ int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
 	names[n++] = SC_REPORT_JSON_PART;
 	for (uint32_t k = 0; k < n; k++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
-		len[k] = stat(path, &st) == 0 ? st.st_size : -1;
+		len[k] = lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
 	}
 	rc = sc_report_csv_append(dir, rec, fg, i, err, errlen);
 	if (!rc)

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "clock.h"
@@ -365,6 +366,55 @@ static void test_writes_fail(const char *top)
 	drop(full, n, &rec, &fg);
 }
 
+/* ranks.csv replaced by a link to a file outside the run's folder while
+ * the run goes: the next phase's rows are refused (the link never
+ * followed, the file behind it untouched, the other tables cut back), the
+ * phase keeps its rows, and nothing is written whole from thinned
+ * phases. */
+static void test_link_planted(const char *top)
+{
+	struct sc_run_record rec;
+	struct sc_run_figures fg;
+	struct sc_record_pace pace = {0};
+	struct sc_run_record *full = golden(&rec);
+	char dir[300], link[400], outside[400];
+	size_t len = 0;
+	unsigned char *was;
+	uint32_t n;
+
+	if (!full)
+		return;
+	snprintf(dir, sizeof(dir), "%s/planted", top);
+	snprintf(link, sizeof(link), "%s/ranks.csv", dir);
+	snprintf(outside, sizeof(outside), "%s/outside", top);
+	CHECK(mkdir(dir, 0700) == 0, "mkdir %s", dir);
+	n = full->nphases < 4 ? full->nphases : 4;
+	sc_run_figures_init(&fg);
+	for (uint32_t i = 0; i < n; i++) {
+		struct sc_phase_record ph = full->phases[i];
+		int rc;
+
+		if (i == 2) {
+			FILE *f = fopen(outside, "w");
+
+			CHECK(f && fputs("outside\n", f) >= 0 && fclose(f) == 0, "%s", outside);
+			CHECK(unlink(link) == 0 && symlink(outside, link) == 0, "plant %s", link);
+		}
+		rc = sc_record_keep_phase(&rec, &fg, &pace, &ph, dir, true);
+		CHECK(i < 2 ? rc == 0 : rc != 0, "phase %u kept: %d", i, rc);
+	}
+	was = file_bytes(top, "outside", &len);
+	CHECK(was && len == 8 && !memcmp(was, "outside\n", 8), "the file behind the link: %zu B",
+	      len);
+	free(was);
+	CHECK(csv_phases(dir) == 2 && pace.rows_phases == 2 && pace.thinned == 2 &&
+		  rec.phases[n - 1].ranks && rec.phases[2].ranks,
+	      "phases.csv %d phase(s), the tables %u, thinned %u: want 2, 2, 2, the rest whole",
+	      csv_phases(dir), pace.rows_phases, pace.thinned);
+	sc_record_pace_exit(&pace);
+	drop(full, n, &rec, &fg);
+}
+
 int main(void)
 {
 	char dir[256];
@@ -373,6 +423,7 @@ int main(void)
 	test_held_back(dir, 2);
 	test_flush(dir);
 	test_writes_fail(dir);
+	test_link_planted(dir);
 	check_rmtree(dir);
 	return check_exit("test_record_pace");
 }

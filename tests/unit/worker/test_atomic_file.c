@@ -2,7 +2,9 @@
  * missing folders, replaced whole, no temporary left beside it, an empty
  * file, a name with a slash refused, a file in the way of the folder; one
  * made of pieces (memory and a file of the folder copied whole), a piece's
- * file missing or named with a slash refused with the old file kept. */
+ * file missing or named with a slash refused with the old file kept; an
+ * append through a symbolic link or to a device refused, the file behind
+ * it untouched. */
 #include "atomic_file.h"
 
 #include <errno.h>
@@ -10,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -37,7 +41,7 @@ static long long file_size(const char *path)
 
 int main(void)
 {
-	char tmp[256], dir[320], path[400], names[256];
+	char tmp[256], dir[320], path[400], names[256], other[420];
 	int rc;
 
 	check_mkdtemp(tmp, sizeof(tmp), "atomic_file");
@@ -82,6 +86,23 @@ int main(void)
 		      (long long)file_size(path));
 		check_list_dir(dir, names, sizeof(names));
 		CHECK(!strstr(names, ".pieces"), "no temporary left: \"%s\"", names);
+	}
+
+	/* appends: to a regular file; never through a link nor to a device */
+	snprintf(path, sizeof(path), "%s/outside", tmp);
+	CHECK(sc_atomic_file_write(tmp, "outside", "secret\n", 7) == 0, "outside");
+	CHECK(sc_atomic_file_append(dir, "x.txt", "more\n", 5) == 0, "append");
+	snprintf(other, sizeof(other), "%s/x.txt", dir);
+	CHECK(holds(other, "new\nmore\n"), "appended");
+	snprintf(other, sizeof(other), "%s/link", dir);
+	CHECK(symlink(path, other) == 0, "symlink");
+	rc = sc_atomic_file_append(dir, "link", "x", 1);
+	CHECK(rc == -ELOOP && holds(path, "secret\n"),
+	      "an append through a link: %d, the file behind it untouched", rc);
+	snprintf(other, sizeof(other), "%s/null", dir);
+	if (mknod(other, S_IFCHR | 0600, makedev(1, 3)) == 0) {
+		rc = sc_atomic_file_append(dir, "null", "x", 1);
+		CHECK(rc == -EINVAL, "an append to a device: %d", rc);
 	}
 
 	/* a file in the way of the directory */
