@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "num_text.h"
 #include "verify.h"
 #include "report_priv.h"
 
@@ -82,14 +83,13 @@ void sc_json_put_str(struct jb *b, struct json_object *o, const char *key, const
 }
 
 /* The shortest of %.15g / %.17g that reads back as v (json-c would print
- * 1.2e9/7 with 17 digits of noise); non-finite values become null. */
+ * 1.2e9/7 with 17 digits of noise): num_text.h, printf's text at a
+ * fraction of its cost; non-finite values become null. */
 static struct json_object *new_double(double v)
 {
-	char s[40];
+	char s[SC_NUM_TEXT_MAX];
 
-	snprintf(s, sizeof(s), "%.15g", v);
-	if (strtod(s, NULL) != v)
-		snprintf(s, sizeof(s), "%.17g", v);
+	sc_num_text_g(s, v);
 	return json_object_new_double_s(v, s);
 }
 
