@@ -103,6 +103,7 @@ struct opts {
 	uint32_t ranks, rpn, seconds, phases;
 	double max_gib;
 	int json;
+	int keep; /* --keep: the results' folder left in place and named */
 };
 
 struct times {
@@ -980,14 +981,18 @@ static int run_one(struct opts o)
 	print_tail(&o, &worst, merge_peak, base_mib);
 	fflush(stdout);
 	sc_run_record_exit(&run);
-	remove_dir(dir);
+	if (o.keep)
+		fprintf(stderr, "agg_bench: the results are kept in %s\n", dir);
+	else
+		remove_dir(dir);
 	return rc;
 }
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: agg_bench [--ranks N] [--ranks-per-node R] [--seconds S] "
-			"[--phases P] [--max-gib G] [--json]\n");
+			"[--phases P] [--max-gib G] [--json] [--keep]\n"
+			"  --keep  leave the results' folder in place (its path on stderr)\n");
 	return 2;
 }
 
@@ -1017,7 +1022,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		unsigned long n;
 
 		o->json |= !strcmp(argv[i], "--json");
-		if (!strcmp(argv[i], "--json"))
+		o->keep |= !strcmp(argv[i], "--keep");
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--keep"))
 			continue;
 		if (i + 1 >= argc || (!field && strcmp(argv[i], "--max-gib")))
 			return -1;
