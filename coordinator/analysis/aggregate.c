@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "extremes.h"
 #include "units.h"
 
 double sc_per_second(uint64_t amount, int64_t start_ns, int64_t end_ns)
@@ -319,6 +321,68 @@ static int build_seconds(const struct sc_phase_record *rec, struct sc_phase_figu
 	return 0;
 }
 
+/* The temperature of second k of f, deg C, or NAN: none read. */
+static double temp_of(const struct sc_phase_figures *f, uint32_t k)
+{
+	uint64_t mk = f->seconds[k].max_temp_mk;
+
+	return mk ? ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C : NAN;
+}
+
+/* What temp_span reads: the phase, its temperatures and span width. */
+struct temp_spans {
+	const double *c;
+	uint32_t width;
+};
+
+static double temp_span(const void *ctx, uint32_t k)
+{
+	const struct temp_spans *t = ctx;
+
+	return isnan(t->c[k]) ? NAN : (double)(k / t->width);
+}
+
+/* f's temperature line, reduced (SC_TEMP_SPANS). */
+static int build_temps(struct sc_phase_figures *f)
+{
+	double *c;
+	uint32_t *keep, n;
+	struct temp_spans t = {NULL, f->nseconds / SC_TEMP_SPANS + 1};
+	bool any = false;
+
+	for (uint32_t k = 0; k < f->nseconds && !any; k++)
+		any = f->seconds[k].max_temp_mk != 0;
+	if (!any)
+		return 0;
+	c = malloc(f->nseconds * sizeof(*c));
+	keep = malloc(f->nseconds * sizeof(*keep));
+	if (!c || !keep)
+		goto out_nomem;
+	for (uint32_t k = 0; k < f->nseconds; k++)
+		c[k] = temp_of(f, k);
+	t.c = c;
+	n = sc_extremes_pick(c, f->nseconds, temp_span, &t, keep);
+	f->temp_xy = malloc(2 * n * sizeof(*f->temp_xy));
+	if (!f->temp_xy)
+		goto out_nomem;
+	for (uint32_t i = 0; i < n; i++) {
+		bool brk = keep[i] == SC_EXTREMES_BREAK;
+
+		/* a break sits just after the point before it */
+		f->temp_xy[i] = brk ? (i ? f->temp_xy[i - 1] : 0) : keep[i];
+		f->temp_xy[n + i] = brk ? NAN : c[keep[i]];
+	}
+	f->ntemp = n;
+	free(c);
+	free(keep);
+	return 0;
+
+out_nomem:
+	free(c);
+	free(keep);
+	return -ENOMEM;
+}
+
 static int cmp_failure_ref(const void *a, const void *b)
 {
 	const struct sc_failure_ref *x = a, *y = b;
@@ -471,6 +535,8 @@ int sc_aggregate_phase(const struct sc_phase_record *rec, struct sc_phase_figure
 	if (!err)
 		err = build_seconds(rec, &f);
 	if (!err)
+		err = build_temps(&f);
+	if (!err)
 		err = build_failures(rec, &f);
 	if (err) {
 		sc_phase_figures_exit(&f);
@@ -515,6 +581,7 @@ void sc_phase_figures_exit(struct sc_phase_figures *f)
 	free(f->targets);
 	free(f->rank_rows);
 	free(f->seconds);
+	free(f->temp_xy);
 	free(f->errnos);
 	free(f->first_failures);
 	memset(f, 0, sizeof(*f));

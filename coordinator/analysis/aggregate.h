@@ -105,6 +105,14 @@ struct sc_phase_figures {
 					* drive); targets_len: none */
 	uint32_t nseconds;
 	struct sc_second *seconds;  /* heap: cluster sum per second */
+	uint32_t ntemp;		    /* points of the temperature line; 0: no
+				     * temperature read */
+	double *temp_xy;	    /* heap: the hottest drive's temperature per
+				     * second reduced to SC_TEMP_SPANS spans of
+				     * the phase (analysis/extremes.h), for a
+				     * chart of many phases: ntemp seconds into
+				     * the phase, then ntemp deg C (NAN: the
+				     * line breaks) */
 	double volatility[SC_DIR_COUNT]; /* stddev/mean of per-second bytes, over
 					  * full seconds; NAN (undefined) when < 2
 					  * of them or no bytes in the direction */
@@ -117,6 +125,9 @@ struct sc_phase_figures {
 					* time (then rank); valid while the
 					* record is */
 };
+
+/* The spans of a phase's seconds its temperature line is reduced to. */
+#define SC_TEMP_SPANS 128
 
 /* What the figures of a thinned phase (sc_phase_record_thin) keep: its
  * slowest host copied into names, its rank rows, target rows and first

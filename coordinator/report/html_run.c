@@ -223,19 +223,15 @@ int sc_html_steady(FILE *f, const struct sc_run_figures *fg)
 /* ------------------------------------------------------------ temperature */
 
 /* Each phase's hottest-drive temperature per second (deg C; NAN where
- * none was read) into y, its seconds into x; true when any was read. */
-static bool phase_temps(const struct sc_phase_figures *fig, double *x, double *y)
+ * none was read) into y, its seconds into x. */
+static void phase_temps(const struct sc_phase_figures *fig, double *x, double *y)
 {
-	bool any = false;
-
 	for (uint32_t k = 0; k < fig->nseconds; k++) {
 		uint64_t mk = fig->seconds[k].max_temp_mk;
 
 		x[k] = k;
 		y[k] = mk ? ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C : NAN;
-		any = any || mk;
 	}
-	return any;
 }
 
 /* The series of every phase with a temperature; their buffers in xy. */
@@ -246,29 +242,81 @@ static int temp_series(const struct sc_run_record *rec, const struct sc_run_figu
 	for (uint32_t i = 0; i < rec->nphases; i++) {
 		const struct sc_phase *ph = sc_report_phase_of(rec, rec->phases[i].phase);
 		const struct sc_phase_figures *fig = &fg->phases[i];
-		double *buf = malloc(2 * sizeof(double) * (fig->nseconds ? fig->nseconds : 1));
+		double *buf;
 
+		if (!fig->ntemp)
+			continue;
+		buf = malloc(2 * sizeof(double) * fig->nseconds);
 		if (!buf)
 			return -ENOMEM;
 		xy[i] = buf;
-		if (phase_temps(fig, buf, buf + fig->nseconds))
-			s[(*ns)++] =
-			    (struct sc_svg_series){ph ? ph->name : "?", buf,   buf + fig->nseconds,
-						   fig->nseconds,	false, false};
+		phase_temps(fig, buf, buf + fig->nseconds);
+		s[(*ns)++] = (struct sc_svg_series){ph ? ph->name : "?", buf, buf + fig->nseconds,
+						    fig->nseconds, false, false};
 	}
+	return 0;
+}
+
+/* Every phase's temperature line (reduced: aggregate.h) end to end as one
+ * line (x: measured seconds since the first phase's start, the time
+ * between phases left out; the line broken between phases), its buffer in
+ * *xy. */
+static int temp_timeline(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			 struct sc_svg_series *line, double **xy)
+{
+	uint64_t n = 0, at = 0;
+	double *x, *y, base = 0;
+
+	for (uint32_t i = 0; i < rec->nphases; i++)
+		n += fg->phases[i].ntemp + 1;
+	*xy = malloc(2 * sizeof(double) * (n ? n : 1));
+	if (!*xy)
+		return -ENOMEM;
+	x = *xy;
+	y = *xy + n;
+	for (uint32_t i = 0; i < rec->nphases; i++) {
+		const struct sc_phase_figures *fig = &fg->phases[i];
+
+		for (uint32_t k = 0; k < fig->ntemp; k++, at++) {
+			x[at] = base + fig->temp_xy[k];
+			y[at] = fig->temp_xy[fig->ntemp + k];
+		}
+		base += fig->nseconds;
+		x[at] = base;
+		y[at++] = NAN;
+	}
+	*line = (struct sc_svg_series){"every phase", x, y, (uint32_t)at, false, false};
 	return 0;
 }
 
 int sc_html_temperature(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg)
 {
-	struct sc_svg_series *s = calloc(rec->nphases ? rec->nphases : 1, sizeof(*s));
-	double **xy = calloc(rec->nphases ? rec->nphases : 1, sizeof(*xy));
+	struct sc_svg_series *s = NULL;
+	double **xy = NULL, *run_xy = NULL;
 	struct sc_svg_chart c = {.title = "Hottest NVMe drive temperature per second, by phase",
 				 .x = {"time into the phase (s)", SC_SVG_LINEAR, true},
 				 .y = {"temperature (deg C)", SC_SVG_LINEAR, false}};
-	uint32_t ns = 0;
-	int rc = s && xy ? temp_series(rec, fg, s, xy, &ns) : -ENOMEM;
+	uint32_t ns = 0, hot = 0;
+	int rc = 0;
 
+	for (uint32_t i = 0; i < rec->nphases; i++)
+		hot += fg->phases[i].ntemp > 0;
+	if (!hot)
+		return 0;
+	s = calloc(rec->nphases, sizeof(*s));
+	xy = calloc(rec->nphases, sizeof(*xy));
+	if (!s || !xy) {
+		rc = -ENOMEM;
+	} else if (hot <= SC_SVG_STYLES) {
+		rc = temp_series(rec, fg, s, xy, &ns);
+	} else {
+		/* past the chart's distinct line styles, overlaid phases cannot
+		 * be told apart: the run's phases end to end instead */
+		rc = temp_timeline(rec, fg, &s[0], &run_xy);
+		c.title = "Hottest NVMe drive temperature per second, the phases end to end";
+		c.x.label = "measured time since the first phase's start, phases end to end (s)";
+		ns = 1;
+	}
 	if (!rc && ns) {
 		fputs("<section id=\"temperature\">\n", f);
 		sc_html_heading(f, 2, NULL, "Temperature over time");
@@ -279,6 +327,7 @@ int sc_html_temperature(FILE *f, const struct sc_run_record *rec, const struct s
 	}
 	for (uint32_t i = 0; xy && i < rec->nphases; i++)
 		free(xy[i]);
+	free(run_xy);
 	free(xy);
 	free(s);
 	return rc;

@@ -3,14 +3,20 @@
 #include "svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/extremes.h"
 #include "html_page.h"
 
 /* The default chart size, pixels. */
 #define DEF_W 720
 #define DEF_H 300
+/* A line denser than this many points a pixel is drawn by its pixel
+ * columns' extremes (dense_path). */
+#define DENSE_PER_PX 4
 /* Average width of one glyph of the 11 px sans-serif text, pixels: enough
  * to decide where a label must be cut. */
 #define CHAR_W 6.6
@@ -30,9 +36,9 @@
 
 /* Series colours (Okabe-Ito, distinct for colour-blind readers) and their
  * dash patterns, so that series still differ printed in grey. */
-static const char *const colours[8] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+static const char *const colours[SC_SVG_STYLES] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
 				       "#e69f00", "#56b4e9", "#333333", "#8c6d31"};
-static const char *const dashes[8] = {"",    "7 3",  "2 2",	    "9 3 2 3",
+static const char *const dashes[SC_SVG_STYLES] = {"",    "7 3",  "2 2",	    "9 3 2 3",
 				      "1 3", "12 4", "5 2 1 2 1 2", "3 5"};
 
 /* The plot box inside a chart: left, right, top and bottom edges. */
@@ -374,10 +380,10 @@ static void marker(FILE *f, uint32_t i, double x, double y, const char *colour)
 /* The stroke attributes of series i. */
 static void stroke(FILE *f, const struct sc_svg_series *s, uint32_t i)
 {
-	const char *dash = s->dashed_trend ? "5 4" : dashes[i % 8];
+	const char *dash = s->dashed_trend ? "5 4" : dashes[i % SC_SVG_STYLES];
 
 	fprintf(f, "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" stroke-linejoin=\"round\"",
-		colours[i % 8], s->dashed_trend ? "1.2" : "1.8");
+		colours[i % SC_SVG_STYLES], s->dashed_trend ? "1.2" : "1.8");
 	if (dash[0])
 		fprintf(f, " stroke-dasharray=\"%s\"", dash);
 }
@@ -389,12 +395,58 @@ static bool drawn(const struct axis *ax, const struct axis *ay, const struct sc_
 	return j < s->n && isfinite(pos(ax, s->x[j])) && isfinite(pos(ay, s->y[j]));
 }
 
+/* What dense_path's columns are read from. */
+struct dense {
+	const struct axis *ax, *ay;
+	const struct sc_svg_series *s;
+};
+
+/* The pixel column of point j, NAN when it is not drawn. */
+static double dense_column(const void *ctx, uint32_t j)
+{
+	const struct dense *d = ctx;
+
+	return drawn(d->ax, d->ay, d->s, j) ? floor(pos(d->ax, d->s->x[j])) : NAN;
+}
+
+/* The path data of a series denser than DENSE_PER_PX points a pixel: in
+ * each pixel column only the points that decide what is drawn there
+ * (analysis/extremes.h), so the line looks the same and its text stays
+ * bounded by the chart's width, not the series' length.  false (nothing
+ * written) when out of memory. */
+static bool dense_path(FILE *f, const struct axis *ax, const struct axis *ay,
+		       const struct sc_svg_series *s)
+{
+	struct dense d = {ax, ay, s};
+	uint32_t *keep, n;
+	bool pen = false;
+
+	if (s->n <= DENSE_PER_PX * fabs(ax->p1 - ax->p0))
+		return false;
+	keep = malloc(s->n * sizeof(*keep));
+	if (!keep)
+		return false;
+	n = sc_extremes_pick(s->y, s->n, dense_column, &d, keep);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t j = keep[k];
+
+		if (j == SC_EXTREMES_BREAK) {
+			pen = false;
+			continue;
+		}
+		fprintf(f, "%s%.1f %.1f", pen ? " L" : "M", pos(ax, s->x[j]), pos(ay, s->y[j]));
+		pen = true;
+	}
+	free(keep);
+	return true;
+}
+
 /* Series i as one path, broken where a point is not drawn; markers where
  * asked for and on points that have no drawn neighbour. */
 static void draw_series(FILE *f, const struct axis *ax, const struct axis *ay,
 			const struct sc_svg_series *s, uint32_t i)
 {
-	bool pen = false, any = false;
+	bool pen = false, any = false, dense;
 
 	for (uint32_t j = 0; j < s->n && !any; j++)
 		any = drawn(ax, ay, s, j);
@@ -403,7 +455,8 @@ static void draw_series(FILE *f, const struct axis *ax, const struct axis *ay,
 	fputs("<path ", f);
 	stroke(f, s, i);
 	fputs(" d=\"", f);
-	for (uint32_t j = 0; j < s->n; j++) {
+	dense = dense_path(f, ax, ay, s);
+	for (uint32_t j = 0; !dense && j < s->n; j++) {
 		if (!drawn(ax, ay, s, j)) {
 			pen = false;
 			continue;
@@ -416,7 +469,7 @@ static void draw_series(FILE *f, const struct axis *ax, const struct axis *ay,
 		bool alone = !(j > 0 && drawn(ax, ay, s, j - 1)) && !drawn(ax, ay, s, j + 1);
 
 		if (drawn(ax, ay, s, j) && ((s->markers && !s->dashed_trend) || alone))
-			marker(f, i, pos(ax, s->x[j]), pos(ay, s->y[j]), colours[i % 8]);
+			marker(f, i, pos(ax, s->x[j]), pos(ay, s->y[j]), colours[i % SC_SVG_STYLES]);
 	}
 }
 
@@ -442,7 +495,7 @@ static int legend(FILE *f, const struct sc_svg_series *s, uint32_t ns, double w,
 			stroke(f, &s[i], i);
 			fprintf(f, " d=\"M%.1f %.1fh24\"/>\n", x, y - 4);
 			if (s[i].markers && !s[i].dashed_trend)
-				marker(f, i, x + 12, y - 4, colours[i % 8]);
+				marker(f, i, x + 12, y - 4, colours[i % SC_SVG_STYLES]);
 			text_at(f, x + 30, y, "start", "", s[i].name, max_name);
 		}
 		x += item;

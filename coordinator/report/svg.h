@@ -50,8 +50,13 @@ struct sc_svg_series {
 	bool dashed_trend;	/* a fitted trend: thin and dashed, no markers */
 };
 
+/* The distinct colour and dash patterns of a chart's lines. */
+#define SC_SVG_STYLES 8
+
 /* A line chart of ns series; series i gets colour and dash pattern i (up to
- * 8 distinct, then repeated).  An empty chart (no finite point) is drawn
+ * SC_SVG_STYLES distinct, then repeated); a series denser than a few
+ * points a pixel is drawn by its pixel columns' extremes, which look the
+ * same.  An empty chart (no finite point) is drawn
  * as its frame with "no data".  With height 0, a legend of more than two
  * rows adds its extra rows to the default height. */
 void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_series *s,

@@ -2,17 +2,22 @@
  * well-formed XML (xmllint) and fetches nothing, text is escaped, NAN is a
  * gap and never 0, heatmap cells carry their value, the diverging map's
  * colour and sign follow lower_better, the nines axis spaces its nines
- * evenly, and an empty chart says "no data". */
+ * evenly, an empty chart says "no data", and a line denser than the
+ * chart's pixels keeps its shape (every pixel column's highest and lowest
+ * point, read from the axis ticks) in a path bounded by the chart's width. */
 #include "report/html_page.h"
 #include "report/svg.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "svg_read.h"
 
 #define XMLLINT "/usr/bin/xmllint"
 
@@ -430,12 +435,93 @@ static void test_page(void)
 	free(doc);
 }
 
+
+#define DENSE_N 200000
+/* The chart's plot is narrower than its 720 pixels. */
+#define DENSE_MAX_POINTS (4 * 720)
+
+/* A line of 200,000 points (a slow wave with noise, one spike up, one
+ * down, a gap of 10 points) drawn on a 720-pixel chart: at most 4 points
+ * a pixel, broken once at the gap, and in every pixel column the highest
+ * and lowest of the series' points there are drawn (within the 0.1 px the
+ * path is written in), so the line looks as the whole series would. */
+static void test_dense(void)
+{
+	double *x = xcalloc(DENSE_N, sizeof(*x)), *y = xcalloc(DENSE_N, sizeof(*y));
+	double *px = xcalloc(DENSE_N, sizeof(*px)), *py = xcalloc(DENSE_N, sizeof(*py));
+	double ax, bx, ay, by;
+	struct sc_svg_series s = {.name = "dense", .x = x, .y = y, .n = DENSE_N};
+	struct sc_svg_chart c = {.title = "dense", .x = {.label = "second"}, .y = {.label = "MB/s"}};
+	uint64_t st = 42;
+	int n, moves, bad_hi = 0, bad_lo = 0, cols = 0;
+	char *doc;
+
+	for (int j = 0; j < DENSE_N; j++) {
+		st ^= st << 13;
+		st ^= st >> 7;
+		st ^= st << 17;
+		x[j] = j;
+		y[j] = 500 + 200 * sin(j / 3000.0) + (double)(st % 1000) / 10;
+	}
+	y[31337] = 1500;
+	y[123457] = -400;
+	for (int j = 150000; j < 150010; j++)
+		y[j] = NAN;
+	doc = lines(&c, &s, 1);
+	check_doc(doc, "dense chart");
+	n = svg_path_points(strstr(doc, " d=\"M"), px, py, DENSE_N, &moves);
+	CHECK(n > 720 && n <= DENSE_MAX_POINTS, "%d points drawn of %d (want 720 .. %d)", n,
+	      DENSE_N, DENSE_MAX_POINTS);
+	CHECK(moves == 2, "the line has %d pieces, want 2 (the gap)", moves);
+	CHECK(strlen(doc) < 64 * DENSE_MAX_POINTS, "chart of %zu bytes", strlen(doc));
+	/* the pixel of a value from the ticks */
+	if (!svg_axis_line(doc, "xtick", &ax, &bx) || !svg_axis_line(doc, "ytick", &ay, &by)) {
+		FAIL("the axes' ticks not read");
+		goto out;
+	}
+	/* each pixel column of the series: something drawn as high and as
+	 * low there (the column's edges blurred by the ticks' rounding) */
+	for (int j0 = 0, k = 0; j0 < DENSE_N;) {
+		double col = floor(ax + bx * x[j0]), top = INFINITY, bottom = -INFINITY;
+		int j = j0;
+		bool hi = false, lo = false;
+
+		for (; j < DENSE_N && floor(ax + bx * x[j]) == col; j++)
+			if (isfinite(y[j])) {
+				top = fmin(top, ay + by * y[j]);
+				bottom = fmax(bottom, ay + by * y[j]);
+			}
+		for (; k < n && px[k] < col - 0.5; k++)
+			;
+		for (int q = k; q < n && px[q] < col + 1.5; q++) {
+			hi = hi || py[q] <= top + 0.3;
+			lo = lo || py[q] >= bottom - 0.3;
+		}
+		if (isfinite(top)) {
+			cols++;
+			bad_hi += !hi;
+			bad_lo += !lo;
+		}
+		j0 = j;
+	}
+	CHECK(cols > 500, "%d pixel columns seen", cols);
+	CHECK(!bad_hi && !bad_lo, "of %d pixel columns, %d lost their highest point, %d their "
+				  "lowest", cols, bad_hi, bad_lo);
+out:
+	free(doc);
+	free(x);
+	free(y);
+	free(px);
+	free(py);
+}
+
 int main(void)
 {
 	check_mkdtemp(tmpdir, sizeof tmpdir, "test_svg");
 	test_number();
 	test_escaping();
 	test_nan_gap();
+	test_dense();
 	test_diverging();
 	test_heat_values();
 	test_nines();
