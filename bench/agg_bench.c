@@ -113,6 +113,8 @@ struct times {
 	double from_ms;	       /* sc_seconds_from_columns: cluster, kept nodes */
 	double rank0_ms;       /* rank 0's share of all that */
 	double pack_ms, unpack_ms, figures_ms, write_ms, html_ms;
+	double write_cpu_ms;	/* the process's CPU time (user + system) in the write:
+				 * below write_ms when the machine took the CPU away */
 	double merge_peak_mib;	/* peak RSS from the phase's start to the figures */
 	double write_peak_mib;	/* peak RSS while the results were written */
 	double kept_mib;	/* RSS after the write: what rank 0 keeps */
@@ -174,6 +176,15 @@ static double now_ms(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The process's CPU time so far (user + system), ms. */
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -702,9 +713,12 @@ static int write_results(struct sc_run_record *run, struct sc_phase_record *ph, 
 	double t0 = now_ms();
 	int rc;
 
+	double cpu0 = cpu_ms();
+
 	run_pace.due_ns = 0; /* a phase of an hour: the formatted files are due */
 	rc = sc_record_keep_phase(run, &run_fg, &run_pace, ph, dir, true);
 	t->write_ms = now_ms() - t0;
+	t->write_cpu_ms = cpu_ms() - cpu0;
 	if (rc)
 		return 2; /* the message is printed */
 	t->json_bytes = file_bytes(dir, "results.json");
@@ -797,7 +811,7 @@ static void print_phase_json(uint32_t p, const struct times *t)
 {
 	printf("%s{\"phase\": %u, \"reduce_ms\": %.2f, \"reduce_rank0_ms\": %.2f, "
 	       "\"pack_ms\": %.2f, \"unpack_ms\": %.2f, \"figures_ms\": %.2f, "
-	       "\"merge_ms\": %.2f, \"merge_within_target\": %s, \"write_ms\": %.1f, "
+	       "\"merge_ms\": %.2f, \"merge_within_target\": %s, \"write_ms\": %.1f, \"write_cpu_ms\": %.1f, "
 	       "\"merge_write_ms\": %.1f, \"html_again_ms\": %.1f, "
 	       "\"merge_peak_rss_mib\": %.1f, \"write_peak_rss_mib\": %.1f, "
 	       "\"rss_after_mib\": %.1f, \"heap_in_use_mib\": %.1f, "
@@ -807,7 +821,7 @@ static void print_phase_json(uint32_t p, const struct times *t)
 	       ", \"results_pb_bytes\": %" PRIu64 ", \"report_html_bytes\": %" PRIu64
 	       ", \"ranks_csv_bytes\": %" PRIu64 "}",
 	       p ? ", " : "", p, reduce_ms(t), t->rank0_ms, t->pack_ms, t->unpack_ms, t->figures_ms,
-	       merge_ms(t), merge_ms(t) <= TARGET_MERGE_MS ? "true" : "false", t->write_ms,
+	       merge_ms(t), merge_ms(t) <= TARGET_MERGE_MS ? "true" : "false", t->write_ms, t->write_cpu_ms,
 	       merge_ms(t) + t->write_ms, t->html_ms, t->merge_peak_mib,
 	       t->write_peak_mib, t->kept_mib, t->heap_mib, t->unpack_faults, t->gather_bytes,
 	       t->pieces, t->piece_max_bytes, t->node_series_bytes, t->json_bytes, t->pb_bytes,
@@ -830,11 +844,11 @@ static void print_phase(const struct opts *o, uint32_t p, const struct times *t)
 	       merge_ms(t), t->rank0_ms, t->unpack_ms, t->figures_ms,
 	       merge_ms(t) <= TARGET_MERGE_MS ? "within" : "OVER", TARGET_MERGE_MS,
 	       t->merge_peak_mib);
-	printf("    write %.1f ms (the record's keeping of the phase: results.pb, the tables, "
-	       "results.json, sweep.csv, report.html, then thinning; report.html alone again "
-	       "%.1f ms); merge + write %.1f ms; peak RSS %.1f MiB while writing, %.1f MiB "
-	       "after (heap in use %.1f MiB)\n",
-	       t->write_ms, t->html_ms, merge_ms(t) + t->write_ms, t->write_peak_mib, t->kept_mib,
+	printf("    write %.1f ms, CPU %.1f ms (the record's keeping of the phase: results.pb, "
+	       "the tables, results.json, sweep.csv, report.html, then thinning; report.html "
+	       "alone again %.1f ms); merge + write %.1f ms; peak RSS %.1f MiB while writing, "
+	       "%.1f MiB after (heap in use %.1f MiB)\n",
+	       t->write_ms, t->write_cpu_ms, t->html_ms, merge_ms(t) + t->write_ms, t->write_peak_mib, t->kept_mib,
 	       t->heap_mib);
 	printf("    gather %" PRIu64
 	       " B (%.2f MiB, %.0f B per row) in %u piece(s), the largest %" PRIu64

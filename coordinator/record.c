@@ -3,11 +3,13 @@
 #include "record.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "codec.h"
 #include "model/project.h"
 #include "report/drives.h"
 #include "report/phase_rows.h"
@@ -76,10 +78,11 @@ static int write_formatted(const struct sc_run_record *rec, const struct sc_run_
 /* The tables a phase adds rows to (phases.csv, ranks.csv, timeseries.csv,
  * results.json.part) brought up to rec: the phases they lack appended,
  * one at a time (a failed one is cut back from every table, so the next
- * writing starts there), or, when they hold none, every formatted file
- * written. */
+ * writing starts there; a phase's rows rendered already taken from rows,
+ * or NULL), or, when they hold none, every formatted file written. */
 static int write_rows(const struct sc_run_record *rec, const struct sc_run_figures *fg,
-		      struct sc_record_pace *pace, const char *outdir)
+		      struct sc_record_pace *pace, const char *outdir,
+		      const struct sc_report_rows *rows)
 {
 	char err[1024];
 	int rc;
@@ -89,7 +92,8 @@ static int write_rows(const struct sc_run_record *rec, const struct sc_run_figur
 	if (!pace->rows_phases || pace->whole)
 		return write_formatted(rec, fg, pace, outdir, NULL, NULL, false);
 	for (; pace->rows_phases < rec->nphases; pace->rows_phases++) {
-		rc = sc_report_rows_append(outdir, rec, fg, pace->rows_phases, err, sizeof(err));
+		rc = sc_report_rows_append(outdir, rec, fg, pace->rows_phases, rows, err,
+					   sizeof(err));
 		if (rc == -ENOTRECOVERABLE) {
 			/* a table could not be cut back: written whole next */
 			fprintf(stderr, "ssdcluster: writing results: %s\n", err);
@@ -104,11 +108,73 @@ static int write_rows(const struct sc_run_record *rec, const struct sc_run_figur
 	return 0;
 }
 
+/* The newest phase's bytes for results.pb and rows for the tables,
+ * rendered at once on two threads (render_ahead). */
+struct rendered {
+	const struct sc_run_record *rec;
+	const struct sc_run_figures *fg;
+	uint32_t i;
+	uint8_t *pb; /* heap: sc_run_record_pack_phase's, or NULL */
+	size_t pb_len;
+	struct sc_report_rows rows, csv; /* csv: the half rendered beside */
+	int beside_rc;
+};
+
+/* What the second thread renders: results.pb's record and the CSV rows. */
+static void *render_beside(void *arg)
+{
+	struct rendered *r = arg;
+
+	if (sc_run_record_pack_phase(r->rec, r->i, &r->pb, &r->pb_len))
+		r->pb = NULL;
+	r->beside_rc = sc_report_rows_render(r->rec, r->fg, r->i, SC_REPORT_ROWS_CSV, &r->csv);
+	return NULL;
+}
+
+/* Renders rec's newest phase for results.pb and the tables when they lack
+ * that phase alone: its results.json.part object here, its results.pb
+ * record and CSV rows on a second thread.  Between phases every rank
+ * waits for rank 0, whose cores are otherwise idle.  What is not rendered
+ * (no second thread, out of memory) is rendered when written. */
+static void render_ahead(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			 const struct sc_record_pace *pace, struct rendered *r)
+{
+	pthread_t beside;
+	bool two;
+
+	*r = (struct rendered){.rec = rec, .fg = fg, .i = rec->nphases - 1};
+	if (rec->nphases < 2 || pace->pb_phases != r->i || pace->rows_phases != r->i ||
+	    pace->whole)
+		return;
+	two = pthread_create(&beside, NULL, render_beside, r) == 0;
+	if (sc_report_rows_render(rec, fg, r->i, SC_REPORT_ROWS_JSON, &r->rows))
+		sc_report_rows_exit(&r->rows);
+	if (!two)
+		return;
+	pthread_join(beside, NULL);
+	/* the CSV half joins the JSON half */
+	for (uint32_t k = 0; !r->beside_rc && k < SC_REPORT_ROW_TABLES; k++)
+		if (r->csv.text[k]) {
+			r->rows.text[k] = r->csv.text[k];
+			r->rows.len[k] = r->csv.len[k];
+			r->csv.text[k] = NULL;
+		}
+	sc_report_rows_exit(&r->csv);
+}
+
+static void rendered_exit(struct rendered *r)
+{
+	free(r->pb);
+	sc_report_rows_exit(&r->rows);
+	sc_report_rows_exit(&r->csv);
+}
+
 /* results.pb brought up to rec: the phases it lacks appended, one at a
- * time (a failed one is cut back, so the next writing starts there), or
- * rec written whole when it holds none. */
+ * time (a failed one is cut back, so the next writing starts there; a
+ * phase packed already taken from r, or NULL), or rec written whole when
+ * it holds none. */
 static int write_pb(const struct sc_run_record *rec, struct sc_record_pace *pace,
-		    const char *outdir)
+		    const char *outdir, const struct rendered *r)
 {
 	const char *dir = outdir && outdir[0] ? outdir : ".";
 	char err[1024];
@@ -120,7 +186,10 @@ static int write_pb(const struct sc_run_record *rec, struct sc_record_pace *pace
 			pace->pb_phases = rec->nphases;
 	}
 	while (!rc && pace->pb_phases < rec->nphases) {
-		rc = sc_results_append(dir, rec, pace->pb_phases, err, sizeof(err));
+		if (r && r->pb && r->i == pace->pb_phases)
+			rc = sc_results_append_packed(dir, r->pb, r->pb_len, err, sizeof(err));
+		else
+			rc = sc_results_append(dir, rec, pace->pb_phases, err, sizeof(err));
 		pace->pb_phases += !rc;
 	}
 	if (rc)
@@ -166,9 +235,9 @@ int sc_record_flush(const struct sc_run_record *rec, const struct sc_run_figures
 
 	if (!rec->nphases)
 		return 0;
-	rc = write_pb(rec, pace, outdir);
+	rc = write_pb(rec, pace, outdir, NULL);
 	if (!rc && !pace->whole)
-		rc = write_rows(rec, fg, pace, outdir);
+		rc = write_rows(rec, fg, pace, outdir, NULL);
 	if (!rc && !pace->whole)
 		rc = write_formatted(rec, fg, pace, outdir, NULL, NULL, true);
 	return rc;
@@ -179,6 +248,7 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 			 const char *outdir, bool quiet)
 {
 	struct sc_phase_record *grown;
+	struct rendered r;
 	int rc;
 
 	grown = realloc(rec->phases, (rec->nphases + 1) * sizeof(*grown));
@@ -194,10 +264,12 @@ int sc_record_keep_phase(struct sc_run_record *rec, struct sc_run_figures *fg,
 		fprintf(stderr, "ssdcluster: writing results: out of memory\n");
 		return rc;
 	}
-	rc = write_pb(rec, pace, outdir);
+	render_ahead(rec, fg, pace, &r);
+	rc = write_pb(rec, pace, outdir, &r);
 	pace->behind = true;
 	if (!rc)
-		rc = write_rows(rec, fg, pace, outdir);
+		rc = write_rows(rec, fg, pace, outdir, &r.rows);
+	rendered_exit(&r);
 	pace->whole = false;
 	if (!rc && pace->behind && formatted_due(rec, pace))
 		rc = write_formatted(rec, fg, pace, outdir, NULL, NULL, false);
@@ -232,9 +304,9 @@ int sc_record_model(const struct sc_run_record *rec, const struct sc_run_figures
 	proj = sc_model_of_run(rec, fg, why, sizeof(why));
 	if (!proj && why[0])
 		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
-	rc = write_pb(rec, pace, outdir);
+	rc = write_pb(rec, pace, outdir, NULL);
 	if (!rc)
-		rc = write_rows(rec, fg, pace, outdir);
+		rc = write_rows(rec, fg, pace, outdir, NULL);
 	if (!rc)
 		rc = write_formatted(rec, fg, pace, outdir, proj, why, true);
 	if (proj && !quiet) {

@@ -164,6 +164,16 @@ int sc_results_write(const char *dir, const struct sc_run_record *rec, char *err
 	return rc;
 }
 
+int sc_results_append_packed(const char *dir, const uint8_t *buf, size_t len, char *err,
+			     size_t errlen)
+{
+	int rc = sc_atomic_file_append(dir, "results.pb", buf, len);
+
+	if (rc)
+		snprintf(err, errlen, "%s/results.pb: %s", dir, strerror(-rc));
+	return rc;
+}
+
 int sc_results_append(const char *dir, const struct sc_run_record *rec, uint32_t i, char *err,
 		      size_t errlen)
 {
@@ -175,9 +185,7 @@ int sc_results_append(const char *dir, const struct sc_run_record *rec, uint32_t
 		snprintf(err, errlen, "results.pb: cannot encode phase %u: %s", i, strerror(-rc));
 		return rc;
 	}
-	rc = sc_atomic_file_append(dir, "results.pb", buf, len);
+	rc = sc_results_append_packed(dir, buf, len, err, errlen);
 	free(buf);
-	if (rc)
-		snprintf(err, errlen, "%s/results.pb: %s", dir, strerror(-rc));
 	return rc;
 }

@@ -40,4 +40,9 @@ int sc_results_write(const char *dir, const struct sc_run_record *rec, char *err
 int sc_results_append(const char *dir, const struct sc_run_record *rec, uint32_t i, char *err,
 		      size_t errlen);
 
+/* sc_results_append with phase i's bytes packed already (buf, len of
+ * sc_run_record_pack_phase). */
+int sc_results_append_packed(const char *dir, const uint8_t *buf, size_t len, char *err,
+			     size_t errlen);
+
 #endif

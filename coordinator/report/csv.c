@@ -359,24 +359,24 @@ int sc_report_csv_write(const struct report_csv *c, const char *dir, unsigned ma
 	return rc;
 }
 
-int sc_report_csv_append(const char *dir, const struct sc_run_record *rec,
-			 const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen)
+int sc_report_csv_rows(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		       uint32_t i, char **text, size_t *len)
 {
 	struct report_csv c = {0};
+	uint32_t n = 0;
 	int rc = csv_open(&c, false);
 
-	if (!dir || !dir[0])
-		dir = ".";
 	if (!rc) {
 		sc_report_csv_phase(&c, rec, fg, i);
 		rc = sc_report_csv_finish(&c);
 	}
-	if (rc)
-		sc_report_set_err(err, errlen, "%s: out of memory while building the results", dir);
 	for (int t = 0; t < REPORT_CSV_TABLES && !rc; t++)
-		if (REPORT_CSV_PHASE_TABLES & 1u << t)
-			rc = sc_report_append_named(dir, tables[t].name, c.buf[t], c.len[t], err,
-						    errlen);
+		if (REPORT_CSV_PHASE_TABLES & 1u << t) {
+			/* the buffer passes to the caller */
+			text[n] = c.buf[t];
+			len[n++] = c.len[t];
+			c.buf[t] = NULL;
+		}
 	sc_report_csv_exit(&c);
 	return rc;
 }

@@ -89,25 +89,27 @@ static char *part_of(const struct sc_run_record *rec, const struct sc_run_figure
 	return out;
 }
 
+char *sc_report_json_part_text(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			       uint32_t i, size_t *len)
+{
+	struct layout l;
+
+	return probe(&l) ? NULL : part_of(rec, fg, i, &l, len);
+}
+
 int sc_report_json_part_append(const char *dir, const struct sc_run_record *rec,
 			       const struct sc_run_figures *fg, uint32_t i, char *err,
 			       size_t errlen)
 {
-	struct layout l;
-	char *text = NULL;
 	size_t len = 0;
+	char *text = sc_report_json_part_text(rec, fg, i, &len);
 	int rc;
 
 	if (!dir || !dir[0])
 		dir = ".";
-	rc = probe(&l);
-	if (!rc) {
-		text = part_of(rec, fg, i, &l, &len);
-		rc = text ? 0 : -ENOMEM;
-	}
-	if (rc) {
+	if (!text) {
 		sc_report_set_err(err, errlen, "%s: out of memory while building the results", dir);
-		return rc;
+		return -ENOMEM;
 	}
 	rc = i ? sc_report_append_named(dir, SC_REPORT_JSON_PART, text, len, err, errlen)
 	       : sc_report_write_named(dir, SC_REPORT_JSON_PART, text, len, err, errlen);

@@ -169,27 +169,77 @@ static int cut_back(const char *dir, const char *const *names, const off_t *len,
 	return rc;
 }
 
-int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
-			  const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen)
+int sc_report_rows_render(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			  uint32_t i, unsigned what, struct sc_report_rows *rows)
 {
-	const char *names[REPORT_CSV_TABLES + 1];
-	off_t len[REPORT_CSV_TABLES + 1];
+	int rc = 0;
+
+	rows->phase = i;
+	if ((what & SC_REPORT_ROWS_CSV) && !rows->text[0])
+		rc = sc_report_csv_rows(rec, fg, i, rows->text, rows->len);
+	if (!rc && (what & SC_REPORT_ROWS_JSON) && !rows->text[SC_REPORT_ROW_TABLES - 1]) {
+		rows->text[SC_REPORT_ROW_TABLES - 1] =
+		    sc_report_json_part_text(rec, fg, i, &rows->len[SC_REPORT_ROW_TABLES - 1]);
+		rc = rows->text[SC_REPORT_ROW_TABLES - 1] ? 0 : -ENOMEM;
+	}
+	return rc;
+}
+
+void sc_report_rows_exit(struct sc_report_rows *rows)
+{
+	for (uint32_t k = 0; k < SC_REPORT_ROW_TABLES; k++)
+		free(rows->text[k]);
+	memset(rows, 0, sizeof(*rows));
+}
+
+/* Whether rows holds phase i whole. */
+static bool rows_whole(const struct sc_report_rows *rows, uint32_t i)
+{
+	for (uint32_t k = 0; rows && k < SC_REPORT_ROW_TABLES; k++)
+		if (!rows->text[k])
+			return false;
+	return rows && rows->phase == i;
+}
+
+int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
+			  const struct sc_run_figures *fg, uint32_t i,
+			  const struct sc_report_rows *done, char *err, size_t errlen)
+{
+	const char *names[SC_REPORT_ROW_TABLES];
+	off_t len[SC_REPORT_ROW_TABLES];
 	uint32_t n = sc_report_csv_phase_tables(names);
+	struct sc_report_rows own = {0};
+	const struct sc_report_rows *rows = done;
 	char path[4096];
 	struct stat st;
 	size_t at;
-	int rc;
+	int rc = 0;
 
 	if (!dir || !dir[0])
 		dir = ".";
 	names[n++] = SC_REPORT_JSON_PART;
+	if (!rows_whole(rows, i)) {
+		rows = &own;
+		rc = sc_report_rows_render(rec, fg, i, SC_REPORT_ROWS_CSV | SC_REPORT_ROWS_JSON,
+					   &own);
+	}
+	if (rc) {
+		sc_report_rows_exit(&own);
+		sc_report_set_err(err, errlen, "%s: out of memory while building the results", dir);
+		return rc;
+	}
 	for (uint32_t k = 0; k < n; k++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
 		len[k] = lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
 	}
-	rc = sc_report_csv_append(dir, rec, fg, i, err, errlen);
-	if (!rc)
-		rc = sc_report_json_part_append(dir, rec, fg, i, err, errlen);
+	/* results.json.part begins with the first phase */
+	for (uint32_t k = 0; k < n && !rc; k++)
+		rc = i == 0 && k == n - 1
+			 ? sc_report_write_named(dir, names[k], rows->text[k], rows->len[k], err,
+						 errlen)
+			 : sc_report_append_named(dir, names[k], rows->text[k], rows->len[k], err,
+						  errlen);
+	sc_report_rows_exit(&own);
 	if (rc && cut_back(dir, names, len, n)) {
 		at = strlen(err);
 		snprintf(err + at, errlen - at, "; and a table could not be cut back to its "

@@ -84,13 +84,43 @@ int sc_report_finished(const char *dir, const struct sc_run_record *rec,
 		       const char *why, bool tables, struct sc_report_html_sections *sections,
 		       char *err, size_t errlen);
 
+/* The tables a phase adds rows to: phases.csv, ranks.csv, timeseries.csv
+ * and results.json.part. */
+#define SC_REPORT_ROW_TABLES 4
+
+/* Halves of a phase's rows (sc_report_rows_render). */
+enum {
+	SC_REPORT_ROWS_CSV = 1u << 0,  /* phases.csv, ranks.csv, timeseries.csv */
+	SC_REPORT_ROWS_JSON = 1u << 1, /* results.json.part's object */
+};
+
+/* A phase's rows for the tables it adds rows to, rendered: the text each
+ * table grows by (NULL: not rendered), in the order above. */
+struct sc_report_rows {
+	uint32_t phase;
+	char *text[SC_REPORT_ROW_TABLES];
+	size_t len[SC_REPORT_ROW_TABLES];
+};
+
+/* Renders the halves what (SC_REPORT_ROWS_*) of rec's phase i's rows into
+ * rows (zeroed, or holding phase i's other half).  Reads rec and fg,
+ * writes rows alone and touches no file: the two halves of a phase may be
+ * rendered on two threads at once.  0 or -ENOMEM. */
+int sc_report_rows_render(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			  uint32_t i, unsigned what, struct sc_report_rows *rows);
+
+void sc_report_rows_exit(struct sc_report_rows *rows);
+
 /* Appends the rows of rec's phase i to dir's tables, which hold its phases
  * before i (sc_report_running with tables, then sc_report_rows_append of
- * each): that phase's rows alone.  0 or -errno, with a message in err;
- * after an error every table is cut back to the phases it held before,
- * or, when one could not be, -ENOTRECOVERABLE (write them whole again). */
+ * each): that phase's rows alone, as rendered in done when it holds phase
+ * i whole (else rendered here; done may be NULL).  0 or -errno, with a
+ * message in err; after an error every table is cut back to the phases it
+ * held before, or, when one could not be, -ENOTRECOVERABLE (write them
+ * whole again). */
 int sc_report_rows_append(const char *dir, const struct sc_run_record *rec,
-			  const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen);
+			  const struct sc_run_figures *fg, uint32_t i,
+			  const struct sc_report_rows *done, char *err, size_t errlen);
 
 /* report.html in dir: one self-contained page (inline SVG, no script,
  * nothing fetched) of every finished phase of rec, with the model's tables

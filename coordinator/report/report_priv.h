@@ -161,6 +161,11 @@ char *sc_report_results_phase_text(const struct sc_run_record *rec,
 int sc_report_json_part_append(const char *dir, const struct sc_run_record *rec,
 			       const struct sc_run_figures *fg, uint32_t i, char *err,
 			       size_t errlen);
+/* What results.json.part grows by with rec's phase i (after the phases
+ * before it: i = 0, the file's whole text), or NULL when out of memory. */
+char *sc_report_json_part_text(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			       uint32_t i, size_t *len);
+
 /* results.json.part made anew, holding every phase of rec. */
 int sc_report_json_part_write(const char *dir, const struct sc_run_record *rec,
 			      const struct sc_run_figures *fg, char *err, size_t errlen);
@@ -289,11 +294,11 @@ int sc_report_csv_finish(struct report_csv *c);
 int sc_report_csv_write(const struct report_csv *c, const char *dir, unsigned mask, char *err,
 			size_t errlen);
 
-/* Appends the rows of rec's phase i to dir's phases.csv, ranks.csv and
- * timeseries.csv, which hold its phases before i.  0 or -errno, with a
- * message in err (sc_report_rows_append). */
-int sc_report_csv_append(const char *dir, const struct sc_run_record *rec,
-			 const struct sc_run_figures *fg, uint32_t i, char *err, size_t errlen);
+/* The rows of rec's phase i for phases.csv, ranks.csv and timeseries.csv
+ * (in the order of sc_report_csv_phase_tables) into text and len (the
+ * caller frees each).  0 or -ENOMEM (nothing left to free). */
+int sc_report_csv_rows(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+		       uint32_t i, char **text, size_t *len);
 
 void sc_report_csv_exit(struct report_csv *c);
 
