@@ -155,6 +155,25 @@ struct json_object *sc_json_token(struct jb *b, unsigned k)
 	return o;
 }
 
+const char *sc_json_token_in(const char *text, size_t len, unsigned k)
+{
+	char t[] = SC_JSON_TOKEN_0;
+
+	t[1] = (char)('0' + k % 10);
+	return memmem(text, len, t, SC_JSON_TOKEN_LEN);
+}
+
+size_t sc_json_indent_before(const char *text, const char *p)
+{
+	size_t n = 0;
+
+	while (p > text && p[-1] == ' ') {
+		p--;
+		n++;
+	}
+	return n;
+}
+
 char *sc_json_text(struct jb *b, struct json_object *root, size_t *len)
 {
 	const char *json;

@@ -15,8 +15,6 @@
 #include "atomic_file.h"
 #include "report_priv.h"
 
-#define TOKEN_LEN (sizeof(SC_JSON_TOKEN_0) - 1)
-
 /* How json-c prints the elements of a phases array: the spaces each is
  * indented by and what comes between two. */
 struct layout {
@@ -24,26 +22,6 @@ struct layout {
 	char sep[32];
 	size_t sep_len;
 };
-
-static const char *token_in(const char *text, size_t len, unsigned k)
-{
-	char t[] = SC_JSON_TOKEN_0;
-
-	t[1] = (char)('0' + k);
-	return memmem(text, len, t, TOKEN_LEN);
-}
-
-/* The spaces before p back to the line's start. */
-static size_t indent_before(const char *text, const char *p)
-{
-	size_t n = 0;
-
-	while (p > text && p[-1] == ' ') {
-		p--;
-		n++;
-	}
-	return n;
-}
 
 /* Learns the layout from a document {"phases": [token 0, token 1]}:
  * results.json's phases sit as deep.  0 or -ENOMEM. */
@@ -63,11 +41,11 @@ static int probe(struct layout *l)
 	json_object_put(root);
 	if (!text)
 		return -ENOMEM;
-	t0 = token_in(text, len, 0);
-	t1 = token_in(text, len, 1);
-	l->pad = indent_before(text, t0);
-	l->sep_len = (size_t)(t1 - t0) - TOKEN_LEN;
-	memcpy(l->sep, t0 + TOKEN_LEN, l->sep_len < sizeof(l->sep) ? l->sep_len : 0);
+	t0 = sc_json_token_in(text, len, 0);
+	t1 = sc_json_token_in(text, len, 1);
+	l->pad = sc_json_indent_before(text, t0);
+	l->sep_len = (size_t)(t1 - t0) - SC_JSON_TOKEN_LEN;
+	memcpy(l->sep, t0 + SC_JSON_TOKEN_LEN, l->sep_len < sizeof(l->sep) ? l->sep_len : 0);
 	free(text);
 	return l->sep_len < sizeof(l->sep) ? 0 : -EPROTO;
 }
@@ -142,8 +120,8 @@ void sc_report_json_part_remove(const char *dir)
 int sc_report_json_spliced(const char *dir, const char *text, size_t len, uint32_t nphases,
 			   char *err, size_t errlen)
 {
-	const char *t0 = nphases ? token_in(text, len, 0) : NULL;
-	const char *t1 = nphases > 1 && t0 ? token_in(text, len, 1) : NULL;
+	const char *t0 = nphases ? sc_json_token_in(text, len, 0) : NULL;
+	const char *t1 = nphases > 1 && t0 ? sc_json_token_in(text, len, 1) : NULL;
 	const char *last = nphases > 1 ? t1 : t0;
 	struct sc_atomic_piece pc[3];
 	struct layout l;
@@ -157,9 +135,9 @@ int sc_report_json_spliced(const char *dir, const char *text, size_t len, uint32
 		return rc;
 	}
 	/* the part was laid out for phases as deep as the probe's */
-	if (!last || indent_before(text, t0) != l.pad ||
-	    (t1 && ((size_t)(t1 - t0) != TOKEN_LEN + l.sep_len ||
-		    memcmp(t0 + TOKEN_LEN, l.sep, l.sep_len)))) {
+	if (!last || sc_json_indent_before(text, t0) != l.pad ||
+	    (t1 && ((size_t)(t1 - t0) != SC_JSON_TOKEN_LEN + l.sep_len ||
+		    memcmp(t0 + SC_JSON_TOKEN_LEN, l.sep, l.sep_len)))) {
 		sc_report_set_err(err, errlen,
 				  "%s/results.json: its phases are not where %s was laid out "
 				  "for (a bug: please report it)",
@@ -168,8 +146,8 @@ int sc_report_json_spliced(const char *dir, const char *text, size_t len, uint32
 	}
 	pc[0] = (struct sc_atomic_piece){.data = text, .len = (size_t)(t0 - text)};
 	pc[1] = (struct sc_atomic_piece){.file = SC_REPORT_JSON_PART};
-	pc[2] = (struct sc_atomic_piece){.data = last + TOKEN_LEN,
-					 .len = len - (size_t)(last + TOKEN_LEN - text)};
+	pc[2] = (struct sc_atomic_piece){.data = last + SC_JSON_TOKEN_LEN,
+					 .len = len - (size_t)(last + SC_JSON_TOKEN_LEN - text)};
 	rc = sc_atomic_file_write_pieces(dir, "results.json", pc, 3);
 	if (rc)
 		sc_report_set_err(err, errlen, "%s/results.json: %s", dir, strerror(-rc));

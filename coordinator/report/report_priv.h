@@ -63,6 +63,11 @@ char *sc_json_text_at(struct jb *b, struct json_object *o, size_t pad, size_t *l
  * the document's text (where results.json's phases go: json_part.c). */
 struct json_object *sc_json_token(struct jb *b, unsigned k);
 #define SC_JSON_TOKEN_0 "\x01" "0" "\x01"
+#define SC_JSON_TOKEN_LEN (sizeof(SC_JSON_TOKEN_0) - 1)
+/* Where token k is in text (len bytes), or NULL. */
+const char *sc_json_token_in(const char *text, size_t len, unsigned k);
+/* The spaces before p back to its line's start in text. */
+size_t sc_json_indent_before(const char *text, const char *p);
 void sc_json_put_u64(struct jb *b, struct json_object *o, const char *key, uint64_t v);
 void sc_json_put_i64(struct jb *b, struct json_object *o, const char *key, int64_t v);
 void sc_json_put_bool(struct jb *b, struct json_object *o, const char *key, int v);
@@ -143,10 +148,17 @@ char *sc_report_results_text(struct report_results *r, size_t *len);
 
 /* Phase i of rec, as results.json holds it, indented pad spaces
  * (sc_json_text_at): malloc'd, its length in *len; NULL when out of
- * memory. */
+ * memory.  Its node and target rows (4,096 each at 32K ranks) are
+ * rendered one at a time into the text json-c gives the phase's
+ * skeleton, so no tree of the whole phase is built (the same text:
+ * sc_report_results_phase_json's). */
 char *sc_report_results_phase_text(const struct sc_run_record *rec,
 				   const struct sc_run_figures *fg, uint32_t i, size_t pad,
 				   size_t *len);
+/* Phase i of rec as one object: what sc_report_results_phase_text's text
+ * is json-c's printing of. */
+struct json_object *sc_report_results_phase_json(struct jb *b, const struct sc_run_record *rec,
+						 const struct sc_run_figures *fg, uint32_t i);
 
 /* json_part.c: results.json's phases kept in results.json.part, each
  * phase's object appended as it ends, as results.json will hold it (the
@@ -202,6 +214,11 @@ struct json_object *sc_report_json_cluster(struct jb *b, const struct sc_phase_f
 struct json_object *sc_report_json_nodes(struct jb *b, const struct sc_phase_figures *f);
 struct json_object *sc_report_json_targets(struct jb *b, const struct sc_run_record *rec,
 					   const struct sc_phase_figures *f);
+/* Element k of sc_report_json_nodes' and sc_report_json_targets' arrays. */
+struct json_object *sc_report_json_node(struct jb *b, const struct sc_phase_figures *f,
+					uint32_t k);
+struct json_object *sc_report_json_target(struct jb *b, const struct sc_run_record *rec,
+					  const struct sc_phase_figures *f, uint32_t k);
 struct json_object *sc_report_json_ranks(struct jb *b, const struct sc_run_record *rec,
 					 const struct sc_phase_record *pr,
 					 const struct sc_phase_figures *f);

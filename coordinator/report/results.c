@@ -1,7 +1,10 @@
 /* results.c -- results.json: the run's header, the definitions of its
  * figures, the plan echo, then per phase its rows and sections (built by
  * results_rows.c, results_errors.c and results_workloads.c). */
+#include <errno.h>
 #include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "projection.h"
 #include "analysis/io_options.h"
@@ -80,10 +83,29 @@ static struct json_object *definitions_json(struct jb *b)
 	return o;
 }
 
+/* The arrays of a phase rendered a row at a time (phase_text): in the
+ * phase's skeleton each is two tokens, first and second element. */
+enum streamed {
+	STREAM_NODES = 1u << 0,	  /* "nodes": tokens 2 and 3 */
+	STREAM_TARGETS = 1u << 1, /* "targets": tokens 4 and 5 */
+};
+#define TOKEN_NODES 2
+#define TOKEN_TARGETS 4
+
+/* The array [token k, token k + 1]: where a streamed array goes. */
+static struct json_object *token_pair(struct jb *b, unsigned k)
+{
+	struct json_object *a = sc_json_new(b, json_object_new_array());
+
+	sc_json_push(b, a, sc_json_token(b, k));
+	sc_json_push(b, a, sc_json_token(b, k + 1));
+	return a;
+}
+
 static struct json_object *phase_json(struct jb *b, const struct sc_run_record *rec,
 				      const struct sc_phase_record *pr,
 				      const struct sc_phase_figures *f,
-				      const struct sc_workload_figures *w)
+				      const struct sc_workload_figures *w, unsigned streamed)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	const struct sc_phase *ph = sc_report_phase_of(rec, pr->phase);
@@ -100,8 +122,11 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	sc_json_put_i64(b, o, "merge_ns", pr->merge_ns);
 	sc_json_put_i64(b, o, "start_cost_ns", pr->start_cost_ns);
 	sc_json_put(b, o, "cluster", sc_report_json_cluster(b, f));
-	sc_json_put(b, o, "nodes", sc_report_json_nodes(b, f));
-	sc_json_put(b, o, "targets", sc_report_json_targets(b, rec, f));
+	sc_json_put(b, o, "nodes",
+		    streamed & STREAM_NODES ? token_pair(b, TOKEN_NODES) : sc_report_json_nodes(b, f));
+	sc_json_put(b, o, "targets",
+		    streamed & STREAM_TARGETS ? token_pair(b, TOKEN_TARGETS)
+					      : sc_report_json_targets(b, rec, f));
 	if (sc_report_json_ranks_kept(pr->nranks))
 		sc_json_put(b, o, "ranks", sc_report_json_ranks(b, rec, pr, f));
 	else
@@ -173,15 +198,104 @@ void sc_report_results_phase(struct report_results *r, const struct sc_run_recor
 		sc_json_push(&r->b, r->stages, sc_report_json_stage(&r->b, &fg->work[i].stage));
 }
 
+struct json_object *sc_report_results_phase_json(struct jb *b, const struct sc_run_record *rec,
+						 const struct sc_run_figures *fg, uint32_t i)
+{
+	return phase_json(b, rec, &rec->phases[i], &fg->phases[i], &fg->work[i], 0);
+}
+
+/* Appends the n rows of a streamed array (row(k) for each) to m in the
+ * place of skeleton's tokens k0 and k0 + 1 (first and second element),
+ * after the skeleton's text from *at up to them: each row printed as
+ * json-c prints it there (indented as the first token is, joined as the
+ * tokens are); *at then past the second token.  0 or -ENOMEM. */
+static int stream_rows(FILE *m, const char *skel, size_t len, const char **at, unsigned k0,
+		       uint32_t n, struct json_object *(*row)(struct jb *, const void *, uint32_t),
+		       const void *ctx)
+{
+	const char *t0 = sc_json_token_in(skel, len, k0), *t1 = sc_json_token_in(skel, len, k0 + 1);
+	size_t pad, rlen;
+	struct jb b = {0};
+	char *text;
+
+	if (!t0 || !t1 || t1 < t0)
+		return -ENOMEM;
+	pad = sc_json_indent_before(skel, t0);
+	fwrite(*at, 1, (size_t)(t0 - *at), m);
+	for (uint32_t k = 0; k < n; k++) {
+		if (k)
+			fwrite(t0 + SC_JSON_TOKEN_LEN, 1, (size_t)(t1 - t0) - SC_JSON_TOKEN_LEN, m);
+		text = sc_json_text_at(&b, row(&b, ctx, k), pad, &rlen);
+		if (!text)
+			return -ENOMEM;
+		fwrite(text, 1, rlen, m);
+		free(text);
+	}
+	*at = t1 + SC_JSON_TOKEN_LEN;
+	return 0;
+}
+
+/* What node_row and target_row read. */
+struct rows_of {
+	const struct sc_run_record *rec;
+	const struct sc_phase_figures *f;
+};
+
+static struct json_object *node_row(struct jb *b, const void *ctx, uint32_t k)
+{
+	return sc_report_json_node(b, ((const struct rows_of *)ctx)->f, k);
+}
+
+static struct json_object *target_row(struct jb *b, const void *ctx, uint32_t k)
+{
+	const struct rows_of *r = ctx;
+
+	return sc_report_json_target(b, r->rec, r->f, k);
+}
+
 char *sc_report_results_phase_text(const struct sc_run_record *rec,
 				   const struct sc_run_figures *fg, uint32_t i, size_t pad,
 				   size_t *len)
 {
+	const struct sc_phase_figures *f = &fg->phases[i];
+	const struct rows_of rows = {rec, f};
+	unsigned streamed = (f->nodes_len >= 2 ? STREAM_NODES : 0) |
+			    (f->targets_len >= 2 ? STREAM_TARGETS : 0);
 	struct jb b = {0};
+	char *skel, *out = NULL;
+	const char *at;
+	size_t slen, olen = 0;
+	FILE *m;
+	int rc = 0;
 
-	return sc_json_text_at(&b, phase_json(&b, rec, &rec->phases[i], &fg->phases[i],
-					      &fg->work[i]),
-			       pad, len);
+	skel = sc_json_text_at(&b, phase_json(&b, rec, &rec->phases[i], f, &fg->work[i], streamed),
+			       pad, &slen);
+	if (!skel || !streamed) {
+		*len = slen;
+		return skel;
+	}
+	m = open_memstream(&out, &olen);
+	if (!m) {
+		free(skel);
+		return NULL;
+	}
+	at = skel;
+	if (streamed & STREAM_NODES)
+		rc = stream_rows(m, skel, slen, &at, TOKEN_NODES, f->nodes_len, node_row, &rows);
+	if (!rc && (streamed & STREAM_TARGETS))
+		rc = stream_rows(m, skel, slen, &at, TOKEN_TARGETS, f->targets_len, target_row,
+				 &rows);
+	if (!rc)
+		fwrite(at, 1, slen - (size_t)(at - skel), m);
+	if (ferror(m))
+		rc = -ENOMEM;
+	if (fclose(m) || rc) {
+		free(out);
+		out = NULL;
+	}
+	free(skel);
+	*len = olen;
+	return out;
 }
 
 /* "phases": see sc_report_results_text. */

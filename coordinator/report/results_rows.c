@@ -131,24 +131,44 @@ static void row_sums_json(struct jb *b, struct json_object *o, const struct row_
 	put_rw_dbl(b, o, "iops_read", "iops_write", s->iops);
 }
 
+struct json_object *sc_report_json_node(struct jb *b, const struct sc_phase_figures *f,
+					uint32_t k)
+{
+	const struct sc_node_row *n = &f->nodes[k];
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_report_json_node_host(b, o, n->node, n->host);
+	row_sums_json(b, o,
+		      &(struct row_sums){n->nranks, n->bytes, n->ios, n->errors, n->total_bytes,
+					 n->start_ns, n->end_ns, n->bw_bytes_per_s, n->iops});
+	sc_json_put_i64(b, o, "clock_offset_ns", n->clock_offset_ns);
+	sc_json_put(b, o, "latency_ns", lat_pair_json(b, n->lat));
+	return o;
+}
+
 struct json_object *sc_report_json_nodes(struct jb *b, const struct sc_phase_figures *f)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
 
-	for (uint32_t i = 0; i < f->nodes_len; i++) {
-		const struct sc_node_row *n = &f->nodes[i];
-		struct json_object *o = sc_json_new(b, json_object_new_object());
-
-		sc_report_json_node_host(b, o, n->node, n->host);
-		row_sums_json(b, o,
-			      &(struct row_sums){n->nranks, n->bytes, n->ios, n->errors,
-						 n->total_bytes, n->start_ns, n->end_ns,
-						 n->bw_bytes_per_s, n->iops});
-		sc_json_put_i64(b, o, "clock_offset_ns", n->clock_offset_ns);
-		sc_json_put(b, o, "latency_ns", lat_pair_json(b, n->lat));
-		sc_json_push(b, a, o);
-	}
+	for (uint32_t i = 0; i < f->nodes_len; i++)
+		sc_json_push(b, a, sc_report_json_node(b, f, i));
 	return a;
+}
+
+struct json_object *sc_report_json_target(struct jb *b, const struct sc_run_record *rec,
+					  const struct sc_phase_figures *f, uint32_t k)
+{
+	const struct sc_target_row *t = &f->targets[k];
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_report_json_node_host(b, o, t->node, t->host);
+	sc_json_put_u64(b, o, "target", t->target);
+	sc_json_put_str(b, o, "path",
+			t->target < rec->plan.ntargets ? rec->plan.targets[t->target].path : NULL);
+	row_sums_json(b, o,
+		      &(struct row_sums){t->nranks, t->bytes, t->ios, t->errors, t->total_bytes,
+					 t->start_ns, t->end_ns, t->bw_bytes_per_s, t->iops});
+	return o;
 }
 
 struct json_object *sc_report_json_targets(struct jb *b, const struct sc_run_record *rec,
@@ -156,21 +176,8 @@ struct json_object *sc_report_json_targets(struct jb *b, const struct sc_run_rec
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
 
-	for (uint32_t i = 0; i < f->targets_len; i++) {
-		const struct sc_target_row *t = &f->targets[i];
-		struct json_object *o = sc_json_new(b, json_object_new_object());
-
-		sc_report_json_node_host(b, o, t->node, t->host);
-		sc_json_put_u64(b, o, "target", t->target);
-		sc_json_put_str(b, o, "path",
-				t->target < rec->plan.ntargets ? rec->plan.targets[t->target].path
-							       : NULL);
-		row_sums_json(b, o,
-			      &(struct row_sums){t->nranks, t->bytes, t->ios, t->errors,
-						 t->total_bytes, t->start_ns, t->end_ns,
-						 t->bw_bytes_per_s, t->iops});
-		sc_json_push(b, a, o);
-	}
+	for (uint32_t i = 0; i < f->targets_len; i++)
+		sc_json_push(b, a, sc_report_json_target(b, rec, f, i));
 	return a;
 }
 

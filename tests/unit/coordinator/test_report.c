@@ -14,6 +14,7 @@
 #include "analysis/aggregate.h"
 #include "analysis/figures.h"
 #include "check.h"
+#include "report/report_priv.h"
 #include "report/verdict_table.h"
 #include "codec.h"
 
@@ -1685,6 +1686,43 @@ static void test_status_names(void)
 	CHECK(!strcmp(sc_phase_status_name(SC_PHASE_STATUS_COUNT), "?"), "out of range: ?");
 }
 
+/* A phase's text for results.json.part, its node and target rows
+ * rendered one at a time into the phase's skeleton, is byte for byte what
+ * json-c prints of the whole phase object at that indentation: runs of 1
+ * node (not streamed), 2 and 300 nodes. */
+static void test_phase_text(void)
+{
+	static const uint32_t nodes[] = {1, 2, 300};
+
+	for (size_t k = 0; k < sizeof(nodes) / sizeof(nodes[0]); k++) {
+		struct sc_run_record run;
+		struct sc_run_figures fg;
+
+		make_wide_run(&run, 2 * nodes[k], nodes[k], 0, 0);
+		CHECK(sc_run_figures_of(&fg, &run) == 0, "figures of %u nodes", nodes[k]);
+		CHECK(fg.phases[0].nodes_len == nodes[k] &&
+			  (nodes[k] < 2 || fg.phases[0].targets_len >= 2),
+		      "%u node rows, %u target rows", fg.phases[0].nodes_len,
+		      fg.phases[0].targets_len);
+		for (size_t pad = 0; pad <= 4; pad += 4) {
+			struct jb b = {0};
+			size_t len = 0, want_len = 0;
+			char *got = sc_report_results_phase_text(&run, &fg, 0, pad, &len);
+			char *want = sc_json_text_at(&b, sc_report_results_phase_json(&b, &run, &fg, 0),
+						     pad, &want_len);
+
+			CHECK(got && want && len == want_len && !memcmp(got, want, len),
+			      "%u nodes, pad %zu: %zu B rendered a row at a time, %zu B by json-c "
+			      "whole",
+			      nodes[k], pad, len, want_len);
+			free(got);
+			free(want);
+		}
+		sc_run_figures_exit(&fg);
+		sc_run_record_exit(&run);
+	}
+}
+
 int main(void)
 {
 	test_status_names();
@@ -1692,6 +1730,7 @@ int main(void)
 	test_results();
 	test_fill_results();
 	test_many_ranks();
+	test_phase_text();
 	test_series_not_kept();
 	test_steady_wide();
 	test_plan();
