@@ -29,8 +29,9 @@
  *   gather  the packed rows in rank order, in pieces of at most
  *           GATHER_PIECE_BYTES (a memcpy stands for the transfer; not
  *           timed): the largest piece and the total are printed;
- *   unpack  rank 0's sc_rank_result_unpack of every row of each piece into
- *           rec->ranks, the piece's buffer reused for the next;
+ *   unpack  rank 0's sc_phase_record_add_rank of every row of each piece
+ *           into rec->ranks (and its bytes kept for results.pb), the
+ *           piece's buffer reused for the next;
  *   figures sc_aggregate_phase and sc_node_series_init;
  *   write   sc_run_figures_update (the new phase aggregated), results.pb
  *           (the first phase written whole, each later one appended:
@@ -444,14 +445,13 @@ static int piece_flush(struct piece *pc, struct sc_phase_record *rec, struct tim
 
 	for (uint32_t j = 0; j < pc->n; j++) {
 		uint32_t i = pc->first + j;
-		int rc = sc_rank_result_unpack(pc->buf + off, pc->lens[i], &rec->ranks[i]);
+		int rc = sc_phase_record_add_rank(rec, pc->buf + off, pc->lens[i]);
 
 		if (rc) {
 			fprintf(stderr, "agg_bench: unpack of rank %u: %s\n", i, strerror(-rc));
 			return 2;
 		}
 		off += pc->lens[i];
-		rec->nranks = i + 1;
 	}
 	t->unpack_ms += now_ms() - t0;
 	t->unpack_faults += minor_faults() - f0;

@@ -41,10 +41,8 @@ static int gather_ranks(struct sc_cluster *c, const struct sc_rank_result *mine,
 	rec->ranks = calloc((size_t)c->nranks, sizeof(*rec->ranks));
 	if (!rec->ranks)
 		rc = -ENOMEM;
-	for (int r = 0; !rc && r < c->nranks; r++) {
-		rc = sc_rank_result_unpack(bufs[r], lens[r], &rec->ranks[r]);
-		rec->nranks = (uint32_t)r + (rc ? 0 : 1);
-	}
+	for (int r = 0; !rc && r < c->nranks; r++)
+		rc = sc_phase_record_add_rank(rec, bufs[r], lens[r]);
 	sc_cluster_free_gathered(c, bufs, lens);
 	return rc;
 }

@@ -121,14 +121,56 @@ int sc_rank_result_unpack(const uint8_t *buf, size_t len, struct sc_rank_result 
 	return unpack(TOP_RANK, buf, len, r);
 }
 
+int sc_phase_record_add_rank(struct sc_phase_record *rec, const uint8_t *buf, size_t len)
+{
+	struct sc_rank_result *r = &rec->ranks[rec->nranks];
+	int err = sc_rank_result_unpack(buf, len, r);
+
+	if (err)
+		return err;
+	/* the payload: what the envelope holds */
+	err = sc_envelope_frame(&ssdcluster__phase_record__descriptor, "ranks",
+				buf + SC_CODEC_HEADER_BYTES, len - SC_CODEC_HEADER_BYTES,
+				&rec->ranks_wire, &rec->ranks_wire_len, &rec->ranks_wire_cap);
+	if (err) {
+		top_exit(TOP_RANK, r);
+		return err;
+	}
+	rec->nranks++;
+	return 0;
+}
+
+/* The phase ph packed with its rows as they were gathered: ph without
+ * them converted, and their bytes put where protobuf-c would write them. */
+static int pack_phase_gathered(const struct sc_phase_record *ph, uint8_t **bytes, size_t *n)
+{
+	struct sc_phase_record bare = *ph;
+	struct sc_arena a = {NULL};
+	void *msg;
+	int err;
+
+	bare.nranks = 0;
+	bare.ranks = NULL;
+	bare.ranks_wire = NULL;
+	err = sc_convert_to_pb(&a, &sc_fields_phase_record, &bare, &msg);
+	if (!err)
+		err = sc_envelope_pack_with(msg, "ranks", ph->ranks_wire, ph->ranks_wire_len,
+					    bytes, n);
+	sc_arena_free(&a);
+	return err;
+}
+
 /* One phase of a run record, packed on its own (pack_run). */
 static int pack_phase(uint32_t i, uint8_t **bytes, size_t *n, void *arg)
 {
 	const struct sc_run_record *rec = arg;
 	struct sc_arena a = {NULL};
 	void *msg;
-	int err = sc_convert_to_pb(&a, &sc_fields_phase_record, &rec->phases[i], &msg);
+	int err;
 
+	if (rec->phases[i].ranks_wire && rec->phases[i].ranks)
+		return pack_phase_gathered(&rec->phases[i], bytes, n);
+	err = sc_convert_to_pb(&a, &sc_fields_phase_record, &rec->phases[i], &msg);
 	*bytes = NULL;
 	*n = 0;
 	if (!err) {

@@ -32,6 +32,13 @@ int sc_rank_result_pack(const struct sc_rank_result *r, uint8_t **out,
 int sc_rank_result_unpack(const uint8_t *buf, size_t len,
 			  struct sc_rank_result *r);
 
+/* A row gathered at rank 0 (buf, len: what sc_rank_result_pack made on a
+ * rank) unpacked into rec->ranks[rec->nranks], which the caller made room
+ * for, nranks then one more; its bytes are kept in rec->ranks_wire too, so
+ * that results.pb copies them (sc_run_record_pack_phase) rather than
+ * packing the row again.  What _unpack returns; rec as it was on error. */
+int sc_phase_record_add_rank(struct sc_phase_record *rec, const uint8_t *buf, size_t len);
+
 /* The whole results file, with raw histogram buckets (sparse). */
 int sc_run_record_pack(const struct sc_run_record *rec, uint8_t **out,
 		       size_t *len);

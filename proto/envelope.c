@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -106,6 +107,18 @@ static int out_varint(struct out *o, uint64_t v)
 	return out_put(o, b, n);
 }
 
+/* The repeated message field `field` of desc, or NULL. */
+static const ProtobufCFieldDescriptor *repeated_msg(const ProtobufCMessageDescriptor *desc,
+						     const char *field)
+{
+	const ProtobufCFieldDescriptor *f =
+	    protobuf_c_message_descriptor_get_field_by_name(desc, field);
+
+	if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE || f->label != PROTOBUF_C_LABEL_REPEATED)
+		return NULL;
+	return f;
+}
+
 /* The header's room, then msg packed: o's first bytes. */
 static int out_msg(struct out *o, const ProtobufCMessage *msg)
 {
@@ -126,12 +139,11 @@ int sc_envelope_seal_parts(const ProtobufCMessage *msg, const char *field, uint3
 			   int (*part)(uint32_t i, uint8_t **bytes, size_t *n, void *arg),
 			   void *arg, const char *magic, uint8_t **out, size_t *len)
 {
-	const ProtobufCFieldDescriptor *f =
-	    protobuf_c_message_descriptor_get_field_by_name(msg->descriptor, field);
+	const ProtobufCFieldDescriptor *f = repeated_msg(msg->descriptor, field);
 	struct out o = {NULL, 0, 0};
 	int err;
 
-	if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE || f->label != PROTOBUF_C_LABEL_REPEATED)
+	if (!f)
 		return -EINVAL;
 	err = out_msg(&o, msg);
 	for (uint32_t i = 0; !err && i < nparts; i++) {
@@ -158,6 +170,112 @@ int sc_envelope_seal_parts(const ProtobufCMessage *msg, const char *field, uint3
 	put_le32(o.buf + CRC_AT, payload_crc(o.buf + HEADER_LEN, (uint32_t)(o.len - HEADER_LEN)));
 	*out = o.buf;
 	*len = o.len;
+	return 0;
+}
+
+int sc_envelope_frame(const ProtobufCMessageDescriptor *desc, const char *field,
+		      const uint8_t *payload, size_t n, uint8_t **wire, size_t *len, size_t *cap)
+{
+	const ProtobufCFieldDescriptor *f = repeated_msg(desc, field);
+	struct out o = {*wire, *len, *cap};
+	int err;
+
+	if (!f)
+		return -EINVAL;
+	err = out_varint(&o, (uint64_t)f->id << 3 | 2); /* length-delimited */
+	if (!err)
+		err = out_varint(&o, n);
+	if (!err)
+		err = out_put(&o, payload, n);
+	*wire = o.buf; /* grown, perhaps, even when a later step failed */
+	*cap = o.cap;
+	if (!err)
+		*len = o.len;
+	return err;
+}
+
+/* A varint of buf[*at, n), *at past it; false when it runs past n or is
+ * longer than ten bytes. */
+static bool get_varint(const uint8_t *buf, size_t n, size_t *at, uint64_t *v)
+{
+	*v = 0;
+	for (unsigned shift = 0; shift < 70 && *at < n; shift += 7) {
+		uint8_t b = buf[(*at)++];
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+/* Where in buf (n bytes, a packed message) its first field numbered above
+ * id begins: n when none is.  -1 for bytes that are no message. */
+static ptrdiff_t first_after(const uint8_t *buf, size_t n, uint32_t id)
+{
+	size_t at = 0;
+
+	while (at < n) {
+		size_t key_at = at;
+		uint64_t key, v;
+
+		if (!get_varint(buf, n, &at, &key))
+			return -1;
+		if (key >> 3 > id)
+			return (ptrdiff_t)key_at;
+		switch (key & 7) {
+		case 0: /* varint */
+			if (!get_varint(buf, n, &at, &v))
+				return -1;
+			break;
+		case 1: /* 64-bit */
+			v = 8;
+			goto skip;
+		case 2: /* length-delimited */
+			if (!get_varint(buf, n, &at, &v))
+				return -1;
+			goto skip;
+		case 5: /* 32-bit */
+			v = 4;
+		skip:
+			if (v > n - at)
+				return -1;
+			at += v;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return (ptrdiff_t)n;
+}
+
+int sc_envelope_pack_with(const ProtobufCMessage *msg, const char *field, const uint8_t *wire,
+			  size_t wire_len, uint8_t **out, size_t *len)
+{
+	const ProtobufCFieldDescriptor *f = repeated_msg(msg->descriptor, field);
+	size_t n = protobuf_c_message_get_packed_size(msg);
+	ptrdiff_t split;
+	uint8_t *buf;
+
+	*out = NULL;
+	*len = 0;
+	if (!f)
+		return -EINVAL;
+	if (n > UINT32_MAX || wire_len > UINT32_MAX - n)
+		return -EMSGSIZE;
+	buf = malloc(n + wire_len ? n + wire_len : 1);
+	if (!buf)
+		return -ENOMEM;
+	split = protobuf_c_message_pack(msg, buf) == n ? first_after(buf, n, f->id) : -1;
+	if (split < 0) {
+		free(buf);
+		return -EINVAL;
+	}
+	memmove(buf + split + wire_len, buf + split, n - (size_t)split);
+	if (wire_len)
+		memcpy(buf + split, wire, wire_len);
+	*out = buf;
+	*len = n + wire_len;
 	return 0;
 }
 

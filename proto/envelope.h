@@ -28,6 +28,23 @@ int sc_envelope_seal_parts(const ProtobufCMessage *msg, const char *field, uint3
 			   int (*part)(uint32_t i, uint8_t **bytes, size_t *n, void *arg),
 			   void *arg, const char *magic, uint8_t **out, size_t *len);
 
+/* payload (n bytes: a message packed) appended to the growing buffer
+ * *wire (*len bytes of *cap) framed as one value of the repeated message
+ * field `field` of desc: the field's key, the length, the bytes.  0,
+ * -EINVAL (no such field) or -ENOMEM (*wire as it was). */
+int sc_envelope_frame(const ProtobufCMessageDescriptor *desc, const char *field,
+		      const uint8_t *payload, size_t n, uint8_t **wire, size_t *len, size_t *cap);
+
+/* What msg packs to (*out, *len: no envelope) with more values of its
+ * repeated message field `field` given packed: wire (wire_len bytes) holds
+ * them framed (sc_envelope_frame), in order, after msg's own values of the
+ * field.  Byte for byte msg packed with those values in it (protobuf-c
+ * writes a message's fields in the order of their numbers: wire goes
+ * before the first field numbered above `field`), without converting or
+ * packing them again.  0, -EINVAL, -ENOMEM or -EMSGSIZE past 4 GiB. */
+int sc_envelope_pack_with(const ProtobufCMessage *msg, const char *field, const uint8_t *wire,
+			  size_t wire_len, uint8_t **out, size_t *len);
+
 /* buf (len bytes) as one or more parts, each sealed with magic, made in
  * place into one sealed buffer whose payload is the parts' payloads in
  * order (*joined bytes of buf): what a file written as a first part, with

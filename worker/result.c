@@ -46,6 +46,9 @@ void sc_phase_record_thin(struct sc_phase_record *rec)
 		sc_rank_result_exit(&rec->ranks[i]);
 	free(rec->ranks);
 	rec->ranks = NULL;
+	free(rec->ranks_wire);
+	rec->ranks_wire = NULL;
+	rec->ranks_wire_len = rec->ranks_wire_cap = 0;
 	for (uint32_t i = 0; i < rec->nnode_series; i++)
 		sc_series_exit(&rec->node_series[i]);
 	free(rec->node_series);

@@ -219,6 +219,13 @@ struct sc_phase_record {
 	uint32_t nranks;
 	struct sc_rank_result *ranks; /* heap, sorted by rank; NULL once the
 				       * phase is thinned (nranks kept) */
+	/* Rank 0, while it keeps the phase: ranks[] as they were gathered,
+	 * each rank's RankResult bytes framed as a value of PhaseRecord's
+	 * `ranks` (sc_phase_record_add_rank), which results.pb copies rather
+	 * than packing the rows again.  NULL (heap otherwise) when the rows
+	 * came another way (read back, an empty record) and once thinned. */
+	uint8_t *ranks_wire;
+	size_t ranks_wire_len, ranks_wire_cap;
 	struct sc_hist *lat[SC_DIR_COUNT]; /* heap, merged over all ranks */
 	struct sc_hist *resp[SC_DIR_COUNT]; /* heap or NULL (no open loop) */
 	struct sc_hist *batch_wait; /* heap or NULL (not ingest) */

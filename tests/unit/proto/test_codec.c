@@ -866,6 +866,80 @@ static void test_run_roundtrip(void)
 	sc_run_record_exit(&a);
 }
 
+/* The rows of make_run's phases as rank 0 gathers them (each packed by
+ * its rank, then sc_phase_record_add_rank): results.pb's bytes, a phase
+ * appended or the whole record, are protobuf-c's packing of the rows
+ * byte for byte, and read back as them. */
+static void test_gathered_rows(void)
+{
+	struct sc_run_record a, b, back;
+	uint8_t *want, *got;
+	size_t want_len, got_len;
+	int err;
+
+	make_run(&a);
+	make_run(&b);
+	for (uint32_t p = 0; p < b.nphases; p++) {
+		struct sc_phase_record *ph = &b.phases[p];
+
+		for (uint32_t r = 0; r < ph->nranks; r++)
+			sc_rank_result_exit(&ph->ranks[r]);
+		memset(ph->ranks, 0, ph->nranks * sizeof(*ph->ranks));
+		ph->nranks = 0;
+		for (uint32_t r = 0; r < a.phases[p].nranks; r++) {
+			uint8_t *row;
+			size_t n;
+
+			err = sc_rank_result_pack(&a.phases[p].ranks[r], &row, &n);
+			CHECK(err == 0, "gathered: pack of phase %u rank %u: %d", p, r, err);
+			if (err)
+				continue;
+			/* a damaged row is refused and leaves the record as it was */
+			size_t had = ph->ranks_wire_len;
+
+			row[n - 1] ^= 0x40;
+			err = sc_phase_record_add_rank(ph, row, n);
+			CHECK(err == -EBADMSG && ph->nranks == r && ph->ranks_wire_len == had,
+			      "gathered: damaged row of phase %u rank %u: %d, %u rows", p, r, err,
+			      ph->nranks);
+			row[n - 1] ^= 0x40;
+			err = sc_phase_record_add_rank(ph, row, n);
+			CHECK(err == 0, "gathered: add of phase %u rank %u: %d", p, r, err);
+			free(row);
+		}
+		CHECK(ph->ranks_wire != NULL, "gathered: phase %u keeps no rows' bytes", p);
+	}
+	for (uint32_t p = 0; p < a.nphases; p++) {
+		CHECK(a.phases[p].ranks_wire == NULL, "made rows keep bytes");
+		err = sc_run_record_pack_phase(&a, p, &want, &want_len);
+		CHECK(err == 0, "gathered: phase %u packed from the rows: %d", p, err);
+		err = err ? err : sc_run_record_pack_phase(&b, p, &got, &got_len);
+		CHECK(err == 0, "gathered: phase %u packed as gathered: %d", p, err);
+		if (err)
+			continue;
+		CHECK(got_len == want_len && !memcmp(got, want, want_len),
+		      "gathered: phase %u: %zu bytes, not protobuf-c's %zu", p, got_len, want_len);
+		free(want);
+		free(got);
+	}
+	if (!pack_run(&a, &want, &want_len)) {
+		if (!pack_run(&b, &got, &got_len)) {
+			CHECK(got_len == want_len && !memcmp(got, want, want_len),
+			      "gathered: the whole record %zu bytes, not protobuf-c's %zu", got_len,
+			      want_len);
+			err = sc_run_record_unpack(got, got_len, &back);
+			CHECK(err == 0, "gathered: unpack %d", err);
+			if (!err)
+				compare_run(&a, &back);
+			sc_run_record_exit(&back);
+			free(got);
+		}
+		free(want);
+	}
+	sc_run_record_exit(&a);
+	sc_run_record_exit(&b);
+}
+
 /* Packs make_plan's plan changed by the statements after want; checks the
  * error.  Phases: 0..2 io, 3 checkpoint, 4 ingest, 5 kvcache. */
 #define PLAN_PACK(want, ...)                                                                       \
@@ -1889,6 +1963,7 @@ int main(void)
 	test_plan_null_strings();
 	test_rank_roundtrip();
 	test_run_roundtrip();
+	test_gathered_rows();
 	test_pack_refuses();
 	test_pack_refuses_workloads();
 	test_damage();
