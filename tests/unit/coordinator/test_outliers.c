@@ -4,12 +4,14 @@
  * nothing; over a run, the flagged drive is named by host and target. */
 #include "analysis/outliers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/figures.h"
 #include "check.h"
+#include "xorshift.h"
 
 #define N8	 8u
 #define K	 SC_OUTLIER_K_DEFAULT
@@ -65,6 +67,68 @@ static void test_flag(void)
 	expect_flags("one fast (high) among peers", fast, N8, FLOOR, 1, 4);
 	expect_flags("two peers only", third + 4, 2, FLOOR, 0, -1);
 	expect_flags("three peers, one at a third", third + 3, 3, FLOOR, 1, 2);
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) by sorting a copy: the textbook's. */
+static double ref_median(const double *v, uint32_t n)
+{
+	double *s = xcalloc(n, sizeof(*s)), m;
+
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_ref);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+/* The median and MAD sc_outliers_flag gives, and what it flags, are the
+ * sorted copy's on random peers: odd and even counts, many ties (a few
+ * distinct rates), sorted, reversed and all but one equal. */
+static void test_median_exact(void)
+{
+	uint64_t st = 0x9e3779b97f4a7c15ull;
+
+	for (uint32_t t = 0; t < 3000; t++) {
+		uint32_t n = 3 + (uint32_t)(xs_unit(&st) * (t < 2000 ? 40 : 5000));
+		double *v = xcalloc(n, sizeof(*v)), *dev = xcalloc(n, sizeof(*dev));
+		uint32_t *idx = xcalloc(n, sizeof(*idx)), want = 0;
+		unsigned shape = t % 5;
+		double median, mad, rm, rmad;
+		int got;
+
+		for (uint32_t i = 0; i < n; i++) {
+			double u = xs_unit(&st);
+
+			v[i] = shape == 0   ? RATE * (0.5 + u)
+			       : shape == 1 ? RATE * (1 + (double)(uint32_t)(u * 4) / 10)
+			       : shape == 2 ? RATE + i
+			       : shape == 3 ? RATE * 2 - i
+					    : (i == n / 3 ? RATE / 3 : RATE);
+		}
+		rm = ref_median(v, n);
+		for (uint32_t i = 0; i < n; i++)
+			dev[i] = fabs(v[i] - rm);
+		rmad = ref_median(dev, n);
+		if (rmad < FLOOR * rm)
+			rmad = FLOOR * rm;
+		for (uint32_t i = 0; i < n; i++)
+			want += fabs(v[i] - rm) > K * rmad;
+		got = sc_outliers_flag(v, n, K, FLOOR, idx, &median, &mad);
+		CHECK(median == rm && mad == rmad && got == (int)want,
+		      "%u peers (shape %u): median %.17g MAD %.17g, %d flagged; sorted: %.17g, "
+		      "%.17g, %u",
+		      n, shape, median, mad, got, rm, rmad, want);
+		free(v);
+		free(dev);
+		free(idx);
+	}
 }
 
 /* A run of one phase: 8 ranks on host "h" (one node), rank r on target r
@@ -139,6 +203,7 @@ static void test_run(void)
 int main(void)
 {
 	test_flag();
+	test_median_exact();
 	test_run();
 	return check_exit("test_outliers");
 }
