@@ -117,10 +117,12 @@ struct rendered {
 	uint8_t *pb; /* heap: sc_run_record_pack_phase's, or NULL */
 	size_t pb_len;
 	struct sc_report_rows rows, csv; /* csv: the half rendered beside */
+	struct sc_phase_text_job *json;	 /* results.json.part's half, or NULL */
 	int beside_rc;
 };
 
-/* What the second thread renders: results.pb's record and the CSV rows. */
+/* What the second thread renders: results.pb's record and the CSV rows,
+ * then what is left of results.json.part's rows. */
 static void *render_beside(void *arg)
 {
 	struct rendered *r = arg;
@@ -128,14 +130,16 @@ static void *render_beside(void *arg)
 	if (sc_run_record_pack_phase(r->rec, r->i, &r->pb, &r->pb_len))
 		r->pb = NULL;
 	r->beside_rc = sc_report_rows_render(r->rec, r->fg, r->i, SC_REPORT_ROWS_CSV, &r->csv);
+	sc_report_rows_json_help(r->json);
 	return NULL;
 }
 
 /* Renders rec's newest phase for results.pb and the tables when they lack
- * that phase alone: its results.json.part object here, its results.pb
- * record and CSV rows on a second thread.  Between phases every rank
- * waits for rank 0, whose cores are otherwise idle.  What is not rendered
- * (no second thread, out of memory) is rendered when written. */
+ * that phase alone: its results.pb record and CSV rows on a second
+ * thread, its results.json.part object's rows on both (what the second
+ * leaves).  Between phases every rank waits for rank 0, whose cores are
+ * otherwise idle.  What is not rendered (no second thread, out of memory)
+ * is rendered when written. */
 static void render_ahead(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 			 const struct sc_record_pace *pace, struct rendered *r)
 {
@@ -146,12 +150,16 @@ static void render_ahead(const struct sc_run_record *rec, const struct sc_run_fi
 	if (rec->nphases < 2 || pace->pb_phases != r->i || pace->rows_phases != r->i ||
 	    pace->whole)
 		return;
+	r->json = sc_report_rows_json_begin(rec, fg, r->i);
 	two = pthread_create(&beside, NULL, render_beside, r) == 0;
-	if (sc_report_rows_render(rec, fg, r->i, SC_REPORT_ROWS_JSON, &r->rows))
+	sc_report_rows_json_help(r->json);
+	if (two)
+		pthread_join(beside, NULL);
+	if (r->json && sc_report_rows_json_end(r->json, r->i, &r->rows))
 		sc_report_rows_exit(&r->rows);
+	r->json = NULL;
 	if (!two)
 		return;
-	pthread_join(beside, NULL);
 	/* the CSV half joins the JSON half */
 	for (uint32_t k = 0; !r->beside_rc && k < SC_REPORT_ROW_TABLES; k++)
 		if (r->csv.text[k]) {

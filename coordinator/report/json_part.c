@@ -50,29 +50,20 @@ static int probe(struct layout *l)
 	return l->sep_len < sizeof(l->sep) ? 0 : -EPROTO;
 }
 
-/* Phase i's object, after the separator unless it is the first. */
-static char *part_of(const struct sc_run_record *rec, const struct sc_run_figures *fg, uint32_t i,
-		     const struct layout *l, size_t *len)
+struct sc_phase_text_job *sc_report_json_part_begin(const struct sc_run_record *rec,
+						    const struct sc_run_figures *fg, uint32_t i)
 {
-	size_t tlen, head = i ? l->sep_len : 0;
-	char *text = sc_report_results_phase_text(rec, fg, i, l->pad, &tlen);
-	char *out = text ? malloc(head + tlen) : NULL;
+	struct layout l;
 
-	if (out) {
-		memcpy(out, l->sep, head);
-		memcpy(out + head, text, tlen);
-		*len = head + tlen;
-	}
-	free(text);
-	return out;
+	/* phase i's object, after the separator unless it is the first */
+	return probe(&l) ? NULL
+			 : sc_report_results_phase_begin(rec, fg, i, l.pad, l.sep, i ? l.sep_len : 0);
 }
 
 char *sc_report_json_part_text(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 			       uint32_t i, size_t *len)
 {
-	struct layout l;
-
-	return probe(&l) ? NULL : part_of(rec, fg, i, &l, len);
+	return sc_report_results_phase_end(sc_report_json_part_begin(rec, fg, i), len);
 }
 
 int sc_report_json_part_append(const char *dir, const struct sc_run_record *rec,

@@ -185,6 +185,29 @@ int sc_report_rows_render(const struct sc_run_record *rec, const struct sc_run_f
 	return rc;
 }
 
+struct sc_phase_text_job *sc_report_rows_json_begin(const struct sc_run_record *rec,
+						    const struct sc_run_figures *fg, uint32_t i)
+{
+	return sc_report_json_part_begin(rec, fg, i);
+}
+
+void sc_report_rows_json_help(struct sc_phase_text_job *job)
+{
+	if (job)
+		sc_report_results_phase_help(job);
+}
+
+int sc_report_rows_json_end(struct sc_phase_text_job *job, uint32_t i,
+			    struct sc_report_rows *rows)
+{
+	char **text = &rows->text[SC_REPORT_ROW_TABLES - 1];
+
+	rows->phase = i;
+	free(*text);
+	*text = sc_report_results_phase_end(job, &rows->len[SC_REPORT_ROW_TABLES - 1]);
+	return *text ? 0 : -ENOMEM;
+}
+
 void sc_report_rows_exit(struct sc_report_rows *rows)
 {
 	for (uint32_t k = 0; k < SC_REPORT_ROW_TABLES; k++)

@@ -109,6 +109,19 @@ struct sc_report_rows {
 int sc_report_rows_render(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 			  uint32_t i, unsigned what, struct sc_report_rows *rows);
 
+/* The results.json.part half of rec's phase i rendered by more than one
+ * thread at once: _begin (NULL when out of memory), then _help on any
+ * number of threads at once (each renders chunks of the phase's node and
+ * target rows until none is left; job may be NULL), then, once no _help
+ * runs, _end puts the text in rows as sc_report_rows_render would and
+ * frees the job: 0 or -ENOMEM. */
+struct sc_phase_text_job;
+struct sc_phase_text_job *sc_report_rows_json_begin(const struct sc_run_record *rec,
+						    const struct sc_run_figures *fg, uint32_t i);
+void sc_report_rows_json_help(struct sc_phase_text_job *job);
+int sc_report_rows_json_end(struct sc_phase_text_job *job, uint32_t i,
+			    struct sc_report_rows *rows);
+
 void sc_report_rows_exit(struct sc_report_rows *rows);
 
 /* Appends the rows of rec's phase i to dir's tables, which hold its phases

@@ -155,6 +155,19 @@ char *sc_report_results_text(struct report_results *r, size_t *len);
 char *sc_report_results_phase_text(const struct sc_run_record *rec,
 				   const struct sc_run_figures *fg, uint32_t i, size_t pad,
 				   size_t *len);
+/* The same text, after head (head_len bytes, at most 32), rendered by
+ * more than one thread at once: _begin renders the skeleton (NULL when
+ * out of memory); _help, on any thread and on several at once, renders
+ * chunks of the rows until none is left; _end, once no _help runs,
+ * renders what is left, joins the text and frees the job: NULL when out
+ * of memory, or when len is NULL (the job dropped). */
+struct sc_phase_text_job;
+struct sc_phase_text_job *sc_report_results_phase_begin(const struct sc_run_record *rec,
+							const struct sc_run_figures *fg,
+							uint32_t i, size_t pad, const char *head,
+							size_t head_len);
+void sc_report_results_phase_help(struct sc_phase_text_job *job);
+char *sc_report_results_phase_end(struct sc_phase_text_job *job, size_t *len);
 /* Phase i of rec as one object: what sc_report_results_phase_text's text
  * is json-c's printing of. */
 struct json_object *sc_report_results_phase_json(struct jb *b, const struct sc_run_record *rec,
@@ -177,6 +190,10 @@ int sc_report_json_part_append(const char *dir, const struct sc_run_record *rec,
  * before it: i = 0, the file's whole text), or NULL when out of memory. */
 char *sc_report_json_part_text(const struct sc_run_record *rec, const struct sc_run_figures *fg,
 			       uint32_t i, size_t *len);
+/* The same as a job (sc_report_results_phase_begin): NULL when out of
+ * memory. */
+struct sc_phase_text_job *sc_report_json_part_begin(const struct sc_run_record *rec,
+						    const struct sc_run_figures *fg, uint32_t i);
 
 /* results.json.part made anew, holding every phase of rec. */
 int sc_report_json_part_write(const char *dir, const struct sc_run_record *rec,

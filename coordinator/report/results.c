@@ -3,8 +3,10 @@
  * results_rows.c, results_errors.c and results_workloads.c). */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "projection.h"
 #include "analysis/io_options.h"
@@ -204,37 +206,6 @@ struct json_object *sc_report_results_phase_json(struct jb *b, const struct sc_r
 	return phase_json(b, rec, &rec->phases[i], &fg->phases[i], &fg->work[i], 0);
 }
 
-/* Appends the n rows of a streamed array (row(k) for each) to m in the
- * place of skeleton's tokens k0 and k0 + 1 (first and second element),
- * after the skeleton's text from *at up to them: each row printed as
- * json-c prints it there (indented as the first token is, joined as the
- * tokens are); *at then past the second token.  0 or -ENOMEM. */
-static int stream_rows(FILE *m, const char *skel, size_t len, const char **at, unsigned k0,
-		       uint32_t n, struct json_object *(*row)(struct jb *, const void *, uint32_t),
-		       const void *ctx)
-{
-	const char *t0 = sc_json_token_in(skel, len, k0), *t1 = sc_json_token_in(skel, len, k0 + 1);
-	size_t pad, rlen;
-	struct jb b = {0};
-	char *text;
-
-	if (!t0 || !t1 || t1 < t0)
-		return -ENOMEM;
-	pad = sc_json_indent_before(skel, t0);
-	fwrite(*at, 1, (size_t)(t0 - *at), m);
-	for (uint32_t k = 0; k < n; k++) {
-		if (k)
-			fwrite(t0 + SC_JSON_TOKEN_LEN, 1, (size_t)(t1 - t0) - SC_JSON_TOKEN_LEN, m);
-		text = sc_json_text_at(&b, row(&b, ctx, k), pad, &rlen);
-		if (!text)
-			return -ENOMEM;
-		fwrite(text, 1, rlen, m);
-		free(text);
-	}
-	*at = t1 + SC_JSON_TOKEN_LEN;
-	return 0;
-}
-
 /* What node_row and target_row read. */
 struct rows_of {
 	const struct sc_run_record *rec;
@@ -253,49 +224,188 @@ static struct json_object *target_row(struct jb *b, const void *ctx, uint32_t k)
 	return sc_report_json_target(b, r->rec, r->f, k);
 }
 
+/* Rows a chunk of a streamed array holds: enough that taking one costs
+ * nothing beside rendering it, few enough that two threads finish
+ * together. */
+#define CHUNK_ROWS 64u
+
+/* A streamed array of the skeleton: where its tokens are, how its rows
+ * are printed there, and its chunks' first index in the job's. */
+struct streamed_array {
+	const char *t0, *t1; /* its first and second token in the skeleton */
+	size_t pad;	     /* the first token's indentation */
+	uint32_t n;	     /* rows */
+	uint32_t first_chunk, nchunks;
+	struct json_object *(*row)(struct jb *, const void *, uint32_t);
+};
+
+struct sc_phase_text_job {
+	struct rows_of rows;
+	char head[32]; /* what the text starts with */
+	size_t head_len;
+	char *skel;
+	size_t slen;
+	struct streamed_array arr[2]; /* nodes, then targets */
+	uint32_t narr, nchunks;
+	_Atomic uint32_t next; /* the next chunk to take */
+	_Atomic int nomem;
+	char **text; /* each chunk's rows, as printed in their place */
+	size_t *len;
+};
+
+/* Renders chunk c of job's array a: its rows, each after the separator
+ * of two but the array's first. */
+static void render_chunk(struct sc_phase_text_job *job, const struct streamed_array *a,
+			 uint32_t c)
+{
+	uint32_t from = (c - a->first_chunk) * CHUNK_ROWS;
+	uint32_t to = from + CHUNK_ROWS < a->n ? from + CHUNK_ROWS : a->n;
+	const char *sep = a->t0 + SC_JSON_TOKEN_LEN;
+	size_t sep_len = (size_t)(a->t1 - sep), rlen;
+	struct jb b = {0};
+	char *out = NULL, *text;
+	size_t olen = 0;
+	FILE *m = open_memstream(&out, &olen);
+	bool bad = !m;
+
+	for (uint32_t k = from; !bad && k < to; k++) {
+		if (k)
+			fwrite(sep, 1, sep_len, m);
+		text = sc_json_text_at(&b, a->row(&b, &job->rows, k), a->pad, &rlen);
+		bad = !text;
+		if (text)
+			fwrite(text, 1, rlen, m);
+		free(text);
+	}
+	if (m && (ferror(m) | fclose(m)))
+		bad = true;
+	if (bad) {
+		free(out);
+		job->nomem = 1;
+		return;
+	}
+	job->text[c] = out;
+	job->len[c] = olen;
+}
+
+struct sc_phase_text_job *sc_report_results_phase_begin(const struct sc_run_record *rec,
+							const struct sc_run_figures *fg,
+							uint32_t i, size_t pad, const char *head,
+							size_t head_len)
+{
+	const struct sc_phase_figures *f = &fg->phases[i];
+	unsigned streamed = (f->nodes_len >= 2 ? STREAM_NODES : 0) |
+			    (f->targets_len >= 2 ? STREAM_TARGETS : 0);
+	struct sc_phase_text_job *job = calloc(1, sizeof(*job));
+	struct jb b = {0};
+
+	if (!job)
+		return NULL;
+	if (head_len > sizeof(job->head)) {
+		free(job);
+		return NULL;
+	}
+	memcpy(job->head, head, head_len);
+	job->head_len = head_len;
+	job->rows = (struct rows_of){rec, f};
+	job->skel = sc_json_text_at(&b, phase_json(&b, rec, &rec->phases[i], f, &fg->work[i],
+						   streamed),
+				    pad, &job->slen);
+	if (!job->skel) {
+		free(job);
+		return NULL;
+	}
+	for (unsigned s = 0; s < 2; s++) {
+		struct streamed_array *a = &job->arr[job->narr];
+		unsigned k0 = s ? TOKEN_TARGETS : TOKEN_NODES;
+
+		if (!(streamed & (s ? STREAM_TARGETS : STREAM_NODES)))
+			continue;
+		a->t0 = sc_json_token_in(job->skel, job->slen, k0);
+		a->t1 = sc_json_token_in(job->skel, job->slen, k0 + 1);
+		if (!a->t0 || !a->t1 || a->t1 < a->t0) {
+			sc_report_results_phase_end(job, NULL);
+			return NULL;
+		}
+		a->pad = sc_json_indent_before(job->skel, a->t0);
+		a->n = s ? f->targets_len : f->nodes_len;
+		a->row = s ? target_row : node_row;
+		a->first_chunk = job->nchunks;
+		a->nchunks = (a->n + CHUNK_ROWS - 1) / CHUNK_ROWS;
+		job->nchunks += a->nchunks;
+		job->narr++;
+	}
+	job->text = calloc(job->nchunks ? job->nchunks : 1, sizeof(*job->text));
+	job->len = calloc(job->nchunks ? job->nchunks : 1, sizeof(*job->len));
+	if (!job->text || !job->len) {
+		sc_report_results_phase_end(job, NULL);
+		return NULL;
+	}
+	return job;
+}
+
+void sc_report_results_phase_help(struct sc_phase_text_job *job)
+{
+	for (uint32_t c; !job->nomem && (c = job->next++) < job->nchunks;)
+		render_chunk(job, &job->arr[c < job->arr[0].nchunks ? 0 : 1], c);
+}
+
+/* The bytes the skeleton gives between the streamed arrays' rows (its
+ * text but their tokens). */
+static size_t skeleton_bytes(const struct sc_phase_text_job *job)
+{
+	size_t n = job->slen;
+
+	for (uint32_t s = 0; s < job->narr; s++)
+		n -= (size_t)(job->arr[s].t1 - job->arr[s].t0) + SC_JSON_TOKEN_LEN;
+	return n;
+}
+
+char *sc_report_results_phase_end(struct sc_phase_text_job *job, size_t *len)
+{
+	const char *at;
+	char *out = NULL, *q;
+	size_t total;
+
+	if (!job)
+		return NULL;
+	if (len) {
+		sc_report_results_phase_help(job); /* what no thread took */
+		total = job->head_len + skeleton_bytes(job);
+		for (uint32_t c = 0; c < job->nchunks; c++)
+			total += job->len[c];
+		out = job->nomem ? NULL : malloc(total + 1);
+	}
+	if (out) {
+		q = mempcpy(out, job->head, job->head_len);
+		at = job->skel;
+		for (uint32_t s = 0; s < job->narr; s++) {
+			const struct streamed_array *a = &job->arr[s];
+
+			q = mempcpy(q, at, (size_t)(a->t0 - at));
+			for (uint32_t c = a->first_chunk; c < a->first_chunk + a->nchunks; c++)
+				q = mempcpy(q, job->text[c], job->len[c]);
+			at = a->t1 + SC_JSON_TOKEN_LEN;
+		}
+		q = mempcpy(q, at, job->slen - (size_t)(at - job->skel));
+		*q = '\0';
+		*len = total;
+	}
+	for (uint32_t c = 0; job->text && c < job->nchunks; c++)
+		free(job->text[c]);
+	free(job->text);
+	free(job->len);
+	free(job->skel);
+	free(job);
+	return out;
+}
+
 char *sc_report_results_phase_text(const struct sc_run_record *rec,
 				   const struct sc_run_figures *fg, uint32_t i, size_t pad,
 				   size_t *len)
 {
-	const struct sc_phase_figures *f = &fg->phases[i];
-	const struct rows_of rows = {rec, f};
-	unsigned streamed = (f->nodes_len >= 2 ? STREAM_NODES : 0) |
-			    (f->targets_len >= 2 ? STREAM_TARGETS : 0);
-	struct jb b = {0};
-	char *skel, *out = NULL;
-	const char *at;
-	size_t slen, olen = 0;
-	FILE *m;
-	int rc = 0;
-
-	skel = sc_json_text_at(&b, phase_json(&b, rec, &rec->phases[i], f, &fg->work[i], streamed),
-			       pad, &slen);
-	if (!skel || !streamed) {
-		*len = slen;
-		return skel;
-	}
-	m = open_memstream(&out, &olen);
-	if (!m) {
-		free(skel);
-		return NULL;
-	}
-	at = skel;
-	if (streamed & STREAM_NODES)
-		rc = stream_rows(m, skel, slen, &at, TOKEN_NODES, f->nodes_len, node_row, &rows);
-	if (!rc && (streamed & STREAM_TARGETS))
-		rc = stream_rows(m, skel, slen, &at, TOKEN_TARGETS, f->targets_len, target_row,
-				 &rows);
-	if (!rc)
-		fwrite(at, 1, slen - (size_t)(at - skel), m);
-	if (ferror(m))
-		rc = -ENOMEM;
-	if (fclose(m) || rc) {
-		free(out);
-		out = NULL;
-	}
-	free(skel);
-	*len = olen;
-	return out;
+	return sc_report_results_phase_end(sc_report_results_phase_begin(rec, fg, i, pad, NULL, 0),
+					   len);
 }
 
 /* "phases": see sc_report_results_text. */
