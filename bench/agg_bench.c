@@ -767,6 +767,43 @@ static int one_phase(const struct opts *o, struct sc_run_record *run, uint32_t p
 /* The writes of the first and last phase and the slowest merge + write
  * (run_one keeps them). */
 static double first_write_ms, last_write_ms, worst_merge_write_ms;
+/* Each phase's write (ms), for the medians of the first and last phases:
+ * on a shared machine one phase against one says little. */
+#define WRITES_COMPARED 10u
+static double *writes_ms;
+
+static int cmp_ms(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (n > 0), v sorted. */
+static double median_ms(double *v, uint32_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_ms);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The medians of the writes of phases 2..11 and of the last 10 (phase 1's
+ * writes every file whole), when there are 2 x 10 + 1 phases. */
+static void print_write_medians(uint32_t n)
+{
+	double first, last, a[WRITES_COMPARED], b[WRITES_COMPARED];
+
+	if (n < 2 * WRITES_COMPARED + 1)
+		return;
+	memcpy(a, writes_ms + 1, sizeof(a));
+	memcpy(b, writes_ms + n - WRITES_COMPARED, sizeof(b));
+	first = median_ms(a, WRITES_COMPARED);
+	last = median_ms(b, WRITES_COMPARED);
+	printf("  median write of phases 2-%u %.1f ms (%.1f-%.1f), of phases %u-%u %.1f ms "
+	       "(%.1f-%.1f): %+.0f%%\n",
+	       WRITES_COMPARED + 1, first, a[0], a[WRITES_COMPARED - 1],
+	       n - WRITES_COMPARED + 1, n, last, b[0], b[WRITES_COMPARED - 1],
+	       (last / first - 1) * 100);
+}
 
 /* What finish_results measured (end_ms < 0: not reached). */
 static double end_ms = -1;
@@ -976,12 +1013,15 @@ static int run_one(struct opts o)
 	run.nnodes = nodes_of(&o);
 	make_plan(&run.plan, &o);
 	base_mib = rss_now_mib();
+	free(writes_ms);
+	writes_ms = xcalloc(o.phases, sizeof(*writes_ms));
 	for (uint32_t p = 0; !rc && p < o.phases; p++) {
 		rc = one_phase(&o, &run, p, dir, &t);
 		if (!rc) {
 			print_phase(&o, p, &t);
 			first_write_ms = p ? first_write_ms : t.write_ms;
 			last_write_ms = t.write_ms;
+			writes_ms[p] = t.write_ms;
 			if (merge_ms(&t) + t.write_ms > worst_merge_write_ms)
 				worst_merge_write_ms = merge_ms(&t) + t.write_ms;
 		}
@@ -993,6 +1033,8 @@ static int run_one(struct opts o)
 	if (!rc)
 		rc = finish_results(&o, &run, dir);
 	print_tail(&o, &worst, merge_peak, base_mib);
+	if (!rc && !o.json)
+		print_write_medians(o.phases);
 	fflush(stdout);
 	sc_run_record_exit(&run);
 	if (o.keep)
