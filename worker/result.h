@@ -6,6 +6,7 @@
 #ifndef SC_RESULT_H
 #define SC_RESULT_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,6 +96,13 @@ struct sc_second {
 #define SC_TEMP_MK_OFFSET 273150
 /* Milli-kelvin (or millidegrees) per degree. */
 #define SC_TEMP_MK_PER_C 1000.0
+
+/* A temperature kept in milli-kelvin (as max_temp_mk), in deg C; NAN for 0
+ * (none read). */
+static inline double sc_temp_c(uint64_t mk)
+{
+	return mk ? ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C : NAN;
+}
 
 /* Adds the n seconds of src into dst, second by second: bytes and ios
  * summed, the larger max_lat_ns and max_temp_mk kept.  dst holds at least n entries. */

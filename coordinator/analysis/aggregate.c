@@ -324,9 +324,7 @@ static int build_seconds(const struct sc_phase_record *rec, struct sc_phase_figu
 /* The temperature of second k of f, deg C, or NAN: none read. */
 static double temp_of(const struct sc_phase_figures *f, uint32_t k)
 {
-	uint64_t mk = f->seconds[k].max_temp_mk;
-
-	return mk ? ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C : NAN;
+	return sc_temp_c(f->seconds[k].max_temp_mk);
 }
 
 /* What temp_span reads: the phase, its temperatures and span width. */

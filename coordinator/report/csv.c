@@ -182,7 +182,7 @@ static void rank_csv_more(FILE *f, const struct sc_rank_result *r, const struct 
 		csv_u64(f, added, 0);
 	fputc_unlocked(',', f);
 	if (mk)
-		csv_fixed(f, ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C, 3, 0);
+		csv_fixed(f, sc_temp_c(mk), 3, 0);
 	fputc_unlocked(',', f);
 	if (cl && cl->found) {
 		csv_u64(f, (uint64_t)cl->second * SC_NS_PER_S, ',');
@@ -242,9 +242,7 @@ static void series_csv_rows(FILE *f, const struct sc_run_record *rec,
 		csv_fixed(f, (double)s->max_lat_ns[SC_DIR_WRITE] / NS_PER_US, 3, ',');
 		/* the hottest drive in the second, deg C; empty: none read */
 		if (s->max_temp_mk)
-			csv_fixed(f, ((double)s->max_temp_mk - SC_TEMP_MK_OFFSET) /
-					     SC_TEMP_MK_PER_C,
-				  3, 0);
+			csv_fixed(f, sc_temp_c(s->max_temp_mk), 3, 0);
 		fputc_unlocked('\n', f);
 	}
 }

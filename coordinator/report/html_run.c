@@ -227,10 +227,8 @@ int sc_html_steady(FILE *f, const struct sc_run_figures *fg)
 static void phase_temps(const struct sc_phase_figures *fig, double *x, double *y)
 {
 	for (uint32_t k = 0; k < fig->nseconds; k++) {
-		uint64_t mk = fig->seconds[k].max_temp_mk;
-
 		x[k] = k;
-		y[k] = mk ? ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C : NAN;
+		y[k] = sc_temp_c(fig->seconds[k].max_temp_mk);
 	}
 }
 

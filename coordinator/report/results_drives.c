@@ -23,13 +23,12 @@ static struct json_object *temp_c(uint64_t mk)
 
 	if (!mk)
 		return NULL;
-	n = (size_t)snprintf(s, sizeof(s), "%.3f",
-			     ((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C);
+	n = (size_t)snprintf(s, sizeof(s), "%.3f", sc_temp_c(mk));
 	while (n > 1 && s[n - 1] == '0')
 		s[--n] = '\0';
 	if (n > 1 && s[n - 1] == '.')
 		s[--n] = '\0';
-	return json_object_new_double_s(((double)mk - SC_TEMP_MK_OFFSET) / SC_TEMP_MK_PER_C, s);
+	return json_object_new_double_s(sc_temp_c(mk), s);
 }
 
 /* Pushes v; a NULL v is a JSON null (a temperature none read). */
