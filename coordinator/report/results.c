@@ -305,7 +305,8 @@ struct sc_phase_text_job *sc_report_results_phase_begin(const struct sc_run_reco
 		free(job);
 		return NULL;
 	}
-	memcpy(job->head, head, head_len);
+	if (head_len)
+		memcpy(job->head, head, head_len);
 	job->head_len = head_len;
 	job->rows = (struct rows_of){rec, f};
 	job->skel = sc_json_text_at(&b, phase_json(&b, rec, &rec->phases[i], f, &fg->work[i],
