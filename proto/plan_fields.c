@@ -42,6 +42,9 @@ SAME_ENUM(SC_ON_ERROR_COUNT, SSDCLUSTER__ON_ERROR__ON_ERROR_ABORT + 1);
 SAME_ENUM(SC_SERIALIZE_RAW, SSDCLUSTER__SERIALIZE__SERIALIZE_RAW);
 SAME_ENUM(SC_SERIALIZE_TORCH, SSDCLUSTER__SERIALIZE__SERIALIZE_TORCH);
 SAME_ENUM(SC_SERIALIZE_COUNT, SSDCLUSTER__SERIALIZE__SERIALIZE_TORCH + 1);
+SAME_ENUM(SC_CKPT_LAYOUT_DLIO, SSDCLUSTER__CKPT_LAYOUT__CKPT_LAYOUT_DLIO);
+SAME_ENUM(SC_CKPT_LAYOUT_SHARDED, SSDCLUSTER__CKPT_LAYOUT__CKPT_LAYOUT_SHARDED);
+SAME_ENUM(SC_CKPT_LAYOUT_COUNT, SSDCLUSTER__CKPT_LAYOUT__CKPT_LAYOUT_SHARDED + 1);
 SAME_ENUM(SC_NUMA_NONE, SSDCLUSTER__NUMA__NUMA_NONE);
 SAME_ENUM(SC_NUMA_DRIVE, SSDCLUSTER__NUMA__NUMA_DRIVE);
 SAME_ENUM(SC_NUMA_COUNT, SSDCLUSTER__NUMA__NUMA_DRIVE + 1);
@@ -152,6 +155,7 @@ static const struct sc_field layout_rows[] = {
 	F_U32(pp, pp),
 	F_U32(dp, dp),
 	F_U32(zero_stage, zero_stage),
+	F_ENUM(kind, kind, sc_ckpt_layout_names),
 };
 SC_FIELDS(sc_fields_ckpt_layout, layout_rows, ssdcluster__ckpt_spec__layout__descriptor, NULL);
 #undef SC_LIST
@@ -169,6 +173,7 @@ static const struct sc_field ckpt_rows[] = {
 	F_DOUBLE(scale, scale),
 	F_BOOL(fsync, fsync),
 	F_ENUM(serialize, serialize, sc_serialize_names),
+	F_U32(keep_last, keep_last),
 };
 SC_FIELDS(sc_fields_ckpt_spec, ckpt_rows, ssdcluster__ckpt_spec__descriptor, NULL);
 #undef SC_LIST

@@ -227,6 +227,7 @@ static const struct sc_field rank_rows[] = {
 	F_U32(opts_asked, opts_asked),
 	F_U32(opts_unavailable, opts_unavailable),
 	F_CHARS(opts_note, opts_note),
+	F_U64(delete_ns, delete_ns),
 };
 
 /* A per-second series travels as one column per member of struct

@@ -5,6 +5,8 @@
  */
 #include "ckpt_model.h"
 
+#include "ckpt_dcp.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -236,6 +238,19 @@ static int totals(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint64
 		  uint64_t *optim)
 {
 	bool ovf = false;
+
+	if (l->kind == SC_CKPT_LAYOUT_SHARDED) {
+		uint64_t meta;
+		int rc = sc_ckpt_dcp_totals(m, l, model, optim, &meta);
+
+		/* the metadata file counts with the model state */
+		if (!rc && __builtin_add_overflow(*model, meta, model))
+			rc = -EOVERFLOW;
+		if (!rc)
+			(void)add(*model, *optim, &ovf);
+		return rc ? rc : ovf ? -EOVERFLOW : 0;
+	}
+
 	/* Model state: every tp rank of a stage; under ZeRO-3 every dp rank
 	 * too, else data-parallel rank 0 alone. */
 	uint64_t copies = (uint64_t)l->tp * (l->zero_stage == 3 ? l->dp : 1);
@@ -251,8 +266,7 @@ static int totals(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint64
 	return 0;
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-						      ...)
+int sc_ckpt_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {
 		va_list ap;
@@ -272,7 +286,7 @@ int sc_ckpt_layout_check(const struct sc_llm *m, const struct sc_ckpt_layout *l,
 			 size_t errlen)
 {
 	if (!m || !l)
-		return fail(err, errlen, "no model or no layout given");
+		return sc_ckpt_fail(err, errlen, "no model or no layout given");
 
 	int nlen = (int)strnlen(m->name, sizeof(m->name));
 	const char *name = nlen ? m->name : "inline model";
@@ -280,62 +294,67 @@ int sc_ckpt_layout_check(const struct sc_llm *m, const struct sc_ckpt_layout *l,
 		nlen = (int)strlen(name);
 
 	if (!m->layers || !m->hidden || !m->ffn_hidden || !m->heads || !m->vocab)
-		return fail(err, errlen,
+		return sc_ckpt_fail(err, errlen,
 			    "%.*s: layers, hidden, ffn_hidden, heads and vocab must all be at "
 			    "least 1",
 			    nlen, name);
 	if (m->layers > SC_CKPT_MAX_LAYERS || m->hidden > SC_CKPT_MAX_HIDDEN ||
 	    m->ffn_hidden > SC_CKPT_MAX_FFN || m->heads > SC_CKPT_MAX_HEADS ||
 	    m->vocab > SC_CKPT_MAX_VOCAB)
-		return fail(err, errlen,
+		return sc_ckpt_fail(err, errlen,
 			    "%.*s: layers %u, hidden %u, ffn_hidden %u, heads %u or vocab %llu is "
 			    "beyond any real model (at most %u, %u, %u, %u and %llu)",
 			    nlen, name, m->layers, m->hidden, m->ffn_hidden, m->heads,
 			    (unsigned long long)m->vocab, SC_CKPT_MAX_LAYERS, SC_CKPT_MAX_HIDDEN,
 			    SC_CKPT_MAX_FFN, SC_CKPT_MAX_HEADS, (unsigned long long)SC_CKPT_MAX_VOCAB);
 	if (m->heads > m->hidden)
-		return fail(err, errlen, "%.*s: %u heads exceed hidden size %u (head size 0)", nlen,
+		return sc_ckpt_fail(err, errlen, "%.*s: %u heads exceed hidden size %u (head size 0)", nlen,
 			    name, m->heads, m->hidden);
 	if (!m->kv_heads || m->kv_heads > m->heads || m->heads % m->kv_heads)
-		return fail(err, errlen,
+		return sc_ckpt_fail(err, errlen,
 			    "%.*s: kv_heads %u must divide the %u attention heads (use kv_heads = "
 			    "heads without grouped-query attention)",
 			    nlen, name, m->kv_heads, m->heads);
 	if (!dtype_ok(m->model_dtype_bytes))
-		return fail(err, errlen,
+		return sc_ckpt_fail(err, errlen,
 			    "%.*s: model dtype of %u bytes is not 1, 2 (fp16/bf16), 4 or 8", nlen,
 			    name, m->model_dtype_bytes);
 	if (!m->optim_bytes_per_param)
-		return fail(err, errlen, "%.*s: optimizer bytes per parameter must be at least 1",
+		return sc_ckpt_fail(err, errlen, "%.*s: optimizer bytes per parameter must be at least 1",
 			    nlen, name);
 
 	if (!l->tp || !l->pp || !l->dp)
-		return fail(err, errlen,
+		return sc_ckpt_fail(err, errlen,
 			    "tp, pp and dp must be at least 1 (got tp %u, pp %u, dp %u)", l->tp,
 			    l->pp, l->dp);
 	if ((uint64_t)l->tp * l->pp * l->dp > UINT32_MAX)
-		return fail(err, errlen, "tp %u x pp %u x dp %u ranks is more than 2^32", l->tp,
+		return sc_ckpt_fail(err, errlen, "tp %u x pp %u x dp %u ranks is more than 2^32", l->tp,
 			    l->pp, l->dp);
 	if (l->zero_stage > 3)
-		return fail(err, errlen, "ZeRO stage %u does not exist (0, 1, 2 or 3)",
+		return sc_ckpt_fail(err, errlen, "ZeRO stage %u does not exist (0, 1, 2 or 3)",
 			    l->zero_stage);
 	if (m->heads % l->tp)
-		return fail(err, errlen, "tp %u must divide the %u attention heads of %.*s", l->tp,
+		return sc_ckpt_fail(err, errlen, "tp %u must divide the %u attention heads of %.*s", l->tp,
 			    m->heads, nlen, name);
 	if (l->pp > m->layers)
-		return fail(err, errlen,
+		return sc_ckpt_fail(err, errlen,
 			    "pp %u exceeds the %u layers of %.*s (at most one stage "
 			    "per layer)",
 			    l->pp, m->layers, nlen, name);
-	if (l->zero_stage == 3 && l->pp > 1)
-		return fail(err, errlen,
+	if (l->kind >= SC_CKPT_LAYOUT_COUNT)
+		return sc_ckpt_fail(err, errlen, "checkpoint layout %u does not exist (dlio or sharded)",
+			    l->kind);
+	if (l->kind == SC_CKPT_LAYOUT_SHARDED && sc_ckpt_dcp_check(m, l, err, errlen))
+		return -EINVAL;
+	if (l->zero_stage == 3 && l->pp > 1 && l->kind == SC_CKPT_LAYOUT_DLIO)
+		return sc_ckpt_fail(err, errlen,
 			    "ZeRO-3 does not combine with pipeline parallelism (pp %u): use pp 1, "
 			    "or ZeRO 1 or 2 with pp",
 			    l->pp);
 
 	uint64_t model, optim;
 	if (totals(m, l, &model, &optim))
-		return fail(err, errlen, "%.*s: a checkpoint would exceed 2^64 bytes", nlen, name);
+		return sc_ckpt_fail(err, errlen, "%.*s: a checkpoint would exceed 2^64 bytes", nlen, name);
 	return 0;
 }
 
@@ -378,6 +397,8 @@ int sc_ckpt_rank_files(const struct sc_llm *m, const struct sc_ckpt_layout *l, u
 		return -EINVAL;
 	if (max && !files)
 		return -EINVAL;
+	if (l->kind == SC_CKPT_LAYOUT_SHARDED)
+		return sc_ckpt_dcp_rank_files(m, l, rank, files, max, nfiles);
 
 	unsigned pp_rank = (rank / l->tp) % l->pp;
 	unsigned dp_rank = rank / mp;

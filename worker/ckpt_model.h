@@ -52,17 +52,36 @@ struct sc_llm {
 	uint32_t optim_bytes_per_param; /* 12: three fp32 optimizer states */
 };
 
+/* Whose files a checkpoint is made of. */
+enum sc_ckpt_layout_kind {
+	/* DLIO's (MLPerf Storage): model state by data-parallel rank 0 only
+	 * (every rank under ZeRO-3), per-layer files when pipelined, an
+	 * optimizer file per rank */
+	SC_CKPT_LAYOUT_DLIO = 0,
+	/* torch.distributed.checkpoint's (FSDP, Megatron/DeepSpeed
+	 * distributed checkpoints): every tensor stored once, each rank its
+	 * shard of parameters and optimizer state in __<rank>_0.distcp, rank 0
+	 * the .metadata file (ckpt_dcp.c) */
+	SC_CKPT_LAYOUT_SHARDED,
+	SC_CKPT_LAYOUT_COUNT
+};
+
 /* Parallel layout.  Ranks = tp * pp * dp. */
 struct sc_ckpt_layout {
 	uint32_t tp;	     /* tensor parallel */
 	uint32_t pp;	     /* pipeline parallel (stages) */
 	uint32_t dp;	     /* data parallel */
-	uint32_t zero_stage; /* DeepSpeed ZeRO stage, 0..3 */
+	uint32_t zero_stage; /* DeepSpeed ZeRO stage, 0..3 (sharded: 3 is
+			      * FSDP's full shard, 1 and 2 shard only the
+			      * optimizer state, 0 nothing) */
+	enum sc_ckpt_layout_kind kind;
 };
 
 enum sc_ckpt_kind {
 	SC_CKPT_KIND_MODEL = 1, /* model state (weights) */
 	SC_CKPT_KIND_OPTIM = 2, /* optimizer state */
+	SC_CKPT_KIND_SHARD = 3, /* sharded: a rank's model and optimizer state */
+	SC_CKPT_KIND_META = 4,	/* sharded: the checkpoint's metadata */
 };
 
 struct sc_ckpt_file {

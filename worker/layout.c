@@ -138,7 +138,10 @@ static uint64_t workload_need_bytes(const struct sc_plan *plan, uint32_t nslots)
 
 		if (!sc_engine_uses_files(ph->io.engine))
 			continue; /* stores nothing */
-		if (ph->workload == SC_WORKLOAD_CHECKPOINT && !ph->ckpt.restore)
+		/* with keep_last K, at most K + 1 of a group's checkpoints at
+		 * once: the oldest goes once the newest is written */
+		if (ph->workload == SC_WORKLOAD_CHECKPOINT && !ph->ckpt.restore &&
+		    (!ph->ckpt.keep_last || ph->ckpt.index <= ph->ckpt.keep_last + 1))
 			need = sat_add(need, sat_mul(nslots, ckpt_max_rank_bytes(plan, p)));
 		else if (ph->workload == SC_WORKLOAD_INGEST)
 			need = sat_add(need, sat_mul(ph->ingest.files, ph->ingest.file_bytes));
@@ -270,13 +273,19 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 
 /* Scaled checkpoint files are multiples of this, so O_DIRECT works on them. */
 
-int sc_layout_ckpt_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len)
+int sc_layout_ckpt_step_subdir(const struct sc_plan *plan, uint32_t phase, uint32_t index,
+			       char *buf, size_t len)
 {
 	const struct sc_phase *ph = &plan->phases[phase];
 	int n = snprintf(buf, len, "%s/global_epoch1_step%u", ph->group ? ph->group : "ckpt",
-			 ph->ckpt.index);
+			 index);
 
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+int sc_layout_ckpt_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len)
+{
+	return sc_layout_ckpt_step_subdir(plan, phase, plan->phases[phase].ckpt.index, buf, len);
 }
 
 int sc_layout_ckpt_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,

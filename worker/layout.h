@@ -91,6 +91,9 @@ int sc_layout_ckpt_dir(const struct sc_plan *plan, uint32_t target, uint32_t pha
 		       size_t len);
 /* The same below the run directory: "<group>/global_epoch1_step<index>". */
 int sc_layout_ckpt_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len);
+/* The same for checkpoint `index` of phase's group (keep_last deletes one). */
+int sc_layout_ckpt_step_subdir(const struct sc_plan *plan, uint32_t phase, uint32_t index,
+			       char *buf, size_t len);
 
 /* The rank whose files rank place->rank handles in phase: itself, or for a
  * restore with restore_shift s, the rank s nodes on (rank + s * ranks per

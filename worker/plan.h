@@ -215,6 +215,8 @@ struct sc_ckpt_spec {
 	struct sc_ckpt_layout layout; /* tp, pp, dp (resolved at run), zero */
 	uint32_t checkpoints;       /* checkpoints in the group */
 	uint32_t index;             /* 1-based checkpoint this cell handles */
+	uint32_t keep_last;         /* checkpoints kept; 0: all.  A write cell
+				     * then deletes checkpoint index - keep_last */
 	bool restore;               /* read checkpoint `index` back instead */
 	uint32_t restore_shift;     /* restore the shards of the node this many
 				     * nodes on (as after a node failure) */
@@ -405,6 +407,7 @@ SC_ENUM_NAMES(stonewall, enum sc_stonewall);
 SC_ENUM_NAMES(verify, enum sc_verify);
 SC_ENUM_NAMES(on_error, enum sc_on_error);
 SC_ENUM_NAMES(serialize, enum sc_serialize);
+SC_ENUM_NAMES(ckpt_layout, enum sc_ckpt_layout_kind);
 SC_ENUM_NAMES(numa, enum sc_numa);
 SC_ENUM_NAMES(steady_metric, enum sc_steady_metric);
 SC_ENUM_NAMES(expect_metric, enum sc_expect_metric);

@@ -173,6 +173,10 @@ struct sc_rank_result {
 	uint64_t unissued_ios;      /* open loop: intended before the phase
 				     * ended but never started (the backlog) */
 	uint64_t files;             /* checkpoint: files written or read */
+	uint64_t delete_ns;         /* checkpoint with keep_last: the longest
+				     * job's deletion of the checkpoint that
+				     * fell out of the kept ones (after the
+				     * write, not in end_ns) */
 	uint64_t samples;           /* ingest: samples read */
 	uint64_t steps;             /* ingest: batches consumed */
 	uint64_t compute_ns;        /* ingest: emulated compute time */

@@ -34,6 +34,8 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
 
 		c->bytes += r->bytes[SC_DIR_READ] + r->bytes[SC_DIR_WRITE];
 		c->files += r->files;
+		if (r->delete_ns > c->delete_ns)
+			c->delete_ns = r->delete_ns;
 		/* from the common start (0), fsync included */
 		if (i == 0 || r->end_ns > c->duration_ns ||
 		    (r->end_ns == c->duration_ns && r->rank < c->slowest_rank)) {

@@ -26,6 +26,8 @@ struct sc_ckpt_cell {
 	uint64_t bytes;             /* moved by every rank */
 	uint64_t files;
 	int64_t duration_ns;        /* max over ranks of end - common start */
+	uint64_t delete_ns;         /* keep_last: max over ranks of deleting
+				     * the checkpoint no longer kept */
 	double throughput_bytes_per_s; /* bytes / duration */
 	uint32_t slowest_rank;
 	uint32_t slowest_node;

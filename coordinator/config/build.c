@@ -106,13 +106,21 @@ static int fill_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, uint
 	return 0;
 }
 
+uint32_t sc_cfg_ckpt_restores(const struct cfg_phase *pv)
+{
+	return pv->keep_last && pv->keep_last < pv->checkpoints ? (uint32_t)pv->keep_last
+								 : (uint32_t)pv->checkpoints;
+}
+
 /* Cell `cell` of checkpoint phase i: checkpoints 1..N written, then (with
- * restore) read back 1..N.  The file list decides the bytes. */
+ * restore) read back the ones kept (N-K+1..N with keep_last K, else 1..N).
+ * The file list decides the bytes. */
 static int fill_ckpt_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell,
 			  struct sc_phase *ph)
 {
-	uint32_t n = (uint32_t)pv->checkpoints, k = cell % n + 1;
+	uint32_t n = (uint32_t)pv->checkpoints;
 	bool restore = cell >= n;
+	uint32_t k = restore ? n - sc_cfg_ckpt_restores(pv) + (cell - n) + 1 : cell + 1;
 	char buf[CFG_MAX_NAME_LEN + 32];
 	int err;
 

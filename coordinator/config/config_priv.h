@@ -173,6 +173,7 @@ enum cfg_vtype {
 	CFG_VT_VERIFY,	 /* none | crc32c */
 	CFG_VT_ON_ERROR,	 /* stop-phase | continue | abort */
 	CFG_VT_SERIALIZE, /* raw | torch */
+	CFG_VT_CKPT_LAYOUT, /* dlio | sharded */
 	CFG_VT_PERCENT,	  /* a whole percentage: "50%" or "50" */
 	CFG_VT_BANDWIDTH, /* bytes per second: a size, "/s" optional: "20MB/s" */
 	CFG_VT_NUMA,	  /* none | drive */

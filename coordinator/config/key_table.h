@@ -98,7 +98,11 @@ U64(PP, pp, KW(CHECKPOINT), CFG_VT_UINT, 1, UINT32_MAX, 0, PLAN(ckpt.layout.pp),
 U64(DP, dp, KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0, PLAN(ckpt.layout.dp), "0",              \
     "data-parallel degree; 0 = ranks / (tp x pp), resolved when the ranks are known")             \
 U64(ZERO, zero, KW(CHECKPOINT), CFG_VT_UINT, 0, MAX_ZERO_STAGE, 0, PLAN(ckpt.layout.zero_stage),   \
-    "0", "DeepSpeed ZeRO stage")                                                                  \
+    "(0; 3 with layout sharded)", "DeepSpeed ZeRO stage (sharded: 3 = FSDP's full shard)")         \
+U64(LAYOUT, layout, KW(CHECKPOINT), CFG_VT_CKPT_LAYOUT, 0, 0, 0, PLAN(ckpt.layout.kind), "dlio",   \
+    "dlio: DLIO's files (MLPerf Storage); sharded: torch.distributed.checkpoint's, every rank")   \
+U64(KEEP_LAST, keep_last, KW(CHECKPOINT), CFG_VT_UINT, 1, MAX_CHECKPOINTS, 0, PLAN(ckpt.keep_last),  \
+    "(every checkpoint)", "checkpoints kept: older ones are deleted after each write (timed)")    \
 U64(CHECKPOINTS, checkpoints, KW(CHECKPOINT), CFG_VT_UINT, 1, MAX_CHECKPOINTS, 0,                  \
     PLAN(ckpt.checkpoints), "1", "checkpoints written, each a cell <name>[ckpt=k]")                \
 U64(COMPUTE_BETWEEN, compute_between, KW(CHECKPOINT), CFG_VT_DURATION, 0, MAX_DURATION_NS, 0,      \

@@ -101,14 +101,16 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
  * it: the model alone, then tp, pp, zero and (when given) dp. */
 static int check_layout(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
 {
-	static const enum pkey steps[] = {PK_MODEL, PK_TP, PK_PP, PK_ZERO, PK_DP};
+	static const enum pkey steps[] = {PK_MODEL, PK_LAYOUT, PK_TP, PK_PP, PK_ZERO, PK_DP};
 	struct sc_ckpt_layout l = {.tp = 1, .pp = 1, .dp = 1, .zero_stage = 0};
 	char why[256];
 
 	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
 		enum pkey k = steps[s];
 
-		if (k == PK_TP)
+		if (k == PK_LAYOUT)
+			l.kind = (enum sc_ckpt_layout_kind)pv->layout;
+		else if (k == PK_TP)
 			l.tp = (uint32_t)pv->tp;
 		else if (k == PK_PP)
 			l.pp = (uint32_t)pv->pp;
@@ -159,12 +161,15 @@ static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 		return sc_cfg_fail_node(c->d, pv->src[PK_RESTORE_SHIFT],
 					"restore_shift needs restore: true (it picks which node's "
 					"checkpoint each node reads back)");
+	/* FSDP's full shard, unless the phase says otherwise */
+	if (pv->layout == SC_CKPT_LAYOUT_SHARDED && !pv->src[PK_ZERO])
+		pv->zero = 3;
 	err = check_layout(c, i, pv);
 	if (!err)
 		err = check_serialize(c, i, pv);
 	if (err)
 		return err;
-	pv->ncells = (uint32_t)pv->checkpoints * (pv->restore ? 2 : 1);
+	pv->ncells = (uint32_t)pv->checkpoints + (pv->restore ? sc_cfg_ckpt_restores(pv) : 0);
 	return 0;
 }
 

@@ -266,6 +266,10 @@ int sc_cfg_fill_size(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
 
 /* Plan phase ph from fill phase pv / idle step pv, after fill_common. */
 void sc_cfg_build_fill(const struct cfg_phase *pv, struct sc_phase *ph);
+
+/* The checkpoints a checkpoint phase with restore reads back: the last
+ * keep_last (the older ones are deleted), else every one. */
+uint32_t sc_cfg_ckpt_restores(const struct cfg_phase *pv);
 void sc_cfg_build_idle(const struct cfg_phase *pv, struct sc_phase *ph);
 /* compressible, dedupe and reuse_buffers of config phase i: set in the
  * phase itself, they need a phase that writes without verify (which

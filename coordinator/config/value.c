@@ -82,6 +82,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "stop-phase, continue or abort";
 	case CFG_VT_SERIALIZE:
 		return "raw or torch";
+	case CFG_VT_CKPT_LAYOUT:
+		return "dlio or sharded";
 	case CFG_VT_PERCENT:
 		return "a percentage";
 	case CFG_VT_BANDWIDTH:
@@ -121,6 +123,7 @@ static const char *const stonewall_list[] = {"all_done", "first_done", NULL};
 static const char *const verify_list[] = {"none", "crc32c", NULL};
 static const char *const on_error_list[] = {"stop-phase", "continue", "abort", NULL};
 static const char *const serialize_list[] = {"raw", "torch", NULL};
+static const char *const ckpt_layout_list[] = {"dlio", "sharded", NULL};
 static const char *const numa_list[] = {"none", "drive", NULL};
 
 /* A whole number of decimal digits s[0..len): 0, -EINVAL or -ERANGE. */
@@ -397,6 +400,9 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 	case CFG_VT_SERIALIZE:
 		return parse_named(d, n, sc_serialize_parse, serialize_list, "a serialize mode",
 				   out);
+	case CFG_VT_CKPT_LAYOUT:
+		return parse_named(d, n, sc_ckpt_layout_parse, ckpt_layout_list,
+				   "a checkpoint layout", out);
 	case CFG_VT_NUMA:
 		return parse_named(d, n, sc_numa_parse, numa_list, "a numa placement", out);
 	case CFG_VT_BOOL:
@@ -532,6 +538,8 @@ const char *sc_cfg_type_text(const struct cfg_keydef *def, char *buf, size_t len
 		return choices(buf, len, on_error_list);
 	case CFG_VT_SERIALIZE:
 		return choices(buf, len, serialize_list);
+	case CFG_VT_CKPT_LAYOUT:
+		return choices(buf, len, ckpt_layout_list);
 	case CFG_VT_NUMA:
 		return choices(buf, len, numa_list);
 	default:

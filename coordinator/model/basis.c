@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "histogram.h"
+#include "plan.h"
 #include "model.h"
 #include "project_parts.h"
 #include "units.h"
@@ -131,6 +132,12 @@ static void ckpt_assume(const struct sc_model_used *u, struct sc_model_projectio
 	       beyond);
 }
 
+/* The layout the bytes at N follow. */
+static const char *layout_name(const struct sc_model_params *p)
+{
+	return p->layout >= 0 ? sc_ckpt_layout_name((enum sc_ckpt_layout_kind)p->layout) : "dlio";
+}
+
 static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection *out)
 {
 	const struct sc_model_params *p = &out->params;
@@ -142,18 +149,19 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 		    "%llu independent samples: %u drive(s) x up to %u checkpoints of group %s, run "
 		    "%s; a sample "
 		    "is a drive's bytes / its slowest rank's time from the common start, fsync "
-		    "included; bytes at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerator(s) and "
-		    "%u drive(s) a node",
+		    "included; bytes at N: %s TP%u PP%u ZeRO-%d layout %s, scale %g, %u "
+		    "accelerator(s) and %u drive(s) a node",
 		    (unsigned long long)u->nsamples, m->ndrives, m->nckpts, m->ckpt_group,
-		    m->run_id, p->model, p->tp, p->pp, p->zero_stage, p->scale, p->gpus_per_node,
+		    m->run_id, p->model, p->tp, p->pp, p->zero_stage, layout_name(p), p->scale,
+		    p->gpus_per_node,
 		    p->drives_per_node);
 	else
 		put(out, SC_MODEL_FIG_CKPT,
 		    "stated drive write rate %s (one constant sample, no measured spread); bytes "
-		    "at N: %s TP%u PP%u ZeRO-%d, scale %g, %u accelerator(s) and %u drive(s) a "
-		    "node",
+		    "at N: %s TP%u PP%u ZeRO-%d layout %s, scale %g, %u accelerator(s) and %u "
+		    "drive(s) a node",
 		    sc_fmt_rate(rate, sizeof(rate), p->drive_write_bytes_per_s), p->model, p->tp,
-		    p->pp, p->zero_stage, p->scale, p->gpus_per_node, p->drives_per_node);
+		    p->pp, p->zero_stage, layout_name(p), p->scale, p->gpus_per_node, p->drives_per_node);
 	ckpt_assume(u, out);
 }
 

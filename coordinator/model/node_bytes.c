@@ -125,6 +125,30 @@ static uint64_t median_of(const struct sc_model_class *c, uint32_t nclasses, uin
 	return nclasses ? c[0].bytes : 0;
 }
 
+/* The sharded layout's classes: every rank's shard differs a little
+ * (torch.chunk's pieces, tp rank 0's norms), so node by node, rank by
+ * rank.  0 or -errno. */
+static int sharded_classes(const struct sc_llm *model, const struct sc_ckpt_layout *l,
+			   uint32_t nodes, uint32_t g, double scale, struct sc_model_bytes *out)
+{
+	int ret = 0;
+
+	out->classes = calloc(nodes, sizeof(*out->classes));
+	if (!out->classes)
+		return -ENOMEM;
+	for (uint64_t k = 0; k < nodes && !ret; k++) {
+		out->classes[k].count = 1;
+		for (uint64_t r = k * g; r < (k + 1) * g && !ret; r++) {
+			uint64_t b;
+
+			ret = rank_bytes(model, l, (uint32_t)r, scale, &b);
+			out->classes[k].bytes += b;
+			out->ckpt_bytes += b;
+		}
+	}
+	return ret;
+}
+
 int sc_model_node_bytes(const struct sc_llm *model, const struct sc_ckpt_layout *l, uint32_t nodes,
 			uint32_t gpus_per_node, double scale, struct sc_model_bytes *out)
 {
@@ -133,8 +157,14 @@ int sc_model_node_bytes(const struct sc_llm *model, const struct sc_ckpt_layout 
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	memset(&s, 0, sizeof(s));
 	if (!nodes || !gpus_per_node || sc_ckpt_layout_check(model, l, NULL, 0))
 		return -EINVAL;
+	if (l->kind == SC_CKPT_LAYOUT_SHARDED) {
+		ret = sharded_classes(model, l, nodes, gpus_per_node, scale, out);
+		n = nodes;
+		goto sort;
+	}
 	ret = stages_of(model, l, scale, &s);
 	if (ret)
 		goto out;
@@ -150,9 +180,12 @@ int sc_model_node_bytes(const struct sc_llm *model, const struct sc_ckpt_layout 
 		out->classes[k].bytes = cum(&s, (k + 1) * g) - cum(&s, k * g);
 		out->classes[k].count = k < head ? 1 : (nodes - 1 - k) / period + 1;
 	}
+	out->ckpt_bytes = cum(&s, (uint64_t)nodes * g);
+sort:
+	if (ret)
+		goto out;
 	qsort(out->classes, n, sizeof(*out->classes), class_desc);
 	out->nclasses = merge_classes(out->classes, (uint32_t)n);
-	out->ckpt_bytes = cum(&s, (uint64_t)nodes * g);
 	out->node_bytes_max = out->nclasses ? out->classes[0].bytes : 0;
 	out->nodes_busiest = out->nclasses ? out->classes[0].count : 0;
 	out->node_bytes_median = median_of(out->classes, out->nclasses, nodes);

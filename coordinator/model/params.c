@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
 #include "units.h"
 
 /* The defaults project.h documents. */
@@ -56,6 +57,7 @@ void sc_model_params_default(struct sc_model_params *p)
 	p->drive_capacity_bytes = DEFAULT_DRIVE_CAPACITY;
 	p->max_drives_per_node = DEFAULT_MAX_DRIVES_PER_NODE;
 	p->zero_stage = -1;
+	p->layout = -1;
 	p->scale = 1.0;
 	p->seed = DEFAULT_SEED;
 }
@@ -186,6 +188,20 @@ static int set_zero(struct sc_model_params *p, const char *shown, const char *v,
 	if (!rc)
 		p->zero_stage = (int32_t)c;
 	return rc;
+}
+
+static int set_layout(struct sc_model_params *p, const char *shown, const char *v, char *err,
+		      size_t errlen)
+{
+	int k = sc_ckpt_layout_parse(v);
+
+	if (k < 0) {
+		snprintf(err, errlen, "%s: \"%s\" is not a checkpoint layout (dlio or sharded)", shown,
+			 v);
+		return -EINVAL;
+	}
+	p->layout = k;
+	return 0;
 }
 
 static int set_seed(struct sc_model_params *p, const char *shown, const char *v, char *err,
@@ -402,6 +418,7 @@ static const struct key {
 	{"tp", set_tp},
 	{"pp", set_pp},
 	{"zero", set_zero},
+	{"layout", set_layout},
 	{"scale", set_scale},
 	{"drive_write", set_write},
 	{"drive_read", set_read},

@@ -94,10 +94,17 @@ static int resolve_layout(struct ctx *x, struct sc_model_params *use, char *err,
 	}
 	use->tp = use->tp ? use->tp : l.tp;
 	use->pp = use->pp ? use->pp : l.pp;
+	/* a layout given without zero: FSDP's full shard when sharded */
+	if (use->layout >= 0 && use->zero_stage < 0 && (uint32_t)use->layout != l.kind)
+		use->zero_stage = use->layout == SC_CKPT_LAYOUT_SHARDED ? 3 : (int32_t)l.zero_stage;
+	use->layout = use->layout >= 0 ? use->layout : (int32_t)l.kind;
 	use->zero_stage = use->zero_stage >= 0 ? use->zero_stage : (int32_t)l.zero_stage;
 	snprintf(use->model, sizeof(use->model), "%s", x->model.name);
-	l = (struct sc_ckpt_layout){
-	    .tp = use->tp, .pp = use->pp, .dp = 1, .zero_stage = (uint32_t)use->zero_stage};
+	l = (struct sc_ckpt_layout){.tp = use->tp,
+				    .pp = use->pp,
+				    .dp = 1,
+				    .zero_stage = (uint32_t)use->zero_stage,
+				    .kind = (enum sc_ckpt_layout_kind)use->layout};
 	if (sc_ckpt_layout_check(&x->model, &l, err, errlen))
 		return -EINVAL;
 	return 0;
@@ -238,8 +245,11 @@ static int row_policy(const struct ctx *x, const struct sc_model_bytes *b, struc
 static int row_ckpt(const struct ctx *x, struct sc_model_row *row)
 {
 	const struct sc_model_params *p = x->p;
-	struct sc_ckpt_layout l = {
-	    .tp = p->tp, .pp = p->pp, .dp = row->dp, .zero_stage = (uint32_t)p->zero_stage};
+	struct sc_ckpt_layout l = {.tp = p->tp,
+				   .pp = p->pp,
+				   .dp = row->dp,
+				   .zero_stage = (uint32_t)p->zero_stage,
+				   .kind = (enum sc_ckpt_layout_kind)p->layout};
 	struct sc_model_ckpt_in ck = {
 	    .drives = x->drives, .ndrives = x->ndrives, .trials = p->trials, .seed = p->seed};
 	struct sc_model_class *cl = NULL;

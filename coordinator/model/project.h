@@ -61,6 +61,7 @@ struct sc_model_params {
 	char model[SC_CKPT_MODEL_NAME_MAX];
 	uint32_t tp, pp;		    /* 0 = the run's */
 	int32_t zero_stage;		    /* -1 = the run's */
+	int32_t layout;			    /* enum sc_ckpt_layout_kind; -1 = the run's */
 	double scale;			    /* fraction of the real bytes the
 					     * projected checkpoint has, (0, 1];
 					     * default 1 (full size).  Below 1

@@ -109,6 +109,26 @@ static uint64_t ns_clamp(double ns)
 	return (uint64_t)ns;
 }
 
+/* keep_last: how many checkpoints the group's writes deleted, and the
+ * longest deletion (a rank's, after its writes: not in the durations). */
+static void deleted_line(FILE *f, const struct sc_ckpt_group *g, const struct sc_phase *ph)
+{
+	uint64_t most = 0;
+	uint32_t n = 0;
+	char a[32];
+
+	for (uint32_t i = 0; i < g->ncells; i++) {
+		n += g->cells[i].delete_ns > 0;
+		if (g->cells[i].delete_ns > most)
+			most = g->cells[i].delete_ns;
+	}
+	if (n)
+		fprintf(f,
+			"  %s: keep_last %u: %u checkpoint(s) deleted, each within %s (after the "
+			"write, not in its duration)\n",
+			g->name, ph->ckpt.keep_last, n, sc_fmt_duration(a, sizeof(a), most));
+}
+
 static void ckpt_summary(FILE *f, const struct sc_run_figures *fg, const struct sc_phase *ph)
 {
 	const struct sc_ckpt_group *g = fg->ckpt;
@@ -131,6 +151,7 @@ static void ckpt_summary(FILE *f, const struct sc_run_figures *fg, const struct 
 			sc_fmt_duration(b, sizeof(b), ns_clamp(t->p50_ns)),
 			sc_fmt_duration(c, sizeof(c), ns_clamp(t->max_ns)),
 			t->slope_ns_per_ckpt / NS_PER_MS, ratio);
+		deleted_line(f, &g[k], ph);
 		if (g[k].restore.n)
 			fprintf(f, "  %s: %u restored: duration mean %s, max %s\n", g[k].name,
 				g[k].restore.n,

@@ -350,9 +350,11 @@ static void print_params(FILE *f, const struct sc_model_projection *p)
 
 	fprintf(f, "cluster model from %s\n", p->source);
 	fprintf(f,
-		"checkpoint: %s, TP %u x PP %u, ZeRO-%d, at scale %.6g of its bytes; %u GPU%s per "
-		"node\n",
-		q->model, q->tp, q->pp, (int)q->zero_stage, q->scale, q->gpus_per_node,
+		"checkpoint: %s, TP %u x PP %u, ZeRO-%d, layout %s, at scale %.6g of its bytes; %u "
+		"GPU%s per node\n",
+		q->model, q->tp, q->pp, (int)q->zero_stage,
+		q->layout >= 0 ? sc_ckpt_layout_name((enum sc_ckpt_layout_kind)q->layout) : "?",
+		q->scale, q->gpus_per_node,
 		q->gpus_per_node == 1 ? "" : "s");
 	sc_fmt_duration(mtbf, sizeof(mtbf), q->node_mtbf_ns);
 	sc_fmt_duration(restart, sizeof(restart), q->restart_ns);
@@ -448,10 +450,12 @@ void sc_report_model_table(FILE *f, const struct sc_model_projection *p)
 		      "drives)\n",
 		      f);
 		print_table(f, &t, CK_DP, CK_TAU);
-		fputs(
-		    "\ncheckpoint bytes by node (DLIO: data-parallel rank 0's nodes also write the "
-		    "model state; the median node is the ceil(N/2)-th smallest)\n",
-		    f);
+		fprintf(f, "\ncheckpoint bytes by node (%s; the median node is the ceil(N/2)-th "
+			   "smallest)\n",
+			p->params.layout == SC_CKPT_LAYOUT_SHARDED
+			    ? "sharded: every tensor stored once, each rank its shard; rank 0 "
+			      "adds .metadata"
+			    : "DLIO: data-parallel rank 0's nodes also write the model state");
 		print_table(f, &t, CK_NODE_TOTAL, CK_NCOLS);
 		fprintf(f, "\ncheckpoint policy and endurance at %u drive(s) per node (%s)\n",
 			p->params.drives_per_node, p->drives_per_node_from);
@@ -492,6 +496,9 @@ static struct json_object *params_json(struct jb *b, const struct sc_model_param
 	sc_json_put_u64(b, o, "tp", q->tp);
 	sc_json_put_u64(b, o, "pp", q->pp);
 	sc_json_put_i64(b, o, "zero", q->zero_stage);
+	if (q->layout >= 0)
+		sc_json_put_str(b, o, "layout",
+				sc_ckpt_layout_name((enum sc_ckpt_layout_kind)q->layout));
 	sc_json_put_dbl(b, o, "scale", q->scale);
 	if (q->drive_write_bytes_per_s > 0)
 		sc_json_put_dbl(b, o, "drive_write_bytes_per_s", q->drive_write_bytes_per_s);

@@ -31,6 +31,8 @@ static void ckpt_cell_sums(struct jb *b, struct json_object *o, const struct sc_
 	sc_json_put_dbl(b, o, "throughput_bytes_per_s", c->throughput_bytes_per_s);
 	sc_json_put_mbps(b, o, "throughput_MBps", c->throughput_bytes_per_s);
 	sc_json_put_u64(b, o, "slowest_rank", c->slowest_rank);
+	if (c->delete_ns)
+		sc_json_put_u64(b, o, "delete_ns", c->delete_ns);
 }
 
 struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase *ph,

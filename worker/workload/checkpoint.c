@@ -53,6 +53,8 @@ struct ckpt_job {
 	uint32_t nfiles;
 	struct sc_ckpt_file *files; /* this job's share of the rank's files */
 	int dirfd;		    /* the checkpoint's directory, -1: none */
+	int old_dirfd;		    /* keep_last: the checkpoint to delete, -1: none */
+	char old_sub[256];	    /* its path below the run directory */
 	bool restore;		    /* reads the files back (else writes them) */
 	bool direct;		    /* with O_DIRECT */
 	bool torch;		    /* serialize: torch */
@@ -74,6 +76,8 @@ static void ckpt_free(void *p)
 			munmap(c->tensor, c->tensor_len);
 		if (c->dirfd >= 0)
 			close(c->dirfd);
+		if (c->old_dirfd >= 0)
+			close(c->old_dirfd);
 	}
 	free(c);
 }
@@ -123,6 +127,30 @@ static int torch_setup(struct ckpt_job *c, bool torch)
 	return 0;
 }
 
+/* keep_last K: a write of checkpoint k deletes checkpoint k - K, whose
+ * directory is opened here, outside the timed window. */
+static int old_setup(struct job *j, struct ckpt_job *c, char *err, size_t errlen)
+{
+	struct sc_run *run = j->run;
+	const struct sc_ckpt_spec *ck = &run->plan->phases[run->phase].ckpt;
+	int rc;
+
+	if (ck->restore || !ck->keep_last || ck->index <= ck->keep_last || c->dirfd < 0)
+		return 0;
+	rc = sc_layout_ckpt_step_subdir(run->plan, run->phase, ck->index - ck->keep_last,
+					c->old_sub, sizeof(c->old_sub));
+	if (!rc)
+		rc = sc_rundir_subdir(run->dirfd, c->old_sub, false, CKPT_DIR_MODE);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: cannot open checkpoint %u to delete it (keep_last %u): %s",
+			 c->old_sub, ck->index - ck->keep_last, ck->keep_last,
+			 sc_rundir_strerror(rc));
+		return rc;
+	}
+	c->old_dirfd = rc;
+	return 0;
+}
+
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 {
 	struct sc_run *run = j->run;
@@ -138,6 +166,7 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	if (!c)
 		return -ENOMEM;
 	c->dirfd = -1;
+	c->old_dirfd = -1;
 	c->restore = ph->ckpt.restore;
 	c->direct = ph->ckpt.restore || run->io->direct;
 	j->wl = c;
@@ -178,6 +207,9 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 		}
 		c->dirfd = rc;
 	}
+	rc = old_setup(j, c, err, errlen);
+	if (rc)
+		return rc;
 	if (c->dirfd >= 0 && ph->ckpt.restore) {
 		for (uint32_t i = 0; i < c->nfiles; i++) {
 			char path[4200];
@@ -336,6 +368,23 @@ static int torch_file(struct job *j, const struct sc_ckpt_file *f)
 	return 0;
 }
 
+/* keep_last: the job's share of the old checkpoint's files deleted (the
+ * same names as the ones it just wrote), timed, then its directory when
+ * the rank's other jobs and the node's other ranks have emptied it. */
+static void delete_old(struct job *j, struct ckpt_job *c)
+{
+	uint64_t t0 = sc_now_ns();
+
+	for (uint32_t i = 0; i < c->nfiles && !j->err; i++)
+		if (unlinkat(c->old_dirfd, c->files[i].name, 0) != 0)
+			sc_job_fail(j, -errno, "deleting %s/%s (keep_last): %s", c->old_sub,
+				    c->files[i].name, strerror(errno));
+	if (!j->err && unlinkat(j->run->dirfd, c->old_sub, AT_REMOVEDIR) != 0 && errno != ENOTEMPTY &&
+	    errno != EEXIST && errno != ENOENT)
+		sc_job_fail(j, -errno, "deleting %s (keep_last): %s", c->old_sub, strerror(errno));
+	j->delete_ns = sc_now_ns() - t0;
+}
+
 void sc_ckpt_job_run(struct job *j)
 {
 	struct sc_run *run = j->run;
@@ -372,4 +421,7 @@ void sc_ckpt_job_run(struct job *j)
 		}
 		j->last_ns = sc_now_ns();
 	}
+	if (c->old_dirfd >= 0 && !j->err &&
+	    !atomic_load_explicit(&run->stop, memory_order_relaxed))
+		delete_old(j, c);
 }
