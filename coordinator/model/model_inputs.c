@@ -94,6 +94,7 @@ static int fill_ckpt(const struct sc_plan *plan, const struct sc_ckpt_group *g,
 	snprintf(m->ckpt_group, sizeof(m->ckpt_group), "%s", g->name);
 	m->model = ck->model;
 	m->layout = ck->layout;
+	m->keep_last = ck->keep_last;
 	m->scale = ck->scale;
 	return 0;
 }

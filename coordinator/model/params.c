@@ -40,6 +40,7 @@ static const uint32_t default_nodes[] = {8, 64, 512, 4096};
 #define MAX_PARALLEL	     (UINT32_C(1) << 16)
 #define MAX_ZERO_STAGE	     3
 #define MAX_TRIALS	     10000000u
+#define MAX_KEEP_LAST	     10000u /* as the config's checkpoints */
 /* Longest key spelling kept for the lookup ("--max-drives-per-node"). */
 #define KEY_MAX 64
 
@@ -178,6 +179,7 @@ COUNT_SETTER(set_max_drives, max_drives_per_node, 1, MAX_DRIVES_PER_NODE,
 COUNT_SETTER(set_tp, tp, 1, MAX_PARALLEL, "a tensor-parallel degree")
 COUNT_SETTER(set_pp, pp, 1, MAX_PARALLEL, "a pipeline-parallel degree")
 COUNT_SETTER(set_trials, trials, 1, MAX_TRIALS, "a count of trials")
+COUNT_SETTER(set_keep_last, keep_last, 1, MAX_KEEP_LAST, "a count of checkpoints kept")
 
 static int set_zero(struct sc_model_params *p, const char *shown, const char *v, char *err,
 		    size_t errlen)
@@ -419,6 +421,7 @@ static const struct key {
 	{"pp", set_pp},
 	{"zero", set_zero},
 	{"layout", set_layout},
+	{"keep_last", set_keep_last},
 	{"scale", set_scale},
 	{"drive_write", set_write},
 	{"drive_read", set_read},

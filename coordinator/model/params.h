@@ -10,7 +10,7 @@
 #define SC_MODEL_PARAMS_H
 
 /* Keys sc_model_params_set knows. */
-#define SC_MODEL_PARAMS_NKEYS 20u
+#define SC_MODEL_PARAMS_NKEYS 21u
 
 /* The index (0 .. SC_MODEL_PARAMS_NKEYS - 1) of key, in either spelling:
  * two spellings of one key give the same index.  -ENOENT for a key that is

@@ -92,6 +92,8 @@ static int resolve_layout(struct ctx *x, struct sc_model_params *use, char *err,
 			    "llama3-70b, llama3.1-405b, llama3-1t",
 			    name);
 	}
+	if (!use->keep_last && m && m->has_ckpt)
+		use->keep_last = m->keep_last;
 	use->tp = use->tp ? use->tp : l.tp;
 	use->pp = use->pp ? use->pp : l.pp;
 	/* a layout given without zero: FSDP's full shard when sharded */
@@ -263,6 +265,10 @@ static int row_ckpt(const struct ctx *x, struct sc_model_row *row)
 	row->node_bytes_max = b.node_bytes_max;
 	row->node_bytes_median = b.node_bytes_median;
 	row->nodes_busiest = b.nodes_busiest;
+	if (p->keep_last &&
+	    __builtin_mul_overflow(b.node_bytes_max, (uint64_t)p->keep_last + 1,
+				   &row->keep_bytes_per_node))
+		row->keep_bytes_per_node = UINT64_MAX;
 	row->drive_bytes_max = per_drive(b.node_bytes_max, d);
 	cl = calloc(b.nclasses ? b.nclasses : 1, sizeof(*cl));
 	if (!cl) {

@@ -62,6 +62,7 @@ struct sc_model_params {
 	uint32_t tp, pp;		    /* 0 = the run's */
 	int32_t zero_stage;		    /* -1 = the run's */
 	int32_t layout;			    /* enum sc_ckpt_layout_kind; -1 = the run's */
+	uint32_t keep_last;		    /* checkpoints kept; 0 = the run's (none) */
 	double scale;			    /* fraction of the real bytes the
 					     * projected checkpoint has, (0, 1];
 					     * default 1 (full size).  Below 1
@@ -113,6 +114,7 @@ struct sc_model_measured {
 	uint32_t drives_per_node;      /* most drives any node used */
 	struct sc_llm model;	       /* the group's model and layout */
 	struct sc_ckpt_layout layout;
+	uint32_t keep_last;	       /* the group's keep_last, 0: all kept */
 	double scale;
 	/* Restores of the same group (read side), when it has them. */
 	bool has_restore;
@@ -205,6 +207,9 @@ struct sc_model_row {
 					* smallest of the N nodes, a node
 					* writing nothing counting 0) */
 	uint64_t nodes_busiest;	       /* nodes that write node_bytes_max */
+	uint64_t keep_bytes_per_node;  /* keep_last K: the busiest node's bytes
+					* for K + 1 checkpoints (the oldest goes
+					* once the newest is written); 0: none */
 	uint32_t sized_drives_per_node; /* D of endurance_sized: sizing's answer,
 					 * max_drives_per_node when none meets
 					 * the target */

@@ -221,6 +221,25 @@ static void sized_cells(char (*c)[CELL_MAX], const struct sc_model_projection *p
 		cell_endurance(c[CK_SIZED_DWPD], c[CK_SIZED_YEARS], &r->endurance_sized);
 }
 
+/* keep_last K: what the busiest node holds with K checkpoints kept. */
+static void keep_lines(FILE *f, const struct sc_model_projection *p)
+{
+	char a[32];
+
+	if (!p->params.keep_last)
+		return;
+	fprintf(f,
+		"capacity for keep_last %u: up to %u checkpoints at once (the oldest goes once "
+		"the newest is written); the busiest node holds",
+		p->params.keep_last, p->params.keep_last + 1);
+	for (uint32_t i = 0; i < p->nrows; i++)
+		if (p->rows[i].layout_fits)
+			fprintf(f, "%s %s at %u nodes", i ? "," : "",
+				sc_fmt_bytes(a, sizeof(a), p->rows[i].keep_bytes_per_node),
+				p->rows[i].nodes);
+	fputs("\n", f);
+}
+
 /* The checkpoint's bytes by node of row r. */
 static void node_cells(char (*c)[CELL_MAX], const struct sc_model_row *r)
 {
@@ -457,6 +476,7 @@ void sc_report_model_table(FILE *f, const struct sc_model_projection *p)
 			      "adds .metadata"
 			    : "DLIO: data-parallel rank 0's nodes also write the model state");
 		print_table(f, &t, CK_NODE_TOTAL, CK_NCOLS);
+		keep_lines(f, p);
 		fprintf(f, "\ncheckpoint policy and endurance at %u drive(s) per node (%s)\n",
 			p->params.drives_per_node, p->drives_per_node_from);
 		print_table(f, &t, CK_TAU, CK_SIZING);
@@ -496,6 +516,8 @@ static struct json_object *params_json(struct jb *b, const struct sc_model_param
 	sc_json_put_u64(b, o, "tp", q->tp);
 	sc_json_put_u64(b, o, "pp", q->pp);
 	sc_json_put_i64(b, o, "zero", q->zero_stage);
+	if (q->keep_last)
+		sc_json_put_u64(b, o, "keep_last", q->keep_last);
 	if (q->layout >= 0)
 		sc_json_put_str(b, o, "layout",
 				sc_ckpt_layout_name((enum sc_ckpt_layout_kind)q->layout));
@@ -631,6 +653,8 @@ static void row_ckpt_json(struct jb *b, struct json_object *o, const struct sc_m
 	sc_json_put_u64(b, o, "drive_bytes_max", r->drive_bytes_max);
 	sc_json_put_u64(b, o, "node_bytes_median", r->node_bytes_median);
 	sc_json_put_u64(b, o, "nodes_busiest", r->nodes_busiest);
+	if (r->keep_bytes_per_node)
+		sc_json_put_u64(b, o, "keep_bytes_per_node", r->keep_bytes_per_node);
 	if (row_has(p, r, SC_MODEL_FIG_CKPT))
 		sc_json_put(b, o, "checkpoint", ckpt_json(b, &r->ckpt, r->ckpt_tail_exp_ns));
 	if (row_has(p, r, SC_MODEL_FIG_RESTORE) && r->has_restore)

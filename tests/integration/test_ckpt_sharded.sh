@@ -79,7 +79,7 @@ grep -q "TP1 x PP1 x DP2 ZeRO-3, layout sharded" "$T/out.log" ||
 "$SC_BIN" model --drive-write 5GB/s --model llama3-70b --tp 8 --zero 1 --nodes 16 \
 	--json >"$T/dlio.json" || fail "model, dlio layout"
 "$SC_BIN" model --drive-write 5GB/s --model llama3-70b --tp 8 --layout sharded --nodes 16 \
-	--json >"$T/sharded.json" || fail "model, sharded layout"
+	--keep-last 3 --json >"$T/sharded.json" || fail "model, sharded layout"
 python3 - "$T/dlio.json" "$T/sharded.json" "$TRUTH" "$L70" <<'PY' || fail "model's bytes by node"
 import importlib.util, json, sys
 d, s = (json.load(open(p))["model"] for p in sys.argv[1:3])
@@ -95,6 +95,9 @@ assert rs["node_bytes_max"] <= 1.01 * rs["node_bytes_median"], rs
 per_rank, meta = t.plan(json.loads(sys.argv[4]), 8, 1, 16, 3)
 want = sum(t.aligned(b) for b in per_rank) + t.aligned(meta)
 assert rs["checkpoint_bytes"] == want, (rs["checkpoint_bytes"], want)
+# keep_last 3: four checkpoints at once on the busiest node
+assert s["params"]["keep_last"] == 3 and "keep_bytes_per_node" not in rd, s["params"]
+assert rs["keep_bytes_per_node"] == 4 * rs["node_bytes_max"], rs
 PY
 
 # Bad input: a sharded layout that does not divide the model, keep_last 0.
@@ -136,6 +139,15 @@ cells = r["checkpoints"][0]["cells"]
 got = [(c["index"], c["restore"], "delete_ns" in c and c["delete_ns"] > 0) for c in cells]
 assert got == [(1, False, False), (2, False, False), (3, False, True), (4, False, True),
                (3, True, False), (4, True, False)], got
+PY
+# the model reads keep_last from the run: three checkpoints per node at once
+"$SC_BIN" model "$T/k/results.pb" --nodes 2 --json >"$T/km.json" || fail "model of the keep_last run"
+python3 - "$T/km.json" <<'PY' || fail "the model did not take the run's keep_last"
+import json, sys
+m = json.load(open(sys.argv[1]))["model"]
+s = m["sizes"][0]
+assert m["params"]["keep_last"] == 2 and m["params"]["layout"] == "sharded", m["params"]
+assert s["keep_bytes_per_node"] == 3 * s["node_bytes_max"], s
 PY
 ls "$T/target/ssdcluster-keep/ck" >"$T/kept.txt"
 [ "$(tr '\n' ' ' <"$T/kept.txt")" = "global_epoch1_step3 global_epoch1_step4 " ] ||
