@@ -89,6 +89,20 @@ for run, between in (("short", 50_000_000), ("long", 3_000_000_000)):
         else:
             need(stalled == 0 and a["stall_ns"] == 0, f"{name}: a stall beside 3 s of training")
 
+# report.html: the async table, a row a checkpoint with the cell's figures
+html = open(f"{t}/o_short/report.html").read()
+_, group = cells("short")
+need("checkpoint ckpt: async (max over ranks" in html, "report.html: no async table")
+for k, c in group.items():
+    a = c["async"]
+    row = (f'<tr><td class="num">{k}</td><td class="num">{a["blocking_ns"] / 1e9:.6f}</td>'
+           f'<td class="num">{a["drain_ns"] / 1e9:.3f}</td>'
+           f'<td class="num">{a["stall_ns"] / 1e9:.3f}</td>'
+           f'<td class="num">{a["ranks_stalled"]}</td></tr>')
+    need(row in html, f"report.html: checkpoint {k}'s async row {row}")
+need("async (max over ranks" not in open(f"{t}/o_sync/report.html").read(),
+     "report.html of the sync run: an async table")
+
 phases, _ = cells("sync")
 for ph in phases:
     need("async" not in ph["checkpoint"], f"sync {ph['name']}: an async figure")
