@@ -219,8 +219,9 @@ static void policy_basis(struct sc_model_projection *out, bool restore, bool asy
 		     : "");
 	put(out, SC_MODEL_FIG_SIZING,
 	    "the checkpoint model at D = 1..%u drives a node, the nodes' bytes by class; "
-	    "overhead target %g%%; R as [b], the restore projected at each D",
-	    p->max_drives_per_node, p->overhead_target * 100);
+	    "overhead target %g%%; R as [b], the restore projected at each D%s",
+	    p->max_drives_per_node, p->overhead_target * 100,
+	    async ? "; async: also the fewest D whose drain fits inside tau (no stall)" : "");
 	assume(out, SC_MODEL_FIG_SIZING,
 	       "added drives behave as the measured (or stated) ones and share a node's bytes "
 	       "evenly; no node-level limit (network, PCIe) caps them; overhead = 1 - goodput "
