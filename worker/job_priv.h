@@ -69,8 +69,8 @@ struct job {
 	int err;
 	char errmsg[SC_ERROR_MAX];
 	uint64_t started_ns, last_ns;
-	uint64_t copied_ns;       /* async checkpoint: when this job's share
-				   * of the host copy ended (0: none) */
+	uint64_t copied_ns; /* async checkpoint: when this job's share
+			     * of the host copy ended (0: none) */
 	_Atomic int finished;
 	struct job_ioerr ioerr;
 	_Atomic uint64_t failed_ios; /* errors, read by sc_run_failed_ios */

@@ -227,7 +227,7 @@ struct sc_ckpt_spec {
 	 * emulated training of compute_after_ns runs; the cell ends at
 	 * max(copy end + compute_after_ns, drain end) */
 	bool async;
-	uint64_t compute_after_ns;  /* async: the training the drain overlaps */
+	uint64_t compute_after_ns; /* async: the training the drain overlaps */
 };
 
 /* Training-data ingestion.  The io spec gives jobs (reader threads),

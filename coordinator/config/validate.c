@@ -73,17 +73,18 @@ static int check_async_memory(const struct sc_config *cfg, const struct sc_plan 
 			if (!__builtin_add_overflow(wr, bufs, &total) && total <= cfg->mem_budget)
 				continue;
 			snprintf(key, sizeof(key), "phases.%u.async", ph->config_index);
-			snprintf(err, errlen,
-				 "%s: %s: async holds a rank's checkpoint in host memory: rank %u's "
-				 "%s + jobs %u x iodepth %u x block_size %s of I/O buffers = %s, "
-				 "more than %s %s (lower scale, or %s memory_per_rank)",
-				 sc_config_where(cfg, key, where, sizeof(where)), key, r,
-				 sc_cfg_fmt_size(a, sizeof(a), wr), ph->io.jobs, ph->io.iodepth,
-				 sc_cfg_fmt_size(b, sizeof(b), ph->io.bs_bytes),
-				 total < wr ? "more than 16EiB" : sc_cfg_fmt_size(t, sizeof(t), total),
-				 cfg->mem_stated ? "memory_per_rank" : "the default memory budget of",
-				 sc_cfg_fmt_size(m, sizeof(m), cfg->mem_budget),
-				 cfg->mem_stated ? "raise" : "set");
+			snprintf(
+			    err, errlen,
+			    "%s: %s: async holds a rank's checkpoint in host memory: rank %u's "
+			    "%s + jobs %u x iodepth %u x block_size %s of I/O buffers = %s, "
+			    "more than %s %s (lower scale, or %s memory_per_rank)",
+			    sc_config_where(cfg, key, where, sizeof(where)), key, r,
+			    sc_cfg_fmt_size(a, sizeof(a), wr), ph->io.jobs, ph->io.iodepth,
+			    sc_cfg_fmt_size(b, sizeof(b), ph->io.bs_bytes),
+			    total < wr ? "more than 16EiB" : sc_cfg_fmt_size(t, sizeof(t), total),
+			    cfg->mem_stated ? "memory_per_rank" : "the default memory budget of",
+			    sc_cfg_fmt_size(m, sizeof(m), cfg->mem_budget),
+			    cfg->mem_stated ? "raise" : "set");
 			return -EINVAL;
 		}
 	}

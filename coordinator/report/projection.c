@@ -406,7 +406,8 @@ static void print_notes(FILE *f, const struct sc_model_projection *p)
 			cell_dur(blk, (double)r->blocking_ns);
 			cell_dur(stall, r->policy.stall_ns);
 			if (r->sizing.drain_fit_drives_per_node)
-				snprintf(fit, sizeof(fit), "%u", r->sizing.drain_fit_drives_per_node);
+				snprintf(fit, sizeof(fit), "%u",
+					 r->sizing.drain_fit_drives_per_node);
 			fprintf(f,
 				"note: at %u nodes the checkpoint is async: training waits for the "
 				"host copy %s and a stall of %s (drain %s against the interval); "

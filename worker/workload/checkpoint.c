@@ -59,8 +59,8 @@
 /* async: what the accelerator's memory holds (any byte but 0: its pages
  * are made, not the zero page), and how often a job waiting for the
  * rank's other jobs to finish their copies looks again. */
-#define DEVICE_FILL	 0xa5
-#define COPY_WAIT_NS	 50000ull
+#define DEVICE_FILL  0xa5
+#define COPY_WAIT_NS 50000ull
 
 struct ckpt_job {
 	uint32_t nfiles;

@@ -301,9 +301,10 @@ static void test_policy_async(void)
 		CHECK(rel_close(p.stall_ns + b * 1e9, want * 1e9, 1e-9) &&
 			  (drains[i] <= 200 ? p.stall_ns == 0 : p.stall_ns > 0),
 		      "D %g s: stall %.17g", drains[i], p.stall_ns);
-		CHECK(rel_close(p.tau_ns, tau * 1e9, 1e-9), "D %g s: tau %.17g", drains[i], p.tau_ns);
-		CHECK(rel_close(1 - p.goodput, overhead, 1e-9), "D %g s: overhead %.10f, want %.10f",
-		      drains[i], 1 - p.goodput, overhead);
+		CHECK(rel_close(p.tau_ns, tau * 1e9, 1e-9), "D %g s: tau %.17g", drains[i],
+		      p.tau_ns);
+		CHECK(rel_close(1 - p.goodput, overhead, 1e-9),
+		      "D %g s: overhead %.10f, want %.10f", drains[i], 1 - p.goodput, overhead);
 		/* synchronous, the copy and the drain in a row: the whole of them */
 		in.async = false;
 		in.ckpt_ns = (uint64_t)(drains[i] + b) * NS_PER_S;
@@ -370,8 +371,7 @@ static void test_endurance(void)
 /* SIZING_DRIVES drives of 1 GB/s (1 GB in 1 s), and the sizing of 8
  * nodes of 800 GB on them, node MTBF 8e6 s, target 2.5%, up to 16. */
 #define SIZING_DRIVES 16u
-static const uint64_t sizing_dur[SIZING_DRIVES] = {
-    [0 ... SIZING_DRIVES - 1] = NS_PER_S};
+static const uint64_t sizing_dur[SIZING_DRIVES] = {[0 ... SIZING_DRIVES - 1] = NS_PER_S};
 static const uint64_t sizing_bytes[SIZING_DRIVES] = {[0 ... SIZING_DRIVES - 1] = GB};
 
 static struct sc_model_sizing_in sizing_in(const struct sc_model_drive *d)
