@@ -88,6 +88,11 @@ void sc_convert_set_repeated(void *pb, const struct sc_field *f, const void *v, 
 #define F_DOUBLE(f, m) {SC_ROW_SAME(DOUBLE, f, m, double, double)}
 #define F_BOOL(f, m)   {SC_ROW_SAME(BOOL, f, m, protobuf_c_boolean, bool)}
 #define F_U8(f, m, most) {SC_ROW_SAME(U8, f, m, uint32_t, uint8_t), .max = (most)}
+/* As F_BOOL and F_U64, left out of the plan echo while 0 (sc_field) */
+#define F_BOOL_ECHO_SET(f, m)                                                                      \
+	{SC_ROW_SAME(BOOL, f, m, protobuf_c_boolean, bool), .echo_if_set = true}
+#define F_U64_ECHO_SET(f, m)                                                                       \
+	{SC_ROW_SAME(U64, f, m, uint64_t, uint64_t), .echo_if_set = true}
 /* names_: the sc_<enum>_names of the C enum (plan.h, result.h) */
 #define F_ENUM(f, m, names_)                                                                       \
 	{SC_ROW(ENUM, f, m,                                                                        \

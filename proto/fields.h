@@ -60,6 +60,9 @@ struct sc_field {
 	size_t c_count_off;		   /* ARRAY: its uint32_t count in the C struct */
 	const struct sc_enum_names *names; /* ENUM: its values and their names */
 	const struct sc_fields *sub;	   /* MSG*, ARRAY: the nested message */
+	bool echo_if_set;		   /* the plan echo leaves it out while 0
+					    * (false): echoes of plans without it
+					    * stay as they were */
 };
 
 struct sc_arena;

@@ -174,6 +174,8 @@ static const struct sc_field ckpt_rows[] = {
 	F_BOOL(fsync, fsync),
 	F_ENUM(serialize, serialize, sc_serialize_names),
 	F_U32(keep_last, keep_last),
+	F_BOOL_ECHO_SET(async, async),
+	F_U64_ECHO_SET(compute_after_ns, compute_after_ns),
 };
 SC_FIELDS(sc_fields_ckpt_spec, ckpt_rows, ssdcluster__ckpt_spec__descriptor, NULL);
 #undef SC_LIST

@@ -228,6 +228,9 @@ static const struct sc_field rank_rows[] = {
 	F_U32(opts_unavailable, opts_unavailable),
 	F_CHARS(opts_note, opts_note),
 	F_U64(delete_ns, delete_ns),
+	F_U64(blocking_ns, blocking_ns),
+	F_U64(drain_ns, drain_ns),
+	F_U64(stall_ns, stall_ns),
 };
 
 /* A per-second series travels as one column per member of struct

@@ -199,6 +199,24 @@ static int add_seconds(const struct sc_run *run, uint32_t nsec, struct sc_rank_r
 	return 0;
 }
 
+/* async checkpoint: the rank's host copy (from the start to its jobs'
+ * last copy end), its drain (from there to the last close) and the stall,
+ * how much longer the drain took than the training beside it.  Nothing
+ * when no job copied (not async, or stopped before). */
+static void async_times(const struct sc_run *run, uint64_t last, struct sc_rank_result *out)
+{
+	uint64_t copied = 0, after = run->plan->phases[run->phase].ckpt.compute_after_ns;
+
+	for (uint32_t i = 0; i < run->njobs; i++)
+		if (run->jobs[i].copied_ns > copied)
+			copied = run->jobs[i].copied_ns;
+	if (!copied || copied < run->start_ns)
+		return;
+	out->blocking_ns = copied - run->start_ns;
+	out->drain_ns = last > copied ? last - copied : 0;
+	out->stall_ns = out->drain_ns > after ? out->drain_ns - after : 0;
+}
+
 int sc_run_collect(struct sc_run *run, struct sc_rank_result *out)
 {
 	uint64_t first = UINT64_MAX, last = 0;
@@ -233,6 +251,7 @@ int sc_run_collect(struct sc_run *run, struct sc_rank_result *out)
 	sc_hist_summarize(run->hist[SC_HK_BATCH_WAIT], &out->batch_wait);
 	out->start_ns = first == UINT64_MAX ? 0 : (int64_t)(first - run->start_ns);
 	out->end_ns = last ? (int64_t)(last - run->start_ns) : out->start_ns;
+	async_times(run, last, out);
 	if (run->planned_bytes)
 		out->planned_bytes = run->planned_bytes;
 	else if (!run->io->runtime_ns)

@@ -70,6 +70,8 @@ struct job {
 	int err;
 	char errmsg[SC_ERROR_MAX];
 	uint64_t started_ns, last_ns;
+	uint64_t copied_ns; /* async checkpoint: when this job's share
+			     * of the host copy ended (0: none) */
 	_Atomic int finished;
 	struct job_ioerr ioerr;
 	_Atomic uint64_t failed_ios; /* errors, read by sc_run_failed_ios */
@@ -95,6 +97,7 @@ struct sc_run {
 	int released;           /* threads may go: 1 start, -1 abandon */
 	_Atomic int stop;
 	_Atomic int aborted;    /* on_error abort: a job failed (sc_run_aborted) */
+	_Atomic uint32_t copied; /* async checkpoint: jobs whose host copy ended */
 	struct sc_hist *hist[SC_HK_COUNT];
 	uint64_t planned_bytes;  /* set by workload setups; else from io */
 	int dirfd;               /* the run directory (not owned), -1: none */

@@ -224,6 +224,12 @@ struct sc_ckpt_spec {
 	double scale;               /* fraction of the real bytes written */
 	bool fsync;                 /* fsync every file (counted in duration) */
 	enum sc_serialize serialize; /* raw, or torch.save's container */
+	/* async: true, write cells only: the rank's bytes are copied to host
+	 * memory (the blocking time), then written (the drain) while the
+	 * emulated training of compute_after_ns runs; the cell ends at
+	 * max(copy end + compute_after_ns, drain end) */
+	bool async;
+	uint64_t compute_after_ns; /* async: the training the drain overlaps */
 };
 
 /* Training-data ingestion.  The io spec gives jobs (reader threads),

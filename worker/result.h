@@ -177,6 +177,13 @@ struct sc_rank_result {
 				     * job's deletion of the checkpoint that
 				     * fell out of the kept ones (after the
 				     * write, not in end_ns) */
+	/* async checkpoint cells (0 otherwise): the copy of the rank's bytes
+	 * to host memory from the common start (training blocked), the
+	 * writes after it to the last close, and how much longer those took
+	 * than the training beside them (the next checkpoint would wait) */
+	uint64_t blocking_ns;
+	uint64_t drain_ns;
+	uint64_t stall_ns;
 	uint64_t samples;           /* ingest: samples read */
 	uint64_t steps;             /* ingest: batches consumed */
 	uint64_t compute_ns;        /* ingest: emulated compute time */

@@ -46,6 +46,21 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
 	}
 	c->throughput_bytes_per_s =
 		c->duration_ns > 0 ? (double)c->bytes * SC_NS_PER_S_F / (double)c->duration_ns : 0;
+	c->async = ck->async && !ck->restore;
+	for (uint32_t i = 0; c->async && i < pr->nranks; i++) {
+		const struct sc_rank_result *r = &pr->ranks[i];
+		double rate = r->blocking_ns ? (double)r->bytes[SC_DIR_WRITE] * SC_NS_PER_S_F /
+						   (double)r->blocking_ns
+					     : 0;
+
+		c->blocking_ns = r->blocking_ns > c->blocking_ns ? r->blocking_ns : c->blocking_ns;
+		c->drain_ns = r->drain_ns > c->drain_ns ? r->drain_ns : c->drain_ns;
+		c->stall_ns = r->stall_ns > c->stall_ns ? r->stall_ns : c->stall_ns;
+		c->ranks_stalled += r->stall_ns > 0;
+		if (r->bytes[SC_DIR_WRITE] &&
+		    (!c->host_copy_bytes_per_s || rate < c->host_copy_bytes_per_s))
+			c->host_copy_bytes_per_s = rate;
+	}
 }
 
 static void trend_of(const struct sc_ckpt_cell *cells, uint32_t n, bool restore,
@@ -208,7 +223,9 @@ static uint32_t cell_shares(const struct sc_plan *plan, const struct sc_phase_re
 
 	for (uint32_t r = 0; r < pr->nranks; r++) {
 		const struct sc_rank_result *rr = &pr->ranks[r];
-		int64_t t = rr->end_ns - pr->measure_start_ns;
+		/* async: the drive's time is the drain, the host copy before it
+		 * is memory's */
+		int64_t t = rr->end_ns - pr->measure_start_ns - (int64_t)rr->blocking_ns;
 
 		s[r] = (struct share){.key = {.node = rr->node,
 					      .id = per_rank ? rr->rank : rr->target,

@@ -31,6 +31,14 @@ struct sc_ckpt_cell {
 	double throughput_bytes_per_s; /* bytes / duration */
 	uint32_t slowest_rank;
 	uint32_t slowest_node;
+	/* async: true (a write cell): over the ranks, the longest host copy
+	 * (training blocked), drain (the writes after it) and stall (drain
+	 * past the training beside it), how many ranks stalled, and the
+	 * slowest rank's copy rate (its bytes / its copy; 0: none copied) */
+	bool async;
+	uint64_t blocking_ns, drain_ns, stall_ns;
+	uint32_t ranks_stalled;
+	double host_copy_bytes_per_s;
 };
 
 /* Durations of a series of cells (the writes, or the restores). */

@@ -53,6 +53,9 @@ uint64_t sc_deadline_planned_ns(const struct sc_plan *plan, uint32_t p,
 
 		planned = add_sat(planned, compute > UINT64_MAX ? UINT64_MAX : (uint64_t)compute);
 	}
+	/* async checkpoint: the training the drain overlaps is in the cell */
+	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->ckpt.async)
+		planned = add_sat(planned, ph->ckpt.compute_after_ns);
 	return planned;
 }
 

@@ -134,7 +134,12 @@ static int fill_ckpt_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell,
 	ph->ckpt.index = k;
 	ph->ckpt.restore = restore;
 	ph->ckpt.restore_shift = restore ? (uint32_t)pv->restore_shift : 0;
-	ph->ckpt.compute_before_ns = !restore && k >= 2 ? pv->compute_between : 0;
+	/* async: the training between checkpoints runs inside the cell,
+	 * beside the drain (every write cell's, the last one's too) */
+	ph->ckpt.async = !restore && pv->async;
+	ph->ckpt.compute_after_ns = ph->ckpt.async ? pv->compute_between : 0;
+	ph->ckpt.compute_before_ns =
+	    !restore && !ph->ckpt.async && k >= 2 ? pv->compute_between : 0;
 	ph->ckpt.scale = pv->scale;
 	ph->ckpt.fsync = !restore && pv->fsync;
 	return 0;

@@ -48,6 +48,8 @@ static int load_plan(struct sc_config *cfg, const char *path)
 		err = sc_cfg_parse_outliers(&c);
 	if (!err)
 		err = sc_cfg_build_plan(&c, path, &cfg->plan);
+	cfg->mem_budget = c.mem_budget;
+	cfg->mem_stated = c.mem_node != NULL;
 	free(c.tg);
 	free(c.pv);
 	return err;

@@ -115,6 +115,8 @@ U64(RESTORE, restore, KW(CHECKPOINT), CFG_VT_BOOL, 0, 1, 0, NO_PLAN, "false",   
     "read every checkpoint back after all are written, cells <name>[restore=k]")                  \
 U64(RESTORE_SHIFT, restore_shift, KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0, NO_PLAN, "0",     \
     "with restore: read the shards of the node this many nodes on")                               \
+U64(ASYNC, async, KW(CHECKPOINT), CFG_VT_BOOL, 0, 1, 0, NO_PLAN, "false",                          \
+    "copy the state to host memory (blocking), then drain it to the drives during compute_between") \
 U64(FILES, files, KW(INGEST), CFG_VT_UINT, 1, SC_INGEST_MAX_FILES, 0, PLAN(ingest.files), "64",    \
     "dataset files per node")                                                                     \
 U64(FILE_SIZE, file_size, KW(INGEST), CFG_VT_SIZE, 1, UINT64_MAX, 0, PLAN(ingest.file_bytes),      \

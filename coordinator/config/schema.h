@@ -20,6 +20,8 @@
 struct sc_config {
 	struct cfg_doc doc;
 	struct sc_plan plan;
+	uint64_t mem_budget; /* memory_per_rank, or the default budget */
+	bool mem_stated;     /* memory_per_rank was given */
 };
 
 /* The phase keys, PK_<ID> in key_table.h's order. */

@@ -148,11 +148,14 @@ static void ckpt_basis(const struct sc_model_used *u, struct sc_model_projection
 		put(out, SC_MODEL_FIG_CKPT,
 		    "%llu independent samples: %u drive(s) x up to %u checkpoints of group %s, run "
 		    "%s; a sample "
-		    "is a drive's bytes / its slowest rank's time from the common start, fsync "
+		    "is a drive's bytes / its slowest rank's time %s, fsync "
 		    "included; bytes at N: %s TP%u PP%u ZeRO-%d layout %s, scale %g, %u "
 		    "accelerator(s) and %u drive(s) a node",
 		    (unsigned long long)u->nsamples, m->ndrives, m->nckpts, m->ckpt_group,
-		    m->run_id, p->model, p->tp, p->pp, p->zero_stage, layout_name(p), p->scale,
+		    m->run_id,
+		    m->async ? "from the end of its host copy (async: the drain)"
+			     : "from the common start",
+		    p->model, p->tp, p->pp, p->zero_stage, layout_name(p), p->scale,
 		    p->gpus_per_node,
 		    p->drives_per_node);
 	else
@@ -199,22 +202,34 @@ static void restart_words(const struct sc_model_projection *out, bool restore, c
 			   "or --drive-read)");
 }
 
-static void policy_basis(struct sc_model_projection *out, bool restore)
+static void policy_basis(struct sc_model_projection *out, bool restore, bool async)
 {
 	const struct sc_model_params *p = &out->params;
 	char r[SC_MODEL_TEXT_MAX / 2], cap[FIG_MAX];
 
 	restart_words(out, restore, r, sizeof(r));
-	put(out, SC_MODEL_FIG_POLICY, "checkpoint time delta = E[max] at N; node MTBF %.0f h; %s",
-	    (double)p->node_mtbf_ns / NS_PER_H, r);
+	if (async)
+		put(out, SC_MODEL_FIG_POLICY,
+		    "async: delta = host copy B + stall, the drain D = E[max] at N beyond tau; B = "
+		    "one rank's share of the busiest node's bytes at the slowest measured copy "
+		    "rate; node MTBF %.0f h; %s",
+		    (double)p->node_mtbf_ns / NS_PER_H, r);
+	else
+		put(out, SC_MODEL_FIG_POLICY,
+		    "checkpoint time delta = E[max] at N; node MTBF %.0f h; %s",
+		    (double)p->node_mtbf_ns / NS_PER_H, r);
 	assume(out, SC_MODEL_FIG_POLICY,
 	       "Young/Daly first order: tau = sqrt(2 delta M), M = node MTBF / N; failures "
 	       "independent and memoryless; a failure loses half a period plus R; figures "
-	       "flagged outside first order when the period reaches M");
+	       "flagged outside first order when the period reaches M%s",
+	       async ? "; async: the drain overlaps the next tau, delta = B + max(0, D - tau) "
+		       "solved with tau (closed form); a failure during a drain is not modelled"
+		     : "");
 	put(out, SC_MODEL_FIG_SIZING,
 	    "the checkpoint model at D = 1..%u drives a node, the nodes' bytes by class; "
-	    "overhead target %g%%; R as [b], the restore projected at each D",
-	    p->max_drives_per_node, p->overhead_target * 100);
+	    "overhead target %g%%; R as [b], the restore projected at each D%s",
+	    p->max_drives_per_node, p->overhead_target * 100,
+	    async ? "; async: also the fewest D whose drain fits inside tau (no stall)" : "");
 	assume(out, SC_MODEL_FIG_SIZING,
 	       "added drives behave as the measured (or stated) ones and share a node's bytes "
 	       "evenly; no node-level limit (network, PCIe) caps them; overhead = 1 - goodput "
@@ -264,7 +279,7 @@ void sc_model_basis_fill(const struct sc_model_used *u, struct sc_model_projecti
 		ckpt_basis(u, out);
 		if (u->restore)
 			restore_basis(u, out);
-		policy_basis(out, u->restore);
+		policy_basis(out, u->restore, u->m && u->m->async && u->ckpt_measured);
 	}
 	if (u->ingest)
 		ingest_basis(u->m, out);

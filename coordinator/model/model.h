@@ -158,10 +158,15 @@ int sc_model_ckpt_tail_exp(const struct sc_model_ckpt_in *in, double *mean_ns);
 
 /* Checkpoint policy for one cluster size. */
 struct sc_model_policy_in {
-	uint64_t ckpt_ns;      /* delta: one cluster checkpoint, > 0 */
+	uint64_t ckpt_ns;      /* delta: one cluster checkpoint, > 0; async:
+				* its drain D (may be 0 then) */
 	uint64_t node_mtbf_ns; /* mean time between failures of one node */
 	uint32_t nodes;	       /* N >= 1 */
 	uint64_t restart_ns;   /* R: restart after a failure (may be 0) */
+	bool async;	       /* the checkpoint is copied to host memory
+				* (blocking_ns), then drained beside the
+				* training of the next interval */
+	uint64_t blocking_ns;  /* async: B, the host copy */
 };
 
 /* Young/Daly, first order (delta and R small against M):
@@ -173,8 +178,20 @@ struct sc_model_policy_in {
  *                 (a failure loses half a period on average, plus R)
  *   goodput     = 1 - write_share - lost_share, at least 0
  * outside_first_order is set when period >= M, where the approximation no
- * longer holds (the figures are still given). */
+ * longer holds (the figures are still given).
+ *
+ * async: training stops only for the host copy B and for the part of the
+ * drain D that outlasts the interval beside it (the next checkpoint
+ * waits for it): delta = B + max(0, D - tau) with tau = sqrt(2 delta M)
+ * as above.  When D <= sqrt(2 B M), delta = B (no stall); otherwise, with
+ * s = sqrt(delta), s^2 + sqrt(2M) s - (B + D) = 0:
+ *   delta = s^2, s = (sqrt(2M + 4(B + D)) - sqrt(2M)) / 2,  stall = delta - B
+ * (continuous at D = sqrt(2 B M)).  delta at least 1 ns.  The lost share
+ * is the synchronous one: a failure during a drain, which loses the
+ * interval before it too, is not modelled. */
 struct sc_model_policy {
+	double cost_ns;	 /* delta: what one checkpoint costs training */
+	double stall_ns; /* async: delta - B (0 otherwise) */
 	double mtbf_ns; /* M, the cluster's */
 	double tau_ns;
 	double period_ns;
@@ -239,14 +256,22 @@ struct sc_model_sizing_in {
 	uint32_t max_drives_per_node; /* search bound, >= 1 */
 	uint32_t trials;
 	uint64_t seed;
+	/* async checkpoints: the drives' times are the drain; the policy's
+	 * async inputs (sc_model_policy_in) with this host copy */
+	bool async;
+	uint64_t blocking_ns;
 };
 
 /* The smallest D in 1..max_drives_per_node whose overhead, 1 - goodput of
- * sc_model_policy with delta = sc_model_ckpt's mean_ns at N x D drives,
- * is at most overhead_target.  When none is, drives_per_node is 0 and
- * ckpt/policy/overhead describe D = max_drives_per_node. */
+ * sc_model_policy with delta = sc_model_ckpt's mean_ns at N x D drives
+ * (async: that mean is the drain), is at most overhead_target.  When none
+ * is, drives_per_node is 0 and ckpt/policy/overhead describe D =
+ * max_drives_per_node.  async: drain_fit_drives_per_node is the smallest
+ * D whose drain fits inside the interval beside it (the policy's stall
+ * 0: drain <= sqrt(2 B M)), 0 when none up to the bound does. */
 struct sc_model_sizing {
 	uint32_t drives_per_node;
+	uint32_t drain_fit_drives_per_node;
 	double overhead;
 	struct sc_model_ckpt ckpt;
 	struct sc_model_policy policy;

@@ -91,6 +91,22 @@ static int fill_ckpt(const struct sc_plan *plan, const struct sc_ckpt_group *g,
 	}
 	m->has_ckpt = n > 0;
 	m->nckpts = g->write.n;
+	m->async = false;
+	m->host_copy_bytes_per_s = 0;
+	m->blocking_ns = 0;
+	for (uint32_t c = 0; c < g->ncells; c++) {
+		const struct sc_ckpt_cell *cell = &g->cells[c];
+
+		if (!cell->async)
+			continue;
+		m->async = true;
+		if (cell->host_copy_bytes_per_s > 0 &&
+		    (!m->host_copy_bytes_per_s ||
+		     cell->host_copy_bytes_per_s < m->host_copy_bytes_per_s))
+			m->host_copy_bytes_per_s = cell->host_copy_bytes_per_s;
+		if (cell->blocking_ns > m->blocking_ns)
+			m->blocking_ns = cell->blocking_ns;
+	}
 	snprintf(m->ckpt_group, sizeof(m->ckpt_group), "%s", g->name);
 	m->model = ck->model;
 	m->layout = ck->layout;

@@ -12,10 +12,27 @@ int sc_model_policy(const struct sc_model_policy_in *in, struct sc_model_policy 
 {
 	double delta, m, tau, period;
 
-	if (!in || !out || !in->ckpt_ns || !in->node_mtbf_ns || !in->nodes)
+	if (!in || !out || (!in->ckpt_ns && !in->async) || !in->node_mtbf_ns || !in->nodes)
 		return -EINVAL;
 	delta = (double)in->ckpt_ns;
 	m = (double)in->node_mtbf_ns / in->nodes;
+	out->stall_ns = 0;
+	if (in->async) {
+		double b = (double)in->blocking_ns, root = sqrt(2 * m);
+
+		delta = b;
+		if ((double)in->ckpt_ns > sqrt(2 * b * m)) { /* the drain outlasts tau(B) */
+			/* the root of s^2 + sqrt(2M) s - (B + D), without the
+			 * cancellation of (sqrt(2M + 4(B + D)) - sqrt(2M)) / 2 */
+			double bd = b + (double)in->ckpt_ns;
+			double s = 2 * bd / (sqrt(2 * m + 4 * bd) + root);
+
+			delta = s * s;
+			out->stall_ns = fmax(0, delta - b);
+		}
+		delta = fmax(delta, 1); /* a checkpoint under 1 ns still takes time */
+	}
+	out->cost_ns = delta;
 	tau = sqrt(2 * delta * m);
 	period = tau + delta;
 	out->mtbf_ns = m;

@@ -198,6 +198,23 @@ static int endurance_at(const struct sc_model_params *p, const struct sc_model_b
 	return sc_model_endurance(&en, out);
 }
 
+/* async: the host copy at row's size, one rank's share of the busiest
+ * node's bytes at the measured copy rate (the measured copy when no rank
+ * copied bytes). */
+static void row_async(const struct ctx *x, const struct sc_model_bytes *b, struct sc_model_row *row)
+{
+	const struct sc_model_measured *m = x->m;
+
+	row->async = m && m->async && x->drives == m->drives;
+	if (!row->async)
+		return;
+	if (m->host_copy_bytes_per_s > 0)
+		row->blocking_ns = (uint64_t)ceil((double)b->node_bytes_max / x->p->gpus_per_node *
+						  NS_PER_S / m->host_copy_bytes_per_s);
+	else
+		row->blocking_ns = m->blocking_ns;
+}
+
 /* Policy, sizing and endurance of row from its checkpoint time: the
  * endurance at the row's D and at the sizing's answer (the headline). */
 static int row_policy(const struct ctx *x, const struct sc_model_bytes *b, struct sc_model_row *row)
@@ -223,8 +240,11 @@ static int row_policy(const struct ctx *x, const struct sc_model_bytes *b, struc
 					.seed = p->seed};
 	int ret;
 
+	row_async(x, b, row);
+	pol.async = si.async = row->async;
+	pol.blocking_ns = si.blocking_ns = row->blocking_ns;
 	row->restart_ns = restart;
-	if (!pol.ckpt_ns)
+	if (!pol.ckpt_ns && !pol.async)
 		pol.ckpt_ns = 1;
 	ret = sc_model_policy(&pol, &row->policy);
 	if (!ret)

@@ -116,6 +116,12 @@ struct sc_model_measured {
 	struct sc_ckpt_layout layout;
 	uint32_t keep_last;	       /* the group's keep_last, 0: all kept */
 	double scale;
+	/* async: true: the drives' times above are the drains (from each
+	 * rank's host copy on); the slowest copy rate of any rank in any
+	 * write cell (its bytes / its copy) and the longest copy. */
+	bool async;
+	double host_copy_bytes_per_s;
+	uint64_t blocking_ns;
 	/* Restores of the same group (read side), when it has them. */
 	bool has_restore;
 	struct sc_model_drive *restore_drives; /* heap; ndrives of them */
@@ -186,6 +192,11 @@ struct sc_model_row {
 	 * checkpoint time but from the measured restores (FIG_RESTORE). */
 	bool has_restore;
 	struct sc_model_ckpt restore;
+	/* async (measured async checkpoints): ckpt is the drain, and the
+	 * host copy at N is one rank's share of the busiest node's bytes at
+	 * the measured copy rate: node_bytes_max / gpus_per_node / rate */
+	bool async;
+	uint64_t blocking_ns;
 	struct sc_model_policy policy; /* restart R = params' restart + the
 					* restore's E[max] when measured */
 	struct sc_model_sizing sizing; /* sizing.drives_per_node 0 = none up

@@ -31,6 +31,8 @@ static int size_at(const struct sc_model_sizing_in *in, uint32_t d, struct sc_mo
 	    .node_mtbf_ns = in->node_mtbf_ns,
 	    .nodes = in->nodes,
 	    .restart_ns = in->restart_ns,
+	    .async = in->async,
+	    .blocking_ns = in->blocking_ns,
 	};
 	int ret;
 
@@ -56,7 +58,7 @@ static int size_at(const struct sc_model_sizing_in *in, uint32_t d, struct sc_mo
 	}
 	/* A checkpoint under 1 ns still takes time: round up. */
 	pol.ckpt_ns = (uint64_t)ceil(out->ckpt.mean_ns);
-	if (!pol.ckpt_ns)
+	if (!pol.ckpt_ns && !in->async)
 		pol.ckpt_ns = 1;
 	ret = sc_model_policy(&pol, &out->policy);
 	if (ret)
@@ -107,6 +109,16 @@ int sc_model_size(const struct sc_model_sizing_in *in, struct sc_model_sizing *o
 			break;
 		}
 		at.drives_per_node = 0;
+	}
+	/* async: the fewest drives whose drain the interval hides */
+	for (uint32_t d = 1; !ret && in->async && d <= in->max_drives_per_node; d++) {
+		struct sc_model_sizing fit;
+
+		ret = size_at(&use, d, cl, &fit);
+		if (!ret && fit.policy.stall_ns == 0) {
+			at.drain_fit_drives_per_node = d;
+			break;
+		}
 	}
 	if (!ret)
 		*out = at;

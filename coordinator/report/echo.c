@@ -111,6 +111,14 @@ static void echo_field(struct jb *b, struct json_object *o, const struct sc_fiel
 	}
 }
 
+/* Whether number or bool field f of c is 0 (false). */
+static bool unset(const struct sc_field *f, const char *c)
+{
+	if (f->kind == SC_FIELD_BOOL)
+		return !*(const bool *)(c + f->c_off);
+	return get_u64(c + f->c_off, f->c_size) == 0;
+}
+
 /* Puts into o the fields of c (a struct of list m) from the one named from
  * to the one named to (NULL: from the first, to the last). */
 static void echo_fields(struct jb *b, struct json_object *o, const struct sc_fields *m,
@@ -122,7 +130,7 @@ static void echo_fields(struct jb *b, struct json_object *o, const struct sc_fie
 		const struct sc_field *f = &m->fields[i];
 
 		on = on || strcmp(f->name, from) == 0;
-		if (on)
+		if (on && !(f->echo_if_set && unset(f, c)))
 			echo_field(b, o, f, c);
 		if (on && to && strcmp(f->name, to) == 0)
 			break;

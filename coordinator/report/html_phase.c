@@ -494,6 +494,40 @@ static void ckpt_table(FILE *f, const struct sc_ckpt_group *g)
 	sc_html_table_end(f);
 }
 
+/* async: per checkpoint written, the longest host copy, drain and stall
+ * over the ranks and the ranks that stalled; nothing when g has no async
+ * cell. */
+static void async_table(FILE *f, const struct sc_ckpt_group *g)
+{
+	static const char *const head[] = {"checkpoint (number)", "blocking (s)", "drain (s)",
+					   "stall (s)", "ranks stalled (number)"};
+	char caption[LABEL_MAX];
+	bool any = false;
+
+	for (uint32_t i = 0; i < g->ncells; i++)
+		any = any || g->cells[i].async;
+	if (!any)
+		return;
+	snprintf(caption, sizeof(caption),
+		 "checkpoint %s: async (max over ranks; stall = drain past compute_between)",
+		 g->name);
+	sc_html_table_begin(f, caption, head, sizeof(head) / sizeof(head[0]));
+	for (uint32_t i = 0; i < g->ncells; i++) {
+		const struct sc_ckpt_cell *c = &g->cells[i];
+
+		if (!c->async)
+			continue;
+		sc_html_row_begin(f);
+		sc_html_num(f, "%.0f", (double)c->index);
+		sc_html_num(f, "%.6f", (double)c->blocking_ns / SC_NS_PER_S_F);
+		sc_html_num(f, "%.3f", (double)c->drain_ns / SC_NS_PER_S_F);
+		sc_html_num(f, "%.3f", (double)c->stall_ns / SC_NS_PER_S_F);
+		sc_html_num(f, "%.0f", (double)c->ranks_stalled);
+		sc_html_row_end(f);
+	}
+	sc_html_table_end(f);
+}
+
 int sc_html_checkpoints(FILE *f, const struct sc_run_figures *fg)
 {
 	const struct sc_ckpt_group *g = fg->ckpt;
@@ -506,8 +540,10 @@ int sc_html_checkpoints(FILE *f, const struct sc_run_figures *fg)
 			err = ckpt_chart(f, &g[k], false);
 		if (!err && g[k].restore.n)
 			err = ckpt_chart(f, &g[k], true);
-		if (!err)
+		if (!err) {
 			ckpt_table(f, &g[k]);
+			async_table(f, &g[k]);
+		}
 	}
 	return err;
 }

@@ -129,6 +129,26 @@ static void deleted_line(FILE *f, const struct sc_ckpt_group *g, const struct sc
 			g->name, ph->ckpt.keep_last, n, sc_fmt_duration(a, sizeof(a), most));
 }
 
+/* async: per checkpoint written, the longest host copy, drain and stall
+ * over the ranks and how many ranks stalled. */
+static void async_summary(FILE *f, const struct sc_ckpt_group *g)
+{
+	char a[32], b[32], c[32];
+
+	for (uint32_t i = 0; i < g->ncells; i++) {
+		const struct sc_ckpt_cell *x = &g->cells[i];
+
+		if (!x->async)
+			continue;
+		fprintf(f,
+			"  %s: checkpoint %u async: blocking %s, drain %s, stall %s (%u rank(s) "
+			"stalled)\n",
+			g->name, x->index, sc_fmt_duration(a, sizeof(a), x->blocking_ns),
+			sc_fmt_duration(b, sizeof(b), x->drain_ns),
+			sc_fmt_duration(c, sizeof(c), x->stall_ns), x->ranks_stalled);
+	}
+}
+
 static void ckpt_summary(FILE *f, const struct sc_run_figures *fg, const struct sc_phase *ph)
 {
 	const struct sc_ckpt_group *g = fg->ckpt;
@@ -152,6 +172,7 @@ static void ckpt_summary(FILE *f, const struct sc_run_figures *fg, const struct 
 			sc_fmt_duration(c, sizeof(c), ns_clamp(t->max_ns)),
 			t->slope_ns_per_ckpt / NS_PER_MS, ratio);
 		deleted_line(f, &g[k], ph);
+		async_summary(f, &g[k]);
 		if (g[k].restore.n)
 			fprintf(f, "  %s: %u restored: duration mean %s, max %s\n", g[k].name,
 				g[k].restore.n,

@@ -420,6 +420,21 @@ static void print_notes(FILE *f, const struct sc_model_projection *p)
 				"note: at %u nodes no count up to %u drives per node meets the "
 				"target: the sizing figures are at %u\n",
 				r->nodes, p->params.max_drives_per_node, r->sized_drives_per_node);
+		if (row_has(p, r, SC_MODEL_FIG_POLICY) && r->async) {
+			char blk[CELL_MAX], stall[CELL_MAX], fit[32] = "none up to the bound";
+
+			cell_dur(mean, r->ckpt.mean_ns);
+			cell_dur(blk, (double)r->blocking_ns);
+			cell_dur(stall, r->policy.stall_ns);
+			if (r->sizing.drain_fit_drives_per_node)
+				snprintf(fit, sizeof(fit), "%u",
+					 r->sizing.drain_fit_drives_per_node);
+			fprintf(f,
+				"note: at %u nodes the checkpoint is async: training waits for the "
+				"host copy %s and a stall of %s (drain %s against the interval); "
+				"drives per node that keep the drain inside it: %s\n",
+				r->nodes, blk, stall, mean, fit);
+		}
 		if (row_has(p, r, SC_MODEL_FIG_POLICY) && r->policy.outside_first_order)
 			fprintf(f,
 				"note: at %u nodes a checkpoint period is not short against the "
@@ -665,6 +680,20 @@ static void row_ckpt_json(struct jb *b, struct json_object *o, const struct sc_m
 		sc_json_put_u64(b, q, "restart_ns", r->restart_ns);
 		sc_json_put_bool(b, q, "restart_includes_restore", r->has_restore);
 		sc_json_put(b, o, "policy", q);
+	}
+	if (row_has(p, r, SC_MODEL_FIG_POLICY) && r->async) {
+		struct json_object *a = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_u64(b, a, "blocking_ns", r->blocking_ns);
+		sc_json_put_dbl(b, a, "drain_ns", r->ckpt.mean_ns);
+		sc_json_put_dbl(b, a, "stall_ns", r->policy.stall_ns);
+		sc_json_put_dbl(b, a, "cost_ns", r->policy.cost_ns);
+		if (r->sizing.drain_fit_drives_per_node)
+			sc_json_put_u64(b, a, "drain_fit_drives_per_node",
+					r->sizing.drain_fit_drives_per_node);
+		else
+			sc_json_put_null(b, a, "drain_fit_drives_per_node");
+		sc_json_put(b, o, "async", a);
 	}
 	if (row_has(p, r, SC_MODEL_FIG_SIZING)) {
 		struct json_object *s = sc_json_new(b, json_object_new_object());

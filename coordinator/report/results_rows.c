@@ -200,6 +200,11 @@ static struct json_object *rank_json(struct jb *b, const struct sc_run_record *r
 	sc_json_put_u64(b, o, "files", r->files);
 	if (r->delete_ns)
 		sc_json_put_u64(b, o, "delete_ns", r->delete_ns);
+	if (r->blocking_ns) { /* an async checkpoint cell */
+		sc_json_put_u64(b, o, "blocking_ns", r->blocking_ns);
+		sc_json_put_u64(b, o, "drain_ns", r->drain_ns);
+		sc_json_put_u64(b, o, "stall_ns", r->stall_ns);
+	}
 	sc_json_put_u64(b, o, "peak_rss_bytes", r->peak_rss_bytes);
 	sc_json_put_u64(b, o, "firstdone_bytes", r->firstdone_bytes);
 	put_rate(b, o, "bw", row->bw_bytes_per_s);

@@ -33,6 +33,16 @@ static void ckpt_cell_sums(struct jb *b, struct json_object *o, const struct sc_
 	sc_json_put_u64(b, o, "slowest_rank", c->slowest_rank);
 	if (c->delete_ns)
 		sc_json_put_u64(b, o, "delete_ns", c->delete_ns);
+	if (c->async) {
+		struct json_object *a = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_u64(b, a, "blocking_ns", c->blocking_ns);
+		sc_json_put_u64(b, a, "drain_ns", c->drain_ns);
+		sc_json_put_u64(b, a, "stall_ns", c->stall_ns);
+		sc_json_put_u64(b, a, "ranks_stalled", c->ranks_stalled);
+		sc_json_put_dbl(b, a, "host_copy_bytes_per_s", c->host_copy_bytes_per_s);
+		sc_json_put(b, o, "async", a);
+	}
 }
 
 struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase *ph,

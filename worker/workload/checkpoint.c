@@ -23,6 +23,14 @@
  * (that memory, not counted in memory_per_rank, is part of what
  * torch.save costs: its page cache is allocated beside it).  A restore
  * reads the whole container back as the raw path reads its files.
+ *
+ * async: true (write cells): each job first copies its files' bytes from
+ * memory standing for the accelerator's into a host buffer (both made and
+ * touched in setup; the host one is what memory_per_rank counts), the
+ * rank's jobs waiting for each other: training is blocked until then.
+ * The writes that follow (the drain) go out as a synchronous checkpoint's
+ * do, while the training of compute_after_ns runs beside them: the jobs
+ * return at max(copy end + compute_after_ns, drain end).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -48,6 +56,11 @@
 #define TORCH_PAGE	4096u /* at most the page size: every page is made */
 /* Checkpoint directories inside the run's own (0700) directory. */
 #define CKPT_DIR_MODE 0755u
+/* async: what the accelerator's memory holds (any byte but 0: its pages
+ * are made, not the zero page), and how often a job waiting for the
+ * rank's other jobs to finish their copies looks again. */
+#define DEVICE_FILL  0xa5
+#define COPY_WAIT_NS 50000ull
 
 struct ckpt_job {
 	uint32_t nfiles;
@@ -62,6 +75,8 @@ struct ckpt_job {
 	uint8_t *tensor;	    /* torch: the tensor's memory, zeros */
 	size_t tensor_len;	    /* its bytes (the largest payload, at most a write) */
 	uint64_t off, size;	    /* the file being streamed: next offset, bytes */
+	uint8_t *device, *host;	    /* async: the copy's source and destination */
+	size_t copy_len;	    /* async: this job's files' bytes */
 	char dir[4096 - SC_CKPT_FILE_NAME_MAX]; /* dir + "/" + name fits a path */
 };
 
@@ -74,6 +89,10 @@ static void ckpt_free(void *p)
 		free(c->zip);
 		if (c->tensor)
 			munmap(c->tensor, c->tensor_len);
+		if (c->device)
+			munmap(c->device, c->copy_len);
+		if (c->host)
+			munmap(c->host, c->copy_len);
 		if (c->dirfd >= 0)
 			close(c->dirfd);
 		if (c->old_dirfd >= 0)
@@ -151,6 +170,44 @@ static int old_setup(struct job *j, struct ckpt_job *c, char *err, size_t errlen
 	return 0;
 }
 
+/* Anonymous memory of len bytes, every page made now (filled with
+ * byte), outside the timed window.  NULL when it cannot be had. */
+static uint8_t *made_pages(size_t len, int byte)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memset(p, byte, len);
+	return p;
+}
+
+/* async: the job's two copies of its files' bytes, the accelerator's and
+ * the host's.  0, or -ENOMEM with a message in err. */
+static int async_setup(struct ckpt_job *c, char *err, size_t errlen)
+{
+	uint64_t len = 0;
+
+	for (uint32_t i = 0; i < c->nfiles; i++)
+		len += c->files[i].bytes;
+	if (!len)
+		return 0;
+	if (len > SIZE_MAX) {
+		snprintf(err, errlen, "async: %llu B do not fit in memory",
+			 (unsigned long long)len);
+		return -ENOMEM;
+	}
+	c->device = made_pages((size_t)len, DEVICE_FILL);
+	c->host = c->device ? made_pages((size_t)len, 0) : NULL;
+	c->copy_len = (size_t)len;
+	if (!c->host) {
+		snprintf(err, errlen, "async: cannot hold the checkpoint's %llu B twice in memory",
+			 (unsigned long long)len);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 {
 	struct sc_run *run = j->run;
@@ -185,6 +242,8 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 		c->files[c->nfiles++] = all[i];
 	free(all);
 	rc = torch_setup(c, ph->ckpt.serialize == SC_SERIALIZE_TORCH);
+	if (!rc && ph->ckpt.async && !c->restore)
+		rc = async_setup(c, err, errlen);
 	if (rc)
 		return rc;
 	rc = sc_layout_ckpt_dir(run->plan, run->place.target, run->phase, c->dir, sizeof(c->dir));
@@ -385,12 +444,57 @@ static void delete_old(struct job *j, struct ckpt_job *c)
 	j->delete_ns = sc_now_ns() - t0;
 }
 
+/* async: the job's share of the host copy, then the wait for the rank's
+ * other jobs' (their shares make the rank's bytes).  Returns when the
+ * rank's copy ended (0 when the phase stopped first). */
+static uint64_t host_copy(struct job *j)
+{
+	struct sc_run *run = j->run;
+	struct ckpt_job *c = j->wl;
+	uint64_t end = 0;
+
+	if (c->copy_len)
+		memcpy(c->host, c->device, c->copy_len);
+	j->copied_ns = sc_now_ns();
+	j->last_ns = j->copied_ns;
+	atomic_fetch_add_explicit(&run->copied, 1, memory_order_release);
+	while (atomic_load_explicit(&run->copied, memory_order_acquire) < run->njobs) {
+		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+			return 0;
+		sc_sleep_until(sc_now_ns() + COPY_WAIT_NS);
+	}
+	for (uint32_t i = 0; i < run->njobs; i++)
+		if (run->jobs[i].copied_ns > end)
+			end = run->jobs[i].copied_ns;
+	return end;
+}
+
+/* async: the training beside the drain goes on until until_ns (or the
+ * phase stops). */
+static void train_until(struct sc_run *run, uint64_t until_ns)
+{
+	while (!atomic_load_explicit(&run->stop, memory_order_relaxed) && sc_now_ns() < until_ns) {
+		uint64_t step = sc_now_ns() + SC_STOP_POLL_NS;
+
+		sc_sleep_until(step < until_ns ? step : until_ns);
+	}
+}
+
 void sc_ckpt_job_run(struct job *j)
 {
 	struct sc_run *run = j->run;
 	struct ckpt_job *c = j->wl;
+	const struct sc_ckpt_spec *ck = &run->plan->phases[run->phase].ckpt;
 	bool files = sc_engine_uses_files(run->io->engine);
 	int flags = (c->direct ? O_DIRECT : 0) | (c->restore ? O_RDONLY : O_WRONLY);
+	bool async = ck->async && !c->restore;
+	uint64_t copied = 0;
+
+	if (async) {
+		copied = host_copy(j);
+		if (!copied)
+			return;
+	}
 
 	for (uint32_t i = 0; i < c->nfiles && !j->err; i++) {
 		const struct sc_ckpt_file *f = &c->files[i];
@@ -424,4 +528,6 @@ void sc_ckpt_job_run(struct job *j)
 	if (c->old_dirfd >= 0 && !j->err &&
 	    !atomic_load_explicit(&run->stop, memory_order_relaxed))
 		delete_old(j, c);
+	if (async)
+		train_until(run, copied + ck->compute_after_ns);
 }

@@ -252,6 +252,71 @@ static void test_policy(void)
 	      "outside first order: goodput %.4f", p.goodput);
 }
 
+/* The async checkpoint's cost delta, found by bisection of the increasing
+ * f(delta) = delta - B - max(0, D - sqrt(2 delta M)) (seconds): an answer
+ * computed apart from the model's closed form. */
+static double async_cost_bisect(double b, double d, double m)
+{
+	double lo = 0, hi = b + d + 1;
+
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (mid - b - fmax(0, d - sqrt(2 * mid * m)) < 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* async: training waits for the host copy B and the stall, the drain D
+ * beyond the interval tau = sqrt(2 delta M).  M = 80000 s / 8 = 10000 s,
+ * B = 2 s: the drain hides while D <= sqrt(2 B M) = 200 s.
+ *   D = 150 s: delta = B = 2 s, no stall; tau = 200 s, overhead 2/202 +
+ *     202/20000 + R/M.
+ *   D = 500 s: s^2 + sqrt(20000) s - 502 = 0, s = 3.46479..., delta =
+ *     12.0048 s, stall 10.0048 s (tau 489.995 s, D - tau the same).
+ * The same D + B written synchronously costs all of it. */
+static void test_policy_async(void)
+{
+	const double m = 10000, b = 2, r = 100;
+	const double drains[] = {150, 500};
+	struct sc_model_policy_in in = {.node_mtbf_ns = 80000 * NS_PER_S,
+					.nodes = 8,
+					.restart_ns = 100 * NS_PER_S,
+					.async = true,
+					.blocking_ns = 2 * NS_PER_S};
+	struct sc_model_policy p, sync;
+
+	for (size_t i = 0; i < sizeof(drains) / sizeof(drains[0]); i++) {
+		double want = async_cost_bisect(b, drains[i], m), tau = sqrt(2 * want * m);
+		double overhead = want / (tau + want) + (tau + want) / (2 * m) + r / m;
+
+		in.async = true;
+		in.ckpt_ns = (uint64_t)drains[i] * NS_PER_S;
+		CHECK(sc_model_policy(&in, &p) == 0, "async policy D %g s", drains[i]);
+		CHECK(rel_close(p.cost_ns, want * 1e9, 1e-9), "D %g s: delta %.17g, want %.17g s",
+		      drains[i], p.cost_ns, want);
+		CHECK(rel_close(p.stall_ns + b * 1e9, want * 1e9, 1e-9) &&
+			  (drains[i] <= 200 ? p.stall_ns == 0 : p.stall_ns > 0),
+		      "D %g s: stall %.17g", drains[i], p.stall_ns);
+		CHECK(rel_close(p.tau_ns, tau * 1e9, 1e-9), "D %g s: tau %.17g", drains[i],
+		      p.tau_ns);
+		CHECK(rel_close(1 - p.goodput, overhead, 1e-9),
+		      "D %g s: overhead %.10f, want %.10f", drains[i], 1 - p.goodput, overhead);
+		/* synchronous, the copy and the drain in a row: the whole of them */
+		in.async = false;
+		in.ckpt_ns = (uint64_t)(drains[i] + b) * NS_PER_S;
+		CHECK(sc_model_policy(&in, &sync) == 0 && sync.goodput < p.goodput &&
+			  rel_close(sync.cost_ns, (drains[i] + b) * 1e9, 1e-12),
+		      "D %g s: sync goodput %.6f not under async %.6f", drains[i], sync.goodput,
+		      p.goodput);
+	}
+	CHECK(rel_close(async_cost_bisect(b, 500, m), 12.0048, 1e-4), "hand figure %.6f",
+	      async_cost_bisect(b, 500, m));
+}
+
 /* 1 - (1 - p)^N; for p = 1e-9, N = 4096 the series
  * Np - C(N,2) p^2 + C(N,3) p^3 = 4.096e-6 - 8.38656e-12 + 1.1e-17. */
 static void test_stall(void)
@@ -303,24 +368,30 @@ static void test_endurance(void)
  *   D=2: delta 400, tau = sqrt(8e8) = 28284, 400/28684 + 28684/2e6 = 0.02829
  *   D=3: delta 266.7, tau = sqrt(5.333e8) = 23094, 266.7/23361 + 23361/2e6 = 0.02310
  * so a 2.5% target needs 3 drives; with at most 2 there is no answer. */
+/* SIZING_DRIVES drives of 1 GB/s (1 GB in 1 s), and the sizing of 8
+ * nodes of 800 GB on them, node MTBF 8e6 s, target 2.5%, up to 16. */
+#define SIZING_DRIVES 16u
+static const uint64_t sizing_dur[SIZING_DRIVES] = {[0 ... SIZING_DRIVES - 1] = NS_PER_S};
+static const uint64_t sizing_bytes[SIZING_DRIVES] = {[0 ... SIZING_DRIVES - 1] = GB};
+
+static struct sc_model_sizing_in sizing_in(const struct sc_model_drive *d)
+{
+	return (struct sc_model_sizing_in){.drives = d,
+					   .ndrives = SIZING_DRIVES,
+					   .nodes = 8,
+					   .bytes_per_node = 800000000000ull,
+					   .node_mtbf_ns = 8000000 * NS_PER_S,
+					   .overhead_target = 0.025,
+					   .max_drives_per_node = 16,
+					   .seed = 5};
+}
+
 static void test_sizing(void)
 {
-	enum { S = 16 };
-	uint64_t dur[S], bytes[S];
-	struct sc_model_drive *d;
+	struct sc_model_drive *d = one_ckpt_drives(SIZING_DRIVES, sizing_bytes, sizing_dur);
+	struct sc_model_sizing_in in = sizing_in(d);
 	struct sc_model_sizing out;
 
-	for (uint32_t i = 0; i < S; i++)
-		dur[i] = NS_PER_S, bytes[i] = GB;
-	d = one_ckpt_drives(S, bytes, dur);
-	struct sc_model_sizing_in in = {.drives = d,
-					.ndrives = S,
-					.nodes = 8,
-					.bytes_per_node = 800000000000ull,
-					.node_mtbf_ns = 8000000 * NS_PER_S,
-					.overhead_target = 0.025,
-					.max_drives_per_node = 16,
-					.seed = 5};
 	CHECK(sc_model_size(&in, &out) == 0, "sizing");
 	CHECK(out.drives_per_node == 3, "drives per node %u, want 3", out.drives_per_node);
 	CHECK(fabs(out.overhead - 0.02310) < 1e-4, "overhead %.5f", out.overhead);
@@ -329,6 +400,40 @@ static void test_sizing(void)
 	CHECK(sc_model_size(&in, &out) == 0 && out.drives_per_node == 0, "bound 2: %u",
 	      out.drives_per_node);
 	CHECK(fabs(out.overhead - 0.02829) < 1e-4, "overhead at the bound %.5f", out.overhead);
+	free(d);
+}
+
+/* async sizing on test_sizing's drives (1 GB/s, 800 GB a node, M = 1e6
+ * s): the drain at D drives is 800/D s, the host copy B = 10 ms, so the
+ * drain hides inside tau while 800/D <= sqrt(2 B M) = 141.42 s: D >= 6. */
+static void test_sizing_async(void)
+{
+	struct sc_model_drive *d = one_ckpt_drives(SIZING_DRIVES, sizing_bytes, sizing_dur);
+	struct sc_model_sizing_in in = sizing_in(d);
+	struct sc_model_sizing out;
+	uint32_t want = 0;
+
+	for (uint32_t k = 1; !want && k <= 16; k++)
+		want = 800.0 / k <= sqrt(2 * 0.01 * 1e6) ? k : 0;
+	in.async = true;
+	in.blocking_ns = NS_PER_S / 100;
+	CHECK(want == 6, "hand figure %u", want);
+	CHECK(sc_model_size(&in, &out) == 0, "async sizing");
+	CHECK(out.drain_fit_drives_per_node == want, "drain fits at %u drives, want %u",
+	      out.drain_fit_drives_per_node, want);
+	/* the overhead answer: the first D whose cost (copy + stall) meets it */
+	for (uint32_t k = 1; k <= 16; k++) {
+		double c = async_cost_bisect(0.01, 800.0 / k, 1e6), tau = sqrt(2 * c * 1e6);
+
+		if (c / (tau + c) + (tau + c) / 2e6 <= 0.025) {
+			CHECK(out.drives_per_node == k, "overhead answer %u, want %u",
+			      out.drives_per_node, k);
+			break;
+		}
+	}
+	in.max_drives_per_node = 5;
+	CHECK(sc_model_size(&in, &out) == 0 && out.drain_fit_drives_per_node == 0,
+	      "bound 5: drain fits at %u", out.drain_fit_drives_per_node);
 	free(d);
 }
 
@@ -498,9 +603,11 @@ int main(void)
 	test_beyond_largest();
 	test_seed();
 	test_policy();
+	test_policy_async();
 	test_stall();
 	test_endurance();
 	test_sizing();
+	test_sizing_async();
 	test_bad_input();
 	test_tail_exp();
 	test_classes();

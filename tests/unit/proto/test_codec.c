@@ -82,6 +82,8 @@ static void make_ckpt_phase(struct sc_phase *ph)
 	ph->ckpt.compute_before_ns = UINT64_C(30000000000);
 	ph->ckpt.scale = 1.0 / 3; /* every bit of the double must survive */
 	ph->ckpt.fsync = true;
+	ph->ckpt.async = true;
+	ph->ckpt.compute_after_ns = UINT64_C(40000000000);
 }
 
 /* 2 targets and 6 phases: 3 io phases with every field away from its
@@ -236,6 +238,8 @@ static void compare_ckpt(const struct sc_ckpt_spec *x, const struct sc_ckpt_spec
 	CHECK(x->scale == y->scale, "%s: phases[%u].ckpt.scale %.17g != %.17g", what, i, x->scale,
 	      y->scale);
 	CHECK(x->fsync == y->fsync, "%s: phases[%u].ckpt.fsync", what, i);
+	CHECK(x->async == y->async && x->compute_after_ns == y->compute_after_ns,
+	      "%s: phases[%u].ckpt.async, compute_after_ns", what, i);
 }
 
 static void compare_ingest(const struct sc_ingest_spec *x, const struct sc_ingest_spec *y,
@@ -507,6 +511,9 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 	snprintf(r->opts_note, sizeof(r->opts_note), "hipri: no poll queues (target is vda)");
 	if (seed == 1)
 		memset(r->opts_note, 'o', SC_IO_OPT_NOTE_MAX - 1);
+	r->blocking_ns = 1000 + seed;
+	r->drain_ns = UINT64_MAX - seed;
+	r->stall_ns = 7 * seed;
 }
 
 static void compare_summary(const struct sc_lat_summary *x, const struct sc_lat_summary *y,
@@ -577,6 +584,9 @@ static void compare_rank(const struct sc_rank_result *a, const struct sc_rank_re
 		  strcmp(a->opts_note, b->opts_note) == 0,
 	      "%s: opts %#x/%#x, %#x/%#x, \"%s\"", what, a->opts_asked, b->opts_asked,
 	      a->opts_unavailable, b->opts_unavailable, b->opts_note);
+	CHECK(a->blocking_ns == b->blocking_ns && a->drain_ns == b->drain_ns &&
+		  a->stall_ns == b->stall_ns,
+	      "%s: blocking, drain, stall", what);
 }
 
 static struct sc_hist *make_hist(uint64_t scale, uint64_t n)
