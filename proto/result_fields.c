@@ -227,6 +227,8 @@ static const struct sc_field rank_rows[] = {
 	F_U32(opts_asked, opts_asked),
 	F_U32(opts_unavailable, opts_unavailable),
 	F_CHARS(opts_note, opts_note),
+	F_U32(cache_drop, cache_drop),
+	F_U64(cache_drop_files, cache_drop_files),
 };
 
 /* A per-second series travels as one column per member of struct

@@ -167,6 +167,8 @@ static int add_job(struct sc_run *run, const struct job *j, struct sc_rank_resul
 	}
 	out->fsyncs += j->fsyncs;
 	out->files += j->files;
+	out->cache_drop |= j->cache_drop;
+	out->cache_drop_files += j->cache_drop_files;
 	out->late_ios += j->late_ios;
 	out->unissued_ios += j->unissued_ios;
 	out->samples += j->samples;

@@ -29,6 +29,8 @@ SC_ENUM_NAMES_DEFINE(on_error, enum sc_on_error, SC_ON_ERROR_COUNT,
 		     [SC_ON_ERROR_ABORT] = "abort")
 SC_ENUM_NAMES_DEFINE(serialize, enum sc_serialize, SC_SERIALIZE_COUNT,
 		     [SC_SERIALIZE_RAW] = "raw", [SC_SERIALIZE_TORCH] = "torch")
+SC_ENUM_NAMES_DEFINE(procedure, enum sc_ckpt_procedure, SC_PROCEDURE_COUNT,
+		     [SC_PROCEDURE_NONE] = "none", [SC_PROCEDURE_MLPERF] = "mlperf")
 SC_ENUM_NAMES_DEFINE(numa, enum sc_numa, SC_NUMA_COUNT, [SC_NUMA_NONE] = "none",
 		     [SC_NUMA_DRIVE] = "drive")
 SC_ENUM_NAMES_DEFINE(steady_metric, enum sc_steady_metric, SC_STEADY_METRIC_COUNT,

@@ -1091,7 +1091,7 @@ static void test_checkpoint_errors(void)
 		   "checkpoint: name, workload, iodepth, jobs, fsync, direct, engine, seed, "
 		   "stonewall, model, tp, pp, dp, zero, checkpoints, compute_between, block_size, "
 		   "scale, restore, restore_shift, on_error, timeout, inject, emulate, serialize, "
-		   "compressible, dedupe, reuse_buffers, sqpoll, sqpoll_cpu, hipri, "
+		   "procedure, compressible, dedupe, reuse_buffers, sqpoll, sqpoll_cpu, hipri, "
 		   "passthrough, cpus, numa, expect)");
 	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
 		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");

@@ -135,6 +135,7 @@ FIELD(f_verify_only, ph->io.verify_only)
 FIELD(f_on_error, ph->io.on_error)
 FIELD(f_timeout, ph->io.timeout_ns)
 FIELD(f_serialize, ph->ckpt.serialize)
+FIELD(f_procedure, ph->ckpt.procedure)
 FIELD(f_passes, ph->fill.passes)
 FIELD(f_random_passes, ph->fill.random_passes)
 FIELD(f_random_bs, ph->fill.random_bs_bytes)
@@ -200,6 +201,7 @@ static const struct member_case cases[] = {
     {PK_ON_ERROR, "continue", SC_ON_ERROR_CONTINUE, f_on_error},
     {PK_TIMEOUT, "1h", 3600 * NS, f_timeout},
     {PK_SERIALIZE, "torch", SC_SERIALIZE_TORCH, f_serialize},
+    {PK_PROCEDURE, "mlperf", SC_PROCEDURE_MLPERF, f_procedure},
     {PK_PASSES, "3", 3, f_passes},
     {PK_RANDOM_PASSES, "2", 2, f_random_passes},
     {PK_RANDOM_BS, "8KiB", 8 * KIB, f_random_bs},
