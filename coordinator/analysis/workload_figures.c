@@ -29,6 +29,7 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
 	c->phase = pr->phase;
 	c->index = ck->index;
 	c->restore = ck->restore;
+	c->ranks = pr->nranks;
 	for (uint32_t i = 0; i < pr->nranks; i++) {
 		const struct sc_rank_result *r = &pr->ranks[i];
 
@@ -365,6 +366,8 @@ static void mlperf_figures(struct sc_ckpt_group *g, const struct sc_ckpt_spec *c
 		return;
 	}
 	m->on = true;
+	m->ranks = g->ncells ? g->cells[0].ranks : 0;
+	m->layout_ranks = (uint64_t)ck->layout.tp * ck->layout.pp * ck->layout.dp;
 	m->full_size_GiB = (double)g->full_size_bytes / (double)SC_GIB;
 	for (int restore = 0; restore < 2; restore++) {
 		uint32_t n = 0;

@@ -32,6 +32,7 @@ struct sc_ckpt_cell {
 	uint32_t cache_drop;        /* SC_CACHE_DROP_* bits every rank did */
 	uint32_t cache_drop_any;    /* bits at least one rank did */
 	uint64_t cache_drop_files;  /* files posix_fadvise dropped, all ranks */
+	uint32_t ranks;             /* ranks in the cell */
 };
 
 /* Durations of a series of cells (the writes, or the restores). */
@@ -96,6 +97,10 @@ struct sc_ckpt_mlperf {
 	double save_GBps, load_GBps;   /* mean of bytes / 1e9 / duration */
 	double save_GiBps, load_GiBps; /* mean of bytes / 2^30 / duration
 				     * (DLIO's unit, though it prints GB) */
+	uint32_t ranks;             /* ranks that ran */
+	uint64_t layout_ranks;      /* tp x pp x dp: more than ranks in
+				     * MLPerf's subset mode (the first ranks
+				     * of the layout run) */
 	double size_GiB;            /* one checkpoint as written / 2^30 */
 	double full_size_GiB;       /* at scale 1 */
 	uint32_t cache_drop;        /* SC_CACHE_DROP_* bits every rank did

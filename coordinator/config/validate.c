@@ -32,6 +32,10 @@ static int resolve_ckpt(const struct sc_config *cfg, struct sc_phase *ph, uint32
 	}
 	if (!l->dp)
 		l->dp = nranks / (uint32_t)tpp;
+	/* procedure: mlperf runs a subset as MLPerf's subset mode does: the
+	 * full layout kept, rank r writing (and reading) rank r's files */
+	if (tpp * l->dp > nranks && ph->ckpt.procedure == SC_PROCEDURE_MLPERF)
+		nranks = (uint32_t)(tpp * l->dp);
 	if (tpp * l->dp != nranks) {
 		snprintf(err, errlen,
 			 "%s: %s: tp x pp x dp = %llu but %u rank(s) run (one rank per GPU: "

@@ -119,6 +119,12 @@ static void mlperf_lines(FILE *f, const struct sc_ckpt_group *g)
 		"%.4f s) %.4f GB/s over %u; load %.4f s (stdev %.4f s) %.4f GB/s over %u\n",
 		g->name, m->size_GiB, m->full_size_GiB, m->save_mean_s, m->save_stdev_s,
 		m->save_GBps, m->nsave, m->load_mean_s, m->load_stdev_s, m->load_GBps, m->nload);
+	if (m->ranks < m->layout_ranks)
+		fprintf(f,
+			"  %s: MLPerf: subset mode: %u of the layout's %llu ranks ran (each its "
+			"rank's files); the projection is the full checkpoint at these ranks' "
+			"throughput\n",
+			g->name, m->ranks, (unsigned long long)m->layout_ranks);
 	if (m->nload)
 		fprintf(f, "  %s: MLPerf: cache drop before the reads: %s (%llu files fadvised)\n",
 			g->name, sc_ckpt_cache_drop_name(m),

@@ -145,6 +145,9 @@ static struct json_object *mlperf_json(struct jb *b, const struct sc_ckpt_group 
 	sc_json_put_dbl(b, o, "load_throughput_GBps", m->load_GBps);
 	sc_json_put_dbl(b, o, "save_throughput_GiBps", m->save_GiBps);
 	sc_json_put_dbl(b, o, "load_throughput_GiBps", m->load_GiBps);
+	sc_json_put_u64(b, o, "ranks", m->ranks);
+	sc_json_put_u64(b, o, "layout_ranks", m->layout_ranks);
+	sc_json_put_bool(b, o, "subset", m->ranks < m->layout_ranks);
 	sc_json_put_dbl(b, o, "size_GiB", m->size_GiB);
 	sc_json_put_dbl(b, o, "full_size_GiB", m->full_size_GiB);
 	sc_json_put_dbl(b, o, "projected_full_size_save_s", g->projected_write_ns / SC_NS_PER_S_F);

@@ -5,7 +5,8 @@
 # drop_caches too when root); the restores read buffered; the MLPerf
 # figures (save/load duration mean and population stdev, GB/s, size in
 # GiB) agree with the cells' own durations and bytes, recomputed here; the
-# written data does not compress (gzip keeps >= 95%).  A non-catalogue
+# written data does not compress (gzip keeps >= 95%).  MLPerf's subset
+# mode: llama3-70b's 64-rank layout on 2 ranks writes those ranks' shards.  A non-catalogue
 # model with no layout is refused (exit 2, naming procedure).
 . "$(dirname "$0")/lib.sh"
 
@@ -97,6 +98,50 @@ print(f"ok: save {m['save_duration_s']['mean']:.4f} s, load {m['load_duration_s'
       f"{m['cache_drop']}, gzip {z / len(data):.3f}")
 PY
 [ $? -eq 0 ] || fail "results checks"
+
+# MLPerf's subset mode: llama3-70b's layout (TP8 PP1 DP8 ZeRO-3, 64
+# processes) on 2 ranks: ranks 0 and 1 write their own shards of the full
+# layout, which a closed form from the model's dimensions gives here
+cat >"$T/subset.yaml" <<YAML
+targets: [{path: $T/sub}]
+phases:
+  - workload: checkpoint
+    name: sub
+    model: llama3-70b
+    procedure: mlperf
+    checkpoints: 2
+    scale: 0.00001
+YAML
+mkdir -p "$T/sub"
+sc_mpirun 2 "$T/subset.yaml" --output "$T/subout" || { cat "$T/out.log"; fail "subset run exited $?"; }
+grep -q "subset mode: 2 of the layout's 64 ranks" "$T/out.log" || { cat "$T/out.log"; fail "the screen names the subset"; }
+python3 - "$T" <<'PY'
+import json, os, sys
+def need(cond, what):
+    if not cond:
+        print("FAIL:", what); sys.exit(1)
+res = json.load(open(os.path.join(sys.argv[1], "subout", "results.json")))
+m = res["checkpoints"][0]["mlperf"]
+need(m["subset"] and m["ranks"] == 2 and m["layout_ranks"] == 64, f"subset: {m}")
+# llama3-70b: 80 layers, hidden 8192, ffn 28672, 128 heads, 8 kv heads, vocab 128256
+L, h, f, H, kv, V, tp, dp, scale = 80, 8192, 28672, 128, 8, 128256, 8, 8, 0.00001
+dkv = h // H * kv
+layer = h // dp + h * (h + 2 * dkv) // tp // dp + h * h // tp // dp + h // dp \
+    + 2 * h * f // tp // dp + h * f // tp // dp
+model = 2 * (2 * (h * V // tp // dp) + L * layer + h // dp)    # per rank, fp16
+params = 2 * V * h + L * (2 * h + h * (h + 2 * dkv) + h * h + 3 * h * f) + h
+optim = (params // (tp * dp) + 5 * h) * 12                      # per rank, 3 fp32 states
+def scaled(b):
+    return max(1, int(b * scale / 4096 + 0.5)) * 4096
+want = 2 * (scaled(model) + scaled(optim))
+got = sum(r["bytes_written"] for r in res["phases"][0]["ranks"])
+need(got == want, f"2 ranks of the 64 wrote {got} B, closed form {want} B")
+need(abs(m["size_GiB"] - want / 2**30) < 1e-12, f"size_GiB {m['size_GiB']}")
+read = sum(r["bytes_read"] for r in res["phases"][2]["ranks"])
+need(read == want, f"the subset read its {want} B back ({read})")
+print(f"ok: subset of 2 of 64 ranks, {got} B per checkpoint")
+PY
+[ $? -eq 0 ] || fail "subset checks"
 
 # a model outside the catalogue with no layout: exit 2 at procedure
 cat >"$T/bad.yaml" <<YAML
