@@ -199,13 +199,19 @@ static void print_ckpt_phase(uint32_t p, const struct sc_phase *ph,
 			     const struct sc_planned_bytes *planned)
 {
 	const struct sc_ckpt_spec *ck = &ph->ckpt;
+	bool mlperf = ck->procedure == SC_PROCEDURE_MLPERF;
+	/* a restore reads with O_DIRECT, but buffered under procedure: mlperf */
+	bool direct = ph->io.direct || (ck->restore && !mlperf);
 	char b1[32], b2[32];
 
-	printf("  phase %u %s: %s checkpoint %u of %u, %s TP%u x PP%u x DP%u ZeRO-%u, "
+	printf("  phase %u %s: %s checkpoint %u of %u%s, %s TP%u x PP%u x DP%u ZeRO-%u, "
 	       "scale %g, %s %s%s; cluster %s %s\n",
 	       p, ph->name, ck->restore ? "restore" : "write", ck->index, ck->checkpoints,
+	       !mlperf		 ? ""
+	       : ck->restore && ck->index == 1 ? " (procedure mlperf: page cache dropped first)"
+					 : " (procedure mlperf)",
 	       ck->model.name, ck->layout.tp, ck->layout.pp, ck->layout.dp, ck->layout.zero_stage,
-	       ck->scale, ck->restore ? "O_DIRECT" : (ph->io.direct ? "O_DIRECT" : "buffered"),
+	       ck->scale, direct ? "O_DIRECT" : "buffered",
 	       sc_fmt_bytes(b1, sizeof(b1), ph->io.bs_bytes),
 	       !ck->restore && ck->fsync ? " + fsync" : "", ck->restore ? "read" : "write",
 	       sc_fmt_bytes(b2, sizeof(b2),
