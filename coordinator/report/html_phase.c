@@ -497,10 +497,15 @@ static void ckpt_table(FILE *f, const struct sc_ckpt_group *g)
 /* A procedure: mlperf group in MLPerf Storage's terms (docs/results.md). */
 static void mlperf_table(FILE *f, const struct sc_ckpt_group *g)
 {
-	static const char *const head[] = {
-	    "kind",	       "checkpoints (number)", "duration mean (s)", "duration stdev (s)",
-	    "throughput (GB/s)", "throughput (GiB/s)",   "size (GiB)",	     "full size (GiB)",
-	    "projected full size (s)"};
+	static const char *const head[] = {"kind",
+					   "checkpoints (number)",
+					   "duration mean (s)",
+					   "duration stdev (s)",
+					   "throughput (GB/s)",
+					   "throughput (GiB/s)",
+					   "size (GiB)",
+					   "full size (GiB)",
+					   "projected full size (s)"};
 	const struct sc_ckpt_mlperf *m = &g->mlperf;
 	char caption[LABEL_MAX];
 

@@ -204,18 +204,18 @@ static void print_ckpt_phase(uint32_t p, const struct sc_phase *ph,
 	bool direct = ph->io.direct || (ck->restore && !mlperf);
 	char b1[32], b2[32];
 
-	printf("  phase %u %s: %s checkpoint %u of %u%s, %s TP%u x PP%u x DP%u ZeRO-%u, "
-	       "scale %g, %s %s%s; cluster %s %s\n",
-	       p, ph->name, ck->restore ? "restore" : "write", ck->index, ck->checkpoints,
-	       !mlperf		 ? ""
-	       : ck->restore && ck->index == 1 ? " (procedure mlperf: page cache dropped first)"
-					 : " (procedure mlperf)",
-	       ck->model.name, ck->layout.tp, ck->layout.pp, ck->layout.dp, ck->layout.zero_stage,
-	       ck->scale, direct ? "O_DIRECT" : "buffered",
-	       sc_fmt_bytes(b1, sizeof(b1), ph->io.bs_bytes),
-	       !ck->restore && ck->fsync ? " + fsync" : "", ck->restore ? "read" : "write",
-	       sc_fmt_bytes(b2, sizeof(b2),
-			    ck->restore ? planned->read_bytes : planned->write_bytes));
+	printf(
+	    "  phase %u %s: %s checkpoint %u of %u%s, %s TP%u x PP%u x DP%u ZeRO-%u, "
+	    "scale %g, %s %s%s; cluster %s %s\n",
+	    p, ph->name, ck->restore ? "restore" : "write", ck->index, ck->checkpoints,
+	    !mlperf			    ? ""
+	    : ck->restore && ck->index == 1 ? " (procedure mlperf: page cache dropped first)"
+					    : " (procedure mlperf)",
+	    ck->model.name, ck->layout.tp, ck->layout.pp, ck->layout.dp, ck->layout.zero_stage,
+	    ck->scale, direct ? "O_DIRECT" : "buffered",
+	    sc_fmt_bytes(b1, sizeof(b1), ph->io.bs_bytes),
+	    !ck->restore && ck->fsync ? " + fsync" : "", ck->restore ? "read" : "write",
+	    sc_fmt_bytes(b2, sizeof(b2), ck->restore ? planned->read_bytes : planned->write_bytes));
 }
 
 /* The printed line of ingest phase p. */

@@ -206,8 +206,8 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	c->dirfd = -1;
 	c->restore = ph->ckpt.restore;
 	/* mlperf reads buffered, as DLIO does, after the cache drop */
-	c->direct = (ph->ckpt.restore && ph->ckpt.procedure != SC_PROCEDURE_MLPERF) ||
-		    run->io->direct;
+	c->direct =
+	    (ph->ckpt.restore && ph->ckpt.procedure != SC_PROCEDURE_MLPERF) || run->io->direct;
 	j->wl = c;
 	j->wl_free = ckpt_free;
 	rc = sc_layout_ckpt_files(run->plan, run->phase, src, &all, &nall);

@@ -209,8 +209,8 @@ static void test_mlperf_closed_form(void)
 		got = sc_ckpt_total_bytes(&m, &l);
 		want = closed_form_bytes(&m, &l);
 		gib = (double)got / (1024.0 * 1024.0 * 1024.0);
-		CHECK(got == want, "%s: %" PRIu64 " B, closed form %" PRIu64 " B", cases[i].name, got,
-		      want);
+		CHECK(got == want, "%s: %" PRIu64 " B, closed form %" PRIu64 " B", cases[i].name,
+		      got, want);
 		CHECK(gib >= cases[i].gib_lo && gib < cases[i].gib_hi,
 		      "%s: %.2f GiB, quoted [%.2f, %.2f)", cases[i].name, gib, cases[i].gib_lo,
 		      cases[i].gib_hi);
