@@ -143,6 +143,14 @@ print(f"ok: subset of 2 of 64 ranks, {got} B per checkpoint")
 PY
 [ $? -eq 0 ] || fail "subset checks"
 
+# restore_shift in subset mode would read shards no rank wrote: exit 2
+sed -i 's/    checkpoints: 2/    checkpoints: 2\n    restore_shift: 1/' "$T/subset.yaml"
+rc=0
+sc_mpirun 2 "$T/subset.yaml" --output "$T/subshift" || rc=$?
+[ "$rc" -eq 2 ] || { cat "$T/out.log"; fail "restore_shift in subset mode: exit $rc, want 2"; }
+grep -q "restore_shift: 2 rank(s) run a subset of the layout's 64" "$T/out.log" ||
+	{ cat "$T/out.log"; fail "the message names restore_shift and the arithmetic"; }
+
 # a model outside the catalogue with no layout: exit 2 at procedure
 cat >"$T/bad.yaml" <<YAML
 targets: [{path: $T/target}]
