@@ -231,6 +231,8 @@ static const struct sc_field rank_rows[] = {
 	F_U64(blocking_ns, blocking_ns),
 	F_U64(drain_ns, drain_ns),
 	F_U64(stall_ns, stall_ns),
+	F_U32(cache_drop, cache_drop),
+	F_U64(cache_drop_files, cache_drop_files),
 };
 
 /* A per-second series travels as one column per member of struct

@@ -169,6 +169,8 @@ static int add_job(struct sc_run *run, const struct job *j, struct sc_rank_resul
 	out->files += j->files;
 	if (j->delete_ns > out->delete_ns)
 		out->delete_ns = j->delete_ns;
+	out->cache_drop |= j->cache_drop;
+	out->cache_drop_files += j->cache_drop_files;
 	out->late_ios += j->late_ios;
 	out->unissued_ios += j->unissued_ios;
 	out->samples += j->samples;

@@ -64,6 +64,8 @@ struct job {
 	uint64_t fsyncs, errors, files, late_ios, samples, steps, compute_ns;
 	uint64_t delete_ns; /* checkpoint: deleting an old checkpoint's files */
 	uint64_t unissued_ios;    /* open loop: due before the stop, never issued */
+	uint32_t cache_drop;      /* checkpoint: SC_CACHE_DROP_* bits done */
+	uint64_t cache_drop_files; /* of them, files fadvise dropped */
 	uint64_t busy_end_ns;
 	void *wl;                 /* the workload body's own state */
 	void (*wl_free)(void *);

@@ -31,6 +31,8 @@ SC_ENUM_NAMES_DEFINE(serialize, enum sc_serialize, SC_SERIALIZE_COUNT,
 		     [SC_SERIALIZE_RAW] = "raw", [SC_SERIALIZE_TORCH] = "torch")
 SC_ENUM_NAMES_DEFINE(ckpt_layout, enum sc_ckpt_layout_kind, SC_CKPT_LAYOUT_COUNT,
 		     [SC_CKPT_LAYOUT_DLIO] = "dlio", [SC_CKPT_LAYOUT_SHARDED] = "sharded")
+SC_ENUM_NAMES_DEFINE(procedure, enum sc_ckpt_procedure, SC_PROCEDURE_COUNT,
+		     [SC_PROCEDURE_NONE] = "none", [SC_PROCEDURE_MLPERF] = "mlperf")
 SC_ENUM_NAMES_DEFINE(numa, enum sc_numa, SC_NUMA_COUNT, [SC_NUMA_NONE] = "none",
 		     [SC_NUMA_DRIVE] = "drive")
 SC_ENUM_NAMES_DEFINE(steady_metric, enum sc_steady_metric, SC_STEADY_METRIC_COUNT,

@@ -85,6 +85,15 @@ enum sc_serialize {
 	SC_SERIALIZE_COUNT
 };
 
+/* A checkpoint phase's procedure: none (the keys as given), or MLPerf
+ * Storage's checkpointing run (10 checkpoints written, the page cache of
+ * every node dropped, 10 read back buffered; docs/workloads.md). */
+enum sc_ckpt_procedure {
+	SC_PROCEDURE_NONE = 0,
+	SC_PROCEDURE_MLPERF,
+	SC_PROCEDURE_COUNT
+};
+
 /* Fault injection (tests): reads and writes that fail with -errno_val
  * without reaching the device.  every: each every-th of a job; ppm (when
  * every is 0): each with this probability in parts per million (seeded by
@@ -230,6 +239,9 @@ struct sc_ckpt_spec {
 	 * max(copy end + compute_after_ns, drain end) */
 	bool async;
 	uint64_t compute_after_ns; /* async: the training the drain overlaps */
+	enum sc_ckpt_procedure procedure; /* mlperf: a restore reads through the
+				     * page cache, and its first cell drops
+				     * the cache of what the rank wrote */
 };
 
 /* Training-data ingestion.  The io spec gives jobs (reader threads),
@@ -414,6 +426,7 @@ SC_ENUM_NAMES(verify, enum sc_verify);
 SC_ENUM_NAMES(on_error, enum sc_on_error);
 SC_ENUM_NAMES(serialize, enum sc_serialize);
 SC_ENUM_NAMES(ckpt_layout, enum sc_ckpt_layout_kind);
+SC_ENUM_NAMES(procedure, enum sc_ckpt_procedure);
 SC_ENUM_NAMES(numa, enum sc_numa);
 SC_ENUM_NAMES(steady_metric, enum sc_steady_metric);
 SC_ENUM_NAMES(expect_metric, enum sc_expect_metric);

@@ -148,6 +148,13 @@ static inline int sc_series_kept(uint32_t count, uint32_t nseconds, uint32_t max
 	return (uint64_t)count * nseconds <= max;
 }
 
+/* How a rank dropped the page cache before a procedure: mlperf group's
+ * first restore (struct sc_rank_result cache_drop). */
+#define SC_CACHE_DROP_FADVISE 1u /* posix_fadvise(POSIX_FADV_DONTNEED) on
+				  * every checkpoint file the rank wrote */
+#define SC_CACHE_DROP_PROC 2u	 /* "1" into /proc/sys/vm/drop_caches (root):
+				  * the node's whole clean page cache */
+
 /* One rank's phase, as gathered at rank 0.  Times are nanoseconds on rank
  * 0's clock relative to the phase's common start instant. */
 struct sc_rank_result {
@@ -184,6 +191,10 @@ struct sc_rank_result {
 	uint64_t blocking_ns;
 	uint64_t drain_ns;
 	uint64_t stall_ns;
+	uint32_t cache_drop;        /* checkpoint, procedure mlperf: the
+				     * SC_CACHE_DROP_* bits of what this rank
+				     * did before the cell (0: nothing) */
+	uint64_t cache_drop_files;  /* of them, files posix_fadvise dropped */
 	uint64_t samples;           /* ingest: samples read */
 	uint64_t steps;             /* ingest: batches consumed */
 	uint64_t compute_ns;        /* ingest: emulated compute time */

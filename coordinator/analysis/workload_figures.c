@@ -29,6 +29,7 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
 	c->phase = pr->phase;
 	c->index = ck->index;
 	c->restore = ck->restore;
+	c->ranks = pr->nranks;
 	for (uint32_t i = 0; i < pr->nranks; i++) {
 		const struct sc_rank_result *r = &pr->ranks[i];
 
@@ -36,6 +37,9 @@ void sc_ckpt_cell_figures(const struct sc_plan *plan, const struct sc_phase_reco
 		c->files += r->files;
 		if (r->delete_ns > c->delete_ns)
 			c->delete_ns = r->delete_ns;
+		c->cache_drop = i == 0 ? r->cache_drop : c->cache_drop & r->cache_drop;
+		c->cache_drop_any |= r->cache_drop;
+		c->cache_drop_files += r->cache_drop_files;
 		/* from the common start (0), fsync included */
 		if (i == 0 || r->end_ns > c->duration_ns ||
 		    (r->end_ns == c->duration_ns && r->rank < c->slowest_rank)) {
@@ -343,6 +347,83 @@ static void drives_free(struct sc_ckpt_drive *d, uint32_t n)
 	free(d);
 }
 
+/* Mean and population standard deviation of v[0..n), as numpy's mean
+ * and std (ddof 0) give them. */
+static void mean_stdev(const double *v, uint32_t n, double *mean, double *stdev)
+{
+	double sum = 0, sq = 0;
+
+	*mean = *stdev = 0;
+	if (!n)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		sum += v[i];
+	*mean = sum / n;
+	for (uint32_t i = 0; i < n; i++)
+		sq += (v[i] - *mean) * (v[i] - *mean);
+	*stdev = sqrt(sq / n);
+}
+
+const char *sc_ckpt_cache_drop_name(const struct sc_ckpt_mlperf *m)
+{
+	if (m->cache_drop & SC_CACHE_DROP_PROC)
+		return "drop_caches";
+	return m->cache_drop_any ? "fadvise" : "none";
+}
+
+/* Group g's figures in MLPerf's terms, when its procedure is mlperf. */
+static void mlperf_figures(struct sc_ckpt_group *g, const struct sc_ckpt_spec *ck)
+{
+	struct sc_ckpt_mlperf *m = &g->mlperf;
+	double *v = malloc((size_t)(g->ncells ? g->ncells : 1) * 3 * sizeof(*v));
+	double *gb = v + g->ncells, *gib = gb + g->ncells, unused;
+	double save_bytes = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (ck->procedure != SC_PROCEDURE_MLPERF || !v) {
+		free(v);
+		return;
+	}
+	m->on = true;
+	m->ranks = g->ncells ? g->cells[0].ranks : 0;
+	m->layout_ranks = (uint64_t)ck->layout.tp * ck->layout.pp * ck->layout.dp;
+	m->full_size_GiB = (double)g->full_size_bytes / (double)SC_GIB;
+	for (int restore = 0; restore < 2; restore++) {
+		uint32_t n = 0;
+
+		for (uint32_t i = 0; i < g->ncells; i++) {
+			const struct sc_ckpt_cell *c = &g->cells[i];
+			double s = (double)c->duration_ns / SC_NS_PER_S_F;
+
+			if (c->restore != (restore != 0) || s <= 0)
+				continue;
+			v[n] = s;
+			gb[n] = (double)c->bytes / 1e9 / s;
+			gib[n++] = (double)c->bytes / (double)SC_GIB / s;
+			if (!restore)
+				save_bytes += (double)c->bytes;
+			if (restore && c->index == 1) {
+				m->cache_drop = c->cache_drop;
+				m->cache_drop_any = c->cache_drop_any;
+				m->cache_drop_files = c->cache_drop_files;
+			}
+		}
+		if (!restore) {
+			m->nsave = n;
+			mean_stdev(v, n, &m->save_mean_s, &m->save_stdev_s);
+			mean_stdev(gb, n, &m->save_GBps, &unused);
+			mean_stdev(gib, n, &m->save_GiBps, &unused);
+			m->size_GiB = n ? save_bytes / n / (double)SC_GIB : 0;
+		} else {
+			m->nload = n;
+			mean_stdev(v, n, &m->load_mean_s, &m->load_stdev_s);
+			mean_stdev(gb, n, &m->load_GBps, &unused);
+			mean_stdev(gib, n, &m->load_GiBps, &unused);
+		}
+	}
+	free(v);
+}
+
 /* Group g's trends and projections from its cells. */
 static void group_figures(struct sc_ckpt_group *g, const struct sc_plan *plan)
 {
@@ -359,6 +440,7 @@ static void group_figures(struct sc_ckpt_group *g, const struct sc_plan *plan)
 	if (g->restore.throughput_bytes_per_s > 0)
 		g->projected_restore_ns = (double)g->full_size_bytes * SC_NS_PER_S_F /
 					  g->restore.throughput_bytes_per_s;
+	mlperf_figures(g, ck);
 }
 
 int sc_ckpt_groups_add(struct sc_ckpt_group **groups, uint32_t *ngroups,

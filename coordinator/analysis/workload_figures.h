@@ -39,6 +39,10 @@ struct sc_ckpt_cell {
 	uint64_t blocking_ns, drain_ns, stall_ns;
 	uint32_t ranks_stalled;
 	double host_copy_bytes_per_s;
+	uint32_t cache_drop;	   /* SC_CACHE_DROP_* bits every rank did */
+	uint32_t cache_drop_any;   /* bits at least one rank did */
+	uint64_t cache_drop_files; /* files posix_fadvise dropped, all ranks */
+	uint32_t ranks;		   /* ranks in the cell */
 };
 
 /* Durations of a series of cells (the writes, or the restores). */
@@ -90,6 +94,35 @@ struct sc_ckpt_drive {
 	struct sc_ckpt_drive_series write, restore;
 };
 
+/* A procedure: mlperf group in MLPerf Storage's terms, as DLIO's
+ * statscounter reports a run: each checkpoint's duration (here the
+ * cell's: max over ranks from the common start, fsync included) and
+ * throughput (its bytes / duration), then the mean and the population
+ * standard deviation (numpy's std) over the checkpoints of each kind. */
+struct sc_ckpt_mlperf {
+	bool on;	       /* the group's procedure is mlperf */
+	uint32_t nsave, nload; /* write and restore cells counted */
+	double save_mean_s, save_stdev_s;
+	double load_mean_s, load_stdev_s;
+	double save_GBps, load_GBps;   /* mean of bytes / 1e9 / duration */
+	double save_GiBps, load_GiBps; /* mean of bytes / 2^30 / duration
+					* (DLIO's unit, though it prints GB) */
+	uint32_t ranks;		       /* ranks that ran */
+	uint64_t layout_ranks;	       /* tp x pp x dp: more than ranks in
+					* MLPerf's subset mode (the first ranks
+					* of the layout run) */
+	double size_GiB;	       /* one checkpoint as written / 2^30 */
+	double full_size_GiB;	       /* at scale 1 */
+	uint32_t cache_drop;	       /* SC_CACHE_DROP_* bits every rank did
+					* before the first restore */
+	uint32_t cache_drop_any;       /* bits at least one rank did */
+	uint64_t cache_drop_files;     /* files posix_fadvise dropped */
+};
+
+/* "drop_caches" (every rank wrote /proc/sys/vm/drop_caches), "fadvise"
+ * (not all could: the files were dropped one by one) or "none". */
+const char *sc_ckpt_cache_drop_name(const struct sc_ckpt_mlperf *m);
+
 /* A checkpoint group: the cells of one config phase. */
 struct sc_ckpt_group {
 	const char *name;           /* the group's name (plan-owned) */
@@ -100,6 +133,7 @@ struct sc_ckpt_group {
 	uint64_t full_size_bytes;   /* one checkpoint at scale 1 */
 	double projected_write_ns;  /* full size / measured write throughput */
 	double projected_restore_ns;
+	struct sc_ckpt_mlperf mlperf;	     /* procedure: mlperf only (.on) */
 	struct sc_ckpt_node_durations nodes; /* each node's, by cell */
 	uint32_t ndrives;
 	struct sc_ckpt_drive *drives; /* heap, ndrives: every drive of the

@@ -146,6 +146,8 @@ OWN(EMULATE, emulate, KW_RUN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                
     "engine emulated: the drive model {latency, spread, bandwidth, ...} (docs/config.md)")         \
 U64(SERIALIZE, serialize, KW(CHECKPOINT), CFG_VT_SERIALIZE, 0, 0, 0, PLAN(ckpt.serialize), "raw",  \
     "raw: the files' bytes through the engine; torch: each file in torch.save's zip container")  \
+U64(PROCEDURE, procedure, KW(CHECKPOINT), CFG_VT_PROCEDURE, 0, 0, 0, PLAN(ckpt.procedure), "none", \
+    "mlperf: MLPerf Storage's run: 10 writes, page cache dropped, 10 buffered reads, MLPerf figures")\
 OWN(STEADY_STATE, steady_state, KW_IO, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                         \
     "{metric, window, round, max_rounds}: rounds until every drive is steady (SNIA PTS)")         \
 U64(PASSES, passes, KW(FILL), CFG_VT_UINT, 1, MAX_FILL_PASSES, 0, PLAN(fill.passes), "2",          \

@@ -145,6 +145,64 @@ static int check_serialize(struct cfg_check *c, uint32_t i, const struct cfg_pha
 	return 0;
 }
 
+/* MLPerf Storage's checkpointing procedure (v3.0 rules) */
+#define MLPERF_CHECKPOINTS 10u /* written, then as many read back */
+
+/* procedure: mlperf: what MLPerf Storage's run prescribes, over the
+ * defaults: 10 checkpoints, restore, fsync, raw incompressible bytes, and
+ * the catalogue model's MLPerf layout unless tp, pp, dp or zero is given.
+ * What contradicts the procedure is an error at the key that says it. */
+static int apply_mlperf(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	static const enum pkey layout_keys[] = {PK_TP, PK_PP, PK_DP, PK_ZERO};
+	static const enum pkey off_keys[] = {PK_COMPRESSIBLE, PK_DEDUPE, PK_REUSE_BUFFERS};
+	const struct cfg_node *pn = pv->src[PK_PROCEDURE];
+	struct sc_ckpt_layout l;
+	bool given = false;
+
+	if (pv->procedure != SC_PROCEDURE_MLPERF)
+		return 0;
+	if (pv->src[PK_RESTORE] && !pv->restore)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_RESTORE], PK_RESTORE,
+					 "procedure: mlperf reads every checkpoint back: leave "
+					 "restore out (or use procedure: none)");
+	if (pv->src[PK_FSYNC] && !pv->fsync)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_FSYNC], PK_FSYNC,
+					 "procedure: mlperf fsyncs every file as DLIO does: leave "
+					 "fsync out (or use procedure: none)");
+	if (pv->serialize != SC_SERIALIZE_RAW)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_SERIALIZE], PK_SERIALIZE,
+					 "procedure: mlperf streams raw bytes: use serialize: raw "
+					 "or leave it out");
+	for (size_t k = 0; k < sizeof(off_keys) / sizeof(off_keys[0]); k++)
+		if (*(const uint64_t *)((const char *)pv + sc_cfg_keys[off_keys[k]].pv_off))
+			return sc_cfg_fail_value(c, pv, i, pv->src[off_keys[k]], off_keys[k],
+						 "procedure: mlperf writes incompressible, unique "
+						 "bytes: leave %s out",
+						 sc_cfg_phase_keys[off_keys[k]]);
+	for (size_t k = 0; k < sizeof(layout_keys) / sizeof(layout_keys[0]); k++)
+		given = given || pv->src[layout_keys[k]];
+	if (!given) {
+		char known[160];
+
+		if (sc_ckpt_layout_mlperf(pv->model.name, &l))
+			return sc_cfg_fail_value(
+			    c, pv, i, pn, PK_PROCEDURE,
+			    "procedure: mlperf takes the layout MLPerf gives a catalogue model "
+			    "(%s), and this model is not one: give tp, pp, dp and zero",
+			    sc_cfg_join(known, sizeof(known), sc_ckpt_model_names()));
+		pv->tp = l.tp;
+		pv->pp = l.pp;
+		pv->dp = l.dp;
+		pv->zero = l.zero_stage;
+	}
+	if (!pv->src[PK_CHECKPOINTS])
+		pv->checkpoints = MLPERF_CHECKPOINTS;
+	pv->restore = 1;
+	pv->fsync = 1;
+	return 0;
+}
+
 static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 {
 	char known[160];
@@ -157,6 +215,9 @@ static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 		    "mapping {layers, hidden, ffn_hidden, heads, kv_heads, vocab, "
 		    "dtype})",
 		    sc_cfg_join(known, sizeof(known), sc_ckpt_model_names()));
+	err = apply_mlperf(c, i, pv);
+	if (err)
+		return err;
 	if (pv->own[PK_RESTORE_SHIFT] && !pv->restore)
 		return sc_cfg_fail_node(c->d, pv->src[PK_RESTORE_SHIFT],
 					"restore_shift needs restore: true (it picks which node's "

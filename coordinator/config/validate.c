@@ -34,6 +34,23 @@ static int resolve_ckpt(const struct sc_config *cfg, struct sc_phase *ph, uint32
 	}
 	if (!l->dp)
 		l->dp = nranks / (uint32_t)tpp;
+	/* procedure: mlperf runs a subset as MLPerf's subset mode does: the
+	 * full layout kept, rank r writing (and reading) rank r's files */
+	if (tpp * l->dp > nranks && ph->ckpt.procedure == SC_PROCEDURE_MLPERF) {
+		/* another node's shards may be of a rank that does not run */
+		if (ph->ckpt.restore_shift) {
+			snprintf(key, sizeof(key), "phases.%u.restore_shift", ph->config_index);
+			snprintf(err, errlen,
+				 "%s: %s: %u rank(s) run a subset of the layout's %llu, whose "
+				 "other nodes wrote nothing to read (leave restore_shift out, or "
+				 "run all %llu ranks)",
+				 sc_config_where(cfg, key, where, sizeof(where)), key, nranks,
+				 (unsigned long long)(tpp * l->dp),
+				 (unsigned long long)(tpp * l->dp));
+			return -EINVAL;
+		}
+		nranks = (uint32_t)(tpp * l->dp);
+	}
 	if (tpp * l->dp != nranks) {
 		snprintf(err, errlen,
 			 "%s: %s: tp x pp x dp = %llu but %u rank(s) run (one rank per GPU: "

@@ -84,6 +84,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "raw or torch";
 	case CFG_VT_CKPT_LAYOUT:
 		return "dlio or sharded";
+	case CFG_VT_PROCEDURE:
+		return "none or mlperf";
 	case CFG_VT_PERCENT:
 		return "a percentage";
 	case CFG_VT_BANDWIDTH:
@@ -125,6 +127,7 @@ static const char *const on_error_list[] = {"stop-phase", "continue", "abort", N
 static const char *const serialize_list[] = {"raw", "torch", NULL};
 static const char *const ckpt_layout_list[] = {"dlio", "sharded", NULL};
 static const char *const numa_list[] = {"none", "drive", NULL};
+static const char *const procedure_list[] = {"none", "mlperf", NULL};
 
 /* A whole number of decimal digits s[0..len): 0, -EINVAL or -ERANGE. */
 static int parse_digits(const char *s, size_t len, uint64_t *out)
@@ -405,6 +408,8 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 				   "a checkpoint layout", out);
 	case CFG_VT_NUMA:
 		return parse_named(d, n, sc_numa_parse, numa_list, "a numa placement", out);
+	case CFG_VT_PROCEDURE:
+		return parse_named(d, n, sc_procedure_parse, procedure_list, "a procedure", out);
 	case CFG_VT_BOOL:
 		return parse_bool(d, n, out);
 	case CFG_VT_UINT:
@@ -542,6 +547,8 @@ const char *sc_cfg_type_text(const struct cfg_keydef *def, char *buf, size_t len
 		return choices(buf, len, ckpt_layout_list);
 	case CFG_VT_NUMA:
 		return choices(buf, len, numa_list);
+	case CFG_VT_PROCEDURE:
+		return choices(buf, len, procedure_list);
 	default:
 		snprintf(buf, len, "%s", type_word(def->type));
 		break;

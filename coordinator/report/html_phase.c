@@ -528,6 +528,44 @@ static void async_table(FILE *f, const struct sc_ckpt_group *g)
 	sc_html_table_end(f);
 }
 
+/* A procedure: mlperf group in MLPerf Storage's terms (docs/results.md). */
+static void mlperf_table(FILE *f, const struct sc_ckpt_group *g)
+{
+	static const char *const head[] = {"kind",
+					   "checkpoints (number)",
+					   "duration mean (s)",
+					   "duration stdev (s)",
+					   "throughput (GB/s)",
+					   "throughput (GiB/s)",
+					   "size (GiB)",
+					   "full size (GiB)",
+					   "projected full size (s)"};
+	const struct sc_ckpt_mlperf *m = &g->mlperf;
+	char caption[LABEL_MAX];
+
+	snprintf(caption, sizeof(caption),
+		 "checkpoint %s in MLPerf Storage's terms (page cache before the reads: %s)",
+		 g->name, sc_ckpt_cache_drop_name(m));
+	sc_html_table_begin(f, caption, head, sizeof(head) / sizeof(head[0]));
+	for (int r = 0; r < 2; r++) {
+		if (!(r ? m->nload : m->nsave))
+			continue;
+		sc_html_row_begin(f);
+		sc_html_cell(f, r ? "load" : "save");
+		sc_html_num(f, "%.0f", (double)(r ? m->nload : m->nsave));
+		sc_html_num(f, "%.4f", r ? m->load_mean_s : m->save_mean_s);
+		sc_html_num(f, "%.4f", r ? m->load_stdev_s : m->save_stdev_s);
+		sc_html_num(f, "%.4f", r ? m->load_GBps : m->save_GBps);
+		sc_html_num(f, "%.4f", r ? m->load_GiBps : m->save_GiBps);
+		sc_html_num(f, "%.4f", m->size_GiB);
+		sc_html_num(f, "%.1f", m->full_size_GiB);
+		sc_html_num(f, "%.1f",
+			    (r ? g->projected_restore_ns : g->projected_write_ns) / SC_NS_PER_S_F);
+		sc_html_row_end(f);
+	}
+	sc_html_table_end(f);
+}
+
 int sc_html_checkpoints(FILE *f, const struct sc_run_figures *fg)
 {
 	const struct sc_ckpt_group *g = fg->ckpt;
@@ -544,6 +582,8 @@ int sc_html_checkpoints(FILE *f, const struct sc_run_figures *fg)
 			ckpt_table(f, &g[k]);
 			async_table(f, &g[k]);
 		}
+		if (!err && g[k].mlperf.on)
+			mlperf_table(f, &g[k]);
 	}
 	return err;
 }

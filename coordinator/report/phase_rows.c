@@ -149,6 +149,28 @@ static void async_summary(FILE *f, const struct sc_ckpt_group *g)
 	}
 }
 
+/* A procedure: mlperf group's figures in MLPerf Storage's terms. */
+static void mlperf_lines(FILE *f, const struct sc_ckpt_group *g)
+{
+	const struct sc_ckpt_mlperf *m = &g->mlperf;
+
+	fprintf(f,
+		"  %s: MLPerf: checkpoint %.4f GiB (full size %.1f GiB); save %.4f s (stdev "
+		"%.4f s) %.4f GB/s over %u; load %.4f s (stdev %.4f s) %.4f GB/s over %u\n",
+		g->name, m->size_GiB, m->full_size_GiB, m->save_mean_s, m->save_stdev_s,
+		m->save_GBps, m->nsave, m->load_mean_s, m->load_stdev_s, m->load_GBps, m->nload);
+	if (m->ranks < m->layout_ranks)
+		fprintf(f,
+			"  %s: MLPerf: subset mode: %u of the layout's %llu ranks ran (each its "
+			"rank's files); the projection is the full checkpoint at these ranks' "
+			"throughput\n",
+			g->name, m->ranks, (unsigned long long)m->layout_ranks);
+	if (m->nload)
+		fprintf(f, "  %s: MLPerf: cache drop before the reads: %s (%llu files fadvised)\n",
+			g->name, sc_ckpt_cache_drop_name(m),
+			(unsigned long long)m->cache_drop_files);
+}
+
 static void ckpt_summary(FILE *f, const struct sc_run_figures *fg, const struct sc_phase *ph)
 {
 	const struct sc_ckpt_group *g = fg->ckpt;
@@ -187,6 +209,8 @@ static void ckpt_summary(FILE *f, const struct sc_run_figures *fg, const struct 
 			sc_fmt_bytes(a, sizeof(a), g[k].full_size_bytes), ph->ckpt.scale,
 			sc_fmt_duration(b, sizeof(b), ns_clamp(g[k].projected_write_ns)),
 			sc_fmt_rate(c, sizeof(c), t->throughput_bytes_per_s), e);
+		if (g[k].mlperf.on)
+			mlperf_lines(f, &g[k]);
 	}
 }
 

@@ -199,16 +199,22 @@ static void print_ckpt_phase(uint32_t p, const struct sc_phase *ph,
 			     const struct sc_planned_bytes *planned)
 {
 	const struct sc_ckpt_spec *ck = &ph->ckpt;
+	bool mlperf = ck->procedure == SC_PROCEDURE_MLPERF;
+	/* a restore reads with O_DIRECT, but buffered under procedure: mlperf */
+	bool direct = ph->io.direct || (ck->restore && !mlperf);
 	char b1[32], b2[32], keep[48] = "";
 
 	if (ck->keep_last && !ck->restore)
 		snprintf(keep, sizeof(keep), ", keep last %u", ck->keep_last);
-	printf("  phase %u %s: %s checkpoint %u of %u, %s TP%u x PP%u x DP%u ZeRO-%u, "
+	printf("  phase %u %s: %s checkpoint %u of %u%s, %s TP%u x PP%u x DP%u ZeRO-%u, "
 	       "layout %s%s, scale %g, %s %s%s; cluster %s %s\n",
 	       p, ph->name, ck->restore ? "restore" : "write", ck->index, ck->checkpoints,
+	       !mlperf				? ""
+	       : ck->restore && ck->index == 1 ? " (procedure mlperf: page cache dropped first)"
+					       : " (procedure mlperf)",
 	       ck->model.name, ck->layout.tp, ck->layout.pp, ck->layout.dp, ck->layout.zero_stage,
-	       sc_ckpt_layout_name(ck->layout.kind), keep, ck->scale, ck->restore ? "O_DIRECT" : (ph->io.direct ? "O_DIRECT" : "buffered"),
-	       sc_fmt_bytes(b1, sizeof(b1), ph->io.bs_bytes),
+	       sc_ckpt_layout_name(ck->layout.kind), keep, ck->scale,
+	       direct ? "O_DIRECT" : "buffered", sc_fmt_bytes(b1, sizeof(b1), ph->io.bs_bytes),
 	       !ck->restore && ck->fsync ? " + fsync" : "", ck->restore ? "read" : "write",
 	       sc_fmt_bytes(b2, sizeof(b2),
 			    ck->restore ? planned->read_bytes : planned->write_bytes));

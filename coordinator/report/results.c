@@ -31,6 +31,13 @@ static const char *const definitions[][2] = {
 		   "than 2 complete seconds or no bytes in the direction"},
     {"last_first_ratio", "a checkpoint group's last duration / its first; null with a "
 			 "single checkpoint"},
+    {"mlperf", "a procedure: mlperf checkpoint group in MLPerf Storage's terms, as DLIO "
+	       "reports a run: each checkpoint's duration is its cell's (max over ranks from "
+	       "the common start, fsync included), its throughput bytes / 1e9 / duration "
+	       "(GBps; GiBps: / 2^30, DLIO's unit); mean over the checkpoints, stdev the "
+	       "population standard deviation (numpy std); size_GiB one checkpoint as written; "
+	       "cache_drop: drop_caches (every rank wrote /proc/sys/vm/drop_caches), fadvise "
+	       "(posix_fadvise DONTNEED on each file written) or none"},
     {"times", "nanoseconds relative to the phase's common start instant on rank 0's "
 	      "clock"},
     {"units", "MB = 10^6 bytes, MiB = 2^20 bytes; every key names its unit"},

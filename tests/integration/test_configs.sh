@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every ready config in configs/ stays valid: each one's plan is built and
-# checked on 2 ranks (8 for llm_ckpt) with --dry-run (no I/O), on temp targets, shrunk where
+# checked on 2 ranks (8 for llm_ckpt and mlperf_ckpt) with --dry-run (no I/O), on temp targets, shrunk where
 # its phases take a size.  Then the review suite runs end to end shrunk as
 # the docs show (pe511_suite.yaml: fill, every sweep, the AI phases),
 # and must give every sweep's cells, the fill's write cliff and the stages.
@@ -16,7 +16,7 @@ for cfg in "$SC_SOURCE_DIR"/configs/*.yaml; do
 	# (tp 4 x pp 2) needs a multiple of 8 ranks
 	np=2
 	case "$name" in
-	llm_ckpt.yaml) np=8 ;;
+	llm_ckpt.yaml | mlperf_ckpt.yaml) np=8 ;;
 	ingest.yaml) ;;
 	*) args+=(--set size=16MiB) ;;
 	esac

@@ -5,7 +5,12 @@
  * <run dir>/<group>/global_epoch1_step<k>/, its job threads sharing the
  * files round-robin.  A write is the PyTorch path by default (buffered
  * writes, then fsync) or O_DIRECT with direct: true; a restore reads with
- * O_DIRECT so the page cache is not measured.  A job streams all its files
+ * O_DIRECT so the page cache is not measured, except under procedure:
+ * mlperf, which reads through the page cache as DLIO does (O_DIRECT only
+ * with direct: true) after dropping it: job 0 of each rank, while the
+ * group's first restore cell is prepared, calls posix_fadvise(DONTNEED) on
+ * every file the rank wrote in the group (fsync'd, so clean) and writes
+ * "1" into /proc/sys/vm/drop_caches where it may (root).  A job streams all its files
  * through one engine (one io_uring ring, its buffers registered), made
  * while the phase is prepared: the timed window holds only the files'
  * opens, I/O, fsyncs and closes.
@@ -54,6 +59,8 @@
  * what torch's one write of a larger tensor is cut to). */
 #define TORCH_WRITE_MAX UINT64_C(0x7ffff000)
 #define TORCH_PAGE	4096u /* at most the page size: every page is made */
+/* The node's page cache, dropped by procedure: mlperf (root only). */
+#define DROP_CACHES_PATH "/proc/sys/vm/drop_caches"
 /* Checkpoint directories inside the run's own (0700) directory. */
 #define CKPT_DIR_MODE 0755u
 /* async: what the accelerator's memory holds (any byte but 0: its pages
@@ -208,6 +215,65 @@ static int async_setup(struct ckpt_job *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* posix_fadvise(DONTNEED) on each file rank wrote in write cell p of
+ * the run (directory dirfd).  Returns how many it dropped. */
+static uint64_t drop_cell_files(const struct sc_run *run, uint32_t p, uint32_t rank)
+{
+	struct sc_ckpt_file *f = NULL;
+	uint32_t n = 0;
+	uint64_t dropped = 0;
+	char sub[256];
+	int dfd;
+
+	if (sc_layout_ckpt_subdir(run->plan, p, sub, sizeof(sub)))
+		return 0;
+	dfd = sc_rundir_subdir(run->dirfd, sub, false, 0);
+	if (dfd < 0)
+		return 0;
+	if (!sc_layout_ckpt_files(run->plan, p, rank, &f, &n)) {
+		for (uint32_t i = 0; i < n; i++) {
+			int fd = sc_rundir_openat(dfd, f[i].name, O_RDONLY, SC_RUNDIR_OLD);
+
+			if (fd < 0)
+				continue;
+			if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0)
+				dropped++;
+			close(fd);
+		}
+		free(f);
+	}
+	close(dfd);
+	return dropped;
+}
+
+/* procedure: mlperf, before the group's first restore: the page cache of
+ * every file this rank wrote in the group's write cells, then the node's
+ * (where this process may write DROP_CACHES_PATH).  Sets j->cache_drop
+ * (SC_CACHE_DROP_* bits) and j->cache_drop_files. */
+static void drop_page_cache(struct job *j)
+{
+	const struct sc_run *run = j->run;
+	const struct sc_plan *plan = run->plan;
+	uint32_t group = plan->phases[run->phase].config_index;
+	int fd;
+
+	for (uint32_t p = 0; p < plan->nphases; p++) {
+		const struct sc_phase *w = &plan->phases[p];
+
+		if (w->workload == SC_WORKLOAD_CHECKPOINT && !w->ckpt.restore &&
+		    w->config_index == group)
+			j->cache_drop_files += drop_cell_files(run, p, run->place.rank);
+	}
+	if (j->cache_drop_files)
+		j->cache_drop |= SC_CACHE_DROP_FADVISE;
+	fd = open(DROP_CACHES_PATH, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "1", 1) == 1)
+			j->cache_drop |= SC_CACHE_DROP_PROC;
+		close(fd);
+	}
+}
+
 int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 {
 	struct sc_run *run = j->run;
@@ -225,7 +291,9 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 	c->dirfd = -1;
 	c->old_dirfd = -1;
 	c->restore = ph->ckpt.restore;
-	c->direct = ph->ckpt.restore || run->io->direct;
+	/* mlperf reads buffered, as DLIO does, after the cache drop */
+	c->direct =
+	    (ph->ckpt.restore && ph->ckpt.procedure != SC_PROCEDURE_MLPERF) || run->io->direct;
 	j->wl = c;
 	j->wl_free = ckpt_free;
 	rc = sc_layout_ckpt_files(run->plan, run->phase, src, &all, &nall);
@@ -295,6 +363,9 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen)
 			}
 		}
 	}
+	if (c->dirfd >= 0 && ph->ckpt.restore && ph->ckpt.index == 1 && j->index == 0 &&
+	    ph->ckpt.procedure == SC_PROCEDURE_MLPERF)
+		drop_page_cache(j);
 	sc_pattern_init(&j->pat, run->io, run->place.rank, j->index);
 	rc = sc_job_alloc(j, run->io->iodepth, run->io->bs_bytes);
 	if (rc)

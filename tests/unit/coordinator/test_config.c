@@ -1058,6 +1058,76 @@ static void test_checkpoint(void)
 #define CKPT_HEAD                                                                                  \
 	"targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n    model: llama3-8b\n"
 
+/* procedure: mlperf: 10 write cells then 10 read cells, fsync on the
+ * writes, the catalogue model's MLPerf layout (llama3-8b: TP1 PP1 DP8
+ * ZeRO-3) unless a layout key is given; what contradicts it exits 2 at
+ * the key that says so. */
+static void test_mlperf_procedure(void)
+{
+	struct sc_config *cfg;
+	const struct sc_plan *plan;
+	char path[512];
+
+	cfg = load_ok(CKPT_HEAD "    procedure: mlperf\n", NULL, 0, path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	CHECK(plan->nphases == 20, "nphases %u, want 10 writes + 10 reads", plan->nphases);
+	for (uint32_t c = 0; c < plan->nphases && c < 20; c++) {
+		const struct sc_ckpt_spec *ck = &plan->phases[c].ckpt;
+		bool restore = c >= 10;
+
+		CHECK(ck->procedure == SC_PROCEDURE_MLPERF && ck->checkpoints == 10 &&
+			  ck->index == c % 10 + 1 && ck->restore == restore &&
+			  ck->fsync == !restore && ck->serialize == SC_SERIALIZE_RAW,
+		      "cell %u: procedure %d, %u of %u, restore %d, fsync %d", c, ck->procedure,
+		      ck->index, ck->checkpoints, ck->restore, ck->fsync);
+		CHECK(ck->layout.tp == 1 && ck->layout.pp == 1 && ck->layout.dp == 8 &&
+			  ck->layout.zero_stage == 3,
+		      "cell %u: layout tp %u pp %u dp %u zero %u", c, ck->layout.tp, ck->layout.pp,
+		      ck->layout.dp, ck->layout.zero_stage);
+		CHECK(plan->phases[c].io.compressible_pct == 0 && plan->phases[c].io.dedupe_pct == 0 &&
+			  !plan->phases[c].io.reuse_buffers,
+		      "cell %u: fresh incompressible data", c);
+	}
+	sc_config_destroy(cfg);
+
+	/* a layout key given: the layout is the config's, dp from the ranks */
+	cfg = load_ok(CKPT_HEAD "    procedure: mlperf\n    zero: 1\n    checkpoints: 2\n", NULL, 0,
+		      path, sizeof(path), __LINE__);
+	if (!cfg)
+		return;
+	plan = sc_config_plan(cfg);
+	CHECK(plan->nphases == 4, "nphases %u, want 2 + 2", plan->nphases);
+	if (plan->nphases) {
+		const struct sc_ckpt_spec *ck = &plan->phases[0].ckpt;
+
+		CHECK(ck->layout.tp == 1 && ck->layout.pp == 1 && ck->layout.dp == 0 &&
+			  ck->layout.zero_stage == 1,
+		      "given layout tp %u pp %u dp %u zero %u", ck->layout.tp, ck->layout.pp,
+		      ck->layout.dp, ck->layout.zero_stage);
+	}
+	sc_config_destroy(cfg);
+
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n"
+		   "    model: {layers: 4, hidden: 512, ffn_hidden: 2048, heads: 8, vocab: 32000}\n"
+		   "    procedure: mlperf\n",
+		   "@P:6:16: phases.0.procedure: procedure: mlperf takes the layout MLPerf gives a "
+		   "catalogue model (llama3-8b, llama3-70b, llama3.1-405b, llama3-1t), and this "
+		   "model is not one: give tp, pp, dp and zero");
+	EXPECT_ERR(CKPT_HEAD "    procedure: mlperf\n    restore: false\n",
+		   "@P:7:14: phases.0.restore: procedure: mlperf reads every checkpoint back: leave "
+		   "restore out (or use procedure: none)");
+	EXPECT_ERR(CKPT_HEAD "    procedure: mlperf\n    serialize: torch\n",
+		   "@P:7:16: phases.0.serialize: procedure: mlperf streams raw bytes: use serialize: "
+		   "raw or leave it out");
+	EXPECT_ERR(CKPT_HEAD "    procedure: mlperf\n    compressible: 50%\n",
+		   "@P:7:19: phases.0.compressible: procedure: mlperf writes incompressible, unique "
+		   "bytes: leave compressible out");
+	EXPECT_ERR(CKPT_HEAD "    procedure: mlperff\n",
+		   "@P:6:16: phases.0.procedure: \"mlperff\" is not a procedure");
+}
+
 static void test_checkpoint_errors(void)
 {
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: checkpoint\n    model: gpt-4\n",
@@ -1091,8 +1161,8 @@ static void test_checkpoint_errors(void)
 		   "checkpoint: name, workload, iodepth, jobs, fsync, direct, engine, seed, "
 		   "stonewall, model, tp, pp, dp, zero, layout, keep_last, checkpoints, "
 		   "compute_between, block_size, scale, restore, restore_shift, async, on_error, "
-		   "timeout, inject, emulate, serialize, compressible, dedupe, reuse_buffers, "
-		   "sqpoll, sqpoll_cpu, hipri, "
+		   "timeout, inject, emulate, serialize, procedure, compressible, dedupe, "
+		   "reuse_buffers, sqpoll, sqpoll_cpu, hipri, "
 		   "passthrough, cpus, numa, expect)");
 	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
 		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");
@@ -1705,6 +1775,7 @@ int main(void)
 	test_targets();
 	test_checkpoint();
 	test_checkpoint_errors();
+	test_mlperf_procedure();
 	test_ingest();
 	test_kvcache_rate();
 	test_workload_set();

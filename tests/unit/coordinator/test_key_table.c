@@ -137,6 +137,7 @@ FIELD(f_timeout, ph->io.timeout_ns)
 FIELD(f_serialize, ph->ckpt.serialize)
 FIELD(f_layout, ph->ckpt.layout.kind)
 FIELD(f_keep_last, ph->ckpt.keep_last)
+FIELD(f_procedure, ph->ckpt.procedure)
 FIELD(f_passes, ph->fill.passes)
 FIELD(f_random_passes, ph->fill.random_passes)
 FIELD(f_random_bs, ph->fill.random_bs_bytes)
@@ -204,6 +205,7 @@ static const struct member_case cases[] = {
     {PK_SERIALIZE, "torch", SC_SERIALIZE_TORCH, f_serialize},
     {PK_LAYOUT, "sharded", SC_CKPT_LAYOUT_SHARDED, f_layout},
     {PK_KEEP_LAST, "2", 2, f_keep_last},
+    {PK_PROCEDURE, "mlperf", SC_PROCEDURE_MLPERF, f_procedure},
     {PK_PASSES, "3", 3, f_passes},
     {PK_RANDOM_PASSES, "2", 2, f_random_passes},
     {PK_RANDOM_BS, "8KiB", 8 * KIB, f_random_bs},

@@ -162,6 +162,68 @@ static void test_mlperf_totals(void)
 	       sc_ckpt_total_bytes(&m, &l));
 }
 
+/* One checkpoint in closed form from a model's dimensions (no per-rank
+ * lists): P parameters, of which the norms (2 per layer, 1 final) are
+ * replicated on every tensor-parallel rank and the matrices split; model
+ * state is 2 bytes a parameter; the optimizer has W = tp x pp (x dp under
+ * ZeRO 1-3) writers, each of P / W parameters plus 5 x hidden, at 12
+ * bytes.  (Every split of these layouts is exact: hidden is a multiple of
+ * tp x dp.) */
+static uint64_t closed_form_bytes(const struct sc_llm *m, const struct sc_ckpt_layout *l)
+{
+	uint64_t h = m->hidden, v = m->vocab, f = m->ffn_hidden, n = m->layers;
+	uint64_t kv = h / m->heads * m->kv_heads;
+	uint64_t norms = n * 2 * h + h;
+	uint64_t mats = 2 * v * h + n * (h * (h + 2 * kv) + h * h + 3 * h * f);
+	uint64_t w = (uint64_t)l->tp * l->pp * (l->zero_stage ? l->dp : 1);
+	uint64_t model_state = 2 * (mats + l->tp * norms);
+
+	return model_state + w * ((mats + norms) / w + 5 * h) * 12;
+}
+
+/* procedure: mlperf's four layouts (sc_ckpt_layout_mlperf) against the
+ * closed form, and the sizes MLPerf Storage v3.0 quotes: 8b 105 GiB
+ * (112,425,623,552 B), 70b 911-912 GiB, 405b "5.29 T" (5,292 GiB, which is
+ * 5.17 TiB), 1t 15,426.6 GiB (its table's "18 TB" is not what runs). */
+static void test_mlperf_closed_form(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t ranks;
+		double gib_lo, gib_hi; /* the quoted size, as an interval */
+	} cases[] = {
+	    {"llama3-8b", 8, 104.5, 105.5},
+	    {"llama3-70b", 64, 911.0, 912.0},
+	    {"llama3.1-405b", 512, 5285.0, 5295.0},
+	    {"llama3-1t", 1024, 15426.55, 15426.65},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sc_llm m = model(cases[i].name);
+		struct sc_ckpt_layout l;
+		uint64_t got, want;
+		double gib;
+
+		CHECK(sc_ckpt_layout_mlperf(cases[i].name, &l) == 0, "%s: layout", cases[i].name);
+		CHECK((uint64_t)l.tp * l.pp * l.dp == cases[i].ranks, "%s: %u x %u x %u processes",
+		      cases[i].name, l.tp, l.pp, l.dp);
+		got = sc_ckpt_total_bytes(&m, &l);
+		want = closed_form_bytes(&m, &l);
+		gib = (double)got / (1024.0 * 1024.0 * 1024.0);
+		CHECK(got == want, "%s: %" PRIu64 " B, closed form %" PRIu64 " B", cases[i].name,
+		      got, want);
+		CHECK(gib >= cases[i].gib_lo && gib < cases[i].gib_hi,
+		      "%s: %.2f GiB, quoted [%.2f, %.2f)", cases[i].name, gib, cases[i].gib_lo,
+		      cases[i].gib_hi);
+		printf("%-14s %4u processes: %" PRIu64 " B = %.1f GiB\n", cases[i].name,
+		       cases[i].ranks, got, gib);
+	}
+	struct sc_llm m8 = model("llama3-8b");
+	struct sc_ckpt_layout l8;
+	CHECK(sc_ckpt_layout_mlperf("llama3-8b", &l8) == 0 &&
+		  sc_ckpt_total_bytes(&m8, &l8) == UINT64_C(112425623552),
+	      "llama3-8b: 112,425,623,552 B");
+}
+
 static void check_file(const struct sc_ckpt_file *f, const char *name, uint64_t bytes, int kind)
 {
 	CHECK(!strcmp(f->name, name), "file %s, want %s", f->name, name);
@@ -544,6 +606,7 @@ int main(void)
 {
 	test_catalogue();
 	test_mlperf_totals();
+	test_mlperf_closed_form();
 	test_big_rank_files();
 	test_tiny_zero1_pipelined();
 	test_tiny_other_stages();
