@@ -198,6 +198,14 @@ static int apply_mlperf(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 	}
 	if (!pv->src[PK_CHECKPOINTS])
 		pv->checkpoints = MLPERF_CHECKPOINTS;
+	if (pv->keep_last && pv->keep_last < pv->checkpoints)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_KEEP_LAST], PK_KEEP_LAST,
+					 "procedure: mlperf reads all %llu checkpoints back, but "
+					 "keep_last %llu would delete %llu of them first (leave "
+					 "keep_last out, or use procedure: none)",
+					 (unsigned long long)pv->checkpoints,
+					 (unsigned long long)pv->keep_last,
+					 (unsigned long long)(pv->checkpoints - pv->keep_last));
 	pv->restore = 1;
 	pv->fsync = 1;
 	return 0;
@@ -215,6 +223,9 @@ static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 		    "mapping {layers, hidden, ffn_hidden, heads, kv_heads, vocab, "
 		    "dtype})",
 		    sc_cfg_join(known, sizeof(known), sc_ckpt_model_names()));
+	/* FSDP's full shard, unless the phase (or its procedure) says otherwise */
+	if (pv->layout == SC_CKPT_LAYOUT_SHARDED && !pv->src[PK_ZERO])
+		pv->zero = 3;
 	err = apply_mlperf(c, i, pv);
 	if (err)
 		return err;
@@ -222,9 +233,6 @@ static int check_ckpt_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *p
 		return sc_cfg_fail_node(c->d, pv->src[PK_RESTORE_SHIFT],
 					"restore_shift needs restore: true (it picks which node's "
 					"checkpoint each node reads back)");
-	/* FSDP's full shard, unless the phase says otherwise */
-	if (pv->layout == SC_CKPT_LAYOUT_SHARDED && !pv->src[PK_ZERO])
-		pv->zero = 3;
 	err = check_layout(c, i, pv);
 	if (!err)
 		err = check_serialize(c, i, pv);

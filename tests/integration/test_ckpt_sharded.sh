@@ -111,6 +111,11 @@ bad pp=3 "phases.0.pp: layout sharded: pp 3 must divide the 32 layers (32 / 3 le
 bad tp=16 "phases.0.tp: layout sharded: tp 16 must divide the 8 key/value heads (8 / 16 leaves 8)"
 bad tp=3 "phases.0.tp: tp 3 must divide the 32 attention heads"
 bad keep_last=0 "phases.0.keep_last: 0 is out of range"
+rc=0
+"$SC_BIN" "$T/z.yaml" --dry-run --set procedure=mlperf --set keep_last=3 --output "$T/bad" \
+	>"$T/bad.log" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "phases.0.keep_last: procedure: mlperf reads all 10 checkpoints back, but keep_last 3 would delete 7 of them first" "$T/bad.log" ||
+	{ cat "$T/bad.log"; fail "procedure: mlperf with keep_last 3: exit $rc"; }
 
 # keep_last 2 of 4 checkpoints with restore: checkpoints 1 and 2 are
 # deleted after 3 and 4 are written (a deletion time each), 3 and 4 are
