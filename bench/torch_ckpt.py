@@ -190,12 +190,48 @@ def run_torch(a, work, name, ranks, check):
     return max(r["end"] for r in res) - start, sum(r["bytes"] for r in res)
 
 
+TICK_S = 1.0 / os.sysconf("SC_CLK_TCK")
+POLL_S = 0.05  # how often the job threads' CPU times are read
+
+
+def job_cpu(cmd):
+    """Runs cmd (mpirun) and returns the CPU seconds (user, system) of the
+    ranks' job threads (ssdc-job*, made after setup: the files' writes,
+    CRC and fsyncs), read from /proc every POLL_S while they live (the last
+    POLL_S of a thread may be missed).  Exits with cmd's errors if it fails."""
+    seen = {}
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as p:
+        while p.poll() is None:
+            try:  # the ranks: mpirun's children
+                with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                    pids = f.read().split()
+            except OSError:
+                pids = []
+            for pid in pids:
+                try:
+                    for tid in os.listdir(f"/proc/{pid}/task"):
+                        with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                            st = f.read()
+                        if "(ssdc-job" not in st:
+                            continue
+                        v = st.rsplit(")", 1)[1].split()
+                        seen[(pid, tid)] = (int(v[11]) * TICK_S, int(v[12]) * TICK_S)
+                except (OSError, IndexError, ValueError):
+                    continue
+            time.sleep(POLL_S)
+        err = p.stderr.read().decode()
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{err}")
+    return sum(u for u, _ in seen.values()), sum(s for _, s in seen.values())
+
+
 def run_sc(a, work, name, serialize, ranks, check):
     """One ssdcluster checkpoint: (seconds, bytes written)."""
     target, out = os.path.join(work, "sc"), os.path.join(work, "sc-out")
     os.makedirs(target, exist_ok=True)
     cfg = config(work, name, serialize, target)
-    benchlib.rusage(mpirun(a, LAYOUTS[name][0], [cfg, "--quiet", "--output", out]))
+    cpu = job_cpu(mpirun(a, LAYOUTS[name][0], [cfg, "--quiet", "--output", out]))
+    a.sc_cpu.setdefault((name, serialize), []).append(cpu)
     with open(os.path.join(out, "results.json")) as f:
         r = json.load(f)
     cell = r["checkpoints"][0]["cells"][0]
@@ -233,6 +269,7 @@ def main():
     a = benchlib.parse(ap)
     a.parts = {}  # per layout: (s in torch.save, s in fsync) summed over ranks, per round
     a.digest = {}  # per layout: SHA-256 of rank 0's first file, by side
+    a.sc_cpu = {}  # per (layout, serialize): the job threads' (user, system) s per round
     if a.rounds < 1:
         sys.exit(f"--rounds {a.rounds}: expected 1 or more")
     if a.settle < 0:
@@ -282,6 +319,11 @@ def main():
               f"(CRC-32, pickle, writes), {statistics.median(x[1] for x in p):.3f} s in fsync, "
               f"CPU {statistics.median(x[2] for x in p):.3f} s user + "
               f"{statistics.median(x[3] for x in p):.3f} s system, summed over ranks")
+        for s in sides[1:]:
+            c = a.sc_cpu[(l, s[3:])]
+            print(f"  {s}: CPU {statistics.median(x[0] for x in c):.3f} s user + "
+                  f"{statistics.median(x[1] for x in c):.3f} s system in its job threads, "
+                  "summed over ranks")
         d = a.digest.get(l, {})
         print("  rank 0's first file: " +
               ("byte for byte the same" if d.get("torch") == d.get("sc") else "DIFFERENT"))
