@@ -3,7 +3,7 @@
 #include "torch_zip.h"
 
 #include <errno.h>
-#include <isa-l/crc.h>
+#include <pthread.h>
 #include <string.h>
 
 /* Zip signatures and fixed sizes (APPNOTE.TXT). */
@@ -64,9 +64,60 @@ static void le(struct out *o, uint64_t v, unsigned bytes)
 		o->p[o->n++] = i < sizeof(v) ? (uint8_t)(v >> (8 * i)) : 0;
 }
 
+/* CRC-32 by slicing: table k gives the CRC of a byte followed by k zero
+ * bytes, so 16 bytes fold into the register with 16 independent lookups. */
+#define CRC_POLY   UINT32_C(0xedb88320) /* zlib's, reflected */
+#define CRC_SLICES 16u			/* bytes folded per step, as torch */
+
+static uint32_t crc_table[CRC_SLICES][256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_tables(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int b = 0; b < 8; b++)
+			c = (c >> 1) ^ (CRC_POLY & (0u - (c & 1u)));
+		crc_table[0][i] = c;
+	}
+	for (uint32_t k = 1; k < CRC_SLICES; k++)
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = crc_table[k - 1][i];
+
+			crc_table[k][i] = (c >> 8) ^ crc_table[0][c & 0xffu];
+		}
+}
+
+/* The little-endian 32-bit word at p (any alignment). */
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Byte b (0 = lowest) of w looked up in the table for a byte lying k
+ * bytes before the end of the 16. */
+#define CRC_AT(w, b, k) crc_table[k][((w) >> (8 * (b))) & 0xffu]
+
 uint32_t sc_tzip_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	return crc32_gzip_refl(crc, buf, len);
+	const uint8_t *p = buf;
+	uint32_t c = ~crc;
+
+	pthread_once(&crc_once, crc_tables);
+	for (; len >= CRC_SLICES; len -= CRC_SLICES, p += CRC_SLICES) {
+		uint32_t w0 = le32(p) ^ c, w1 = le32(p + 4), w2 = le32(p + 8), w3 = le32(p + 12);
+
+		/* the words not holding the running CRC first: only the last
+		 * four lookups wait for the previous step */
+		c = CRC_AT(w3, 3, 0) ^ CRC_AT(w3, 2, 1) ^ CRC_AT(w3, 1, 2) ^ CRC_AT(w3, 0, 3) ^
+		    CRC_AT(w2, 3, 4) ^ CRC_AT(w2, 2, 5) ^ CRC_AT(w2, 1, 6) ^ CRC_AT(w2, 0, 7) ^
+		    CRC_AT(w1, 3, 8) ^ CRC_AT(w1, 2, 9) ^ CRC_AT(w1, 1, 10) ^ CRC_AT(w1, 0, 11) ^
+		    CRC_AT(w0, 3, 12) ^ CRC_AT(w0, 2, 13) ^ CRC_AT(w0, 1, 14) ^ CRC_AT(w0, 0, 15);
+	}
+	while (len--)
+		c = (c >> 8) ^ crc_table[0][(c ^ *p++) & 0xffu];
+	return ~c;
 }
 
 /* A pickled int as CPython's protocol 2 writes it. */

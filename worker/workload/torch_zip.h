@@ -20,8 +20,15 @@
  * puts a zip64 extra field in its local and central headers).  The file is
  * written as head (everything before the payload), payload, tail
  * (everything after it): the three writes torch.save's buffered writer
- * makes for one tensor larger than its 8 KiB buffer.  The CRC-32 (zlib's,
- * ISA-L crc32_gzip_refl) of every record is computed over its bytes.
+ * makes for one tensor larger than its 8 KiB buffer.  The CRC-32 of every
+ * record is computed over its bytes the way torch computes it, so its CPU
+ * cost per byte is torch's: torch 1.13's miniz calls a table-driven
+ * slice-by-16 CRC (16 lookups in 16 tables of 256 words per 16 bytes; perf
+ * shows it under torch.save in libtorch_cpu), and sc_tzip_crc32 is that
+ * class of CRC (own code), not a carry-less-multiply one such as ISA-L's,
+ * which runs about 8x faster.  Measured in one process on one tensor's
+ * 128 MiB (2-vCPU VM, loaded): torch's 0.28-0.47 ns/B, ours 0.24-0.40
+ * ns/B (0.85-0.97 of torch's per run), ISA-L's 0.04-0.07 ns/B.
  */
 #ifndef SC_TORCH_ZIP_H
 #define SC_TORCH_ZIP_H
@@ -64,7 +71,8 @@ int sc_tzip_finish(struct sc_tzip *z);
 uint64_t sc_tzip_file_bytes(uint64_t payload);
 
 /* The CRC-32 (zlib: reflected 0xEDB88320, initial and final ~0) of len
- * bytes at buf continuing crc (0 to start). */
+ * bytes at buf continuing crc (0 to start), sliced 16 bytes a step as
+ * torch's: the same value as zlib's crc32(crc, buf, len). */
 uint32_t sc_tzip_crc32(uint32_t crc, const void *buf, size_t len);
 
 #endif
