@@ -3,6 +3,7 @@
 #include "ckpt_dcp.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -86,6 +87,17 @@ static uint64_t dp_elems(uint64_t rows, uint64_t cols, uint64_t dp, uint64_t d, 
 	uint64_t r = sharded ? chunk_rows(rows, dp, d) : (d == 0 ? rows : 0);
 
 	return r * cols; /* within 2^46: the model's dimensions are bounded */
+}
+
+int sc_ckpt_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
 }
 
 int sc_ckpt_dcp_check(const struct sc_llm *m, const struct sc_ckpt_layout *l, char *err,

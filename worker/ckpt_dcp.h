@@ -37,8 +37,8 @@
 #define SC_CKPT_DCP_META_BASE	   UINT64_C(4096)
 #define SC_CKPT_DCP_META_PER_CHUNK UINT64_C(256)
 
-/* -EINVAL, with the message printf-formatted into err when errlen > 0
- * (ckpt_model.c). */
+/* -EINVAL, with the message printf-formatted into err when errlen > 0: the
+ * byte model's errors (ckpt_model.c's too). */
 __attribute__((format(printf, 3, 4))) int sc_ckpt_fail(char *err, size_t errlen, const char *fmt,
 						       ...);
 

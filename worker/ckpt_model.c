@@ -266,17 +266,6 @@ static int totals(const struct sc_llm *m, const struct sc_ckpt_layout *l, uint64
 	return 0;
 }
 
-int sc_ckpt_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 static bool dtype_ok(uint32_t bytes)
 {
 	return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
