@@ -504,12 +504,17 @@ static int torch_file(struct job *j, const struct sc_ckpt_file *f)
 static void delete_old(struct job *j, struct ckpt_job *c)
 {
 	uint64_t t0 = sc_now_ns();
+	char up[sizeof(c->old_sub) + 3];
 
 	for (uint32_t i = 0; i < c->nfiles && !j->err; i++)
 		if (unlinkat(c->old_dirfd, c->files[i].name, 0) != 0)
 			sc_job_fail(j, -errno, "deleting %s/%s (keep_last): %s", c->old_sub,
 				    c->files[i].name, strerror(errno));
-	if (!j->err && unlinkat(j->run->dirfd, c->old_sub, AT_REMOVEDIR) != 0 && errno != ENOTEMPTY &&
+	/* by the new checkpoint's directory's parent, which was opened
+	 * component by component, never through a path that could since
+	 * have become a symlink */
+	snprintf(up, sizeof(up), "../%s", strrchr(c->old_sub, '/') + 1);
+	if (!j->err && unlinkat(c->dirfd, up, AT_REMOVEDIR) != 0 && errno != ENOTEMPTY &&
 	    errno != EEXIST && errno != ENOENT)
 		sc_job_fail(j, -errno, "deleting %s (keep_last): %s", c->old_sub, strerror(errno));
 	j->delete_ns = sc_now_ns() - t0;
