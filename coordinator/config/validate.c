@@ -67,21 +67,24 @@ static int resolve_ckpt(const struct sc_config *cfg, struct sc_phase *ph, uint32
 	return 0;
 }
 
-/* async checkpoint phases: each rank holds its scaled checkpoint in host
- * memory beside its I/O buffers, within memory_per_rank (or the default
- * budget).  The first write cell of a group speaks for its others. */
-static int check_async_memory(const struct sc_config *cfg, const struct sc_plan *plan,
-			      const struct sc_place *places, uint32_t nranks, char *err,
-			      size_t errlen)
+/* Checkpoint write phases that hold a rank's scaled checkpoint in host
+ * memory beside its I/O buffers (async: the host copy; serialize: torch:
+ * the files' tensors, as torch.save's caller holds them; both: one copy),
+ * within memory_per_rank (or the default budget).  The first write cell of
+ * a group speaks for its others. */
+static int check_held_memory(const struct sc_config *cfg, const struct sc_plan *plan,
+			     const struct sc_place *places, uint32_t nranks, char *err,
+			     size_t errlen)
 {
 	char where[512], key[64], a[32], b[32], t[32], m[32];
 
 	for (uint32_t p = 0; p < plan->nphases; p++) {
 		const struct sc_phase *ph = &plan->phases[p];
 		uint64_t bufs = (uint64_t)ph->io.jobs * ph->io.iodepth * ph->io.bs_bytes;
+		bool torch = ph->ckpt.serialize == SC_SERIALIZE_TORCH;
 
-		if (ph->workload != SC_WORKLOAD_CHECKPOINT || !ph->ckpt.async ||
-		    ph->ckpt.index != 1)
+		if (ph->workload != SC_WORKLOAD_CHECKPOINT || !(ph->ckpt.async || torch) ||
+		    ph->ckpt.restore || ph->ckpt.index != 1)
 			continue;
 		for (uint32_t r = 0; r < nranks; r++) {
 			uint64_t rd, wr, total;
@@ -89,14 +92,17 @@ static int check_async_memory(const struct sc_config *cfg, const struct sc_plan 
 			sc_layout_rank_bytes(plan, p, &places[r], &rd, &wr);
 			if (!__builtin_add_overflow(wr, bufs, &total) && total <= cfg->mem_budget)
 				continue;
-			snprintf(key, sizeof(key), "phases.%u.async", ph->config_index);
+			snprintf(key, sizeof(key), "phases.%u.%s", ph->config_index,
+				 ph->ckpt.async ? "async" : "serialize");
 			snprintf(
 			    err, errlen,
-			    "%s: %s: async holds a rank's checkpoint in host memory: rank %u's "
+			    "%s: %s: %s a rank's checkpoint in host memory: rank %u's "
 			    "%s + jobs %u x iodepth %u x block_size %s of I/O buffers = %s, "
 			    "more than %s %s (lower scale, or %s memory_per_rank)",
-			    sc_config_where(cfg, key, where, sizeof(where)), key, r,
-			    sc_cfg_fmt_size(a, sizeof(a), wr), ph->io.jobs, ph->io.iodepth,
+			    sc_config_where(cfg, key, where, sizeof(where)), key,
+			    ph->ckpt.async ? "async holds"
+					   : "serialize: torch holds the tensors of",
+			    r, sc_cfg_fmt_size(a, sizeof(a), wr), ph->io.jobs, ph->io.iodepth,
 			    sc_cfg_fmt_size(b, sizeof(b), ph->io.bs_bytes),
 			    total < wr ? "more than 16EiB" : sc_cfg_fmt_size(t, sizeof(t), total),
 			    cfg->mem_stated ? "memory_per_rank" : "the default memory budget of",
@@ -159,7 +165,7 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 	}
 	if (check_destroy_opt_in(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
 		return -EINVAL;
-	if (check_async_memory(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
+	if (check_held_memory(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
 		return -EINVAL;
 	if (sc_validate_fill(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
 		return -EINVAL;

@@ -76,6 +76,17 @@ print("ok:", len(files), "files,", payload, "B payload,", disk, "B on disk")
 PY
 [ $? -eq 0 ] || fail "results checks"
 
+# The tensors are held in memory, as torch.save's caller holds them: a
+# rank's checkpoint beyond memory_per_rank is refused before any I/O.
+{ echo "memory_per_rank: 4MiB"; cat "$T/torch.yaml"; } >"$T/mem.yaml"
+rc=0
+sc_mpirun 2 "$T/mem.yaml" --output "$T/om" || rc=$?
+[ "$rc" -eq 2 ] || { cat "$T/out.log"; fail "memory_per_rank 4MiB: exit $rc, want 2"; }
+want="phases.0.serialize: serialize: torch holds the tensors of a rank's checkpoint in host memory: rank 0's "
+grep -qF "$want" "$T/out.log" && grep -qF "more than memory_per_rank 4MiB" "$T/out.log" ||
+	{ cat "$T/out.log"; fail "memory_per_rank 4MiB: message"; }
+[ ! -e "$T/om/results.json" ] || fail "memory_per_rank 4MiB: a run was made"
+
 sed -i 's/serialize: torch/serialize: torch\n    direct: true/' "$T/torch.yaml"
 rc=0
 sc_mpirun 1 "$T/torch.yaml" --output "$T/bad" || rc=$?
