@@ -4,8 +4,10 @@
 # zipfile: testzip() finds no bad CRC; records archive/data.pkl,
 # archive/data/0 holding the planned bytes, archive/version "3\n"), written
 # in 3 writes and 1 fsync per file, its container counted in the bytes
-# written; restore reads the whole containers back.  serialize: torch with
-# direct: true is refused (exit 2).  Needs no torch.
+# written; restore reads the whole containers back; three checkpoints in
+# a row (the tensors kept between them) are each whole.  serialize: torch
+# with direct: true, or with a rank's tensors beyond memory_per_rank, is
+# refused (exit 2).  Needs no torch.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/target"
@@ -75,6 +77,30 @@ need(w["ranks"][0]["errors"] == 0 and r["ranks"][0]["errors"] == 0, "no errors")
 print("ok:", len(files), "files,", payload, "B payload,", disk, "B on disk")
 PY
 [ $? -eq 0 ] || fail "results checks"
+
+# Three checkpoints: the tensors, kept from one write cell to the next,
+# give every checkpoint's files whole and right (each record's CRC-32, the
+# tensor all zeros, the same sizes in every checkpoint).
+sed 's/    restore: true/    checkpoints: 3/' "$T/torch.yaml" >"$T/three.yaml"
+rm -rf "${T:?}/target/"*
+sc_mpirun 2 "$T/three.yaml" --output "$T/three" || { cat "$T/out.log"; fail "3 checkpoints: exit $?"; }
+python3 - "$T/target" <<'PY' || fail "3 checkpoints: the files"
+import glob, os, sys, zipfile
+steps = sorted(glob.glob(os.path.join(sys.argv[1], "ssdcluster-*", "*", "global_epoch1_step*")))
+assert len(steps) == 3, steps
+sizes = []
+for d in steps:
+    files = sorted(os.listdir(d))
+    assert len(files) >= 3, files
+    sizes.append([os.path.getsize(os.path.join(d, f)) for f in files])
+    for f in files:
+        z = zipfile.ZipFile(os.path.join(d, f))
+        assert z.testzip() is None, (d, f)
+        assert z.read("archive/data/0").count(0) == z.getinfo("archive/data/0").file_size, (d, f)
+assert sizes[0] == sizes[1] == sizes[2], sizes
+print("ok: 3 checkpoints,", len(sizes[0]), "files each, every record's CRC-32 right")
+PY
+rm -rf "${T:?}/target/"*
 
 # The tensors are held in memory, as torch.save's caller holds them: a
 # rank's checkpoint beyond memory_per_rank is refused before any I/O.
