@@ -317,7 +317,7 @@ EOF
 }
 
 # Sets initrd: the cached initramfs for this kernel, busybox and script,
-# built first when missing.  Older builds in the cache are removed.
+# built first when missing.
 build_initramfs() {
 	local cache=${SC_NVME_VM_CACHE:-/var/tmp/ssdcluster-nvme-vm}
 	local busybox=/bin/busybox mods key stage f
@@ -354,7 +354,9 @@ build_initramfs() {
 	(cd "$stage" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -6) >"$initrd.tmp.$$" ||
 		die "cannot build the initramfs in $cache"
 	mv "$initrd.tmp.$$" "$initrd"
-	find "$cache" -maxdepth 1 -name 'initramfs-*.cpio.gz' ! -path "$initrd" -delete
+	# Builds of other versions of this script (another worktree may be
+	# running one now) go once a day has passed since they were made.
+	find "$cache" -maxdepth 1 -name 'initramfs-*.cpio.gz' ! -path "$initrd" -mtime +0 -delete
 	[ "$verbose" = 0 ] || echo "$PROG: built $initrd" >&2
 }
 
