@@ -5,7 +5,7 @@
 # phase's data units written (read, for the read phase) rise by the bytes
 # the phase moved, within one 512,000-byte unit; one phase's "after" is the
 # next one's "before"; the first "before" and last "after" are what the
-# test read itself from the controller (smart_log.py, an admin Get Log Page
+# test read itself from the controller (nvme_cmd.py smart, an admin Get Log Page
 # in the guest).  The temperature series of the 3 s phase holds the drive's
 # hwmon temperature as the guest read it, no other value.
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +31,7 @@ phases:
 YAML
 cat >"$T/guest.sh" <<'SH'
 set -e
-smart() { python3 "$SC_SOURCE_DIR/tests/nvme/smart_log.py" /dev/nvme0; }
+smart() { python3 "$SC_SOURCE_DIR/tests/nvme/nvme_cmd.py" smart /dev/nvme0; }
 hwmon_temp() {
 	local h
 	for h in /sys/class/nvme/nvme0/hwmon*; do cat "$h/temp1_input"; done
