@@ -8,7 +8,7 @@
 # copied out in the guest).  Then an ext4 filesystem made in the guest on
 # nvme0n1, mounted, and a directory target on it: the sysfs walk from that
 # directory reaches controller nvme0 and its serial.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nvme_lib.sh"
 
 SERIAL0=${SC_NVME_TEST_SERIAL0:-SCID0001}   # a deliberate break sets another
 cat >"$T/blk.yaml" <<YAML

@@ -14,7 +14,7 @@
 #   interrupts rising by far fewer than the phase's I/Os; on nvme1n1
 #   (queue/io_poll 0) refused with its reason, interrupts there rising with
 #   the I/Os.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nvme_lib.sh"
 
 PT_BYTES=$((4 << 20))
 cat >"$T/pt.yaml" <<YAML

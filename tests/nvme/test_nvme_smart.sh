@@ -8,7 +8,7 @@
 # test read itself from the controller (nvme_cmd.py smart, an admin Get Log Page
 # in the guest).  The temperature series of the 3 s phase holds the drive's
 # hwmon temperature as the guest read it, no other value.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/nvme_lib.sh"
 
 cat >"$T/smart.yaml" <<YAML
 targets:

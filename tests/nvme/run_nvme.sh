@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh [TEST]... -- runs the NVMe tests (default all tests/nvme/test_*.sh),
+# run_nvme.sh [TEST]... -- runs the NVMe tests (default all tests/nvme/test_*.sh),
 # one at a time (each boots its own QEMU guest through scripts/nvme-vm.sh),
 # and prints a summary: each test's result and time.  Exits 1 if any failed.
 # SC_BIN names the binary (default build/ssdcluster); a test's output goes

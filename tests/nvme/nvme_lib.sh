@@ -1,4 +1,4 @@
-# lib.sh -- shared by the NVMe tests: a temp dir the guest may write, fail,
+# nvme_lib.sh -- shared by the NVMe tests: a temp dir the guest may write, fail,
 # and nvme_guest to boot one QEMU guest (scripts/nvme-vm.sh) and run a
 # script there.  Every test boots one guest and checks what it left in $T.
 set -euo pipefail
