@@ -68,6 +68,13 @@ SPEC, comma-separated KEY=VALUE:
                      since the driver keeps one queue for interrupts
   throttle_bps=N     limit the drive to N bytes/s, reads and writes together
   throttle_iops=N    limit the drive to N I/Os per second
+  burst_bps=N,burst_s=S
+                     with throttle_bps: let the drive run at burst_bps until
+                     a bucket of burst_bps x S bytes, drained at throttle_bps,
+                     is full (QEMU's bps-total-max and -max-length): a fresh
+                     drive writes about B x burst_bps x S / (B - throttle_bps)
+                     bytes at a rate B (burst_bps, where the guest keeps up)
+                     before it falls to throttle_bps, a write cliff
   paths=N            N controllers (2 or more) in one nvme-subsys, sharing
                      the namespace: the guest sees one multipath namespace
                      (nvmeXnY) and N controllers, all with serial S
@@ -133,10 +140,11 @@ parse_args() {
 
 # Each parsed SPEC becomes one line of these arrays, index = its position.
 nv_serial=() nv_size=() nv_lbs=() nv_queues=() nv_bps=() nv_iops=() nv_paths=()
+nv_burst_bps=() nv_burst_s=()
 
 parse_spec() { # SPEC
 	local spec=$1 kv key val
-	local serial='' size='' lbs='' queues='' bps='' iops='' paths=1
+	local serial='' size='' lbs='' queues='' bps='' iops='' burst_bps='' burst_s='' paths=1
 	local IFS=,
 	for kv in $spec; do
 		[[ $kv == *=* ]] || die "--nvme '$spec': '$kv' is not KEY=VALUE"
@@ -157,19 +165,29 @@ parse_spec() { # SPEC
 			bps=$val ;;
 		throttle_iops) [[ $val =~ ^[1-9][0-9]*$ ]] || die "--nvme '$spec': throttle_iops '$val' is not a positive number"
 			iops=$val ;;
+		burst_bps) [[ $val =~ ^[1-9][0-9]*$ ]] || die "--nvme '$spec': burst_bps '$val' is not a positive number"
+			burst_bps=$val ;;
+		burst_s) [[ $val =~ ^[1-9][0-9]*$ ]] || die "--nvme '$spec': burst_s '$val' is not a positive whole number of seconds"
+			burst_s=$val ;;
 		paths) [[ $val =~ ^[1-9]$ ]] || die "--nvme '$spec': paths '$val' is not 1 to 9"
 			paths=$val ;;
-		*) die "--nvme '$spec': unknown key '$key' (serial, size, lbs, queues, throttle_bps, throttle_iops, paths)" ;;
+		*) die "--nvme '$spec': unknown key '$key' (serial, size, lbs, queues, throttle_bps, throttle_iops, burst_bps, burst_s, paths)" ;;
 		esac
 	done
 	[ -n "$serial" ] || die "--nvme '$spec': serial= is required"
 	[ -n "$size" ] || die "--nvme '$spec': size= is required"
+	if [ -n "$burst_bps$burst_s" ]; then
+		[ -n "$burst_bps" ] && [ -n "$burst_s" ] && [ -n "$bps" ] ||
+			die "--nvme '$spec': burst_bps and burst_s go together, with throttle_bps"
+		[ "$burst_bps" -gt "$bps" ] || die "--nvme '$spec': burst_bps $burst_bps must exceed throttle_bps $bps"
+	fi
 	local s
 	for s in "${nv_serial[@]}"; do
 		[ "$s" != "$serial" ] || die "--nvme '$spec': serial '$serial' is given twice"
 	done
 	nv_serial+=("$serial") nv_size+=("$size") nv_lbs+=("$lbs") nv_queues+=("$queues")
 	nv_bps+=("$bps") nv_iops+=("$iops") nv_paths+=("$paths")
+	nv_burst_bps+=("$burst_bps") nv_burst_s+=("$burst_s")
 }
 
 # ---- host side: packages, kernel, initramfs -------------------------------
@@ -415,6 +433,8 @@ nvme_args() {
 		drive="file=$(qemu_path "$img"),if=none,id=drv$i,format=raw,discard=unmap"
 		[ -z "${nv_bps[$i]}" ] || drive+=",throttling.bps-total=${nv_bps[$i]}"
 		[ -z "${nv_iops[$i]}" ] || drive+=",throttling.iops-total=${nv_iops[$i]}"
+		[ -z "${nv_burst_bps[$i]}" ] ||
+			drive+=",throttling.bps-total-max=${nv_burst_bps[$i]},throttling.bps-total-max-length=${nv_burst_s[$i]}"
 		qemu_args+=(-drive "$drive")
 		lbsopt=
 		[ -z "${nv_lbs[$i]}" ] || lbsopt=",logical_block_size=${nv_lbs[$i]},physical_block_size=${nv_lbs[$i]}"

@@ -27,7 +27,7 @@ export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_t
 export OMPI_MCA_orte_tmpdir_base=/tmp
 . "$1"
 SH
-	nice -n 10 bash "$SC_SOURCE_DIR/scripts/nvme-vm.sh" --timeout "${SC_NVME_TIMEOUT:-240}" \
+	bash "$SC_SOURCE_DIR/scripts/nvme-vm.sh" --timeout "${SC_NVME_TIMEOUT:-240}" \
 		--out "$T" --env SC_BIN="$SC_BIN" --env T="$T" "$@" -- \
 		bash "$T/guest-pre.sh" "$script" >"$T/guest.log" 2>&1 || rc=$?
 	case $rc in
