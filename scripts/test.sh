@@ -6,10 +6,14 @@
 # integration tests there, where any finding fails the test (SC_ASAN=0
 # skips this second pass).
 #
-# Labels: unit, integration, cluster, truth.  The unit and integration
-# tests run two at a time (-j2; SC_TEST_JOBS sets it): each is proven to
-# pass beside two busy loops.  The cluster tests run one at a time
-# (RUN_SERIAL).  The truth test (label truth, about 11 minutes) runs last,
+# Labels: unit, integration, cluster, nvme, truth.  The unit and
+# integration tests run two at a time (-j2; SC_TEST_JOBS sets it): each is
+# proven to pass beside two busy loops.  The cluster tests run one at a time
+# (RUN_SERIAL).  The NVMe tier (tests/nvme: each test boots a QEMU guest
+# with emulated NVMe controllers and the real nvme driver, scripts/nvme-vm.sh)
+# runs next, one test at a time, after its packages are installed
+# (qemu-system-x86, linux-image-amd64, busybox-static; SC_NVME=0 leaves it
+# out).  The truth test (label truth, about 11 minutes) runs last,
 # alone: beside the rest of this script it was disturbed (a measured run
 # rejected, a slow sample kept that moved the projection); SC_TRUTH=0
 # leaves it out.
@@ -21,7 +25,12 @@ jobs=${SC_TEST_JOBS:-2}
 top=$PWD
 
 (cd build && ctest --output-on-failure --timeout 900 -j"$jobs" -L unit "$@" &&
-	ctest --output-on-failure --timeout 900 -j"$jobs" -LE 'unit|truth' "$@")
+	ctest --output-on-failure --timeout 900 -j"$jobs" -LE 'unit|truth|nvme' "$@")
+
+if [ "${SC_NVME:-1}" != 0 ]; then
+	bash scripts/nvme-vm.sh --install
+	(cd build && ctest --output-on-failure -L nvme "$@")
+fi
 
 if [ "${SC_ASAN:-1}" != 0 ]; then
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Asan -DSC_WERROR=ON >/dev/null
