@@ -76,7 +76,8 @@ int sc_target_probe(const char *path, struct sc_target_info *info)
 		info->size_bytes = size;
 		info->avail_bytes = size;
 		info->align_bytes = lbs >= (int)SC_MIN_ALIGN ? (uint32_t)lbs : SC_MIN_ALIGN;
-		info->mounted = sc_guard_mounted("", st.st_rdev, NULL, 0) > 0;
+		info->mounted = sc_guard_mounted("", st.st_rdev, info->mounted_on,
+						 sizeof(info->mounted_on)) > 0;
 		return 0;
 	}
 	return -EINVAL;

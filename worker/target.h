@@ -13,6 +13,7 @@ struct sc_target_info {
 	uint32_t align_bytes;   /* O_DIRECT offset/length alignment (logical
 				 * block size), at least 512 */
 	int mounted;            /* block: 1 if it or a partition is mounted */
+	char mounted_on[256];	/* then one mount point of it */
 };
 
 /* Looks at path without changing anything.  0, or -errno (-ENOENT when it

@@ -251,9 +251,9 @@ static int check_writable(struct cfg_check *c, uint32_t i, const struct cfg_phas
 		if (tg->info.mounted)
 			return sc_cfg_fail_value(
 			    c, pv, i, n, k,
-			    "%s would write to %s (targets.%u), which is mounted, "
-			    "itself or a partition (unmount it first)",
-			    what, tg->path, t);
+			    "%s would write to %s (targets.%u), which is mounted, itself "
+			    "or a partition, on %s (unmount it first)",
+			    what, tg->path, t, tg->info.mounted_on[0] ? tg->info.mounted_on : "?");
 	}
 	return 0;
 }

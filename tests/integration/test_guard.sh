@@ -62,7 +62,7 @@ mount "${PART}p1" "$T/m3"
 echo "inside" >"$T/m3/data.txt"
 sync
 config "$T/part.yaml" "$PART" "allow_destroy: true" "wipe_signatures_ok: true"
-expect 2 "which is mounted, itself or a partition" 1 "$T/part.yaml" --allow-destroy
+expect 2 "which is mounted, itself or a partition, on $T/m3 (unmount it first)" 1 "$T/part.yaml" --allow-destroy
 config "$T/parth.yaml" "$PART" 'hosts: "*"' "allow_destroy: true" "wipe_signatures_ok: true"
 expect 2 "its partition $(basename "$PART")p1" 2 "$T/parth.yaml" --allow-destroy
 grep -qF "is mounted on $T/m3" "$T/out.log" || { cat "$T/out.log"; fail "partition: no mount point named"; }
