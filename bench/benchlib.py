@@ -52,3 +52,16 @@ def rusage(cmd):
             err.seek(0)
             sys.exit(f"{' '.join(cmd)} failed ({rc}):\n{err.read().decode()}")
     return ru
+
+
+def t_io_uring_iops(text):
+    """The median of fio's t/io_uring per-second "IOPS=..." lines after the
+    first (its ramp), or None when it printed fewer than two."""
+    vals = []
+    for line in text.splitlines():
+        if line.startswith("IOPS="):
+            v = line.split(",")[0][5:]
+            scale = {"K": 1e3, "M": 1e6}.get(v[-1:], 1)
+            vals.append(float(v.rstrip("KM")) * scale)
+    vals = vals[1:]
+    return sorted(vals)[len(vals) // 2] if vals else None

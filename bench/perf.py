@@ -13,7 +13,13 @@ run the tools of a case in the reverse order, so drift and caches hit both):
      (1 s ramp): IOPS and p99 latency (ssdcluster: cluster.iops and
      latency_ns.read.p99; fio: read.iops and lat_ns p99 with
      --lat_percentiles=1).  fio io_uring twice: default options, and tuned
-     (--fixedbufs=1 --registerfiles=1 --hipri=0 --sqthread_poll=0).
+     (--fixedbufs=1 --registerfiles=1 --hipri=0 --sqthread_poll=0).  And
+     the ceiling, fio's t/io_uring (-d32 -s8 -c8 -p0 -B1 -F1: batches of 8
+     submitted and reaped, fixed buffers and files; IOPS only: the median
+     of its per-second lines), when --t-io-uring names it or fio's sources
+     are built at --fio-src (default /var/tmp/fio-src: `make t/io_uring`
+     there).  --device loop-tmpfs reads a loop device over a 1 GiB file in
+     a tmpfs instead (a fast device: the tools' CPU is the limit; root).
   2  the same read through the page cache (ssdcluster direct: false; fio
      --direct=0 --invalidate=0; the file is read once, untimed, before each
      run so it is cached), no ramp: IOPS and CPU seconds per million I/Os
@@ -82,6 +88,9 @@ class Bench:
     def __init__(self, a, work):
         self.a, self.work, self.n = a, work, 0
         self.big = os.path.join(work, "rand.dat")
+        self.t_io_uring = a.t_io_uring or (
+            os.path.join(a.fio_src, "t", "io_uring")
+            if os.access(os.path.join(a.fio_src, "t", "io_uring"), os.X_OK) else None)
         self.seq = os.path.join(work, "seq.dat")
 
     # -- ssdcluster ---------------------------------------------------------
@@ -154,7 +163,20 @@ phases:
             return f
 
         tuned = ["--fixedbufs=1", "--registerfiles=1", "--hipri=0", "--sqthread_poll=0"]
-        return [("ssdcluster", sc), ("fio default", fio([])), ("fio tuned", fio(tuned))]
+        runs = [("ssdcluster", sc), ("fio default", fio([])), ("fio tuned", fio(tuned))]
+        if self.t_io_uring:
+            runs.append(("t/io_uring", self.tiou))
+        return runs
+
+    def tiou(self):
+        """fio's t/io_uring on the case 1 file: the median of its per-second
+        IOPS lines after the first (the ramp)."""
+        _, text = run([self.t_io_uring, "-d32", "-s8", "-c8", "-p0", "-B1", "-F1", "-O1", "-R1",
+                       f"-r{self.a.seconds + 1}", self.big])
+        iops = benchlib.t_io_uring_iops(text)
+        if iops is None:
+            sys.exit(f"t/io_uring printed no IOPS lines:\n{text[-2000:]}")
+        return {"iops": iops}
 
     def case2(self):
         def sc():
@@ -313,6 +335,23 @@ def table(rounds, cases):
     return summary
 
 
+def loop_tmpfs(work):
+    """A loop device over a 1 GiB file of random bytes in a tmpfs mounted
+    in work; detached and unmounted at exit."""
+    import atexit
+    mnt = os.path.join(work, "tmpfs")
+    os.mkdir(mnt)
+    run(["mount", "-t", "tmpfs", "-o", "size=1100M", "tmpfs", mnt])
+    atexit.register(lambda: subprocess.run(["umount", "-l", mnt]))
+    img = os.path.join(mnt, "img")
+    run(["dd", "if=/dev/urandom", f"of={img}", "bs=1M", "count=1024", "status=none"])
+    _, dev = run(["losetup", "--find", "--show", img])
+    dev = dev.strip()
+    atexit.register(lambda: subprocess.run(["losetup", "-d", dev]))
+    print(f"device: {dev}, a loop device over a 1 GiB file in a tmpfs", flush=True)
+    return dev
+
+
 def main():
     ap = benchlib.parser(__doc__)
     ap.add_argument("--rounds", type=int, default=8)
@@ -324,6 +363,12 @@ def main():
                          "seconds; 64 MiB windows of 0.5 s swing with the disk)")
     ap.add_argument("--json", help="write every round's figures and the medians here")
     ap.add_argument("--dir", help="parent of the scratch folder (default /var/tmp)")
+    ap.add_argument("--t-io-uring", help="fio's t/io_uring binary (case 1's ceiling)")
+    ap.add_argument("--fio-src", default="/var/tmp/fio-src",
+                    help="fio's sources, where t/io_uring is looked for when built")
+    ap.add_argument("--device", choices=("file", "loop-tmpfs"), default="file",
+                    help="cases 1, 2 and 5: a file in the scratch folder, or a loop device over a "
+                         "file in a tmpfs (root)")
     a = benchlib.parse(ap)
     a.bin = os.path.abspath(a.bin)
     cases = [int(x) for x in a.cases.split(",")]
@@ -335,7 +380,9 @@ def main():
     t0 = time.time()
     with benchlib.workdir("sc-perf.", a.dir or "/var/tmp") as work:
         b = Bench(a, work)
-        if {1, 2, 5} & set(cases):
+        if a.device == "loop-tmpfs":
+            b.big = loop_tmpfs(work)
+        elif {1, 2, 5} & set(cases):
             b.layout(b.big, 1024)
         if 3 in cases:
             b.layout(b.seq, a.ranks * a.size_per_rank)
