@@ -125,6 +125,7 @@ static const struct sc_field io_rows[] = {
 	F_U32(compressible_pct, compressible_pct),
 	F_U32(dedupe_pct, dedupe_pct),
 	F_BOOL(reuse_buffers, reuse_buffers),
+	F_BOOL(huge_buffers, huge_buffers),
 	F_BOOL(sqpoll, sqpoll),
 	F_I32(sqpoll_cpu, sqpoll_cpu),
 	F_BOOL(hipri, hipri),

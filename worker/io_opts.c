@@ -11,6 +11,7 @@ static const char *const opt_names[SC_IO_OPT_COUNT] = {
     [SC_IO_OPT_PASSTHRU] = "passthrough",
     [SC_IO_OPT_CPUS] = "cpus",
     [SC_IO_OPT_NUMA] = "numa",
+    [SC_IO_OPT_HUGE] = "huge_buffers",
 };
 
 const char *sc_io_opt_name(enum sc_io_opt opt)

@@ -19,6 +19,7 @@ enum sc_io_opt {
 	SC_IO_OPT_PASSTHRU,   /* passthrough: true (IORING_OP_URING_CMD) */
 	SC_IO_OPT_CPUS,	      /* cpus: job threads pinned to a CPU list */
 	SC_IO_OPT_NUMA,	      /* numa: job threads next to the drive */
+	SC_IO_OPT_HUGE,	      /* huge_buffers: buffers in huge pages */
 	SC_IO_OPT_COUNT
 };
 

@@ -197,6 +197,13 @@ struct sc_io_spec {
 	uint32_t compressible_pct;
 	uint32_t dedupe_pct;
 	bool reuse_buffers;
+	/* Each job's I/O buffers in transparent huge pages (2 MiB,
+	 * madvise(MADV_HUGEPAGE)) when they span 2 MiB or more: a large
+	 * I/O is then a few physically contiguous segments, not one per 4 KiB
+	 * page, and the block layer need not split it (virtio-blk takes 254
+	 * segments, NVMe 127).  A rank that cannot get them runs with pages
+	 * and says why (io_opts.h). */
+	bool huge_buffers;
 	/* io_uring options (engine io_uring only; a rank that cannot use one
 	 * runs without it and says why, worker/io_opts.h): */
 	bool sqpoll;                /* a kernel thread polls the submission

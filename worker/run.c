@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -204,9 +205,80 @@ static void bind_job_buffers(struct job *j, size_t len)
 				       run->placement.mem_node, strerror(-rc));
 }
 
+/* A transparent huge page on x86-64 and arm64 with 4 KiB base pages. */
+#define HUGE_BYTES ((size_t)2 << 20)
+
+/* The kilobytes of AnonHugePages in the mappings of /proc/self/smaps that
+ * overlap [addr, addr + len); -1 when it cannot be read. */
+static long huge_kib(const void *addr, size_t len)
+{
+	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	long kib = 0, v;
+	bool in = false;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long x, y;
+
+		/* a mapping's header, "start-end perms ...", or one of its fields */
+		if (sscanf(line, "%lx-%lx ", &x, &y) == 2 && strchr(line, ' ') &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			in = x < hi && y > lo;
+		} else if (in && sscanf(line, "AnonHugePages: %ld kB", &v) == 1) {
+			kib += v;
+		}
+	}
+	fclose(f);
+	return kib;
+}
+
+/* The job's buffers, len bytes, into j->bufmem: in transparent huge pages
+ * when the phase asks for them (huge_buffers) and they span one at least
+ * (they are then a whole number of huge pages, aligned to one). */
+static int alloc_buffers(struct job *j, size_t len, bool no_data)
+{
+	struct sc_run *run = j->run;
+
+	if (!run->io->huge_buffers || no_data || len < HUGE_BYTES)
+		return posix_memalign(&j->bufmem, BUF_ALIGN, len) ? -ENOMEM : 0;
+	sc_io_opts_ask(&run->opts, SC_IO_OPT_HUGE);
+	len = (len + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
+	if (posix_memalign(&j->bufmem, HUGE_BYTES, len))
+		return -ENOMEM;
+	if (madvise(j->bufmem, len, MADV_HUGEPAGE) != 0)
+		sc_io_opts_unavailable(&run->opts, SC_IO_OPT_HUGE,
+				       "madvise(MADV_HUGEPAGE): %s (a kernel without transparent "
+				       "huge pages)",
+				       strerror(errno));
+	return 0;
+}
+
+/* Once the first job's buffers are touched: says so when fewer than half
+ * of their bytes landed in huge pages (transparent_hugepage "never", or
+ * memory too fragmented for the kernel to find 2 MiB pieces). */
+static void check_huge(struct job *j, size_t len)
+{
+	long kib;
+
+	if (j->index != 0 || !j->run->io->huge_buffers || len < HUGE_BYTES)
+		return;
+	len = (len + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
+	kib = huge_kib(j->bufmem, len);
+	if (kib >= 0 && (size_t)kib * 1024 < len / 2)
+		sc_io_opts_unavailable(&j->run->opts, SC_IO_OPT_HUGE,
+				       "%ld of %zu KiB of job 0's buffers in huge pages (see "
+				       "/sys/kernel/mm/transparent_hugepage/enabled and defrag, "
+				       "and the process's PR_SET_THP_DISABLE)",
+				       kib, len / 1024);
+}
+
 int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 {
 	bool no_data;
+	int rc;
 
 	j->ios = calloc(depth, sizeof(*j->ios));
 	j->done = calloc(depth, sizeof(*j->done));
@@ -218,13 +290,14 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 	if (!j->ios || !j->done || !j->queued || !j->held || !j->free_slots || !j->slot_want ||
 	    !j->iov)
 		return -ENOMEM;
-	/* one block more: the base pattern of the job's write data */
-	if (posix_memalign(&j->bufmem, BUF_ALIGN, (size_t)(depth + 1) * bs_bytes))
-		return -ENOMEM;
-	bind_job_buffers(j, (size_t)(depth + 1) * bs_bytes);
 	/* an engine that reads no byte of them: no data is made (their
 	 * pages are never touched, so they cost no memory either) */
 	no_data = sc_engine_get(j->run->io->engine)->flags & SC_ENGINE_F_NO_DATA;
+	/* one block more: the base pattern of the job's write data */
+	rc = alloc_buffers(j, (size_t)(depth + 1) * bs_bytes, no_data);
+	if (rc)
+		return rc;
+	bind_job_buffers(j, (size_t)(depth + 1) * bs_bytes);
 	if (!no_data)
 		sc_wdata_init(&j->wdata, j->pat.seed, j->run->io->compressible_pct,
 			      j->run->io->dedupe_pct,
@@ -241,6 +314,8 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 		j->ios[i].file = 0;
 		j->free_slots[i] = i;
 	}
+	if (!no_data)
+		check_huge(j, (size_t)(depth + 1) * bs_bytes);
 	return 0;
 }
 

@@ -45,6 +45,9 @@
 #define MAX_PREFETCH	1024u /* batches held in memory ahead of compute */
 #define MAX_FILL_PASSES 1000u /* passes of a fill over its region */
 #define MAX_CPU		8191u /* sqpoll_cpu: Linux's NR_CPUS at most */
+/* huge_buffers' default (docs/performance.md: why) */
+#define HUGE_DEFAULT	  1u
+#define HUGE_DEFAULT_TEXT "true"
 
 /* Which workloads take a key: a mask of enum sc_workload. */
 #define KW(w)  (1u << SC_WORKLOAD_##w)
@@ -166,6 +169,9 @@ U64(DEDUPE, dedupe, KW_IO | KW(CHECKPOINT), CFG_VT_PERCENT, 0, SC_WDATA_PCT_MAX,
     "percent of the blocks written that repeat one of a small seeded pool")                       \
 U64(REUSE_BUFFERS, reuse_buffers, KW_IO | KW(CHECKPOINT), CFG_VT_BOOL, 0, 1, 0, NO_PLAN, "false",  \
     "write the buffers filled once at setup again and again (to measure fresh data's cost)")      \
+U64(HUGE_BUFFERS, huge_buffers, KW_RUN, CFG_VT_BOOL, 0, 1, HUGE_DEFAULT, PLAN(io.huge_buffers),    \
+    HUGE_DEFAULT_TEXT,                                                                             \
+    "each job's I/O buffers in 2 MiB transparent huge pages, so large I/Os are not split")         \
 U64(SQPOLL, sqpoll, KW_RUN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.sqpoll), "false",                        \
     "engine io_uring: a kernel thread polls the submission queue (IORING_SETUP_SQPOLL)")          \
 U64(SQPOLL_CPU, sqpoll_cpu, KW_RUN, CFG_VT_UINT, 0, MAX_CPU, 0, NO_PLAN, "(the kernel's choice)",  \

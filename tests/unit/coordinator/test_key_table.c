@@ -143,6 +143,7 @@ FIELD(f_random_passes, ph->fill.random_passes)
 FIELD(f_random_bs, ph->fill.random_bs_bytes)
 FIELD(f_sqpoll, ph->io.sqpoll)
 FIELD(f_hipri, ph->io.hipri)
+FIELD(f_huge_buffers, ph->io.huge_buffers)
 FIELD(f_passthrough, ph->io.passthrough)
 FIELD(f_numa, ph->io.numa)
 
@@ -212,6 +213,7 @@ static const struct member_case cases[] = {
     {PK_IDLE, "9s", 9 * NS, f_runtime},
     {PK_SQPOLL, "true", 1, f_sqpoll},
     {PK_HIPRI, "true", 1, f_hipri},
+    {PK_HUGE_BUFFERS, "false", 0, f_huge_buffers}, /* its default is true */
     {PK_PASSTHROUGH, "true", 1, f_passthrough},
     {PK_NUMA, "drive", SC_NUMA_DRIVE, f_numa},
 };
