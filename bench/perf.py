@@ -3,7 +3,7 @@
 rounds: the medians (with min-max spread) of issue 12's six cases and the
 ratios ssdcluster/fio.  A benchmark, not a test: run it on a quiet machine.
 
-    python3 bench/perf.py [--rounds 8] [--seconds 10] [--cases 1,2,3,4,5,6]
+    python3 bench/perf.py [--rounds 8] [--seconds 10] [--cases 1,2,3,4,5,6,7]
                           [--size-per-rank 256] [--json FILE] [--dir DIR]
 
 Cases (every round runs each chosen case once per tool, in turn; odd rounds
@@ -47,6 +47,20 @@ run the tools of a case in the reverse order, so drift and caches hit both):
      run for the branchy record it replaced (--impl old, kept in
      tests/unit/hist_ref.h): ns per record, the median of each run's 9.
 
+  7  --ranks (16) separate files, 1 MiB sequential write then read, QD1,
+     O_DIRECT, --size-per-rank MiB each, new files every run: ssdcluster
+     (a directory target), fio psync (--directory, --numjobs), and IOR
+     (-a POSIX --posix.odirect -F -b SIZE -t 1m -w -r -e, mpirun; when
+     --ior names it or it is built at --ior-src/src/ior).  Beside each
+     tool's own MB/s, the device's: the bytes /proc/diskstats counts on the
+     scratch folder's disk between the samples (10 ms apart) at which 2%
+     and 90% of the run's bytes had been moved, over that time (a truth
+     that does not come from any tool; another process's I/O on that disk
+     spoils it, so run it on a quiet machine); and the requests the disk
+     completed per MiB moved (1: each 1 MiB I/O went down whole).  ssdcluster
+     runs twice: as it is (huge_buffers: true) and with 4 KiB pages
+     (huge_buffers: false, as fio's and IOR's buffers).
+
 The table's ratio column is ssdcluster's median over the tool's on that
 row (above 1: ssdcluster higher, better for IOPS and MB/s, worse for
 latency, CPU and RSS); in case 4 it is live over none at the same ranks;
@@ -88,6 +102,8 @@ class Bench:
     def __init__(self, a, work):
         self.a, self.work, self.n = a, work, 0
         self.big = os.path.join(work, "rand.dat")
+        self.ior = a.ior or (os.path.join(a.ior_src, "src", "ior")
+                             if os.access(os.path.join(a.ior_src, "src", "ior"), os.X_OK) else None)
         self.t_io_uring = a.t_io_uring or (
             os.path.join(a.fio_src, "t", "io_uring")
             if os.access(os.path.join(a.fio_src, "t", "io_uring"), os.X_OK) else None)
@@ -270,6 +286,70 @@ phases:
 
         return [("ssdcluster", sc), ("fio io_uring", fio)]
 
+    def case7(self):
+        a, size = self.a, self.a.size_per_rank
+        d = os.path.join(self.work, "files")
+
+        def fresh():
+            shutil.rmtree(d, ignore_errors=True)
+            os.mkdir(d)
+
+        def sc(huge):
+            fresh()
+            yaml = f"""targets:
+  - path: {d}
+defaults:
+  bs: 1MiB
+  iodepth: 1
+  size: {size}MiB
+  direct: true
+  huge_buffers: {'true' if huge else 'false'}
+phases:
+  - name: w
+    rw: write
+  - name: r
+    rw: read
+"""
+            with DiskRate(d) as dr:
+                r, _, _ = self.sc(yaml, ranks=a.ranks)
+            ph = {p["name"]: p["cluster"] for p in r["phases"]}
+            return {"write_MBps": ph["w"]["lastdone_bw_MBps"], "read_MBps": ph["r"]["lastdone_bw_MBps"],
+                    **dr.rates()}
+
+        def fio():
+            fresh()
+            res = {}
+            with DiskRate(d) as dr:
+                for rw in ("write", "read"):
+                    j, _ = self.fio([f"--name=f{rw}", f"--directory={d}", "--filename_format=f.$jobnum",
+                                     f"--rw={rw}", "--bs=1M", "--iodepth=1", "--direct=1",
+                                     "--ioengine=psync", f"--numjobs={a.ranks}", f"--size={size}M",
+                                     "--group_reporting"])
+                    res[f"{rw}_MBps"] = j["jobs"][0][rw]["bw_bytes"] / 1e6
+            return {**res, **dr.rates()}
+
+        def ior():
+            fresh()
+            with DiskRate(d) as dr:
+                _, text = run(["mpirun", "--oversubscribe", "-np", str(a.ranks), self.ior, "-a", "POSIX",
+                               "--posix.odirect", "-F", "-b", f"{size}m", "-t", "1m", "-w", "-r", "-e",
+                               "-o", os.path.join(d, "ior")], env=MPI_ENV)
+            res = {}
+            for line in text.splitlines():
+                f = line.split()
+                # "write  1234.5  ..." : the summary's first column, MiB/s
+                if len(f) > 2 and f[0] in ("write", "read") and f[1].replace(".", "").isdigit():
+                    res[f"{f[0]}_MBps"] = float(f[1]) * 1.048576
+            if len(res) != 2:
+                sys.exit(f"IOR printed no write and read lines:\n{text[-3000:]}")
+            return {**res, **dr.rates()}
+
+        runs = [("ssdcluster", lambda: sc(True)), ("sc 4K pages", lambda: sc(False)),
+                ("fio psync", fio)]
+        if self.ior:
+            runs.append(("IOR", ior))
+        return runs
+
     def case6(self):
         def rec(impl):
             def f():
@@ -291,10 +371,14 @@ phases:
 UNITS = {"iops": ("IOPS", 1), "p99_us": ("p99 us", 1), "cpu_s_per_Mio": ("CPU s per M I/Os", 1),
          "write_MBps": ("write MB/s", 1), "read_MBps": ("read MB/s", 1),
          "ios_per_cpu_s": ("I/Os per CPU s", 1), "peak_rss_MiB": ("peak RSS MiB", 1),
-         "maxrss_MiB": ("maxrss MiB", 1), "ns_per_record": ("ns per record", 1)}
+         "maxrss_MiB": ("maxrss MiB", 1), "ns_per_record": ("ns per record", 1),
+         "dev_write_MBps": ("device write MB/s", 1), "dev_read_MBps": ("device read MB/s", 1),
+         "dev_write_req_per_MiB": ("dev writes per MiB", 1),
+         "dev_read_req_per_MiB": ("dev reads per MiB", 1)}
 TITLES = {1: "4 KiB randread QD32 O_DIRECT, 1 GiB file", 2: "4 KiB randread QD32, page cache",
           3: "N ranks, 1 MiB sequential, QD1, O_DIRECT", 4: "null engine, 4 KiB randread QD32",
-          5: "peak RSS, jobs 8 x QD128 x 1 MiB", 6: "histogram record, 100 M values x 9"}
+          5: "peak RSS, jobs 8 x QD128 x 1 MiB", 6: "histogram record, 100 M values x 9",
+          7: "N ranks, N new files, 1 MiB sequential, QD1, O_DIRECT"}
 
 
 def fmt(v):
@@ -335,6 +419,63 @@ def table(rounds, cases):
     return summary
 
 
+class DiskRate:
+    """Samples /proc/diskstats for the disk under path every 10 ms while
+    in use; rates() gives the device's write and read MB/s between the
+    samples at which 2% and 90% of the bytes had been moved (the run's
+    own metadata, a few percent, trickles in after its data)."""
+
+    def __init__(self, path):
+        import threading
+        st = os.stat(path)
+        dev = f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+        sysdev = os.path.realpath(f"/sys/dev/block/{dev}")
+        # a partition has its own line in /proc/diskstats, under its name
+        self.name = os.path.basename(sysdev)
+        self.rows, self.stop = [], threading.Event()
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def sample(self):
+        with open("/proc/diskstats") as f:
+            for line in f:
+                x = line.split()
+                if x[2] == self.name:
+                    # time, bytes read, bytes written, reads and writes completed
+                    return (time.monotonic(), int(x[5]) * 512, int(x[9]) * 512, int(x[3]), int(x[7]))
+        return None
+
+    def loop(self):
+        while not self.stop.is_set():
+            s = self.sample()
+            if s:
+                self.rows.append(s)
+            time.sleep(0.01)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+    def rates(self):
+        out = {}
+        for key, i in (("dev_write_MBps", 2), ("dev_read_MBps", 1)):
+            base, total = self.rows[0][i], self.rows[-1][i] - self.rows[0][i]
+            if total < 1 << 20:
+                continue
+            lo = next(t for t, *v in self.rows if v[i - 1] - base >= 0.02 * total)
+            hi = next(t for t, *v in self.rows if v[i - 1] - base >= 0.90 * total)
+            if hi > lo:
+                out[key] = 0.88 * total / (hi - lo) / 1e6
+            # requests the device completed per MiB moved: 1 when each
+            # 1 MiB I/O went down whole, 2 when each was split in two
+            reqs = self.rows[-1][i + 2] - self.rows[0][i + 2]
+            out[key.replace("MBps", "req_per_MiB")] = reqs / (total / 2**20)
+        return out
+
+
 def loop_tmpfs(work):
     """A loop device over a 1 GiB file of random bytes in a tmpfs mounted
     in work; detached and unmounted at exit."""
@@ -356,7 +497,7 @@ def main():
     ap = benchlib.parser(__doc__)
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--seconds", type=int, default=10, help="runtime of each timed run (s)")
-    ap.add_argument("--cases", default="1,2,3,4,5,6", help="which cases, comma-separated")
+    ap.add_argument("--cases", default="1,2,3,4,5,6,7", help="which cases, comma-separated")
     ap.add_argument("--ranks", type=int, default=16, help="ranks (and fio jobs) in cases 3 and 4")
     ap.add_argument("--size-per-rank", type=int, default=256,
                     help="MiB per rank in case 3 (256: 4 GiB at 16 ranks, a window of "
@@ -366,13 +507,15 @@ def main():
     ap.add_argument("--t-io-uring", help="fio's t/io_uring binary (case 1's ceiling)")
     ap.add_argument("--fio-src", default="/var/tmp/fio-src",
                     help="fio's sources, where t/io_uring is looked for when built")
+    ap.add_argument("--ior", help="IOR's binary (case 7)")
+    ap.add_argument("--ior-src", default="/var/tmp/ior-src", help="IOR's sources, where src/ior is looked for")
     ap.add_argument("--device", choices=("file", "loop-tmpfs"), default="file",
                     help="cases 1, 2 and 5: a file in the scratch folder, or a loop device over a "
                          "file in a tmpfs (root)")
     a = benchlib.parse(ap)
     a.bin = os.path.abspath(a.bin)
     cases = [int(x) for x in a.cases.split(",")]
-    for tool in ((["fio"] if {1, 2, 3, 5} & set(cases) else []) + (["mpirun"] if {3, 4} & set(cases) else [])
+    for tool in ((["fio"] if {1, 2, 3, 5, 7} & set(cases) else []) + (["mpirun"] if {3, 4, 7} & set(cases) else [])
                  + (["script"] if 4 in cases else [])):
         if not shutil.which(tool):
             sys.exit(f"{tool} is not installed")

@@ -55,6 +55,8 @@ struct job {
 	uint32_t *slot_want;    /* per slot: bytes its I/O must move */
 	struct iovec *iov;      /* one buffer per slot */
 	void *bufmem;
+	size_t bufmapped; /* bufmem's bytes when mmap'd (huge_buffers),
+			   * 0 when from posix_memalign */
 	struct sc_hist *hist[SC_HK_COUNT];
 	struct sc_second *sec;
 	uint32_t nsec, capsec;

@@ -241,13 +241,27 @@ static long huge_kib(const void *addr, size_t len)
 static int alloc_buffers(struct job *j, size_t len, bool no_data)
 {
 	struct sc_run *run = j->run;
+	size_t head;
+	char *m;
 
 	if (!run->io->huge_buffers || no_data || len < HUGE_BYTES)
 		return posix_memalign(&j->bufmem, BUF_ALIGN, len) ? -ENOMEM : 0;
 	sc_io_opts_ask(&run->opts, SC_IO_OPT_HUGE);
 	len = (len + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
-	if (posix_memalign(&j->bufmem, HUGE_BYTES, len))
+	/* mapped here, not by an allocator that may touch a page of it before
+	 * the advice (ASan's writes its first 4 KiB: that huge page was lost),
+	 * aligned by mapping a huge page more and unmapping the ends */
+	m = mmap(NULL, len + HUGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		 0);
+	if (m == MAP_FAILED)
 		return -ENOMEM;
+	head = (HUGE_BYTES - (uintptr_t)m % HUGE_BYTES) % HUGE_BYTES;
+	if (head)
+		munmap(m, head);
+	if (head < HUGE_BYTES)
+		munmap(m + head + len, HUGE_BYTES - head);
+	j->bufmem = m + head;
+	j->bufmapped = len;
 	if (madvise(j->bufmem, len, MADV_HUGEPAGE) != 0)
 		sc_io_opts_unavailable(&run->opts, SC_IO_OPT_HUGE,
 				       "madvise(MADV_HUGEPAGE): %s (a kernel without transparent "
@@ -256,9 +270,10 @@ static int alloc_buffers(struct job *j, size_t len, bool no_data)
 	return 0;
 }
 
-/* Once the first job's buffers are touched: says so when fewer than half
- * of their bytes landed in huge pages (transparent_hugepage "never", or
- * memory too fragmented for the kernel to find 2 MiB pieces). */
+/* Once the first job's buffers are touched: says so when not all of their
+ * bytes landed in huge pages (transparent_hugepage "never", or memory too
+ * fragmented for the kernel to find 2 MiB pieces: then the I/Os of the
+ * slots left in 4 KiB pages are split as without huge_buffers). */
 static void check_huge(struct job *j, size_t len)
 {
 	long kib;
@@ -267,7 +282,7 @@ static void check_huge(struct job *j, size_t len)
 		return;
 	len = (len + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
 	kib = huge_kib(j->bufmem, len);
-	if (kib >= 0 && (size_t)kib * 1024 < len / 2)
+	if (kib >= 0 && (size_t)kib * 1024 < len)
 		sc_io_opts_unavailable(&j->run->opts, SC_IO_OPT_HUGE,
 				       "%ld of %zu KiB of job 0's buffers in huge pages (see "
 				       "/sys/kernel/mm/transparent_hugepage/enabled and defrag, "
@@ -345,7 +360,10 @@ static void job_teardown(struct job *j)
 	free(j->free_slots);
 	free(j->slot_want);
 	free(j->iov);
-	free(j->bufmem);
+	if (j->bufmapped)
+		munmap(j->bufmem, j->bufmapped);
+	else
+		free(j->bufmem);
 	free(j->sec);
 	for (int k = 0; k < SC_HK_COUNT; k++)
 		free(j->hist[k]);
