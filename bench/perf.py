@@ -58,8 +58,8 @@ run the tools of a case in the reverse order, so drift and caches hit both):
      that does not come from any tool; another process's I/O on that disk
      spoils it, so run it on a quiet machine); and the requests the disk
      completed per MiB moved (1: each 1 MiB I/O went down whole).  ssdcluster
-     runs twice: as it is (huge_buffers: true) and with 4 KiB pages
-     (huge_buffers: false, as fio's and IOR's buffers).
+     runs twice: as it is (4 KiB-page buffers, as fio's and IOR's) and with
+     huge_buffers: true ("sc huge pages").
 
 The table's ratio column is ssdcluster's median over the tool's on that
 row (above 1: ssdcluster higher, better for IOPS and MB/s, worse for
@@ -344,7 +344,7 @@ phases:
                 sys.exit(f"IOR printed no write and read lines:\n{text[-3000:]}")
             return {**res, **dr.rates()}
 
-        runs = [("ssdcluster", lambda: sc(True)), ("sc 4K pages", lambda: sc(False)),
+        runs = [("ssdcluster", lambda: sc(False)), ("sc huge pages", lambda: sc(True)),
                 ("fio psync", fio)]
         if self.ior:
             runs.append(("IOR", ior))

@@ -45,9 +45,9 @@
 #define MAX_PREFETCH	1024u /* batches held in memory ahead of compute */
 #define MAX_FILL_PASSES 1000u /* passes of a fill over its region */
 #define MAX_CPU		8191u /* sqpoll_cpu: Linux's NR_CPUS at most */
-/* huge_buffers' default (docs/performance.md: why) */
-#define HUGE_DEFAULT	  1u
-#define HUGE_DEFAULT_TEXT "true"
+/* huge_buffers' default: 4 KiB pages, as fio's iomem=malloc (docs/config.md) */
+#define HUGE_DEFAULT	  0u
+#define HUGE_DEFAULT_TEXT "false"
 
 /* Which workloads take a key: a mask of enum sc_workload. */
 #define KW(w)  (1u << SC_WORKLOAD_##w)

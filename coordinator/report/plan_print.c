@@ -312,9 +312,8 @@ static void print_uring_opts(const struct sc_io_spec *io)
 /* The placement line of a phase that asks for one (worker/placement.h). */
 static void print_placement(const struct sc_io_spec *io)
 {
-	if (!io->huge_buffers)
-		printf("    buffers: 4 KiB pages (huge_buffers: false): a large I/O may reach the "
-		       "device as several requests\n");
+	if (io->huge_buffers)
+		printf("    buffers: in 2 MiB huge pages where they span one (huge_buffers: true)\n");
 	if (!io->cpus[0] && io->numa == SC_NUMA_NONE)
 		return;
 	printf("    placement: job threads of each rank on CPUs %s%s\n",

@@ -4,11 +4,11 @@
 # max_segments segments (128 for loop: fewer than a 1 MiB buffer's 256 4 KiB
 # pages).  /proc/diskstats' reads completed for the device, against the
 # run's own I/O count:
-#   - huge_buffers: true (the default): one request per I/O (the buffers
+#   - huge_buffers: true: one request per I/O (the buffers
 #     are in 2 MiB huge pages, each I/O one contiguous segment), and
 #     results.json's io_options says it was asked on the rank and not
 #     unavailable;
-#   - huge_buffers: false: more than one request per I/O on average (the
+#   - huge_buffers: false (the default): more than one request per I/O on average (the
 #     4 KiB pages of a buffer are rarely all contiguous);
 #   - huge_buffers: true in a process whose huge pages are off
 #     (prctl PR_SET_THP_DISABLE): the run goes on, and io_options says
@@ -79,7 +79,7 @@ echo "huge_buffers true: $req_h requests for $ios_h reads of 1 MiB; false: $req_
 # ssdcluster): reported, not a failure
 python3 -c 'import ctypes, os, sys
 if ctypes.CDLL(None).prctl(41, 1, 0, 0, 0) != 0: sys.exit("PR_SET_THP_DISABLE failed")
-os.execv(sys.argv[1], sys.argv[1:])' "$SC_BIN" "$T/r.yaml" --output "$T/off" >"$T/off.log" 2>&1 ||
+os.execv(sys.argv[1], sys.argv[1:])' "$SC_BIN" "$T/r.yaml" --set phases.0.huge_buffers=true --output "$T/off" >"$T/off.log" 2>&1 ||
 	{ cat "$T/off.log"; fail "THP disabled: exit $?"; }
 python3 - "$T/off/results.json" <<'PY' || { cat "$T/off.log"; fail "THP disabled: results.json"; }
 import json, sys

@@ -213,7 +213,7 @@ static const struct member_case cases[] = {
     {PK_IDLE, "9s", 9 * NS, f_runtime},
     {PK_SQPOLL, "true", 1, f_sqpoll},
     {PK_HIPRI, "true", 1, f_hipri},
-    {PK_HUGE_BUFFERS, "false", 0, f_huge_buffers}, /* its default is true */
+    {PK_HUGE_BUFFERS, "true", 1, f_huge_buffers},
     {PK_PASSTHROUGH, "true", 1, f_passthrough},
     {PK_NUMA, "drive", SC_NUMA_DRIVE, f_numa},
 };
