@@ -274,13 +274,13 @@ static int alloc_buffers(struct job *j, size_t len, bool no_data)
  * bytes landed in huge pages (transparent_hugepage "never", or memory too
  * fragmented for the kernel to find 2 MiB pieces: then the I/Os of the
  * slots left in 4 KiB pages are split as without huge_buffers). */
-static void check_huge(struct job *j, size_t len)
+static void check_huge(struct job *j)
 {
+	size_t len = j->bufmapped;
 	long kib;
 
-	if (j->index != 0 || !j->run->io->huge_buffers || len < HUGE_BYTES)
+	if (j->index != 0 || !len)
 		return;
-	len = (len + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
 	kib = huge_kib(j->bufmem, len);
 	if (kib >= 0 && (size_t)kib * 1024 < len)
 		sc_io_opts_unavailable(&j->run->opts, SC_IO_OPT_HUGE,
@@ -330,7 +330,7 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 		j->free_slots[i] = i;
 	}
 	if (!no_data)
-		check_huge(j, (size_t)(depth + 1) * bs_bytes);
+		check_huge(j);
 	return 0;
 }
 

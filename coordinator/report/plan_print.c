@@ -309,11 +309,16 @@ static void print_uring_opts(const struct sc_io_spec *io)
 		       line + 2);
 }
 
-/* The placement line of a phase that asks for one (worker/placement.h). */
-static void print_placement(const struct sc_io_spec *io)
+/* The buffers line of a phase that asks for huge pages. */
+static void print_buffers(const struct sc_io_spec *io)
 {
 	if (io->huge_buffers)
 		printf("    buffers: in 2 MiB huge pages where they span one (huge_buffers: true)\n");
+}
+
+/* The placement line of a phase that asks for one (worker/placement.h). */
+static void print_placement(const struct sc_io_spec *io)
+{
 	if (!io->cpus[0] && io->numa == SC_NUMA_NONE)
 		return;
 	printf("    placement: job threads of each rank on CPUs %s%s\n",
@@ -341,6 +346,7 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 		else
 			print_io_phase(p, ph, &pf->phase_bytes[p]);
 		print_uring_opts(&ph->io);
+		print_buffers(&ph->io);
 		print_placement(&ph->io);
 	}
 	for (uint32_t k = 0; k < pf->nslots; k++) {

@@ -65,6 +65,9 @@ else:
 print(int(sys.argv[2]), ios)
 PY
 }
+# the dry run's plan says it
+"$SC_BIN" "$T/r.yaml" --set phases.0.huge_buffers=true --dry-run >"$T/dry.log" 2>&1 || { cat "$T/dry.log"; fail "dry run: exit $?"; }
+grep -q "buffers: in 2 MiB huge pages" "$T/dry.log" || { cat "$T/dry.log"; fail "the dry run's plan does not say huge_buffers"; }
 out=$(run true)
 case $out in SKIPPED:*) skip "${out#SKIPPED: }" ;; esac
 read -r req_h ios_h <<<"$out"
