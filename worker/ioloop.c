@@ -15,6 +15,7 @@ struct loop {
 	const struct sc_ioloop_ops *ops;
 	const struct sc_ioloop *lp;
 	uint32_t depth;
+	uint32_t batch;      /* I/Os queued per submission at most */
 	uint32_t nfree;      /* free slots: the top nfree of j->free_slots */
 	uint32_t inflight;   /* submitted, not yet reaped (held ones included) */
 	uint32_t nheld;      /* throttled: done by the engine, reported at
@@ -120,7 +121,9 @@ static void issue(struct loop *l, uint64_t now)
 	int (*next)(struct job *, struct sc_io *) = l->ops->next;
 	uint64_t budget = lp->budget_bytes, every = lp->fsync_every, issued = l->issued;
 	uint32_t nfree = l->nfree, nq = l->nq;
-	uint32_t n = l->ops->claim ? l->ops->claim(j, nfree) : nfree;
+	/* a workload that claims work claims only what this batch takes */
+	uint32_t room = nfree < l->batch ? nfree : l->batch;
+	uint32_t n = l->ops->claim ? l->ops->claim(j, room) : room;
 
 	for (; n > 0 && issued < budget && (!pace || pace->next_ns <= now); n--) {
 		uint32_t slot = j->free_slots[nfree - 1];
@@ -451,6 +454,15 @@ static void throttle_start(struct loop *l)
 		sc_throttle_init(&l->thr, share);
 }
 
+uint32_t sc_ioloop_batch(const struct sc_io_spec *io, uint32_t depth, bool kernel_batches)
+{
+	uint32_t b = io->submit_batch ? io->submit_batch : kernel_batches ? depth / 4 : depth;
+
+	if (b > depth)
+		b = depth;
+	return b ? b : 1;
+}
+
 void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct sc_ioloop *lp)
 {
 	struct loop l = {.j = j, .ops = ops, .lp = lp, .depth = j->run->io->iodepth,
@@ -459,6 +471,7 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 	 * pace */
 	bool timed = lp->deadline_ns || lp->pace;
 
+	l.batch = sc_ioloop_batch(j->run->io, l.depth, j->ops->submit_reap != NULL);
 	throttle_start(&l);
 	for (l.nfree = 0; l.nfree < l.depth; l.nfree++)
 		j->free_slots[l.nfree] = l.nfree;
@@ -466,7 +479,7 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 		/* a round follows a reap at once: its clock read will do
 		 * (each costs 75-110 ns on kvm-clock here) */
 		uint64_t now = !timed ? 0 : l.reaped_ns ? l.reaped_ns : sc_now_ns();
-		bool need_fsync, pacing, handover;
+		bool need_fsync, pacing, handover, more;
 
 		l.reaped_ns = 0;
 		check_stop(&l, now);
@@ -485,9 +498,14 @@ void sc_ioloop_run(struct job *j, const struct sc_ioloop_ops *ops, const struct 
 		/* the I/Os just queued go to the engine with the wait for
 		 * the next completion, in one call where it has one (not
 		 * while a held I/O's departure may come first) */
-		handover = l.nq && !pacing && !l.nheld && j->ops->submit_reap;
+		more = l.nq == l.batch && l.nfree > 0 && !need_fsync;
+		handover = l.nq && !more && !pacing && !l.nheld && j->ops->submit_reap;
 		if (l.nq && submit(&l, handover) < 0)
 			break;
+		/* a full batch and slots still free: submit the next batch
+		 * before waiting (submit_batch) */
+		if (more)
+			continue;
 		if (l.inflight == 0) {
 			if (l.stopping && !need_fsync)
 				break;

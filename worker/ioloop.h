@@ -75,6 +75,15 @@ void sc_ioloop_reserve_seconds(struct job *j, uint64_t n);
 void sc_ioloop_account(struct job *j, int dir, uint32_t len, uint64_t lat, uint64_t now,
 		       uint64_t measure_start);
 
+/* How many I/Os the loop hands to the engine in one submission at most
+ * (submit_batch): what the phase says, else, where the engine batches
+ * them into one kernel call (io_uring), a quarter of depth, else all;
+ * never more than depth nor less than 1.  On a virtio disk whose host
+ * returns completions in bursts, a whole queue resubmitted in one call
+ * comes back as one burst again and the disk idles between; a quarter
+ * at a time keeps it busy (docs/performance.md). */
+uint32_t sc_ioloop_batch(const struct sc_io_spec *io, uint32_t depth, bool kernel_batches);
+
 /* Runs job j's I/O until the budget is issued, the deadline passes, the
  * phase stops, the job fails, or ops->idle ends it; returns once nothing
  * is in flight (or the engine failed: sc_job_fail reported it).  The slots

@@ -204,6 +204,9 @@ struct sc_io_spec {
 	 * segments, NVMe 127).  A rank that cannot get them runs with pages
 	 * and says why (io_opts.h). */
 	bool huge_buffers;
+	/* At most this many I/Os handed to the kernel in one call (fio's
+	 * iodepth_batch_submit); 0: the engine's choice (sc_ioloop_batch). */
+	uint32_t submit_batch;
 	/* io_uring options (engine io_uring only; a rank that cannot use one
 	 * runs without it and says why, worker/io_opts.h): */
 	bool sqpoll;                /* a kernel thread polls the submission

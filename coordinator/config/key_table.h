@@ -172,6 +172,9 @@ U64(REUSE_BUFFERS, reuse_buffers, KW_IO | KW(CHECKPOINT), CFG_VT_BOOL, 0, 1, 0, 
 U64(HUGE_BUFFERS, huge_buffers, KW_RUN, CFG_VT_BOOL, 0, 1, HUGE_DEFAULT, PLAN(io.huge_buffers),    \
     HUGE_DEFAULT_TEXT,                                                                             \
     "each job's I/O buffers in 2 MiB transparent huge pages, so large I/Os are not split")         \
+U64(SUBMIT_BATCH, submit_batch, KW_RUN, CFG_VT_UINT, 0, MAX_IODEPTH, 0, PLAN(io.submit_batch),     \
+    "(engine io_uring: a quarter of iodepth, at least 1; others: all)",                   \
+    "I/Os handed to the kernel in one call at most, as fio's iodepth_batch_submit")               \
 U64(SQPOLL, sqpoll, KW_RUN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.sqpoll), "false",                        \
     "engine io_uring: a kernel thread polls the submission queue (IORING_SETUP_SQPOLL)")          \
 U64(SQPOLL_CPU, sqpoll_cpu, KW_RUN, CFG_VT_UINT, 0, MAX_CPU, 0, NO_PLAN, "(the kernel's choice)",  \

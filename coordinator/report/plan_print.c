@@ -316,6 +316,14 @@ static void print_buffers(const struct sc_io_spec *io)
 		printf("    buffers: in 2 MiB huge pages where they span one (huge_buffers: true)\n");
 }
 
+/* The submission line of a phase that sets submit_batch. */
+static void print_submit_batch(const struct sc_io_spec *io)
+{
+	if (io->submit_batch)
+		printf("    submission: at most %u I/Os per call (submit_batch)\n",
+		       (unsigned)(io->submit_batch < io->iodepth ? io->submit_batch : io->iodepth));
+}
+
 /* The placement line of a phase that asks for one (worker/placement.h). */
 static void print_placement(const struct sc_io_spec *io)
 {
@@ -347,6 +355,7 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 			print_io_phase(p, ph, &pf->phase_bytes[p]);
 		print_uring_opts(&ph->io);
 		print_buffers(&ph->io);
+		print_submit_batch(&ph->io);
 		print_placement(&ph->io);
 	}
 	for (uint32_t k = 0; k < pf->nslots; k++) {

@@ -1162,7 +1162,7 @@ static void test_checkpoint_errors(void)
 		   "stonewall, model, tp, pp, dp, zero, layout, keep_last, checkpoints, "
 		   "compute_between, block_size, scale, restore, restore_shift, async, on_error, "
 		   "timeout, inject, emulate, serialize, procedure, compressible, dedupe, "
-		   "reuse_buffers, huge_buffers, sqpoll, sqpoll_cpu, hipri, "
+		   "reuse_buffers, huge_buffers, submit_batch, sqpoll, sqpoll_cpu, hipri, "
 		   "passthrough, cpus, numa, expect)");
 	EXPECT_ERR(CKPT_HEAD "    checkpoint: 3\n",
 		   "@P:6:5: phases.0.checkpoint: unknown key (did you mean checkpoints?)");

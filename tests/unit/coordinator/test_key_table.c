@@ -144,6 +144,7 @@ FIELD(f_random_bs, ph->fill.random_bs_bytes)
 FIELD(f_sqpoll, ph->io.sqpoll)
 FIELD(f_hipri, ph->io.hipri)
 FIELD(f_huge_buffers, ph->io.huge_buffers)
+FIELD(f_submit_batch, ph->io.submit_batch)
 FIELD(f_passthrough, ph->io.passthrough)
 FIELD(f_numa, ph->io.numa)
 
@@ -214,6 +215,7 @@ static const struct member_case cases[] = {
     {PK_SQPOLL, "true", 1, f_sqpoll},
     {PK_HIPRI, "true", 1, f_hipri},
     {PK_HUGE_BUFFERS, "true", 1, f_huge_buffers},
+    {PK_SUBMIT_BATCH, "6", 6, f_submit_batch},
     {PK_PASSTHROUGH, "true", 1, f_passthrough},
     {PK_NUMA, "drive", SC_NUMA_DRIVE, f_numa},
 };

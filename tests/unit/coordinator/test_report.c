@@ -375,6 +375,7 @@ static const char *const unitless[] = {
     "target",
     "index",
     "iodepth",
+    "submit_batch", /* I/Os, as iodepth */
     "jobs",
     "fsync_every",
     "seed",
