@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """perf.py -- ssdcluster against fio on the same files, in alternating
-rounds: the medians (with min-max spread) of issue 12's six cases and the
-ratios ssdcluster/fio.  A benchmark, not a test: run it on a quiet machine.
+rounds: the medians (with min-max spread) of seven cases and the ratios
+ssdcluster/fio (and t/io_uring, IOR where built).  A benchmark, not a test: run it on a quiet machine.
 
     python3 bench/perf.py [--rounds 8] [--seconds 10] [--cases 1,2,3,4,5,6,7]
                           [--size-per-rank 256] [--json FILE] [--dir DIR]
@@ -59,7 +59,12 @@ run the tools of a case in the reverse order, so drift and caches hit both):
      spoils it, so run it on a quiet machine); and the requests the disk
      completed per MiB moved (1: each 1 MiB I/O went down whole).  ssdcluster
      runs twice: as it is (4 KiB-page buffers, as fio's and IOR's) and with
-     huge_buffers: true ("sc huge pages").
+     huge_buffers: true ("sc huge pages").  Each tool starts in a fresh
+     folder after a sync and once the disk has completed nothing for 1 s
+     (--no-settle: at once): deleting the last tool's files is I/O too.
+     The tools' defaults differ in what a write does: fio preallocates
+     its files (fallocate: unwritten extents, converted at each write),
+     ssdcluster and IOR extend new files (docs/performance.md).
 
 The table's ratio column is ssdcluster's median over the tool's on that
 row (above 1: ssdcluster higher, better for IOPS and MB/s, worse for
@@ -92,6 +97,25 @@ def run(cmd, env=None, tty=False):
     if rc != 0:
         sys.exit(f"{shlex.join(cmd)} failed ({rc}):\n{text[-4000:]}")
     return ru, text
+
+
+def settle(path, quiet_s=1.0, limit_s=60.0):
+    """Syncs, then waits until the disk under path has completed no
+    request for quiet_s (at most limit_s): the deletion of the last
+    tool's files (the journal, and discards on a filesystem mounted with
+    `discard`) is then not charged to the next tool."""
+    os.sync()
+    rate = DiskRate(path)
+    last, quiet_since, t0 = None, time.monotonic(), time.monotonic()
+    while time.monotonic() - t0 < limit_s:
+        s = rate.sample()
+        now = time.monotonic()
+        ios = s[3] + s[4] if s else 0
+        if ios != last:
+            last, quiet_since = ios, now
+        elif now - quiet_since >= quiet_s:
+            return
+        time.sleep(0.05)
 
 
 def cpu(ru):
@@ -293,6 +317,8 @@ phases:
         def fresh():
             shutil.rmtree(d, ignore_errors=True)
             os.mkdir(d)
+            if a.settle:
+                settle(d)
 
         def sc(huge):
             fresh()
@@ -509,6 +535,9 @@ def main():
                     help="fio's sources, where t/io_uring is looked for when built")
     ap.add_argument("--ior", help="IOR's binary (case 7)")
     ap.add_argument("--ior-src", default="/var/tmp/ior-src", help="IOR's sources, where src/ior is looked for")
+    ap.add_argument("--no-settle", dest="settle", action="store_false",
+                    help="case 7: start each tool right after the last one's files are deleted "
+                         "(default: sync, then wait until the disk has been idle for 1 s)")
     ap.add_argument("--device", choices=("file", "loop-tmpfs"), default="file",
                     help="cases 1, 2 and 5: a file in the scratch folder, or a loop device over a "
                          "file in a tmpfs (root)")

@@ -31,11 +31,11 @@
  * created on another thread than the job thread that drives it.
  * COOP_TASKRUN spares the job thread IPIs; TASKRUN_FLAG tells a non-waiting
  * reap when completions still need a kernel entry to show up.
- * DEFER_TASKRUN was measured instead of COOP_TASKRUN (6 alternating rounds,
- * 4 KiB randread QD32, docs/performance.md): more CPU per I/O in 6 of 6
- * O_DIRECT rounds (x1.01-1.58) and fewer IOPS in 4 of 6 page-cached ones,
- * and it lets only the submitting thread reap, which destroy cannot
- * promise; so COOP_TASKRUN stays. */
+ * DEFER_TASKRUN was measured instead of COOP_TASKRUN (4 KiB randread QD32
+ * O_DIRECT, docs/performance.md): 15% fewer IOPS and 1.56x the CPU per I/O
+ * on a virtio disk (the waiter is woken at the first completion of a
+ * burst), and it lets only the submitting thread reap, which destroy
+ * cannot promise; so COOP_TASKRUN stays. */
 #ifdef IORING_SETUP_SINGLE_ISSUER
 #define SETUP_ISSUER (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_R_DISABLED)
 #else
