@@ -127,6 +127,7 @@ static const struct sc_field io_rows[] = {
 	F_BOOL(reuse_buffers, reuse_buffers),
 	F_BOOL(huge_buffers, huge_buffers),
 	F_U32(submit_batch, submit_batch),
+	F_ENUM(preallocate, preallocate, sc_preallocate_names),
 	F_BOOL(sqpoll, sqpoll),
 	F_I32(sqpoll_cpu, sqpoll_cpu),
 	F_BOOL(hipri, hipri),

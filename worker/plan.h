@@ -36,6 +36,18 @@ enum sc_numa {
 	SC_NUMA_COUNT
 };
 
+/* What a sequential write phase's new files hold before the timed pass
+ * (workload/io.c). */
+enum sc_preallocate {
+	SC_PREALLOC_NONE = 0,  /* nothing: the writes extend the file (IOR) */
+	SC_PREALLOC_FALLOCATE, /* fallocate: unwritten extents of the file's
+				* full size, converted as each write completes
+				* (fio's default) */
+	SC_PREALLOC_WRITTEN,   /* written with data, untimed: the writes
+				* overwrite allocated blocks (fio --overwrite=1) */
+	SC_PREALLOC_COUNT
+};
+
 /* Bytes of a phase's cpus: value, its NUL included. */
 #define SC_CPUS_MAX 256u
 
@@ -207,6 +219,7 @@ struct sc_io_spec {
 	/* At most this many I/Os handed to the kernel in one call (fio's
 	 * iodepth_batch_submit); 0: the engine's choice (sc_ioloop_batch). */
 	uint32_t submit_batch;
+	enum sc_preallocate preallocate; /* rw write on a directory target */
 	/* io_uring options (engine io_uring only; a rank that cannot use one
 	 * runs without it and says why, worker/io_opts.h): */
 	bool sqpoll;                /* a kernel thread polls the submission
@@ -438,6 +451,7 @@ SC_ENUM_NAMES(serialize, enum sc_serialize);
 SC_ENUM_NAMES(ckpt_layout, enum sc_ckpt_layout_kind);
 SC_ENUM_NAMES(procedure, enum sc_ckpt_procedure);
 SC_ENUM_NAMES(numa, enum sc_numa);
+SC_ENUM_NAMES(preallocate, enum sc_preallocate);
 SC_ENUM_NAMES(steady_metric, enum sc_steady_metric);
 SC_ENUM_NAMES(expect_metric, enum sc_expect_metric);
 

@@ -177,6 +177,7 @@ enum cfg_vtype {
 	CFG_VT_PERCENT,	  /* a whole percentage: "50%" or "50" */
 	CFG_VT_BANDWIDTH, /* bytes per second: a size, "/s" optional: "20MB/s" */
 	CFG_VT_NUMA,	  /* none | drive */
+	CFG_VT_PREALLOCATE, /* none | fallocate | written */
 	CFG_VT_PROCEDURE, /* none | mlperf */
 	CFG_VT_MAP	  /* a mapping, parsed by the key's own parser */
 };

@@ -175,6 +175,8 @@ U64(HUGE_BUFFERS, huge_buffers, KW_RUN, CFG_VT_BOOL, 0, 1, HUGE_DEFAULT, PLAN(io
 U64(SUBMIT_BATCH, submit_batch, KW_RUN, CFG_VT_UINT, 0, MAX_IODEPTH, 0, PLAN(io.submit_batch),     \
     "(engine io_uring: a quarter of iodepth, at least 1; others: all)",                   \
     "I/Os handed to the kernel in one call at most, as fio's iodepth_batch_submit")               \
+U64(PREALLOCATE, preallocate, KW(IO), CFG_VT_PREALLOCATE, 0, 0, 0, PLAN(io.preallocate), "none", \
+    "rw write on a directory target: what the new files hold before the timed writes")          \
 U64(SQPOLL, sqpoll, KW_RUN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.sqpoll), "false",                        \
     "engine io_uring: a kernel thread polls the submission queue (IORING_SETUP_SQPOLL)")          \
 U64(SQPOLL_CPU, sqpoll_cpu, KW_RUN, CFG_VT_UINT, 0, MAX_CPU, 0, NO_PLAN, "(the kernel's choice)",  \

@@ -92,6 +92,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "a bandwidth";
 	case CFG_VT_NUMA:
 		return "none or drive";
+	case CFG_VT_PREALLOCATE:
+		return "none, fallocate or written";
 	case CFG_VT_MAP:
 		return "a mapping";
 	}
@@ -127,6 +129,7 @@ static const char *const on_error_list[] = {"stop-phase", "continue", "abort", N
 static const char *const serialize_list[] = {"raw", "torch", NULL};
 static const char *const ckpt_layout_list[] = {"dlio", "sharded", NULL};
 static const char *const numa_list[] = {"none", "drive", NULL};
+static const char *const preallocate_list[] = {"none", "fallocate", "written", NULL};
 static const char *const procedure_list[] = {"none", "mlperf", NULL};
 
 /* A whole number of decimal digits s[0..len): 0, -EINVAL or -ERANGE. */
@@ -408,6 +411,9 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 				   "a checkpoint layout", out);
 	case CFG_VT_NUMA:
 		return parse_named(d, n, sc_numa_parse, numa_list, "a numa placement", out);
+	case CFG_VT_PREALLOCATE:
+		return parse_named(d, n, sc_preallocate_parse, preallocate_list,
+				   "a preallocation", out);
 	case CFG_VT_PROCEDURE:
 		return parse_named(d, n, sc_procedure_parse, procedure_list, "a procedure", out);
 	case CFG_VT_BOOL:
@@ -547,6 +553,8 @@ const char *sc_cfg_type_text(const struct cfg_keydef *def, char *buf, size_t len
 		return choices(buf, len, ckpt_layout_list);
 	case CFG_VT_NUMA:
 		return choices(buf, len, numa_list);
+	case CFG_VT_PREALLOCATE:
+		return choices(buf, len, preallocate_list);
 	case CFG_VT_PROCEDURE:
 		return choices(buf, len, procedure_list);
 	default:

@@ -209,7 +209,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 		sc_json_put(b, o, "inject", inject_json(b, &p->io.inject));
 	if (p->io.engine == SC_ENGINE_EMULATED)
 		sc_json_put(b, o, "emulate", emulate_json(b, &p->io.emulate));
-	echo_fields(b, o, &sc_fields_io_spec, &p->io, "compressible_pct", "submit_batch");
+	echo_fields(b, o, &sc_fields_io_spec, &p->io, "compressible_pct", "preallocate");
 	/* the I/O options (io_uring's, then placement's): the rest of the spec */
 	echo_fields(b, o, &sc_fields_io_spec, &p->io, "sqpoll", NULL);
 	if (p->workload == SC_WORKLOAD_CHECKPOINT) {

@@ -316,6 +316,17 @@ static void print_buffers(const struct sc_io_spec *io)
 		printf("    buffers: in 2 MiB huge pages where they span one (huge_buffers: true)\n");
 }
 
+/* The files line of a sequential write that preallocates them. */
+static void print_preallocate(const struct sc_io_spec *io)
+{
+	if (io->preallocate == SC_PREALLOC_FALLOCATE)
+		printf("    files: fallocated (unwritten extents) before the timed writes "
+		       "(preallocate: fallocate)\n");
+	else if (io->preallocate == SC_PREALLOC_WRITTEN)
+		printf("    files: written with data before the timed writes, untimed "
+		       "(preallocate: written)\n");
+}
+
 /* The submission line of a phase that sets submit_batch. */
 static void print_submit_batch(const struct sc_io_spec *io)
 {
@@ -356,6 +367,7 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 		print_uring_opts(&ph->io);
 		print_buffers(&ph->io);
 		print_submit_batch(&ph->io);
+		print_preallocate(&ph->io);
 		print_placement(&ph->io);
 	}
 	for (uint32_t k = 0; k < pf->nslots; k++) {

@@ -134,6 +134,32 @@ static int verify_setup(struct job *j)
 				overlap);
 }
 
+/* A sequential write's file in the run directory, before the timed pass:
+ * as it is (the writes extend it), its region fallocated (unwritten
+ * extents, converted as each write lands: fio's default) or written with
+ * data (the writes overwrite allocated blocks).  size: the file's now.
+ * 0 or -errno with err set. */
+static int preallocate(struct job *j, uint64_t size, char *err, size_t errlen)
+{
+	const struct sc_io_spec *io = j->run->io;
+	uint64_t end = j->base + io->size_bytes;
+
+	if (io->preallocate == SC_PREALLOC_WRITTEN && size < end)
+		return sc_lay_out(j, size, end, err, errlen);
+	if (io->preallocate == SC_PREALLOC_FALLOCATE &&
+	    fallocate(j->fd, 0, (off_t)j->base, (off_t)io->size_bytes) != 0) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "%s: preallocate: fallocate: cannot allocate %s: %s%s", j->path,
+			 "the job's region", strerror(-rc),
+			 rc == -EOPNOTSUPP ? " (the filesystem has no fallocate: use preallocate: "
+					     "written or none)"
+					   : "");
+		return rc;
+	}
+	return 0;
+}
+
 static int job_open(struct job *j, const struct sc_target_spec *t, char *err, size_t errlen)
 {
 	const struct sc_io_spec *io = j->run->io;
@@ -171,10 +197,12 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	}
 	if (io->verify_only)
 		return check_kept(j, err, errlen);
-	if (t->kind != SC_TARGET_DIR || io->rw == SC_RW_WRITE)
+	if (t->kind != SC_TARGET_DIR)
 		return 0;
 	if (fstat(j->fd, &st) != 0)
 		return -errno;
+	if (io->rw == SC_RW_WRITE)
+		return preallocate(j, (uint64_t)st.st_size, err, errlen);
 	if ((uint64_t)st.st_size < j->base + io->size_bytes)
 		return sc_lay_out(j, (uint64_t)st.st_size, j->base + io->size_bytes, err, errlen);
 	return 0;

@@ -145,6 +145,7 @@ FIELD(f_sqpoll, ph->io.sqpoll)
 FIELD(f_hipri, ph->io.hipri)
 FIELD(f_huge_buffers, ph->io.huge_buffers)
 FIELD(f_submit_batch, ph->io.submit_batch)
+FIELD(f_preallocate, ph->io.preallocate)
 FIELD(f_passthrough, ph->io.passthrough)
 FIELD(f_numa, ph->io.numa)
 
@@ -216,6 +217,7 @@ static const struct member_case cases[] = {
     {PK_HIPRI, "true", 1, f_hipri},
     {PK_HUGE_BUFFERS, "true", 1, f_huge_buffers},
     {PK_SUBMIT_BATCH, "6", 6, f_submit_batch},
+    {PK_PREALLOCATE, "fallocate", SC_PREALLOC_FALLOCATE, f_preallocate},
     {PK_PASSTHROUGH, "true", 1, f_passthrough},
     {PK_NUMA, "drive", SC_NUMA_DRIVE, f_numa},
 };
