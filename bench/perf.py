@@ -59,7 +59,9 @@ run the tools of a case in the reverse order, so drift and caches hit both):
      spoils it, so run it on a quiet machine); and the requests the disk
      completed per MiB moved (1: each 1 MiB I/O went down whole).  ssdcluster
      runs twice: as it is (4 KiB-page buffers, as fio's and IOR's) and with
-     huge_buffers: true ("sc huge pages").  Each tool starts in a fresh
+     huge_buffers: true ("sc huge pages"), and a third time with its files
+     fallocated before the timed writes as fio's are (preallocate:
+     fallocate, "sc fallocate").  Each tool starts in a fresh
      folder after a sync and once the disk has completed nothing for 1 s
      (--no-settle: at once): deleting the last tool's files is I/O too.
      The tools' defaults differ in what a write does: fio preallocates
@@ -320,7 +322,7 @@ phases:
             if a.settle:
                 settle(d)
 
-        def sc(huge):
+        def sc(huge, prealloc="none"):
             fresh()
             yaml = f"""targets:
   - path: {d}
@@ -333,6 +335,7 @@ defaults:
 phases:
   - name: w
     rw: write
+    preallocate: {prealloc}
   - name: r
     rw: read
 """
@@ -371,7 +374,7 @@ phases:
             return {**res, **dr.rates()}
 
         runs = [("ssdcluster", lambda: sc(False)), ("sc huge pages", lambda: sc(True)),
-                ("fio psync", fio)]
+                ("sc fallocate", lambda: sc(False, "fallocate")), ("fio psync", fio)]
         if self.ior:
             runs.append(("IOR", ior))
         return runs
