@@ -9,6 +9,9 @@
 #     (filefrag, checked on a file fallocated the same way by the test);
 #   - written: 8 MiB of buffered pwrite64 on the job's file (lay_out) before
 #     the timed writes;
+#   - nothing is written or allocated outside the run directory: a kept
+#     file target read with either mode is unchanged (bytes and blocks),
+#     a write to it without the opt-ins is refused;
 #   - a bad value is refused with the choices, and the dry run says it.
 . "$(dirname "$0")/lib.sh"
 
@@ -84,6 +87,40 @@ fallocate -l 8M "$T/probe" 2>/dev/null && command -v filefrag >/dev/null &&
 	if filefrag -v "$T/probe" 2>/dev/null | grep -q unwritten; then
 		echo "a file fallocated the same way holds unwritten extents (filefrag)"
 	fi
+
+# preallocate never writes nor allocates outside the run directory: a file
+# target in place (4 MiB of data in a 16 MiB sparse file), without the
+# opt-ins: a read phase with either mode runs and leaves the file's bytes
+# and allocated blocks as they were; a write phase is refused as any write.
+truncate -s 16M "$T/kept"
+dd if=/dev/urandom of="$T/kept" bs=1M count=4 conv=notrunc status=none
+before="$(sha256sum <"$T/kept") $(du -k "$T/kept" | cut -f1)"
+for rw in read write; do
+	for mode in written fallocate; do
+		cat >"$T/k.yaml" <<YAML
+targets:
+  - path: $T/kept
+phases:
+  - name: p
+    rw: $rw
+    bs: 1MiB
+    size: 16MiB
+    preallocate: $mode
+YAML
+		rc=0
+		"$SC_BIN" "$T/k.yaml" --output "$T/k$rw$mode" >"$T/k.log" 2>&1 || rc=$?
+		if [ "$rw" = read ]; then
+			[ "$rc" = 0 ] || { cat "$T/k.log"; fail "read with preallocate $mode on a kept file: exit $rc"; }
+		else
+			[ "$rc" = 2 ] && grep -q "allow_destroy" "$T/k.log" ||
+				{ cat "$T/k.log"; fail "write with preallocate $mode on a kept file without opt-ins: exit $rc, not refused"; }
+		fi
+		after="$(sha256sum <"$T/kept") $(du -k "$T/kept" | cut -f1)"
+		[ "$after" = "$before" ] ||
+			fail "$rw with preallocate $mode changed a file outside the run directory ($before -> $after)"
+	done
+done
+echo "a kept file outside the run directory: unchanged by reads with either mode, writes refused"
 
 "$SC_BIN" "$T/w.yaml" --set phases.0.preallocate=sparse --dry-run >"$T/bad.log" 2>&1 && fail "preallocate: sparse was taken"
 grep -q "known: none, fallocate, written" "$T/bad.log" || { cat "$T/bad.log"; fail "the refusal does not list the choices"; }

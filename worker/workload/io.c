@@ -150,8 +150,8 @@ static int preallocate(struct job *j, uint64_t size, char *err, size_t errlen)
 	    fallocate(j->fd, 0, (off_t)j->base, (off_t)io->size_bytes) != 0) {
 		int rc = -errno;
 
-		snprintf(err, errlen, "%s: preallocate: fallocate: cannot allocate %s: %s%s", j->path,
-			 "the job's region", strerror(-rc),
+		snprintf(err, errlen, "%s: preallocate: fallocate of the job's region: %s%s", j->path,
+			 strerror(-rc),
 			 rc == -EOPNOTSUPP ? " (the filesystem has no fallocate: use preallocate: "
 					     "written or none)"
 					   : "");
