@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t sc_pattern_splitmix(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
 
@@ -38,10 +38,10 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
 	uint64_t x = io->seed;
 
 	memset(p, 0, sizeof(*p));
-	x = splitmix64(&x) ^ ((uint64_t)rank << 32 | job);
-	p->seed = splitmix64(&x);
+	x = sc_pattern_splitmix(&x) ^ ((uint64_t)rank << 32 | job);
+	p->seed = sc_pattern_splitmix(&x);
 	for (int i = 0; i < 4; i++)
-		p->s[i] = splitmix64(&x);
+		p->s[i] = sc_pattern_splitmix(&x);
 	p->bs_bytes = io->bs_bytes;
 	p->nblocks = io->bs_bytes ? io->size_bytes / io->bs_bytes : 0;
 	if (p->nblocks == 0)
@@ -142,11 +142,11 @@ void sc_pattern_fill(void *buf, size_t len, uint64_t seed)
 	size_t i = 0;
 
 	for (; i + sizeof(w) <= len; i += sizeof(w)) {
-		w = splitmix64(&x);
+		w = sc_pattern_splitmix(&x);
 		memcpy(b + i, &w, sizeof(w));
 	}
 	if (i < len) {
-		w = splitmix64(&x);
+		w = sc_pattern_splitmix(&x);
 		memcpy(b + i, &w, len - i);
 	}
 }

@@ -27,6 +27,10 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
  * region's end; random ones draw uniformly over its blocks. */
 int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes);
 
+/* splitmix64 (Steele, Lea and Flood): advances *x and returns a well-mixed
+ * 64-bit value of it; seeds generators, and hashes a key to a draw. */
+uint64_t sc_pattern_splitmix(uint64_t *x);
+
 /* A uniform random draw in [0, n). */
 uint64_t sc_pattern_below(struct sc_pattern *p, uint64_t n);
 
