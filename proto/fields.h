@@ -98,6 +98,7 @@ extern const struct sc_fields sc_fields_io_spec;
 extern const struct sc_fields sc_fields_ckpt_spec;
 extern const struct sc_fields sc_fields_ckpt_layout;
 extern const struct sc_fields sc_fields_ingest_spec;
+extern const struct sc_fields sc_fields_training_spec;
 extern const struct sc_fields sc_fields_steady_spec;
 extern const struct sc_fields sc_fields_fill_spec;
 
