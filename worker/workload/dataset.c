@@ -35,7 +35,8 @@ int sc_dataset_write(int dirfd, const char *name, const char *path, uint64_t key
 	rc = sc_guard_check_fd(fd, SC_TARGET_DIR, path, err, errlen);
 	if (!rc && ftruncate(fd, 0) != 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot truncate dataset file: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot truncate dataset file: %s", path,
+			 strerror(errno));
 	}
 	if (rc)
 		goto out_close;
