@@ -269,7 +269,7 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
 	F_MSG(ingest, ingest, sc_fields_ingest_spec),
 	F_MSG(fill, fill, sc_fields_fill_spec),
-	F_MSG(training, training, sc_fields_training_spec),
+	F_MSG_OPT_BY(training, training, sc_fields_training_spec, files),
 	F_ENUM(stonewall, stonewall, sc_stonewall_names),
 	F_MSG(steady, steady, sc_fields_steady_spec),
 	F_ARRAY_MAX(expect, expect, nexpect, expect_fields, SC_EXPECT_MAX),

@@ -346,3 +346,34 @@ int sc_layout_ckpt_files(const struct sc_plan *plan, uint32_t phase, uint32_t ra
 	return 0;
 }
 
+
+int sc_layout_training_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len)
+{
+	const struct sc_phase *ph = &plan->phases[phase];
+	const struct sc_training_spec *t = &ph->training;
+	size_t at = sizeof("ssdcluster-datasets/") - 1;
+	int n = snprintf(buf, len, "ssdcluster-datasets/%s-%llux%ux%lluB-sd%llu-seed%llu",
+			 ph->group ? ph->group : "training", (unsigned long long)t->files,
+			 t->samples_per_file, (unsigned long long)t->record_bytes,
+			 (unsigned long long)t->record_stdev_bytes,
+			 (unsigned long long)ph->io.seed);
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	for (char *c = buf + at; *c; c++)
+		if (*c == '/')
+			*c = '_'; /* one directory per group, whatever its name */
+	return 0;
+}
+
+int sc_layout_training_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+			   size_t len)
+{
+	char sub[512];
+	int n, rc = sc_layout_training_subdir(plan, phase, sub, sizeof(sub));
+
+	if (rc)
+		return rc;
+	n = snprintf(buf, len, "%s/%s", plan->targets[target].path, sub);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}

@@ -85,6 +85,15 @@ int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t p
 /* The same below the target: "ssdcluster-datasets/<group>-...". */
 int sc_layout_ingest_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len);
 
+/* Training: the dataset directory of phase on a target, which outlives
+ * the run: "<target>/ssdcluster-datasets/<group>-<files>x<samples a
+ * file>x<record>B-sd<stdev>-seed<seed>" (a dataset of other sizes is
+ * another directory).  0 or -ENAMETOOLONG. */
+int sc_layout_training_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+			   size_t len);
+/* The same below the target: "ssdcluster-datasets/<group>-...". */
+int sc_layout_training_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len);
+
 /* Checkpoint phases.  The directory of one checkpoint on a target:
  * "<run dir>/<group>/global_epoch1_step<index>".  0 or -ENAMETOOLONG. */
 int sc_layout_ckpt_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,

@@ -290,10 +290,11 @@ struct sc_ingest_spec {
  * step waits for its batch, computes computation_ns, then waits at a
  * barrier of every rank. */
 struct sc_training_spec {
+	uint64_t files;             /* dataset files of the whole cluster (first:
+				     * 0 leaves TrainingSpec out of the plan) */
 	uint32_t benchmark;         /* enum sc_mlperf_benchmark, or
 				     * SC_MLPERF_BENCHMARK_COUNT: every value given */
 	uint32_t accelerator;       /* enum sc_mlperf_accelerator, or COUNT: none */
-	uint64_t files;             /* dataset files of the whole cluster */
 	uint32_t samples_per_file;
 	uint64_t record_bytes;      /* a sample's mean size */
 	uint64_t record_stdev_bytes;/* 0: every file the same size */

@@ -199,6 +199,11 @@ struct sc_rank_result {
 	uint64_t steps;             /* ingest: batches consumed */
 	uint64_t compute_ns;        /* ingest: emulated compute time */
 	int64_t busy_end_ns;        /* ingest: when the last step's compute ended */
+	uint64_t au_steps;          /* training: the steps AU is taken over (each
+				     * epoch's first left out, as DLIO) */
+	uint64_t au_compute_ns;     /* training: their compute */
+	uint64_t au_wall_ns;        /* training: the epochs' wall time without
+				     * their first steps' load and compute */
 	uint64_t peak_rss_bytes;    /* the rank's peak resident memory so far */
 	uint32_t opts_asked;        /* io_opts.h: bits 1u << enum sc_io_opt the
 				     * phase asked for */

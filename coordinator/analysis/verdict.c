@@ -357,7 +357,7 @@ static void eval_au(const struct eval_ctx *x, const struct sc_expect *e, struct 
 	struct sc_check *c = add_check(x, e, out);
 
 	if (c)
-		decide(c, x->work->ingest.au);
+		decide(c, x->work->training.accelerators ? x->work->training.au : x->work->ingest.au);
 }
 
 /* Steady state (analysis/steady_state.h), judged on the group's rounds so

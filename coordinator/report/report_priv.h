@@ -271,6 +271,9 @@ struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase
 					     const struct sc_ckpt_cell *c);
 struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_figures *f,
 					  const struct sc_ingest_figures *g);
+struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
+					    const struct sc_phase_figures *f,
+					    const struct sc_training_figures *g);
 struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_open_loop_figures *ol);
 struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec,
 					       const struct sc_run_figures *fg);

@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 
 #include "analysis/workload_figures.h"
+#include "mlperf.h"
 #include "report_priv.h"
 
 /* Write path of a checkpoint cell, as results must say: the two differ
@@ -92,6 +93,61 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 		sc_report_json_node_host(b, no, row->node, row->host);
 		sc_json_put_u64(b, no, "samples", row->samples);
 		sc_json_put_dbl(b, no, "samples_per_s", row->samples_per_s);
+		sc_json_put_mbps(b, no, "MBps", row->bw_bytes_per_s);
+		sc_json_push(b, nodes, no);
+	}
+	sc_json_put(b, o, "nodes", nodes);
+	return o;
+}
+
+struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
+					    const struct sc_phase_figures *f,
+					    const struct sc_training_figures *g)
+{
+	const struct sc_training_spec *t = &ph->training;
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *m = sc_json_new(b, json_object_new_object());
+	struct json_object *nodes = sc_json_new(b, json_object_new_array());
+
+	/* MLPerf Storage's summary.json names, as DLIO computes them */
+	if (t->benchmark < SC_MLPERF_BENCHMARK_COUNT)
+		sc_json_put_str(b, m, "benchmark", sc_mlperf_benchmark_name(t->benchmark));
+	else
+		sc_json_put_null(b, m, "benchmark");
+	if (t->accelerator < SC_MLPERF_ACCELERATOR_COUNT)
+		sc_json_put_str(b, m, "accelerator", sc_mlperf_accelerator_name(t->accelerator));
+	else
+		sc_json_put_null(b, m, "accelerator");
+	sc_json_put_u64(b, m, "num_accelerators", g->accelerators);
+	sc_json_put_u64(b, m, "num_hosts", g->hosts);
+	sc_json_put_u64(b, m, "num_files_train", t->files);
+	sc_json_put_u64(b, m, "num_samples_per_file", t->samples_per_file);
+	sc_json_put_u64(b, m, "epochs", t->epochs);
+	sc_json_put_dbl(b, m, "train_au_mean_percentage", g->au * 100.0);
+	sc_json_put_str(b, m, "train_au_meet_expectation", g->au_meets ? "success" : "fail");
+	sc_json_put_dbl(b, m, "train_throughput_mean_samples_per_second", g->samples_per_s);
+	sc_json_put_dbl(b, m, "train_io_mean_MB_per_second", g->mlperf_io_MiBps);
+	sc_json_put(b, o, "mlperf", m);
+	sc_json_put_u64(b, o, "samples", g->samples);
+	sc_json_put_u64(b, o, "steps", g->steps);
+	sc_json_put_dbl(b, o, "au", g->au);
+	sc_json_put_dbl(b, o, "au_threshold", g->au_threshold);
+	sc_json_put_dbl(b, o, "au_min", g->au_min);
+	sc_json_put_u64(b, o, "au_min_rank", g->au_min_rank);
+	sc_json_put_dbl(b, o, "au_max", g->au_max);
+	sc_json_put_u64(b, o, "ranks_below_threshold", g->ranks_below);
+	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
+	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
+	if (g->has_batch_wait)
+		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, &g->batch_wait));
+	else
+		sc_json_put_null(b, o, "batch_wait_ns");
+	for (uint32_t n = 0; n < f->nodes_len; n++) {
+		const struct sc_node_row *row = &f->nodes[n];
+		struct json_object *no = sc_json_new(b, json_object_new_object());
+
+		sc_report_json_node_host(b, no, row->node, row->host);
+		sc_json_put_u64(b, no, "samples", row->samples);
 		sc_json_put_mbps(b, no, "MBps", row->bw_bytes_per_s);
 		sc_json_push(b, nodes, no);
 	}
