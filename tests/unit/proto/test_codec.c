@@ -461,6 +461,7 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 	r->samples = 3000000 + seed;
 	r->steps = 11718 + seed;
 	r->compute_ns = UINT64_C(45000000000) + seed;
+	r->barrier_wait_ns = UINT64_C(1200000000) + seed;
 	/* times may reach +-(2^61 - 1) ns: differences of two fit in 64 bits */
 	r->busy_end_ns = seed == 2 ? -(INT64_C(1) << 61) + 1 : INT64_C(59990000000) + (int64_t)seed;
 
@@ -557,6 +558,7 @@ static void compare_rank(const struct sc_rank_result *a, const struct sc_rank_re
 	CHECK(a->samples == b->samples, "%s: samples", what);
 	CHECK(a->steps == b->steps, "%s: steps", what);
 	CHECK(a->compute_ns == b->compute_ns, "%s: compute_ns", what);
+	CHECK(a->barrier_wait_ns == b->barrier_wait_ns, "%s: barrier_wait_ns", what);
 	CHECK(a->busy_end_ns == b->busy_end_ns, "%s: busy_end_ns", what);
 	CHECK(a->fsyncs == b->fsyncs, "%s: fsyncs", what);
 	CHECK(a->firstdone_bytes == b->firstdone_bytes, "%s: firstdone_bytes", what);
