@@ -199,6 +199,9 @@ struct sc_rank_result {
 	uint64_t steps;             /* ingest: batches consumed */
 	uint64_t compute_ns;        /* ingest: emulated compute time */
 	int64_t busy_end_ns;        /* ingest: when the last step's compute ended */
+	uint64_t barrier_wait_ns;   /* ingest with step_barrier: the consumer's
+				     * time blocked at the barrier after its
+				     * steps (waiting for other ranks) */
 	uint64_t peak_rss_bytes;    /* the rank's peak resident memory so far */
 	uint32_t opts_asked;        /* io_opts.h: bits 1u << enum sc_io_opt the
 				     * phase asked for */
