@@ -198,6 +198,7 @@ static const struct sc_field ingest_rows[] = {
 	F_U64(compute_per_batch_ns, compute_per_batch_ns),
 	F_U32(epochs, epochs),
 	F_U32(prefetch, prefetch),
+	F_BOOL(step_barrier, step_barrier),
 };
 SC_FIELDS(sc_fields_ingest_spec, ingest_rows, ssdcluster__ingest_spec__descriptor, NULL);
 #undef SC_LIST

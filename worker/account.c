@@ -254,6 +254,7 @@ int sc_run_collect(struct sc_run *run, struct sc_rank_result *out)
 		sc_hist_summarize(run->hist[SC_HK_RESP_READ + d], &out->resp[d]);
 	}
 	sc_hist_summarize(run->hist[SC_HK_BATCH_WAIT], &out->batch_wait);
+	out->barrier_wait_ns = sc_gate_wait_ns(&run->gate);
 	out->start_ns = first == UINT64_MAX ? 0 : (int64_t)(first - run->start_ns);
 	out->end_ns = last ? (int64_t)(last - run->start_ns) : out->start_ns;
 	async_times(run, last, out);

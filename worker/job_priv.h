@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "engine/emulated.h"
+#include "gate.h"
 #include "histogram.h"
 #include "pattern.h"
 #include "placement.h"
@@ -108,6 +109,8 @@ struct sc_run {
 	int dirfd;               /* the run directory (not owned), -1: none */
 	struct sc_io_opts opts;  /* options asked, and those jobs ran without */
 	struct sc_placement placement; /* where the job threads run (cpus, numa) */
+	struct sc_gate gate;     /* the step gate; setups turn it on */
+	int gate_ready;          /* gate initialised */
 };
 
 /* Records the first error of the job (later ones are dropped) and stops

@@ -279,6 +279,8 @@ struct sc_ingest_spec {
 	uint64_t compute_per_batch_ns; /* emulated accelerator time per step */
 	uint32_t epochs;            /* passes over the dataset, cluster-wide */
 	uint32_t prefetch;          /* batches read ahead of compute */
+	bool step_barrier;          /* every step ends with a barrier across
+				     * ranks (run.h's step gate), as DLIO */
 };
 
 /* MLPerf Storage training as DLIO runs it (worker/mlperf.h): each rank is

@@ -199,6 +199,9 @@ struct sc_rank_result {
 	uint64_t steps;             /* ingest: batches consumed */
 	uint64_t compute_ns;        /* ingest: emulated compute time */
 	int64_t busy_end_ns;        /* ingest: when the last step's compute ended */
+	uint64_t barrier_wait_ns;   /* ingest with step_barrier: the consumer's
+				     * time blocked at the barrier after its
+				     * steps (waiting for other ranks) */
 	uint64_t au_steps;          /* training: the steps AU is taken over (each
 				     * epoch's first left out, as DLIO) */
 	uint64_t au_compute_ns;     /* training: their compute */

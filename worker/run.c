@@ -412,6 +412,10 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 	pthread_mutex_init(&run->lock, NULL);
 	sc_io_opts_init(&run->opts);
 	pthread_cond_init(&run->cond, NULL);
+	rc = sc_gate_init(&run->gate);
+	if (rc)
+		goto out_destroy;
+	run->gate_ready = 1;
 	run->jobs = calloc(run->njobs, sizeof(*run->jobs));
 	if (!run->jobs) {
 		rc = -ENOMEM;
@@ -509,6 +513,8 @@ uint64_t sc_run_ios(struct sc_run *run)
 void sc_run_stop(struct sc_run *run)
 {
 	atomic_store(&run->stop, 1);
+	if (run->gate_ready)
+		sc_gate_wake(&run->gate); /* a job thread blocked at the gate */
 }
 
 uint64_t sc_run_failed_ios(struct sc_run *run)
@@ -535,6 +541,42 @@ int sc_run_finish(struct sc_run *run, struct sc_rank_result *out)
 {
 	join_all(run);
 	return sc_run_collect(run, out);
+}
+
+int sc_run_step_gate(struct sc_run *run, bool going)
+{
+	return sc_gate_step(&run->gate, going, &run->stop);
+}
+
+void sc_run_step_gate_leave(struct sc_run *run)
+{
+	sc_gate_leave(&run->gate);
+}
+
+bool sc_run_gate_on(const struct sc_run *run)
+{
+	return run->gate.on;
+}
+
+bool sc_run_gate_want(struct sc_run *run, uint64_t round, int *going)
+{
+	if (sc_gate_want(&run->gate, round, going))
+		return true;
+	/* every job ended: nothing will ask again (whether or not it left) */
+	if (!sc_run_done(run))
+		return false;
+	sc_gate_leave(&run->gate);
+	return sc_gate_want(&run->gate, round, going);
+}
+
+void sc_run_gate_answer(struct sc_run *run, uint64_t round, int all_going)
+{
+	sc_gate_answer(&run->gate, round, all_going);
+}
+
+void sc_run_gate_nap(struct sc_run *run, uint64_t round, uint64_t ns)
+{
+	sc_gate_nap(&run->gate, round, ns);
 }
 
 const struct sc_io_opts *sc_run_opts(const struct sc_run *run)
@@ -564,6 +606,8 @@ void sc_run_destroy(struct sc_run *run)
 	for (int k = 0; k < SC_HK_COUNT; k++)
 		free(run->hist[k]);
 	free(run->jobs);
+	if (run->gate_ready)
+		sc_gate_exit(&run->gate);
 	pthread_mutex_destroy(&run->lock);
 	sc_io_opts_destroy(&run->opts);
 	pthread_cond_destroy(&run->cond);

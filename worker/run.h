@@ -78,6 +78,42 @@ void sc_run_destroy(struct sc_run *run);
  * for none.  Job threads take no signals: they block all of them. */
 void sc_run_set_cancel(int (*fn)(void *arg), void *arg);
 
+/*
+ * The step gate (gate.h): a barrier across ranks after every training
+ * step, as DLIO ends each step with comm.barrier().  A workload's setup
+ * turns it on for the run (ingest with step_barrier); the rank's main
+ * thread then runs one agreement with every other rank per round
+ * (sc_cluster_wait_run) and answers.
+ */
+
+/* A job thread (one per run) after each step: blocks until every rank
+ * has reached the same round; 1 when every rank goes on (do the next
+ * step), 0 when some rank has ended its steps (end too: every rank ends
+ * at the same round), 0 at once when the run is stopped.  With the gate
+ * off, returns going at once. */
+int sc_run_step_gate(struct sc_run *run, bool going);
+
+/* The job thread ends its steps without a last sc_run_step_gate
+ * (deadline, error, epochs done): from then on this rank answers every
+ * round with "not going".  Idempotent; a run whose jobs have all ended
+ * counts as left. */
+void sc_run_step_gate_leave(struct sc_run *run);
+
+/* The main thread: whether the run's gate is on (fixed once created). */
+bool sc_run_gate_on(const struct sc_run *run);
+
+/* The main thread: true when the local side has asked for round (the
+ * next one to answer; its going in *going) or has left (*going 0). */
+bool sc_run_gate_want(struct sc_run *run, uint64_t round, int *going);
+
+/* The main thread: round's result over every rank (nonzero: every rank
+ * goes on); wakes the waiting job thread. */
+void sc_run_gate_answer(struct sc_run *run, uint64_t round, int all_going);
+
+/* The main thread sleeps up to ns, waking as soon as the local side asks
+ * for round or leaves. */
+void sc_run_gate_nap(struct sc_run *run, uint64_t round, uint64_t ns);
+
 /* This process's peak resident memory so far, in bytes (0 if unknown). */
 uint64_t sc_peak_rss_bytes(void);
 

@@ -512,6 +512,11 @@ void sc_ingest_figures(const struct sc_phase_record *rec, const struct sc_phase_
 		out->steps += r->steps;
 		out->compute_ns += r->compute_ns;
 		out->wall_ns += wall > 0 ? (uint64_t)wall : 0;
+		out->barrier_wait_ns += r->barrier_wait_ns;
+		if (i == 0 || r->barrier_wait_ns > out->barrier_wait_max_ns) {
+			out->barrier_wait_max_ns = r->barrier_wait_ns;
+			out->barrier_wait_max_rank = r->rank;
+		}
 		if (i == 0 || au < out->au_min) {
 			out->au_min = au;
 			out->au_min_rank = r->rank;

@@ -173,6 +173,11 @@ struct sc_ingest_figures {
 	bool au_meets_90;           /* every rank's AU >= 90% (MLPerf's bar) */
 	bool has_batch_wait;        /* the record has a batch-wait histogram */
 	struct sc_lat_summary batch_wait; /* time a step waited for its batch */
+	uint64_t barrier_wait_ns;   /* step_barrier: time the ranks' consumers
+				     * waited at the barrier, over all ranks
+				     * (in wall_ns, not in compute_ns) */
+	uint64_t barrier_wait_max_ns; /* the longest rank's */
+	uint32_t barrier_wait_max_rank;
 };
 
 /* Accelerator utilisation of one rank: its compute time / its wall time

@@ -28,6 +28,16 @@
  * 9.6-11.2 GB/s with these). */
 #define NAP_MAX_NS 8000000L
 
+/* While a step-gate round is posted (wait_run), how often a rank looks
+ * at it: steps can be 40 ms, and every look at a rank that arrived early
+ * is latency added to every rank's step (an 8 ms nap would be 20% of
+ * it).  GATE_NAP_MIN_NS for the first GATE_NAP_FAST_LOOKS looks of a
+ * round, then GATE_NAP_MAX_NS; the kernel's timer slack (50 us) adds to
+ * each. */
+#define GATE_NAP_MIN_NS	    20000L
+#define GATE_NAP_MAX_NS	    50000L
+#define GATE_NAP_FAST_LOOKS 8u
+
 /* How often rank 0's progress callback runs while a phase goes, unless
  * it says otherwise. */
 #define TICK_NS SC_NS_PER_S
@@ -59,6 +69,8 @@ struct watch {
 	uint64_t token[2];      /* a "done": {aborted, end on rank 0's clock};
 				 * with the abort flag, kept here: see */
 	int abort_flag;         /* give_up */
+	int gate_in, gate_out;  /* wait_run's step-gate round: this rank's
+				 * "going", and the minimum over ranks */
 };
 
 static const int who_token = 1;
@@ -398,6 +410,13 @@ int sc_cluster_init(struct sc_cluster *c, int *argc, char ***argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &c->nranks);
 	if (discover_nodes(c))
 		return -ENOMEM;
+	/* the step gate's rounds are posted when each rank's job thread
+	 * asks, not in step with wait_run's broadcasts: a communicator of
+	 * their own keeps the two orders apart */
+	c->gate_comm = malloc(sizeof(MPI_Comm));
+	if (!c->gate_comm)
+		return -ENOMEM;
+	MPI_Comm_dup(MPI_COMM_WORLD, (MPI_Comm *)c->gate_comm);
 	c->watch = calloc(1, sizeof(struct watch));
 	if (!c->watch)
 		return -ENOMEM;
@@ -435,6 +454,10 @@ void sc_cluster_exit(struct sc_cluster *c)
 		if (*(MPI_Comm *)c->leader_comm != MPI_COMM_NULL)
 			MPI_Comm_free((MPI_Comm *)c->leader_comm);
 		free(c->leader_comm);
+	}
+	if (c->gate_comm) {
+		MPI_Comm_free((MPI_Comm *)c->gate_comm);
+		free(c->gate_comm);
 	}
 	free(c->hosts);
 	free(c->node_of);
@@ -592,6 +615,16 @@ static void late_runs(struct sc_cluster *c, const char *done_of, int local_done)
  * starts it, saying no, once every rank is done.  The loop ends when the
  * local run is done, both broadcasts have completed and, on rank 0, every
  * "done" message has been received.
+ *
+ * With the run's step gate on, rounds besides: round r is an Iallreduce
+ * (MIN) of the local side's "going" on c->gate_comm, posted once the local
+ * side asks for round r or has left (then "not going"), and answered to it
+ * when it completes.  Every rank gets the same answers, so every rank
+ * stops posting after the same round, the first that says no; the loop
+ * does not end before that round.  A rank whose run is done keeps saying
+ * no until then.  While a round is posted the loop looks every
+ * GATE_NAP_*_NS; else it sleeps on the gate, which wakes it when the
+ * local side asks.
  */
 
 /* wait_run's own state (the buffers its requests use live in c->watch). */
@@ -611,6 +644,13 @@ struct wait_run {
 	int64_t offset;                 /* rank 0's clock minus this rank's */
 	struct sc_byte_samples moved;   /* (now, bytes moved) at each look,
 					 * this rank's clock */
+	int gate_on, gate_over;         /* the run's step gate; a round said no */
+	int gate_posted;                /* round gate_round is posted */
+	uint64_t gate_round, gate_looks; /* looks at the posted round */
+	MPI_Request gate_req;
+	uint64_t next_look;             /* gate on: the next sample and poll
+					 * (at most every POLL_NS, however
+					 * fast the loop looks at a round) */
 };
 
 /* Takes a sample of the bytes this rank moved, at now. */
@@ -691,11 +731,40 @@ static void test_broadcasts(struct watch *w, struct wait_run *s)
 	}
 }
 
+/* The step gate's next round: posted once the local side wants it,
+ * answered to it once it completes; after a round that said no, none. */
+static void gate_step(struct sc_cluster *c, struct watch *w, struct wait_run *s)
+{
+	int going, flag = 0;
+
+	if (!s->gate_on || s->gate_over)
+		return;
+	if (!s->gate_posted) {
+		if (!sc_run_gate_want(s->run, s->gate_round, &going))
+			return;
+		w->gate_in = going;
+		MPI_Iallreduce(&w->gate_in, &w->gate_out, 1, MPI_INT, MPI_MIN,
+			       *(MPI_Comm *)c->gate_comm, &s->gate_req);
+		s->gate_posted = 1;
+		s->gate_looks = 0;
+	}
+	MPI_Test(&s->gate_req, &flag, MPI_STATUS_IGNORE);
+	if (!flag)
+		return;
+	sc_run_gate_answer(s->run, s->gate_round, w->gate_out);
+	s->gate_posted = 0;
+	s->gate_over = w->gate_out == 0;
+	s->gate_round++;
+}
+
 /* Between looks in wait_run: backoff_ns (counted in *naps), never past
  * rank 0's next progress tick.  Nothing measured hangs on how often a
  * rank looks: its first-done byte count comes from its samples at the
- * instant the first rank finished, not from when it heard of it. */
-static void wait_run_nap(const struct sc_cluster *c, uint64_t next_tick, uint64_t *naps)
+ * instant the first rank finished, not from when it heard of it.  With
+ * the step gate on: while a round is posted, GATE_NAP_*_NS; else on the
+ * gate, woken at once when the local side asks. */
+static void wait_run_nap(const struct sc_cluster *c, struct wait_run *s, uint64_t next_tick,
+			 uint64_t *naps)
 {
 	long ns = backoff_ns((*naps)++);
 
@@ -706,7 +775,12 @@ static void wait_run_nap(const struct sc_cluster *c, uint64_t next_tick, uint64_
 		if ((uint64_t)ns > left)
 			ns = left > POLL_NS ? (long)left : POLL_NS;
 	}
-	nap_ns(ns);
+	if (!s->gate_on || s->gate_over)
+		nap_ns(ns);
+	else if (s->gate_posted)
+		nap_ns(s->gate_looks++ < GATE_NAP_FAST_LOOKS ? GATE_NAP_MIN_NS : GATE_NAP_MAX_NS);
+	else
+		sc_run_gate_nap(s->run, s->gate_round, (uint64_t)ns);
 }
 
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
@@ -717,7 +791,8 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 	struct wait_run s = {.run = run, .stonewall = stonewall,
 			     .firstdone_bytes = firstdone_bytes, .firstdone_at = firstdone_at,
 			     .bcast = MPI_REQUEST_NULL, .abort_req = MPI_REQUEST_NULL,
-			     .recv = MPI_REQUEST_NULL, .send = MPI_REQUEST_NULL};
+			     .recv = MPI_REQUEST_NULL, .send = MPI_REQUEST_NULL,
+			     .gate_on = sc_run_gate_on(run), .gate_req = MPI_REQUEST_NULL};
 	struct watch *w = watch_of(c);
 	int flag;
 
@@ -738,14 +813,21 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 	s.offset = c->clock_offset_ns;
 	for (;;) {
 		int local_done = sc_run_done(run);
+		uint64_t now = sc_now_ns();
+		/* the gate's fast looks sample and poll no more often than
+		 * the naps of a wait without it */
+		int look = !s.gate_on || now >= s.next_look;
 
-		if (!s.have_first)
-			sample(&s, sc_now_ns());
+		if (look)
+			s.next_look = now + POLL_NS;
+		if (look && !s.have_first)
+			sample(&s, now);
 
-		if (!s.stopped && sc_cluster_poll(c)) {
+		if (look && !s.stopped && sc_cluster_poll(c)) {
 			sc_run_stop(run);
 			s.stopped = 1;
 		}
+		gate_step(c, w, &s);
 		if (c->rank != 0 && local_done && !s.sent) {
 			w->token[0] = (uint64_t)sc_run_aborted(run);
 			w->token[1] = (uint64_t)((int64_t)sc_run_end_ns(run) + c->clock_offset_ns);
@@ -758,7 +840,8 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 		if (s.sent)
 			MPI_Test(&s.send, &flag, MPI_STATUS_IGNORE);
 		if (local_done && s.bcast_done && s.abort_done &&
-		    (c->rank != 0 ? s.send == MPI_REQUEST_NULL : s.done_msgs == c->nranks - 1))
+		    (c->rank != 0 ? s.send == MPI_REQUEST_NULL : s.done_msgs == c->nranks - 1) &&
+		    (!s.gate_on || s.gate_over))
 			break;
 		if (c->rank == 0 && c->tick.fn && sc_now_ns() >= next_tick) {
 			c->tick.fn(c->tick.arg, (uint32_t)s.done_msgs + (local_done ? 1u : 0u), run);
@@ -769,7 +852,7 @@ int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,
 				late_runs(c, s.done_of, local_done);
 			give_up(c, -1, c->stop_sig ? -EINTR : -ETIMEDOUT);
 		}
-		wait_run_nap(c, next_tick, &naps);
+		wait_run_nap(c, &s, next_tick, &naps);
 	}
 	free(s.done_of);
 	/* every rank is done once all pass this; wait without spinning */

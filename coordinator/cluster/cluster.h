@@ -48,6 +48,8 @@ struct sc_cluster {
 	void *shm_comm;                 /* MPI_Comm, opaque to callers */
 	void *leader_comm;              /* MPI_Comm of the nodes' leaders
 					 * (MPI_COMM_NULL on other ranks) */
+	void *gate_comm;                /* MPI_Comm, a copy of the world's for
+					 * wait_run's step-gate rounds alone */
 	struct sc_cluster_tick tick;    /* rank 0's progress callback, or none */
 	/* Deadlines and stops (below) */
 	uint64_t deadline_ns;           /* CLOCK_MONOTONIC instant at which waits
@@ -119,7 +121,10 @@ uint64_t sc_cluster_common_start(struct sc_cluster *c, uint64_t lead_ns);
  * bytes it had moved by then (*firstdone_bytes), and with stonewall stops
  * its run.
  * When a rank's run stopped on on_error abort (sc_run_aborted), every
- * rank stops its run; so does a stop (signal).  Ends with an agreement on
+ * rank stops its run; so does a stop (signal).  When the run's step gate
+ * is on (run.h), runs its rounds: each an agreement of every rank on
+ * whether all go on, answered to the local job thread; the wait ends only
+ * after a round said no (every rank runs the same rounds).  Ends with an agreement on
  * stops, as sc_cluster_all_ok.  On rank 0, a rank that is not done by the
  * deadline is named in c->late. */
 int sc_cluster_wait_run(struct sc_cluster *c, struct sc_run *run, int stonewall,

@@ -134,6 +134,8 @@ U64(EPOCHS, epochs, KW(INGEST), CFG_VT_UINT, 1, UINT32_MAX, 0, PLAN(ingest.epoch
     "passes over the dataset; an alternative to runtime")                                         \
 U64(PREFETCH, prefetch, KW(INGEST), CFG_VT_UINT, 0, MAX_PREFETCH, 0, PLAN(ingest.prefetch), "2",   \
     "batches read ahead of compute")                                                              \
+U64(STEP_BARRIER, step_barrier, KW(INGEST), CFG_VT_BOOL, 0, 1, 0, PLAN(ingest.step_barrier),     \
+    "true", "every step ends with a barrier across ranks, as DLIO: a slow rank lowers every AU")   \
 U64(VERIFY, verify, KW_IO, CFG_VT_VERIFY, 0, 0, 0, PLAN(io.verify), "none",                        \
     "crc32c: written blocks carry a header that reads check (bs >= 48B)")                  \
 U64(VERIFY_ONLY, verify_only, KW_IO, CFG_VT_BOOL, 0, 1, 0, PLAN(io.verify_only), "false",          \

@@ -229,10 +229,11 @@ static void print_ingest_phase(uint32_t p, const struct sc_phase *ph,
 	char b1[32], b2[32], b3[32], b4[32];
 
 	printf("  phase %u %s: ingest %u files x %s per node, samples %s, batch %u, "
-	       "compute %s per batch, %u readers x QD%u; ",
+	       "compute %s per batch, %u readers x QD%u, %s; ",
 	       p, ph->name, in->files, sc_fmt_bytes(b1, sizeof(b1), in->file_bytes),
 	       sc_fmt_bytes(b2, sizeof(b2), in->sample_bytes), in->batch,
-	       sc_fmt_duration(b3, sizeof(b3), in->compute_per_batch_ns), io->jobs, io->iodepth);
+	       sc_fmt_duration(b3, sizeof(b3), in->compute_per_batch_ns), io->jobs, io->iodepth,
+	       in->step_barrier ? "a barrier across ranks after each step" : "no step barrier");
 	if (io->runtime_ns)
 		printf("runtime %s\n", sc_fmt_duration(b4, sizeof(b4), io->runtime_ns));
 	else

@@ -269,8 +269,11 @@ struct json_object *sc_report_json_verify(struct jb *b, const struct sc_run_reco
 struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase *ph,
 					     const struct sc_phase_figures *f,
 					     const struct sc_ckpt_cell *c);
+/* An ingest phase's figures, with a row per rank (steps, compute, AU from
+ * rank_au, barrier wait) while sc_report_json_ranks_kept. */
 struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_figures *f,
-					  const struct sc_ingest_figures *g);
+					  const struct sc_ingest_figures *g,
+					  const struct sc_phase_record *pr, const double *rank_au);
 struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
 					    const struct sc_phase_figures *f,
 					    const struct sc_training_figures *g);

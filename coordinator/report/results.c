@@ -153,7 +153,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
 		sc_json_put(b, o, "checkpoint", sc_report_json_ckpt_cell(b, ph, f, &w->ckpt));
 	if (ph && ph->workload == SC_WORKLOAD_INGEST)
-		sc_json_put(b, o, "ingest", sc_report_json_ingest(b, f, &w->ingest));
+		sc_json_put(b, o, "ingest", sc_report_json_ingest(b, f, &w->ingest, pr, w->rank_au));
 	if (ph && ph->workload == SC_WORKLOAD_TRAINING)
 		sc_json_put(b, o, "training", sc_report_json_training(b, ph, f, &w->training));
 	if (ph && ph->io.rate_iops)

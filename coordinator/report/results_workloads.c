@@ -64,8 +64,29 @@ struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase
 	return o;
 }
 
+/* The ingest figures of each rank, in the record's order. */
+static struct json_object *ingest_ranks(struct jb *b, const struct sc_phase_record *pr,
+					const double *rank_au)
+{
+	struct json_object *a = sc_json_new(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		const struct sc_rank_result *r = &pr->ranks[i];
+		struct json_object *o = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_u64(b, o, "rank", r->rank);
+		sc_json_put_u64(b, o, "steps", r->steps);
+		sc_json_put_u64(b, o, "compute_ns", r->compute_ns);
+		sc_json_put_dbl(b, o, "au", rank_au ? rank_au[i] : 0);
+		sc_json_put_u64(b, o, "barrier_wait_ns", r->barrier_wait_ns);
+		sc_json_push(b, a, o);
+	}
+	return a;
+}
+
 struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_figures *f,
-					  const struct sc_ingest_figures *g)
+					  const struct sc_ingest_figures *g,
+					  const struct sc_phase_record *pr, const double *rank_au)
 {
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *nodes = sc_json_new(b, json_object_new_array());
@@ -82,6 +103,9 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 	sc_json_put_dbl(b, o, "au_min", g->au_min);
 	sc_json_put_u64(b, o, "au_min_rank", g->au_min_rank);
 	sc_json_put_bool(b, o, "au_meets_90_pct", g->au_meets_90);
+	sc_json_put_u64(b, o, "barrier_wait_ns", g->barrier_wait_ns);
+	sc_json_put_u64(b, o, "barrier_wait_max_ns", g->barrier_wait_max_ns);
+	sc_json_put_u64(b, o, "barrier_wait_max_rank", g->barrier_wait_max_rank);
 	if (g->has_batch_wait)
 		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, &g->batch_wait));
 	else
@@ -97,6 +121,10 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 		sc_json_push(b, nodes, no);
 	}
 	sc_json_put(b, o, "nodes", nodes);
+	if (sc_report_json_ranks_kept(pr->nranks))
+		sc_json_put(b, o, "ranks", ingest_ranks(b, pr, rank_au));
+	else
+		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
 	return o;
 }
 

@@ -25,6 +25,13 @@
  *    consumer finishes a compute it is in but does not start another step
  *    (nor count a step whose batch it was still waiting for); stonewall stop
  *    likewise.  ramp_ns does not apply: every sample and step counts.
+ *  - step_barrier (run.h's step gate): after each step the consumer waits
+ *    until every rank has done as many steps, as DLIO's comm.barrier();
+ *    when one rank ends its steps every rank ends at that round.  The wait
+ *    is not compute: the rank's wall time holds it (AU falls to the slowest
+ *    rank's, as in DLIO), and its total is the rank's barrier_wait_ns.  In
+ *    time mode a rank that was still waiting for its batch at the deadline
+ *    ends without that step, so the ranks' steps may differ by one.
  *
  * Hot path (issue, reap) takes no lock: tickets and completions are atomic
  * counters.  Threads that have nothing to do sleep on a condition variable,
@@ -259,6 +266,8 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 	r->steps = sc_layout_ingest_steps(run->plan, run->phase, &run->place);
 	r->total = run->io->runtime_ns ? UINT64_MAX : r->steps * in->batch;
 	atomic_init(&r->readers, run->njobs);
+	/* the consumer waits for every rank after each step (run.h) */
+	run->gate.on = in->step_barrier;
 	if (!run->io->runtime_ns)
 		run->planned_bytes = r->total * in->sample_bytes;
 	if (!sc_engine_uses_files(run->io->engine))
@@ -559,6 +568,7 @@ static void *consume(void *arg)
 
 	for (uint64_t k = 0; deadline || k < r->steps; k++) {
 		uint64_t t0 = sc_now_ns(), t1;
+		bool going;
 
 		if (phase_over(r, run, deadline) ||
 		    !wait_batch(r, run, (k + 1) * r->batch, deadline))
@@ -573,7 +583,15 @@ static void *consume(void *arg)
 		j->busy_end_ns = sc_now_ns();
 		atomic_store_explicit(&r->steps_done, k + 1, memory_order_release);
 		wake(r, &r->room_cond);
+		/* step_barrier: every rank's step k ends here together (the
+		 * readers go on prefetching meanwhile); without it, at once */
+		going = deadline ? sc_now_ns() < deadline : k + 1 < r->steps;
+		if (!sc_run_step_gate(run, going))
+			break;
 	}
+	/* ended without a last gate round (deadline, error, stop): the
+	 * other ranks end at the round they are in */
+	sc_run_step_gate_leave(run);
 	r->consumer_end_ns = sc_now_ns();
 	rank_quit(r);
 	return NULL;

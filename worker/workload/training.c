@@ -19,7 +19,8 @@
  *  - Consumer: one more thread, started by job 0.  Per epoch it shuffles
  *    the block with (seed, epoch); step k waits until batch k is read,
  *    sleeps computation_ns, then waits at the step barrier of all ranks
- *    (sc_run_step_gate) and ends the phase when any rank has ended.
+ *    (sc_run_step_gate, DLIO's comm.barrier()) and ends its steps when
+ *    any rank has ended its.
  *  - AU (statscounter.py): per epoch, compute over wall time, the epoch's
  *    first step's load and compute left out of both; barrier waits stay
  *    in the wall time.  The sums over epochs are job 0's figures.
@@ -223,6 +224,7 @@ static int rank_create(struct job *j, struct train_rank **out, char *err, size_t
 	pthread_cond_init(&r->room_cond, &ca);
 	pthread_condattr_destroy(&ca);
 	r->sync_ready = 1;
+	run->gate.on = true; /* DLIO's comm.barrier() after every step */
 	r->njobs = run->njobs;
 	r->per_reader = (t->prefetch_size + run->njobs - 1) / run->njobs;
 	if (!r->per_reader)
@@ -313,19 +315,6 @@ static void wake(struct train_rank *r, pthread_cond_t *c)
 		atomic_fetch_add_explicit(&r->room_seq, 1, memory_order_relaxed);
 	pthread_cond_broadcast(c);
 	pthread_mutex_unlock(&r->lock);
-}
-
-/* DLIO's barrier across accelerators after each step: until the gate of
- * the run lands, every rank goes on (1). */
-static int step_gate(struct sc_run *run)
-{
-	(void)run;
-	return 1;
-}
-
-static void step_gate_leave(struct sc_run *run)
-{
-	(void)run;
 }
 
 static void rank_quit(struct train_rank *r)
@@ -611,7 +600,7 @@ static void *consume(void *arg)
 				compute += t2 - t1;
 			atomic_store_explicit(&r->steps_done, k + 1, memory_order_release);
 			wake(r, &r->room_cond);
-			going = step_gate(run) > 0;
+			going = sc_run_step_gate(run, true) > 0;
 		}
 		if (r->steps > 1) {
 			uint64_t wall = sc_now_ns() - epoch_start;
@@ -621,7 +610,9 @@ static void *consume(void *arg)
 			r->au_wall_ns += wall > first_proc ? wall - first_proc : 0;
 		}
 	}
-	step_gate_leave(run);
+	/* ended without a last round that said so (epochs done, an error, a
+	 * stop): this rank answers every further round with "not going" */
+	sc_run_step_gate_leave(run);
 	r->consumer_end_ns = sc_now_ns();
 	rank_quit(r);
 	return NULL;

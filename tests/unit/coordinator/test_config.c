@@ -1264,6 +1264,7 @@ static void test_ingest(void)
 		      "    compute_per_batch: 250ms\n"
 		      "    runtime: 20s\n"
 		      "    prefetch: 0\n"
+		      "    step_barrier: false\n"
 		      "    jobs: 2\n"
 		      "    iodepth: 4\n"
 		      "    direct: false\n"
@@ -1289,11 +1290,12 @@ static void test_ingest(void)
 						  .seed = 1});
 		CHECK(in->files == 64 && in->file_bytes == 64 * MIB &&
 			  in->sample_bytes == 128 * KIB && in->batch == 32 &&
-			  in->compute_per_batch_ns == 0 && in->epochs == 1 && in->prefetch == 2,
+			  in->compute_per_batch_ns == 0 && in->epochs == 1 && in->prefetch == 2 &&
+			  in->step_barrier,
 		      "ingest defaults: files %u file %" PRIu64 " sample %" PRIu64
-		      " batch %u compute %" PRIu64 " epochs %u prefetch %u",
+		      " batch %u compute %" PRIu64 " epochs %u prefetch %u step_barrier %d",
 		      in->files, in->file_bytes, in->sample_bytes, in->batch,
-		      in->compute_per_batch_ns, in->epochs, in->prefetch);
+		      in->compute_per_batch_ns, in->epochs, in->prefetch, in->step_barrier);
 		in = &plan->phases[1].ingest;
 		check_cell_io(__LINE__, &plan->phases[1], "timed", "timed", 1, 0, 1,
 			      SC_WORKLOAD_INGEST,
@@ -1309,11 +1311,11 @@ static void test_ingest(void)
 		CHECK(in->files == 1000 && in->file_bytes == 150 * MIB &&
 			  in->sample_bytes == 150 * MIB && in->batch == 4 &&
 			  in->compute_per_batch_ns == NS / 4 && in->epochs == 0 &&
-			  in->prefetch == 0,
+			  in->prefetch == 0 && !in->step_barrier,
 		      "ingest: files %u file %" PRIu64 " sample %" PRIu64
-		      " batch %u compute %" PRIu64 " epochs %u prefetch %u",
+		      " batch %u compute %" PRIu64 " epochs %u prefetch %u step_barrier %d",
 		      in->files, in->file_bytes, in->sample_bytes, in->batch,
-		      in->compute_per_batch_ns, in->epochs, in->prefetch);
+		      in->compute_per_batch_ns, in->epochs, in->prefetch, in->step_barrier);
 	}
 	sc_config_destroy(cfg);
 

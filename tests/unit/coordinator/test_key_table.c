@@ -130,6 +130,7 @@ FIELD(f_batch, ph->ingest.batch)
 FIELD(f_cpb, ph->ingest.compute_per_batch_ns)
 FIELD(f_epochs, ph->ingest.epochs)
 FIELD(f_prefetch, ph->ingest.prefetch)
+FIELD(f_step_barrier, ph->ingest.step_barrier)
 FIELD(f_verify, ph->io.verify)
 FIELD(f_verify_only, ph->io.verify_only)
 FIELD(f_on_error, ph->io.on_error)
@@ -201,6 +202,7 @@ static const struct member_case cases[] = {
     {PK_COMPUTE_PER_BATCH, "3ms", 3000000, f_cpb},
     {PK_EPOCHS, "4", 4, f_epochs},
     {PK_PREFETCH, "6", 6, f_prefetch},
+    {PK_STEP_BARRIER, "false", 0, f_step_barrier},
     {PK_VERIFY, "crc32c", SC_VERIFY_CRC32C, f_verify},
     {PK_VERIFY_ONLY, "true", 1, f_verify_only},
     {PK_ON_ERROR, "continue", SC_ON_ERROR_CONTINUE, f_on_error},

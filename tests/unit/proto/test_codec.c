@@ -184,6 +184,7 @@ static void make_plan(struct sc_plan *p)
 	    .compute_per_batch_ns = 123456789,
 	    .epochs = 3,
 	    .prefetch = 4,
+	    .step_barrier = true,
 	};
 
 	ph = &p->phases[5];
@@ -253,6 +254,7 @@ static void compare_ingest(const struct sc_ingest_spec *x, const struct sc_inges
 	      "%s: phases[%u].ingest.compute_per_batch_ns", what, i);
 	CHECK(x->epochs == y->epochs, "%s: phases[%u].ingest.epochs", what, i);
 	CHECK(x->prefetch == y->prefetch, "%s: phases[%u].ingest.prefetch", what, i);
+	CHECK(x->step_barrier == y->step_barrier, "%s: phases[%u].ingest.step_barrier", what, i);
 }
 
 static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const char *what)
@@ -459,6 +461,7 @@ static void make_rank(struct sc_rank_result *r, uint32_t rank, uint32_t node, ui
 	r->samples = 3000000 + seed;
 	r->steps = 11718 + seed;
 	r->compute_ns = UINT64_C(45000000000) + seed;
+	r->barrier_wait_ns = UINT64_C(1200000000) + seed;
 	/* times may reach +-(2^61 - 1) ns: differences of two fit in 64 bits */
 	r->busy_end_ns = seed == 2 ? -(INT64_C(1) << 61) + 1 : INT64_C(59990000000) + (int64_t)seed;
 
@@ -555,6 +558,7 @@ static void compare_rank(const struct sc_rank_result *a, const struct sc_rank_re
 	CHECK(a->samples == b->samples, "%s: samples", what);
 	CHECK(a->steps == b->steps, "%s: steps", what);
 	CHECK(a->compute_ns == b->compute_ns, "%s: compute_ns", what);
+	CHECK(a->barrier_wait_ns == b->barrier_wait_ns, "%s: barrier_wait_ns", what);
 	CHECK(a->busy_end_ns == b->busy_end_ns, "%s: busy_end_ns", what);
 	CHECK(a->fsyncs == b->fsyncs, "%s: fsyncs", what);
 	CHECK(a->firstdone_bytes == b->firstdone_bytes, "%s: firstdone_bytes", what);
@@ -1503,6 +1507,7 @@ static void hand_plan(struct pb *out, const struct hand *h)
 		pb_uint(&ingest, 5, 5000); /* compute_per_batch_ns */
 		pb_uint(&ingest, 6, 6);	   /* epochs */
 		pb_uint(&ingest, 7, 7);	   /* prefetch */
+		pb_uint(&ingest, 8, 1);	   /* step_barrier */
 		pb_msg(&ph, 8, &ckpt);
 		pb_msg(&ph, 9, &ingest);
 	}
@@ -1700,7 +1705,7 @@ static void test_hand_fields(void)
 		CHECK(ph->ingest.files == 2 && ph->ingest.file_bytes == UINT64_C(1) << 20 &&
 			  ph->ingest.sample_bytes == UINT64_C(1) << 20 && ph->ingest.batch == 1 &&
 			  ph->ingest.compute_per_batch_ns == 5000 && ph->ingest.epochs == 6 &&
-			  ph->ingest.prefetch == 7,
+			  ph->ingest.prefetch == 7 && ph->ingest.step_barrier,
 		      "hand plan: ingest fields out of place");
 		sc_plan_exit(&plan);
 	}

@@ -1,7 +1,7 @@
 /* test_ingest.c -- the ingest workload: a dataset made once and reused,
  * exact sample and byte counts in epochs mode, compute-bound accelerator
  * utilisation, batch waits, the prefetch bound, time mode, node ranks sharing
- * one dataset, and errors that name the path. */
+ * one dataset, the step barrier's rounds, and errors that name the path. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -476,6 +476,98 @@ static void test_time_mode(enum sc_engine_kind engine)
 	check_context = NULL;
 }
 
+/* Runs phase 0 of plan (step_barrier on) as one rank whose main thread
+ * (this one) holds each gate round for hold_ns, then answers it as the
+ * cluster would: 0 when the local side is not going or at round no_round
+ * (another rank ended: so must this one), else 1; no round after a 0.
+ * stop_round: stops the run there instead of answering.  The local side's
+ * last "going" in *last_going, the rounds answered in *rounds. */
+static int run_gated(const struct sc_plan *plan, uint64_t no_round, uint64_t stop_round,
+		     uint64_t hold_ns, struct sc_rank_result *res, int *last_going,
+		     uint64_t *rounds)
+{
+	struct sc_run *run = NULL;
+	uint64_t round = 0, until = sc_now_ns() + 60 * SC_NS_PER_S;
+	char err[512];
+	int rc, going;
+	bool said_no = false;
+
+	memset(res, 0, sizeof(*res));
+	rc = sc_run_create(&run, plan, 0, &one_rank, NULL, err, sizeof(err));
+	if (rc)
+		return rc;
+	CHECK(sc_run_gate_on(run), "step_barrier: the gate is on");
+	sc_run_start(run, sc_now_ns() + MS);
+	*last_going = -1;
+	/* as sc_cluster_wait_run: the minimum of every rank's going (the
+	 * others' is round < no_round), no round after one that said no */
+	while (!sc_run_done(run) && sc_now_ns() < until) {
+		if (said_no || !sc_run_gate_want(run, round, &going)) {
+			sc_run_gate_nap(run, round, MS);
+			continue;
+		}
+		*last_going = going;
+		if (round == stop_round) {
+			sc_run_stop(run);
+			continue;
+		}
+		sc_sleep_until(sc_now_ns() + hold_ns);
+		said_no = !going || round >= no_round;
+		sc_run_gate_answer(run, round, !said_no);
+		round++;
+	}
+	CHECK(sc_run_done(run), "the gated run hangs");
+	*rounds = round;
+	rc = sc_run_finish(run, res);
+	sc_run_destroy(run);
+	return rc;
+}
+
+/* step_barrier: after each step the consumer waits at the gate for the
+ * main thread's answer.  A "no" at round 5 ends the rank after 6 of its 48
+ * steps; its barrier wait holds every answer held back, its wall time
+ * holds the wait, its compute does not; answered yes throughout, the last
+ * step asks "not going" (48 rounds); a stop frees a consumer held at the
+ * gate.  Null engine: no dataset. */
+static void test_step_barrier(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	uint64_t compute = MS, hold = 10 * MS, rounds = 0;
+	int last = -1;
+
+	plan_ingest(&plan, tmpdir, SC_ENGINE_NULL);
+	plan.phases[0].ingest.epochs = 3; /* 48 steps */
+	plan.phases[0].ingest.compute_per_batch_ns = compute;
+	plan.phases[0].ingest.step_barrier = true;
+	CHECK(run_gated(&plan, 5, UINT64_MAX, hold, &res, &last, &rounds) == 0, "gated: %s",
+	      res.error);
+	CHECK(res.steps == 6 && rounds == 6, "a no at round 5: %llu steps, %llu rounds, want 6",
+	      (unsigned long long)res.steps, (unsigned long long)rounds);
+	CHECK(last == 1, "steps 0..5 of 48 ask going: %d", last);
+	CHECK(res.compute_ns == 6 * compute, "compute %llu ns: 6 steps, not the barrier",
+	      (unsigned long long)res.compute_ns);
+	CHECK(res.barrier_wait_ns >= 6 * hold, "barrier wait %llu ns, 6 answers held %llu ns",
+	      (unsigned long long)res.barrier_wait_ns, (unsigned long long)(6 * hold));
+	CHECK(res.end_ns - res.start_ns >= (int64_t)(res.compute_ns + res.barrier_wait_ns),
+	      "wall %lld ns holds compute and barrier wait", (long long)(res.end_ns - res.start_ns));
+	sc_rank_result_exit(&res);
+
+	CHECK(run_gated(&plan, UINT64_MAX, UINT64_MAX, 0, &res, &last, &rounds) == 0, "gated: %s",
+	      res.error);
+	CHECK(res.steps == 48 && rounds == 48, "yes throughout: %llu steps, %llu rounds, want 48",
+	      (unsigned long long)res.steps, (unsigned long long)rounds);
+	CHECK(last == 0, "the last step asks not going: %d", last);
+	check_exact(&plan, &res, 48, res.batch_wait.count, "gated, yes throughout");
+	sc_rank_result_exit(&res);
+
+	CHECK(run_gated(&plan, UINT64_MAX, 2, 0, &res, &last, &rounds) >= 0, "stopped");
+	CHECK(res.steps == 3, "stopped at round 2: %llu steps, want 3",
+	      (unsigned long long)res.steps);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+}
+
 /* The null engine measures the tool alone: exact counts, no dataset. */
 static void test_null_engine(void)
 {
@@ -611,6 +703,7 @@ int main(void)
 	test_time_mode(SC_ENGINE_URING);
 	test_time_mode(SC_ENGINE_NULL);
 	test_null_engine();
+	test_step_barrier();
 	test_errors();
 	test_inject();
 	check_rmtree(tmpdir);

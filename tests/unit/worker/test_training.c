@@ -47,19 +47,34 @@ static void plan_training(struct sc_plan *plan, const char *target, enum sc_engi
 						 .accelerators = accs};
 }
 
+/* Runs phase 0 at place as one rank whose main thread (this one) answers
+ * the step barrier's rounds as a cluster of this rank alone would: the
+ * local side's going; no round after a "not going". */
 static int run_phase(const struct sc_plan *plan, const struct sc_place *place,
 		     struct sc_rank_result *res, char *err, size_t errlen)
 {
 	struct sc_run *run = NULL;
-	int rc;
+	uint64_t round = 0, until = sc_now_ns() + 120 * SC_NS_PER_S;
+	bool ended = false;
+	int rc, going;
 
 	memset(res, 0, sizeof(*res));
 	rc = sc_run_create(&run, plan, 0, place, NULL, err, errlen);
 	if (rc)
 		return rc;
+	CHECK(sc_run_gate_on(run), "training: the step barrier is on");
 	sc_run_start(run, sc_now_ns() + MS);
-	while (!sc_run_done(run))
-		usleep(1000);
+	while (!sc_run_done(run) && sc_now_ns() < until) {
+		if (ended || !sc_run_gate_want(run, round, &going)) {
+			sc_run_gate_nap(run, round, MS);
+			continue;
+		}
+		ended = !going;
+		sc_run_gate_answer(run, round++, going);
+	}
+	CHECK(sc_run_done(run), "the run hangs");
+	if (!sc_run_done(run))
+		sc_run_stop(run);
 	rc = sc_run_finish(run, res);
 	sc_run_destroy(run);
 	return rc;
