@@ -553,7 +553,9 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 	memset(out, 0, sizeof(*out));
 	if (ph && ph->workload == SC_WORKLOAD_CHECKPOINT)
 		sc_ckpt_cell_figures(plan, pr, &out->ckpt);
-	if (ph && ph->workload == SC_WORKLOAD_INGEST) {
+	/* training: the same figures of its steps, until DLIO's own AU
+	 * (without each epoch's first step) is computed */
+	if (ph && (ph->workload == SC_WORKLOAD_INGEST || ph->workload == SC_WORKLOAD_TRAINING)) {
 		sc_ingest_figures(pr, fig, &out->ingest);
 		out->rank_au = calloc(pr->nranks ? pr->nranks : 1, sizeof(*out->rank_au));
 		if (!out->rank_au)

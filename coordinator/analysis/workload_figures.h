@@ -216,10 +216,11 @@ const struct sc_verify_mismatch *sc_verify_listed(const struct sc_phase_record *
 struct sc_workload_figures {
 	struct sc_ckpt_cell ckpt;	       /* a checkpoint phase's cell; zero for any
 						* other */
-	struct sc_ingest_figures ingest;       /* an ingest phase's; zero for any other */
-	double *rank_au;		       /* heap, an ingest phase's: sc_rank_au of each
-						* rank, in the record's order; NULL for any
-						* other */
+	struct sc_ingest_figures ingest;       /* an ingest or training phase's; zero
+						* for any other */
+	double *rank_au;		       /* heap, an ingest or training phase's:
+						* sc_rank_au of each rank, in the record's
+						* order; NULL for any other */
 	struct sc_open_loop_figures open_loop; /* every phase's (has_resp false, resp_all
 						* empty: no response times recorded) */
 	struct sc_fill_cliffs cliffs;	       /* a fill phase's write cliffs; zero (no
