@@ -219,6 +219,7 @@ static const struct sc_field training_rows[] = {
 	F_DOUBLE(au, au),
 	F_U64(transfer_bytes, transfer_bytes),
 	F_U32(accelerators, accelerators),
+	F_U64(client_memory_bytes, client_memory_bytes),
 };
 SC_FIELDS(sc_fields_training_spec, training_rows, ssdcluster__training_spec__descriptor, NULL);
 #undef SC_LIST

@@ -308,6 +308,11 @@ struct sc_training_spec {
 	double au;                  /* the AU a run must keep, (0, 1] */
 	uint64_t transfer_bytes;    /* a sample is read in reads of at most this */
 	uint32_t accelerators;      /* ranks of the run (set once they are known) */
+	uint64_t client_memory_bytes; /* the clients' memory the rules' minimum
+				       * of files is sized by (Rules.md 3.1.2):
+				       * config client_memory, else rank 0's
+				       * MemTotal x the nodes (set with
+				       * accelerators) */
 };
 
 /* Preconditioning (workload fill).  Each job writes its region (the io
