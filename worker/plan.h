@@ -301,8 +301,8 @@ struct sc_training_spec {
 	uint64_t record_bytes;      /* a sample's mean size */
 	uint64_t record_stdev_bytes;/* 0: every file the same size */
 	uint32_t batch;             /* samples per step of one accelerator */
-	uint32_t prefetch_size;     /* DLIO's: each reader holds
-				     * max(1, ceil(prefetch_size / jobs)) batches */
+	uint32_t prefetch_size;     /* DLIO's: each reader holds ceil(prefetch_size
+				     * / jobs) batches not yet taken, 2 for 0 */
 	uint64_t computation_ns;    /* compute per step */
 	uint32_t epochs;
 	double au;                  /* the AU a run must keep, (0, 1] */

@@ -562,12 +562,14 @@ void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record
 			out->au_max = au;
 		if (au < t->au)
 			out->ranks_below++;
-		if (r->au_wall_ns)
+		if (r->au_wall_ns) {
+			out->au_measured = true;
 			out->samples_per_s += (double)r->au_steps * t->batch * SC_NS_PER_S_F /
 					      (double)r->au_wall_ns;
+		}
 	}
 	out->au = rec->nranks ? sum / rec->nranks : 0;
-	out->au_meets = rec->nranks > 0 && out->au >= t->au;
+	out->au_meets = out->au_measured && out->au >= t->au;
 	out->mlperf_io_MiBps = out->samples_per_s * (double)t->record_bytes / (1024.0 * 1024.0);
 	if (rec->batch_wait) {
 		out->has_batch_wait = true;

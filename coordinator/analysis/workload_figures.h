@@ -195,6 +195,8 @@ struct sc_training_figures {
 	uint32_t accelerators;      /* ranks that ran it */
 	uint32_t hosts;             /* nodes they ran on */
 	uint64_t samples, steps;
+	bool au_measured;           /* some rank had AU steps (an epoch of one
+				     * step has none: its first is left out) */
 	double au;                  /* mean over ranks */
 	double au_min, au_max;
 	uint32_t au_min_rank;

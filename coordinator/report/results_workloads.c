@@ -64,8 +64,9 @@ struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase
 	return o;
 }
 
-/* The ingest figures of each rank, in the record's order. */
-static struct json_object *ingest_ranks(struct jb *b, const struct sc_phase_record *pr,
+/* Each rank of an ingest or training phase: its steps, compute, AU and
+ * barrier wait, in the record's order. */
+static struct json_object *step_ranks(struct jb *b, const struct sc_phase_record *pr,
 					const double *rank_au)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
@@ -122,7 +123,7 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 	}
 	sc_json_put(b, o, "nodes", nodes);
 	if (sc_report_json_ranks_kept(pr->nranks))
-		sc_json_put(b, o, "ranks", ingest_ranks(b, pr, rank_au));
+		sc_json_put(b, o, "ranks", step_ranks(b, pr, rank_au));
 	else
 		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
 	return o;
@@ -130,7 +131,8 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 
 struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
 					    const struct sc_phase_figures *f,
-					    const struct sc_training_figures *g)
+					    const struct sc_training_figures *g,
+					    const struct sc_phase_record *pr, const double *rank_au)
 {
 	const struct sc_training_spec *t = &ph->training;
 	struct json_object *o = sc_json_new(b, json_object_new_object());
@@ -151,7 +153,10 @@ struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase 
 	sc_json_put_u64(b, m, "num_files_train", t->files);
 	sc_json_put_u64(b, m, "num_samples_per_file", t->samples_per_file);
 	sc_json_put_u64(b, m, "epochs", t->epochs);
-	sc_json_put_dbl(b, m, "train_au_mean_percentage", g->au * 100.0);
+	if (g->au_measured)
+		sc_json_put_dbl(b, m, "train_au_mean_percentage", g->au * 100.0);
+	else /* every epoch one step, which AU leaves out */
+		sc_json_put_null(b, m, "train_au_mean_percentage");
 	sc_json_put_str(b, m, "train_au_meet_expectation", g->au_meets ? "success" : "fail");
 	sc_json_put_dbl(b, m, "train_throughput_mean_samples_per_second", g->samples_per_s);
 	sc_json_put_dbl(b, m, "train_io_mean_MB_per_second", g->mlperf_io_MiBps);
@@ -180,6 +185,10 @@ struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase 
 		sc_json_push(b, nodes, no);
 	}
 	sc_json_put(b, o, "nodes", nodes);
+	if (sc_report_json_ranks_kept(pr->nranks))
+		sc_json_put(b, o, "ranks", step_ranks(b, pr, rank_au));
+	else
+		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
 	return o;
 }
 

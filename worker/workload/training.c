@@ -13,7 +13,8 @@
  *    epoch, a sample at a time (one file open at a time; the sample's
  *    bytes in reads of at most transfer_bytes, iodepth of them in flight),
  *    and may run ahead of the consumer by per_reader batches of its own
- *    (DataLoader's prefetch_factor = max(1, ceil(prefetch_size / jobs))).
+ *    (DataLoader's prefetch_factor = ceil(prefetch_size / jobs), 2 when
+ *    prefetch_size is 0).
  *    A new epoch's batches start only once the consumer starts the epoch
  *    (DLIO's loader is made anew each epoch).
  *  - Consumer: one more thread, started by job 0.  Per epoch it shuffles
@@ -53,10 +54,11 @@
 
 /* What the rank's readers and its consumer share (owned by job 0). */
 struct train_rank {
-	_Alignas(CACHELINE) _Atomic uint64_t epoch;	 /* 1 + the epoch being consumed;
-							  * 0: none started yet */
-	_Alignas(CACHELINE) _Atomic uint64_t steps_done; /* of the current epoch */
-	_Atomic int quit;				 /* the phase ended for the rank */
+	_Alignas(CACHELINE) _Atomic uint64_t epoch; /* 1 + the epoch being consumed;
+						     * 0: none started yet */
+	_Alignas(CACHELINE) _Atomic uint64_t taken; /* batches of the current epoch
+						     * the consumer has taken */
+	_Atomic int quit;			    /* the phase ended for the rank */
 	_Alignas(CACHELINE) pthread_mutex_t lock;
 	pthread_cond_t batch_cond; /* a batch is read, or a reader left */
 	pthread_cond_t room_cond;  /* a step ended, an epoch began, or quit */
@@ -226,9 +228,8 @@ static int rank_create(struct job *j, struct train_rank **out, char *err, size_t
 	r->sync_ready = 1;
 	run->gate.on = true; /* DLIO's comm.barrier() after every step */
 	r->njobs = run->njobs;
-	r->per_reader = (t->prefetch_size + run->njobs - 1) / run->njobs;
-	if (!r->per_reader)
-		r->per_reader = 1;
+	/* DLIO: prefetch_factor = ceil(prefetch_size / read_threads), 2 for 0 */
+	r->per_reader = t->prefetch_size ? (t->prefetch_size + run->njobs - 1) / run->njobs : 2;
 	r->batch = t->batch;
 	r->epochs = t->epochs;
 	r->spf = t->samples_per_file;
@@ -348,13 +349,14 @@ static void wait_slice(pthread_cond_t *c, pthread_mutex_t *m)
 static int next_batch(const struct train_rank *r, uint32_t w, uint64_t batch, uint64_t *next)
 {
 	uint64_t b = batch == UINT64_MAX ? w : batch + r->njobs;
-	uint64_t done = atomic_load_explicit(&r->steps_done, memory_order_acquire);
+	uint64_t taken = atomic_load_explicit(&r->taken, memory_order_acquire);
 
 	if (b >= r->steps)
 		return -1;
-	/* each reader holds at most per_reader batches the consumer has not
-	 * taken: batch b is reader w's ((b - w) / njobs)-th */
-	if (b >= done + (uint64_t)r->njobs * r->per_reader)
+	/* as a DataLoader worker: at most per_reader of its batches read or
+	 * being read and not yet taken by the consumer (reader w's batches
+	 * are w, w + njobs, ...) */
+	if (b >= taken + (uint64_t)r->njobs * r->per_reader)
 		return 0;
 	*next = b;
 	return 1;
@@ -561,7 +563,7 @@ static void begin_epoch(struct train_rank *r, uint32_t e)
 	sc_mlperf_shuffle(r->order, r->count, r->seed, e);
 	for (uint64_t k = 0; k < r->steps; k++)
 		atomic_store_explicit(&r->batch_read[k], 0, memory_order_relaxed);
-	atomic_store_explicit(&r->steps_done, 0, memory_order_relaxed);
+	atomic_store_explicit(&r->taken, 0, memory_order_relaxed);
 	atomic_store_explicit(&r->epoch, (uint64_t)e + 1, memory_order_release);
 	wake(r, &r->room_cond);
 }
@@ -587,6 +589,9 @@ static void *consume(void *arg)
 				break;
 			}
 			t1 = sc_now_ns();
+			/* taken: its reader may start its next batch */
+			atomic_store_explicit(&r->taken, k + 1, memory_order_release);
+			wake(r, &r->room_cond);
 			sc_hist_record(j->hist[SC_HK_BATCH_WAIT], t1 - t0);
 			if (compute_ns)
 				sc_sleep_until(t1 + compute_ns);
@@ -598,8 +603,6 @@ static void *consume(void *arg)
 				first_proc = t2 - t0;
 			else
 				compute += t2 - t1;
-			atomic_store_explicit(&r->steps_done, k + 1, memory_order_release);
-			wake(r, &r->room_cond);
 			going = sc_run_step_gate(run, true) > 0;
 		}
 		if (r->steps > 1) {
