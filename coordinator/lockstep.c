@@ -208,7 +208,8 @@ static void reduce_cluster_hists(struct sc_cluster *c, const struct sc_phase *ph
 	for (int k = 0; k < SC_HK_COUNT; k++) {
 		/* every rank knows which kinds this phase can fill: skip the rest */
 		int used = k <= SC_HK_LAT_WRITE || (k <= SC_HK_RESP_WRITE && ph->io.rate_iops) ||
-			   (k == SC_HK_BATCH_WAIT && ph->workload == SC_WORKLOAD_INGEST);
+			   (k == SC_HK_BATCH_WAIT && (ph->workload == SC_WORKLOAD_INGEST ||
+						      ph->workload == SC_WORKLOAD_TRAINING));
 
 		if (c->rank == 0) {
 			merged[k] = malloc(sizeof(struct sc_hist));

@@ -111,10 +111,12 @@ void sc_convert_set_repeated(void *pb, const struct sc_field *f, const void *v, 
 	 .max = sizeof(SC_ROW_C(m)) / sizeof(uint64_t), .pb_count_off = offsetof(SC_ROW_PBT, n_##f)}
 /* sub_: the nested message's list */
 #define F_MSG(f, m, sub_) {SC_ROW(MSG, f, m, 1, sizeof(SC_ROW_C(m))), .sub = &(sub_)}
-#define F_MSG_OPT(f, m, sub_)                                                                      \
+#define F_MSG_OPT(f, m, sub_) F_MSG_OPT_BY(f, m, sub_, count)
+/* the same, left out when member first (a uint64_t, the struct's first) is 0 */
+#define F_MSG_OPT_BY(f, m, sub_, first)                                                            \
 	{SC_ROW(MSG_OPT, f, m,                                                                     \
-		SC_ROW_IS(SC_ROW_C(m).count, uint64_t) &&                                          \
-		    offsetof(__typeof__(SC_ROW_C(m)), count) == 0,                                 \
+		SC_ROW_IS(SC_ROW_C(m).first, uint64_t) &&                                          \
+		    offsetof(__typeof__(SC_ROW_C(m)), first) == 0,                                 \
 		sizeof(SC_ROW_C(m))),                                                              \
 	 .sub = &(sub_)}
 #define F_MSG_PTR(f, m, sub_) {SC_ROW(MSG_PTR, f, m, 1, sizeof(*SC_ROW_C(m))), .sub = &(sub_)}

@@ -37,8 +37,8 @@ enum sc_field_kind {
 	SC_FIELD_CHARS,	      /* string <-> char[max], its NUL included */
 	SC_FIELD_U64S,	      /* repeated uint64 <-> uint64_t[max], exactly max values */
 	SC_FIELD_MSG,	      /* message <-> struct member; absent reads as all zero */
-	SC_FIELD_MSG_OPT,     /* the same, but left out when its count (the
-			       * struct's first member, a uint64_t) is 0 */
+	SC_FIELD_MSG_OPT,     /* the same, but left out when the struct's first
+			       * member (a uint64_t: a count, or a key) is 0 */
 	SC_FIELD_MSG_PTR,     /* message <-> pointer to a heap struct; NULL = absent */
 	SC_FIELD_ARRAY,	      /* repeated message <-> heap array and its uint32_t
 			       * count; at most max elements */
@@ -98,6 +98,7 @@ extern const struct sc_fields sc_fields_io_spec;
 extern const struct sc_fields sc_fields_ckpt_spec;
 extern const struct sc_fields sc_fields_ckpt_layout;
 extern const struct sc_fields sc_fields_ingest_spec;
+extern const struct sc_fields sc_fields_training_spec;
 extern const struct sc_fields sc_fields_steady_spec;
 extern const struct sc_fields sc_fields_fill_spec;
 

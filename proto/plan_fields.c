@@ -28,7 +28,8 @@ SAME_ENUM(SC_WORKLOAD_INGEST, SSDCLUSTER__WORKLOAD__WORKLOAD_INGEST);
 SAME_ENUM(SC_WORKLOAD_KVCACHE, SSDCLUSTER__WORKLOAD__WORKLOAD_KVCACHE);
 SAME_ENUM(SC_WORKLOAD_FILL, SSDCLUSTER__WORKLOAD__WORKLOAD_FILL);
 SAME_ENUM(SC_WORKLOAD_IDLE, SSDCLUSTER__WORKLOAD__WORKLOAD_IDLE);
-SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_IDLE + 1);
+SAME_ENUM(SC_WORKLOAD_TRAINING, SSDCLUSTER__WORKLOAD__WORKLOAD_TRAINING);
+SAME_ENUM(SC_WORKLOAD_COUNT, SSDCLUSTER__WORKLOAD__WORKLOAD_TRAINING + 1);
 SAME_ENUM(SC_STONEWALL_ALL_DONE, SSDCLUSTER__STONEWALL__STONEWALL_ALL_DONE);
 SAME_ENUM(SC_STONEWALL_FIRST_DONE, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE);
 SAME_ENUM(SC_STONEWALL_COUNT, SSDCLUSTER__STONEWALL__STONEWALL_FIRST_DONE + 1);
@@ -202,6 +203,27 @@ static const struct sc_field ingest_rows[] = {
 SC_FIELDS(sc_fields_ingest_spec, ingest_rows, ssdcluster__ingest_spec__descriptor, NULL);
 #undef SC_LIST
 
+/* TrainingSpec <-> struct sc_training_spec */
+#define SC_LIST Ssdcluster__TrainingSpec, struct sc_training_spec
+static const struct sc_field training_rows[] = {
+	F_U32(benchmark, benchmark),
+	F_U32(accelerator, accelerator),
+	F_U64(files, files),
+	F_U32(samples_per_file, samples_per_file),
+	F_U64(record_bytes, record_bytes),
+	F_U64(record_stdev_bytes, record_stdev_bytes),
+	F_U32(batch, batch),
+	F_U32(prefetch_size, prefetch_size),
+	F_U64(computation_ns, computation_ns),
+	F_U32(epochs, epochs),
+	F_DOUBLE(au, au),
+	F_U64(transfer_bytes, transfer_bytes),
+	F_U32(accelerators, accelerators),
+	F_U64(client_memory_bytes, client_memory_bytes),
+};
+SC_FIELDS(sc_fields_training_spec, training_rows, ssdcluster__training_spec__descriptor, NULL);
+#undef SC_LIST
+
 /* SteadySpec <-> struct sc_steady_spec */
 #define SC_LIST Ssdcluster__SteadySpec, struct sc_steady_spec
 static const struct sc_field steady_rows[] = {
@@ -249,6 +271,7 @@ static const struct sc_field phase_rows[] = {
 	F_MSG(ckpt, ckpt, sc_fields_ckpt_spec),
 	F_MSG(ingest, ingest, sc_fields_ingest_spec),
 	F_MSG(fill, fill, sc_fields_fill_spec),
+	F_MSG_OPT_BY(training, training, sc_fields_training_spec, files),
 	F_ENUM(stonewall, stonewall, sc_stonewall_names),
 	F_MSG(steady, steady, sc_fields_steady_spec),
 	F_ARRAY_MAX(expect, expect, nexpect, expect_fields, SC_EXPECT_MAX),

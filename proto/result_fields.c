@@ -234,6 +234,9 @@ static const struct sc_field rank_rows[] = {
 	F_U32(cache_drop, cache_drop),
 	F_U64(cache_drop_files, cache_drop_files),
 	F_U64(barrier_wait_ns, barrier_wait_ns),
+	F_U64(au_steps, au_steps),
+	F_U64(au_compute_ns, au_compute_ns),
+	F_U64(au_wall_ns, au_wall_ns),
 };
 
 /* A per-second series travels as one column per member of struct

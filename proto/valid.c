@@ -52,6 +52,13 @@ static bool ingest_ok(const struct sc_ingest_spec *g)
 	       g->sample_bytes <= g->file_bytes;
 }
 
+static bool training_ok(const struct sc_training_spec *t)
+{
+	return t->files >= 1 && t->samples_per_file >= 1 && t->record_bytes >= 1 &&
+	       t->batch >= 1 && t->epochs >= 1 && t->transfer_bytes >= 1 &&
+	       t->accelerators >= 1 && t->au > 0 && t->au <= 1;
+}
+
 /* A steady-state round: its round and window within its rounds. */
 static bool steady_ok(const struct sc_steady_spec *s)
 {
@@ -77,6 +84,8 @@ static bool phase_ok(const struct sc_phase *ph)
 	if (ph->workload == SC_WORKLOAD_INGEST && !ingest_ok(&ph->ingest))
 		return false;
 	if (ph->workload == SC_WORKLOAD_FILL && !fill_ok(&ph->fill))
+		return false;
+	if (ph->workload == SC_WORKLOAD_TRAINING && !training_ok(&ph->training))
 		return false;
 	return steady_ok(&ph->steady);
 }

@@ -176,6 +176,9 @@ static int add_job(struct sc_run *run, const struct job *j, struct sc_rank_resul
 	out->samples += j->samples;
 	out->steps += j->steps;
 	out->compute_ns += j->compute_ns;
+	out->au_steps += j->au_steps;
+	out->au_compute_ns += j->au_compute_ns;
+	out->au_wall_ns += j->au_wall_ns;
 	if (j->busy_end_ns > run->start_ns &&
 	    (int64_t)(j->busy_end_ns - run->start_ns) > out->busy_end_ns)
 		out->busy_end_ns = (int64_t)(j->busy_end_ns - run->start_ns);

@@ -28,6 +28,7 @@ bool sc_guard_phase_writes(const struct sc_phase *ph)
 	case SC_WORKLOAD_CHECKPOINT:
 		return !ph->ckpt.restore && sc_engine_uses_files(ph->io.engine);
 	case SC_WORKLOAD_INGEST:
+	case SC_WORKLOAD_TRAINING:
 		return true; /* lays out its dataset when it is not there */
 	default:
 		return sc_rw_writes(ph->io.rw) && !ph->io.verify_only &&

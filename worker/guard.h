@@ -27,7 +27,7 @@
 
 /* True when phase ph writes to its target: an io phase whose rw writes
  * (not verify_only, not the null engine), a checkpoint cell that is not a
- * restore, and an ingest phase (it lays out its dataset). */
+ * restore, and an ingest or training phase (it lays out its dataset). */
 bool sc_guard_phase_writes(const struct sc_phase *ph);
 
 /* The index of the first phase of plan that writes, or -1 when none does. */

@@ -70,6 +70,7 @@ struct job {
 	uint32_t cache_drop;      /* checkpoint: SC_CACHE_DROP_* bits done */
 	uint64_t cache_drop_files; /* of them, files fadvise dropped */
 	uint64_t busy_end_ns;
+	uint64_t au_steps, au_compute_ns, au_wall_ns; /* training (job 0) */
 	void *wl;                 /* the workload body's own state */
 	void (*wl_free)(void *);
 	int err;
@@ -162,6 +163,8 @@ int sc_ckpt_job_setup(struct job *j, char *err, size_t errlen);
 void sc_ckpt_job_run(struct job *j);
 int sc_ingest_job_setup(struct job *j, char *err, size_t errlen);
 void sc_ingest_job_run(struct job *j);
+int sc_training_job_setup(struct job *j, char *err, size_t errlen);
+void sc_training_job_run(struct job *j);
 int sc_fill_job_setup(struct job *j, char *err, size_t errlen);
 void sc_fill_job_run(struct job *j);
 int sc_idle_job_setup(struct job *j, char *err, size_t errlen);

@@ -3,6 +3,7 @@
 
 #include "engine/engine.h"
 #include "hostlist.h"
+#include "mlperf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -145,6 +146,10 @@ static uint64_t workload_need_bytes(const struct sc_plan *plan, uint32_t nslots)
 			need = sat_add(need, sat_mul(nslots, ckpt_max_rank_bytes(plan, p)));
 		else if (ph->workload == SC_WORKLOAD_INGEST)
 			need = sat_add(need, sat_mul(ph->ingest.files, ph->ingest.file_bytes));
+		else if (ph->workload == SC_WORKLOAD_TRAINING)
+			need = sat_add(need,
+				       sat_mul(sc_layout_training_files(&ph->training, nslots),
+					       sc_layout_training_mean_file_bytes(&ph->training)));
 	}
 	return need;
 }
@@ -198,6 +203,33 @@ uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
 	per_node = sat_mul(in->files, in->file_bytes / in->sample_bytes);
 	per_rank_batches = per_node / (ranks * in->batch) + (per_node % (ranks * in->batch) != 0);
 	return sat_mul(per_rank_batches, in->epochs);
+}
+
+uint64_t sc_layout_training_steps(const struct sc_training_spec *t)
+{
+	return sc_mlperf_steps_per_epoch(t->files, t->samples_per_file, t->batch, t->accelerators);
+}
+
+uint64_t sc_layout_training_mean_file_bytes(const struct sc_training_spec *t)
+{
+	return sc_mlperf_mean_file_bytes(t->record_bytes, t->record_stdev_bytes,
+					 t->samples_per_file);
+}
+
+uint64_t sc_layout_training_dataset_bytes(const struct sc_training_spec *t)
+{
+	return sat_mul(t->files, sc_layout_training_mean_file_bytes(t));
+}
+
+uint64_t sc_layout_training_files(const struct sc_training_spec *t, uint32_t nslots)
+{
+	uint64_t first, count, spf = t->samples_per_file, each;
+
+	if (!spf)
+		return 0;
+	sc_mlperf_block(t->files, t->samples_per_file, t->accelerators, 0, &first, &count);
+	each = count / spf + (count % spf != 0) + (spf > 1 && count);
+	return sat_mul(each, nslots) < t->files ? sat_mul(each, nslots) : t->files;
 }
 
 int sc_layout_ingest_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len)
@@ -255,6 +287,24 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 		*read_bytes =
 		    sat_mul(sat_mul(sc_layout_ingest_steps(plan, phase, place), ph->ingest.batch),
 			    ph->ingest.sample_bytes);
+		return;
+	}
+	if (ph->workload == SC_WORKLOAD_TRAINING) {
+		const struct sc_training_spec *t = &ph->training;
+		/* samples of an epoch (at most files x samples_per_file) x the
+		 * mean file / samples_per_file, then x epochs */
+		unsigned __int128 samples =
+		    (unsigned __int128)sc_layout_training_steps(t) * t->batch;
+		unsigned __int128 bytes;
+
+		if (!t->samples_per_file ||
+		    __builtin_mul_overflow(samples, sc_layout_training_mean_file_bytes(t),
+					   &bytes)) {
+			*read_bytes = t->samples_per_file ? UINT64_MAX : 0;
+			return;
+		}
+		bytes /= t->samples_per_file;
+		*read_bytes = sat_mul(bytes > UINT64_MAX ? UINT64_MAX : (uint64_t)bytes, t->epochs);
 		return;
 	}
 	if (io->rw == SC_RW_RANDRW) {
@@ -346,3 +396,34 @@ int sc_layout_ckpt_files(const struct sc_plan *plan, uint32_t phase, uint32_t ra
 	return 0;
 }
 
+
+int sc_layout_training_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len)
+{
+	const struct sc_phase *ph = &plan->phases[phase];
+	const struct sc_training_spec *t = &ph->training;
+	size_t at = sizeof("ssdcluster-datasets/") - 1;
+	int n = snprintf(buf, len, "ssdcluster-datasets/%s-%llux%ux%lluB-sd%llu-seed%llu",
+			 ph->group ? ph->group : "training", (unsigned long long)t->files,
+			 t->samples_per_file, (unsigned long long)t->record_bytes,
+			 (unsigned long long)t->record_stdev_bytes,
+			 (unsigned long long)ph->io.seed);
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	for (char *c = buf + at; *c; c++)
+		if (*c == '/')
+			*c = '_'; /* one directory per group, whatever its name */
+	return 0;
+}
+
+int sc_layout_training_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+			   size_t len)
+{
+	char sub[512];
+	int n, rc = sc_layout_training_subdir(plan, phase, sub, sizeof(sub));
+
+	if (rc)
+		return rc;
+	n = snprintf(buf, len, "%s/%s", plan->targets[target].path, sub);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}

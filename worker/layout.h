@@ -50,18 +50,21 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
 
 /* Bytes of target capacity the run needs when nslots ranks of one node
  * share the target: dir targets, the sum of every job file's largest size
- * over all phases (verify_only phases read a kept run: none), plus every checkpoint (at most nslots times the largest
- * rank's share) and ingest dataset; file/block targets, the largest region
- * span.  Saturates at UINT64_MAX (no capacity covers it) instead of
- * wrapping around. */
+ * over all phases (verify_only phases read a kept run: none), plus every
+ * checkpoint (at most nslots times the largest rank's share), ingest
+ * dataset and the training dataset files the nslots ranks read
+ * (sc_layout_training_files x the mean file); file/block targets, the
+ * largest region span.  Saturates at UINT64_MAX (no capacity covers it)
+ * instead of wrapping around. */
 uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target,
 			      uint32_t nslots);
 
 /* Bytes the rank at place is planned to read and write in phase
  * (byte-based phases; time-based phases give 0 and 0).  For randrw the
  * split follows rwmixread_pct; the sum is exact.  Checkpoint cells: the
- * rank's scaled files; ingest: its steps x batch x sample size.  Both
- * saturate at UINT64_MAX. */
+ * rank's scaled files; ingest: its steps x batch x sample size; training:
+ * its steps per epoch x batch x epochs x the mean sample (the mean file /
+ * samples_per_file).  Both saturate at UINT64_MAX. */
 void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 			  const struct sc_place *place, uint64_t *read_bytes,
 			  uint64_t *write_bytes);
@@ -76,6 +79,22 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 uint64_t sc_layout_ingest_steps(const struct sc_plan *plan, uint32_t phase,
 				const struct sc_place *place);
 
+/* Training (worker/mlperf.h): the steps of each accelerator in an epoch,
+ * floor(files x samples_per_file / batch / accelerators); 0 until the
+ * accelerators are known. */
+uint64_t sc_layout_training_steps(const struct sc_training_spec *t);
+
+/* Training: the mean size of a dataset file (sc_mlperf_mean_file_bytes)
+ * and the dataset's, files x that (saturating). */
+uint64_t sc_layout_training_mean_file_bytes(const struct sc_training_spec *t);
+uint64_t sc_layout_training_dataset_bytes(const struct sc_training_spec *t);
+
+/* Training: the dataset files nslots ranks of one node read, which the node
+ * holds.  A rank reads its block of the samples (sc_mlperf_block), which
+ * spans ceil(block / samples_per_file) files, one more where a file holds
+ * several samples and the block starts inside one; at most every file. */
+uint64_t sc_layout_training_files(const struct sc_training_spec *t, uint32_t nslots);
+
 /* Ingest: the dataset directory of phase on a target, which outlives the
  * run so that later runs reuse it:
  * "<path>/ssdcluster-datasets/<group>-<files>x<file_bytes>B" ('/' in the
@@ -84,6 +103,15 @@ int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t p
 			 size_t len);
 /* The same below the target: "ssdcluster-datasets/<group>-...". */
 int sc_layout_ingest_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len);
+
+/* Training: the dataset directory of phase on a target, which outlives
+ * the run: "<target>/ssdcluster-datasets/<group>-<files>x<samples a
+ * file>x<record>B-sd<stdev>-seed<seed>" (a dataset of other sizes is
+ * another directory).  0 or -ENAMETOOLONG. */
+int sc_layout_training_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+			   size_t len);
+/* The same below the target: "ssdcluster-datasets/<group>-...". */
+int sc_layout_training_subdir(const struct sc_plan *plan, uint32_t phase, char *buf, size_t len);
 
 /* Checkpoint phases.  The directory of one checkpoint on a target:
  * "<run dir>/<group>/global_epoch1_step<index>".  0 or -ENAMETOOLONG. */

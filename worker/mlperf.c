@@ -3,6 +3,7 @@
 #include "mlperf.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "pattern.h"
 
@@ -66,6 +67,22 @@ const char *sc_mlperf_accelerator_name(enum sc_mlperf_accelerator a)
 const char *sc_mlperf_status_name(enum sc_mlperf_status s)
 {
 	return s == SC_MLPERF_CLOSED ? "closed" : "what-if";
+}
+
+int sc_mlperf_benchmark_parse(const char *name)
+{
+	for (int b = 0; name && b < SC_MLPERF_BENCHMARK_COUNT; b++)
+		if (strcmp(name, sc_mlperf_benchmark_name((enum sc_mlperf_benchmark)b)) == 0)
+			return b;
+	return -1;
+}
+
+int sc_mlperf_accelerator_parse(const char *name)
+{
+	for (int a = 0; name && a < SC_MLPERF_ACCELERATOR_COUNT; a++)
+		if (strcmp(name, sc_mlperf_accelerator_name((enum sc_mlperf_accelerator)a)) == 0)
+			return a;
+	return -1;
 }
 
 const struct sc_mlperf_workload *sc_mlperf_find(enum sc_mlperf_benchmark b,
@@ -155,6 +172,20 @@ uint64_t sc_mlperf_file_bytes(uint64_t record_bytes, uint64_t record_stdev_bytes
 		b = dimension((double)dim, sd, seed, file, 1);
 	}
 	return a * b * samples_per_file;
+}
+
+uint64_t sc_mlperf_mean_file_bytes(uint64_t record_bytes, uint64_t record_stdev_bytes,
+				   uint32_t samples_per_file)
+{
+	uint64_t dim = (uint64_t)sqrt((double)record_bytes);
+	unsigned __int128 four_times; /* (2 dim - 1)^2 = 4 (dim - 1/2)^2 */
+
+	if (!record_stdev_bytes || !dim)
+		four_times = (unsigned __int128)dim * dim * 4;
+	else
+		four_times = (unsigned __int128)(2 * dim - 1) * (2 * dim - 1);
+	four_times = four_times / 4 * samples_per_file + four_times % 4 * samples_per_file / 4;
+	return four_times > UINT64_MAX ? UINT64_MAX : (uint64_t)four_times;
 }
 
 void sc_mlperf_shuffle(uint64_t *idx, uint64_t n, uint64_t seed, uint32_t epoch)

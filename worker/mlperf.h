@@ -62,6 +62,10 @@ const char *sc_mlperf_benchmark_name(enum sc_mlperf_benchmark b);
 const char *sc_mlperf_accelerator_name(enum sc_mlperf_accelerator a);
 const char *sc_mlperf_status_name(enum sc_mlperf_status s);
 
+/* The enum value of a name ("unet3d", "b200"), or -1 when it is none. */
+int sc_mlperf_benchmark_parse(const char *name);
+int sc_mlperf_accelerator_parse(const char *name);
+
 /* The workload of a pair, NULL when v3.0 defines none for it. */
 const struct sc_mlperf_workload *sc_mlperf_find(enum sc_mlperf_benchmark b,
 						enum sc_mlperf_accelerator a);
@@ -101,6 +105,16 @@ void sc_mlperf_block(uint64_t files, uint32_t samples_per_file, uint32_t acceler
  * function of (seed, file) alone, so every node agrees on every size. */
 uint64_t sc_mlperf_file_bytes(uint64_t record_bytes, uint64_t record_stdev_bytes,
 			      uint32_t samples_per_file, uint64_t seed, uint64_t file);
+
+/* The mean of sc_mlperf_file_bytes over files, in closed form: each
+ * dimension is a normal draw about the whole number floor(sqrt(record_bytes))
+ * truncated, whose mean is that number less 1/2 (a symmetric draw about a
+ * whole number leaves a fraction of 1/2 on average; the cut at 1 is left
+ * out), so (floor(sqrt(record_bytes)) - 1/2)^2 x samples_per_file; without
+ * a stdev, floor(sqrt(record_bytes))^2 x samples_per_file.  Rounded down;
+ * UINT64_MAX when it does not fit. */
+uint64_t sc_mlperf_mean_file_bytes(uint64_t record_bytes, uint64_t record_stdev_bytes,
+				   uint32_t samples_per_file);
 
 /* Shuffles idx[0..n) in place, a permutation that depends on seed and
  * epoch alone (DLIO reseeds its shuffle with seed + epoch). */

@@ -19,7 +19,8 @@ SC_ENUM_NAMES_DEFINE(target_kind, enum sc_target_kind, SC_TARGET_COUNT,
 SC_ENUM_NAMES_DEFINE(workload, enum sc_workload, SC_WORKLOAD_COUNT,
 		     [SC_WORKLOAD_IO] = "io", [SC_WORKLOAD_CHECKPOINT] = "checkpoint",
 		     [SC_WORKLOAD_INGEST] = "ingest", [SC_WORKLOAD_KVCACHE] = "kvcache",
-		     [SC_WORKLOAD_FILL] = "fill", [SC_WORKLOAD_IDLE] = "idle")
+		     [SC_WORKLOAD_FILL] = "fill", [SC_WORKLOAD_IDLE] = "idle",
+		     [SC_WORKLOAD_TRAINING] = "training")
 SC_ENUM_NAMES_DEFINE(stonewall, enum sc_stonewall, SC_STONEWALL_COUNT,
 		     [SC_STONEWALL_ALL_DONE] = "all_done", [SC_STONEWALL_FIRST_DONE] = "first_done")
 SC_ENUM_NAMES_DEFINE(verify, enum sc_verify, SC_VERIFY_COUNT,

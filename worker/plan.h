@@ -66,6 +66,8 @@ enum sc_workload {
 	SC_WORKLOAD_FILL,       /* preconditioning: the region written sequentially
 				 * `passes` times, then random writes (sc_fill_spec) */
 	SC_WORKLOAD_IDLE,       /* no I/O: every rank waits io.runtime_ns */
+	SC_WORKLOAD_TRAINING,   /* MLPerf Storage training as DLIO runs it:
+				 * each rank one emulated accelerator */
 	SC_WORKLOAD_COUNT
 };
 
@@ -281,6 +283,38 @@ struct sc_ingest_spec {
 				     * ranks (run.h's step gate), as DLIO */
 };
 
+/* MLPerf Storage training as DLIO runs it (worker/mlperf.h): each rank is
+ * one emulated accelerator.  Its io spec gives jobs (DLIO's read_threads:
+ * each reads whole batches, a sample at a time), iodepth (reads of one
+ * sample in flight), direct, engine and seed.  Per epoch, rank a of
+ * `accelerators` reads its block of the files x samples_per_file samples
+ * (sc_mlperf_block), shuffled with (seed, epoch), in steps of batch; a
+ * step waits for its batch, computes computation_ns, then waits at a
+ * barrier of every rank. */
+struct sc_training_spec {
+	uint64_t files;             /* dataset files of the whole cluster (first:
+				     * 0 leaves TrainingSpec out of the plan) */
+	uint32_t benchmark;         /* enum sc_mlperf_benchmark, or
+				     * SC_MLPERF_BENCHMARK_COUNT: every value given */
+	uint32_t accelerator;       /* enum sc_mlperf_accelerator, or COUNT: none */
+	uint32_t samples_per_file;
+	uint64_t record_bytes;      /* a sample's mean size */
+	uint64_t record_stdev_bytes;/* 0: every file the same size */
+	uint32_t batch;             /* samples per step of one accelerator */
+	uint32_t prefetch_size;     /* DLIO's: each reader holds ceil(prefetch_size
+				     * / jobs) batches not yet taken, 2 for 0 */
+	uint64_t computation_ns;    /* compute per step */
+	uint32_t epochs;
+	double au;                  /* the AU a run must keep, (0, 1] */
+	uint64_t transfer_bytes;    /* a sample is read in reads of at most this */
+	uint32_t accelerators;      /* ranks of the run (set once they are known) */
+	uint64_t client_memory_bytes; /* the clients' memory the rules' minimum
+				       * of files is sized by (Rules.md 3.1.2):
+				       * config client_memory, else rank 0's
+				       * MemTotal x the nodes (set with
+				       * accelerators) */
+};
+
 /* Preconditioning (workload fill).  Each job writes its region (the io
  * spec's size_bytes at its base) sequentially in bs writes `passes` times,
  * then random_passes x size_bytes more in random_bs writes at uniformly
@@ -374,6 +408,7 @@ struct sc_phase {
 	struct sc_ingest_spec ingest; /* SC_WORKLOAD_INGEST */
 	struct sc_steady_spec steady; /* a steady-state round (io, kvcache) */
 	struct sc_fill_spec fill;   /* SC_WORKLOAD_FILL */
+	struct sc_training_spec training; /* SC_WORKLOAD_TRAINING */
 	uint32_t nexpect;           /* the phase's expect: thresholds, in the
 				     * config's order; 0 = none */
 	struct sc_expect *expect;   /* heap (each cell its own copy) */

@@ -202,6 +202,11 @@ struct sc_rank_result {
 	uint64_t barrier_wait_ns;   /* ingest with step_barrier: the consumer's
 				     * time blocked at the barrier after its
 				     * steps (waiting for other ranks) */
+	uint64_t au_steps;          /* training: the steps AU is taken over (each
+				     * epoch's first left out, as DLIO) */
+	uint64_t au_compute_ns;     /* training: their compute */
+	uint64_t au_wall_ns;        /* training: the epochs' wall time without
+				     * their first steps' load and compute */
 	uint64_t peak_rss_bytes;    /* the rank's peak resident memory so far */
 	uint32_t opts_asked;        /* io_opts.h: bits 1u << enum sc_io_opt the
 				     * phase asked for */

@@ -124,6 +124,7 @@ static const struct workload workload_ckpt = {sc_ckpt_job_setup, sc_ckpt_job_run
 static const struct workload workload_ingest = {sc_ingest_job_setup, sc_ingest_job_run};
 static const struct workload workload_fill = {sc_fill_job_setup, sc_fill_job_run};
 static const struct workload workload_idle = {sc_idle_job_setup, sc_idle_job_run};
+static const struct workload workload_training = {sc_training_job_setup, sc_training_job_run};
 
 static const struct workload *workload_of(const struct sc_run *run)
 {
@@ -136,6 +137,8 @@ static const struct workload *workload_of(const struct sc_run *run)
 		return &workload_fill;
 	case SC_WORKLOAD_IDLE:
 		return &workload_idle;
+	case SC_WORKLOAD_TRAINING:
+		return &workload_training;
 	default:
 		return &workload_io;
 	}

@@ -54,7 +54,8 @@ bool sc_rundir_needed(const struct sc_plan *plan, uint32_t target)
 		return false;
 	for (uint32_t p = 0; p < plan->nphases; p++)
 		if (sc_engine_uses_files(plan->phases[p].io.engine) &&
-		    plan->phases[p].workload != SC_WORKLOAD_INGEST)
+		    plan->phases[p].workload != SC_WORKLOAD_INGEST &&
+		    plan->phases[p].workload != SC_WORKLOAD_TRAINING)
 			return true;
 	return false;
 }

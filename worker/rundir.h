@@ -67,7 +67,8 @@ void sc_rundir_exit(struct sc_rundir *rd);
 
 /* True when the ranks on target write a run directory there: a directory
  * target and a phase that stores files in it (io, kvcache or checkpoint, not
- * through the null engine).  Ingest keeps its dataset outside the run. */
+ * through the null engine).  Ingest and training keep their datasets
+ * outside the run. */
 bool sc_rundir_needed(const struct sc_plan *plan, uint32_t target);
 
 /* Creator (slot 0 of a node on the target): makes the target directory if

@@ -2,12 +2,68 @@
 #include "plan_figures.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 uint64_t sc_phase_expected_ns(const struct sc_io_spec *io)
 {
 	return io->runtime_ns ? io->ramp_ns + io->runtime_ns : 0;
+}
+
+/* The config keys of ph whose values differ from workload file w's, as
+ * "batch, epochs" into buf. */
+static void changed_keys(const struct sc_phase *ph, const struct sc_mlperf_workload *w, char *buf,
+			 size_t len)
+{
+	const struct sc_training_spec *t = &ph->training;
+	const struct {
+		const char *key;
+		uint64_t mine, file;
+	} v[] = {
+	    {"samples_per_file", t->samples_per_file, w->samples_per_file},
+	    {"record_size", t->record_bytes, w->record_bytes},
+	    {"record_size_stdev", t->record_stdev_bytes, w->record_stdev_bytes},
+	    {"batch", t->batch, w->batch},
+	    {"jobs", ph->io.jobs, w->read_threads},
+	    {"prefetch_size", t->prefetch_size, w->prefetch_size},
+	    {"computation_time", t->computation_ns, w->computation_ns},
+	    {"epochs", t->epochs, w->epochs},
+	    {"au", t->au != w->au, 0},
+	};
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]) && at < len; i++) {
+		if (v[i].mine == v[i].file)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", v[i].key);
+	}
+}
+
+void sc_training_plan_figures(const struct sc_phase *ph, struct sc_training_plan_figures *out)
+{
+	const struct sc_training_spec *t = &ph->training;
+	const struct sc_mlperf_workload *w = sc_mlperf_find(
+	    (enum sc_mlperf_benchmark)t->benchmark, (enum sc_mlperf_accelerator)t->accelerator);
+	uint64_t samples;
+
+	memset(out, 0, sizeof(*out));
+	out->pair = w != NULL;
+	if (w) {
+		out->status = w->status;
+		changed_keys(ph, w, out->changed, sizeof(out->changed));
+	}
+	out->mean_file_bytes = sc_layout_training_mean_file_bytes(t);
+	out->dataset_bytes = sc_layout_training_dataset_bytes(t);
+	out->steps_per_epoch = sc_layout_training_steps(t);
+	if (__builtin_mul_overflow(out->steps_per_epoch, (uint64_t)t->batch * t->accelerators,
+				   &samples))
+		samples = UINT64_MAX;
+	out->samples_read = samples;
+	out->min_files = sc_mlperf_min_files(t->client_memory_bytes, t->accelerators, t->batch,
+					     t->samples_per_file, t->record_bytes);
+	out->files_short = out->min_files > t->files ? out->min_files - t->files : 0;
 }
 
 /* Distinct node indices of the ranks, increasing, into f->nodes.  0 or

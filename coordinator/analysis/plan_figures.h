@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "layout.h"
+#include "mlperf.h"
 #include "plan.h"
 
 /* A rank as --dry-run places it: its host, node, target and slot, and
@@ -56,6 +57,28 @@ struct sc_plan_figures {
 int sc_plan_figures(const struct sc_plan *plan, const struct sc_dry_rank *ranks, uint32_t nranks,
 		    struct sc_plan_figures *out);
 void sc_plan_figures_exit(struct sc_plan_figures *f);
+
+/* What a training phase's plan says (worker/mlperf.h), for the dry run and
+ * the plan echo. */
+struct sc_training_plan_figures {
+	bool pair;		      /* benchmark and accelerator name a v3.0
+				       * workload file */
+	enum sc_mlperf_status status; /* that file's, with pair */
+	char changed[160];	      /* with pair: the config keys whose values
+				       * differ from the file's ("batch, epochs");
+				       * "" when none */
+	uint64_t mean_file_bytes;     /* sc_mlperf_mean_file_bytes */
+	uint64_t dataset_bytes;	      /* files x that (saturating) */
+	uint64_t steps_per_epoch;     /* each accelerator's */
+	uint64_t samples_read;	      /* of an epoch, every accelerator:
+				       * steps x batch x accelerators */
+	uint64_t min_files;	      /* the rules' minimum; 0 when the clients'
+				       * memory is not known */
+	uint64_t files_short;	      /* min_files - files when below it, else 0 */
+};
+
+/* The figures of training phase ph (its spec resolved by the ranks). */
+void sc_training_plan_figures(const struct sc_phase *ph, struct sc_training_plan_figures *out);
 
 /* How long a timed phase of io is expected to last: ramp + runtime; 0 for
  * a phase that ends after a byte count. */

@@ -38,7 +38,7 @@ typedef void (*eval_fn)(const struct eval_ctx *x, const struct sc_expect *e,
 enum need_dir { NEED_ANY = 0, NEED_READ, NEED_WRITE };
 
 #define WL(w)	(1u << SC_WORKLOAD_##w)
-#define WL_ALL	(WL(IO) | WL(CHECKPOINT) | WL(INGEST) | WL(KVCACHE))
+#define WL_ALL	(WL(IO) | WL(CHECKPOINT) | WL(INGEST) | WL(KVCACHE) | WL(TRAINING))
 #define WL_IOKV (WL(IO) | WL(KVCACHE))
 /* sc_pct_points entries the latency thresholds read. */
 #define PCT_99	  99.0
@@ -89,8 +89,8 @@ static const struct metric_def {
 				    PCT_99_99, eval_lat, "the p99.99 latency of writes"},
     [SC_EXPECT_MAX_CHECKPOINT_DURATION] = {SC_UNIT_NS, SC_SCOPE_CLUSTER, false, WL(CHECKPOINT),
 					   NEED_ANY, 0, eval_ckpt, "the duration of a checkpoint"},
-    [SC_EXPECT_MIN_AU] = {SC_UNIT_FRACTION, SC_SCOPE_CLUSTER, true, WL(INGEST), NEED_ANY, 0,
-			  eval_au, "the accelerator utilisation of ingestion"},
+    [SC_EXPECT_MIN_AU] = {SC_UNIT_FRACTION, SC_SCOPE_CLUSTER, true, WL(INGEST) | WL(TRAINING),
+			  NEED_ANY, 0, eval_au, "the accelerator utilisation"},
     [SC_EXPECT_STEADY_STATE] = {SC_UNIT_FLAG, SC_SCOPE_DRIVE, true, WL_IOKV, NEED_ANY, 0,
 				eval_steady, "whether steady state was reached"},
     [SC_EXPECT_NO_MEDIA_ERRORS] = {SC_UNIT_FLAG, SC_SCOPE_DRIVE, true, WL_ALL, NEED_ANY, 0,
@@ -357,7 +357,7 @@ static void eval_au(const struct eval_ctx *x, const struct sc_expect *e, struct 
 	struct sc_check *c = add_check(x, e, out);
 
 	if (c)
-		decide(c, x->work->ingest.au);
+		decide(c, x->work->training.accelerators ? x->work->training.au : x->work->ingest.au);
 }
 
 /* Steady state (analysis/steady_state.h), judged on the group's rounds so

@@ -532,6 +532,51 @@ void sc_ingest_figures(const struct sc_phase_record *rec, const struct sc_phase_
 	}
 }
 
+double sc_rank_training_au(const struct sc_rank_result *r)
+{
+	return r->au_wall_ns ? (double)r->au_compute_ns / (double)r->au_wall_ns : 0;
+}
+
+void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record *rec,
+			 const struct sc_phase_figures *fig, struct sc_training_figures *out)
+{
+	const struct sc_training_spec *t = &ph->training;
+	double sum = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->accelerators = rec->nranks;
+	out->hosts = fig->nodes_len;
+	out->au_threshold = t->au;
+	for (uint32_t i = 0; i < rec->nranks; i++) {
+		const struct sc_rank_result *r = &rec->ranks[i];
+		double au = sc_rank_training_au(r);
+
+		out->samples += r->samples;
+		out->steps += r->steps;
+		sum += au;
+		if (i == 0 || au < out->au_min) {
+			out->au_min = au;
+			out->au_min_rank = r->rank;
+		}
+		if (i == 0 || au > out->au_max)
+			out->au_max = au;
+		if (au < t->au)
+			out->ranks_below++;
+		if (r->au_wall_ns) {
+			out->au_measured = true;
+			out->samples_per_s += (double)r->au_steps * t->batch * SC_NS_PER_S_F /
+					      (double)r->au_wall_ns;
+		}
+	}
+	out->au = rec->nranks ? sum / rec->nranks : 0;
+	out->au_meets = out->au_measured && out->au >= t->au;
+	out->mlperf_io_MiBps = out->samples_per_s * (double)t->record_bytes / (1024.0 * 1024.0);
+	if (rec->batch_wait) {
+		out->has_batch_wait = true;
+		sc_hist_summarize(rec->batch_wait, &out->batch_wait);
+	}
+}
+
 int sc_open_loop_figures(const struct sc_phase_record *rec, struct sc_open_loop_figures *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -565,6 +610,14 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 			return -ENOMEM;
 		for (uint32_t i = 0; i < pr->nranks; i++)
 			out->rank_au[i] = sc_rank_au(&pr->ranks[i]);
+	}
+	if (ph && ph->workload == SC_WORKLOAD_TRAINING) {
+		sc_training_figures(ph, pr, fig, &out->training);
+		out->rank_au = calloc(pr->nranks ? pr->nranks : 1, sizeof(*out->rank_au));
+		if (!out->rank_au)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < pr->nranks; i++)
+			out->rank_au[i] = sc_rank_training_au(&pr->ranks[i]);
 	}
 	err = sc_open_loop_figures(pr, &out->open_loop);
 	if (!err && ph && ph->workload == SC_WORKLOAD_FILL)

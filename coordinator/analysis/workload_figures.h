@@ -188,6 +188,35 @@ double sc_rank_au(const struct sc_rank_result *r);
 void sc_ingest_figures(const struct sc_phase_record *rec, const struct sc_phase_figures *fig,
 		       struct sc_ingest_figures *out);
 
+/* Training figures, MLPerf Storage's (DLIO's statscounter) beside ours.
+ * A rank's AU is its compute over its wall time, each epoch's first step
+ * left out of both (result.h au_*); the run's is their mean over ranks. */
+struct sc_training_figures {
+	uint32_t accelerators;      /* ranks that ran it */
+	uint32_t hosts;             /* nodes they ran on */
+	uint64_t samples, steps;
+	bool au_measured;           /* some rank had AU steps (an epoch of one
+				     * step has none: its first is left out) */
+	double au;                  /* mean over ranks */
+	double au_min, au_max;
+	uint32_t au_min_rank;
+	double au_threshold;        /* the plan's, (0, 1] */
+	bool au_meets;              /* au >= au_threshold (MLPerf's test) */
+	uint32_t ranks_below;       /* ranks whose own AU is below it */
+	double samples_per_s;       /* sum over ranks: AU steps x batch / AU wall */
+	double mlperf_io_MiBps;     /* samples_per_s x record_bytes / MiB, as
+				     * DLIO's train_io_mean_MB_per_second */
+	bool has_batch_wait;
+	struct sc_lat_summary batch_wait; /* time a step waited for its batch */
+};
+
+/* AU of one training rank (0 when it has no AU wall time). */
+double sc_rank_training_au(const struct sc_rank_result *r);
+
+/* The training figures of phase rec (of plan phase ph). */
+void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record *rec,
+			 const struct sc_phase_figures *fig, struct sc_training_figures *out);
+
 /* Open-loop figures: response time (from each I/O's intended start) next
  * to the service time of the cluster figures. */
 struct sc_open_loop_figures {
@@ -222,9 +251,10 @@ struct sc_workload_figures {
 	struct sc_ckpt_cell ckpt;	       /* a checkpoint phase's cell; zero for any
 						* other */
 	struct sc_ingest_figures ingest;       /* an ingest phase's; zero for any other */
-	double *rank_au;		       /* heap, an ingest phase's: sc_rank_au of each
-						* rank, in the record's order; NULL for any
-						* other */
+	struct sc_training_figures training;   /* a training phase's; zero for any other */
+	double *rank_au;		       /* heap, an ingest or training phase's: each
+						* rank's AU (sc_rank_au, sc_rank_training_au)
+						* in the record's order; NULL for any other */
 	struct sc_open_loop_figures open_loop; /* every phase's (has_resp false, resp_all
 						* empty: no response times recorded) */
 	struct sc_fill_cliffs cliffs;	       /* a fill phase's write cliffs; zero (no

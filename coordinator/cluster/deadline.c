@@ -53,6 +53,16 @@ uint64_t sc_deadline_planned_ns(const struct sc_plan *plan, uint32_t p,
 
 		planned = add_sat(planned, compute > UINT64_MAX ? UINT64_MAX : (uint64_t)compute);
 	}
+	/* training: steps per epoch x epochs x computation_time */
+	if (ph->workload == SC_WORKLOAD_TRAINING) {
+		uint64_t compute;
+
+		if (__builtin_mul_overflow(sc_layout_training_steps(&ph->training),
+					   (uint64_t)ph->training.epochs, &compute) ||
+		    __builtin_mul_overflow(compute, ph->training.computation_ns, &compute))
+			compute = UINT64_MAX;
+		planned = add_sat(planned, compute);
+	}
 	/* async checkpoint: the training the drain overlaps is in the cell */
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->ckpt.async)
 		planned = add_sat(planned, ph->ckpt.compute_after_ns);
@@ -78,6 +88,8 @@ uint64_t sc_deadline_setup_ns(const struct sc_plan *plan, uint32_t p)
 
 	if (ph->workload == SC_WORKLOAD_INGEST)
 		bytes = (unsigned __int128)ph->ingest.files * ph->ingest.file_bytes;
+	else if (ph->workload == SC_WORKLOAD_TRAINING)
+		bytes = sc_layout_training_dataset_bytes(&ph->training);
 	else if (ph->workload != SC_WORKLOAD_CHECKPOINT && sc_rw_reads(io->rw))
 		bytes = (unsigned __int128)io->jobs * io->size_bytes;
 	planned = max_u64(SC_DEADLINE_BYTES_MIN_NS,

@@ -35,9 +35,10 @@ uint64_t sc_deadline_grace_ns(uint64_t planned_ns);
 /* How long phase p planned to run on the rank at place, from the common
  * start: ramp + runtime for time-based phases; otherwise the longest of
  * SC_DEADLINE_BYTES_MIN_NS, the rank's planned bytes at
- * SC_DEADLINE_FLOOR_BYTES_PER_S, its I/Os at the phase's rate (open loop)
- * and, for ingest, its steps' emulated compute.  (A checkpoint cell's
- * compute_before comes before the common start.)  Saturates. */
+ * SC_DEADLINE_FLOOR_BYTES_PER_S and its I/Os at the phase's rate (open
+ * loop), plus, for ingest and training, its steps' emulated compute.  (A
+ * checkpoint cell's compute_before comes before the common start.)
+ * Saturates. */
 uint64_t sc_deadline_planned_ns(const struct sc_plan *plan, uint32_t p,
 				const struct sc_place *place);
 
@@ -47,7 +48,8 @@ uint64_t sc_deadline_planned_ns(const struct sc_plan *plan, uint32_t p,
 uint64_t sc_deadline_run_ns(const struct sc_plan *plan, uint32_t p, const struct sc_place *place);
 
 /* How long preparing phase p may take on any rank (opening and creating
- * files, laying out data the phase reads, creating an ingest dataset):
+ * files, laying out data the phase reads, creating an ingest or training
+ * dataset, the whole of it):
  * the bytes it may have to write at SC_DEADLINE_FLOOR_BYTES_PER_S, at
  * least SC_DEADLINE_BYTES_MIN_NS, plus the grace.  Saturates. */
 uint64_t sc_deadline_setup_ns(const struct sc_plan *plan, uint32_t p);

@@ -1,6 +1,6 @@
 /* build.c -- the plan from the checked config: the target specs, and one
  * plan phase per cell (an io sweep's product, a checkpoint's writes and
- * read-backs, an ingest phase as it is). */
+ * read-backs, an ingest, fill, idle or training phase as it is). */
 #include "schema.h"
 
 #include <errno.h>
@@ -154,6 +154,10 @@ static int fill_ingest(const struct cfg_phase *pv, uint32_t i, struct sc_phase *
 	ph->io.rw = SC_RW_RANDREAD;
 	ph->io.rwmixread_pct = 100;
 	ph->io.bs_bytes = pv->sample_size;
+	/* files, batch and epochs: keys training takes too, into its spec */
+	ph->ingest.files = (uint32_t)pv->files;
+	ph->ingest.batch = (uint32_t)pv->batch;
+	ph->ingest.epochs = (uint32_t)pv->epochs;
 	return 0;
 }
 
@@ -191,11 +195,14 @@ static int fill_phase(const struct cfg_phase *pv, uint32_t i, uint32_t cell, str
 		return fill_ckpt_cell(pv, i, cell, ph);
 	if (pv->workload == SC_WORKLOAD_INGEST)
 		return fill_ingest(pv, i, ph);
-	if (pv->workload == SC_WORKLOAD_FILL || pv->workload == SC_WORKLOAD_IDLE) {
+	if (pv->workload == SC_WORKLOAD_FILL || pv->workload == SC_WORKLOAD_IDLE ||
+	    pv->workload == SC_WORKLOAD_TRAINING) {
 		int err = fill_common(pv, i, 0, strdup(pv->name), ph);
 
 		if (!err && pv->workload == SC_WORKLOAD_FILL)
 			sc_cfg_build_fill(pv, ph);
+		else if (!err && pv->workload == SC_WORKLOAD_TRAINING)
+			sc_cfg_build_training(pv, ph);
 		else if (!err)
 			sc_cfg_build_idle(pv, ph);
 		return err;

@@ -179,6 +179,8 @@ enum cfg_vtype {
 	CFG_VT_NUMA,	  /* none | drive */
 	CFG_VT_PREALLOCATE, /* none | fallocate | written */
 	CFG_VT_PROCEDURE, /* none | mlperf */
+	CFG_VT_BENCHMARK, /* an MLPerf Storage training benchmark: unet3d | ... */
+	CFG_VT_ACCELERATOR, /* an MLPerf Storage accelerator: b200 | ... */
 	CFG_VT_MAP	  /* a mapping, parsed by the key's own parser */
 };
 

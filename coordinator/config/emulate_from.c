@@ -27,8 +27,8 @@ static void needed_dirs(const struct cfg_phase *pv, bool need[SC_DIR_COUNT])
 		need[SC_DIR_READ] = pv->restore != 0;
 		return;
 	}
-	if (pv->workload == SC_WORKLOAD_INGEST) {
-		need[SC_DIR_READ] = true;
+	if (pv->workload == SC_WORKLOAD_INGEST || pv->workload == SC_WORKLOAD_TRAINING) {
+		need[SC_DIR_READ] = true; /* its dataset is laid out untimed */
 		return;
 	}
 	for (uint32_t r = 0; r < pv->rw.n; r++) {

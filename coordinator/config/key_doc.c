@@ -12,12 +12,13 @@
 	"\n"                                                                                       \
 	"Prints every key a config's phases and targets take: the workloads that take\n"           \
 	"it, its type and range, its built-in default and what it does.  With\n"                   \
-	"WORKLOAD (io, kvcache, checkpoint, ingest, fill, idle) only the keys a phase\n"           \
-	"of that workload takes, with that workload's defaults.  --markdown prints\n"              \
-	"the tables of docs/config.md (which a test keeps equal to it).  The rules\n"              \
-	"between keys (alternatives, sweeps, defaults:, --set) are in docs/config.md.\n"
+	"WORKLOAD (io, kvcache, checkpoint, ingest, fill, idle, training) only the\n"              \
+	"keys a phase of that workload takes, with that workload's defaults.\n"                    \
+	"--markdown prints the tables of docs/config.md (which a test keeps equal to\n"            \
+	"it).  The rules between keys (alternatives, sweeps, defaults:, --set) are in\n"           \
+	"docs/config.md.\n"
 
-/* "io, kvcache, fill" for key k (all six: "any"). */
+/* "io, kvcache, fill" for key k (every workload: "any"). */
 static const char *takers(enum pkey k, char *buf, size_t len)
 {
 	const char *names[SC_WORKLOAD_COUNT + 1];
@@ -129,10 +130,11 @@ int sc_config_keys_command(int argc, char **argv)
 		} else if (w >= 0 && only < 0) {
 			only = w;
 		} else {
-			fprintf(stderr,
-				"ssdcluster: keys: unexpected argument %s (give a workload: io, "
-				"kvcache, checkpoint, ingest, fill or idle; or --markdown)\n",
-				argv[i]);
+			fprintf(
+			    stderr,
+			    "ssdcluster: keys: unexpected argument %s (give a workload: io, "
+			    "kvcache, checkpoint, ingest, fill, idle or training; or --markdown)\n",
+			    argv[i]);
 			return 2;
 		}
 	}

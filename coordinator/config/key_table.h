@@ -43,6 +43,7 @@
 #define MAX_ZERO_STAGE	3u
 #define MAX_CHECKPOINTS 10000u
 #define MAX_PREFETCH	1024u /* batches held in memory ahead of compute */
+#define MAX_TRAINING_FILES UINT32_MAX /* a training dataset's files, cluster-wide */
 #define MAX_FILL_PASSES 1000u /* passes of a fill over its region */
 #define MAX_CPU		8191u /* sqpoll_cpu: Linux's NR_CPUS at most */
 /* huge_buffers' default: 4 KiB pages, as fio's iomem=malloc (docs/config.md) */
@@ -53,7 +54,9 @@
 #define KW(w)  (1u << SC_WORKLOAD_##w)
 #define KW_IO  (KW(IO) | KW(KVCACHE))
 #define KW_RUN (KW(IO) | KW(CHECKPOINT) | KW(INGEST) | KW(KVCACHE) | KW(FILL))
-#define KW_ANY (KW_RUN | KW(IDLE))
+#define KW_ANY (KW_RUN | KW(IDLE) | KW(TRAINING))
+/* The keys of the I/O loop a training phase takes besides its own. */
+#define KW_RUN_TRAIN (KW_RUN | KW(TRAINING))
 
 /* clang-format off */
 #define SC_PHASE_KEYS(U64, OWN)                                                                    \
@@ -67,10 +70,12 @@ U64(RWMIXREAD, rwmixread, KW_IO, CFG_VT_UINT, 0, 100, 0, NO_PLAN, "50; kvcache 7
     "percent of reads, with rw randrw only")                                                      \
 OWN(BS, bs, KW_IO | KW(FILL), CFG_VT_SIZE, 1, MAX_BS_BYTES, SWEEP, NO_PLAN, "4KiB; fill 128KiB",   \
     "block size, the unit of I/O; at most size")                                                  \
-OWN(IODEPTH, iodepth, KW_RUN, CFG_VT_UINT, 1, MAX_IODEPTH, SWEEP, NO_PLAN,                         \
-    "1; kvcache 128; checkpoint 8; ingest 64; fill 32", "I/Os in flight per job")                  \
-U64(JOBS, jobs, KW_RUN, CFG_VT_UINT, 1, MAX_JOBS, 0, PLAN(io.jobs), "1; kvcache 8; ingest 8",      \
-    "threads per rank, one io_uring ring each")                                                   \
+OWN(IODEPTH, iodepth, KW_RUN_TRAIN, CFG_VT_UINT, 1, MAX_IODEPTH, SWEEP, NO_PLAN,                   \
+    "1; kvcache 128; checkpoint 8; ingest 64; fill 32; training 8",                               \
+    "I/Os in flight per job (training: reads of one sample)")                                     \
+U64(JOBS, jobs, KW_RUN_TRAIN, CFG_VT_UINT, 1, MAX_JOBS, 0, PLAN(io.jobs),                          \
+    "1; kvcache 8; ingest 8; training (the pair's read threads)",                                 \
+    "threads per rank, one io_uring ring each (training: DLIO's read_threads)")                   \
 U64(SIZE, size, KW_IO | KW(FILL), CFG_VT_SIZE, 1, UINT64_MAX, 0, PLAN(io.size_bytes),             \
     "64MiB; kvcache 1GiB; fill (the targets' capacity per job)",                                  \
     "file or region per job, a multiple of bs; a fill of a directory target needs it")            \
@@ -82,11 +87,12 @@ U64(RAMP, ramp, KW_IO, CFG_VT_DURATION, 0, MAX_DURATION_NS, 0, PLAN(io.ramp_ns),
     "with runtime: run this long first, not measured (shorter than runtime)")                     \
 U64(FSYNC, fsync, KW_IO | KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0, NO_PLAN,                  \
     "0; checkpoint true", "io, kvcache: fsync after every N writes; checkpoint: true or false")    \
-U64(DIRECT, direct, KW_RUN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.direct), "true; checkpoint false",      \
+U64(DIRECT, direct, KW_RUN_TRAIN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.direct),                          \
+    "true; checkpoint false; training false",                                                     \
     "O_DIRECT; the unit of I/O must be a multiple of every target's alignment")                   \
-U64(ENGINE, engine, KW_RUN, CFG_VT_ENGINE, 0, 0, 0, PLAN(io.engine), "io_uring",                  \
+U64(ENGINE, engine, KW_RUN_TRAIN, CFG_VT_ENGINE, 0, 0, 0, PLAN(io.engine), "io_uring",                  \
     "null measures the tool itself; emulated runs the drive model emulate, no files")           \
-U64(SEED, seed, KW_RUN, CFG_VT_UINT, 0, UINT64_MAX, 0, PLAN(io.seed), "(1 + the phase's index)",  \
+U64(SEED, seed, KW_RUN_TRAIN, CFG_VT_UINT, 0, UINT64_MAX, 0, PLAN(io.seed), "(1 + the phase's index)",  \
     "offsets and data are reproducible from it")                                                  \
 U64(STONEWALL, stonewall, KW_RUN, CFG_VT_STONEWALL, 0, 0, 0, PLAN(stonewall), "all_done",          \
     "all_done: every rank completes its work; first_done: all stop when the first is done")      \
@@ -120,34 +126,58 @@ U64(RESTORE_SHIFT, restore_shift, KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0,
     "with restore: read the shards of the node this many nodes on")                               \
 U64(ASYNC, async, KW(CHECKPOINT), CFG_VT_BOOL, 0, 1, 0, NO_PLAN, "false",                          \
     "copy the state to host memory (blocking), then drain it to the drives during compute_between") \
-U64(FILES, files, KW(INGEST), CFG_VT_UINT, 1, SC_INGEST_MAX_FILES, 0, PLAN(ingest.files), "64",    \
-    "dataset files per node")                                                                     \
+U64(FILES, files, KW(INGEST) | KW(TRAINING), CFG_VT_UINT, 1, SC_INGEST_MAX_FILES, 0, NO_PLAN,       \
+    "64; training (the rules' minimum)",                                                          \
+    "ingest: dataset files per node; training: the whole cluster's, at most 2^32-1")              \
 U64(FILE_SIZE, file_size, KW(INGEST), CFG_VT_SIZE, 1, UINT64_MAX, 0, PLAN(ingest.file_bytes),      \
     "64MiB", "bytes per dataset file, a multiple of sample_size")                                  \
 U64(SAMPLE_SIZE, sample_size, KW(INGEST), CFG_VT_SIZE, 1, MAX_BS_BYTES, 0,                         \
     PLAN(ingest.sample_bytes), "128KiB", "one sample, the read unit")                             \
-U64(BATCH, batch, KW(INGEST), CFG_VT_UINT, 1, UINT32_MAX, 0, PLAN(ingest.batch), "32",             \
-    "samples per training step")                                                                  \
+U64(BATCH, batch, KW(INGEST) | KW(TRAINING), CFG_VT_UINT, 1, UINT32_MAX, 0, NO_PLAN,             \
+    "32; training (the pair's)", "samples per training step (training: of each accelerator)")     \
 U64(COMPUTE_PER_BATCH, compute_per_batch, KW(INGEST), CFG_VT_DURATION, 0, MAX_DURATION_NS, 0,      \
     PLAN(ingest.compute_per_batch_ns), "0s", "emulated accelerator time per batch")               \
-U64(EPOCHS, epochs, KW(INGEST), CFG_VT_UINT, 1, UINT32_MAX, 0, PLAN(ingest.epochs), "1",           \
-    "passes over the dataset; an alternative to runtime")                                         \
+U64(EPOCHS, epochs, KW(INGEST) | KW(TRAINING), CFG_VT_UINT, 1, UINT32_MAX, 0, NO_PLAN,           \
+    "1; training (the pair's)", "passes over the dataset; an alternative to runtime (ingest)")    \
 U64(PREFETCH, prefetch, KW(INGEST), CFG_VT_UINT, 0, MAX_PREFETCH, 0, PLAN(ingest.prefetch), "2",   \
     "batches read ahead of compute")                                                              \
 U64(STEP_BARRIER, step_barrier, KW(INGEST), CFG_VT_BOOL, 0, 1, 0, PLAN(ingest.step_barrier),     \
     "true", "every step ends with a barrier across ranks, as DLIO: a slow rank lowers every AU")   \
+U64(BENCHMARK, benchmark, KW(TRAINING), CFG_VT_BENCHMARK, 0, 0, 0, PLAN(training.benchmark), "-",  \
+    "MLPerf Storage v3.0's training benchmark; with accelerator, its workload file's values")     \
+U64(ACCELERATOR, accelerator, KW(TRAINING), CFG_VT_ACCELERATOR, 0, 0, 0,                          \
+    PLAN(training.accelerator), "-", "the accelerator each rank emulates (v3.0's names)")         \
+U64(SAMPLES_PER_FILE, samples_per_file, KW(TRAINING), CFG_VT_UINT, 1, UINT32_MAX, 0,              \
+    PLAN(training.samples_per_file), "(the pair's)", "samples in each dataset file")              \
+U64(RECORD_SIZE, record_size, KW(TRAINING), CFG_VT_SIZE, 1, UINT64_MAX, 0,                        \
+    PLAN(training.record_bytes), "(the pair's)", "a sample's mean size (DLIO's record_length_bytes)")\
+U64(RECORD_SIZE_STDEV, record_size_stdev, KW(TRAINING), CFG_VT_SIZE, 0, UINT64_MAX, 0,            \
+    PLAN(training.record_stdev_bytes), "(the pair's, else 0)",                                    \
+    "the samples' spread (record_length_bytes_stdev); 0: every file one size")                    \
+U64(PREFETCH_SIZE, prefetch_size, KW(TRAINING), CFG_VT_UINT, 0, MAX_PREFETCH, 0,                  \
+    PLAN(training.prefetch_size), "(the pair's, else DLIO's 2)",                                  \
+    "DLIO's prefetch_size: batches read ahead, shared among the reader threads")                  \
+U64(COMPUTATION_TIME, computation_time, KW(TRAINING), CFG_VT_DURATION, 0, MAX_DURATION_NS, 0,     \
+    PLAN(training.computation_ns), "(the pair's)", "emulated accelerator time of each step")      \
+OWN(AU, au, KW(TRAINING), CFG_VT_FRACTION, 0, 0, 0, NO_PLAN, "(the pair's)",                      \
+    "the accelerator utilisation a run must keep, 0.9 for 90% (MLPerf's metric.au)")              \
+U64(TRANSFER_SIZE, transfer_size, KW(TRAINING), CFG_VT_SIZE, 1, MAX_BS_BYTES, 0,                  \
+    PLAN(training.transfer_bytes), "1MiB", "the largest read: a sample is read in reads of it")   \
+U64(CLIENT_MEMORY, client_memory, KW(TRAINING), CFG_VT_SIZE, 1, UINT64_MAX, 0,                    \
+    PLAN(training.client_memory_bytes), "(rank 0's MemTotal x the nodes)",                        \
+    "the clients' memory, summed: files defaults to the rules' minimum, 5x it at least")          \
 U64(VERIFY, verify, KW_IO, CFG_VT_VERIFY, 0, 0, 0, PLAN(io.verify), "none",                        \
     "crc32c: written blocks carry a header that reads check (bs >= 48B)")                  \
 U64(VERIFY_ONLY, verify_only, KW_IO, CFG_VT_BOOL, 0, 1, 0, PLAN(io.verify_only), "false",          \
     "re-read and check the kept run --run-id names; all phases of the run or none")               \
-U64(ON_ERROR, on_error, KW_RUN, CFG_VT_ON_ERROR, 0, 0, 0, PLAN(io.on_error), "stop-phase",         \
+U64(ON_ERROR, on_error, KW_RUN_TRAIN, CFG_VT_ON_ERROR, 0, 0, 0, PLAN(io.on_error), "stop-phase",         \
     "what a rank does when an I/O fails (a failed I/O fails the run whichever)")                          \
-U64(TIMEOUT, timeout, KW_RUN, CFG_VT_DURATION, 1, MAX_DURATION_NS, 0, PLAN(io.timeout_ns),         \
+U64(TIMEOUT, timeout, KW_RUN_TRAIN, CFG_VT_DURATION, 1, MAX_DURATION_NS, 0, PLAN(io.timeout_ns),         \
     "(the planned duration plus a grace period)",                                                 \
     "a rank not done by then ends the run (exit 4); longer than runtime + ramp")                  \
 OWN(INJECT, inject, KW_RUN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \
     "tests: {every: N, errno: E} or {probability: P, errno: E} fails I/Os without the device")    \
-OWN(EMULATE, emulate, KW_RUN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                  \
+OWN(EMULATE, emulate, KW_RUN_TRAIN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                  \
     "engine emulated: the drive model {latency, spread, bandwidth, ...} (docs/config.md)")         \
 U64(SERIALIZE, serialize, KW(CHECKPOINT), CFG_VT_SERIALIZE, 0, 0, 0, PLAN(ckpt.serialize), "raw",  \
     "raw: the files' bytes through the engine; torch: each file in torch.save's zip container")  \
@@ -191,7 +221,7 @@ OWN(CPUS, cpus, KW_RUN, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "-",                     
     "a cpulist (\"0-3,8\"): every job thread of each rank pinned to these CPUs")                  \
 U64(NUMA, numa, KW_RUN, CFG_VT_NUMA, 0, 0, 0, PLAN(io.numa), "none",                               \
     "drive: job threads and buffers on the NUMA node of the rank's drive")                 \
-OWN(EXPECT, expect, KW_RUN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \
+OWN(EXPECT, expect, KW_RUN_TRAIN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \
     "thresholds for the verdict {min_bw: 2GB/s, max_p99: 5ms, ...} (exit 3 when one fails)")
 
 /* The keys of one target, the same way: T(ID, key, type, min, max, default,

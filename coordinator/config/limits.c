@@ -40,15 +40,16 @@ int sc_cfg_parse_mem_budget(struct cfg_check *c)
 }
 
 /* The memory one rank of config phase i allocates fits the budget: its
- * I/O buffers, jobs x iodepth x the unit of I/O (bs, block_size or
- * sample_size; the largest cell of a sweep), and for a timed phase its
- * per-second series, (jobs + 1) x the seconds x 56 B.  Ingest's prefetch
- * holds no buffers of its own: it counts batches ahead, read through the
- * same iodepth slots. */
+ * I/O buffers, jobs x iodepth x the unit of I/O (bs, block_size,
+ * sample_size or transfer_size; the largest cell of a sweep), and for a
+ * timed phase its per-second series, (jobs + 1) x the seconds x 56 B.
+ * Ingest's prefetch and training's prefetch_size hold no buffers of their
+ * own: they count batches ahead, read through the same iodepth slots. */
 static int check_mem_budget(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
 {
 	enum pkey uk = pv->workload == SC_WORKLOAD_CHECKPOINT ? PK_BLOCK_SIZE
 		       : pv->workload == SC_WORKLOAD_INGEST   ? PK_SAMPLE_SIZE
+		       : pv->workload == SC_WORKLOAD_TRAINING ? PK_TRANSFER_SIZE
 							      : PK_BS;
 	uint64_t secs = pv->runtime ? pv->runtime / SC_NS_PER_S + 2 : 0;
 	uint64_t series = (pv->jobs + 1) * secs * sizeof(struct sc_second);
@@ -62,9 +63,10 @@ static int check_mem_budget(struct cfg_check *c, uint32_t i, const struct cfg_ph
 		qi = pv->iodepth.v[q] > pv->iodepth.v[qi] ? q : qi;
 	for (uint32_t k = 1; k < pv->bs.n; k++)
 		bi = pv->bs.v[k] > pv->bs.v[bi] ? k : bi;
-	unit = uk == PK_BLOCK_SIZE    ? pv->block_size
-	       : uk == PK_SAMPLE_SIZE ? pv->sample_size
-				      : pv->bs.v[bi];
+	unit = uk == PK_BLOCK_SIZE	? pv->block_size
+	       : uk == PK_SAMPLE_SIZE	? pv->sample_size
+	       : uk == PK_TRANSFER_SIZE ? pv->transfer_size
+					: pv->bs.v[bi];
 	over = __builtin_mul_overflow(pv->jobs, pv->iodepth.v[qi], &bufs) ||
 	       __builtin_mul_overflow(bufs, unit, &bufs) ||
 	       __builtin_add_overflow(bufs, series, &total);

@@ -66,6 +66,16 @@ static bool has_model_input(const struct cfg_check *c)
 	return false;
 }
 
+/* Whether a phase of the config is a training phase, which the model does
+ * not project yet. */
+static bool has_training(const struct cfg_check *c)
+{
+	for (uint32_t i = 0; i < c->npv; i++)
+		if (c->pv[i].workload == SC_WORKLOAD_TRAINING)
+			return true;
+	return false;
+}
+
 /* True when model: m holds only the drive rating the run's endurance
  * figures use (model/endurance.h): allowed without a phase to project. */
 static bool only_endurance_keys(const struct cfg_node *m)
@@ -169,6 +179,12 @@ int sc_cfg_parse_model_section(struct cfg_check *c)
 		if (sc_model_params_set(&p, kv->key, text, why, sizeof(why)))
 			return sc_cfg_fail_node(c->d, kv->val, "%s", without_key(why, kv->key));
 	}
+	if (!has_model_input(c) && !only_endurance_keys(m) && has_training(c))
+		return sc_cfg_fail(c->d, section_key_loc(c->d->root), "model",
+				   "the model projects checkpoint and ingest phases, not "
+				   "training phases yet, and this config has neither (leave "
+				   "model: out, or add a phase with workload: checkpoint or "
+				   "ingest)");
 	if (!has_model_input(c) && !only_endurance_keys(m))
 		return sc_cfg_fail(c->d, section_key_loc(c->d->root), "model",
 					"the model projects checkpoint and ingest phases, and this "

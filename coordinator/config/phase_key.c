@@ -29,8 +29,9 @@ static int check_shape(struct cfg_check *c, const struct cfg_phase *pv, enum pke
 
 	if (n->kind == CFG_SEQ && !sc_cfg_sweeps(pv->workload))
 		return sc_cfg_fail_node(
-		    c->d, n, "got a list, but %s phase is not swept (give one value%s)%s%s",
-		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "a checkpoint" : "an ingest",
+		    c->d, n, "got a list, but %s %s phase is not swept (give one value%s)%s%s",
+		    strchr("aeiou", *sc_workload_name((enum sc_workload)pv->workload)) ? "an" : "a",
+		    sc_workload_name((enum sc_workload)pv->workload),
 		    pv->workload == SC_WORKLOAD_CHECKPOINT ? "; its cells are its checkpoints" : "",
 		    in, inname);
 	if (k == PK_FSYNC && pv->workload == SC_WORKLOAD_CHECKPOINT && n->kind == CFG_SCALAR &&
@@ -104,9 +105,10 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 	case PK_EXPECT:
 		return sc_cfg_parse_expect(c, pv, n);
 	case PK_SCALE:
+	case PK_AU:
 		err = sc_cfg_parse_scalar(c->d, n, &def, &v);
 		if (!err)
-			memcpy(&pv->scale, &v, sizeof(pv->scale));
+			memcpy(k == PK_AU ? &pv->au : &pv->scale, &v, sizeof(double));
 		return err;
 	case PK_CLIFF_FRACTION:
 		return sc_cfg_parse_cliff_fraction(c, pv, n);

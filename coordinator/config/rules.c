@@ -1,6 +1,7 @@
 /* rules.c -- the rules of each workload that need no target: what goes
- * with what in an io, kvcache, checkpoint or ingest phase, its timeout,
- * and verify across the phases of a run. */
+ * with what in an io, kvcache, checkpoint or ingest phase (fill, idle and
+ * training have files of their own), its timeout, and verify across the
+ * phases of a run. */
 #include "schema.h"
 
 #include <inttypes.h>
@@ -347,6 +348,9 @@ int sc_cfg_check_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 		break;
 	case SC_WORKLOAD_IDLE:
 		err = sc_cfg_check_idle_phase(c, i, pv);
+		break;
+	case SC_WORKLOAD_TRAINING:
+		err = sc_cfg_check_training_phase(c, i, pv);
 		break;
 	default:
 		err = check_io_phase(c, pv);

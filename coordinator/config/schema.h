@@ -48,6 +48,7 @@ struct cfg_phase {
 	struct cfg_sweep rw, bs, iodepth;
 	struct sc_llm model;
 	double scale;
+	double au; /* training: the AU a run must keep, 0 until known */
 	struct sc_inject inject;
 	struct sc_emulate emulate;	      /* its latency CDFs: at build (emulate_from.c) */
 	const struct cfg_node *emulate_from;  /* emulate's latency_from, or NULL */
@@ -283,6 +284,18 @@ int sc_cfg_check_write_data(struct cfg_check *c, uint32_t i, struct cfg_phase *p
  * from config phase pv where they apply (a cell that writes, without
  * verify); elsewhere they stay 0 (write_data.c). */
 void sc_cfg_build_write_data(const struct cfg_phase *pv, struct sc_phase *ph);
+
+/* ---- training phases (training_phase.c) ---- */
+
+/* The checks of a training phase that need no target: the values of its
+ * benchmark and accelerator's workload file where the phase gives none
+ * (without one, every value given), benchmark and accelerator COUNT when
+ * not given, its bytes within 64 bits; sets ncells. */
+int sc_cfg_check_training_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv);
+
+/* Plan phase ph from training phase pv, after fill_common (files 0: the
+ * rules' minimum, worked out once the ranks are placed). */
+void sc_cfg_build_training(const struct cfg_phase *pv, struct sc_phase *ph);
 
 /* ---- targets (targets.c) ---- */
 

@@ -309,6 +309,9 @@ int sc_cfg_check_phase_targets(struct cfg_check *c, uint32_t i, const struct cfg
 	case SC_WORKLOAD_INGEST:
 		return check_align(c, i, pv, pv->src[PK_SAMPLE_SIZE], PK_SAMPLE_SIZE,
 				   pv->sample_size);
+	case SC_WORKLOAD_TRAINING: /* a sample's reads, but for its last */
+		return check_align(c, i, pv, pv->src[PK_TRANSFER_SIZE], PK_TRANSFER_SIZE,
+				   pv->transfer_size);
 	case SC_WORKLOAD_FILL:
 		err = check_align(c, i, pv, pv->src[PK_BS], PK_BS, pv->bs.v[0]);
 		if (!err)

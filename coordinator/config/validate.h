@@ -13,9 +13,10 @@
 #include "config.h"
 
 /* Rank 0: resolves what depends on the rank count (a checkpoint's dp
- * defaults to ranks / (tp * pp)) and checks checkpoint layouts against it,
+ * defaults to ranks / (tp * pp), a training phase's accelerators and
+ * files) and checks checkpoint layouts against it,
  * places every rank (places[nranks]) and checks that every node has a
- * target, that checkpoint and ingest phases have directory targets, and
+ * target, that checkpoint, ingest and training phases have directory targets, and
  * that a file or device it probed that a phase writes comes with
  * --allow-destroy.  0, or -EINVAL with a "file:line:col: key: ..." message. */
 int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
@@ -47,5 +48,13 @@ int sc_validate_local(const struct sc_plan *plan, const struct sc_place *place, 
  * -EINVAL with a message when a share is less than bs (fill_phase.c). */
 int sc_validate_fill(const struct sc_config *cfg, struct sc_plan *plan,
 		     const struct sc_place *places, uint32_t nranks, char *err, size_t errlen);
+
+/* Rank 0, within sc_validate_layout once the ranks are placed: each
+ * training phase's accelerators (nranks), its clients' memory when not
+ * given (rank 0's MemTotal x nnodes), its files when not given (the rules'
+ * minimum, sc_mlperf_min_files), and at least one step an epoch.  0, or
+ * -EINVAL with a message (training_phase.c). */
+int sc_validate_training(const struct sc_config *cfg, struct sc_plan *plan, uint32_t nranks,
+			 uint32_t nnodes, char *err, size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlperf.h"
 #include "plan.h"
 #include "units.h"
 
@@ -94,6 +95,10 @@ static const char *type_word(enum cfg_vtype t)
 		return "none or drive";
 	case CFG_VT_PREALLOCATE:
 		return "none, fallocate or written";
+	case CFG_VT_BENCHMARK:
+		return "a benchmark";
+	case CFG_VT_ACCELERATOR:
+		return "an accelerator";
 	case CFG_VT_MAP:
 		return "a mapping";
 	}
@@ -131,6 +136,24 @@ static const char *const ckpt_layout_list[] = {"dlio", "sharded", NULL};
 static const char *const numa_list[] = {"none", "drive", NULL};
 static const char *const preallocate_list[] = {"none", "fallocate", "written", NULL};
 static const char *const procedure_list[] = {"none", "mlperf", NULL};
+
+/* MLPerf Storage's benchmark and accelerator names (worker/mlperf.h) into
+ * list, NULL-terminated. */
+static const char *const *benchmark_list(const char *list[SC_MLPERF_BENCHMARK_COUNT + 1])
+{
+	for (int b = 0; b < SC_MLPERF_BENCHMARK_COUNT; b++)
+		list[b] = sc_mlperf_benchmark_name((enum sc_mlperf_benchmark)b);
+	list[SC_MLPERF_BENCHMARK_COUNT] = NULL;
+	return list;
+}
+
+static const char *const *accelerator_list(const char *list[SC_MLPERF_ACCELERATOR_COUNT + 1])
+{
+	for (int a = 0; a < SC_MLPERF_ACCELERATOR_COUNT; a++)
+		list[a] = sc_mlperf_accelerator_name((enum sc_mlperf_accelerator)a);
+	list[SC_MLPERF_ACCELERATOR_COUNT] = NULL;
+	return list;
+}
 
 /* A whole number of decimal digits s[0..len): 0, -EINVAL or -ERANGE. */
 static int parse_digits(const char *s, size_t len, uint64_t *out)
@@ -372,6 +395,8 @@ static int parse_percent(struct cfg_doc *d, const struct cfg_node *n, const stru
 int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
 			uint64_t *out)
 {
+	const char *bench[SC_MLPERF_BENCHMARK_COUNT + 1], *accel[SC_MLPERF_ACCELERATOR_COUNT + 1];
+
 	if (n->kind != CFG_SCALAR)
 		return sc_cfg_fail_node(d, n, "expected %s, got %s%s", type_word(def->type),
 					sc_cfg_kind_word(n),
@@ -416,6 +441,12 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 				   "a preallocation", out);
 	case CFG_VT_PROCEDURE:
 		return parse_named(d, n, sc_procedure_parse, procedure_list, "a procedure", out);
+	case CFG_VT_BENCHMARK:
+		return parse_named(d, n, sc_mlperf_benchmark_parse, benchmark_list(bench),
+				   "a benchmark of MLPerf Storage v3.0", out);
+	case CFG_VT_ACCELERATOR:
+		return parse_named(d, n, sc_mlperf_accelerator_parse, accelerator_list(accel),
+				   "an accelerator of MLPerf Storage v3.0", out);
 	case CFG_VT_BOOL:
 		return parse_bool(d, n, out);
 	case CFG_VT_UINT:
@@ -503,6 +534,7 @@ static const char *choices(char *buf, size_t len, const char *const *words)
 const char *sc_cfg_type_text(const struct cfg_keydef *def, char *buf, size_t len)
 {
 	const char *workloads[SC_WORKLOAD_COUNT + 1];
+	const char *bench[SC_MLPERF_BENCHMARK_COUNT + 1], *accel[SC_MLPERF_ACCELERATOR_COUNT + 1];
 	char lo[32], hi[32];
 
 	switch (def->type) {
@@ -557,6 +589,10 @@ const char *sc_cfg_type_text(const struct cfg_keydef *def, char *buf, size_t len
 		return choices(buf, len, preallocate_list);
 	case CFG_VT_PROCEDURE:
 		return choices(buf, len, procedure_list);
+	case CFG_VT_BENCHMARK:
+		return choices(buf, len, benchmark_list(bench));
+	case CFG_VT_ACCELERATOR:
+		return choices(buf, len, accelerator_list(accel));
 	default:
 		snprintf(buf, len, "%s", type_word(def->type));
 		break;

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/plan_figures.h"
 #include "fields.h"
+#include "mlperf.h"
 #include "report_priv.h"
 #include "verdict_table.h"
 
@@ -194,6 +196,40 @@ static struct json_object *emulate_json(struct jb *b, const struct sc_emulate *e
 	return o;
 }
 
+/* A training phase's spec, benchmark and accelerator by name (null when
+ * not given), then what its plan says: the workload file's v3.0 status
+ * (null without one) and the values changed from it, the dataset, the
+ * steps and the rules' minimum of files (analysis/plan_figures.h). */
+static struct json_object *training_json(struct jb *b, const struct sc_phase *p)
+{
+	const struct sc_training_spec *t = &p->training;
+	struct json_object *o = echo_object(b, &sc_fields_training_spec, t, NULL, NULL);
+	struct sc_training_plan_figures f;
+
+	sc_training_plan_figures(p, &f);
+	sc_json_put_str(b, o, "benchmark",
+			t->benchmark < SC_MLPERF_BENCHMARK_COUNT
+			    ? sc_mlperf_benchmark_name((enum sc_mlperf_benchmark)t->benchmark)
+			    : NULL);
+	sc_json_put_str(b, o, "accelerator",
+			t->accelerator < SC_MLPERF_ACCELERATOR_COUNT
+			    ? sc_mlperf_accelerator_name((enum sc_mlperf_accelerator)t->accelerator)
+			    : NULL);
+	sc_json_put_str(b, o, "mlperf_status", f.pair ? sc_mlperf_status_name(f.status) : NULL);
+	sc_json_put_str(b, o, "changed_from_workload_file", f.pair ? f.changed : NULL);
+	sc_json_put_u64(b, o, "mean_file_bytes", f.mean_file_bytes);
+	sc_json_put_u64(b, o, "dataset_bytes", f.dataset_bytes);
+	sc_json_put_u64(b, o, "steps_per_epoch", f.steps_per_epoch);
+	if (f.min_files) {
+		sc_json_put_u64(b, o, "min_files", f.min_files);
+		sc_json_put_u64(b, o, "files_below_min", f.files_short);
+	} else {
+		sc_json_put_null(b, o, "min_files");
+		sc_json_put_null(b, o, "files_below_min");
+	}
+	return o;
+}
+
 /* A phase: its own keys and its io spec's in one object, the stonewall
  * among the io keys; the spec of its workload, if any, as an object. */
 static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
@@ -221,6 +257,8 @@ static struct json_object *phase_json(struct jb *b, const struct sc_phase *p)
 	} else if (p->workload == SC_WORKLOAD_INGEST) {
 		sc_json_put(b, o, "ingest",
 		     echo_object(b, &sc_fields_ingest_spec, &p->ingest, NULL, NULL));
+	} else if (p->workload == SC_WORKLOAD_TRAINING) {
+		sc_json_put(b, o, "training", training_json(b, p));
 	} else if (p->workload == SC_WORKLOAD_FILL) {
 		sc_json_put(b, o, "fill",
 			    echo_object(b, &sc_fields_fill_spec, &p->fill, NULL, NULL));

@@ -272,6 +272,23 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 			ph->name, g->samples_per_s, g->au * PERCENT, g->au_min * PERCENT,
 			g->au_min_rank, g->au_meets_90 ? "meets" : "BELOW");
 	}
+	if (ph->workload == SC_WORKLOAD_TRAINING) {
+		const struct sc_training_figures *g = &w->training;
+
+		if (!g->au_measured)
+			fprintf(f,
+				"  %s: %u accelerators on %u hosts: AU not measured (every epoch "
+				"had one step, and AU leaves each epoch's first out, as DLIO)\n",
+				ph->name, g->accelerators, g->hosts);
+		else
+			fprintf(f,
+				"  %s: %u accelerators on %u hosts, %.1f samples/s, AU %.1f%% "
+				"(lowest %.1f%%, rank %u; %u below): %s the %.0f%% threshold\n",
+				ph->name, g->accelerators, g->hosts, g->samples_per_s,
+				g->au * PERCENT, g->au_min * PERCENT, g->au_min_rank,
+				g->ranks_below, g->au_meets ? "meets" : "BELOW",
+				g->au_threshold * PERCENT);
+	}
 	if (ph->io.rate_iops)
 		fprintf(f,
 			"  %s: open loop at %llu IOPS per rank: response p99 %s, p99.99 %s; "

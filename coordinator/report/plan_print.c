@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdint.h>
@@ -241,6 +242,72 @@ static void print_ingest_phase(uint32_t p, const struct sc_phase *ph,
 		       sc_fmt_bytes(b4, sizeof(b4), planned->read_bytes));
 }
 
+/* " by N" files, or "" for none. */
+static const char *short_text(uint64_t files, char *buf, size_t len)
+{
+	if (!files)
+		return "";
+	snprintf(buf, len, " by %" PRIu64, files);
+	return buf;
+}
+
+/* The printed lines of training phase p: the workload, its dataset, its
+ * steps and the rules' minimum of files. */
+static void print_training_phase(uint32_t p, const struct sc_phase *ph,
+				 const struct sc_planned_bytes *planned)
+{
+	const struct sc_training_spec *t = &ph->training;
+	const struct sc_io_spec *io = &ph->io;
+	struct sc_training_plan_figures f;
+	char b1[32], b2[32], b3[32], b4[32], what[256];
+
+	sc_training_plan_figures(ph, &f);
+	if (f.pair)
+		snprintf(what, sizeof(what), "%s on %s (MLPerf Storage v3.0 %s%s%s)",
+			 sc_mlperf_benchmark_name((enum sc_mlperf_benchmark)t->benchmark),
+			 sc_mlperf_accelerator_name((enum sc_mlperf_accelerator)t->accelerator),
+			 sc_mlperf_status_name(f.status), f.changed[0] ? "; changed: " : "",
+			 f.changed);
+	else
+		snprintf(
+		    what, sizeof(what), "%s%s%s (no v3.0 workload file: the config's values)",
+		    t->benchmark < SC_MLPERF_BENCHMARK_COUNT
+			? sc_mlperf_benchmark_name((enum sc_mlperf_benchmark)t->benchmark)
+			: "custom",
+		    t->accelerator < SC_MLPERF_ACCELERATOR_COUNT ? " on " : "",
+		    t->accelerator < SC_MLPERF_ACCELERATOR_COUNT
+			? sc_mlperf_accelerator_name((enum sc_mlperf_accelerator)t->accelerator)
+			: "");
+	printf("  phase %u %s: training %s, %u accelerators, %u read threads x QD %u in reads of "
+	       "%s, %s, prefetch %u\n",
+	       p, ph->name, what, t->accelerators, io->jobs, io->iodepth,
+	       sc_fmt_bytes(b1, sizeof(b1), t->transfer_bytes),
+	       io->direct ? "O_DIRECT" : "buffered", t->prefetch_size);
+	printf("    dataset: %" PRIu64 " files x %" PRIu64 " B mean (%u sample(s) of %" PRIu64
+	       " B mean, stdev %" PRIu64 " B) = %" PRIu64 " B (%s)\n",
+	       t->files, f.mean_file_bytes, t->samples_per_file, t->record_bytes,
+	       t->record_stdev_bytes, f.dataset_bytes,
+	       sc_fmt_bytes(b2, sizeof(b2), f.dataset_bytes));
+	printf("    steps: %" PRIu64 " per epoch per accelerator (%" PRIu64 " files x %u samples / "
+	       "batch %u / %u accelerators) x %u epochs, compute %s a step, AU at least %g%%; "
+	       "cluster read %s\n",
+	       f.steps_per_epoch, t->files, t->samples_per_file, t->batch, t->accelerators,
+	       t->epochs, sc_fmt_duration(b3, sizeof(b3), t->computation_ns), t->au * 100,
+	       sc_fmt_bytes(b4, sizeof(b4), planned->read_bytes));
+	if (!f.min_files)
+		printf("    files: %" PRIu64
+		       " (the rules' minimum is not known: no client memory)\n",
+		       t->files);
+	else
+		printf("    files: %" PRIu64 ", %s the rules' minimum of %" PRIu64 "%s (the larger "
+		       "of 5 x client memory %s / (%u x %" PRIu64
+		       " B) and 500 steps x %u accelerators x batch %u / %u)\n",
+		       t->files, f.files_short ? "below" : "meeting", f.min_files,
+		       short_text(f.files_short, what, sizeof(what)),
+		       sc_fmt_bytes(b1, sizeof(b1), t->client_memory_bytes), t->samples_per_file,
+		       t->record_bytes, t->accelerators, t->batch, t->samples_per_file);
+}
+
 /* The printed line of fill phase or idle step p. */
 static void print_fill_phase(uint32_t p, const struct sc_phase *ph,
 			     const struct sc_planned_bytes *planned)
@@ -361,6 +428,8 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 			print_ckpt_phase(p, ph, &pf->phase_bytes[p]);
 		else if (ph->workload == SC_WORKLOAD_INGEST)
 			print_ingest_phase(p, ph, &pf->phase_bytes[p]);
+		else if (ph->workload == SC_WORKLOAD_TRAINING)
+			print_training_phase(p, ph, &pf->phase_bytes[p]);
 		else if (ph->workload == SC_WORKLOAD_FILL || ph->workload == SC_WORKLOAD_IDLE)
 			print_fill_phase(p, ph, &pf->phase_bytes[p]);
 		else

@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 
 #include "analysis/workload_figures.h"
+#include "mlperf.h"
 #include "report_priv.h"
 
 /* Write path of a checkpoint cell, as results must say: the two differ
@@ -63,8 +64,9 @@ struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase
 	return o;
 }
 
-/* The ingest figures of each rank, in the record's order. */
-static struct json_object *ingest_ranks(struct jb *b, const struct sc_phase_record *pr,
+/* Each rank of an ingest or training phase: its steps, compute, AU and
+ * barrier wait, in the record's order. */
+static struct json_object *step_ranks(struct jb *b, const struct sc_phase_record *pr,
 					const double *rank_au)
 {
 	struct json_object *a = sc_json_new(b, json_object_new_array());
@@ -121,7 +123,70 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 	}
 	sc_json_put(b, o, "nodes", nodes);
 	if (sc_report_json_ranks_kept(pr->nranks))
-		sc_json_put(b, o, "ranks", ingest_ranks(b, pr, rank_au));
+		sc_json_put(b, o, "ranks", step_ranks(b, pr, rank_au));
+	else
+		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
+	return o;
+}
+
+struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
+					    const struct sc_phase_figures *f,
+					    const struct sc_training_figures *g,
+					    const struct sc_phase_record *pr, const double *rank_au)
+{
+	const struct sc_training_spec *t = &ph->training;
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *m = sc_json_new(b, json_object_new_object());
+	struct json_object *nodes = sc_json_new(b, json_object_new_array());
+
+	/* MLPerf Storage's summary.json names, as DLIO computes them */
+	if (t->benchmark < SC_MLPERF_BENCHMARK_COUNT)
+		sc_json_put_str(b, m, "benchmark", sc_mlperf_benchmark_name(t->benchmark));
+	else
+		sc_json_put_null(b, m, "benchmark");
+	if (t->accelerator < SC_MLPERF_ACCELERATOR_COUNT)
+		sc_json_put_str(b, m, "accelerator", sc_mlperf_accelerator_name(t->accelerator));
+	else
+		sc_json_put_null(b, m, "accelerator");
+	sc_json_put_u64(b, m, "num_accelerators", g->accelerators);
+	sc_json_put_u64(b, m, "num_hosts", g->hosts);
+	sc_json_put_u64(b, m, "num_files_train", t->files);
+	sc_json_put_u64(b, m, "num_samples_per_file", t->samples_per_file);
+	sc_json_put_u64(b, m, "epochs", t->epochs);
+	if (g->au_measured)
+		sc_json_put_dbl(b, m, "train_au_mean_percentage", g->au * 100.0);
+	else /* every epoch one step, which AU leaves out */
+		sc_json_put_null(b, m, "train_au_mean_percentage");
+	sc_json_put_str(b, m, "train_au_meet_expectation", g->au_meets ? "success" : "fail");
+	sc_json_put_dbl(b, m, "train_throughput_mean_samples_per_second", g->samples_per_s);
+	sc_json_put_dbl(b, m, "train_io_mean_MB_per_second", g->mlperf_io_MiBps);
+	sc_json_put(b, o, "mlperf", m);
+	sc_json_put_u64(b, o, "samples", g->samples);
+	sc_json_put_u64(b, o, "steps", g->steps);
+	sc_json_put_dbl(b, o, "au", g->au);
+	sc_json_put_dbl(b, o, "au_threshold", g->au_threshold);
+	sc_json_put_dbl(b, o, "au_min", g->au_min);
+	sc_json_put_u64(b, o, "au_min_rank", g->au_min_rank);
+	sc_json_put_dbl(b, o, "au_max", g->au_max);
+	sc_json_put_u64(b, o, "ranks_below_threshold", g->ranks_below);
+	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
+	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
+	if (g->has_batch_wait)
+		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, &g->batch_wait));
+	else
+		sc_json_put_null(b, o, "batch_wait_ns");
+	for (uint32_t n = 0; n < f->nodes_len; n++) {
+		const struct sc_node_row *row = &f->nodes[n];
+		struct json_object *no = sc_json_new(b, json_object_new_object());
+
+		sc_report_json_node_host(b, no, row->node, row->host);
+		sc_json_put_u64(b, no, "samples", row->samples);
+		sc_json_put_mbps(b, no, "MBps", row->bw_bytes_per_s);
+		sc_json_push(b, nodes, no);
+	}
+	sc_json_put(b, o, "nodes", nodes);
+	if (sc_report_json_ranks_kept(pr->nranks))
+		sc_json_put(b, o, "ranks", step_ranks(b, pr, rank_au));
 	else
 		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
 	return o;

@@ -50,7 +50,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "guard.h"
+#include "dataset.h"
 #include "ioloop.h"
 #include "job_priv.h"
 #include "layout.h"
@@ -58,17 +58,12 @@
 
 /* Descriptors left for everything else when checking RLIMIT_NOFILE. */
 #define NOFILE_SLACK 64u
-/* Dataset files are stamped every this many bytes with (file, offset), so
- * that no two blocks are alike (deduplicating storage would cheat). */
-#define STAMP_BYTES 4096u
 /* Seed of the dataset's fill (the data itself is never checked). */
 #define DATASET_SEED 0xda7a5e7ull
 /* Separates counters that different threads write onto their own lines. */
 #define CACHELINE 64
 /* Room for "file_<uint32>.dat". */
 #define DATASET_NAME_MAX 32
-/* The dataset outlives the run and may be shared: readable by all. */
-#define DATASET_DIR_MODE 0755u
 
 /* What the rank's jobs and its consumer share (owned by job 0). */
 struct ingest_rank {
@@ -142,91 +137,15 @@ static void file_name(const struct ingest_rank *r, uint32_t i, char *name, char 
 	snprintf(path, pathlen, "%s/%s", r->dir, name);
 }
 
-/* Writes dataset file `name` (index i) in full: 0 or -errno, with err set.
- * An existing file is rewritten only when it is a regular file of this
- * user's, never through a symlink. */
-static int dataset_write(const struct ingest_rank *r, const char *name, const char *path,
-			 uint32_t i, uint64_t bytes, char *buf, char *err, size_t errlen)
-{
-	int fd, rc = 0;
-
-	/* in place (same inode): ranks that opened it already read the new data;
-	 * truncated only once the guard knows it is a regular file of the run's
-	 * alone, never a device or a hard link to a file elsewhere */
-	fd = sc_rundir_openat(r->dirfd, name, O_WRONLY, SC_RUNDIR_ANY);
-	if (fd < 0) {
-		rc = fd;
-		snprintf(err, errlen, "%s: cannot create dataset file: %s", path,
-			 sc_rundir_strerror(rc));
-		return rc;
-	}
-	rc = sc_guard_check_fd(fd, SC_TARGET_DIR, path, err, errlen);
-	if (!rc && ftruncate(fd, 0) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot truncate dataset file: %s", path, strerror(errno));
-	}
-	if (rc)
-		goto out_close;
-	for (uint64_t off = 0; off < bytes;) {
-		size_t n = (size_t)(bytes - off < LAYOUT_CHUNK ? bytes - off : LAYOUT_CHUNK);
-		ssize_t w;
-
-		if (sc_job_cancelled()) {
-			rc = -EINTR;
-			snprintf(err, errlen, "%s: writing dataset file: interrupted", path);
-			goto out_close;
-		}
-		for (size_t b = 0; b < n; b += STAMP_BYTES) {
-			uint64_t stamp = ((uint64_t)i << 40) ^ (off + b);
-
-			memcpy(buf + b, &stamp, sizeof(stamp) < n - b ? sizeof(stamp) : n - b);
-		}
-		w = pwrite(fd, buf, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = w < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "%s: writing dataset file (%llu of %llu B done): %s",
-				 path, (unsigned long long)off, (unsigned long long)bytes,
-				 strerror(-rc));
-			goto out_close;
-		}
-		off += (uint64_t)w;
-	}
-	if (fsync(fd) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: fsync of dataset file: %s", path, strerror(errno));
-		goto out_close;
-	}
-	/* the run should read the drive, not what setup left in the page cache */
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-out_close:
-	if (close(fd) != 0 && !rc) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: closing dataset file: %s", path, strerror(errno));
-	}
-	return rc;
-}
-
-/* Opens the dataset directory, made when missing (the target too, when
- * its parent exists).  The target is the user's path: a symlink there is
- * their choice; below it nothing is followed.  A descriptor or -errno. */
+/* Opens the phase's dataset directory below its target (made when
+ * missing): a descriptor or -errno. */
 static int open_dataset_dir(const struct sc_run *run)
 {
-	const char *target = run->plan->targets[run->place.target].path;
 	char sub[512];
-	int tfd, fd;
 
 	if (sc_layout_ingest_subdir(run->plan, run->phase, sub, sizeof(sub)))
 		return -ENAMETOOLONG;
-	if (mkdir(target, DATASET_DIR_MODE) != 0 && errno != EEXIST)
-		return -errno;
-	tfd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (tfd < 0)
-		return -errno;
-	fd = sc_rundir_subdir(tfd, sub, true, DATASET_DIR_MODE);
-	close(tfd);
-	return fd;
+	return sc_dataset_open_dir(run->plan->targets[run->place.target].path, sub);
 }
 
 /* Creates or fixes this rank's share of the dataset (slot s: files i with
@@ -261,7 +180,8 @@ static int dataset_prepare(struct job *j, struct ingest_rank *r, uint64_t file_b
 			}
 			sc_pattern_fill(buf, LAYOUT_CHUNK, j->run->io->seed ^ DATASET_SEED);
 		}
-		rc = dataset_write(r, name, path, i, file_bytes, buf, err, errlen);
+		rc = sc_dataset_write(r->dirfd, name, path, (uint64_t)i << 40, file_bytes, buf, err,
+				      errlen);
 		if (rc)
 			break;
 	}

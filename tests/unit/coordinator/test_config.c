@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "mlperf.h"
 #include "plan.h"
 
 static char dir[256];	   /* temp dir: configs, a small file target */
@@ -754,7 +755,7 @@ static void test_errors(void)
 		   "@P:5:10: phases.0.jobs: no value given (expected a whole number)");
 	EXPECT_ERR(HEAD "    workload: ckpt\n",
 		   "@P:5:15: phases.0.workload: \"ckpt\" is not a workload (known: io, "
-		   "checkpoint, ingest, kvcache, fill, idle)");
+		   "checkpoint, ingest, kvcache, fill, idle, training)");
 	EXPECT_ERR(
 	    HEAD "    engine: aio\n",
 	    "@P:5:13: phases.0.engine: \"aio\" is not an engine (known: io_uring, psync, null, "
@@ -1342,6 +1343,290 @@ static void test_ingest(void)
 		   "targets.0 (@F), which direct: true needs");
 }
 
+/* A training phase's plan spec and io spec as the config leaves them
+ * (files 0 until the ranks are placed, accelerators and client_memory
+ * then too). */
+static void check_training(int line, const struct sc_phase *ph, struct sc_training_spec want,
+			   uint32_t jobs, uint32_t iodepth, bool direct)
+{
+	const struct sc_training_spec *t = &ph->training;
+
+	if (ph->workload != SC_WORKLOAD_TRAINING || ph->io.rw != SC_RW_RANDREAD ||
+	    ph->io.rwmixread_pct != 100 || ph->io.bs_bytes != want.transfer_bytes ||
+	    ph->io.jobs != jobs || ph->io.iodepth != iodepth || ph->io.direct != direct ||
+	    ph->io.runtime_ns || ph->io.io_bytes || ph->ncells != 1)
+		check_fail(__FILE__, line, NULL,
+			   "phase %s: workload %d rw %d bs %" PRIu64 " jobs %u qd %u direct %d "
+			   "runtime %" PRIu64 " io %" PRIu64 " ncells %u",
+			   ph->name, (int)ph->workload, (int)ph->io.rw, ph->io.bs_bytes,
+			   ph->io.jobs, ph->io.iodepth, ph->io.direct, ph->io.runtime_ns,
+			   ph->io.io_bytes, ph->ncells);
+	if (t->benchmark != want.benchmark || t->accelerator != want.accelerator ||
+	    t->files != want.files || t->samples_per_file != want.samples_per_file ||
+	    t->record_bytes != want.record_bytes ||
+	    t->record_stdev_bytes != want.record_stdev_bytes || t->batch != want.batch ||
+	    t->prefetch_size != want.prefetch_size || t->computation_ns != want.computation_ns ||
+	    t->epochs != want.epochs || t->au != want.au ||
+	    t->transfer_bytes != want.transfer_bytes || t->accelerators != 0 ||
+	    t->client_memory_bytes != want.client_memory_bytes)
+		check_fail(__FILE__, line, NULL,
+			   "phase %s training\n"
+			   "  got:      %u %u files %" PRIu64 " spf %u rec %" PRIu64 " sd %" PRIu64
+			   " batch %u prefetch %u compute %" PRIu64 " epochs %u au %g xfer %" PRIu64
+			   " acc %u mem %" PRIu64 "\n"
+			   "  expected: %u %u files %" PRIu64 " spf %u rec %" PRIu64 " sd %" PRIu64
+			   " batch %u prefetch %u compute %" PRIu64 " epochs %u au %g xfer %" PRIu64
+			   " acc 0 mem %" PRIu64,
+			   ph->name, t->benchmark, t->accelerator, t->files, t->samples_per_file,
+			   t->record_bytes, t->record_stdev_bytes, t->batch, t->prefetch_size,
+			   t->computation_ns, t->epochs, t->au, t->transfer_bytes, t->accelerators,
+			   t->client_memory_bytes, want.benchmark, want.accelerator, want.files,
+			   want.samples_per_file, want.record_bytes, want.record_stdev_bytes,
+			   want.batch, want.prefetch_size, want.computation_ns, want.epochs,
+			   want.au, want.transfer_bytes, want.client_memory_bytes);
+}
+
+/* workload: training: every pair v3.0 has fills each value from its
+ * workload file; a value the phase (or defaults:) gives wins; a pair
+ * without a file needs every value, named by what is missing. */
+static void test_training(void)
+{
+	const struct sc_mlperf_workload *all;
+	struct sc_config *cfg;
+	char path[512], text[512];
+	uint32_t n;
+
+	all = sc_mlperf_all(&n);
+	CHECK(n == 13, "v3.0 has 13 workload files, the table %u", n);
+	for (uint32_t k = 0; k < n; k++) {
+		const struct sc_mlperf_workload *w = &all[k];
+
+		snprintf(text, sizeof(text),
+			 "targets: [{path: @D}]\nphases:\n  - workload: training\n"
+			 "    benchmark: %s\n    accelerator: %s\n",
+			 sc_mlperf_benchmark_name(w->benchmark),
+			 sc_mlperf_accelerator_name(w->accelerator));
+		cfg = load_ok(text, NULL, 0, path, sizeof(path), __LINE__);
+		if (!cfg)
+			continue;
+		check_training(
+		    __LINE__, &sc_config_plan(cfg)->phases[0],
+		    (struct sc_training_spec){.benchmark = w->benchmark,
+					      .accelerator = w->accelerator,
+					      .samples_per_file = w->samples_per_file,
+					      .record_bytes = w->record_bytes,
+					      .record_stdev_bytes = w->record_stdev_bytes,
+					      .batch = w->batch,
+					      .prefetch_size = w->prefetch_size,
+					      .computation_ns = w->computation_ns,
+					      .epochs = w->epochs,
+					      .au = w->au,
+					      .transfer_bytes = MIB},
+		    w->read_threads, 8, false);
+		sc_config_destroy(cfg);
+	}
+
+	/* unet3d b200 by hand (docs/workloads.md's row), and each value
+	 * overridden, epochs from defaults: (a value given as well) */
+	cfg = load_ok("targets: [{path: @D}]\n"
+		      "defaults: {epochs: 3}\n"
+		      "phases:\n"
+		      "  - workload: training\n"
+		      "    benchmark: unet3d\n"
+		      "    accelerator: b200\n"
+		      "  - name: mine\n"
+		      "    workload: training\n"
+		      "    benchmark: retinanet\n"
+		      "    accelerator: mi355\n"
+		      "    files: 123\n"
+		      "    samples_per_file: 2\n"
+		      "    record_size: 100KB\n"
+		      "    record_size_stdev: 1KB\n"
+		      "    batch: 64\n"
+		      "    jobs: 3\n"
+		      "    prefetch_size: 0\n"
+		      "    computation_time: 10ms\n"
+		      "    au: 0.5\n"
+		      "    transfer_size: 256KiB\n"
+		      "    client_memory: 64GiB\n"
+		      "    iodepth: 4\n"
+		      "    direct: true\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (cfg) {
+		const struct sc_plan *plan = sc_config_plan(cfg);
+
+		CHECK(plan->nphases == 2, "nphases %u", plan->nphases);
+		check_training(__LINE__, &plan->phases[0],
+			       (struct sc_training_spec){.benchmark = SC_MLPERF_UNET3D,
+							 .accelerator = SC_MLPERF_B200,
+							 .samples_per_file = 1,
+							 .record_bytes = 146600628,
+							 .record_stdev_bytes = 68341808,
+							 .batch = 7,
+							 .prefetch_size = 2,
+							 .computation_ns = 162000000,
+							 .epochs = 3,
+							 .au = 0.90,
+							 .transfer_bytes = MIB},
+			       4, 8, false);
+		CHECK(plan->phases[0].io.engine == SC_ENGINE_URING && plan->phases[0].io.seed == 1,
+		      "training: io_uring, seed 1 + its index");
+		if (plan->nphases == 2)
+			check_training(
+			    __LINE__, &plan->phases[1],
+			    (struct sc_training_spec){.benchmark = SC_MLPERF_RETINANET,
+						      .accelerator = SC_MLPERF_MI355,
+						      .files = 123,
+						      .samples_per_file = 2,
+						      .record_bytes = 100000,
+						      .record_stdev_bytes = 1000,
+						      .batch = 64,
+						      .prefetch_size = 0,
+						      .computation_ns = 10000000,
+						      .epochs = 3,
+						      .au = 0.5,
+						      .transfer_bytes = 256 * KIB,
+						      .client_memory_bytes = 64 * 1024 * MIB},
+			    3, 4, true);
+		sc_config_destroy(cfg);
+	}
+
+	/* no workload file: every value given is a workload of its own,
+	 * stdev 0 and DLIO's prefetch_size of 2 unless given */
+#define CUSTOM                                                                                     \
+	"    samples_per_file: 1\n    record_size: 300KB\n    batch: 16\n    jobs: 4\n"            \
+	"    computation_time: 10ms\n    epochs: 2\n    au: 0.8\n    files: 1000\n"
+	cfg = load_ok(
+	    "targets: [{path: @D}]\nphases:\n"
+	    "  - workload: training\n    benchmark: retinanet\n    accelerator: h100\n" CUSTOM
+	    "  - workload: training\n" CUSTOM,
+	    NULL, 0, path, sizeof(path), __LINE__);
+	if (cfg) {
+		const struct sc_plan *plan = sc_config_plan(cfg);
+		struct sc_training_spec want = {.benchmark = SC_MLPERF_RETINANET,
+						.accelerator = SC_MLPERF_H100,
+						.files = 1000,
+						.samples_per_file = 1,
+						.record_bytes = 300000,
+						.batch = 16,
+						.prefetch_size = 2,
+						.computation_ns = 10000000,
+						.epochs = 2,
+						.au = 0.8,
+						.transfer_bytes = MIB};
+
+		check_training(__LINE__, &plan->phases[0], want, 4, 8, false);
+		want.benchmark = SC_MLPERF_BENCHMARK_COUNT;
+		want.accelerator = SC_MLPERF_ACCELERATOR_COUNT;
+		if (plan->nphases == 2)
+			check_training(__LINE__, &plan->phases[1], want, 4, 8, false);
+		sc_config_destroy(cfg);
+	}
+	/* files below the rules' minimum loads: the ranks' check says by
+	 * how much (tests/integration/test_training_config.sh) */
+	cfg = load_ok("targets: [{path: @D}]\nphases:\n  - workload: training\n"
+		      "    benchmark: unet3d\n    accelerator: b200\n    files: 1\n",
+		      NULL, 0, path, sizeof(path), __LINE__);
+	if (cfg)
+		CHECK(sc_config_plan(cfg)->phases[0].training.files == 1, "files 1 kept");
+	sc_config_destroy(cfg);
+
+#define TRAIN "targets:\n  - path: @D\nphases:\n  - workload: training\n"
+	EXPECT_ERR(TRAIN "    benchmark: retinanet\n    accelerator: h100\n    batch: 8\n",
+		   "@P:6:18: phases.0.accelerator: MLPerf Storage v3.0 has no workload file for "
+		   "retinanet on h100 (it has retinanet on b200, mi355): pick one of those, or "
+		   "give every value (missing: samples_per_file, record_size, jobs, "
+		   "computation_time, epochs, au, files)");
+	EXPECT_ERR(TRAIN "    benchmark: flux\n    epochs: 1\n",
+		   "@P:5:16: phases.0.benchmark: no accelerator: MLPerf Storage v3.0 has no "
+		   "workload file for flux without one (it has flux on b200, mi355): add "
+		   "accelerator:, or give every value (missing: samples_per_file, record_size, "
+		   "batch, jobs, computation_time, au, files)");
+	EXPECT_ERR(TRAIN "    accelerator: a100\n    files: 5\n",
+		   "@P:5:18: phases.0.accelerator: no benchmark: MLPerf Storage v3.0 has no "
+		   "workload file for a100 without one (it has unet3d, resnet50, cosmoflow on "
+		   "a100): add benchmark:, or give every value (missing: samples_per_file, "
+		   "record_size, batch, jobs, computation_time, epochs, au)");
+	EXPECT_ERR(TRAIN "    batch: 8\n",
+		   "@P:4:15: phases.0.workload: no benchmark and accelerator: MLPerf Storage v3.0 "
+		   "takes a training phase's values from their workload file (it has unet3d on "
+		   "b200, h100, a100; retinanet on b200, mi355; resnet50 on h100, a100; cosmoflow "
+		   "on h100, a100; flux on b200, mi355; dlrm on b200, mi355): add both, or give "
+		   "every value (missing: samples_per_file, record_size, jobs, ");
+	EXPECT_ERR(TRAIN "    benchmark: unet3x\n    accelerator: b200\n",
+		   "@P:5:16: phases.0.benchmark: \"unet3x\" is not a benchmark of MLPerf Storage "
+		   "v3.0 (did you mean unet3d?)");
+	EXPECT_ERR(TRAIN "    benchmark: bert\n    accelerator: b200\n",
+		   "@P:5:16: phases.0.benchmark: \"bert\" is not a benchmark of MLPerf Storage "
+		   "v3.0 (known: unet3d, retinanet, resnet50, cosmoflow, flux, dlrm)");
+	EXPECT_ERR(TRAIN "    benchmark: unet3d\n    accelerator: tpu-v5\n",
+		   "@P:6:18: phases.0.accelerator: \"tpu-v5\" is not an accelerator of MLPerf "
+		   "Storage v3.0 (known: b200, mi355, h100, a100)");
+#define UNET TRAIN "    benchmark: unet3d\n    accelerator: b200\n"
+	EXPECT_ERR(UNET "    runtime: 10s\n",
+		   "@P:7:5: phases.0.runtime: not a key of workload training (use epochs here; "
+		   "runtime is for workload io, ingest, kvcache)");
+	EXPECT_ERR(UNET "    bs: 1MiB\n",
+		   "@P:7:5: phases.0.bs: not a key of workload training (use transfer_size here");
+	EXPECT_ERR(UNET "    rw: read\n", "@P:7:5: phases.0.rw: not a key of workload training");
+	EXPECT_ERR(UNET "    au: 90%\n",
+		   "@P:7:9: phases.0.au: \"90%\" is not a number (try 0.01 or 1e-4)");
+	EXPECT_ERR(UNET "    au: 0\n",
+		   "@P:7:9: phases.0.au: 0 is out of range (more than 0, at most 1)");
+	EXPECT_ERR(UNET "    prefetch_size: 1025\n",
+		   "@P:7:20: phases.0.prefetch_size: 1025 is out of range (0..1024)");
+	EXPECT_ERR(UNET "    files: 4294967296\n",
+		   "@P:7:12: phases.0.files: 4294967296 is out of range (1..4294967295)");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    files: 65537\n",
+		   "@P:5:12: phases.0.files: 65537 is out of range (1..65536)");
+	EXPECT_ERR(UNET "    files: 0\n",
+		   "@P:7:12: phases.0.files: 0 is out of range (1..4294967295)");
+	EXPECT_ERR(UNET "    iodepth: [4, 8]\n",
+		   "@P:7:14: phases.0.iodepth: got a list, but a training phase is not swept");
+	EXPECT_ERR(UNET "    samples_per_file: 4294967295\n    record_size: 8GiB\n",
+		   "@P:8:18: phases.0.record_size: samples_per_file 4294967295 x record_size 8GiB "
+		   "is more than 2^64 bytes a file");
+	EXPECT_ERR(UNET "    files: 4294967295\n    record_size: 1TiB\n",
+		   "@P:7:12: phases.0.files: 4294967295 files of 1099510579200 B on average are "
+		   "more than 2^64 bytes");
+	EXPECT_ERR(UNET "    expect: {max_write_p99: 5ms}\n",
+		   "@P:7:14: phases.0.expect.max_write_p99: the p99 latency of writes needs a "
+		   "phase that writes, and this one only reads");
+	EXPECT_ERR("targets:\n  - path: @D\nmemory_per_rank: 4MiB\nphases:\n"
+		   "  - workload: training\n    benchmark: unet3d\n    accelerator: b200\n",
+		   "@P:5:5: phases.0.iodepth: jobs 4 x iodepth 8 x transfer_size 1MiB = 32MiB of "
+		   "I/O buffers per rank, more than memory_per_rank 4MiB");
+	EXPECT_ERR("targets:\n  - path: @F\nphases:\n  - workload: training\n"
+		   "    benchmark: unet3d\n    accelerator: b200\n    direct: true\n"
+		   "    transfer_size: 1000\n",
+		   "@P:8:20: phases.0.transfer_size: 1KB is not a multiple of the 512B block "
+		   "size of targets.0 (@F), which direct: true needs");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n"
+		   "    computation_time: 1s\n",
+		   "@P:5:5: phases.0.computation_time: not a key of workload ingest (use "
+		   "compute_per_batch here; computation_time is for workload training)");
+	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - workload: ingest\n    benchmark: unet3d\n",
+		   "@P:5:5: phases.0.benchmark: not a key of workload ingest (benchmark is for "
+		   "workload training)");
+	EXPECT_ERR("targets:\n  - path: @D\nmodel: {nodes: [8]}\nphases:\n"
+		   "  - workload: training\n    benchmark: unet3d\n    accelerator: b200\n",
+		   "@P:3:1: model: the model projects checkpoint and ingest phases, not training "
+		   "phases yet");
+	/* expect: min_au, a threshold of the phase's AU */
+	cfg = load_ok(UNET "    expect: {min_au: 90%}\n", NULL, 0, path, sizeof(path), __LINE__);
+	if (cfg) {
+		const struct sc_phase *ph = &sc_config_plan(cfg)->phases[0];
+
+		CHECK(ph->nexpect == 1 && ph->expect[0].metric == SC_EXPECT_MIN_AU &&
+			  ph->expect[0].value == 0.9,
+		      "training: expect min_au 90%%");
+	}
+	sc_config_destroy(cfg);
+#undef UNET
+#undef TRAIN
+#undef CUSTOM
+}
+
 static void test_kvcache_rate(void)
 {
 	struct sc_config *cfg;
@@ -1779,6 +2064,7 @@ int main(void)
 	test_checkpoint_errors();
 	test_mlperf_procedure();
 	test_ingest();
+	test_training();
 	test_kvcache_rate();
 	test_workload_set();
 	test_limits();

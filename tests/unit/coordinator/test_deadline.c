@@ -122,6 +122,37 @@ static void check_ingest(void)
 	CHECK(sc_deadline_planned_ns(&plan, 0, &place) == 20 * S, "timed ingest: runtime");
 }
 
+static void check_training(void)
+{
+	io_phase(SC_RW_RANDREAD, 4, 0, 0, 0);
+	phase.workload = SC_WORKLOAD_TRAINING;
+	/* unet3d on b200 with 7200 files and 8 accelerators: 128 steps an
+	 * epoch (7200 / 7 / 8), 5 epochs of 162 ms compute each = 103.68 s;
+	 * the rank reads 128 x 7 x 5 x 146,567,342 B (the mean file) =
+	 * 656.6 GB, 65,659 s at the floor rate of 10 MB/s */
+	phase.training = (struct sc_training_spec){.files = 7200,
+						   .samples_per_file = 1,
+						   .record_bytes = 146600628,
+						   .record_stdev_bytes = 68341808,
+						   .batch = 7,
+						   .computation_ns = 162000000,
+						   .epochs = 5,
+						   .transfer_bytes = MIB,
+						   .accelerators = 8};
+	uint64_t rd, wr, bytes = UINT64_C(128) * 7 * 5 * 146567342;
+
+	sc_layout_rank_bytes(&plan, 0, &place, &rd, &wr);
+	CHECK(rd == bytes && wr == 0, "training reads %llu, want %llu", (unsigned long long)rd,
+	      (unsigned long long)bytes);
+	CHECK(sc_deadline_planned_ns(&plan, 0, &place) == bytes * 100 + 128 * 5 * 162000000ull,
+	      "training: its bytes at the floor rate + 128 x 5 x 162 ms (%llu ns)",
+	      (unsigned long long)sc_deadline_planned_ns(&plan, 0, &place));
+	CHECK(sc_deadline_setup_ns(&plan, 0) == 7200ull * 146567342 * 100 * 11 / 10,
+	      "training setup: the dataset at the floor rate + 10%%");
+	phase.training.computation_ns = UINT64_MAX / 2;
+	CHECK(sc_deadline_planned_ns(&plan, 0, &place) == UINT64_MAX, "compute saturates");
+}
+
 static void check_setup(void)
 {
 	io_phase(SC_RW_WRITE, 2, GIB, GIB, 0);
@@ -142,6 +173,7 @@ int main(void)
 	check_timed();
 	check_sized();
 	check_ingest();
+	check_training();
 	check_setup();
 	return check_exit("test_deadline");
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mlperf.h"
 #include "plan.h"
 
 static char dir[256];
@@ -149,6 +150,15 @@ FIELD(f_submit_batch, ph->io.submit_batch)
 FIELD(f_preallocate, ph->io.preallocate)
 FIELD(f_passthrough, ph->io.passthrough)
 FIELD(f_numa, ph->io.numa)
+FIELD(f_benchmark, ph->training.benchmark)
+FIELD(f_accelerator, ph->training.accelerator)
+FIELD(f_samples_per_file, ph->training.samples_per_file)
+FIELD(f_record_size, ph->training.record_bytes)
+FIELD(f_record_size_stdev, ph->training.record_stdev_bytes)
+FIELD(f_prefetch_size, ph->training.prefetch_size)
+FIELD(f_computation_time, ph->training.computation_ns)
+FIELD(f_transfer_size, ph->training.transfer_bytes)
+FIELD(f_client_memory, ph->training.client_memory_bytes)
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)
@@ -174,6 +184,8 @@ static const char *base_of(enum pkey k)
 		       "    sample_size: 64KiB\n";
 	if (sc_cfg_takes(SC_WORKLOAD_FILL, k))
 		return "workload: fill\n    size: 1MiB\n";
+	if (sc_cfg_takes(SC_WORKLOAD_TRAINING, k))
+		return "workload: training\n    benchmark: retinanet\n    accelerator: b200\n";
 	return "workload: idle\n";
 }
 
@@ -222,6 +234,15 @@ static const struct member_case cases[] = {
     {PK_PREALLOCATE, "fallocate", SC_PREALLOC_FALLOCATE, f_preallocate},
     {PK_PASSTHROUGH, "true", 1, f_passthrough},
     {PK_NUMA, "drive", SC_NUMA_DRIVE, f_numa},
+    {PK_BENCHMARK, "unet3d", SC_MLPERF_UNET3D, f_benchmark},
+    {PK_ACCELERATOR, "mi355", SC_MLPERF_MI355, f_accelerator},
+    {PK_SAMPLES_PER_FILE, "3", 3, f_samples_per_file},
+    {PK_RECORD_SIZE, "300KB", 300000, f_record_size},
+    {PK_RECORD_SIZE_STDEV, "1KB", 1000, f_record_size_stdev},
+    {PK_PREFETCH_SIZE, "9", 9, f_prefetch_size},
+    {PK_COMPUTATION_TIME, "25ms", 25000000, f_computation_time},
+    {PK_TRANSFER_SIZE, "256KiB", 256 * KIB, f_transfer_size},
+    {PK_CLIENT_MEMORY, "64GiB", 64 * 1024 * MIB, f_client_memory},
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 

@@ -17,6 +17,7 @@
 #include "report/report_priv.h"
 #include "report/verdict_table.h"
 #include "codec.h"
+#include "mlperf.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define S   INT64_C(1000000000)
@@ -1668,6 +1669,74 @@ static void test_plan(void)
 	sc_plan_exit(&plan);
 }
 
+/* The plan echo of training phases: the workload file's status and what
+ * the phase changed from it; without a file, no names and no status; the
+ * rules' minimum null when the clients' memory is not known. */
+static void test_training_echo(void)
+{
+	struct sc_plan plan = {0};
+	struct sc_phase ph[2] = {0};
+	struct json_object *root, *t;
+	size_t len;
+	char *text;
+
+	for (int i = 0; i < 2; i++) {
+		ph[i].name = ph[i].group = "train";
+		ph[i].workload = SC_WORKLOAD_TRAINING;
+		ph[i].io.jobs = 8;
+	}
+	/* retinanet on b200, batch and au changed: 2000 files of 568^2 B,
+	 * 2000 / 30 / 4 = 16 steps; the minimum max(ceil(5 x 1 GiB / 322,957 B)
+	 * = 16,624, 500 x 4 x 30 = 60,000) */
+	ph[0].training = (struct sc_training_spec){.benchmark = SC_MLPERF_RETINANET,
+						   .accelerator = SC_MLPERF_B200,
+						   .files = 2000,
+						   .samples_per_file = 1,
+						   .record_bytes = 322957,
+						   .batch = 30,
+						   .prefetch_size = 2,
+						   .computation_ns = 47550000,
+						   .epochs = 8,
+						   .au = 0.8,
+						   .transfer_bytes = MiB,
+						   .accelerators = 4,
+						   .client_memory_bytes = 1024 * MiB};
+	ph[1].training = ph[0].training;
+	ph[1].training.benchmark = SC_MLPERF_BENCHMARK_COUNT;
+	ph[1].training.accelerator = SC_MLPERF_ACCELERATOR_COUNT;
+	ph[1].training.client_memory_bytes = 0;
+	plan.phases = ph;
+	plan.nphases = 2;
+	text = sc_report_plan_echo_text(&plan, &len);
+	root = text ? json_tokener_parse(text) : NULL;
+	CHECK(root, "the echo parses");
+	if (!root) {
+		free(text);
+		return;
+	}
+	t = get(idx(get(root, "phases"), 0), "training");
+	CHECK(!strcmp(get_str(t, "benchmark"), "retinanet") &&
+		  !strcmp(get_str(t, "accelerator"), "b200") &&
+		  !strcmp(get_str(t, "mlperf_status"), "closed"),
+	      "a pair: its names and status");
+	CHECK(!strcmp(get_str(t, "changed_from_workload_file"), "batch, au"), "changed: %s",
+	      get_str(t, "changed_from_workload_file"));
+	CHECK(get_u64(t, "mean_file_bytes") == 568 * 568 &&
+		  get_u64(t, "dataset_bytes") == 2000 * 568 * 568 &&
+		  get_u64(t, "steps_per_epoch") == 16 && get_u64(t, "min_files") == 60000 &&
+		  get_u64(t, "files_below_min") == 58000,
+	      "figures of the pair");
+	t = get(idx(get(root, "phases"), 1), "training");
+	CHECK(has_null(t, "benchmark") && has_null(t, "accelerator") &&
+		  has_null(t, "mlperf_status") && has_null(t, "changed_from_workload_file"),
+	      "no workload file: no names, no status");
+	CHECK(has_null(t, "min_files") && has_null(t, "files_below_min") &&
+		  get_u64(t, "steps_per_epoch") == 16,
+	      "no client memory: no minimum");
+	json_object_put(root);
+	free(text);
+}
+
 /* How a phase ended, as results.json and phases.csv spell it: every status
  * its own name. */
 static void test_status_names(void)
@@ -1735,6 +1804,7 @@ int main(void)
 	test_series_not_kept();
 	test_steady_wide();
 	test_plan();
+	test_training_echo();
 	check_rmtree(tmpdir);
 	return check_exit("test_report");
 }

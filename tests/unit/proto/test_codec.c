@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "codec.h"
+#include "mlperf.h"
 
 static bool all_zero(const void *p, size_t n)
 {
@@ -86,10 +87,11 @@ static void make_ckpt_phase(struct sc_phase *ph)
 	ph->ckpt.compute_after_ns = UINT64_C(40000000000);
 }
 
-/* 2 targets and 6 phases: 3 io phases with every field away from its
- * default and several at the ends of their ranges (their checkpoint and
- * ingest specs all zero, as the config leaves them), then a checkpoint, an
- * ingest and a kvcache phase with every field of their workload set. */
+/* 2 targets and 7 phases: 3 io phases with every field away from its
+ * default and several at the ends of their ranges (their checkpoint,
+ * ingest and training specs all zero, as the config leaves them), then a
+ * checkpoint, an ingest, a kvcache and a training phase with every field
+ * of their workload set. */
 static void make_plan(struct sc_plan *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -115,8 +117,8 @@ static void make_plan(struct sc_plan *p)
 	    .wipe_signatures_ok = true,
 	};
 	p->allow_destroy = true;
-	p->nphases = 6;
-	p->phases = xcalloc(6, sizeof(*p->phases));
+	p->nphases = 7;
+	p->phases = xcalloc(7, sizeof(*p->phases));
 	for (uint32_t i = 0; i < 3; i++) {
 		struct sc_phase *ph = &p->phases[i];
 		char name[64];
@@ -206,6 +208,40 @@ static void make_plan(struct sc_plan *p)
 	    .seed = 99,
 	    .rate_iops = 250000,
 	};
+
+	/* retinanet on an h100, which v3.0 has no file for: every value
+	 * given, each field distinct and past 32 bits where it is 64 */
+	ph = &p->phases[6];
+	ph->name = xstrdup("train");
+	ph->group = xstrdup("train");
+	ph->config_index = 10;
+	ph->ncells = 1;
+	ph->workload = SC_WORKLOAD_TRAINING;
+	ph->io = (struct sc_io_spec){
+	    .rw = SC_RW_RANDREAD,
+	    .rwmixread_pct = 100,
+	    .bs_bytes = UINT64_C(1) << 20,
+	    .iodepth = 8,
+	    .jobs = 6,
+	    .engine = SC_ENGINE_URING,
+	    .seed = 11,
+	};
+	ph->training = (struct sc_training_spec){
+	    .benchmark = SC_MLPERF_RETINANET,
+	    .accelerator = SC_MLPERF_H100,
+	    .files = (UINT64_C(1) << 32) + 3,
+	    .samples_per_file = 17,
+	    .record_bytes = (UINT64_C(1) << 33) + 5,
+	    .record_stdev_bytes = (UINT64_C(1) << 34) + 7,
+	    .batch = 19,
+	    .prefetch_size = 23,
+	    .computation_ns = (UINT64_C(1) << 35) + 9,
+	    .epochs = 29,
+	    .au = 1.0 / 7, /* every bit of the double must survive */
+	    .transfer_bytes = UINT64_C(3) << 20,
+	    .accelerators = 31,
+	    .client_memory_bytes = (UINT64_C(1) << 41) + 13,
+	};
 }
 
 static void compare_ckpt(const struct sc_ckpt_spec *x, const struct sc_ckpt_spec *y,
@@ -255,6 +291,29 @@ static void compare_ingest(const struct sc_ingest_spec *x, const struct sc_inges
 	CHECK(x->epochs == y->epochs, "%s: phases[%u].ingest.epochs", what, i);
 	CHECK(x->prefetch == y->prefetch, "%s: phases[%u].ingest.prefetch", what, i);
 	CHECK(x->step_barrier == y->step_barrier, "%s: phases[%u].ingest.step_barrier", what, i);
+}
+
+static void compare_training(const struct sc_training_spec *x, const struct sc_training_spec *y,
+			     const char *what, uint32_t i)
+{
+	CHECK(x->benchmark == y->benchmark && x->accelerator == y->accelerator,
+	      "%s: phases[%u].training.benchmark, accelerator", what, i);
+	CHECK(x->files == y->files, "%s: phases[%u].training.files", what, i);
+	CHECK(x->samples_per_file == y->samples_per_file,
+	      "%s: phases[%u].training.samples_per_file", what, i);
+	CHECK(x->record_bytes == y->record_bytes && x->record_stdev_bytes == y->record_stdev_bytes,
+	      "%s: phases[%u].training.record_bytes, record_stdev_bytes", what, i);
+	CHECK(x->batch == y->batch && x->prefetch_size == y->prefetch_size,
+	      "%s: phases[%u].training.batch, prefetch_size", what, i);
+	CHECK(x->computation_ns == y->computation_ns, "%s: phases[%u].training.computation_ns",
+	      what, i);
+	CHECK(x->epochs == y->epochs, "%s: phases[%u].training.epochs", what, i);
+	CHECK(x->au == y->au, "%s: phases[%u].training.au %.17g != %.17g", what, i, x->au, y->au);
+	CHECK(x->transfer_bytes == y->transfer_bytes, "%s: phases[%u].training.transfer_bytes",
+	      what, i);
+	CHECK(x->accelerators == y->accelerators, "%s: phases[%u].training.accelerators", what, i);
+	CHECK(x->client_memory_bytes == y->client_memory_bytes,
+	      "%s: phases[%u].training.client_memory_bytes", what, i);
 }
 
 static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const char *what)
@@ -322,6 +381,7 @@ static void compare_plan(const struct sc_plan *a, const struct sc_plan *b, const
 		      "%s: phases[%u].io.cpus \"%s\" numa %d", what, i, v->cpus, v->numa);
 		compare_ckpt(&x->ckpt, &y->ckpt, what, i);
 		compare_ingest(&x->ingest, &y->ingest, what, i);
+		compare_training(&x->training, &y->training, what, i);
 	}
 }
 
@@ -955,7 +1015,7 @@ static void test_gathered_rows(void)
 }
 
 /* Packs make_plan's plan changed by the statements after want; checks the
- * error.  Phases: 0..2 io, 3 checkpoint, 4 ingest, 5 kvcache. */
+ * error.  Phases: 0..2 io, 3 checkpoint, 4 ingest, 5 kvcache, 6 training. */
 #define PLAN_PACK(want, ...)                                                                       \
 	do {                                                                                       \
 		struct sc_plan p_;                                                                 \
@@ -1036,16 +1096,33 @@ static void test_pack_refuses_workloads(void)
 	PLAN_PACK(-EINVAL, p_.phases[4].ingest.sample_bytes = 0);
 	PLAN_PACK(-EINVAL, p_.phases[4].ingest.sample_bytes = p_.phases[4].ingest.file_bytes + 1);
 	PLAN_PACK(0, p_.phases[4].ingest.sample_bytes = p_.phases[4].ingest.file_bytes);
+	/* training phase: the counts at least 1, au in (0, 1] */
+	PLAN_PACK(-EINVAL, p_.phases[6].training.files = 0);
+	PLAN_PACK(-EINVAL, p_.phases[6].training.samples_per_file = 0);
+	PLAN_PACK(-EINVAL, p_.phases[6].training.record_bytes = 0);
+	PLAN_PACK(-EINVAL, p_.phases[6].training.batch = 0);
+	PLAN_PACK(-EINVAL, p_.phases[6].training.epochs = 0);
+	PLAN_PACK(-EINVAL, p_.phases[6].training.transfer_bytes = 0);
+	PLAN_PACK(-EINVAL, p_.phases[6].training.accelerators = 0);
+	PLAN_PACK(-EINVAL, p_.phases[6].training.au = 0);
+	PLAN_PACK(-EINVAL, p_.phases[6].training.au = nextafter(1.0, 2.0));
+	PLAN_PACK(-EINVAL, p_.phases[6].training.au = NAN);
+	PLAN_PACK(0, p_.phases[6].training.au = 1.0);
+	PLAN_PACK(0, p_.phases[6].training.record_stdev_bytes = 0,
+		  p_.phases[6].training.prefetch_size = 0, p_.phases[6].training.computation_ns = 0,
+		  p_.phases[6].training.client_memory_bytes = 0);
 
 	/* a spec is the business of its own workload only ... */
 	PLAN_PACK(0, p_.phases[0].ckpt.scale = NAN, p_.phases[0].ckpt.layout.zero_stage = 9,
 		  p_.phases[4].ckpt.index = 5, p_.phases[3].ingest.sample_bytes = 1);
 	PLAN_PACK(0, p_.phases[5].ingest.files = 7, p_.phases[3].ingest.batch = 0);
 	PLAN_PACK(0, p_.phases[0].workload = SC_WORKLOAD_KVCACHE);
+	PLAN_PACK(0, p_.phases[4].training.au = NAN, p_.phases[6].ingest.files = 0);
 	/* ... so the zeroed specs of an io phase do not make a checkpoint or an
 	 * ingest phase */
 	PLAN_PACK(-EINVAL, p_.phases[0].workload = SC_WORKLOAD_CHECKPOINT);
 	PLAN_PACK(-EINVAL, p_.phases[0].workload = SC_WORKLOAD_INGEST);
+	PLAN_PACK(-EINVAL, p_.phases[0].workload = SC_WORKLOAD_TRAINING);
 	/* but a model name is a C array whatever the workload */
 	PLAN_PACK(-EINVAL, memset(p_.phases[0].ckpt.model.name, 'm', SC_CKPT_MODEL_NAME_MAX));
 

@@ -1,6 +1,7 @@
 /* test_mlperf.c -- MLPerf Storage v3.0's workloads and DLIO's arithmetic
  * (worker/mlperf.c), against values worked out by hand from the rules and
  * against closed forms of the distributions DLIO draws from. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -170,6 +171,38 @@ static void test_file_sizes(void)
 	      "a function of (seed, file)");
 	CHECK(sc_mlperf_file_bytes(322957, 0, 1, 1, 5) == 568 * 568, "no stdev: floor(sqrt)^2");
 	CHECK(sc_mlperf_file_bytes(322957, 0, 3, 1, 5) == 3 * 568 * 568, "x samples per file");
+
+	/* the closed form's mean, as the dry run and the capacity check take
+	 * it: (12107 - 1/2)^2 = 146,567,342.25 B, within the sample's error */
+	CHECK(sc_mlperf_mean_file_bytes(rec, sdev, 1) == 146567342, "unet3d's mean file %" PRIu64,
+	      sc_mlperf_mean_file_bytes(rec, sdev, 1));
+	CHECK(fabs((double)sc_mlperf_mean_file_bytes(rec, sdev, 1) - want_mean) < 1,
+	      "the mean is the moments' m^2");
+	CHECK(sc_mlperf_mean_file_bytes(rec, sdev, 3) == 439702026, "x 3 samples: %" PRIu64,
+	      sc_mlperf_mean_file_bytes(rec, sdev, 3));
+	CHECK(sc_mlperf_mean_file_bytes(322957, 0, 1) == 568 * 568, "no stdev: every file");
+	CHECK(sc_mlperf_mean_file_bytes(761, 0, 4718592) == UINT64_C(27) * 27 * 4718592,
+	      "dlrm: 27^2 x 4,718,592");
+	CHECK(sc_mlperf_mean_file_bytes(UINT64_MAX, 1, UINT32_MAX) == UINT64_MAX, "saturates");
+}
+
+/* Names to enum values and back; what is not a name is -1. */
+static void test_names(void)
+{
+	for (int b = 0; b < SC_MLPERF_BENCHMARK_COUNT; b++)
+		CHECK(sc_mlperf_benchmark_parse(
+			  sc_mlperf_benchmark_name((enum sc_mlperf_benchmark)b)) == b,
+		      "benchmark %d", b);
+	for (int a = 0; a < SC_MLPERF_ACCELERATOR_COUNT; a++)
+		CHECK(sc_mlperf_accelerator_parse(
+			  sc_mlperf_accelerator_name((enum sc_mlperf_accelerator)a)) == a,
+		      "accelerator %d", a);
+	CHECK(sc_mlperf_benchmark_parse("resnet50") == SC_MLPERF_RESNET50, "resnet50");
+	CHECK(sc_mlperf_accelerator_parse("h100") == SC_MLPERF_H100, "h100");
+	CHECK(sc_mlperf_benchmark_parse("UNET3D") < 0 && sc_mlperf_benchmark_parse("") < 0 &&
+		  sc_mlperf_benchmark_parse("b200") < 0 && sc_mlperf_benchmark_parse(NULL) < 0,
+	      "not names");
+	CHECK(sc_mlperf_accelerator_parse("h200") < 0, "h200 is none of v3.0's");
 }
 
 /* Each (seed, epoch) gives a permutation; its first element lands in every
@@ -222,5 +255,6 @@ int main(void)
 	test_block();
 	test_file_sizes();
 	test_shuffle();
+	test_names();
 	return check_exit("test_mlperf");
 }

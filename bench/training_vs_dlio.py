@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""training_vs_dlio.py -- ssdcluster's `workload: training` beside DLIO, the
+engine of MLPerf Storage, on the same machine, in alternating rounds.  A
+benchmark, not a test.
+
+    python3 bench/training_vs_dlio.py [--rounds 3] [--ranks 2] [--files 56]
+        [--record 8MiB] [--stdev 2MiB] [--batch 7] [--read-threads 4]
+        [--computation 0.323] [--epochs 3] [--drop-caches] [--json FILE]
+        [--dlio-src DIR] [--hydra-src DIR] [--dir DIR] [--bin BIN]
+
+DLIO is not part of ssdcluster: it is run from its own sources outside the
+project (argonne-lcf/dlio_benchmark, the mlperf_storage_v2.0 branch MLPerf
+Storage pins, or mlcommons' fork), with Debian's python3-numpy, -pandas,
+-mpi4py, -h5py, -omegaconf, -antlr4, -torch, -pil and hydra 1.3.2 from its
+sources with its parser generated (docs/workloads.md says how).  Both tools
+get the workload of unet3d (h100 values by default: batch 7, 4 read threads,
+0.323 s of compute a step) on a small dataset of npz-sized files: DLIO its
+own npz files, generated once; ssdcluster its own dataset of the same sizes
+(DLIO's distribution), laid out once.  Each round runs DLIO and ssdcluster
+in turn (odd rounds the reverse order) under `mpirun -np RANKS`, after
+dropping the page cache when --drop-caches is given (as root), and takes:
+
+  AU            DLIO: summary.json train_au_mean_percentage;
+                ssdcluster: results.json training.mlperf, the same name
+  samples/s     train_throughput_mean_samples_per_second of each
+  CPU s/sample  user + system CPU of the whole mpirun tree (wait4) over the
+                samples the run read (steps x batch x ranks x epochs)
+
+and prints each figure's median, min-max and ssdcluster's ratio to DLIO.
+The dataset is far smaller than this machine's memory unless --files and
+--record say otherwise: without --drop-caches the reads come from the page
+cache after the first epoch, for both tools alike.
+"""
+import argparse, json, os, resource, shutil, statistics, subprocess, sys, time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_btl": "self,vader,tcp", "OMPI_MCA_btl_tcp_if_include": "lo",
+           "OMPI_MCA_oob_tcp_if_include": "lo"}
+UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "B": 1}
+
+
+def size(text):
+    for u, m in UNITS.items():
+        if text.endswith(u) and u != "B":
+            return int(float(text[:-len(u)]) * m)
+    return int(text.rstrip("B"))
+
+
+def timed(cmd, env, cwd=None):
+    """Runs cmd; returns (returncode, output, CPU seconds of its process tree)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return p.returncode, p.stdout + p.stderr, cpu
+
+
+def drop_caches():
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+
+
+class Dlio:
+    def __init__(self, a, w):
+        self.a, self.w = a, w
+        self.data = os.path.join(w, "dlio_data")
+        self.env = dict(os.environ, **MPI_ENV)
+        self.env["PYTHONPATH"] = ":".join(p for p in (a.dlio_src, a.hydra_src, a.dftracer_src) if p)
+        self.launcher = os.path.join(w, "dlio_benchmark")
+        with open(self.launcher, "w") as f:
+            f.write("#!/usr/bin/python3\nfrom dlio_benchmark.main import main\nmain()\n")
+        os.chmod(self.launcher, 0o755)
+
+    def common(self, run_dir):
+        a = self.a
+        return ["workload=unet3d_h100", f"++hydra.run.dir={run_dir}",
+                f"++workload.dataset.data_folder={self.data}",
+                f"++workload.dataset.num_files_train={a.files}",
+                f"++workload.dataset.record_length_bytes={a.record}",
+                f"++workload.dataset.record_length_bytes_stdev={a.stdev}",
+                "++workload.workflow.checkpoint=False"]
+
+    def generate(self):
+        rc, out, _ = timed(["mpirun", "--oversubscribe", "-np", str(self.a.ranks), self.launcher]
+                           + self.common(os.path.join(self.w, "dlio_gen"))
+                           + ["++workload.workflow.generate_data=True",
+                              "++workload.workflow.train=False"], self.env, cwd=self.w)
+        if rc:
+            sys.exit(f"DLIO's data generation failed ({rc}):\n{out[-3000:]}")
+
+    def run(self, r):
+        a = self.a
+        run_dir = os.path.join(self.w, f"dlio_run{r}")
+        rc, out, cpu = timed(["mpirun", "--oversubscribe", "-np", str(a.ranks), self.launcher]
+                             + self.common(run_dir)
+                             + ["++workload.workflow.generate_data=False",
+                                "++workload.workflow.train=True",
+                                f"++workload.reader.batch_size={a.batch}",
+                                f"++workload.reader.read_threads={a.read_threads}",
+                                f"++workload.train.epochs={a.epochs}",
+                                f"++workload.train.computation_time={a.computation}"],
+                             self.env, cwd=self.w)
+        if rc:
+            sys.exit(f"DLIO's training run failed ({rc}):\n{out[-3000:]}")
+        m = json.load(open(os.path.join(run_dir, "summary.json")))["metric"]
+        return m["train_au_mean_percentage"], m["train_throughput_mean_samples_per_second"], cpu
+
+
+class Sc:
+    def __init__(self, a, w):
+        self.a, self.w = a, w
+        self.target = os.path.join(w, "sc_target")
+        os.makedirs(self.target, exist_ok=True)
+        self.yaml = os.path.join(w, "training.yaml")
+        with open(self.yaml, "w") as f:
+            f.write(f"""targets:
+  - path: {self.target}
+phases:
+  - name: unet3d
+    workload: training
+    benchmark: unet3d
+    accelerator: h100
+    files: {a.files}
+    record_size: {a.record}B
+    record_size_stdev: {a.stdev}B
+    batch: {a.batch}
+    jobs: {a.read_threads}
+    computation_time: {a.computation}s
+    epochs: {a.epochs}
+""")
+        self.env = dict(os.environ, **MPI_ENV)
+
+    def run(self, r):
+        out_dir = os.path.join(self.w, f"sc_run{r}")
+        shutil.rmtree(out_dir, ignore_errors=True)
+        rc, out, cpu = timed(["mpirun", "--oversubscribe", "-np", str(self.a.ranks), self.a.bin,
+                              self.yaml, "--output", out_dir, "--progress=none"], self.env)
+        if rc:
+            sys.exit(f"ssdcluster failed ({rc}):\n{out[-3000:]}")
+        t = json.load(open(os.path.join(out_dir, "results.json")))["phases"][0]["training"]
+        m = t["mlperf"]
+        return m["train_au_mean_percentage"], m["train_throughput_mean_samples_per_second"], cpu
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--ranks", type=int, default=2)
+    ap.add_argument("--files", type=int, default=56)
+    ap.add_argument("--record", type=size, default=size("8MiB"))
+    ap.add_argument("--stdev", type=size, default=size("2MiB"))
+    ap.add_argument("--batch", type=int, default=7)
+    ap.add_argument("--read-threads", type=int, default=4)
+    ap.add_argument("--computation", type=float, default=0.323)
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--drop-caches", action="store_true", help="drop the page cache before each run (root)")
+    ap.add_argument("--dlio-src", default="/var/tmp/dlio/src/dlio_v2")
+    ap.add_argument("--hydra-src", default="/var/tmp/dlio/src/hydra-1.3.2")
+    ap.add_argument("--dftracer-src", default="", help="pydftracer's python/ (DLIO main only)")
+    ap.add_argument("--dir", default="/var/tmp/sc-training-bench")
+    ap.add_argument("--bin", default=os.environ.get("SC_BIN", os.path.join(TOP, "build", "ssdcluster")))
+    ap.add_argument("--json", help="every round's figures")
+    a = ap.parse_args()
+    if not os.path.isdir(os.path.join(a.dlio_src, "dlio_benchmark")):
+        sys.exit(f"no DLIO sources at {a.dlio_src} (see the header: fetch argonne-lcf/dlio_benchmark)")
+    os.makedirs(a.dir, exist_ok=True)
+    dlio, sc = Dlio(a, a.dir), Sc(a, a.dir)
+    samples = (a.files // a.batch // a.ranks) * a.batch * a.ranks * a.epochs
+    print(f"generating DLIO's dataset ({a.files} files) and a warm-up run of each", flush=True)
+    dlio.generate()
+    dlio.run(0)
+    sc.run(0)
+    rows = {"DLIO": [], "ssdcluster": []}
+    for r in range(1, a.rounds + 1):
+        order = [("DLIO", dlio), ("ssdcluster", sc)]
+        for name, tool in (order if r % 2 else order[::-1]):
+            if a.drop_caches:
+                drop_caches()
+            au, sps, cpu = tool.run(r)
+            rows[name].append({"au_pct": au, "samples_per_s": sps, "cpu_s_per_sample": cpu / samples})
+            print(f"round {r} {name}: AU {au:.1f}%, {sps:.1f} samples/s, "
+                  f"{cpu / samples * 1e3:.2f} CPU ms per sample", flush=True)
+    print(f"\n{a.rounds} rounds, {a.ranks} ranks, {a.files} files of {a.record} B "
+          f"(sd {a.stdev}), batch {a.batch}, {a.read_threads} read threads, "
+          f"{a.computation} s compute, {a.epochs} epochs, caches {'dropped' if a.drop_caches else 'kept'}")
+    print(f"{'tool':<11} {'metric':<18} {'median':>10} {'min-max':>21} {'sc / DLIO':>10}")
+    for key, label in (("au_pct", "AU %"), ("samples_per_s", "samples/s"),
+                       ("cpu_s_per_sample", "CPU ms/sample")):
+        scale = 1e3 if key == "cpu_s_per_sample" else 1
+        med = {}
+        for name in ("DLIO", "ssdcluster"):
+            v = [x[key] * scale for x in rows[name]]
+            med[name] = statistics.median(v)
+            ratio = f"{med['ssdcluster'] / med['DLIO']:.3f}" if name == "ssdcluster" and med["DLIO"] else ""
+            print(f"{name:<11} {label:<18} {med[name]:>10.2f} {min(v):>10.2f}-{max(v):<10.2f} {ratio:>10}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"args": vars(a), "rounds": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,278 @@
+/* training_phase.c -- the training phases of the config (MLPerf Storage v3.0
+ * as DLIO runs it, worker/mlperf.h): each value from the benchmark and
+ * accelerator's workload file unless the phase gives it, their plan phase,
+ * and what the ranks decide (accelerators, the clients' memory, the
+ * rules' minimum of files) once they are placed. */
+#include "schema.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "layout.h"
+#include "mlperf.h"
+#include "units.h"
+#include "validate.h"
+
+/* DLIO's prefetch_size where a workload file sets none (mlperf.c's table
+ * takes it too). */
+#define DLIO_PREFETCH_DEFAULT 2u
+
+/* The values a workload file gives; without one, the phase gives them
+ * all (record_size_stdev, prefetch_size and transfer_size have defaults
+ * of their own, and files the rules' minimum only with a pair). */
+static const enum pkey pair_keys[] = {PK_SAMPLES_PER_FILE, PK_RECORD_SIZE, PK_BATCH, PK_JOBS,
+				      PK_COMPUTATION_TIME, PK_EPOCHS,	   PK_AU,    PK_FILES};
+#define NPAIR_KEYS (sizeof(pair_keys) / sizeof(pair_keys[0]))
+
+/* Key k (a U64 row) of pv, unless the phase or defaults: gave it. */
+static void take(struct cfg_phase *pv, enum pkey k, uint64_t v)
+{
+	if (!pv->src[k])
+		*(uint64_t *)((char *)pv + sc_cfg_keys[k].pv_off) = v;
+}
+
+/* pv's values not given from workload file w. */
+static void take_pair(struct cfg_phase *pv, const struct sc_mlperf_workload *w)
+{
+	take(pv, PK_SAMPLES_PER_FILE, w->samples_per_file);
+	take(pv, PK_RECORD_SIZE, w->record_bytes);
+	take(pv, PK_RECORD_SIZE_STDEV, w->record_stdev_bytes);
+	take(pv, PK_BATCH, w->batch);
+	take(pv, PK_JOBS, w->read_threads);
+	take(pv, PK_PREFETCH_SIZE, w->prefetch_size);
+	take(pv, PK_COMPUTATION_TIME, w->computation_ns);
+	take(pv, PK_EPOCHS, w->epochs);
+	if (!pv->src[PK_AU]) /* an OWN row: a double of its own */
+		pv->au = w->au;
+}
+
+/* What v3.0 has, into buf: with benchmark b (>= 0) its accelerators
+ * ("unet3d on b200, h100, a100"), with accelerator a its benchmarks
+ * ("unet3d, resnet50, cosmoflow on h100"), with neither every benchmark's
+ * ("unet3d on b200, h100, a100; retinanet on b200, mi355; ..."). */
+static const char *pairs_text(int b, int a, char *buf, size_t len)
+{
+	const struct sc_mlperf_workload *all;
+	uint32_t n;
+	size_t at = 0;
+	int last = -1;
+
+	buf[0] = '\0';
+	all = sc_mlperf_all(&n);
+	for (uint32_t i = 0; i < n && at < len; i++) {
+		const char *bn = sc_mlperf_benchmark_name(all[i].benchmark);
+		const char *an = sc_mlperf_accelerator_name(all[i].accelerator);
+
+		if ((b >= 0 && (int)all[i].benchmark != b) ||
+		    (a >= 0 && (int)all[i].accelerator != a))
+			continue;
+		if (a >= 0)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", bn);
+		else if ((int)all[i].benchmark != last)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s on %s", at ? "; " : "", bn,
+					       an);
+		else
+			at += (size_t)snprintf(buf + at, len - at, ", %s", an);
+		last = (int)all[i].benchmark;
+	}
+	if (a >= 0 && at < len)
+		snprintf(buf + at, len - at, " on %s",
+			 sc_mlperf_accelerator_name((enum sc_mlperf_accelerator)a));
+	return buf;
+}
+
+/* No workload file for pv: every value of pair_keys given, or an error
+ * at the accelerator (else benchmark, else workload) key naming what v3.0
+ * has and what is missing. */
+static int check_custom(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	const struct cfg_node *bn = pv->src[PK_BENCHMARK], *an = pv->src[PK_ACCELERATOR];
+	const char *bname = sc_mlperf_benchmark_name((enum sc_mlperf_benchmark)pv->benchmark);
+	const char *aname = sc_mlperf_accelerator_name((enum sc_mlperf_accelerator)pv->accelerator);
+	char missing[256] = "", has[512];
+	size_t at = 0;
+
+	for (size_t k = 0; k < NPAIR_KEYS; k++)
+		if (!pv->src[pair_keys[k]])
+			at += (size_t)snprintf(missing + at, sizeof(missing) - at, "%s%s",
+					       at ? ", " : "", sc_cfg_phase_keys[pair_keys[k]]);
+	if (!at)
+		return 0;
+	if (bn && an)
+		return sc_cfg_fail_value(
+		    c, pv, i, an, PK_ACCELERATOR,
+		    "MLPerf Storage v3.0 has no workload file for %s on %s "
+		    "(it has %s): pick one of those, or give every value "
+		    "(missing: %s)",
+		    bname, aname, pairs_text((int)pv->benchmark, -1, has, sizeof(has)), missing);
+	if (bn)
+		return sc_cfg_fail_value(
+		    c, pv, i, bn, PK_BENCHMARK,
+		    "no accelerator: MLPerf Storage v3.0 has no workload file "
+		    "for %s without one (it has %s): add accelerator:, or give "
+		    "every value (missing: %s)",
+		    bname, pairs_text((int)pv->benchmark, -1, has, sizeof(has)), missing);
+	if (an)
+		return sc_cfg_fail_value(
+		    c, pv, i, an, PK_ACCELERATOR,
+		    "no benchmark: MLPerf Storage v3.0 has no workload file "
+		    "for %s without one (it has %s): add benchmark:, or give "
+		    "every value (missing: %s)",
+		    aname, pairs_text(-1, (int)pv->accelerator, has, sizeof(has)), missing);
+	return sc_cfg_fail_value(c, pv, i, pv->src[PK_WORKLOAD], PK_WORKLOAD,
+				 "no benchmark and accelerator: MLPerf Storage v3.0 takes a "
+				 "training phase's values from their workload file (it has %s): "
+				 "add both, or give every value (missing: %s)",
+				 pairs_text(-1, -1, has, sizeof(has)), missing);
+}
+
+int sc_cfg_check_training_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	const struct sc_mlperf_workload *w = NULL;
+	uint64_t file, mean;
+	char a1[32];
+	int err;
+
+	if (pv->src[PK_BENCHMARK] && pv->src[PK_ACCELERATOR])
+		w = sc_mlperf_find((enum sc_mlperf_benchmark)pv->benchmark,
+				   (enum sc_mlperf_accelerator)pv->accelerator);
+	if (w) {
+		take_pair(pv, w);
+	} else {
+		err = check_custom(c, i, pv);
+		if (err)
+			return err;
+		if (!pv->src[PK_PREFETCH_SIZE])
+			pv->prefetch_size = DLIO_PREFETCH_DEFAULT;
+		/* record_size_stdev: 0, every file one size */
+	}
+	if (!pv->src[PK_BENCHMARK])
+		pv->benchmark = SC_MLPERF_BENCHMARK_COUNT;
+	if (!pv->src[PK_ACCELERATOR])
+		pv->accelerator = SC_MLPERF_ACCELERATOR_COUNT;
+	if (__builtin_mul_overflow(pv->record_size, pv->samples_per_file, &file))
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_RECORD_SIZE], PK_RECORD_SIZE,
+					 "samples_per_file %" PRIu64 " x record_size %s is more "
+					 "than 2^64 bytes a file",
+					 pv->samples_per_file,
+					 sc_cfg_fmt_size(a1, sizeof(a1), pv->record_size));
+	mean = sc_mlperf_mean_file_bytes(pv->record_size, pv->record_size_stdev,
+					 (uint32_t)pv->samples_per_file);
+	if (pv->files && __builtin_mul_overflow(pv->files, mean, &file))
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_FILES], PK_FILES,
+					 "%" PRIu64 " files of %" PRIu64 " B on average are more "
+					 "than 2^64 bytes",
+					 pv->files, mean);
+	pv->runtime = 0;
+	pv->io_size = 0;
+	pv->ncells = 1;
+	return 0;
+}
+
+void sc_cfg_build_training(const struct cfg_phase *pv, struct sc_phase *ph)
+{
+	ph->io.rw = SC_RW_RANDREAD;
+	ph->io.rwmixread_pct = 100;
+	ph->io.bs_bytes = pv->transfer_size;
+	ph->training.files = pv->files; /* 0: the rules' minimum, once placed */
+	ph->training.batch = (uint32_t)pv->batch;
+	ph->training.epochs = (uint32_t)pv->epochs;
+	ph->training.au = pv->au;
+}
+
+/* MemTotal of /proc/meminfo in bytes, 0 when it cannot be read. */
+static uint64_t mem_total_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	uint64_t kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %" SCNu64 " kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib <= UINT64_MAX / SC_KIB ? kib * SC_KIB : 0;
+}
+
+/* "file:line:col: phases.I.KEY: " of training phase ph's key into buf. */
+static const char *where_key(const struct sc_config *cfg, const struct sc_phase *ph,
+			     const char *key, char *buf, size_t len)
+{
+	char path[64], where[512];
+
+	snprintf(path, sizeof(path), "phases.%u.%s", ph->config_index, key);
+	snprintf(buf, len, "%s: %s", sc_config_where(cfg, path, where, sizeof(where)), path);
+	return buf;
+}
+
+/* The ranks' share of training phase ph: accelerators, the clients'
+ * memory, files (the rules' minimum when not given) and at least one step
+ * an epoch.  0 or -EINVAL with the message in err. */
+static int resolve_training(const struct sc_config *cfg, struct sc_phase *ph, uint32_t nranks,
+			    uint32_t nnodes, char *err, size_t errlen)
+{
+	struct sc_training_spec *t = &ph->training;
+	uint64_t min, mem = mem_total_bytes(), dataset;
+	char at[640], a1[32];
+
+	t->accelerators = nranks;
+	if (!t->client_memory_bytes && mem && !__builtin_mul_overflow(mem, nnodes, &dataset))
+		t->client_memory_bytes = dataset; /* rank 0's MemTotal x the nodes */
+	if (!t->client_memory_bytes && !t->files) {
+		snprintf(err, errlen,
+			 "%s: no files given, and the rules' minimum needs the clients' memory, "
+			 "which /proc/meminfo does not say here (give client_memory or files)",
+			 where_key(cfg, ph, "workload", at, sizeof(at)));
+		return -EINVAL;
+	}
+	min = sc_mlperf_min_files(t->client_memory_bytes, t->accelerators, t->batch,
+				  t->samples_per_file, t->record_bytes);
+	if (!t->files && min > MAX_TRAINING_FILES) {
+		snprintf(err, errlen,
+			 "%s: the rules' minimum for %s of client memory and %u accelerator(s) is "
+			 "%" PRIu64 " files, more than 2^32-1 (give files, or a smaller "
+			 "client_memory)",
+			 where_key(cfg, ph, "client_memory", at, sizeof(at)),
+			 sc_fmt_bytes(a1, sizeof(a1), t->client_memory_bytes), t->accelerators,
+			 min);
+		return -EINVAL;
+	}
+	if (!t->files)
+		t->files = min;
+	if (!sc_layout_training_steps(t)) {
+		/* the fewest files that give every accelerator one batch */
+		uint64_t need = ((uint64_t)t->batch * t->accelerators + t->samples_per_file - 1) /
+				t->samples_per_file;
+
+		snprintf(err, errlen,
+			 "%s: %" PRIu64 " files x %u samples are less than one step of batch %u "
+			 "for each of %u accelerator(s), so an epoch has no step (give at least "
+			 "%" PRIu64 " files, or a smaller batch)",
+			 where_key(cfg, ph, "files", at, sizeof(at)), t->files, t->samples_per_file,
+			 t->batch, t->accelerators, need);
+		return -EINVAL;
+	}
+	dataset = sc_layout_training_dataset_bytes(t);
+	if (dataset == UINT64_MAX) {
+		snprintf(err, errlen,
+			 "%s: %" PRIu64 " files of %" PRIu64 " B on average are 2^64 bytes or more",
+			 where_key(cfg, ph, "files", at, sizeof(at)), t->files,
+			 sc_layout_training_mean_file_bytes(t));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int sc_validate_training(const struct sc_config *cfg, struct sc_plan *plan, uint32_t nranks,
+			 uint32_t nnodes, char *err, size_t errlen)
+{
+	for (uint32_t p = 0; p < plan->nphases; p++)
+		if (plan->phases[p].workload == SC_WORKLOAD_TRAINING &&
+		    resolve_training(cfg, &plan->phases[p], nranks, nnodes, err, errlen))
+			return -EINVAL;
+	return 0;
+}

@@ -1,0 +1,222 @@
+/* test_training.c -- the training workload on one rank: the dataset of its
+ * block (DLIO's file sizes), exact step, sample and byte counts per epoch,
+ * whole samples read in transfer-size reads, each epoch's order a
+ * permutation of the block, and AU where the answer is known: compute-bound
+ * (about 1) and a drive that takes a known time per batch. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "layout.h"
+#include "mlperf.h"
+#include "plan.h"
+#include "run.h"
+
+#define MS  1000000ull
+#define KIB 1024ull
+
+static char tmpdir[256];
+
+/* 12 files of 64 KiB (stdev 0: 256^2 B each), one sample a file, batch 2,
+ * 2 epochs, rank 0 of `accs` accelerators, 2 readers, 32 KiB reads 2 deep. */
+static void plan_training(struct sc_plan *plan, const char *target, enum sc_engine_kind engine,
+			  uint32_t accs)
+{
+	struct sc_phase *ph = check_plan_dir(plan, target, "test", "train", 1);
+
+	ph->workload = SC_WORKLOAD_TRAINING;
+	ph->io.rw = SC_RW_READ;
+	ph->io.iodepth = 2;
+	ph->io.jobs = 2;
+	ph->io.engine = engine;
+	ph->io.seed = 5;
+	ph->training = (struct sc_training_spec){.benchmark = SC_MLPERF_BENCHMARK_COUNT,
+						 .accelerator = SC_MLPERF_ACCELERATOR_COUNT,
+						 .files = 12,
+						 .samples_per_file = 1,
+						 .record_bytes = 64 * KIB,
+						 .batch = 2,
+						 .prefetch_size = 2,
+						 .epochs = 2,
+						 .au = 0.9,
+						 .transfer_bytes = 32 * KIB,
+						 .accelerators = accs};
+}
+
+/* Runs phase 0 at place as one rank whose main thread (this one) answers
+ * the step barrier's rounds as a cluster of this rank alone would: the
+ * local side's going; no round after a "not going". */
+static int run_phase(const struct sc_plan *plan, const struct sc_place *place,
+		     struct sc_rank_result *res, char *err, size_t errlen)
+{
+	struct sc_run *run = NULL;
+	uint64_t round = 0, until = sc_now_ns() + 120 * SC_NS_PER_S;
+	bool ended = false;
+	int rc, going;
+
+	memset(res, 0, sizeof(*res));
+	rc = sc_run_create(&run, plan, 0, place, NULL, err, errlen);
+	if (rc)
+		return rc;
+	CHECK(sc_run_gate_on(run), "training: the step barrier is on");
+	sc_run_start(run, sc_now_ns() + MS);
+	while (!sc_run_done(run) && sc_now_ns() < until) {
+		if (ended || !sc_run_gate_want(run, round, &going)) {
+			sc_run_gate_nap(run, round, MS);
+			continue;
+		}
+		ended = !going;
+		sc_run_gate_answer(run, round++, going);
+	}
+	CHECK(sc_run_done(run), "the run hangs");
+	if (!sc_run_done(run))
+		sc_run_stop(run);
+	rc = sc_run_finish(run, res);
+	sc_run_destroy(run);
+	return rc;
+}
+
+static int64_t size_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+/* Exact counts: steps = floor(12 x 1 / 2 / accs) a epoch, every sample of
+ * a step read whole in 32 KiB reads; the dataset holds the block's files. */
+static void test_counts(enum sc_engine_kind engine, bool direct, uint32_t accs, uint32_t rank)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	struct sc_place place = {
+	    .rank = rank, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
+	char dir[512], path[700], err[512];
+	uint64_t steps = 12 / 2 / accs, first, count, files = 0;
+	int rc;
+
+	plan_training(&plan, tmpdir, engine, accs);
+	plan.phases[0].io.direct = direct;
+	rc = run_phase(&plan, &place, &res, err, sizeof(err));
+	CHECK(rc == 0, "run: %d %s", rc, err);
+	CHECK(res.steps == 2 * steps, "%llu steps, want %llu", (unsigned long long)res.steps,
+	      (unsigned long long)(2 * steps));
+	CHECK(res.samples == 2 * steps * 2, "%llu samples", (unsigned long long)res.samples);
+	CHECK(res.bytes[SC_DIR_READ] == 2 * steps * 2 * 64 * KIB, "%llu B read",
+	      (unsigned long long)res.bytes[SC_DIR_READ]);
+	CHECK(res.ios[SC_DIR_READ] == 2 * steps * 2 * 2, "%llu reads: two 32 KiB reads a sample",
+	      (unsigned long long)res.ios[SC_DIR_READ]);
+	CHECK(res.au_steps == 2 * (steps - 1), "AU over %llu steps: each epoch's first out",
+	      (unsigned long long)res.au_steps);
+	CHECK(res.batch_wait.count == 2 * steps, "a batch wait a step");
+	CHECK(res.errors == 0 && !res.error[0], "no error: %s", res.error);
+	/* the files of this rank's block, and no other */
+	sc_mlperf_block(12, 1, accs, rank, &first, &count);
+	sc_layout_training_dir(&plan, 0, 0, dir, sizeof(dir));
+	for (uint64_t f = 0; f < 12; f++) {
+		snprintf(path, sizeof(path), "%s/file_%llu.dat", dir, (unsigned long long)f);
+		if (size_of(path) >= 0) {
+			files++;
+			CHECK(f >= first && f < first + count, "file %llu is not rank %u's",
+			      (unsigned long long)f, rank);
+			CHECK(size_of(path) == 65536, "file %llu: %lld B", (unsigned long long)f,
+			      (long long)size_of(path));
+		}
+	}
+	CHECK(files == count, "%llu files, want the block's %llu", (unsigned long long)files,
+	      (unsigned long long)count);
+	check_rmtree(dir);
+}
+
+/* Each file a different size (DLIO's distribution), spf 3: every sample's
+ * share read whole, bytes = the sum of the shares of the samples read. */
+static void test_sizes(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	struct sc_place place = {.rank = 0, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
+	struct sc_training_spec *t;
+	char dir[512], err[512];
+	uint64_t want = 0;
+	int rc;
+
+	plan_training(&plan, tmpdir, SC_ENGINE_URING, 1);
+	t = &plan.phases[0].training;
+	t->samples_per_file = 3;
+	t->record_bytes = 40000;
+	t->record_stdev_bytes = 20000;
+	t->files = 4;
+	t->batch = 4; /* 12 samples: 3 steps an epoch */
+	t->epochs = 1;
+	t->transfer_bytes = 16 * KIB;
+	for (uint64_t f = 0; f < 4; f++)
+		want += sc_mlperf_file_bytes(40000, 20000, 3, 5, f) / 3 * 3;
+	rc = run_phase(&plan, &place, &res, err, sizeof(err));
+	CHECK(rc == 0, "run: %d %s", rc, err);
+	CHECK(res.steps == 3 && res.samples == 12, "%llu steps, %llu samples",
+	      (unsigned long long)res.steps, (unsigned long long)res.samples);
+	CHECK(res.bytes[SC_DIR_READ] == want, "%llu B read, want every sample's share: %llu",
+	      (unsigned long long)res.bytes[SC_DIR_READ], (unsigned long long)want);
+	sc_layout_training_dir(&plan, 0, 0, dir, sizeof(dir));
+	check_rmtree(dir);
+}
+
+/* AU where the answer is known.  Compute-bound: reads from the page cache
+ * take microseconds, compute 20 ms a step: AU near 1.  Drive-bound: the
+ * emulated drive takes 15 ms a read, one read a sample, one reader reads a
+ * batch of 2 in 30 ms; with 10 ms of compute a step the step takes 30 ms
+ * (the reader runs a batch ahead): AU = 10 / 30. */
+static void test_au(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	struct sc_place place = {.rank = 0, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
+	struct sc_phase *ph;
+	char dir[512], err[512];
+	double au;
+	int rc;
+
+	plan_training(&plan, tmpdir, SC_ENGINE_PSYNC, 1);
+	plan.phases[0].training.computation_ns = 20 * MS;
+	rc = run_phase(&plan, &place, &res, err, sizeof(err));
+	CHECK(rc == 0, "run: %d %s", rc, err);
+	au = (double)res.au_compute_ns / (double)res.au_wall_ns;
+	CHECK(au > 0.85 && au <= 1.0, "compute-bound AU %.3f", au);
+	CHECK(res.au_compute_ns >= res.au_steps * 20 * MS, "compute %llu ns over %llu steps",
+	      (unsigned long long)res.au_compute_ns, (unsigned long long)res.au_steps);
+	sc_layout_training_dir(&plan, 0, 0, dir, sizeof(dir));
+	check_rmtree(dir);
+
+	plan_training(&plan, tmpdir, SC_ENGINE_EMULATED, 1);
+	ph = &plan.phases[0];
+	ph->io.jobs = 1;
+	ph->io.iodepth = 1;
+	ph->training.transfer_bytes = 64 * KIB;
+	ph->training.prefetch_size = 1;
+	ph->training.computation_ns = 10 * MS;
+	ph->training.files = 24; /* 12 steps an epoch */
+	ph->io.emulate.latency_ns = 15 * MS;
+	rc = run_phase(&plan, &place, &res, err, sizeof(err));
+	CHECK(rc == 0, "run: %d %s", rc, err);
+	au = (double)res.au_compute_ns / (double)res.au_wall_ns;
+	/* late wake-ups only lengthen the steps: a busy machine lowers AU */
+	CHECK(au > 0.20 && au < 0.36, "drive-bound AU %.3f, want about 10 / 30 = 0.333", au);
+	CHECK(res.steps == 24, "%llu steps", (unsigned long long)res.steps);
+}
+
+int main(void)
+{
+	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_training");
+	test_counts(SC_ENGINE_PSYNC, false, 1, 0);
+	test_counts(SC_ENGINE_URING, true, 1, 0);
+	test_counts(SC_ENGINE_URING, false, 3, 1);
+	test_counts(SC_ENGINE_URING, true, 3, 2);
+	test_sizes();
+	test_au();
+	check_rmtree(tmpdir);
+	return check_exit("test_training");
+}
