@@ -49,6 +49,9 @@
 #define CACHELINE 64
 /* Room for "file_<uint64>.<format>". */
 #define TRAIN_NAME_MAX 48
+/* Most samples one accelerator reads an epoch: their order is in memory,
+ * 8 B each (2 GiB). */
+#define TRAIN_ORDER_MAX (UINT64_C(1) << 28)
 /* Seed of the dataset's fill (the data itself is never checked). */
 #define TRAIN_DATASET_SEED 0x7a1e5eedull
 
@@ -243,18 +246,25 @@ static int rank_create(struct job *j, struct train_rank **out, char *err, size_t
 	r->steps =
 	    sc_mlperf_steps_per_epoch(t->files, t->samples_per_file, t->batch, t->accelerators);
 	atomic_init(&r->readers, run->njobs);
+	if (r->count > TRAIN_ORDER_MAX) {
+		snprintf(err, errlen,
+			 "phase %s: accelerator %u reads %llu samples an epoch, more than the "
+			 "%llu whose order a rank keeps in memory (use fewer files or samples "
+			 "per file, or more ranks)",
+			 ph->name, run->place.rank, (unsigned long long)r->count,
+			 (unsigned long long)TRAIN_ORDER_MAX);
+		return -E2BIG;
+	}
 	r->order = malloc((r->count ? r->count : 1) * sizeof(*r->order));
 	r->batch_read = calloc(r->steps ? r->steps : 1, sizeof(*r->batch_read));
 	if (!r->order || !r->batch_read)
 		return -ENOMEM;
 	{
-		unsigned __int128 bytes = 0;
+		/* the mean of DLIO's sizes: the shuffle picks the samples */
+		unsigned __int128 bytes =
+		    (unsigned __int128)r->steps * r->batch * r->epochs *
+		    (sc_mlperf_mean_file_bytes(r->record_bytes, r->stdev_bytes, r->spf) / r->spf);
 
-		for (uint64_t s = 0; s < r->steps * r->batch; s++)
-			bytes += file_bytes(r, (r->first + s) / r->spf) / r->spf;
-		bytes *= r->epochs;
-		/* the planned bytes use the block's first samples: the shuffle
-		 * picks others, so this is an estimate of the same mean */
 		run->planned_bytes = bytes > UINT64_MAX ? UINT64_MAX : (uint64_t)bytes;
 	}
 	if (!sc_engine_uses_files(run->io->engine))

@@ -208,6 +208,24 @@ static void test_au(void)
 	CHECK(res.steps == 24, "%llu steps", (unsigned long long)res.steps);
 }
 
+/* An accelerator whose epoch is more samples than its order can hold in
+ * memory is refused at setup, saying what to change. */
+static void test_too_many_samples(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	struct sc_place place = {.rank = 0, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
+	char err[512] = "";
+	int rc;
+
+	plan_training(&plan, tmpdir, SC_ENGINE_NULL, 1);
+	plan.phases[0].training.files = 1u << 20;
+	plan.phases[0].training.samples_per_file = 1u << 9; /* 2^29 samples */
+	rc = run_phase(&plan, &place, &res, err, sizeof(err));
+	CHECK(rc != 0 && strstr(err, "more than the 268435456") && strstr(err, "more ranks"),
+	      "refused: %d %s", rc, err);
+}
+
 int main(void)
 {
 	check_mkdtemp(tmpdir, sizeof(tmpdir), "test_training");
@@ -217,6 +235,7 @@ int main(void)
 	test_counts(SC_ENGINE_URING, true, 3, 2);
 	test_sizes();
 	test_au();
+	test_too_many_samples();
 	check_rmtree(tmpdir);
 	return check_exit("test_training");
 }
