@@ -130,6 +130,8 @@ static void test_counts(enum sc_engine_kind engine, bool direct, uint32_t accs, 
 	CHECK(files == count, "%llu files, want the block's %llu", (unsigned long long)files,
 	      (unsigned long long)count);
 	check_rmtree(dir);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
 }
 
 /* Each file a different size (DLIO's distribution), spf 3: every sample's
@@ -163,6 +165,8 @@ static void test_sizes(void)
 	      (unsigned long long)res.bytes[SC_DIR_READ], (unsigned long long)want);
 	sc_layout_training_dir(&plan, 0, 0, dir, sizeof(dir));
 	check_rmtree(dir);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
 }
 
 /* AU where the answer is known.  Compute-bound: reads from the page cache
@@ -190,6 +194,8 @@ static void test_au(void)
 	      (unsigned long long)res.au_compute_ns, (unsigned long long)res.au_steps);
 	sc_layout_training_dir(&plan, 0, 0, dir, sizeof(dir));
 	check_rmtree(dir);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
 
 	plan_training(&plan, tmpdir, SC_ENGINE_EMULATED, 1);
 	ph = &plan.phases[0];
@@ -206,6 +212,8 @@ static void test_au(void)
 	/* late wake-ups only lengthen the steps: a busy machine lowers AU */
 	CHECK(au > 0.20 && au < 0.36, "drive-bound AU %.3f, want about 10 / 30 = 0.333", au);
 	CHECK(res.steps == 24, "%llu steps", (unsigned long long)res.steps);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
 }
 
 /* An accelerator whose epoch is more samples than its order can hold in
@@ -224,6 +232,8 @@ static void test_too_many_samples(void)
 	rc = run_phase(&plan, &place, &res, err, sizeof(err));
 	CHECK(rc != 0 && strstr(err, "more than the 268435456") && strstr(err, "more ranks"),
 	      "refused: %d %s", rc, err);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
 }
 
 int main(void)
