@@ -82,4 +82,28 @@ need(abs(m["train_io_mean_MB_per_second"] - m["train_throughput_mean_samples_per
      "train_io_mean_MB_per_second is samples/s x the record in MiB, as DLIO")
 sys.exit(1 if bad else 0)
 PY
+
+# An attacker's symlink where a dataset file goes: refused, its target kept.
+echo precious >"$T/victim"
+cat >"$T/a.yaml" <<YAML
+targets:
+  - path: $T/atk
+phases:
+  - name: train
+    workload: training
+    files: 4
+    samples_per_file: 1
+    record_size: 64KiB
+    batch: 1
+    jobs: 1
+    computation_time: 0s
+    epochs: 1
+    au: 0.5
+YAML
+d="$T/atk/ssdcluster-datasets/train-4x1x65536B-sd0-seed1"
+mkdir -p "$d" && ln -s "$T/victim" "$d/file_0.dat"
+if sc_mpirun 1 "$T/a.yaml" --output "$T/aout"; then fail "a symlinked dataset file was written through"; fi
+grep -q "file_0.dat: cannot create dataset file: it is a symbolic link" "$T/out.log" ||
+	{ cat "$T/out.log"; fail "the symlink's refusal not said"; }
+[ "$(cat "$T/victim")" = precious ] || fail "the symlink's target was changed"
 echo PASS
