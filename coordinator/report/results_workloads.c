@@ -85,30 +85,16 @@ static struct json_object *step_ranks(struct jb *b, const struct sc_phase_record
 	return a;
 }
 
-struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_figures *f,
-					  const struct sc_ingest_figures *g,
-					  const struct sc_phase_record *pr, const double *rank_au)
+/* What an ingest or training phase's object ends with: the batch waits,
+ * a row per node and a row per rank. */
+static void put_step_rows(struct jb *b, struct json_object *o, const struct sc_phase_figures *f,
+			  const struct sc_lat_summary *batch_wait, const struct sc_phase_record *pr,
+			  const double *rank_au)
 {
-	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *nodes = sc_json_new(b, json_object_new_array());
 
-	sc_json_put_u64(b, o, "samples", g->samples);
-	sc_json_put_u64(b, o, "steps", g->steps);
-	sc_json_put_dbl(b, o, "samples_per_s", g->samples_per_s);
-	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
-	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
-	sc_json_put_dbl(b, o, "volatility", f->volatility[SC_DIR_READ]);
-	sc_json_put_u64(b, o, "compute_ns", g->compute_ns);
-	sc_json_put_u64(b, o, "wall_ns", g->wall_ns);
-	sc_json_put_dbl(b, o, "au", g->au);
-	sc_json_put_dbl(b, o, "au_min", g->au_min);
-	sc_json_put_u64(b, o, "au_min_rank", g->au_min_rank);
-	sc_json_put_bool(b, o, "au_meets_90_pct", g->au_meets_90);
-	sc_json_put_u64(b, o, "barrier_wait_ns", g->barrier_wait_ns);
-	sc_json_put_u64(b, o, "barrier_wait_max_ns", g->barrier_wait_max_ns);
-	sc_json_put_u64(b, o, "barrier_wait_max_rank", g->barrier_wait_max_rank);
-	if (g->has_batch_wait)
-		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, &g->batch_wait));
+	if (batch_wait)
+		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, batch_wait));
 	else
 		sc_json_put_null(b, o, "batch_wait_ns");
 	for (uint32_t n = 0; n < f->nodes_len; n++) {
@@ -126,6 +112,30 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 		sc_json_put(b, o, "ranks", step_ranks(b, pr, rank_au));
 	else
 		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
+}
+
+struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_figures *f,
+					  const struct sc_ingest_figures *g,
+					  const struct sc_phase_record *pr, const double *rank_au)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_u64(b, o, "samples", g->samples);
+	sc_json_put_u64(b, o, "steps", g->steps);
+	sc_json_put_dbl(b, o, "samples_per_s", g->samples_per_s);
+	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
+	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
+	sc_json_put_dbl(b, o, "volatility", f->volatility[SC_DIR_READ]);
+	sc_json_put_u64(b, o, "compute_ns", g->compute_ns);
+	sc_json_put_u64(b, o, "wall_ns", g->wall_ns);
+	sc_json_put_dbl(b, o, "au", g->au);
+	sc_json_put_dbl(b, o, "au_min", g->au_min);
+	sc_json_put_u64(b, o, "au_min_rank", g->au_min_rank);
+	sc_json_put_bool(b, o, "au_meets_90_pct", g->au_meets_90);
+	sc_json_put_u64(b, o, "barrier_wait_ns", g->barrier_wait_ns);
+	sc_json_put_u64(b, o, "barrier_wait_max_ns", g->barrier_wait_max_ns);
+	sc_json_put_u64(b, o, "barrier_wait_max_rank", g->barrier_wait_max_rank);
+	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au);
 	return o;
 }
 
@@ -137,7 +147,6 @@ struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase 
 	const struct sc_training_spec *t = &ph->training;
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *m = sc_json_new(b, json_object_new_object());
-	struct json_object *nodes = sc_json_new(b, json_object_new_array());
 
 	/* MLPerf Storage's summary.json names, as DLIO computes them */
 	if (t->benchmark < SC_MLPERF_BENCHMARK_COUNT)
@@ -171,24 +180,7 @@ struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase 
 	sc_json_put_u64(b, o, "ranks_below_threshold", g->ranks_below);
 	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
 	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
-	if (g->has_batch_wait)
-		sc_json_put(b, o, "batch_wait_ns", sc_report_json_lat(b, &g->batch_wait));
-	else
-		sc_json_put_null(b, o, "batch_wait_ns");
-	for (uint32_t n = 0; n < f->nodes_len; n++) {
-		const struct sc_node_row *row = &f->nodes[n];
-		struct json_object *no = sc_json_new(b, json_object_new_object());
-
-		sc_report_json_node_host(b, no, row->node, row->host);
-		sc_json_put_u64(b, no, "samples", row->samples);
-		sc_json_put_mbps(b, no, "MBps", row->bw_bytes_per_s);
-		sc_json_push(b, nodes, no);
-	}
-	sc_json_put(b, o, "nodes", nodes);
-	if (sc_report_json_ranks_kept(pr->nranks))
-		sc_json_put(b, o, "ranks", step_ranks(b, pr, rank_au));
-	else
-		sc_report_json_put_omitted(b, o, "ranks", pr->nranks);
+	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au);
 	return o;
 }
 
