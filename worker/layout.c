@@ -248,16 +248,24 @@ int sc_layout_ingest_subdir(const struct sc_plan *plan, uint32_t phase, char *bu
 	return 0;
 }
 
-int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
-			 size_t len)
+/* target's path, then the dataset subdirectory subdir_of gives phase. */
+static int dataset_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase,
+		       int (*subdir_of)(const struct sc_plan *, uint32_t, char *, size_t),
+		       char *buf, size_t len)
 {
 	char sub[512];
-	int n, rc = sc_layout_ingest_subdir(plan, phase, sub, sizeof(sub));
+	int n, rc = subdir_of(plan, phase, sub, sizeof(sub));
 
 	if (rc)
 		return rc;
 	n = snprintf(buf, len, "%s/%s", plan->targets[target].path, sub);
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+int sc_layout_ingest_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
+			 size_t len)
+{
+	return dataset_dir(plan, target, phase, sc_layout_ingest_subdir, buf, len);
 }
 
 void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
@@ -419,11 +427,5 @@ int sc_layout_training_subdir(const struct sc_plan *plan, uint32_t phase, char *
 int sc_layout_training_dir(const struct sc_plan *plan, uint32_t target, uint32_t phase, char *buf,
 			   size_t len)
 {
-	char sub[512];
-	int n, rc = sc_layout_training_subdir(plan, phase, sub, sizeof(sub));
-
-	if (rc)
-		return rc;
-	n = snprintf(buf, len, "%s/%s", plan->targets[target].path, sub);
-	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+	return dataset_dir(plan, target, phase, sc_layout_training_subdir, buf, len);
 }
