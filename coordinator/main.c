@@ -26,6 +26,7 @@
 #include "run.h"
 #include "rundir.h"
 #include "steady.h"
+#include "training_cells.h"
 
 /* Room for why a phase could not start or stopped (every rank's message). */
 #define ERR_MAX 8192
@@ -59,7 +60,7 @@ static int stop_requested(void *arg)
 /* What the phase driver carries from one phase to the next. */
 struct driver {
 	struct sc_cluster *c;
-	const struct sc_plan *plan;     /* rank 0: the record's */
+	struct sc_plan *plan;           /* rank 0: the record's (a search sets its trials) */
 	const struct sc_place *place;
 	struct sc_rundir *rd;
 	const char *outdir;
@@ -361,6 +362,8 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 		/* a steady-state group whose drives are all steady: its
 		 * remaining rounds are skipped */
 		p = sc_steady_after_round(c, d.plan, &d.rec, &d.fg, p, cli->quiet);
+		/* a search's next trial, or its trials left skipped */
+		p = sc_training_after_cell(c, d.plan, &d.rec, &d.fg, p, cli->quiet);
 	}
 	return end_run(&d);
 }

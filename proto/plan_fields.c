@@ -220,6 +220,12 @@ static const struct sc_field training_rows[] = {
 	F_U64(transfer_bytes, transfer_bytes),
 	F_U32(accelerators, accelerators),
 	F_U64(client_memory_bytes, client_memory_bytes),
+	F_U32(accelerators_per_rank, accelerators_per_rank),
+	F_U32(search_max, search_max),
+	F_U32(trial, trial),
+	F_U32(warmups, warmups),
+	F_U32(runs, runs),
+	F_U32(run, run),
 };
 SC_FIELDS(sc_fields_training_spec, training_rows, ssdcluster__training_spec__descriptor, NULL);
 #undef SC_LIST

@@ -136,6 +136,20 @@ static const struct sc_field mismatch_rows[] = {
 static SC_FIELDS(mismatch_fields, mismatch_rows, ssdcluster__verify_mismatch__descriptor, NULL);
 #undef SC_LIST
 
+/* AccelRow <-> struct sc_accel_row */
+#define SC_LIST Ssdcluster__AccelRow, struct sc_accel_row
+static const struct sc_field accel_rows[] = {
+	F_U32(index, index),
+	F_U64(samples, samples),
+	F_U64(steps, steps),
+	F_U64(au_steps, au_steps),
+	F_U64(au_compute_ns, au_compute_ns),
+	F_U64(au_wall_ns, au_wall_ns),
+	F_U64(barrier_wait_ns, barrier_wait_ns),
+};
+static SC_FIELDS(accel_fields, accel_rows, ssdcluster__accel_row__descriptor, NULL);
+#undef SC_LIST
+
 /* DriveHealth <-> struct sc_drive_health */
 #define SC_LIST Ssdcluster__DriveHealth, struct sc_drive_health
 static const struct sc_field health_rows[] = {
@@ -237,6 +251,7 @@ static const struct sc_field rank_rows[] = {
 	F_U64(au_steps, au_steps),
 	F_U64(au_compute_ns, au_compute_ns),
 	F_U64(au_wall_ns, au_wall_ns),
+	F_ARRAY_MAX(accels, accels, naccels, accel_fields, SC_ACCELS_MAX),
 };
 
 /* A per-second series travels as one column per member of struct

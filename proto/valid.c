@@ -56,7 +56,9 @@ static bool training_ok(const struct sc_training_spec *t)
 {
 	return t->files >= 1 && t->samples_per_file >= 1 && t->record_bytes >= 1 &&
 	       t->batch >= 1 && t->epochs >= 1 && t->transfer_bytes >= 1 &&
-	       t->accelerators >= 1 && t->au > 0 && t->au <= 1;
+	       t->accelerators >= 1 && t->au > 0 && t->au <= 1 &&
+	       sc_training_per_rank(t) <= SC_ACCELS_MAX && t->search_max <= SC_ACCELS_MAX &&
+	       (!t->runs || (t->run >= 1 && t->run <= t->warmups + t->runs));
 }
 
 /* A steady-state round: its round and window within its rounds. */

@@ -190,6 +190,40 @@ static int add_job(struct sc_run *run, const struct job *j, struct sc_rank_resul
 	return rc;
 }
 
+/* A training rank's row per accelerator: its readers' samples, its
+ * owner's steps, AU sums and barrier wait.  0 or -ENOMEM. */
+static int accel_rows(const struct sc_run *run, struct sc_rank_result *out)
+{
+	const struct sc_phase *ph = &run->plan->phases[run->phase];
+	uint32_t n = sc_training_per_rank(&ph->training);
+
+	if (ph->workload != SC_WORKLOAD_TRAINING)
+		return 0;
+	out->accels = calloc(n, sizeof(*out->accels));
+	if (!out->accels)
+		return -ENOMEM;
+	out->naccels = n;
+	for (uint32_t a = 0; a < n; a++)
+		out->accels[a].index = run->place.rank * n + a;
+	for (uint32_t i = 0; i < run->njobs; i++) {
+		const struct job *j = &run->jobs[i];
+		struct sc_accel_row *row;
+
+		if (j->accel >= n)
+			continue;
+		row = &out->accels[j->accel];
+		row->samples += j->samples;
+		if (!j->accel_owner)
+			continue;
+		row->steps = j->steps;
+		row->au_steps = j->au_steps;
+		row->au_compute_ns = j->au_compute_ns;
+		row->au_wall_ns = j->au_wall_ns;
+		row->barrier_wait_ns = j->barrier_wait_ns;
+	}
+	return 0;
+}
+
 /* The rank's per-second series: the jobs' summed (peaks: the largest). */
 static int add_seconds(const struct sc_run *run, uint32_t nsec, struct sc_rank_result *out)
 {
@@ -264,7 +298,7 @@ int sc_run_collect(struct sc_run *run, struct sc_rank_result *out)
 		out->planned_bytes = run->io->io_bytes * run->njobs;
 	out->target = run->place.target;
 	out->rank = run->place.rank;
-	if (verify_collect(run, out) || add_seconds(run, nsec, out))
+	if (verify_collect(run, out) || add_seconds(run, nsec, out) || accel_rows(run, out))
 		return -ENOMEM;
 	return rc;
 }

@@ -70,7 +70,12 @@ struct job {
 	uint32_t cache_drop;      /* checkpoint: SC_CACHE_DROP_* bits done */
 	uint64_t cache_drop_files; /* of them, files fadvise dropped */
 	uint64_t busy_end_ns;
-	uint64_t au_steps, au_compute_ns, au_wall_ns; /* training (job 0) */
+	uint64_t au_steps, au_compute_ns, au_wall_ns; /* training: the owner of
+				     * an accelerator's (its first reader) */
+	uint64_t barrier_wait_ns;   /* training: that accelerator's */
+	uint32_t accel;             /* training: the rank's accelerator it reads
+				     * for (0-based) */
+	bool accel_owner;           /* training: its first reader */
 	void *wl;                 /* the workload body's own state */
 	void (*wl_free)(void *);
 	int err;

@@ -202,3 +202,54 @@ void sc_mlperf_shuffle(uint64_t *idx, uint64_t n, uint64_t seed, uint32_t epoch)
 		idx[j] = t;
 	}
 }
+
+uint32_t sc_mlperf_search_next(const uint32_t *k, const bool *pass, uint32_t n, uint32_t max,
+			       uint32_t *answer)
+{
+	uint32_t lo = 0, hi = max + 1; /* largest passing, smallest failing */
+
+	*answer = 0;
+	if (!n)
+		return max ? 1 : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (pass[i] && k[i] > lo)
+			lo = k[i];
+		if (!pass[i] && k[i] < hi)
+			hi = k[i];
+	}
+	if (lo >= hi) /* a noisy machine: a count passed above one that failed */
+		lo = hi - 1;
+	if (hi == max + 1) { /* nothing failed yet: double */
+		if (lo >= max) {
+			*answer = max;
+			return 0;
+		}
+		return lo * 2 < max ? lo * 2 : max;
+	}
+	if (hi - lo <= 1) {
+		*answer = lo;
+		return 0;
+	}
+	return lo + (hi - lo) / 2;
+}
+
+uint32_t sc_mlperf_search_trials_max(uint32_t max)
+{
+	uint32_t k[64], most = 0, answer;
+	bool pass[64];
+
+	/* every true answer a in 0..max: trials pass while k <= a */
+	for (uint32_t a = 0; a <= max; a++) {
+		uint32_t n = 0, next = sc_mlperf_search_next(k, pass, 0, max, &answer);
+
+		while (next && n < 64) {
+			k[n] = next;
+			pass[n] = next <= a;
+			n++;
+			next = sc_mlperf_search_next(k, pass, n, max, &answer);
+		}
+		if (n > most)
+			most = n;
+	}
+	return most;
+}

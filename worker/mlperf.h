@@ -120,4 +120,17 @@ uint64_t sc_mlperf_mean_file_bytes(uint64_t record_bytes, uint64_t record_stdev_
  * epoch alone (DLIO reseeds its shuffle with seed + epoch). */
 void sc_mlperf_shuffle(uint64_t *idx, uint64_t n, uint64_t seed, uint32_t epoch);
 
+/* The accelerator search (search: accelerators): trials of k accelerators
+ * per rank, k = 1, then doubling while a trial passes (at most max), then
+ * bisection between the largest passing k and the smallest failing one.
+ * Given trials k[0..n) and whether each passed, returns the next trial's
+ * k, or 0 when the search is over, with *answer the largest passing k
+ * (0: even 1 failed; max: the largest tried passed, the drives may feed
+ * more). */
+uint32_t sc_mlperf_search_next(const uint32_t *k, const bool *pass, uint32_t n, uint32_t max,
+			       uint32_t *answer);
+
+/* The most trials a search up to max takes (whatever the answer). */
+uint32_t sc_mlperf_search_trials_max(uint32_t max);
+
 #endif

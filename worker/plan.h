@@ -307,13 +307,32 @@ struct sc_training_spec {
 	uint32_t epochs;
 	double au;                  /* the AU a run must keep, (0, 1] */
 	uint64_t transfer_bytes;    /* a sample is read in reads of at most this */
-	uint32_t accelerators;      /* ranks of the run (set once they are known) */
+	uint32_t accelerators;      /* of the run: ranks x accelerators_per_rank
+				     * (set once the ranks are known; a search
+				     * sets it before each trial) */
+	uint32_t accelerators_per_rank; /* emulated accelerators each rank runs,
+				     * each with its own readers (0 in older
+				     * plans: 1; sc_training_per_rank) */
+	uint32_t search_max;        /* search: accelerators: the most per rank a
+				     * trial may run; 0: no search */
+	uint32_t trial;             /* a search's trial, 1-based (cell + 1) */
+	uint32_t warmups, runs;     /* runs: W+M: W warm-up runs, then M
+				     * measured, the result their mean; 0, 0:
+				     * one run */
+	uint32_t run;               /* with runs: this cell's run, 1-based over
+				     * W + M (the first W are warm-ups) */
 	uint64_t client_memory_bytes; /* the clients' memory the rules' minimum
 				       * of files is sized by (Rules.md 3.1.2):
 				       * config client_memory, else rank 0's
 				       * MemTotal x the nodes (set with
 				       * accelerators) */
 };
+
+/* Accelerators each rank of training phase t runs (>= 1). */
+static inline uint32_t sc_training_per_rank(const struct sc_training_spec *t)
+{
+	return t->accelerators_per_rank ? t->accelerators_per_rank : 1;
+}
 
 /* Preconditioning (workload fill).  Each job writes its region (the io
  * spec's size_bytes at its base) sequentially in bs writes `passes` times,

@@ -16,6 +16,9 @@ void sc_rank_result_exit(struct sc_rank_result *r)
 	free(r->failures);
 	free(r->verify_kept);
 	free(r->drives);
+	free(r->accels);
+	r->accels = NULL;
+	r->naccels = 0;
 	r->drives = NULL;
 	r->ndrives = 0;
 	r->seconds = NULL;

@@ -236,6 +236,23 @@ struct sc_rank_result {
 	char telemetry_none[SC_DRIVE_REASON_MAX];
 	uint32_t ndrives;           /* at most SC_DRIVES_MAX */
 	struct sc_drive *drives;    /* heap (NULL when none) */
+	uint32_t naccels;           /* training: the rank's accelerators (at most
+				     * SC_ACCELS_MAX); 0 in other phases and in
+				     * records from before them */
+	struct sc_accel_row *accels; /* heap, by index */
+};
+
+/* Most emulated accelerators one training rank runs (its job threads). */
+#define SC_ACCELS_MAX 1024u
+
+/* One emulated accelerator of a training rank: its figures as the rank's
+ * au_* are for the rank (worker/workload/training.c). */
+struct sc_accel_row {
+	uint32_t index;             /* in the run: rank x per rank + a */
+	uint64_t samples, steps;
+	uint64_t au_steps, au_compute_ns, au_wall_ns; /* each epoch's first step
+				     * left out, as DLIO */
+	uint64_t barrier_wait_ns;   /* blocked at the step barrier */
 };
 
 /* One phase as rank 0 keeps it: every rank's row plus the merged

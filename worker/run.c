@@ -408,6 +408,8 @@ int sc_run_create(struct sc_run **out, const struct sc_plan *plan, uint32_t phas
 	run->place = *place;
 	run->io = &plan->phases[phase].io;
 	run->njobs = run->io->jobs;
+	if (plan->phases[phase].workload == SC_WORKLOAD_TRAINING) /* readers of each */
+		run->njobs *= sc_training_per_rank(&plan->phases[phase].training);
 	run->dirfd = dir ? dir->fd : -1;
 	pthread_mutex_init(&run->lock, NULL);
 	sc_io_opts_init(&run->opts);

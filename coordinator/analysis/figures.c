@@ -18,6 +18,9 @@ static void spans_exit(struct sc_run_figures *f)
 	sc_steady_groups_free(f->steady, f->nsteady);
 	f->steady = NULL;
 	f->nsteady = 0;
+	sc_training_groups_free(f->training, f->ntraining);
+	f->training = NULL;
+	f->ntraining = 0;
 	sc_verdict_exit(&f->verdict);
 	sc_ckpt_groups_free(f->ckpt, f->nckpt);
 	f->ckpt = NULL;
@@ -97,6 +100,9 @@ static int span_phase(struct sc_run_figures *f, const struct sc_run_record *rec,
 		err = sc_drive_writes_add(&f->writes, pr);
 	if (!err)
 		err = sc_steady_groups_add(&f->steady, &f->nsteady, &rec->plan, pr, &f->phases[i]);
+	if (!err)
+		err = sc_training_groups_add(&f->training, &f->ntraining, &rec->plan, pr, i,
+					     &f->work[i].training);
 	if (!err)
 		err = sc_verdict_add(&f->verdict, rec, f->phases, f->work, f->steady, f->nsteady, i);
 	return err;

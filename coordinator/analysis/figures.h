@@ -24,6 +24,7 @@
 #include "result.h"
 #include "steady_state.h"
 #include "sweep_matrix.h"
+#include "training_groups.h"
 #include "verdict.h"
 #include "workload_figures.h"
 
@@ -41,6 +42,9 @@ struct sc_run_figures {
 	struct sc_sweeps sweeps;    /* the sweep matrices */
 	uint32_t nsteady;
 	struct sc_steady_group *steady; /* heap: the steady-state groups */
+	uint32_t ntraining;
+	struct sc_training_group *training; /* heap: the training phases with
+				 * a search or runs, their cells together */
 	struct sc_verdict verdict;	/* the expect: checks */
 	struct sc_outliers outliers;	/* the drives and nodes apart */
 	struct sc_inventory inventory;	/* each drive once per node */

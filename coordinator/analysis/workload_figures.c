@@ -537,6 +537,67 @@ double sc_rank_training_au(const struct sc_rank_result *r)
 	return r->au_wall_ns ? (double)r->au_compute_ns / (double)r->au_wall_ns : 0;
 }
 
+uint32_t sc_rank_accels(const struct sc_rank_result *r)
+{
+	return r->naccels ? r->naccels : 1;
+}
+
+struct sc_accel_row sc_rank_accel(const struct sc_rank_result *r, uint32_t a)
+{
+	if (r->naccels)
+		return r->accels[a];
+	return (struct sc_accel_row){.index = r->rank,
+				     .samples = r->samples,
+				     .steps = r->steps,
+				     .au_steps = r->au_steps,
+				     .au_compute_ns = r->au_compute_ns,
+				     .au_wall_ns = r->au_wall_ns,
+				     .barrier_wait_ns = r->barrier_wait_ns};
+}
+
+double sc_accel_au(const struct sc_accel_row *x)
+{
+	return x->au_wall_ns ? (double)x->au_compute_ns / (double)x->au_wall_ns : 0;
+}
+
+/* Each host's mean AU over its accelerators: the lowest, and how many are
+ * below the threshold (nothing when out of memory). */
+static void host_figures(const struct sc_phase_record *rec, uint32_t nodes,
+			 struct sc_training_figures *out)
+{
+	double *sum = calloc(nodes ? nodes : 1, sizeof(*sum));
+	uint32_t *n = calloc(nodes ? nodes : 1, sizeof(*n));
+
+	if (!sum || !n || !nodes)
+		goto out;
+	for (uint32_t i = 0; i < rec->nranks; i++) {
+		const struct sc_rank_result *r = &rec->ranks[i];
+
+		if (r->node >= nodes)
+			goto out;
+		for (uint32_t a = 0; a < sc_rank_accels(r); a++) {
+			struct sc_accel_row x = sc_rank_accel(r, a);
+
+			sum[r->node] += sc_accel_au(&x);
+			n[r->node]++;
+		}
+	}
+	out->per_host = n[0];
+	for (uint32_t k = 0; k < nodes; k++) {
+		double au = n[k] ? sum[k] / n[k] : 0;
+
+		if (!out->hosts_measured || au < out->host_au_min) {
+			out->host_au_min = au;
+			out->host_au_min_node = k;
+		}
+		out->hosts_measured = true;
+		out->hosts_below += au < out->au_threshold;
+	}
+out:
+	free(sum);
+	free(n);
+}
+
 void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record *rec,
 			 const struct sc_phase_figures *fig, struct sc_training_figures *out)
 {
@@ -544,33 +605,39 @@ void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record
 	double sum = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->accelerators = rec->nranks;
 	out->hosts = fig->nodes_len;
 	out->au_threshold = t->au;
 	for (uint32_t i = 0; i < rec->nranks; i++) {
 		const struct sc_rank_result *r = &rec->ranks[i];
-		double au = sc_rank_training_au(r);
 
 		out->samples += r->samples;
 		out->steps += r->steps;
-		sum += au;
-		if (i == 0 || au < out->au_min) {
-			out->au_min = au;
-			out->au_min_rank = r->rank;
-		}
-		if (i == 0 || au > out->au_max)
-			out->au_max = au;
-		if (au < t->au)
-			out->ranks_below++;
-		if (r->au_wall_ns) {
-			out->au_measured = true;
-			out->samples_per_s += (double)r->au_steps * t->batch * SC_NS_PER_S_F /
-					      (double)r->au_wall_ns;
+		for (uint32_t a = 0; a < sc_rank_accels(r); a++) {
+			struct sc_accel_row x = sc_rank_accel(r, a);
+			double au = sc_accel_au(&x);
+
+			sum += au;
+			if (!out->accelerators || au < out->au_min) {
+				out->au_min = au;
+				out->au_min_rank = r->rank;
+				out->au_min_accel = x.index;
+			}
+			if (!out->accelerators || au > out->au_max)
+				out->au_max = au;
+			out->accelerators++;
+			if (au < t->au)
+				out->accels_below++;
+			if (x.au_wall_ns) {
+				out->au_measured = true;
+				out->samples_per_s += (double)x.au_steps * t->batch *
+						      SC_NS_PER_S_F / (double)x.au_wall_ns;
+			}
 		}
 	}
-	out->au = rec->nranks ? sum / rec->nranks : 0;
+	out->au = out->accelerators ? sum / out->accelerators : 0;
 	out->au_meets = out->au_measured && out->au >= t->au;
 	out->mlperf_io_MiBps = out->samples_per_s * (double)t->record_bytes / (1024.0 * 1024.0);
+	host_figures(rec, fig->nodes_len, out);
 	if (rec->batch_wait) {
 		out->has_batch_wait = true;
 		sc_hist_summarize(rec->batch_wait, &out->batch_wait);

@@ -189,26 +189,47 @@ void sc_ingest_figures(const struct sc_phase_record *rec, const struct sc_phase_
 		       struct sc_ingest_figures *out);
 
 /* Training figures, MLPerf Storage's (DLIO's statscounter) beside ours.
- * A rank's AU is its compute over its wall time, each epoch's first step
- * left out of both (result.h au_*); the run's is their mean over ranks. */
+ * An accelerator's AU is its compute over its wall time, each epoch's
+ * first step left out of both (result.h struct sc_accel_row; a rank of a
+ * record without rows is one accelerator, its au_*); the run's is their
+ * mean over accelerators, a host's the mean over its accelerators. */
 struct sc_training_figures {
-	uint32_t accelerators;      /* ranks that ran it */
+	uint32_t accelerators;      /* that ran it, over every rank */
 	uint32_t hosts;             /* nodes they ran on */
+	uint32_t per_host;          /* accelerators on each host (the same on
+				     * every host: the rules'; the first's) */
 	uint64_t samples, steps;
-	bool au_measured;           /* some rank had AU steps (an epoch of one
-				     * step has none: its first is left out) */
-	double au;                  /* mean over ranks */
+	bool au_measured;           /* some accelerator had AU steps (an epoch
+				     * of one step has none: its first is left
+				     * out) */
+	double au;                  /* mean over accelerators */
 	double au_min, au_max;
-	uint32_t au_min_rank;
+	uint32_t au_min_rank;       /* the rank of the lowest accelerator */
+	uint32_t au_min_accel;      /* that accelerator, in the run */
 	double au_threshold;        /* the plan's, (0, 1] */
 	bool au_meets;              /* au >= au_threshold (MLPerf's test) */
-	uint32_t ranks_below;       /* ranks whose own AU is below it */
-	double samples_per_s;       /* sum over ranks: AU steps x batch / AU wall */
+	uint32_t accels_below;      /* accelerators whose own AU is below it */
+	bool hosts_measured;        /* the per-host figures below were computed */
+	double host_au_min;         /* the lowest host's mean AU */
+	uint32_t host_au_min_node;
+	uint32_t hosts_below;       /* hosts whose mean AU is below the threshold */
+	double samples_per_s;       /* sum over accelerators: AU steps x batch /
+				     * AU wall */
 	double mlperf_io_MiBps;     /* samples_per_s x record_bytes / MiB, as
 				     * DLIO's train_io_mean_MB_per_second */
 	bool has_batch_wait;
 	struct sc_lat_summary batch_wait; /* time a step waited for its batch */
 };
+
+/* Accelerator a (< sc_rank_accels(r)) of training rank r: its row, or
+ * for a record without rows the rank's own figures as one. */
+struct sc_accel_row sc_rank_accel(const struct sc_rank_result *r, uint32_t a);
+
+/* The accelerators of training rank r (1 in a record without rows). */
+uint32_t sc_rank_accels(const struct sc_rank_result *r);
+
+/* AU of accelerator row x (0 when it has no AU wall time). */
+double sc_accel_au(const struct sc_accel_row *x);
 
 /* AU of one training rank (0 when it has no AU wall time). */
 double sc_rank_training_au(const struct sc_rank_result *r);

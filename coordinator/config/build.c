@@ -195,14 +195,18 @@ static int fill_phase(const struct cfg_phase *pv, uint32_t i, uint32_t cell, str
 		return fill_ckpt_cell(pv, i, cell, ph);
 	if (pv->workload == SC_WORKLOAD_INGEST)
 		return fill_ingest(pv, i, ph);
-	if (pv->workload == SC_WORKLOAD_FILL || pv->workload == SC_WORKLOAD_IDLE ||
-	    pv->workload == SC_WORKLOAD_TRAINING) {
+	if (pv->workload == SC_WORKLOAD_TRAINING) {
+		int err = fill_common(pv, i, cell, sc_cfg_training_cell_name(pv, cell), ph);
+
+		if (!err)
+			sc_cfg_build_training(pv, cell, ph);
+		return err;
+	}
+	if (pv->workload == SC_WORKLOAD_FILL || pv->workload == SC_WORKLOAD_IDLE) {
 		int err = fill_common(pv, i, 0, strdup(pv->name), ph);
 
 		if (!err && pv->workload == SC_WORKLOAD_FILL)
 			sc_cfg_build_fill(pv, ph);
-		else if (!err && pv->workload == SC_WORKLOAD_TRAINING)
-			sc_cfg_build_training(pv, ph);
 		else if (!err)
 			sc_cfg_build_idle(pv, ph);
 		return err;

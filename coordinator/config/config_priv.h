@@ -181,6 +181,9 @@ enum cfg_vtype {
 	CFG_VT_PROCEDURE, /* none | mlperf */
 	CFG_VT_BENCHMARK, /* an MLPerf Storage training benchmark: unet3d | ... */
 	CFG_VT_ACCELERATOR, /* an MLPerf Storage accelerator: b200 | ... */
+	CFG_VT_SEARCH,	  /* none | accelerators */
+	CFG_VT_RUNS,	  /* "W+M" (W warm-up runs, M measured) or "M":
+			   * W x RUNS_SCALE + M */
 	CFG_VT_MAP	  /* a mapping, parsed by the key's own parser */
 };
 

@@ -45,6 +45,10 @@
 #define MAX_PREFETCH	1024u /* batches held in memory ahead of compute */
 #define MAX_TRAINING_FILES UINT32_MAX /* a training dataset's files, cluster-wide */
 #define MAX_FILL_PASSES 1000u /* passes of a fill over its region */
+#define MAX_ACCELS_PER_RANK 1024u /* result.h's SC_ACCELS_MAX */
+#define SEARCH_MAX_DEFAULT "16"   /* search_max's default, as YAML gives it */
+#define RUNS_MAX 100u	      /* runs: W+M, each at most this */
+#define RUNS_SCALE 1000u      /* runs' value: W x RUNS_SCALE + M */
 #define MAX_CPU		8191u /* sqpoll_cpu: Linux's NR_CPUS at most */
 /* huge_buffers' default: 4 KiB pages, as fio's iomem=malloc (docs/config.md) */
 #define HUGE_DEFAULT	  0u
@@ -166,6 +170,15 @@ U64(TRANSFER_SIZE, transfer_size, KW(TRAINING), CFG_VT_SIZE, 1, MAX_BS_BYTES, 0,
 U64(CLIENT_MEMORY, client_memory, KW(TRAINING), CFG_VT_SIZE, 1, UINT64_MAX, 0,                    \
     PLAN(training.client_memory_bytes), "(rank 0's MemTotal x the nodes)",                        \
     "the clients' memory, summed: files defaults to the rules' minimum, 5x it at least")          \
+U64(ACCELERATORS_PER_RANK, accelerators_per_rank, KW(TRAINING), CFG_VT_UINT, 1,                 \
+    MAX_ACCELS_PER_RANK, 0, PLAN(training.accelerators_per_rank), "1",                            \
+    "emulated accelerators each rank runs as threads, each with its own readers")                 \
+U64(SEARCH, search, KW(TRAINING), CFG_VT_SEARCH, 0, 0, 0, NO_PLAN, "none",                         \
+    "accelerators: trials find the most accelerators per host whose AU passes (bisection)")      \
+U64(SEARCH_MAX, search_max, KW(TRAINING), CFG_VT_UINT, 1, MAX_ACCELS_PER_RANK, 0, NO_PLAN,         \
+    SEARCH_MAX_DEFAULT, "with search: the most accelerators per rank a trial runs")                \
+U64(RUNS, runs, KW(TRAINING), CFG_VT_RUNS, 0, 0, 0, NO_PLAN, "1",                                  \
+    "W+M: W warm-up runs, then M measured, the result their mean (MLPerf: 1+5)")                  \
 U64(VERIFY, verify, KW_IO, CFG_VT_VERIFY, 0, 0, 0, PLAN(io.verify), "none",                        \
     "crc32c: written blocks carry a header that reads check (bs >= 48B)")                  \
 U64(VERIFY_ONLY, verify_only, KW_IO, CFG_VT_BOOL, 0, 1, 0, PLAN(io.verify_only), "false",          \

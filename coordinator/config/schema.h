@@ -295,7 +295,11 @@ int sc_cfg_check_training_phase(struct cfg_check *c, uint32_t i, struct cfg_phas
 
 /* Plan phase ph from training phase pv, after fill_common (files 0: the
  * rules' minimum, worked out once the ranks are placed). */
-void sc_cfg_build_training(const struct cfg_phase *pv, struct sc_phase *ph);
+void sc_cfg_build_training(const struct cfg_phase *pv, uint32_t cell, struct sc_phase *ph);
+
+/* The name of cell `cell` of training phase pv: "name", "name[trial=k]",
+ * "name[warmup=k]" or "name[run=k]" (heap; NULL: out of memory). */
+char *sc_cfg_training_cell_name(const struct cfg_phase *pv, uint32_t cell);
 
 /* ---- targets (targets.c) ---- */
 

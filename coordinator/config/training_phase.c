@@ -128,6 +128,50 @@ static int check_custom(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 				 pairs_text(-1, -1, has, sizeof(has)), missing);
 }
 
+/* The phase's cells: a search's trials, or runs' warm-ups and measured
+ * runs, or one. */
+static int set_cells(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
+{
+	uint64_t w = pv->runs / RUNS_SCALE, m = pv->runs % RUNS_SCALE;
+
+	pv->ncells = 1;
+	if (pv->search && pv->src[PK_RUNS] && w + m > 1)
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_RUNS], PK_RUNS,
+					 "runs and search: accelerators together: a search's "
+					 "trials are single runs (run the answer with runs: %" PRIu64
+					 "+%" PRIu64 " in a phase of its own, accelerators_per_rank "
+					 "set to it)",
+					 w, m);
+	if (pv->search && pv->src[PK_ACCELERATORS_PER_RANK])
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_ACCELERATORS_PER_RANK],
+					 PK_ACCELERATORS_PER_RANK,
+					 "accelerators_per_rank with search: accelerators: the "
+					 "search sets it for each trial (give search_max, the most "
+					 "it may try)");
+	if (!pv->search && pv->src[PK_SEARCH_MAX])
+		return sc_cfg_fail_value(c, pv, i, pv->src[PK_SEARCH_MAX], PK_SEARCH_MAX,
+					 "search_max without search: accelerators (add it, or "
+					 "drop search_max)");
+	{
+		enum pkey k = pv->search ? PK_SEARCH_MAX : PK_ACCELERATORS_PER_RANK;
+		uint64_t most = pv->search ? pv->search_max : pv->accelerators_per_rank;
+
+		if (pv->jobs * most > MAX_JOBS)
+			return sc_cfg_fail_value(c, pv, i, pv->src[k] ? pv->src[k] : pv->src[PK_JOBS],
+						 k,
+						 "%" PRIu64 " accelerators a rank x jobs %" PRIu64
+						 " readers each are %" PRIu64 " threads, more than "
+						 "the %u a rank may run (fewer accelerators a rank, "
+						 "more ranks)",
+						 most, pv->jobs, most * pv->jobs, MAX_JOBS);
+	}
+	if (pv->search)
+		pv->ncells = sc_mlperf_search_trials_max((uint32_t)pv->search_max);
+	else if (w + m > 1)
+		pv->ncells = (uint32_t)(w + m);
+	return 0;
+}
+
 int sc_cfg_check_training_phase(struct cfg_check *c, uint32_t i, struct cfg_phase *pv)
 {
 	const struct sc_mlperf_workload *w = NULL;
@@ -167,12 +211,29 @@ int sc_cfg_check_training_phase(struct cfg_check *c, uint32_t i, struct cfg_phas
 					 pv->files, mean);
 	pv->runtime = 0;
 	pv->io_size = 0;
-	pv->ncells = 1;
-	return 0;
+	return set_cells(c, i, pv);
 }
 
-void sc_cfg_build_training(const struct cfg_phase *pv, struct sc_phase *ph)
+char *sc_cfg_training_cell_name(const struct cfg_phase *pv, uint32_t cell)
 {
+	uint64_t w = pv->runs / RUNS_SCALE;
+	char buf[CFG_MAX_NAME_LEN + 32];
+
+	if (pv->ncells <= 1)
+		snprintf(buf, sizeof(buf), "%s", pv->name);
+	else if (pv->search)
+		snprintf(buf, sizeof(buf), "%s[trial=%u]", pv->name, cell + 1);
+	else if (cell < w)
+		snprintf(buf, sizeof(buf), "%s[warmup=%u]", pv->name, cell + 1);
+	else
+		snprintf(buf, sizeof(buf), "%s[run=%u]", pv->name, (uint32_t)(cell - w + 1));
+	return strdup(buf);
+}
+
+void sc_cfg_build_training(const struct cfg_phase *pv, uint32_t cell, struct sc_phase *ph)
+{
+	uint64_t w = pv->runs / RUNS_SCALE, m = pv->runs % RUNS_SCALE;
+
 	ph->io.rw = SC_RW_RANDREAD;
 	ph->io.rwmixread_pct = 100;
 	ph->io.bs_bytes = pv->transfer_size;
@@ -180,6 +241,15 @@ void sc_cfg_build_training(const struct cfg_phase *pv, struct sc_phase *ph)
 	ph->training.batch = (uint32_t)pv->batch;
 	ph->training.epochs = (uint32_t)pv->epochs;
 	ph->training.au = pv->au;
+	if (pv->search) {
+		ph->training.search_max = (uint32_t)pv->search_max;
+		ph->training.trial = cell + 1;
+		ph->training.accelerators_per_rank = 1; /* the first trial's */
+	} else if (w + m > 1) {
+		ph->training.warmups = (uint32_t)w;
+		ph->training.runs = (uint32_t)m;
+		ph->training.run = cell + 1;
+	}
 }
 
 /* MemTotal of /proc/meminfo in bytes, 0 when it cannot be read. */
@@ -219,7 +289,9 @@ static int resolve_training(const struct sc_config *cfg, struct sc_phase *ph, ui
 	uint64_t min, mem = mem_total_bytes(), dataset;
 	char at[640], a1[32];
 
-	t->accelerators = nranks;
+	/* a search's dataset is sized for its largest trial (the fewest
+	 * steps, the most files), then its first trial runs one a rank */
+	t->accelerators = nranks * (t->search_max ? t->search_max : sc_training_per_rank(t));
 	if (!t->client_memory_bytes && mem && !__builtin_mul_overflow(mem, nnodes, &dataset))
 		t->client_memory_bytes = dataset; /* rank 0's MemTotal x the nodes */
 	if (!t->client_memory_bytes && !t->files) {
@@ -256,6 +328,8 @@ static int resolve_training(const struct sc_config *cfg, struct sc_phase *ph, ui
 			 t->batch, t->accelerators, need);
 		return -EINVAL;
 	}
+	if (t->search_max)
+		t->accelerators = nranks * sc_training_per_rank(t);
 	dataset = sc_layout_training_dataset_bytes(t);
 	if (dataset == UINT64_MAX) {
 		snprintf(err, errlen,
@@ -267,12 +341,38 @@ static int resolve_training(const struct sc_config *cfg, struct sc_phase *ph, ui
 	return 0;
 }
 
-int sc_validate_training(const struct sc_config *cfg, struct sc_plan *plan, uint32_t nranks,
-			 uint32_t nnodes, char *err, size_t errlen)
+/* MLPerf's rule: as many accelerators on every host, so as many ranks.
+ * 0, or -EINVAL with the first two hosts that differ in err. */
+static int same_ranks_per_host(const struct sc_config *cfg, const struct sc_phase *ph,
+			       const struct sc_cluster *c, char *err, size_t errlen)
 {
-	for (uint32_t p = 0; p < plan->nphases; p++)
-		if (plan->phases[p].workload == SC_WORKLOAD_TRAINING &&
-		    resolve_training(cfg, &plan->phases[p], nranks, nnodes, err, errlen))
+	char at[640];
+
+	for (int r = 1; r < c->nranks; r++) {
+		if (c->local_nranks_of[r] == c->local_nranks_of[0])
+			continue;
+		snprintf(err, errlen,
+			 "%s: training needs as many accelerators on every host (MLPerf Storage's "
+			 "rule), but host %s runs %u rank(s) and host %s %u: launch as many ranks "
+			 "on each host (mpirun --map-by ppr:N:node)",
+			 where_key(cfg, ph, "workload", at, sizeof(at)), c->hosts[0],
+			 c->local_nranks_of[0], c->hosts[r], c->local_nranks_of[r]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int sc_validate_training(const struct sc_config *cfg, struct sc_plan *plan,
+			 const struct sc_cluster *c, char *err, size_t errlen)
+{
+	for (uint32_t p = 0; p < plan->nphases; p++) {
+		struct sc_phase *ph = &plan->phases[p];
+
+		if (ph->workload != SC_WORKLOAD_TRAINING)
+			continue;
+		if (same_ranks_per_host(cfg, ph, c, err, errlen) ||
+		    resolve_training(cfg, ph, (uint32_t)c->nranks, c->nnodes, err, errlen))
 			return -EINVAL;
+	}
 	return 0;
 }

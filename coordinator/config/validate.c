@@ -171,7 +171,7 @@ int sc_validate_layout(const struct sc_config *cfg, struct sc_plan *plan,
 		return -EINVAL;
 	if (sc_validate_fill(cfg, plan, places, (uint32_t)c->nranks, err, errlen))
 		return -EINVAL;
-	if (sc_validate_training(cfg, plan, (uint32_t)c->nranks, c->nnodes, err, errlen))
+	if (sc_validate_training(cfg, plan, c, err, errlen))
 		return -EINVAL;
 	for (int r = 0; r < c->nranks; r++) {
 		const struct sc_place *p = &places[r];

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "key_table.h"
 #include "mlperf.h"
 #include "plan.h"
 #include "units.h"
@@ -99,6 +100,10 @@ static const char *type_word(enum cfg_vtype t)
 		return "a benchmark";
 	case CFG_VT_ACCELERATOR:
 		return "an accelerator";
+	case CFG_VT_SEARCH:
+		return "none or accelerators";
+	case CFG_VT_RUNS:
+		return "runs, W+M";
 	case CFG_VT_MAP:
 		return "a mapping";
 	}
@@ -136,6 +141,15 @@ static const char *const ckpt_layout_list[] = {"dlio", "sharded", NULL};
 static const char *const numa_list[] = {"none", "drive", NULL};
 static const char *const preallocate_list[] = {"none", "fallocate", "written", NULL};
 static const char *const procedure_list[] = {"none", "mlperf", NULL};
+static const char *const search_list[] = {"none", "accelerators", NULL};
+
+static int search_parse(const char *s)
+{
+	for (int i = 0; search_list[i]; i++)
+		if (strcmp(s, search_list[i]) == 0)
+			return i;
+	return -1;
+}
 
 /* MLPerf Storage's benchmark and accelerator names (worker/mlperf.h) into
  * list, NULL-terminated. */
@@ -392,6 +406,30 @@ static int parse_percent(struct cfg_doc *d, const struct cfg_node *n, const stru
 
 /* One scalar of type def into *out (text types: checked, left in the
  * node).  0 or -EINVAL. */
+/* runs: "W+M" (W warm-up runs, then M measured) or "M" (no warm-up):
+ * W x RUNS_SCALE + M. */
+static int parse_runs(struct cfg_doc *d, const struct cfg_node *n, uint64_t *out)
+{
+	const char *plus = strchr(n->str, '+');
+	uint64_t w = 0, m = 0;
+	int rc;
+
+	if (plus)
+		rc = parse_digits(n->str, (size_t)(plus - n->str), &w);
+	else
+		rc = 0;
+	if (!rc)
+		rc = plus ? parse_digits(plus + 1, strlen(plus + 1), &m)
+			  : parse_digits(n->str, strlen(n->str), &m);
+	if (rc || w > RUNS_MAX || m < 1 || m > RUNS_MAX)
+		return sc_cfg_fail_node(d, n,
+					"\"%s\" is not runs (expected W+M: 0..%u warm-up runs, "
+					"then 1..%u measured, as MLPerf's 1+5)",
+					n->str, RUNS_MAX, RUNS_MAX);
+	*out = w * RUNS_SCALE + m;
+	return 0;
+}
+
 int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struct cfg_keydef *def,
 			uint64_t *out)
 {
@@ -447,6 +485,10 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 	case CFG_VT_ACCELERATOR:
 		return parse_named(d, n, sc_mlperf_accelerator_parse, accelerator_list(accel),
 				   "an accelerator of MLPerf Storage v3.0", out);
+	case CFG_VT_SEARCH:
+		return parse_named(d, n, search_parse, search_list, "a search", out);
+	case CFG_VT_RUNS:
+		return parse_runs(d, n, out);
 	case CFG_VT_BOOL:
 		return parse_bool(d, n, out);
 	case CFG_VT_UINT:
@@ -593,6 +635,11 @@ const char *sc_cfg_type_text(const struct cfg_keydef *def, char *buf, size_t len
 		return choices(buf, len, benchmark_list(bench));
 	case CFG_VT_ACCELERATOR:
 		return choices(buf, len, accelerator_list(accel));
+	case CFG_VT_SEARCH:
+		return choices(buf, len, search_list);
+	case CFG_VT_RUNS:
+		snprintf(buf, len, "W+M: 0..%u warm-up runs, 1..%u measured", RUNS_MAX, RUNS_MAX);
+		break;
 	default:
 		snprintf(buf, len, "%s", type_word(def->type));
 		break;

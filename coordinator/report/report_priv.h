@@ -350,6 +350,11 @@ void sc_json_push_dbl(struct jb *b, struct json_object *a, double v);
 
 /* "steady_state": one object per steady-state group of rec (its drives,
  * cluster, rounds and final window). */
+/* results.json "training_groups": each training phase with a search or
+ * runs, its cells together (analysis/training_groups.h). */
+struct json_object *sc_report_json_training_groups(struct jb *b, const struct sc_run_record *rec,
+						   const struct sc_run_figures *fg);
+
 struct json_object *sc_report_json_steady(struct jb *b, const struct sc_run_record *rec,
 					  const struct sc_run_figures *fg);
 /* ------------------------------------- results_drives.c: the drives */

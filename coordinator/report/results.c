@@ -451,6 +451,9 @@ char *sc_report_results_text(struct report_results *r, size_t *len)
 		sc_json_put(&r->b, r->root, "sweeps", sc_report_json_sweeps(&r->b, r->sweeps));
 	put_phases(r);
 	sc_json_put(&r->b, r->root, "steady_state", sc_report_json_steady(&r->b, r->rec, r->fg));
+	if (r->fg->ntraining) /* absent without a search or runs */
+		sc_json_put(&r->b, r->root, "training_groups",
+			    sc_report_json_training_groups(&r->b, r->rec, r->fg));
 	sc_json_put(&r->b, r->root, "inventory", sc_report_json_inventory(&r->b, r->rec, &r->fg->inventory));
 	sc_json_put(&r->b, r->root, "endurance", sc_report_json_endurance(&r->b, r->rec, r->fg));
 	sc_json_put(&r->b, r->root, "stages", r->stages);

@@ -139,6 +139,32 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 	return o;
 }
 
+/* A training phase's row per accelerator. */
+static struct json_object *accel_rows(struct jb *b, const struct sc_phase_record *pr)
+{
+	struct json_object *a = sc_json_new(b, json_object_new_array());
+
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		const struct sc_rank_result *r = &pr->ranks[i];
+
+		for (uint32_t k = 0; k < sc_rank_accels(r); k++) {
+			struct sc_accel_row x = sc_rank_accel(r, k);
+			struct json_object *o = sc_json_new(b, json_object_new_object());
+
+			sc_json_put_u64(b, o, "accelerator", x.index);
+			sc_json_put_u64(b, o, "rank", r->rank);
+			sc_json_put_u64(b, o, "node", r->node);
+			sc_json_put_u64(b, o, "samples", x.samples);
+			sc_json_put_u64(b, o, "steps", x.steps);
+			sc_json_put_u64(b, o, "au_steps", x.au_steps);
+			sc_json_put_dbl(b, o, "au", sc_accel_au(&x));
+			sc_json_put_u64(b, o, "barrier_wait_ns", x.barrier_wait_ns);
+			sc_json_push(b, a, o);
+		}
+	}
+	return a;
+}
+
 struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
 					    const struct sc_phase_figures *f,
 					    const struct sc_training_figures *g,
@@ -177,10 +203,22 @@ struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase 
 	sc_json_put_dbl(b, o, "au_min", g->au_min);
 	sc_json_put_u64(b, o, "au_min_rank", g->au_min_rank);
 	sc_json_put_dbl(b, o, "au_max", g->au_max);
-	sc_json_put_u64(b, o, "ranks_below_threshold", g->ranks_below);
+	sc_json_put_u64(b, o, "au_min_accelerator", g->au_min_accel);
+	sc_json_put_u64(b, o, "accelerators_below_threshold", g->accels_below);
+	sc_json_put_u64(b, o, "accelerators_per_host", g->per_host);
+	sc_json_put_u64(b, o, "accelerators_per_rank", sc_training_per_rank(t));
+	if (g->hosts_measured) {
+		sc_json_put_dbl(b, o, "host_au_min", g->host_au_min);
+		sc_json_put_u64(b, o, "host_au_min_node", g->host_au_min_node);
+		sc_json_put_u64(b, o, "hosts_below_threshold", g->hosts_below);
+	}
 	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
 	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
 	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au);
+	if (sc_report_json_ranks_kept(g->accelerators))
+		sc_json_put(b, o, "accelerators", accel_rows(b, pr));
+	else
+		sc_report_json_put_omitted(b, o, "accelerators", g->accelerators);
 	return o;
 }
 
@@ -302,5 +340,95 @@ struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run
 
 	for (uint32_t k = 0; k < fg->nckpt; k++)
 		sc_json_push(b, a, ckpt_group_json(b, rec, &fg->ckpt[k]));
+	return a;
+}
+
+static struct json_object *spread_json(struct jb *b, const struct sc_training_spread *s,
+				       double scale)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_dbl(b, o, "mean", s->mean * scale);
+	sc_json_put_dbl(b, o, "stdev", s->stdev * scale);
+	sc_json_put_dbl(b, o, "min", s->min * scale);
+	sc_json_put_dbl(b, o, "max", s->max * scale);
+	return o;
+}
+
+static struct json_object *training_group_json(struct jb *b, const struct sc_run_record *rec,
+					       const struct sc_training_group *g)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *cells = sc_json_new(b, json_object_new_array());
+
+	sc_json_put_str(b, o, "group", g->name);
+	sc_json_put_u64(b, o, "config_index", g->config_index);
+	sc_json_put_str(b, o, "kind", g->search ? "search" : "runs");
+	sc_json_put_dbl(b, o, "au_threshold", g->au_threshold);
+	for (uint32_t i = 0; i < g->ncells; i++) {
+		const struct sc_training_cell *c = &g->cells[i];
+		const struct sc_phase_record *pr =
+		    c->rec_phase < rec->nphases ? &rec->phases[c->rec_phase] : NULL;
+		struct json_object *x = sc_json_new(b, json_object_new_object());
+
+		if (pr && pr->phase < rec->plan.nphases)
+			sc_json_put_str(b, x, "phase", rec->plan.phases[pr->phase].name);
+		else
+			sc_json_put_null(b, x, "phase");
+		sc_json_put_u64(b, x, "accelerators_per_rank", c->per_rank);
+		sc_json_put_u64(b, x, "accelerators_per_host", c->per_host);
+		sc_json_put_u64(b, x, "num_accelerators", c->accelerators);
+		if (!g->search)
+			sc_json_put_bool(b, x, "warmup", c->warmup);
+		if (c->measured) {
+			sc_json_put_dbl(b, x, "train_au_mean_percentage", c->au * 100.0);
+			sc_json_put_dbl(b, x, "host_au_min_percentage", c->host_au_min * 100.0);
+		} else {
+			sc_json_put_null(b, x, "train_au_mean_percentage");
+			sc_json_put_null(b, x, "host_au_min_percentage");
+		}
+		sc_json_put_dbl(b, x, "train_throughput_mean_samples_per_second",
+				c->samples_per_s);
+		sc_json_put_dbl(b, x, "train_io_mean_MB_per_second", c->io_MiBps);
+		sc_json_put_bool(b, x, "pass", c->pass);
+		sc_json_push(b, cells, x);
+	}
+	sc_json_put(b, o, g->search ? "trials" : "runs", cells);
+	if (g->search) {
+		sc_json_put_u64(b, o, "search_max_per_rank", g->search_max);
+		sc_json_put_bool(b, o, "done", g->done);
+		if (g->done) {
+			sc_json_put_u64(b, o, "answer_accelerators_per_host", g->answer_per_host);
+			sc_json_put_u64(b, o, "answer_accelerators_per_rank", g->answer_per_rank);
+			sc_json_put_bool(b, o, "answer_is_search_max",
+					 g->answer_per_rank >= g->search_max);
+		} else {
+			sc_json_put_null(b, o, "answer_accelerators_per_host");
+			sc_json_put_null(b, o, "answer_accelerators_per_rank");
+		}
+		return o;
+	}
+	sc_json_put_u64(b, o, "warmup_runs", g->warmups);
+	sc_json_put_u64(b, o, "measured_runs_planned", g->runs);
+	sc_json_put_u64(b, o, "measured_runs", g->measured);
+	sc_json_put_u64(b, o, "runs_below_threshold", g->runs_failed);
+	/* MLPerf's result: the mean of the measured runs */
+	sc_json_put_dbl(b, o, "train_au_mean_percentage", g->au.mean * 100.0);
+	sc_json_put_str(b, o, "train_au_meet_expectation", g->meets ? "success" : "fail");
+	sc_json_put_dbl(b, o, "train_throughput_mean_samples_per_second", g->samples_per_s.mean);
+	sc_json_put_dbl(b, o, "train_io_mean_MB_per_second", g->io_MiBps.mean);
+	sc_json_put(b, o, "au_percentage", spread_json(b, &g->au, 100.0));
+	sc_json_put(b, o, "samples_per_second", spread_json(b, &g->samples_per_s, 1.0));
+	sc_json_put(b, o, "io_MB_per_second", spread_json(b, &g->io_MiBps, 1.0));
+	return o;
+}
+
+struct json_object *sc_report_json_training_groups(struct jb *b, const struct sc_run_record *rec,
+						   const struct sc_run_figures *fg)
+{
+	struct json_object *a = sc_json_new(b, json_object_new_array());
+
+	for (uint32_t k = 0; k < fg->ntraining; k++)
+		sc_json_push(b, a, training_group_json(b, rec, &fg->training[k]));
 	return a;
 }

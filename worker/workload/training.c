@@ -1,30 +1,37 @@
-/* training.c -- MLPerf Storage training as DLIO runs it: this rank is one
- * emulated accelerator (plan.h struct sc_training_spec, worker/mlperf.h).
+/* training.c -- MLPerf Storage training as DLIO runs it: this rank runs
+ * accelerators_per_rank emulated accelerators (plan.h struct
+ * sc_training_spec, worker/mlperf.h), one in DLIO's terms a process.
  *
  * One rank, one phase:
- *  - Dataset: files x samples_per_file samples across the cluster; this
- *    accelerator reads its block of them (sc_mlperf_block), so its node
- *    holds the files of its ranks' blocks, in
+ *  - Accelerators: the rank's a-th is accelerator g = rank x per_rank + a
+ *    of the run; its readers are jobs a x jobs .. (a + 1) x jobs - 1 (the
+ *    rank runs io.jobs x per_rank job threads), the first of them owns it.
+ *  - Dataset: files x samples_per_file samples across the cluster;
+ *    accelerator g reads its block of them (sc_mlperf_block), so its node
+ *    holds the files of its accelerators' blocks, in
  *    sc_layout_training_dir().  File f is sc_mlperf_file_bytes(f) bytes
- *    (DLIO's sizes); in setup (untimed) each rank writes the files of its
- *    block that are missing or of another size.
- *  - Readers (the io.jobs job threads, DLIO's read_threads DataLoader
- *    workers): reader w reads batches w, w + jobs, w + 2 jobs, ... of each
- *    epoch, a sample at a time (one file open at a time; the sample's
- *    bytes in reads of at most transfer_bytes, iodepth of them in flight),
- *    and may run ahead of the consumer by per_reader batches of its own
- *    (DataLoader's prefetch_factor = ceil(prefetch_size / jobs), 2 when
- *    prefetch_size is 0).
+ *    (DLIO's sizes); in setup (untimed) job 0 writes the files of the
+ *    rank's blocks that are missing or of another size.
+ *  - Readers (io.jobs of them an accelerator, DLIO's read_threads
+ *    DataLoader workers): reader w reads batches w, w + jobs, w + 2 jobs,
+ *    ... of each epoch, a sample at a time (one file open at a time; the
+ *    sample's bytes in reads of at most transfer_bytes, iodepth of them in
+ *    flight), and may run ahead of the consumer by per_reader batches of
+ *    its own (DataLoader's prefetch_factor = ceil(prefetch_size / jobs), 2
+ *    when prefetch_size is 0).
  *    A new epoch's batches start only once the consumer starts the epoch
  *    (DLIO's loader is made anew each epoch).
- *  - Consumer: one more thread, started by job 0.  Per epoch it shuffles
- *    the block with (seed, epoch); step k waits until batch k is read,
- *    sleeps computation_ns, then waits at the step barrier of all ranks
- *    (sc_run_step_gate, DLIO's comm.barrier()) and ends its steps when
- *    any rank has ended its.
+ *  - Consumer: one more thread an accelerator, started by its owner.  Per
+ *    epoch it shuffles the block with (seed, epoch); step k waits until
+ *    batch k is read, sleeps computation_ns, then waits at the step
+ *    barrier (DLIO's comm.barrier()): first for the rank's other
+ *    accelerators, then the last of them to arrive takes the rank to the
+ *    barrier of all ranks (sc_run_step_gate).  Every accelerator ends its
+ *    steps when any has ended its.
  *  - AU (statscounter.py): per epoch, compute over wall time, the epoch's
  *    first step's load and compute left out of both; barrier waits stay
- *    in the wall time.  The sums over epochs are job 0's figures.
+ *    in the wall time.  The sums over epochs are the owner's figures, a
+ *    row of the rank's result (struct sc_accel_row).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,8 +62,10 @@
 /* Seed of the dataset's fill (the data itself is never checked). */
 #define TRAIN_DATASET_SEED 0x7a1e5eedull
 
-/* What the rank's readers and its consumer share (owned by job 0). */
-struct train_rank {
+struct train_group;
+
+/* What one accelerator's readers and its consumer share. */
+struct train_accel {
 	_Alignas(CACHELINE) _Atomic uint64_t epoch; /* 1 + the epoch being consumed;
 						     * 0: none started yet */
 	_Alignas(CACHELINE) _Atomic uint64_t taken; /* batches of the current epoch
@@ -75,18 +84,36 @@ struct train_rank {
 	uint32_t epochs, batch, njobs, per_reader, spf;
 	uint64_t record_bytes, stdev_bytes, seed, transfer;
 	int direct;
+	uint32_t index;		     /* the accelerator's in the run */
+	struct train_group *group;
 	pthread_t consumer;
 	uint64_t consumer_end_ns;
-	/* AU's sums over epochs, written by the consumer, read after join */
-	uint64_t au_steps, au_compute_ns, au_wall_ns;
+	/* written by the consumer, read after join: AU's sums over epochs,
+	 * and its time at the step barrier */
+	uint64_t au_steps, au_compute_ns, au_wall_ns, barrier_wait_ns;
+};
+
+/* The rank's accelerators and their step barrier (owned by job 0). */
+struct train_group {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* a round was answered, or the steps are over */
+	int sync_ready;
+	uint32_t naccels;	/* accelerators_per_rank */
+	uint32_t readers;	/* io.jobs: readers an accelerator */
+	uint32_t arrived;	/* consumers at the barrier of this round */
+	uint64_t round;		/* rounds answered */
+	bool answer;		/* the latest round's: every rank goes on */
+	bool over;		/* some consumer ended its steps: every one ends */
+	struct train_accel **accels;
 	int dirfd;
 	char dir[4000];
 };
 
 /* One reader's place: its batch, the sample in it, the sample's reads. */
 struct train_job {
-	struct train_rank *rank;
-	int owns_rank;
+	struct train_accel *rank;	/* the accelerator it reads for */
+	struct train_group *group;	/* job 0's: it frees it */
+	uint32_t reader;		/* w: its index among the accelerator's readers */
 	uint64_t epoch;	       /* 1 + the epoch of batch; 0: none yet */
 	uint64_t batch;	       /* its current batch in that epoch */
 	uint32_t in_batch;     /* the sample of the batch being read */
@@ -99,25 +126,39 @@ struct train_job {
 	uint64_t seen_seq;     /* room_seq when it last looked for work */
 };
 
+static void accel_free(struct train_accel *r)
+{
+	if (!r)
+		return;
+	if (r->sync_ready) {
+		pthread_mutex_destroy(&r->lock);
+		pthread_cond_destroy(&r->batch_cond);
+		pthread_cond_destroy(&r->room_cond);
+	}
+	free((void *)r->batch_read);
+	free(r->order);
+	free(r);
+}
+
 static void train_free(void *p)
 {
 	struct train_job *tj = p;
+	struct train_group *g;
 
 	if (!tj)
 		return;
-	if (tj->owns_rank && tj->rank) {
-		struct train_rank *r = tj->rank;
-
-		if (r->dirfd >= 0)
-			close(r->dirfd);
-		if (r->sync_ready) {
-			pthread_mutex_destroy(&r->lock);
-			pthread_cond_destroy(&r->batch_cond);
-			pthread_cond_destroy(&r->room_cond);
+	g = tj->group;
+	if (g) {
+		for (uint32_t a = 0; g->accels && a < g->naccels; a++)
+			accel_free(g->accels[a]);
+		free(g->accels);
+		if (g->dirfd >= 0)
+			close(g->dirfd);
+		if (g->sync_ready) {
+			pthread_mutex_destroy(&g->lock);
+			pthread_cond_destroy(&g->cond);
 		}
-		free((void *)r->batch_read);
-		free(r->order);
-		free(r);
+		free(g);
 	}
 	free(tj);
 }
@@ -135,31 +176,24 @@ static void file_name(const struct sc_run *run, uint64_t f, char *name)
 		 format_of(&run->plan->phases[run->phase].training));
 }
 
-static uint64_t file_bytes(const struct train_rank *r, uint64_t f)
+static uint64_t file_bytes(const struct train_accel *r, uint64_t f)
 {
 	return sc_mlperf_file_bytes(r->record_bytes, r->stdev_bytes, r->spf, r->seed, f);
 }
 
-/* Writes the files of this rank's block that are missing or of another
- * size; the others are reused untouched. */
-static int dataset_prepare(struct job *j, struct train_rank *r, char *err, size_t errlen)
+/* Writes the files of accelerator r's block that are missing or of
+ * another size; the others are reused untouched. */
+static int dataset_prepare(struct job *j, struct train_accel *r, char *err, size_t errlen)
 {
 	const struct sc_run *run = j->run;
-	char sub[512], name[TRAIN_NAME_MAX], path[4200];
+	struct train_group *g = r->group;
+	char name[TRAIN_NAME_MAX], path[4200];
 	uint64_t f0, f1;
 	char *buf = NULL;
 	int rc = 0;
 
 	if (!r->count)
 		return 0;
-	if (sc_layout_training_subdir(run->plan, run->phase, sub, sizeof(sub)))
-		return -ENAMETOOLONG;
-	r->dirfd = sc_dataset_open_dir(run->plan->targets[run->place.target].path, sub);
-	if (r->dirfd < 0) {
-		snprintf(err, errlen, "%s: cannot create the dataset directory: %s", r->dir,
-			 strerror(-r->dirfd));
-		return r->dirfd;
-	}
 	f0 = r->first / r->spf;
 	f1 = (r->first + r->count - 1) / r->spf;
 	for (uint64_t f = f0; f <= f1; f++) {
@@ -167,8 +201,8 @@ static int dataset_prepare(struct job *j, struct train_rank *r, char *err, size_
 		struct stat st;
 
 		file_name(run, f, name);
-		snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-		if (fstatat(r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		snprintf(path, sizeof(path), "%s/%s", g->dir, name);
+		if (fstatat(g->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
 		    (uint64_t)st.st_size == bytes)
 			continue;
 		if (!buf) {
@@ -178,7 +212,7 @@ static int dataset_prepare(struct job *j, struct train_rank *r, char *err, size_
 			}
 			sc_pattern_fill(buf, LAYOUT_CHUNK, run->io->seed ^ TRAIN_DATASET_SEED);
 		}
-		rc = sc_dataset_write(r->dirfd, name, path, f << 24, bytes, buf, err, errlen);
+		rc = sc_dataset_write(g->dirfd, name, path, f << 24, bytes, buf, err, errlen);
 		if (rc)
 			break;
 	}
@@ -186,42 +220,22 @@ static int dataset_prepare(struct job *j, struct train_rank *r, char *err, size_
 	return rc;
 }
 
-/* Job 0: the rank's shared state and its share of the dataset. */
-static int rank_create(struct job *j, struct train_rank **out, char *err, size_t errlen)
+/* Accelerator a of the rank: its block, its order and its batches. */
+static int accel_create(struct job *j, struct train_group *g, uint32_t a, char *err,
+			size_t errlen)
 {
 	struct sc_run *run = j->run;
 	const struct sc_phase *ph = &run->plan->phases[run->phase];
 	const struct sc_training_spec *t = &ph->training;
-	const struct sc_target_spec *tg = &run->plan->targets[run->place.target];
-	struct train_rank *r;
+	struct train_accel *r;
 	pthread_condattr_t ca;
-	int rc;
 
-	if (tg->kind != SC_TARGET_DIR) {
-		snprintf(err, errlen, "%s: training needs a directory target, not a %s", tg->path,
-			 sc_target_kind_name(tg->kind));
-		return -EINVAL;
-	}
-	if (!t->files || !t->samples_per_file || !t->record_bytes || !t->batch || !t->epochs ||
-	    !t->transfer_bytes || !t->accelerators || t->transfer_bytes > SC_GIB) {
-		snprintf(err, errlen,
-			 "phase %s: training needs files, samples_per_file, record_size, batch, "
-			 "epochs and accelerators >= 1 and 1 B <= transfer_size <= 1 GiB",
-			 ph->name);
-		return -EINVAL;
-	}
 	r = aligned_alloc(CACHELINE, sc_round_up(sizeof(*r), CACHELINE));
 	if (!r)
 		return -ENOMEM;
 	memset(r, 0, sizeof(*r));
-	r->dirfd = -1;
-	*out = r;
-	rc = sc_layout_training_dir(run->plan, run->place.target, run->phase, r->dir,
-				    sizeof(r->dir));
-	if (rc) {
-		snprintf(err, errlen, "%s: training dataset directory name too long", tg->path);
-		return rc;
-	}
+	g->accels[a] = r;
+	r->group = g;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_mutex_init(&r->lock, NULL);
@@ -229,10 +243,9 @@ static int rank_create(struct job *j, struct train_rank **out, char *err, size_t
 	pthread_cond_init(&r->room_cond, &ca);
 	pthread_condattr_destroy(&ca);
 	r->sync_ready = 1;
-	run->gate.on = true; /* DLIO's comm.barrier() after every step */
-	r->njobs = run->njobs;
+	r->njobs = g->readers;
 	/* DLIO: prefetch_factor = ceil(prefetch_size / read_threads), 2 for 0 */
-	r->per_reader = t->prefetch_size ? (t->prefetch_size + run->njobs - 1) / run->njobs : 2;
+	r->per_reader = t->prefetch_size ? (t->prefetch_size + g->readers - 1) / g->readers : 2;
 	r->batch = t->batch;
 	r->epochs = t->epochs;
 	r->spf = t->samples_per_file;
@@ -241,17 +254,18 @@ static int rank_create(struct job *j, struct train_rank **out, char *err, size_t
 	r->seed = run->io->seed;
 	r->transfer = t->transfer_bytes;
 	r->direct = run->io->direct;
-	sc_mlperf_block(t->files, t->samples_per_file, t->accelerators, run->place.rank, &r->first,
+	r->index = run->place.rank * g->naccels + a;
+	sc_mlperf_block(t->files, t->samples_per_file, t->accelerators, r->index, &r->first,
 			&r->count);
 	r->steps =
 	    sc_mlperf_steps_per_epoch(t->files, t->samples_per_file, t->batch, t->accelerators);
-	atomic_init(&r->readers, run->njobs);
+	atomic_init(&r->readers, g->readers);
 	if (r->count > TRAIN_ORDER_MAX) {
 		snprintf(err, errlen,
 			 "phase %s: accelerator %u reads %llu samples an epoch, more than the "
 			 "%llu whose order a rank keeps in memory (use fewer files or samples "
-			 "per file, or more ranks)",
-			 ph->name, run->place.rank, (unsigned long long)r->count,
+			 "per file, or more accelerators)",
+			 ph->name, r->index, (unsigned long long)r->count,
 			 (unsigned long long)TRAIN_ORDER_MAX);
 		return -E2BIG;
 	}
@@ -265,6 +279,7 @@ static int rank_create(struct job *j, struct train_rank **out, char *err, size_t
 		    (unsigned __int128)r->steps * r->batch * r->epochs *
 		    (sc_mlperf_mean_file_bytes(r->record_bytes, r->stdev_bytes, r->spf) / r->spf);
 
+		bytes += run->planned_bytes;
 		run->planned_bytes = bytes > UINT64_MAX ? UINT64_MAX : (uint64_t)bytes;
 	}
 	if (!sc_engine_uses_files(run->io->engine))
@@ -272,11 +287,81 @@ static int rank_create(struct job *j, struct train_rank **out, char *err, size_t
 	return dataset_prepare(j, r, err, errlen);
 }
 
+/* Job 0: the rank's accelerators, their barrier and their share of the
+ * dataset. */
+static int group_create(struct job *j, struct train_group **out, char *err, size_t errlen)
+{
+	struct sc_run *run = j->run;
+	const struct sc_phase *ph = &run->plan->phases[run->phase];
+	const struct sc_training_spec *t = &ph->training;
+	const struct sc_target_spec *tg = &run->plan->targets[run->place.target];
+	struct train_group *g;
+	pthread_condattr_t ca;
+	char sub[512];
+	int rc;
+
+	if (tg->kind != SC_TARGET_DIR) {
+		snprintf(err, errlen, "%s: training needs a directory target, not a %s", tg->path,
+			 sc_target_kind_name(tg->kind));
+		return -EINVAL;
+	}
+	if (!t->files || !t->samples_per_file || !t->record_bytes || !t->batch || !t->epochs ||
+	    !t->transfer_bytes || !t->accelerators || t->transfer_bytes > SC_GIB ||
+	    !run->io->jobs || run->njobs != run->io->jobs * sc_training_per_rank(t)) {
+		snprintf(err, errlen,
+			 "phase %s: training needs files, samples_per_file, record_size, batch, "
+			 "epochs, jobs and accelerators >= 1 and 1 B <= transfer_size <= 1 GiB",
+			 ph->name);
+		return -EINVAL;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	*out = g;
+	g->dirfd = -1;
+	g->naccels = sc_training_per_rank(t);
+	g->readers = run->io->jobs;
+	rc = sc_layout_training_dir(run->plan, run->place.target, run->phase, g->dir,
+				    sizeof(g->dir));
+	if (rc) {
+		snprintf(err, errlen, "%s: training dataset directory name too long", tg->path);
+		return rc;
+	}
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	g->sync_ready = 1;
+	g->accels = calloc(g->naccels, sizeof(*g->accels));
+	if (!g->accels)
+		return -ENOMEM;
+	run->gate.on = true; /* DLIO's comm.barrier() after every step */
+	run->planned_bytes = 0;
+	if (sc_engine_uses_files(run->io->engine)) {
+		if (sc_layout_training_subdir(run->plan, run->phase, sub, sizeof(sub)))
+			return -ENAMETOOLONG;
+		g->dirfd = sc_dataset_open_dir(tg->path, sub);
+		if (g->dirfd < 0) {
+			snprintf(err, errlen, "%s: cannot create the dataset directory: %s",
+				 g->dir, strerror(-g->dirfd));
+			return g->dirfd;
+		}
+	}
+	for (uint32_t a = 0; a < g->naccels; a++) {
+		rc = accel_create(j, g, a, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int sc_training_job_setup(struct job *j, char *err, size_t errlen)
 {
 	struct sc_run *run = j->run;
 	const struct sc_io_spec *io = run->io;
 	struct train_job *tj;
+	struct train_group *g;
 	struct sc_engine_conf conf;
 	uint64_t buf_bytes;
 	int rc;
@@ -287,14 +372,18 @@ int sc_training_job_setup(struct job *j, char *err, size_t errlen)
 	j->wl = tj;
 	j->wl_free = train_free;
 	if (j->index == 0) {
-		tj->owns_rank = 1;
-		rc = rank_create(j, &tj->rank, err, errlen);
+		rc = group_create(j, &tj->group, err, errlen);
 		if (rc)
 			return rc;
+		g = tj->group;
 	} else {
-		tj->rank = ((struct train_job *)run->jobs[0].wl)->rank;
+		g = ((struct train_job *)run->jobs[0].wl)->group;
 	}
-	snprintf(j->path, sizeof(j->path), "%s", tj->rank->dir);
+	j->accel = j->index / g->readers;
+	j->accel_owner = j->index % g->readers == 0;
+	tj->reader = j->index % g->readers;
+	tj->rank = g->accels[j->accel];
+	snprintf(j->path, sizeof(j->path), "%s", g->dir);
 	sc_pattern_init(&j->pat, io, run->place.rank, j->index);
 	/* O_DIRECT reads whole aligned blocks: a read's buffer is the transfer
 	 * rounded up, and the last read of a sample may run past its end */
@@ -312,14 +401,14 @@ int sc_training_job_setup(struct job *j, char *err, size_t errlen)
 				       .fds_change = true};
 	rc = sc_job_engine_create(j, &conf);
 	if (rc) {
-		snprintf(err, errlen, "%s engine for the dataset in %s: %s", j->ops->name,
-			 tj->rank->dir, strerror(-rc));
+		snprintf(err, errlen, "%s engine for the dataset in %s: %s", j->ops->name, g->dir,
+			 strerror(-rc));
 		return rc;
 	}
 	return 0;
 }
 
-static void wake(struct train_rank *r, pthread_cond_t *c)
+static void wake(struct train_accel *r, pthread_cond_t *c)
 {
 	pthread_mutex_lock(&r->lock);
 	if (c == &r->room_cond)
@@ -328,7 +417,7 @@ static void wake(struct train_rank *r, pthread_cond_t *c)
 	pthread_mutex_unlock(&r->lock);
 }
 
-static void rank_quit(struct train_rank *r)
+static void rank_quit(struct train_accel *r)
 {
 	atomic_store(&r->quit, 1);
 	pthread_mutex_lock(&r->lock);
@@ -338,7 +427,7 @@ static void rank_quit(struct train_rank *r)
 	pthread_mutex_unlock(&r->lock);
 }
 
-static bool phase_over(struct train_rank *r, struct sc_run *run)
+static bool phase_over(struct train_accel *r, struct sc_run *run)
 {
 	return atomic_load_explicit(&run->stop, memory_order_relaxed) ||
 	       atomic_load_explicit(&r->quit, memory_order_relaxed);
@@ -356,7 +445,7 @@ static void wait_slice(pthread_cond_t *c, pthread_mutex_t *m)
 /* Reader w's next batch after `batch` (none yet: UINT64_MAX) in epoch e,
  * when it may start now: 1, with *next; 0 when it must wait for the
  * consumer; -1 when the reader is done with epoch e. */
-static int next_batch(const struct train_rank *r, uint32_t w, uint64_t batch, uint64_t *next)
+static int next_batch(const struct train_accel *r, uint32_t w, uint64_t batch, uint64_t *next)
 {
 	uint64_t b = batch == UINT64_MAX ? w : batch + r->njobs;
 	uint64_t taken = atomic_load_explicit(&r->taken, memory_order_acquire);
@@ -376,7 +465,7 @@ static int next_batch(const struct train_rank *r, uint32_t w, uint64_t batch, ui
  * job has failed). */
 static int open_sample(struct job *j, struct train_job *tj)
 {
-	struct train_rank *r = tj->rank;
+	struct train_accel *r = tj->rank;
 	uint64_t s = r->order[tj->batch * r->batch + tj->in_batch];
 	char name[TRAIN_NAME_MAX], path[4200];
 	uint64_t share;
@@ -392,13 +481,13 @@ static int open_sample(struct job *j, struct train_job *tj)
 	if (!sc_engine_uses_files(j->run->io->engine))
 		return 0;
 	file_name(j->run, tj->file, name);
-	j->fd =
-	    sc_rundir_openat(r->dirfd, name, O_RDONLY | (r->direct ? O_DIRECT : 0), SC_RUNDIR_ANY);
+	j->fd = sc_rundir_openat(r->group->dirfd, name, O_RDONLY | (r->direct ? O_DIRECT : 0),
+				 SC_RUNDIR_ANY);
 	if (j->fd < 0) {
 		int rc = j->fd;
 
 		j->fd = -1;
-		snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+		snprintf(path, sizeof(path), "%s/%s", r->group->dir, name);
 		sc_job_fail(j, rc, "%s: cannot open dataset file%s: %s", path,
 			    r->direct ? " with O_DIRECT" : "", sc_rundir_strerror(rc));
 		tj->have_sample = 0;
@@ -420,7 +509,7 @@ static void close_sample(struct job *j, struct train_job *tj)
  * when it may start.  True when a sample is open to read. */
 static bool advance(struct job *j, struct train_job *tj)
 {
-	struct train_rank *r = tj->rank;
+	struct train_accel *r = tj->rank;
 	uint64_t e, b;
 
 	if (tj->have_sample) {
@@ -439,7 +528,7 @@ static bool advance(struct job *j, struct train_job *tj)
 		tj->epoch = e;
 		tj->batch = UINT64_MAX;
 	}
-	if (!e || next_batch(r, j->index, tj->batch, &b) != 1)
+	if (!e || next_batch(r, tj->reader, tj->batch, &b) != 1)
 		return false;
 	tj->batch = b;
 	return open_sample(j, tj) == 0;
@@ -466,7 +555,7 @@ static uint32_t train_claim(struct job *j, uint32_t nfree)
 static int train_next(struct job *j, struct sc_io *x)
 {
 	struct train_job *tj = j->wl;
-	struct train_rank *r = tj->rank;
+	struct train_accel *r = tj->rank;
 	uint64_t want = tj->end - tj->next_off < r->transfer ? tj->end - tj->next_off : r->transfer;
 
 	x->op = SC_OP_READ;
@@ -507,13 +596,13 @@ static void train_reaped(struct job *j, uint32_t ok, uint32_t failed)
 static bool train_idle(struct job *j)
 {
 	struct train_job *tj = j->wl;
-	struct train_rank *r = tj->rank;
+	struct train_accel *r = tj->rank;
 	uint64_t b;
 
 	if (j->err || phase_over(r, j->run))
 		return true;
 	if (!tj->have_sample && tj->epoch == r->epochs &&
-	    next_batch(r, j->index, tj->batch, &b) < 0)
+	    next_batch(r, tj->reader, tj->batch, &b) < 0)
 		return true;
 	pthread_mutex_lock(&r->lock);
 	if (!phase_over(r, j->run) &&
@@ -530,7 +619,7 @@ static void train_path(const struct job *j, const struct sc_io *x, char *buf, si
 
 	(void)x;
 	file_name(j->run, tj->file, name);
-	snprintf(buf, cap, "%s/%s", tj->rank->dir, name);
+	snprintf(buf, cap, "%s/%s", tj->rank->group->dir, name);
 }
 
 static const struct sc_ioloop_ops train_ops = {
@@ -543,7 +632,7 @@ static const struct sc_ioloop_ops train_ops = {
 
 /* Waits until batch k of the epoch is read: 1, or 0 when the phase ends
  * first (stop, a failed reader, no reader left). */
-static int wait_batch(struct train_rank *r, struct sc_run *run, uint64_t k)
+static int wait_batch(struct train_accel *r, struct sc_run *run, uint64_t k)
 {
 	int ok;
 
@@ -566,7 +655,7 @@ static int wait_batch(struct train_rank *r, struct sc_run *run, uint64_t k)
 }
 
 /* Begins epoch e (0-based): its order, no batch read, no step done. */
-static void begin_epoch(struct train_rank *r, uint32_t e)
+static void begin_epoch(struct train_accel *r, uint32_t e)
 {
 	for (uint64_t i = 0; i < r->count; i++)
 		r->order[i] = r->first + i;
@@ -578,12 +667,66 @@ static void begin_epoch(struct train_rank *r, uint32_t e)
 	wake(r, &r->room_cond);
 }
 
-/* The consumer: steps, their compute and the barrier; job 0's figures. */
+/* The step barrier of accelerator r after a step: once every accelerator
+ * of the rank has come, the last one takes the rank to the barrier of all
+ * ranks and brings back the answer.  True when every accelerator goes on;
+ * false ends r's steps. */
+static bool group_step(struct train_accel *r, struct sc_run *run)
+{
+	struct train_group *g = r->group;
+	uint64_t t0 = sc_now_ns(), round;
+	bool answer;
+
+	if (g->naccels == 1) {
+		answer = sc_run_step_gate(run, true) > 0;
+		r->barrier_wait_ns += sc_now_ns() - t0;
+		return answer;
+	}
+	pthread_mutex_lock(&g->lock);
+	round = g->round;
+	if (g->over) {
+		answer = false;
+	} else if (++g->arrived == g->naccels) {
+		pthread_mutex_unlock(&g->lock);
+		answer = sc_run_step_gate(run, true) > 0;
+		pthread_mutex_lock(&g->lock);
+		g->arrived = 0;
+		g->answer = answer;
+		g->over |= !answer;
+		g->round++;
+		pthread_cond_broadcast(&g->cond);
+	} else {
+		while (g->round == round && !g->over &&
+		       !atomic_load_explicit(&run->stop, memory_order_relaxed))
+			wait_slice(&g->cond, &g->lock);
+		answer = g->round != round && g->answer;
+	}
+	pthread_mutex_unlock(&g->lock);
+	r->barrier_wait_ns += sc_now_ns() - t0;
+	return answer;
+}
+
+/* Accelerator r ended its steps (epochs done, an error, a stop): the rank
+ * answers every further round "not going", and its other accelerators end
+ * theirs at their next barrier. */
+static void group_leave(struct train_group *g, struct sc_run *run)
+{
+	/* ended without a last round that said so: this rank answers every
+	 * further round with "not going" */
+	sc_run_step_gate_leave(run);
+	pthread_mutex_lock(&g->lock);
+	g->over = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* An accelerator's consumer: steps, their compute and the barrier; its
+ * owner's figures. */
 static void *consume(void *arg)
 {
 	struct job *j = arg;
 	struct sc_run *run = j->run;
-	struct train_rank *r = ((struct train_job *)j->wl)->rank;
+	struct train_accel *r = ((struct train_job *)j->wl)->rank;
 	uint64_t compute_ns = run->plan->phases[run->phase].training.computation_ns;
 	bool going = r->steps > 0;
 
@@ -613,7 +756,7 @@ static void *consume(void *arg)
 				first_proc = t2 - t0;
 			else
 				compute += t2 - t1;
-			going = sc_run_step_gate(run, true) > 0;
+			going = group_step(r, run);
 		}
 		if (r->steps > 1) {
 			uint64_t wall = sc_now_ns() - epoch_start;
@@ -623,9 +766,7 @@ static void *consume(void *arg)
 			r->au_wall_ns += wall > first_proc ? wall - first_proc : 0;
 		}
 	}
-	/* ended without a last round that said so (epochs done, an error, a
-	 * stop): this rank answers every further round with "not going" */
-	sc_run_step_gate_leave(run);
+	group_leave(r->group, run);
 	r->consumer_end_ns = sc_now_ns();
 	rank_quit(r);
 	return NULL;
@@ -635,16 +776,17 @@ void sc_training_job_run(struct job *j)
 {
 	struct sc_run *run = j->run;
 	struct train_job *tj = j->wl;
-	struct train_rank *r = tj->rank;
+	struct train_accel *r = tj->rank;
 	struct sc_ioloop lp = {.measure_start_ns = run->start_ns, .budget_bytes = UINT64_MAX};
 	int consumer = 0;
 
-	if (j->index == 0) {
+	if (j->accel_owner) {
 		int rc = pthread_create(&r->consumer, NULL, consume, j);
 
 		if (rc) {
 			sc_job_fail(j, -rc, "cannot start the training consumer thread: %s",
 				    strerror(rc));
+			group_leave(r->group, run);
 			rank_quit(r);
 		} else {
 			consumer = 1;
@@ -654,7 +796,7 @@ void sc_training_job_run(struct job *j)
 	if (tj->have_sample)
 		close_sample(j, tj);
 	if (j->err)
-		rank_quit(r); /* a batch will never be read: end the rank's phase */
+		rank_quit(r); /* a batch will never be read: end the accelerator's steps */
 	atomic_fetch_sub(&r->readers, 1);
 	wake(r, &r->batch_cond);
 	if (consumer) {
@@ -664,5 +806,6 @@ void sc_training_job_run(struct job *j)
 		j->au_steps = r->au_steps;
 		j->au_compute_ns = r->au_compute_ns;
 		j->au_wall_ns = r->au_wall_ns;
+		j->barrier_wait_ns = r->barrier_wait_ns;
 	}
 }

@@ -159,6 +159,7 @@ FIELD(f_prefetch_size, ph->training.prefetch_size)
 FIELD(f_computation_time, ph->training.computation_ns)
 FIELD(f_transfer_size, ph->training.transfer_bytes)
 FIELD(f_client_memory, ph->training.client_memory_bytes)
+FIELD(f_accelerators_per_rank, ph->training.accelerators_per_rank)
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)
@@ -243,6 +244,7 @@ static const struct member_case cases[] = {
     {PK_COMPUTATION_TIME, "25ms", 25000000, f_computation_time},
     {PK_TRANSFER_SIZE, "256KiB", 256 * KIB, f_transfer_size},
     {PK_CLIENT_MEMORY, "64GiB", 64 * 1024 * MIB, f_client_memory},
+    {PK_ACCELERATORS_PER_RANK, "3", 3, f_accelerators_per_rank},
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 

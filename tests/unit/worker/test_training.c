@@ -47,6 +47,26 @@ static void plan_training(struct sc_plan *plan, const char *target, enum sc_engi
 						 .accelerators = accs};
 }
 
+/* The drive-bound case: accs accelerators, per_rank of them on this rank,
+ * 12 steps an epoch each; the emulated drive takes 15 ms a read, one
+ * 64 KiB read a sample, one reader an accelerator a batch ahead, 10 ms of
+ * compute a step: AU = 10 / 30. */
+static void plan_drive_bound(struct sc_plan *plan, uint32_t accs, uint32_t per_rank)
+{
+	struct sc_phase *ph;
+
+	plan_training(plan, tmpdir, SC_ENGINE_EMULATED, accs);
+	ph = &plan->phases[0];
+	ph->training.accelerators_per_rank = per_rank;
+	ph->io.jobs = 1;
+	ph->io.iodepth = 1;
+	ph->training.transfer_bytes = 64 * KIB;
+	ph->training.prefetch_size = 1;
+	ph->training.computation_ns = 10 * MS;
+	ph->training.files = 24 * accs;
+	ph->io.emulate.latency_ns = 15 * MS;
+}
+
 /* Runs phase 0 at place as one rank whose main thread (this one) answers
  * the step barrier's rounds as a cluster of this rank alone would: the
  * local side's going; no round after a "not going". */
@@ -170,7 +190,8 @@ static void test_sizes(void)
 }
 
 /* AU where the answer is known.  Compute-bound: reads from the page cache
- * take microseconds, compute 20 ms a step: AU near 1.  Drive-bound: the
+ * take microseconds, compute 100 ms a step (long beside a busy machine's
+ * scheduling delays of the readers): AU near 1.  Drive-bound: the
  * emulated drive takes 15 ms a read, one read a sample, one reader reads a
  * batch of 2 in 30 ms; with 10 ms of compute a step the step takes 30 ms
  * (the reader runs a batch ahead): AU = 10 / 30. */
@@ -179,39 +200,95 @@ static void test_au(void)
 	struct sc_plan plan;
 	struct sc_rank_result res;
 	struct sc_place place = {.rank = 0, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
-	struct sc_phase *ph;
 	char dir[512], err[512];
 	double au;
 	int rc;
 
 	plan_training(&plan, tmpdir, SC_ENGINE_PSYNC, 1);
-	plan.phases[0].training.computation_ns = 20 * MS;
+	plan.phases[0].training.computation_ns = 100 * MS;
 	rc = run_phase(&plan, &place, &res, err, sizeof(err));
 	CHECK(rc == 0, "run: %d %s", rc, err);
 	au = (double)res.au_compute_ns / (double)res.au_wall_ns;
 	CHECK(au > 0.85 && au <= 1.0, "compute-bound AU %.3f", au);
-	CHECK(res.au_compute_ns >= res.au_steps * 20 * MS, "compute %llu ns over %llu steps",
+	CHECK(res.au_compute_ns >= res.au_steps * 100 * MS, "compute %llu ns over %llu steps",
 	      (unsigned long long)res.au_compute_ns, (unsigned long long)res.au_steps);
 	sc_layout_training_dir(&plan, 0, 0, dir, sizeof(dir));
 	check_rmtree(dir);
 	sc_rank_result_exit(&res);
 	sc_plan_exit(&plan);
 
-	plan_training(&plan, tmpdir, SC_ENGINE_EMULATED, 1);
-	ph = &plan.phases[0];
-	ph->io.jobs = 1;
-	ph->io.iodepth = 1;
-	ph->training.transfer_bytes = 64 * KIB;
-	ph->training.prefetch_size = 1;
-	ph->training.computation_ns = 10 * MS;
-	ph->training.files = 24; /* 12 steps an epoch */
-	ph->io.emulate.latency_ns = 15 * MS;
+	plan_drive_bound(&plan, 1, 1); /* 12 steps an epoch */
 	rc = run_phase(&plan, &place, &res, err, sizeof(err));
 	CHECK(rc == 0, "run: %d %s", rc, err);
 	au = (double)res.au_compute_ns / (double)res.au_wall_ns;
 	/* late wake-ups only lengthen the steps: a busy machine lowers AU */
 	CHECK(au > 0.20 && au < 0.36, "drive-bound AU %.3f, want about 10 / 30 = 0.333", au);
 	CHECK(res.steps == 24, "%llu steps", (unsigned long long)res.steps);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+}
+
+/* accelerators_per_rank 3, rank 1 of 2: the rank runs accelerators 3, 4
+ * and 5 of 6 (jobs 2 readers each), each its own block and row, in
+ * lockstep at the rank's barrier; drive-bound, each one's AU is the one
+ * accelerator's closed form (its readers are its own). */
+static void test_per_rank(void)
+{
+	struct sc_plan plan;
+	struct sc_rank_result res;
+	struct sc_place place = {.rank = 1, .target = 0, .slot = 0, .nslots = 1, .local_nranks = 1};
+	struct sc_phase *ph;
+	char dir[512], path[700], err[512];
+	uint64_t first, count, files = 0;
+	int rc;
+
+	plan_training(&plan, tmpdir, SC_ENGINE_PSYNC, 6);
+	ph = &plan.phases[0];
+	ph->training.accelerators_per_rank = 3;
+	ph->training.files = 24; /* 24 / 2 / 6: 2 steps an epoch */
+	rc = run_phase(&plan, &place, &res, err, sizeof(err));
+	CHECK(rc == 0, "run: %d %s", rc, err);
+	CHECK(res.naccels == 3, "%u accelerator rows", res.naccels);
+	for (uint32_t a = 0; a < res.naccels && a < 3; a++) {
+		const struct sc_accel_row *x = &res.accels[a];
+
+		CHECK(x->index == 3 + a, "row %u: accelerator %u, want %u", a, x->index, 3 + a);
+		CHECK(x->steps == 4 && x->samples == 8 && x->au_steps == 2,
+		      "accelerator %u: %llu steps, %llu samples, %llu AU steps", x->index,
+		      (unsigned long long)x->steps, (unsigned long long)x->samples,
+		      (unsigned long long)x->au_steps);
+	}
+	CHECK(res.steps == 12 && res.samples == 24, "the rank: %llu steps, %llu samples",
+	      (unsigned long long)res.steps, (unsigned long long)res.samples);
+	sc_mlperf_block(24, 1, 6, 3, &first, &count);
+	sc_layout_training_dir(&plan, 0, 0, dir, sizeof(dir));
+	for (uint64_t f = 0; f < 24; f++) {
+		snprintf(path, sizeof(path), "%s/file_%llu.dat", dir, (unsigned long long)f);
+		if (size_of(path) < 0)
+			continue;
+		files++;
+		CHECK(f >= first && f < first + 3 * count, "file %llu is not of accelerators 3-5",
+		      (unsigned long long)f);
+	}
+	CHECK(files == 3 * count, "%llu files, want the 3 blocks' %llu",
+	      (unsigned long long)files, (unsigned long long)(3 * count));
+	check_rmtree(dir);
+	sc_rank_result_exit(&res);
+	sc_plan_exit(&plan);
+
+	plan_drive_bound(&plan, 2, 2); /* 12 steps an epoch each */
+	place.rank = 0;
+	rc = run_phase(&plan, &place, &res, err, sizeof(err));
+	CHECK(rc == 0, "run: %d %s", rc, err);
+	for (uint32_t a = 0; a < res.naccels; a++) {
+		double au = (double)res.accels[a].au_compute_ns / (double)res.accels[a].au_wall_ns;
+
+		CHECK(au > 0.20 && au < 0.36, "accelerator %u: drive-bound AU %.3f, want about "
+		      "10 / 30 = 0.333", a, au);
+		CHECK(res.accels[a].steps == 24, "%llu steps",
+		      (unsigned long long)res.accels[a].steps);
+	}
+	CHECK(res.naccels == 2, "%u rows", res.naccels);
 	sc_rank_result_exit(&res);
 	sc_plan_exit(&plan);
 }
@@ -230,7 +307,7 @@ static void test_too_many_samples(void)
 	plan.phases[0].training.files = 1u << 20;
 	plan.phases[0].training.samples_per_file = 1u << 9; /* 2^29 samples */
 	rc = run_phase(&plan, &place, &res, err, sizeof(err));
-	CHECK(rc != 0 && strstr(err, "more than the 268435456") && strstr(err, "more ranks"),
+	CHECK(rc != 0 && strstr(err, "more than the 268435456") && strstr(err, "more accelerators"),
 	      "refused: %d %s", rc, err);
 	sc_rank_result_exit(&res);
 	sc_plan_exit(&plan);
@@ -245,6 +322,7 @@ int main(void)
 	test_counts(SC_ENGINE_URING, true, 3, 2);
 	test_sizes();
 	test_au();
+	test_per_rank();
 	test_too_many_samples();
 	check_rmtree(tmpdir);
 	return check_exit("test_training");
