@@ -31,18 +31,16 @@ static int next_trial(const struct sc_phase *ph, const struct sc_run_record *rec
 	return g->done ? 0 : (int)g->next_per_rank;
 }
 
-/* Rank 0: runs: W+M, the run just kept, and after the last their mean. */
-static void print_run(const struct sc_phase *ph, const struct sc_run_record *rec,
-		      const struct sc_run_figures *fg, bool quiet)
+/* Rank 0: runs: W+M, after the last their mean (each run's own line is
+ * its phase's). */
+static void print_run(const struct sc_phase *ph, const struct sc_run_figures *fg, bool quiet)
 {
 	const struct sc_training_group *g =
 	    sc_training_group_find(fg->training, fg->ntraining, ph->config_index);
 
-	if (quiet || !g || !g->ncells)
+	if (quiet || !g || !g->ncells || ph->training.run != ph->training.warmups + ph->training.runs)
 		return;
-	sc_report_training_cell(stdout, rec, g, g->ncells - 1);
-	if (ph->training.run == ph->training.warmups + ph->training.runs)
-		sc_report_training_group(stdout, g);
+	sc_report_training_group(stdout, g);
 	fflush(stdout);
 }
 
@@ -57,7 +55,7 @@ uint32_t sc_training_after_cell(struct sc_cluster *c, struct sc_plan *plan,
 		return p;
 	if (ph->training.runs) {
 		if (c->rank == 0)
-			print_run(ph, rec, fg, quiet);
+			print_run(ph, fg, quiet);
 		return p;
 	}
 	if (!ph->training.search_max)

@@ -61,7 +61,10 @@ void sc_training_plan_figures(const struct sc_phase *ph, struct sc_training_plan
 				   &samples))
 		samples = UINT64_MAX;
 	out->samples_read = samples;
-	out->min_files = sc_mlperf_min_files(t->client_memory_bytes, t->accelerators, t->batch,
+	out->most_accelerators = t->search_max ? t->accelerators / sc_training_per_rank(t) *
+						     t->search_max
+					       : t->accelerators;
+	out->min_files = sc_mlperf_min_files(t->client_memory_bytes, out->most_accelerators, t->batch,
 					     t->samples_per_file, t->record_bytes);
 	out->files_short = out->min_files > t->files ? out->min_files - t->files : 0;
 }

@@ -72,7 +72,10 @@ struct sc_training_plan_figures {
 	uint64_t steps_per_epoch;     /* each accelerator's */
 	uint64_t samples_read;	      /* of an epoch, every accelerator:
 				       * steps x batch x accelerators */
-	uint64_t min_files;	      /* the rules' minimum; 0 when the clients'
+	uint32_t most_accelerators;   /* the most that run it: a search's largest
+				       * trial's, else t->accelerators */
+	uint64_t min_files;	      /* the rules' minimum (at most_accelerators);
+				       * 0 when the clients'
 				       * memory is not known */
 	uint64_t files_short;	      /* min_files - files when below it, else 0 */
 };

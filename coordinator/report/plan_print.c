@@ -262,6 +262,12 @@ static void print_training_phase(uint32_t p, const struct sc_phase *ph,
 	char b1[32], b2[32], b3[32], b4[32], what[256];
 
 	sc_training_plan_figures(ph, &f);
+	if (t->search_max && t->trial > 1) {
+		printf("  phase %u %s: trial %u of the search, if the trials before it leave it "
+		       "to run: its accelerators a rank (1 to %u) are decided by theirs\n",
+		       p, ph->name, t->trial, t->search_max);
+		return;
+	}
 	if (f.pair)
 		snprintf(what, sizeof(what), "%s on %s (MLPerf Storage v3.0 %s%s%s)",
 			 sc_mlperf_benchmark_name((enum sc_mlperf_benchmark)t->benchmark),
@@ -283,6 +289,16 @@ static void print_training_phase(uint32_t p, const struct sc_phase *ph,
 	       p, ph->name, what, t->accelerators, io->jobs, io->iodepth,
 	       sc_fmt_bytes(b1, sizeof(b1), t->transfer_bytes),
 	       io->direct ? "O_DIRECT" : "buffered", t->prefetch_size);
+	if (t->search_max)
+		printf("    search: accelerators: trials of 1, then doubling while AU passes on "
+		       "every host, then bisection, up to %u a rank (%u in all), at most %u "
+		       "trials; this first trial runs 1 a rank\n",
+		       t->search_max, f.most_accelerators, ph->ncells);
+	else if (t->runs)
+		printf("    runs: %u warm-up(s) then %u measured, the result their mean; this is "
+		       "%s %u\n",
+		       t->warmups, t->runs, t->run <= t->warmups ? "warm-up" : "run",
+		       t->run <= t->warmups ? t->run : t->run - t->warmups);
 	printf("    dataset: %" PRIu64 " files x %" PRIu64 " B mean (%u sample(s) of %" PRIu64
 	       " B mean, stdev %" PRIu64 " B) = %" PRIu64 " B (%s)\n",
 	       t->files, f.mean_file_bytes, t->samples_per_file, t->record_bytes,
@@ -305,7 +321,7 @@ static void print_training_phase(uint32_t p, const struct sc_phase *ph,
 		       t->files, f.files_short ? "below" : "meeting", f.min_files,
 		       short_text(f.files_short, what, sizeof(what)),
 		       sc_fmt_bytes(b1, sizeof(b1), t->client_memory_bytes), t->samples_per_file,
-		       t->record_bytes, t->accelerators, t->batch, t->samples_per_file);
+		       t->record_bytes, f.most_accelerators, t->batch, t->samples_per_file);
 }
 
 /* The printed line of fill phase or idle step p. */
