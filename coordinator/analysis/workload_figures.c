@@ -560,7 +560,7 @@ void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record
 		}
 		if (i == 0 || au > out->au_max)
 			out->au_max = au;
-		if (au < t->au)
+		if (sc_training_au_below(out, au))
 			out->ranks_below++;
 		if (r->au_wall_ns) {
 			out->au_measured = true;
@@ -569,12 +569,65 @@ void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record
 		}
 	}
 	out->au = rec->nranks ? sum / rec->nranks : 0;
-	out->au_meets = out->au_measured && out->au >= t->au;
+	out->au_meets = out->au_measured && !sc_training_au_below(out, out->au);
+	out->sample_bytes = out->samples ? (double)fig->total_bytes / (double)out->samples : 0;
 	out->mlperf_io_MiBps = out->samples_per_s * (double)t->record_bytes / (1024.0 * 1024.0);
 	if (rec->batch_wait) {
 		out->has_batch_wait = true;
 		sc_hist_summarize(rec->batch_wait, &out->batch_wait);
 	}
+}
+
+bool sc_training_au_below(const struct sc_training_figures *g, double au)
+{
+	return au < g->au_threshold;
+}
+
+void sc_training_samples_per_s(const struct sc_training_figures *g, const double *bytes_per_s,
+			       uint32_t n, double *out)
+{
+	for (uint32_t k = 0; k < n; k++)
+		out[k] = g->sample_bytes > 0 ? bytes_per_s[k] / g->sample_bytes : NAN;
+}
+
+/* Each node row's AU into w->node_au (fig's rows): the mean of the AUs of
+ * its ranks (w->rank_au, in pr's order), NAN for a row with none; and
+ * how many are below the threshold.  0 or -ENOMEM. */
+static int training_node_au(const struct sc_phase_record *pr, const struct sc_phase_figures *fig,
+			    struct sc_workload_figures *w)
+{
+	uint32_t n = fig->nodes_len, *count = calloc(n ? n : 1, sizeof(*count));
+	double *au = calloc(n ? n : 1, sizeof(*au));
+
+	if (!count || !au) {
+		free(count);
+		free(au);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		uint32_t lo = 0, hi = n, node = pr->ranks[i].node;
+
+		while (lo < hi) { /* the rows are in increasing node order */
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (fig->nodes[mid].node < node)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < n && fig->nodes[lo].node == node) {
+			au[lo] += w->rank_au[i];
+			count[lo]++;
+		}
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		au[k] = count[k] ? au[k] / count[k] : NAN;
+		if (count[k] && sc_training_au_below(&w->training, au[k]))
+			w->training.hosts_below++;
+	}
+	free(count);
+	w->node_au = au;
+	return 0;
 }
 
 int sc_open_loop_figures(const struct sc_phase_record *rec, struct sc_open_loop_figures *out)
@@ -618,6 +671,10 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 			return -ENOMEM;
 		for (uint32_t i = 0; i < pr->nranks; i++)
 			out->rank_au[i] = sc_rank_training_au(&pr->ranks[i]);
+		if (training_node_au(pr, fig, out)) {
+			sc_workload_figures_exit(out);
+			return -ENOMEM;
+		}
 	}
 	err = sc_open_loop_figures(pr, &out->open_loop);
 	if (!err && ph && ph->workload == SC_WORKLOAD_FILL)
@@ -633,6 +690,7 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 void sc_workload_figures_exit(struct sc_workload_figures *w)
 {
 	free(w->rank_au);
+	free(w->node_au);
 	sc_fill_cliffs_exit(&w->cliffs);
 	memset(w, 0, sizeof(*w));
 }

@@ -203,7 +203,13 @@ struct sc_training_figures {
 	double au_threshold;        /* the plan's, (0, 1] */
 	bool au_meets;              /* au >= au_threshold (MLPerf's test) */
 	uint32_t ranks_below;       /* ranks whose own AU is below it */
+	uint32_t hosts_below;	    /* node rows whose AU (sc_workload_figures
+				     * node_au) is below it */
 	double samples_per_s;       /* sum over ranks: AU steps x batch / AU wall */
+	double sample_bytes;	    /* bytes moved per sample: the phase's bytes
+				     * (all read) / its samples; 0 when none; the
+				     * divisor of samples/s over time
+				     * (sc_training_samples_per_s) */
 	double mlperf_io_MiBps;     /* samples_per_s x record_bytes / MiB, as
 				     * DLIO's train_io_mean_MB_per_second */
 	bool has_batch_wait;
@@ -212,6 +218,18 @@ struct sc_training_figures {
 
 /* AU of one training rank (0 when it has no AU wall time). */
 double sc_rank_training_au(const struct sc_rank_result *r);
+
+/* True when au (a rank's, a node's, the run's) is below g's threshold:
+ * the one test every count and mark of "below" uses. */
+bool sc_training_au_below(const struct sc_training_figures *g, double au);
+
+/* Samples per second over time of a training phase (figures g): each of
+ * the n rates bytes_per_s (a series of node_series.h, reads + writes) /
+ * g->sample_bytes, into out; NAN each when g->sample_bytes is 0.  The
+ * series count bytes as each read completes and a sample when its last
+ * read does: a point is the samples whose bytes that second read. */
+void sc_training_samples_per_s(const struct sc_training_figures *g, const double *bytes_per_s,
+			       uint32_t n, double *out);
 
 /* The training figures of phase rec (of plan phase ph). */
 void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record *rec,
@@ -255,6 +273,11 @@ struct sc_workload_figures {
 	double *rank_au;		       /* heap, an ingest or training phase's: each
 						* rank's AU (sc_rank_au, sc_rank_training_au)
 						* in the record's order; NULL for any other */
+	double *node_au;		       /* heap, a training phase's: node row k's AU
+						* (fig->nodes[k], nodes_len of them), the
+						* mean of its ranks' rank_au as the run's is
+						* of every rank's; NAN for a row with no
+						* rank; NULL for any other */
 	struct sc_open_loop_figures open_loop; /* every phase's (has_resp false, resp_all
 						* empty: no response times recorded) */
 	struct sc_fill_cliffs cliffs;	       /* a fill phase's write cliffs; zero (no
