@@ -283,10 +283,11 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 		else
 			fprintf(f,
 				"  %s: %u accelerators on %u hosts, %.1f samples/s, AU %.1f%% "
-				"(lowest %.1f%%, rank %u; %u below): %s the %.0f%% threshold\n",
+				"(lowest %.1f%%, rank %u; %u accelerators and %u hosts below): %s "
+				"the %.0f%% threshold\n",
 				ph->name, g->accelerators, g->hosts, g->samples_per_s,
 				g->au * PERCENT, g->au_min * PERCENT, g->au_min_rank,
-				g->ranks_below, g->au_meets ? "meets" : "BELOW",
+				g->ranks_below, g->hosts_below, g->au_meets ? "meets" : "BELOW",
 				g->au_threshold * PERCENT);
 	}
 	if (ph->io.rate_iops)

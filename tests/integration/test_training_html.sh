@@ -9,7 +9,8 @@
 # dashed threshold line at 90 on the chart's axis; samples/s over time is
 # a line whose points, read back through the chart's axes, add up (each
 # point's rate x the time it covers) to the samples results.json counts,
-# with MLPerf's mean drawn at results.json's figure.  Read from the page's
+# with MLPerf's mean drawn at results.json's figure; the printed line
+# counts the accelerators and hosts below.  Read from the page's
 # pixels and tick labels: nothing here repeats the page's own arithmetic.
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +20,7 @@ fixture training_slow_rank.yaml FAST="$T/fast" SLOW="$T/slow" EPOCHS=6 >"$T/t.ya
 
 sc_mpirun 3 "$T/t.yaml" --output "$T/out" || { cat "$T/out.log"; fail "run exited $?"; }
 xmllint --noout "$T/out/report.html" || fail "report.html is not well-formed XML"
-python3 - "$T/out/report.html" "$T/out/results.json" <<'PY'
+python3 - "$T/out/report.html" "$T/out/results.json" "$T/out.log" <<'PY'
 import json, re, sys
 import xml.etree.ElementTree as ET
 
@@ -167,6 +168,11 @@ if svg is not None:
 notes = " ".join(text(p) for p in section.iter() if tag(p) == "p")
 need(f"/ {t['samples']} samples = 64.0 KiB" in notes,
      "the caption says how samples/s is derived: bytes read / the samples counted")
+# the printed line counts the same accelerators and hosts below
+want = f"{t['ranks_below_threshold']} accelerators and {t['hosts_below_threshold']} hosts below): BELOW"
+need(want in open(sys.argv[3]).read(), f"the printed line says '{want}'")
+need(t["ranks_below_threshold"] == sum(v < t["au_threshold"] for v in au.values()) and
+     t["hosts_below_threshold"] == 1, "results.json counts the ranks and the host below")
 sys.exit(1 if bad else 0)
 PY
 echo PASS
