@@ -560,44 +560,6 @@ double sc_accel_au(const struct sc_accel_row *x)
 	return x->au_wall_ns ? (double)x->au_compute_ns / (double)x->au_wall_ns : 0;
 }
 
-/* Each host's mean AU over its accelerators: the lowest, and how many are
- * below the threshold (nothing when out of memory). */
-static void host_figures(const struct sc_phase_record *rec, uint32_t nodes,
-			 struct sc_training_figures *out)
-{
-	double *sum = calloc(nodes ? nodes : 1, sizeof(*sum));
-	uint32_t *n = calloc(nodes ? nodes : 1, sizeof(*n));
-
-	if (!sum || !n || !nodes)
-		goto out;
-	for (uint32_t i = 0; i < rec->nranks; i++) {
-		const struct sc_rank_result *r = &rec->ranks[i];
-
-		if (r->node >= nodes)
-			goto out;
-		for (uint32_t a = 0; a < sc_rank_accels(r); a++) {
-			struct sc_accel_row x = sc_rank_accel(r, a);
-
-			sum[r->node] += sc_accel_au(&x);
-			n[r->node]++;
-		}
-	}
-	out->per_host = n[0];
-	for (uint32_t k = 0; k < nodes; k++) {
-		double au = n[k] ? sum[k] / n[k] : 0;
-
-		if (!out->hosts_measured || au < out->host_au_min) {
-			out->host_au_min = au;
-			out->host_au_min_node = k;
-		}
-		out->hosts_measured = true;
-		out->hosts_below += au < out->au_threshold;
-	}
-out:
-	free(sum);
-	free(n);
-}
-
 void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record *rec,
 			 const struct sc_phase_figures *fig, struct sc_training_figures *out)
 {
@@ -625,7 +587,7 @@ void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record
 			if (!out->accelerators || au > out->au_max)
 				out->au_max = au;
 			out->accelerators++;
-			if (au < t->au)
+			if (sc_training_au_below(out, au))
 				out->accels_below++;
 			if (x.au_wall_ns) {
 				out->au_measured = true;
@@ -635,13 +597,80 @@ void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record
 		}
 	}
 	out->au = out->accelerators ? sum / out->accelerators : 0;
-	out->au_meets = out->au_measured && out->au >= t->au;
+	out->au_meets = out->au_measured && !sc_training_au_below(out, out->au);
+	out->sample_bytes = out->samples ? (double)fig->total_bytes / (double)out->samples : 0;
 	out->mlperf_io_MiBps = out->samples_per_s * (double)t->record_bytes / (1024.0 * 1024.0);
-	host_figures(rec, fig->nodes_len, out);
 	if (rec->batch_wait) {
 		out->has_batch_wait = true;
 		sc_hist_summarize(rec->batch_wait, &out->batch_wait);
 	}
+}
+
+bool sc_training_au_below(const struct sc_training_figures *g, double au)
+{
+	return au < g->au_threshold;
+}
+
+void sc_training_samples_per_s(const struct sc_training_figures *g, const double *bytes_per_s,
+			       uint32_t n, double *out)
+{
+	for (uint32_t k = 0; k < n; k++)
+		out[k] = g->sample_bytes > 0 ? bytes_per_s[k] / g->sample_bytes : NAN;
+}
+
+/* Each node row's AU into w->node_au (fig's rows): the mean of the AUs of
+ * its accelerators, NAN for a row with none; the lowest, how many are
+ * below the threshold and the accelerators of the first into
+ * w->training.  0 or -ENOMEM. */
+static int training_node_au(const struct sc_phase_record *pr, const struct sc_phase_figures *fig,
+			    struct sc_workload_figures *w)
+{
+	struct sc_training_figures *g = &w->training;
+	uint32_t n = fig->nodes_len, *count = calloc(n ? n : 1, sizeof(*count));
+	double *au = calloc(n ? n : 1, sizeof(*au));
+
+	if (!count || !au) {
+		free(count);
+		free(au);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		const struct sc_rank_result *r = &pr->ranks[i];
+		uint32_t lo = 0, hi = n, node = r->node;
+
+		while (lo < hi) { /* the rows are in increasing node order */
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (fig->nodes[mid].node < node)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo >= n || fig->nodes[lo].node != node)
+			continue;
+		for (uint32_t a = 0; a < sc_rank_accels(r); a++) {
+			struct sc_accel_row x = sc_rank_accel(r, a);
+
+			au[lo] += sc_accel_au(&x);
+			count[lo]++;
+		}
+	}
+	g->per_host = n ? count[0] : 0;
+	for (uint32_t k = 0; k < n; k++) {
+		au[k] = count[k] ? au[k] / count[k] : NAN;
+		if (!count[k])
+			continue;
+		if (!g->hosts_measured || au[k] < g->host_au_min) {
+			g->host_au_min = au[k];
+			g->host_au_min_node = fig->nodes[k].node;
+		}
+		g->hosts_measured = true;
+		if (sc_training_au_below(g, au[k]))
+			g->hosts_below++;
+	}
+	free(count);
+	w->node_au = au;
+	return 0;
 }
 
 int sc_open_loop_figures(const struct sc_phase_record *rec, struct sc_open_loop_figures *out)
@@ -685,6 +714,22 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 			return -ENOMEM;
 		for (uint32_t i = 0; i < pr->nranks; i++)
 			out->rank_au[i] = sc_rank_training_au(&pr->ranks[i]);
+		out->accel_au = calloc(out->training.accelerators ? out->training.accelerators : 1,
+				       sizeof(*out->accel_au));
+		if (!out->accel_au) {
+			sc_workload_figures_exit(out);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0, k = 0; i < pr->nranks; i++)
+			for (uint32_t a = 0; a < sc_rank_accels(&pr->ranks[i]); a++) {
+				struct sc_accel_row x = sc_rank_accel(&pr->ranks[i], a);
+
+				out->accel_au[k++] = sc_accel_au(&x);
+			}
+		if (training_node_au(pr, fig, out)) {
+			sc_workload_figures_exit(out);
+			return -ENOMEM;
+		}
 	}
 	err = sc_open_loop_figures(pr, &out->open_loop);
 	if (!err && ph && ph->workload == SC_WORKLOAD_FILL)
@@ -700,6 +745,8 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 void sc_workload_figures_exit(struct sc_workload_figures *w)
 {
 	free(w->rank_au);
+	free(w->node_au);
+	free(w->accel_au);
 	sc_fill_cliffs_exit(&w->cliffs);
 	memset(w, 0, sizeof(*w));
 }

@@ -209,12 +209,17 @@ struct sc_training_figures {
 	double au_threshold;        /* the plan's, (0, 1] */
 	bool au_meets;              /* au >= au_threshold (MLPerf's test) */
 	uint32_t accels_below;      /* accelerators whose own AU is below it */
+	/* per host (sc_workload_figures node_au, set with it) */
 	bool hosts_measured;        /* the per-host figures below were computed */
 	double host_au_min;         /* the lowest host's mean AU */
 	uint32_t host_au_min_node;
 	uint32_t hosts_below;       /* hosts whose mean AU is below the threshold */
 	double samples_per_s;       /* sum over accelerators: AU steps x batch /
 				     * AU wall */
+	double sample_bytes;	    /* bytes moved per sample: the phase's bytes
+				     * (all read) / its samples; 0 when none; the
+				     * divisor of samples/s over time
+				     * (sc_training_samples_per_s) */
 	double mlperf_io_MiBps;     /* samples_per_s x record_bytes / MiB, as
 				     * DLIO's train_io_mean_MB_per_second */
 	bool has_batch_wait;
@@ -233,6 +238,18 @@ double sc_accel_au(const struct sc_accel_row *x);
 
 /* AU of one training rank (0 when it has no AU wall time). */
 double sc_rank_training_au(const struct sc_rank_result *r);
+
+/* True when au (a rank's, a node's, the run's) is below g's threshold:
+ * the one test every count and mark of "below" uses. */
+bool sc_training_au_below(const struct sc_training_figures *g, double au);
+
+/* Samples per second over time of a training phase (figures g): each of
+ * the n rates bytes_per_s (a series of node_series.h, reads + writes) /
+ * g->sample_bytes, into out; NAN each when g->sample_bytes is 0.  The
+ * series count bytes as each read completes and a sample when its last
+ * read does: a point is the samples whose bytes that second read. */
+void sc_training_samples_per_s(const struct sc_training_figures *g, const double *bytes_per_s,
+			       uint32_t n, double *out);
 
 /* The training figures of phase rec (of plan phase ph). */
 void sc_training_figures(const struct sc_phase *ph, const struct sc_phase_record *rec,
@@ -276,6 +293,16 @@ struct sc_workload_figures {
 	double *rank_au;		       /* heap, an ingest or training phase's: each
 						* rank's AU (sc_rank_au, sc_rank_training_au)
 						* in the record's order; NULL for any other */
+	double *accel_au;		       /* heap, a training phase's: each accelerator's
+						* AU (sc_accel_au), ranks in the record's
+						* order, each rank's rows in order
+						* (training.accelerators of them); NULL for
+						* any other */
+	double *node_au;		       /* heap, a training phase's: node row k's AU
+						* (fig->nodes[k], nodes_len of them), the
+						* mean of its accelerators' AU as the run's
+						* is of every accelerator's; NAN for a row
+						* with none; NULL for any other */
 	struct sc_open_loop_figures open_loop; /* every phase's (has_resp false, resp_all
 						* empty: no response times recorded) */
 	struct sc_fill_cliffs cliffs;	       /* a fill phase's write cliffs; zero (no

@@ -86,23 +86,51 @@ static const char *node_name(char *buf, size_t len, const struct sc_rate_series 
 	return buf;
 }
 
-/* Bandwidth (MB/s) or IOPS of every node (up to MAX_NODE_LINES, when
- * per_node: the record holds their series) and of the cluster over time.
- * 0 or -ENOMEM. */
-static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns, bool bw,
-			   bool per_node)
+/* What an over-time chart draws of each rate series. */
+enum over_time {
+	OVER_TIME_BW,	   /* MB/s */
+	OVER_TIME_IOPS,	   /* I/Os per s */
+	OVER_TIME_SAMPLES, /* training: samples/s (sc_training_samples_per_s) */
+};
+
+static const char *const over_time_what[] = {
+    [OVER_TIME_BW] = "bandwidth", [OVER_TIME_IOPS] = "IOPS", [OVER_TIME_SAMPLES] = "samples/s"};
+static const char *const over_time_unit[] = {[OVER_TIME_BW] = "bandwidth (MB/s)",
+					     [OVER_TIME_IOPS] = "IOPS (I/Os per s)",
+					     [OVER_TIME_SAMPLES] = "throughput (samples/s)"};
+
+/* Series r's points of kind k into y (r->n of them); g: a training
+ * phase's figures (samples/s only). */
+static void over_time_points(const struct sc_rate_series *r, enum over_time k,
+			     const struct sc_training_figures *g, double *y)
+{
+	if (k == OVER_TIME_SAMPLES) {
+		sc_training_samples_per_s(g, r->bw_bytes_per_s, r->n, y);
+		return;
+	}
+	for (uint32_t i = 0; i < r->n; i++)
+		y[i] = k == OVER_TIME_BW ? r->bw_bytes_per_s[i] / SC_BYTES_PER_MB : r->iops[i];
+}
+
+/* Kind k of every node (up to MAX_NODE_LINES, when per_node: the record
+ * holds their series) and of the cluster over time; samples/s (g, a
+ * training phase's figures) with MLPerf's mean as a dashed line.  0 or
+ * -ENOMEM. */
+static int over_time_chart(FILE *f, const char *phase, const struct sc_node_series *ns,
+			   enum over_time k, bool per_node, const struct sc_training_figures *g)
 {
 	uint32_t nodes =
 	    per_node && ns->nnodes > 1 && ns->nnodes <= MAX_NODE_LINES ? ns->nnodes : 0;
 	uint32_t n = nodes + 1, total = 0;
-	struct sc_svg_series *s = calloc(n, sizeof(*s));
+	bool ref = k == OVER_TIME_SAMPLES && g->au_measured && ns->cluster.n;
+	struct sc_svg_series *s = calloc(n + 1, sizeof(*s));
 	char(*names)[LABEL_MAX] = calloc(n, sizeof(*names));
-	double *y = NULL, *at;
+	double *y = NULL, *at, rx[2], ry[2];
 	char title[LABEL_MAX];
 	struct sc_svg_chart c = {
 	    .title = title,
 	    .x = {.label = "time after the measured start (s)", .from_zero = true},
-	    .y = {.label = bw ? "bandwidth (MB/s)" : "IOPS (I/Os per s)", .from_zero = true}};
+	    .y = {.label = over_time_unit[k], .from_zero = true}};
 
 	for (uint32_t i = 0; i < n; i++)
 		total += i < nodes ? ns->nodes[i].n : ns->cluster.n;
@@ -117,8 +145,7 @@ static int over_time_chart(FILE *f, const char *phase, const struct sc_node_seri
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sc_rate_series *r = i < nodes ? &ns->nodes[i] : &ns->cluster;
 
-		for (uint32_t k = 0; k < r->n; k++)
-			at[k] = bw ? r->bw_bytes_per_s[k] / SC_BYTES_PER_MB : r->iops[k];
+		over_time_points(r, k, g, at);
 		if (i < nodes)
 			node_name(names[i], LABEL_MAX, r);
 		else
@@ -130,9 +157,19 @@ static int over_time_chart(FILE *f, const char *phase, const struct sc_node_seri
 					      .markers = r->n <= MAX_MARKED_POINTS};
 		at += r->n;
 	}
-	snprintf(title, sizeof(title), "%s: %s over time, %s", phase, bw ? "bandwidth" : "IOPS",
+	if (ref) { /* across the cluster's points */
+		rx[0] = ns->cluster.t_s[0];
+		rx[1] = ns->cluster.t_s[ns->cluster.n - 1];
+		ry[0] = ry[1] = g->samples_per_s;
+		s[n] = (struct sc_svg_series){.name = "MLPerf's mean (AU steps)",
+					      .x = rx,
+					      .y = ry,
+					      .n = 2,
+					      .dashed_trend = true};
+	}
+	snprintf(title, sizeof(title), "%s: %s over time, %s", phase, over_time_what[k],
 		 nodes ? "per node and cluster" : "cluster");
-	sc_svg_lines(f, &c, s, n);
+	sc_svg_lines(f, &c, s, n + ref);
 	free(s);
 	free(names);
 	free(y);
@@ -186,12 +223,15 @@ typedef void (*bar_name_fn)(char *buf, size_t len, const void *ctx, uint32_t i);
 
 /* What lowest_bars draws besides the values: each bar's name, the bar
  * to mark (an index into the values, the analysis' figure) and its mark,
- * what a bar is ("rank") and where every one of them is. */
+ * what a bar is ("rank") and where every one of them is; or with marks,
+ * the bars those mark (indexed as the values) and its threshold line
+ * instead of the one bar. */
 struct bars_of {
 	bar_name_fn name;
 	const void *ctx;
 	uint32_t marked;
 	const char *mark_text, *who, *where;
+	const struct sc_svg_bar_marks *marks;
 };
 
 /* Bars of the n values v (in the chart's unit), named and marked as b
@@ -204,6 +244,8 @@ static int lowest_bars(FILE *f, struct sc_svg_chart *c, const double *v, uint32_
 	uint32_t at[SC_HTML_ROWS_SHOWN];
 	const char *labels[SC_HTML_ROWS_SHOWN];
 	double shown[SC_HTML_ROWS_SHOWN];
+	bool shown_marked[SC_HTML_ROWS_SHOWN];
+	struct sc_svg_bar_marks marks = b->marks ? *b->marks : (struct sc_svg_bar_marks){0};
 	char(*names)[LABEL_MAX] = calloc(SC_HTML_ROWS_SHOWN, sizeof(*names));
 	char title[LABEL_MAX], note[LABEL_MAX * 2];
 	int m = names ? sc_html_lowest(v, n, at) : -ENOMEM;
@@ -217,9 +259,11 @@ static int lowest_bars(FILE *f, struct sc_svg_chart *c, const double *v, uint32_
 		b->name(names[k], LABEL_MAX, b->ctx, at[k]);
 		labels[k] = names[k];
 		shown[k] = v[at[k]];
+		shown_marked[k] = marks.marked && marks.marked[at[k]];
 		if (at[k] == b->marked)
 			marked = (uint32_t)k;
 	}
+	marks.marked = marks.marked ? shown_marked : NULL;
 	if ((uint32_t)m < n) {
 		snprintf(note, sizeof(note), "%s: the %d lowest of %u %ss shown; every %s: %s.",
 			 c->title, m, n, b->who, b->who, b->where);
@@ -227,7 +271,9 @@ static int lowest_bars(FILE *f, struct sc_svg_chart *c, const double *v, uint32_
 		snprintf(title, sizeof(title), "%s, the %d lowest", c->title, m);
 		c->title = title;
 	}
-	if (m)
+	if (m && b->marks)
+		sc_svg_bars_marked(f, c, labels, shown, (uint32_t)m, &marks);
+	else if (m)
 		sc_svg_bars(f, c, labels, shown, (uint32_t)m, mark(marked, (uint32_t)m),
 			    b->mark_text);
 	free(names);
@@ -279,7 +325,7 @@ static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 	if (fig->nodes_len)
 		err = lowest_bars(f, &c, v, fig->nodes_len,
 				  &(struct bars_of){node_bar_name, fig, fig->lowest_bw_node,
-						    "slowest", "node", "results.json nodes"});
+						    "slowest", "node", "results.json nodes", NULL});
 	for (uint32_t i = 0; i < fig->targets_len; i++)
 		v[i] = fig->targets[i].bw_bytes_per_s / SC_BYTES_PER_MB;
 	snprintf(title, sizeof(title), "%s: bandwidth per drive (host, target)", phase);
@@ -288,7 +334,8 @@ static int bw_bars(FILE *f, const struct sc_run_record *rec, const char *phase,
 	if (!err && fig->targets_len)
 		err = lowest_bars(f, &c, v, fig->targets_len,
 				  &(struct bars_of){drive_bar_name, &dn, fig->lowest_bw_target,
-						    "slowest", "drive", "results.json targets"});
+						    "slowest", "drive", "results.json targets",
+						    NULL});
 	free(v);
 	return err;
 }
@@ -326,6 +373,31 @@ static void rank_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
 	snprintf(buf, len, "rank %u (%s)", pr->ranks[i].rank, pr->ranks[i].host);
 }
 
+/* Accelerator i of a training record (ranks in order, each rank's rows
+ * in order): "rank 2 (host)" when its rank runs one, else "acc 5 (rank
+ * 2)" (the labels' room is short). */
+static void accel_bar_name(char *buf, size_t len, const void *ctx, uint32_t i)
+{
+	const struct sc_phase_record *pr = ctx;
+
+	for (uint32_t r = 0; r < pr->nranks; r++) {
+		uint32_t n = sc_rank_accels(&pr->ranks[r]);
+
+		if (i < n) {
+			struct sc_accel_row x = sc_rank_accel(&pr->ranks[r], i);
+
+			if (n == 1)
+				snprintf(buf, len, "rank %u (%s)", pr->ranks[r].rank,
+					 pr->ranks[r].host);
+			else
+				snprintf(buf, len, "acc %u (rank %u)", x.index, pr->ranks[r].rank);
+			return;
+		}
+		i -= n;
+	}
+	snprintf(buf, len, "?");
+}
+
 /* Ingest: accelerator utilisation per rank (the lowest marked; past
  * SC_HTML_ROWS_SHOWN ranks only the lowest that many) and the batch-wait
  * percentiles.  0 or -ENOMEM. */
@@ -353,11 +425,162 @@ static int ingest_charts(FILE *f, const char *phase, const struct sc_phase_recor
 	if (n)
 		err = lowest_bars(f, &c, v, n,
 				  &(struct bars_of){rank_bar_name, pr, low, "lowest", "rank",
-						    "ranks.csv au_pct"});
+						    "ranks.csv au_pct", NULL});
 	snprintf(title, sizeof(title), "%s: time a step waited for its batch (nines axis)", phase);
 	if (!err && ing->has_batch_wait)
 		err = nines_chart(f, title, &t, 1);
 	free(v);
+	return err;
+}
+
+/* ------------------------------------------------------------- training */
+
+/* A row of a two-column table: what, and its value as text. */
+static void figure_row(FILE *f, const char *what, const char *value)
+{
+	sc_html_row_begin(f);
+	sc_html_cell(f, what);
+	sc_html_cell(f, value);
+	sc_html_row_end(f);
+}
+
+/* The same with a number printed as fmt says. */
+static void figure_num(FILE *f, const char *what, const char *fmt, double v)
+{
+	sc_html_row_begin(f);
+	sc_html_cell(f, what);
+	sc_html_num(f, fmt, v);
+	sc_html_row_end(f);
+}
+
+/* A training phase's figures in MLPerf Storage's names (its
+ * summary.json's, as results.json's training.mlperf gives them), then
+ * ours. */
+static void training_table(FILE *f, const char *phase, const struct sc_phase_figures *fig,
+			   const struct sc_training_figures *g)
+{
+	static const char *const head[] = {"figure", "value"};
+	char caption[LABEL_MAX], buf[LABEL_MAX];
+
+	snprintf(caption, sizeof(caption),
+		 "%s: MLPerf Storage training figures (summary.json's names), then ours", phase);
+	sc_html_table_begin(f, caption, head, sizeof(head) / sizeof(head[0]));
+	if (g->au_measured)
+		figure_num(f, "train_au_mean_percentage (%)", "%.2f", g->au * PCT_PER_ONE);
+	else
+		figure_row(f, "train_au_mean_percentage (%)",
+			   "not measured (every epoch had one step, which AU leaves out)");
+	snprintf(buf, sizeof(buf), "%s (AU threshold %.4g%%)", g->au_meets ? "success" : "fail",
+		 g->au_threshold * PCT_PER_ONE);
+	figure_row(f, "train_au_meet_expectation", buf);
+	figure_num(f, "train_throughput_mean_samples_per_second (samples/s)", "%.2f",
+		   g->samples_per_s);
+	figure_num(f, "train_io_mean_MB_per_second (MiB/s: samples/s x record, as DLIO)", "%.3f",
+		   g->mlperf_io_MiBps);
+	figure_num(f, "num_accelerators (number)", "%.0f", g->accelerators);
+	figure_num(f, "num_hosts (number)", "%.0f", g->hosts);
+	snprintf(buf, sizeof(buf), "%u of %u", g->accels_below, g->accelerators);
+	figure_row(f, "accelerators below the AU threshold", buf);
+	snprintf(buf, sizeof(buf), "%u of %u", g->hosts_below, g->hosts);
+	figure_row(f, "hosts below the AU threshold", buf);
+	snprintf(buf, sizeof(buf), "%.2f%% (rank %u) .. %.2f%%", g->au_min * PCT_PER_ONE,
+		 g->au_min_rank, g->au_max * PCT_PER_ONE);
+	figure_row(f, "AU lowest (rank) .. highest", buf);
+	figure_num(f, "bytes read, last-done (MB/s)", "%.3f",
+		   fig->lastdone_bw_bytes_per_s / SC_BYTES_PER_MB);
+	figure_num(f, "samples (number)", "%.0f", (double)g->samples);
+	figure_num(f, "steps (number, all accelerators)", "%.0f", (double)g->steps);
+	sc_html_table_end(f);
+}
+
+/* AU (%) bars of every accelerator (w->accel_au) and of
+ * every host (w->node_au), those below the threshold marked, the
+ * threshold a line across them.  0 or -ENOMEM. */
+static int training_au_bars(FILE *f, const char *phase, const struct sc_phase_record *pr,
+			    const struct sc_phase_figures *fig, const struct sc_workload_figures *w)
+{
+	const struct sc_training_figures *g = &w->training;
+	uint32_t na = g->accelerators;
+	uint32_t n = na > fig->nodes_len ? na : fig->nodes_len;
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	bool *below = calloc(n ? n : 1, sizeof(*below));
+	char title[LABEL_MAX], line[LABEL_MAX], num[32];
+	struct sc_svg_bar_marks marks = {.marked = below,
+					 .mark_text = "below",
+					 .line_text = line,
+					 .line = g->au_threshold * PCT_PER_ONE};
+	struct sc_svg_chart c = {.title = title,
+				 .x = {.label = "accelerator utilisation (%)", .from_zero = true},
+				 .y = {.label = "accelerator"}};
+	int err = 0;
+
+	if (!v || !below) {
+		free(v);
+		free(below);
+		return -ENOMEM;
+	}
+	snprintf(line, sizeof(line), "AU threshold %s%%",
+		 sc_svg_number(num, sizeof(num), marks.line));
+	for (uint32_t i = 0; i < na; i++) {
+		v[i] = w->accel_au[i] * PCT_PER_ONE;
+		below[i] = sc_training_au_below(g, w->accel_au[i]);
+	}
+	snprintf(title, sizeof(title), "%s: accelerator utilisation per accelerator", phase);
+	if (na)
+		err = lowest_bars(f, &c, v, na,
+				  &(struct bars_of){accel_bar_name, pr, na, NULL, "accelerator",
+						    "results.json training.accelerators", &marks});
+	for (uint32_t k = 0; k < fig->nodes_len; k++) {
+		v[k] = w->node_au[k] * PCT_PER_ONE;
+		below[k] = isfinite(w->node_au[k]) && sc_training_au_below(g, w->node_au[k]);
+	}
+	snprintf(title, sizeof(title),
+		 "%s: accelerator utilisation per host (the mean of its accelerators')", phase);
+	c.y.label = "host";
+	if (!err && fig->nodes_len)
+		err = lowest_bars(f, &c, v, fig->nodes_len,
+				  &(struct bars_of){node_bar_name, fig, fig->nodes_len, NULL,
+						    "host", "results.json training.nodes", &marks});
+	free(v);
+	free(below);
+	return err;
+}
+
+/* Training: the MLPerf figures, AU per accelerator and per host against
+ * the threshold, samples/s over time (from the series ns, per node when
+ * per_node) and the batch-wait percentiles.  0 or -ENOMEM. */
+static int training_charts(FILE *f, const char *phase, const struct sc_phase_record *pr,
+			   const struct sc_phase_figures *fig, const struct sc_workload_figures *w,
+			   const struct sc_node_series *ns, bool per_node)
+{
+	const struct sc_training_figures *g = &w->training;
+	struct tail t = {"batch wait", &g->batch_wait};
+	char title[LABEL_MAX], note[4 * LABEL_MAX], total[32], each[32];
+	int err = 0;
+
+	training_table(f, phase, fig, g);
+	if (g->au_measured)
+		err = training_au_bars(f, phase, pr, fig, w);
+	else
+		sc_html_note(f, "AU per accelerator and per host: not measured (every epoch had "
+				"one step, and AU leaves each epoch's first out, as DLIO).");
+	if (!err && ns->cluster.n && g->sample_bytes > 0) {
+		err = over_time_chart(f, phase, ns, OVER_TIME_SAMPLES, per_node, g);
+		sc_fmt_bytes(total, sizeof(total), fig->total_bytes);
+		sc_fmt_bytes(each, sizeof(each), (uint64_t)llround(g->sample_bytes));
+		snprintf(note, sizeof(note),
+			 "samples/s over time: the bytes read each second (the series of the "
+			 "bandwidth chart) / the phase's bytes a sample (%s read / %llu samples = "
+			 "%s); a sample counts in the seconds its bytes were read, and the series "
+			 "hold no sample count of their own. The dashed line is MLPerf's "
+			 "train_throughput_mean_samples_per_second (%.2f samples/s), over the "
+			 "steps AU counts (each epoch's first left out).",
+			 total, (unsigned long long)g->samples, each, g->samples_per_s);
+		sc_html_note(f, note);
+	}
+	snprintf(title, sizeof(title), "%s: time a step waited for its batch (nines axis)", phase);
+	if (!err && g->has_batch_wait)
+		err = nines_chart(f, title, &t, 1);
 	return err;
 }
 
@@ -390,11 +613,10 @@ int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct 
 		sc_html_note(f, note);
 	}
 	if (ns.cluster.n) {
-		err = over_time_chart(f, name, &ns, true, per_node);
+		err = over_time_chart(f, name, &ns, OVER_TIME_BW, per_node, NULL);
 		if (!err)
-			err = over_time_chart(f, name, &ns, false, per_node);
+			err = over_time_chart(f, name, &ns, OVER_TIME_IOPS, per_node, NULL);
 	}
-	sc_node_series_exit(&ns);
 	if (!err && (fig->lat[SC_DIR_READ].count || fig->lat[SC_DIR_WRITE].count))
 		err = latency_chart(f, name, fig);
 	if (!err && fig->total_bytes)
@@ -403,6 +625,9 @@ int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct 
 		err = open_loop_chart(f, name, fig, &fg->work[i].open_loop);
 	if (!err && ph->workload == SC_WORKLOAD_INGEST)
 		err = ingest_charts(f, name, pr, &fg->work[i]);
+	if (!err && ph->workload == SC_WORKLOAD_TRAINING)
+		err = training_charts(f, name, pr, fig, &fg->work[i], &ns, per_node);
+	sc_node_series_exit(&ns);
 	return err;
 }
 

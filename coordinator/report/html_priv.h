@@ -23,7 +23,11 @@ struct sc_sweeps;
  * percentiles on a nines axis up to p99.9999 per direction, bandwidth per
  * node and per drive with the slowest marked; for an open-loop phase
  * response time against service time; for an ingest phase accelerator
- * utilisation per rank and the batch-wait tail.  Bars of nodes, drives or
+ * utilisation per rank and the batch-wait tail; for a training phase its
+ * MLPerf figures, AU per accelerator and per host against the threshold
+ * (a line; the bars below it marked), samples/s over time per node and
+ * cluster (the bytes series / the bytes a sample, said under it) and the
+ * batch-wait tail.  Bars of nodes, drives or
  * ranks: the lowest SC_HTML_ROWS_SHOWN past that many, said so; node lines
  * over time only where the record holds the node series, said so. */
 int sc_html_phase_charts(FILE *f, const struct sc_run_record *rec, const struct sc_run_figures *fg,

@@ -86,10 +86,11 @@ static struct json_object *step_ranks(struct jb *b, const struct sc_phase_record
 }
 
 /* What an ingest or training phase's object ends with: the batch waits,
- * a row per node and a row per rank. */
+ * a row per node (with its AU when node_au is given) and a row per
+ * rank. */
 static void put_step_rows(struct jb *b, struct json_object *o, const struct sc_phase_figures *f,
 			  const struct sc_lat_summary *batch_wait, const struct sc_phase_record *pr,
-			  const double *rank_au)
+			  const double *rank_au, const double *node_au)
 {
 	struct json_object *nodes = sc_json_new(b, json_object_new_array());
 
@@ -105,6 +106,8 @@ static void put_step_rows(struct jb *b, struct json_object *o, const struct sc_p
 		sc_json_put_u64(b, no, "samples", row->samples);
 		sc_json_put_dbl(b, no, "samples_per_s", row->samples_per_s);
 		sc_json_put_mbps(b, no, "MBps", row->bw_bytes_per_s);
+		if (node_au)
+			sc_json_put_dbl(b, no, "au", node_au[n]);
 		sc_json_push(b, nodes, no);
 	}
 	sc_json_put(b, o, "nodes", nodes);
@@ -135,7 +138,7 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 	sc_json_put_u64(b, o, "barrier_wait_ns", g->barrier_wait_ns);
 	sc_json_put_u64(b, o, "barrier_wait_max_ns", g->barrier_wait_max_ns);
 	sc_json_put_u64(b, o, "barrier_wait_max_rank", g->barrier_wait_max_rank);
-	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au);
+	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au, NULL);
 	return o;
 }
 
@@ -168,7 +171,8 @@ static struct json_object *accel_rows(struct jb *b, const struct sc_phase_record
 struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
 					    const struct sc_phase_figures *f,
 					    const struct sc_training_figures *g,
-					    const struct sc_phase_record *pr, const double *rank_au)
+					    const struct sc_phase_record *pr, const double *rank_au,
+					    const double *node_au)
 {
 	const struct sc_training_spec *t = &ph->training;
 	struct json_object *o = sc_json_new(b, json_object_new_object());
@@ -214,7 +218,7 @@ struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase 
 	}
 	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
 	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
-	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au);
+	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au, node_au);
 	if (sc_report_json_ranks_kept(g->accelerators))
 		sc_json_put(b, o, "accelerators", accel_rows(b, pr));
 	else

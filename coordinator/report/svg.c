@@ -611,18 +611,29 @@ static double label_column(const char *const *labels, uint32_t n, const char *ma
 	return fmin(fmax(longest * CHAR_W + 32, 60), w / 3);
 }
 
-void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *labels, const double *v,
-		 uint32_t n, uint32_t marked, const char *mark_text)
+/* Bar i is marked: the one bar given, or one m marks. */
+static bool bar_marked(uint32_t i, uint32_t one, const struct sc_svg_bar_marks *m)
 {
+	return i == one || (m && m->marked && m->marked[i]);
+}
+
+/* A bar chart: sc_svg_bars' bar `one` marked with mark_text, and the
+ * marks of m (NULL: none) with its own. */
+static void bars(FILE *f, const struct sc_svg_chart *c, const char *const *labels, const double *v,
+		 uint32_t n, uint32_t one, const char *mark_text, const struct sc_svg_bar_marks *m)
+{
+	bool line = m && m->line_text && isfinite(m->line);
+	double top = line ? 28 + LEGEND_ROW : 28; /* the line's label under the title */
 	double w = c->width ? c->width : DEF_W;
-	double h = c->height ? c->height : 70 + (n <= 8 ? 32.0 : 20.0) * fmax(n, 2);
+	double h = c->height ? c->height : top - 28 + 70 + (n <= 8 ? 32.0 : 20.0) * fmax(n, 2);
 	struct sc_svg_axis xa = {.label = c->x.label, .scale = SC_SVG_LINEAR, .from_zero = true};
 	double lo = INFINITY, hi = -INFINITY, band, t[MAX_TICKS];
-	char unit[NUM_LEN];
+	const char *mark_col = m && m->marked && m->mark_text ? m->mark_text : mark_text;
+	char unit[NUM_LEN], num[NUM_LEN];
 	struct frame fr;
 	struct axis ax;
 
-	frame_init(&fr, w, h, label_column(labels, n, mark_text, w), 96, 28, 40);
+	frame_init(&fr, w, h, label_column(labels, n, mark_col, w), 96, top, 40);
 	svg_begin(f, w, h, c->title);
 	for (uint32_t i = 0; i < n; i++) {
 		if (isfinite(v[i])) {
@@ -635,9 +646,13 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 		svg_end(f);
 		return;
 	}
+	if (line) {
+		lo = fmin(lo, m->line);
+		hi = fmax(hi, m->line);
+	}
 	axis_fit(&ax, &xa, lo, hi, fr.l, fr.r);
 	fputs("<g stroke=\"#e3e3e3\">\n", f);
-	for (int i = 0, m = ticks(&ax, t); i < m; i++)
+	for (int i = 0, k = ticks(&ax, t); i < k; i++)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 			pos_t(&ax, t[i]), fr.t, pos_t(&ax, t[i]), fr.b);
 	fprintf(f,
@@ -649,12 +664,39 @@ void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *label
 	band = (fr.b - fr.t) / n;
 	for (uint32_t i = 0; i < n; i++) {
 		struct frame row = fr;
+		const char *mk = i == one ? mark_text : m ? m->mark_text : NULL;
 
 		row.t = fr.t + i * band;
 		draw_bar(f, &row, &ax, band, labels ? labels[i] : NULL, v[i],
-			 i == marked ? (mark_text ? mark_text : "") : NULL, unit);
+			 bar_marked(i, one, m) ? (mk ? mk : "") : NULL, unit);
+	}
+	if (line) {
+		double x = pos(&ax, m->line);
+
+		fprintf(f,
+			"<line class=\"threshold\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"#000\" stroke-width=\"1.5\" "
+			"stroke-dasharray=\"6 3\"><title>",
+			x, fr.t - 4, x, fr.b);
+		sc_html_text(f, m->line_text);
+		fprintf(f, " (%s%s%s)</title></line>\n", sc_svg_number(num, sizeof num, m->line),
+			unit[0] ? " " : "", unit);
+		text_at(f, fmin(fmax(x, fr.l + 60), fr.r - 60), fr.t - 7, "middle",
+			" class=\"threshold-label\" font-weight=\"bold\"", m->line_text, 200);
 	}
 	svg_end(f);
+}
+
+void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *labels, const double *v,
+		 uint32_t n, uint32_t marked, const char *mark_text)
+{
+	bars(f, c, labels, v, n, marked, mark_text, NULL);
+}
+
+void sc_svg_bars_marked(FILE *f, const struct sc_svg_chart *c, const char *const *labels,
+			const double *v, uint32_t n, const struct sc_svg_bar_marks *m)
+{
+	bars(f, c, labels, v, n, n, NULL, m);
 }
 
 static struct rgb mix(struct rgb a, struct rgb b, double t)

@@ -72,6 +72,23 @@ void sc_svg_lines(FILE *f, const struct sc_svg_chart *c, const struct sc_svg_ser
 void sc_svg_bars(FILE *f, const struct sc_svg_chart *c, const char *const *labels,
 		 const double *v, uint32_t n, uint32_t marked, const char *mark_text);
 
+/* What a bar chart marks beyond one bar: any number of bars, and a
+ * reference value (a threshold) drawn as a dashed vertical line across
+ * the bars (class "threshold"), its label above the plot, the x axis
+ * reaching it whatever the bars' values. */
+struct sc_svg_bar_marks {
+	const bool *marked;    /* per bar: drawn as sc_svg_bars' marked bar,
+				* its label followed by mark_text; NULL: none */
+	const char *mark_text; /* "below" */
+	const char *line_text; /* the line's label with its value ("AU
+				* threshold 90%"); NULL: no line */
+	double line;	       /* where, in the x axis' unit */
+};
+
+/* sc_svg_bars with the marks m; height 0 adds room for the line's label. */
+void sc_svg_bars_marked(FILE *f, const struct sc_svg_chart *c, const char *const *labels,
+			const double *v, uint32_t n, const struct sc_svg_bar_marks *m);
+
 /* A heatmap: nrows x ncols cells, v row-major (v[r * ncols + c]); a cell
  * that is not finite is "not measured" (drawn hatched, labelled "-").
  * Every cell prints its value (sc_svg_number) followed by cell_unit.

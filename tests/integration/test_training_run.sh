@@ -18,28 +18,7 @@
 # loops (a busy machine lowers every AU; none can pass the closed form).
 . "$(dirname "$0")/lib.sh"
 
-cat >"$T/t.yaml" <<YAML
-targets:
-  - path: $T/fast
-  - path: $T/slow
-    throttle: 2560KiB/s
-phases:
-  - name: train
-    workload: training
-    engine: emulated
-    emulate: {latency: 1ms}
-    files: 72
-    samples_per_file: 1
-    record_size: 64KiB
-    batch: 4
-    jobs: 1
-    iodepth: 1
-    prefetch_size: 1
-    computation_time: 30ms
-    epochs: 2
-    au: 0.9
-    transfer_size: 64KiB
-YAML
+fixture training_slow_rank.yaml FAST="$T/fast" SLOW="$T/slow" EPOCHS=2 >"$T/t.yaml"
 
 "$SC_BIN" "$T/t.yaml" --dry-run >"$T/dry.log" 2>&1 || { cat "$T/dry.log"; fail "dry run exited $?"; }
 sc_mpirun 3 "$T/t.yaml" --output "$T/out" || { cat "$T/out.log"; fail "run exited $?"; }

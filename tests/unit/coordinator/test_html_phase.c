@@ -2,7 +2,10 @@
  * a small run built in memory (3 ranks on 2 nodes, the second node slower):
  * the over-time charts have one line per node and one for the cluster, the
  * slowest node's and drive's bars are the marked ones, the lowest AU rank
- * is marked, a checkpoint chart has one point per checkpoint on every line,
+ * is marked, a training phase's AU bars mark the accelerator and the host
+ * below its threshold (a line at it) and its samples/s line gives each
+ * second's bytes over the bytes a sample, its MLPerf table the run's
+ * figures, a checkpoint chart has one point per checkpoint on every line,
  * every sweep heatmap cell shows the sweep figure of its cell ("-" where
  * not measured), and the page is well-formed XML (xmllint, when present). */
 #include "report/html_priv.h"
@@ -18,12 +21,15 @@
 #include "config/config.h"
 #include "report/html_page.h"
 #include "report/svg.h"
+#include "svg_read.h"
 
 #define S      INT64_C(1000000000)
 #define MB     1000000u
 #define NRANKS 3u
 #define NSEC   3u
 #define NCKPT  3u
+/* A training phase's bytes read per sample (its seconds are whole MB). */
+#define TRAIN_SAMPLE_BYTES 100000u
 
 static char dir[256];
 
@@ -54,6 +60,11 @@ static void make_rank(struct sc_rank_result *r, uint32_t i, uint32_t p, const st
 			? (int64_t)(ph->ckpt.index + r->node + ph->ckpt.restore) * S
 			: (int64_t)NSEC * S - S / 2;
 	r->compute_ns = (uint64_t)(r->end_ns / 10) * (i + 5);
+	if (ph->workload == SC_WORKLOAD_TRAINING) { /* AU 95%, 95%, 50% (beta) */
+		r->au_steps = 10;
+		r->au_wall_ns = 2 * S;
+		r->au_compute_ns = i == 2 ? S : 19 * S / 10;
+	}
 	r->nseconds = NSEC;
 	r->seconds = xcalloc(NSEC, sizeof(*r->seconds));
 	for (uint32_t k = 0; k < NSEC; k++) {
@@ -64,6 +75,8 @@ static void make_rank(struct sc_rank_result *r, uint32_t i, uint32_t p, const st
 		r->bytes[d] += r->seconds[k].bytes[d];
 		r->ios[d] += r->seconds[k].ios[d];
 	}
+	if (ph->workload == SC_WORKLOAD_TRAINING)
+		r->samples = r->bytes[SC_DIR_READ] / TRAIN_SAMPLE_BYTES;
 }
 
 /* The record of plan phase p. */
@@ -83,7 +96,7 @@ static void make_phase(struct sc_phase_record *pr, const struct sc_plan *plan, u
 	if (ph->workload == SC_WORKLOAD_KVCACHE)
 		for (int d = 0; d < SC_DIR_COUNT; d++)
 			pr->resp[d] = pr->lat[d] ? hist_of(9000, 500) : NULL;
-	if (ph->workload == SC_WORKLOAD_INGEST)
+	if (ph->workload == SC_WORKLOAD_INGEST || ph->workload == SC_WORKLOAD_TRAINING)
 		pr->batch_wait = hist_of(20000, 300);
 }
 
@@ -289,6 +302,107 @@ static void check_io_phase(const char *out)
 	      "no note of the percentiles left out");
 }
 
+/* The x of the threshold line of svg on its axis, NAN when none. */
+static double threshold_at(const char *svg)
+{
+	const char *at = strstr(svg, "<line class=\"threshold\" x1=\"");
+	double a, b, x;
+
+	if (!at || !svg_axis_line(svg, "xtick", &a, &b) ||
+	    sscanf(at, "<line class=\"threshold\" x1=\"%lf", &x) != 1)
+		return NAN;
+	return (x - a) / b;
+}
+
+/* The labels of the bars of svg marked "(mark)", in order, joined by
+ * "|" into out. */
+static void marked_labels(const char *svg, const char *mark, char *out, size_t len)
+{
+	char key[64];
+	size_t n = 0;
+
+	out[0] = '\0';
+	snprintf(key, sizeof(key), "&#160;<tspan font-weight=\"bold\">(%s)</tspan>", mark);
+	for (const char *at = strstr(svg, key); at && n < len; at = strstr(at + 1, key)) {
+		const char *gt = at;
+
+		while (gt > svg && *gt != '>')
+			gt--;
+		n += (size_t)snprintf(out + n, len - n, "%s%.*s", n ? "|" : "", (int)(at - gt - 1),
+				      gt + 1);
+	}
+}
+
+/* The AU bar chart of out titled title: the bars of 95% and 50% printed
+ * (unmarked the bar labelled as unmarked says), the one marked below
+ * labelled below, the threshold a line at 90 on the axis. */
+static void au_bars(const char *out, const char *title, const char *below, const char *unmarked)
+{
+	char *svg = chart(out, title), got[256];
+
+	if (!svg)
+		return;
+	marked_labels(svg, "below", got, sizeof(got));
+	CHECK(strcmp(got, below) == 0, "%s: marked below \"%s\", want \"%s\"", title, got, below);
+	CHECK(strstr(svg, unmarked) && strstr(svg, ">95 %</text>") && strstr(svg, ">50 %</text>"),
+	      "%s: no unmarked bar %s, or AU values not printed in %%", title, unmarked);
+	CHECK(fabs(threshold_at(svg) - 90) < 0.5, "%s: threshold line at %.2f, want 90", title,
+	      threshold_at(svg));
+	free(svg);
+}
+
+/* Training phase "tr": the MLPerf table; AU bars of the 3 accelerators
+ * (95%, 95%, 50%) and the 2 hosts (alpha 95%, beta 50%), the threshold
+ * (90%) a line at 90 on the axis, beta's rank and beta alone marked
+ * below; samples/s over time a line per host and the cluster's, each
+ * point the second's bytes / TRAIN_SAMPLE_BYTES (the last second, half
+ * covered, at twice its amount). */
+static void check_training(const char *out)
+{
+	char *svg;
+	double x[8], y[8], a, b;
+	int moves;
+
+	CHECK(strstr(out, "<td>train_au_mean_percentage (%)</td><td class=\"num\">80.00</td>"),
+	      "no train_au_mean_percentage 80.00 (the mean of 95, 95 and 50)");
+	CHECK(strstr(out, "<td>train_au_meet_expectation</td><td>fail (AU threshold 90%)</td>"),
+	      "no train_au_meet_expectation fail");
+	CHECK(strstr(out, "<td>num_accelerators (number)</td><td class=\"num\">3</td>") &&
+		  strstr(out, "<td>num_hosts (number)</td><td class=\"num\">2</td>"),
+	      "no 3 accelerators on 2 hosts");
+	CHECK(strstr(out, "<td>accelerators below the AU threshold</td><td>1 of 3</td>") &&
+		  strstr(out, "<td>hosts below the AU threshold</td><td>1 of 2</td>"),
+	      "not 1 of 3 accelerators and 1 of 2 hosts below");
+	au_bars(out, "tr: accelerator utilisation per accelerator", "rank 2 (beta)",
+		">rank 0 (alpha)</text>");
+	au_bars(out, "tr: accelerator utilisation per host", "beta", ">alpha</text>");
+	if ((svg = chart(out, "tr: samples/s over time, per node and cluster"))) {
+		uint32_t with;
+		const char *cl = strstr(svg, ">cluster<");
+		/* the cluster's is the third line (alpha, beta, cluster) */
+		const char *d = strstr(svg, "stroke=\"#009e73\" stroke-width=\"1.8\"");
+
+		CHECK(cl && lines(svg, NSEC, &with) == 4 && with == 3,
+		      "not 3 lines of %u points (alpha, beta, cluster) and MLPerf's mean", NSEC);
+		CHECK(strstr(svg, "MLPerf&#39;s mean (AU steps)"), "no MLPerf mean line");
+		d = d ? strstr(strstr(d + 1, "stroke=\"#009e73\" stroke-width=\"1.8\""), " d=\"M")
+		      : NULL;
+		CHECK(svg_axis_line(svg, "ytick", &a, &b) &&
+			  svg_path_points(d, x, y, 8, &moves) == (int)NSEC,
+		      "the cluster's line not read");
+		for (uint32_t k = 0; k < NSEC && d; k++) {
+			/* 3 + 3 + 1 shares of (10 + p + k) MB, p = 13 (the plan's phase) */
+			double want =
+			    7.0 * (23 + k) * MB / TRAIN_SAMPLE_BYTES * (k + 1 < NSEC ? 1 : 2);
+
+			CHECK(fabs((y[k] - a) / b - want) < 0.01 * want,
+			      "second %u: %.1f samples/s, want %.1f", k, (y[k] - a) / b, want);
+		}
+		free(svg);
+	}
+	CHECK(strstr(out, "= 97.7 KiB)"), "no note of the bytes a sample (100000 B)");
+}
+
 static void check_phase_charts(const struct sc_run_record *rec)
 {
 	struct sc_run_figures fg;
@@ -302,12 +416,15 @@ static void check_phase_charts(const struct sc_run_record *rec)
 		char *out, *svg, label[128];
 		int rc;
 
-		if (strcmp(name, "mix") && strcmp(name, "ing") && strcmp(name, "kv"))
+		if (strcmp(name, "mix") && strcmp(name, "ing") && strcmp(name, "kv") &&
+		    strcmp(name, "tr"))
 			continue;
 		out = capture(phase_fn, &a, &rc);
 		CHECK(rc == 0, "%s: sc_html_phase_charts returned %d", name, rc);
 		if (!strcmp(name, "mix"))
 			check_io_phase(out);
+		if (!strcmp(name, "tr"))
+			check_training(out);
 		if (!strcmp(name, "kv") &&
 		    (svg = chart(out, "kv: response time vs service time"))) {
 			uint32_t with;
@@ -473,7 +590,9 @@ static const char config[] =
     "     checkpoints: %u, scale: 0.00005, restore: true}\n"
     "  - {name: ing, workload: ingest, files: 2, file_size: 1MiB, sample_size: 128KiB,\n"
     "     batch: 2, compute_per_batch: 1ms, epochs: 1}\n"
-    "  - {name: kv, workload: kvcache, rate: 100/s, runtime: 2s, size: 1MiB}\n";
+    "  - {name: kv, workload: kvcache, rate: 100/s, runtime: 2s, size: 1MiB}\n"
+    "  - {name: tr, workload: training, files: 12, samples_per_file: 1, record_size: 64KiB,\n"
+    "     batch: 2, jobs: 1, computation_time: 10ms, epochs: 1, au: 0.9}\n";
 
 int main(void)
 {

@@ -372,6 +372,60 @@ static void test_bars(void)
 	free(doc);
 }
 
+/* Bars with marks: every bar marked is hatched and carries the mark text,
+ * the others neither; the threshold is one dashed line, labelled, placed
+ * where its value falls on the axis even when every bar is short of it. */
+static void test_bars_marked(void)
+{
+	static const char *const labels[] = {"rank 0", "rank 1", "rank 2"};
+	const bool below[3] = {true, false, true};
+	double v[3] = {25, 95, 40};
+	struct sc_svg_chart c = {.title = "AU per rank",
+				 .x = {.label = "accelerator utilisation (%)"},
+				 .y = {.label = "rank"}};
+	struct sc_svg_bar_marks m = {
+	    .marked = below, .mark_text = "below", .line_text = "AU threshold 90%", .line = 90};
+	double x0, x90, x95;
+	const char *at;
+	struct out o;
+	char *doc;
+
+	out_open(&o);
+	sc_svg_bars_marked(o.f, &c, labels, v, 3, &m);
+	doc = out_close(&o);
+	check_doc(doc, "marked bars");
+	CHECK(count(doc, "(below)") == 2, "mark text %d times, want twice", count(doc, "(below)"));
+	CHECK(count(doc, "stroke=\"#fff\" stroke-width=\"1.2\"") == 2, "not two bars hatched");
+	CHECK(count(doc, "class=\"threshold\"") == 1, "not one threshold line");
+	CHECK(strstr(doc, ">AU threshold 90%</text>"), "threshold line not labelled");
+	CHECK(strstr(doc, "AU threshold 90% (90 %)</title>"), "threshold's value not in its title");
+	/* x of the line against the axis: 0 at the bars' left, 95 at the
+	 * long bar's end (value text starts 4 px past it) */
+	at = strstr(doc, "class=\"threshold\" x1=\"");
+	CHECK(at && sscanf(at, "class=\"threshold\" x1=\"%lf", &x90) == 1, "threshold x");
+	at = strstr(doc, ">95 %</text>");
+	while (at && at > doc && strncmp(at, "<text x=\"", 9))
+		at--;
+	CHECK(at && sscanf(at, "<text x=\"%lf", &x95) == 1, "the 95 bar's value text");
+	x95 -= 4;
+	at = strstr(doc, "fill=\"#d55e00\"");
+	while (at && at > doc && strncmp(at, "<rect x=\"", 9))
+		at--;
+	CHECK(at && sscanf(at, "<rect x=\"%lf", &x0) == 1, "a marked bar's x");
+	CHECK(x0 < x90 && x90 < x95 && fabs((x90 - x0) / (x95 - x0) - 90.0 / 95) < 0.01,
+	      "threshold at %.1f, not 90/95 of the way from %.1f to %.1f", x90, x0, x95);
+	free(doc);
+	/* every bar short of the threshold: the axis still reaches it */
+	v[1] = 50;
+	out_open(&o);
+	sc_svg_bars_marked(o.f, &c, labels, v, 3, &m);
+	doc = out_close(&o);
+	check_doc(doc, "bars short of the threshold");
+	CHECK(strstr(doc, ">100</text>") || strstr(doc, ">90</text>"),
+	      "x axis does not reach the threshold");
+	free(doc);
+}
+
 /* Series differ by dash pattern as well as colour; a long title is cut to
  * the chart (the <title> keeps it whole). */
 static void test_grey_and_fit(void)
@@ -527,6 +581,7 @@ int main(void)
 	test_nines();
 	test_empty();
 	test_bars();
+	test_bars_marked();
 	test_grey_and_fit();
 	test_page();
 	check_rmtree(tmpdir);
