@@ -284,11 +284,10 @@ static void training_basis(const struct sc_model_measured *m, struct sc_model_pr
 	sc_fmt_rate(d, sizeof(d), out->train_demand_bytes_per_s);
 	put(out, SC_MODEL_FIG_TRAINING,
 	    "training phase %s of run %s: %.6g accelerators on %u ranks, %u node(s) with AU "
-	    "steps, %u of them storage-bound (capacity measured) with %llu seconds of read "
-	    "series; batch %u x %.6g B = %s, compute %s a step, AU threshold %.4g%%; "
+	    "steps, %u of them storage-bound (capacity measured); batch %u x %.6g B = %s, compute %s a step, AU threshold %.4g%%; "
 	    "demand %s per accelerator; measured AU %.1f%%",
 	    m->training_phase, m->run_id, m->train_accelerators, m->train_ranks, m->ntrain_nodes,
-	    m->ntrain_drives, (unsigned long long)m->train_seconds, s->batch, s->sample_bytes, b,
+	    m->ntrain_drives, s->batch, s->sample_bytes, b,
 	    c, s->au * 100, d, m->train_au * 100);
 	assume(out, SC_MODEL_FIG_TRAINING,
 	       "an accelerator at AU = au needs batch x sample bytes every compute / au "
@@ -297,12 +296,12 @@ static void training_basis(const struct sc_model_measured *m, struct sc_model_pr
 	       "is its drives' capacity; a node's capacity is measured when every rank of it "
 	       "is storage-bound, and it feeds floor(capacity / demand); otherwise it fed its "
 	       "accelerators in time and only a lower bound is known (\"at least\"); every "
-	       "step ends with a barrier, so at N nodes the step is the slowest node's: the "
-	       "capacity is 1 GiB over E[max over N nodes] of its read time, "
-	       "each node's per-second rates (the spread over time, pooled over the measured "
-	       "nodes) around its capacity, fitted as the checkpoint's tail is; the "
-	       "per-second spread is smaller than the per-step one, and nodes whose capacity "
-	       "was not reached are assumed no slower than the measured ones");
+	       "step ends with a barrier, so at N nodes the step is the slowest node's: "
+	       "the capacity is 1 GiB over E[max over N nodes] of the time each takes to read "
+	       "it, the measured nodes' capacities being the spread between nodes, fitted as "
+	       "the checkpoint's tail is (one node measured: every node as fast); sustained "
+	       "rates: a step's jitter is not projected (see the batch waits); nodes whose "
+	       "capacity was not reached are assumed no slower than the measured ones");
 }
 
 void sc_model_basis_fill(const struct sc_model_used *u, struct sc_model_projection *out)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "analysis/figures.h"
-#include "analysis/node_series.h"
 #include "mlperf.h"
 #include "result.h"
 #include "units.h"
@@ -174,68 +173,40 @@ static struct sc_model_train_step train_step(const struct sc_training_spec *t)
 	    .au = t->au};
 }
 
-/* Node k's drive for the slowest-of-N projection into d: per second of
- * its read series (reads and writes: training only reads), the time to
- * read SC_MODEL_TRAIN_REF_BYTES at the capacity C scaled by that second's
- * rate over the series' mean; seconds with no bytes are left out (before
- * the first read, between epochs); one sample at C without a series.
- * 0 or -ENOMEM. */
-static int train_drive(const struct sc_rate_series *s, double cap, struct sc_model_drive *d)
+/* The capacity-measured nodes of m as drives for the slowest-of-N
+ * projection: one sample each, the time to read SC_MODEL_TRAIN_REF_BYTES
+ * at the node's capacity (the spread is the one between nodes).  0 or
+ * -ENOMEM. */
+static int train_drives(struct sc_model_measured *m)
 {
-	uint32_t n = 0, k = 0;
-	double mean = 0;
-	uint64_t *bytes, *dur;
-
-	for (uint32_t i = 0; s && i < s->n; i++)
-		if (s->bw_bytes_per_s[i] > 0) {
-			mean += s->bw_bytes_per_s[i];
-			n++;
-		}
-	mean = n ? mean / n : 0;
-	bytes = calloc(2 * (size_t)(n ? n : 1), sizeof(*bytes));
-	if (!bytes)
-		return -ENOMEM;
-	dur = bytes + (n ? n : 1);
-	for (uint32_t i = 0; n && i < s->n; i++)
-		if (s->bw_bytes_per_s[i] > 0) {
-			double rate = cap * s->bw_bytes_per_s[i] / mean;
-
-			bytes[k] = SC_MODEL_TRAIN_REF_BYTES;
-			dur[k++] = (uint64_t)ceil((double)SC_MODEL_TRAIN_REF_BYTES *
-						  SC_NS_PER_S_F / rate);
-		}
-	if (!n) {
-		bytes[0] = SC_MODEL_TRAIN_REF_BYTES;
-		dur[0] = (uint64_t)ceil((double)SC_MODEL_TRAIN_REF_BYTES * SC_NS_PER_S_F / cap);
-	}
-	*d = (struct sc_model_drive){.nckpts = n ? n : 1, .bytes = bytes, .dur_ns = dur};
-	return 0;
-}
-
-/* The capacity-measured nodes of m as drives (train_drive).  0 or -ENOMEM. */
-static int train_drives(const struct sc_phase_record *pr, struct sc_model_measured *m)
-{
-	struct sc_node_series ns;
 	uint32_t n = 0;
-	int ret = sc_node_series_init(&ns, pr);
+	uint64_t *v;
 
-	if (ret)
-		return ret;
 	for (uint32_t i = 0; i < m->ntrain_nodes; i++)
-		n += m->train_nodes[i].capacity_measured;
+		n += m->train_nodes[i].capacity_measured && m->train_nodes[i].supply_bytes_per_s > 0;
 	m->train_drives = calloc(n ? n : 1, sizeof(*m->train_drives));
-	for (uint32_t i = 0; m->train_drives && !ret && i < m->ntrain_nodes; i++) {
+	v = calloc(2 * (size_t)(n ? n : 1), sizeof(*v)); /* bytes, then times */
+	if (!m->train_drives || !v) {
+		free(m->train_drives);
+		free(v);
+		m->train_drives = NULL;
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < m->ntrain_nodes; i++) {
 		const struct sc_model_train_node *t = &m->train_nodes[i];
-		const struct sc_rate_series *s = t->node < ns.nnodes ? &ns.nodes[t->node] : NULL;
+		uint32_t k = m->ntrain_drives;
 
 		if (!t->capacity_measured || !(t->supply_bytes_per_s > 0))
 			continue;
-		ret = train_drive(s, t->supply_bytes_per_s, &m->train_drives[m->ntrain_drives]);
-		if (!ret)
-			m->train_seconds += m->train_drives[m->ntrain_drives++].nckpts;
+		v[k] = SC_MODEL_TRAIN_REF_BYTES;
+		v[n + k] = (uint64_t)ceil((double)SC_MODEL_TRAIN_REF_BYTES * SC_NS_PER_S_F /
+					  t->supply_bytes_per_s);
+		m->train_drives[k] = (struct sc_model_drive){
+		    .nckpts = 1, .bytes = v + k, .dur_ns = v + n + k};
+		m->ntrain_drives++;
 	}
-	sc_node_series_exit(&ns);
-	return m->train_drives ? ret : -ENOMEM;
+	m->train_values = v;
+	return 0;
 }
 
 /* Training phase record pr into m: the step, each node's figures
@@ -305,7 +276,7 @@ static int fill_training(const struct sc_run_record *rec, const struct sc_phase_
 	m->train_accelerators = ph->training.accelerators ? ph->training.accelerators : pr->nranks;
 	m->train_au = tf->au;
 	snprintf(m->training_phase, sizeof(m->training_phase), "%s", ph->name ? ph->name : "");
-	ret = train_drives(pr, m);
+	ret = train_drives(m);
 	m->has_training = !ret;
 	return ret;
 }
@@ -372,6 +343,7 @@ void sc_model_measured_free(struct sc_model_measured *m)
 	drives_free(m->restore_drives, m->ndrives);
 	free(m->batch_wait);
 	free(m->train_nodes);
-	drives_free(m->train_drives, m->ntrain_drives);
+	free(m->train_drives);
+	free(m->train_values);
 	memset(m, 0, sizeof(*m));
 }

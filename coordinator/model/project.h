@@ -136,8 +136,8 @@ struct sc_model_train_node {
 				     * compute / sum of (AU wall - barrier wait) */
 	double read_bytes_per_s;    /* B: sum over ranks of accelerators x
 				     * AU steps x batch x sample / AU wall */
-	double supply_bytes_per_s;  /* C: B when capacity_measured, else a
-				     * lower bound of the capacity */
+	double supply_bytes_per_s;  /* B: the capacity when capacity_measured,
+				     * else a lower bound of it */
 	bool capacity_measured;	    /* every rank storage-bound */
 	uint32_t feeds;		    /* floor(C / demand); "at least" when
 				     * !capacity_measured */
@@ -151,10 +151,15 @@ double sc_model_train_demand(const struct sc_model_train_step *s);
  * those without AU steps are skipped).  A rank is storage-bound when its
  * AU without the barrier's waits, au_compute / (au_wall - barrier_wait),
  * is below the threshold: its own batches came late, whatever the other
- * ranks did, so its reader was the limit and B_r its supply.  A rank that
- * is not storage-bound fed its accelerators in time (its supply at least
- * max(B_r, accelerators x demand): only a lower bound).  0, or -EINVAL
- * (no demand, no rank of node with AU steps). */
+ * ranks did, so its reader was the limit and B_r its supply.  When every
+ * rank of the node is, the node's capacity is measured (C = B, the sum);
+ * otherwise B is only a lower bound of C (a rank whose batches came in
+ * time may have had the barrier's waits to read them in), and feeds is
+ * "at least" floor(B / demand), or the accelerators it ran when the
+ * node's AU (sum of compute / sum of AU wall) met the threshold (B /
+ * demand is accelerators x AU / au when a step's compute is the nominal
+ * one; a busy machine lengthens the measured one).  0, or
+ * -EINVAL (no demand, no rank of node with AU steps). */
 int sc_model_train_node(const struct sc_model_train_step *s, const struct sc_model_train_rank *r,
 			uint32_t n, uint32_t node, struct sc_model_train_node *out);
 
@@ -204,13 +209,12 @@ struct sc_model_measured {
 	double train_au;		  /* the run's AU (mean over ranks) */
 	uint32_t ntrain_nodes;
 	struct sc_model_train_node *train_nodes; /* heap, by node index */
-	/* The capacity-measured nodes as drives for sc_model_ckpt: per
-	 * second of the node's read series, the time it takes to read
-	 * SC_MODEL_TRAIN_REF_BYTES at its capacity x that second's rate /
-	 * its mean rate (one sample at its capacity when it has no series). */
+	/* The capacity-measured nodes as drives for sc_model_ckpt, one
+	 * sample each: the time to read SC_MODEL_TRAIN_REF_BYTES at the
+	 * node's capacity (the spread between nodes). */
 	uint32_t ntrain_drives;
-	struct sc_model_drive *train_drives; /* heap, with their arrays */
-	uint64_t train_seconds;		  /* samples over those drives */
+	struct sc_model_drive *train_drives; /* heap */
+	uint64_t *train_values;		  /* heap: their bytes and times */
 	bool train_no_compute;		  /* a training phase with
 					   * computation_time 0 was left out */
 };

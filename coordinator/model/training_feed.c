@@ -27,7 +27,7 @@ static uint32_t whole(double x)
 int sc_model_train_node(const struct sc_model_train_step *s, const struct sc_model_train_rank *r,
 			uint32_t n, uint32_t node, struct sc_model_train_node *out)
 {
-	double d = sc_model_train_demand(s), compute = 0, wall = 0, own = 0, lower = 0;
+	double d = sc_model_train_demand(s), compute = 0, wall = 0, own = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->node = node;
@@ -55,16 +55,22 @@ int sc_model_train_node(const struct sc_model_train_step *s, const struct sc_mod
 		compute += (double)k->au_compute_ns;
 		wall += (double)k->au_wall_ns;
 		own += own_wall;
-		/* a rank fed in time supplied at least its accelerators' demand */
-		lower += bound ? b / d : fmax(b / d, k->accelerators);
 	}
 	if (!out->ranks)
 		return -EINVAL;
 	out->au = compute / wall;
 	out->au_own = own > 0 ? compute / own : 1;
 	out->capacity_measured = out->ranks_storage_bound == out->ranks;
-	out->supply_bytes_per_s = out->capacity_measured ? out->read_bytes_per_s : lower * d;
-	out->feeds = whole(out->capacity_measured ? out->read_bytes_per_s / d : lower);
+	/* not every rank waited for its batches: what the node read is all
+	 * that is known of its drives (a rank fed in time only because the
+	 * barrier gave its reader more time proves nothing more) */
+	out->supply_bytes_per_s = out->read_bytes_per_s;
+	out->feeds = whole(out->read_bytes_per_s / d);
+	/* the run itself showed its accelerators at AU >= the threshold (its
+	 * measured compute, which a busy machine's late wake-ups lengthen,
+	 * against the nominal one in the demand) */
+	if (!out->capacity_measured && out->au >= s->au && whole(out->accelerators) > out->feeds)
+		out->feeds = whole(out->accelerators);
 	return 0;
 }
 
