@@ -1,4 +1,5 @@
 /* basis.c -- what each projected figure rests on: its inputs by name and count, its assumptions. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -273,6 +274,36 @@ static void ingest_basis(const struct sc_model_measured *m, struct sc_model_proj
 	       p->gpus_per_node);
 }
 
+static void training_basis(const struct sc_model_measured *m, struct sc_model_projection *out)
+{
+	const struct sc_model_train_step *s = &m->train_step;
+	char c[FIG_MAX], b[FIG_MAX], d[FIG_MAX];
+
+	sc_fmt_duration(c, sizeof(c), s->computation_ns);
+	sc_fmt_bytes(b, sizeof(b), (uint64_t)llround(s->batch * s->sample_bytes));
+	sc_fmt_rate(d, sizeof(d), out->train_demand_bytes_per_s);
+	put(out, SC_MODEL_FIG_TRAINING,
+	    "training phase %s of run %s: %.6g accelerators on %u ranks, %u node(s) with AU "
+	    "steps, %u of them storage-bound (capacity measured); batch %u x %.6g B = %s, compute %s a step, AU threshold %.4g%%; "
+	    "demand %s per accelerator; measured AU %.1f%%",
+	    m->training_phase, m->run_id, m->train_accelerators, m->train_ranks, m->ntrain_nodes,
+	    m->ntrain_drives, s->batch, s->sample_bytes, b,
+	    c, s->au * 100, d, m->train_au * 100);
+	assume(out, SC_MODEL_FIG_TRAINING,
+	       "an accelerator at AU = au needs batch x sample bytes every compute / au "
+	       "(demand); a rank is storage-bound when compute / (AU wall - barrier wait) < "
+	       "au, and then its read rate (accelerators x AU steps x batch bytes / AU wall) "
+	       "is its drives' capacity; a node's capacity is measured when every rank of it "
+	       "is storage-bound, and it feeds floor(capacity / demand); otherwise it fed its "
+	       "accelerators in time and only a lower bound is known (\"at least\"); every "
+	       "step ends with a barrier, so at N nodes the step is the slowest node's: "
+	       "the capacity is 1 GiB over E[max over N nodes] of the time each takes to read "
+	       "it, the measured nodes' capacities being the spread between nodes, fitted as "
+	       "the checkpoint's tail is (one node measured: every node as fast); sustained "
+	       "rates: a step's jitter is not projected (see the batch waits); nodes whose "
+	       "capacity was not reached are assumed no slower than the measured ones");
+}
+
 void sc_model_basis_fill(const struct sc_model_used *u, struct sc_model_projection *out)
 {
 	if (u->ckpt) {
@@ -283,4 +314,6 @@ void sc_model_basis_fill(const struct sc_model_used *u, struct sc_model_projecti
 	}
 	if (u->ingest)
 		ingest_basis(u->m, out);
+	if (u->training)
+		training_basis(u->m, out);
 }

@@ -2,11 +2,13 @@
 #include "model/project.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/figures.h"
+#include "mlperf.h"
 #include "result.h"
 #include "units.h"
 
@@ -158,6 +160,127 @@ static int fill_ingest(const struct sc_run_record *rec, const struct sc_phase_re
 	return 0;
 }
 
+/* What training phase ph's step asks of storage. */
+static struct sc_model_train_step train_step(const struct sc_training_spec *t)
+{
+	uint64_t file = sc_mlperf_mean_file_bytes(t->record_bytes, t->record_stdev_bytes,
+						  t->samples_per_file);
+
+	return (struct sc_model_train_step){
+	    .batch = t->batch,
+	    .sample_bytes = t->samples_per_file ? (double)file / t->samples_per_file : 0,
+	    .computation_ns = t->computation_ns,
+	    .au = t->au};
+}
+
+/* The capacity-measured nodes of m as drives for the slowest-of-N
+ * projection: one sample each, the time to read SC_MODEL_TRAIN_REF_BYTES
+ * at the node's capacity (the spread is the one between nodes).  0 or
+ * -ENOMEM. */
+static int train_drives(struct sc_model_measured *m)
+{
+	uint32_t n = 0;
+	uint64_t *v;
+
+	for (uint32_t i = 0; i < m->ntrain_nodes; i++)
+		n += m->train_nodes[i].capacity_measured && m->train_nodes[i].supply_bytes_per_s > 0;
+	m->train_drives = calloc(n ? n : 1, sizeof(*m->train_drives));
+	v = calloc(2 * (size_t)(n ? n : 1), sizeof(*v)); /* bytes, then times */
+	if (!m->train_drives || !v) {
+		free(m->train_drives);
+		free(v);
+		m->train_drives = NULL;
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < m->ntrain_nodes; i++) {
+		const struct sc_model_train_node *t = &m->train_nodes[i];
+		uint32_t k = m->ntrain_drives;
+
+		if (!t->capacity_measured || !(t->supply_bytes_per_s > 0))
+			continue;
+		v[k] = SC_MODEL_TRAIN_REF_BYTES;
+		v[n + k] = (uint64_t)ceil((double)SC_MODEL_TRAIN_REF_BYTES * SC_NS_PER_S_F /
+					  t->supply_bytes_per_s);
+		m->train_drives[k] = (struct sc_model_drive){
+		    .nckpts = 1, .bytes = v + k, .dur_ns = v + n + k};
+		m->ntrain_drives++;
+	}
+	m->train_values = v;
+	return 0;
+}
+
+/* Training phase record pr into m: the step, each node's figures
+ * (sc_model_train_node) and the capacity-measured nodes' drives.  A
+ * phase without rank rows or AU steps is left out (m untouched but for
+ * what it frees).  0 or -ENOMEM. */
+static int fill_training(const struct sc_run_record *rec, const struct sc_phase_record *pr,
+			 const struct sc_training_figures *tf, struct sc_model_measured *m)
+{
+	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
+	struct sc_model_train_rank *r;
+	uint32_t nodes = 0, k = 0;
+	int ret = 0;
+
+	if (!pr->ranks || !pr->nranks || !tf->au_measured)
+		return 0;
+	if (!ph->training.computation_ns) {
+		m->train_no_compute = true;
+		return 0;
+	}
+	r = calloc(pr->nranks, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		const struct sc_rank_result *x = &pr->ranks[i];
+
+		/* Accelerators on a node = the sum over its ranks.  Each rank
+		 * is taken to emulate accelerators / ranks of them (one each
+		 * today; several when a rank runs accelerators as threads),
+		 * its au_* fields being one accelerator's (or sums over its
+		 * accelerators, which give the same ratios). */
+		r[i] = (struct sc_model_train_rank){
+		    .node = x->node,
+		    .accelerators = (double)(ph->training.accelerators ? ph->training.accelerators
+								     : pr->nranks) /
+				    pr->nranks,
+		    .au_steps = x->au_steps,
+		    .au_compute_ns = x->au_compute_ns,
+		    .au_wall_ns = x->au_wall_ns,
+		    .barrier_wait_ns = x->barrier_wait_ns};
+		if (x->node + 1 > nodes)
+			nodes = x->node + 1;
+	}
+	m->train_step = train_step(&ph->training);
+	m->train_nodes = calloc(nodes, sizeof(*m->train_nodes));
+	if (!m->train_nodes) {
+		free(r);
+		return -ENOMEM;
+	}
+	for (uint32_t node = 0; node < nodes; node++) {
+		struct sc_model_train_node *t = &m->train_nodes[k];
+
+		if (sc_model_train_node(&m->train_step, r, pr->nranks, node, t))
+			continue; /* no rank of it with AU steps */
+		for (uint32_t i = 0; i < pr->nranks; i++)
+			if (pr->ranks[i].node == node) {
+				snprintf(t->host, sizeof(t->host), "%s", pr->ranks[i].host);
+				break;
+			}
+		k++;
+	}
+	free(r);
+	m->ntrain_nodes = k;
+	if (!k)
+		return 0;
+	m->train_ranks = pr->nranks;
+	m->train_accelerators = ph->training.accelerators ? ph->training.accelerators : pr->nranks;
+	m->train_au = tf->au;
+	snprintf(m->training_phase, sizeof(m->training_phase), "%s", ph->name ? ph->name : "");
+	ret = train_drives(m);
+	m->has_training = !ret;
+	return ret;
+}
+
 int sc_model_measured_from_record(const struct sc_run_record *rec,
 				  const struct sc_run_figures *fg, struct sc_model_measured *m,
 				  char *err, size_t errlen)
@@ -176,18 +299,36 @@ int sc_model_measured_from_record(const struct sc_run_record *rec,
 		    pr->status == SC_PHASE_OK && pr->batch_wait)
 			ret = fill_ingest(rec, pr, &fg->phases[i], &fg->work[i].ingest, m);
 	}
+	for (uint32_t i = 0; !ret && i < rec->nphases && !m->has_training; i++) {
+		const struct sc_phase_record *pr = &rec->phases[i];
+
+		if (rec->plan.phases[pr->phase].workload == SC_WORKLOAD_TRAINING &&
+		    pr->status == SC_PHASE_OK)
+			ret = fill_training(rec, pr, &fg->work[i].training, m);
+	}
 	if (ret) {
 		sc_model_measured_free(m);
 		snprintf(err, errlen, "results of run %s: out of memory reading the model's inputs",
 			 id);
 		return ret;
 	}
-	if (!m->has_ckpt && !m->has_ingest) {
+	if (!m->has_ckpt && !m->has_ingest && !m->has_training && m->train_no_compute) {
 		sc_model_measured_free(m);
 		snprintf(err, errlen,
-			 "results of run %s have no checkpoint or ingest phase that ended ok: the "
-			 "model needs a run with workload: checkpoint (configs/llm_ckpt.yaml) or "
-			 "workload: ingest (configs/ingest.yaml)",
+			 "results of run %s: model: nothing to project: the training phase emulates "
+			 "no compute (computation_time: 0), and an accelerator's demand is its batch "
+			 "every computation_time / au; no checkpoint or ingest phase either",
+			 id);
+		return -ENOENT;
+	}
+	if (!m->has_ckpt && !m->has_ingest && !m->has_training) {
+		sc_model_measured_free(m);
+		snprintf(err, errlen,
+			 "results of run %s have no checkpoint, ingest or training phase that ended "
+			 "ok (a training phase needs epochs of 2 steps or more: AU leaves out each "
+			 "epoch's first): the model needs a run with workload: checkpoint "
+			 "(configs/llm_ckpt.yaml), workload: ingest (configs/ingest.yaml) or "
+			 "workload: training (configs/mlperf_training.yaml)",
 			 id);
 		return -ENOENT;
 	}
@@ -201,5 +342,8 @@ void sc_model_measured_free(struct sc_model_measured *m)
 	drives_free(m->drives, m->ndrives);
 	drives_free(m->restore_drives, m->ndrives);
 	free(m->batch_wait);
+	free(m->train_nodes);
+	free(m->train_drives);
+	free(m->train_values);
 	memset(m, 0, sizeof(*m));
 }

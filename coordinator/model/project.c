@@ -31,6 +31,7 @@ struct ctx {
 	uint64_t stated_read_ns;
 	const struct sc_model_measured *m;
 	bool ingest;
+	bool training;
 };
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
@@ -347,6 +348,15 @@ static int project_row(const struct ctx *x, uint32_t nodes, struct sc_model_row 
 	if (x->ingest && sc_model_ingest_at(x->m, x->p->gpus_per_node, row))
 		return fail(err, errlen, "model: the ingest figures at %u nodes cannot be computed",
 			    nodes);
+	if (x->training) {
+		ret = sc_model_training_at(x->m, x->p, row);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret)
+			return fail(err, errlen,
+				    "model: the training figures at %u nodes cannot be computed",
+				    nodes);
+	}
 	return 0;
 }
 
@@ -393,17 +403,59 @@ static int resolve(const struct sc_model_measured *m, struct ctx *x,
 		return -EINVAL;
 	x->ingest =
 	    m && m->has_ingest && m->batch_wait && m->batch_wait->count && m->compute_per_batch_ns;
-	if (!x->drives && !x->ingest && m && m->has_ingest && !m->compute_per_batch_ns)
+	x->training = m && m->has_training && m->ntrain_nodes;
+	if (!x->drives && !x->ingest && !x->training && m && m->has_ingest &&
+	    !m->compute_per_batch_ns)
 		return fail(err, errlen,
 			    "model: nothing to project: the ingest phase emulates no compute "
 			    "(compute_per_batch: 0), and a step's wait at scale is weighed "
 			    "against the compute it hides behind; no checkpoint phase either");
-	if (!x->drives && !x->ingest)
+	if (!x->drives && !x->ingest && !x->training)
 		return fail(err, errlen,
-			    "model: nothing to project: no measured checkpoint or ingest phase and "
+			    "model: nothing to project: no measured checkpoint, ingest or training "
+			    "phase and "
 			    "no stated drive write rate (--drive-write, e.g. 7GB/s)");
 	/* the layout as used is shown even when only ingest is projected */
 	return resolve_layout(x, use, err, errlen);
+}
+
+/* Orders nodes by the accelerators they feed, then by supply. */
+static int by_feeds(const void *a, const void *b)
+{
+	const struct sc_model_train_node *x = a, *y = b;
+
+	if (x->feeds != y->feeds)
+		return x->feeds < y->feeds ? -1 : 1;
+	if (x->supply_bytes_per_s != y->supply_bytes_per_s)
+		return x->supply_bytes_per_s < y->supply_bytes_per_s ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The training phase's figures that do not depend on N: its step, its
+ * demand and its nodes, the slowest first (at most
+ * SC_MODEL_TRAIN_NODES_MAX listed).  0 or -ENOMEM. */
+static int training_nodes(const struct sc_model_measured *m, struct sc_model_projection *out)
+{
+	struct sc_model_train_node *v = malloc(m->ntrain_nodes * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, m->train_nodes, m->ntrain_nodes * sizeof(*v));
+	qsort(v, m->ntrain_nodes, sizeof(*v), by_feeds);
+	snprintf(out->training_phase, sizeof(out->training_phase), "%s", m->training_phase);
+	out->train_step = m->train_step;
+	out->train_demand_bytes_per_s = sc_model_train_demand(&m->train_step);
+	out->train_accelerators = m->train_accelerators;
+	out->train_ranks = m->train_ranks;
+	out->train_au = m->train_au;
+	out->ntrain_nodes = m->ntrain_nodes;
+	for (uint32_t i = 0; i < m->ntrain_nodes; i++)
+		out->ntrain_nodes_measured += v[i].capacity_measured;
+	out->ntrain_nodes_listed =
+	    m->ntrain_nodes < SC_MODEL_TRAIN_NODES_MAX ? m->ntrain_nodes : SC_MODEL_TRAIN_NODES_MAX;
+	memcpy(out->train_nodes, v, out->ntrain_nodes_listed * sizeof(*v));
+	free(v);
+	return 0;
 }
 
 int sc_model_project(const struct sc_model_measured *m, const struct sc_model_params *p,
@@ -434,6 +486,11 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 		any_fits |= out->rows[i].layout_fits;
 	}
 	out->nrows = out->params.nsizes;
+	if (x.training) {
+		ret = training_nodes(m, out);
+		if (ret)
+			return ret;
+	}
 	if (x.drives && !any_fits)
 		return fail(err, errlen,
 			    "model: the layout tp x pp = %u x %u fits none of the cluster sizes "
@@ -445,7 +502,8 @@ int sc_model_project(const struct sc_model_measured *m, const struct sc_model_pa
 				   .ckpt_measured = x.drives && x.drives != &x.stated,
 				   .ckpt = x.drives != NULL,
 				   .restore = x.restore != NULL,
-				   .ingest = x.ingest};
+				   .ingest = x.ingest,
+				   .training = x.training};
 	for (uint32_t i = out->nrows; x.drives && i-- > 0;)
 		if (out->rows[i].layout_fits)
 			u.fit = &out->rows[i].ckpt;

@@ -97,6 +97,72 @@ int sc_model_params_set(struct sc_model_params *p, const char *key, const char *
 
 /* ---- measured inputs ------------------------------------------------ */
 
+/* ---- training: the accelerators a node's drives feed -------------- */
+
+/* Largest share of a rank's AU wall time its measured AU may be off (the
+ * floor of a count of accelerators is taken on the measured figure times
+ * 1 + this, so that exact counts do not drop by rounding alone). */
+#define SC_MODEL_TRAIN_ROUND 1e-9
+/* Bytes of the nominal read the slowest of N nodes is timed on (any size:
+ * the projection is linear in it). */
+#define SC_MODEL_TRAIN_REF_BYTES (UINT64_C(1) << 30)
+/* Nodes a projection lists one by one (the slowest first). */
+#define SC_MODEL_TRAIN_NODES_MAX 32u
+
+/* What a training step asks of storage (TrainingSpec). */
+struct sc_model_train_step {
+	uint32_t batch;		  /* samples per step of one accelerator */
+	double sample_bytes;	  /* a sample's mean bytes */
+	uint64_t computation_ns;  /* compute per step, > 0 */
+	double au;		  /* the AU threshold, (0, 1] */
+};
+
+/* One training rank's AU steps (result.h au_*, barrier_wait_ns). */
+struct sc_model_train_rank {
+	uint32_t node;
+	double accelerators; /* the accelerators the rank emulates */
+	uint64_t au_steps, au_compute_ns, au_wall_ns, barrier_wait_ns;
+};
+
+/* A node's figures (sc_model_train_node). */
+struct sc_model_train_node {
+	uint32_t node;
+	char host[64];
+	double accelerators;	    /* sum over its ranks */
+	uint32_t ranks;		    /* with AU steps */
+	uint32_t ranks_storage_bound;
+	double au;		    /* sum of compute / sum of AU wall */
+	double au_own;		    /* without the barrier's waits: sum of
+				     * compute / sum of (AU wall - barrier wait) */
+	double read_bytes_per_s;    /* B: sum over ranks of accelerators x
+				     * AU steps x batch x sample / AU wall */
+	double supply_bytes_per_s;  /* B: the capacity when capacity_measured,
+				     * else a lower bound of it */
+	bool capacity_measured;	    /* every rank storage-bound */
+	uint32_t feeds;		    /* floor(C / demand); "at least" when
+				     * !capacity_measured */
+};
+
+/* Demand of one accelerator at the threshold: batch x sample bytes every
+ * computation / au, in bytes/s; 0 when computation_ns or au is 0. */
+double sc_model_train_demand(const struct sc_model_train_step *s);
+
+/* The node figures of node from its n ranks (those of other nodes and
+ * those without AU steps are skipped).  A rank is storage-bound when its
+ * AU without the barrier's waits, au_compute / (au_wall - barrier_wait),
+ * is below the threshold: its own batches came late, whatever the other
+ * ranks did, so its reader was the limit and B_r its supply.  When every
+ * rank of the node is, the node's capacity is measured (C = B, the sum);
+ * otherwise B is only a lower bound of C (a rank whose batches came in
+ * time may have had the barrier's waits to read them in), and feeds is
+ * "at least" floor(B / demand), or the accelerators it ran when the
+ * node's AU (sum of compute / sum of AU wall) met the threshold (B /
+ * demand is accelerators x AU / au when a step's compute is the nominal
+ * one; a busy machine lengthens the measured one).  0, or
+ * -EINVAL (no demand, no rank of node with AU steps). */
+int sc_model_train_node(const struct sc_model_train_step *s, const struct sc_model_train_rank *r,
+			uint32_t n, uint32_t node, struct sc_model_train_node *out);
+
 /* What a run measured that the model uses.  Owned: free with
  * sc_model_measured_free. */
 struct sc_model_measured {
@@ -134,6 +200,23 @@ struct sc_model_measured {
 	struct sc_hist *batch_wait;	  /* heap: merged over every rank */
 	double measured_au;
 	double node_read_bytes_per_s;	  /* mean over nodes, measured */
+	/* Training: the first training phase that ended ok with AU steps. */
+	bool has_training;
+	char training_phase[64];
+	struct sc_model_train_step train_step;
+	uint32_t train_ranks;		  /* ranks of the phase */
+	double train_accelerators;	  /* TrainingSpec accelerators */
+	double train_au;		  /* the run's AU (mean over ranks) */
+	uint32_t ntrain_nodes;
+	struct sc_model_train_node *train_nodes; /* heap, by node index */
+	/* The capacity-measured nodes as drives for sc_model_ckpt, one
+	 * sample each: the time to read SC_MODEL_TRAIN_REF_BYTES at the
+	 * node's capacity (the spread between nodes). */
+	uint32_t ntrain_drives;
+	struct sc_model_drive *train_drives; /* heap */
+	uint64_t *train_values;		  /* heap: their bytes and times */
+	bool train_no_compute;		  /* a training phase with
+					   * computation_time 0 was left out */
 };
 
 /* Fills *m from rec and fg, its figures (analysis/figures.h): the
@@ -160,6 +243,7 @@ enum sc_model_figure {
 	SC_MODEL_FIG_INGEST,	/* step I/O wait, P(stall), AU at N */
 	SC_MODEL_FIG_READ_BW,	/* per-node read bandwidth for AU >= 90% */
 	SC_MODEL_FIG_RESTORE,	/* restore time after a failure, E[max], p90 */
+	SC_MODEL_FIG_TRAINING,	/* accelerators per host at the AU threshold */
 	SC_MODEL_FIG_COUNT
 };
 
@@ -228,6 +312,15 @@ struct sc_model_row {
 	struct sc_model_endurance endurance_sized; /* at that D, one checkpoint
 						    * a period of sizing.policy:
 						    * the headline endurance */
+	/* Training (SC_MODEL_FIG_TRAINING present): accelerators per host
+	 * that keep AU >= the threshold at N nodes, from the slowest of N
+	 * nodes' capacity (train_exact), else at least the measured nodes'
+	 * least lower bound. */
+	bool train_exact;
+	uint32_t train_per_host;
+	uint32_t train_per_host_low, train_per_host_high; /* from the band */
+	double train_node_bytes_per_s;	 /* the slowest of N nodes' capacity */
+	double train_node_low_bytes_per_s, train_node_high_bytes_per_s;
 };
 
 struct sc_model_projection {
@@ -240,6 +333,18 @@ struct sc_model_projection {
 	struct sc_model_basis basis[SC_MODEL_FIG_COUNT];
 	uint32_t nrows;
 	struct sc_model_row rows[SC_MODEL_MAX_SIZES];
+	/* Training (SC_MODEL_FIG_TRAINING present): the phase, its demand
+	 * and its measured nodes, the slowest (fewest fed) first. */
+	char training_phase[64];
+	struct sc_model_train_step train_step;
+	double train_demand_bytes_per_s;	/* one accelerator at the threshold */
+	double train_accelerators;		/* TrainingSpec accelerators */
+	uint32_t train_ranks;
+	double train_au;			/* the run's */
+	uint32_t ntrain_nodes;			/* measured */
+	uint32_t ntrain_nodes_measured;		/* of them, capacity measured */
+	uint32_t ntrain_nodes_listed;		/* in train_nodes */
+	struct sc_model_train_node train_nodes[SC_MODEL_TRAIN_NODES_MAX];
 };
 
 /* Projects m (NULL: parameters only, from p's stated drive figures) to

@@ -38,6 +38,15 @@ void sc_model_bytes_free(struct sc_model_bytes *b);
 int sc_model_ingest_at(const struct sc_model_measured *m, uint32_t gpus_per_node,
 		       struct sc_model_row *row);
 
+/* The training figures of row (N = row->nodes): with capacity-measured
+ * nodes, the slowest of N nodes' capacity (sc_model_ckpt over m's
+ * train_drives: E[max] of the time to read SC_MODEL_TRAIN_REF_BYTES,
+ * with its band) and the accelerators per host it feeds at the
+ * threshold; else the least of the measured nodes' lower bounds.  0,
+ * -EINVAL (no training inputs), -ENOMEM. */
+int sc_model_training_at(const struct sc_model_measured *m, const struct sc_model_params *p,
+			 struct sc_model_row *row);
+
 /* What the projection rests on, as sc_model_project resolved it. */
 struct sc_model_used {
 	const struct sc_model_measured *m; /* NULL: parameters only */
@@ -45,6 +54,7 @@ struct sc_model_used {
 	bool ckpt;			   /* checkpoint figures given */
 	bool ingest;			   /* ingest figures given */
 	bool restore;			   /* restore figures given */
+	bool training;			   /* training figures given */
 	uint64_t nsamples;		   /* the drives' samples */
 	uint64_t nrestore_samples;	   /* their restores' */
 	/* The checkpoint figure of the first size that has one: the trend and

@@ -26,9 +26,11 @@
 static const char *const fig_title[SC_MODEL_FIG_COUNT] = {
     "checkpoint time", "checkpoint policy", "sizing",	    "endurance",
     "ingest",	       "read bandwidth",    "restore time",
+    "training: accelerators per host",
 };
 static const char *const fig_key[SC_MODEL_FIG_COUNT] = {
     "checkpoint_time", "policy", "sizing", "endurance", "ingest", "read_bandwidth", "restore_time",
+    "training",
 };
 
 /* ------------------------------------------------------------- cells */
@@ -116,7 +118,8 @@ static bool row_has(const struct sc_model_projection *p, const struct sc_model_r
 {
 	if (!p->basis[fig].present)
 		return false;
-	return fig == SC_MODEL_FIG_INGEST || fig == SC_MODEL_FIG_READ_BW || r->layout_fits;
+	return fig == SC_MODEL_FIG_INGEST || fig == SC_MODEL_FIG_READ_BW ||
+	       fig == SC_MODEL_FIG_TRAINING || r->layout_fits;
 }
 
 /* ------------------------------------------------------------ tables */
@@ -319,6 +322,119 @@ static void ingest_table(FILE *f, const struct sc_model_projection *p, struct ta
 	print_table(f, t, 1, IN_NCOLS);
 }
 
+/* A count of accelerators: "2", or "at least 4" for a lower bound. */
+static void cell_feeds(char *c, uint32_t n, bool exact)
+{
+	snprintf(c, CELL_MAX, "%s%u", exact ? "" : "at least ", n);
+}
+
+/* Columns of the training node table. */
+enum train_node_col { TN_NODE, TN_HOST, TN_ACC, TN_AU, TN_OWN, TN_READ, TN_BOUND, TN_FEEDS,
+		      TN_NCOLS };
+
+/* The measured nodes: what each read, whether its drives were the limit,
+ * the accelerators they feed at the threshold. */
+static void train_node_table(FILE *f, const struct sc_model_projection *p, struct table *t)
+{
+	char name[CELL_MAX];
+
+	memset(t, 0, sizeof(*t));
+	add_col(t, "node", -1);
+	add_col(t, "host", -1);
+	add_col(t, "accelerators", -1);
+	add_col(t, "AU", -1);
+	add_col(t, "AU without barrier waits", -1);
+	add_col(t, "read in AU steps", -1);
+	add_col(t, "drives", -1);
+	snprintf(name, sizeof(name), "feeds at AU %.4g%%", p->train_step.au * PERCENT);
+	add_col(t, name, SC_MODEL_FIG_TRAINING);
+	for (uint32_t i = 0; i < p->ntrain_nodes_listed; i++) {
+		const struct sc_model_train_node *n = &p->train_nodes[i];
+		char(*c)[CELL_MAX] = t->cell[t->nrows++];
+
+		snprintf(c[TN_NODE], CELL_MAX, "%u", n->node);
+		snprintf(c[TN_HOST], CELL_MAX, "%.40s", n->host[0] ? n->host : "?");
+		snprintf(c[TN_ACC], CELL_MAX, "%.6g", n->accelerators);
+		cell_pct(c[TN_AU], n->au);
+		cell_pct(c[TN_OWN], n->au_own);
+		sc_fmt_rate(c[TN_READ], CELL_MAX, n->read_bytes_per_s);
+		snprintf(c[TN_BOUND], CELL_MAX, "%s",
+			 n->capacity_measured	    ? "the limit (capacity measured)"
+			 : n->ranks_storage_bound ? "the limit of some ranks"
+						  : "not the limit");
+		cell_feeds(c[TN_FEEDS], n->feeds, n->capacity_measured);
+	}
+	fprintf(f,
+		"\ntraining phase %s: %.6g accelerators on %u ranks and %u node(s), AU %.3g %% "
+		"(threshold %.4g %%)\n",
+		p->training_phase, p->train_accelerators, p->train_ranks, p->ntrain_nodes,
+		p->train_au * PERCENT, p->train_step.au * PERCENT);
+	sc_fmt_rate(name, sizeof(name), p->train_demand_bytes_per_s);
+	{
+		char b[CELL_MAX], c[CELL_MAX];
+
+		sc_fmt_bytes(b, sizeof(b),
+			     (uint64_t)llround(p->train_step.batch * p->train_step.sample_bytes));
+		sc_fmt_duration(c, sizeof(c), p->train_step.computation_ns);
+		fprintf(f,
+			"demand of one accelerator at AU %.4g %%: batch %u x %.6g B = %s every %s / "
+			"%.4g = %s\n",
+			p->train_step.au * PERCENT, p->train_step.batch, p->train_step.sample_bytes,
+			b, c, p->train_step.au, name);
+	}
+	print_table(f, t, 1, TN_NCOLS);
+	if (p->ntrain_nodes > p->ntrain_nodes_listed)
+		fprintf(f, "(the %u nodes that feed the fewest of %u)\n", p->ntrain_nodes_listed,
+			p->ntrain_nodes);
+}
+
+/* Columns of the training table by cluster size. */
+enum train_col { TR_NODES, TR_PER_HOST, TR_BAND, TR_CAP, TR_NCOLS };
+
+static void train_table(FILE *f, const struct sc_model_projection *p, struct table *t)
+{
+	char name[CELL_MAX];
+
+	train_node_table(f, p, t);
+	memset(t, 0, sizeof(*t));
+	add_col(t, "nodes", -1);
+	snprintf(name, sizeof(name), "accelerators/host at AU %.4g%%", p->train_step.au * PERCENT);
+	add_col(t, name, SC_MODEL_FIG_TRAINING);
+	add_col(t, "band", -1);
+	add_col(t, "slowest node's capacity", SC_MODEL_FIG_TRAINING);
+	for (uint32_t i = 0; i < p->nrows; i++) {
+		const struct sc_model_row *r = &p->rows[i];
+		char(*c)[CELL_MAX] = t->cell[t->nrows++];
+
+		snprintf(c[TR_NODES], CELL_MAX, "%u", r->nodes);
+		cell_feeds(c[TR_PER_HOST], r->train_per_host, r->train_exact);
+		if (r->train_exact && r->train_per_host_high == UINT32_MAX)
+			snprintf(c[TR_BAND], CELL_MAX, "%u..(no bound)", r->train_per_host_low);
+		else if (r->train_exact)
+			snprintf(c[TR_BAND], CELL_MAX, "%u..%u", r->train_per_host_low,
+				 r->train_per_host_high);
+		else
+			snprintf(c[TR_BAND], CELL_MAX, "-");
+		sc_fmt_rate(c[TR_CAP], CELL_MAX, r->train_node_bytes_per_s);
+		if (!r->train_exact)
+			snprintf(c[TR_CAP], CELL_MAX, "not measured");
+	}
+	fputs("\ntraining: accelerators per host that keep AU at the threshold (every step ends "
+	      "at a barrier: the slowest node sets it)\n",
+	      f);
+	print_table(f, t, 1, TR_NCOLS);
+	if (!p->ntrain_nodes_measured)
+		fputs("note: no node's drives were the limit (every node fed its accelerators in "
+		      "time): the run shows what they need, not what the drives can give, so the "
+		      "answer is a lower bound; run more accelerators per host to measure it\n",
+		      f);
+	else if (p->ntrain_nodes_measured < p->ntrain_nodes)
+		fprintf(f,
+			"note: %u of %u nodes had their capacity measured; the others are assumed "
+			"no slower at N nodes\n",
+			p->ntrain_nodes_measured, p->ntrain_nodes);
+}
+
 /* ------------------------------------------------------------- lines */
 
 /* The fit the checkpoint figures rest on: the band, the trend, the tail. */
@@ -503,6 +619,8 @@ void sc_report_model_table(FILE *f, const struct sc_model_projection *p)
 	}
 	if (p->basis[SC_MODEL_FIG_INGEST].present || p->basis[SC_MODEL_FIG_READ_BW].present)
 		ingest_table(f, p, &t);
+	if (p->basis[SC_MODEL_FIG_TRAINING].present)
+		train_table(f, p, &t);
 	print_notes(f, p);
 	print_basis(f, p);
 }
@@ -657,6 +775,69 @@ static struct json_object *ingest_json(struct jb *b, const struct sc_model_proje
 	return o;
 }
 
+/* The training figures of row r. */
+static struct json_object *training_row_json(struct jb *b, const struct sc_model_row *r)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+
+	sc_json_put_u64(b, o, "accelerators_per_host", r->train_per_host);
+	sc_json_put_str(b, o, "bound", r->train_exact ? "measured" : "at_least");
+	if (r->train_exact) {
+		sc_json_put_u64(b, o, "accelerators_per_host_low", r->train_per_host_low);
+		if (r->train_per_host_high == UINT32_MAX)
+			sc_json_put_null(b, o, "accelerators_per_host_high");
+		else
+			sc_json_put_u64(b, o, "accelerators_per_host_high", r->train_per_host_high);
+		sc_json_put_dbl(b, o, "node_capacity_bytes_per_s", r->train_node_bytes_per_s);
+		sc_json_put_dbl(b, o, "node_capacity_low_bytes_per_s",
+				r->train_node_low_bytes_per_s);
+		if (isfinite(r->train_node_high_bytes_per_s))
+			sc_json_put_dbl(b, o, "node_capacity_high_bytes_per_s",
+					r->train_node_high_bytes_per_s);
+	}
+	return o;
+}
+
+/* The training phase's figures that hold at every size: its demand and
+ * its measured nodes. */
+static struct json_object *training_json(struct jb *b, const struct sc_model_projection *p)
+{
+	struct json_object *o = sc_json_new(b, json_object_new_object());
+	struct json_object *v = sc_json_new(b, json_object_new_array());
+
+	sc_json_put_str(b, o, "phase", p->training_phase);
+	sc_json_put_dbl(b, o, "accelerators", p->train_accelerators);
+	sc_json_put_u64(b, o, "ranks", p->train_ranks);
+	sc_json_put_dbl(b, o, "au", p->train_au);
+	sc_json_put_dbl(b, o, "au_threshold", p->train_step.au);
+	sc_json_put_u64(b, o, "batch", p->train_step.batch);
+	sc_json_put_dbl(b, o, "sample_bytes", p->train_step.sample_bytes);
+	sc_json_put_u64(b, o, "computation_ns", p->train_step.computation_ns);
+	sc_json_put_dbl(b, o, "demand_bytes_per_s", p->train_demand_bytes_per_s);
+	sc_json_put_u64(b, o, "nodes_measured", p->ntrain_nodes);
+	sc_json_put_u64(b, o, "nodes_capacity_measured", p->ntrain_nodes_measured);
+	for (uint32_t i = 0; i < p->ntrain_nodes_listed; i++) {
+		const struct sc_model_train_node *n = &p->train_nodes[i];
+		struct json_object *x = sc_json_new(b, json_object_new_object());
+
+		sc_json_put_u64(b, x, "node", n->node);
+		sc_json_put_str(b, x, "host", n->host);
+		sc_json_put_dbl(b, x, "accelerators", n->accelerators);
+		sc_json_put_u64(b, x, "ranks", n->ranks);
+		sc_json_put_u64(b, x, "ranks_storage_bound", n->ranks_storage_bound);
+		sc_json_put_dbl(b, x, "au", n->au);
+		sc_json_put_dbl(b, x, "au_without_barrier", n->au_own);
+		sc_json_put_dbl(b, x, "read_bytes_per_s", n->read_bytes_per_s);
+		sc_json_put_dbl(b, x, "supply_bytes_per_s", n->supply_bytes_per_s);
+		sc_json_put_bool(b, x, "capacity_measured", n->capacity_measured);
+		sc_json_put_u64(b, x, "feeds", n->feeds);
+		sc_json_put_str(b, x, "bound", n->capacity_measured ? "measured" : "at_least");
+		sc_json_push(b, v, x);
+	}
+	sc_json_put(b, o, "nodes", v);
+	return o;
+}
+
 /* The checkpoint-side figures of row r (the layout fits). */
 static void row_ckpt_json(struct jb *b, struct json_object *o, const struct sc_model_projection *p,
 			  const struct sc_model_row *r)
@@ -732,6 +913,8 @@ static struct json_object *row_json(struct jb *b, const struct sc_model_projecti
 		sc_json_put_str(b, o, "why_not", r->why_not);
 	if (row_has(p, r, SC_MODEL_FIG_INGEST) || row_has(p, r, SC_MODEL_FIG_READ_BW))
 		sc_json_put(b, o, "ingest", ingest_json(b, p, r));
+	if (row_has(p, r, SC_MODEL_FIG_TRAINING))
+		sc_json_put(b, o, "training", training_row_json(b, r));
 	return o;
 }
 
@@ -744,6 +927,8 @@ struct json_object *sc_report_json_model(struct jb *b, const struct sc_model_pro
 	sc_json_put_bool(b, o, "measured", p->measured);
 	sc_json_put(b, o, "params", params_json(b, &p->params));
 	sc_json_put(b, o, "basis", basis_json(b, p));
+	if (p->basis[SC_MODEL_FIG_TRAINING].present)
+		sc_json_put(b, o, "training", training_json(b, p));
 	for (uint32_t i = 0; i < p->nrows; i++)
 		sc_json_push(b, sizes, row_json(b, p, &p->rows[i]));
 	sc_json_put(b, o, "sizes", sizes);
