@@ -218,7 +218,7 @@ static int fill_training(const struct sc_run_record *rec, const struct sc_phase_
 {
 	const struct sc_phase *ph = &rec->plan.phases[pr->phase];
 	struct sc_model_train_rank *r;
-	uint32_t nodes = 0, k = 0;
+	uint32_t nodes = 0, k = 0, n = 0;
 	int ret = 0;
 
 	if (!pr->ranks || !pr->nranks || !tf->au_measured)
@@ -227,26 +227,24 @@ static int fill_training(const struct sc_run_record *rec, const struct sc_phase_
 		m->train_no_compute = true;
 		return 0;
 	}
-	r = calloc(pr->nranks, sizeof(*r));
+	r = calloc(tf->accelerators ? tf->accelerators : 1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
+	/* one entry an accelerator (its row: a rank without rows is one),
+	 * so that a node's accelerators are the sum over its entries */
 	for (uint32_t i = 0; i < pr->nranks; i++) {
 		const struct sc_rank_result *x = &pr->ranks[i];
 
-		/* Accelerators on a node = the sum over its ranks.  Each rank
-		 * is taken to emulate accelerators / ranks of them (one each
-		 * today; several when a rank runs accelerators as threads),
-		 * its au_* fields being one accelerator's (or sums over its
-		 * accelerators, which give the same ratios). */
-		r[i] = (struct sc_model_train_rank){
-		    .node = x->node,
-		    .accelerators = (double)(ph->training.accelerators ? ph->training.accelerators
-								     : pr->nranks) /
-				    pr->nranks,
-		    .au_steps = x->au_steps,
-		    .au_compute_ns = x->au_compute_ns,
-		    .au_wall_ns = x->au_wall_ns,
-		    .barrier_wait_ns = x->barrier_wait_ns};
+		for (uint32_t a = 0; a < sc_rank_accels(x) && n < tf->accelerators; a++) {
+			struct sc_accel_row row = sc_rank_accel(x, a);
+
+			r[n++] = (struct sc_model_train_rank){.node = x->node,
+							      .accelerators = 1,
+							      .au_steps = row.au_steps,
+							      .au_compute_ns = row.au_compute_ns,
+							      .au_wall_ns = row.au_wall_ns,
+							      .barrier_wait_ns = row.barrier_wait_ns};
+		}
 		if (x->node + 1 > nodes)
 			nodes = x->node + 1;
 	}
@@ -259,7 +257,7 @@ static int fill_training(const struct sc_run_record *rec, const struct sc_phase_
 	for (uint32_t node = 0; node < nodes; node++) {
 		struct sc_model_train_node *t = &m->train_nodes[k];
 
-		if (sc_model_train_node(&m->train_step, r, pr->nranks, node, t))
+		if (sc_model_train_node(&m->train_step, r, n, node, t))
 			continue; /* no rank of it with AU steps */
 		for (uint32_t i = 0; i < pr->nranks; i++)
 			if (pr->ranks[i].node == node) {
@@ -273,7 +271,7 @@ static int fill_training(const struct sc_run_record *rec, const struct sc_phase_
 	if (!k)
 		return 0;
 	m->train_ranks = pr->nranks;
-	m->train_accelerators = ph->training.accelerators ? ph->training.accelerators : pr->nranks;
+	m->train_accelerators = tf->accelerators;
 	m->train_au = tf->au;
 	snprintf(m->training_phase, sizeof(m->training_phase), "%s", ph->name ? ph->name : "");
 	ret = train_drives(m);

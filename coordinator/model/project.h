@@ -117,10 +117,11 @@ struct sc_model_train_step {
 	double au;		  /* the AU threshold, (0, 1] */
 };
 
-/* One training rank's AU steps (result.h au_*, barrier_wait_ns). */
+/* One emulated accelerator's AU steps (result.h struct sc_accel_row; a
+ * rank without rows is one). */
 struct sc_model_train_rank {
 	uint32_t node;
-	double accelerators; /* the accelerators the rank emulates */
+	double accelerators; /* the accelerators it stands for (1) */
 	uint64_t au_steps, au_compute_ns, au_wall_ns, barrier_wait_ns;
 };
 
@@ -128,13 +129,13 @@ struct sc_model_train_rank {
 struct sc_model_train_node {
 	uint32_t node;
 	char host[64];
-	double accelerators;	    /* sum over its ranks */
-	uint32_t ranks;		    /* with AU steps */
-	uint32_t ranks_storage_bound;
+	double accelerators;	    /* sum over its entries */
+	uint32_t accels;	    /* entries (accelerators) with AU steps */
+	uint32_t accels_storage_bound; /* of them, those whose batches came late */
 	double au;		    /* sum of compute / sum of AU wall */
 	double au_own;		    /* without the barrier's waits: sum of
 				     * compute / sum of (AU wall - barrier wait) */
-	double read_bytes_per_s;    /* B: sum over ranks of accelerators x
+	double read_bytes_per_s;    /* B: sum over entries of accelerators x
 				     * AU steps x batch x sample / AU wall */
 	double supply_bytes_per_s;  /* B: the capacity when capacity_measured,
 				     * else a lower bound of it */

@@ -48,19 +48,19 @@ int sc_model_train_node(const struct sc_model_train_step *s, const struct sc_mod
 			       ? (double)(k->au_wall_ns - k->barrier_wait_ns)
 			       : 0;
 		bound = own_wall > 0 && (double)k->au_compute_ns < s->au * own_wall;
-		out->ranks++;
-		out->ranks_storage_bound += bound;
+		out->accels++;
+		out->accels_storage_bound += bound;
 		out->accelerators += k->accelerators;
 		out->read_bytes_per_s += b;
 		compute += (double)k->au_compute_ns;
 		wall += (double)k->au_wall_ns;
 		own += own_wall;
 	}
-	if (!out->ranks)
+	if (!out->accels)
 		return -EINVAL;
 	out->au = compute / wall;
 	out->au_own = own > 0 ? compute / own : 1;
-	out->capacity_measured = out->ranks_storage_bound == out->ranks;
+	out->capacity_measured = out->accels_storage_bound == out->accels;
 	/* not every rank waited for its batches: what the node read is all
 	 * that is known of its drives (a rank fed in time only because the
 	 * barrier gave its reader more time proves nothing more) */

@@ -360,7 +360,7 @@ static void train_node_table(FILE *f, const struct sc_model_projection *p, struc
 		sc_fmt_rate(c[TN_READ], CELL_MAX, n->read_bytes_per_s);
 		snprintf(c[TN_BOUND], CELL_MAX, "%s",
 			 n->capacity_measured	    ? "the limit (capacity measured)"
-			 : n->ranks_storage_bound ? "the limit of some ranks"
+			 : n->accels_storage_bound ? "the limit of some accelerators"
 						  : "not the limit");
 		cell_feeds(c[TN_FEEDS], n->feeds, n->capacity_measured);
 	}
@@ -823,8 +823,8 @@ static struct json_object *training_json(struct jb *b, const struct sc_model_pro
 		sc_json_put_u64(b, x, "node", n->node);
 		sc_json_put_str(b, x, "host", n->host);
 		sc_json_put_dbl(b, x, "accelerators", n->accelerators);
-		sc_json_put_u64(b, x, "ranks", n->ranks);
-		sc_json_put_u64(b, x, "ranks_storage_bound", n->ranks_storage_bound);
+		sc_json_put_u64(b, x, "accelerators_measured", n->accels);
+		sc_json_put_u64(b, x, "accelerators_storage_bound", n->accels_storage_bound);
 		sc_json_put_dbl(b, x, "au", n->au);
 		sc_json_put_dbl(b, x, "au_without_barrier", n->au_own);
 		sc_json_put_dbl(b, x, "read_bytes_per_s", n->read_bytes_per_s);

@@ -77,7 +77,7 @@ need(abs(t["demand_bytes_per_s"] - demand) < 1e-6, f'demand {t["demand_bytes_per
 need(len(t["nodes"]) == 1, "one node")
 n = t["nodes"][0]
 print({k: n[k] for k in ("au", "au_without_barrier", "read_bytes_per_s", "feeds", "bound")})
-need(n["capacity_measured"] and n["bound"] == "measured" and n["ranks_storage_bound"] == 4,
+need(n["capacity_measured"] and n["bound"] == "measured" and n["accelerators_storage_bound"] == 4,
      "every rank storage-bound: the capacity is measured")
 need(n["feeds"] == hand, f'the node feeds {n["feeds"]}, the closed form {hand}')
 need(0.8 * 4 * drive <= n["read_bytes_per_s"] <= 1.01 * 4 * drive,
@@ -94,6 +94,22 @@ need("the limit (capacity measured)" in text, "the text says the drives were the
 need("feeds at AU 90%[h]" in text and "accelerators/host at AU 90%[h]" in text, "the columns")
 sys.exit(1 if bad else 0)
 PY
+
+# --- the same node as one rank of 4 accelerators (accelerators_per_rank):
+# the rank's throttle, 4 x 720 KiB/s, shared by its 4 readers; the node
+# feeds the same floor(2.5) = 2
+train_yaml "$T/apr.yaml" 64 "    throttle: 2880KiB/s" 200ms
+printf '    accelerators_per_rank: 4\n' >>"$T/apr.yaml"
+sc_mpirun 1 "$T/apr.yaml" --output "$T/apr" || { cat "$T/out.log"; fail "one rank of 4 accelerators exited $?"; }
+"$SC_BIN" model "$T/apr/results.pb" --nodes 1,8 --json | python3 -c '
+import json, sys
+m = json.load(sys.stdin)["model"]
+n = m["training"]["nodes"][0]
+print({k: n[k] for k in ("accelerators", "au", "read_bytes_per_s", "feeds", "bound")})
+assert n["accelerators"] == 4 and n["accelerators_storage_bound"] == 4, n
+assert n["capacity_measured"] and n["feeds"] == 2, n
+assert all(s["training"]["accelerators_per_host"] == 2 for s in m["sizes"]), m["sizes"]
+' || fail "one rank of 4 accelerators: the node feeds 2"
 
 # --- compute-bound: a lower bound only ---------------------------------
 train_yaml "$T/cb.yaml" 32 "" 500ms

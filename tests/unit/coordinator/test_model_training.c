@@ -60,8 +60,8 @@ static void test_storage_bound(void)
 	struct sc_model_train_node n;
 
 	CHECK(sc_model_train_node(&step, r, 4, 0, &n) == 0, "node 0");
-	CHECK(n.ranks == 4 && n.ranks_storage_bound == 4 && n.capacity_measured,
-	      "%u ranks, %u storage-bound", n.ranks, n.ranks_storage_bound);
+	CHECK(n.accels == 4 && n.accels_storage_bound == 4 && n.capacity_measured,
+	      "%u accelerators, %u storage-bound", n.accels, n.accels_storage_bound);
 	CHECK(fabs(n.read_bytes_per_s - 19660800.0) < 1, "B %.1f B/s", n.read_bytes_per_s);
 	CHECK(n.supply_bytes_per_s == n.read_bytes_per_s, "capacity = B");
 	CHECK(n.feeds == 2, "feeds %u, want floor(2.5) = 2", n.feeds);
@@ -76,7 +76,7 @@ static void test_compute_bound(void)
 	struct sc_model_train_node n;
 
 	CHECK(sc_model_train_node(&step, r, 2, 1, &n) == 0, "node 1");
-	CHECK(n.node == 1 && !n.capacity_measured && n.ranks_storage_bound == 0, "not bound");
+	CHECK(n.node == 1 && !n.capacity_measured && n.accels_storage_bound == 0, "not bound");
 	CHECK(n.feeds == 2, "at least %u, want at least the 2 it ran", n.feeds);
 	CHECK(fabs(n.au - 0.9375) < 1e-9, "AU %.4f", n.au);
 }
@@ -88,7 +88,7 @@ static void test_held_by_barrier(void)
 	struct sc_model_train_node n;
 
 	CHECK(sc_model_train_node(&step, r, 2, 1, &n) == 0, "node 1");
-	CHECK(!n.capacity_measured && n.ranks_storage_bound == 0, "not bound");
+	CHECK(!n.capacity_measured && n.accels_storage_bound == 0, "not bound");
 	CHECK(n.feeds == 0, "at least %u, want at least 0: not the 2 it ran", n.feeds);
 	CHECK(fabs(n.au - 0.3) < 1e-9, "AU %.4f", n.au);
 }
@@ -102,8 +102,8 @@ static void test_mixed(void)
 	struct sc_model_train_node n;
 
 	CHECK(sc_model_train_node(&step, r, 3, 0, &n) == 0, "node 0");
-	CHECK(n.ranks_storage_bound == 1 && !n.capacity_measured, "%u bound",
-	      n.ranks_storage_bound);
+	CHECK(n.accels_storage_bound == 1 && !n.capacity_measured, "%u bound",
+	      n.accels_storage_bound);
 	CHECK(n.feeds == 1, "at least %u, want floor(3 x 0.3 / 0.9) = 1", n.feeds);
 }
 
