@@ -252,6 +252,7 @@ static const struct sc_field rank_rows[] = {
 	F_U64(au_compute_ns, au_compute_ns),
 	F_U64(au_wall_ns, au_wall_ns),
 	F_ARRAY_MAX(accels, accels, naccels, accel_fields, SC_ACCELS_MAX),
+	F_U64(host_memory_bytes, host_memory_bytes),
 };
 
 /* A per-second series travels as one column per member of struct

@@ -199,6 +199,7 @@ static int accel_rows(const struct sc_run *run, struct sc_rank_result *out)
 
 	if (ph->workload != SC_WORKLOAD_TRAINING)
 		return 0;
+	out->host_memory_bytes = run->host_memory_bytes;
 	out->accels = calloc(n, sizeof(*out->accels));
 	if (!out->accels)
 		return -ENOMEM;

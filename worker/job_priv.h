@@ -111,6 +111,7 @@ struct sc_run {
 	_Atomic uint32_t copied; /* async checkpoint: jobs whose host copy ended */
 	struct sc_hist *hist[SC_HK_COUNT];
 	uint64_t planned_bytes;  /* set by workload setups; else from io */
+	uint64_t host_memory_bytes; /* training: this host's (MemTotal) */
 	int dirfd;               /* the run directory (not owned), -1: none */
 	struct sc_io_opts opts;  /* options asked, and those jobs ran without */
 	struct sc_placement placement; /* where the job threads run (cpus, numa) */

@@ -2,7 +2,9 @@
  * arithmetic on them (mlperf.h). */
 #include "mlperf.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pattern.h"
@@ -252,4 +254,19 @@ uint32_t sc_mlperf_search_trials_max(uint32_t max)
 			most = n;
 	}
 	return most;
+}
+
+uint64_t sc_mlperf_host_memory_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	uint64_t kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %" SCNu64 " kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib <= UINT64_MAX / 1024 ? kib * 1024 : 0;
 }

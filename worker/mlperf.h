@@ -120,6 +120,10 @@ uint64_t sc_mlperf_mean_file_bytes(uint64_t record_bytes, uint64_t record_stdev_
  * epoch alone (DLIO reseeds its shuffle with seed + epoch). */
 void sc_mlperf_shuffle(uint64_t *idx, uint64_t n, uint64_t seed, uint32_t epoch);
 
+/* This host's memory as MLPerf sizes by it (psutil's total: MemTotal of
+ * /proc/meminfo), in bytes; 0 when it cannot be read. */
+uint64_t sc_mlperf_host_memory_bytes(void);
+
 /* The accelerator search (search: accelerators): trials of k accelerators
  * per rank, k = 1, then doubling while a trial passes (at most max), then
  * bisection between the largest passing k and the smallest failing one.

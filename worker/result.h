@@ -236,6 +236,8 @@ struct sc_rank_result {
 	char telemetry_none[SC_DRIVE_REASON_MAX];
 	uint32_t ndrives;           /* at most SC_DRIVES_MAX */
 	struct sc_drive *drives;    /* heap (NULL when none) */
+	uint64_t host_memory_bytes; /* training: its host's memory (MemTotal), what
+				     * potential caching is judged by */
 	uint32_t naccels;           /* training: the rank's accelerators (at most
 				     * SC_ACCELS_MAX); 0 in other phases and in
 				     * records from before them */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ckpt_model.h"
+#include "mlperf.h"
 #include "units.h"
 
 /* MLPerf Storage's bar: every accelerator busy at least 90% of the time. */
@@ -618,20 +619,42 @@ void sc_training_samples_per_s(const struct sc_training_figures *g, const double
 		out[k] = g->sample_bytes > 0 ? bytes_per_s[k] / g->sample_bytes : NAN;
 }
 
+/* The bytes of the dataset a host of n of the run's accelerators reads an
+ * epoch (DLIO's data_size_per_host): n x each one's block of samples x the
+ * mean sample, saturating. */
+static uint64_t host_data_bytes(const struct sc_training_spec *t, uint32_t accelerators,
+				uint32_t n)
+{
+	unsigned __int128 samples, bytes;
+
+	if (!accelerators || !t->samples_per_file)
+		return 0;
+	samples = (unsigned __int128)t->files * t->samples_per_file / accelerators;
+	bytes = samples * n *
+		(sc_mlperf_mean_file_bytes(t->record_bytes, t->record_stdev_bytes,
+					   t->samples_per_file) /
+		 t->samples_per_file);
+	return bytes > UINT64_MAX ? UINT64_MAX : (uint64_t)bytes;
+}
+
 /* Each node row's AU into w->node_au (fig's rows): the mean of the AUs of
- * its accelerators, NAN for a row with none; the lowest, how many are
- * below the threshold and the accelerators of the first into
+ * its accelerators, NAN for a row with none; its potential caching into
+ * w->node_caching; the lowest AU, how many are below the threshold, the
+ * accelerators and data of the first and the hosts caching into
  * w->training.  0 or -ENOMEM. */
-static int training_node_au(const struct sc_phase_record *pr, const struct sc_phase_figures *fig,
-			    struct sc_workload_figures *w)
+static int training_node_au(const struct sc_phase *ph, const struct sc_phase_record *pr,
+			    const struct sc_phase_figures *fig, struct sc_workload_figures *w)
 {
 	struct sc_training_figures *g = &w->training;
 	uint32_t n = fig->nodes_len, *count = calloc(n ? n : 1, sizeof(*count));
 	double *au = calloc(n ? n : 1, sizeof(*au));
+	uint64_t *mem = calloc(n ? n : 1, sizeof(*mem));
 
-	if (!count || !au) {
+	w->node_caching = calloc(n ? n : 1, sizeof(*w->node_caching));
+	if (!count || !au || !mem || !w->node_caching) {
 		free(count);
 		free(au);
+		free(mem);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < pr->nranks; i++) {
@@ -648,6 +671,8 @@ static int training_node_au(const struct sc_phase_record *pr, const struct sc_ph
 		}
 		if (lo >= n || fig->nodes[lo].node != node)
 			continue;
+		if (r->host_memory_bytes > mem[lo])
+			mem[lo] = r->host_memory_bytes;
 		for (uint32_t a = 0; a < sc_rank_accels(r); a++) {
 			struct sc_accel_row x = sc_rank_accel(r, a);
 
@@ -657,6 +682,13 @@ static int training_node_au(const struct sc_phase_record *pr, const struct sc_ph
 	}
 	g->per_host = n ? count[0] : 0;
 	for (uint32_t k = 0; k < n; k++) {
+		uint64_t data = host_data_bytes(&ph->training, g->accelerators, count[k]);
+
+		if (k == 0)
+			g->data_per_host_bytes = data;
+		/* DLIO: memory above the host's share, and (ours) buffered reads */
+		w->node_caching[k] = count[k] && !ph->io.direct && mem[k] > data;
+		g->hosts_caching += w->node_caching[k];
 		au[k] = count[k] ? au[k] / count[k] : NAN;
 		if (!count[k])
 			continue;
@@ -669,6 +701,7 @@ static int training_node_au(const struct sc_phase_record *pr, const struct sc_ph
 			g->hosts_below++;
 	}
 	free(count);
+	free(mem);
 	w->node_au = au;
 	return 0;
 }
@@ -726,7 +759,7 @@ int sc_workload_figures_of(const struct sc_plan *plan, const struct sc_phase_rec
 
 				out->accel_au[k++] = sc_accel_au(&x);
 			}
-		if (training_node_au(pr, fig, out)) {
+		if (training_node_au(ph, pr, fig, out)) {
 			sc_workload_figures_exit(out);
 			return -ENOMEM;
 		}
@@ -747,6 +780,7 @@ void sc_workload_figures_exit(struct sc_workload_figures *w)
 	free(w->rank_au);
 	free(w->node_au);
 	free(w->accel_au);
+	free(w->node_caching);
 	sc_fill_cliffs_exit(&w->cliffs);
 	memset(w, 0, sizeof(*w));
 }

@@ -214,6 +214,11 @@ struct sc_training_figures {
 	double host_au_min;         /* the lowest host's mean AU */
 	uint32_t host_au_min_node;
 	uint32_t hosts_below;       /* hosts whose mean AU is below the threshold */
+	uint64_t data_per_host_bytes; /* the first host's share of the dataset:
+				     * its accelerators x each one's block x
+				     * the mean sample (DLIO's data_size_per_host) */
+	uint32_t hosts_caching;     /* hosts whose share fits in their memory,
+				     * read buffered (node_caching) */
 	double samples_per_s;       /* sum over accelerators: AU steps x batch /
 				     * AU wall */
 	double sample_bytes;	    /* bytes moved per sample: the phase's bytes
@@ -298,6 +303,10 @@ struct sc_workload_figures {
 						* order, each rank's rows in order
 						* (training.accelerators of them); NULL for
 						* any other */
+	bool *node_caching;		       /* heap, a training phase's: node row k's
+						* potential caching (DLIO's): its share of
+						* the dataset fits in its memory and the
+						* reads are buffered; NULL for any other */
 	double *node_au;		       /* heap, a training phase's: node row k's AU
 						* (fig->nodes[k], nodes_len of them), the
 						* mean of its accelerators' AU as the run's

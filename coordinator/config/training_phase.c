@@ -252,22 +252,6 @@ void sc_cfg_build_training(const struct cfg_phase *pv, uint32_t cell, struct sc_
 	}
 }
 
-/* MemTotal of /proc/meminfo in bytes, 0 when it cannot be read. */
-static uint64_t mem_total_bytes(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	uint64_t kib = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemTotal: %" SCNu64 " kB", &kib) == 1)
-			break;
-	fclose(f);
-	return kib <= UINT64_MAX / SC_KIB ? kib * SC_KIB : 0;
-}
-
 /* "file:line:col: phases.I.KEY: " of training phase ph's key into buf. */
 static const char *where_key(const struct sc_config *cfg, const struct sc_phase *ph,
 			     const char *key, char *buf, size_t len)
@@ -286,7 +270,7 @@ static int resolve_training(const struct sc_config *cfg, struct sc_phase *ph, ui
 			    uint32_t nnodes, char *err, size_t errlen)
 {
 	struct sc_training_spec *t = &ph->training;
-	uint64_t min, mem = mem_total_bytes(), dataset;
+	uint64_t min, mem = sc_mlperf_host_memory_bytes(), dataset;
 	char at[640], a1[32];
 
 	/* a search's dataset is sized for its largest trial (the fewest

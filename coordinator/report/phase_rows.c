@@ -289,6 +289,14 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 				g->au * PERCENT, g->au_min * PERCENT, g->au_min_accel,
 				g->au_min_rank, g->accels_below, g->hosts_below, g->hosts,
 				g->au_meets ? "meets" : "BELOW", g->au_threshold * PERCENT);
+		if (g->hosts_caching)
+			fprintf(f,
+				"  %s: potential caching on %u of %u hosts: a host's share of the "
+				"dataset (%s) fits in its memory and the reads are buffered, so "
+				"epochs after the first may come from the page cache (more files, "
+				"or direct: true)\n",
+				ph->name, g->hosts_caching, g->hosts,
+				sc_fmt_bytes(a, sizeof(a), g->data_per_host_bytes));
 	}
 	if (ph->io.rate_iops)
 		fprintf(f,

@@ -274,13 +274,13 @@ struct json_object *sc_report_json_ckpt_cell(struct jb *b, const struct sc_phase
 struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_figures *f,
 					  const struct sc_ingest_figures *g,
 					  const struct sc_phase_record *pr, const double *rank_au);
-/* A training phase's figures, MLPerf's names among them, with a row per
- * node (its AU from node_au) and per rank as an ingest phase's. */
+/* A training phase's figures (w's), MLPerf's names among them, with a
+ * row per node (its AU and potential caching) and per rank as an ingest
+ * phase's, and per accelerator. */
 struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
 					    const struct sc_phase_figures *f,
-					    const struct sc_training_figures *g,
-					    const struct sc_phase_record *pr, const double *rank_au,
-					    const double *node_au);
+					    const struct sc_workload_figures *w,
+					    const struct sc_phase_record *pr);
 struct json_object *sc_report_json_open_loop(struct jb *b, const struct sc_open_loop_figures *ol);
 struct json_object *sc_report_json_checkpoints(struct jb *b, const struct sc_run_record *rec,
 					       const struct sc_run_figures *fg);

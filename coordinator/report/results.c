@@ -157,7 +157,7 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	if (ph && ph->workload == SC_WORKLOAD_TRAINING)
 		sc_json_put(
 		    b, o, "training",
-		    sc_report_json_training(b, ph, f, &w->training, pr, w->rank_au, w->node_au));
+		    sc_report_json_training(b, ph, f, w, pr));
 	if (ph && ph->io.rate_iops)
 		sc_json_put(b, o, "open_loop", sc_report_json_open_loop(b, &w->open_loop));
 	if (ph && ph->io.verify != SC_VERIFY_NONE)

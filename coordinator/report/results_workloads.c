@@ -86,11 +86,11 @@ static struct json_object *step_ranks(struct jb *b, const struct sc_phase_record
 }
 
 /* What an ingest or training phase's object ends with: the batch waits,
- * a row per node (with its AU when node_au is given) and a row per
- * rank. */
+ * a row per node (with its AU and potential caching when given) and a
+ * row per rank. */
 static void put_step_rows(struct jb *b, struct json_object *o, const struct sc_phase_figures *f,
 			  const struct sc_lat_summary *batch_wait, const struct sc_phase_record *pr,
-			  const double *rank_au, const double *node_au)
+			  const double *rank_au, const double *node_au, const bool *node_caching)
 {
 	struct json_object *nodes = sc_json_new(b, json_object_new_array());
 
@@ -108,6 +108,8 @@ static void put_step_rows(struct jb *b, struct json_object *o, const struct sc_p
 		sc_json_put_mbps(b, no, "MBps", row->bw_bytes_per_s);
 		if (node_au)
 			sc_json_put_dbl(b, no, "au", node_au[n]);
+		if (node_caching)
+			sc_json_put_bool(b, no, "potential_caching", node_caching[n]);
 		sc_json_push(b, nodes, no);
 	}
 	sc_json_put(b, o, "nodes", nodes);
@@ -138,7 +140,7 @@ struct json_object *sc_report_json_ingest(struct jb *b, const struct sc_phase_fi
 	sc_json_put_u64(b, o, "barrier_wait_ns", g->barrier_wait_ns);
 	sc_json_put_u64(b, o, "barrier_wait_max_ns", g->barrier_wait_max_ns);
 	sc_json_put_u64(b, o, "barrier_wait_max_rank", g->barrier_wait_max_rank);
-	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au, NULL);
+	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au, NULL, NULL);
 	return o;
 }
 
@@ -170,11 +172,12 @@ static struct json_object *accel_rows(struct jb *b, const struct sc_phase_record
 
 struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase *ph,
 					    const struct sc_phase_figures *f,
-					    const struct sc_training_figures *g,
-					    const struct sc_phase_record *pr, const double *rank_au,
-					    const double *node_au)
+					    const struct sc_workload_figures *w,
+					    const struct sc_phase_record *pr)
 {
+	const struct sc_training_figures *g = &w->training;
 	const struct sc_training_spec *t = &ph->training;
+	struct json_object *caching = sc_json_new(b, json_object_new_array());
 	struct json_object *o = sc_json_new(b, json_object_new_object());
 	struct json_object *m = sc_json_new(b, json_object_new_object());
 
@@ -199,6 +202,13 @@ struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase 
 	sc_json_put_str(b, m, "train_au_meet_expectation", g->au_meets ? "success" : "fail");
 	sc_json_put_dbl(b, m, "train_throughput_mean_samples_per_second", g->samples_per_s);
 	sc_json_put_dbl(b, m, "train_io_mean_MB_per_second", g->mlperf_io_MiBps);
+	/* DLIO's, GiB named GB: each host's share of the dataset and whether
+	 * it fits in the host's memory (ours: and the reads are buffered) */
+	sc_json_put_dbl(b, m, "data_size_per_host_GB",
+			(double)g->data_per_host_bytes / (1024.0 * 1024.0 * 1024.0));
+	for (uint32_t n = 0; w->node_caching && n < f->nodes_len; n++)
+		sc_json_push(b, caching, json_object_new_int(w->node_caching[n] ? 1 : 0));
+	sc_json_put(b, m, "potential_caching", caching);
 	sc_json_put(b, o, "mlperf", m);
 	sc_json_put_u64(b, o, "samples", g->samples);
 	sc_json_put_u64(b, o, "steps", g->steps);
@@ -218,7 +228,8 @@ struct json_object *sc_report_json_training(struct jb *b, const struct sc_phase 
 	}
 	sc_json_put_dbl(b, o, "bytes_per_s", f->lastdone_bw_bytes_per_s);
 	sc_json_put_mbps(b, o, "MBps", f->lastdone_bw_bytes_per_s);
-	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, rank_au, node_au);
+	put_step_rows(b, o, f, g->has_batch_wait ? &g->batch_wait : NULL, pr, w->rank_au,
+		      w->node_au, w->node_caching);
 	if (sc_report_json_ranks_kept(g->accelerators))
 		sc_json_put(b, o, "accelerators", accel_rows(b, pr));
 	else

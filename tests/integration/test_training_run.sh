@@ -59,8 +59,23 @@ need(0 < m["train_throughput_mean_samples_per_second"] <= 3 * 4 / 0.100 * 1.02,
      f'{m["train_throughput_mean_samples_per_second"]:.1f} samples/s')
 need(abs(m["train_io_mean_MB_per_second"] - m["train_throughput_mean_samples_per_second"] * 65536 / 2**20) < 1e-6,
      "train_io_mean_MB_per_second is samples/s x the record in MiB, as DLIO")
+# DLIO's data_size_per_host: 3 accelerators x 72 / 3 samples x 64 KiB,
+# 4.5 MiB, far below any host's memory, read buffered: potential caching
+need(abs(m["data_size_per_host_GB"] - 3 * 24 * 65536 / 2**30) < 1e-12,
+     f'data_size_per_host_GB {m["data_size_per_host_GB"]}')
+need(m["potential_caching"] == [1] and t["nodes"][0]["potential_caching"] is True,
+     f'potential caching {m["potential_caching"]}')
 sys.exit(1 if bad else 0)
 PY
+grep -q "train: potential caching on 1 of 1 hosts: a host's share of the dataset (4.50 MiB) fits in its memory" "$T/out.log" ||
+	fail "the potential caching line"
+# O_DIRECT reads: no page cache, no potential caching
+sc_mpirun 1 "$T/t.yaml" --set phases.0.direct=true --set phases.0.epochs=1 --output "$T/od" ||
+	{ cat "$T/out.log"; fail "the O_DIRECT run exited $?"; }
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["phases"][0]["training"]["mlperf"]; assert m["potential_caching"] == [0], m' \
+	"$T/od/results.json" || fail "O_DIRECT reads still flagged as potential caching"
+! grep -q "potential caching" "$T/out.log" || fail "the O_DIRECT run prints potential caching"
+
 
 # An attacker's symlink where a dataset file goes: refused, its target kept.
 echo precious >"$T/victim"

@@ -337,6 +337,7 @@ static int group_create(struct job *j, struct train_group **out, char *err, size
 	if (!g->accels)
 		return -ENOMEM;
 	run->gate.on = true; /* DLIO's comm.barrier() after every step */
+	run->host_memory_bytes = sc_mlperf_host_memory_bytes();
 	run->planned_bytes = 0;
 	if (sc_engine_uses_files(run->io->engine)) {
 		if (sc_layout_training_subdir(run->plan, run->phase, sub, sizeof(sub)))

@@ -247,6 +247,55 @@ static void test_shuffle(void)
 		CHECK(a[i] == (uint64_t)i, "a permutation");
 }
 
+/* The search on drives whose answer is known: a trials pass exactly when
+ * k <= a.  For every a in 0..max (and a beyond max) it answers a (max when
+ * a > max), never tries a count twice, never passes max, and takes no
+ * more than trials_max trials, which some a needs (the bound is tight);
+ * 1 then doubling then bisection: max 8 and a = 3 tries 1, 2, 4, 3. */
+static void test_search(void)
+{
+	static const uint32_t maxes[] = {1, 2, 3, 8, 16, 100, 1024};
+
+	for (size_t m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		uint32_t max = maxes[m], most = sc_mlperf_search_trials_max(max), worst = 0;
+
+		for (uint32_t a = 0; a <= max + 1; a++) {
+			uint32_t k[64], n = 0, answer = 99999, next;
+			bool pass[64], twice = false;
+
+			next = sc_mlperf_search_next(k, pass, 0, max, &answer);
+			while (next && n < 64) {
+				for (uint32_t i = 0; i < n; i++)
+					twice |= k[i] == next;
+				CHECK(next >= 1 && next <= max, "max %u, a %u: tried %u", max, a, next);
+				k[n] = next;
+				pass[n] = next <= a;
+				n++;
+				next = sc_mlperf_search_next(k, pass, n, max, &answer);
+			}
+			CHECK(answer == (a > max ? max : a), "max %u: answered %u, want %u", max,
+			      answer, a > max ? max : a);
+			CHECK(!twice, "max %u, a %u: a count tried twice", max, a);
+			CHECK(n <= most, "max %u, a %u: %u trials, more than %u", max, a, n, most);
+			if (n > worst)
+				worst = n;
+		}
+		CHECK(worst == most, "max %u: the most trials %u, trials_max %u", max, worst, most);
+	}
+	{
+		uint32_t k[8], answer, n = 0, next;
+		bool pass[8];
+
+		while ((next = sc_mlperf_search_next(k, pass, n, 8, &answer)) && n < 8) {
+			k[n] = next;
+			pass[n] = next <= 3;
+			n++;
+		}
+		CHECK(n == 4 && k[0] == 1 && k[1] == 2 && k[2] == 4 && k[3] == 3 && answer == 3,
+		      "max 8, a 3: %u trials", n);
+	}
+}
+
 int main(void)
 {
 	test_table();
@@ -256,5 +305,6 @@ int main(void)
 	test_file_sizes();
 	test_shuffle();
 	test_names();
+	test_search();
 	return check_exit("test_mlperf");
 }
