@@ -31,12 +31,19 @@
 /* While a step-gate round is posted (wait_run), how often a rank looks
  * at it: steps can be 40 ms, and every look at a rank that arrived early
  * is latency added to every rank's step (an 8 ms nap would be 20% of
- * it).  GATE_NAP_MIN_NS for the first GATE_NAP_FAST_LOOKS looks of a
- * round, then GATE_NAP_MAX_NS; the kernel's timer slack (50 us) adds to
- * each. */
-#define GATE_NAP_MIN_NS	    20000L
-#define GATE_NAP_MAX_NS	    50000L
-#define GATE_NAP_FAST_LOOKS 8u
+ * it), since the round's messages move only when a rank looks.
+ * GATE_NAP_MIN_NS for the first GATE_NAP_FAST_LOOKS looks of a round,
+ * then 1/GATE_NAP_WAITED_DIV of the time the round has waited so far,
+ * from GATE_NAP_MAX_NS up to GATE_NAP_CAP_NS: a rank that waits long at
+ * the barrier waits for a slower one, and looking every 50 us through
+ * seconds of it cost a storage-bound training run half its CPU, while the
+ * latency a nap adds stays below 1/16 of the wait and 1 ms.  The kernel's
+ * timer slack (50 us) adds to each. */
+#define GATE_NAP_MIN_NS	     20000L
+#define GATE_NAP_MAX_NS	     50000L
+#define GATE_NAP_CAP_NS	     1000000L
+#define GATE_NAP_WAITED_DIV  16u
+#define GATE_NAP_FAST_LOOKS  8u
 
 /* How often rank 0's progress callback runs while a phase goes, unless
  * it says otherwise. */
@@ -647,6 +654,7 @@ struct wait_run {
 	int gate_on, gate_over;         /* the run's step gate; a round said no */
 	int gate_posted;                /* round gate_round is posted */
 	uint64_t gate_round, gate_looks; /* looks at the posted round */
+	uint64_t gate_posted_ns;	 /* when it was posted */
 	MPI_Request gate_req;
 	uint64_t next_look;             /* gate on: the next sample and poll
 					 * (at most every POLL_NS, however
@@ -747,6 +755,7 @@ static void gate_step(struct sc_cluster *c, struct watch *w, struct wait_run *s)
 			       *(MPI_Comm *)c->gate_comm, &s->gate_req);
 		s->gate_posted = 1;
 		s->gate_looks = 0;
+		s->gate_posted_ns = sc_now_ns();
 	}
 	MPI_Test(&s->gate_req, &flag, MPI_STATUS_IGNORE);
 	if (!flag)
@@ -755,6 +764,19 @@ static void gate_step(struct sc_cluster *c, struct watch *w, struct wait_run *s)
 	s->gate_posted = 0;
 	s->gate_over = w->gate_out == 0;
 	s->gate_round++;
+}
+
+/* The nap before the next look at a posted gate round (see GATE_NAP_*). */
+static long gate_nap_ns(struct wait_run *s)
+{
+	uint64_t waited = sc_now_ns() - s->gate_posted_ns;
+	uint64_t ns = waited / GATE_NAP_WAITED_DIV;
+
+	if (s->gate_looks++ < GATE_NAP_FAST_LOOKS)
+		return GATE_NAP_MIN_NS;
+	if (ns < (uint64_t)GATE_NAP_MAX_NS)
+		return GATE_NAP_MAX_NS;
+	return ns > (uint64_t)GATE_NAP_CAP_NS ? GATE_NAP_CAP_NS : (long)ns;
 }
 
 /* Between looks in wait_run: backoff_ns (counted in *naps), never past
@@ -778,7 +800,7 @@ static void wait_run_nap(const struct sc_cluster *c, struct wait_run *s, uint64_
 	if (!s->gate_on || s->gate_over)
 		nap_ns(ns);
 	else if (s->gate_posted)
-		nap_ns(s->gate_looks++ < GATE_NAP_FAST_LOOKS ? GATE_NAP_MIN_NS : GATE_NAP_MAX_NS);
+		nap_ns(gate_nap_ns(s));
 	else
 		sc_run_gate_nap(s->run, s->gate_round, (uint64_t)ns);
 }
