@@ -6,7 +6,8 @@ benchmark, not a test.
     python3 bench/training_vs_dlio.py [--rounds 3] [--ranks 2] [--files 56]
         [--record 8MiB] [--stdev 2MiB] [--batch 7] [--read-threads 4]
         [--computation 0.323] [--epochs 3] [--drop-caches] [--json FILE]
-        [--dlio-src DIR] [--hydra-src DIR] [--dir DIR] [--bin BIN]
+        [--dlio-src DIR] [--hydra-src DIR] [--dir DIR] [--data-dir DIR]
+        [--cgroup DIR ...] [--bin BIN]
 
 DLIO is not part of ssdcluster: it is run from its own sources outside the
 project (argonne-lcf/dlio_benchmark, the mlperf_storage_v2.0 branch MLPerf
@@ -26,10 +27,18 @@ dropping the page cache when --drop-caches is given (as root), and takes:
   CPU s/sample  user + system CPU of the whole mpirun tree (wait4) over the
                 samples the run read (steps x batch x ranks x epochs)
 
-and prints each figure's median, min-max and ssdcluster's ratio to DLIO.
+and prints each figure's median, min-max and ssdcluster's ratio to DLIO (for
+AU the difference in points), and each round's AU of every rank.
 The dataset is far smaller than this machine's memory unless --files and
 --record say otherwise: without --drop-caches the reads come from the page
-cache after the first epoch, for both tools alike.
+cache after the first epoch, for both tools alike.  Both tools read through
+the page cache (DLIO's numpy does; the ssdcluster config says `direct: false`).
+
+To make the storage the limit, put both datasets on one device (--data-dir)
+and start every mpirun in cgroups (--cgroup) that cap that device's read
+rate and the memory its page cache may use; bench/storage_bound.sh builds
+such a device (a loop device over an image file) and cgroups, runs this
+script in them and removes them.
 """
 import argparse, json, os, resource, shutil, statistics, subprocess, sys, time
 
@@ -47,13 +56,34 @@ def size(text):
     return int(text.rstrip("B"))
 
 
+CGROUPS = []  # --cgroup: the cgroup directories every mpirun starts in
+
+
+def join_cgroups():
+    """In the child before exec: joins every --cgroup (its children follow)."""
+    for d in CGROUPS:
+        with open(os.path.join(d, "cgroup.procs"), "w") as f:
+            f.write(f"{os.getpid()}\n")
+
+
 def timed(cmd, env, cwd=None):
     """Runs cmd; returns (returncode, output, CPU seconds of its process tree)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
+    p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,
+                       preexec_fn=join_cgroups if CGROUPS else None)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return p.returncode, p.stdout + p.stderr, cpu
+
+
+def tree_bytes(top):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(top) for f in fs)
+
+
+def sectors_read(dev):
+    """Sectors (512 B) read from block device dev so far (/sys/block/DEV/stat)."""
+    with open(f"/sys/block/{dev}/stat") as f:
+        return int(f.read().split()[2])
 
 
 def drop_caches():
@@ -65,7 +95,7 @@ def drop_caches():
 class Dlio:
     def __init__(self, a, w):
         self.a, self.w = a, w
-        self.data = os.path.join(w, "dlio_data")
+        self.data = os.path.join(a.data_dir or w, "dlio_data")
         self.env = dict(os.environ, **MPI_ENV)
         self.env["PYTHONPATH"] = ":".join(p for p in (a.dlio_src, a.hydra_src, a.dftracer_src) if p)
         self.launcher = os.path.join(w, "dlio_benchmark")
@@ -105,13 +135,18 @@ class Dlio:
         if rc:
             sys.exit(f"DLIO's training run failed ({rc}):\n{out[-3000:]}")
         m = json.load(open(os.path.join(run_dir, "summary.json")))["metric"]
-        return m["train_au_mean_percentage"], m["train_throughput_mean_samples_per_second"], cpu
+        ranks = []  # each rank's AU, the mean of its epochs' (DLIO's RANK_output.json)
+        for k in range(a.ranks):
+            out = json.load(open(os.path.join(run_dir, f"{k}_output.json")))
+            ranks.append(statistics.mean(v for e in out.values() if isinstance(e, dict) and "au" in e
+                                         for v in e["au"].values()))
+        return m["train_au_mean_percentage"], m["train_throughput_mean_samples_per_second"], cpu, ranks
 
 
 class Sc:
     def __init__(self, a, w):
         self.a, self.w = a, w
-        self.target = os.path.join(w, "sc_target")
+        self.target = os.path.join(a.data_dir or w, "sc_target")
         os.makedirs(self.target, exist_ok=True)
         self.yaml = os.path.join(w, "training.yaml")
         with open(self.yaml, "w") as f:
@@ -129,6 +164,7 @@ phases:
     jobs: {a.read_threads}
     computation_time: {a.computation}s
     epochs: {a.epochs}
+    direct: false
 """)
         self.env = dict(os.environ, **MPI_ENV)
 
@@ -141,7 +177,8 @@ phases:
             sys.exit(f"ssdcluster failed ({rc}):\n{out[-3000:]}")
         t = json.load(open(os.path.join(out_dir, "results.json")))["phases"][0]["training"]
         m = t["mlperf"]
-        return m["train_au_mean_percentage"], m["train_throughput_mean_samples_per_second"], cpu
+        ranks = [x["au"] * 100 for x in t["ranks"]]
+        return m["train_au_mean_percentage"], m["train_throughput_mean_samples_per_second"], cpu, ranks
 
 
 def main():
@@ -159,13 +196,27 @@ def main():
     ap.add_argument("--dlio-src", default="/var/tmp/dlio/src/dlio_v2")
     ap.add_argument("--hydra-src", default="/var/tmp/dlio/src/hydra-1.3.2")
     ap.add_argument("--dftracer-src", default="", help="pydftracer's python/ (DLIO main only)")
-    ap.add_argument("--dir", default="/var/tmp/sc-training-bench")
+    ap.add_argument("--dir", default="/var/tmp/sc-training-bench",
+                    help="the launcher, configs and each run's output")
+    ap.add_argument("--data-dir", help="where both datasets go (DLIO's dlio_data/ and ssdcluster's "
+                    "target sc_target/), e.g. a filesystem mounted for the benchmark; default --dir")
+    ap.add_argument("--cgroup", action="append", default=[], metavar="DIR",
+                    help="a cgroup directory every mpirun (and so every rank and reader) starts in, "
+                    "its limits set beforehand (io.max, memory.max; under cgroup v1 one --cgroup "
+                    "per hierarchy, e.g. blkio and memory); repeatable")
     ap.add_argument("--bin", default=os.environ.get("SC_BIN", os.path.join(TOP, "build", "ssdcluster")))
+    ap.add_argument("--count-reads", metavar="DEV",
+                    help="report the MiB each run read from block device DEV (/sys/block/DEV/stat), "
+                    "e.g. the device under --data-dir: whether the page cache served reads")
     ap.add_argument("--json", help="every round's figures")
     a = ap.parse_args()
     if not os.path.isdir(os.path.join(a.dlio_src, "dlio_benchmark")):
         sys.exit(f"no DLIO sources at {a.dlio_src} (see the header: fetch argonne-lcf/dlio_benchmark)")
     os.makedirs(a.dir, exist_ok=True)
+    for d in a.cgroup:
+        if not os.path.isfile(os.path.join(d, "cgroup.procs")):
+            sys.exit(f"--cgroup {d}: not a cgroup directory (no cgroup.procs)")
+    CGROUPS.extend(a.cgroup)
     dlio, sc = Dlio(a, a.dir), Sc(a, a.dir)
     samples = (a.files // a.batch // a.ranks) * a.batch * a.ranks * a.epochs
     print(f"generating DLIO's dataset ({a.files} files) and a warm-up run of each", flush=True)
@@ -178,23 +229,45 @@ def main():
         for name, tool in (order if r % 2 else order[::-1]):
             if a.drop_caches:
                 drop_caches()
-            au, sps, cpu = tool.run(r)
-            rows[name].append({"au_pct": au, "samples_per_s": sps, "cpu_s_per_sample": cpu / samples})
-            print(f"round {r} {name}: AU {au:.1f}%, {sps:.1f} samples/s, "
-                  f"{cpu / samples * 1e3:.2f} CPU ms per sample", flush=True)
+            sectors = sectors_read(a.count_reads) if a.count_reads else 0
+            au, sps, cpu, au_ranks = tool.run(r)
+            row = {"au_pct": au, "samples_per_s": sps, "cpu_s_per_sample": cpu / samples,
+                   "rank_au_pct": au_ranks}
+            dev = ""
+            if a.count_reads:
+                row["dev_MiB_read"] = (sectors_read(a.count_reads) - sectors) * 512 / 2**20
+                dev = f", {row['dev_MiB_read']:.0f} MiB read from {a.count_reads}"
+            rows[name].append(row)
+            print(f"round {r} {name}: AU {au:.1f}% (ranks {' '.join(f'{x:.1f}' for x in au_ranks)}), "
+                  f"{sps:.1f} samples/s, {cpu / samples * 1e3:.2f} CPU ms per sample{dev}", flush=True)
     print(f"\n{a.rounds} rounds, {a.ranks} ranks, {a.files} files of {a.record} B "
           f"(sd {a.stdev}), batch {a.batch}, {a.read_threads} read threads, "
-          f"{a.computation} s compute, {a.epochs} epochs, caches {'dropped' if a.drop_caches else 'kept'}")
-    print(f"{'tool':<11} {'metric':<18} {'median':>10} {'min-max':>21} {'sc / DLIO':>10}")
-    for key, label in (("au_pct", "AU %"), ("samples_per_s", "samples/s"),
-                       ("cpu_s_per_sample", "CPU ms/sample")):
+          f"{a.computation} s compute, {a.epochs} epochs, caches {'dropped' if a.drop_caches else 'kept'}"
+          + (f", in {' '.join(a.cgroup)}" if a.cgroup else ""))
+    print(f"datasets: DLIO {tree_bytes(dlio.data) / 2**20:.0f} MiB, "
+          f"ssdcluster {tree_bytes(sc.target) / 2**20:.0f} MiB")
+    print(f"{'tool':<11} {'metric':<18} {'median':>10} {'min-max':>21} {'sc vs DLIO':>10}")
+    metrics = [("au_pct", "AU %"), ("samples_per_s", "samples/s"),
+               ("cpu_s_per_sample", "CPU ms/sample")]
+    if a.count_reads:
+        metrics.append(("dev_MiB_read", f"MiB read, {a.count_reads}"))
+    for key, label in metrics:
         scale = 1e3 if key == "cpu_s_per_sample" else 1
         med = {}
         for name in ("DLIO", "ssdcluster"):
             v = [x[key] * scale for x in rows[name]]
             med[name] = statistics.median(v)
-            ratio = f"{med['ssdcluster'] / med['DLIO']:.3f}" if name == "ssdcluster" and med["DLIO"] else ""
+            ratio = ""
+            if name == "ssdcluster" and key == "au_pct":
+                ratio = f"{med['ssdcluster'] - med['DLIO']:+.1f} pts"
+            elif name == "ssdcluster" and med["DLIO"]:
+                ratio = f"{med['ssdcluster'] / med['DLIO']:.3f}"
             print(f"{name:<11} {label:<18} {med[name]:>10.2f} {min(v):>10.2f}-{max(v):<10.2f} {ratio:>10}")
+    steps = a.files // a.batch // a.ranks
+    if steps > 2:
+        print(f"DLIO's samples/s counts {steps - 2} of an epoch's {steps} steps over the time of "
+              f"{steps - 1} (statscounter.py); ssdcluster's counts {steps - 1}: its median in "
+              f"DLIO's arithmetic is {statistics.median(x['samples_per_s'] for x in rows['ssdcluster']) * (steps - 2) / (steps - 1):.2f}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"args": vars(a), "rounds": rows}, f, indent=1)
