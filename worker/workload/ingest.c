@@ -55,6 +55,7 @@
 #include "job_priv.h"
 #include "layout.h"
 #include "rundir.h"
+#include "step_sync.h"
 
 /* Descriptors left for everything else when checking RLIMIT_NOFILE. */
 #define NOFILE_SLACK 64u
@@ -71,11 +72,9 @@ struct ingest_rank {
 	_Alignas(CACHELINE) _Atomic uint64_t completed;	 /* samples read successfully */
 	_Alignas(CACHELINE) _Atomic uint64_t steps_done; /* batches the consumer finished */
 	_Atomic uint32_t readers;			 /* reader threads still running */
-	_Atomic int quit;				 /* consumer ended or a reader failed */
-	_Alignas(CACHELINE) pthread_mutex_t lock;	 /* only to sleep on the conds */
-	pthread_cond_t batch_cond; /* completed crossed a batch, or readers left */
-	pthread_cond_t room_cond;  /* steps_done grew, or quit */
-	int sync_ready;		   /* lock and conds initialised */
+	/* batch_cond: completed crossed a batch, or readers left; room_cond:
+	 * steps_done grew, or quit (the consumer ended or a reader failed) */
+	_Alignas(CACHELINE) struct sc_step_sync sync;
 	uint64_t total;		   /* samples to read; UINT64_MAX in time mode */
 	uint64_t steps;		   /* steps to consume; 0 in time mode */
 	uint64_t batch, prefetch;
@@ -110,11 +109,7 @@ static void ingest_free(void *p)
 	if (ij->owns_rank && ij->rank) {
 		if (ij->rank->dirfd >= 0)
 			close(ij->rank->dirfd);
-		if (ij->rank->sync_ready) {
-			pthread_mutex_destroy(&ij->rank->lock);
-			pthread_cond_destroy(&ij->rank->batch_cond);
-			pthread_cond_destroy(&ij->rank->room_cond);
-		}
+		sc_step_sync_exit(&ij->rank->sync);
 		free(ij->rank);
 	}
 	free(ij);
@@ -220,7 +215,6 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 	const struct sc_ingest_spec *in = &ph->ingest;
 	const struct sc_target_spec *t = &run->plan->targets[run->place.target];
 	struct ingest_rank *r;
-	pthread_condattr_t ca;
 	int rc;
 
 	if (t->kind != SC_TARGET_DIR) {
@@ -250,13 +244,7 @@ static int rank_create(struct job *j, struct ingest_rank **out, char *err, size_
 		snprintf(err, errlen, "%s: ingest dataset directory name too long", t->path);
 		return rc;
 	}
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_mutex_init(&r->lock, NULL);
-	pthread_cond_init(&r->batch_cond, &ca);
-	pthread_cond_init(&r->room_cond, &ca);
-	pthread_condattr_destroy(&ca);
-	r->sync_ready = 1;
+	sc_step_sync_init(&r->sync);
 	r->nfiles = in->files;
 	r->batch = in->batch;
 	r->prefetch = in->prefetch;
@@ -355,43 +343,6 @@ int sc_ingest_job_setup(struct job *j, char *err, size_t errlen)
 	return 0;
 }
 
-/* Sleeps on c for at most one slice, and not past deadline (0: none). */
-static void wait_slice(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
-{
-	uint64_t until = sc_now_ns() + SC_STOP_POLL_NS;
-	struct timespec ts;
-
-	if (deadline && deadline < until)
-		until = deadline;
-	ts.tv_sec = (time_t)(until / SC_NS_PER_S);
-	ts.tv_nsec = (long)(until % SC_NS_PER_S);
-	pthread_cond_timedwait(c, m, &ts);
-}
-
-static void wake(struct ingest_rank *r, pthread_cond_t *c)
-{
-	pthread_mutex_lock(&r->lock);
-	pthread_cond_broadcast(c);
-	pthread_mutex_unlock(&r->lock);
-}
-
-/* Ends the phase for every thread of the rank (consumer done, or an error). */
-static void rank_quit(struct ingest_rank *r)
-{
-	atomic_store(&r->quit, 1);
-	pthread_mutex_lock(&r->lock);
-	pthread_cond_broadcast(&r->batch_cond);
-	pthread_cond_broadcast(&r->room_cond);
-	pthread_mutex_unlock(&r->lock);
-}
-
-static int phase_over(struct ingest_rank *r, struct sc_run *run, uint64_t deadline)
-{
-	return atomic_load_explicit(&run->stop, memory_order_relaxed) ||
-	       atomic_load_explicit(&r->quit, memory_order_relaxed) ||
-	       (deadline && sc_now_ns() >= deadline);
-}
-
 /* Tickets the prefetch bound allows now: [claimed, limit). */
 static uint64_t ticket_limit(struct ingest_rank *r)
 {
@@ -422,11 +373,11 @@ static uint32_t claim(struct ingest_rank *r, uint32_t want)
  * consumer moves on or the phase ends. */
 static void wait_room(struct ingest_rank *r, struct sc_run *run, uint64_t deadline)
 {
-	pthread_mutex_lock(&r->lock);
-	while (!phase_over(r, run, deadline) &&
+	pthread_mutex_lock(&r->sync.lock);
+	while (!sc_step_sync_over(&r->sync, run, deadline) &&
 	       atomic_load_explicit(&r->claimed, memory_order_relaxed) >= ticket_limit(r))
-		wait_slice(&r->room_cond, &r->lock, deadline);
-	pthread_mutex_unlock(&r->lock);
+		sc_step_sync_nap(&r->sync.room_cond, &r->sync.lock, deadline);
+	pthread_mutex_unlock(&r->sync.lock);
 }
 
 /* Picks a random sample and sets up x to read it; its offset goes to *at. */
@@ -467,7 +418,7 @@ static uint32_t ingest_claim(struct job *j, uint32_t nfree)
 {
 	struct ingest_rank *r = ((struct ingest_job *)j->wl)->rank;
 
-	if (atomic_load_explicit(&r->quit, memory_order_relaxed))
+	if (atomic_load_explicit(&r->sync.quit, memory_order_relaxed))
 		return 0;
 	return claim(r, nfree);
 }
@@ -484,7 +435,7 @@ static void ingest_reaped(struct job *j, uint32_t ok, uint32_t failed)
 		return;
 	was = atomic_fetch_add(&r->completed, done);
 	if (was / r->batch != (was + done) / r->batch)
-		wake(r, &r->batch_cond); /* a batch is complete */
+		sc_step_sync_wake(&r->sync, &r->sync.batch_cond); /* a batch is complete */
 }
 
 /* Nothing in flight: ends when every ticket is taken or the rank quit,
@@ -494,7 +445,7 @@ static bool ingest_idle(struct job *j)
 	struct ingest_job *ij = j->wl;
 	struct ingest_rank *r = ij->rank;
 
-	if (j->err || atomic_load_explicit(&r->quit, memory_order_relaxed) ||
+	if (j->err || atomic_load_explicit(&r->sync.quit, memory_order_relaxed) ||
 	    atomic_load_explicit(&r->claimed, memory_order_relaxed) >= r->total)
 		return true;
 	wait_room(r, j->run, ij->deadline_ns);
@@ -528,9 +479,9 @@ static void read_samples(struct job *j, struct ingest_job *ij)
 
 	sc_ioloop_run(j, &ingest_ops, &lp);
 	if (j->err)
-		rank_quit(r); /* a batch will never complete: end the rank's phase */
+		sc_step_sync_quit(&r->sync); /* a batch will never complete: end the rank's phase */
 	atomic_fetch_sub(&r->readers, 1);
-	wake(r, &r->batch_cond);
+	sc_step_sync_wake(&r->sync, &r->sync.batch_cond);
 }
 
 /* Waits until `need` samples have been read.  1 then, 0 when the phase
@@ -541,19 +492,19 @@ static int wait_batch(struct ingest_rank *r, struct sc_run *run, uint64_t need, 
 
 	if (atomic_load(&r->completed) >= need)
 		return 1;
-	pthread_mutex_lock(&r->lock);
+	pthread_mutex_lock(&r->sync.lock);
 	for (;;) {
 		if (atomic_load(&r->completed) >= need) {
 			ok = 1;
 			break;
 		}
-		if (phase_over(r, run, deadline) || atomic_load(&r->readers) == 0) {
+		if (sc_step_sync_over(&r->sync, run, deadline) || atomic_load(&r->readers) == 0) {
 			ok = 0;
 			break;
 		}
-		wait_slice(&r->batch_cond, &r->lock, deadline);
+		sc_step_sync_nap(&r->sync.batch_cond, &r->sync.lock, deadline);
 	}
-	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->sync.lock);
 	return ok;
 }
 
@@ -570,7 +521,7 @@ static void *consume(void *arg)
 		uint64_t t0 = sc_now_ns(), t1;
 		bool going;
 
-		if (phase_over(r, run, deadline) ||
+		if (sc_step_sync_over(&r->sync, run, deadline) ||
 		    !wait_batch(r, run, (k + 1) * r->batch, deadline))
 			break;
 		t1 = sc_now_ns();
@@ -582,7 +533,7 @@ static void *consume(void *arg)
 		j->steps++;
 		j->busy_end_ns = sc_now_ns();
 		atomic_store_explicit(&r->steps_done, k + 1, memory_order_release);
-		wake(r, &r->room_cond);
+		sc_step_sync_wake(&r->sync, &r->sync.room_cond);
 		/* step_barrier: every rank's step k ends here together (the
 		 * readers go on prefetching meanwhile); without it, at once */
 		going = deadline ? sc_now_ns() < deadline : k + 1 < r->steps;
@@ -593,7 +544,7 @@ static void *consume(void *arg)
 	 * other ranks end at the round they are in */
 	sc_run_step_gate_leave(run);
 	r->consumer_end_ns = sc_now_ns();
-	rank_quit(r);
+	sc_step_sync_quit(&r->sync);
 	return NULL;
 }
 
@@ -612,7 +563,7 @@ void sc_ingest_job_run(struct job *j)
 		if (rc) {
 			sc_job_fail(j, -rc, "cannot start the ingest consumer thread: %s",
 				    strerror(rc));
-			rank_quit(r);
+			sc_step_sync_quit(&r->sync);
 		} else {
 			consumer = 1;
 		}

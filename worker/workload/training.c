@@ -52,6 +52,7 @@
 #include "mlperf.h"
 #include "pattern.h"
 #include "rundir.h"
+#include "step_sync.h"
 
 #define CACHELINE 64
 /* Room for "file_<uint64>.<format>". */
@@ -70,12 +71,9 @@ struct train_accel {
 						     * 0: none started yet */
 	_Alignas(CACHELINE) _Atomic uint64_t taken; /* batches of the current epoch
 						     * the consumer has taken */
-	_Atomic int quit;			    /* the phase ended for the rank */
-	_Alignas(CACHELINE) pthread_mutex_t lock;
-	pthread_cond_t batch_cond; /* a batch is read, or a reader left */
-	pthread_cond_t room_cond;  /* a step ended, an epoch began, or quit */
-	_Atomic uint64_t room_seq; /* counts room_cond's broadcasts */
-	int sync_ready;
+	/* batch_cond: a batch is read, or a reader left; room_cond: a step
+	 * ended, an epoch began, or quit (the accelerator's steps ended) */
+	_Alignas(CACHELINE) struct sc_step_sync sync;
 	_Atomic uint8_t *batch_read; /* per batch of the epoch: 1 once read */
 	_Atomic uint32_t readers;    /* reader threads still running */
 	uint64_t *order;	     /* the epoch's samples, in the order read */
@@ -130,11 +128,7 @@ static void accel_free(struct train_accel *r)
 {
 	if (!r)
 		return;
-	if (r->sync_ready) {
-		pthread_mutex_destroy(&r->lock);
-		pthread_cond_destroy(&r->batch_cond);
-		pthread_cond_destroy(&r->room_cond);
-	}
+	sc_step_sync_exit(&r->sync);
 	free((void *)r->batch_read);
 	free(r->order);
 	free(r);
@@ -228,7 +222,6 @@ static int accel_create(struct job *j, struct train_group *g, uint32_t a, char *
 	const struct sc_phase *ph = &run->plan->phases[run->phase];
 	const struct sc_training_spec *t = &ph->training;
 	struct train_accel *r;
-	pthread_condattr_t ca;
 
 	r = aligned_alloc(CACHELINE, sc_round_up(sizeof(*r), CACHELINE));
 	if (!r)
@@ -236,13 +229,7 @@ static int accel_create(struct job *j, struct train_group *g, uint32_t a, char *
 	memset(r, 0, sizeof(*r));
 	g->accels[a] = r;
 	r->group = g;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_mutex_init(&r->lock, NULL);
-	pthread_cond_init(&r->batch_cond, &ca);
-	pthread_cond_init(&r->room_cond, &ca);
-	pthread_condattr_destroy(&ca);
-	r->sync_ready = 1;
+	sc_step_sync_init(&r->sync);
 	r->njobs = g->readers;
 	/* DLIO: prefetch_factor = ceil(prefetch_size / read_threads), 2 for 0 */
 	r->per_reader = t->prefetch_size ? (t->prefetch_size + g->readers - 1) / g->readers : 2;
@@ -409,40 +396,6 @@ int sc_training_job_setup(struct job *j, char *err, size_t errlen)
 	return 0;
 }
 
-static void wake(struct train_accel *r, pthread_cond_t *c)
-{
-	pthread_mutex_lock(&r->lock);
-	if (c == &r->room_cond)
-		atomic_fetch_add_explicit(&r->room_seq, 1, memory_order_relaxed);
-	pthread_cond_broadcast(c);
-	pthread_mutex_unlock(&r->lock);
-}
-
-static void rank_quit(struct train_accel *r)
-{
-	atomic_store(&r->quit, 1);
-	pthread_mutex_lock(&r->lock);
-	atomic_fetch_add_explicit(&r->room_seq, 1, memory_order_relaxed);
-	pthread_cond_broadcast(&r->batch_cond);
-	pthread_cond_broadcast(&r->room_cond);
-	pthread_mutex_unlock(&r->lock);
-}
-
-static bool phase_over(struct train_accel *r, struct sc_run *run)
-{
-	return atomic_load_explicit(&run->stop, memory_order_relaxed) ||
-	       atomic_load_explicit(&r->quit, memory_order_relaxed);
-}
-
-static void wait_slice(pthread_cond_t *c, pthread_mutex_t *m)
-{
-	uint64_t until = sc_now_ns() + SC_STOP_POLL_NS;
-	struct timespec ts = {.tv_sec = (time_t)(until / SC_NS_PER_S),
-			      .tv_nsec = (long)(until % SC_NS_PER_S)};
-
-	pthread_cond_timedwait(c, m, &ts);
-}
-
 /* Reader w's next batch after `batch` (none yet: UINT64_MAX) in epoch e,
  * when it may start now: 1, with *next; 0 when it must wait for the
  * consumer; -1 when the reader is done with epoch e. */
@@ -521,7 +474,7 @@ static bool advance(struct job *j, struct train_job *tj)
 		if (++tj->in_batch < r->batch)
 			return open_sample(j, tj) == 0;
 		atomic_store_explicit(&r->batch_read[tj->batch], 1, memory_order_release);
-		wake(r, &r->batch_cond);
+		sc_step_sync_wake(&r->sync, &r->sync.batch_cond);
 		tj->in_batch = 0;
 	}
 	e = atomic_load_explicit(&r->epoch, memory_order_acquire);
@@ -541,8 +494,8 @@ static uint32_t train_claim(struct job *j, uint32_t nfree)
 	struct train_job *tj = j->wl;
 	uint64_t left, n;
 
-	tj->seen_seq = atomic_load_explicit(&tj->rank->room_seq, memory_order_relaxed);
-	if (phase_over(tj->rank, j->run) || j->err || !advance(j, tj))
+	tj->seen_seq = atomic_load_explicit(&tj->rank->sync.room_seq, memory_order_relaxed);
+	if (sc_step_sync_over(&tj->rank->sync, j->run, 0) || j->err || !advance(j, tj))
 		return 0;
 	left = tj->next_off < tj->end
 		   ? (tj->end - tj->next_off + tj->rank->transfer - 1) / tj->rank->transfer
@@ -600,16 +553,16 @@ static bool train_idle(struct job *j)
 	struct train_accel *r = tj->rank;
 	uint64_t b;
 
-	if (j->err || phase_over(r, j->run))
+	if (j->err || sc_step_sync_over(&r->sync, j->run, 0))
 		return true;
 	if (!tj->have_sample && tj->epoch == r->epochs &&
 	    next_batch(r, tj->reader, tj->batch, &b) < 0)
 		return true;
-	pthread_mutex_lock(&r->lock);
-	if (!phase_over(r, j->run) &&
-	    atomic_load_explicit(&r->room_seq, memory_order_relaxed) == tj->seen_seq)
-		wait_slice(&r->room_cond, &r->lock);
-	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_lock(&r->sync.lock);
+	if (!sc_step_sync_over(&r->sync, j->run, 0) &&
+	    atomic_load_explicit(&r->sync.room_seq, memory_order_relaxed) == tj->seen_seq)
+		sc_step_sync_nap(&r->sync.room_cond, &r->sync.lock, 0);
+	pthread_mutex_unlock(&r->sync.lock);
 	return false;
 }
 
@@ -639,19 +592,19 @@ static int wait_batch(struct train_accel *r, struct sc_run *run, uint64_t k)
 
 	if (atomic_load_explicit(&r->batch_read[k], memory_order_acquire))
 		return 1;
-	pthread_mutex_lock(&r->lock);
+	pthread_mutex_lock(&r->sync.lock);
 	for (;;) {
 		if (atomic_load_explicit(&r->batch_read[k], memory_order_acquire)) {
 			ok = 1;
 			break;
 		}
-		if (phase_over(r, run) || atomic_load(&r->readers) == 0) {
+		if (sc_step_sync_over(&r->sync, run, 0) || atomic_load(&r->readers) == 0) {
 			ok = 0;
 			break;
 		}
-		wait_slice(&r->batch_cond, &r->lock);
+		sc_step_sync_nap(&r->sync.batch_cond, &r->sync.lock, 0);
 	}
-	pthread_mutex_unlock(&r->lock);
+	pthread_mutex_unlock(&r->sync.lock);
 	return ok;
 }
 
@@ -665,7 +618,7 @@ static void begin_epoch(struct train_accel *r, uint32_t e)
 		atomic_store_explicit(&r->batch_read[k], 0, memory_order_relaxed);
 	atomic_store_explicit(&r->taken, 0, memory_order_relaxed);
 	atomic_store_explicit(&r->epoch, (uint64_t)e + 1, memory_order_release);
-	wake(r, &r->room_cond);
+	sc_step_sync_wake(&r->sync, &r->sync.room_cond);
 }
 
 /* The step barrier of accelerator r after a step: once every accelerator
@@ -699,7 +652,7 @@ static bool group_step(struct train_accel *r, struct sc_run *run)
 	} else {
 		while (g->round == round && !g->over &&
 		       !atomic_load_explicit(&run->stop, memory_order_relaxed))
-			wait_slice(&g->cond, &g->lock);
+			sc_step_sync_nap(&g->cond, &g->lock, 0);
 		answer = g->round != round && g->answer;
 	}
 	pthread_mutex_unlock(&g->lock);
@@ -738,14 +691,14 @@ static void *consume(void *arg)
 		for (uint64_t k = 0; going && k < r->steps; k++) {
 			uint64_t t0 = sc_now_ns(), t1, t2;
 
-			if (phase_over(r, run) || !wait_batch(r, run, k)) {
+			if (sc_step_sync_over(&r->sync, run, 0) || !wait_batch(r, run, k)) {
 				going = false;
 				break;
 			}
 			t1 = sc_now_ns();
 			/* taken: its reader may start its next batch */
 			atomic_store_explicit(&r->taken, k + 1, memory_order_release);
-			wake(r, &r->room_cond);
+			sc_step_sync_wake(&r->sync, &r->sync.room_cond);
 			sc_hist_record(j->hist[SC_HK_BATCH_WAIT], t1 - t0);
 			if (compute_ns)
 				sc_sleep_until(t1 + compute_ns);
@@ -769,7 +722,7 @@ static void *consume(void *arg)
 	}
 	group_leave(r->group, run);
 	r->consumer_end_ns = sc_now_ns();
-	rank_quit(r);
+	sc_step_sync_quit(&r->sync);
 	return NULL;
 }
 
@@ -788,7 +741,7 @@ void sc_training_job_run(struct job *j)
 			sc_job_fail(j, -rc, "cannot start the training consumer thread: %s",
 				    strerror(rc));
 			group_leave(r->group, run);
-			rank_quit(r);
+			sc_step_sync_quit(&r->sync);
 		} else {
 			consumer = 1;
 		}
@@ -797,9 +750,9 @@ void sc_training_job_run(struct job *j)
 	if (tj->have_sample)
 		close_sample(j, tj);
 	if (j->err)
-		rank_quit(r); /* a batch will never be read: end the accelerator's steps */
+		sc_step_sync_quit(&r->sync); /* a batch will never be read: end the accelerator's steps */
 	atomic_fetch_sub(&r->readers, 1);
-	wake(r, &r->batch_cond);
+	sc_step_sync_wake(&r->sync, &r->sync.batch_cond);
 	if (consumer) {
 		pthread_join(r->consumer, NULL);
 		if (r->consumer_end_ns > j->last_ns)
