@@ -295,7 +295,8 @@ static void check_huge(struct job *j)
 
 int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 {
-	bool no_data;
+	enum sc_workload workload = j->run->plan->phases[j->run->phase].workload;
+	bool no_data, reads_only;
 	int rc;
 
 	j->ios = calloc(depth, sizeof(*j->ios));
@@ -311,19 +312,27 @@ int sc_job_alloc(struct job *j, uint32_t depth, uint64_t bs_bytes)
 	/* an engine that reads no byte of them: no data is made (their
 	 * pages are never touched, so they cost no memory either) */
 	no_data = sc_engine_get(j->run->io->engine)->flags & SC_ENGINE_F_NO_DATA;
+	/* a workload that only reads a dataset (training, ingest) writes
+	 * none: its buffers get no write data, the reads fill them */
+	reads_only = workload == SC_WORKLOAD_TRAINING || workload == SC_WORKLOAD_INGEST;
 	/* one block more: the base pattern of the job's write data */
 	rc = alloc_buffers(j, (size_t)(depth + 1) * bs_bytes, no_data);
 	if (rc)
 		return rc;
 	bind_job_buffers(j, (size_t)(depth + 1) * bs_bytes);
-	if (!no_data)
+	if (!no_data && reads_only && j->bufmapped) /* huge pages: had, once touched */
+		memset(j->bufmem, 0, j->bufmapped);
+	no_data |= reads_only && !j->bufmapped;
+	if (!no_data && !reads_only)
 		sc_wdata_init(&j->wdata, j->pat.seed, j->run->io->compressible_pct,
 			      j->run->io->dedupe_pct,
 			      (char *)j->bufmem + (size_t)depth * bs_bytes, bs_bytes);
-	j->wd = no_data || j->run->io->reuse_buffers || j->run->io->verify ? NULL : &j->wdata;
+	j->wd = no_data || reads_only || j->run->io->reuse_buffers || j->run->io->verify
+		    ? NULL
+		    : &j->wdata;
 	for (uint32_t i = 0; i < depth; i++) {
 		/* reused buffers still carry the phase's compressible/dedupe */
-		if (!no_data)
+		if (!no_data && !reads_only)
 			sc_wdata_fill(&j->wdata, (char *)j->bufmem + (size_t)i * bs_bytes,
 				      bs_bytes);
 		j->iov[i].iov_base = (char *)j->bufmem + (size_t)i * bs_bytes;
