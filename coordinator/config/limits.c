@@ -54,9 +54,9 @@ static int check_mem_budget(struct cfg_check *c, uint32_t i, const struct cfg_ph
 	uint64_t secs = pv->runtime ? pv->runtime / SC_NS_PER_S + 2 : 0;
 	uint64_t series = (pv->jobs + 1) * secs * sizeof(struct sc_second);
 	uint32_t qi = 0, bi = 0;
-	uint64_t unit, bufs, total;
+	uint64_t unit, bufs, total, accels, jobs;
 	const struct cfg_node *n;
-	char a[32], b[32], s[32], m[32], what[256] = "", todo[96];
+	char a[32], b[32], s[32], m[32], what[256] = "", todo[96], per[64] = "";
 	bool over;
 
 	for (uint32_t q = 1; q < pv->iodepth.n; q++)
@@ -67,7 +67,15 @@ static int check_mem_budget(struct cfg_check *c, uint32_t i, const struct cfg_ph
 	       : uk == PK_SAMPLE_SIZE	? pv->sample_size
 	       : uk == PK_TRANSFER_SIZE ? pv->transfer_size
 					: pv->bs.v[bi];
-	over = __builtin_mul_overflow(pv->jobs, pv->iodepth.v[qi], &bufs) ||
+	/* training: jobs readers for each of a rank's accelerators (a
+	 * search's largest trial) */
+	accels = pv->workload != SC_WORKLOAD_TRAINING ? 1
+		 : pv->search			       ? pv->search_max
+						       : pv->accelerators_per_rank;
+	jobs = pv->jobs * (accels ? accels : 1);
+	if (jobs != pv->jobs)
+		snprintf(per, sizeof(per), " x %" PRIu64 " accelerators a rank", accels);
+	over = __builtin_mul_overflow(jobs, pv->iodepth.v[qi], &bufs) ||
 	       __builtin_mul_overflow(bufs, unit, &bufs) ||
 	       __builtin_add_overflow(bufs, series, &total);
 	if (!over && total <= c->mem_budget)
@@ -89,13 +97,18 @@ static int check_mem_budget(struct cfg_check *c, uint32_t i, const struct cfg_ph
 			 sc_fmt_bytes(s, sizeof(s), series));
 		snprintf(todo, sizeof(todo), "shorten runtime, lower jobs");
 	} else {
-		snprintf(todo, sizeof(todo), "lower jobs, iodepth or %s", sc_cfg_phase_keys[uk]);
+		snprintf(todo, sizeof(todo), "lower jobs, iodepth%s or %s",
+			 jobs == pv->jobs ? ""
+			 : pv->search	  ? ", search_max"
+					  : ", accelerators_per_rank",
+			 sc_cfg_phase_keys[uk]);
 	}
 	return sc_cfg_fail_value(
 	    c, pv, i, n, n == pv->src[PK_RUNTIME] && n ? PK_RUNTIME : PK_IODEPTH,
-	    "jobs %" PRIu64 " x iodepth %" PRIu64 " x %s %s = %s of I/O buffers%s "
+	    "jobs %" PRIu64 "%s x iodepth %" PRIu64 " x %s %s = %s of I/O buffers%s "
 	    "per rank, more than %s %s%s (%s, or %s memory_per_rank)",
-	    pv->jobs, pv->iodepth.v[qi], sc_cfg_phase_keys[uk], sc_cfg_fmt_size(a, sizeof(a), unit),
+	    pv->jobs, per, pv->iodepth.v[qi], sc_cfg_phase_keys[uk],
+	    sc_cfg_fmt_size(a, sizeof(a), unit),
 	    b, what, c->mem_node ? "memory_per_rank" : "the default memory budget of", m,
 	    c->mem_node ? "" : " per rank", todo, c->mem_node ? "raise" : "set");
 }

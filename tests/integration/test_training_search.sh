@@ -121,7 +121,10 @@ cp "$T/bad.yaml" "$T/bad2.yaml"; printf '    search: accelerators\n    accelerat
 cp "$T/bad.yaml" "$T/bad3.yaml"; printf '    runs: 1+0\n' >>"$T/bad3.yaml"
 cp "$T/bad.yaml" "$T/bad4.yaml"; printf '    search: accelerator\n' >>"$T/bad4.yaml"
 cp "$T/bad.yaml" "$T/bad5.yaml"; printf '    search_max: 4\n' >>"$T/bad5.yaml"
-for i in 1 2 3 4 5; do
+# a search's largest trial holds its buffers: 64 x 1 reader x QD 64 x 64 MiB
+cp "$T/bad.yaml" "$T/bad6.yaml"; printf '    search: accelerators\n    search_max: 64\n' >>"$T/bad6.yaml"
+sed -i -e 's/iodepth: 1$/iodepth: 64/' -e 's/transfer_size: 64KiB/transfer_size: 64MiB/' -e 's/record_size: 64KiB/record_size: 64MiB/' "$T/bad6.yaml"
+for i in 1 2 3 4 5 6; do
 	rc=0; "$SC_BIN" "$T/bad$i.yaml" --dry-run >"$T/bad$i.log" 2>&1 || rc=$?
 	[ "$rc" = 2 ] || { cat "$T/bad$i.log"; fail "bad$i: exit $rc, want 2"; }
 	grep -q "bad$i.yaml:[0-9]*:[0-9]*: phases.0" "$T/bad$i.log" || { cat "$T/bad$i.log"; fail "bad$i: no key named"; }
@@ -131,4 +134,6 @@ grep -q "the search sets it for each trial" "$T/bad2.log" || fail "bad2's reason
 grep -q "is not runs (expected W+M" "$T/bad3.log" || fail "bad3's reason"
 grep -q "did you mean accelerators" "$T/bad4.log" || fail "bad4's reason"
 grep -q "search_max without search" "$T/bad5.log" || fail "bad5's reason"
+grep -q "jobs 1 x 64 accelerators a rank x iodepth 64 x transfer_size 64MiB = 256GiB of I/O buffers" "$T/bad6.log" ||
+	{ cat "$T/bad6.log"; fail "bad6's reason"; }
 echo PASS
