@@ -323,8 +323,8 @@ struct sc_training_spec {
 				     * W + M (the first W are warm-ups) */
 	uint64_t client_memory_bytes; /* the clients' memory the rules' minimum
 				       * of files is sized by (Rules.md 3.1.2):
-				       * config client_memory, else rank 0's
-				       * MemTotal x the nodes (set with
+				       * config client_memory, else every
+				       * host's MemTotal, summed (set with
 				       * accelerators) */
 };
 

@@ -3,6 +3,7 @@
  * wait on other ranks (cluster_merge.c: reductions and gathers;
  * cluster_clock.c: clock offsets and the common start). */
 #include "cluster.h"
+#include "mlperf.h"
 #include "cluster_priv.h"
 
 #include <errno.h>
@@ -316,6 +317,7 @@ void sc_cluster_wait_quietly(struct sc_cluster *c, MPI_Request *req)
 struct who {
 	int32_t leader;             /* its node's lowest world rank */
 	uint32_t local_rank, local_nranks;
+	uint64_t mem_bytes;         /* its host's MemTotal, 0: unknown */
 	char host[SC_HOST_MAX];
 };
 
@@ -328,6 +330,7 @@ static void index_nodes(struct sc_cluster *c, const struct who *all)
 		memcpy(c->hosts[r], all[r].host, SC_HOST_MAX);
 		c->local_rank_of[r] = all[r].local_rank;
 		c->local_nranks_of[r] = all[r].local_nranks;
+		c->mem_of[r] = all[r].mem_bytes;
 		if (all[r].leader == r)
 			c->node_of[r] = c->nnodes++;
 	}
@@ -378,8 +381,9 @@ static int discover_nodes(struct sc_cluster *c)
 	c->node_of = calloc((size_t)c->nranks, sizeof(*c->node_of));
 	c->local_rank_of = calloc((size_t)c->nranks, sizeof(*c->local_rank_of));
 	c->local_nranks_of = calloc((size_t)c->nranks, sizeof(*c->local_nranks_of));
+	c->mem_of = calloc((size_t)c->nranks, sizeof(*c->mem_of));
 	if (!comm || !all || !c->hosts || !c->node_of || !c->local_rank_of ||
-	    !c->local_nranks_of) {
+	    !c->local_nranks_of || !c->mem_of) {
 		free(comm);
 		free(all);
 		return -ENOMEM;
@@ -396,6 +400,7 @@ static int discover_nodes(struct sc_cluster *c)
 	MPI_Bcast(&mine.leader, 1, MPI_INT32_T, 0, *comm);
 	mine.local_rank = (uint32_t)c->local_rank;
 	mine.local_nranks = (uint32_t)c->local_nranks;
+	mine.mem_bytes = sc_mlperf_host_memory_bytes();
 	memcpy(mine.host, c->host, SC_HOST_MAX);
 	/* every rank runs this binary: the struct's bytes are the same layout */
 	MPI_Allgather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE,
@@ -470,6 +475,7 @@ void sc_cluster_exit(struct sc_cluster *c)
 	free(c->node_of);
 	free(c->local_rank_of);
 	free(c->local_nranks_of);
+	free(c->mem_of);
 	MPI_Finalize();
 	memset(c, 0, sizeof(*c));
 }

@@ -42,6 +42,8 @@ struct sc_cluster {
 	uint32_t *node_of;
 	uint32_t *local_rank_of;
 	uint32_t *local_nranks_of;
+	uint64_t *mem_of;               /* each rank's host's memory (MemTotal,
+					 * 0: unknown), as MLPerf sizes by it */
 	int64_t clock_offset_ns;        /* rank 0's clock minus ours */
 	uint64_t mpi_ready_ns;          /* when MPI_Init_thread returned, before
 					 * node discovery (CLOCK_MONOTONIC) */

@@ -168,7 +168,7 @@ OWN(AU, au, KW(TRAINING), CFG_VT_FRACTION, 0, 0, 0, NO_PLAN, "(the pair's)",    
 U64(TRANSFER_SIZE, transfer_size, KW(TRAINING), CFG_VT_SIZE, 1, MAX_BS_BYTES, 0,                  \
     PLAN(training.transfer_bytes), "1MiB", "the largest read: a sample is read in reads of it")   \
 U64(CLIENT_MEMORY, client_memory, KW(TRAINING), CFG_VT_SIZE, 1, UINT64_MAX, 0,                    \
-    PLAN(training.client_memory_bytes), "(rank 0's MemTotal x the nodes)",                        \
+    PLAN(training.client_memory_bytes), "(every host's MemTotal, summed)",                        \
     "the clients' memory, summed: files defaults to the rules' minimum, 5x it at least")          \
 U64(ACCELERATORS_PER_RANK, accelerators_per_rank, KW(TRAINING), CFG_VT_UINT, 1,                 \
     MAX_ACCELS_PER_RANK, 0, PLAN(training.accelerators_per_rank), "1",                            \

@@ -266,18 +266,28 @@ static const char *where_key(const struct sc_config *cfg, const struct sc_phase 
 /* The ranks' share of training phase ph: accelerators, the clients'
  * memory, files (the rules' minimum when not given) and at least one step
  * an epoch.  0 or -EINVAL with the message in err. */
-static int resolve_training(const struct sc_config *cfg, struct sc_phase *ph, uint32_t nranks,
-			    uint32_t nnodes, char *err, size_t errlen)
+static int resolve_training(const struct sc_config *cfg, struct sc_phase *ph,
+			    const struct sc_cluster *c, char *err, size_t errlen)
 {
 	struct sc_training_spec *t = &ph->training;
-	uint64_t min, mem = sc_mlperf_host_memory_bytes(), dataset;
+	uint32_t nranks = (uint32_t)c->nranks;
+	uint64_t min, mem = 0, dataset;
 	char at[640], a1[32];
+
+	/* the clients' memory: the sum of every host's (its leader's) */
+	for (int r = 0; r < c->nranks && mem != UINT64_MAX; r++)
+		if (c->local_rank_of[r] == 0 && !c->mem_of[r])
+			mem = UINT64_MAX; /* a host that does not say */
+		else if (c->local_rank_of[r] == 0 && __builtin_add_overflow(mem, c->mem_of[r], &mem))
+			mem = UINT64_MAX - 1;
+	if (mem == UINT64_MAX)
+		mem = 0;
 
 	/* a search's dataset is sized for its largest trial (the fewest
 	 * steps, the most files), then its first trial runs one a rank */
 	t->accelerators = nranks * (t->search_max ? t->search_max : sc_training_per_rank(t));
-	if (!t->client_memory_bytes && mem && !__builtin_mul_overflow(mem, nnodes, &dataset))
-		t->client_memory_bytes = dataset; /* rank 0's MemTotal x the nodes */
+	if (!t->client_memory_bytes && mem)
+		t->client_memory_bytes = mem; /* every host's MemTotal, summed */
 	if (!t->client_memory_bytes && !t->files) {
 		snprintf(err, errlen,
 			 "%s: no files given, and the rules' minimum needs the clients' memory, "
@@ -355,7 +365,7 @@ int sc_validate_training(const struct sc_config *cfg, struct sc_plan *plan,
 		if (ph->workload != SC_WORKLOAD_TRAINING)
 			continue;
 		if (same_ranks_per_host(cfg, ph, c, err, errlen) ||
-		    resolve_training(cfg, ph, (uint32_t)c->nranks, c->nnodes, err, errlen))
+		    resolve_training(cfg, ph, c, err, errlen))
 			return -EINVAL;
 	}
 	return 0;

@@ -51,8 +51,8 @@ int sc_validate_fill(const struct sc_config *cfg, struct sc_plan *plan,
 
 /* Rank 0, within sc_validate_layout once the ranks are placed: each
  * training phase's accelerators (ranks x accelerators_per_rank; the same
- * on every host), its clients' memory when not given (rank 0's MemTotal x
- * the nodes), its files when not given (the rules' minimum,
+ * on every host), its clients' memory when not given (every host's MemTotal,
+ * summed), its files when not given (the rules' minimum,
  * sc_mlperf_min_files, at a search's largest count), and at least one
  * step an epoch.  0, or -EINVAL with a message (training_phase.c). */
 int sc_validate_training(const struct sc_config *cfg, struct sc_plan *plan,
