@@ -146,7 +146,9 @@ static uint64_t workload_need_bytes(const struct sc_plan *plan, uint32_t nslots)
 			need = sat_add(need, sat_mul(nslots, ckpt_max_rank_bytes(plan, p)));
 		else if (ph->workload == SC_WORKLOAD_INGEST)
 			need = sat_add(need, sat_mul(ph->ingest.files, ph->ingest.file_bytes));
-		else if (ph->workload == SC_WORKLOAD_TRAINING)
+		/* a training group's cells (runs, a search's trials) share
+		 * one dataset: its first counts it */
+		else if (ph->workload == SC_WORKLOAD_TRAINING && ph->cell == 0)
 			need = sat_add(need,
 				       sat_mul(sc_layout_training_files(&ph->training, nslots),
 					       sc_layout_training_mean_file_bytes(&ph->training)));

@@ -215,7 +215,8 @@ static const char *training_need_text(const struct sc_plan *plan, uint32_t nslot
 		uint64_t bytes;
 		char b[32];
 
-		if (ph->workload != SC_WORKLOAD_TRAINING || !sc_engine_uses_files(ph->io.engine))
+		if (ph->workload != SC_WORKLOAD_TRAINING || !sc_engine_uses_files(ph->io.engine) ||
+		    ph->cell != 0) /* a group's cells share its dataset */
 			continue;
 		if (__builtin_mul_overflow(files, mean, &bytes))
 			bytes = UINT64_MAX;

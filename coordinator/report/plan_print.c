@@ -262,6 +262,12 @@ static void print_training_phase(uint32_t p, const struct sc_phase *ph,
 	char b1[32], b2[32], b3[32], b4[32], what[256];
 
 	sc_training_plan_figures(ph, &f);
+	if (t->runs && t->run > 1) {
+		printf("  phase %u %s: %s %u of runs %u+%u, as the first of them\n", p, ph->name,
+		       t->run <= t->warmups ? "warm-up" : "run",
+		       t->run <= t->warmups ? t->run : t->run - t->warmups, t->warmups, t->runs);
+		return;
+	}
 	if (t->search_max && t->trial > 1) {
 		printf("  phase %u %s: trial %u of the search, if the trials before it leave it "
 		       "to run: its accelerators a rank (1 to %u) are decided by theirs\n",

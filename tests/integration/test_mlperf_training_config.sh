@@ -17,6 +17,20 @@ read -r -a words <<<"$cmd"
 np=${words[2]}
 args=("${words[@]:5}")
 echo "the header's shrink: -np $np ${args[*]}"
+# the space it needs: each group's dataset once, however many runs or
+# trials share it
+SSDCLUSTER_TARGET="$T/tgt" "$SC_BIN" "$CFG" "${args[@]}" --dry-run --output "$T/dry" >"$T/dry.log" 2>&1 ||
+	{ cat "$T/dry.log"; fail "the dry run exited $?"; }
+python3 - "$T/dry.log" <<'PY' || fail "the dry run's space needed"
+import re, sys
+text = open(sys.argv[1]).read()
+sets = [int(b) for b in re.findall(r"^    dataset: \d+ files x \d+ B mean .*= (\d+) B", text, re.M)]
+need = re.search(r"needs ([\d.]+) (MiB|GiB) of", text)
+got = float(need[1]) * (2**20 if need[2] == "MiB" else 2**30)
+print(f"datasets {sets}, needs {need[0]}")
+assert len(sets) == 3, sets
+assert abs(got - sum(sets)) <= 0.01 * sum(sets), f"needs {got:.0f} B, the three datasets {sum(sets)} B"
+PY
 SSDCLUSTER_TARGET="$T/tgt" sc_mpirun "$np" "$CFG" "${args[@]}" --output "$T/out" ||
 	{ cat "$T/out.log"; fail "the header's shrink exited $?"; }
 grep -E "^  (unet3d|retinanet)(-search)?: " "$T/out.log"
