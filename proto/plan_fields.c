@@ -74,6 +74,7 @@ static const struct sc_field target_rows[] = {
 	F_STR_OR_NULL(hosts, hosts), /* NULL: every host */
 	F_BOOL(wipe_signatures_ok, wipe_signatures_ok),
 	F_U64(throttle_bytes_per_s, throttle_bytes_per_s),
+	F_BOOL(capacity_given, capacity_given),
 };
 SC_FIELDS(sc_fields_target, target_rows, ssdcluster__target__descriptor, NULL);
 #undef SC_LIST

@@ -166,6 +166,9 @@ struct sc_target_spec {
 	char *path;
 	enum sc_target_kind kind;   /* as rank 0 saw it; every rank checks again */
 	uint64_t capacity_bytes;    /* how much of it the run may use */
+	bool capacity_given;        /* capacity_bytes is the config's (else the
+				     * room rank 0 saw, which a dataset already
+				     * laid out there adds to) */
 	bool keep;                  /* directory targets: keep the run files */
 	bool allow_destroy;         /* file/block targets: writing allowed */
 	char *hosts;                /* host pattern, NULL = every host */

@@ -178,6 +178,7 @@ static int fill_targets(const struct cfg_check *c, struct sc_plan *plan)
 			return -ENOMEM;
 		ts->kind = tg->info.kind;
 		ts->capacity_bytes = tg->capacity;
+		ts->capacity_given = tg->capacity_given;
 		ts->keep = tg->keep;
 		ts->allow_destroy = tg->allow_destroy;
 		ts->wipe_signatures_ok = tg->wipe_signatures_ok;

@@ -89,6 +89,7 @@ struct cfg_target {
 	const struct cfg_node *map;
 	const char *path, *hosts;
 	uint64_t capacity, keep, allow_destroy, wipe_signatures_ok;
+	bool capacity_given;
 	uint64_t throttle; /* bytes per second per rank, 0 = none */
 	bool probed;
 	struct sc_target_info info;

@@ -62,6 +62,7 @@ static int probed_capacity(struct cfg_check *c, struct cfg_target *t, const stru
 {
 	char a[32], b[32];
 
+	t->capacity_given = cap != NULL;
 	if (!cap) {
 		t->capacity = t->info.avail_bytes;
 		return 0;

@@ -16,6 +16,7 @@
 #include "schema.h"
 #include "target.h"
 #include "units.h"
+#include "workload/dataset.h"
 
 /* A checkpoint cell's layout must cover exactly the ranks that run. */
 static int resolve_ckpt(const struct sc_config *cfg, struct sc_phase *ph, uint32_t nranks,
@@ -250,7 +251,13 @@ int sc_validate_capacity(const struct sc_config *cfg, const struct sc_plan *plan
 		if (seen)
 			continue;
 		need = sc_layout_need_bytes(plan, p->target, p->nslots);
+		/* the room rank 0 saw, and what the datasets already there
+		 * take (reused or rewritten in place) */
+		if (!t->capacity_given && t->kind == SC_TARGET_DIR) {
+			uint64_t have = sc_dataset_present_bytes(plan, p->target);
 
+			need = need > have ? need - have : 0;
+		}
 		if (t->capacity_bytes && need > t->capacity_bytes) {
 			char key[64];
 
@@ -304,7 +311,14 @@ static int check_local(const struct sc_plan *plan, const struct sc_place *place,
 	uint64_t need = sc_layout_need_bytes(plan, place->target, place->nslots);
 	char need_s[32], limit_s[32], why[1024];
 
-	if (t->capacity_bytes && t->capacity_bytes < limit)
+	/* the free room and what this host's datasets already take there
+	 * (reused, or truncated before they are written again) */
+	if (info.kind == SC_TARGET_DIR && !t->capacity_given) {
+		uint64_t have = sc_dataset_present_bytes(plan, place->target);
+
+		limit = limit > UINT64_MAX - have ? UINT64_MAX : limit + have;
+	}
+	if (t->capacity_given && t->capacity_bytes < limit)
 		limit = t->capacity_bytes;
 	*avail = limit;
 	if (need > limit) {

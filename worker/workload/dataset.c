@@ -1,6 +1,7 @@
 /* dataset.c -- datasets laid out once below a directory target (dataset.h). */
 #include "dataset.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "guard.h"
 #include "job_priv.h"
+#include "layout.h"
 #include "rundir.h"
 
 /* Dataset files are stamped every this many bytes with (key, offset). */
@@ -93,4 +95,58 @@ int sc_dataset_open_dir(const char *target, const char *sub)
 	fd = sc_rundir_subdir(tfd, sub, true, DATASET_DIR_MODE);
 	close(tfd);
 	return fd;
+}
+
+/* Allocated bytes of the regular files in target/sub (0: none). */
+static uint64_t dir_bytes(const char *target, const char *sub)
+{
+	int tfd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+	uint64_t sum = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (tfd < 0)
+		return 0;
+	fd = openat(tfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(tfd);
+	if (fd < 0)
+		return 0;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_nlink == 1)
+			sum += (uint64_t)st.st_blocks * 512;
+	}
+	closedir(d);
+	return sum;
+}
+
+uint64_t sc_dataset_present_bytes(const struct sc_plan *plan, uint32_t target)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t p = 0; p < plan->nphases; p++) {
+		const struct sc_phase *ph = &plan->phases[p];
+		char sub[512];
+		int rc;
+
+		/* a group's cells share its dataset: its first counts it */
+		if (ph->cell != 0 || !sc_engine_uses_files(ph->io.engine))
+			continue;
+		if (ph->workload == SC_WORKLOAD_TRAINING)
+			rc = sc_layout_training_subdir(plan, p, sub, sizeof(sub));
+		else if (ph->workload == SC_WORKLOAD_INGEST)
+			rc = sc_layout_ingest_subdir(plan, p, sub, sizeof(sub));
+		else
+			continue;
+		if (!rc)
+			sum += dir_bytes(plan->targets[target].path, sub);
+	}
+	return sum;
 }
