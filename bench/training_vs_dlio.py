@@ -25,7 +25,9 @@ dropping the page cache when --drop-caches is given (as root), and takes:
                 ssdcluster: results.json training.mlperf, the same name
   samples/s     train_throughput_mean_samples_per_second of each
   CPU s/sample  user + system CPU of the whole mpirun tree (wait4) over the
-                samples the run read (steps x batch x ranks x epochs)
+                samples the run read (steps x batch x ranks x epochs), and
+                its user and system parts (a buffered read's copy from the
+                page cache is system time, paid by both tools per byte)
 
 and prints each figure's median, min-max and ssdcluster's ratio to DLIO (for
 AU the difference in points), and each round's AU of every rank.
@@ -67,12 +69,13 @@ def join_cgroups():
 
 
 def timed(cmd, env, cwd=None):
-    """Runs cmd; returns (returncode, output, CPU seconds of its process tree)."""
+    """Runs cmd; returns (returncode, output, (user, system) CPU seconds of its
+    process tree)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,
                        preexec_fn=join_cgroups if CGROUPS else None)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu = (after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime)
     return p.returncode, p.stdout + p.stderr, cpu
 
 
@@ -231,7 +234,8 @@ def main():
                 drop_caches()
             sectors = sectors_read(a.count_reads) if a.count_reads else 0
             au, sps, cpu, au_ranks = tool.run(r)
-            row = {"au_pct": au, "samples_per_s": sps, "cpu_s_per_sample": cpu / samples,
+            row = {"au_pct": au, "samples_per_s": sps, "cpu_s_per_sample": sum(cpu) / samples,
+                   "user_s_per_sample": cpu[0] / samples, "sys_s_per_sample": cpu[1] / samples,
                    "rank_au_pct": au_ranks}
             dev = ""
             if a.count_reads:
@@ -239,7 +243,9 @@ def main():
                 dev = f", {row['dev_MiB_read']:.0f} MiB read from {a.count_reads}"
             rows[name].append(row)
             print(f"round {r} {name}: AU {au:.1f}% (ranks {' '.join(f'{x:.1f}' for x in au_ranks)}), "
-                  f"{sps:.1f} samples/s, {cpu / samples * 1e3:.2f} CPU ms per sample{dev}", flush=True)
+                  f"{sps:.1f} samples/s, {sum(cpu) / samples * 1e3:.2f} CPU ms per sample "
+                  f"({cpu[0] / samples * 1e3:.2f} user, {cpu[1] / samples * 1e3:.2f} system){dev}",
+                  flush=True)
     print(f"\n{a.rounds} rounds, {a.ranks} ranks, {a.files} files of {a.record} B "
           f"(sd {a.stdev}), batch {a.batch}, {a.read_threads} read threads, "
           f"{a.computation} s compute, {a.epochs} epochs, caches {'dropped' if a.drop_caches else 'kept'}"
@@ -248,11 +254,12 @@ def main():
           f"ssdcluster {tree_bytes(sc.target) / 2**20:.0f} MiB")
     print(f"{'tool':<11} {'metric':<18} {'median':>10} {'min-max':>21} {'sc vs DLIO':>10}")
     metrics = [("au_pct", "AU %"), ("samples_per_s", "samples/s"),
-               ("cpu_s_per_sample", "CPU ms/sample")]
+               ("cpu_s_per_sample", "CPU ms/sample"), ("user_s_per_sample", " user"),
+               ("sys_s_per_sample", " system")]
     if a.count_reads:
         metrics.append(("dev_MiB_read", f"MiB read, {a.count_reads}"))
     for key, label in metrics:
-        scale = 1e3 if key == "cpu_s_per_sample" else 1
+        scale = 1e3 if key.endswith("_s_per_sample") else 1
         med = {}
         for name in ("DLIO", "ssdcluster"):
             v = [x[key] * scale for x in rows[name]]
