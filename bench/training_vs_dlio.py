@@ -168,6 +168,7 @@ phases:
     computation_time: {a.computation}s
     epochs: {a.epochs}
     direct: false
+    engine: {a.sc_engine}
 """)
         self.env = dict(os.environ, **MPI_ENV)
 
@@ -195,6 +196,9 @@ def main():
     ap.add_argument("--read-threads", type=int, default=4)
     ap.add_argument("--computation", type=float, default=0.323)
     ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--sc-engine", default="io_uring", choices=["io_uring", "psync"],
+                    help="ssdcluster's engine for the reads (psync: a blocking pread a reader, as "
+                         "DataLoader's workers read)")
     ap.add_argument("--drop-caches", action="store_true", help="drop the page cache before each run (root)")
     ap.add_argument("--dlio-src", default="/var/tmp/dlio/src/dlio_v2")
     ap.add_argument("--hydra-src", default="/var/tmp/dlio/src/hydra-1.3.2")
