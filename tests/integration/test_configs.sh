@@ -20,7 +20,7 @@ for cfg in "$SC_SOURCE_DIR"/configs/*.yaml; do
 	ingest.yaml) ;;
 	# full size needs terabytes: its header's laptop shrink
 	mlperf_training.yaml) args+=(--set phases.0.files=56 --set phases.0.record_size=8MiB
-		--set phases.1.files=960) ;;
+		--set phases.1.files=960 --set phases.2.files=336 --set phases.2.record_size=1MiB) ;;
 	*) args+=(--set size=16MiB) ;;
 	esac
 	rc=0
