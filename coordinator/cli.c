@@ -19,6 +19,8 @@ void sc_cli_usage(FILE *f)
 	      "       ssdcluster compare A1.pb A2.pb... -- B1.pb B2.pb... [--output DIR]\n"
 	      "       ssdcluster model [RESULTS.pb] [--nodes 8,64,512,4096] ... [--json]\n"
 	      "       ssdcluster keys [WORKLOAD] [--markdown]\n"
+	      "       [mpirun -np N] ssdcluster fio JOBFILE.fio [--set OPTION=VALUE]...\n"
+	      "                  [--output DIR] [--allow-destroy] [--dry-run] [--print-yaml]\n"
 	      "\n"
 	      "Measures NVMe storage the way a GPU cluster uses it.  Every MPI rank drives\n"
 	      "the targets of its own node with io_uring; all ranks start each phase at\n"
@@ -48,6 +50,19 @@ void sc_cli_usage(FILE *f)
 	      "green where B is better, red where worse; checkpoint times overlaid) into\n"
 	      "--output DIR, by default the folder of B's first file.  Sides that share\n"
 	      "no phase, or an unreadable file, exit 2.\n"
+	      "\n"
+	      "`ssdcluster fio JOBFILE.fio` runs a fio job file on every rank in lockstep,\n"
+	      "each job section a phase (one after another: a section fio would run beside\n"
+	      "the one before it, without stonewall, is refused), merged cluster-wide as\n"
+	      "any phase.  fio's meanings hold: buffered I/O and ioengine psync unless the\n"
+	      "file says otherwise (libaio runs as io_uring), size and rate per job, the\n"
+	      "jobs of a section sharing one region of filename=, randommap unless\n"
+	      "norandommap, a writing job with verify=crc32c read back after it.  An\n"
+	      "option it does not run exits 2 naming it and its line, never ignored.\n"
+	      "--set OPTION=VALUE sets a fio option in every job (--set size=64m --set\n"
+	      "runtime=5 shrinks a job file); --print-yaml prints the config it runs and\n"
+	      "what differs from fio, and runs nothing.  Writing filename= of a device or\n"
+	      "an existing file needs --allow-destroy (the job file cannot say it).\n"
 	      "\n"
 	      "`ssdcluster model RESULTS.pb` projects a run's measured drives to GPU clusters\n"
 	      "of 8 to 4096 nodes (checkpoint time and p90, interval, goodput, drives per\n"
@@ -169,7 +184,7 @@ static void usage_notes(FILE *f)
 }
 
 /* Long options without a short form. */
-enum { OPT_ALLOW_DESTROY = 0x100, OPT_PROGRESS };
+enum { OPT_ALLOW_DESTROY = 0x100, OPT_PROGRESS, OPT_PRINT_YAML };
 static bool ascii_alnum(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
@@ -204,6 +219,8 @@ static bool *switch_of(struct sc_cli *cli, int ch)
 		return &cli->help;
 	case OPT_ALLOW_DESTROY:
 		return &cli->allow_destroy;
+	case OPT_PRINT_YAML:
+		return &cli->print_yaml;
 	default:
 		return NULL;
 	}
@@ -341,6 +358,20 @@ static int take_compare(struct sc_cli *cli, int argc, char **argv, char *err, si
 	return results_only(cli, "compare", err, errlen);
 }
 
+/* "fio JOBFILE" at optind.  0 or -EINVAL with a message in err. */
+static int take_fio(struct sc_cli *cli, int argc, char **argv, char *err, size_t errlen)
+{
+	if (optind + 2 != argc) {
+		snprintf(err, errlen,
+			 "fio takes one job file: ssdcluster fio JOBFILE.fio [--set OPTION=VALUE] "
+			 "(see --help)");
+		return -EINVAL;
+	}
+	cli->fio = true;
+	cli->config = argv[optind + 1];
+	return 0;
+}
+
 /* SSDCLUSTER_PROGRESS=MODE, unless --progress was given.  0 or -EINVAL
  * with a message in err. */
 static int progress_from_env(struct sc_cli *cli, char *err, size_t errlen)
@@ -376,6 +407,12 @@ static int take_operands(struct sc_cli *cli, int argc, char **argv, char *err, s
 		return take_compare(cli, argc, argv, err, errlen);
 	if (strcmp(argv[optind], "report") == 0)
 		return take_report(cli, argc, argv, err, errlen);
+	if (strcmp(argv[optind], "fio") == 0)
+		return take_fio(cli, argc, argv, err, errlen);
+	if (cli->print_yaml) {
+		snprintf(err, errlen, "--print-yaml goes with ssdcluster fio JOBFILE");
+		return -EINVAL;
+	}
 	if (optind + 1 < argc) {
 		snprintf(err, errlen, "unexpected argument %s: give one config file",
 			 argv[optind + 1]);
@@ -397,6 +434,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	    {"allow-destroy", no_argument, NULL, OPT_ALLOW_DESTROY},
 	    {"run-id", required_argument, NULL, 'r'},
 	    {"progress", required_argument, NULL, OPT_PROGRESS},
+	    {"print-yaml", no_argument, NULL, OPT_PRINT_YAML},
 	    {NULL, 0, NULL, 0},
 	};
 	int ch, rc;

@@ -23,7 +23,11 @@ enum sc_exit_status {
 };
 
 struct sc_cli {
-	const char *config;     /* CONFIG.yaml */
+	const char *config;     /* CONFIG.yaml, or the job file of "fio JOBFILE" */
+	/* "fio JOBFILE": config is a fio job file (fio/load.h), and --set
+	 * sets its fio options */
+	bool fio;
+	bool print_yaml;        /* fio --print-yaml: the config it makes, no run */
 	const char *report;     /* "report RESULTS.pb": rebuild the outputs */
 	/* "compare A.pb B.pb" or "compare A1.pb A2.pb -- B1.pb B2.pb": side B's
 	 * runs against side A's (ncompare[0] 0: no compare) */

@@ -12,6 +12,7 @@
 #include "cluster/interrupt.h"
 #include "codec.h"
 #include "config/config.h"
+#include "fio/load.h"
 #include "layout.h"
 #include "lockstep.h"
 #include "lost.h"
@@ -374,6 +375,9 @@ static int run_without_mpi(const struct sc_cli *cli)
 {
 	if (cli->report)
 		return sc_report_command(cli->report, cli->output, cli->quiet);
+	if (cli->print_yaml)
+		return sc_fio_print_yaml(cli->config, cli->sets, cli->nsets, cli->allow_destroy,
+					 stdout);
 	if (cli->ncompare[0])
 		return sc_report_compare_command(cli->compare, cli->ncompare, cli->output,
 						 cli->quiet);
@@ -440,7 +444,7 @@ int main(int argc, char **argv)
 		return sc_report_model_command(cli.model_argc, cli.model_argv);
 	if (cli.keys_argv)
 		return sc_config_keys_command(cli.keys_argc, cli.keys_argv);
-	if (cli.help || cli.version || cli.report || cli.ncompare[0])
+	if (cli.help || cli.version || cli.report || cli.ncompare[0] || cli.print_yaml)
 		return run_without_mpi(&cli);
 	if (sc_cluster_init(&c, &argc, &argv)) {
 		fprintf(stderr, "ssdcluster: cannot start MPI\n");

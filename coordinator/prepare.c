@@ -13,6 +13,7 @@
 #include "verify.h"
 #include "cluster/rankmsg.h"
 #include "config/config.h"
+#include "fio/load.h"
 #include "config/validate.h"
 #include "report/report.h"
 
@@ -63,18 +64,28 @@ int sc_prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_pl
 		    size_t *packed_len)
 {
 	struct sc_config *cfg = NULL;
-	char *err = malloc(ERR_MAX), run_id[SC_CLI_RUN_ID_MAX + 1];
+	struct sc_fio_yaml fy = {0};
+	char *err = malloc(ERR_MAX), run_id[SC_CLI_RUN_ID_MAX + 1], ypath[4096] = "";
 	int rc;
 
 	if (!err)
 		return SC_EXIT_RUN_FAILED;
-	rc = sc_config_load(&cfg, cli->config, cli->sets, cli->nsets, err, ERR_MAX);
+	if (cli->fio)
+		rc = sc_fio_config_load(&cfg, cli->config, cli->sets, cli->nsets,
+					cli->allow_destroy, &fy, ypath, sizeof(ypath),
+					cli->quiet ? NULL : stderr, err, ERR_MAX);
+	else
+		rc = sc_config_load(&cfg, cli->config, cli->sets, cli->nsets, err, ERR_MAX);
 	if (rc) {
 		fprintf(stderr, "ssdcluster: %s\n", err);
 		free(err);
 		return SC_EXIT_BAD_INPUT;
 	}
 	sc_config_take_plan(cfg, plan);
+	if (cli->fio) { /* the job file is what was run, not its config's copy */
+		free(plan->config_path);
+		plan->config_path = strdup(cli->config);
+	}
 	plan->allow_destroy = cli->allow_destroy;
 	if (cli->run_id)
 		snprintf(run_id, sizeof(run_id), "%s", cli->run_id);
@@ -83,6 +94,8 @@ int sc_prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_pl
 	rc = plan->run_id ? sc_validate_layout(cfg, plan, c, places, err, ERR_MAX) : -ENOMEM;
 	if (!rc)
 		rc = sc_validate_capacity(cfg, plan, c, places, err, ERR_MAX);
+	if (rc && cli->fio)
+		sc_fio_yaml_where(&fy, ypath, err, ERR_MAX);
 	if (rc == -ENOSPC && cli->dry_run) {
 		shortfall_add(sf, err);
 		rc = 0;
@@ -103,6 +116,7 @@ int sc_prepare_plan(struct sc_cluster *c, const struct sc_cli *cli, struct sc_pl
 		rc = bad ? SC_EXIT_BAD_INPUT : SC_EXIT_RUN_FAILED;
 	}
 	sc_config_destroy(cfg);
+	sc_fio_yaml_exit(&fy);
 	free(err);
 	return rc;
 }

@@ -317,7 +317,7 @@ void sc_layout_rank_bytes(const struct sc_plan *plan, uint32_t phase,
 		*read_bytes = sat_mul(bytes > UINT64_MAX ? UINT64_MAX : (uint64_t)bytes, t->epochs);
 		return;
 	}
-	if (io->rw == SC_RW_RANDRW) {
+	if (sc_rw_mixed(io->rw)) {
 		/* Expected split; the mix is drawn per I/O, so only the sum is exact. */
 		uint64_t ios = total / io->bs_bytes;
 		uint64_t rd = ios / 100 * io->rwmixread_pct + ios % 100 * io->rwmixread_pct / 100;

@@ -69,6 +69,12 @@ int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 			p->next_block = 0;
 		write = p->rw == SC_RW_WRITE;
 		break;
+	case SC_RW_READWRITE:
+		write = sc_pattern_below(p, 100) >= p->read_pct;
+		block = p->next_block++;
+		if (p->next_block >= p->nblocks)
+			p->next_block = 0;
+		break;
 	case SC_RW_RANDRW:
 		write = sc_pattern_below(p, 100) >= p->read_pct;
 		block = sc_pattern_below(p, p->nblocks);

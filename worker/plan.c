@@ -9,7 +9,7 @@
 SC_ENUM_NAMES_DEFINE(rw, enum sc_rw, SC_RW_COUNT,
 		     [SC_RW_READ] = "read", [SC_RW_WRITE] = "write",
 		     [SC_RW_RANDREAD] = "randread", [SC_RW_RANDWRITE] = "randwrite",
-		     [SC_RW_RANDRW] = "randrw")
+		     [SC_RW_RANDRW] = "randrw", [SC_RW_READWRITE] = "readwrite")
 SC_ENUM_NAMES_DEFINE(engine, enum sc_engine_kind, SC_ENGINE_COUNT,
 		     [SC_ENGINE_URING] = "io_uring", [SC_ENGINE_PSYNC] = "psync",
 		     [SC_ENGINE_NULL] = "null", [SC_ENGINE_EMULATED] = "emulated")
@@ -72,12 +72,17 @@ int sc_enum_parse(const struct sc_enum_names *names, const char *s)
 
 bool sc_rw_reads(enum sc_rw rw)
 {
-	return rw == SC_RW_READ || rw == SC_RW_RANDREAD || rw == SC_RW_RANDRW;
+	return rw == SC_RW_READ || rw == SC_RW_RANDREAD || sc_rw_mixed(rw);
 }
 
 bool sc_rw_writes(enum sc_rw rw)
 {
-	return rw == SC_RW_WRITE || rw == SC_RW_RANDWRITE || rw == SC_RW_RANDRW;
+	return rw == SC_RW_WRITE || rw == SC_RW_RANDWRITE || sc_rw_mixed(rw);
+}
+
+bool sc_rw_mixed(enum sc_rw rw)
+{
+	return rw == SC_RW_RANDRW || rw == SC_RW_READWRITE;
 }
 
 bool sc_rw_random(enum sc_rw rw)

@@ -17,6 +17,7 @@ enum sc_rw {
 	SC_RW_RANDREAD,
 	SC_RW_RANDWRITE,
 	SC_RW_RANDRW,     /* random mix, rwmixread_pct reads */
+	SC_RW_READWRITE,  /* sequential mix (fio's rw=rw), rwmixread_pct reads */
 	SC_RW_COUNT
 };
 
@@ -518,5 +519,7 @@ SC_ENUM_NAMES(expect_metric, enum sc_expect_metric);
 bool sc_rw_reads(enum sc_rw rw);
 bool sc_rw_writes(enum sc_rw rw);
 bool sc_rw_random(enum sc_rw rw);
+/* randrw and readwrite: each I/O a read or a write, rwmixread_pct reads. */
+bool sc_rw_mixed(enum sc_rw rw);
 
 #endif

@@ -49,7 +49,7 @@ static void engine(const struct at *x, char *buf, size_t len)
 static void rw(const struct at *x, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", sc_rw_name(x->ph->io.rw));
-	if (x->ph->io.rw == SC_RW_RANDRW) {
+	if (sc_rw_mixed(x->ph->io.rw)) {
 		size_t n = strlen(buf);
 
 		snprintf(buf + n, len - n, " (%u%% reads)", x->ph->io.rwmixread_pct);

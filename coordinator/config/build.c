@@ -96,7 +96,7 @@ static int fill_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, uint
 		return err;
 	ph->io.rw = rw;
 	/* The share of reads: what rwmixread says for randrw, else implied. */
-	if (rw == SC_RW_RANDRW)
+	if (sc_rw_mixed(rw))
 		ph->io.rwmixread_pct = (uint32_t)pv->rwmixread;
 	else
 		ph->io.rwmixread_pct = sc_rw_reads(rw) ? 100 : 0;

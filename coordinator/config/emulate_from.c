@@ -33,7 +33,7 @@ static void needed_dirs(const struct cfg_phase *pv, bool need[SC_DIR_COUNT])
 	}
 	for (uint32_t r = 0; r < pv->rw.n; r++) {
 		enum sc_rw rw = (enum sc_rw)pv->rw.v[r];
-		bool mix = rw == SC_RW_RANDRW;
+		bool mix = sc_rw_mixed(rw);
 
 		need[SC_DIR_READ] |= sc_rw_reads(rw) && (!mix || pv->rwmixread > 0);
 		need[SC_DIR_WRITE] |= sc_rw_writes(rw) && (!mix || pv->rwmixread < 100);

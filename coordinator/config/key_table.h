@@ -71,7 +71,7 @@ U64(WORKLOAD, workload, KW_ANY, CFG_VT_WORKLOAD, 0, 0, 0, PLAN(workload), "io", 
 OWN(RW, rw, KW_IO, CFG_VT_RW, 0, 0, SWEEP, NO_PLAN, "-; kvcache randrw",                           \
     "the access pattern; required in io phases")                         \
 U64(RWMIXREAD, rwmixread, KW_IO, CFG_VT_UINT, 0, 100, 0, NO_PLAN, "50; kvcache 70",                \
-    "percent of reads, with rw randrw only")                                                      \
+    "percent of reads, with rw randrw or readwrite only")                                                      \
 OWN(BS, bs, KW_IO | KW(FILL), CFG_VT_SIZE, 1, MAX_BS_BYTES, SWEEP, NO_PLAN, "4KiB; fill 128KiB",   \
     "block size, the unit of I/O; at most size")                                                  \
 OWN(IODEPTH, iodepth, KW_RUN_TRAIN, CFG_VT_UINT, 1, MAX_IODEPTH, SWEEP, NO_PLAN,                   \

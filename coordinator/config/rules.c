@@ -22,11 +22,6 @@ static bool any_rw(const struct cfg_sweep *rw, bool (*pred)(enum sc_rw))
 	return false;
 }
 
-static bool is_randrw(enum sc_rw rw)
-{
-	return rw == SC_RW_RANDRW;
-}
-
 /* The rw values of pv, "read, randwrite". */
 static const char *rw_text(const struct cfg_phase *pv, char *buf, size_t len)
 {
@@ -63,7 +58,7 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 
 	if (!pv->src[PK_RW] && pv->workload == SC_WORKLOAD_IO)
 		return sc_cfg_fail_node(c->d, m,
-					"no rw (one of read, write, randread, randwrite, randrw)");
+					"no rw (one of read, write, randread, randwrite, randrw, readwrite)");
 	if (pv->own[PK_RUNTIME] && pv->own[PK_IO_SIZE])
 		return sc_cfg_fail_node(
 		    c->d, pv->src[PK_IO_SIZE],
@@ -72,9 +67,9 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 	if (pv->own[PK_RAMP] && !pv->src[PK_RUNTIME])
 		return sc_cfg_fail_node(c->d, pv->src[PK_RAMP],
 					"ramp needs runtime (only timed phases ramp up)");
-	if (pv->own[PK_RWMIXREAD] && !any_rw(&pv->rw, is_randrw))
+	if (pv->own[PK_RWMIXREAD] && !any_rw(&pv->rw, sc_rw_mixed))
 		return sc_cfg_fail_node(c->d, pv->src[PK_RWMIXREAD],
-					"rwmixread only applies to rw: randrw (this phase is %s)",
+					"rwmixread only applies to rw: randrw or readwrite (this phase is %s)",
 					rw_text(pv, rwbuf, sizeof(rwbuf)));
 	if (pv->own[PK_FSYNC] && pv->fsync && !any_rw(&pv->rw, sc_rw_writes))
 		return sc_cfg_fail_node(c->d, pv->src[PK_FSYNC],

@@ -131,7 +131,8 @@ static int parse_named(struct cfg_doc *d, const struct cfg_node *n, int (*parse)
 				sc_cfg_join(known, sizeof(known), names));
 }
 
-static const char *const rw_list[] = {"read", "write", "randread", "randwrite", "randrw", NULL};
+static const char *const rw_list[] = {"read",	  "write",     "randread", "randwrite",
+				      "randrw", "readwrite", NULL};
 static const char *const engine_list[] = {"io_uring", "psync", "null", "emulated", NULL};
 static const char *const stonewall_list[] = {"all_done", "first_done", NULL};
 static const char *const verify_list[] = {"none", "crc32c", NULL};

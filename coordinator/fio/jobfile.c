@@ -208,6 +208,12 @@ static int one_line(struct reader *r, const char *file, uint32_t line, char *s, 
 		r->in_global = strcmp(key, "global") == 0;
 		return r->in_global ? 0 : job_begin(r, key, file, line);
 	}
+	/* as fio, a ';' or '#' anywhere in an option's line starts a comment
+	 * ("numjobs=4 ; four threads") */
+	s[strcspn(s, ";#")] = '\0';
+	s = trim(s);
+	if (!*s)
+		return 0;
 	if (strncmp(s, "include", 7) == 0 && isspace((unsigned char)s[7]))
 		return include(r, file, line, trim(s + 8), depth);
 	eq = strchr(s, '=');

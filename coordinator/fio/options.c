@@ -15,10 +15,11 @@ static const char *const known[] = {
     "filename",	    "directory",   "offset",	     "offset_increment", "fsync",
     "end_fsync",    "rate",	   "rate_iops",	     "norandommap",	 "random_distribution",
     "verify",	    "group_reporting", "stonewall",  "wait_for_previous", "new_group",
+    "wait_for",	    "loops",	   "timeout",	     "io_limit",	 "thread",
 };
 
 /* fio's engines ssdcluster maps, and what it runs them as. */
-static const char *const engines[] = {"io_uring", "libaio", "psync", "sync", "pvsync"};
+static const char *const engines[] = {"io_uring", "libaio", "psync", "sync", "pvsync", "null"};
 
 static const char *const rw_names[][2] = {
     [SC_FIO_READ] = {"read", NULL},	       [SC_FIO_WRITE] = {"write", NULL},
@@ -60,7 +61,10 @@ bool sc_fio_option_known(const char *key)
 static int bad(char *err, size_t errlen, const struct sc_fio_job *j, const struct sc_fio_opt *o,
 	       const char *what, const char *also)
 {
-	snprintf(err, errlen, "%s:%u: job %s: %s%s", o->file, o->line, j->name, what, also);
+	if (o->line) /* an option from a file */
+		snprintf(err, errlen, "%s:%u: job %s: %s%s", o->file, o->line, j->name, what, also);
+	else /* from --set */
+		snprintf(err, errlen, "%s: job %s: %s%s", o->file, j->name, what, also);
 	return -EINVAL;
 }
 
@@ -87,7 +91,7 @@ int sc_fio_job_check(const struct sc_fio_job *j, char *err, size_t errlen)
 					 o->value ? o->value : "");
 				return bad(err, errlen, j, o, what,
 					   " (io_uring; libaio runs as io_uring, psync, sync and "
-					   "pvsync as psync)");
+					   "pvsync as psync; null)");
 			}
 		}
 		if (strcmp(o->key, "rw") == 0 || strcmp(o->key, "readwrite") == 0) {

@@ -358,7 +358,7 @@ static void print_io_phase(uint32_t p, const struct sc_phase *ph,
 	const struct sc_io_spec *io = &ph->io;
 	char b1[32], b2[32], b3[32], b4[32], mix[24] = "";
 
-	if (io->rw == SC_RW_RANDRW)
+	if (sc_rw_mixed(io->rw))
 		snprintf(mix, sizeof(mix), " %u%% reads", io->rwmixread_pct);
 	printf("  phase %u %s: %s%s, bs %s, QD %u, %u jobs x %s, ", p, ph->name, sc_rw_name(io->rw),
 	       mix, sc_fmt_bytes(b1, sizeof(b1), io->bs_bytes), io->iodepth, io->jobs,

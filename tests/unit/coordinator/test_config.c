@@ -787,7 +787,7 @@ static void test_errors(void)
 		   "@P:7:14: phases.0.timeout: timeout 5.00 s is not longer than the phase's "
 		   "runtime + ramp (5.00 s)");
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - rw: write\n    rwmixread: 70\n",
-		   "@P:5:16: phases.0.rwmixread: rwmixread only applies to rw: randrw (this phase "
+		   "@P:5:16: phases.0.rwmixread: rwmixread only applies to rw: randrw or readwrite (this phase "
 		   "is write)");
 	EXPECT_ERR(HEAD "    fsync: 4\n",
 		   "@P:5:12: phases.0.fsync: fsync needs a phase that writes (this phase is read)");
@@ -807,7 +807,7 @@ static void test_errors(void)
 	EXPECT_ERR("targets:\n  - path: @D\ndefaults:\n  name: x\nphases: [{rw: read}]\n",
 		   "@P:4:3: defaults.name: a name cannot be a default");
 	EXPECT_ERR("targets:\n  - path: @D\nphases:\n  - bs: 4KiB\n",
-		   "@P:4:5: phases.0: no rw (one of read, write, randread, randwrite, randrw)");
+		   "@P:4:5: phases.0: no rw (one of read, write, randread, randwrite, randrw, readwrite)");
 	/* No targets, no phases, a name used twice. */
 	EXPECT_ERR("phases:\n  - rw: read\n", "@P:1:1: targets: missing");
 	EXPECT_ERR("targets: []\nphases:\n  - rw: read\n", "@P:1:10: targets: no targets");
