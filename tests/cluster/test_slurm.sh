@@ -129,8 +129,8 @@ for _ in $(seq 60); do
 	[ "$idle" = "schost1 schost2 " ] && break
 	sleep 0.5
 done
-[ "$idle" = "schost1 schost2 " ] || { head_cmd sinfo -N 2>&1; show_logs; fail "nodes not idle after 30 s: '$idle'"; }
-echo "sinfo: $idle idle"
+[ "$idle" = "schost1 schost2 " ] || { head_cmd sinfo -N 2>&1; show_logs; fail "nodes not idle after 60 looks at sinfo: '$idle'"; }
+echo "sinfo: ${idle% } idle"
 
 # --- the config, and the run to compare with: plain mpirun over the hosts ---
 sc_cl_two_phases "$T/run.yaml"
