@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-const double sc_fio_pct_points[SC_FIO_NPCT] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+const double sc_fio_pct_points[SC_FIO_NPCT] = {1,  5,  10, 20, 30,   40,   50,	  60,	70,
 					       80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 
-const uint32_t sc_fio_lat_bounds[SC_FIO_LAT_MS] = {2,   4,   10,  20,  50,   100,
+const uint32_t sc_fio_lat_bounds[SC_FIO_LAT_MS] = {2,	4,   10,  20,	50,   100,
 						   250, 500, 750, 1000, 2000, 2000};
 
-#define NS_PER_US 1000u
-#define NS_PER_MS 1000000u
-#define NS_PER_MS_F 1e6
+#define NS_PER_US     1000u
+#define NS_PER_MS     1000000u
+#define NS_PER_MS_F   1e6
 #define BYTES_PER_KIB 1024.0
 
 /* The value a bucket's I/Os are shown at: its midpoint, as

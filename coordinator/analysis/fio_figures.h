@@ -36,15 +36,15 @@ struct sc_fio_bin {
 
 /* One direction's latency, as fio's clat_ns. */
 struct sc_fio_lat {
-	uint64_t n;                 /* I/Os; the rest is 0 when none */
-	uint64_t min_ns, max_ns;    /* exact */
-	double mean_ns;             /* exact (sum / n) */
-	double stddev_ns;           /* sample stddev (n - 1) of the bucket
-				     * midpoints around mean_ns: within a
-				     * bucket's width (<= 1/128) of the true */
+	uint64_t n;		      /* I/Os; the rest is 0 when none */
+	uint64_t min_ns, max_ns;      /* exact */
+	double mean_ns;		      /* exact (sum / n) */
+	double stddev_ns;	      /* sample stddev (n - 1) of the bucket
+				       * midpoints around mean_ns: within a
+				       * bucket's width (<= 1/128) of the true */
 	uint64_t pct_ns[SC_FIO_NPCT]; /* sc_hist_percentile at each point */
 	uint32_t nbins;
-	struct sc_fio_bin *bins;    /* heap, increasing value; NULL when none */
+	struct sc_fio_bin *bins; /* heap, increasing value; NULL when none */
 };
 
 /* min, max, mean, sample stddev of a per-second series over the phase's
@@ -57,9 +57,9 @@ struct sc_fio_samples {
 
 struct sc_fio_dir {
 	uint64_t io_bytes, total_ios;
-	double bw_bytes_per_s;      /* io_bytes over the last-done window */
-	double iops;                /* figures' iops[d] */
-	uint64_t runtime_ms;        /* the window, rounded; 0 without I/Os */
+	double bw_bytes_per_s; /* io_bytes over the last-done window */
+	double iops;	       /* figures' iops[d] */
+	uint64_t runtime_ms;   /* the window, rounded; 0 without I/Os */
 	struct sc_fio_lat lat;
 	struct sc_fio_samples bw_kib; /* per-second KiB/s */
 	struct sc_fio_samples iops_per_s;
@@ -67,7 +67,7 @@ struct sc_fio_dir {
 
 struct sc_fio_phase {
 	struct sc_fio_dir dir[SC_DIR_COUNT];
-	uint64_t runtime_ms;        /* last-done window, rounded */
+	uint64_t runtime_ms; /* last-done window, rounded */
 	/* percent of all I/Os (both directions) in each of fio's ranges,
 	 * a bucket counted where its midpoint falls */
 	double lat_ns_pct[SC_FIO_LAT_NS];

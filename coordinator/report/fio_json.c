@@ -15,8 +15,8 @@
 #include "analysis/fio_figures.h"
 #include "report_priv.h"
 
-#define NS_PER_S INT64_C(1000000000)
-#define NS_PER_MS INT64_C(1000000)
+#define NS_PER_S      INT64_C(1000000000)
+#define NS_PER_MS     INT64_C(1000000)
 #define BYTES_PER_KIB 1024u
 
 /* A size as fio takes it back (kb_base 1024): "4k", "1m", or bytes. */

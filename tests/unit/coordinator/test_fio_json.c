@@ -17,12 +17,12 @@
 #include "check.h"
 #include "xorshift.h"
 
-#define S INT64_C(1000000000)
-#define NREAD 2000u
-#define NWRITE 3000u
+#define S	 INT64_C(1000000000)
+#define NREAD	 2000u
+#define NWRITE	 3000u
 #define NSECONDS 5u /* the last cut short: 4 complete */
 
-static const double pcts[17] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+static const double pcts[17] = {1,  5,	10, 20, 30,   40,   50,	   60,	 70,
 				80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 
 static uint64_t rvals[NREAD], wvals[NWRITE];
@@ -160,7 +160,8 @@ static void check_dir(struct json_object *x, const char *what, const uint64_t *v
 	check_context = what;
 	CHECK((uint64_t)num(x, "io_bytes") == io_bytes, "io_bytes");
 	CHECK((uint64_t)num(x, "io_kbytes") == io_bytes / 1024, "io_kbytes in KiB");
-	CHECK((uint64_t)num(x, "bw_bytes") == (uint64_t)llround(io_bytes / window_s), "bw_bytes B/s");
+	CHECK((uint64_t)num(x, "bw_bytes") == (uint64_t)llround(io_bytes / window_s),
+	      "bw_bytes B/s");
 	CHECK((uint64_t)num(x, "bw") == (uint64_t)llround(io_bytes / window_s / 1024), "bw KiB/s");
 	CHECK(near(num(x, "iops"), n / window_s, 1e-12), "iops");
 	CHECK((uint64_t)num(x, "runtime") == 4500, "runtime in ms: %g", num(x, "runtime"));
@@ -241,7 +242,8 @@ static void check_ranges(struct json_object *job)
 	for (int u = 0; u < 3; u++) {
 		struct json_object *o = get(job, names[u]);
 
-		CHECK(json_object_object_length(o) == (u == 2 ? 12 : 10), "%s: fio's keys", names[u]);
+		CHECK(json_object_object_length(o) == (u == 2 ? 12 : 10), "%s: fio's keys",
+		      names[u]);
 		CHECK(u < 2 || json_object_object_get_ex(o, ">=2000", NULL), "latency_ms >=2000");
 		json_object_object_foreach(o, k, val)
 		{
