@@ -12,9 +12,9 @@ void sc_cli_usage(FILE *f)
 {
 	fputs("usage: ssdcluster CONFIG.yaml [--output DIR] [--dry-run] [--set KEY=VALUE]...\n"
 	      "                  [--run-id ID] [--allow-destroy] [--progress=MODE] [--quiet]\n"
-	      "                  [--version] [--help]\n"
+	      "                  [--output-format FMT] [--version] [--help]\n"
 	      "       mpirun -np N ssdcluster CONFIG.yaml ...\n"
-	      "       ssdcluster report RESULTS.pb [--output DIR]\n"
+	      "       ssdcluster report RESULTS.pb [--output DIR] [--output-format FMT]\n"
 	      "       ssdcluster compare A/results.pb B/results.pb [--output DIR]\n"
 	      "       ssdcluster compare A1.pb A2.pb... -- B1.pb B2.pb... [--output DIR]\n"
 	      "       ssdcluster model [RESULTS.pb] [--nodes 8,64,512,4096] ... [--json]\n"
@@ -78,6 +78,12 @@ void sc_cli_usage(FILE *f)
 	      "                       and proved writable before any I/O; it must not be,\n"
 	      "                       lie in or hold a target (or its run directory), by\n"
 	      "                       path, symlink or bind mount: else exit 2, nothing run.\n"
+	      "      --output-format FMT  normal (the files above) or fio-json: DIR/fio.json\n"
+	      "                       besides them, at the run's end (or from `report`):\n"
+	      "                       each phase as one group-reported job in fio's json+\n"
+	      "                       shape (bw KiB/s, bw_bytes B/s, runtime ms, clat_ns\n"
+	      "                       percentiles and bins from the merged histogram), for\n"
+	      "                       fio's own tools (fio_jsonplus_clat2csv, fio-plot).\n"
 	      "  -n, --dry-run        check the config, print the plan (phases, each rank's\n"
 	      "                       node, target and files, planned bytes, capacity needed)\n"
 	      "                       and write DIR/plan.json.  No I/O is done.  A plan\n"
@@ -184,7 +190,7 @@ static void usage_notes(FILE *f)
 }
 
 /* Long options without a short form. */
-enum { OPT_ALLOW_DESTROY = 0x100, OPT_PROGRESS, OPT_PRINT_YAML };
+enum { OPT_ALLOW_DESTROY = 0x100, OPT_PROGRESS, OPT_PRINT_YAML, OPT_OUTPUT_FORMAT };
 static bool ascii_alnum(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
@@ -241,6 +247,18 @@ static int take_set(struct sc_cli *cli, const char *arg, char *err, size_t errle
 	return 0;
 }
 
+/* --output-format FMT: normal (the usual files) or fio-json (fio.json
+ * besides them).  0 or -EINVAL with a message in err. */
+static int take_output_format(struct sc_cli *cli, const char *arg, char *err, size_t errlen)
+{
+	if (strcmp(arg, "fio-json") != 0 && strcmp(arg, "normal") != 0) {
+		snprintf(err, errlen, "--output-format %s: expected normal or fio-json", arg);
+		return -EINVAL;
+	}
+	cli->fio_json = strcmp(arg, "fio-json") == 0;
+	return 0;
+}
+
 /* One option getopt_long returned (ch, with optarg and optind as it left
  * them).  0 or -EINVAL with a message in err. */
 static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_t errlen)
@@ -275,6 +293,8 @@ static int take_option(struct sc_cli *cli, int ch, char **argv, char *err, size_
 		}
 		cli->progress_given = true;
 		return 0;
+	case OPT_OUTPUT_FORMAT:
+		return take_output_format(cli, optarg, err, errlen);
 	case ':':
 		snprintf(err, errlen, "%s needs a value (see --help)", argv[optind - 1]);
 		return -EINVAL;
@@ -306,8 +326,11 @@ static void mark_compare_sep(int argc, char **argv)
 /* The checks every results command makes: 0 or -EINVAL. */
 static int results_only(const struct sc_cli *cli, const char *word, char *err, size_t errlen)
 {
-	if (cli->dry_run || cli->nsets || cli->run_id) {
-		snprintf(err, errlen, "%s takes only --output and --quiet", word);
+	bool report = strcmp(word, "report") == 0;
+
+	if (cli->dry_run || cli->nsets || cli->run_id || (cli->fio_json && !report)) {
+		snprintf(err, errlen, "%s takes only --output%s and --quiet", word,
+			 report ? ", --output-format" : "");
 		return -EINVAL;
 	}
 	return 0;
@@ -435,6 +458,7 @@ int sc_cli_parse(int argc, char **argv, struct sc_cli *cli, char *err, size_t er
 	    {"run-id", required_argument, NULL, 'r'},
 	    {"progress", required_argument, NULL, OPT_PROGRESS},
 	    {"print-yaml", no_argument, NULL, OPT_PRINT_YAML},
+	    {"output-format", required_argument, NULL, OPT_OUTPUT_FORMAT},
 	    {NULL, 0, NULL, 0},
 	};
 	int ch, rc;

@@ -34,6 +34,7 @@ struct sc_cli {
 	const char *const *compare[2];
 	uint32_t ncompare[2];
 	const char *output;     /* --output DIR, NULL for the default */
+	bool fio_json;          /* --output-format fio-json: DIR/fio.json too */
 	bool dry_run;
 	bool quiet;
 	bool help;

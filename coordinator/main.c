@@ -23,6 +23,7 @@
 #include "report/cmd.h"
 #include "report/fill_text.h"
 #include "report/phase_rows.h"
+#include "report/report.h"
 #include "report/verdict_table.h"
 #include "run.h"
 #include "rundir.h"
@@ -237,6 +238,18 @@ static bool settle_phase(struct driver *d, uint32_t p, struct sc_phase_record *p
 	return true;
 }
 
+/* Rank 0, --output-format fio-json: DIR/fio.json from the record.  0, or
+ * -1 with the reason printed. */
+static int write_fio_json(struct driver *d)
+{
+	char err[1024];
+
+	if (sc_report_fio_json(d->outdir, &d->rec, &d->fg, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "ssdcluster: writing fio.json: %s\n", err);
+	return -1;
+}
+
 /* Rank 0, once the run files are gone: the model, the verdict, and where
  * the results are, said only when results.json is there (else the run
  * failed: its results are lost).  Frees the record. */
@@ -250,6 +263,8 @@ static void close_record(struct driver *d)
 	if (rec->nphases &&
 	    (rec->plan.nmodel ? sc_record_model(rec, &d->fg, &d->pace, d->outdir, quiet)
 			      : sc_record_flush(rec, &d->fg, &d->pace, d->outdir)))
+		d->status = SC_EXIT_RUN_FAILED;
+	if (rec->nphases && d->cli->fio_json && write_fio_json(d))
 		d->status = SC_EXIT_RUN_FAILED;
 	sc_record_drives(rec, &d->fg, quiet);
 	if (d->mismatched && d->status == 0) {
@@ -374,7 +389,7 @@ static int run_phases(struct sc_cluster *c, struct sc_plan *plan, const struct s
 static int run_without_mpi(const struct sc_cli *cli)
 {
 	if (cli->report)
-		return sc_report_command(cli->report, cli->output, cli->quiet);
+		return sc_report_command_as(cli->report, cli->output, cli->quiet, cli->fio_json);
 	if (cli->print_yaml)
 		return sc_fio_print_yaml(cli->config, cli->sets, cli->nsets, cli->allow_destroy,
 					 stdout);

@@ -36,6 +36,11 @@ static void print_rows(const struct sc_run_record *rec, const struct sc_run_figu
 
 int sc_report_command(const char *pb, const char *output, bool quiet)
 {
+	return sc_report_command_as(pb, output, quiet, false);
+}
+
+int sc_report_command_as(const char *pb, const char *output, bool quiet, bool fio_json)
+{
 	int failed = 0, status;
 	struct sc_run_record rec;
 	struct sc_run_figures fg;
@@ -66,6 +71,8 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 	if (!proj && why[0])
 		fprintf(stderr, "ssdcluster: model: no projection: %s\n", why);
 	rc = sc_report_results_model(dir, &rec, &fg, proj, why, err, sizeof(err));
+	if (!rc && fio_json)
+		rc = sc_report_fio_json(dir, &rec, &fg, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "ssdcluster: writing results: %s\n", err);
 	if (!rc && !quiet) {
@@ -83,6 +90,8 @@ int sc_report_command(const char *pb, const char *output, bool quiet)
 	status = rc || failed < 0 ? 1 : failed ? 3 : 0;
 	if (!rc && !quiet) {
 		printf("results: %s/results.json\n", dir);
+		if (fio_json)
+			printf("fio-json: %s/fio.json\n", dir);
 		sc_report_verdict_exit(stdout, &rec.plan, status);
 	}
 	free(proj);

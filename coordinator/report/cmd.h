@@ -12,6 +12,9 @@
  * rows.  Returns the exit status: 0, 1 when writing failed, 2 when pb cannot
  * be read or is not a valid results file (message printed). */
 int sc_report_command(const char *pb, const char *output, bool quiet);
+/* The same, with fio.json too when fio_json (--output-format fio-json:
+ * sc_report_fio_json). */
+int sc_report_command_as(const char *pb, const char *output, bool quiet, bool fio_json);
 
 /* `ssdcluster compare A.pb B.pb` or `compare A1.pb A2.pb -- B1.pb ...`:
  * reads the results files of side A (files[0][0..n[0])) and side B

@@ -160,6 +160,17 @@ int sc_report_html(const char *dir, const struct sc_run_record *rec,
 int sc_report_plan(const char *dir, const struct sc_plan *plan, const struct sc_dry_rank *ranks,
 		   uint32_t nranks, char *err, size_t errlen);
 
+/* fio.json in dir (--output-format fio-json): rec's finished phases in
+ * the shape of fio's json+ output, one group-reported job per phase (the
+ * cluster merge, groupid its index), figures from analysis/fio_figures.h.
+ * Written atomically.  0 or -errno, with a message in err. */
+int sc_report_fio_json(const char *dir, const struct sc_run_record *rec,
+		       const struct sc_run_figures *fg, char *err, size_t errlen);
+/* The same document as text ending in a newline, malloc'd, its length in
+ * *len; NULL when out of memory. */
+char *sc_report_fio_json_text(const struct sc_run_record *rec, const struct sc_run_figures *fg,
+			      size_t *len);
+
 struct sc_sweep;
 
 /* Prints sweep sw (analysis/sweep_matrix.h) as one grid per rw value: the

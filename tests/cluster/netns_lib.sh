@@ -270,5 +270,35 @@ sc_cluster_mpirun_cmd() {
 	return "$rc"
 }
 
+# sc_cl_two_phases FILE : a small, fast config on every host's own target:
+# seqwrite moves 2 jobs x 2 MiB a rank, randread 2 jobs x 1 MiB, with
+# io_uring and O_DIRECT; keep: false leaves no files.
+sc_cl_two_phases() {
+	cat >"$1" <<YAML
+targets:
+  - path: $SC_CL_TARGET
+    capacity: 1GiB
+    keep: false
+defaults:
+  engine: io_uring
+  direct: true
+phases:
+  - name: seqwrite
+    rw: write
+    bs: 256KiB
+    iodepth: 4
+    jobs: 2
+    size: 2MiB
+    io_size: 2MiB
+  - name: randread
+    rw: randread
+    bs: 4KiB
+    iodepth: 8
+    jobs: 2
+    size: 2MiB
+    io_size: 1MiB
+YAML
+}
+
 # count_entries DIR : number of entries under DIR (0 if it does not exist)
 count_entries() { [ -e "$1" ] && find "$1" -mindepth 1 | wc -l || echo 0; }

@@ -15,30 +15,7 @@ names=$(sc_cluster_mpirun_cmd "$T/hosts" 3 hostname | sort | tr '\n' ' ')
 echo "hosts: $names"
 
 # Every host sees its own directory at $SC_CL_TARGET.
-cat >"$T/run.yaml" <<YAML
-targets:
-  - path: $SC_CL_TARGET
-    capacity: 1GiB
-    keep: false
-defaults:
-  engine: io_uring
-  direct: true
-phases:
-  - name: seqwrite
-    rw: write
-    bs: 256KiB
-    iodepth: 4
-    jobs: 2
-    size: 2MiB
-    io_size: 2MiB
-  - name: randread
-    rw: randread
-    bs: 4KiB
-    iodepth: 8
-    jobs: 2
-    size: 2MiB
-    io_size: 1MiB
-YAML
+sc_cl_two_phases "$T/run.yaml"
 
 # check LAYOUT : LAYOUT is the slots per host, e.g. "4 4 4"
 check() {
