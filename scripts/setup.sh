@@ -7,7 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SC_PACKAGES=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev liburing-dev
 	libprotobuf-c-dev protobuf-c-compiler libyaml-dev libjson-c-dev zlib1g-dev
 	python3 fio iproute2 util-linux e2fsprogs libisal-dev libblkid-dev fdisk libnvme-dev
-	libxml2-utils python3-yaml python3-six strace slurmctld slurmd slurm-client munge)
+	libxml2-utils python3-yaml python3-six strace curl slurmctld slurmd slurm-client munge)
 
 missing=()
 for p in "${SC_PACKAGES[@]}"; do

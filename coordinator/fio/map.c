@@ -695,7 +695,8 @@ static int map_rest(struct out *o, const struct sc_fio_job *j, struct phase *p)
 		return 0;
 	}
 	p->randommap = !is_on(nrm);
-	line(o, nrm, "    randommap: %s", p->randommap ? "true" : "false");
+	if (p->randommap) /* false is the key's default: uniform, with repeats */
+		line(o, nrm, "    randommap: true");
 	if (dist && dist->value && strcmp(dist->value, "random") != 0) {
 		char q[512];
 

@@ -150,7 +150,7 @@ static void test_mix_rate_time(void)
 		sc_fio_yaml_exit(&y);
 	MAP_OK("[j]\nsize=1m\nrw=randread\nnumjobs=2\nrate_iops=500\nnorandommap\n", "rate_iops");
 	HAS("    rate: 1000");
-	HAS("    randommap: false");
+	LACKS("    randommap: true");
 	if (!rc)
 		sc_fio_yaml_exit(&y);
 	/* runtime with time_based: a timed run; alone: a cap on size's bytes */
