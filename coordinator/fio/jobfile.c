@@ -232,6 +232,7 @@ static int one_line(struct reader *r, const char *file, uint32_t line, char *s, 
 			    key);
 	o.key = strdup(key);
 	o.value = val ? expand(r, file, line, val) : NULL;
+	o.from_env = val && strstr(val, "${") != NULL;
 	if (!o.key || (val && !o.value)) {
 		rc = o.key && val && !o.value && r->err[0] ? -EINVAL : -ENOMEM;
 		opt_free(&o);

@@ -7,6 +7,7 @@
 #ifndef SC_FIO_JOBFILE_H
 #define SC_FIO_JOBFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,7 +15,8 @@ struct sc_fio_opt {
 	char *key;   /* as written, lower case kept */
 	char *value; /* ${VAR} expanded; NULL for a key alone */
 	const char *file; /* the jobfile's copy of the path (files[]) */
-	uint32_t line;
+	uint32_t line;     /* 0: from --set (file is then "--set K=V") */
+	bool from_env;     /* the value holds a ${VAR} from the environment */
 };
 
 struct sc_fio_job {

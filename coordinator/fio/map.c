@@ -810,6 +810,15 @@ int sc_fio_map(const struct sc_fio_jobfile *f, bool allow_destroy, struct sc_fio
 	}
 	if (rc)
 		goto out;
+	/* as a config's target that says allow_destroy: the file or device to
+	 * be written is named in the file itself, not by --set or ${VAR} */
+	if (!t.dir && allow_destroy && t.from && (!t.from->line || t.from->from_env)) {
+		rc = refuse(&o, &f->jobs[0], t.from,
+			    "%s=%s: with --allow-destroy, the file or device to write must be "
+			    "named in the job file itself, not by %s",
+			    t.from->key, t.from->value, t.from->line ? "${VAR}" : "--set");
+		goto out;
+	}
 	line(&o, NULL, "# made by ssdcluster fio from %s", f->files[0]);
 	line(&o, NULL, "targets:");
 	line(&o, t.from, "  - path: %s", quoted(t.path, q, sizeof(q)));

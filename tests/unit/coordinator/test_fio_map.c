@@ -201,6 +201,30 @@ static void test_files_and_groups(void)
 	HAS("    allow_destroy: true  # --allow-destroy");
 	if (!rc)
 		sc_fio_yaml_exit(&y);
+	/* as a config's target that says allow_destroy: the file to be written
+	 * is not named by --set or ${VAR} */
+	{
+		char set[600];
+		const char *one[] = {set};
+
+		snprintf(set, sizeof(set), "filename=%s", file);
+		rc = map_text("[j]\nrw=write\n", one, 1, true, &y, err, sizeof(err), path,
+			      sizeof(path));
+		CHECK(rc == -EINVAL && strstr(err, "must be named in the job file itself, not by "
+						   "--set"),
+		      "filename by --set with --allow-destroy: %s", err);
+		rc = map_text("[j]\nrw=write\n", one, 1, false, &y, err, sizeof(err), path,
+			      sizeof(path));
+		CHECK(rc == 0, "filename by --set without --allow-destroy maps: %s", err);
+		if (!rc)
+			sc_fio_yaml_exit(&y);
+		setenv("SC_TEST_FIO_FILE", file, 1);
+		rc = map_text("[j]\nrw=write\nfilename=${SC_TEST_FIO_FILE}\n", NULL, 0, true, &y,
+			      err, sizeof(err), path, sizeof(path));
+		CHECK(rc == -EINVAL && strstr(err, "j.fio:3: job j: filename=") &&
+			      strstr(err, "not by ${VAR}"),
+		      "filename by ${VAR} with --allow-destroy: %s", err);
+	}
 
 	/* stonewall: one phase after another; none: refused */
 	MAP_OK("[global]\nsize=1m\n[a]\nrw=write\n[b]\nstonewall\nrw=read\n[c]\nwait_for=b\n",
