@@ -31,19 +31,22 @@ its files out untimed, before the phase starts (buffered writes, fsync).
 
 Each round runs every job file with both tools, the order of the tools
 reversed in odd rounds; `sync; echo 3 > /proc/sys/vm/drop_caches` before
-every run.  The table gives, per job file and figure, the median over the
+every run.  CPU s is the user + system time of the run's whole process
+tree (wait4 of the fio processes, of mpirun and its ranks): ssdcluster's
+includes its untimed layout and MPI start-up; fio's layout was done before.
+The table gives, per job file and figure, the median over the
 rounds with the min-max spread, and the ratio ssdcluster / by hand of the
 medians.  DIR is made by the script (it must not exist) and removed at the
 end with everything in it.
 """
-import glob, json, os, shutil, statistics, subprocess, sys, time
+import glob, json, os, resource, shutil, statistics, subprocess, sys, time
 
 import benchlib
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPI_ENV = benchlib.MPI_ENV
 PCTS = [("p50", 50.0), ("p99", 99.0), ("p99.9", 99.9)]
-FIGURES = ["IOPS", "MB/s"] + [name for name, _ in PCTS]  # latencies in µs
+FIGURES = ["IOPS", "MB/s"] + [name for name, _ in PCTS] + ["CPU s"]  # latencies in µs
 
 
 def run(cmd, env=None):
@@ -302,11 +305,16 @@ def measure(a, jobs):
             for tool in order:
                 out = os.path.join(work, f"r{i}.{tool}.{os.path.basename(j)}")
                 benchlib.drop_caches()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 if tool == "hand":
                     os.mkdir(out)
                     rnd["hand"][j] = by_hand(copies[j], out)
                 else:
                     rnd["sc"][j] = by_ssdcluster(a, j, target, out)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                for sec in rnd[tool][j].values():
+                    sec["CPU s"] = cpu
                 shutil.rmtree(out)
             line = "; ".join(f"{t} {sec} {v['IOPS']:,.0f} IOPS {v['MB/s']:,.1f} MB/s "
                              f"p99 {v['p99']:,.0f} us"
