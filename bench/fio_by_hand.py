@@ -142,6 +142,7 @@ def by_hand(copies, outdir):
         for pname, pct in PCTS:
             r[pname] = bins_percentile(m["bins"], pct) / 1e3
             r[pname + " averaged"] = statistics.mean(m["host_pcts"][pname]) / 1e3
+            r[pname + " hosts"] = [v / 1e3 for v in m["host_pcts"][pname]]
         res[name] = r
     return res
 
