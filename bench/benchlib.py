@@ -3,6 +3,11 @@
 command for its resource usage.  Not a benchmark itself."""
 import argparse, contextlib, os, shutil, subprocess, sys, tempfile
 
+# Open MPI as root, its traffic on loopback only (mpirun on this machine)
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_btl": "self,vader,tcp", "OMPI_MCA_btl_tcp_if_include": "lo",
+           "OMPI_MCA_oob_tcp_if_include": "lo"}
+
 
 def parser(doc):
     """An argument parser whose help is the benchmark's docstring."""
@@ -38,6 +43,13 @@ def workdir(prefix, parent=None):
         yield work
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def drop_caches():
+    """Writes dirty pages back and drops the page cache (root only)."""
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
 
 
 def rusage(cmd):

@@ -80,9 +80,7 @@ EXTRA = {
 }
 WITHIN = 0.15  # the bar: |ratio - 1| at most this
 START_LEAD_S = 0.5  # the common start this far after every rank is ready
-MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_btl": "self,vader,tcp", "OMPI_MCA_btl_tcp_if_include": "lo",
-           "OMPI_MCA_oob_tcp_if_include": "lo"}
+MPI_ENV = benchlib.MPI_ENV
 
 # One rank's torch.save + fsync: argv = directory, then name=bytes per file.
 # Prints "ready" once its tensors are made; then, for each checkpoint k =

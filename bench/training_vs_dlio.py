@@ -44,10 +44,10 @@ script in them and removes them.
 """
 import argparse, json, os, resource, shutil, statistics, subprocess, sys, time
 
+import benchlib
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_btl": "self,vader,tcp", "OMPI_MCA_btl_tcp_if_include": "lo",
-           "OMPI_MCA_oob_tcp_if_include": "lo"}
+MPI_ENV = benchlib.MPI_ENV
 UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "B": 1}
 
 
@@ -87,12 +87,6 @@ def sectors_read(dev):
     """Sectors (512 B) read from block device dev so far (/sys/block/DEV/stat)."""
     with open(f"/sys/block/{dev}/stat") as f:
         return int(f.read().split()[2])
-
-
-def drop_caches():
-    os.sync()
-    with open("/proc/sys/vm/drop_caches", "w") as f:
-        f.write("3\n")
 
 
 class Dlio:
@@ -235,7 +229,7 @@ def main():
         order = [("DLIO", dlio), ("ssdcluster", sc)]
         for name, tool in (order if r % 2 else order[::-1]):
             if a.drop_caches:
-                drop_caches()
+                benchlib.drop_caches()
             sectors = sectors_read(a.count_reads) if a.count_reads else 0
             au, sps, cpu, au_ranks = tool.run(r)
             row = {"au_pct": au, "samples_per_s": sps, "cpu_s_per_sample": sum(cpu) / samples,
