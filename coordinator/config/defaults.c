@@ -123,6 +123,16 @@ int sc_cfg_parse_defaults(struct cfg_check *c)
 	return err;
 }
 
+/* Whether a cell of pv picks offsets at random (a random_distribution
+ * from defaults reaches only such phases). */
+static bool any_random(const struct cfg_phase *pv)
+{
+	for (uint32_t i = 0; i < pv->rw.n; i++)
+		if (sc_rw_random((enum sc_rw)pv->rw.v[i]))
+			return true;
+	return false;
+}
+
 int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv)
 {
 	int err;
@@ -140,6 +150,7 @@ int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv)
 		    ((k == PK_IO_SIZE || k == PK_EPOCHS) && pv->own[PK_RUNTIME]) ||
 		    (k == PK_RAMP && !pv->src[PK_RUNTIME]) ||
 		    (k == PK_RESTORE_SHIFT && !pv->restore) ||
+		    (k == PK_RANDOM_DISTRIBUTION && !any_random(pv)) ||
 		    (k == PK_FSYNC && !sc_cfg_key_fits(pv->workload, PK_FSYNC, dn)) ||
 		    ((k == PK_RUNTIME || k == PK_IO_SIZE || k == PK_RAMP) &&
 		     pv->own[PK_STEADY_STATE]) ||

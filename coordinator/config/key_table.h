@@ -234,6 +234,8 @@ OWN(CPUS, cpus, KW_RUN, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "-",                     
     "a cpulist (\"0-3,8\"): every job thread of each rank pinned to these CPUs")                  \
 U64(NUMA, numa, KW_RUN, CFG_VT_NUMA, 0, 0, 0, PLAN(io.numa), "none",                               \
     "drive: job threads and buffers on the NUMA node of the rank's drive")                 \
+OWN(RANDOM_DISTRIBUTION, random_distribution, KW_IO, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "random",    \
+    "random rw: random | zipf:THETA | pareto:H | normal:SIGMA_PCT, as fio's (docs/config.md)")     \
 OWN(EXPECT, expect, KW_RUN_TRAIN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \
     "thresholds for the verdict {min_bw: 2GB/s, max_p99: 5ms, ...} (exit 3 when one fails)")
 

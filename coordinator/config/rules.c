@@ -80,6 +80,12 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 		return sc_cfg_fail_node(c->d, pv->src[PK_FSYNC],
 					"fsync needs a phase that writes (this phase is %s)",
 					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->own[PK_RANDOM_DISTRIBUTION] && pv->rand_dist != SC_DIST_RANDOM &&
+	    !any_rw(&pv->rw, sc_rw_random))
+		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOM_DISTRIBUTION],
+					"random_distribution only applies to random rw (randread, "
+					"randwrite, randrw; this phase is %s)",
+					rw_text(pv, rwbuf, sizeof(rwbuf)));
 	if (!pv->src[PK_RUNTIME] && !pv->src[PK_IO_SIZE])
 		pv->io_size = pv->size;
 	if (pv->src[PK_RUNTIME])
