@@ -142,6 +142,9 @@ static const struct sc_field io_rows[] = {
 	/* fio's access options: echoed where they are not the default */
 	F_ENUM_ECHO_SET(rand_dist, rand_dist, sc_rand_dist_names),
 	F_DOUBLE_ECHO_SET(rand_param, rand_param),
+	F_U64_ECHO_SET(offset_bytes, offset_bytes),
+	F_U64_ECHO_SET(offset_increment_bytes, offset_increment_bytes),
+	F_BOOL_ECHO_SET(offset_increment_given, offset_increment_given),
 };
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST

@@ -261,6 +261,13 @@ struct sc_io_spec {
 	 * blocks and its number (zipf theta, pareto h, normal sigma %). */
 	enum sc_rand_dist rand_dist;
 	double rand_param;
+	/* File and block targets (worker/layout.h): job j of the rank in
+	 * slot s works on [offset + (s x jobs + j) x increment, + size),
+	 * increment offset_increment_bytes when given, else size_bytes (the
+	 * regions side by side); directory targets take neither. */
+	uint64_t offset_bytes;
+	uint64_t offset_increment_bytes;
+	bool offset_increment_given;
 };
 
 /* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,

@@ -234,6 +234,10 @@ OWN(CPUS, cpus, KW_RUN, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "-",                     
     "a cpulist (\"0-3,8\"): every job thread of each rank pinned to these CPUs")                  \
 U64(NUMA, numa, KW_RUN, CFG_VT_NUMA, 0, 0, 0, PLAN(io.numa), "none",                               \
     "drive: job threads and buffers on the NUMA node of the rank's drive")                 \
+U64(OFFSET, offset, KW_IO, CFG_VT_SIZE, 0, UINT64_MAX, 0, PLAN(io.offset_bytes), "0",              \
+    "file and block targets: where the first job's region starts, a multiple of bs (fio's)")     \
+U64(OFFSET_INCREMENT, offset_increment, KW_IO, CFG_VT_SIZE, 0, UINT64_MAX, 0, NO_PLAN, "(size)",   \
+    "file, block targets: job j of slot s at offset + (s x jobs + j) x this; 0: one shared region")\
 OWN(RANDOM_DISTRIBUTION, random_distribution, KW_IO, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "random",    \
     "random rw: random | zipf:THETA | pareto:H | normal:SIGMA_PCT, as fio's (docs/config.md)")     \
 OWN(EXPECT, expect, KW_RUN_TRAIN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \

@@ -86,6 +86,12 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 					"random_distribution only applies to random rw (randread, "
 					"randwrite, randrw; this phase is %s)",
 					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->src[PK_OFFSET_INCREMENT] && pv->offset_increment < pv->size &&
+	    pv->verify != SC_VERIFY_NONE && any_rw(&pv->rw, sc_rw_writes))
+		return sc_cfg_fail_node(c->d, pv->src[PK_OFFSET_INCREMENT],
+					"an offset_increment below size overlaps the jobs' regions, "
+					"and verify cannot check blocks that two jobs write (raise "
+					"it to size, or verify: none)");
 	if (!pv->src[PK_RUNTIME] && !pv->src[PK_IO_SIZE])
 		pv->io_size = pv->size;
 	if (pv->src[PK_RUNTIME])
