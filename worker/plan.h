@@ -268,6 +268,12 @@ struct sc_io_spec {
 	uint64_t offset_bytes;
 	uint64_t offset_increment_bytes;
 	bool offset_increment_given;
+	bool end_fsync;             /* fsync each job's file once its writes
+				     * end (fio's end_fsync); cells that write */
+	uint64_t runtime_max_ns;    /* runtime_ns 0: a job also stops this long
+				     * after the start, its io_bytes done or
+				     * not (fio's runtime without time_based);
+				     * 0: no cap */
 };
 
 /* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,

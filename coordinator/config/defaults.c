@@ -123,12 +123,13 @@ int sc_cfg_parse_defaults(struct cfg_check *c)
 	return err;
 }
 
-/* Whether a cell of pv picks offsets at random (a random_distribution
- * from defaults reaches only such phases). */
-static bool any_random(const struct cfg_phase *pv)
+/* Whether an rw of pv is one pred holds for (a random_distribution
+ * from defaults reaches only phases that pick offsets at random, an
+ * end_fsync only phases that write). */
+static bool any_rw(const struct cfg_phase *pv, bool (*pred)(enum sc_rw))
 {
 	for (uint32_t i = 0; i < pv->rw.n; i++)
-		if (sc_rw_random((enum sc_rw)pv->rw.v[i]))
+		if (pred((enum sc_rw)pv->rw.v[i]))
 			return true;
 	return false;
 }
@@ -150,7 +151,9 @@ int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv)
 		    ((k == PK_IO_SIZE || k == PK_EPOCHS) && pv->own[PK_RUNTIME]) ||
 		    (k == PK_RAMP && !pv->src[PK_RUNTIME]) ||
 		    (k == PK_RESTORE_SHIFT && !pv->restore) ||
-		    (k == PK_RANDOM_DISTRIBUTION && !any_random(pv)) ||
+		    (k == PK_RANDOM_DISTRIBUTION && !any_rw(pv, sc_rw_random)) ||
+		    (k == PK_END_FSYNC && !any_rw(pv, sc_rw_writes)) ||
+		    (k == PK_RUNTIME_MAX && pv->src[PK_RUNTIME]) ||
 		    (k == PK_FSYNC && !sc_cfg_key_fits(pv->workload, PK_FSYNC, dn)) ||
 		    ((k == PK_RUNTIME || k == PK_IO_SIZE || k == PK_RAMP) &&
 		     pv->own[PK_STEADY_STATE]) ||

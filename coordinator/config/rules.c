@@ -76,6 +76,15 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 		return sc_cfg_fail_node(c->d, pv->src[PK_RWMIXREAD],
 					"rwmixread only applies to rw: randrw (this phase is %s)",
 					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->own[PK_END_FSYNC] && pv->end_fsync && !any_rw(&pv->rw, sc_rw_writes))
+		return sc_cfg_fail_node(c->d, pv->src[PK_END_FSYNC],
+					"end_fsync needs a phase that writes (this phase is %s)",
+					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->own[PK_RUNTIME_MAX] && pv->src[PK_RUNTIME])
+		return sc_cfg_fail_node(
+		    c->d, pv->src[PK_RUNTIME_MAX],
+		    "runtime_max caps a phase of bytes (io_size, or size once), and this one "
+		    "runs for runtime (keep one)");
 	if (pv->own[PK_FSYNC] && pv->fsync && !any_rw(&pv->rw, sc_rw_writes))
 		return sc_cfg_fail_node(c->d, pv->src[PK_FSYNC],
 					"fsync needs a phase that writes (this phase is %s)",
@@ -94,8 +103,10 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 					"it to size, or verify: none)");
 	if (!pv->src[PK_RUNTIME] && !pv->src[PK_IO_SIZE])
 		pv->io_size = pv->size;
-	if (pv->src[PK_RUNTIME])
+	if (pv->src[PK_RUNTIME]) {
 		pv->io_size = 0;
+		pv->runtime_max = 0;
+	}
 	else
 		pv->ramp = 0;
 	{

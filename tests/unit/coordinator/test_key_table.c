@@ -152,6 +152,8 @@ FIELD(f_preallocate, ph->io.preallocate)
 FIELD(f_passthrough, ph->io.passthrough)
 FIELD(f_numa, ph->io.numa)
 FIELD(f_offset, ph->io.offset_bytes)
+FIELD(f_end_fsync, ph->io.end_fsync)
+FIELD(f_runtime_max, ph->io.runtime_max_ns)
 FIELD(f_benchmark, ph->training.benchmark)
 FIELD(f_accelerator, ph->training.accelerator)
 FIELD(f_samples_per_file, ph->training.samples_per_file)
@@ -240,6 +242,8 @@ static const struct member_case cases[] = {
     {PK_PASSTHROUGH, "true", 1, f_passthrough},
     {PK_NUMA, "drive", SC_NUMA_DRIVE, f_numa},
     {PK_OFFSET, "8KiB", 8 * KIB, f_offset},
+    {PK_END_FSYNC, "true", 1, f_end_fsync},
+    {PK_RUNTIME_MAX, "7s", 7 * NS, f_runtime_max},
     {PK_BENCHMARK, "unet3d", SC_MLPERF_UNET3D, f_benchmark},
     {PK_ACCELERATOR, "mi355", SC_MLPERF_MI355, f_accelerator},
     {PK_SAMPLES_PER_FILE, "3", 3, f_samples_per_file},
