@@ -93,12 +93,15 @@ void sc_convert_set_repeated(void *pb, const struct sc_field *f, const void *v, 
 	{SC_ROW_SAME(BOOL, f, m, protobuf_c_boolean, bool), .echo_if_set = true}
 #define F_U64_ECHO_SET(f, m)                                                                       \
 	{SC_ROW_SAME(U64, f, m, uint64_t, uint64_t), .echo_if_set = true}
+#define F_DOUBLE_ECHO_SET(f, m) {SC_ROW_SAME(DOUBLE, f, m, double, double), .echo_if_set = true}
 /* names_: the sc_<enum>_names of the C enum (plan.h, result.h) */
-#define F_ENUM(f, m, names_)                                                                       \
-	{SC_ROW(ENUM, f, m,                                                                        \
-		sizeof(SC_ROW_PB(f)) == sizeof(int) && sizeof(SC_ROW_C(m)) == sizeof(int),         \
-		sizeof(int)),                                                                      \
-	 .names = &(names_)}
+#define SC_ROW_ENUM(f, m, names_)                                                                   \
+	SC_ROW(ENUM, f, m, sizeof(SC_ROW_PB(f)) == sizeof(int) && sizeof(SC_ROW_C(m)) == sizeof(int), \
+	       sizeof(int)),                                                                       \
+	    .names = &(names_)
+#define F_ENUM(f, m, names_) {SC_ROW_ENUM(f, m, names_)}
+/* As F_ENUM, left out of the plan echo while 0 (its first value) */
+#define F_ENUM_ECHO_SET(f, m, names_) {SC_ROW_ENUM(f, m, names_), .echo_if_set = true}
 #define F_STR(f, m)         {SC_ROW_SAME(STR, f, m, char *, char *)}
 #define F_STR_OR_NULL(f, m) {SC_ROW_SAME(STR_OR_NULL, f, m, char *, char *)}
 #define F_CHARS(f, m)                                                                              \

@@ -53,6 +53,9 @@ SAME_ENUM(SC_PROCEDURE_COUNT, SSDCLUSTER__PROCEDURE__PROCEDURE_MLPERF + 1);
 SAME_ENUM(SC_NUMA_NONE, SSDCLUSTER__NUMA__NUMA_NONE);
 SAME_ENUM(SC_NUMA_DRIVE, SSDCLUSTER__NUMA__NUMA_DRIVE);
 SAME_ENUM(SC_NUMA_COUNT, SSDCLUSTER__NUMA__NUMA_DRIVE + 1);
+SAME_ENUM(SC_DIST_RANDOM, SSDCLUSTER__RAND_DIST__RAND_DIST_RANDOM);
+SAME_ENUM(SC_DIST_NORMAL, SSDCLUSTER__RAND_DIST__RAND_DIST_NORMAL);
+SAME_ENUM(SC_DIST_COUNT, SSDCLUSTER__RAND_DIST__RAND_DIST_NORMAL + 1);
 SAME_ENUM(SC_STEADY_IOPS, SSDCLUSTER__STEADY_METRIC__STEADY_IOPS);
 SAME_ENUM(SC_STEADY_BW, SSDCLUSTER__STEADY_METRIC__STEADY_BW);
 SAME_ENUM(SC_STEADY_LAT, SSDCLUSTER__STEADY_METRIC__STEADY_LAT);
@@ -137,6 +140,14 @@ static const struct sc_field io_rows[] = {
 	F_BOOL(passthrough, passthrough),
 	F_CHARS(cpus, cpus),
 	F_ENUM(numa, numa, sc_numa_names),
+	/* fio's access options: echoed where they are not the default */
+	F_ENUM_ECHO_SET(rand_dist, rand_dist, sc_rand_dist_names),
+	F_DOUBLE_ECHO_SET(rand_param, rand_param),
+	F_U64_ECHO_SET(offset_bytes, offset_bytes),
+	F_U64_ECHO_SET(offset_increment_bytes, offset_increment_bytes),
+	F_BOOL_ECHO_SET(offset_increment_given, offset_increment_given),
+	F_BOOL_ECHO_SET(end_fsync, end_fsync),
+	F_U64_ECHO_SET(runtime_max_ns, runtime_max_ns),
 };
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST

@@ -230,6 +230,7 @@ static const struct sc_field rank_rows[] = {
 	F_MSG_OPT(node_read_lat, node_lat[SC_DIR_READ], lat_fields),
 	F_MSG_OPT(node_write_lat, node_lat[SC_DIR_WRITE], lat_fields),
 	F_U64(unissued_ios, unissued_ios),
+	F_U32(time_capped_jobs, time_capped_jobs),
 	F_ARRAY(errnos, errnos, nerrnos, errno_fields),
 	F_ARRAY_MAX(failures, failures, nfailures, failure_fields, SC_IO_FAILURES_KEPT),
 	F_CHARS(telemetry_none, telemetry_none),

@@ -11,6 +11,7 @@
 
 #include "convert.h"
 #include "histogram.h"
+#include "pattern.h"
 #include "verify.h"
 
 /* DeepSpeed ZeRO stages 0..3 (struct sc_ckpt_layout.zero_stage). */
@@ -34,7 +35,8 @@ static bool io_ok(const struct sc_io_spec *io)
 {
 	return io->rwmixread_pct <= PCT_MAX && io->inject.ppm <= PPM_MAX &&
 	       io->compressible_pct <= PCT_MAX && io->dedupe_pct <= PCT_MAX &&
-	       io->sqpoll_cpu >= -1 && (io->sqpoll || io->sqpoll_cpu <= 0);
+	       io->sqpoll_cpu >= -1 && (io->sqpoll || io->sqpoll_cpu <= 0) &&
+	       !sc_pattern_dist_check(io->rand_dist, io->rand_param);
 }
 
 /* Only a checkpoint phase's spec is checked: the others carry it zeroed. */

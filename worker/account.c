@@ -173,6 +173,7 @@ static int add_job(struct sc_run *run, const struct job *j, struct sc_rank_resul
 	out->cache_drop_files += j->cache_drop_files;
 	out->late_ios += j->late_ios;
 	out->unissued_ios += j->unissued_ios;
+	out->time_capped_jobs += j->time_capped;
 	out->samples += j->samples;
 	out->steps += j->steps;
 	out->compute_ns += j->compute_ns;

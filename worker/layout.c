@@ -83,6 +83,11 @@ int sc_layout_job_name(const struct sc_place *place, uint32_t job, char *buf, si
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
+uint64_t sc_layout_offset_increment(const struct sc_io_spec *io)
+{
+	return io->offset_increment_given ? io->offset_increment_bytes : io->size_bytes;
+}
+
 int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place, uint32_t phase,
 		       uint32_t job, char *path, size_t len, uint64_t *offset_bytes)
 {
@@ -102,7 +107,8 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
 		*offset_bytes = 0;
 	} else {
 		n = snprintf(path, len, "%s", t->path);
-		*offset_bytes = ((uint64_t)place->slot * io->jobs + job) * io->size_bytes;
+		*offset_bytes = io->offset_bytes + ((uint64_t)place->slot * io->jobs + job) *
+							   sc_layout_offset_increment(io);
 	}
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
@@ -164,7 +170,12 @@ uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target, uint3
 	if (t->kind != SC_TARGET_DIR) {
 		for (uint32_t p = 0; p < plan->nphases; p++) {
 			const struct sc_io_spec *io = &plan->phases[p].io;
-			uint64_t span = sat_mul(sat_mul(nslots, io->jobs), io->size_bytes);
+			uint64_t regions = sat_mul(nslots, io->jobs);
+			/* the last job's region ends the span */
+			uint64_t span = sat_add(
+			    sat_add(io->offset_bytes,
+				    sat_mul(regions ? regions - 1 : 0, sc_layout_offset_increment(io))),
+			    io->size_bytes);
 
 			if (span > need)
 				need = span;

@@ -40,10 +40,15 @@ int sc_layout_run_dir_name(const struct sc_plan *plan, char *buf, size_t len);
  * 0 or -ENAMETOOLONG. */
 int sc_layout_job_name(const struct sc_place *place, uint32_t job, char *buf, size_t len);
 
+/* The distance between two jobs' regions on a file or block target:
+ * offset_increment when given, else size (the regions side by side). */
+uint64_t sc_layout_offset_increment(const struct sc_io_spec *io);
+
 /* The file and starting offset of job `job` of the rank at place in phase.
  * Dir targets: "<run_dir>/r<rank>.j<job>.dat" at offset 0.  File and block
- * targets: the target itself at ((slot * jobs) + job) * size.
- * Returns 0 or -ENAMETOOLONG. */
+ * targets: the target itself at offset + ((slot * jobs) + job) x
+ * sc_layout_offset_increment (fio's offset and offset_increment; by
+ * default 0 and size).  Returns 0 or -ENAMETOOLONG. */
 int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
 		       uint32_t phase, uint32_t job, char *path, size_t len,
 		       uint64_t *offset_bytes);
@@ -54,7 +59,8 @@ int sc_layout_job_file(const struct sc_plan *plan, const struct sc_place *place,
  * checkpoint (at most nslots times the largest rank's share), ingest
  * dataset and the training dataset files the nslots ranks read
  * (sc_layout_training_files x the mean file); file/block targets, the
- * largest region span.  Saturates at UINT64_MAX (no capacity covers it)
+ * largest span of a phase's regions: offset + (nslots x jobs - 1) x
+ * increment + size.  Saturates at UINT64_MAX (no capacity covers it)
  * instead of wrapping around. */
 uint64_t sc_layout_need_bytes(const struct sc_plan *plan, uint32_t target,
 			      uint32_t nslots);

@@ -1,7 +1,15 @@
 /* pattern.c -- seeded offset generators and data fill for a job. */
 #include "pattern.h"
 
+#include <math.h>
 #include <string.h>
+
+/* Feistel rounds of sc_perm: enough for the heat ranks to land far apart. */
+#define PERM_ROUNDS 4
+/* Mixed into the job's seed for the scatter permutation. */
+#define SCATTER_SALT 0x5ca77e2b10c5ull
+/* Below this |t|, a series replaces log1p(t)/t and expm1(t)/t. */
+#define SERIES_EPS 1e-8
 
 uint64_t sc_pattern_splitmix(uint64_t *x)
 {
@@ -32,6 +40,125 @@ static inline uint64_t next_u64(struct sc_pattern *p)
 	return r;
 }
 
+void sc_perm_init(struct sc_perm *pm, uint64_t n, uint64_t key)
+{
+	uint32_t bits = 0;
+
+	while (bits < 64 && (n - 1) >> bits)
+		bits++;
+	pm->n = n;
+	pm->key = key;
+	pm->half_bits = (bits + 1) / 2;
+}
+
+/* One Feistel pass over the 2 x half_bits-bit value x. */
+static uint64_t feistel(const struct sc_perm *pm, uint64_t x)
+{
+	uint32_t h = pm->half_bits;
+	uint64_t mask = h >= 32 ? UINT32_MAX : (UINT64_C(1) << h) - 1;
+	uint64_t l = x >> h, r = x & mask;
+
+	for (uint64_t round = 0; round < PERM_ROUNDS; round++) {
+		uint64_t k = pm->key ^ (round << 56) ^ r, f = sc_pattern_splitmix(&k) & mask;
+		uint64_t t = l ^ f;
+
+		l = r;
+		r = t;
+	}
+	return (l << h) | r;
+}
+
+uint64_t sc_perm_map(const struct sc_perm *pm, uint64_t x)
+{
+	if (pm->n <= 1)
+		return 0;
+	/* a bijection of [0, 4^half) walked until it lands in [0, n): each
+	 * value's cycle holds one that does */
+	do
+		x = feistel(pm, x);
+	while (x >= pm->n);
+	return x;
+}
+
+const char *sc_pattern_dist_check(enum sc_rand_dist dist, double param)
+{
+	switch (dist) {
+	case SC_DIST_RANDOM:
+		return param == 0 ? NULL : "random takes no number";
+	case SC_DIST_ZIPF:
+		return isfinite(param) && param > 0 && param <= SC_PATTERN_ZIPF_THETA_MAX
+			       ? NULL
+			       : "zipf's theta is a number more than 0, at most 100 (zipf:1.2)";
+	case SC_DIST_PARETO:
+		return isfinite(param) && param > 0 && param < 1
+			       ? NULL
+			       : "pareto's h is a number more than 0 and less than 1 (pareto:0.2)";
+	case SC_DIST_NORMAL:
+		return isfinite(param) && param > 0 && param < 100
+			       ? NULL
+			       : "normal's sigma is a percentage of the region, more than 0 and "
+				 "less than 100 (normal:10)";
+	default:
+		return "an unknown distribution";
+	}
+}
+
+/* Zipf by rejection-inversion (Hoermann and Derflinger, "Rejection-
+ * inversion to generate variates from monotone discrete distributions",
+ * 1996): an exact draw of rank k in [1, n] with probability k^-theta /
+ * H(n, theta), O(1) time and memory.  zh is the integral of x^-theta
+ * (from 1), zh_inv its inverse, written through log1p / expm1 so that
+ * theta near 1 stays exact. */
+static double log1p_over(double t)
+{
+	return fabs(t) > SERIES_EPS ? log1p(t) / t : 1 - t / 2 + t * t / 3;
+}
+
+static double expm1_over(double t)
+{
+	return fabs(t) > SERIES_EPS ? expm1(t) / t : 1 + t / 2 + t * t / 6;
+}
+
+static double zh(double theta, double x)
+{
+	double lx = log(x);
+
+	return expm1_over((1 - theta) * lx) * lx;
+}
+
+static double zh_inv(double theta, double y)
+{
+	return exp(log1p_over((1 - theta) * y) * y);
+}
+
+static double zpow(double theta, double x)
+{
+	return exp(-theta * log(x));
+}
+
+static void dist_init(struct sc_pattern *p, const struct sc_io_spec *io)
+{
+	double n = (double)p->nblocks;
+
+	p->dist = io->rand_dist;
+	switch (p->dist) {
+	case SC_DIST_ZIPF:
+		p->theta = io->rand_param;
+		p->zipf_hx1 = zh(p->theta, 1.5) - 1;
+		p->zipf_hn = zh(p->theta, n + 0.5);
+		p->zipf_sv = 2 - zh_inv(p->theta, zh(p->theta, 2.5) - zpow(p->theta, 2));
+		break;
+	case SC_DIST_PARETO:
+		p->pareto_pow = log(io->rand_param) / log(1 - io->rand_param);
+		break;
+	case SC_DIST_NORMAL:
+		p->sigma_blocks = io->rand_param / 100 * n;
+		break;
+	default:
+		break;
+	}
+}
+
 void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t rank,
 		     uint32_t job)
 {
@@ -48,12 +175,71 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
 		p->nblocks = 1;
 	p->rw = io->rw;
 	p->read_pct = io->rwmixread_pct;
+	sc_perm_init(&p->scatter, p->nblocks, p->seed ^ SCATTER_SALT);
+	dist_init(p, io);
 }
 
 uint64_t sc_pattern_below(struct sc_pattern *p, uint64_t n)
 {
 	/* Lemire's multiply-shift: unbiased enough for n far below 2^64. */
 	return (uint64_t)(((unsigned __int128)next_u64(p) * n) >> 64);
+}
+
+/* A uniform draw in [0, 1) of 53 bits. */
+static double unit(struct sc_pattern *p)
+{
+	return (double)(next_u64(p) >> 11) * 0x1p-53;
+}
+
+static uint64_t zipf_rank(struct sc_pattern *p)
+{
+	double t = p->theta;
+
+	for (;;) {
+		double u = p->zipf_hn + unit(p) * (p->zipf_hx1 - p->zipf_hn);
+		double x = zh_inv(t, u), k = floor(x + 0.5);
+
+		if (k < 1)
+			k = 1;
+		else if (k > (double)p->nblocks)
+			k = (double)p->nblocks;
+		if (k - x <= p->zipf_sv || u >= zh(t, k + 0.5) - zpow(t, k))
+			return (uint64_t)k - 1;
+	}
+}
+
+static uint64_t normal_position(struct sc_pattern *p)
+{
+	double n = (double)p->nblocks;
+
+	for (;;) { /* a draw outside the region is drawn again */
+		double r = sqrt(-2 * log(1 - unit(p))), a = 2 * M_PI * unit(p);
+		double x = n / 2 + p->sigma_blocks * r * cos(a);
+
+		if (x >= 0 && x < n)
+			return (uint64_t)x;
+	}
+}
+
+/* A random block of the region, by the pattern's distribution. */
+static uint64_t random_block(struct sc_pattern *p)
+{
+	uint64_t k;
+
+	switch (p->dist) {
+	case SC_DIST_ZIPF:
+		k = zipf_rank(p);
+		break;
+	case SC_DIST_PARETO:
+		k = (uint64_t)((double)(p->nblocks - 1) * pow(unit(p), p->pareto_pow));
+		break;
+	case SC_DIST_NORMAL:
+		k = normal_position(p);
+		break;
+	default:
+		return sc_pattern_below(p, p->nblocks); /* as before the key */
+	}
+	return sc_perm_map(&p->scatter, k < p->nblocks ? k : p->nblocks - 1);
 }
 
 int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
@@ -77,11 +263,11 @@ int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 		break;
 	case SC_RW_RANDRW:
 		write = sc_pattern_below(p, 100) >= p->read_pct;
-		block = sc_pattern_below(p, p->nblocks);
+		block = random_block(p);
 		break;
 	default:
 		write = p->rw == SC_RW_RANDWRITE;
-		block = sc_pattern_below(p, p->nblocks);
+		block = random_block(p);
 		break;
 	}
 	*offset_bytes = block * p->bs_bytes;

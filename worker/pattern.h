@@ -7,6 +7,21 @@
 
 #include "plan.h"
 
+/* A keyed bijection of [0, n) onto itself (a Feistel network over the
+ * smallest even number of bits that holds n - 1, cycle-walked back into
+ * range): O(1) memory, a few hashes a call. */
+struct sc_perm {
+	uint64_t n;
+	uint64_t key;
+	uint32_t half_bits;     /* bits of each Feistel half */
+};
+
+/* A permutation of [0, n) chosen by key (n >= 1). */
+void sc_perm_init(struct sc_perm *pm, uint64_t n, uint64_t key);
+
+/* x's image, in [0, n) (x < n). */
+uint64_t sc_perm_map(const struct sc_perm *pm, uint64_t x);
+
 struct sc_pattern {
 	uint64_t seed;          /* this job's seed (phase seed, rank, job) */
 	uint64_t s[4];          /* xoshiro256** state */
@@ -15,7 +30,23 @@ struct sc_pattern {
 	uint64_t next_block;    /* sequential patterns */
 	enum sc_rw rw;
 	uint32_t read_pct;      /* randrw */
+	/* random patterns: the distribution of the blocks (plan.h) */
+	enum sc_rand_dist dist;
+	double theta;           /* zipf's exponent */
+	double zipf_hx1, zipf_hn, zipf_sv; /* rejection-inversion's constants */
+	double pareto_pow;      /* log h / log (1 - h) */
+	double sigma_blocks;    /* normal: sigma in blocks */
+	struct sc_perm scatter; /* heat rank -> block */
 };
+
+/* Largest zipf theta random_distribution takes (all but rank 1 are then
+ * never drawn long before). */
+#define SC_PATTERN_ZIPF_THETA_MAX 100.0
+
+/* Whether param is a number distribution dist takes (zipf: theta in
+ * (0, 100]; pareto: h in (0, 1); normal: sigma in (0, 100) % of the
+ * region; random: none, 0).  NULL, or what it must be. */
+const char *sc_pattern_dist_check(enum sc_rand_dist dist, double param);
 
 /* Seeds the generator of job `job` of `rank` from io->seed: the same
  * inputs give the same sequence on every run. */
@@ -24,7 +55,9 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
 
 /* Next I/O: stores its offset within the region (a multiple of bs) and
  * returns 1 for a write, 0 for a read.  Sequential patterns wrap at the
- * region's end; random ones draw uniformly over its blocks. */
+ * region's end; random ones draw a block of it from io->rand_dist: rank k
+ * of the distribution (0 the hottest; normal: the position in the
+ * region) is block sc_perm_map(k) of a permutation seeded per job. */
 int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes);
 
 /* splitmix64 (Steele, Lea and Flood): advances *x and returns a well-mixed

@@ -49,6 +49,20 @@ enum sc_preallocate {
 	SC_PREALLOC_COUNT
 };
 
+/* How a random pattern picks its blocks (random_distribution; fio's
+ * option of that name, worker/pattern.h).  Each but RANDOM ranks the
+ * region's blocks by heat and scatters the ranks over the region by a
+ * seeded permutation (fio hashes them); rand_param is its number. */
+enum sc_rand_dist {
+	SC_DIST_RANDOM = 0, /* uniform over the region's blocks */
+	SC_DIST_ZIPF,       /* rank k (from 1) with probability k^-theta / H(n, theta) */
+	SC_DIST_PARETO,     /* fio's pareto:h: rank floor((n - 1) u^(log h / log(1 - h))),
+			     * the hottest h of the blocks take 1 - h of the I/Os */
+	SC_DIST_NORMAL,     /* ranks by distance from the middle of a normal of
+			     * sigma = rand_param % of the region */
+	SC_DIST_COUNT
+};
+
 /* Bytes of a phase's cpus: value, its NUL included. */
 #define SC_CPUS_MAX 256u
 
@@ -244,6 +258,23 @@ struct sc_io_spec {
 	 * io_opts.h, never a failure. */
 	char cpus[SC_CPUS_MAX];
 	enum sc_numa numa;
+	/* Random patterns only (worker/pattern.h): the distribution of the
+	 * blocks and its number (zipf theta, pareto h, normal sigma %). */
+	enum sc_rand_dist rand_dist;
+	double rand_param;
+	/* File and block targets (worker/layout.h): job j of the rank in
+	 * slot s works on [offset + (s x jobs + j) x increment, + size),
+	 * increment offset_increment_bytes when given, else size_bytes (the
+	 * regions side by side); directory targets take neither. */
+	uint64_t offset_bytes;
+	uint64_t offset_increment_bytes;
+	bool offset_increment_given;
+	bool end_fsync;             /* fsync each job's file once its writes
+				     * end (fio's end_fsync); cells that write */
+	uint64_t runtime_max_ns;    /* runtime_ns 0: a job also stops this long
+				     * after the start, its io_bytes done or
+				     * not (fio's runtime without time_based);
+				     * 0: no cap */
 };
 
 /* A checkpoint cell.  The io spec gives bs (write/read unit), iodepth,
@@ -512,6 +543,7 @@ SC_ENUM_NAMES(ckpt_layout, enum sc_ckpt_layout_kind);
 SC_ENUM_NAMES(procedure, enum sc_ckpt_procedure);
 SC_ENUM_NAMES(numa, enum sc_numa);
 SC_ENUM_NAMES(preallocate, enum sc_preallocate);
+SC_ENUM_NAMES(rand_dist, enum sc_rand_dist);
 SC_ENUM_NAMES(steady_metric, enum sc_steady_metric);
 SC_ENUM_NAMES(expect_metric, enum sc_expect_metric);
 

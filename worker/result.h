@@ -179,6 +179,8 @@ struct sc_rank_result {
 				     * intended start (queue full or stalled) */
 	uint64_t unissued_ios;      /* open loop: intended before the phase
 				     * ended but never started (the backlog) */
+	uint32_t time_capped_jobs;  /* jobs runtime_max stopped before their
+				     * io_bytes were done */
 	uint64_t files;             /* checkpoint: files written or read */
 	uint64_t delete_ns;         /* checkpoint with keep_last: the longest
 				     * job's deletion of the checkpoint that

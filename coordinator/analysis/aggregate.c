@@ -447,6 +447,7 @@ static void sum_ranks(const struct sc_phase_record *rec, struct sc_phase_figures
 		}
 		f->planned_bytes += r->planned_bytes;
 		f->fsyncs += r->fsyncs;
+		f->time_capped_jobs += r->time_capped_jobs;
 		f->errors += r->errors;
 		f->firstdone_bytes += r->firstdone_bytes;
 		if (r->errors || r->error[0])

@@ -72,6 +72,7 @@ struct sc_phase_figures {
 	uint64_t total_bytes;       /* read + write */
 	uint64_t planned_bytes;     /* sum over ranks; 0 for time-based */
 	uint64_t fsyncs;
+	uint64_t time_capped_jobs;  /* jobs runtime_max stopped before their bytes */
 	uint64_t errors;            /* failed I/Os over all ranks */
 	uint32_t ranks_with_errors;
 	int64_t window_start_ns;    /* earliest start (after ramp) */

@@ -46,6 +46,8 @@ uint64_t sc_deadline_planned_ns(const struct sc_plan *plan, uint32_t p,
 	    max_u64(SC_DEADLINE_BYTES_MIN_NS, at_rate_ns(bytes, SC_DEADLINE_FLOOR_BYTES_PER_S));
 	if (io->rate_iops && io->bs_bytes)
 		planned = max_u64(planned, at_rate_ns(bytes / io->bs_bytes, io->rate_iops));
+	if (io->runtime_max_ns && io->runtime_max_ns < planned)
+		planned = io->runtime_max_ns; /* the jobs stop then, bytes or not */
 	if (ph->workload == SC_WORKLOAD_INGEST) {
 		unsigned __int128 compute =
 		    (unsigned __int128)sc_layout_ingest_steps(plan, p, place) *

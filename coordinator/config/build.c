@@ -103,6 +103,13 @@ static int fill_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, uint
 	ph->io.bs_bytes = pv->bs.v[b];
 	ph->io.iodepth = (uint32_t)pv->iodepth.v[q];
 	ph->io.fsync_every = sc_rw_writes(rw) ? (uint32_t)pv->fsync : 0;
+	ph->io.end_fsync = sc_rw_writes(rw) && pv->end_fsync;
+	ph->io.offset_increment_given = pv->src[PK_OFFSET_INCREMENT] != NULL;
+	ph->io.offset_increment_bytes = pv->offset_increment;
+	if (sc_rw_random(rw)) { /* random_distribution: random cells only */
+		ph->io.rand_dist = pv->rand_dist;
+		ph->io.rand_param = pv->rand_param;
+	}
 	return 0;
 }
 

@@ -123,6 +123,17 @@ int sc_cfg_parse_defaults(struct cfg_check *c)
 	return err;
 }
 
+/* Whether an rw of pv is one pred holds for (a random_distribution
+ * from defaults reaches only phases that pick offsets at random, an
+ * end_fsync only phases that write). */
+static bool any_rw(const struct cfg_phase *pv, bool (*pred)(enum sc_rw))
+{
+	for (uint32_t i = 0; i < pv->rw.n; i++)
+		if (pred((enum sc_rw)pv->rw.v[i]))
+			return true;
+	return false;
+}
+
 int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv)
 {
 	int err;
@@ -140,6 +151,9 @@ int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv)
 		    ((k == PK_IO_SIZE || k == PK_EPOCHS) && pv->own[PK_RUNTIME]) ||
 		    (k == PK_RAMP && !pv->src[PK_RUNTIME]) ||
 		    (k == PK_RESTORE_SHIFT && !pv->restore) ||
+		    (k == PK_RANDOM_DISTRIBUTION && !any_rw(pv, sc_rw_random)) ||
+		    (k == PK_END_FSYNC && !any_rw(pv, sc_rw_writes)) ||
+		    (k == PK_RUNTIME_MAX && pv->src[PK_RUNTIME]) ||
 		    (k == PK_FSYNC && !sc_cfg_key_fits(pv->workload, PK_FSYNC, dn)) ||
 		    ((k == PK_RUNTIME || k == PK_IO_SIZE || k == PK_RAMP) &&
 		     pv->own[PK_STEADY_STATE]) ||

@@ -87,10 +87,15 @@ U64(RUNTIME, runtime, KW_IO | KW(INGEST), CFG_VT_DURATION, 1, MAX_DURATION_NS, 0
     PLAN(io.runtime_ns), "-", "time-based run (at most 30 days); an alternative to io_size, epochs")\
 U64(IO_SIZE, io_size, KW_IO, CFG_VT_SIZE, 1, UINT64_MAX, 0, PLAN(io.io_bytes), "(size, once)",    \
     "bytes each job moves, a multiple of bs; an alternative to runtime")                          \
+U64(RUNTIME_MAX, runtime_max, KW_IO, CFG_VT_DURATION, 1, MAX_DURATION_NS, 0,                    \
+    PLAN(io.runtime_max_ns), "-",                                                                 \
+    "without runtime: stop at the bytes or this long, whichever first (fio's runtime)")          \
 U64(RAMP, ramp, KW_IO, CFG_VT_DURATION, 0, MAX_DURATION_NS, 0, PLAN(io.ramp_ns), "-",              \
     "with runtime: run this long first, not measured (shorter than runtime)")                     \
 U64(FSYNC, fsync, KW_IO | KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0, NO_PLAN,                  \
     "0; checkpoint true", "io, kvcache: fsync after every N writes; checkpoint: true or false")    \
+U64(END_FSYNC, end_fsync, KW_IO, CFG_VT_BOOL, 0, 1, 0, PLAN(io.end_fsync), "false",              \
+    "fsync each job's file once its writes end (fio's end_fsync)")                                \
 U64(DIRECT, direct, KW_RUN_TRAIN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.direct),                          \
     "true; checkpoint false; training false",                                                     \
     "O_DIRECT; the unit of I/O must be a multiple of every target's alignment")                   \
@@ -234,6 +239,12 @@ OWN(CPUS, cpus, KW_RUN, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "-",                     
     "a cpulist (\"0-3,8\"): every job thread of each rank pinned to these CPUs")                  \
 U64(NUMA, numa, KW_RUN, CFG_VT_NUMA, 0, 0, 0, PLAN(io.numa), "none",                               \
     "drive: job threads and buffers on the NUMA node of the rank's drive")                 \
+U64(OFFSET, offset, KW_IO, CFG_VT_SIZE, 0, UINT64_MAX, 0, PLAN(io.offset_bytes), "0",              \
+    "file and block targets: where the first job's region starts, a multiple of bs (fio's)")     \
+U64(OFFSET_INCREMENT, offset_increment, KW_IO, CFG_VT_SIZE, 0, UINT64_MAX, 0, NO_PLAN, "(size)",   \
+    "file, block targets: job j of slot s at offset + (s x jobs + j) x this; 0: one shared region")\
+OWN(RANDOM_DISTRIBUTION, random_distribution, KW_IO, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "random",    \
+    "random rw: random | zipf:THETA | pareto:H | normal:SIGMA_PCT, as fio's (docs/config.md)")     \
 OWN(EXPECT, expect, KW_RUN_TRAIN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \
     "thresholds for the verdict {min_bw: 2GB/s, max_p99: 5ms, ...} (exit 3 when one fails)")
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pattern.h"
 #include "placement.h"
 
 static bool is_bool_text(const struct cfg_node *n)
@@ -71,6 +72,49 @@ static int parse_cpus(struct cfg_check *c, struct cfg_phase *pv, const struct cf
 	return 0;
 }
 
+/* random_distribution: NAME or NAME:NUMBER (fio's syntax; the number's
+ * range is pattern.c's). */
+static int parse_rand_dist(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_keydef *def,
+			   const struct cfg_node *n)
+{
+	char name[16], *end;
+	const char *colon, *why;
+	uint64_t v;
+	double param = 0;
+	int err = sc_cfg_parse_scalar(c->d, n, def, &v), dist;
+
+	if (err)
+		return err;
+	colon = strchr(n->str, ':');
+	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - n->str) : (int)strlen(n->str),
+		 n->str);
+	dist = sc_rand_dist_parse(name);
+	if (dist < 0)
+		return sc_cfg_fail_node(c->d, n,
+					"\"%s\" is not a distribution (random, zipf:THETA, "
+					"pareto:H or normal:SIGMA_PCT)",
+					n->str);
+	if (dist != SC_DIST_RANDOM && !colon)
+		return sc_cfg_fail_node(c->d, n, "%s needs its number (%s)", name,
+					sc_pattern_dist_check((enum sc_rand_dist)dist, -1));
+	if (colon) {
+		errno = 0;
+		param = strtod(colon + 1, &end);
+		if (end == colon + 1 || *end || errno)
+			return sc_cfg_fail_node(c->d, n, "\"%s\" is not a number after %s: (%s)",
+						colon + 1, name,
+						dist == SC_DIST_RANDOM
+						    ? "random takes none"
+						    : sc_pattern_dist_check((enum sc_rand_dist)dist, -1));
+	}
+	why = sc_pattern_dist_check((enum sc_rand_dist)dist, param);
+	if (why)
+		return sc_cfg_fail_node(c->d, n, "\"%s\": %s", n->str, why);
+	pv->rand_dist = (enum sc_rand_dist)dist;
+	pv->rand_param = param;
+	return 0;
+}
+
 int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey k,
 			   const struct cfg_node *n)
 {
@@ -114,6 +158,8 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 		return sc_cfg_parse_cliff_fraction(c, pv, n);
 	case PK_CPUS:
 		return parse_cpus(c, pv, &def, n);
+	case PK_RANDOM_DISTRIBUTION:
+		return parse_rand_dist(c, pv, &def, n);
 	default: /* a U64 row of key_table.h: its member */
 		if (!sc_cfg_keys[k].u64)
 			return sc_cfg_fail_node(c->d, n, "key %s has no parser (an OWN row of "

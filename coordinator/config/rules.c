@@ -71,14 +71,37 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 		return sc_cfg_fail_node(c->d, pv->src[PK_RWMIXREAD],
 					"rwmixread only applies to rw: randrw or readwrite (this phase is %s)",
 					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->own[PK_END_FSYNC] && pv->end_fsync && !any_rw(&pv->rw, sc_rw_writes))
+		return sc_cfg_fail_node(c->d, pv->src[PK_END_FSYNC],
+					"end_fsync needs a phase that writes (this phase is %s)",
+					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->own[PK_RUNTIME_MAX] && pv->src[PK_RUNTIME])
+		return sc_cfg_fail_node(
+		    c->d, pv->src[PK_RUNTIME_MAX],
+		    "runtime_max caps a phase of bytes (io_size, or size once), and this one "
+		    "runs for runtime (keep one)");
 	if (pv->own[PK_FSYNC] && pv->fsync && !any_rw(&pv->rw, sc_rw_writes))
 		return sc_cfg_fail_node(c->d, pv->src[PK_FSYNC],
 					"fsync needs a phase that writes (this phase is %s)",
 					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->own[PK_RANDOM_DISTRIBUTION] && pv->rand_dist != SC_DIST_RANDOM &&
+	    !any_rw(&pv->rw, sc_rw_random))
+		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOM_DISTRIBUTION],
+					"random_distribution only applies to random rw (randread, "
+					"randwrite, randrw; this phase is %s)",
+					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if (pv->src[PK_OFFSET_INCREMENT] && pv->offset_increment < pv->size &&
+	    pv->verify != SC_VERIFY_NONE && any_rw(&pv->rw, sc_rw_writes))
+		return sc_cfg_fail_node(c->d, pv->src[PK_OFFSET_INCREMENT],
+					"an offset_increment below size overlaps the jobs' regions, "
+					"and verify cannot check blocks that two jobs write (raise "
+					"it to size, or verify: none)");
 	if (!pv->src[PK_RUNTIME] && !pv->src[PK_IO_SIZE])
 		pv->io_size = pv->size;
-	if (pv->src[PK_RUNTIME])
+	if (pv->src[PK_RUNTIME]) {
 		pv->io_size = 0;
+		pv->runtime_max = 0;
+	}
 	else
 		pv->ramp = 0;
 	{

@@ -56,6 +56,8 @@ struct cfg_phase {
 	struct sc_steady_spec steady; /* steady_state:, max_rounds 0 = none */
 	double cliff_fraction;
 	char cpus[SC_CPUS_MAX]; /* a cpulist as written ("" = none) */
+	enum sc_rand_dist rand_dist; /* random_distribution: its name and */
+	double rand_param;	     /* number (0 for random) */
 	uint32_t nexpect;	/* expect: thresholds kept (a yes/no one said
 				 * false is not) */
 	struct sc_expect expect[SC_EXPECT_MAX];

@@ -259,6 +259,25 @@ static int check_writable(struct cfg_check *c, uint32_t i, const struct cfg_phas
 	return 0;
 }
 
+/* offset and offset_increment place regions in one file or device; on a
+ * directory target each job has a file of its own, so only their
+ * defaults are taken there. */
+static int check_offsets(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
+{
+	enum pkey k = pv->offset ? PK_OFFSET : PK_OFFSET_INCREMENT;
+
+	if (!pv->offset && (!pv->src[PK_OFFSET_INCREMENT] || pv->offset_increment == pv->size))
+		return 0;
+	for (uint32_t t = 0; t < c->ntg; t++)
+		if (c->tg[t].probed && c->tg[t].info.kind == SC_TARGET_DIR)
+			return sc_cfg_fail_value(
+			    c, pv, i, pv->src[k], k,
+			    "%s applies to file and block targets, and targets.%u (%s) is a "
+			    "directory, where each job has a file of its own (leave it out)",
+			    sc_cfg_phase_keys[k], t, c->tg[t].path);
+	return 0;
+}
+
 /* The checks of one io cell (rw, bs) against sizes and every target
  * probed here. */
 static int check_cell(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv, uint32_t r,
@@ -289,6 +308,15 @@ static int check_cell(struct cfg_check *c, uint32_t i, const struct cfg_phase *p
 					 "%s is not a multiple of bs %s",
 					 sc_cfg_fmt_size(a1, sizeof(a1), pv->io_size),
 					 sc_cfg_fmt_size(a2, sizeof(a2), bs));
+	for (enum pkey k = PK_OFFSET; k <= PK_OFFSET_INCREMENT; k++) {
+		uint64_t v = k == PK_OFFSET ? pv->offset : pv->offset_increment;
+
+		if (pv->src[k] && v % bs)
+			return sc_cfg_fail_value(c, pv, i, pv->src[k], k,
+						 "%s is not a multiple of bs %s",
+						 sc_cfg_fmt_size(a1, sizeof(a1), v),
+						 sc_cfg_fmt_size(a2, sizeof(a2), bs));
+	}
 	err = check_align(c, i, pv, bsn, PK_BS, bs);
 	if (!err && sc_rw_writes(rw))
 		err = check_writable(c, i, pv, rwn, PK_RW, sc_rw_name(rw));
@@ -327,6 +355,6 @@ int sc_cfg_check_phase_targets(struct cfg_check *c, uint32_t i, const struct cfg
 		for (uint32_t r = 0; !err && r < pv->rw.n; r++)
 			for (uint32_t b = 0; !err && b < pv->bs.n; b++)
 				err = check_cell(c, i, pv, r, b);
-		return err;
+		return err ? err : check_offsets(c, i, pv);
 	}
 }

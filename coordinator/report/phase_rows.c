@@ -306,6 +306,11 @@ void sc_rows_workload(FILE *f, const struct sc_run_record *rec, const struct sc_
 			sc_report_fmt_pct(a, sizeof(a), &ol->resp_all, sc_pct_index(99.0)),
 			sc_report_fmt_pct(b, sizeof(b), &ol->resp_all, sc_pct_index(99.99)),
 			(unsigned long long)ol->late_ios, (unsigned long long)ol->unissued_ios);
+	if (ph->io.runtime_max_ns)
+		fprintf(f, "  %s: ended by %s (runtime_max %s: %llu job(s) stopped before their bytes)\n",
+			ph->name, fig->time_capped_jobs ? "runtime_max" : "bytes",
+			sc_fmt_duration(a, sizeof(a), ph->io.runtime_max_ns),
+			(unsigned long long)fig->time_capped_jobs);
 	if (ph->workload == SC_WORKLOAD_CHECKPOINT && ph->cell + 1 == ph->ncells)
 		ckpt_summary(f, fg, ph);
 	if (ph->workload == SC_WORKLOAD_FILL)

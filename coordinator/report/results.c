@@ -128,6 +128,10 @@ static struct json_object *phase_json(struct jb *b, const struct sc_run_record *
 	sc_json_put_u64(b, o, "jobs", ph ? ph->io.jobs : 0);
 	sc_json_put_i64(b, o, "measure_start_ns", pr->measure_start_ns);
 	sc_json_put_str(b, o, "stonewall", ph ? sc_stonewall_name(ph->stonewall) : NULL);
+	if (ph && ph->io.runtime_max_ns) { /* what ended a phase of bytes with a cap */
+		sc_json_put_str(b, o, "ended_by", f->time_capped_jobs ? "runtime_max" : "bytes");
+		sc_json_put_u64(b, o, "jobs_ended_by_runtime_max", f->time_capped_jobs);
+	}
 	sc_json_put_i64(b, o, "merge_ns", pr->merge_ns);
 	sc_json_put_i64(b, o, "start_cost_ns", pr->start_cost_ns);
 	sc_json_put(b, o, "cluster", sc_report_json_cluster(b, f));

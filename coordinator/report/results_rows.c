@@ -198,6 +198,8 @@ static struct json_object *rank_json(struct jb *b, const struct sc_run_record *r
 	put_rw_u64(b, o, "ios_read", "ios_written", r->ios);
 	sc_json_put_u64(b, o, "fsyncs", r->fsyncs);
 	sc_json_put_u64(b, o, "files", r->files);
+	if (r->time_capped_jobs)
+		sc_json_put_u64(b, o, "jobs_ended_by_runtime_max", r->time_capped_jobs);
 	if (r->delete_ns)
 		sc_json_put_u64(b, o, "delete_ns", r->delete_ns);
 	if (r->blocking_ns) { /* an async checkpoint cell */

@@ -66,18 +66,26 @@ void sc_io_job_run(struct job *j)
 	struct sc_ioloop lp = {
 		.measure_start_ns = run->start_ns + io->ramp_ns,
 		.budget_bytes = io->runtime_ns ? UINT64_MAX : io->io_bytes,
-		.fsync_every = io->fsync_every,
+		/* end_fsync alone: one fsync once the writes end, as a
+		 * checkpoint's (the count is never reached) */
+		.fsync_every = io->fsync_every ? io->fsync_every : io->end_fsync ? UINT64_MAX : 0,
 		.fsync_when_stopped = true,
 	};
 
 	if (io->runtime_ns)
 		lp.deadline_ns = lp.measure_start_ns + io->runtime_ns;
+	else if (io->runtime_max_ns)
+		lp.deadline_ns = lp.measure_start_ns + io->runtime_max_ns;
 	if (io->rate_iops) {
 		if (!sc_pace_init(&pace, io, j->index, run->start_ns))
 			return; /* fewer I/Os per second than jobs: none for this one */
 		lp.pace = &pace;
 	}
 	sc_ioloop_run(j, &io_ops, &lp);
+	/* runtime_max: the cap, not the bytes, ended the job */
+	j->time_capped = !io->runtime_ns && io->runtime_max_ns && !j->err &&
+			 j->bytes[SC_DIR_READ] + j->bytes[SC_DIR_WRITE] < io->io_bytes &&
+			 sc_now_ns() >= lp.deadline_ns;
 }
 
 /* The job's file in the run directory: created by the first phase that

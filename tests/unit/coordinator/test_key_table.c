@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "mlperf.h"
@@ -150,6 +151,9 @@ FIELD(f_submit_batch, ph->io.submit_batch)
 FIELD(f_preallocate, ph->io.preallocate)
 FIELD(f_passthrough, ph->io.passthrough)
 FIELD(f_numa, ph->io.numa)
+FIELD(f_offset, ph->io.offset_bytes)
+FIELD(f_end_fsync, ph->io.end_fsync)
+FIELD(f_runtime_max, ph->io.runtime_max_ns)
 FIELD(f_benchmark, ph->training.benchmark)
 FIELD(f_accelerator, ph->training.accelerator)
 FIELD(f_samples_per_file, ph->training.samples_per_file)
@@ -168,6 +172,8 @@ FIELD(f_accelerators_per_rank, ph->training.accelerators_per_rank)
 /* The config each case's key is set in (its workload's keys besides). */
 static const char *base_of(enum pkey k)
 {
+	if (k == PK_OFFSET) /* on a file target: check_member makes one */
+		return "workload: io\n    rw: read\n    size: 64KiB\n";
 	if (sc_cfg_takes(SC_WORKLOAD_IO, k) && k != PK_VERIFY_ONLY && k != PK_RUNTIME &&
 	    k != PK_RAMP)
 		return "workload: io\n    rw: write\n    bs: 4KiB\n    size: 1MiB\n";
@@ -235,6 +241,9 @@ static const struct member_case cases[] = {
     {PK_PREALLOCATE, "fallocate", SC_PREALLOC_FALLOCATE, f_preallocate},
     {PK_PASSTHROUGH, "true", 1, f_passthrough},
     {PK_NUMA, "drive", SC_NUMA_DRIVE, f_numa},
+    {PK_OFFSET, "8KiB", 8 * KIB, f_offset},
+    {PK_END_FSYNC, "true", 1, f_end_fsync},
+    {PK_RUNTIME_MAX, "7s", 7 * NS, f_runtime_max},
     {PK_BENCHMARK, "unet3d", SC_MLPERF_UNET3D, f_benchmark},
     {PK_ACCELERATOR, "mi355", SC_MLPERF_MI355, f_accelerator},
     {PK_SAMPLES_PER_FILE, "3", 3, f_samples_per_file},
@@ -248,6 +257,17 @@ static const struct member_case cases[] = {
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
+/* A file of len zero bytes at path.  0 or -1. */
+static int truncate_file(const char *path, off_t len)
+{
+	FILE *f = fopen(path, "w");
+	int rc = f && ftruncate(fileno(f), len) == 0 ? 0 : -1;
+
+	if (f)
+		fclose(f);
+	return rc;
+}
+
 static void check_member(const struct member_case *mc)
 {
 	const char *key = sc_cfg_keys[mc->key].name;
@@ -257,8 +277,12 @@ static void check_member(const struct member_case *mc)
 	FILE *f;
 	int rc;
 
-	/* the key by --set: it replaces what the base says */
-	snprintf(text, sizeof(text), "targets:\n  - path: %s/t\nphases:\n  - %s", dir,
+	/* the key by --set: it replaces what the base says; offset places
+	 * regions in a file (a directory target refuses it) */
+	snprintf(path, sizeof(path), "%s/t%s", dir, mc->key == PK_OFFSET ? ".img" : "");
+	if (mc->key == PK_OFFSET && truncate_file(path, MIB))
+		FAIL("cannot make %s", path);
+	snprintf(text, sizeof(text), "targets:\n  - path: %s\nphases:\n  - %s", path,
 		 mc->key == PK_IDLE ? "idle: 1s\n" : base_of(mc->key));
 	snprintf(set, sizeof(set), "phases.0.%s=%s", key, mc->value);
 	if (mc->key == PK_WORKLOAD) /* a kvcache phase of its own */
