@@ -17,7 +17,7 @@ struct reader {
 	struct sc_fio_jobfile *f;
 	struct sc_fio_opt *global; /* the [global] options so far */
 	uint32_t nglobal;
-	bool in_global;            /* the current section is a [global] */
+	bool in_global; /* the current section is a [global] */
 	char *err;
 	size_t errlen;
 };
@@ -73,9 +73,10 @@ static char *expand(struct reader *r, const char *file, uint32_t line, const cha
 			add = getenv(name);
 			if (!add) {
 				free(out);
-				fail(r, file, line, -EINVAL,
-				     "${%s}: not in the environment (export it, or write the value)",
-				     name);
+				fail(
+				    r, file, line, -EINVAL,
+				    "${%s}: not in the environment (export it, or write the value)",
+				    name);
 				return NULL;
 			}
 			n = strlen(add);
@@ -222,7 +223,8 @@ static int one_line(struct reader *r, const char *file, uint32_t line, char *s, 
 	key = trim(s);
 	val = eq ? trim(eq + 1) : NULL;
 	if (!*key)
-		return fail(r, file, line, -EINVAL, "=%s: an option without its name", val ? val : "");
+		return fail(r, file, line, -EINVAL, "=%s: an option without its name",
+			    val ? val : "");
 	for (char *c = key; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.')
 			return fail(r, file, line, -EINVAL, "%s: not an option name", key);
@@ -241,8 +243,8 @@ static int one_line(struct reader *r, const char *file, uint32_t line, char *s, 
 	if (r->in_global)
 		rc = opt_push(&r->global, &r->nglobal, &o);
 	else
-		rc = opt_push(&r->f->jobs[r->f->njobs - 1].opts,
-			      &r->f->jobs[r->f->njobs - 1].nopts, &o);
+		rc = opt_push(&r->f->jobs[r->f->njobs - 1].opts, &r->f->jobs[r->f->njobs - 1].nopts,
+			      &o);
 	if (rc)
 		opt_free(&o);
 	return rc;
@@ -260,9 +262,10 @@ static int read_file(struct reader *r, const char *path, uint32_t depth, const c
 	(void)depth;
 	in = fopen(path, "r");
 	if (!in)
-		return from ? fail(r, from, from_line, -errno, "include %s: %s", path,
-				   strerror(errno))
-			    : (snprintf(r->err, r->errlen, "%s: %s", path, strerror(errno)), -errno);
+		return from
+			   ? fail(r, from, from_line, -errno, "include %s: %s", path,
+				  strerror(errno))
+			   : (snprintf(r->err, r->errlen, "%s: %s", path, strerror(errno)), -errno);
 	grown = realloc(f->files, (f->nfiles + 1) * sizeof(*grown));
 	name = strdup(path);
 	buf = malloc(LINE_MAX_BYTES);

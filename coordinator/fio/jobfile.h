@@ -12,17 +12,17 @@
 #include <stdint.h>
 
 struct sc_fio_opt {
-	char *key;   /* as written, lower case kept */
-	char *value; /* ${VAR} expanded; NULL for a key alone */
+	char *key;	  /* as written, lower case kept */
+	char *value;	  /* ${VAR} expanded; NULL for a key alone */
 	const char *file; /* the jobfile's copy of the path (files[]) */
-	uint32_t line;     /* 0: from --set (file is then "--set K=V") */
-	bool from_env;     /* the value holds a ${VAR} from the environment */
+	uint32_t line;	  /* 0: from --set (file is then "--set K=V") */
+	bool from_env;	  /* the value holds a ${VAR} from the environment */
 };
 
 struct sc_fio_job {
 	char *name;
 	const char *file;
-	uint32_t line;           /* of its [name] */
+	uint32_t line; /* of its [name] */
 	uint32_t nopts;
 	struct sc_fio_opt *opts; /* the [global] ones before it, then its own,
 				  * in order: the last of a key counts */
@@ -32,7 +32,7 @@ struct sc_fio_jobfile {
 	uint32_t njobs;
 	struct sc_fio_job *jobs;
 	uint32_t nfiles;
-	char **files;            /* the job file, then each included one */
+	char **files; /* the job file, then each included one */
 };
 
 /* Reads path (and what it includes, at most SC_FIO_INCLUDE_DEPTH deep)

@@ -26,7 +26,9 @@ struct out {
 	size_t notes_len;
 	char *err;
 	size_t errlen;
-	int rc; /* the first failure to grow a buffer */
+	int rc;		       /* the first failure to grow a buffer */
+	struct sc_fio_opt job; /* the job section's [name] line: where a value
+				* from no option came from */
 };
 
 /* The one target every job uses. */
@@ -87,6 +89,8 @@ static void line(struct out *o, const struct sc_fio_opt *src, const char *fmt, .
 	y->len += (size_t)n;
 	y->text[y->len++] = '\n';
 	y->text[y->len] = '\0';
+	if (!src && o->job.file)
+		src = &o->job;
 	y->src_file[y->nlines] = src ? src->file : NULL;
 	y->src_line[y->nlines] = src ? src->line : 0;
 	y->nlines++;
@@ -349,7 +353,8 @@ struct phase {
 	enum sc_fio_rw rw;
 	uint32_t every;
 	uint64_t bs, jobs, iodepth, size, offset, offset_inc;
-	bool random, writes, reads, psync, verify, randommap;
+	bool random, writes, reads, psync, verify, randommap, direct;
+	const char *engine;
 };
 
 static const char *const rw_yaml[SC_FIO_RW_COUNT] = {
@@ -500,6 +505,7 @@ static int map_engine(struct out *o, const struct sc_fio_job *j, struct phase *p
 			      "runs as io_uring, psync, sync and pvsync as psync; null)",
 			      v);
 	p->psync = strcmp(ours, "psync") == 0;
+	p->engine = ours;
 	line(o, eng, "    engine: %s", ours);
 	p->iodepth = 1;
 	if (qd && (rc = count_opt(o, j, qd, 1, 16384, &p->iodepth)))
@@ -513,6 +519,14 @@ static int map_engine(struct out *o, const struct sc_fio_job *j, struct phase *p
 	}
 	line(o, qd, "    iodepth: %llu", (unsigned long long)p->iodepth);
 	return 0;
+}
+
+/* Whether job j verifies what it writes (verify=crc32c). */
+static bool verifies(const struct sc_fio_job *j)
+{
+	const struct sc_fio_opt *ver = OPT(j, "verify");
+
+	return ver && ver->value && strcmp(ver->value, "crc32c") == 0;
 }
 
 /* size, offset, offset_increment, io_size and loops. */
@@ -561,6 +575,16 @@ static int map_region(struct out *o, const struct sc_fio_job *j, const struct ta
 		     j->name, (unsigned long long)p->size);
 	}
 	line(o, size, "    size: %s", size_text(p->size, s, sizeof(s)));
+	if (!t->dir && !inc && verifies(j) && p->writes) {
+		/* a block two jobs write cannot be checked: fio's jobs share the
+		 * region, here each verifying job (and rank) writes its own */
+		p->offset_inc = p->size;
+		note(o,
+		     "job %s: verify=crc32c: each job and each rank of a node writes a "
+		     "region of its own (offset_increment=size), so that none overwrites "
+		     "what another verifies; fio's jobs share one",
+		     j->name);
+	}
 	if (!t->dir) {
 		line(o, off, "    offset: %s", size_text(p->offset, s, sizeof(s)));
 		line(o, inc, "    offset_increment: %s", size_text(p->offset_inc, s, sizeof(s)));
@@ -672,6 +696,7 @@ static int map_rest(struct out *o, const struct sc_fio_job *j, struct phase *p)
 							 : buffered && !is_on(buffered);
 	line(o, direct && (!buffered || direct > buffered) ? direct : buffered, "    direct: %s",
 	     dir ? "true" : "false");
+	p->direct = dir;
 	if (fs) {
 		if ((rc = count_opt(o, j, fs, 0, UINT32_MAX, &n)))
 			return rc;
@@ -680,10 +705,9 @@ static int map_rest(struct out *o, const struct sc_fio_job *j, struct phase *p)
 	}
 	if (is_on(efs) && p->writes)
 		line(o, efs, "    end_fsync: true");
-	p->verify = false;
-	if (ver && ver->value && strcmp(ver->value, "crc32c") == 0)
-		p->verify = true;
-	else if (ver && !(ver->value && (!strcmp(ver->value, "0") || !strcmp(ver->value, "none"))))
+	p->verify = verifies(j);
+	if (!p->verify && ver &&
+	    !(ver->value && (!strcmp(ver->value, "0") || !strcmp(ver->value, "none"))))
 		return refuse(o, j, ver, "verify=%s: ssdcluster verifies crc32c only",
 			      ver->value ? ver->value : "");
 	if (p->verify)
@@ -707,8 +731,8 @@ static int map_rest(struct out *o, const struct sc_fio_job *j, struct phase *p)
 
 /* fio writes, then reads back what it wrote, when a writing job verifies:
  * a read phase after this one does that here. */
-static int map_verify_pass(struct out *o, const struct sc_fio_job *j, const struct phase *p,
-			   const char *name)
+static int map_verify_pass(struct out *o, const struct sc_fio_job *j, const struct target *t,
+			   const struct phase *p, const char *name)
 {
 	const struct sc_fio_opt *ver = OPT(j, "verify");
 	const struct sc_fio_opt *tb = OPT(j, "time_based"), *ios = OPT(j, "io_size", "io_limit");
@@ -730,6 +754,12 @@ static int map_verify_pass(struct out *o, const struct sc_fio_job *j, const stru
 	line(o, ver, "    iodepth: %llu", (unsigned long long)p->iodepth);
 	line(o, ver, "    jobs: %llu", (unsigned long long)p->jobs);
 	line(o, ver, "    size: %s", size_text(p->size, s, sizeof(s)));
+	if (!t->dir) { /* the regions the writes had */
+		line(o, ver, "    offset: %s", size_text(p->offset, s, sizeof(s)));
+		line(o, ver, "    offset_increment: %s", size_text(p->offset_inc, s, sizeof(s)));
+	}
+	line(o, ver, "    direct: %s", p->direct ? "true" : "false");
+	line(o, ver, "    engine: %s", p->engine);
 	line(o, ver, "    verify: crc32c");
 	return 0;
 }
@@ -742,6 +772,7 @@ static int map_job(struct out *o, const struct sc_fio_job *j, const struct targe
 	struct phase p = {.jobs = 1};
 	int rc;
 
+	o->job = (struct sc_fio_opt){.file = j->file, .line = j->line};
 	phase_name(nm && nm->value ? nm->value : j->name, names, i, names[i]);
 	if (nj && (rc = count_opt(o, j, nj, 1, 1024, &p.jobs)))
 		return rc;
@@ -757,7 +788,7 @@ static int map_job(struct out *o, const struct sc_fio_job *j, const struct targe
 	    (rc = map_region(o, j, t, &p)) || (rc = map_time(o, j, &p)) ||
 	    (rc = map_rate(o, j, &p)) || (rc = map_rest(o, j, &p)))
 		return rc;
-	return map_verify_pass(o, j, &p, names[i]);
+	return map_verify_pass(o, j, t, &p, names[i]);
 }
 
 /* Whether job i starts after the jobs before it end (fio: stonewall,
@@ -822,8 +853,9 @@ int sc_fio_map(const struct sc_fio_jobfile *f, bool allow_destroy, struct sc_fio
 	line(&o, NULL, "# made by ssdcluster fio from %s", f->files[0]);
 	line(&o, NULL, "targets:");
 	line(&o, t.from, "  - path: %s", quoted(t.path, q, sizeof(q)));
-	if (!t.dir && allow_destroy)
-		line(&o, NULL, "    allow_destroy: true  # --allow-destroy");
+	/* no fio option says it: --allow-destroy alone decides */
+	if (!t.dir)
+		line(&o, t.from, "    allow_destroy: true  # written only with --allow-destroy");
 	line(&o, NULL, "phases:");
 	for (uint32_t i = 0; !rc && i < f->njobs; i++)
 		rc = map_job(&o, &f->jobs[i], &t, names, i);

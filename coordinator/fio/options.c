@@ -8,23 +8,35 @@
 
 /* The options people use that ssdcluster maps (issue 31's list). */
 static const char *const known[] = {
-    "name",	    "description", "rw",	     "readwrite",	 "rwmixread",
-    "rwmixwrite",   "bs",	   "blocksize",	     "bssplit",		 "bsrange",
-    "iodepth",	    "numjobs",	   "size",	     "io_size",		 "runtime",
-    "time_based",   "ramp_time",   "direct",	     "buffered",	 "ioengine",
-    "filename",	    "directory",   "offset",	     "offset_increment", "fsync",
-    "end_fsync",    "rate",	   "rate_iops",	     "norandommap",	 "random_distribution",
-    "verify",	    "group_reporting", "stonewall",  "wait_for_previous", "new_group",
-    "wait_for",	    "loops",	   "timeout",	     "io_limit",	 "thread",
+    "name",	   "description",
+    "rw",	   "readwrite",
+    "rwmixread",   "rwmixwrite",
+    "bs",	   "blocksize",
+    "bssplit",	   "bsrange",
+    "iodepth",	   "numjobs",
+    "size",	   "io_size",
+    "runtime",	   "time_based",
+    "ramp_time",   "direct",
+    "buffered",	   "ioengine",
+    "filename",	   "directory",
+    "offset",	   "offset_increment",
+    "fsync",	   "end_fsync",
+    "rate",	   "rate_iops",
+    "norandommap", "random_distribution",
+    "verify",	   "group_reporting",
+    "stonewall",   "wait_for_previous",
+    "new_group",   "wait_for",
+    "loops",	   "timeout",
+    "io_limit",	   "thread",
 };
 
 /* fio's engines ssdcluster maps, and what it runs them as. */
 static const char *const engines[] = {"io_uring", "libaio", "psync", "sync", "pvsync", "null"};
 
 static const char *const rw_names[][2] = {
-    [SC_FIO_READ] = {"read", NULL},	       [SC_FIO_WRITE] = {"write", NULL},
-    [SC_FIO_RANDREAD] = {"randread", NULL},    [SC_FIO_RANDWRITE] = {"randwrite", NULL},
-    [SC_FIO_RW] = {"rw", "readwrite"},	       [SC_FIO_RANDRW] = {"randrw", NULL},
+    [SC_FIO_READ] = {"read", NULL},	    [SC_FIO_WRITE] = {"write", NULL},
+    [SC_FIO_RANDREAD] = {"randread", NULL}, [SC_FIO_RANDWRITE] = {"randwrite", NULL},
+    [SC_FIO_RW] = {"rw", "readwrite"},	    [SC_FIO_RANDRW] = {"randrw", NULL},
 };
 
 int sc_fio_rw_parse(const char *v, enum sc_fio_rw *rw, uint32_t *every)
@@ -84,10 +96,12 @@ int sc_fio_job_check(const struct sc_fio_job *j, char *err, size_t errlen)
 			return bad(err, errlen, j, o, what, "");
 		}
 		if (strcmp(o->key, "ioengine") == 0) {
-			for (size_t k = 0; o->value && k < sizeof(engines) / sizeof(engines[0]); k++)
+			for (size_t k = 0; o->value && k < sizeof(engines) / sizeof(engines[0]);
+			     k++)
 				ok |= strcmp(o->value, engines[k]) == 0;
 			if (!ok) {
-				snprintf(what, sizeof(what), "ioengine=%s: not an engine ssdcluster runs",
+				snprintf(what, sizeof(what),
+					 "ioengine=%s: not an engine ssdcluster runs",
 					 o->value ? o->value : "");
 				return bad(err, errlen, j, o, what,
 					   " (io_uring; libaio runs as io_uring, psync, sync and "
@@ -101,9 +115,10 @@ int sc_fio_job_check(const struct sc_fio_job *j, char *err, size_t errlen)
 			if (!o->value || sc_fio_rw_parse(o->value, &rw, &every)) {
 				snprintf(what, sizeof(what), "%s=%s: not a pattern ssdcluster runs",
 					 o->key, o->value ? o->value : "");
-				return bad(err, errlen, j, o, what,
-					   " (read, write, randread, randwrite, rw/readwrite, randrw, "
-					   "each with an optional :N)");
+				return bad(
+				    err, errlen, j, o, what,
+				    " (read, write, randread, randwrite, rw/readwrite, randrw, "
+				    "each with an optional :N)");
 			}
 		}
 	}

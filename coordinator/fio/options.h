@@ -18,7 +18,7 @@ enum sc_fio_rw {
 	SC_FIO_WRITE,
 	SC_FIO_RANDREAD,
 	SC_FIO_RANDWRITE,
-	SC_FIO_RW,     /* rw / readwrite: sequential mixed */
+	SC_FIO_RW, /* rw / readwrite: sequential mixed */
 	SC_FIO_RANDRW,
 	SC_FIO_RW_COUNT
 };

@@ -60,8 +60,8 @@ int sc_fio_time_parse(const char *s, uint64_t unit_ns, uint64_t *out)
 		const char *name;
 		uint64_t ns;
 	} units[] = {{"d", 86400000000000ull}, {"h", 3600000000000ull}, {"m", 60000000000ull},
-		     {"s", 1000000000ull},	  {"sec", 1000000000ull},   {"ms", 1000000ull},
-		     {"msec", 1000000ull},	  {"us", 1000ull},	     {"usec", 1000ull}};
+		     {"s", 1000000000ull},     {"sec", 1000000000ull},	{"ms", 1000000ull},
+		     {"msec", 1000000ull},     {"us", 1000ull},		{"usec", 1000ull}};
 	uint64_t v, mult = unit_ns;
 	const char *p;
 	int rc = number(s, &v, &p);

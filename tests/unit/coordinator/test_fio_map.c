@@ -194,11 +194,11 @@ static void test_files_and_groups(void)
 	HAS("    size: 960KiB");
 	HAS("    offset: 64KiB");
 	HAS("    offset_increment: 0B");
-	LACKS("    allow_destroy: true  # --allow-destroy");
+	HAS("    allow_destroy: true  # written only with --allow-destroy");
 	if (!rc)
 		sc_fio_yaml_exit(&y);
 	rc = map_text(text, NULL, 0, true, &y, err, sizeof(err), path, sizeof(path));
-	HAS("    allow_destroy: true  # --allow-destroy");
+	HAS("    allow_destroy: true  # written only with --allow-destroy");
 	if (!rc)
 		sc_fio_yaml_exit(&y);
 	/* as a config's target that says allow_destroy: the file to be written
