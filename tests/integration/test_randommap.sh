@@ -9,16 +9,16 @@
 . "$(dirname "$0")/lib.sh"
 
 IMG=$T/f.img
-cat >"$T/w.yaml" <<YAML
-targets:
-  - path: $IMG
-    allow_destroy: true
+{
+	file_target_yaml "$IMG"
+	cat <<YAML
 phases:
   - rw: randwrite
     bs: 4KiB
     size: 4MiB
     direct: false
 YAML
+} >"$T/w.yaml"
 
 # run NAME [--set ...]: a zeroed file, the run, then the zero blocks and
 # the shortest run of written blocks not touching the ends, on stdout
