@@ -93,6 +93,7 @@ void sc_convert_set_repeated(void *pb, const struct sc_field *f, const void *v, 
 	{SC_ROW_SAME(BOOL, f, m, protobuf_c_boolean, bool), .echo_if_set = true}
 #define F_U64_ECHO_SET(f, m)                                                                       \
 	{SC_ROW_SAME(U64, f, m, uint64_t, uint64_t), .echo_if_set = true}
+#define F_U32_ECHO_SET(f, m) {SC_ROW_SAME(U32, f, m, uint32_t, uint32_t), .echo_if_set = true}
 #define F_DOUBLE_ECHO_SET(f, m) {SC_ROW_SAME(DOUBLE, f, m, double, double), .echo_if_set = true}
 /* names_: the sc_<enum>_names of the C enum (plan.h, result.h) */
 #define SC_ROW_ENUM(f, m, names_)                                                                   \

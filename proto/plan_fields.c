@@ -148,6 +148,8 @@ static const struct sc_field io_rows[] = {
 	F_BOOL_ECHO_SET(offset_increment_given, offset_increment_given),
 	F_BOOL_ECHO_SET(end_fsync, end_fsync),
 	F_U64_ECHO_SET(runtime_max_ns, runtime_max_ns),
+	F_U32_ECHO_SET(random_every, random_every),
+	F_BOOL_ECHO_SET(randommap, randommap),
 };
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST

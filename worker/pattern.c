@@ -6,8 +6,10 @@
 
 /* Feistel rounds of sc_perm: enough for the heat ranks to land far apart. */
 #define PERM_ROUNDS 4
-/* Mixed into the job's seed for the scatter permutation. */
+/* Mixed into the job's seed for the scatter permutation, and for each
+ * pass's order of the random map. */
 #define SCATTER_SALT 0x5ca77e2b10c5ull
+#define MAP_SALT     0x4a9ba55e5ull
 /* Below this |t|, a series replaces log1p(t)/t and expm1(t)/t. */
 #define SERIES_EPS 1e-8
 
@@ -177,6 +179,9 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
 	p->read_pct = io->rwmixread_pct;
 	sc_perm_init(&p->scatter, p->nblocks, p->seed ^ SCATTER_SALT);
 	dist_init(p, io);
+	p->random_every = io->random_every;
+	p->randommap = io->randommap;
+	p->map_next = p->nblocks; /* the first draw begins pass 0 */
 }
 
 uint64_t sc_pattern_below(struct sc_pattern *p, uint64_t n)
@@ -242,6 +247,39 @@ static uint64_t random_block(struct sc_pattern *p)
 	return sc_perm_map(&p->scatter, k < p->nblocks ? k : p->nblocks - 1);
 }
 
+/* randommap: the next block of this pass, a new pass's order after the
+ * last one. */
+static uint64_t map_block(struct sc_pattern *p)
+{
+	if (p->map_next >= p->nblocks) {
+		uint64_t k = p->seed ^ MAP_SALT ^ p->map_pass++;
+
+		sc_perm_init(&p->map, p->nblocks, sc_pattern_splitmix(&k));
+		p->map_next = 0;
+	}
+	return sc_perm_map(&p->map, p->map_next++);
+}
+
+/* The block of a random pattern's next I/O: drawn (from the map or the
+ * distribution), or the one after the last while a run of random_every
+ * lasts. */
+static uint64_t random_pick(struct sc_pattern *p)
+{
+	uint64_t block;
+
+	if (p->run_left) {
+		p->run_left--;
+		p->run_block = p->run_block + 1 < p->nblocks ? p->run_block + 1 : 0;
+		return p->run_block;
+	}
+	block = p->randommap ? map_block(p) : random_block(p);
+	if (p->random_every > 1) {
+		p->run_left = p->random_every - 1;
+		p->run_block = block;
+	}
+	return block;
+}
+
 int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 {
 	uint64_t block;
@@ -263,11 +301,11 @@ int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 		break;
 	case SC_RW_RANDRW:
 		write = sc_pattern_below(p, 100) >= p->read_pct;
-		block = random_block(p);
+		block = random_pick(p);
 		break;
 	default:
 		write = p->rw == SC_RW_RANDWRITE;
-		block = random_block(p);
+		block = random_pick(p);
 		break;
 	}
 	*offset_bytes = block * p->bs_bytes;

@@ -37,6 +37,13 @@ struct sc_pattern {
 	double pareto_pow;      /* log h / log (1 - h) */
 	double sigma_blocks;    /* normal: sigma in blocks */
 	struct sc_perm scatter; /* heat rank -> block */
+	uint32_t random_every;  /* a random block every this many I/Os (0, 1: each) */
+	uint32_t run_left;      /* sequential I/Os left before the next random one */
+	uint64_t run_block;     /* the block of the last I/O of that run */
+	bool randommap;         /* each block once a pass */
+	uint64_t map_next;      /* the pass's next index into map */
+	uint64_t map_pass;      /* passes begun */
+	struct sc_perm map;     /* this pass's order */
 };
 
 /* Largest zipf theta random_distribution takes (all but rank 1 are then
@@ -57,7 +64,11 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
  * returns 1 for a write, 0 for a read.  Sequential patterns wrap at the
  * region's end; random ones draw a block of it from io->rand_dist: rank k
  * of the distribution (0 the hottest; normal: the position in the
- * region) is block sc_perm_map(k) of a permutation seeded per job. */
+ * region) is block sc_perm_map(k) of a permutation seeded per job.  With
+ * io->randommap, pass p (from 0) of a random pattern is the blocks in the
+ * order of a permutation seeded by the job and p, each once; with
+ * io->random_every N > 1, only every N-th block is drawn, the N - 1 after
+ * it follow it (wrapping at the region's end). */
 int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes);
 
 /* splitmix64 (Steele, Lea and Flood): advances *x and returns a well-mixed

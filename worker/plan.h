@@ -271,6 +271,13 @@ struct sc_io_spec {
 	bool offset_increment_given;
 	bool end_fsync;             /* fsync each job's file once its writes
 				     * end (fio's end_fsync); cells that write */
+	uint32_t random_every;      /* random cells: a random block every this
+				     * many I/Os, the ones between sequential
+				     * after it (fio's rw=randread:N); 0, 1:
+				     * every I/O random */
+	bool randommap;             /* random cells: each block once a pass, in
+				     * an order seeded per pass (fio's random
+				     * map); false: uniform with replacement */
 	uint64_t runtime_max_ns;    /* runtime_ns 0: a job also stops this long
 				     * after the start, its io_bytes done or
 				     * not (fio's runtime without time_based);

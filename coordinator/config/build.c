@@ -106,9 +106,11 @@ static int fill_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, uint
 	ph->io.end_fsync = sc_rw_writes(rw) && pv->end_fsync;
 	ph->io.offset_increment_given = pv->src[PK_OFFSET_INCREMENT] != NULL;
 	ph->io.offset_increment_bytes = pv->offset_increment;
-	if (sc_rw_random(rw)) { /* random_distribution: random cells only */
+	if (sc_rw_random(rw)) { /* how random cells pick their blocks */
 		ph->io.rand_dist = pv->rand_dist;
 		ph->io.rand_param = pv->rand_param;
+		ph->io.random_every = pv->random_every > 1 ? (uint32_t)pv->random_every : 0;
+		ph->io.randommap = pv->randommap;
 	}
 	return 0;
 }

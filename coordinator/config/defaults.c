@@ -151,7 +151,8 @@ int sc_cfg_apply_defaults(struct cfg_check *c, struct cfg_phase *pv)
 		    ((k == PK_IO_SIZE || k == PK_EPOCHS) && pv->own[PK_RUNTIME]) ||
 		    (k == PK_RAMP && !pv->src[PK_RUNTIME]) ||
 		    (k == PK_RESTORE_SHIFT && !pv->restore) ||
-		    (k == PK_RANDOM_DISTRIBUTION && !any_rw(pv, sc_rw_random)) ||
+		    ((k == PK_RANDOM_DISTRIBUTION || k == PK_RANDOM_EVERY || k == PK_RANDOMMAP) &&
+		     !any_rw(pv, sc_rw_random)) ||
 		    (k == PK_END_FSYNC && !any_rw(pv, sc_rw_writes)) ||
 		    (k == PK_RUNTIME_MAX && pv->src[PK_RUNTIME]) ||
 		    (k == PK_FSYNC && !sc_cfg_key_fits(pv->workload, PK_FSYNC, dn)) ||

@@ -243,6 +243,10 @@ U64(OFFSET, offset, KW_IO, CFG_VT_SIZE, 0, UINT64_MAX, 0, PLAN(io.offset_bytes),
     "file and block targets: where the first job's region starts, a multiple of bs (fio's)")     \
 U64(OFFSET_INCREMENT, offset_increment, KW_IO, CFG_VT_SIZE, 0, UINT64_MAX, 0, NO_PLAN, "(size)",   \
     "file, block targets: job j of slot s at offset + (s x jobs + j) x this; 0: one shared region")\
+U64(RANDOM_EVERY, random_every, KW_IO, CFG_VT_UINT, 1, UINT32_MAX, 0, NO_PLAN, "1",               \
+    "random rw: a random offset every N I/Os, the N-1 after it sequential (fio's randread:N)")    \
+U64(RANDOMMAP, randommap, KW_IO, CFG_VT_BOOL, 0, 1, 0, NO_PLAN, "false",                          \
+    "random rw: every block once a pass, in a seeded random order (fio's random map)")           \
 OWN(RANDOM_DISTRIBUTION, random_distribution, KW_IO, CFG_VT_TEXT, 0, 0, 0, NO_PLAN, "random",    \
     "random rw: random | zipf:THETA | pareto:H | normal:SIGMA_PCT, as fio's (docs/config.md)")     \
 OWN(EXPECT, expect, KW_RUN_TRAIN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \

@@ -84,12 +84,26 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 		return sc_cfg_fail_node(c->d, pv->src[PK_FSYNC],
 					"fsync needs a phase that writes (this phase is %s)",
 					rw_text(pv, rwbuf, sizeof(rwbuf)));
-	if (pv->own[PK_RANDOM_DISTRIBUTION] && pv->rand_dist != SC_DIST_RANDOM &&
-	    !any_rw(&pv->rw, sc_rw_random))
-		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOM_DISTRIBUTION],
-					"random_distribution only applies to random rw (randread, "
-					"randwrite, randrw; this phase is %s)",
-					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	for (enum pkey k = PK_RANDOM_EVERY; k <= PK_RANDOM_DISTRIBUTION; k++) {
+		bool set = k == PK_RANDOM_EVERY ? pv->random_every > 1
+			   : k == PK_RANDOMMAP	 ? pv->randommap
+						 : pv->rand_dist != SC_DIST_RANDOM;
+
+		if (pv->own[k] && set && !any_rw(&pv->rw, sc_rw_random))
+			return sc_cfg_fail_node(c->d, pv->src[k],
+						"%s only applies to random rw (randread, "
+						"randwrite, randrw; this phase is %s)",
+						sc_cfg_phase_keys[k], rw_text(pv, rwbuf, sizeof(rwbuf)));
+	}
+	if (pv->randommap && pv->rand_dist != SC_DIST_RANDOM)
+		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOMMAP],
+					"randommap visits every block once a pass, which a %s "
+					"distribution would not (fio turns the map off for it too): "
+					"leave one out", sc_rand_dist_name(pv->rand_dist));
+	if (pv->randommap && pv->random_every > 1)
+		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOMMAP],
+					"randommap takes random_every 1 (the sequential I/Os after "
+					"each random one would visit blocks out of the map's turn)");
 	if (pv->src[PK_OFFSET_INCREMENT] && pv->offset_increment < pv->size &&
 	    pv->verify != SC_VERIFY_NONE && any_rw(&pv->rw, sc_rw_writes))
 		return sc_cfg_fail_node(c->d, pv->src[PK_OFFSET_INCREMENT],

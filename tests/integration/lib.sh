@@ -45,6 +45,12 @@ fixture() {
 	printf '%s\n' "$out"
 }
 
+# file_target_yaml PATH : a config's targets: section of the one file or
+# block target PATH that may be written, on stdout (its phases follow)
+file_target_yaml() {
+	printf 'targets:\n  - path: %s\n    allow_destroy: true\n' "$1"
+}
+
 # count_entries DIR : number of entries under DIR (0 if it does not exist)
 count_entries() { [ -e "$1" ] && find "$1" -mindepth 1 | wc -l || echo 0; }
 

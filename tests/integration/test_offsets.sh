@@ -12,10 +12,9 @@
 
 KIB=1024
 IMG=$T/f.img
-cat >"$T/w.yaml" <<YAML
-targets:
-  - path: $IMG
-    allow_destroy: true
+{
+	file_target_yaml "$IMG"
+	cat <<YAML
 phases:
   - rw: write
     bs: 4KiB
@@ -23,6 +22,7 @@ phases:
     jobs: 2
     direct: false
 YAML
+} >"$T/w.yaml"
 
 # check OFFSET_KIB INCREMENT_KIB [--set ...]: a fresh 8 MiB zeroed file, the
 # run, then its non-zero 4 KiB blocks against the closed form

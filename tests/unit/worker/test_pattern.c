@@ -178,6 +178,75 @@ static void perm_case(uint64_t n, uint64_t key)
 	      (unsigned long long)n, (unsigned long long)fixed);
 }
 
+/* randommap: each pass of nblocks I/Os touches every block exactly once;
+ * two passes differ in order, and neither is the region in order. */
+static void map_case(uint32_t nblocks, enum sc_rw rw)
+{
+	static uint32_t seen[1u << 13], first[1u << 13];
+	struct sc_io_spec io = {.rw = rw, .bs_bytes = BS, .seed = 21, .rwmixread_pct = 50,
+				.size_bytes = (uint64_t)nblocks * BS, .randommap = true};
+	struct sc_pattern p;
+	uint64_t off;
+	uint32_t same = 0, in_order = 0;
+
+	sc_pattern_init(&p, &io, 1, 2);
+	for (uint32_t pass = 0; pass < 3; pass++) {
+		uint32_t bad = 0;
+
+		memset(seen, 0, nblocks * sizeof(seen[0]));
+		for (uint32_t i = 0; i < nblocks; i++) {
+			sc_pattern_next(&p, &off);
+			seen[off / BS]++;
+			if (pass == 0)
+				first[i] = (uint32_t)(off / BS);
+			else if (pass == 1)
+				same += first[i] == off / BS;
+			in_order += pass == 0 && off / BS == i;
+		}
+		for (uint32_t b = 0; b < nblocks; b++)
+			bad += seen[b] != 1;
+		CHECK(bad == 0, "randommap %u blocks, pass %u: %u blocks not touched exactly once",
+		      nblocks, pass, bad);
+	}
+	CHECK(nblocks < 100 || same < nblocks / 10,
+	      "randommap %u blocks: passes 0 and 1 agree at %u of the I/Os", nblocks, same);
+	CHECK(nblocks < 100 || in_order < nblocks / 10,
+	      "randommap %u blocks: %u I/Os of pass 0 at their own index", nblocks, in_order);
+}
+
+/* random_every N: I/O i with i % N != 0 is the block after I/O i - 1's
+ * (wrapping); the others are drawn, rarely the next one (1/nblocks). */
+static void every_case(uint32_t n, enum sc_rand_dist dist, double param)
+{
+	struct sc_io_spec io = {.rw = SC_RW_RANDWRITE, .bs_bytes = BS, .seed = 4,
+				.size_bytes = (uint64_t)NBLOCKS * BS, .random_every = n,
+				.rand_dist = dist, .rand_param = param};
+	struct sc_pattern p;
+	uint64_t off, prev = 0, after_run = 0, broken = 0, wraps = 0;
+	const uint32_t ios = 100000;
+
+	sc_pattern_init(&p, &io, 0, 0);
+	for (uint32_t i = 0; i < ios; i++) {
+		uint64_t b;
+
+		sc_pattern_next(&p, &off);
+		b = off / BS;
+		if (i % n)
+			broken += b != (prev + 1) % NBLOCKS;
+		else if (i)
+			after_run += b == (prev + 1) % NBLOCKS;
+		wraps += i % n && b == 0;
+		prev = b;
+	}
+	CHECK(broken == 0, "random_every %u: %llu I/Os not the block after the one before", n,
+	      (unsigned long long)broken);
+	/* a draw is the next block with probability 1/NBLOCKS (uniform) */
+	CHECK(dist != SC_DIST_RANDOM || after_run < 6 * (ios / n) / NBLOCKS + 10,
+	      "random_every %u: %llu random I/Os continued the run", n,
+	      (unsigned long long)after_run);
+	CHECK(wraps > 0 || n < 4, "random_every %u: no run wrapped at the region's end", n);
+}
+
 /* fio's fio-genzipf over 1 GiB of 4 KiB blocks (its own draws as many as
  * blocks): the share of its hottest m blocks.  -1 when it is not there. */
 static double fio_top(const char *args, uint32_t m)
@@ -276,6 +345,12 @@ int main(void)
 	CHECK(sc_pattern_dist_check(SC_DIST_PARETO, 1.0) != NULL, "pareto:1 taken");
 	CHECK(sc_pattern_dist_check(SC_DIST_NORMAL, 0) != NULL, "normal:0 taken");
 	CHECK(sc_pattern_dist_check(SC_DIST_ZIPF, 1.0) == NULL, "zipf:1 refused");
+	map_case(1000, SC_RW_RANDREAD);
+	map_case(4097, SC_RW_RANDRW);
+	map_case(1, SC_RW_RANDWRITE);
+	every_case(4, SC_DIST_RANDOM, 0);
+	every_case(16, SC_DIST_RANDOM, 0);
+	every_case(8, SC_DIST_ZIPF, 1.2);
 	fio_cases();
 	return check_exit("test_pattern");
 }
