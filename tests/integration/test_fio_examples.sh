@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ssdcluster fio runs a dozen of fio's own example job files unchanged,
 # shrunk only by --set (size, runtime, the folder or file), and fio itself
-# runs the same files with the same values appended to each section (fio:
-# the last of an option counts).  Where the job is sized (no time_based),
+# runs the same files with those options' lines replaced by the same
+# values at the end of each section.  Where the job is sized (no time_based),
 # both tools must move the same bytes in each direction, counted from
 # fio's JSON and from ours (--output-format fio-json): a section's size per
 # job, loops times, a verify pass's reads.  Where it is timed, both must
@@ -24,17 +24,19 @@ ex() {
 	[ -f "$EX/$file" ] || fail "fio's examples have no $file"
 	local sets=() s
 	for s in "$@"; do sets+=(--set "${s//@D/$dir/data}"); done
+	local rc=0
 	(cd "$dir/sc" && "$SC_BIN" fio "$EX/$file" "${sets[@]}" --output "$dir/out" \
-		--output-format fio-json --progress=none >"$dir/sc.log" 2>&1) ||
-		{ cat "$dir/sc.log"; fail "$file: ssdcluster fio exited $?"; }
+		--output-format fio-json --progress=none >"$dir/sc.log" 2>&1) || rc=$?
+	[ "$rc" = 0 ] || { cat "$dir/sc.log"; fail "$file: ssdcluster fio exited $rc"; }
 	# fio: the same values after every section's own
 	awk -v sets="$(printf '%s\n' "$@" | sed "s|@D|$dir/data|g")" '
+		BEGIN { n = split(sets, kv, "\n"); for (i = 1; i <= n; i++) { split(kv[i], p, "="); set[p[1]] = 1 } }
 		function add() { if (insec) printf "%s\n", sets }
 		/^[ \t]*\[/ { add(); insec = 1 }
-		{ print }
+		{ k = $0; sub(/^[ \t]+/, "", k); sub(/[ \t=].*/, "", k); if (!(k in set)) print }
 		END { add() }' "$EX/$file" >"$dir/fio/job.fio"
-	(cd "$dir/fio" && fio --output-format=json --output="$dir/fio.json" job.fio >"$dir/fio.log" 2>&1) ||
-		{ cat "$dir/fio.log"; fail "$file: fio itself exited $?"; }
+	(cd "$dir/fio" && fio --output-format=json --output="$dir/fio.json" job.fio >"$dir/fio.log" 2>&1) || rc=$?
+	[ "$rc" = 0 ] || { cat "$dir/fio.log"; fail "$file: fio itself exited $rc"; }
 	rm -rf "$dir/data" "$dir/fio" "$dir/sc"
 	python3 - "$file" "$kind" "$dir/fio.json" "$dir/out/fio.json" <<'PY' || fail "$file: the two tools differ"
 import json, sys
