@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
 	--image-size) image_size=$2; shift 2 ;;
 	--rbps) rbps=$2; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "storage_bound.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
