@@ -19,7 +19,10 @@
 # after those set here (later ones win). The image holds both datasets and
 # as much again as ssdcluster's free: ssdcluster counts a directory target's
 # free space as its capacity and a dataset already laid out as still to
-# write (8GiB: --files up to about 300; 448 files ran in 12GiB).
+# write (8GiB: --files up to about 300; 448 files ran in 12GiB). With
+# `-- --sc-io both` each round runs ssdcluster with O_DIRECT as well: the
+# comparison where the page-cache copy (and this VM's cost of first
+# touching memory, bench/page_cache_cost.py) is left out of ssdcluster's CPU.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -32,7 +35,7 @@ while [ $# -gt 0 ]; do
 	--image-size) image_size=$2; shift 2 ;;
 	--rbps) rbps=$2; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "storage_bound.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done

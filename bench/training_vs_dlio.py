@@ -5,7 +5,8 @@ benchmark, not a test.
 
     python3 bench/training_vs_dlio.py [--rounds 3] [--ranks 2] [--files 56]
         [--record 8MiB] [--stdev 2MiB] [--batch 7] [--read-threads 4]
-        [--computation 0.323] [--epochs 3] [--drop-caches] [--json FILE]
+        [--computation 0.323] [--epochs 3] [--sc-io buffered|direct|both]
+        [--drop-caches] [--json FILE]
         [--dlio-src DIR] [--hydra-src DIR] [--dir DIR] [--data-dir DIR]
         [--cgroup DIR ...] [--bin BIN]
 
@@ -18,7 +19,7 @@ get the workload of unet3d (h100 values by default: batch 7, 4 read threads,
 0.323 s of compute a step) on a small dataset of npz-sized files: DLIO its
 own npz files, generated once; ssdcluster its own dataset of the same sizes
 (DLIO's distribution), laid out once.  Each round runs DLIO and ssdcluster
-in turn (odd rounds the reverse order) under `mpirun -np RANKS`, after
+in turn (the order turning by one each round) under `mpirun -np RANKS`, after
 dropping the page cache when --drop-caches is given (as root), and takes:
 
   AU            DLIO: summary.json train_au_mean_percentage;
@@ -35,6 +36,10 @@ The dataset is far smaller than this machine's memory unless --files and
 --record say otherwise: without --drop-caches the reads come from the page
 cache after the first epoch, for both tools alike.  Both tools read through
 the page cache (DLIO's numpy does; the ssdcluster config says `direct: false`).
+--sc-io direct runs ssdcluster with `direct: true` instead (O_DIRECT: no page
+cache, so no copy out of it, and every epoch reads the storage), --sc-io both
+runs it both ways in each round (rows "ssdcluster" and "ssdcluster O_DIRECT");
+DLIO has no O_DIRECT for npz and always reads buffered.
 
 To make the storage the limit, put both datasets on one device (--data-dir)
 and start every mpirun in cgroups (--cgroup) that cap that device's read
@@ -141,11 +146,12 @@ class Dlio:
 
 
 class Sc:
-    def __init__(self, a, w):
-        self.a, self.w = a, w
-        self.target = os.path.join(a.data_dir or w, "sc_target")
+    def __init__(self, a, w, direct):
+        self.a, self.w, self.direct = a, w, direct
+        self.tag = "_direct" if direct else ""
+        self.target = os.path.join(a.data_dir or w, "sc_target")  # one dataset for both ways
         os.makedirs(self.target, exist_ok=True)
-        self.yaml = os.path.join(w, "training.yaml")
+        self.yaml = os.path.join(w, f"training{self.tag}.yaml")
         with open(self.yaml, "w") as f:
             f.write(f"""targets:
   - path: {self.target}
@@ -161,13 +167,13 @@ phases:
     jobs: {a.read_threads}
     computation_time: {a.computation}s
     epochs: {a.epochs}
-    direct: false
+    direct: {'true' if direct else 'false'}
     engine: {a.sc_engine}
 """)
         self.env = dict(os.environ, **MPI_ENV)
 
     def run(self, r):
-        out_dir = os.path.join(self.w, f"sc_run{r}")
+        out_dir = os.path.join(self.w, f"sc_run{r}{self.tag}")
         shutil.rmtree(out_dir, ignore_errors=True)
         rc, out, cpu = timed(["mpirun", "--oversubscribe", "-np", str(self.a.ranks), self.a.bin,
                               self.yaml, "--output", out_dir, "--progress=none"], self.env)
@@ -193,6 +199,9 @@ def main():
     ap.add_argument("--sc-engine", default="io_uring", choices=["io_uring", "psync"],
                     help="ssdcluster's engine for the reads (psync: a blocking pread a reader, as "
                          "DataLoader's workers read)")
+    ap.add_argument("--sc-io", default="buffered", choices=["buffered", "direct", "both"],
+                    help="ssdcluster's reads: through the page cache (direct: false, as DLIO's), "
+                    "O_DIRECT (direct: true: no page-cache copy), or both ways each round")
     ap.add_argument("--drop-caches", action="store_true", help="drop the page cache before each run (root)")
     ap.add_argument("--dlio-src", default="/var/tmp/dlio/src/dlio_v2")
     ap.add_argument("--hydra-src", default="/var/tmp/dlio/src/hydra-1.3.2")
@@ -218,16 +227,23 @@ def main():
         if not os.path.isfile(os.path.join(d, "cgroup.procs")):
             sys.exit(f"--cgroup {d}: not a cgroup directory (no cgroup.procs)")
     CGROUPS.extend(a.cgroup)
-    dlio, sc = Dlio(a, a.dir), Sc(a, a.dir)
+    dlio = Dlio(a, a.dir)
+    tools = [("DLIO", dlio)]
+    if a.sc_io in ("buffered", "both"):
+        tools.append(("ssdcluster", Sc(a, a.dir, False)))
+    if a.sc_io in ("direct", "both"):
+        tools.append(("ssdcluster O_DIRECT", Sc(a, a.dir, True)))
+    sc = tools[1][1]
     samples = (a.files // a.batch // a.ranks) * a.batch * a.ranks * a.epochs
     print(f"generating DLIO's dataset ({a.files} files) and a warm-up run of each", flush=True)
     dlio.generate()
     dlio.run(0)
-    sc.run(0)
-    rows = {"DLIO": [], "ssdcluster": []}
+    for _, tool in tools[1:]:
+        tool.run(0)
+    rows = {name: [] for name, _ in tools}
     for r in range(1, a.rounds + 1):
-        order = [("DLIO", dlio), ("ssdcluster", sc)]
-        for name, tool in (order if r % 2 else order[::-1]):
+        k = (r - 1) % len(tools)
+        for name, tool in tools[k:] + tools[:k]:
             if a.drop_caches:
                 benchlib.drop_caches()
             sectors = sectors_read(a.count_reads) if a.count_reads else 0
@@ -246,11 +262,12 @@ def main():
                   flush=True)
     print(f"\n{a.rounds} rounds, {a.ranks} ranks, {a.files} files of {a.record} B "
           f"(sd {a.stdev}), batch {a.batch}, {a.read_threads} read threads, "
-          f"{a.computation} s compute, {a.epochs} epochs, caches {'dropped' if a.drop_caches else 'kept'}"
+          f"{a.computation} s compute, {a.epochs} epochs, caches {'dropped' if a.drop_caches else 'kept'}, "
+          f"ssdcluster's engine {a.sc_engine}"
           + (f", in {' '.join(a.cgroup)}" if a.cgroup else ""))
     print(f"datasets: DLIO {tree_bytes(dlio.data) / 2**20:.0f} MiB, "
           f"ssdcluster {tree_bytes(sc.target) / 2**20:.0f} MiB")
-    print(f"{'tool':<11} {'metric':<18} {'median':>10} {'min-max':>21} {'sc vs DLIO':>10}")
+    print(f"{'tool':<19} {'metric':<18} {'median':>10} {'min-max':>21} {'sc vs DLIO':>10}")
     metrics = [("au_pct", "AU %"), ("samples_per_s", "samples/s"),
                ("cpu_s_per_sample", "CPU ms/sample"), ("user_s_per_sample", " user"),
                ("sys_s_per_sample", " system")]
@@ -259,20 +276,22 @@ def main():
     for key, label in metrics:
         scale = 1e3 if key.endswith("_s_per_sample") else 1
         med = {}
-        for name in ("DLIO", "ssdcluster"):
+        for name in rows:
             v = [x[key] * scale for x in rows[name]]
             med[name] = statistics.median(v)
             ratio = ""
-            if name == "ssdcluster" and key == "au_pct":
-                ratio = f"{med['ssdcluster'] - med['DLIO']:+.1f} pts"
-            elif name == "ssdcluster" and med["DLIO"]:
-                ratio = f"{med['ssdcluster'] / med['DLIO']:.3f}"
-            print(f"{name:<11} {label:<18} {med[name]:>10.2f} {min(v):>10.2f}-{max(v):<10.2f} {ratio:>10}")
+            if name != "DLIO" and key == "au_pct":
+                ratio = f"{med[name] - med['DLIO']:+.1f} pts"
+            elif name != "DLIO" and med["DLIO"]:
+                ratio = f"{med[name] / med['DLIO']:.3f}"
+            print(f"{name:<19} {label:<18} {med[name]:>10.2f} {min(v):>10.2f}-{max(v):<10.2f} {ratio:>10}")
     steps = a.files // a.batch // a.ranks
     if steps > 2:
         print(f"DLIO's samples/s counts {steps - 2} of an epoch's {steps} steps over the time of "
               f"{steps - 1} (statscounter.py); ssdcluster's counts {steps - 1}: its median in "
-              f"DLIO's arithmetic is {statistics.median(x['samples_per_s'] for x in rows['ssdcluster']) * (steps - 2) / (steps - 1):.2f}")
+              f"DLIO's arithmetic is " + ", ".join(
+                  f"{statistics.median(x['samples_per_s'] for x in rows[n]) * (steps - 2) / (steps - 1):.2f} ({n})"
+                  for n in rows if n != "DLIO"))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"args": vars(a), "rounds": rows}, f, indent=1)
