@@ -435,6 +435,33 @@ static void print_placement(const struct sc_io_spec *io)
 	       io->numa == SC_NUMA_DRIVE ? ", next to the drive (numa: drive)" : "");
 }
 
+/* The access lines of a phase that sets fio's access keys (random
+ * blocks, regions, end). */
+static void print_access(const struct sc_io_spec *io)
+{
+	char b1[32], b2[32];
+
+	if (io->rand_dist != SC_DIST_RANDOM || io->random_every > 1 || io->randommap)
+		printf("    blocks: %s%s%.6g%s%s, a random block every %u I/O(s)\n",
+		       io->randommap ? "each once a pass in a random order (randommap)"
+				     : sc_rand_dist_name(io->rand_dist),
+		       io->rand_dist != SC_DIST_RANDOM ? ":" : "",
+		       io->rand_dist != SC_DIST_RANDOM ? io->rand_param : 0.0,
+		       io->rand_dist != SC_DIST_RANDOM ? " (random_distribution)" : "",
+		       io->rand_dist != SC_DIST_RANDOM ? ", scattered over the region" : "",
+		       io->random_every > 1 ? io->random_every : 1);
+	if (io->offset_bytes || io->offset_increment_given)
+		printf("    regions (file and block targets): from %s, one every %s (offset, "
+		       "offset_increment)\n",
+		       sc_fmt_bytes(b1, sizeof(b1), io->offset_bytes),
+		       sc_fmt_bytes(b2, sizeof(b2), sc_layout_offset_increment(io)));
+	if (io->end_fsync)
+		printf("    end: each job's file fsynced once its writes end (end_fsync)\n");
+	if (io->runtime_max_ns)
+		printf("    end: at the bytes or after %s, whichever first (runtime_max)\n",
+		       sc_fmt_duration(b1, sizeof(b1), io->runtime_max_ns));
+}
+
 static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ranks, uint32_t nranks,
 		       const struct sc_plan_figures *pf)
 {
@@ -461,6 +488,7 @@ static void print_plan(const struct sc_plan *plan, const struct sc_dry_rank *ran
 		print_submit_batch(&ph->io);
 		print_preallocate(&ph->io);
 		print_placement(&ph->io);
+		print_access(&ph->io);
 	}
 	for (uint32_t k = 0; k < pf->nslots; k++) {
 		const struct sc_plan_slot *s = &pf->slots[k];

@@ -231,6 +231,16 @@ int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 		snprintf(err, errlen, "job file name too long under %s", t->path);
 		return rc;
 	}
+	if (t->kind == SC_TARGET_DIR &&
+	    (io->offset_bytes || sc_layout_offset_increment(io) != io->size_bytes)) {
+		/* rank 0 refuses it where it probed the target; one on other
+		 * hosts is seen here first */
+		snprintf(err, errlen,
+			 "%s is a directory target, where each job has a file of its own: "
+			 "offset and offset_increment apply to file and block targets",
+			 t->path);
+		return -EINVAL;
+	}
 	sc_pattern_init(&j->pat, io, run->place.rank, j->index);
 	rc = verify_setup(j);
 	if (rc)

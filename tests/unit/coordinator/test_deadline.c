@@ -94,6 +94,15 @@ static void check_sized(void)
 	      "open loop: I/Os at the rate (102.4 s)");
 	io->rate_iops = 1000;
 	CHECK(sc_deadline_planned_ns(&plan, 0, &place) == 60 * S, "open loop: fast rate, 60 s");
+	/* runtime_max: the jobs stop then, so the plan is at most that; a
+	 * longer cap leaves the bytes' time as it is */
+	io = io_phase(SC_RW_WRITE, 2, GIB, GIB, 0);
+	io->runtime_max_ns = 100 * S;
+	CHECK(sc_deadline_planned_ns(&plan, 0, &place) == 100 * S, "runtime_max: 100 s, not 215 s");
+	CHECK(sc_deadline_run_ns(&plan, 0, &place) == 130 * S, "runtime_max: 100 s + 30 s");
+	io->runtime_max_ns = 1000 * S;
+	CHECK(sc_deadline_planned_ns(&plan, 0, &place) == 2 * GIB * 100,
+	      "runtime_max past the bytes' time: the bytes' time");
 	io = io_phase(SC_RW_WRITE, 1024, UINT64_MAX / 2, UINT64_MAX / 2, 0);
 	CHECK(sc_deadline_run_ns(&plan, 0, &place) == UINT64_MAX, "huge sized: saturates");
 }

@@ -551,6 +551,27 @@ static void test_io_error(void)
 	unlink(path);
 }
 
+/* A directory target with an offset (a target rank 0 did not probe):
+ * the rank refuses the phase before any I/O, naming the target and keys. */
+static void test_offset_on_dir(void)
+{
+	struct sc_place place = {.rank = 3, .target = 0, .slot = 0, .nslots = 1};
+	struct sc_plan plan;
+	struct sc_run *run = NULL;
+	char err[512] = "";
+	int rc;
+
+	plan_one(&plan, SC_RW_READ, SC_ENGINE_PSYNC, 1, 4096, 1, 64 << 10, 64 << 10);
+	plan.phases[0].io.offset_bytes = 1 << 20;
+	rc = sc_run_create(&run, &plan, 0, &place, &run_dir, err, sizeof(err));
+	CHECK(rc == -EINVAL, "offset on a directory target: %d, want -EINVAL", rc);
+	CHECK(strstr(err, "directory target") && strstr(err, "offset_increment"),
+	      "the message names the target kind and the keys: %s", err);
+	if (!rc)
+		sc_run_destroy(run);
+	sc_plan_exit(&plan);
+}
+
 static void test_layout(void)
 {
 	struct sc_plan plan;
@@ -705,6 +726,7 @@ int main(void)
 	test_layout_before_read();
 	test_mix_and_stop();
 	test_io_error();
+	test_offset_on_dir();
 	test_open_loop_rate(SC_ENGINE_NULL);
 	test_open_loop_rate(SC_ENGINE_URING);
 	test_open_loop_budget();
