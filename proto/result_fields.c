@@ -230,7 +230,6 @@ static const struct sc_field rank_rows[] = {
 	F_MSG_OPT(node_read_lat, node_lat[SC_DIR_READ], lat_fields),
 	F_MSG_OPT(node_write_lat, node_lat[SC_DIR_WRITE], lat_fields),
 	F_U64(unissued_ios, unissued_ios),
-	F_U32(time_capped_jobs, time_capped_jobs),
 	F_ARRAY(errnos, errnos, nerrnos, errno_fields),
 	F_ARRAY_MAX(failures, failures, nfailures, failure_fields, SC_IO_FAILURES_KEPT),
 	F_CHARS(telemetry_none, telemetry_none),
@@ -254,6 +253,7 @@ static const struct sc_field rank_rows[] = {
 	F_U64(au_wall_ns, au_wall_ns),
 	F_ARRAY_MAX(accels, accels, naccels, accel_fields, SC_ACCELS_MAX),
 	F_U64(host_memory_bytes, host_memory_bytes),
+	F_U32(time_capped_jobs, time_capped_jobs),
 };
 
 /* A per-second series travels as one column per member of struct
