@@ -447,28 +447,29 @@ static int map_bs(struct out *o, const struct sc_fio_job *j, struct phase *p)
 				      "bssplit=%s: not a bssplit ssdcluster runs (size/percent "
 				      "entries joined by ':', one list for reads and writes)",
 				      split->value ? split->value : "");
-		line(o, split, "    bssplit:");
-		p->bs = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			if (pct[i])
-				line(o, split, "      %s: %u", size_text(sz[i], t, sizeof(t)),
-				     pct[i]);
-			if (sz[i] > p->bs)
+		/* one size with all the I/Os is that bs; a mix is not run yet */
+		for (uint32_t i = 0; i < n; i++)
+			if (pct[i] == 100) {
 				p->bs = sz[i];
-		}
-		return 0;
+				line(o, split, "    bs: %s", size_text(p->bs, t, sizeof(t)));
+				return 0;
+			}
+		return refuse(o, j, split,
+			      "bssplit=%s: I/Os of several sizes in one job are not run yet "
+			      "(give one bs)",
+			      split->value);
 	}
 	if (range && (!bs || range > bs)) {
 		if ((rc = one_value(o, j, range, v, sizeof(v))))
 			return rc;
 		if (sc_fio_range_parse(v, KB_BASE, &lo, &hi))
 			return refuse(o, j, range, "bsrange=%s: not a size range (4k-64k)", v);
-		if (lo != hi) {
-			line(o, range, "    bsrange: [%s, %s]", size_text(lo, t, sizeof(t)),
-			     size_text(hi, v, sizeof(v)));
-			p->bs = hi;
-			return 0;
-		}
+		if (lo != hi)
+			return refuse(
+			    o, j, range,
+			    "bsrange=%s: I/Os of several sizes in one job are not run yet "
+			    "(give one bs, or bsrange=4k-4k)",
+			    v);
 		p->bs = lo;
 		line(o, range, "    bs: %s", size_text(p->bs, t, sizeof(t)));
 		return 0;
@@ -748,7 +749,7 @@ static int map_verify_pass(struct out *o, const struct sc_fio_job *j, const stru
 		return refuse(o, j, ver,
 			      "verify needs every block of the region written once before it "
 			      "is read back: not with time_based, io_size or norandommap here");
-	line(o, ver, "  - name: %s.verify", name);
+	line(o, ver, "  - name: \"%s.verify\"", name);
 	line(o, ver, "    rw: read");
 	line(o, ver, "    bs: %s", size_text(p->bs, s, sizeof(s)));
 	line(o, ver, "    iodepth: %llu", (unsigned long long)p->iodepth);
@@ -767,6 +768,11 @@ static int map_verify_pass(struct out *o, const struct sc_fio_job *j, const stru
 static int map_job(struct out *o, const struct sc_fio_job *j, const struct target *t,
 		   char names[][65], uint32_t i)
 {
+	if (is_on(OPT(j, "gtod_reduce")))
+		note(o,
+		     "job %s: gtod_reduce: fio would skip most of its clock reads and report "
+		     "no latencies; ssdcluster times every I/O as always (the I/O is the same)",
+		     j->name);
 	const struct sc_fio_opt *nj = OPT(j, "numjobs"), *nm = OPT(j, "name");
 	const struct sc_fio_opt *desc = OPT(j, "description");
 	struct phase p = {.jobs = 1};
@@ -781,7 +787,7 @@ static int map_job(struct out *o, const struct sc_fio_job *j, const struct targe
 
 		line(o, desc, "  # %s", quoted(desc->value, q, sizeof(q)));
 	}
-	line(o, NULL, "  - name: %s", names[i]);
+	line(o, NULL, "  - name: \"%s\"", names[i]);
 	line(o, NULL, "    workload: io");
 	line(o, nj, "    jobs: %llu", (unsigned long long)p.jobs);
 	if ((rc = map_rw(o, j, &p)) || (rc = map_bs(o, j, &p)) || (rc = map_engine(o, j, &p)) ||

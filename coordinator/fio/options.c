@@ -28,6 +28,7 @@ static const char *const known[] = {
     "new_group",   "wait_for",
     "loops",	   "timeout",
     "io_limit",	   "thread",
+    "gtod_reduce",
 };
 
 /* fio's engines ssdcluster maps, and what it runs them as. */

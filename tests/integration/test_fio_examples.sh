@@ -66,7 +66,7 @@ ex tiobench-example.fio sized directory=@D size=1m
 ex basic-verify.fio sized filename=@D/bv size=2m
 ex fsx.fio sized loops=8
 ex zipf.fio sized size=16m
-ex iometer-file-access-server.fio sized size=2m
+ex null.fio sized size=16m
 # timed: the same directions
 for f in fio-seq-read fio-rand-read fio-seq-write fio-rand-write fio-seq-RW fio-rand-RW; do
 	ex "$f.fio" timed size=4m runtime=1

@@ -222,16 +222,16 @@ static void test_files_and_groups(void)
 		rc = map_text("[j]\nrw=write\nfilename=${SC_TEST_FIO_FILE}\n", NULL, 0, true, &y,
 			      err, sizeof(err), path, sizeof(path));
 		CHECK(rc == -EINVAL && strstr(err, "j.fio:3: job j: filename=") &&
-			      strstr(err, "not by ${VAR}"),
+			  strstr(err, "not by ${VAR}"),
 		      "filename by ${VAR} with --allow-destroy: %s", err);
 	}
 
 	/* stonewall: one phase after another; none: refused */
 	MAP_OK("[global]\nsize=1m\n[a]\nrw=write\n[b]\nstonewall\nrw=read\n[c]\nwait_for=b\n",
 	       "stonewalled");
-	HAS("  - name: a");
-	HAS("  - name: b");
-	HAS("  - name: c");
+	HAS("  - name: \"a\"");
+	HAS("  - name: \"b\"");
+	HAS("  - name: \"c\"");
 	if (!rc)
 		sc_fio_yaml_exit(&y);
 	rc = map_text("[global]\nsize=1m\n[a]\nrw=write\n[b]\nrw=read\n", NULL, 0, false, &y, err,
@@ -241,7 +241,7 @@ static void test_files_and_groups(void)
 
 	/* a writing job that verifies is read back after it */
 	MAP_OK("[v]\nsize=1m\nrw=randwrite\nbs=4k\nverify=crc32c\n", "verify");
-	HAS("  - name: v.verify");
+	HAS("  - name: \"v.verify\"");
 	HAS("    verify: crc32c");
 	if (!rc)
 		sc_fio_yaml_exit(&y);
@@ -294,6 +294,16 @@ static void test_refusals_and_sets(void)
 		      sizeof(path));
 	CHECK(rc == -EINVAL && strstr(err, "j.fio:3: job j: bs=4k,8k: different values"),
 	      "bs for reads and writes: %s", err);
+	rc = map_text("[j]\nsize=1m\nbssplit=4k/50:64k/50\n", NULL, 0, false, &y, err, sizeof(err),
+		      path, sizeof(path));
+	CHECK(rc == -EINVAL && strstr(err, "j.fio:3: job j: bssplit=4k/50:64k/50: I/Os of several "
+					   "sizes"),
+	      "a bssplit mix: %s", err);
+	rc = map_text("[j]\nsize=1m\nbssplit=64k/100\n", NULL, 0, false, &y, err, sizeof(err), path,
+		      sizeof(path));
+	CHECK(rc == 0 && has_line(&y, "    bs: 64KiB"), "bssplit of one size: %s", err);
+	if (!rc)
+		sc_fio_yaml_exit(&y);
 	rc = map_text("[j]\nsize=50%\n", NULL, 0, false, &y, err, sizeof(err), path, sizeof(path));
 	CHECK(rc == -EINVAL && strstr(err, "j.fio:2: job j: size=50%"), "size=50%%: %s", err);
 	rc = map_text("[j]\nrw=read:8k\nsize=1m\n", NULL, 0, false, &y, err, sizeof(err), path,
