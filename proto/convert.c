@@ -321,9 +321,12 @@ static int field_from_pb(const struct sc_field *f, const char *pb, char *c)
 		return copy_fixed(at, f->max, get_ptr(from));
 	case SC_FIELD_U64S:
 		from = sc_convert_repeated(pb, f, &n);
-		if (n != f->max)
+		if (n != f->max && n != 0) /* none: all 0 (a field newer than the sender) */
 			return -EBADMSG;
-		memcpy(at, from, f->c_size);
+		if (n)
+			memcpy(at, from, f->c_size);
+		else
+			memset(at, 0, f->c_size);
 		return 0;
 	case SC_FIELD_MSG:
 	case SC_FIELD_MSG_OPT: /* absent: all zero */

@@ -109,10 +109,13 @@ void sc_convert_set_repeated(void *pb, const struct sc_field *f, const void *v, 
 	{SC_ROW(CHARS, f, m, SC_ROW_IS(SC_ROW_PB(f), char *) && SC_ROW_ARRAY_OF(m, char),           \
 		sizeof(SC_ROW_C(m))),                                                              \
 	 .max = sizeof(SC_ROW_C(m))}
-#define F_U64S(f, m)                                                                               \
-	{SC_ROW(U64S, f, m, SC_ROW_IS(SC_ROW_PB(f), uint64_t *) && SC_ROW_ARRAY_OF(m, uint64_t),    \
-		sizeof(SC_ROW_C(m))),                                                              \
-	 .max = sizeof(SC_ROW_C(m)) / sizeof(uint64_t), .pb_count_off = offsetof(SC_ROW_PBT, n_##f)}
+#define SC_ROW_U64S(f, m)                                                                          \
+	SC_ROW(U64S, f, m, SC_ROW_IS(SC_ROW_PB(f), uint64_t *) && SC_ROW_ARRAY_OF(m, uint64_t),     \
+	       sizeof(SC_ROW_C(m))),                                                               \
+	    .max = sizeof(SC_ROW_C(m)) / sizeof(uint64_t), .pb_count_off = offsetof(SC_ROW_PBT, n_##f)
+#define F_U64S(f, m) {SC_ROW_U64S(f, m)}
+/* As F_U64S, left out of the plan echo while every element is 0 */
+#define F_U64S_ECHO_SET(f, m) {SC_ROW_U64S(f, m), .echo_if_set = true}
 /* sub_: the nested message's list */
 #define F_MSG(f, m, sub_) {SC_ROW(MSG, f, m, 1, sizeof(SC_ROW_C(m))), .sub = &(sub_)}
 #define F_MSG_OPT(f, m, sub_) F_MSG_OPT_BY(f, m, sub_, count)

@@ -100,6 +100,8 @@ const char *sc_pattern_dist_check(enum sc_rand_dist dist, double param)
 			       ? NULL
 			       : "normal's sigma is a percentage of the region, more than 0 and "
 				 "less than 100 (normal:10)";
+	case SC_DIST_ZONED:
+		return param == 0 ? NULL : "zoned takes its zones, not a number";
 	default:
 		return "an unknown distribution";
 	}
@@ -156,10 +158,25 @@ static void dist_init(struct sc_pattern *p, const struct sc_io_spec *io)
 	case SC_DIST_NORMAL:
 		p->sigma_blocks = io->rand_param / 100 * n;
 		break;
+	case SC_DIST_ZONED: {
+		uint32_t acc = 0, size = 0, z;
+
+		for (z = 0; z < SC_ZONES_MAX && io->zone_size_pct[z]; z++) {
+			acc += (uint32_t)io->zone_access_pct[z];
+			size += (uint32_t)io->zone_size_pct[z];
+			p->access_cum[z] = acc;
+			p->zone_first[z] = p->nblocks * (size - io->zone_size_pct[z]) / 100;
+		}
+		p->nzones = z;
+		p->zone_first[z] = p->nblocks;
+		break;
+	}
 	default:
 		break;
 	}
 }
+
+static double unit(struct sc_pattern *p);
 
 void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t rank,
 		     uint32_t job)
@@ -182,6 +199,51 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
 	p->random_every = io->random_every;
 	p->randommap = io->randommap;
 	p->map_next = p->nblocks; /* the first draw begins pass 0 */
+	p->len = io->bs_bytes;
+	p->left_bytes = io->runtime_ns ? UINT64_MAX : io->io_bytes;
+	p->bs_max_bytes = io->bs_max_bytes > io->bs_bytes ? io->bs_max_bytes : 0;
+	for (uint32_t i = 0, cum = 0; i < SC_BSSPLIT_MAX && io->bssplit_bytes[i]; i++) {
+		cum += (uint32_t)io->bssplit_pct[i];
+		p->split_bytes[i] = io->bssplit_bytes[i];
+		p->split_cum[i] = cum;
+		p->nsplit = i + 1;
+	}
+}
+
+uint64_t sc_pattern_draw_len(struct sc_pattern *p)
+{
+	uint64_t min = p->bs_bytes, len;
+
+	if (p->nsplit) { /* the size whose percent band the draw falls in */
+		uint64_t u = sc_pattern_below(p, 100);
+		uint32_t i = 0;
+
+		while (i + 1 < p->nsplit && u >= p->split_cum[i])
+			i++;
+		return p->split_bytes[i];
+	}
+	/* bsrange, as fio draws it: min + floor(max x u), down to a multiple
+	 * of min, at most max */
+	len = min + (uint64_t)((double)p->bs_max_bytes * unit(p));
+	len -= len % min;
+	return len < p->bs_max_bytes ? len : p->bs_max_bytes;
+}
+
+/* The size of the I/O at block: bs, or a draw of the mix that fits before
+ * the region's end and within the bytes left (bs always does: every size
+ * and the budget are multiples of it). */
+static uint64_t pick_len(struct sc_pattern *p, uint64_t block)
+{
+	uint64_t room = (p->nblocks - block) * p->bs_bytes, len;
+
+	if (room > p->left_bytes)
+		room = p->left_bytes;
+	if (!p->bs_max_bytes || room <= p->bs_bytes)
+		return p->bs_bytes;
+	do
+		len = sc_pattern_draw_len(p);
+	while (len > room);
+	return len;
 }
 
 uint64_t sc_pattern_below(struct sc_pattern *p, uint64_t n)
@@ -226,6 +288,20 @@ static uint64_t normal_position(struct sc_pattern *p)
 	}
 }
 
+/* Zoned: a zone by the access shares, then a uniform block of it (a zone
+ * of no block, in a region of fewer blocks than zones: its first). */
+static uint64_t zoned_block(struct sc_pattern *p)
+{
+	uint64_t u = sc_pattern_below(p, 100);
+	uint32_t z = 0;
+
+	while (z + 1 < p->nzones && u >= p->access_cum[z])
+		z++;
+	if (p->zone_first[z + 1] <= p->zone_first[z])
+		return p->zone_first[z] < p->nblocks ? p->zone_first[z] : p->nblocks - 1;
+	return p->zone_first[z] + sc_pattern_below(p, p->zone_first[z + 1] - p->zone_first[z]);
+}
+
 /* A random block of the region, by the pattern's distribution. */
 static uint64_t random_block(struct sc_pattern *p)
 {
@@ -241,6 +317,8 @@ static uint64_t random_block(struct sc_pattern *p)
 	case SC_DIST_NORMAL:
 		k = normal_position(p);
 		break;
+	case SC_DIST_ZONED:
+		return zoned_block(p);
 	default:
 		return sc_pattern_below(p, p->nblocks); /* as before the key */
 	}
@@ -288,26 +366,28 @@ int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 	switch (p->rw) {
 	case SC_RW_READ:
 	case SC_RW_WRITE:
-		block = p->next_block++;
-		if (p->next_block >= p->nblocks)
-			p->next_block = 0;
-		write = p->rw == SC_RW_WRITE;
-		break;
 	case SC_RW_READWRITE:
-		write = sc_pattern_below(p, 100) >= p->read_pct;
-		block = p->next_block++;
+		write = p->rw == SC_RW_READWRITE ? sc_pattern_below(p, 100) >= p->read_pct
+						 : p->rw == SC_RW_WRITE;
+		block = p->next_block;
+		p->len = pick_len(p, block);
+		p->next_block += p->len / p->bs_bytes;
 		if (p->next_block >= p->nblocks)
 			p->next_block = 0;
 		break;
 	case SC_RW_RANDRW:
 		write = sc_pattern_below(p, 100) >= p->read_pct;
 		block = random_pick(p);
+		p->len = pick_len(p, block);
 		break;
 	default:
 		write = p->rw == SC_RW_RANDWRITE;
 		block = random_pick(p);
+		p->len = pick_len(p, block);
 		break;
 	}
+	if (p->left_bytes != UINT64_MAX)
+		p->left_bytes -= p->left_bytes > p->len ? p->len : p->left_bytes;
 	*offset_bytes = block * p->bs_bytes;
 	return write;
 }

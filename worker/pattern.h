@@ -44,11 +44,27 @@ struct sc_pattern {
 	uint64_t map_next;      /* the pass's next index into map */
 	uint64_t map_pass;      /* passes begun */
 	struct sc_perm map;     /* this pass's order */
+	/* several sizes (bssplit, bsrange; plan.h): bs_bytes the smallest */
+	uint64_t bs_max_bytes;  /* 0: every I/O bs_bytes */
+	uint32_t nsplit;        /* bssplit's sizes; 0: bsrange */
+	uint64_t split_bytes[SC_BSSPLIT_MAX];
+	uint32_t split_cum[SC_BSSPLIT_MAX]; /* percents summed up to each */
+	uint64_t left_bytes;    /* the job's io_bytes not yet drawn (UINT64_MAX: timed) */
+	uint64_t len;           /* the size of the I/O sc_pattern_next drew */
+	/* zoned: zone z takes access_cum[z] - access_cum[z - 1] % of the
+	 * I/Os, its blocks [zone_first[z], zone_first[z + 1]) */
+	uint32_t nzones;
+	uint32_t access_cum[SC_ZONES_MAX];
+	uint64_t zone_first[SC_ZONES_MAX + 1];
 };
 
 /* Largest zipf theta random_distribution takes (all but rank 1 are then
  * never drawn long before). */
 #define SC_PATTERN_ZIPF_THETA_MAX 100.0
+
+/* A size of a mix (io->bs_max_bytes set; bssplit or bsrange) drawn
+ * from the job's generator, before it is fitted to the room left. */
+uint64_t sc_pattern_draw_len(struct sc_pattern *p);
 
 /* Whether param is a number distribution dist takes (zipf: theta in
  * (0, 100]; pareto: h in (0, 1); normal: sigma in (0, 100) % of the
@@ -61,7 +77,13 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
 		     uint32_t job);
 
 /* Next I/O: stores its offset within the region (a multiple of bs) and
- * returns 1 for a write, 0 for a read.  Sequential patterns wrap at the
+ * its size in p->len, and returns 1 for a write, 0 for a read.  With
+ * several sizes (io->bs_max_bytes), the offset is drawn first, then the
+ * size (plan.h's rule), drawn again until it ends within the region and
+ * within the job's io_bytes left (io->runtime_ns 0), so that a job moves
+ * exactly io_bytes; sequential patterns move on by the size.  Zoned
+ * (io->rand_dist): a zone by its access share, then a uniform block of
+ * it.  Sequential patterns wrap at the
  * region's end; random ones draw a block of it from io->rand_dist: rank k
  * of the distribution (0 the hottest; normal: the position in the
  * region) is block sc_perm_map(k) of a permutation seeded per job.  With

@@ -41,7 +41,7 @@ SC_ENUM_NAMES_DEFINE(preallocate, enum sc_preallocate, SC_PREALLOC_COUNT,
 		     [SC_PREALLOC_WRITTEN] = "written")
 SC_ENUM_NAMES_DEFINE(rand_dist, enum sc_rand_dist, SC_DIST_COUNT, [SC_DIST_RANDOM] = "random",
 		     [SC_DIST_ZIPF] = "zipf", [SC_DIST_PARETO] = "pareto",
-		     [SC_DIST_NORMAL] = "normal")
+		     [SC_DIST_NORMAL] = "normal", [SC_DIST_ZONED] = "zoned")
 SC_ENUM_NAMES_DEFINE(steady_metric, enum sc_steady_metric, SC_STEADY_METRIC_COUNT,
 		     [SC_STEADY_IOPS] = "iops", [SC_STEADY_BW] = "bw", [SC_STEADY_LAT] = "lat")
 SC_ENUM_NAMES_DEFINE(expect_metric, enum sc_expect_metric, SC_EXPECT_COUNT,

@@ -60,8 +60,17 @@ enum sc_rand_dist {
 			     * the hottest h of the blocks take 1 - h of the I/Os */
 	SC_DIST_NORMAL,     /* ranks by distance from the middle of a normal of
 			     * sigma = rand_param % of the region */
+	SC_DIST_ZONED,      /* fio's zoned:A/S:...: zone z, the next S_z % of
+			     * the region's blocks in order (not scattered),
+			     * takes A_z % of the I/Os, uniform within it
+			     * (sc_io_spec's zone_access_pct, zone_size_pct) */
 	SC_DIST_COUNT
 };
+
+/* Most sizes of a bssplit, most zones of a zoned distribution (fio's
+ * BSSPLIT_MAX and ZONESPLIT_MAX are 64 too). */
+#define SC_BSSPLIT_MAX 64u
+#define SC_ZONES_MAX   64u
 
 /* Bytes of a phase's cpus: value, its NUL included. */
 #define SC_CPUS_MAX 256u
@@ -278,6 +287,24 @@ struct sc_io_spec {
 	bool randommap;             /* random cells: each block once a pass, in
 				     * an order seeded per pass (fio's random
 				     * map); false: uniform with replacement */
+	/* Several I/O sizes in one job (bssplit, bsrange; worker/pattern.h).
+	 * bs_max_bytes 0: every I/O is bs_bytes.  Else bs_bytes is the
+	 * smallest size (every offset a multiple of it, fio's blockalign
+	 * default), bs_max_bytes the largest (buffers hold it), and each I/O
+	 * draws its size: from bssplit_bytes[i] with bssplit_pct[i] % (the
+	 * first 0 size ends the list; the percents sum to 100), or with no
+	 * list (bsrange) fio's rule, bs + floor(bs_max x u) for u uniform in
+	 * [0, 1) rounded down to a multiple of bs, at most bs_max.  Every size
+	 * is a multiple of bs_bytes.  An I/O's size is drawn again until it
+	 * fits before the region's end and within the job's io_bytes left. */
+	uint64_t bs_max_bytes;
+	uint64_t bssplit_bytes[SC_BSSPLIT_MAX];
+	uint64_t bssplit_pct[SC_BSSPLIT_MAX];
+	/* rand_dist zoned: zone z takes zone_access_pct[z] % of the I/Os and
+	 * zone_size_pct[z] % of the region (the first 0 size ends the list;
+	 * each list sums to 100) */
+	uint64_t zone_access_pct[SC_ZONES_MAX];
+	uint64_t zone_size_pct[SC_ZONES_MAX];
 	uint64_t runtime_max_ns;    /* runtime_ns 0: a job also stops this long
 				     * after the start, its io_bytes done or
 				     * not (fio's runtime without time_based);

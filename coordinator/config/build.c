@@ -111,6 +111,13 @@ static int fill_cell(const struct cfg_phase *pv, uint32_t i, uint32_t cell, uint
 		ph->io.rand_param = pv->rand_param;
 		ph->io.random_every = pv->random_every > 1 ? (uint32_t)pv->random_every : 0;
 		ph->io.randommap = pv->randommap;
+		memcpy(ph->io.zone_access_pct, pv->zone_access_pct, sizeof(pv->zone_access_pct));
+		memcpy(ph->io.zone_size_pct, pv->zone_size_pct, sizeof(pv->zone_size_pct));
+	}
+	if (pv->bs_max > pv->bs.v[b]) { /* bssplit, bsrange: bs is the smallest */
+		ph->io.bs_max_bytes = pv->bs_max;
+		memcpy(ph->io.bssplit_bytes, pv->bssplit_bytes, sizeof(pv->bssplit_bytes));
+		memcpy(ph->io.bssplit_pct, pv->bssplit_pct, sizeof(pv->bssplit_pct));
 	}
 	return 0;
 }

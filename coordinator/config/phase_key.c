@@ -72,8 +72,64 @@ static int parse_cpus(struct cfg_check *c, struct cfg_phase *pv, const struct cf
 	return 0;
 }
 
+/* zoned's zones, "A/S:A/S:..." (fio's syntax): A % of the I/Os to the next
+ * S % of the region; a last S left out takes what the others leave.  The
+ * access and size percents each sum to 100. */
+static int parse_zones(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n,
+		       const char *zones)
+{
+	uint64_t acc = 0, size = 0;
+	uint32_t z = 0;
+	const char *at = zones;
+	char *end;
+
+	memset(pv->zone_access_pct, 0, sizeof(pv->zone_access_pct));
+	memset(pv->zone_size_pct, 0, sizeof(pv->zone_size_pct));
+	while (*at) {
+		unsigned long a, sz;
+
+		if (z == SC_ZONES_MAX)
+			return sc_cfg_fail_node(c->d, n, "more than %u zones", SC_ZONES_MAX);
+		errno = 0;
+		a = strtoul(at, &end, 10);
+		if (end == at || *end != '/' || errno || a > 100)
+			return sc_cfg_fail_node(c->d, n,
+						"zone %u (\"%s\") is not ACCESS/SIZE, two whole "
+						"percents (zoned:60/10:30/20:10/)",
+						z + 1, at);
+		at = end + 1;
+		if ((*at == ':' || !*at)) { /* the size left */
+			if (*at)
+				return sc_cfg_fail_node(c->d, n, "only the last zone may leave its "
+							"size out (it takes what is left)");
+			sz = size < 100 ? 100 - size : 0;
+			end = (char *)at;
+		} else {
+			sz = strtoul(at, &end, 10);
+			if (end == at || (*end && *end != ':') || errno || sz > 100)
+				return sc_cfg_fail_node(c->d, n,
+							"zone %u's size (\"%s\") is not a whole percent",
+							z + 1, at);
+		}
+		if (sz == 0)
+			return sc_cfg_fail_node(c->d, n, "zone %u has no size (each zone's size "
+						"is more than 0%%)", z + 1);
+		pv->zone_access_pct[z] = a;
+		pv->zone_size_pct[z++] = sz;
+		acc += a;
+		size += sz;
+		at = *end ? end + 1 : end;
+	}
+	if (z == 0 || acc != 100 || size != 100)
+		return sc_cfg_fail_node(c->d, n,
+					"zoned's access percents sum to %llu and its size percents to "
+					"%llu: each must sum to 100 (zoned:60/10:30/20:10/)",
+					(unsigned long long)acc, (unsigned long long)size);
+	return 0;
+}
+
 /* random_distribution: NAME or NAME:NUMBER (fio's syntax; the number's
- * range is pattern.c's). */
+ * range is pattern.c's), or zoned:ZONES. */
 static int parse_rand_dist(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_keydef *def,
 			   const struct cfg_node *n)
 {
@@ -92,8 +148,16 @@ static int parse_rand_dist(struct cfg_check *c, struct cfg_phase *pv, const stru
 	if (dist < 0)
 		return sc_cfg_fail_node(c->d, n,
 					"\"%s\" is not a distribution (random, zipf:THETA, "
-					"pareto:H or normal:SIGMA_PCT)",
+					"pareto:H, normal:SIGMA_PCT or zoned:A/S:A/S:...)",
 					n->str);
+	if (dist == SC_DIST_ZONED) {
+		err = parse_zones(c, pv, n, colon ? colon + 1 : "");
+		if (!err) {
+			pv->rand_dist = SC_DIST_ZONED;
+			pv->rand_param = 0;
+		}
+		return err;
+	}
 	if (dist != SC_DIST_RANDOM && !colon)
 		return sc_cfg_fail_node(c->d, n, "%s needs its number (%s)", name,
 					sc_pattern_dist_check((enum sc_rand_dist)dist, -1));
@@ -112,6 +176,98 @@ static int parse_rand_dist(struct cfg_check *c, struct cfg_phase *pv, const stru
 		return sc_cfg_fail_node(c->d, n, "\"%s\": %s", n->str, why);
 	pv->rand_dist = (enum sc_rand_dist)dist;
 	pv->rand_param = param;
+	return 0;
+}
+
+/* bssplit: {SIZE: PERCENT, ...}, the percents summing to 100 (a size of
+ * 0% is left out, as fio does). */
+static int parse_bssplit(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
+{
+	static const struct cfg_keydef size = {.type = CFG_VT_SIZE, .min = 1, .max = MAX_BS_BYTES};
+	static const struct cfg_keydef pct = {.type = CFG_VT_PERCENT, .min = 0, .max = 100};
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0;
+	uint32_t m = 0;
+	int err;
+
+	if (n->kind != CFG_MAP || n->npairs == 0)
+		return sc_cfg_fail_node(c->d, n, "expected a mapping of size to percent of the "
+					"I/Os {4KiB: 60, 64KiB: 40}, got %s",
+					sc_cfg_is_null(n) ? "nothing" : sc_cfg_kind_word(n));
+	if (n->npairs > SC_BSSPLIT_MAX)
+		return sc_cfg_fail_node(c->d, n, "%u sizes (at most %u)", n->npairs, SC_BSSPLIT_MAX);
+	memset(pv->bssplit_bytes, 0, sizeof(pv->bssplit_bytes));
+	memset(pv->bssplit_pct, 0, sizeof(pv->bssplit_pct));
+	for (uint32_t i = 0; i < n->npairs; i++) {
+		const struct cfg_pair *p = &n->pairs[i];
+		struct cfg_node key = {.kind = CFG_SCALAR, .loc = p->kloc, .path = p->val->path,
+				       .str = p->key, .plain = true};
+		uint64_t b, v;
+
+		err = sc_cfg_parse_scalar(c->d, &key, &size, &b);
+		if (!err)
+			err = sc_cfg_parse_scalar(c->d, p->val, &pct, &v);
+		if (err)
+			return err;
+		for (uint32_t k = 0; k < m; k++)
+			if (pv->bssplit_bytes[k] == b)
+				return sc_cfg_fail_node(c->d, &key, "size %s is given twice", p->key);
+		sum += v;
+		if (!v)
+			continue;
+		pv->bssplit_bytes[m] = b;
+		pv->bssplit_pct[m++] = v;
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+	}
+	if (sum != 100)
+		return sc_cfg_fail_node(c->d, n, "the percents sum to %llu, not 100",
+					(unsigned long long)sum);
+	for (uint32_t k = 0; k < m; k++)
+		if (pv->bssplit_bytes[k] % lo) {
+			char a1[32], a2[32];
+
+			return sc_cfg_fail_node(
+			    c->d, n,
+			    "size %s is not a multiple of the smallest, %s (every offset is a "
+			    "multiple of it, as fio aligns them)",
+			    sc_cfg_fmt_size(a1, sizeof(a1), pv->bssplit_bytes[k]),
+			    sc_cfg_fmt_size(a2, sizeof(a2), lo));
+		}
+	pv->bsrange_min = 0;
+	pv->bs_max = hi;
+	pv->bs.v[0] = lo; /* the smallest: bs's checks (size, alignment) apply to it */
+	return 0;
+}
+
+/* bsrange: [MIN, MAX], MAX a multiple of MIN (fio's sizes are multiples of
+ * MIN; its clamp to MAX would give another). */
+static int parse_bsrange(struct cfg_check *c, struct cfg_phase *pv, const struct cfg_node *n)
+{
+	static const struct cfg_keydef size = {.type = CFG_VT_SIZE, .min = 1, .max = MAX_BS_BYTES};
+	uint64_t lo, hi;
+	char a1[32], a2[32];
+	int err;
+
+	if (n->kind != CFG_SEQ || n->nitems != 2)
+		return sc_cfg_fail_node(c->d, n, "expected [MIN, MAX], two sizes ([4KiB, 64KiB])");
+	err = sc_cfg_parse_scalar(c->d, n->items[0], &size, &lo);
+	if (!err)
+		err = sc_cfg_parse_scalar(c->d, n->items[1], &size, &hi);
+	if (err)
+		return err;
+	if (hi < lo)
+		return sc_cfg_fail_node(c->d, n, "MAX %s is below MIN %s",
+					sc_cfg_fmt_size(a1, sizeof(a1), hi),
+					sc_cfg_fmt_size(a2, sizeof(a2), lo));
+	if (hi % lo)
+		return sc_cfg_fail_node(c->d, n->items[1],
+					"MAX %s is not a multiple of MIN %s (every size is one)",
+					sc_cfg_fmt_size(a1, sizeof(a1), hi),
+					sc_cfg_fmt_size(a2, sizeof(a2), lo));
+	memset(pv->bssplit_bytes, 0, sizeof(pv->bssplit_bytes));
+	pv->bsrange_min = lo;
+	pv->bs_max = hi;
+	pv->bs.v[0] = lo;
 	return 0;
 }
 
@@ -160,6 +316,10 @@ int sc_cfg_parse_phase_key(struct cfg_check *c, struct cfg_phase *pv, enum pkey 
 		return parse_cpus(c, pv, &def, n);
 	case PK_RANDOM_DISTRIBUTION:
 		return parse_rand_dist(c, pv, &def, n);
+	case PK_BSSPLIT:
+		return parse_bssplit(c, pv, n);
+	case PK_BSRANGE:
+		return parse_bsrange(c, pv, n);
 	default: /* a U64 row of key_table.h: its member */
 		if (!sc_cfg_keys[k].u64)
 			return sc_cfg_fail_node(c->d, n, "key %s has no parser (an OWN row of "

@@ -50,6 +50,47 @@ static int check_timeout(struct cfg_check *c, const struct cfg_phase *pv)
 	    sc_fmt_duration(planned, sizeof(planned), pv->runtime + pv->ramp));
 }
 
+/* bssplit or bsrange (phase_key.c parsed them; bs is their smallest
+ * size): alone, and without what a mix of sizes cannot do right. */
+static int check_bsmix(struct cfg_check *c, struct cfg_phase *pv)
+{
+	enum pkey k = pv->src[PK_BSSPLIT] ? PK_BSSPLIT : PK_BSRANGE;
+	const char *name = sc_cfg_phase_keys[k];
+
+	if (!pv->bs_max)
+		return 0;
+	if (pv->src[PK_BSSPLIT] && pv->src[PK_BSRANGE])
+		return sc_cfg_fail_node(c->d, pv->src[PK_BSRANGE],
+					"bssplit and bsrange are alternatives (keep one)");
+	if (pv->own[PK_BS])
+		return sc_cfg_fail_node(c->d, pv->src[PK_BS],
+					"bs and %s are alternatives (%s gives the sizes: keep one)",
+					name, name);
+	if (pv->verify != SC_VERIFY_NONE)
+		return sc_cfg_fail_node(c->d, pv->src[k],
+					"%s cannot verify (verify's blocks are of one size: "
+					"verify: none, or one bs)", name);
+	if (pv->randommap)
+		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOMMAP],
+					"randommap takes one bs (a map of blocks of one size; "
+					"with %s, leave randommap false)", name);
+	if (pv->random_every > 1)
+		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOM_EVERY],
+					"random_every takes one bs (with %s, leave it out)", name);
+	/* bs's checks (size, io_size, offset, alignment) apply to the smallest */
+	pv->bs.n = 1;
+	pv->bs.list = false;
+	pv->bs.v[0] = pv->bsrange_min ? pv->bsrange_min : pv->bs.v[0];
+	if (!pv->bsrange_min) {
+		uint64_t lo = UINT64_MAX;
+
+		for (uint32_t i = 0; i < SC_BSSPLIT_MAX && pv->bssplit_bytes[i]; i++)
+			lo = pv->bssplit_bytes[i] < lo ? pv->bssplit_bytes[i] : lo;
+		pv->bs.v[0] = lo;
+	}
+	return 0;
+}
+
 /* Checks of an io or kvcache phase that need no target. */
 static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 {
@@ -95,6 +136,10 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 						"randwrite, randrw; this phase is %s)",
 						sc_cfg_phase_keys[k], rw_text(pv, rwbuf, sizeof(rwbuf)));
 	}
+	int err = check_bsmix(c, pv);
+
+	if (err)
+		return err;
 	if (pv->randommap && pv->rand_dist != SC_DIST_RANDOM)
 		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOMMAP],
 					"randommap visits every block once a pass, which a %s "

@@ -58,6 +58,13 @@ struct cfg_phase {
 	char cpus[SC_CPUS_MAX]; /* a cpulist as written ("" = none) */
 	enum sc_rand_dist rand_dist; /* random_distribution: its name and */
 	double rand_param;	     /* number (0 for random) */
+	uint64_t zone_access_pct[SC_ZONES_MAX]; /* zoned: its zones (plan.h) */
+	uint64_t zone_size_pct[SC_ZONES_MAX];
+	uint64_t bs_max; /* bssplit, bsrange: the largest size (bs the
+			  * smallest, set by the rules); 0: neither */
+	uint64_t bssplit_bytes[SC_BSSPLIT_MAX]; /* bssplit, 0-ended */
+	uint64_t bssplit_pct[SC_BSSPLIT_MAX];
+	uint64_t bsrange_min; /* bsrange: its MIN (0: none) */
 	uint32_t nexpect;	/* expect: thresholds kept (a yes/no one said
 				 * false is not) */
 	struct sc_expect expect[SC_EXPECT_MAX];

@@ -303,6 +303,12 @@ static int check_cell(struct cfg_check *c, uint32_t i, const struct cfg_phase *p
 		return sc_cfg_fail_value(
 		    c, pv, i, pv->src[PK_SIZE], PK_SIZE, "%s is not a multiple of bs %s",
 		    sc_cfg_fmt_size(a1, sizeof(a1), pv->size), sc_cfg_fmt_size(a2, sizeof(a2), bs));
+	if (pv->bs_max > bs && pv->size % pv->bs_max)
+		return sc_cfg_fail_value(
+		    c, pv, i, pv->src[PK_SIZE], PK_SIZE, "%s is not a multiple of %s's largest size %s",
+		    sc_cfg_fmt_size(a1, sizeof(a1), pv->size),
+		    sc_cfg_phase_keys[pv->src[PK_BSSPLIT] ? PK_BSSPLIT : PK_BSRANGE],
+		    sc_cfg_fmt_size(a2, sizeof(a2), pv->bs_max));
 	if (pv->src[PK_IO_SIZE] && pv->io_size % bs)
 		return sc_cfg_fail_value(c, pv, i, pv->src[PK_IO_SIZE], PK_IO_SIZE,
 					 "%s is not a multiple of bs %s",

@@ -108,6 +108,13 @@ static void echo_field(struct jb *b, struct json_object *o, const struct sc_fiel
 			sc_json_push(b, a, echo_object(b, f->sub, elems + i * f->c_size, NULL, NULL));
 		sc_json_put(b, o, f->name, a);
 		break;
+	case SC_FIELD_U64S: /* up to the first 0 (each list is 0-ended) */
+		a = sc_json_new(b, json_object_new_array());
+		for (uint32_t i = 0; i < f->max && ((const uint64_t *)at)[i]; i++)
+			sc_json_push(b, a, sc_json_new(b, json_object_new_uint64(
+							      ((const uint64_t *)at)[i])));
+		sc_json_put(b, o, f->name, a);
+		break;
 	default:
 		break; /* not in a plan */
 	}
@@ -118,6 +125,12 @@ static bool unset(const struct sc_field *f, const char *c)
 {
 	if (f->kind == SC_FIELD_BOOL)
 		return !*(const bool *)(c + f->c_off);
+	if (f->kind == SC_FIELD_U64S) {
+		for (uint32_t i = 0; i < f->max; i++)
+			if (((const uint64_t *)(c + f->c_off))[i])
+				return false;
+		return true;
+	}
 	return get_u64(c + f->c_off, f->c_size) == 0;
 }
 

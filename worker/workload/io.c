@@ -52,7 +52,7 @@ static int io_next(struct job *j, struct sc_io *x)
 	if (write < 0)
 		return write; /* verify: wait for the I/O on that block */
 	x->op = write ? SC_OP_WRITE : SC_OP_READ;
-	x->len = (uint32_t)j->pat.bs_bytes; /* the phase's bs */
+	x->len = (uint32_t)j->pat.len; /* bs, or the size the mix drew */
 	return (int)x->len;
 }
 
@@ -250,7 +250,8 @@ int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 		if (rc)
 			return rc;
 	}
-	rc = sc_job_alloc(j, depth, io->bs_bytes);
+	/* a mix's buffers hold its largest size */
+	rc = sc_job_alloc(j, depth, io->bs_max_bytes > io->bs_bytes ? io->bs_max_bytes : io->bs_bytes);
 	if (rc)
 		return rc;
 	/* the series of a timed phase, grown now rather than while it runs */
