@@ -193,8 +193,12 @@ static int field_to_pb(struct sc_arena *a, const struct sc_field *f, const char 
 	case SC_FIELD_CHARS:
 		put_ptr(to, at);
 		return 0;
-	case SC_FIELD_U64S:
-		sc_convert_set_repeated(pb, f, at, f->max);
+	case SC_FIELD_U64S: /* all 0 and echo_if_set: left out (read back as all 0) */
+		for (uint32_t i = 0; i < f->max; i++)
+			if (!f->echo_if_set || ((const uint64_t *)at)[i]) {
+				sc_convert_set_repeated(pb, f, at, f->max);
+				break;
+			}
 		return 0;
 	case SC_FIELD_MSG:
 		return msg_to_pb(a, f, at, to);
