@@ -272,7 +272,14 @@ int main(void)
 	CHECK(sc_run_figures_of(&fg, &run) == 0, "figures");
 	text = sc_report_fio_json_text(&run, &fg, &len);
 	CHECK(text && len && text[len - 1] == '\n', "text");
-	root = text ? json_tokener_parse(text) : NULL;
+	if (text) { /* the text ends in its newline, not a NUL */
+		char *z = strndup(text, len);
+
+		root = z ? json_tokener_parse(z) : NULL;
+		free(z);
+	} else {
+		root = NULL;
+	}
 	CHECK(root, "fio.json parses");
 	CHECK(!strcmp(json_object_get_string(get(root, "fio version")), "ssdcluster-9.9.9"),
 	      "fio version");
