@@ -354,6 +354,8 @@ struct phase {
 	uint32_t every;
 	uint64_t bs, jobs, iodepth, size, offset, offset_inc;
 	bool random, writes, reads, psync, verify, randommap, direct;
+	bool mix;	  /* bssplit or bsrange: I/Os of several sizes */
+	uint64_t mean_bs; /* the mean I/O size (bs without a mix) */
 	const char *engine;
 };
 
@@ -447,30 +449,43 @@ static int map_bs(struct out *o, const struct sc_fio_job *j, struct phase *p)
 				      "bssplit=%s: not a bssplit ssdcluster runs (size/percent "
 				      "entries joined by ':', one list for reads and writes)",
 				      split->value ? split->value : "");
-		/* one size with all the I/Os is that bs; a mix is not run yet */
+		/* one size with all the I/Os is that bs */
 		for (uint32_t i = 0; i < n; i++)
 			if (pct[i] == 100) {
-				p->bs = sz[i];
+				p->bs = p->mean_bs = sz[i];
 				line(o, split, "    bs: %s", size_text(p->bs, t, sizeof(t)));
 				return 0;
 			}
-		return refuse(o, j, split,
-			      "bssplit=%s: I/Os of several sizes in one job are not run yet "
-			      "(give one bs)",
-			      split->value);
+		/* the regions are sized by the largest; rates by the mean */
+		line(o, split, "    bssplit:");
+		p->bs = 0;
+		p->mix = true;
+		for (uint32_t i = 0; i < n; i++) {
+			if (pct[i])
+				line(o, split, "      %s: %u", size_text(sz[i], t, sizeof(t)),
+				     pct[i]);
+			if (pct[i] && sz[i] > p->bs)
+				p->bs = sz[i];
+			p->mean_bs += sz[i] * pct[i] / 100;
+		}
+		return 0;
 	}
 	if (range && (!bs || range > bs)) {
 		if ((rc = one_value(o, j, range, v, sizeof(v))))
 			return rc;
 		if (sc_fio_range_parse(v, KB_BASE, &lo, &hi))
 			return refuse(o, j, range, "bsrange=%s: not a size range (4k-64k)", v);
-		if (lo != hi)
-			return refuse(
-			    o, j, range,
-			    "bsrange=%s: I/Os of several sizes in one job are not run yet "
-			    "(give one bs, or bsrange=4k-4k)",
-			    v);
-		p->bs = lo;
+		if (lo != hi) { /* sizes uniform over the multiples of lo */
+			char h[64];
+
+			line(o, range, "    bsrange: [%s, %s]", size_text(lo, t, sizeof(t)),
+			     size_text(hi, h, sizeof(h)));
+			p->bs = hi;
+			p->mean_bs = (lo + hi / lo * lo) / 2;
+			p->mix = true;
+			return 0;
+		}
+		p->bs = p->mean_bs = lo;
 		line(o, range, "    bs: %s", size_text(p->bs, t, sizeof(t)));
 		return 0;
 	}
@@ -483,6 +498,7 @@ static int map_bs(struct out *o, const struct sc_fio_job *j, struct phase *p)
 		if ((rc = size_opt(o, j, &one, &p->bs)))
 			return rc;
 	}
+	p->mean_bs = p->bs;
 	line(o, bs, "    bs: %s", size_text(p->bs, t, sizeof(t)));
 	return 0;
 }
@@ -660,13 +676,14 @@ static int map_rate(struct out *o, const struct sc_fio_job *j, const struct phas
 		one.value = v;
 		if ((rc = size_opt(o, j, &one, &bps)))
 			return rc;
-		if (bps % p->bs)
+		if (bps % p->mean_bs)
 			note(o,
-			     "job %s: rate=%s is not a whole number of %llu-byte I/Os a "
+			     "job %s: rate=%s is not a whole number of %llu-byte I/Os%s a "
 			     "second: it runs at %llu",
-			     j->name, v, (unsigned long long)p->bs,
-			     (unsigned long long)(bps / p->bs));
-		per_job = bps / p->bs;
+			     j->name, v, (unsigned long long)p->mean_bs,
+			     p->mix ? " (the mean size)" : "",
+			     (unsigned long long)(bps / p->mean_bs));
+		per_job = bps / p->mean_bs;
 		if (!per_job)
 			return refuse(o, j, rate, "rate=%s: less than one I/O of bs a second", v);
 	} else {
@@ -719,7 +736,16 @@ static int map_rest(struct out *o, const struct sc_fio_job *j, struct phase *p)
 				      dist->value);
 		return 0;
 	}
-	p->randommap = !is_on(nrm);
+	/* fio keeps no map for a non-uniform distribution; a map of blocks of
+	 * several sizes is not run here */
+	p->randommap = !is_on(nrm) && !(dist && dist->value && strcmp(dist->value, "random"));
+	if (p->randommap && p->mix) {
+		p->randommap = false;
+		note(o,
+		     "job %s: fio's random map with several I/O sizes is not run: each "
+		     "offset is drawn at random, with repeats (as fio's norandommap)",
+		     j->name);
+	}
 	if (p->randommap) /* false is the key's default: uniform, with repeats */
 		line(o, nrm, "    randommap: true");
 	if (dist && dist->value && strcmp(dist->value, "random") != 0) {

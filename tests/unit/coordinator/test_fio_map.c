@@ -294,11 +294,33 @@ static void test_refusals_and_sets(void)
 		      sizeof(path));
 	CHECK(rc == -EINVAL && strstr(err, "j.fio:3: job j: bs=4k,8k: different values"),
 	      "bs for reads and writes: %s", err);
-	rc = map_text("[j]\nsize=1m\nbssplit=4k/50:64k/50\n", NULL, 0, false, &y, err, sizeof(err),
-		      path, sizeof(path));
-	CHECK(rc == -EINVAL && strstr(err, "j.fio:3: job j: bssplit=4k/50:64k/50: I/Os of several "
-					   "sizes"),
-	      "a bssplit mix: %s", err);
+	/* several sizes: the mix itself; fio's random map over them is not
+	 * run (a note says so); a rate in bytes is counted in I/Os of the mean
+	 * size: 34 KiB here, 1 MiB/s is 30 a second per job */
+	rc = map_text("[j]\nsize=1m\nrw=randread\nbssplit=4k/50:64k/50\nrate=1m\n", NULL, 0, false,
+		      &y, err, sizeof(err), path, sizeof(path));
+	CHECK(rc == 0 && has_line(&y, "    bssplit:") && has_line(&y, "      4KiB: 50") &&
+		  has_line(&y, "      64KiB: 50") && has_line(&y, "    rate: 30") &&
+		  !has_line(&y, "    randommap: true") &&
+		  strstr(y.notes, "random map with several I/O sizes is not run"),
+	      "a bssplit mix: %s\n%s", err, rc == 0 ? y.text : "");
+	if (!rc)
+		sc_fio_yaml_exit(&y);
+	rc = map_text("[j]\nsize=1m\nbsrange=4k-16k\nrw=randread\nnorandommap\n", NULL, 0, false,
+		      &y, err, sizeof(err), path, sizeof(path));
+	CHECK(rc == 0 && has_line(&y, "    bsrange: [4KiB, 16KiB]") &&
+		  !strstr(y.notes, "random map"),
+	      "a bsrange: %s", err);
+	if (!rc)
+		sc_fio_yaml_exit(&y);
+	/* fio keeps no random map for a non-uniform distribution */
+	rc = map_text("[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned:50/5:50/95\n", NULL, 0,
+		      false, &y, err, sizeof(err), path, sizeof(path));
+	CHECK(rc == 0 && !has_line(&y, "    randommap: true") &&
+		  has_line(&y, "    random_distribution: \"zoned:50/5:50/95\""),
+	      "zoned: %s", err);
+	if (!rc)
+		sc_fio_yaml_exit(&y);
 	rc = map_text("[j]\nsize=1m\nbssplit=64k/100\n", NULL, 0, false, &y, err, sizeof(err), path,
 		      sizeof(path));
 	CHECK(rc == 0 && has_line(&y, "    bs: 64KiB"), "bssplit of one size: %s", err);
