@@ -96,6 +96,7 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 {
 	const struct cfg_node *m = pv->map;
 	char rwbuf[96];
+	int err;
 
 	if (!pv->src[PK_RW] && pv->workload == SC_WORKLOAD_IO)
 		return sc_cfg_fail_node(c->d, m,
@@ -136,8 +137,7 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 						"randwrite, randrw; this phase is %s)",
 						sc_cfg_phase_keys[k], rw_text(pv, rwbuf, sizeof(rwbuf)));
 	}
-	int err = check_bsmix(c, pv);
-
+	err = check_bsmix(c, pv);
 	if (err)
 		return err;
 	if (pv->randommap && pv->rand_dist != SC_DIST_RANDOM)
