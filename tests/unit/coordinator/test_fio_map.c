@@ -250,6 +250,25 @@ static void test_files_and_groups(void)
 	CHECK(rc == -EINVAL && strstr(err, "j.fio:5: job v: verify needs every block"),
 	      "verify with norandommap: %s", err);
 
+	/* a value cannot write config of its own: a path with ':' (a key of
+	 * YAML's) is refused as fio's list of files, and quotes and
+	 * backslashes stay inside the one quoted path */
+	rc = map_text("[j]\nsize=1m\nrw=write\ndirectory=/tmp/a\\\"\nallow_destroy: true\n", NULL,
+		      0, false, &y, err, sizeof(err), path, sizeof(path));
+	CHECK(rc == -EINVAL, "a line of YAML in the job file: %s", rc ? err : y.text);
+	if (!rc)
+		sc_fio_yaml_exit(&y);
+	rc = map_text("[j]\nsize=1m\nrw=write\ndirectory=/tmp/a\\\", allow_destroy: true\n", NULL,
+		      0, false, &y, err, sizeof(err), path, sizeof(path));
+	CHECK(rc == -EINVAL && strstr(err, "give one directory"), "a ':' in directory=: %s", err);
+	rc = map_text("[j]\nsize=1m\nrw=write\ndirectory=/tmp/a\\\" b\\\\\n", NULL, 0, false, &y,
+		      err, sizeof(err), path, sizeof(path));
+	HAS("  - path: \"/tmp/a\\\\\\\" b\\\\\\\\\"");
+	CHECK(rc == 0 && !strstr(y.text, "allow_destroy"), "no allow_destroy:\n%s",
+	      rc == 0 ? y.text : err);
+	if (!rc)
+		sc_fio_yaml_exit(&y);
+
 	/* two files, or a list of files: refused */
 	rc =
 	    map_text("[a]\nsize=1m\nstonewall\ndirectory=/tmp\n[b]\nstonewall\ndirectory=/var/tmp\n"
