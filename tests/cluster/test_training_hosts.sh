@@ -20,27 +20,11 @@ set -euo pipefail
 hosts_up 2
 mkdir -p "$T/data"
 
-phase() {
-	cat <<YAML
-phases:
-  - name: find
-    workload: training
-    engine: emulated
-    emulate: {latency: 100us}
-    files: 144
-    samples_per_file: 1
-    record_size: 64KiB
-    batch: 4
-    jobs: 1
-    iodepth: 1
-    prefetch_size: 1
-    computation_time: 100ms
-    epochs: 1
-    au: 0.85
-    transfer_size: 64KiB
-    search: accelerators
-    search_max: 4
-YAML
+. "$(dirname "$0")/../integration/training_lib.sh"
+phase() { # the search, 1 to 4 accelerators a host
+	echo "phases:"
+	training_step_phase find
+	printf '    search: accelerators\n    search_max: 4\n'
 }
 
 cat >"$T/uneven.yaml" <<YAML

@@ -13,36 +13,17 @@
 # tolerances hold beside two busy loops (a busy machine lowers AU; none can
 # raise AU(4) above 0.75).
 . "$(dirname "$0")/lib.sh"
-
-phase() { # NAME THROTTLE-TARGET EXTRA...
-	cat <<YAML
-  - name: $1
-    workload: training
-    engine: emulated
-    emulate: {latency: 100us}
-    files: 144
-    samples_per_file: 1
-    record_size: 64KiB
-    batch: 4
-    jobs: 1
-    iodepth: 1
-    prefetch_size: 1
-    computation_time: 100ms
-    epochs: 1
-    au: 0.85
-    transfer_size: 64KiB
-YAML
-}
+. "$(dirname "$0")/training_lib.sh"
 
 cat >"$T/s.yaml" <<YAML
 targets:
   - path: $T/d
     throttle: 7680KiB/s
 phases:
-$(phase find)
+$(training_step_phase find)
     search: accelerators
     search_max: 8
-$(phase confirm)
+$(training_step_phase confirm)
     accelerators_per_rank: 3
     runs: 1+2
 YAML
@@ -115,7 +96,7 @@ grep -q "find: search answer: none; even 1 accelerator(s) a host fall below the 
 
 # Bad input: exit 2 at the key.
 printf 'targets:\n  - path: %s/b\nphases:\n' "$T" >"$T/bad.yaml"
-phase b >>"$T/bad.yaml"
+training_step_phase b >>"$T/bad.yaml"
 cp "$T/bad.yaml" "$T/bad1.yaml"; printf '    search: accelerators\n    runs: 1+5\n' >>"$T/bad1.yaml"
 cp "$T/bad.yaml" "$T/bad2.yaml"; printf '    search: accelerators\n    accelerators_per_rank: 2\n' >>"$T/bad2.yaml"
 cp "$T/bad.yaml" "$T/bad3.yaml"; printf '    runs: 1+0\n' >>"$T/bad3.yaml"
