@@ -26,6 +26,7 @@
 # Bad input: a training phase without compute has no demand: exit 2 with
 # a message naming computation_time.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/training_lib.sh"
 
 train_yaml() { # FILE FILES THROTTLE_LINE COMPUTE
 	cat >"$1" <<YAML
@@ -33,21 +34,7 @@ targets:
   - path: $T/drive
 $3
 phases:
-  - name: train
-    workload: training
-    engine: emulated
-    emulate: {latency: 1ms}
-    files: $2
-    samples_per_file: 1
-    record_size: 64KiB
-    batch: 4
-    jobs: 1
-    iodepth: 1
-    prefetch_size: 1
-    computation_time: $4
-    epochs: 3
-    au: 0.9
-    transfer_size: 64KiB
+$(training_step_phase train "$2" "$4" 1ms 3 0.9)
 YAML
 }
 
