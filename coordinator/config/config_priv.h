@@ -184,7 +184,8 @@ enum cfg_vtype {
 	CFG_VT_SEARCH,	  /* none | accelerators */
 	CFG_VT_RUNS,	  /* "W+M" (W warm-up runs, M measured) or "M":
 			   * W x RUNS_SCALE + M */
-	CFG_VT_MAP	  /* a mapping, parsed by the key's own parser */
+	CFG_VT_MAP,	  /* a mapping, parsed by the key's own parser */
+	CFG_VT_PAIR	  /* a list [MIN, MAX], parsed by the key's own parser */
 };
 
 struct cfg_keydef {

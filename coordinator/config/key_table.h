@@ -251,7 +251,7 @@ OWN(RANDOM_DISTRIBUTION, random_distribution, KW_IO, CFG_VT_TEXT, 0, 0, 0, NO_PL
     "random rw: random | zipf:THETA | pareto:H | normal:SIGMA_PCT | zoned:A/S:..., as fio's")     \
 OWN(BSSPLIT, bssplit, KW_IO, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                  \
     "several I/O sizes {4KiB: 60, 64KiB: 40}: size -> percent of the I/Os (sum 100), for bs")    \
-OWN(BSRANGE, bsrange, KW_IO, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                   \
+OWN(BSRANGE, bsrange, KW_IO, CFG_VT_PAIR, 0, 0, 0, NO_PLAN, "-",                                   \
     "I/O sizes [MIN, MAX] drawn per I/O as fio's bsrange (multiples of MIN), for bs")            \
 OWN(EXPECT, expect, KW_RUN_TRAIN, CFG_VT_MAP, 0, 0, 0, NO_PLAN, "-",                                    \
     "thresholds for the verdict {min_bw: 2GB/s, max_p99: 5ms, ...} (exit 3 when one fails)")

@@ -106,6 +106,8 @@ static const char *type_word(enum cfg_vtype t)
 		return "runs, W+M";
 	case CFG_VT_MAP:
 		return "a mapping";
+	case CFG_VT_PAIR:
+		return "a list [MIN, MAX]";
 	}
 	return "a value";
 }
@@ -509,6 +511,7 @@ int sc_cfg_parse_scalar(struct cfg_doc *d, const struct cfg_node *n, const struc
 	case CFG_VT_BANDWIDTH:
 		return parse_bandwidth(d, n, def, out);
 	case CFG_VT_MAP:
+	case CFG_VT_PAIR:
 		return sc_cfg_fail_node(d, n, "expected %s", type_word(def->type));
 	}
 	return 0;
