@@ -202,6 +202,7 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
 	p->len = io->bs_bytes;
 	p->left_bytes = io->runtime_ns ? UINT64_MAX : io->io_bytes;
 	p->bs_max_bytes = io->bs_max_bytes > io->bs_bytes ? io->bs_max_bytes : 0;
+	p->uniform = p->dist == SC_DIST_RANDOM && !p->randommap && p->random_every <= 1;
 	for (uint32_t i = 0, cum = 0; i < SC_BSSPLIT_MAX && io->bssplit_bytes[i]; i++) {
 		cum += (uint32_t)io->bssplit_pct[i];
 		p->split_bytes[i] = io->bssplit_bytes[i];
@@ -229,9 +230,9 @@ uint64_t sc_pattern_draw_len(struct sc_pattern *p)
 	return len < p->bs_max_bytes ? len : p->bs_max_bytes;
 }
 
-/* The size of the I/O at block: bs, or a draw of the mix that fits before
- * the region's end and within the bytes left (bs always does: every size
- * and the budget are multiples of it). */
+/* The size of the I/O at block, with several sizes: a draw of the mix
+ * that fits before the region's end and within the bytes left, or bs
+ * (which always does: every size and the budget are multiples of it). */
 static uint64_t pick_len(struct sc_pattern *p, uint64_t block)
 {
 	uint64_t room = (p->nblocks - block) * p->bs_bytes, len;
@@ -339,15 +340,17 @@ static uint64_t map_block(struct sc_pattern *p)
 }
 
 /* The block of a random pattern's next I/O: drawn (from the map or the
- * distribution), or the one after the last while a run of random_every
- * lasts. */
+ * distribution), or the one after the last I/O's end while a run of
+ * random_every lasts (as fio goes on from its last position). */
 static uint64_t random_pick(struct sc_pattern *p)
 {
 	uint64_t block;
 
-	if (p->run_left) {
+	if (p->run_left) { /* on from the end of the last I/O (p->len its size) */
 		p->run_left--;
-		p->run_block = p->run_block + 1 < p->nblocks ? p->run_block + 1 : 0;
+		p->run_block += p->len / p->bs_bytes;
+		if (p->run_block >= p->nblocks)
+			p->run_block = 0;
 		return p->run_block;
 	}
 	block = p->randommap ? map_block(p) : random_block(p);
@@ -370,23 +373,20 @@ int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 		write = p->rw == SC_RW_READWRITE ? sc_pattern_below(p, 100) >= p->read_pct
 						 : p->rw == SC_RW_WRITE;
 		block = p->next_block;
-		p->len = pick_len(p, block);
+		p->len = p->bs_max_bytes ? pick_len(p, block) : p->bs_bytes;
 		p->next_block += p->len / p->bs_bytes;
 		if (p->next_block >= p->nblocks)
 			p->next_block = 0;
 		break;
-	case SC_RW_RANDRW:
-		write = sc_pattern_below(p, 100) >= p->read_pct;
-		block = random_pick(p);
-		p->len = pick_len(p, block);
-		break;
 	default:
-		write = p->rw == SC_RW_RANDWRITE;
-		block = random_pick(p);
-		p->len = pick_len(p, block);
+		write = p->rw == SC_RW_RANDRW ? sc_pattern_below(p, 100) >= p->read_pct
+					      : p->rw == SC_RW_RANDWRITE;
+		/* the common case without a call: chosen once, at init */
+		block = p->uniform ? sc_pattern_below(p, p->nblocks) : random_pick(p);
+		p->len = p->bs_max_bytes ? pick_len(p, block) : p->bs_bytes;
 		break;
 	}
-	if (p->left_bytes != UINT64_MAX)
+	if (p->bs_max_bytes && p->left_bytes != UINT64_MAX)
 		p->left_bytes -= p->left_bytes > p->len ? p->len : p->left_bytes;
 	*offset_bytes = block * p->bs_bytes;
 	return write;

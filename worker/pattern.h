@@ -23,13 +23,20 @@ void sc_perm_init(struct sc_perm *pm, uint64_t n, uint64_t key);
 uint64_t sc_perm_map(const struct sc_perm *pm, uint64_t x);
 
 struct sc_pattern {
-	uint64_t seed;          /* this job's seed (phase seed, rank, job) */
+	/* what every I/O reads, first and together (a cache line or two) */
 	uint64_t s[4];          /* xoshiro256** state */
 	uint64_t nblocks;       /* blocks of bs in the region */
 	uint64_t bs_bytes;
 	uint64_t next_block;    /* sequential patterns */
+	uint64_t len;           /* the size of the I/O sc_pattern_next drew */
+	uint64_t bs_max_bytes;  /* several sizes: the largest; 0: every I/O bs_bytes */
+	uint64_t left_bytes;    /* with several sizes: the job's io_bytes not yet
+				 * drawn (UINT64_MAX: timed) */
 	enum sc_rw rw;
 	uint32_t read_pct;      /* randrw */
+	bool uniform;           /* random: a uniform block each I/O (no map, no
+				 * runs, no other distribution) */
+	uint64_t seed;          /* this job's seed (phase seed, rank, job) */
 	/* random patterns: the distribution of the blocks (plan.h) */
 	enum sc_rand_dist dist;
 	double theta;           /* zipf's exponent */
@@ -45,12 +52,9 @@ struct sc_pattern {
 	uint64_t map_pass;      /* passes begun */
 	struct sc_perm map;     /* this pass's order */
 	/* several sizes (bssplit, bsrange; plan.h): bs_bytes the smallest */
-	uint64_t bs_max_bytes;  /* 0: every I/O bs_bytes */
 	uint32_t nsplit;        /* bssplit's sizes; 0: bsrange */
 	uint64_t split_bytes[SC_BSSPLIT_MAX];
 	uint32_t split_cum[SC_BSSPLIT_MAX]; /* percents summed up to each */
-	uint64_t left_bytes;    /* the job's io_bytes not yet drawn (UINT64_MAX: timed) */
-	uint64_t len;           /* the size of the I/O sc_pattern_next drew */
 	/* zoned: zone z takes access_cum[z] - access_cum[z - 1] % of the
 	 * I/Os, its blocks [zone_first[z], zone_first[z + 1]) */
 	uint32_t nzones;
@@ -89,8 +93,9 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
  * region) is block sc_perm_map(k) of a permutation seeded per job.  With
  * io->randommap, pass p (from 0) of a random pattern is the blocks in the
  * order of a permutation seeded by the job and p, each once; with
- * io->random_every N > 1, only every N-th block is drawn, the N - 1 after
- * it follow it (wrapping at the region's end). */
+ * io->random_every N > 1, only every N-th block is drawn, each of the
+ * N - 1 I/Os after it begins where the one before it ended (wrapping at
+ * the region's end). */
 int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes);
 
 /* splitmix64 (Steele, Lea and Flood): advances *x and returns a well-mixed

@@ -74,9 +74,6 @@ static int check_bsmix(struct cfg_check *c, struct cfg_phase *pv)
 		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOMMAP],
 					"randommap takes one bs (a map of blocks of one size; "
 					"with %s, leave randommap false)", name);
-	if (pv->random_every > 1)
-		return sc_cfg_fail_node(c->d, pv->src[PK_RANDOM_EVERY],
-					"random_every takes one bs (with %s, leave it out)", name);
 	/* bs's checks (size, io_size, offset, alignment) apply to the smallest */
 	pv->bs.n = 1;
 	pv->bs.list = false;
@@ -493,19 +490,52 @@ static int check_verify_blocks(struct cfg_check *c, uint32_t i, const struct cfg
 	return 0;
 }
 
+static bool full_pass_write(enum sc_rw rw)
+{
+	return rw == SC_RW_WRITE || rw == SC_RW_RANDWRITE;
+}
+
+/* Whether e writes, with verify at bs, every block of each region that
+ * the reader pv reads: only writes that cover their region at least once
+ * (sequential, or random with randommap; sized, not timed), over the same
+ * regions (size, offset, offset_increment) of at least pv's jobs. */
+static bool verify_rewrites(const struct cfg_phase *e, const struct cfg_phase *pv)
+{
+	bool inc_e = e->src[PK_OFFSET_INCREMENT], inc_pv = pv->src[PK_OFFSET_INCREMENT];
+
+	if (e->verify == SC_VERIFY_NONE || e->bs.n != 1 || e->bs.v[0] != pv->bs.v[0] ||
+	    e->bs_max || !sc_engine_uses_files((enum sc_engine_kind)e->engine))
+		return false;
+	for (uint32_t k = 0; k < e->rw.n; k++)
+		if (!full_pass_write((enum sc_rw)e->rw.v[k]) ||
+		    (sc_rw_random((enum sc_rw)e->rw.v[k]) && !e->randommap))
+			return false;
+	return !e->runtime && !e->runtime_max && (!e->io_size || e->io_size >= e->size) &&
+	       e->size == pv->size && e->offset == pv->offset && inc_e == inc_pv &&
+	       (!inc_e || e->offset_increment == pv->offset_increment) && e->jobs >= pv->jobs;
+}
+
 /* Phase i reads with verify: the blocks it checks were written (or laid
  * out) earlier in this run, by verifying phases with its one bs, and on a
- * file or block target by one that writes. */
+ * file or block target by one that writes.  Phases before one that
+ * rewrites every block pv reads with verify (verify_rewrites) do not
+ * matter: what they left is overwritten. */
 static int check_verify_reads(struct cfg_check *c, uint32_t i, const struct cfg_phase *pv)
 {
 	char a1[32], a2[32];
 	bool wrote = false;
+	uint32_t from = 0;
 
 	if (pv->bs.n > 1)
 		return sc_cfg_fail_value(c, pv, i, pv->src[PK_BS], PK_BS,
 					 "a phase that reads with verify: crc32c cannot sweep bs: "
 					 "blocks are checked at the bs they were written with");
-	for (uint32_t j = 0; j < i; j++) {
+	for (uint32_t j = i; j-- > 0;)
+		if (sc_cfg_sweeps(c->pv[j].workload) && verify_rewrites(&c->pv[j], pv)) {
+			from = j;
+			break;
+		}
+	for (uint32_t j = from; j < i; j++) {
 		const struct cfg_phase *e = &c->pv[j];
 
 		if (!sc_cfg_sweeps(e->workload) ||
@@ -516,7 +546,8 @@ static int check_verify_reads(struct cfg_check *c, uint32_t i, const struct cfg_
 			    c, pv, i, pv->src[PK_VERIFY], PK_VERIFY,
 			    "phase %s reads with verify: crc32c what phases.%u (%s) wrote or "
 			    "laid out without verify (set verify: crc32c on every io phase, "
-			    "e.g. in defaults)",
+			    "e.g. in defaults, or write the whole region with verify just "
+			    "before: a sized rw: write of the same size)",
 			    pv->name, j, e->name);
 		if (e->bs.n != 1 || e->bs.v[0] != pv->bs.v[0])
 			return sc_cfg_fail_value(

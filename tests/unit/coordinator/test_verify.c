@@ -574,6 +574,45 @@ static void test_config(void)
 		   err, sizeof(err), NULL) == 0,
 	      "file target, written then read with verify: %s", err);
 
+	/* a write with verify over every block the reader reads: what phases
+	 * before it left does not matter (fio's jobs, each writing its file
+	 * anew) */
+	CHECK(load("targets: [{path: @D}]\ndefaults: {size: 64KiB, bs: 4KiB}\nphases:\n"
+		   "  - {rw: randrw}\n  - {rw: write, bs: 8KiB}\n"
+		   "  - {rw: write, verify: crc32c}\n  - {rw: read, verify: crc32c}\n",
+		   err, sizeof(err), NULL) == 0,
+	      "a sequential pass with verify after writes without: %s", err);
+	CHECK(load("targets: [{path: @D}]\ndefaults: {size: 64KiB, bs: 4KiB}\nphases:\n"
+		   "  - {rw: write}\n  - {rw: randwrite, randommap: true, verify: crc32c, jobs: 2}\n"
+		   "  - {rw: randread, verify: crc32c, jobs: 2}\n",
+		   err, sizeof(err), NULL) == 0,
+	      "a random map's pass with verify after a write without: %s", err);
+	/* ... but not one that may leave blocks of the earlier phase */
+	EXPECT_CFG_ERR("targets: [{path: @D}]\ndefaults: {size: 64KiB, bs: 4KiB}\nphases:\n"
+		       "  - {rw: write}\n  - {rw: randwrite, verify: crc32c}\n"
+		       "  - {rw: read, verify: crc32c}\n",
+		       "phases.2.verify:", "what phases.0 (phase0) wrote or laid out without");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\ndefaults: {size: 64KiB, bs: 4KiB}\nphases:\n"
+		       "  - {rw: write}\n  - {rw: write, verify: crc32c, runtime: 1s}\n"
+		       "  - {rw: read, verify: crc32c}\n",
+		       "phases.2.verify:", "what phases.0 (phase0) wrote or laid out without");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\ndefaults: {size: 64KiB, bs: 4KiB}\nphases:\n"
+		       "  - {rw: write}\n  - {rw: write, verify: crc32c, io_size: 32KiB}\n"
+		       "  - {rw: read, verify: crc32c}\n",
+		       "phases.2.verify:", "what phases.0 (phase0) wrote or laid out without");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\ndefaults: {bs: 4KiB}\nphases:\n"
+		       "  - {rw: write, size: 128KiB}\n  - {rw: write, verify: crc32c, size: 64KiB}\n"
+		       "  - {rw: read, verify: crc32c, size: 128KiB}\n",
+		       "phases.2.verify:", "what phases.0 (phase0) wrote or laid out without");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\ndefaults: {size: 64KiB, bs: 4KiB}\nphases:\n"
+		       "  - {rw: write, jobs: 2}\n  - {rw: write, verify: crc32c}\n"
+		       "  - {rw: read, verify: crc32c, jobs: 2}\n",
+		       "phases.2.verify:", "what phases.0 (phase0) wrote or laid out without");
+	EXPECT_CFG_ERR("targets: [{path: @D}]\ndefaults: {size: 64KiB, bs: 4KiB}\nphases:\n"
+		       "  - {rw: write, verify: crc32c}\n  - {rw: randwrite}\n"
+		       "  - {rw: read, verify: crc32c}\n",
+		       "phases.2.verify:", "what phases.1 (phase1) wrote or laid out without");
+
 	/* refused, each at its key */
 	EXPECT_CFG_ERR("targets: [{path: @D}]\nphases:\n  - {rw: write, verify: crc32c, bs: 32B, "
 		       "size: 64KiB, direct: false}\n",

@@ -8,7 +8,8 @@
  * standard deviations at the sample size.  Also: a sized job's sizes add
  * up to exactly io_bytes, every I/O ends inside the region at an offset
  * of a multiple of the smallest size, and a sequential pass tiles the
- * region without gap or overlap. */
+ * region without gap or overlap, and with random_every each I/O of a run
+ * begins where the last ended. */
 #include <math.h>
 #include <string.h>
 
@@ -116,6 +117,39 @@ static void test_budget(enum sc_rw rw, uint64_t io_bytes)
 		CHECK(tiled && expect_next == io.size_bytes, "a sequential pass does not tile");
 }
 
+/* random_every 4 with a bssplit mix: each of the 3 I/Os after a drawn
+ * one begins where the one before ended (fio's randread:4 goes on from
+ * its last position), wrapping to 0 at the region's end; the region is
+ * small, so runs reach its end. */
+static void test_runs(void)
+{
+	struct sc_io_spec io = {.rw = SC_RW_RANDREAD, .bs_bytes = 4 * KIB, .bs_max_bytes = 64 * KIB,
+				.size_bytes = 1u << 20, .runtime_ns = 1, .seed = 5,
+				.random_every = 4};
+	uint64_t prev_end = 0, follow = 0, wraps = 0, bad = 0;
+	struct sc_pattern p;
+
+	io.bssplit_bytes[0] = 4 * KIB, io.bssplit_pct[0] = 50;
+	io.bssplit_bytes[1] = 64 * KIB, io.bssplit_pct[1] = 50;
+	sc_pattern_init(&p, &io, 0, 0);
+	for (uint32_t i = 0; i < DRAWS / 10; i++) {
+		uint64_t off, want = prev_end == io.size_bytes ? 0 : prev_end;
+
+		sc_pattern_next(&p, &off);
+		if (i % 4) {
+			follow++;
+			wraps += want == 0;
+			bad += off != want;
+		}
+		CHECK(off + p.len <= io.size_bytes, "I/O at %llu of %llu B leaves the region",
+		      (unsigned long long)off, (unsigned long long)p.len);
+		prev_end = off + p.len;
+	}
+	CHECK(bad == 0, "%llu of %llu I/Os of a run did not begin where the last ended",
+	      (unsigned long long)bad, (unsigned long long)follow);
+	CHECK(wraps > 0, "no run reached the region's end (the test's region is too large)");
+}
+
 /* zoned:60/10:30/20:8/30:2/ over n blocks. */
 static void test_zoned(uint64_t nblocks)
 {
@@ -170,5 +204,6 @@ int main(void)
 	test_budget(SC_RW_READWRITE, 40u << 20); /* wraps twice and a half */
 	test_zoned(1000);
 	test_zoned(777);
+	test_runs();
 	return check_exit("test_bsmix");
 }
