@@ -202,7 +202,8 @@ void sc_pattern_init(struct sc_pattern *p, const struct sc_io_spec *io, uint32_t
 	p->len = io->bs_bytes;
 	p->left_bytes = io->runtime_ns ? UINT64_MAX : io->io_bytes;
 	p->bs_max_bytes = io->bs_max_bytes > io->bs_bytes ? io->bs_max_bytes : 0;
-	p->uniform = p->dist == SC_DIST_RANDOM && !p->randommap && p->random_every <= 1;
+	p->plain = sc_rw_random(p->rw) && p->dist == SC_DIST_RANDOM && !p->randommap &&
+		   p->random_every <= 1 && !p->bs_max_bytes;
 	for (uint32_t i = 0, cum = 0; i < SC_BSSPLIT_MAX && io->bssplit_bytes[i]; i++) {
 		cum += (uint32_t)io->bssplit_pct[i];
 		p->split_bytes[i] = io->bssplit_bytes[i];
@@ -361,7 +362,8 @@ static uint64_t random_pick(struct sc_pattern *p)
 	return block;
 }
 
-int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
+/* sc_pattern_next of every pattern but a plain one. */
+static int __attribute__((noinline)) next_any(struct sc_pattern *p, uint64_t *offset_bytes)
 {
 	uint64_t block;
 	int write;
@@ -381,14 +383,26 @@ int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
 	default:
 		write = p->rw == SC_RW_RANDRW ? sc_pattern_below(p, 100) >= p->read_pct
 					      : p->rw == SC_RW_RANDWRITE;
-		/* the common case without a call: chosen once, at init */
-		block = p->uniform ? sc_pattern_below(p, p->nblocks) : random_pick(p);
+		block = random_pick(p);
 		p->len = p->bs_max_bytes ? pick_len(p, block) : p->bs_bytes;
 		break;
 	}
 	if (p->bs_max_bytes && p->left_bytes != UINT64_MAX)
 		p->left_bytes -= p->left_bytes > p->len ? p->len : p->left_bytes;
 	*offset_bytes = block * p->bs_bytes;
+	return write;
+}
+
+int sc_pattern_next(struct sc_pattern *p, uint64_t *offset_bytes)
+{
+	int write;
+
+	if (!p->plain)
+		return next_any(p, offset_bytes);
+	/* the common case, a leaf: the same draws next_any makes */
+	write = p->rw == SC_RW_RANDRW ? sc_pattern_below(p, 100) >= p->read_pct
+				      : p->rw == SC_RW_RANDWRITE;
+	*offset_bytes = sc_pattern_below(p, p->nblocks) * p->bs_bytes;
 	return write;
 }
 

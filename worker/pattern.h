@@ -34,8 +34,8 @@ struct sc_pattern {
 				 * drawn (UINT64_MAX: timed) */
 	enum sc_rw rw;
 	uint32_t read_pct;      /* randrw */
-	bool uniform;           /* random: a uniform block each I/O (no map, no
-				 * runs, no other distribution) */
+	bool plain;             /* random rw, a uniform block of bs each I/O (no
+				 * map, no runs, no other distribution, no mix) */
 	uint64_t seed;          /* this job's seed (phase seed, rank, job) */
 	/* random patterns: the distribution of the blocks (plan.h) */
 	enum sc_rand_dist dist;
