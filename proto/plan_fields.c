@@ -156,6 +156,8 @@ static const struct sc_field io_rows[] = {
 	F_U64S_ECHO_SET(bssplit_pct, bssplit_pct),
 	F_U64S_ECHO_SET(zone_access_pct, zone_access_pct),
 	F_U64S_ECHO_SET(zone_size_pct, zone_size_pct),
+	F_BOOL_ECHO_SET(invalidate, invalidate),
+	F_BOOL_ECHO_SET(fadvise_hint, fadvise_hint),
 };
 SC_FIELDS(sc_fields_io_spec, io_rows, ssdcluster__io_spec__descriptor, NULL);
 #undef SC_LIST

@@ -68,6 +68,9 @@ struct job {
 	uint64_t delete_ns; /* checkpoint: deleting an old checkpoint's files */
 	uint64_t unissued_ios;    /* open loop: due before the stop, never issued */
 	bool time_capped;         /* runtime_max ended it before its io_bytes */
+	uint64_t inval_bytes;     /* invalidate: the region's size, 0: off */
+	uint64_t inval_left;      /* bytes to issue before the region's page
+				   * cache is dropped again (a new pass) */
 	uint32_t cache_drop;      /* checkpoint: SC_CACHE_DROP_* bits done */
 	uint64_t cache_drop_files; /* of them, files fadvise dropped */
 	uint64_t busy_end_ns;

@@ -280,6 +280,12 @@ struct sc_io_spec {
 	bool offset_increment_given;
 	bool end_fsync;             /* fsync each job's file once its writes
 				     * end (fio's end_fsync); cells that write */
+	bool invalidate;            /* each job's region synced and dropped
+				     * from the page cache before the phase's
+				     * I/O (fio's invalidate) */
+	bool fadvise_hint;          /* POSIX_FADV_RANDOM (random rw: no
+				     * readahead) or _SEQUENTIAL on each job's
+				     * file (fio's fadvise_hint) */
 	uint32_t random_every;      /* random cells: a random block every this
 				     * many I/Os, the ones between sequential
 				     * after it (fio's rw=randread:N); 0, 1:

@@ -96,6 +96,10 @@ U64(FSYNC, fsync, KW_IO | KW(CHECKPOINT), CFG_VT_UINT, 0, UINT32_MAX, 0, NO_PLAN
     "0; checkpoint true", "io, kvcache: fsync after every N writes; checkpoint: true or false")    \
 U64(END_FSYNC, end_fsync, KW_IO, CFG_VT_BOOL, 0, 1, 0, PLAN(io.end_fsync), "false",              \
     "fsync each job's file once its writes end (fio's end_fsync)")                                \
+U64(INVALIDATE, invalidate, KW_IO, CFG_VT_BOOL, 0, 1, 0, PLAN(io.invalidate), "false",            \
+    "drop each job's region from the page cache before the phase (fio's invalidate)")            \
+U64(FADVISE_HINT, fadvise_hint, KW_IO, CFG_VT_BOOL, 0, 1, 0, PLAN(io.fadvise_hint), "false",      \
+    "tell the kernel the pattern: random rw no readahead, sequential more (fio's fadvise_hint)") \
 U64(DIRECT, direct, KW_RUN_TRAIN, CFG_VT_BOOL, 0, 1, 0, PLAN(io.direct),                          \
     "true; checkpoint false; training false",                                                     \
     "O_DIRECT; the unit of I/O must be a multiple of every target's alignment")                   \

@@ -114,6 +114,16 @@ static int check_io_phase(struct cfg_check *c, struct cfg_phase *pv)
 		return sc_cfg_fail_node(c->d, pv->src[PK_END_FSYNC],
 					"end_fsync needs a phase that writes (this phase is %s)",
 					rw_text(pv, rwbuf, sizeof(rwbuf)));
+	if ((pv->invalidate || pv->fadvise_hint) &&
+	    !sc_engine_uses_files((enum sc_engine_kind)pv->engine)) {
+		enum pkey k = pv->invalidate ? PK_INVALIDATE : PK_FADVISE_HINT;
+
+		return sc_cfg_fail_node(c->d, pv->src[k],
+					"the %s engine touches no file, so %s has no page cache "
+					"to act on (leave it out)",
+					sc_engine_name((enum sc_engine_kind)pv->engine),
+					sc_cfg_phase_keys[k]);
+	}
 	if (pv->own[PK_RUNTIME_MAX] && pv->src[PK_RUNTIME])
 		return sc_cfg_fail_node(
 		    c->d, pv->src[PK_RUNTIME_MAX],

@@ -503,14 +503,38 @@ static int map_bs(struct out *o, const struct sc_fio_job *j, struct phase *p)
 	return 0;
 }
 
+/* Whether job j runs O_DIRECT: the later of direct= and buffered=, else
+ * fio's default, buffered. */
+static bool job_direct(const struct sc_fio_job *j, const struct sc_fio_opt **from)
+{
+	const struct sc_fio_opt *direct = OPT(j, "direct"), *buffered = OPT(j, "buffered");
+
+	if (direct && (!buffered || direct > buffered)) {
+		*from = direct;
+		return is_on(direct);
+	}
+	*from = buffered;
+	return buffered && !is_on(buffered);
+}
+
 static int map_engine(struct out *o, const struct sc_fio_job *j, struct phase *p)
 {
-	const struct sc_fio_opt *eng = OPT(j, "ioengine"), *qd = OPT(j, "iodepth");
+	const struct sc_fio_opt *eng = OPT(j, "ioengine"), *qd = OPT(j, "iodepth"), *from;
 	const char *v = eng && eng->value ? eng->value : "psync"; /* fio's default */
 	const char *ours;
 	int rc;
 
-	if (strcmp(v, "io_uring") == 0 || strcmp(v, "libaio") == 0)
+	if (strcmp(v, "libaio") == 0 && !job_direct(j, &from)) {
+		/* Linux completes buffered libaio I/O inside io_submit: fio
+		 * never has more than one in flight (its HOWTO: queued only
+		 * with direct=1), so its figures are a synchronous engine's */
+		note(o,
+		     "job %s: ioengine=libaio with buffered I/O runs as psync at depth 1: "
+		     "Linux does buffered libaio I/O inside io_submit, one at a time "
+		     "(direct=1 queues it)",
+		     j->name);
+		ours = "psync";
+	} else if (strcmp(v, "io_uring") == 0 || strcmp(v, "libaio") == 0)
 		ours = "io_uring";
 	else if (strcmp(v, "null") == 0)
 		ours = "null";
@@ -528,10 +552,11 @@ static int map_engine(struct out *o, const struct sc_fio_job *j, struct phase *p
 	if (qd && (rc = count_opt(o, j, qd, 1, 16384, &p->iodepth)))
 		return rc;
 	if (p->psync && p->iodepth > 1) {
-		note(o,
-		     "job %s: iodepth=%llu with ioengine=%s runs at depth 1, as fio runs a "
-		     "synchronous engine",
-		     j->name, (unsigned long long)p->iodepth, v);
+		if (strcmp(v, "libaio") != 0)
+			note(o,
+			     "job %s: iodepth=%llu with ioengine=%s runs at depth 1, as fio "
+			     "runs a synchronous engine",
+			     j->name, (unsigned long long)p->iodepth, v);
 		p->iodepth = 1;
 	}
 	line(o, qd, "    iodepth: %llu", (unsigned long long)p->iodepth);
@@ -702,19 +727,26 @@ static int map_rate(struct out *o, const struct sc_fio_job *j, const struct phas
 /* fsync, end_fsync, direct, verify and the random-offset options. */
 static int map_rest(struct out *o, const struct sc_fio_job *j, struct phase *p)
 {
-	const struct sc_fio_opt *direct = OPT(j, "direct"), *buffered = OPT(j, "buffered");
-	const struct sc_fio_opt *fs = OPT(j, "fsync"), *efs = OPT(j, "end_fsync");
+	const struct sc_fio_opt *dsrc, *fs = OPT(j, "fsync"), *efs = OPT(j, "end_fsync");
 	const struct sc_fio_opt *ver = OPT(j, "verify"), *nrm = OPT(j, "norandommap");
 	const struct sc_fio_opt *dist = OPT(j, "random_distribution");
+	const struct sc_fio_opt *inv = OPT(j, "invalidate"), *hint = OPT(j, "fadvise_hint");
 	uint64_t n;
 	bool dir;
 	int rc;
 
-	dir = direct && (!buffered || direct > buffered) ? is_on(direct)
-							 : buffered && !is_on(buffered);
-	line(o, direct && (!buffered || direct > buffered) ? direct : buffered, "    direct: %s",
-	     dir ? "true" : "false");
+	dir = job_direct(j, &dsrc);
+	line(o, dsrc, "    direct: %s", dir ? "true" : "false");
 	p->direct = dir;
+	/* fio drops each job's file from the page cache before it runs
+	 * (invalidate=1, its default): buffered reads then come from the
+	 * device, not from what the layout or an earlier job left cached */
+	if (!dir && (!inv || is_on(inv)) && strcmp(p->engine, "null"))
+		line(o, inv, "    invalidate: true");
+	/* and tells the kernel the pattern (fadvise_hint=1, its default):
+	 * random jobs read without readahead */
+	if (!dir && (!hint || is_on(hint)) && strcmp(p->engine, "null"))
+		line(o, hint, "    fadvise_hint: true");
 	if (fs) {
 		if ((rc = count_opt(o, j, fs, 0, UINT32_MAX, &n)))
 			return rc;

@@ -28,7 +28,8 @@ static const char *const known[] = {
     "new_group",   "wait_for",
     "loops",	   "timeout",
     "io_limit",	   "thread",
-    "gtod_reduce",
+    "gtod_reduce", "invalidate",
+    "fadvise_hint",
 };
 
 /* fio's engines ssdcluster maps, and what it runs them as. */

@@ -457,6 +457,12 @@ static void print_access(const struct sc_io_spec *io)
 		       sc_fmt_bytes(b2, sizeof(b2), sc_layout_offset_increment(io)));
 	if (io->end_fsync)
 		printf("    end: each job's file fsynced once its writes end (end_fsync)\n");
+	if (io->invalidate)
+		printf("    start: each job's region synced and dropped from the page cache "
+		       "(invalidate)\n");
+	if (io->fadvise_hint)
+		printf("    start: the kernel told the pattern, %s (fadvise_hint)\n",
+		       sc_rw_random(io->rw) ? "random: no readahead" : "sequential: more readahead");
 	if (io->runtime_max_ns)
 		printf("    end: at the bytes or after %s, whichever first (runtime_max)\n",
 		       sc_fmt_duration(b1, sizeof(b1), io->runtime_max_ns));

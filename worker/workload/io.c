@@ -53,6 +53,17 @@ static int io_next(struct job *j, struct sc_io *x)
 		return write; /* verify: wait for the I/O on that block */
 	x->op = write ? SC_OP_WRITE : SC_OP_READ;
 	x->len = (uint32_t)j->pat.len; /* bs, or the size the mix drew */
+	if (j->inval_bytes) {
+		/* a new pass over the region: dropped again, as fio reopens
+		 * and invalidates its files for each loop of a job (the drop
+		 * only fails for a bad fd, which the I/O would report) */
+		if (!j->inval_left) {
+			(void)posix_fadvise(j->fd, (off_t)j->base, (off_t)j->inval_bytes,
+					    POSIX_FADV_DONTNEED);
+			j->inval_left = j->inval_bytes;
+		}
+		j->inval_left -= j->inval_left > x->len ? x->len : j->inval_left;
+	}
 	return (int)x->len;
 }
 
@@ -216,6 +227,48 @@ static int job_open(struct job *j, const struct sc_target_spec *t, char *err, si
 	return 0;
 }
 
+/* invalidate: the job's region written back and dropped from the page
+ * cache once its file is laid out, so buffered reads come from the device,
+ * as fio's invalidate (its default) does before each job; io_next drops it
+ * again every size bytes the job issues after. */
+static int drop_region(struct job *j, char *err, size_t errlen)
+{
+	int rc;
+
+	if (fdatasync(j->fd) != 0) {
+		rc = errno;
+		snprintf(err, errlen, "%s: cannot write it back before dropping its page cache "
+			 "(invalidate): %s", j->path, strerror(rc));
+		return -rc;
+	}
+	rc = posix_fadvise(j->fd, (off_t)j->base, (off_t)j->run->io->size_bytes,
+			   POSIX_FADV_DONTNEED);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot drop its page cache (invalidate): %s", j->path,
+			 strerror(rc));
+		return -rc;
+	}
+	j->inval_bytes = j->inval_left = j->run->io->size_bytes;
+	return 0;
+}
+
+/* fadvise_hint: the kernel told the job's pattern on its file, as fio's
+ * fadvise_hint (its default): random, no readahead (each read brings in
+ * only its own pages); sequential, a larger readahead window. */
+static int hint_pattern(struct job *j, char *err, size_t errlen)
+{
+	bool rnd = sc_rw_random(j->run->io->rw);
+	int rc = posix_fadvise(j->fd, (off_t)j->base, (off_t)j->run->io->size_bytes,
+			       rnd ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot advise the kernel of the %s pattern "
+			 "(fadvise_hint): %s", j->path, rnd ? "random" : "sequential", strerror(rc));
+		return -rc;
+	}
+	return 0;
+}
+
 int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 {
 	struct sc_run *run = j->run;
@@ -247,6 +300,10 @@ int sc_io_job_setup(struct job *j, char *err, size_t errlen)
 		return rc;
 	if (sc_engine_uses_files(io->engine)) {
 		rc = job_open(j, t, err, errlen);
+		if (!rc && io->invalidate)
+			rc = drop_region(j, err, errlen);
+		if (!rc && io->fadvise_hint)
+			rc = hint_pattern(j, err, errlen);
 		if (rc)
 			return rc;
 	}

@@ -153,6 +153,8 @@ FIELD(f_passthrough, ph->io.passthrough)
 FIELD(f_numa, ph->io.numa)
 FIELD(f_offset, ph->io.offset_bytes)
 FIELD(f_end_fsync, ph->io.end_fsync)
+FIELD(f_invalidate, ph->io.invalidate)
+FIELD(f_fadvise_hint, ph->io.fadvise_hint)
 FIELD(f_runtime_max, ph->io.runtime_max_ns)
 FIELD(f_benchmark, ph->training.benchmark)
 FIELD(f_accelerator, ph->training.accelerator)
@@ -243,6 +245,8 @@ static const struct member_case cases[] = {
     {PK_NUMA, "drive", SC_NUMA_DRIVE, f_numa},
     {PK_OFFSET, "8KiB", 8 * KIB, f_offset},
     {PK_END_FSYNC, "true", 1, f_end_fsync},
+    {PK_INVALIDATE, "true", 1, f_invalidate},
+    {PK_FADVISE_HINT, "true", 1, f_fadvise_hint},
     {PK_RUNTIME_MAX, "7s", 7 * NS, f_runtime_max},
     {PK_BENCHMARK, "unet3d", SC_MLPERF_UNET3D, f_benchmark},
     {PK_ACCELERATOR, "mi355", SC_MLPERF_MI355, f_accelerator},
